@@ -1,0 +1,187 @@
+"""The contract between the IR and the solvers, and the backend registry.
+
+A backend lowers a :class:`~gridlang.ir.Model` to one solver library and
+answers with a :class:`Result`. Backends live one per module in
+``gridlang.exporters`` and import their solver package lazily, inside the
+module, so that ``gridlang check`` and ``gridlang backends`` work and start
+fast when a solver is missing.
+
+Each backend states which connectivity strategies it offers
+(``connectivity``), its default, and the file formats it can write. A
+construct it cannot lower is refused by name with :class:`BackendError`,
+never dropped.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import importlib.util
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from .errors import BackendError
+from .ir import Assignment, Model
+
+
+class Status(enum.Enum):
+    """What a solve proved.
+
+    * ``OPTIMAL``: a solution, proved optimal (or, with no objective, a
+      solution that satisfies every constraint).
+    * ``FEASIBLE``: a solution, optimality not proved (time limit).
+    * ``INFEASIBLE``: proved that no solution exists.
+    * ``UNKNOWN``: no solution and no proof (time limit).
+    """
+
+    OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+
+    @property
+    def has_solution(self) -> bool:
+        """True for OPTIMAL and FEASIBLE."""
+        return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+
+@dataclass(slots=True)
+class SolveOptions:
+    """Options every backend understands.
+
+    Attributes:
+        time_limit: wall-clock seconds for the whole solve (all cut rounds),
+            or None for no limit.
+        workers: solver threads or portfolio workers; None for the backend's
+            default (CP-SAT uses 8 even on 2 cores: its portfolio needs them).
+        connectivity: a strategy name from the backend's ``connectivity``, or
+            None for its default.
+        mip_gap: relative MIP gap for the MILP backend (None: solver default).
+        log: print the solver's own log to stderr.
+        extra: backend-specific settings (``{"rc2.exhaust": True}``).
+    """
+
+    time_limit: float | None = None
+    workers: int | None = None
+    connectivity: str | None = None
+    mip_gap: float | None = None
+    log: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Result:
+    """A backend's answer.
+
+    Attributes:
+        status: what was proved.
+        assignment: the solution, when ``status.has_solution``.
+        objective: the solver's objective value for it (None without an
+            objective or a solution).
+        bound: the best proved bound on the objective (None if unknown).
+        seconds: wall-clock seconds spent in the backend (build and solve).
+        build_seconds: the part of ``seconds`` spent building the solver model.
+        stats: backend figures (``cut_rounds``, ``cuts``, ``variables``...).
+    """
+
+    status: Status
+    assignment: Assignment | None = None
+    objective: int | None = None
+    bound: float | None = None
+    seconds: float = 0.0
+    build_seconds: float = 0.0
+    stats: dict[str, object] = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """One solver library.
+
+    Subclasses set the class attributes and implement :meth:`solve`; those
+    that can write files implement :meth:`write`.
+    """
+
+    name: ClassVar[str]
+    library: ClassVar[str]
+    """Import name of the solver package, checked by :meth:`available`."""
+    description: ClassVar[str]
+    connectivity: ClassVar[tuple[str, ...]]
+    """Connectivity strategies offered; the first is the default."""
+    formats: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def available(cls) -> bool:
+        """True when the solver package can be imported."""
+        return importlib.util.find_spec(cls.library) is not None
+
+    def strategy(self, options: SolveOptions) -> str:
+        """The connectivity strategy to use, checked against :attr:`connectivity`.
+
+        Raises:
+            BackendError: the strategy is not one this backend offers.
+        """
+        chosen = options.connectivity or self.connectivity[0]
+        if chosen not in self.connectivity:
+            raise BackendError(
+                f"backend {self.name!r} has no connectivity strategy {chosen!r}; "
+                f"it offers {', '.join(self.connectivity)}"
+            )
+        return chosen
+
+    @abstractmethod
+    def solve(self, model: Model, options: SolveOptions) -> Result:
+        """Solve ``model``.
+
+        Raises:
+            BackendError: the solver is missing or a construct cannot be lowered.
+        """
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """Write ``model`` to ``path`` in format ``fmt``.
+
+        Returns:
+            The paths written (the model file and any sidecar).
+
+        Raises:
+            BackendError: the format is not one this backend writes.
+        """
+        raise BackendError(f"backend {self.name!r} writes no files")
+
+
+# name -> (module, class). Modules are imported only when a backend is used.
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "cpsat": ("gridlang.exporters.cpsat", "CpSatBackend"),
+    "milp": ("gridlang.exporters.milp", "MilpBackend"),
+    "maxsat": ("gridlang.exporters.maxsat", "MaxSatBackend"),
+}
+
+
+def backend_names() -> list[str]:
+    """Registered backend names, in the order ``gridlang backends`` lists them."""
+    return list(_REGISTRY)
+
+
+def get_backend(name: str) -> Backend:
+    """Instantiate the backend called ``name``.
+
+    Raises:
+        BackendError: no such backend, or its module is not installed.
+    """
+    if name not in _REGISTRY:
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(_REGISTRY)}")
+    module_name, class_name = _REGISTRY[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as e:
+        raise BackendError(f"backend {name!r} is not available: {e}") from e
+    return getattr(module, class_name)()
+
+
+def backend_class(name: str) -> type[Backend] | None:
+    """The backend's class without instantiating it, or None when its module is missing."""
+    module_name, class_name = _REGISTRY[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, class_name)

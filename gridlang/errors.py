@@ -1,0 +1,144 @@
+"""Errors a person can act on.
+
+Every error gridlang raises derives from :class:`GridlangError`. Errors that
+come from a file (a ``.grid`` spec, a map, an instance) carry a
+:class:`Span` and render as::
+
+    puzzles/horse.grid:7:12: error: unknown name 'gras'
+        decide wall: bool on gras
+                             ^
+
+Phase classes mix in the builtin they refine (``GridSyntaxError`` is a
+``ValueError``), so callers that catch builtins keep working; none of them
+shadows Python's own ``SyntaxError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A location in a source file: 1-based line and column.
+
+    Attributes:
+        file: the path as the user gave it (used verbatim in messages).
+        line: 1-based line number.
+        column: 1-based column number.
+        end_column: 1-based column one past the last character, or None for a
+            single-character caret.
+    """
+
+    file: str
+    line: int
+    column: int
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class GridlangError(Exception):
+    """Root of every error gridlang raises on purpose.
+
+    Args:
+        message: one sentence, lower case, no trailing period.
+        span: where the problem is, if it comes from a file.
+        source: the text of that file, used to show the offending line; read
+            from ``span.file`` when omitted and the file exists.
+    """
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Span | None = None, source: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.source = source
+
+    def render(self) -> str:
+        """Return ``file:line:col: error: message``, the line and a caret."""
+        if self.span is None:
+            return f"error: {self.message}"
+        head = f"{self.span}: {self.kind}: {self.message}"
+        line = _source_line(self.span, self.source)
+        if line is None:
+            return head
+        width = 1
+        if self.span.end_column is not None and self.span.end_column > self.span.column:
+            width = self.span.end_column - self.span.column
+        # Tabs are kept on the caret line so the caret stays under its column.
+        pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.span.column - 1])
+        pad += " " * max(0, self.span.column - 1 - len(line))
+        caret = pad + "^" * width
+        return f"{head}\n    {line}\n    {caret}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class GridSyntaxError(GridlangError, ValueError):
+    """A ``.grid`` spec does not follow the grammar."""
+
+
+class SemanticError(GridlangError, ValueError):
+    """A ``.grid`` spec parses but means nothing (unknown name, type mismatch)."""
+
+
+class MapError(GridlangError, ValueError):
+    """A map or instance file is malformed or disagrees with its spec."""
+
+
+class ParamError(GridlangError, ValueError):
+    """A parameter is missing, malformed or out of its declared bounds."""
+
+
+class BackendError(GridlangError, RuntimeError):
+    """A backend is missing, or cannot lower a construct the model uses."""
+
+
+class VerificationError(GridlangError, AssertionError):
+    """A solver's answer broke the puzzle's rules or disagreed with its score."""
+
+
+class MultipleErrors(GridlangError):
+    """Several errors found in one pass, reported together.
+
+    Args:
+        errors: the individual errors, in source order.
+    """
+
+    def __init__(self, errors: list[GridlangError]):
+        self.errors = sorted(errors, key=_error_key)
+        super().__init__(f"{len(self.errors)} errors")
+
+    def render(self) -> str:
+        return "\n".join(e.render() for e in self.errors)
+
+
+def raise_all(errors: list[GridlangError]) -> None:
+    """Raise nothing, the one error, or a :class:`MultipleErrors` of them all."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise MultipleErrors(errors)
+
+
+def _error_key(e: GridlangError) -> tuple:
+    if e.span is None:
+        return ("", 0, 0)
+    return (e.span.file, e.span.line, e.span.column)
+
+
+def _source_line(span: Span, source: str | None) -> str | None:
+    if source is None:
+        try:
+            source = Path(span.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+    lines = source.splitlines()
+    if 1 <= span.line <= len(lines):
+        return lines[span.line - 1]
+    return None

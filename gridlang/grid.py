@@ -1,0 +1,90 @@
+"""The grid as a graph, built once per map.
+
+Cells are numbered row-major: cell ``i`` is row ``i // cols``, column
+``i % cols``, row 0 at the top. Two cells are adjacent when they share a side
+(4-neighbourhood) or when they are a linked pair (two tiles of a ``linked``
+kind with the same map character, such as the game's portals). Every
+connectivity rule, flood fill and path in gridlang is over this graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+Cell = tuple[int, int]
+"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A rectangular map of tiles and its adjacency graph.
+
+    Attributes:
+        rows: height in cells.
+        cols: width in cells.
+        chars: the map character of each cell, row-major (length rows*cols).
+        tiles: the tile-kind name of each cell, row-major.
+        links: linked pairs ``(u, v)`` with ``u < v`` (cell indices).
+        neighbours: for each cell, its adjacent cells (4-neighbours and link
+            partners), sorted ascending, without repeats.
+    """
+
+    rows: int
+    cols: int
+    chars: tuple[str, ...]
+    tiles: tuple[str, ...]
+    links: tuple[tuple[int, int], ...] = ()
+    neighbours: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.rows * self.cols
+        if len(self.chars) != n or len(self.tiles) != n:
+            raise ValueError("chars and tiles must hold rows*cols entries")
+        adj: list[set[int]] = [set() for _ in range(n)]
+        for i in range(n):
+            r, c = divmod(i, self.cols)
+            if r + 1 < self.rows:
+                adj[i].add(i + self.cols)
+                adj[i + self.cols].add(i)
+            if c + 1 < self.cols:
+                adj[i].add(i + 1)
+                adj[i + 1].add(i)
+        for u, v in self.links:
+            adj[u].add(v)
+            adj[v].add(u)
+        object.__setattr__(self, "neighbours", tuple(tuple(sorted(a)) for a in adj))
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return self.rows * self.cols
+
+    def cell(self, i: int) -> Cell:
+        """Return ``(row, col)`` of cell index ``i``."""
+        return divmod(i, self.cols)
+
+    def index(self, row: int, col: int) -> int:
+        """Return the index of the cell at ``(row, col)``."""
+        return row * self.cols + col
+
+    def is_border(self, i: int) -> bool:
+        """True when cell ``i`` lies in the first or last row or column."""
+        r, c = divmod(i, self.cols)
+        return r == 0 or c == 0 or r == self.rows - 1 or c == self.cols - 1
+
+    def edges(self) -> Iterator[tuple[int, int]]:
+        """Yield every undirected edge ``(u, v)`` once, with ``u < v``."""
+        for u, nbrs in enumerate(self.neighbours):
+            for v in nbrs:
+                if u < v:
+                    yield u, v
+
+    def cells_of(self, tile: str) -> list[int]:
+        """Indices of the cells whose tile kind is ``tile``."""
+        return [i for i, t in enumerate(self.tiles) if t == tile]
+
+    def name(self, i: int) -> str:
+        """``"r,c"`` for cell ``i``, as used inside structured variable names."""
+        r, c = divmod(i, self.cols)
+        return f"{r},{c}"

@@ -1,0 +1,293 @@
+"""The intermediate representation: a constraint graph over Boolean variables.
+
+A :class:`Model` is what the compiler produces from a spec and a map, and what
+every backend lowers. It is deliberately small:
+
+* **Variables** are Boolean, numbered from 1. A *literal* is ``+v`` (variable
+  ``v`` is true) or ``-v`` (it is false), as in DIMACS. Every variable has a
+  structured, deterministic name such as ``wall[3,4]`` or ``kind[0,2]=snake``
+  (:class:`Var`), and the two-way map between names and numbers is the model's
+  ``variables`` tuple.
+* **Constraints** are :class:`Clause` (a disjunction of literals),
+  :class:`Linear` (a weighted sum of literals compared with a constant,
+  optionally enforced only when some literals hold) and :class:`Connected`
+  (a set of cells is connected in the grid graph and contains its roots).
+  Connectivity is first-class: how it is lowered (single-commodity flow, lazy
+  separator cuts, layered reachability) is each backend's choice.
+* The **objective** is a weighted sum of literals plus a constant, to be
+  maximised or minimised, or absent (find a solution, count, prove unique).
+
+Constants never reach the IR: the compiler folds them. A term ``a * (-v)``
+means ``a * (1 - x_v)``.
+
+Nodes are frozen dataclasses with tuple children; each keeps the span of the
+spec line it came from (ignored by ``==``) so errors and exported rows can
+point back at the ``.grid`` file.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+from .errors import Span
+from .grid import Grid
+
+
+class Cmp(enum.Enum):
+    """Comparison of a :class:`Linear` constraint."""
+
+    LE = "<="
+    GE = ">="
+    EQ = "=="
+
+    def holds(self, lhs: int, rhs: int) -> bool:
+        """Evaluate ``lhs OP rhs``."""
+        if self is Cmp.LE:
+            return lhs <= rhs
+        if self is Cmp.GE:
+            return lhs >= rhs
+        return lhs == rhs
+
+
+class Sense(enum.Enum):
+    """Direction of the objective."""
+
+    MAXIMIZE = "maximize"
+    MINIMIZE = "minimize"
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A Boolean variable's structured name.
+
+    Attributes:
+        family: the spec name it comes from (``wall``, ``pen``), or an internal
+            family in angle-free lower case (``aux``).
+        cell: the cell index it belongs to, or None for a global variable.
+        value: for one-hot enumerations, the value this variable stands for
+            (``snake``, ``3``); None for plain Booleans.
+        rowcol: ``(row, col)`` of ``cell``, for naming; None when ``cell`` is.
+    """
+
+    family: str
+    cell: int | None = None
+    value: str | int | None = None
+    rowcol: tuple[int, int] | None = None
+
+    def __str__(self) -> str:
+        s = self.family
+        if self.rowcol is not None:
+            s += f"[{self.rowcol[0]},{self.rowcol[1]}]"
+        if self.value is not None:
+            s += f"={self.value}"
+        return s
+
+    def identifier(self) -> str:
+        """A name safe for LP/MPS/CP-SAT files: ``wall_3_4``, ``kind_0_2_snake``."""
+        s = self.family
+        if self.rowcol is not None:
+            s += f"_{self.rowcol[0]}_{self.rowcol[1]}"
+        if self.value is not None:
+            s += f"_{self.value}"
+        return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in s)
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """At least one of ``lits`` is true. An empty clause is unsatisfiable."""
+
+    lits: tuple[int, ...]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Linear:
+    """``sum(coef * lit) OP rhs``, enforced only when every ``enforce`` literal holds.
+
+    Attributes:
+        terms: ``(coef, lit)`` pairs; a negative literal stands for ``1 - x``.
+        op: the comparison.
+        rhs: the constant right-hand side.
+        enforce: literals whose conjunction switches the constraint on (a
+            half-reification); empty means always on.
+    """
+
+    terms: tuple[tuple[int, int], ...]
+    op: Cmp
+    rhs: int
+    enforce: tuple[int, ...] = ()
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """The cells whose member literal is true induce a connected subgraph.
+
+    The graph is the model's :class:`~gridlang.grid.Grid` (4-neighbours and
+    links), restricted to the cells listed in ``members``; a cell absent from
+    ``members`` is never a member. The empty set is connected. Every cell in
+    ``roots`` must be a member (the compiler also states that as unit
+    clauses), and with roots the set is exactly what those roots reach inside
+    it. Without roots, any one member may serve.
+
+    Attributes:
+        members: ``(cell, lit)`` pairs, ascending by cell.
+        roots: cells that are members and from which all members are reached.
+        size: the exact number of members when the model fixes it (a
+            :class:`Linear` says so too); backends may use it for stronger
+            cuts. None when not fixed.
+        name: the region's name in the spec, for messages and statistics.
+    """
+
+    members: tuple[tuple[int, int], ...]
+    roots: tuple[int, ...] = ()
+    size: int | None = None
+    name: str = ""
+    span: Span | None = field(default=None, compare=False)
+
+
+Constraint = Union[Clause, Linear, Connected]
+
+
+@dataclass(frozen=True, slots=True)
+class Objective:
+    """``sense`` of ``sum(coef * lit) + constant``."""
+
+    sense: Sense
+    terms: tuple[tuple[int, int], ...]
+    constant: int = 0
+    span: Span | None = field(default=None, compare=False)
+
+    def value(self, assignment: "Assignment") -> int:
+        """The objective's value under a full assignment."""
+        return self.constant + sum(c for c, lit in self.terms if assignment.holds(lit))
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A spec-level decision, for decoding answers.
+
+    Attributes:
+        name: the spec name (``wall``, ``kind``).
+        values: for a Boolean decision ``(True,)``; for an enumeration its
+            values in declaration order.
+        cells: ``(cell, ((value, lit), ...))`` for every cell it is made on.
+    """
+
+    name: str
+    values: tuple[object, ...]
+    cells: tuple[tuple[int, tuple[tuple[object, int], ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """A compiled puzzle: grid, variables, constraints, objective.
+
+    Attributes:
+        name: the puzzle's name from the spec (``enclose.horse``).
+        grid: the map's graph.
+        variables: ``variables[v - 1]`` names variable ``v``.
+        constraints: every constraint, in source order.
+        objective: what to optimise, or None.
+        decisions: the spec's decisions, for decoding.
+        regions: ``name -> ((cell, lit), ...)`` for each derived region
+            (a cell absent from the tuple is never a member).
+        params: the parameter values the model was compiled with.
+        info: provenance (spec path, map path, variant) for headers.
+    """
+
+    name: str
+    grid: Grid
+    variables: tuple[Var, ...]
+    constraints: tuple[Constraint, ...]
+    objective: Objective | None
+    decisions: tuple[Decision, ...] = ()
+    regions: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    params: Mapping[str, object] = field(default_factory=dict)
+    info: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def num_vars(self) -> int:
+        """Number of Boolean variables."""
+        return len(self.variables)
+
+    def var(self, lit: int) -> Var:
+        """The name of the variable behind literal ``lit``."""
+        return self.variables[abs(lit) - 1]
+
+    def lit_name(self, lit: int) -> str:
+        """``wall[3,4]`` or ``~wall[3,4]``."""
+        return ("" if lit > 0 else "~") + str(self.var(lit))
+
+    def with_constraints(self, extra: tuple[Constraint, ...]) -> "Model":
+        """A copy with ``extra`` constraints appended (for blocking clauses)."""
+        return Model(
+            self.name, self.grid, self.variables, self.constraints + tuple(extra),
+            self.objective, self.decisions, self.regions, self.params, self.info,
+        )
+
+    def kinds(self) -> set[str]:
+        """Names of the constraint node types the model uses."""
+        return {type(c).__name__ for c in self.constraints}
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A full truth assignment: ``values[v - 1]`` is variable ``v``'s value."""
+
+    values: tuple[bool, ...]
+
+    def holds(self, lit: int) -> bool:
+        """Whether literal ``lit`` is true."""
+        v = self.values[abs(lit) - 1]
+        return v if lit > 0 else not v
+
+    def true_cells(self, members: tuple[tuple[int, int], ...]) -> list[int]:
+        """The cells of a ``(cell, lit)`` tuple whose literal holds."""
+        return [cell for cell, lit in members if self.holds(lit)]
+
+
+def violations(model: Model, assignment: Assignment) -> list[str]:
+    """Check every IR constraint under ``assignment``.
+
+    This is a model check, not the puzzle verifier: it catches a backend that
+    returns an assignment its own model forbids. Connectivity is checked by
+    BFS over the grid graph.
+
+    Returns:
+        One sentence per violated constraint (empty when all hold).
+    """
+    out: list[str] = []
+    for con in model.constraints:
+        if isinstance(con, Clause):
+            if not any(assignment.holds(l) for l in con.lits):
+                out.append("clause " + " | ".join(model.lit_name(l) for l in con.lits) + " is false")
+        elif isinstance(con, Linear):
+            if con.enforce and not all(assignment.holds(l) for l in con.enforce):
+                continue
+            lhs = sum(c for c, l in con.terms if assignment.holds(l))
+            if not con.op.holds(lhs, con.rhs):
+                out.append(f"linear constraint at {con.span} evaluates to {lhs} {con.op.value} {con.rhs}: false")
+        elif isinstance(con, Connected):
+            cells = set(assignment.true_cells(con.members))
+            missing = [r for r in con.roots if r not in cells]
+            if missing:
+                out.append(f"region {con.name!r} misses its root cell {model.grid.cell(missing[0])}")
+                continue
+            if cells and len(_component(model.grid, cells, con.roots or (min(cells),))) != len(cells):
+                out.append(f"region {con.name!r} is not connected")
+    return out
+
+
+def _component(grid: Grid, cells: set[int], starts) -> set[int]:
+    seen = {s for s in starts if s in cells}
+    stack = list(seen)
+    while stack:
+        u = stack.pop()
+        for v in grid.neighbours[u]:
+            if v in cells and v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen
