@@ -1,0 +1,229 @@
+"""CP-SAT backend: OR-Tools' CP-SAT solver.
+
+Lowering:
+
+* variable ``v`` -> a ``BoolVar`` named ``Var.identifier()`` (``wall_3_4``);
+* :class:`~gridlang.ir.Clause` -> ``AddBoolOr``;
+* :class:`~gridlang.ir.Linear` -> a linear constraint, with
+  ``OnlyEnforceIf`` for its enforcement literals;
+* :class:`~gridlang.ir.Connected`, by strategy (``--connectivity``):
+
+  ``flow`` (default)
+      single-commodity flow, as stated in :mod:`gridlang.connectivity`:
+      integer arc flows ``0 <= f[u,v] <= M * x_v`` with ``M`` the number of
+      candidate cells minus one, conservation ``in(v) - out(v) = x_v`` at
+      every non-root cell; without roots, a root-selection Boolean per cell.
+      Adds ``2|E|`` integer variables and ``|V|`` rows per node.
+  ``cuts``
+      the lazy separator-cut loop (logic-based Benders): solve without
+      connectivity, add ``x_s <= sum of x over the rim of C`` for every cell s
+      of every stray component C (:func:`gridlang.connectivity.separator_cuts`),
+      solve again with the last answer as a hint, until no component is stray.
+
+CP-SAT needs its portfolio of search workers: on a 2-core machine,
+``num_workers=2`` left a 168-cell daily unproved after 60 s, while
+``num_workers=8`` proved it in about 1 s. The default is therefore 8
+whatever the core count.
+
+``write`` saves the CP-SAT model proto as text (``pbtxt``), with flow
+connectivity.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.connectivity import flow_arcs, separator_cuts
+from gridlang.errors import BackendError
+from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+
+DEFAULT_WORKERS = 8
+
+
+class CpSatBackend(Backend):
+    """OR-Tools CP-SAT. See the module docstring for the lowering."""
+
+    name: ClassVar[str] = "cpsat"
+    library: ClassVar[str] = "ortools"
+    description: ClassVar[str] = "OR-Tools CP-SAT constraint solver"
+    connectivity: ClassVar[tuple[str, ...]] = ("flow", "cuts")
+    formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
+
+    def solve(self, model: Model, options: SolveOptions) -> Result:
+        """Solve ``model`` with CP-SAT.
+
+        Raises:
+            BackendError: an unknown connectivity strategy.
+        """
+        strategy = self.strategy(options)
+        start = time.perf_counter()
+        built = _Lowering(model, lazy=strategy == "cuts")
+        build_seconds = time.perf_counter() - start
+        deadline = None if options.time_limit is None else start + options.time_limit
+        rounds = cuts_added = 0
+        while True:
+            res = built.solve(options, deadline)
+            if strategy != "cuts" or not res.status.has_solution:
+                break
+            cuts = [c for con in built.connected for c in separator_cuts(model.grid, con, res.assignment)]
+            if not cuts:
+                break
+            rounds += 1
+            cuts_added += len(cuts)
+            for cut in cuts:
+                built.add_linear(cut)
+            built.hint(res.assignment)
+            if deadline is not None and time.perf_counter() >= deadline:
+                # The last answer is disconnected, so it is no solution at all.
+                res = Result(Status.UNKNOWN)
+                break
+        if strategy == "cuts" and res.status is Status.FEASIBLE:
+            # A time-limited round: its answer is connected (no cuts left) but
+            # its bound is the relaxation's, still a valid bound.
+            pass
+        res.seconds = time.perf_counter() - start
+        res.build_seconds = build_seconds
+        res.stats.update({"connectivity": strategy, "cut_rounds": rounds, "cuts": cuts_added,
+                          "variables": built.num_variables(), "constraints": built.num_constraints()})
+        return res
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """Write the CP-SAT model proto as text (flow connectivity).
+
+        Raises:
+            BackendError: ``fmt`` is not ``pbtxt``.
+        """
+        if fmt not in self.formats:
+            raise BackendError(f"backend 'cpsat' writes {', '.join(self.formats)}, not {fmt!r}")
+        built = _Lowering(model, lazy=False)
+        text = str(built.cp.Proto())
+        header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
+                                                           ("connectivity", "flow")))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(header + text)
+        return [path]
+
+
+class _Lowering:
+    """The IR as a ``CpModel``; kept between cut rounds."""
+
+    def __init__(self, model: Model, lazy: bool):
+        from ortools.sat.python import cp_model
+
+        self.cp_model = cp_model
+        self.model = model
+        self.cp = cp_model.CpModel()
+        self.cp.SetName(model.name)
+        self.x = [self.cp.NewBoolVar(v.identifier()) for v in model.variables]
+        self.connected: list[Connected] = []
+        self.extra_vars = 0
+        for con in model.constraints:
+            if isinstance(con, Clause):
+                self.cp.AddBoolOr([self.lit(l) for l in con.lits])
+            elif isinstance(con, Linear):
+                self.add_linear(con)
+            elif isinstance(con, Connected):
+                self.connected.append(con)
+                if not lazy:
+                    self.add_flow(con)
+            else:
+                raise BackendError(f"backend 'cpsat' cannot lower {type(con).__name__}")
+        obj = model.objective
+        if obj is not None:
+            expr = sum(c * self.lit(l) for c, l in obj.terms) + obj.constant
+            if obj.sense is Sense.MAXIMIZE:
+                self.cp.Maximize(expr)
+            else:
+                self.cp.Minimize(expr)
+
+    def lit(self, l: int):
+        x = self.x[abs(l) - 1]
+        return x if l > 0 else x.Not()
+
+    def add_linear(self, con: Linear) -> None:
+        expr = sum(c * self.lit(l) for c, l in con.terms)
+        if con.op is Cmp.LE:
+            ct = self.cp.Add(expr <= con.rhs)
+        elif con.op is Cmp.GE:
+            ct = self.cp.Add(expr >= con.rhs)
+        else:
+            ct = self.cp.Add(expr == con.rhs)
+        if con.enforce:
+            ct.OnlyEnforceIf([self.lit(l) for l in con.enforce])
+
+    def add_flow(self, con: Connected) -> None:
+        cp = self.cp
+        member = dict(con.members)
+        cells = sorted(member)
+        if not cells:
+            return
+        big_m = max(len(cells) - 1, 1)
+        roots = set(con.roots)
+        tag = con.name or "region"
+        flow = {}
+        for u, v in flow_arcs(self.model.grid, con):
+            f = cp.NewIntVar(0, big_m, f"flow_{tag}_{u}_{v}")
+            cp.Add(f <= big_m * self.lit(member[v]))
+            flow[u, v] = f
+        self.extra_vars += len(flow)
+        inflow = {v: [] for v in cells}
+        outflow = {v: [] for v in cells}
+        for (u, v), f in flow.items():
+            outflow[u].append(f)
+            inflow[v].append(f)
+        if roots:
+            for v in cells:
+                if v not in roots:
+                    cp.Add(sum(inflow[v]) - sum(outflow[v]) == self.lit(member[v]))
+            return
+        # No fixed root: the solver picks one member as the source.
+        pick = {v: cp.NewBoolVar(f"root_{tag}_{v}") for v in cells}
+        self.extra_vars += len(pick)
+        for v in cells:
+            cp.AddImplication(pick[v], self.lit(member[v]))
+            cp.Add(sum(inflow[v]) - sum(outflow[v]) >= self.lit(member[v]) - big_m * pick[v])
+        cp.AddAtMostOne(pick.values())
+        # A non-empty region has a root.
+        for v in cells:
+            cp.AddBoolOr([self.lit(member[v]).Not()] + list(pick.values()))
+
+    def hint(self, assignment: Assignment) -> None:
+        self.cp.ClearHints()
+        for x, value in zip(self.x, assignment.values):
+            self.cp.AddHint(x, value)
+
+    def num_variables(self) -> int:
+        return len(self.x) + self.extra_vars
+
+    def num_constraints(self) -> int:
+        return len(self.cp.Proto().constraints)
+
+    def solve(self, options: SolveOptions, deadline: float | None) -> Result:
+        cp_model = self.cp_model
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        params.num_workers = options.workers or DEFAULT_WORKERS
+        params.log_search_progress = options.log
+        if deadline is not None:
+            params.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+        for key, value in options.extra.items():
+            if key.startswith("cpsat."):
+                setattr(params, key[len("cpsat."):], value)
+        code = solver.Solve(self.cp)
+        status = {
+            cp_model.OPTIMAL: Status.OPTIMAL,
+            cp_model.FEASIBLE: Status.FEASIBLE,
+            cp_model.INFEASIBLE: Status.INFEASIBLE,
+        }.get(code, Status.UNKNOWN)
+        if code == cp_model.MODEL_INVALID:
+            raise BackendError("CP-SAT rejected the model: " + self.cp.Validate())
+        result = Result(status, stats={"wall_time": solver.WallTime()})
+        if status.has_solution:
+            values = tuple(bool(solver.BooleanValue(x)) for x in self.x)
+            result.assignment = Assignment(values)
+            if self.model.objective is not None:
+                result.objective = int(round(solver.ObjectiveValue()))
+                result.bound = solver.BestObjectiveBound()
+        return result

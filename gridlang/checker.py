@@ -1,0 +1,278 @@
+"""Semantic checks of a parsed spec, and its symbol table.
+
+The checker resolves every name, gives every expression a type and reports
+all the problems it finds in one :class:`~gridlang.errors.MultipleErrors`
+(or the single error), each located in the spec:
+
+* a name used but not declared, or declared twice;
+* a map character claimed by two tiles;
+* a type mismatch (a cell set where a number is expected, a product of two
+  decision-dependent sums, ...);
+* a region whose roots depend on decisions.
+
+Types:
+
+``FIXED``
+    a cell set known from the map alone (tiles, tags, ``border``, ``all``).
+``CELLS``
+    a cell set that depends on decisions (a Boolean decision, a region).
+``INT``
+    an integer constant (literals, ``int`` parameters).
+``LINEAR``
+    a linear sum over decisions (``count(wall)``, ``value(pen) - 6``).
+``INT_SET``
+    a set of integers (``set of int`` parameters).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from . import ast
+from .errors import GridlangError, SemanticError, raise_all
+
+
+class Type(enum.Enum):
+    """The type of an expression."""
+
+    FIXED = "a fixed cell set"
+    CELLS = "a cell set"
+    INT = "an integer"
+    LINEAR = "a linear sum"
+    INT_SET = "a set of integers"
+
+    @property
+    def is_cells(self) -> bool:
+        """FIXED or CELLS."""
+        return self in (Type.FIXED, Type.CELLS)
+
+    @property
+    def is_number(self) -> bool:
+        """INT or LINEAR."""
+        return self in (Type.INT, Type.LINEAR)
+
+
+@dataclass
+class Symbols:
+    """What a spec declares, by name.
+
+    Attributes:
+        tiles: tile name -> Tile.
+        tags: tag name -> names of the tiles that carry it.
+        chars: map character -> tile name.
+        params: parameter name -> Param.
+        decisions: decision name -> Decide.
+        regions: region name -> Region.
+    """
+
+    tiles: dict[str, ast.Tile] = field(default_factory=dict)
+    tags: dict[str, list[str]] = field(default_factory=dict)
+    chars: dict[str, str] = field(default_factory=dict)
+    params: dict[str, ast.Param] = field(default_factory=dict)
+    decisions: dict[str, ast.Decide] = field(default_factory=dict)
+    regions: dict[str, ast.Region] = field(default_factory=dict)
+
+    def kind_of(self, name: str) -> str | None:
+        """``tile``, ``tag``, ``param``, ``decision``, ``region`` or None."""
+        for kind, table in (("tile", self.tiles), ("tag", self.tags), ("param", self.params),
+                            ("decision", self.decisions), ("region", self.regions)):
+            if name in table:
+                return kind
+        return None
+
+
+def check(spec: ast.Spec) -> Symbols:
+    """Check ``spec`` and build its symbol table.
+
+    Returns:
+        The symbols.
+
+    Raises:
+        SemanticError: one problem.
+        MultipleErrors: several, in source order.
+    """
+    return _Checker(spec).run()
+
+
+class _Checker:
+    def __init__(self, spec: ast.Spec):
+        self.spec = spec
+        self.sym = Symbols()
+        self.errors: list[GridlangError] = []
+        self.declared: dict[str, ast.Stmt] = {}
+
+    def error(self, message: str, span) -> None:
+        self.errors.append(SemanticError(message, span, source=self.spec.source))
+
+    def run(self) -> Symbols:
+        puzzles = self.spec.of(ast.Puzzle)
+        for extra in puzzles[1:]:
+            self.error("a spec has one 'puzzle' statement; this is the second", extra.span)
+        objectives = self.spec.of(ast.Objective)
+        for extra in objectives[1:]:
+            self.error("a spec has at most one objective; this is the second", extra.span)
+        for st in self.spec.statements:
+            handler = getattr(self, "_" + type(st).__name__.lower())
+            handler(st)
+        raise_all(self.errors)
+        return self.sym
+
+    def declare(self, name: str, st) -> bool:
+        if name in self.declared:
+            prev = self.declared[name]
+            where = f"line {prev.span.line}" if prev.span else "above"
+            self.error(f"{name!r} is already declared ({where})", st.span)
+            return False
+        self.declared[name] = st
+        return True
+
+    # statements -----------------------------------------------------------
+    def _puzzle(self, st: ast.Puzzle) -> None:
+        pass
+
+    def _tile(self, st: ast.Tile) -> None:
+        if not self.declare(st.name, st):
+            return
+        self.sym.tiles[st.name] = st
+        for spec in st.chars:
+            for ch in spec.chars():
+                owner = self.sym.chars.get(ch)
+                if owner is not None:
+                    self.error(f"map character {ch!r} is already a {owner!r} tile", spec.span)
+                else:
+                    self.sym.chars[ch] = st.name
+        for tag in st.tags:
+            if tag in self.declared and self.sym.kind_of(tag) != "tag":
+                self.error(f"tag {tag!r} is already declared as a {self.sym.kind_of(tag) or 'name'}",
+                           st.attr_spans.get("tag", st.span))
+                continue
+            self.declared.setdefault(tag, st)
+            self.sym.tags.setdefault(tag, []).append(st.name)
+        if st.count is not None and st.count[1] < 0:
+            self.error("a tile count cannot be negative", st.attr_spans.get("count", st.span))
+
+    def _param(self, st: ast.Param) -> None:
+        if not self.declare(st.name, st):
+            return
+        self.sym.params[st.name] = st
+        if st.default is not None:
+            is_set = isinstance(st.default, frozenset)
+            if is_set != (st.type == "set of int"):
+                self.error(f"the default of {st.name!r} is not of type {st.type}", st.span)
+        if st.bounds and st.type != "int":
+            self.error(f"bounds apply to 'int' parameters, not to {st.type!r}", st.span)
+
+    def _decide(self, st: ast.Decide) -> None:
+        t = self.type_of(st.on)
+        if t is not None and t is not Type.FIXED:
+            self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
+                       _span(st.on))
+        if self.declare(st.name, st):
+            self.sym.decisions[st.name] = st
+
+    def _region(self, st: ast.Region) -> None:
+        t = self.type_of(st.roots)
+        if t is not None and t is not Type.FIXED:
+            self.error("a region grows from a fixed cell set (tiles, tags); this one depends on decisions",
+                       _span(st.roots))
+        t = self.type_of(st.through)
+        if t is not None and not t.is_cells:
+            self.error(f"'through' takes a cell set; this is {t.value}", _span(st.through))
+        if self.declare(st.name, st):
+            self.sym.regions[st.name] = st
+
+    def _avoids(self, st: ast.Avoids) -> None:
+        self._cell_rule(st, "avoids")
+
+    def _subset(self, st: ast.Subset) -> None:
+        self._cell_rule(st, "in")
+
+    def _cell_rule(self, st, word: str) -> None:
+        for side in (st.left, st.right):
+            t = self.type_of(side)
+            if t is not None and not t.is_cells:
+                self.error(f"both sides of '{word}' are cell sets; this is {t.value}", _span(side))
+
+    def _compare(self, st: ast.Compare) -> None:
+        for side in (st.left, st.right):
+            t = self.type_of(side)
+            if t is not None and not t.is_number:
+                hint = " (use count(...) to count its cells)" if t.is_cells else ""
+                self.error(f"a comparison takes numbers; this is {t.value}{hint}", _span(side))
+
+    def _objective(self, st: ast.Objective) -> None:
+        t = self.type_of(st.expr)
+        if t is not None and not t.is_number:
+            hint = " (use value(...) or count(...))" if t.is_cells else ""
+            self.error(f"the objective must be a number; this is {t.value}{hint}", _span(st.expr))
+
+    # expressions ----------------------------------------------------------
+    def type_of(self, e: ast.Expr) -> Type | None:
+        """The type of ``e``, or None after reporting an error in it."""
+        if isinstance(e, ast.Name):
+            kind = self.sym.kind_of(e.id)
+            if kind is None:
+                self.error(f"unknown name {e.id!r}{self._suggest(e.id)}", e.span)
+                return None
+            if kind in ("tile", "tag"):
+                return Type.FIXED
+            if kind == "param":
+                return Type.INT if self.sym.params[e.id].type == "int" else Type.INT_SET
+            if kind == "decision":
+                return Type.CELLS
+            return Type.CELLS
+        if isinstance(e, ast.IntLit):
+            return Type.INT
+        if isinstance(e, (ast.Border, ast.AllCells)):
+            return Type.FIXED
+        if isinstance(e, (ast.Not, ast.And, ast.Or)):
+            parts = [e.operand] if isinstance(e, ast.Not) else list(e.operands)
+            types = [self.type_of(p) for p in parts]
+            if None in types:
+                return None
+            word = {ast.Not: "not", ast.And: "and", ast.Or: "or"}[type(e)]
+            for p, t in zip(parts, types):
+                if not t.is_cells:
+                    self.error(f"'{word}' combines cell sets; this is {t.value}", _span(p))
+                    return None
+            return Type.CELLS if Type.CELLS in types else Type.FIXED
+        if isinstance(e, (ast.Count, ast.Value)):
+            t = self.type_of(e.operand)
+            if t is None:
+                return None
+            if not t.is_cells:
+                fn = "count" if isinstance(e, ast.Count) else "value"
+                self.error(f"{fn}(...) takes a cell set; this is {t.value}", _span(e.operand))
+                return None
+            return Type.INT if t is Type.FIXED else Type.LINEAR
+        if isinstance(e, (ast.Add, ast.Mul)):
+            tl, tr = self.type_of(e.left), self.type_of(e.right)
+            if tl is None or tr is None:
+                return None
+            for side, t in ((e.left, tl), (e.right, tr)):
+                if not t.is_number:
+                    op = "+" if isinstance(e, ast.Add) else "*"
+                    self.error(f"'{op}' takes numbers; this is {t.value}", _span(side))
+                    return None
+            if isinstance(e, ast.Mul) and tl is Type.LINEAR and tr is Type.LINEAR:
+                self.error("a product of two sums that depend on decisions is not linear", e.span)
+                return None
+            return Type.LINEAR if Type.LINEAR in (tl, tr) else Type.INT
+        if isinstance(e, ast.Neg):
+            t = self.type_of(e.operand)
+            if t is not None and not t.is_number:
+                self.error(f"'-' takes a number; this is {t.value}", _span(e.operand))
+                return None
+            return t
+        raise TypeError(f"unknown expression node {e!r}")
+
+    def _suggest(self, name: str) -> str:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(self.declared) + ["border", "all"], n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _span(e: ast.Expr):
+    return getattr(e, "span", None)

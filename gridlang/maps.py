@@ -1,0 +1,294 @@
+"""Read map files and build the grid through a spec's tile declarations.
+
+Two formats are accepted:
+
+* **Text** (the game's own map strings, one row per line)::
+
+      budget: 12
+      ~~..~~~.~~~~
+      ~C.C.......~
+
+  Optional ``name: value`` header lines stand above the grid and give
+  parameters; blank lines and lines starting with ``#`` above the grid are
+  skipped. Every row must have the same width.
+* **JSON**: the game's level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
+  any other key that names a parameter of the spec gives its value.
+
+Characters are looked up in the spec's tiles, not in a fixed table. Every
+problem is a :class:`~gridlang.errors.MapError` that points at the map file's
+line and column (for JSON, at the character inside the ``"map"`` string).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checker import Symbols
+from .errors import GridlangError, MapError, Span, raise_all
+from .grid import Grid
+
+_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+
+
+@dataclass
+class MapData:
+    """A map file's grid rows and header parameters, with their locations.
+
+    Attributes:
+        path: the file as the user named it.
+        source: the file's text.
+        rows: the grid rows, top to bottom.
+        positions: for each row, ``(line, column)`` of its first character in
+            the file (1-based); for JSON, per character (see ``char_spans``).
+        params: header parameters: name -> (raw text, span of the value).
+        char_spans: for JSON maps, the span of every grid character, row by row.
+    """
+
+    path: str
+    source: str
+    rows: list[str]
+    positions: list[tuple[int, int]]
+    params: dict[str, tuple[str, Span]] = field(default_factory=dict)
+    char_spans: list[list[Span]] | None = None
+
+    def span(self, row: int, col: int) -> Span:
+        """Where the character at grid ``(row, col)`` stands in the file."""
+        if self.char_spans is not None:
+            return self.char_spans[row][col]
+        line, start = self.positions[row]
+        return Span(self.path, line, start + col)
+
+    def error(self, message: str, span: Span) -> MapError:
+        """A :class:`MapError` at ``span`` that shows the map's own line."""
+        return MapError(message, span, source=self.source)
+
+
+def read_map(path: str | Path) -> MapData:
+    """Read a map file (text or JSON) without interpreting its characters.
+
+    Raises:
+        MapError: the file is missing, empty, not UTF-8, malformed JSON, or its
+            rows are ragged.
+    """
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise MapError(f"cannot read map {p}: {e.strerror}") from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise MapError(f"the map is not UTF-8 text (byte 0x{raw[e.start]:02x})", Span(p, line, col), source="") from e
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        raise MapError("the map file is empty", Span(p, 1, 1), source=text)
+    if text.lstrip().startswith("{"):
+        data = _read_json(p, text)
+    else:
+        data = _read_text(p, text)
+    _check_rectangular(data)
+    return data
+
+
+def _read_text(path: str, text: str) -> MapData:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    params: dict[str, tuple[str, Span]] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _HEADER.match(line)
+        if not line.strip() or line.lstrip().startswith("#"):
+            i += 1
+            continue
+        if m is None:
+            break
+        name = m.group(1)
+        span = Span(path, i + 1, m.start(2) + 1, m.end(2) + 1)
+        if name in params:
+            raise MapError(f"header {name!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
+        params[name] = (m.group(2), span)
+        i += 1
+    rows, positions = [], []
+    for j in range(i, len(lines)):
+        line = lines[j].rstrip("\n")
+        if not line.strip():
+            # A blank line ends the grid; anything after it must be blank too.
+            rest = [k for k in range(j, len(lines)) if lines[k].strip()]
+            if rest:
+                k = rest[0]
+                raise MapError("a blank line splits the grid", Span(path, j + 1, 1), source=text)
+            break
+        rows.append(line)
+        positions.append((j + 1, 1))
+    if not rows:
+        raise MapError("the map has header lines but no grid", Span(path, max(i, 1), 1), source=text)
+    return MapData(path, text, rows, positions, params)
+
+
+def _read_json(path: str, text: str) -> MapData:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MapError(f"the map is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
+    if not isinstance(record, dict) or not isinstance(record.get("map"), str):
+        raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
+    spans = _json_string_spans(path, text, "map")
+    grid_text = record["map"]
+    rows, char_spans = [], []
+    current, current_spans = [], []
+    for ch, span in zip(grid_text, spans):
+        if ch == "\n":
+            rows.append("".join(current))
+            char_spans.append(current_spans)
+            current, current_spans = [], []
+        elif ch != "\r":
+            current.append(ch)
+            current_spans.append(span)
+    if current:
+        rows.append("".join(current))
+        char_spans.append(current_spans)
+    keep = [k for k, r in enumerate(rows) if r.strip()]
+    rows = [rows[k] for k in keep]
+    char_spans = [char_spans[k] for k in keep]
+    if not rows:
+        raise MapError('the "map" string is empty', spans[0] if spans else Span(path, 1, 1), source=text)
+    params = {}
+    for key, value in record.items():
+        if key != "map" and isinstance(value, (int, str, list)) and not isinstance(value, bool):
+            raw = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+            params[key] = (raw, _json_key_span(path, text, key))
+    positions = [(s[0].line, s[0].column) for s in char_spans]
+    return MapData(path, text, rows, positions, params, char_spans)
+
+
+def _json_key_span(path: str, text: str, key: str) -> Span:
+    m = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
+    if m is None:
+        return Span(path, 1, 1)
+    return _offset_span(path, text, m.end())
+
+
+def _offset_span(path: str, text: str, offset: int) -> Span:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return Span(path, line, col)
+
+
+def _json_string_spans(path: str, text: str, key: str) -> list[Span]:
+    """The span of each decoded character of the JSON string value at ``key``."""
+    m = re.search(r'"%s"\s*:\s*"' % re.escape(key), text)
+    if m is None:
+        return []
+    spans, i = [], m.end()
+    while i < len(text) and text[i] != '"':
+        spans.append(_offset_span(path, text, i))
+        if text[i] == "\\":
+            i += 6 if text[i + 1 : i + 2] == "u" else 2
+        else:
+            i += 1
+    return spans
+
+
+def _check_rectangular(data: MapData) -> None:
+    width = len(data.rows[0])
+    for r, row in enumerate(data.rows):
+        if len(row) != width:
+            col = min(len(row), width)
+            raise data.error(
+                f"row {r + 1} of the grid has {len(row)} cells; the first row has {width}",
+                data.span(r, col) if col < len(row) else _end_of_row(data, r),
+            )
+
+
+def _end_of_row(data: MapData, r: int) -> Span:
+    if data.char_spans is not None:
+        last = data.char_spans[r][-1] if data.char_spans[r] else Span(data.path, 1, 1)
+        return Span(data.path, last.line, last.column + 1)
+    line, start = data.positions[r]
+    return Span(data.path, line, start + len(data.rows[r]))
+
+
+def build_grid(symbols: Symbols, data: MapData) -> Grid:
+    """Interpret a map's characters through the spec's tiles.
+
+    Checks every character against the declared tiles, each tile's count
+    (``exactly 1``), and that every character of a ``linked`` tile appears
+    exactly twice (or not at all).
+
+    Returns:
+        The grid graph with link edges.
+
+    Raises:
+        MapError: one problem; MultipleErrors: several.
+    """
+    errors: list[GridlangError] = []
+    tiles: list[str] = []
+    where: dict[str, list[tuple[int, int]]] = {}
+    for r, row in enumerate(data.rows):
+        for c, ch in enumerate(row):
+            name = symbols.chars.get(ch)
+            if name is None:
+                if len(errors) < 20:
+                    errors.append(data.error(
+                        f"character {ch!r} at row {r + 1}, column {c + 1} is not a tile of this spec "
+                        f"(tiles: {_legend(symbols)})", data.span(r, c)))
+                name = "?"
+            tiles.append(name)
+            where.setdefault(ch, []).append((r, c))
+    raise_all(errors)
+    cols = len(data.rows[0])
+    for name, tile in symbols.tiles.items():
+        if tile.count is None:
+            continue
+        op, n = tile.count
+        cells = [rc for spec in tile.chars for ch in spec.chars() for rc in where.get(ch, [])]
+        cells.sort()
+        chars = "".join(repr(ch) for spec in tile.chars for ch in spec.chars())[:40]
+        if op == "==" and len(cells) != n or op == "<=" and len(cells) > n:
+            if len(cells) > n:
+                r, c = cells[n]
+                errors.append(data.error(
+                    f"the map has {len(cells)} {name!r} tiles ({chars}); the spec allows "
+                    f"{'exactly' if op == '==' else 'at most'} {n}", data.span(r, c)))
+            else:
+                errors.append(data.error(
+                    f"the map has no {name!r} tile ({chars}); the spec requires exactly {n}"
+                    if not cells else
+                    f"the map has {len(cells)} {name!r} tiles ({chars}); the spec requires exactly {n}",
+                    data.span(0, 0)))
+        elif op == ">=" and len(cells) < n:
+            errors.append(data.error(
+                f"the map has {len(cells)} {name!r} tiles ({chars}); the spec requires at least {n}",
+                data.span(0, 0)))
+    links: list[tuple[int, int]] = []
+    for name, tile in symbols.tiles.items():
+        if not tile.linked:
+            continue
+        for spec in tile.chars:
+            for ch in spec.chars():
+                cells = where.get(ch, [])
+                if len(cells) == 2:
+                    (r1, c1), (r2, c2) = cells
+                    links.append((r1 * cols + c1, r2 * cols + c2))
+                elif cells:
+                    r, c = cells[0] if len(cells) == 1 else cells[2]
+                    errors.append(data.error(
+                        f"linked tile {ch!r} appears {len(cells)} time{'s' if len(cells) > 1 else ''}; "
+                        f"each linked character must appear exactly twice", data.span(r, c)))
+    raise_all(errors)
+    chars = tuple(ch for row in data.rows for ch in row)
+    return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)))
+
+
+def _legend(symbols: Symbols) -> str:
+    parts = []
+    for name, tile in symbols.tiles.items():
+        spec = " ".join(s.first if s.first == s.last else f"{s.first}-{s.last}" for s in tile.chars)
+        parts.append(f"{spec} {name}")
+    return ", ".join(parts)

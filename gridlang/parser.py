@@ -1,0 +1,342 @@
+"""Parse ``.grid`` text into the typed AST (:mod:`gridlang.ast`).
+
+The grammar is ``grammars/gridlang.lark`` (installed as
+``gridlang.grammars``), parsed with Lark's LALR parser. Syntax errors become
+:class:`~gridlang.errors.GridSyntaxError` with the file, line and column; the
+common mistakes get a curated sentence through Lark's ``match_examples``, the
+way Lark's own grammar loader reports errors.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import GridlangError, GridSyntaxError, Span
+
+# Curated messages: each maps to examples of text that fail at the same
+# parser state (Lark's match_examples picks the message whose examples fail
+# like the user's text does).
+_EXAMPLES: dict[str, list[str]] = {
+    "a tile needs at least one map character in single quotes, e.g. tile grass '.'": [
+        "tile grass value 1",
+        "tile grass\ntile water '~'",
+    ],
+    "a parameter needs a type: 'int' or 'set of int', e.g. param budget: int >= 0": [
+        "param budget",
+        "param budget: >= 0",
+        "param budget: integer",
+    ],
+    "a rule compares, or relates two cell sets: A <= B, A avoids B, A in B": [
+        "require count(wall)",
+        "require pen",
+        "require pen border",
+    ],
+    "a region is defined as: region NAME = reach from CELLS through CELLS": [
+        "region pen = horse",
+        "region pen reach from horse through grass",
+        "region pen = reach horse through grass",
+    ],
+    "'=' assigns only in param defaults and region definitions; compare with '=='": [
+        "require count(wall) = 3",
+    ],
+}
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    text = resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
+    """Parse spec text.
+
+    Args:
+        text: the whole ``.grid`` file.
+        path: the name used in error messages.
+
+    Returns:
+        The spec's AST.
+
+    Raises:
+        GridSyntaxError: the text does not follow the grammar.
+    """
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, path) from e
+    try:
+        statements = _ToAst(path).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, GridlangError):
+            err = e.orig_exc
+            err.source = text
+            raise err from e
+        raise
+    return ast.Spec(tuple(statements), path, text)
+
+
+def parse_file(path: str | Path) -> ast.Spec:
+    """Read and parse a ``.grid`` file.
+
+    Raises:
+        GridSyntaxError: the file cannot be read, is not UTF-8, or does not
+            follow the grammar.
+    """
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise GridSyntaxError(f"cannot read spec {p}: {e.strerror}") from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise GridSyntaxError("the spec is not valid UTF-8 text", Span(p, line, col), source="") from e
+    return parse_spec(text, p)
+
+
+def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
+    line, column = max(e.line, 1), max(e.column, 1)
+    end = None
+    message = _parser_message(e, text)
+    if isinstance(e, UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    elif isinstance(e, UnexpectedToken) and e.token.type == "$END":
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    elif isinstance(e, UnexpectedToken):
+        end = column + max(len(str(e.token)), 1)
+    return GridSyntaxError(message, Span(path, line, column, end), source=text)
+
+
+def _parser_message(e: UnexpectedInput, text: str) -> str:
+    try:
+        curated = e.match_examples(_parser().parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples re-parses; any failure there only loses the hint
+        curated = None
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        base = f"unexpected character {ch!r}"
+    elif isinstance(e, UnexpectedToken):
+        tok = e.token
+        base = "unexpected end of spec" if tok.type == "$END" else f"unexpected {_describe(tok)}"
+        expected = sorted(_pretty(t) for t in e.accepts or e.expected)
+        if expected and not curated:
+            base += "; expected " + _join(expected)
+    else:
+        base = "unexpected end of spec"
+    return f"{base}: {curated}" if curated else base
+
+
+def _describe(tok: Token) -> str:
+    if tok.type in ("NAME", "INT", "CHAR", "STRING"):
+        return f"{tok.type.lower()} {str(tok)!r}"
+    return repr(str(tok))
+
+
+_PRETTY = {
+    "NAME": "a name", "INT": "a number", "CHAR": "a character in quotes", "STRING": "a string",
+    "COMPARE": "a comparison", "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "EQUAL": "'='",
+    "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'",
+    "MAXIMIZE": "'maximize'", "MINIMIZE": "'minimize'", "$END": "end of spec",
+}
+
+
+def _pretty(terminal: str) -> str:
+    if terminal in _PRETTY:
+        return _PRETTY[terminal]
+    try:
+        pattern = _parser().get_terminal(terminal).pattern
+        if pattern.type == "str":
+            return repr(pattern.value)
+    except KeyError:
+        pass
+    return terminal.lower()
+
+
+def _join(items: list[str]) -> str:
+    items = list(dict.fromkeys(items))
+    if len(items) > 8:
+        items = items[:8] + ["..."]
+    return ", ".join(items)
+
+
+def _span(path: str, meta_or_token) -> Span:
+    if isinstance(meta_or_token, Token):
+        return Span(path, meta_or_token.line, meta_or_token.column, meta_or_token.end_column)
+    m = meta_or_token
+    end = m.end_column if m.end_line == m.line else None
+    return Span(path, m.line, m.column, end)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark parse tree -> :mod:`gridlang.ast` nodes."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def sp(self, x) -> Span:
+        return _span(self.path, x)
+
+    def start(self, meta, children):
+        return list(children)
+
+    # statements
+    def puzzle_stmt(self, meta, c):
+        return ast.Puzzle(c[0][1:-1], c[1][1:-1] if len(c) > 1 else None, self.sp(meta))
+
+    def tile_stmt(self, meta, c):
+        name = c[0]
+        chars = tuple(x for x in c[1:] if isinstance(x, ast.CharSpec))
+        kw: dict = {"tags": ()}
+        attr_spans = {}
+        for kind, val, span in (x for x in c[1:] if isinstance(x, tuple)):
+            if kind == "tag":
+                kw["tags"] = kw["tags"] + (val,)
+            elif kind in kw and kind != "tags":
+                raise GridSyntaxError(f"tile {str(name)!r} gives {_attr_word(kind)} twice", span)
+            else:
+                kw[kind] = val
+            attr_spans.setdefault(kind, span)
+        return ast.Tile(str(name), chars, span=self.sp(name), attr_spans=attr_spans, **kw)
+
+    def char_one(self, meta, c):
+        ch = _char(c[0], self.path)
+        return ast.CharSpec(ch, ch, self.sp(c[0]))
+
+    def char_range(self, meta, c):
+        first, last = _char(c[0], self.path), _char(c[1], self.path)
+        if ord(last) < ord(first):
+            raise GridSyntaxError(f"the range {first!r}-{last!r} is empty", self.sp(meta))
+        return ast.CharSpec(first, last, self.sp(meta))
+
+    def attr_value(self, meta, c):
+        return ("value", c[0], self.sp(meta))
+
+    def attr_linked(self, meta, c):
+        return ("linked", True, self.sp(meta))
+
+    def attr_exactly(self, meta, c):
+        return ("count", ("==", int(c[0])), self.sp(meta))
+
+    def attr_at_most(self, meta, c):
+        return ("count", ("<=", int(c[0])), self.sp(meta))
+
+    def attr_at_least(self, meta, c):
+        return ("count", (">=", int(c[0])), self.sp(meta))
+
+    def attr_tag(self, meta, c):
+        return ("tag", str(c[0]), self.sp(c[0]))
+
+    def param_stmt(self, meta, c):
+        name, ptype, *rest = c
+        bounds = tuple(x for x in rest if isinstance(x, tuple))
+        default = [x for x in rest if not isinstance(x, tuple)]
+        return ast.Param(str(name), ptype, bounds, default[0] if default else None, self.sp(name))
+
+    def type_int(self, meta, c):
+        return "int"
+
+    def type_int_set(self, meta, c):
+        return "set of int"
+
+    def bound(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def pv_int(self, meta, c):
+        return c[0]
+
+    def pv_set(self, meta, c):
+        return frozenset(c)
+
+    def pv_range(self, meta, c):
+        return frozenset(range(c[0], c[1] + 1))
+
+    def signed_int(self, meta, c):
+        return -int(c[1]) if len(c) == 2 else int(c[0])
+
+    def decide_stmt(self, meta, c):
+        return ast.Decide(str(c[0]), c[1], c[2], self.sp(c[0]))
+
+    def dom_bool(self, meta, c):
+        return "bool"
+
+    def region_stmt(self, meta, c):
+        return ast.Region(str(c[0]), c[1], c[2], self.sp(c[0]))
+
+    def require_stmt(self, meta, c):
+        return c[0]
+
+    def rule_avoids(self, meta, c):
+        return ast.Avoids(c[0], c[1], self.sp(meta))
+
+    def rule_subset(self, meta, c):
+        return ast.Subset(c[0], c[1], self.sp(meta))
+
+    def rule_compare(self, meta, c):
+        return ast.Compare(c[0], str(c[1]), c[2], self.sp(meta))
+
+    def objective_stmt(self, meta, c):
+        sense = "maximize" if str(c[0]).startswith("max") else "minimize"
+        return ast.Objective(sense, c[1], self.sp(meta))
+
+    # expressions
+    def or_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.Or(tuple(c), self.sp(meta))
+
+    def and_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.And(tuple(c), self.sp(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(c[0], self.sp(meta))
+
+    def add(self, meta, c):
+        return ast.Add(c[0], c[2], 1 if str(c[1]) == "+" else -1, self.sp(meta))
+
+    def mul(self, meta, c):
+        return ast.Mul(c[0], c[1], self.sp(meta))
+
+    def neg(self, meta, c):
+        return ast.Neg(c[1], self.sp(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), self.sp(c[0]))
+
+    def int_(self, meta, c):
+        return ast.IntLit(int(c[0]), self.sp(c[0]))
+
+    def border(self, meta, c):
+        return ast.Border(self.sp(meta))
+
+    def all_(self, meta, c):
+        return ast.AllCells(self.sp(meta))
+
+    def count(self, meta, c):
+        return ast.Count(c[0], self.sp(meta))
+
+    def value(self, meta, c):
+        return ast.Value(c[0], self.sp(meta))
+
+
+def _attr_word(kind: str) -> str:
+    return {"count": "a count", "value": "a value", "linked": "'linked'"}.get(kind, kind)
+
+
+def _char(tok: Token, path: str) -> str:
+    body = str(tok)[1:-1]
+    if body.startswith("\\"):
+        body = {"\\'": "'", "\\\\": "\\", "\\t": "\t"}.get(body, body[1:])
+    if len(body) != 1:
+        raise GridSyntaxError(f"{str(tok)} is not a single character", _span(path, tok))
+    return body
