@@ -291,3 +291,45 @@ def _component(grid: Grid, cells: set[int], starts) -> set[int]:
                 seen.add(v)
                 stack.append(v)
     return seen
+
+
+def dump(model: Model) -> str:
+    """A readable listing of the model: grid size, variables, constraints, objective.
+
+    Linear rows print as ``3 wall[1,2] + ... <= 12``; connectivity nodes list
+    their roots and candidate count; every row ends with the spec line it
+    came from.
+    """
+    g = model.grid
+    lines = [f"model {model.name!r}: {g.rows}x{g.cols} cells, {len(g.links)} links, "
+             f"{model.num_vars} variables, {len(model.constraints)} constraints"]
+    for key, value in sorted(model.params.items()):
+        lines.append(f"param {key} = {value}")
+    lines.append("variables:")
+    for i, v in enumerate(model.variables, start=1):
+        lines.append(f"  x{i} {v}")
+    lines.append("constraints:")
+
+    def term(c: int, lit: int) -> str:
+        return (f"{c} " if c != 1 else "") + model.lit_name(lit)
+
+    for con in model.constraints:
+        where = f"    # {con.span}" if con.span else ""
+        if isinstance(con, Clause):
+            body = " | ".join(model.lit_name(l) for l in con.lits) or "false"
+            lines.append(f"  clause {body}{where}")
+        elif isinstance(con, Linear):
+            body = " + ".join(term(c, l) for c, l in con.terms).replace("+ -", "- ")
+            guard = f"if {' & '.join(model.lit_name(l) for l in con.enforce)}: " if con.enforce else ""
+            lines.append(f"  linear {guard}{body} {con.op.value} {con.rhs}{where}")
+        elif isinstance(con, Connected):
+            roots = ", ".join(str(g.cell(r)) for r in con.roots) or "any member"
+            size = f", size {con.size}" if con.size is not None else ""
+            lines.append(f"  connected {con.name or 'region'}: {len(con.members)} candidate cells, "
+                         f"roots {roots}{size}{where}")
+    if model.objective is not None:
+        o = model.objective
+        body = " + ".join(term(c, l) for c, l in o.terms).replace("+ -", "- ")
+        const = f" + {o.constant}" if o.constant else ""
+        lines.append(f"objective: {o.sense.value} {body}{const}")
+    return "\n".join(lines)

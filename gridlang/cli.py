@@ -1,0 +1,385 @@
+"""The ``gridlang`` command line.
+
+Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
+``backends``. Bad input prints ``file:line:col: error: ...`` with the line and
+a caret, never a traceback (``--debug`` shows it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
+from .errors import GridlangError, ParamError, VerificationError
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_INFEASIBLE = 2
+EXIT_NO_SOLUTION = 3
+EXIT_VERIFY_FAILED = 4
+
+EXIT_CODES = """exit codes:
+  0  solved (a verified solution; with --unique, also when it is not unique)
+  1  bad input: the spec, the map or a parameter is wrong (the message says where)
+  2  infeasible: proved that no solution exists
+  3  time limit reached with no solution
+  4  verification failed: the answer broke the puzzle's rules (a solver or encoding bug)
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (see ``gridlang --help``)."""
+    parser = _build_parser()
+    args, rest = parser.parse_known_args(argv)
+    debug = getattr(args, "debug", False)
+    try:
+        if rest:
+            if not getattr(args, "accepts_params", False):
+                parser.error(f"unrecognized arguments: {' '.join(rest)}")
+            args.param = list(args.param or []) + _shorthand_params(rest)
+        return args.run(args)
+    except GridlangError as e:
+        if debug:
+            raise
+        print(e.render(), file=sys.stderr)
+        return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into `head`
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gridlang",
+        description="State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT or MaxSAT.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser, need_map: bool = True) -> None:
+        sp.add_argument("spec", help="the .grid spec")
+        if need_map:
+            sp.add_argument("--map", "-m", required=True, help="map or instance file (text or JSON)")
+            sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                            help="set a parameter (also --NAME VALUE, e.g. --budget 12)")
+            sp.set_defaults(accepts_params=True)
+        sp.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    def solver_options(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
+        sp.add_argument("--connectivity", "-c", help="connectivity strategy (flow, cuts, ...; default per backend)")
+        sp.add_argument("--time-limit", "-t", type=float, metavar="SECONDS", help="wall-clock limit for the solve")
+        sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
+        sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
+        sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
+
+    s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    common(s)
+    solver_options(s)
+    s.add_argument("--count", type=int, metavar="N", help="enumerate up to N distinct solutions")
+    s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=_cmd_solve)
+
+    e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt)")
+    common(e)
+    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat)")
+    e.add_argument("--output", "-o", required=True, help="file to write")
+    e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
+    e.set_defaults(run=_cmd_export)
+
+    d = sub.add_parser("decode", help="read an external solver's solution file and verify it")
+    common(d)
+    d.add_argument("--solution", "-s", required=True, help="the solver's solution file")
+    d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name)")
+    d.add_argument("--json", action="store_true", help="print one JSON object")
+    d.set_defaults(run=_cmd_decode)
+
+    c = sub.add_parser("compile", help="compile a spec against a map and describe the model")
+    common(c)
+    c.add_argument("--dump-ir", action="store_true", help="print every variable and constraint")
+    c.set_defaults(run=_cmd_compile)
+
+    k = sub.add_parser("check", help="parse and check a spec")
+    common(k, need_map=False)
+    k.set_defaults(run=_cmd_check)
+
+    b = sub.add_parser("backends", help="list the backends and whether their solvers are installed")
+    b.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    b.set_defaults(run=_cmd_backends)
+    return p
+
+
+def _shorthand_params(rest: list[str]) -> list[str]:
+    """``--budget 12`` and ``--budget=12`` -> ``budget=12``."""
+    out, i = [], 0
+    while i < len(rest):
+        arg = rest[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            raise ParamError(f"unexpected argument {arg!r}")
+        name = arg[2:]
+        if "=" in name:
+            out.append(name)
+            i += 1
+            continue
+        if i + 1 >= len(rest):
+            raise ParamError(f"{arg} needs a value")
+        out.append(f"{name}={rest[i + 1]}")
+        i += 2
+    return out
+
+
+def _params(args) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in args.param or []:
+        if "=" not in item:
+            raise ParamError(f"--param {item!r}: write NAME=VALUE")
+        name, value = item.split("=", 1)
+        out[name.strip().replace("-", "_")] = value.strip()
+    return out
+
+
+def _options(args) -> SolveOptions:
+    return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
+                        mip_gap=args.mip_gap, log=args.log)
+
+
+def _cmd_solve(args) -> int:
+    from .pipeline import solve
+
+    report = solve(args.spec, args.map, _params(args), args.backend, _options(args),
+                   count=args.count, unique=args.unique)
+    status = report.result.status
+    if args.json:
+        print(json.dumps(_report_json(report, args)))
+    else:
+        print(_report_text(report))
+    if status is Status.INFEASIBLE:
+        return EXIT_INFEASIBLE
+    if not status.has_solution:
+        return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _walls(report) -> list[list[int]]:
+    model = report.model
+    if report.solution is None:
+        return []
+    out = []
+    for d in model.decisions:
+        if d.values == (True,):
+            out.extend(list(model.grid.cell(c)) for c in report.solution.true_cells(d.name))
+    return sorted(out)
+
+
+def _report_json(report, args) -> dict:
+    res = report.result
+    verdict = report.verdict
+    out = {
+        "puzzle": report.model.name,
+        "spec": str(args.spec),
+        "map": str(args.map),
+        "status": res.status.value,
+        "objective": res.objective,
+        "bound": res.bound,
+        "verified": report.solution is not None,
+        "verified_score": verdict.score if verdict else None,
+        "verifier": verdict.verifier if verdict else "ir",
+        "walls": _walls(report),
+        "budget": report.model.params.get("budget"),
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in report.model.params.items()},
+        "backend": report.backend,
+        "connectivity": res.stats.get("connectivity"),
+        "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
+        "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},
+    }
+    if report.solution is not None:
+        out["decisions"] = {
+            name: sorted([list(report.model.grid.cell(c)), v if not isinstance(v, bool) else 1]
+                         for c, v in cells.items())
+            for name, cells in report.solution.decisions.items()
+        }
+    if args.count is not None or args.unique:
+        out["solutions_found"] = len(report.solutions)
+        out["complete"] = report.complete
+        out["unique"] = report.unique
+    return out
+
+
+def _report_text(report) -> str:
+    from .verifiers import find_renderer
+
+    res = report.result
+    model = report.model
+    lines = []
+    if report.solution is not None:
+        renderer = find_renderer(model.name) or _render_generic
+        lines.append(renderer(model.grid, report.solution))
+        lines.append("")
+    status = res.status.value
+    parts = [f"status {status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked against the model"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked against the model")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        budget = model.params.get("budget")
+        walls = _walls(report)
+        if budget is not None:
+            parts.append(f"walls {len(walls)}/{budget}")
+    parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
+    lines.append("   ".join(parts))
+    if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
+        if report.unique is True:
+            lines.append("unique: the solution is the only one (proved)")
+        elif report.unique is False and len(report.solutions) > 1:
+            lines.append("not unique: a second solution exists")
+            lines.append("")
+            renderer = find_renderer(model.name) or _render_generic
+            lines.append(renderer(model.grid, report.solutions[1]))
+            lines.append("cells that differ: " + ", ".join(
+                str(model.grid.cell(c)) for c in _differing(report.solutions[0], report.solutions[1])))
+        else:
+            more = "all of them" if report.complete else "stopped at the limit or the time limit"
+            lines.append(f"solutions found: {len(report.solutions)} ({more})")
+    s = report.seconds
+    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("parse", "compile", "solve", "verify", "total")
+                                      if k in s))
+    return "\n".join(lines)
+
+
+def _differing(a, b) -> list[int]:
+    cells = set()
+    for name in set(a.decisions) | set(b.decisions):
+        da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
+        cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
+    return sorted(cells)
+
+
+def _render_generic(grid, solution) -> str:
+    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True}
+    rows = []
+    for r in range(grid.rows):
+        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
+                            for c in range(grid.cols)))
+    return "\n".join(rows)
+
+
+_FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat"}
+
+
+def _format_backend(fmt: str):
+    from .errors import BackendError
+
+    if fmt not in _FORMAT_BACKEND:
+        raise BackendError(f"unknown format {fmt!r}; choose one of {', '.join(_FORMAT_BACKEND)}")
+    return get_backend(_FORMAT_BACKEND[fmt])
+
+
+def _cmd_export(args) -> int:
+    from .pipeline import load
+
+    fmt = args.format.lower()
+    engine = _format_backend(fmt)
+    model, _ = load(args.spec, args.map, _params(args))
+    written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
+    for path in written:
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def _cmd_decode(args) -> int:
+    from .errors import BackendError
+    from .pipeline import load, verify
+
+    fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
+    model, _ = load(args.spec, args.map, _params(args))
+    backend_for = {"sol": "milp", "lp": "milp", "mps": "milp", "txt": "milp",
+                   "wcnf": "maxsat", "cnf": "maxsat", "out": "maxsat", "sat": "maxsat"}
+    if fmt not in backend_for:
+        raise BackendError(f"cannot tell the solution format from {args.solution!r}; give --format lp|mps|wcnf|cnf")
+    engine = get_backend(backend_for[fmt])
+    reader = getattr(engine, "read_solution", None)
+    if reader is None:
+        raise BackendError(f"backend {engine.name!r} cannot read solution files")
+    assignment = reader(model, args.solution)
+    objective = model.objective.value(assignment) if model.objective is not None else None
+    solution, verdict = verify(model, assignment, None)
+    from .pipeline import Report
+    from .backend import Result
+
+    report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
+    score = report.score
+    if args.json:
+        print(json.dumps({"verified": True, "objective": objective,
+                          "verified_score": verdict.score if verdict else None,
+                          "walls": _walls(report)}, indent=2))
+    else:
+        from .verifiers import find_renderer
+
+        print((find_renderer(model.name) or _render_generic)(model.grid, solution))
+        print()
+        print(f"verified: score {score}" if score is not None else "verified")
+    return EXIT_OK
+
+
+def _cmd_compile(args) -> int:
+    from .ir import dump
+    from .pipeline import load
+
+    model, seconds = load(args.spec, args.map, _params(args))
+    if args.dump_ir:
+        print(dump(model))
+    else:
+        kinds = {}
+        for con in model.constraints:
+            kinds[type(con).__name__] = kinds.get(type(con).__name__, 0) + 1
+        print(f"{model.name}: {model.grid.rows}x{model.grid.cols} cells, {model.num_vars} variables, "
+              + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+              + f"; objective: {model.objective.sense.value if model.objective else 'none'}")
+        print(f"time: parse {seconds['parse']:.2f} s, compile {seconds['compile']:.2f} s")
+    return EXIT_OK
+
+
+def _cmd_check(args) -> int:
+    from .checker import check
+    from .parser import parse_file
+
+    t0 = time.perf_counter()
+    spec = parse_file(args.spec)
+    symbols = check(spec)
+    print(f"{args.spec}: ok ({len(symbols.tiles)} tiles, {len(symbols.params)} parameters, "
+          f"{len(symbols.decisions)} decisions, {len(symbols.regions)} regions; "
+          f"{time.perf_counter() - t0:.2f} s)")
+    return EXIT_OK
+
+
+def _cmd_backends(args) -> int:
+    for name in backend_names():
+        cls = backend_class(name)
+        if cls is None:
+            print(f"{name:8s} not built (module missing)")
+            continue
+        state = "installed" if cls.available() else f"missing (pip install {cls.library})"
+        formats = ", ".join(cls.formats) or "none"
+        print(f"{name:8s} {state:10s} {cls.description}; connectivity: {', '.join(cls.connectivity)} "
+              f"(default {cls.connectivity[0]}); writes: {formats}")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The main job: spec + map -> model -> backend -> decoded, verified answer.
+
+:func:`solve` runs every phase, times each, and re-checks every answer twice:
+against the IR (:func:`gridlang.ir.violations`, which catches a solver that
+returns what its own model forbids) and against the puzzle's rules
+(:mod:`gridlang.verifiers`, which catches an encoding that says something
+other than the rules). Any failure raises
+:class:`~gridlang.errors.VerificationError`; a wrong "optimal" never passes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .backend import Result, SolveOptions, Status, get_backend
+from .checker import check
+from .compiler import compile_spec
+from .errors import VerificationError
+from .ir import Assignment, Clause, Cmp, Linear, Model, violations
+from .maps import build_grid, read_map
+from .params import resolve_params
+from .parser import parse_file
+from .solution import Solution, decode, projection
+from .verifiers import Verdict, find_verifier
+
+
+@dataclass
+class Report:
+    """Everything a solve produced.
+
+    Attributes:
+        model: the compiled model.
+        backend: the backend's name.
+        result: the backend's answer for the first (or only) solve.
+        solution: the decoded first solution, when there is one.
+        verdict: the puzzle verifier's verdict on it (None when the puzzle
+            has no verifier; the IR check still ran).
+        seconds: wall-clock seconds per phase: ``parse`` (spec, map and
+            parameters), ``compile``, ``solve``, ``verify``, ``total``.
+        solutions: every solution found when counting (the first included).
+        unique: with ``--unique``, True or False; None otherwise.
+        complete: when counting, True if the enumeration proved there are no
+            more solutions than ``solutions``.
+    """
+
+    model: Model
+    backend: str
+    result: Result
+    solution: Solution | None = None
+    verdict: Verdict | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+    solutions: list[Solution] = field(default_factory=list)
+    unique: bool | None = None
+    complete: bool | None = None
+
+    @property
+    def score(self) -> int | None:
+        """The verified score (the verifier's), else the solver's objective."""
+        if self.verdict is not None and self.verdict.score is not None:
+            return self.verdict.score
+        return self.result.objective
+
+
+def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None) -> tuple[Model, dict]:
+    """Parse, check and compile; return the model and the seconds per phase."""
+    t0 = time.perf_counter()
+    spec = parse_file(spec_path)
+    symbols = check(spec)
+    data = read_map(map_path)
+    grid = build_grid(symbols, data)
+    values = resolve_params(symbols, data, params)
+    t1 = time.perf_counter()
+    model = compile_spec(spec, symbols, grid, values, map_path=str(map_path), map_data=data)
+    t2 = time.perf_counter()
+    return model, {"parse": t1 - t0, "compile": t2 - t1}
+
+
+def verify(model: Model, assignment: Assignment, objective: int | None = None) -> tuple[Solution, Verdict | None]:
+    """Check an assignment against the IR and the puzzle's rules.
+
+    Args:
+        model: the model it answers.
+        assignment: the answer.
+        objective: the solver's claimed objective, compared with the score.
+
+    Returns:
+        The decoded solution and the verdict (None if the puzzle has no verifier).
+
+    Raises:
+        VerificationError: a constraint or rule is broken, or the claimed
+            objective differs from the score the rules give.
+    """
+    broken = violations(model, assignment)
+    if broken:
+        raise VerificationError("the solver's answer breaks its own model: " + "; ".join(broken[:5]))
+    solution = decode(model, assignment)
+    verifier = find_verifier(model.name)
+    verdict = None
+    if verifier is not None:
+        verdict = verifier(model.grid, solution, dict(model.params), model.info.get("variant"))
+        if not verdict.ok:
+            raise VerificationError(f"the answer breaks the {model.name} rules: " + "; ".join(verdict.problems))
+        if objective is not None and verdict.score is not None and objective != verdict.score:
+            raise VerificationError(
+                f"the solver claims {objective}, but the {model.name} rules score this answer {verdict.score}")
+    elif model.objective is not None and objective is not None:
+        if model.objective.value(assignment) != objective:
+            raise VerificationError(f"the solver claims {objective}, but its answer has objective "
+                                    f"{model.objective.value(assignment)}")
+    return solution, verdict
+
+
+def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
+          backend: str = "cpsat", options: SolveOptions | None = None,
+          count: int | None = None, unique: bool = False) -> Report:
+    """Solve a puzzle end to end and verify the answer.
+
+    Args:
+        spec_path: the ``.grid`` spec.
+        map_path: the map or instance.
+        params: command-line parameter values, as text.
+        backend: ``cpsat``, ``milp`` or ``maxsat``.
+        options: solver options (time limit in seconds, workers, strategy).
+        count: enumerate up to this many distinct solutions (projected onto
+            the decisions; with an objective, optimal ones).
+        unique: prove the solution unique or find a second one.
+
+    Returns:
+        The report.
+
+    Raises:
+        GridlangError: bad input (located), a missing backend, or a failed
+            verification.
+    """
+    options = options or SolveOptions()
+    model, seconds = load(spec_path, map_path, params)
+    return solve_model(model, backend, options, count, unique, seconds)
+
+
+def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | None = None,
+                count: int | None = None, unique: bool = False, seconds: dict | None = None) -> Report:
+    """Solve a compiled model and verify; see :func:`solve`."""
+    options = options or SolveOptions()
+    seconds = dict(seconds or {})
+    engine = get_backend(backend)
+    t0 = time.perf_counter()
+    result = engine.solve(model, options)
+    seconds["solve"] = time.perf_counter() - t0
+    report = Report(model, backend, result, seconds=seconds)
+    verify_seconds = 0.0
+    if result.status.has_solution:
+        t1 = time.perf_counter()
+        report.solution, report.verdict = verify(model, result.assignment, result.objective)
+        verify_seconds += time.perf_counter() - t1
+        report.solutions.append(report.solution)
+    limit = 2 if unique else count
+    if limit is not None and limit > 1 and result.status.has_solution:
+        verify_seconds += _enumerate(engine, model, options, result, report, limit)
+        if unique:
+            report.unique = len(report.solutions) == 1 and bool(report.complete)
+    seconds["verify"] = verify_seconds
+    seconds["total"] = sum(v for k, v in seconds.items() if k != "total")
+    return report
+
+
+def _enumerate(engine, model: Model, options: SolveOptions, first: Result, report: Report, limit: int) -> float:
+    """Find further solutions by blocking clauses; return the seconds spent verifying."""
+    extra: list = []
+    if model.objective is not None and first.status is Status.OPTIMAL:
+        # Count optimal solutions only: fix the objective at its optimum.
+        terms = model.objective.terms
+        extra.append(Linear(terms, Cmp.EQ, first.objective - model.objective.constant))
+    last = first.assignment
+    verify_seconds = 0.0
+    report.complete = False
+    while len(report.solutions) < limit:
+        extra.append(Clause(tuple(-l for l in projection(model, last))))
+        t0 = time.perf_counter()
+        res = engine.solve(model.with_constraints(tuple(extra)), options)
+        report.seconds["solve"] += time.perf_counter() - t0
+        if res.status is Status.INFEASIBLE:
+            report.complete = True
+            break
+        if not res.status.has_solution:
+            break
+        t1 = time.perf_counter()
+        solution, _ = verify(model, res.assignment, res.objective)
+        verify_seconds += time.perf_counter() - t1
+        report.solutions.append(solution)
+        last = res.assignment
+    return verify_seconds

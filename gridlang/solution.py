@@ -1,0 +1,62 @@
+"""Decoded answers: from a solver's assignment back to the spec's names.
+
+A :class:`Solution` speaks the spec's language (decisions and regions by
+name, cells as ``(row, col)``); the puzzle verifiers read it together with
+the raw map, never the IR's constraints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ir import Assignment, Model
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One answer, by name.
+
+    Attributes:
+        decisions: decision name -> {cell index: value}; a Boolean decision
+            lists only its true cells (value True); an enumeration lists the
+            chosen value of every cell it is made on.
+        regions: region name -> frozenset of member cell indices.
+    """
+
+    decisions: dict[str, dict[int, object]]
+    regions: dict[str, frozenset[int]]
+
+    def true_cells(self, decision: str) -> list[int]:
+        """Cells where a Boolean decision is true, ascending."""
+        return sorted(c for c, v in self.decisions.get(decision, {}).items() if v is True)
+
+
+def decode(model: Model, assignment: Assignment) -> Solution:
+    """Read the spec's decisions and regions off a full assignment.
+
+    Returns:
+        The solution. An enumeration cell with no value true is left out
+        (the verifier reports it).
+    """
+    decisions: dict[str, dict[int, object]] = {}
+    for d in model.decisions:
+        chosen: dict[int, object] = {}
+        for cell, options in d.cells:
+            for value, lit in options:
+                if assignment.holds(lit):
+                    chosen[cell] = value
+                    break
+        decisions[d.name] = chosen
+    regions = {name: frozenset(assignment.true_cells(members)) for name, members in model.regions.items()}
+    return Solution(decisions, regions)
+
+
+def projection(model: Model, assignment: Assignment) -> tuple[int, ...]:
+    """The literals of every decision variable as they hold: the key used to
+    tell two solutions apart when counting and to block one."""
+    out = []
+    for d in model.decisions:
+        for _cell, options in d.cells:
+            for _value, lit in options:
+                out.append(lit if assignment.holds(lit) else -lit)
+    return tuple(out)

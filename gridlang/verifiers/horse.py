@@ -1,0 +1,162 @@
+"""The enclose.horse rules, checked by breadth-first search over the map.
+
+Written from the game's rules (https://enclose.horse, and the legend of the
+game's own map strings documented with the data set), independently of any
+``.grid`` spec:
+
+* ``.`` grass (1 point), ``~`` water (impassable), ``H`` horse (1),
+  ``C`` cherries (4), ``G`` golden apple (11), ``S`` bees (-4),
+  ``U`` unicorn (1), any other character a portal (1); the two portals with
+  the same character are joined.
+* Walls may stand on grass only, at most ``budget`` of them.
+* The horse moves to side-adjacent tiles that are neither water nor wall,
+  and from a portal to its twin. If it can reach a tile on the border of the
+  map it escapes; otherwise its enclosure is every tile it can reach and the
+  score is the sum of their values.
+
+Variants (the game's bonus rounds):
+
+* ``costlywalls``: every wall placed costs 6 points.
+* ``lovebirds``: the unicorn must be in the horse's enclosure; the score is
+  that enclosure's value.
+* ``loversquarrel``: horse and unicorn must both be enclosed, in two
+  enclosures that share no tile; the score is the sum of both.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..grid import Grid
+from ..solution import Solution
+from . import Verdict
+
+VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4, "U": 1}
+WATER = "~"
+GRASS = "."
+WALL_COST = {"costlywalls": 6}
+VARIANTS = ("standard", "costlywalls", "lovebirds", "loversquarrel")
+
+
+def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: str | None = None) -> Verdict:
+    """Check walls against the enclose.horse rules and score them.
+
+    Args:
+        grid: the map; only its characters and size are read.
+        solution: the decoded answer; its Boolean decisions' true cells are
+            the walls.
+        params: ``budget`` (walls) is read.
+        variant: one of :data:`VARIANTS` (None means ``standard``).
+
+    Returns:
+        The verdict, with ``details`` holding ``walls`` (``[row, col]``
+        pairs), ``enclosure`` (cell indices per animal) and ``budget``.
+    """
+    variant = variant or "standard"
+    rows, cols = grid.rows, grid.cols
+    chars = list(grid.chars)
+    problems: list[str] = []
+    if variant not in VARIANTS:
+        return Verdict(False, None, [f"unknown enclose.horse variant {variant!r}"], "enclose.horse")
+    walls = sorted({c for name in solution.decisions for c in solution.true_cells(name)})
+    for c in walls:
+        if chars[c] != GRASS:
+            problems.append(f"a wall stands on {chars[c]!r} at {divmod(c, cols)}, not on grass")
+    budget = params.get("budget")
+    if isinstance(budget, int) and len(walls) > budget:
+        problems.append(f"{len(walls)} walls exceed the budget of {budget}")
+    blocked = set(walls)
+    twins = _portal_twins(chars)
+
+    def flood(start: int) -> tuple[set[int], int | None]:
+        seen, queue, escape = {start}, deque([start]), None
+        while queue:
+            u = queue.popleft()
+            r, c = divmod(u, cols)
+            if escape is None and (r in (0, rows - 1) or c in (0, cols - 1)):
+                escape = u
+            steps = []
+            if r > 0:
+                steps.append(u - cols)
+            if r < rows - 1:
+                steps.append(u + cols)
+            if c > 0:
+                steps.append(u - 1)
+            if c < cols - 1:
+                steps.append(u + 1)
+            steps.extend(twins.get(u, ()))
+            for v in steps:
+                if v not in seen and chars[v] != WATER and v not in blocked:
+                    seen.add(v)
+                    queue.append(v)
+        return seen, escape
+
+    def value(cells: set[int]) -> int:
+        return sum(VALUES.get(chars[c], 1) for c in cells)
+
+    animals = ["H"] + (["U"] if variant in ("lovebirds", "loversquarrel") else [])
+    enclosures: dict[str, set[int]] = {}
+    for animal in animals:
+        found = [i for i, ch in enumerate(chars) if ch == animal]
+        if len(found) != 1:
+            problems.append(f"the map has {len(found)} {animal!r} tiles; the rules need exactly one")
+            continue
+        reach, escape = flood(found[0])
+        if escape is not None:
+            problems.append(f"the {'horse' if animal == 'H' else 'unicorn'} at {divmod(found[0], cols)} "
+                            f"reaches the border at {divmod(escape, cols)}")
+        enclosures[animal] = reach
+    score = None
+    if "H" in enclosures:
+        score = value(enclosures["H"])
+        if variant == "lovebirds" and "U" in enclosures and not enclosures["H"] & {
+                i for i, ch in enumerate(chars) if ch == "U"}:
+            problems.append("the unicorn is not in the horse's enclosure")
+        if variant == "loversquarrel" and "U" in enclosures:
+            if enclosures["H"] & enclosures["U"]:
+                problems.append("the horse and the unicorn share an enclosure")
+            else:
+                score += value(enclosures["U"])
+        score -= WALL_COST.get(variant, 0) * len(walls)
+    details = {
+        "walls": [list(divmod(c, cols)) for c in walls],
+        "budget": budget,
+        "enclosure": {k: sorted(v) for k, v in enclosures.items()},
+        "variant": variant,
+    }
+    return Verdict(not problems, score, problems, "enclose.horse", details)
+
+
+def _portal_twins(chars: list[str]) -> dict[int, tuple[int, ...]]:
+    where: dict[str, list[int]] = {}
+    for i, ch in enumerate(chars):
+        if ch not in VALUES and ch != WATER:
+            where.setdefault(ch, []).append(i)
+    twins: dict[int, tuple[int, ...]] = {}
+    for cells in where.values():
+        for c in cells:
+            twins[c] = tuple(o for o in cells if o != c)
+    return twins
+
+
+def render(grid: Grid, solution: Solution) -> str:
+    """The map with walls as ``#`` and enclosed grass as ``o``.
+
+    Returns:
+        ``rows`` lines joined by newlines.
+    """
+    walls = {c for name in solution.decisions for c in solution.true_cells(name)}
+    inside = set().union(*solution.regions.values()) if solution.regions else set()
+    out = []
+    for r in range(grid.rows):
+        line = []
+        for c in range(grid.cols):
+            i = r * grid.cols + c
+            ch = grid.chars[i]
+            if i in walls:
+                ch = "#"
+            elif i in inside and ch == GRASS:
+                ch = "o"
+            line.append(ch)
+        out.append("".join(line))
+    return "\n".join(out)
