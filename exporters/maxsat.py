@@ -1,0 +1,884 @@
+"""MaxSAT backend: weighted partial MaxSAT with PySAT, solved by RC2.
+
+Lowering (IR -> WCNF), with ``x_v`` the IR's own Boolean variable ``v``
+(DIMACS variable ``v``; auxiliary variables come from an
+:class:`pysat.formula.IDPool` that starts after the model's last variable):
+
+* :class:`~gridlang.ir.Clause` -> one hard clause.
+* :class:`~gridlang.ir.Linear` -> normalised first (one term per variable,
+  positive coefficients, the constant moved to the right-hand side, trivial
+  sides decided outright), then hard clauses from :mod:`pysat.card`
+  (``CardEnc``) when every coefficient is equal, else from :mod:`pysat.pb`
+  (``PBEnc``, Pindakaas). ``==`` is the conjunction of ``<=`` and ``>=``.
+  ``enforce`` literals are appended, negated, to every clause of the
+  encoding: when they all hold the encoding is intact, otherwise every
+  clause is satisfied, which is exactly the half-reification
+  ``AND(enforce) -> constraint``.
+* The objective ``sense sum c_i l_i + K`` -> soft clauses. Maximising, a term
+  with ``c > 0`` is the soft unit clause ``[l]`` of weight ``c`` and one with
+  ``c < 0`` is ``[-l]`` of weight ``|c|``; then
+  ``score = K + sum_{c>0} c - cost``, so ``offset = K + sum_{c>0} c`` and the
+  reported score is ``offset - cost``. Minimising, the roles swap and
+  ``objective = K + sum_{c<0} c + cost``. The score is re-computed with
+  :meth:`Objective.value` on the decoded assignment and must agree.
+  Soft literals already fixed by hard unit clauses go into the offset (a
+  tighter objective: RC2 then never spends a core on them).
+
+Connectivity (:class:`~gridlang.ir.Connected`), two exact strategies:
+
+``cuts`` (default): the logic-based Benders loop of
+:mod:`gridlang.connectivity`. Solve without connectivity; for every stray
+component the vertex-separator cut ``x_s <= sum_{w in N(C)} x_w`` is the
+hard clause ``[-x_s] + [x_w for w in N(C)]`` (the pairwise form
+``x_s + x_t <= 1 + sum x_w`` is ``[-x_s, -x_t] + rim``), added to the *same*
+RC2 object before the next ``compute()``: RC2's cores stay valid when hard
+clauses are added, so each round resumes from the previous lower bound.
+For rooted regions each round also adds the root-side cut: with ``R`` the
+component holding the roots, ``N(R)`` separates the roots from every
+candidate outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every
+chosen ``t`` outside it. The loop stops on a connected answer (optimal),
+or as soon as the answer with its stray components removed (when that
+passes every constraint) scores the relaxation's bound.
+
+``tree`` (no loop, complete, used for file export): a spanning tree by
+parent pointers with a binary level ranking, after T. Janhunen,
+"Representing normal programs with clauses", ECAI 2004 (level rankings in
+binary), and M. Gebser, T. Janhunen, J. Rintanen, "SAT modulo graphs:
+acyclicity", JELIA 2014 (binary-ranking acyclicity). Every non-root member
+``v`` picks a parent ``p[v,u]`` among its candidate neighbours; a parent is
+a member; and the parent's rank, a ``B``-bit number with
+``B = bitlen(n - 1)`` for ``n`` candidate cells, is strictly smaller::
+
+    -x_v | OR_u p[v,u]              (v not the root)
+    -p[v,u] | x_u,  -p[v,u] | x_v
+    -p[v,u] | d[v,u,B-1] | ... | d[v,u,0]        (u not a fixed root)
+    d[v,u,i] -> e[{u,v},i] & -bit(u,i) & bit(v,i)
+    e[{u,v},i] -> e[{u,v},i+1] & (bit(u,i+1) <-> bit(v,i+1))
+
+``e`` (bits above ``i`` equal) is shared by the two arcs of an edge.
+Parent chains strictly decrease the rank, so they end at the root: every
+member is joined to the root (sound). A BFS tree from the root with ranks
+equal to BFS depth (``< n``) satisfies every clause (complete). Without
+roots, ``r_v`` marks the root: ``r_v -> x_v``, a member implies some ``r``,
+and ``r_v`` excludes any member of smaller index (so the root is the
+smallest member, unique). With several roots the first is the tree's root
+and the others are ordinary members. Size, for ``n`` candidates and ``m``
+edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
+``n + 2m (3 + 3B) + 3m (B - 1)`` clauses (``O(m log n)``), against
+``O(n^2)`` for a unary layered reachability encoding; a 30x30 map with
+``n = 700`` gives about 50k variables and 150k clauses.
+
+Solving. Models with an objective go to RC2 (A. Ignatiev, A. Morgado,
+J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019); models
+without one to an incremental :class:`pysat.solvers.Solver`, the cut loop
+adding clauses between ``solve`` calls. The time limit covers all rounds:
+a :class:`threading.Timer` interrupts the oracle. Defaults (see
+:data:`DEFAULTS`) were kept from measurements on the real maps; figures are
+in :data:`MEASUREMENTS`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.connectivity import components, separator_cuts
+from gridlang.errors import BackendError, MapError, Span
+from gridlang.ir import (
+    Assignment,
+    Clause,
+    Cmp,
+    Connected,
+    Linear,
+    Model,
+    Sense,
+    violations,
+)
+
+DEFAULTS: dict[str, object] = {
+    "rc2.solver": "g3",
+    "rc2.stratified": False,
+    "rc2.exhaust": False,
+    "rc2.minz": False,
+    "rc2.adapt": False,
+    "sat.solver": "g3",
+    "card.encoding": "seqcounter",
+    "cuts.root_side": True,
+}
+"""Solver settings, each overridable through ``SolveOptions.extra``."""
+
+MEASUREMENTS = """(filled in from the benchmark runs)"""
+
+
+# --------------------------------------------------------------------------
+# lowering
+
+
+@dataclass
+class Lowered:
+    """A model lowered to clauses.
+
+    Attributes:
+        hard: hard clauses (lists of DIMACS literals).
+        soft: ``(weight, clause)`` pairs, weights positive integers.
+        offset: the objective is ``offset - cost`` when maximising and
+            ``offset + cost`` when minimising (``cost``: total weight of the
+            falsified soft clauses).
+        sense: the objective's sense, or None without an objective.
+        top: the highest DIMACS variable in use.
+        lazy: connectivity nodes left to the cut loop.
+        families: ``(first, last, family)`` ranges naming auxiliary variables.
+    """
+
+    hard: list[list[int]] = field(default_factory=list)
+    soft: list[tuple[int, list[int]]] = field(default_factory=list)
+    offset: int = 0
+    sense: Sense | None = None
+    top: int = 0
+    lazy: list[Connected] = field(default_factory=list)
+    families: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+_CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
+
+
+def lower(model: Model, strategy: str, card_encoding: str = "seqcounter") -> Lowered:
+    """Lower ``model`` to hard and soft clauses.
+
+    Args:
+        model: the IR model.
+        strategy: ``"cuts"`` (connectivity left in :attr:`Lowered.lazy` for
+            the cut loop) or ``"tree"`` (complete encoding, no loop).
+        card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
+            constraints.
+
+    Returns:
+        The clauses, soft clauses and objective offset.
+
+    Raises:
+        BackendError: unknown strategy or encoding, or a constraint type this
+            backend cannot lower.
+    """
+    from pysat.formula import IDPool
+
+    if card_encoding not in _CARD_ENCODINGS:
+        raise BackendError(
+            f"unknown cardinality encoding {card_encoding!r}; choose one of {', '.join(_CARD_ENCODINGS)}"
+        )
+    pool = IDPool(start_from=model.num_vars + 1)
+    out = Lowered()
+    for con in model.constraints:
+        if isinstance(con, Clause):
+            out.hard.append(list(con.lits))
+        elif isinstance(con, Linear):
+            first = pool.top + 1
+            out.hard.extend(_linear_clauses(con, pool, card_encoding))
+            if pool.top >= first:
+                out.families.append((first, pool.top, "aux.card"))
+        elif isinstance(con, Connected):
+            # Roots are members (the compiler says so too; repeating it is free).
+            lit_of = dict(con.members)
+            for r in con.roots:
+                out.hard.append([lit_of[r]] if r in lit_of else [])
+            if strategy == "cuts":
+                out.lazy.append(con)
+            elif strategy == "tree":
+                first = pool.top + 1
+                out.hard.extend(_tree_clauses(model, con, pool))
+                if pool.top >= first:
+                    out.families.append((first, pool.top, "aux.tree"))
+            else:
+                raise BackendError(f"backend 'maxsat' has no connectivity strategy {strategy!r}")
+        else:
+            raise BackendError(f"backend 'maxsat' cannot lower constraint {type(con).__name__}")
+    if model.objective is not None:
+        _lower_objective(model, out)
+    out.top = max(pool.top, model.num_vars)
+    return out
+
+
+def _lower_objective(model: Model, out: Lowered) -> None:
+    obj = model.objective
+    assert obj is not None
+    coef: dict[int, int] = {}
+    constant = obj.constant
+    for c, lit in obj.terms:
+        # c * (-v) = c - c * v: keep one coefficient per variable.
+        if lit > 0:
+            coef[lit] = coef.get(lit, 0) + c
+        else:
+            coef[-lit] = coef.get(-lit, 0) - c
+            constant += c
+    fixed = _fixed_literals(out.hard)
+    maximise = obj.sense is Sense.MAXIMIZE
+    # Rewrite as ``constant + sum w * [l]`` where the soft clause [l] is wanted.
+    offset = constant
+    for v in sorted(coef):
+        c = coef[v]
+        if c == 0:
+            continue
+        # maximise c*x: want x when c > 0; minimise: want x when c < 0.
+        want = v if (c > 0) == maximise else -v
+        weight = abs(c)
+        if maximise:
+            offset += c if c > 0 else 0
+        else:
+            offset += c if c < 0 else 0
+        if want in fixed:
+            continue  # always satisfied: no cost either way
+        if -want in fixed:
+            # always falsified: its cost is a constant
+            offset += -weight if maximise else weight
+            continue
+        out.soft.append((weight, [want]))
+    out.offset = offset
+    out.sense = obj.sense
+
+
+def _fixed_literals(hard: list[list[int]]) -> set[int]:
+    """Literals implied by unit propagation over the binary and unit clauses."""
+    fixed: set[int] = set()
+    queue = [cl[0] for cl in hard if len(cl) == 1]
+    implies: dict[int, list[int]] = {}
+    for cl in hard:
+        if len(cl) == 2:
+            a, b = cl
+            implies.setdefault(-a, []).append(b)
+            implies.setdefault(-b, []).append(a)
+    while queue:
+        lit = queue.pop()
+        if lit in fixed:
+            continue
+        if -lit in fixed:
+            return set()  # contradictory: let the solver report infeasibility
+        fixed.add(lit)
+        queue.extend(implies.get(lit, ()))
+    return fixed
+
+
+def _normalise(terms, op: Cmp, rhs: int) -> tuple[list[int], list[int], Cmp, int]:
+    """One positive coefficient per literal; the constant moved to ``rhs``."""
+    coef: dict[int, int] = {}
+    for c, lit in terms:
+        if lit > 0:
+            coef[lit] = coef.get(lit, 0) + c
+        else:
+            coef[-lit] = coef.get(-lit, 0) - c
+            rhs -= c
+    lits, weights = [], []
+    for v in sorted(coef):
+        c = coef[v]
+        if c > 0:
+            lits.append(v)
+            weights.append(c)
+        elif c < 0:
+            # c * v = |c| * (-v) - |c|
+            lits.append(-v)
+            weights.append(-c)
+            rhs += -c
+    return lits, weights, op, rhs
+
+
+def _linear_clauses(con: Linear, pool, card_encoding: str) -> list[list[int]]:
+    guard = [-l for l in con.enforce]
+    lits, weights, op, rhs = _normalise(con.terms, con.op, con.rhs)
+    parts = [Cmp.LE, Cmp.GE] if op is Cmp.EQ else [op]
+    clauses: list[list[int]] = []
+    for part in parts:
+        clauses.extend(_bound_clauses(lits, weights, part, rhs, pool, card_encoding))
+    return [cl + guard for cl in clauses]
+
+
+def _bound_clauses(lits, weights, op: Cmp, rhs: int, pool, card_encoding: str) -> list[list[int]]:
+    """Clauses for ``sum w_i l_i <= rhs`` or ``>= rhs`` with ``w_i > 0``."""
+    from pysat.card import CardEnc, EncType
+    from pysat.pb import PBEnc
+
+    total = sum(weights)
+    if op is Cmp.GE:
+        # sum w l >= rhs  <=>  sum w (-l) <= total - rhs
+        lits = [-l for l in lits]
+        rhs = total - rhs
+    # Now sum w l <= rhs.
+    if rhs < 0:
+        return [[]]
+    if rhs >= total:
+        return []
+    big = [l for l, w in zip(lits, weights) if w > rhs]
+    clauses = [[-l] for l in big]
+    keep = [(l, w) for l, w in zip(lits, weights) if w <= rhs]
+    if not keep:
+        return clauses
+    lits = [l for l, _ in keep]
+    weights = [w for _, w in keep]
+    if sum(weights) <= rhs:
+        return clauses
+    if len(set(weights)) == 1:
+        k = rhs // weights[0]
+        if k == 0:
+            return clauses + [[-l] for l in lits]
+        if k == len(lits) - 1 and k > 1:
+            return clauses + [[-l for l in lits]]
+        enc = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=getattr(EncType, card_encoding))
+        return clauses + [list(cl) for cl in enc.clauses]
+    enc = PBEnc.leq(lits, weights=weights, bound=rhs, vpool=pool)
+    return clauses + [list(cl) for cl in enc.clauses]
+
+
+def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
+    """The spanning-tree encoding of one Connected node (see the module docstring)."""
+    grid = model.grid
+    lit_of = dict(con.members)
+    cells = sorted(lit_of)
+    if not cells:
+        return []
+    cand = set(cells)
+    clauses: list[list[int]] = []
+    root = con.roots[0] if con.roots else None
+    if root is not None and root not in cand:
+        return [[]]
+    n = len(cells)
+    nbits = max(1, (n - 1).bit_length())
+    bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v != root}
+    rvar: dict[int, int] = {}
+    if root is None:
+        # Root selection: the smallest member is the root.
+        rvar = {v: pool.id() for v in cells}
+        some = pool.id()  # "some member with a smaller index" chain
+        prefix = {}
+        for v in cells:
+            prefix[v] = pool.id()
+        for i, v in enumerate(cells):
+            clauses.append([-rvar[v], lit_of[v]])
+            clauses.append([-rvar[v], -prefix[v]])
+            if i + 1 < n:
+                nxt = prefix[cells[i + 1]]
+                clauses.append([-lit_of[v], nxt])
+                clauses.append([-prefix[v], nxt])
+            clauses.append([-lit_of[v], some])
+        clauses.append([-some] + [rvar[v] for v in cells])
+    eq: dict[tuple[int, int], list[int]] = {}
+
+    def equal_chain(a: int, b: int) -> list[int]:
+        key = (min(a, b), max(a, b))
+        if key not in eq:
+            lo, hi = key
+            e = [0] * nbits
+            e[nbits - 1] = 0  # bits above the top bit: trivially equal
+            for i in range(nbits - 2, -1, -1):
+                e[i] = pool.id()
+                clauses.append([-e[i], -bit[lo][i + 1], bit[hi][i + 1]])
+                clauses.append([-e[i], bit[lo][i + 1], -bit[hi][i + 1]])
+                if e[i + 1]:
+                    clauses.append([-e[i], e[i + 1]])
+            eq[key] = e
+        return eq[key]
+
+    for v in cells:
+        if v == root:
+            continue
+        parents = []
+        for u in grid.neighbours[v]:
+            if u not in cand or u == v:
+                continue
+            p = pool.id()
+            parents.append(p)
+            clauses.append([-p, lit_of[u]])
+            clauses.append([-p, lit_of[v]])
+            if u == root:
+                continue  # chains stop at the fixed root: no rank needed
+            e = equal_chain(u, v)
+            ds = []
+            for i in range(nbits):
+                d = pool.id()
+                ds.append(d)
+                clauses.append([-d, -bit[u][i]])
+                clauses.append([-d, bit[v][i]])
+                if e[i]:
+                    clauses.append([-d, e[i]])
+            clauses.append([-p] + ds)
+        head = [-lit_of[v]] + ([rvar[v]] if rvar else [])
+        clauses.append(head + parents)
+    return clauses
+
+
+def cut_clause(cut: Linear) -> list[int]:
+    """The clause equal to a separator cut.
+
+    A cut ``sum_{P} x - sum_{N} x <= |P| - 1`` (unit coefficients) says "not
+    all of ``P`` unless one of ``N``", the clause ``[-p for p in P] + N``.
+
+    Raises:
+        BackendError: the cut is not of that form.
+    """
+    pos = [l for c, l in cut.terms if c == 1]
+    neg = [l for c, l in cut.terms if c == -1]
+    if cut.op is not Cmp.LE or len(pos) + len(neg) != len(cut.terms) or cut.rhs != len(pos) - 1:
+        raise BackendError("separator cut is not a clause")
+    return [-l for l in pos] + neg
+
+
+def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list[list[int]]:
+    """Cuts from the rim of the root component, for rooted regions.
+
+    With ``R`` the component of the chosen cells holding the first root and
+    ``N(R)`` its rim among the candidates, ``N(R)`` separates the roots from
+    every candidate ``t`` outside ``R + N(R)``; so ``x_t <= sum_{N(R)} x_w``
+    for each chosen such ``t``. Valid for every connected answer.
+
+    Returns:
+        Clauses ``[-x_t] + [x_w for w in N(R)]``, one per chosen stray cell.
+    """
+    if not con.roots:
+        return []
+    lit_of = dict(con.members)
+    chosen = {c for c, l in con.members if assignment.holds(l)}
+    root = con.roots[0]
+    if root not in chosen:
+        return []
+    seen = {root}
+    stack = [root]
+    grid = model.grid
+    while stack:
+        u = stack.pop()
+        for w in grid.neighbours[u]:
+            if w in chosen and w not in seen:
+                seen.add(w)
+                stack.append(w)
+    stray = sorted(chosen - seen)
+    if not stray:
+        return []
+    rim = sorted({w for u in seen for w in grid.neighbours[u] if w not in seen and w in lit_of})
+    rim_lits = [lit_of[w] for w in rim]
+    return [[-lit_of[t]] + rim_lits for t in stray]
+
+
+def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
+    """The assignment with every stray component switched off, if that is a solution.
+
+    Keeps, for each lazy Connected node, the component holding its roots
+    (or its largest component when unrooted) and sets the other members'
+    literals false; returns it when it violates no IR constraint.
+    """
+    values = list(assignment.values)
+    for con in lazy:
+        chosen = set(assignment.true_cells(con.members))
+        if not chosen:
+            continue
+        comps = components(model.grid, chosen)
+        if con.roots:
+            keep = [c for c in comps if set(con.roots) & set(c)]
+        else:
+            keep = [max(comps, key=len)]
+        kept = {c for comp in keep for c in comp}
+        for cell, lit in con.members:
+            if cell in chosen and cell not in kept:
+                values[abs(lit) - 1] = lit < 0
+    fixed = Assignment(tuple(values))
+    return None if violations(model, fixed) else fixed
+
+
+# --------------------------------------------------------------------------
+# the backend
+
+
+class MaxSatBackend(Backend):
+    """Weighted partial MaxSAT through PySAT: RC2 for optimisation, SAT otherwise."""
+
+    name = "maxsat"
+    library = "pysat"
+    description = "weighted partial MaxSAT (PySAT RC2), lazy separator cuts or a spanning-tree encoding"
+    connectivity = ("cuts", "tree")
+    formats = ("wcnf", "cnf")
+
+    def solve(self, model: Model, options: SolveOptions) -> Result:
+        """Solve ``model`` with RC2 (objective) or a SAT solver (none).
+
+        Args:
+            model: the IR model.
+            options: time limit in seconds over all cut rounds, strategy,
+                and ``extra`` keys from :data:`DEFAULTS`.
+
+        Returns:
+            The result; ``stats`` holds ``cut_rounds``, ``cuts``, ``hard``,
+            ``soft``, ``variables``, ``strategy`` and the solver settings.
+
+        Raises:
+            BackendError: PySAT is missing, or a construct cannot be lowered.
+        """
+        start = time.perf_counter()
+        strategy = self.strategy(options)
+        settings = dict(DEFAULTS)
+        for key, value in options.extra.items():
+            if key in DEFAULTS:
+                settings[key] = value
+        try:
+            import pysat  # noqa: F401
+        except ModuleNotFoundError as e:
+            raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
+        low = lower(model, strategy, str(settings["card.encoding"]))
+        deadline = None if options.time_limit is None else start + options.time_limit
+        run = _Run(model, low, settings, deadline, start)
+        if model.objective is None:
+            result = run.sat()
+        else:
+            result = run.maxsat()
+        result.stats.update(
+            strategy=strategy,
+            hard=len(low.hard) + run.cuts,
+            soft=len(low.soft),
+            variables=low.top,
+            cut_rounds=run.rounds,
+            cuts=run.cuts,
+            settings={k: settings[k] for k in sorted(settings)},
+        )
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """Write the complete model (tree connectivity) as WCNF or CNF.
+
+        WCNF follows the 2022 MaxSAT Evaluation format (``h`` hard lines,
+        ``weight lits 0`` soft lines, PySAT's ``mse22`` writer); comment lines
+        give the puzzle, provenance, encoding and the objective's offset and
+        sense. A sidecar ``<path>.vars.json`` maps every DIMACS variable to
+        ``{"var", "family", "cell": [row, col] or null, "value"}``. Output is
+        byte-for-byte reproducible.
+
+        Returns:
+            ``[path, path + ".vars.json"]``.
+
+        Raises:
+            BackendError: unknown format, or CNF asked for a model with an
+                objective (use wcnf).
+        """
+        if fmt not in self.formats:
+            raise BackendError(f"backend 'maxsat' writes {', '.join(self.formats)}, not {fmt!r}")
+        if fmt == "cnf" and model.objective is not None:
+            raise BackendError("the model has an objective: a CNF file cannot hold it; use --format wcnf")
+        settings = dict(DEFAULTS)
+        settings.update({k: v for k, v in options.extra.items() if k in DEFAULTS})
+        low = lower(model, "tree", str(settings["card.encoding"]))
+        comments = _header(model, low, fmt, str(settings["card.encoding"]))
+        with open(path, "w", encoding="utf-8", newline="\n") as fp:
+            if fmt == "wcnf":
+                from pysat.formula import WCNF
+
+                wcnf = WCNF()
+                for cl in low.hard:
+                    wcnf.append(cl)
+                for w, cl in low.soft:
+                    wcnf.append(cl, weight=w)
+                wcnf.to_fp(fp, comments=comments, format="mse22")
+            else:
+                for c in comments:
+                    fp.write(c + "\n")
+                fp.write(f"p cnf {low.top} {len(low.hard)}\n")
+                for cl in low.hard:
+                    fp.write(" ".join(map(str, cl + [0])) + "\n")
+        side = path + ".vars.json"
+        with open(side, "w", encoding="utf-8", newline="\n") as fp:
+            json.dump(_variable_map(model, low), fp, indent=1)
+            fp.write("\n")
+        return [path, side]
+
+    def read_solution(self, model: Model, path: str) -> Assignment:
+        """Read an external MaxSAT or SAT solver's answer.
+
+        Accepts ``v`` lines in the old form (``v 1 -2 3 ... 0``, possibly over
+        several lines) and the 2022 MaxSAT Evaluation form (``v 0101...``, one
+        character per variable); ``s``, ``o`` and ``c`` lines are skipped.
+        Variables beyond the model's (auxiliary ones) are ignored.
+
+        Returns:
+            The assignment of the model's variables.
+
+        Raises:
+            MapError: a malformed line, a literal out of range or given both
+                ways, a model variable without a value, or no ``v`` line,
+                with the file, line and column.
+        """
+        text = Path(path).read_text(encoding="utf-8")
+        lines = text.splitlines()
+        vlines: list[tuple[int, str]] = []
+        for no, line in enumerate(lines, 1):
+            stripped = line.strip()
+            if not stripped or stripped[0] in "cso" and (len(stripped) == 1 or stripped[1].isspace()):
+                if stripped.startswith("s") and "UNSAT" in stripped.upper():
+                    raise MapError("the solver reports no solution: " + stripped, Span(path, no, 1), text)
+                continue
+            if stripped[0] == "v" and (len(stripped) == 1 or stripped[1].isspace()):
+                vlines.append((no, line))
+                continue
+            col = len(line) - len(line.lstrip()) + 1
+            raise MapError(
+                "expected a 'v', 's', 'o' or 'c' line in a solver answer", Span(path, no, col), text
+            )
+        if not vlines:
+            raise MapError("no 'v' line in the solver answer", Span(path, 1, 1), text)
+        n = model.num_vars
+        values: list[bool | None] = [None] * n
+        tokens = [(no, line, tok, col) for no, line in vlines for tok, col in _tokens(line)[1:]]
+        binary = len(vlines) == 1 and len(tokens) == 1 and set(tokens[0][2]) <= {"0", "1"} and (
+            len(tokens[0][2]) >= 2 or n == 1
+        )
+        if binary:
+            no, _, tok, col = tokens[0]
+            if len(tok) < n:
+                raise MapError(
+                    f"the 'v' line gives {len(tok)} values but the model has {n} variables",
+                    Span(path, no, col + len(tok)), text,
+                )
+            for i in range(n):
+                values[i] = tok[i] == "1"
+        else:
+            ended = False
+            for no, line, tok, col in tokens:
+                try:
+                    lit = int(tok)
+                except ValueError:
+                    raise MapError(f"{tok!r} is not a literal", Span(path, no, col, col + len(tok)), text) from None
+                if ended:
+                    raise MapError("literal after the closing 0", Span(path, no, col, col + len(tok)), text)
+                if lit == 0:
+                    ended = True
+                    continue
+                v = abs(lit)
+                if v > n:
+                    continue
+                if values[v - 1] is not None and values[v - 1] != (lit > 0):
+                    raise MapError(
+                        f"variable {v} ({model.var(v)}) is given both ways", Span(path, no, col, col + len(tok)), text
+                    )
+                values[v - 1] = lit > 0
+        missing = [i + 1 for i, val in enumerate(values) if val is None]
+        if missing:
+            no, line = vlines[-1]
+            raise MapError(
+                f"variable {missing[0]} ({model.var(missing[0])}) has no value in the answer"
+                + (f" ({len(missing)} missing)" if len(missing) > 1 else ""),
+                Span(path, no, max(1, len(line.rstrip()))),
+                text,
+            )
+        return Assignment(tuple(bool(v) for v in values))
+
+
+def _tokens(line: str) -> list[tuple[str, int]]:
+    """Whitespace-separated tokens with their 1-based columns."""
+    out = []
+    i = 0
+    while i < len(line):
+        if line[i].isspace():
+            i += 1
+            continue
+        j = i
+        while j < len(line) and not line[j].isspace():
+            j += 1
+        out.append((line[i:j], i + 1))
+        i = j
+    return out
+
+
+def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[str]:
+    def clean(s: object) -> str:
+        return " ".join(str(s).split())
+
+    lines = [f"c gridlang {fmt} export: {clean(model.name)}"]
+    for key in sorted(model.info):
+        lines.append(f"c {clean(key)}: {clean(model.info[key])}")
+    for key in sorted(model.params):
+        lines.append(f"c param {clean(key)} = {clean(model.params[key])}")
+    lines.append(f"c grid: {model.grid.rows} rows x {model.grid.cols} columns")
+    lines.append(f"c encoding: connectivity tree (binary level ranking), cardinality {card_encoding}, "
+                 "pseudo-Boolean pindakaas")
+    lines.append(f"c variables: {low.top} ({model.num_vars} model, {low.top - model.num_vars} auxiliary), "
+                 f"hard clauses: {len(low.hard)}, soft clauses: {len(low.soft)}")
+    if low.sense is Sense.MAXIMIZE:
+        lines.append(f"c objective: maximize, offset {low.offset}: score = {low.offset} - cost")
+    elif low.sense is Sense.MINIMIZE:
+        lines.append(f"c objective: minimize, offset {low.offset}: score = {low.offset} + cost")
+    else:
+        lines.append("c objective: none")
+    lines.append("c variable map: <file>.vars.json")
+    return lines
+
+
+def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for v, var in enumerate(model.variables, 1):
+        cell = None
+        if var.rowcol is not None:
+            cell = [var.rowcol[0], var.rowcol[1]]
+        elif var.cell is not None:
+            cell = list(model.grid.cell(var.cell))
+        out[str(v)] = {"var": str(var), "family": var.family, "cell": cell, "value": var.value}
+    for first, last, family in low.families:
+        for v in range(first, last + 1):
+            out[str(v)] = {"var": f"{family}#{v}", "family": family, "cell": None, "value": None}
+    for v in range(model.num_vars + 1, low.top + 1):
+        out.setdefault(str(v), {"var": f"aux#{v}", "family": "aux", "cell": None, "value": None})
+    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+
+
+class _Run:
+    """One solve: the oracle, the cut loop, the clock."""
+
+    def __init__(self, model: Model, low: Lowered, settings: dict, deadline: float | None, start: float):
+        self.model = model
+        self.low = low
+        self.settings = settings
+        self.deadline = deadline
+        self.start = start
+        self.rounds = 0
+        self.cuts = 0
+        self.build = 0.0
+
+    def _remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return self.deadline - time.perf_counter()
+
+    def _assignment(self, lits) -> Assignment:
+        n = self.model.num_vars
+        values = [False] * n
+        for l in lits:
+            if 0 < abs(l) <= n:
+                values[abs(l) - 1] = l > 0
+        return Assignment(tuple(values))
+
+    def _cuts(self, assignment: Assignment) -> list[list[int]]:
+        out: list[list[int]] = []
+        seen: set[tuple[int, ...]] = set()
+        for con in self.low.lazy:
+            clauses = [cut_clause(c) for c in separator_cuts(self.model.grid, con, assignment)]
+            if self.settings["cuts.root_side"]:
+                clauses += root_side_cuts(self.model, con, assignment)
+            for cl in clauses:
+                key = tuple(sorted(cl))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(cl)
+        return out
+
+    def _score(self, cost: int) -> int:
+        return self.low.offset - cost if self.low.sense is Sense.MAXIMIZE else self.low.offset + cost
+
+    def maxsat(self) -> Result:
+        from pysat.examples.rc2 import RC2, RC2Stratified
+        from pysat.formula import WCNF
+
+        s = self.settings
+        wcnf = WCNF()
+        for cl in self.low.hard:
+            wcnf.append(cl)
+        for w, cl in self.low.soft:
+            wcnf.append(cl, weight=w)
+        wcnf.nv = max(wcnf.nv, self.low.top)
+        kwargs = dict(solver=s["rc2.solver"], exhaust=bool(s["rc2.exhaust"]), minz=bool(s["rc2.minz"]),
+                      adapt=bool(s["rc2.adapt"]))
+        if s["rc2.stratified"]:
+            # Hardening is sound only for a fixed formula; cuts come later.
+            rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs)
+        else:
+            rc2 = RC2(wcnf, **kwargs)
+        self.build = time.perf_counter() - self.start
+        maximise = self.low.sense is Sense.MAXIMIZE
+        best: tuple[int, Assignment] | None = None
+        bound = None
+        status = Status.UNKNOWN
+        try:
+            while True:
+                remaining = self._remaining()
+                if remaining is not None and remaining <= 0:
+                    break
+                timer = None
+                if remaining is not None:
+                    timer = threading.Timer(remaining, rc2.interrupt)
+                    timer.start()
+                try:
+                    lits = rc2.compute(expect_interrupt=timer is not None)
+                finally:
+                    if timer is not None:
+                        timer.cancel()
+                self.rounds += 1
+                bound = self._score(rc2.cost)
+                if lits is None:
+                    if not rc2.interrupted:
+                        status = Status.INFEASIBLE if best is None else Status.OPTIMAL
+                        # With a held solution infeasibility cannot happen:
+                        # cuts never remove connected answers.
+                    break
+                assignment = self._assignment(lits)
+                cuts = self._cuts(assignment)
+                if not cuts:
+                    best = (self._score(rc2.cost), assignment)
+                    status = Status.OPTIMAL
+                    break
+                fixed = repair(self.model, assignment, self.low.lazy)
+                if fixed is not None:
+                    value = self.model.objective.value(fixed)
+                    if best is None or (value > best[0] if maximise else value < best[0]):
+                        best = (value, fixed)
+                    if value == bound:
+                        status = Status.OPTIMAL
+                        break
+                for cl in cuts:
+                    rc2.add_clause(cl)
+                self.cuts += len(cuts)
+        finally:
+            rc2.delete()
+        if best is None:
+            if status is Status.OPTIMAL:
+                status = Status.UNKNOWN
+            return Result(status, bound=bound, build_seconds=self.build)
+        if status is not Status.OPTIMAL:
+            status = Status.FEASIBLE
+        value, assignment = best
+        true = self.model.objective.value(assignment)
+        if true != value:
+            raise BackendError(f"internal error: MaxSAT objective {value} but the assignment scores {true}")
+        return Result(status, assignment, value, bound=bound if status is Status.FEASIBLE else value,
+                      build_seconds=self.build)
+
+    def sat(self) -> Result:
+        from pysat.solvers import Solver
+
+        solver = Solver(name=str(self.settings["sat.solver"]), bootstrap_with=self.low.hard)
+        self.build = time.perf_counter() - self.start
+        status = Status.UNKNOWN
+        assignment = None
+        try:
+            while True:
+                remaining = self._remaining()
+                if remaining is not None and remaining <= 0:
+                    break
+                timer = None
+                if remaining is not None:
+                    timer = threading.Timer(remaining, solver.interrupt)
+                    timer.start()
+                try:
+                    ok = solver.solve_limited(expect_interrupt=timer is not None)
+                finally:
+                    if timer is not None:
+                        timer.cancel()
+                self.rounds += 1
+                if ok is None:
+                    break
+                if not ok:
+                    status = Status.INFEASIBLE
+                    break
+                candidate = self._assignment(solver.get_model() or [])
+                cuts = self._cuts(candidate)
+                if not cuts:
+                    status, assignment = Status.OPTIMAL, candidate
+                    break
+                for cl in cuts:
+                    solver.add_clause(cl)
+                self.cuts += len(cuts)
+        finally:
+            solver.delete()
+        return Result(status, assignment, build_seconds=self.build)
