@@ -1,0 +1,977 @@
+"""MILP backend: the IR as a Pyomo model, solved by HiGHS, written as LP or MPS.
+
+Lowering (every Boolean variable ``v`` becomes a binary column ``x_v``; a
+negative literal ``-v`` stands for ``1 - x_v``):
+
+* :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` is the row
+  ``sum l_i >= 1``; a clause holding ``v`` and ``-v`` is dropped.
+* :class:`~gridlang.ir.Linear` ``sum a_i l_i OP b`` is the same row. With
+  ``enforce`` literals ``e_1..e_m`` it is relaxed by big-M when any of them is
+  false: ``L <= b + M * sum (1 - e_j)`` with ``M = max(L) - b``, and
+  ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
+  and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
+  whose ``M <= 0`` can never be violated and is dropped.
+* :class:`~gridlang.ir.Connected` is lowered by one of two strategies (maths
+  and sources in :mod:`gridlang.connectivity`):
+
+  - ``flow``: single-commodity flow. Per candidate arc ``(u, v)`` one
+    continuous column ``0 <= f <= (n - 1) * x_v`` and per non-root candidate
+    one balance row; without roots a binary root-selection column per
+    candidate, ``r_v <= x_v``, ``sum r <= 1`` (``= 1`` when the region has a
+    known size of at least 1) and ``sum x <= n * sum r``. Adds ``2|E|``
+    (+ ``|V|``) columns and about ``2|E| + |V|`` rows for ``n = |V|``
+    candidates and ``|E|`` edges between them.
+  - ``cuts``: the lazy separator-cut loop (logic-based Benders). Solve
+    without connectivity; while a stray component exists add the
+    vertex-separator cuts of :func:`gridlang.connectivity.separator_cuts` to
+    the persistent HiGHS model (rows are appended, nothing is rebuilt) and
+    solve again, warm-started from the previous answer.
+
+  Roots are members in both strategies (a unit row unless the IR already
+  holds the unit clause).
+* The :class:`~gridlang.ir.Objective` keeps its constant, so the solver's
+  objective is the puzzle's score. All IR coefficients are integers, so the
+  default gap is an absolute gap just below 1: a solve that HiGHS calls
+  optimal is exactly optimal.
+
+Files: ``write`` always uses flow (cuts cannot live in a file), through
+Pyomo's own LP and MPS writers with gridlang's labels (``wall_3_4``,
+``flow_pen_3_4_3_5``), a header comment naming the puzzle, spec, map and
+encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a HiGHS
+or Gurobi ``.sol`` file for such a model back into an assignment.
+
+Pyomo and highspy are imported inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.connectivity import components, flow_arcs, separator_cuts
+from gridlang.errors import BackendError, MapError, Span
+from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense, violations
+
+logger = logging.getLogger("gridlang.milp")
+
+_FLOW = "flow"
+_CUTS = "cuts"
+_ENCODING_TEXT = {
+    _FLOW: "single-commodity flow",
+    _CUTS: "lazy vertex-separator cuts",
+}
+_INT_TOL = 1e-6
+"""How far a solver value may sit from 0 or 1 and still count as binary."""
+
+
+# ---------------------------------------------------------------------------
+# Solver-independent linear form
+
+
+@dataclass(slots=True)
+class _Column:
+    """One column of the MILP.
+
+    Attributes:
+        name: the label written to files (``wall_3_4``).
+        lb, ub: bounds.
+        binary: integral 0/1 column.
+        entry: the sidecar record (``var``, ``family``, ``cell``, ``value``...).
+    """
+
+    name: str
+    lb: float
+    ub: float
+    binary: bool
+    entry: dict[str, object]
+
+
+@dataclass(slots=True)
+class _Row:
+    """``lo <= sum(coef * column) <= hi``; either side may be None."""
+
+    name: str
+    coefs: dict[int, int]
+    lo: float | None
+    hi: float | None
+
+
+@dataclass(slots=True)
+class _Lowered:
+    """The model as columns and rows, before any Pyomo object exists.
+
+    Columns ``0 .. num_vars - 1`` are the IR variables ``1 .. num_vars`` in
+    order; auxiliary columns (flow, root selection) follow.
+    """
+
+    model: Model
+    strategy: str
+    columns: list[_Column]
+    rows: list[_Row] = field(default_factory=list)
+    objective: tuple[Sense, dict[int, int], int] | None = None
+    regions: list[tuple[str, Connected]] = field(default_factory=list)
+    infeasible: list[str] = field(default_factory=list)
+    """Rows with no columns that can never hold (the model is infeasible)."""
+    names: set[str] = field(default_factory=set)
+
+    def fresh(self, name: str) -> str:
+        """``name``, made unique among the column labels so far."""
+        base = _sanitize(name) or "col"
+        name, k = base, 1
+        while name in self.names:
+            k += 1
+            name = f"{base}_{k}"
+        self.names.add(name)
+        return name
+
+    def used_columns(self) -> set[int]:
+        """Columns with a nonzero coefficient somewhere (the ones a file holds)."""
+        used = {j for row in self.rows for j in row.coefs}
+        if self.objective is not None:
+            used.update(self.objective[1])
+        return used
+
+
+def _sanitize(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text)
+
+
+def _affine(terms) -> tuple[dict[int, int], int]:
+    """``sum coef * lit`` over literals as ``(column -> coef, constant)``.
+
+    A negative literal ``-v`` contributes ``coef * (1 - x_v)``.
+    """
+    coefs: dict[int, int] = {}
+    const = 0
+    for coef, lit in terms:
+        j = abs(lit) - 1
+        if lit > 0:
+            coefs[j] = coefs.get(j, 0) + coef
+        else:
+            coefs[j] = coefs.get(j, 0) - coef
+            const += coef
+    return {j: a for j, a in coefs.items() if a != 0}, const
+
+
+def _add_row(low: _Lowered, name: str, coefs: dict[int, int], const: int,
+             lo: float | None, hi: float | None) -> None:
+    """Add ``lo <= coefs.x + const <= hi``; rows without columns are checked now."""
+    coefs = {j: a for j, a in coefs.items() if a != 0}
+    if not coefs:
+        if (lo is not None and const < lo) or (hi is not None and const > hi):
+            low.infeasible.append(name)
+        return
+    low.rows.append(_Row(
+        name,
+        coefs,
+        None if lo is None else lo - const,
+        None if hi is None else hi - const,
+    ))
+
+
+def _span_tag(span) -> str:
+    return f"_L{span.line}" if span is not None else ""
+
+
+def _lower(model: Model, strategy: str) -> _Lowered:
+    """Lower the IR to columns and rows with the given connectivity strategy.
+
+    Raises:
+        BackendError: a Connected node names a root outside its members.
+    """
+    low = _Lowered(model, strategy, [])
+    grid = model.grid
+    for v, var in enumerate(model.variables, start=1):
+        rowcol = None
+        if var.rowcol is not None:
+            rowcol = [var.rowcol[0], var.rowcol[1]]
+        elif var.cell is not None:
+            rowcol = list(grid.cell(var.cell))
+        low.columns.append(_Column(
+            low.fresh(var.identifier()), 0.0, 1.0, True,
+            {"var": str(var), "family": var.family, "cell": rowcol, "value": var.value,
+             "index": v, "aux": False},
+        ))
+    units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
+    keys: set[str] = set()
+    for k, con in enumerate(model.constraints, start=1):
+        tag = f"{k}{_span_tag(con.span)}"
+        if isinstance(con, Clause):
+            lits = set(con.lits)
+            if any(-l in lits for l in lits):
+                continue  # a tautology
+            coefs, const = _affine((1, l) for l in sorted(lits, key=abs))
+            _add_row(low, f"clause_{tag}", coefs, const, 1, None)
+        elif isinstance(con, Linear):
+            _lower_linear(low, con, f"linear_{tag}")
+        elif isinstance(con, Connected):
+            key = _sanitize(con.name) or f"region{k}"
+            while key in keys:
+                key += f"_{k}"
+            keys.add(key)
+            low.regions.append((key, con))
+            _lower_roots(low, con, key, units)
+            if strategy == _FLOW:
+                _lower_flow(low, con, key)
+        else:
+            raise BackendError(f"the milp backend cannot lower a {type(con).__name__} constraint")
+    if model.objective is not None:
+        coefs, const = _affine(model.objective.terms)
+        low.objective = (model.objective.sense, coefs, model.objective.constant + const)
+    return low
+
+
+def _lower_linear(low: _Lowered, con: Linear, name: str) -> None:
+    coefs, const = _affine(con.terms)
+    enforce = set(con.enforce)
+    if any(-l in enforce for l in enforce):
+        return  # never switched on
+    if not enforce:
+        lo = con.rhs if con.op in (Cmp.GE, Cmp.EQ) else None
+        hi = con.rhs if con.op in (Cmp.LE, Cmp.EQ) else None
+        _add_row(low, name, coefs, const, lo, hi)
+        return
+    # off = sum_j (1 - e_j): 0 exactly when every enforce literal holds.
+    off, off_const = _affine((-1, l) for l in sorted(enforce, key=abs))
+    off_const += len(enforce)
+    lmax = const + sum(a for a in coefs.values() if a > 0)
+    lmin = const + sum(a for a in coefs.values() if a < 0)
+    sides = []
+    if con.op in (Cmp.LE, Cmp.EQ) and lmax > con.rhs:
+        sides.append(("le", lmax - con.rhs))
+    if con.op in (Cmp.GE, Cmp.EQ) and lmin < con.rhs:
+        sides.append(("ge", con.rhs - lmin))
+    for side, big_m in sides:
+        row = dict(coefs)
+        sign = -1 if side == "le" else 1
+        # le: L - M*off <= rhs;  ge: L + M*off >= rhs
+        for j, a in off.items():
+            row[j] = row.get(j, 0) + sign * big_m * a
+        row_const = const + sign * big_m * off_const
+        suffix = f"_{side}" if len(sides) > 1 or con.op is Cmp.EQ else ""
+        if side == "le":
+            _add_row(low, name + suffix, row, row_const, None, con.rhs)
+        else:
+            _add_row(low, name + suffix, row, row_const, con.rhs, None)
+
+
+def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> None:
+    lit_of = dict(con.members)
+    grid = low.model.grid
+    for r in con.roots:
+        if r not in lit_of:
+            raise BackendError(
+                f"region {con.name!r}: root cell {grid.cell(r)} is not among its members")
+        lit = lit_of[r]
+        if lit in units:
+            continue
+        coefs, const = _affine([(1, lit)])
+        rr, cc = grid.cell(r)
+        _add_row(low, f"rootin_{key}_{rr}_{cc}", coefs, const, 1, None)
+    # Candidates that no root can reach inside the candidate graph (or, for a
+    # region of known size without roots, that lie in a smaller candidate
+    # component) are never members: their separator cut has an empty rim.
+    # Stating it up front spares the cut loop a round.
+    if con.roots:
+        roots = set(con.roots)
+        dead = [c for comp in components(grid, set(lit_of)) if not roots.intersection(comp) for c in comp]
+    elif con.size is not None:
+        dead = [c for comp in components(grid, set(lit_of)) if len(comp) < con.size for c in comp]
+    else:
+        dead = []
+    for cell in sorted(dead):
+        lit = lit_of[cell]
+        if -lit in units:
+            continue
+        coefs, const = _affine([(1, lit)])
+        rr, cc = grid.cell(cell)
+        _add_row(low, f"unreachable_{key}_{rr}_{cc}", coefs, const, None, 0)
+
+
+def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
+    """Single-commodity flow for one region (see the module docstring)."""
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    cand = sorted(lit_of)
+    n = len(cand)
+    if n <= 1:
+        return
+    big_m = n - 1
+    roots = set(con.roots)
+    region = con.name or key
+    arc_col: dict[tuple[int, int], int] = {}
+    for u, v in flow_arcs(grid, con):
+        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
+        arc_col[(u, v)] = len(low.columns)
+        low.columns.append(_Column(
+            low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0.0, float(big_m), False,
+            {"var": f"flow({region})[{ur},{uc}->{vr},{vc}]", "family": "flow",
+             "cell": [vr, vc], "value": None, "arc": [[ur, uc], [vr, vc]], "aux": True},
+        ))
+    # Capacity: f[u,v] <= M * x_v.
+    for (u, v), col in arc_col.items():
+        coefs, const = _affine([(-big_m, lit_of[v])])
+        coefs[col] = 1
+        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
+        _add_row(low, f"flowcap_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
+    pick: dict[int, int] = {}
+    if not roots:
+        for v in cand:
+            r, c = grid.cell(v)
+            pick[v] = len(low.columns)
+            low.columns.append(_Column(
+                low.fresh(f"pick_{key}_{r}_{c}"), 0.0, 1.0, True,
+                {"var": f"root({region})[{r},{c}]", "family": "root", "cell": [r, c],
+                 "value": None, "aux": True},
+            ))
+            # r_v <= x_v
+            coefs, const = _affine([(-1, lit_of[v])])
+            coefs[pick[v]] = 1
+            _add_row(low, f"pickmember_{key}_{r}_{c}", coefs, const, None, 0)
+        one = {col: 1 for col in pick.values()}
+        if con.size is not None and con.size >= 1:
+            _add_row(low, f"pickone_{key}", one, 0, 1, 1)
+        else:
+            _add_row(low, f"pickone_{key}", one, 0, None, 1)
+            # sum x <= n * sum r: a nonempty region picks its root.
+            coefs, const = _affine([(1, lit_of[v]) for v in cand])
+            for col in pick.values():
+                coefs[col] = coefs.get(col, 0) - n
+            _add_row(low, f"pickneeded_{key}", coefs, const, None, 0)
+    inflow: dict[int, list[int]] = {v: [] for v in cand}
+    outflow: dict[int, list[int]] = {v: [] for v in cand}
+    for (u, v), col in arc_col.items():
+        outflow[u].append(col)
+        inflow[v].append(col)
+    for v in cand:
+        if v in roots:
+            continue
+        coefs, const = _affine([(-1, lit_of[v])])
+        for col in inflow[v]:
+            coefs[col] = coefs.get(col, 0) + 1
+        for col in outflow[v]:
+            coefs[col] = coefs.get(col, 0) - 1
+        r, c = grid.cell(v)
+        if roots:
+            # in - out = x_v
+            _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, 0)
+        else:
+            # in - out >= x_v - M * r_v
+            coefs[pick[v]] = coefs.get(pick[v], 0) + big_m
+            _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, None)
+
+
+# ---------------------------------------------------------------------------
+# Pyomo
+
+
+class _PyomoModel:
+    """A :class:`_Lowered` model as a Pyomo ConcreteModel.
+
+    Attributes:
+        pm: the ConcreteModel; columns are ``pm.x[j]``, rows ``pm.rows[i]``,
+            lazy cuts ``pm.cuts[k]``.
+        labels: ``id(component data) -> label`` for the writers' labeler.
+    """
+
+    def __init__(self, low: _Lowered):
+        import pyomo.environ as pe
+        from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
+
+        self._pe = pe
+        self._linear = LinearExpression
+        self._mono = MonomialTermExpression
+        self.low = low
+        pm = pe.ConcreteModel(name=_sanitize(low.model.name) or "gridlang")
+        cols = low.columns
+        pm.x = pe.Var(
+            range(len(cols)),
+            domain=lambda m, j: pe.Binary if cols[j].binary else pe.Reals,
+            bounds=lambda m, j: (cols[j].lb, cols[j].ub),
+        )
+        self.x = [pm.x[j] for j in range(len(cols))]
+        rows = low.rows
+        pm.rows = pe.Constraint(range(len(rows)), rule=lambda m, i: self._relation(rows[i]))
+        if low.infeasible:
+            # A row that can never hold keeps its place (and name) in files.
+            pm.never = pe.Constraint(expr=self._expr({0: 0}) >= 1) if cols else None
+        if low.objective is not None:
+            sense, coefs, const = low.objective
+            pm.obj = pe.Objective(
+                expr=self._expr(coefs, const),
+                sense=pe.maximize if sense is Sense.MAXIMIZE else pe.minimize,
+            )
+        pm.cuts = pe.ConstraintList()
+        self.pm = pm
+        self.labels: dict[int, str] = {}
+        for j, col in enumerate(cols):
+            self.labels[id(self.x[j])] = col.name
+        for i, row in enumerate(rows):
+            self.labels[id(pm.rows[i])] = row.name
+        if low.infeasible and cols:
+            self.labels[id(pm.never)] = _sanitize(low.infeasible[0])
+        if low.objective is not None:
+            self.labels[id(pm.obj)] = "score" if low.objective[0] is Sense.MAXIMIZE else "cost"
+
+    def _expr(self, coefs: dict[int, int], const: int = 0):
+        x, mono = self.x, self._mono
+        args = [const] if const else []
+        args.extend(mono((a, x[j])) for j, a in coefs.items())
+        return self._linear(args)
+
+    def _relation(self, row: _Row):
+        body = self._expr(row.coefs)
+        if row.lo is not None and row.hi is not None:
+            if row.lo == row.hi:
+                return body == row.lo
+            return self._pe.inequality(row.lo, body, row.hi)
+        if row.lo is not None:
+            return body >= row.lo
+        return body <= row.hi
+
+    def add_cut(self, name: str, coefs: dict[int, int], const: int, hi: int):
+        """Append the row ``coefs.x + const <= hi`` to ``pm.cuts``; return its data."""
+        con = self.pm.cuts.add(self._expr(coefs) <= hi - const)
+        self.labels[id(con)] = name
+        return con
+
+    def labeler(self, obj) -> str:
+        """Label for the Pyomo writers: gridlang's names, Pyomo's for the rest."""
+        name = self.labels.get(id(obj))
+        return name if name is not None else _sanitize(obj.name)
+
+    def set_values(self, assignment: Assignment) -> None:
+        """Give the IR columns the values of ``assignment`` (a warm start)."""
+        for v, val in enumerate(assignment.values):
+            self.x[v].set_value(1 if val else 0, skip_validation=True)
+
+    def values(self) -> list[float | None]:
+        """Current values of all columns (None where the solver left none)."""
+        return [v.value for v in self.x]
+
+
+# ---------------------------------------------------------------------------
+# HiGHS
+
+_scheduler_threads: int | None = None
+"""Threads HiGHS's global scheduler was started with in this process."""
+
+
+def _set_threads(highs, threads: int | None) -> None:
+    """Ask for ``threads`` HiGHS threads (None: leave HiGHS's default).
+
+    HiGHS keeps one task scheduler per process and refuses a run whose
+    ``threads`` option differs from the running scheduler's, so the scheduler
+    is restarted whenever an explicit count differs from the last one set
+    here (or none was set here: another caller may have started it).
+    """
+    global _scheduler_threads
+    if threads is None:
+        return
+    if _scheduler_threads != threads:
+        highs.resetGlobalScheduler(True)
+        _scheduler_threads = threads
+    highs.setOptionValue("threads", threads)
+
+
+def _assignment(model: Model, values: list[float | None]) -> Assignment:
+    """Round the IR columns of a solver answer to an assignment.
+
+    Raises:
+        BackendError: a binary column is fractional beyond the tolerance.
+    """
+    out = []
+    for v in range(model.num_vars):
+        val = values[v]
+        if val is None:
+            out.append(False)  # in no row and not in the objective: free
+            continue
+        if abs(val - round(val)) > 1e-4:
+            raise BackendError(f"variable {model.variables[v]} has the fractional value {val}")
+        out.append(val > 0.5)
+    return Assignment(tuple(out))
+
+
+def _integral_bound(bound: float | None, sense: Sense | None) -> float | None:
+    """A proved bound on an integer-valued objective, rounded towards the incumbent."""
+    if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
+        return None
+    if sense is Sense.MAXIMIZE:
+        return float(math.floor(bound + _INT_TOL * max(1.0, abs(bound))))
+    return float(math.ceil(bound - _INT_TOL * max(1.0, abs(bound))))
+
+
+def _score(model: Model, assignment: Assignment) -> int:
+    return model.objective.value(assignment) if model.objective is not None else 0
+
+
+def _better(sense: Sense | None, a: int, b: int) -> bool:
+    """Whether score ``a`` beats score ``b`` under ``sense``."""
+    if sense is Sense.MAXIMIZE:
+        return a > b
+    if sense is Sense.MINIMIZE:
+        return a < b
+    return False
+
+
+def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None:
+    """Drop the stray components of every region from a relaxation's answer.
+
+    A component is kept when it holds a root; without roots, the largest
+    component (the first of the largest) is kept. The result is returned only
+    when it satisfies every IR constraint, so it is a true solution: a warm
+    start for the next cut round and an incumbent if time runs out.
+    """
+    values = list(found.values)
+    for _, con in low.regions:
+        chosen = {cell for cell, lit in con.members if found.holds(lit)}
+        if not chosen:
+            continue
+        comps = components(model.grid, chosen)
+        if con.roots:
+            roots = set(con.roots)
+            keep = [c for c in comps if roots.intersection(c)]
+        else:
+            keep = [max(comps, key=len)]
+        kept = {cell for comp in keep for cell in comp}
+        for cell, lit in con.members:
+            if cell in chosen and cell not in kept:
+                values[abs(lit) - 1] = lit < 0
+    repaired = Assignment(tuple(values))
+    return repaired if not violations(model, repaired) else None
+
+
+class MilpBackend(Backend):
+    """MILP through Pyomo and HiGHS; LP and MPS files for any MILP solver."""
+
+    name = "milp"
+    library = "pyomo"
+    description = "mixed-integer linear program (Pyomo), solved by HiGHS; writes LP and MPS"
+    connectivity = (_CUTS, _FLOW)
+    formats = ("lp", "mps")
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        """Remarks from the last :meth:`write` (for example: cuts replaced by flow)."""
+
+    # -- solving ------------------------------------------------------------
+
+    def solve(self, model: Model, options: SolveOptions) -> Result:
+        """Solve ``model`` with HiGHS through Pyomo's persistent interface.
+
+        Args:
+            model: the compiled puzzle.
+            options: ``time_limit`` (seconds, over all cut rounds), ``workers``
+                (HiGHS threads), ``mip_gap`` (relative; default: an absolute
+                gap below 1, exact for the integer objective), ``log`` (HiGHS
+                log on stderr), ``connectivity`` (``cuts`` or ``flow``), and
+                ``extra["milp.warmstart"]`` (bool, default True: start each
+                cut round from the previous answer).
+
+        Returns:
+            A :class:`Result`; ``objective`` is the score recomputed from the
+            assignment (constant included), ``bound`` the solver's proved
+            bound rounded to an integer. ``stats`` holds ``strategy``,
+            ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
+            ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
+            HiGHS) and ``solver_seconds``.
+
+        Raises:
+            BackendError: the strategy is unknown, pyomo or highspy is
+                missing, or the solver answer breaks the model.
+        """
+        strategy = self.strategy(options)
+        start = time.perf_counter()
+        deadline = None if options.time_limit is None else start + options.time_limit
+        try:
+            from pyomo.contrib.appsi.solvers.highs import Highs
+            from pyomo.contrib.appsi.base import TerminationCondition as TC
+        except ImportError as e:  # pragma: no cover - dependency problem
+            raise BackendError(f"backend 'milp' is not available: {e}") from e
+
+        low = _lower(model, strategy)
+        stats: dict[str, object] = {"strategy": strategy, "cut_rounds": 0, "cuts": 0}
+        if low.infeasible:
+            seconds = time.perf_counter() - start
+            stats.update(variables=len(low.columns), constraints=len(low.rows),
+                         build_seconds=seconds, reason=f"row {low.infeasible[0]} can never hold")
+            return Result(Status.INFEASIBLE, seconds=seconds, build_seconds=seconds, stats=stats)
+        pyo = _PyomoModel(low)
+        build_seconds = time.perf_counter() - start
+        sense = model.objective.sense if model.objective is not None else None
+
+        opt = Highs()
+        if not opt.available():
+            raise BackendError("backend 'milp' needs highspy, which is not installed")
+        opt.config.load_solution = False
+        opt.config.warmstart = bool(options.extra.get("milp.warmstart", True))
+        for flag in ("check_for_new_or_removed_constraints", "check_for_new_or_removed_vars",
+                     "check_for_new_or_removed_params", "check_for_new_objective",
+                     "update_constraints", "update_vars", "update_params",
+                     "update_named_expressions", "update_objective"):
+            setattr(opt.update_config, flag, False)
+        highs_options: dict[str, object] = {"output_flag": bool(options.log)}
+        if options.mip_gap is not None:
+            highs_options["mip_rel_gap"] = options.mip_gap
+        elif model.objective is not None:
+            highs_options["mip_rel_gap"] = 0.0
+            highs_options["mip_abs_gap"] = 1.0 - 1e-6
+        opt.highs_options = highs_options
+        if options.log:
+            log = logging.getLogger("gridlang.milp.highs")
+            if not log.handlers:
+                import sys
+
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("%(message)s"))
+                log.addHandler(handler)
+                log.propagate = False
+            log.setLevel(logging.INFO)
+            opt.config.solver_output_logger = log
+            opt.config.log_level = logging.INFO
+
+        t = time.perf_counter()
+        opt.set_instance(pyo.pm)
+        highs = opt._solver_model
+        _set_threads(highs, options.workers)
+        stats["load_seconds"] = time.perf_counter() - t
+        solver_seconds = 0.0
+        status = Status.UNKNOWN
+        assignment: Assignment | None = None  # proved optimal or best connected answer
+        best: tuple[int, Assignment] | None = None  # best repaired answer of a relaxation
+        bound = None
+        rounds = 0
+        while True:
+            if deadline is not None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    break
+                opt.config.time_limit = remaining
+            t = time.perf_counter()
+            res = opt.solve(pyo.pm)
+            solver_seconds += time.perf_counter() - t
+            tc = res.termination_condition
+            bound = _integral_bound(res.best_objective_bound, sense)
+            if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
+                # Every column is bounded, so "infeasible or unbounded" is infeasible;
+                # cuts are valid for every connected answer, so the puzzle is too.
+                status, bound = Status.INFEASIBLE, None
+                break
+            if highs.getInfo().primal_solution_status != 2:
+                break  # no incumbent
+            opt.load_vars()
+            found = _assignment(model, pyo.values())
+            cuts = []
+            if strategy == _CUTS:
+                for key, con in low.regions:
+                    cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
+            if not cuts:
+                assignment = found
+                status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
+                break
+            repaired = _repair(model, low, found)
+            if repaired is not None:
+                score = _score(model, repaired)
+                if best is None or _better(sense, score, best[0]):
+                    best = (score, repaired)
+            if tc is not TC.optimal:
+                break  # time is up and the relaxation's answer is disconnected
+            rounds += 1
+            new = []
+            for i, (key, cut) in enumerate(cuts):
+                coefs, const = _affine(cut.terms)
+                new.append(pyo.add_cut(f"cut_{key}_{rounds}_{i + 1}", coefs, const, cut.rhs))
+            opt.add_constraints(new)
+            stats["cuts"] = int(stats["cuts"]) + len(new)
+            if best is not None:
+                # Warm start from the best connected answer so far (appsi hands
+                # the Pyomo values to Highs.setSolution); a disconnected start
+                # would be rejected by the new cuts anyway.
+                pyo.set_values(best[1])
+        if status is not Status.INFEASIBLE and best is not None:
+            if assignment is None or (status is Status.FEASIBLE and _better(sense, best[0], _score(model, assignment))):
+                assignment, status = best[1], Status.FEASIBLE
+        stats["cut_rounds"] = rounds
+        stats["variables"] = len(low.columns)
+        stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
+        stats["build_seconds"] = build_seconds
+        stats["solver_seconds"] = solver_seconds
+        objective = None
+        if assignment is not None:
+            problems = violations(model, assignment)
+            if problems:
+                raise BackendError("HiGHS answer breaks the model: " + "; ".join(problems[:3]))
+            if model.objective is not None:
+                objective = model.objective.value(assignment)
+                if status is Status.OPTIMAL and bound is not None and bound != objective:
+                    status = Status.FEASIBLE  # stopped by a relative gap, not proved
+        elif status is not Status.INFEASIBLE:
+            status = Status.UNKNOWN
+        if status is Status.OPTIMAL and objective is not None:
+            bound = float(objective)
+        return Result(
+            status=status,
+            assignment=assignment,
+            objective=objective,
+            bound=bound,
+            seconds=time.perf_counter() - start,
+            build_seconds=build_seconds,
+            stats=stats,
+        )
+
+    # -- files --------------------------------------------------------------
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """Write ``model`` as an LP or MPS file with a sidecar ``<path>.vars.json``.
+
+        The file always uses single-commodity flow for connectivity: lazy
+        cuts exist only inside a solve loop. When ``options.connectivity`` is
+        ``cuts`` the header says so and the remark is logged and kept in
+        :attr:`notes`; nothing is raised. Labels are gridlang's (``wall_3_4``,
+        ``flow_pen_3_4_3_5``, rows ``clause_12_L22``); the output is
+        byte-for-byte the same for the same model.
+
+        Args:
+            model: the compiled puzzle.
+            path: the file to write.
+            fmt: ``lp`` (CPLEX LP, through Pyomo's LP writer) or ``mps`` (free
+                MPS, through Pyomo's MPS writer).
+            options: only ``connectivity`` is read.
+
+        Returns:
+            ``[path, path + ".vars.json"]``. The sidecar maps each column
+            label to ``{"var", "family", "cell": [row, col] or null, "value",
+            "aux"}`` (``aux`` marks flow and root-selection columns; IR
+            columns also carry ``index``, the IR variable number).
+
+        Raises:
+            BackendError: ``fmt`` is not ``lp`` or ``mps``, or the strategy is
+                not one this backend offers.
+        """
+        if fmt not in self.formats:
+            raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
+        requested = self.strategy(options)
+        self.notes = []
+        if requested != _FLOW:
+            note = ("lazy separator cuts cannot live in a file; "
+                    "the file uses single-commodity flow for connectivity")
+            self.notes.append(note)
+            logger.warning(note)
+        low = _lower(model, _FLOW)
+        pyo = _PyomoModel(low)
+        body = _write_body(pyo, fmt)
+        header = _header_lines(model, requested)
+        out = Path(path)
+        if fmt == "lp":
+            text = "".join(f"\\ {line}\n" for line in header) + body
+        else:
+            text = "".join(f"* {line}\n" for line in header) + body
+        with open(out, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        sidecar = str(out) + ".vars.json"
+        with open(sidecar, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(_sidecar_text(low, pyo))
+        return [str(out), sidecar]
+
+    def read_solution(self, model: Model, path: str) -> Assignment:
+        """Read an external solver's solution of a model this backend wrote.
+
+        Formats: HiGHS ``.sol`` (raw style, as ``highs --solution_file`` and
+        ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too) and
+        Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines). Flow,
+        root-selection and Pyomo's ``ONE_VAR_CONSTANT`` columns are accepted
+        and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
+
+        Args:
+            model: the model the file was written for (same spec, map and
+                parameters).
+            path: the solution file.
+
+        Returns:
+            The assignment of the IR variables.
+
+        Raises:
+            MapError: the file cannot be read, names a column the model does
+                not have, lacks a column the model file has, gives a
+                non-number or non-binary value, or holds no primal solution;
+                its span points at the offending line (for a missing column,
+                at the line that opens the column list).
+        """
+        low = _lower(model, _FLOW)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise MapError(f"cannot read solution file: {e}", Span(str(path), 1, 1)) from e
+        values, anchor = _parse_solution(str(path), text)
+        by_name = {col.name: j for j, col in enumerate(low.columns)}
+        out: list[bool] = [False] * model.num_vars
+        seen: set[int] = set()
+        for name, (val, line, col) in values.items():
+            j = by_name.get(name)
+            if j is None:
+                if name == "ONE_VAR_CONSTANT":
+                    continue
+                raise MapError(f"the model has no column named {name!r}",
+                               Span(str(path), line, col, col + len(name)), text)
+            if j >= model.num_vars:
+                continue  # flow or root selection
+            if abs(val - round(val)) > 1e-4 or not -1e-4 <= val <= 1 + 1e-4:
+                raise MapError(f"column {name!r} is binary but has the value {val}",
+                               Span(str(path), line, col, col + len(name)), text)
+            out[j] = val > 0.5
+            seen.add(j)
+        missing = [low.columns[j].name for j in sorted(low.used_columns()) if j < model.num_vars and j not in seen]
+        if missing:
+            more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+            raise MapError(f"the solution gives no value for column {missing[0]!r}{more}",
+                           Span(str(path), anchor, 1), text)
+        return Assignment(tuple(out))
+
+
+def _header_lines(model: Model, requested: str) -> list[str]:
+    lines = [f"gridlang model of puzzle {model.name!r}"]
+    for key in sorted(model.info):
+        lines.append(f"{key}: {model.info[key]}")
+    for key in sorted(model.params):
+        lines.append(f"param {key} = {model.params[key]}")
+    enc = "connectivity: " + _ENCODING_TEXT[_FLOW]
+    if requested != _FLOW:
+        enc += f" (requested: {_ENCODING_TEXT[requested]}, which cannot live in a file)"
+    lines.append(enc)
+    lines.append("columns: see the sidecar .vars.json; rows end in _L<line> of the spec")
+    # One line per header entry, whatever the values hold.
+    return [" ".join(line.split()) for line in lines]
+
+
+def _write_body(pyo: _PyomoModel, fmt: str) -> str:
+    """The LP or MPS text of ``pyo`` from Pyomo's own writers, with gridlang's labels."""
+    import io
+    import os
+    import tempfile
+
+    if fmt == "lp":
+        from pyomo.repn.plugins.lp_writer import LPWriter
+
+        buf = io.StringIO()
+        LPWriter().write(pyo.pm, buf, labeler=pyo.labeler)
+        return buf.getvalue()
+    from pyomo.opt import WriterFactory
+
+    writer = WriterFactory("mps")
+    fd, tmp = tempfile.mkstemp(suffix=".mps")
+    os.close(fd)
+    try:
+        writer(pyo.pm, tmp, lambda capability: True, {"labeler": pyo.labeler})
+        with open(tmp, encoding="utf-8") as fh:
+            return fh.read()
+    finally:
+        os.unlink(tmp)
+
+
+def _sidecar_text(low: _Lowered, pyo: _PyomoModel) -> str:
+    used = low.used_columns()
+    table: dict[str, dict[str, object]] = {}
+    for j, col in enumerate(low.columns):
+        if j in used:
+            table[col.name] = col.entry
+    if low.objective is not None and low.objective[2] != 0:
+        table["ONE_VAR_CONSTANT"] = {"var": "constant 1 (carries the objective constant)",
+                                     "family": "constant", "cell": None, "value": None, "aux": True}
+    # One column per line: readable, diffable, and still one JSON object.
+    lines = [f" {json.dumps(name)}: {json.dumps(entry)}" for name, entry in table.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity|nan)$", re.I)
+
+
+def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int]:
+    """``name -> (value, line, column)`` from a HiGHS or Gurobi solution file.
+
+    Returns:
+        The values and the line number that opens the column list (for
+        errors about missing columns).
+
+    Raises:
+        MapError: malformed lines, repeated names, or no primal solution.
+    """
+    lines = text.splitlines()
+    stripped = [l.strip() for l in lines]
+    if any(s == "# Primal solution values" for s in stripped) or (stripped and stripped[0] == "Model status"):
+        return _parse_highs_raw(path, text, lines)
+    if any(s == "Columns" for s in stripped) and any(s.startswith("Model status:") for s in stripped):
+        return _parse_highs_pretty(path, text, lines)
+    return _parse_pairs(path, text, lines, 0, len(lines)), 1
+
+
+def _parse_highs_raw(path: str, text: str, lines: list[str]):
+    start = None
+    for i, line in enumerate(lines):
+        if line.strip() == "# Primal solution values":
+            start = i
+            break
+    if start is None or start + 1 >= len(lines) or lines[start + 1].strip() != "Feasible":
+        status = lines[1].strip() if len(lines) > 1 else "unknown"
+        at = start + 2 if start is not None else 1
+        raise MapError(f"the solution file holds no feasible primal solution (model status {status!r})",
+                       Span(path, at, 1), text)
+    for i in range(start + 2, len(lines)):
+        m = re.match(r"#\s*Columns\s+(\d+)\s*$", lines[i].strip())
+        if m:
+            n = int(m.group(1))
+            if i + 1 + n > len(lines):
+                raise MapError(f"the file announces {n} columns but ends first",
+                               Span(path, len(lines), 1), text)
+            return _parse_pairs(path, text, lines, i + 1, i + 1 + n), i + 1
+    raise MapError("the solution file has no '# Columns' section", Span(path, start + 1, 1), text)
+
+
+def _parse_highs_pretty(path: str, text: str, lines: list[str]):
+    start = next(i for i, line in enumerate(lines) if line.strip() == "Columns")
+    out: dict[str, tuple[float, int, int]] = {}
+    header = lines[start + 1].split() if start + 1 < len(lines) else []
+    if "Primal" not in header or "Name" not in header:
+        raise MapError("unrecognised HiGHS solution table header", Span(path, start + 2, 1), text)
+    i = start + 2
+    while i < len(lines) and lines[i].strip() and lines[i].strip() != "Rows":
+        fields = lines[i].split()
+        name = fields[-1]
+        # Status may be blank, so count the primal value from the right:
+        # ... Primal Dual Type Name, with Dual possibly blank too.
+        nums = [f for f in fields[1:-1] if _NUMBER.match(f)]
+        if len(nums) < 3:
+            raise MapError("cannot read this row of the column table", Span(path, i + 1, 1), text)
+        val = float(nums[2])
+        if name in out:
+            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, lines[i].rfind(name) + 1), text)
+        out[name] = (val, i + 1, lines[i].rfind(name) + 1)
+        i += 1
+    return out, start + 1
+
+
+def _parse_pairs(path: str, text: str, lines: list[str], lo: int, hi: int) -> dict[str, tuple[float, int, int]]:
+    """``name value`` lines in ``lines[lo:hi]``; ``#`` starts a comment."""
+    out: dict[str, tuple[float, int, int]] = {}
+    for i in range(lo, hi):
+        raw = lines[i]
+        content = raw.split("#", 1)[0]
+        if not content.strip():
+            continue
+        col = len(content) - len(content.lstrip()) + 1
+        fields = content.split()
+        if len(fields) != 2:
+            raise MapError("expected a column name and a value", Span(path, i + 1, col), text)
+        name, value = fields
+        if not _NUMBER.match(value):
+            vcol = content.find(value, col - 1 + len(name)) + 1
+            raise MapError(f"{value!r} is not a number", Span(path, i + 1, vcol, vcol + len(value)), text)
+        if name in out:
+            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
+        out[name] = (float(value), i + 1, col)
+    return out
