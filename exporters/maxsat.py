@@ -102,8 +102,8 @@ from gridlang.ir import (
 DEFAULTS: dict[str, object] = {
     "rc2.solver": "g3",
     "rc2.stratified": False,
-    "rc2.exhaust": False,
-    "rc2.minz": False,
+    "rc2.exhaust": True,
+    "rc2.minz": True,
     "rc2.adapt": False,
     "sat.solver": "g3",
     "card.encoding": "seqcounter",
