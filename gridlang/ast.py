@@ -112,7 +112,106 @@ class Neg:
     span: Span | None = field(default=None, compare=False)
 
 
-Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg]
+@dataclass(frozen=True, slots=True)
+class SumOf:
+    """``sum(P)``: the sum of the integers of a ``set of int`` parameter."""
+
+    operand: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TileValue:
+    """``value`` on the right of ``D = value``: each cell's own tile value."""
+
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Is:
+    """``D = V``: the cells where the enumerated decision D takes the value V.
+
+    ``value`` is a :class:`Name` (a value name of D's domain, a loop variable
+    or an ``int`` parameter), an :class:`IntLit`, or :class:`TileValue` (the
+    cell's own tile value, so the value may differ from cell to cell). A cell
+    on which D is not made is never in the set. ``D != V`` is parsed as
+    ``Not(Is(D, V))``.
+    """
+
+    decision: Name
+    value: Union[Name, IntLit, TileValue]
+    span: Span | None = field(default=None, compare=False)
+
+
+Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is]
+
+
+# ------------------------------------------------- formulas over a pair of cells
+
+@dataclass(frozen=True, slots=True)
+class CellRef:
+    """``S[a]``: the set or decision S at the cell bound to ``a``."""
+
+    name: Name
+    cell: Name
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PMember:
+    """``S[a]``: cell ``a`` is in the cell set S (a tile, tag, Boolean decision or region)."""
+
+    ref: CellRef
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PEq:
+    """``D[a] = V`` or ``D[a] = D[b]``: a decision's value at a cell.
+
+    ``right`` is a :class:`CellRef` of the same decision (both cells take the
+    same value) or a value (:class:`Name` or :class:`IntLit`, as in :class:`Is`).
+    """
+
+    left: CellRef
+    right: Union[CellRef, Name, IntLit]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PNot:
+    """``not F``."""
+
+    operand: "PFormula"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PAnd:
+    """``F and G and ...``."""
+
+    operands: tuple["PFormula", ...]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class POr:
+    """``F or G or ...``."""
+
+    operands: tuple["PFormula", ...]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PImplies:
+    """``F implies G``."""
+
+    left: "PFormula"
+    right: "PFormula"
+    span: Span | None = field(default=None, compare=False)
+
+
+PFormula = Union[PMember, PEq, PNot, PAnd, POr, PImplies]
 
 
 # ------------------------------------------------------------------ statements
@@ -147,6 +246,9 @@ class Tile:
         name: the tile kind's name.
         chars: the map characters that denote it.
         value: points when the cell is counted by ``value(...)`` (default 0).
+        digit_value: ``value digit``: each cell's value is its character read
+            as a base-36 digit (``'7'`` is 7, ``'A'`` and ``'a'`` are 10,
+            ``'Z'`` is 35) instead of ``value``.
         linked: cells with the same character are adjacent (portals).
         count: ``(op, n)`` with op one of ``==``, ``<=``, ``>=``: how many
             cells of this kind a map must hold; None for any number.
@@ -156,11 +258,18 @@ class Tile:
     name: str
     chars: tuple[CharSpec, ...]
     value: int = 0
+    digit_value: bool = False
     linked: bool = False
     count: tuple[str, int] | None = None
     tags: tuple[str, ...] = ()
     span: Span | None = field(default=None, compare=False)
     attr_spans: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def value_of(self, ch: str) -> int:
+        """The value of a cell of this tile written as ``ch``."""
+        if self.digit_value:
+            return int(ch, 36)
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,13 +284,38 @@ class Param:
 
 
 @dataclass(frozen=True, slots=True)
+class Symbol:
+    """A value name in an enumerated domain (``snake`` in ``{snake} | sizes``)."""
+
+    id: str
+    span: Span | None = field(default=None, compare=False)
+
+
+DomainPart = Union[Symbol, IntLit, Name]
+"""A value name, an integer, or a ``set of int`` parameter (a :class:`Name`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decide:
-    """``decide NAME: DOMAIN on CELLS``: one decision per cell of CELLS."""
+    """``decide NAME: DOMAIN on CELLS``: one decision per cell of CELLS.
+
+    Attributes:
+        name: the decision's name.
+        domain: ``"bool"``, or the parts of an enumeration in order: value
+            names, integers and ``set of int`` parameters, whose union is the
+            set of values each cell takes exactly one of.
+        on: the cells the decision is made on (a fixed cell set).
+    """
 
     name: str
-    domain: str
+    domain: Union[str, tuple[DomainPart, ...]]
     on: Expr
     span: Span | None = field(default=None, compare=False)
+
+    @property
+    def is_enum(self) -> bool:
+        """True for an enumerated decision, False for ``bool``."""
+        return self.domain != "bool"
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,8 +369,56 @@ class Objective:
     span: Span | None = field(default=None, compare=False)
 
 
-Rule = Union[Avoids, Subset, Compare]
-Stmt = Union[Puzzle, Tile, Param, Decide, Region, Rule, Objective]
+@dataclass(frozen=True, slots=True)
+class IsConnected:
+    """``require S is connected [with size N]``.
+
+    The cells of S induce a connected subgraph of the grid graph (the empty
+    set is connected); with a size, S also has exactly N cells.
+    """
+
+    cells: Expr
+    size: Expr | None = None
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IsPath:
+    """``require S is a path between E``: S is one induced simple path whose ends are E.
+
+    E is a fixed set of exactly two cells. Both are in S and have exactly one
+    neighbour in S; every other cell of S has exactly two neighbours in S;
+    S is connected. So S never touches itself side by side and has no loop.
+    """
+
+    cells: Expr
+    ends: Expr
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach:
+    """``require for each k in P: RULE``: RULE once per value of the ``set of int`` P."""
+
+    var: Name
+    domain: Expr
+    body: "Rule"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ForPairs:
+    """``require for each neighbours a, b: F``: F holds for every ordered pair of neighbouring cells."""
+
+    a: Name
+    b: Name
+    body: PFormula
+    span: Span | None = field(default=None, compare=False)
+
+
+Rule = Union[Avoids, Subset, Compare, IsConnected, IsPath, ForEach, ForPairs]
+Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
+             ForEach, ForPairs, Objective]
 
 
 @dataclass(frozen=True, slots=True)

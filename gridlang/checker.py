@@ -8,7 +8,10 @@ all the problems it finds in one :class:`~gridlang.errors.MultipleErrors`
 * a map character claimed by two tiles;
 * a type mismatch (a cell set where a number is expected, a product of two
   decision-dependent sums, ...);
-* a region whose roots depend on decisions.
+* a region whose roots depend on decisions;
+* an enumerated decision used as a plain cell set (``kind`` instead of
+  ``kind = snake``), a value that is not in its domain, a loop variable
+  that shadows a declared name.
 
 Types:
 
@@ -101,6 +104,8 @@ class _Checker:
         self.sym = Symbols()
         self.errors: list[GridlangError] = []
         self.declared: dict[str, ast.Stmt] = {}
+        # Names bound by `for each`: loop variable -> "int", pair cell -> "cell".
+        self.env: dict[str, str] = {}
 
     def error(self, message: str, span) -> None:
         self.errors.append(SemanticError(message, span, source=self.spec.source))
@@ -164,6 +169,21 @@ class _Checker:
             self.error(f"bounds apply to 'int' parameters, not to {st.type!r}", st.span)
 
     def _decide(self, st: ast.Decide) -> None:
+        if st.is_enum:
+            seen: set = set()
+            for part in st.domain:
+                if isinstance(part, ast.Name):
+                    decl = self.sym.params.get(part.id)
+                    if decl is None or decl.type != "set of int":
+                        what = self.sym.kind_of(part.id)
+                        self.error(f"a domain takes value lists in braces and 'set of int' parameters; "
+                                   f"{part.id!r} is {'a ' + what if what else 'not declared'}"
+                                   f"{'' if what else self._suggest(part.id)}", part.span)
+                    continue
+                key = part.id if isinstance(part, ast.Symbol) else part.value
+                if key in seen:
+                    self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
+                seen.add(key)
         t = self.type_of(st.on)
         if t is not None and t is not Type.FIXED:
             self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
@@ -194,6 +214,116 @@ class _Checker:
             if t is not None and not t.is_cells:
                 self.error(f"both sides of '{word}' are cell sets; this is {t.value}", _span(side))
 
+    def _isconnected(self, st: ast.IsConnected) -> None:
+        t = self.type_of(st.cells)
+        if t is not None and not t.is_cells:
+            self.error(f"'is connected' applies to a cell set; this is {t.value}", _span(st.cells))
+        if st.size is not None:
+            t = self.type_of(st.size)
+            if t is not None and t is not Type.INT:
+                self.error(f"a size is an integer known before solving; this is {t.value}", _span(st.size))
+
+    def _ispath(self, st: ast.IsPath) -> None:
+        t = self.type_of(st.cells)
+        if t is not None and not t.is_cells:
+            self.error(f"'is a path' applies to a cell set; this is {t.value}", _span(st.cells))
+        t = self.type_of(st.ends)
+        if t is not None and t is not Type.FIXED:
+            self.error(f"a path's ends are a fixed cell set (tiles, tags); this is {t.value}", _span(st.ends))
+
+    def _bind(self, var: ast.Name, kind: str) -> bool:
+        if var.id in self.declared or var.id in ("border", "all"):
+            self.error(f"{var.id!r} is already declared; a 'for each' variable needs a new name", var.span)
+            return False
+        if var.id in self.env:
+            self.error(f"{var.id!r} is already bound by an enclosing 'for each'", var.span)
+            return False
+        self.env[var.id] = kind
+        return True
+
+    def _foreach(self, st: ast.ForEach) -> None:
+        t = self.type_of(st.domain)
+        if t is not None and t is not Type.INT_SET:
+            self.error(f"'for each' runs over a set of integers (a 'set of int' parameter); this is {t.value}",
+                       _span(st.domain))
+        bound = self._bind(st.var, "int")
+        handler = getattr(self, "_" + type(st.body).__name__.lower())
+        handler(st.body)
+        if bound:
+            del self.env[st.var.id]
+
+    def _forpairs(self, st: ast.ForPairs) -> None:
+        if st.a.id == st.b.id:
+            self.error("the two cells of a pair need different names", st.b.span)
+            return
+        bound = [v for v in (st.a, st.b) if self._bind(v, "cell")]
+        self._formula(st.body)
+        for v in bound:
+            del self.env[v.id]
+
+    def _formula(self, f) -> None:
+        if isinstance(f, ast.PMember):
+            self._cellref(f.ref, member=True)
+        elif isinstance(f, ast.PEq):
+            decision = self._cellref(f.left, member=False)
+            if isinstance(f.right, ast.CellRef):
+                other = self._cellref(f.right, member=False)
+                if decision is not None and other is not None and decision.name != other.name:
+                    self.error(f"{decision.name}[...] = {other.name}[...]: both sides must name the same decision",
+                               f.span)
+            elif decision is not None:
+                self._enum_value(decision, f.right)
+        elif isinstance(f, ast.PNot):
+            self._formula(f.operand)
+        elif isinstance(f, (ast.PAnd, ast.POr)):
+            for g in f.operands:
+                self._formula(g)
+        elif isinstance(f, ast.PImplies):
+            self._formula(f.left)
+            self._formula(f.right)
+        else:
+            raise TypeError(f"unknown formula node {f!r}")
+
+    def _cellref(self, ref: ast.CellRef, member: bool) -> ast.Decide | None:
+        """Check ``S[a]``; return the decision it names (for ``D[a] = ...``)."""
+        if self.env.get(ref.cell.id) != "cell":
+            bound = [k for k, v in self.env.items() if v == "cell"]
+            self.error(f"{ref.cell.id!r} is not a cell of the pair (write {ref.name.id}[{bound[0] if bound else 'a'}])",
+                       ref.cell.span)
+        kind = self.sym.kind_of(ref.name.id)
+        if kind is None:
+            self.error(f"unknown name {ref.name.id!r}{self._suggest(ref.name.id)}", ref.name.span)
+            return None
+        if member:
+            if kind == "param" or (kind == "decision" and self.sym.decisions[ref.name.id].is_enum):
+                what = "an enumerated decision; say which value, e.g. " + f"{ref.name.id}[{ref.cell.id}] = VALUE" \
+                    if kind == "decision" else "a parameter, not a cell set"
+                self.error(f"{ref.name.id!r} is {what}", ref.name.span)
+            return None
+        if kind != "decision":
+            self.error(f"{ref.name.id!r} is a {kind}; only a decision has a value at a cell", ref.name.span)
+            return None
+        return self.sym.decisions[ref.name.id]
+
+    def _enum_value(self, decision: ast.Decide, value) -> None:
+        """Check the value compared with an enumerated decision."""
+        if not decision.is_enum:
+            self.error(f"{decision.name!r} is a Boolean decision; use it as a cell set", _span(value))
+            return
+        if isinstance(value, (ast.IntLit, ast.TileValue)):
+            return
+        symbols = {p.id for p in decision.domain if isinstance(p, ast.Symbol)}
+        if value.id in symbols:
+            return
+        if self.env.get(value.id) == "int":
+            return
+        decl = self.sym.params.get(value.id)
+        if decl is not None and decl.type == "int":
+            return
+        names = ", ".join(sorted(symbols)) or "none"
+        self.error(f"{value.id!r} is not a value of {decision.name!r} (its value names: {names}), "
+                   f"a 'for each' variable or an int parameter{self._suggest(value.id)}", value.span)
+
     def _compare(self, st: ast.Compare) -> None:
         for side in (st.left, st.right):
             t = self.type_of(side)
@@ -211,6 +341,11 @@ class _Checker:
     def type_of(self, e: ast.Expr) -> Type | None:
         """The type of ``e``, or None after reporting an error in it."""
         if isinstance(e, ast.Name):
+            if e.id in self.env:
+                if self.env[e.id] == "int":
+                    return Type.INT
+                self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
+                return None
             kind = self.sym.kind_of(e.id)
             if kind is None:
                 self.error(f"unknown name {e.id!r}{self._suggest(e.id)}", e.span)
@@ -219,8 +354,9 @@ class _Checker:
                 return Type.FIXED
             if kind == "param":
                 return Type.INT if self.sym.params[e.id].type == "int" else Type.INT_SET
-            if kind == "decision":
-                return Type.CELLS
+            if kind == "decision" and self.sym.decisions[e.id].is_enum:
+                self.error(f"{e.id!r} is an enumerated decision; say which value, e.g. {e.id} = VALUE", e.span)
+                return None
             return Type.CELLS
         if isinstance(e, ast.IntLit):
             return Type.INT
@@ -259,6 +395,22 @@ class _Checker:
                 self.error("a product of two sums that depend on decisions is not linear", e.span)
                 return None
             return Type.LINEAR if Type.LINEAR in (tl, tr) else Type.INT
+        if isinstance(e, ast.Is):
+            decision = self.sym.decisions.get(e.decision.id)
+            if decision is None:
+                kind = self.sym.kind_of(e.decision.id)
+                self.error(f"'{e.decision.id} = ...' needs an enumerated decision; {e.decision.id!r} is "
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.decision.id)}",
+                           e.decision.span)
+                return None
+            self._enum_value(decision, e.value)
+            return Type.CELLS
+        if isinstance(e, ast.SumOf):
+            t = self.type_of(e.operand)
+            if t is not None and t is not Type.INT_SET:
+                self.error(f"sum(...) takes a set of integers; this is {t.value}", _span(e.operand))
+                return None
+            return None if t is None else Type.INT
         if isinstance(e, ast.Neg):
             t = self.type_of(e.operand)
             if t is not None and not t.is_number:
@@ -270,7 +422,7 @@ class _Checker:
     def _suggest(self, name: str) -> str:
         import difflib
 
-        close = difflib.get_close_matches(name, list(self.declared) + ["border", "all"], n=1)
+        close = difflib.get_close_matches(name, list(self.declared) + list(self.env) + ["border", "all"], n=1)
         return f"; did you mean {close[0]!r}?" if close else ""
 
 

@@ -25,18 +25,51 @@ Cell-set expressions
 ``require L OP R``, ``maximize E``
     a :class:`~gridlang.ir.Linear` or the objective, with constants moved to
     the right-hand side (``<`` becomes ``<= -1``).
+``decide D: {a, b} | P on S`` (an enumeration)
+    one-hot: one variable ``D[r,c]=v`` per cell of S and value v, and an
+    exactly-one :class:`~gridlang.ir.Linear` per cell. ``D = v`` is then the
+    cell set of those literals; ``D = value`` picks, at each cell, the literal
+    of that cell's own tile value (False where it is not in the domain).
+``require S is connected [with size N]``
+    ``Connected(S, size=N)`` and, with a size, ``count(S) == N``. A set of at
+    most one cell needs no connectivity node. Cells that S always contains
+    become the node's roots.
+``require S is a path between E`` (E: exactly two fixed cells)
+    ``s(e) = 1`` for both ends; ``sum of s over e's neighbours == 1`` for each
+    end; ``s(u) -> sum of s over u's neighbours == 2`` (a Linear with
+    enforcement literal ``s(u)``) for every other cell; ``Connected(S,
+    roots=E)``. The degrees leave only one path from one end to the other
+    plus closed cycles; connectivity to the ends removes the cycles. Also the
+    redundant clause ``~(s(p) & s(q) & s(r) & s(t))`` for each 2x2 block (a
+    full block would be a cycle, or give an end two neighbours in S).
+``require for each k in P: RULE``
+    RULE compiled once per value of P, with ``k`` bound to it.
+``require for each neighbours a, b: F``
+    for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
+    turned into clauses by distribution (NNF, then CNF, no auxiliaries);
+    ``D[a] = D[b]`` is ``D[a]=x <-> D[b]=x`` for every value x.
+
+After lowering, one exact strengthening pass (:func:`anchor_connected`):
+an unrooted ``Connected`` node with a member fixed true by a unit clause is
+rooted there, and with a size N every cell farther than N - 1 steps from
+that root (inside the candidate cells) is excluded.
+
+A rule that fails whatever the decisions (a constant comparison, a fixed cell
+of A that can never be in B) is reported as an error located in the map or
+in the parameter that makes it fail, not left to the solver as INFEASIBLE.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Union
 
 from . import ast
 from .checker import Symbols, check
-from .errors import SemanticError, Span
+from .errors import GridlangError, MapError, ParamError, SemanticError, Span, raise_all
 from .grid import Grid
-from .ir import Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense, Var
+from .ir import Clause, Cmp, Connected, Constraint, Decision, Linear, Model, Objective, Sense, Var
 from .maps import MapData, build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
@@ -78,20 +111,33 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         grid: the map's graph.
         params: every parameter's value.
         map_path: recorded in ``Model.info``.
-        map_data: unused by the lowering; kept for callers that render.
+        map_data: the map as read, used to locate errors in it (a rule
+            that cannot hold at a map cell, a parameter from its header).
 
     Returns:
         The model.
 
     Raises:
         SemanticError: a construct that cannot be compiled (a region used
-            before its definition).
+            before its definition, a negated ``D[a] = D[b]``).
+        MapError: a rule cannot hold at some map cell (a clue whose size is
+            not in the domain), or a path does not have exactly two ends.
+        ParamError: a parameter value makes a rule fail whatever the
+            decisions (sizes that leave no room for a snake), or repeats a
+            value of an enumerated domain.
     """
-    return _Compiler(spec, symbols, grid, params, map_path).run()
+    return _Compiler(spec, symbols, grid, params, map_path, map_data).run()
 
 
 class _Compiler:
-    def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str):
+    def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
+                 map_data: MapData | None = None):
+        self.map_data = map_data
+        # Enumerated decisions: per cell, value -> literal (None off the decision's cells).
+        self.enum_lits: dict[str, list[dict[object, int] | None]] = {}
+        # Names bound by `for each`: loop variable -> int, pair cell -> cell index.
+        self.env: dict[str, int] = {}
+        self.true_var: int | None = None
         self.spec = spec
         self.sym = symbols
         self.grid = grid
@@ -130,12 +176,9 @@ class _Compiler:
         for st in self.spec.statements:
             if isinstance(st, ast.Region):
                 self.region(st)
-            elif isinstance(st, ast.Avoids):
-                self.avoids(st)
-            elif isinstance(st, ast.Subset):
-                self.subset(st)
-            elif isinstance(st, ast.Compare):
-                self.compare(st)
+            elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
+                                 ast.ForEach, ast.ForPairs)):
+                self.rule(st)
             elif isinstance(st, ast.Objective):
                 terms, const = self.linear(st.expr)
                 sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
@@ -150,7 +193,7 @@ class _Compiler:
             name=puzzle.name if puzzle else Path(self.spec.path).stem,
             grid=self.grid,
             variables=tuple(self.variables),
-            constraints=tuple(self.constraints),
+            constraints=anchor_connected(self.grid, tuple(self.constraints)),
             objective=self.objective,
             decisions=tuple(self.decisions),
             regions=regions,
@@ -160,6 +203,9 @@ class _Compiler:
 
     # statements -------------------------------------------------------------
     def decide(self, st: ast.Decide) -> None:
+        if st.is_enum:
+            self.decide_enum(st)
+            return
         on = self.cells(st.on)
         lits: list[CellValue] = [False] * self.grid.size
         cells = []
@@ -169,6 +215,34 @@ class _Compiler:
                 cells.append((i, ((True, lits[i]),)))
         self.decision_lits[st.name] = lits
         self.decisions.append(Decision(st.name, (True,), tuple(cells)))
+
+    def decide_enum(self, st: ast.Decide) -> None:
+        values: list[object] = []
+        for part in st.domain:
+            if isinstance(part, ast.Symbol):
+                values.append(part.id)
+            elif isinstance(part, ast.IntLit):
+                values.append(part.value)
+            else:
+                seen = set()
+                for v in self.params[part.id]:
+                    if v in seen or v in values:
+                        raise self.param_error(
+                            part.id, f"{part.id} = {_show_set(self.params[part.id])} repeats the value {v}, but the "
+                            f"values of the enumerated decision {st.name!r} must be distinct", part.span)
+                    seen.add(v)
+                values.extend(self.params[part.id])
+        on = self.cells(st.on)
+        per_cell: list[dict[object, int] | None] = [None] * self.grid.size
+        cells = []
+        for i, v in enumerate(on):
+            if v is True:
+                lits = {value: self.new_var(st.name, i, value) for value in values}
+                per_cell[i] = lits
+                self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), st.span))
+                cells.append((i, tuple(lits.items())))
+        self.enum_lits[st.name] = per_cell
+        self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
 
     def region(self, st: ast.Region) -> None:
         roots_set = self.cells(st.roots)
@@ -200,6 +274,27 @@ class _Compiler:
         members = tuple((i, m) for i, m in enumerate(member) if m is not False)
         self.constraints.append(Connected(members, tuple(roots), None, st.name, st.span))
 
+    def rule(self, st) -> None:
+        if isinstance(st, ast.Avoids):
+            self.avoids(st)
+        elif isinstance(st, ast.Subset):
+            self.subset(st)
+        elif isinstance(st, ast.Compare):
+            self.compare(st)
+        elif isinstance(st, ast.IsConnected):
+            self.is_connected(st)
+        elif isinstance(st, ast.IsPath):
+            self.is_path(st)
+        elif isinstance(st, ast.ForEach):
+            for value in self.params[st.domain.id]:
+                self.env[st.var.id] = value
+                self.rule(st.body)
+            self.env.pop(st.var.id, None)
+        elif isinstance(st, ast.ForPairs):
+            self.for_pairs(st)
+        else:
+            raise TypeError(f"unknown rule {st!r}")
+
     def avoids(self, st: ast.Avoids) -> None:
         a, b = self.cells(st.left), self.cells(st.right)
         for x, y in zip(a, b):
@@ -208,9 +303,233 @@ class _Compiler:
 
     def subset(self, st: ast.Subset) -> None:
         a, b = self.cells(st.left), self.cells(st.right)
-        for x, y in zip(a, b):
-            if x is not False and y is not True:
+        errors: list[GridlangError] = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x is True and y is False:
+                errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
+            elif x is not False and y is not True:
                 self.clause([_neg(x), y], st.span)
+        raise_all(errors)
+
+    def is_connected(self, st: ast.IsConnected) -> None:
+        values = self.cells(st.cells)
+        size = None
+        if st.size is not None:
+            size = self._constant(st.size)
+            if size is None:
+                raise SemanticError("a size is an integer known before solving", st.size.span,
+                                    source=self.spec.source)
+        members = tuple((i, self.lit(v)) for i, v in enumerate(values) if v is not False)
+        roots = tuple(i for i, v in enumerate(values) if v is True)
+        if size is not None:
+            terms = tuple((1, lit) for i, lit in members if values[i] is not True)
+            rhs = size - len(roots)
+            if terms:
+                self.constraints.append(Linear(terms, Cmp.EQ, rhs, (), st.span))
+            elif rhs != 0:
+                self.constraints.append(Clause((), st.span))
+        if size is not None and size <= 1 and not roots:
+            return  # at most one cell: always connected
+        self.constraints.append(Connected(members, roots, size, self.describe(st.cells), st.span))
+
+    def is_path(self, st: ast.IsPath) -> None:
+        values = self.cells(st.cells)
+        ends = [i for i, v in enumerate(self.cells(st.ends)) if v is True]
+        if len(ends) != 2:
+            raise self.ends_error(st, ends)
+        end_set = set(ends)
+        errors: list[GridlangError] = []
+        for e in ends:
+            if values[e] is False:
+                errors.append(self.cell_error(st, e, self.why_not(st.cells, e)))
+            self.clause([values[e]], st.span)
+        raise_all(errors)
+        for u, su in enumerate(values):
+            if su is False:
+                continue
+            target = 1 if u in end_set else 2
+            terms, const = [], 0
+            for v in self.grid.neighbours[u]:
+                sv = values[v]
+                if sv is True:
+                    const += 1
+                elif sv is not False:
+                    terms.append((1, sv))
+            rhs = target - const
+            enforce = () if (su is True or u in end_set) else (su,)
+            if not terms:
+                if rhs != 0:
+                    self.clause([_neg(su)] if enforce else [], st.span)
+                continue
+            self.constraints.append(Linear(tuple(terms), Cmp.EQ, rhs, enforce, st.span))
+        # Redundant: no 2x2 block lies wholly in the path.
+        cols = self.grid.cols
+        for r in range(self.grid.rows - 1):
+            for c in range(cols - 1):
+                block = [values[r * cols + c], values[r * cols + c + 1],
+                         values[(r + 1) * cols + c], values[(r + 1) * cols + c + 1]]
+                if all(v is not False for v in block):
+                    self.clause([_neg(v) for v in block], st.span)
+        members = tuple((i, self.lit(v)) for i, v in enumerate(values) if v is not False)
+        self.constraints.append(Connected(members, tuple(ends), None, self.describe(st.cells), st.span))
+
+    def for_pairs(self, st: ast.ForPairs) -> None:
+        cache: dict[str, list[CellValue]] = {}
+        seen: set[tuple[int, ...]] = set()
+        for u in range(self.grid.size):
+            for v in self.grid.neighbours[u]:
+                self.env[st.a.id], self.env[st.b.id] = u, v
+                for clause in self.pcnf(st.body, True, cache):
+                    key = tuple(sorted(clause))
+                    if key not in seen:
+                        seen.add(key)
+                        self.constraints.append(Clause(key, st.span))
+        self.env.pop(st.a.id, None)
+        self.env.pop(st.b.id, None)
+
+    # formulas over a pair of cells -------------------------------------------
+    def pcnf(self, f, positive: bool, cache: dict) -> list[frozenset[int]]:
+        """Clauses of ``f`` (or of ``not f``) at the cells bound in ``self.env``.
+
+        A clause is a frozenset of literals; ``[]`` is true, ``[frozenset()]``
+        false. Tautologies are dropped.
+        """
+        if isinstance(f, ast.PNot):
+            return self.pcnf(f.operand, not positive, cache)
+        if isinstance(f, ast.PImplies):
+            f = ast.POr((ast.PNot(f.left, f.span), f.right), f.span)
+        if isinstance(f, (ast.PAnd, ast.POr)):
+            parts = [self.pcnf(g, positive, cache) for g in f.operands]
+            if isinstance(f, ast.PAnd) == positive:  # a conjunction of clause sets
+                return [c for p in parts for c in p]
+            out = [frozenset()]
+            for p in parts:
+                out = [a | b for a in out for b in p if not _tautology(a | b)]
+                if len(out) > 10000:
+                    raise SemanticError("this pair formula expands to more than 10000 clauses; simplify it",
+                                        f.span, source=self.spec.source)
+            return out
+        if isinstance(f, ast.PMember):
+            name = f.ref.name.id
+            if name not in cache:
+                cache[name] = self.cells(f.ref.name)
+            return _unit(cache[name][self.env[f.ref.cell.id]], positive)
+        if isinstance(f, ast.PEq):
+            left = self.at_cell(f.left)
+            if isinstance(f.right, ast.CellRef):
+                if not positive:
+                    raise SemanticError(f"{f.left.name.id}[a] = {f.left.name.id}[b] may not stand under 'not' "
+                                        "(write the rule so that it is required, not excluded)", f.span,
+                                        source=self.spec.source)
+                right = self.at_cell(f.right)
+                out = []
+                for value in dict.fromkeys(list(left) + list(right)):
+                    x, y = left.get(value, False), right.get(value, False)
+                    out += _unit_clause([_neg(x), y]) + _unit_clause([x, _neg(y)])
+                return out
+            value = self.resolve_value(f.left.name.id, f.right, None)
+            return _unit(left.get(value, False), positive)
+        raise TypeError(f"unknown formula node {f!r}")
+
+    def at_cell(self, ref: ast.CellRef) -> dict[object, CellValue]:
+        """Value -> literal of decision ``ref.name`` at the bound cell (``{True: lit}`` for a Boolean)."""
+        cell = self.env[ref.cell.id]
+        name = ref.name.id
+        if name in self.enum_lits:
+            return dict(self.enum_lits[name][cell] or {})
+        lit = self.decision_lits[name][cell]
+        return {True: lit} if lit is not False else {}
+
+    def resolve_value(self, decision: str, value, cell: int | None) -> object:
+        """The domain value that ``value`` (a name, an integer or ``value``) stands for."""
+        if isinstance(value, ast.IntLit):
+            return value.value
+        if isinstance(value, ast.TileValue):
+            return self.sym.tiles[self.grid.tiles[cell]].value_of(self.grid.chars[cell])
+        decl = self.sym.decisions[decision]
+        if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
+            return value.id
+        if value.id in self.env:
+            return self.env[value.id]
+        return int(self.params[value.id])
+
+    # errors that depend on the map --------------------------------------------
+    def rule_text(self, st) -> str:
+        sp = st.span
+        line = self.spec.source.splitlines()[sp.line - 1]
+        end = sp.end_column if sp.end_column else len(line) + 1
+        return line[sp.column - 1 : end - 1].strip()
+
+    def cell_error(self, st, cell: int, reason: str | None) -> GridlangError:
+        r, c = self.grid.cell(cell)
+        ch = self.grid.chars[cell]
+        msg = (f"the rule 'require {self.rule_text(st)}' ({st.span}) cannot hold at row {r + 1}, column {c + 1} "
+               f"({ch!r})" + (f": {reason}" if reason else ""))
+        if self.map_data is not None:
+            return MapError(msg, self.map_data.span(r, c), source=self.map_data.source)
+        return SemanticError(msg, st.span, source=self.spec.source)
+
+    def why_not(self, e: ast.Expr, cell: int) -> str | None:
+        """Why the cell set ``e`` can never hold ``cell``, when that is simple to say."""
+        if isinstance(e, ast.Is):
+            value = self.resolve_value(e.decision.id, e.value, cell)
+            per_cell = self.enum_lits[e.decision.id][cell]
+            if per_cell is None:
+                return f"{e.decision.id!r} is not decided on this cell"
+            values = list(per_cell)
+            return f"{value!r} is not a value of {e.decision.id!r} ({_show_set(values)})"
+        return None
+
+    def ends_error(self, st: ast.IsPath, ends: list[int]) -> GridlangError:
+        msg = (f"the rule 'require {self.rule_text(st)}' ({st.span}) needs exactly two end cells; "
+               f"the map has {len(ends)}")
+        if self.map_data is None:
+            return SemanticError(msg, st.span, source=self.spec.source)
+        r, c = self.grid.cell(ends[2]) if len(ends) > 2 else (0, 0)
+        return MapError(msg, self.map_data.span(r, c), source=self.map_data.source)
+
+    def param_error(self, name: str, message: str, fallback: Span | None) -> GridlangError:
+        """An error about parameter ``name``, located where its value was given."""
+        if self.map_data is not None and name in self.map_data.params:
+            return ParamError(message, self.map_data.params[name][1], source=self.map_data.source)
+        return ParamError(message, fallback, source=self.spec.source if fallback else None)
+
+    def constant_rule_error(self, st: ast.Compare, left: int, right: int) -> GridlangError:
+        names = [n for n in _names(st) if n in self.params]
+        msg = (f"the rule 'require {self.rule_text(st)}' ({st.span}) fails whatever the decisions: "
+               f"{left} {st.op} {right} is false")
+        if names:
+            values = ", ".join(f"{n} = {_show_set(self.params[n]) if isinstance(self.params[n], tuple) else self.params[n]}"
+                               for n in names)
+            msg += f" with {values}"
+            given = [n for n in names if self.map_data is not None and n in self.map_data.params]
+            if given:
+                return self.param_error(given[0], msg, st.span)
+        return SemanticError(msg, st.span, source=self.spec.source)
+
+    def describe(self, e: ast.Expr) -> str:
+        """A short name for a cell set, for connectivity nodes: ``kind=3``."""
+        if isinstance(e, ast.Is):
+            value = e.value
+            if isinstance(value, ast.Name):
+                return f"{e.decision.id}={self.resolve_value(e.decision.id, value, None)}"
+            if isinstance(value, ast.IntLit):
+                return f"{e.decision.id}={value.value}"
+            return f"{e.decision.id}=value"
+        if isinstance(e, ast.Name):
+            return e.id
+        return "region"
+
+    def lit(self, v: CellValue) -> int:
+        """A literal for a cell value; a constant True gets one shared variable fixed true."""
+        if v is True:
+            if self.true_var is None:
+                self.true_var = self.new_var("true")
+                self.constraints.append(Clause((self.true_var,)))
+            return self.true_var
+        if v is False:
+            raise ValueError("no literal for a constant false")
+        return v
 
     def compare(self, st: ast.Compare) -> None:
         lt, lc = self.linear(st.left)
@@ -228,13 +547,25 @@ class _Compiler:
         cmp = {"<=": Cmp.LE, ">=": Cmp.GE, "==": Cmp.EQ}[op]
         if not terms:
             if not cmp.holds(0, rhs):
-                self.constraints.append(Clause((), st.span))
+                raise self.constant_rule_error(st, lc, rc)
             return
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------
     def cells(self, e: ast.Expr) -> list[CellValue]:
         n = self.grid.size
+        if isinstance(e, ast.Is):
+            per_cell = self.enum_lits[e.decision.id]
+            out: list[CellValue] = []
+            fixed = None if isinstance(e.value, ast.TileValue) else self.resolve_value(e.decision.id, e.value, None)
+            for i in range(n):
+                lits = per_cell[i]
+                if lits is None:
+                    out.append(False)
+                    continue
+                value = fixed if fixed is not None else self.resolve_value(e.decision.id, e.value, i)
+                out.append(lits.get(value, False))
+            return out
         if isinstance(e, ast.Name):
             kind = self.sym.kind_of(e.id)
             if kind == "tile":
@@ -304,12 +635,17 @@ class _Compiler:
         if isinstance(e, ast.IntLit):
             return scale * e.value
         if isinstance(e, ast.Name):
+            if e.id in self.env:
+                return scale * int(self.env[e.id])
             value = self.params[e.id]
             return scale * int(value)
+        if isinstance(e, ast.SumOf):
+            return scale * sum(self.params[e.operand.id])
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in enumerate(self.cells(e.operand)):
-                w = 1 if isinstance(e, ast.Count) else self.sym.tiles[self.grid.tiles[i]].value
+                w = 1 if isinstance(e, ast.Count) else \
+                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
                 w *= scale
                 if v is False or w == 0:
                     continue
@@ -348,3 +684,101 @@ def _neg(v: CellValue) -> CellValue:
     if v is False:
         return True
     return -v
+
+
+def _tautology(clause: frozenset[int]) -> bool:
+    return any(-l in clause for l in clause)
+
+
+def _unit(v: CellValue, positive: bool) -> list[frozenset[int]]:
+    """The clause set of one literal (or of its negation)."""
+    v = v if positive else _neg(v)
+    if v is True:
+        return []
+    if v is False:
+        return [frozenset()]
+    return [frozenset((v,))]
+
+
+def _unit_clause(values: list[CellValue]) -> list[frozenset[int]]:
+    """The clause set of one disjunction of cell values."""
+    if any(v is True for v in values):
+        return []
+    clause = frozenset(v for v in values if v is not False)
+    return [] if _tautology(clause) else [clause]
+
+
+def _show_set(values) -> str:
+    """``1..5`` for a run of integers, else ``snake, 1, 2`` or ``2, 2, 3``."""
+    values = list(values)
+    ints = [v for v in values if isinstance(v, int)]
+    names = [str(v) for v in values if not isinstance(v, int)]
+    if len(ints) > 2 and ints == list(range(ints[0], ints[0] + len(ints))):
+        return ", ".join(names + [f"{ints[0]}..{ints[-1]}"])
+    return ", ".join(names + [str(v) for v in ints])
+
+
+def _names(node) -> list[str]:
+    """Every name an AST node mentions, in order, without repeats."""
+    out: list[str] = []
+
+    def walk(x) -> None:
+        if isinstance(x, ast.Name):
+            out.append(x.id)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif hasattr(x, "__dataclass_fields__"):
+            for f in x.__dataclass_fields__:
+                if f != "span":
+                    walk(getattr(x, f))
+
+    walk(node)
+    return list(dict.fromkeys(out))
+
+
+def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
+    """Root unrooted connectivity nodes at a member the model fixes, and prune by distance.
+
+    For a :class:`~gridlang.ir.Connected` node without roots, a member whose
+    literal is fixed true by a unit clause may serve as the root: the set is
+    connected exactly when it is connected to that cell, so rooting there
+    changes no solution and spares the backends the root choice. With a
+    known size N, every member lies within N - 1 steps of the root inside
+    the candidate cells, so candidates farther away get a unit clause
+    ``~x`` and leave the node.
+
+    Args:
+        grid: the model's grid graph.
+        constraints: the lowered constraints.
+
+    Returns:
+        The constraints with such nodes replaced and the exclusions appended.
+    """
+    forced = {c.lits[0] for c in constraints if isinstance(c, Clause) and len(c.lits) == 1}
+    out: list[Constraint] = []
+    extra: list[Constraint] = []
+    for con in constraints:
+        if not isinstance(con, Connected):
+            out.append(con)
+            continue
+        members = tuple((cell, lit) for cell, lit in con.members if -lit not in forced)
+        roots = con.roots
+        if not roots:
+            fixed = [cell for cell, lit in members if lit in forced]
+            roots = (fixed[0],) if fixed else ()
+        if len(roots) == 1 and con.size is not None:
+            cand = {cell for cell, _ in members}
+            dist = {roots[0]: 0}
+            queue = deque([roots[0]])
+            while queue:
+                u = queue.popleft()
+                for v in grid.neighbours[u]:
+                    if v in cand and v not in dist:
+                        dist[v] = dist[u] + 1
+                        queue.append(v)
+            far = [(cell, lit) for cell, lit in members if dist.get(cell, con.size) >= con.size]
+            extra.extend(Clause((-lit,), con.span) for _, lit in far)
+            members = tuple(m for m in members if m not in far)
+        out.append(Connected(members, roots, con.size, con.name, con.span))
+    return tuple(out + extra)

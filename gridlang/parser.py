@@ -32,7 +32,8 @@ _EXAMPLES: dict[str, list[str]] = {
         "param budget: >= 0",
         "param budget: integer",
     ],
-    "a rule compares, or relates two cell sets: A <= B, A avoids B, A in B": [
+    "a rule compares, or relates two cell sets: A <= B, A avoids B, A in B, "
+    "S is connected [with size N], S is a path between E, for each ...": [
         "require count(wall)",
         "require pen",
         "require pen border",
@@ -147,6 +148,7 @@ _PRETTY = {
     "NAME": "a name", "INT": "a number", "CHAR": "a character in quotes", "STRING": "a string",
     "COMPARE": "a comparison", "LPAR": "'('", "RPAR": "')'", "COLON": "':'", "EQUAL": "'='",
     "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "COMMA": "','", "LBRACE": "'{'", "RBRACE": "'}'",
+    "LSQB": "'['", "RSQB": "']'", "VBAR": "'|'",
     "MAXIMIZE": "'maximize'", "MINIMIZE": "'minimize'", "$END": "end of spec",
 }
 
@@ -209,6 +211,8 @@ class _ToAst(Transformer):
             else:
                 kw[kind] = val
             attr_spans.setdefault(kind, span)
+        if kw.get("value") == "digit":
+            kw["value"], kw["digit_value"] = 0, True
         return ast.Tile(str(name), chars, span=self.sp(name), attr_spans=attr_spans, **kw)
 
     def char_one(self, meta, c):
@@ -223,6 +227,9 @@ class _ToAst(Transformer):
 
     def attr_value(self, meta, c):
         return ("value", c[0], self.sp(meta))
+
+    def attr_value_digit(self, meta, c):
+        return ("value", "digit", self.sp(meta))
 
     def attr_linked(self, meta, c):
         return ("linked", True, self.sp(meta))
@@ -272,6 +279,21 @@ class _ToAst(Transformer):
     def dom_bool(self, meta, c):
         return "bool"
 
+    def dom_enum(self, meta, c):
+        parts: list = []
+        for part in c:
+            parts.extend(part if isinstance(part, list) else [part])
+        return tuple(parts)
+
+    def dom_list(self, meta, c):
+        return [ast.Symbol(x.id, x.span) if isinstance(x, ast.Name) else x for x in c]
+
+    def dom_param(self, meta, c):
+        return ast.Name(str(c[0]), self.sp(c[0]))
+
+    def dom_int(self, meta, c):
+        return ast.IntLit(c[0], self.sp(meta))
+
     def region_stmt(self, meta, c):
         return ast.Region(str(c[0]), c[1], c[2], self.sp(c[0]))
 
@@ -286,6 +308,47 @@ class _ToAst(Transformer):
 
     def rule_compare(self, meta, c):
         return ast.Compare(c[0], str(c[1]), c[2], self.sp(meta))
+
+    def rule_connected(self, meta, c):
+        return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta))
+
+    def rule_path(self, meta, c):
+        return ast.IsPath(c[0], c[1], self.sp(meta))
+
+    def rule_for_each(self, meta, c):
+        return ast.ForEach(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
+
+    def rule_pairs(self, meta, c):
+        a, b = (ast.Name(str(t), self.sp(t)) for t in c[:2])
+        return ast.ForPairs(a, b, c[2], self.sp(meta))
+
+    # formulas over a pair of cells
+    def cellref(self, meta, c):
+        return ast.CellRef(ast.Name(str(c[0]), self.sp(c[0])), ast.Name(str(c[1]), self.sp(c[1])), self.sp(meta))
+
+    def p_member(self, meta, c):
+        return ast.PMember(c[0], self.sp(meta))
+
+    def p_eq(self, meta, c):
+        return ast.PEq(c[0], c[1], self.sp(meta))
+
+    def p_ne(self, meta, c):
+        return ast.PNot(ast.PEq(c[0], c[1], self.sp(meta)), self.sp(meta))
+
+    def p_group(self, meta, c):
+        return c[0]
+
+    def p_not(self, meta, c):
+        return ast.PNot(c[0], self.sp(meta))
+
+    def p_and(self, meta, c):
+        return c[0] if len(c) == 1 else ast.PAnd(tuple(c), self.sp(meta))
+
+    def p_or(self, meta, c):
+        return c[0] if len(c) == 1 else ast.POr(tuple(c), self.sp(meta))
+
+    def p_implies(self, meta, c):
+        return ast.PImplies(c[0], c[1], self.sp(meta))
 
     def objective_stmt(self, meta, c):
         sense = "maximize" if str(c[0]).startswith("max") else "minimize"
@@ -327,6 +390,18 @@ class _ToAst(Transformer):
 
     def value(self, meta, c):
         return ast.Value(c[0], self.sp(meta))
+
+    def sum_(self, meta, c):
+        return ast.SumOf(c[0], self.sp(meta))
+
+    def is_(self, meta, c):
+        return ast.Is(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def is_not(self, meta, c):
+        return ast.Not(ast.Is(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta)), self.sp(meta))
+
+    def tile_value(self, meta, c):
+        return ast.TileValue(self.sp(meta))
 
 
 def _attr_word(kind: str) -> str:
