@@ -50,7 +50,7 @@ import logging
 import math
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
@@ -280,7 +280,10 @@ def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> No
     # Stating it up front spares the cut loop a round.
     if con.roots:
         roots = set(con.roots)
-        dead = [c for comp in components(grid, set(lit_of)) if not roots.intersection(comp) for c in comp]
+        comps = components(grid, set(lit_of))
+        if sum(1 for comp in comps if roots.intersection(comp)) > 1:
+            low.infeasible.append(f"roots_apart_{key}")
+        dead = [c for comp in comps if not roots.intersection(comp) for c in comp]
     elif con.size is not None:
         dead = [c for comp in components(grid, set(lit_of)) if len(comp) < con.size for c in comp]
     else:
@@ -303,7 +306,10 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
     if n <= 1:
         return
     big_m = n - 1
-    roots = set(con.roots)
+    # One root is the source; any other root is an ordinary member that must
+    # receive flow, so all roots end up in one connected region.
+    roots = set(con.roots[:1])
+    con = replace(con, roots=con.roots[:1])
     region = con.name or key
     arc_col: dict[tuple[int, int], int] = {}
     for u, v in flow_arcs(grid, con):
@@ -362,8 +368,8 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
             # in - out = x_v
             _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, 0)
         else:
-            # in - out >= x_v - M * r_v
-            coefs[pick[v]] = coefs.get(pick[v], 0) + big_m
+            # in - out >= x_v - n * r_v: the root sends up to n - 1 units
+            coefs[pick[v]] = coefs.get(pick[v], 0) + n
             _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, None)
 
 
@@ -520,6 +526,34 @@ def _better(sense: Sense | None, a: int, b: int) -> bool:
     return False
 
 
+def _root_split_cuts(grid, con: Connected, found: Assignment) -> list[Linear]:
+    """Cuts for a region whose roots lie in different components.
+
+    :func:`gridlang.connectivity.separator_cuts` accepts every component that
+    holds a root; the IR asks for one connected region. If a component ``C``
+    holds some roots but not all, every connected answer leaves ``C`` through
+    its rim ``N(C)``, and the roots are members, so ``sum_{w in N(C)} x_w >= 1``
+    (written ``-sum x_w <= -1``). Size: one row per such component.
+    """
+    if len(con.roots) < 2:
+        return []
+    lit_of = dict(con.members)
+    chosen = {cell for cell, lit in con.members if found.holds(lit)}
+    roots = set(con.roots)
+    if not roots <= chosen:
+        return []  # the root rows are violated, not connectivity
+    comps = components(grid, chosen)
+    holding = [c for c in comps if roots.intersection(c)]
+    if len(holding) < 2:
+        return []
+    cuts = []
+    for comp in holding:
+        inside = set(comp)
+        rim = sorted({w for u in comp for w in grid.neighbours[u] if w not in inside and w in lit_of})
+        cuts.append(Linear(tuple((-1, lit_of[w]) for w in rim), Cmp.LE, -1, span=con.span))
+    return cuts
+
+
 def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None:
     """Drop the stray components of every region from a relaxation's answer.
 
@@ -537,6 +571,8 @@ def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None
         if con.roots:
             roots = set(con.roots)
             keep = [c for c in comps if roots.intersection(c)]
+            if len(keep) > 1:
+                return None  # roots apart: no repair by dropping cells
         else:
             keep = [max(comps, key=len)]
         kept = {cell for comp in keep for cell in comp}
@@ -592,6 +628,7 @@ class MilpBackend(Backend):
         try:
             from pyomo.contrib.appsi.solvers.highs import Highs
             from pyomo.contrib.appsi.base import TerminationCondition as TC
+            import highspy
         except ImportError as e:  # pragma: no cover - dependency problem
             raise BackendError(f"backend 'milp' is not available: {e}") from e
 
@@ -663,14 +700,19 @@ class MilpBackend(Backend):
                 # cuts are valid for every connected answer, so the puzzle is too.
                 status, bound = Status.INFEASIBLE, None
                 break
-            if highs.getInfo().primal_solution_status != 2:
+            if highs.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
+                # No row and no objective reached HiGHS: every column is free.
+                tc = TC.optimal
+            elif highs.getInfo().primal_solution_status != 2:
                 break  # no incumbent
-            opt.load_vars()
+            else:
+                opt.load_vars()
             found = _assignment(model, pyo.values())
             cuts = []
             if strategy == _CUTS:
                 for key, con in low.regions:
                     cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
+                    cuts.extend((key, c) for c in _root_split_cuts(model.grid, con, found))
             if not cuts:
                 assignment = found
                 status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
