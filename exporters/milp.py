@@ -773,8 +773,8 @@ class MilpBackend(Backend):
         """Write ``model`` as an LP or MPS file with a sidecar ``<path>.vars.json``.
 
         The file always uses single-commodity flow for connectivity: lazy
-        cuts exist only inside a solve loop. When ``options.connectivity`` is
-        ``cuts`` the header says so and the remark is logged and kept in
+        cuts exist only inside a solve loop. When ``options.connectivity`` asks
+        for ``cuts`` the header says so and the remark is logged and kept in
         :attr:`notes`; nothing is raised. Labels are gridlang's (``wall_3_4``,
         ``flow_pen_3_4_3_5``, rows ``clause_12_L22``); the output is
         byte-for-byte the same for the same model.
@@ -798,7 +798,8 @@ class MilpBackend(Backend):
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
-        requested = self.strategy(options)
+        # Files use flow; only an explicit request for cuts earns a note.
+        requested = self.strategy(options) if options.connectivity is not None else _FLOW
         self.notes = []
         if requested != _FLOW:
             note = ("lazy separator cuts cannot live in a file; "

@@ -150,3 +150,332 @@ def test_connected_with_negative_member_literals(strategy):
     assert len(found) == brute_connected(grid, set(range(6)), (0,))
     for values in found:
         assert is_connected(grid, {i for i in range(6) if not values[i]})
+
+
+# --- Linear with enforce literals (big-M) -----------------------------------
+
+
+def brute_linear(nvars: int, cons: list[Linear]) -> int:
+    """Assignments of ``nvars`` Booleans meeting every constraint, by definition."""
+    def holds(values, lit):
+        return values[abs(lit) - 1] == (lit > 0)
+
+    count = 0
+    for values in itertools.product((False, True), repeat=nvars):
+        ok = True
+        for con in cons:
+            if not all(holds(values, e) for e in con.enforce):
+                continue
+            lhs = sum(c for c, lit in con.terms if holds(values, lit))
+            ok = ok and con.op.holds(lhs, con.rhs)
+        count += ok
+    return count
+
+
+LINEAR_CASES = {
+    # x1 + x2 + x3 <= 1 when x4
+    "le": [Linear(((1, 1), (1, 2), (1, 3)), Cmp.LE, 1, (4,))],
+    # 2 x1 - 3 ~x2 + x3 >= 1 when ~x4 and x5
+    "ge_negative": [Linear(((2, 1), (-3, -2), (1, 3)), Cmp.GE, 1, (-4, 5))],
+    # x1 + x2 + ~x3 == 2 when x4; x4 also appears in the terms of a second one
+    "eq": [Linear(((1, 1), (1, 2), (1, -3)), Cmp.EQ, 2, (4,)),
+           Linear(((1, 4), (1, 5)), Cmp.LE, 1, (-1,))],
+    # never violated when enforced (M <= 0): the row is dropped, all 32 count
+    "redundant": [Linear(((1, 1), (1, 2)), Cmp.LE, 5, (3,))],
+    # infeasible when enforced: forces its enforce literal false
+    "forces_off": [Linear(((1, 1), (1, 2)), Cmp.GE, 3, (3, -4))],
+    # enforce literals that contradict each other: never on
+    "never_on": [Linear(((1, 1),), Cmp.GE, 2, (2, -2))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINEAR_CASES))
+def test_linear_with_enforce_matches_brute_force(name):
+    cons = LINEAR_CASES[name]
+    grid = grid_of(1, 5)
+    found = enumerate_all(cell_model(grid, cons), "cuts")
+    assert len(found) == brute_linear(5, cons) == EXPECTED_LINEAR_COUNTS[name]
+
+
+# Counted by hand, over the 32 assignments of x1..x5.
+EXPECTED_LINEAR_COUNTS = {
+    "le": 16 + 4 * 2,        # x4 off: 16; x4 on: 4 (x1,x2,x3) patterns with sum <= 1, x5 free
+    "ge_negative": 32 - 5,   # on for the 8 with ~x4, x5; 2*x1 - 3*(1-x2) + x3 >= 1 fails for 5 of them
+    "eq": 16 + 2 * 2 + 1,    # x4 off: 16; on: (1,1,1), (1,0,0) with x5 free, (0,1,0) with x5 = 0
+    "redundant": 32,
+    "forces_off": 32 - 8,    # x3 and not x4 is impossible
+    "never_on": 32,
+}
+
+
+# --- objective ----------------------------------------------------------------
+
+WEIGHTS = (3, -2, 5, -4, 1, 2)  # per cell of a 2x3 grid
+
+
+def brute_best(grid: Grid, weights, roots, constant: int, sense: Sense) -> int:
+    values = []
+    for k in range(grid.size + 1):
+        for subset in itertools.combinations(range(grid.size), k):
+            cells = set(subset)
+            if all(r in cells for r in roots) and is_connected(grid, cells):
+                values.append(constant + sum(weights[i] for i in cells))
+    return max(values) if sense is Sense.MAXIMIZE else min(values)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("sense,roots,constant", [
+    (Sense.MAXIMIZE, (0,), -7),
+    (Sense.MAXIMIZE, (), 11),
+    (Sense.MINIMIZE, (4,), 5),
+])
+def test_objective_keeps_its_constant(strategy, sense, roots, constant):
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    objective = Objective(sense, tuple((w, i + 1) for i, w in enumerate(WEIGHTS)), constant)
+    model = cell_model(grid, [Connected(members, roots, None, "r")], objective)
+    result = MilpBackend().solve(model, SolveOptions(connectivity=strategy))
+    want = brute_best(grid, WEIGHTS, roots, constant, sense)
+    # max with root 0: {0,1,2,4,5} = 3-2+5+1+2 = 9, -7 -> 2; max rootless: 9 + 11 = 20;
+    # min with root 4: {1,3,4} = -2-4+1 = -5, +5 -> 0.
+    assert want == {(-7): 2, 11: 20, 5: 0}[constant]
+    assert result.status is Status.OPTIMAL
+    assert result.objective == want
+    assert result.bound == want
+    assert objective.value(result.assignment) == want
+
+
+def test_objective_over_negative_literals():
+    # minimize 3*~x1 + 2*x2 - 4*~x3 + 6 subject to x1 | x2 and x2 | ~x3:
+    # x1=1, x2=0 forces x3=0: 0 + 0 - 4 + 6 = 2; x1=0 needs x2=1 (cost 3 + 2) -> worse.
+    grid = grid_of(1, 3)
+    objective = Objective(Sense.MINIMIZE, ((3, -1), (2, 2), (-4, -3)), 6)
+    model = cell_model(grid, [Clause((1, 2)), Clause((2, -3))], objective)
+    result = MilpBackend().solve(model, SolveOptions())
+    assert (result.status, result.objective, result.assignment.values) == (Status.OPTIMAL, 2, (True, False, False))
+
+
+# --- statuses and options -----------------------------------------------------
+
+
+def test_empty_clause_is_infeasible():
+    model = cell_model(grid_of(1, 2), [Clause(())])
+    result = MilpBackend().solve(model, SolveOptions())
+    assert result.status is Status.INFEASIBLE and result.assignment is None
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_solver_proves_infeasibility(strategy):
+    # Two roots at opposite corners of a 2x2 grid, the other two cells excluded.
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    cons = [Connected(members, (0, 5), None, "r"), Linear(tuple((1, i + 1) for i in range(6)), Cmp.LE, 3)]
+    result = MilpBackend().solve(cell_model(grid, cons), SolveOptions(connectivity=strategy))
+    # 0 and 5 are 3 steps apart: a connected region holding both has at least 4 cells.
+    assert result.status is Status.INFEASIBLE
+
+
+def test_roots_in_separate_candidate_components_are_infeasible():
+    grid = grid_of(1, 3)
+    cons = [Connected(((0, 1), (2, 3)), (0, 2), None, "r")]
+    assert MilpBackend().solve(cell_model(grid, cons), SolveOptions()).status is Status.INFEASIBLE
+
+
+def test_no_time_left_is_unknown():
+    grid = grid_of(2, 2)
+    model = cell_model(grid, [Connected(tuple((i, i + 1) for i in range(4)), (0,), None, "r")])
+    result = MilpBackend().solve(model, SolveOptions(time_limit=0.0))
+    assert (result.status, result.assignment, result.objective) == (Status.UNKNOWN, None, None)
+
+
+def test_threads_and_gap_options_are_honoured():
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    objective = Objective(Sense.MAXIMIZE, tuple((w, i + 1) for i, w in enumerate(WEIGHTS)), 0)
+    model = cell_model(grid, [Connected(members, (0,), None, "r")], objective)
+    for workers in (1, 2, None, 1):
+        result = MilpBackend().solve(model, SolveOptions(workers=workers, mip_gap=0.0))
+        assert (result.status, result.objective) == (Status.OPTIMAL, 9)
+
+
+def test_stats_report_sizes_and_times():
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    model = cell_model(grid, [Connected(members, (0,), None, "r")])
+    flow = MilpBackend().solve(model, SolveOptions(connectivity="flow"))
+    # 7 edges -> 14 arcs, minus the 2 into the root; 5 balance rows, 12 capacity rows.
+    assert flow.stats["variables"] == 6 + 12
+    assert flow.stats["constraints"] == 1 + 5 + 12
+    assert 0 < flow.build_seconds == flow.stats["build_seconds"] <= flow.seconds
+    cuts = MilpBackend().solve(model, SolveOptions(connectivity="cuts"))
+    assert cuts.stats["variables"] == 6 and cuts.stats["cut_rounds"] >= 0
+
+
+def test_unknown_strategy_and_format_are_refused(tmp_path):
+    model = cell_model(grid_of(1, 2), [Clause((1,))])
+    with pytest.raises(BackendError, match="connectivity strategy 'tree'"):
+        MilpBackend().solve(model, SolveOptions(connectivity="tree"))
+    with pytest.raises(BackendError, match="not 'wcnf'"):
+        MilpBackend().write(model, str(tmp_path / "m.wcnf"), "wcnf", SolveOptions())
+
+
+# --- files --------------------------------------------------------------------
+
+
+def small_model() -> Model:
+    """Weighted 2x3 region rooted at cell 0; cells 1 and 2 not both (when ~y, and y is false).
+
+    Optimum: {0,3,4,5,2} = 3-4+1+2+5 = 7 (reaching cell 2 around the bottom),
+    minus 3: 4.
+    """
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    objective = Objective(Sense.MAXIMIZE, tuple((w, i + 1) for i, w in enumerate(WEIGHTS)), -3)
+    cons = [Connected(members, (0,), None, "pen"), Linear(((1, 2), (1, 3)), Cmp.LE, 1, (-7,)),
+            Clause((-7,))]
+    return cell_model(grid, cons, objective, extra=1)
+
+
+def highs_solve(path: str):
+    import highspy
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(path) == highspy.HighsStatus.kOk
+    h.run()
+    return h
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps"])
+def test_written_file_solves_to_the_same_optimum(tmp_path, fmt):
+    model = small_model()
+    solved = MilpBackend().solve(model, SolveOptions())
+    path = str(tmp_path / f"m.{fmt}")
+    paths = MilpBackend().write(model, path, fmt, SolveOptions(connectivity="flow"))
+    assert paths == [path, path + ".vars.json"]
+    h = highs_solve(path)
+    # The constant -3 travels in the file (Pyomo's ONE_VAR_CONSTANT column).
+    assert round(h.getInfo().objective_function_value) == solved.objective == 4
+    sol = str(tmp_path / "m.sol")
+    h.writeSolution(sol, 0)
+    assignment = MilpBackend().read_solution(model, sol)
+    assert model.objective.value(assignment) == 4
+    assert violations(model, assignment) == []
+
+
+def test_written_files_are_reproducible_and_labelled(tmp_path):
+    model = small_model()
+    backend = MilpBackend()
+    a = backend.write(model, str(tmp_path / "a.mps"), "mps", SolveOptions())
+    b = backend.write(model, str(tmp_path / "b.mps"), "mps", SolveOptions())
+    assert open(a[0], "rb").read() == open(b[0], "rb").read()
+    assert open(a[1], "rb").read() == open(b[1], "rb").read()
+    text = open(a[0]).read()
+    assert text.splitlines()[:6] == [
+        "* gridlang model of puzzle 'tiny'",
+        "* map: tiny.txt",
+        "* spec: tiny.grid",
+        "* connectivity: single-commodity flow",
+        "* columns: see the sidecar .vars.json; rows end in _L<line> of the spec",
+        "* Source:     Pyomo MPS Writer",
+    ]
+    assert backend.notes == []
+    # Every column of the file is in the sidecar and nothing else is.
+    section = text.split("\nCOLUMNS\n")[1].split("\nRHS\n")[0]
+    columns = {line.split()[0] for line in section.splitlines()}
+    sidecar = json.loads(open(a[1]).read())
+    assert set(sidecar) == columns
+    assert sidecar["x_1_2"] == {"var": "x[1,2]", "family": "x", "cell": [1, 2], "value": None,
+                                "index": 6, "aux": False}
+    assert sidecar["y_0"]["cell"] is None and sidecar["y_0"]["var"] == "y=0"
+    assert sidecar["flow_pen_0_0_0_1"]["aux"] is True
+    assert sidecar["flow_pen_0_0_0_1"]["arc"] == [[0, 0], [0, 1]]
+
+
+def test_cuts_request_writes_flow_and_says_so(tmp_path, caplog):
+    model = small_model()
+    backend = MilpBackend()
+    with caplog.at_level("WARNING", logger="gridlang.milp"):
+        path = backend.write(model, str(tmp_path / "m.lp"), "lp", SolveOptions(connectivity="cuts"))[0]
+    assert backend.notes == ["lazy separator cuts cannot live in a file; "
+                             "the file uses single-commodity flow for connectivity"]
+    assert backend.notes[0] in caplog.text
+    lines = open(path).read().splitlines()
+    assert lines[3] == ("\\ connectivity: single-commodity flow "
+                        "(requested: lazy vertex-separator cuts, which cannot live in a file)")
+    assert any(line.startswith("c_u_flowcap_pen_0_0_0_1_:") for line in lines)
+
+
+def write_sol(tmp_path, text: str) -> str:
+    path = tmp_path / "answer.sol"
+    path.write_text(text)
+    return str(path)
+
+
+def gurobi_text(model: Model, values: dict[str, float], extra: str = "", drop: str = "") -> str:
+    lines = ["# Solution for model tiny", "# Objective value = 4"]
+    for name, value in values.items():
+        if name != drop:
+            lines.append(f"{name} {value}")
+    return "\n".join(lines) + "\n" + extra
+
+
+def solution_values(tmp_path) -> tuple[Model, dict[str, float]]:
+    model = small_model()
+    path = str(tmp_path / "m.mps")
+    MilpBackend().write(model, path, "mps", SolveOptions())
+    h = highs_solve(path)
+    sidecar = json.loads(open(path + ".vars.json").read())
+    values = dict(zip(sidecar, h.getSolution().col_value))
+    return model, values
+
+
+def test_read_gurobi_solution(tmp_path):
+    model, values = solution_values(tmp_path)
+    assignment = MilpBackend().read_solution(model, write_sol(tmp_path, gurobi_text(model, values)))
+    assert model.objective.value(assignment) == 4
+
+
+def test_read_highs_pretty_solution(tmp_path):
+    model = small_model()
+    path = str(tmp_path / "m.lp")
+    MilpBackend().write(model, path, "lp", SolveOptions())
+    h = highs_solve(path)
+    sol = str(tmp_path / "pretty.sol")
+    h.writeSolution(sol, 1)
+    assert model.objective.value(MilpBackend().read_solution(model, sol)) == 4
+
+
+def test_unknown_column_points_at_its_line(tmp_path):
+    model, values = solution_values(tmp_path)
+    path = write_sol(tmp_path, gurobi_text(model, values, extra="  wall_9_9 1\n"))
+    with pytest.raises(MapError) as err:
+        MilpBackend().read_solution(model, path)
+    line = 3 + len(values)
+    assert (err.value.span.line, err.value.span.column) == (line, 3)
+    assert "no column named 'wall_9_9'" in err.value.message
+    assert err.value.render().endswith("\n      wall_9_9 1\n      ^^^^^^^^")
+
+
+def test_missing_column_is_reported(tmp_path):
+    model, values = solution_values(tmp_path)
+    path = write_sol(tmp_path, gurobi_text(model, values, drop="x_0_2"))
+    with pytest.raises(MapError, match="no value for column 'x_0_2'") as err:
+        MilpBackend().read_solution(model, path)
+    assert err.value.span.line == 1
+
+
+def test_fractional_value_is_refused(tmp_path):
+    model, values = solution_values(tmp_path)
+    values["x_0_1"] = 0.5
+    path = write_sol(tmp_path, gurobi_text(model, values))
+    with pytest.raises(MapError, match="'x_0_1' is binary but has the value 0.5") as err:
+        MilpBackend().read_solution(model, path)
+    assert err.value.span.line == 3 + list(values).index("x_0_1")
+
+
+def test_highs_file_without_solution_is_refused(tmp_path):
+    text = "Model status\nInfeasible\n\n# Primal solution values\nNone\n"
+    with pytest.raises(MapError, match="no feasible primal solution") as err:
+        MilpBackend().read_solution(small_model(), write_sol(tmp_path, text))
+    assert err.value.span.line == 5
