@@ -14,25 +14,45 @@ negative literal ``-v`` stands for ``1 - x_v``):
 * :class:`~gridlang.ir.Connected` is lowered by one of two strategies (maths
   and sources in :mod:`gridlang.connectivity`):
 
-  - ``flow``: single-commodity flow. Per candidate arc ``(u, v)`` one
-    continuous column ``0 <= f <= (n - 1) * x_v`` and per non-root candidate
-    one balance row; without roots a binary root-selection column per
-    candidate, ``r_v <= x_v``, ``sum r <= 1`` (``= 1`` when the region has a
-    known size of at least 1) and ``sum x <= n * sum r``. Adds ``2|E|``
-    (+ ``|V|``) columns and about ``2|E| + |V|`` rows for ``n = |V|``
-    candidates and ``|E|`` edges between them.
-  - ``cuts``: the lazy separator-cut loop (logic-based Benders). Solve
-    without connectivity; while a stray component exists add the
-    vertex-separator cuts of :func:`gridlang.connectivity.separator_cuts` to
-    the persistent HiGHS model (rows are appended, nothing is rebuilt) and
-    solve again, warm-started from the previous answer.
+  - ``flow``: single-commodity flow (Gavish-Graves style; see
+    :mod:`gridlang.connectivity`). Per candidate arc ``(u, v)`` one
+    continuous column ``0 <= f <= (n - 1) * x_v``; one root is the source
+    and every other candidate has a balance row ``in - out = x_v`` (further
+    roots are ordinary members, so all roots share one region). Without
+    roots a binary root-selection column per candidate, ``r_v <= x_v``,
+    ``sum r <= 1`` (``= 1`` when the region has a known size of at least 1),
+    ``sum x <= n * sum r`` and ``in - out >= x_v - n * r_v``: the
+    coefficient is ``n``, not ``n - 1``, because the root sends up to
+    ``n - 1`` units and receives none. Adds ``2|E|`` (+ ``|V|``) columns and
+    about ``2|E| + |V|`` rows for ``n = |V|`` candidates and ``|E|`` edges
+    between them.
+  - ``cuts``: the lazy separator-cut loop (logic-based Benders; Jandhyala,
+    *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
+    al. 2017). Solve without connectivity; while a stray component exists,
+    append the vertex-separator cuts of
+    :func:`gridlang.connectivity.separator_cuts` (plus ``sum_{N(C)} x >= 1``
+    for a component ``C`` holding some roots but not all) to the persistent
+    HiGHS model (rows are added, nothing is rebuilt) and solve again. Each
+    disconnected answer is repaired by dropping its stray components; when
+    the repair meets every IR constraint it is a true solution, used as the
+    warm start of the next round and as the incumbent if time runs out.
 
-  Roots are members in both strategies (a unit row unless the IR already
-  holds the unit clause).
+  In both strategies roots are members (a unit row unless the IR already
+  holds the unit clause), and candidates that no root can reach inside the
+  candidate graph (or, without roots, that sit in a candidate component
+  smaller than a known size) are fixed out: their separator has an empty
+  rim.
 * The :class:`~gridlang.ir.Objective` keeps its constant, so the solver's
   objective is the puzzle's score. All IR coefficients are integers, so the
   default gap is an absolute gap just below 1: a solve that HiGHS calls
-  optimal is exactly optimal.
+  optimal is exactly optimal. The reported objective is recomputed from the
+  rounded assignment; the bound is HiGHS's, rounded to an integer.
+
+Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
+connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
+or unbounded": every column is bounded) -> INFEASIBLE, valid for the puzzle
+because every cut is valid for every connected answer; anything else ->
+UNKNOWN (with ``bound`` when HiGHS had one).
 
 Files: ``write`` always uses flow (cuts cannot live in a file), through
 Pyomo's own LP and MPS writers with gridlang's labels (``wall_3_4``,
@@ -67,6 +87,8 @@ _ENCODING_TEXT = {
     _CUTS: "lazy vertex-separator cuts",
 }
 _INT_TOL = 1e-6
+"""Relative slack when rounding HiGHS's dual bound to an integer."""
+_BINARY_TOL = 1e-4
 """How far a solver value may sit from 0 or 1 and still count as binary."""
 
 
@@ -498,7 +520,7 @@ def _assignment(model: Model, values: list[float | None]) -> Assignment:
         if val is None:
             out.append(False)  # in no row and not in the objective: free
             continue
-        if abs(val - round(val)) > 1e-4:
+        if abs(val - round(val)) > _BINARY_TOL:
             raise BackendError(f"variable {model.variables[v]} has the fractional value {val}")
         out.append(val > 0.5)
     return Assignment(tuple(out))
@@ -608,7 +630,7 @@ class MilpBackend(Backend):
                 gap below 1, exact for the integer objective), ``log`` (HiGHS
                 log on stderr), ``connectivity`` (``cuts`` or ``flow``), and
                 ``extra["milp.warmstart"]`` (bool, default True: start each
-                cut round from the previous answer).
+                cut round from the best repaired answer so far).
 
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
@@ -616,21 +638,26 @@ class MilpBackend(Backend):
             bound rounded to an integer. ``stats`` holds ``strategy``,
             ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
             ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
-            HiGHS) and ``solver_seconds``.
+            HiGHS), ``solver_seconds`` (all HiGHS runs) and, for FEASIBLE,
+            ``gap`` (relative). ``seconds`` leaves out the one-off import of
+            Pyomo and highspy; ``time_limit`` counts it.
 
         Raises:
             BackendError: the strategy is unknown, pyomo or highspy is
                 missing, or the solver answer breaks the model.
         """
         strategy = self.strategy(options)
-        start = time.perf_counter()
-        deadline = None if options.time_limit is None else start + options.time_limit
+        t = time.perf_counter()
         try:
-            from pyomo.contrib.appsi.solvers.highs import Highs
-            from pyomo.contrib.appsi.base import TerminationCondition as TC
             import highspy
+            import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)
+            from pyomo.contrib.appsi.base import TerminationCondition as TC
+            from pyomo.contrib.appsi.solvers.highs import Highs
         except ImportError as e:  # pragma: no cover - dependency problem
             raise BackendError(f"backend 'milp' is not available: {e}") from e
+        # Timing starts after the imports, which a process pays once.
+        start = time.perf_counter()
+        deadline = None if options.time_limit is None else t + options.time_limit
 
         low = _lower(model, strategy)
         stats: dict[str, object] = {"strategy": strategy, "cut_rounds": 0, "cuts": 0}
@@ -757,6 +784,8 @@ class MilpBackend(Backend):
             status = Status.UNKNOWN
         if status is Status.OPTIMAL and objective is not None:
             bound = float(objective)
+        if status is Status.FEASIBLE and objective is not None and bound is not None:
+            stats["gap"] = abs(bound - objective) / max(1.0, abs(objective))
         return Result(
             status=status,
             assignment=assignment,
@@ -864,7 +893,7 @@ class MilpBackend(Backend):
                                Span(str(path), line, col, col + len(name)), text)
             if j >= model.num_vars:
                 continue  # flow or root selection
-            if abs(val - round(val)) > 1e-4 or not -1e-4 <= val <= 1 + 1e-4:
+            if abs(val - round(val)) > _BINARY_TOL or not -_BINARY_TOL <= val <= 1 + _BINARY_TOL:
                 raise MapError(f"column {name!r} is binary but has the value {val}",
                                Span(str(path), line, col, col + len(name)), text)
             out[j] = val > 0.5
