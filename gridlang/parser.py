@@ -50,6 +50,13 @@ _EXAMPLES: dict[str, list[str]] = {
 
 
 @functools.lru_cache(maxsize=1)
+def _examples() -> dict[str, list[str]]:
+    # The LALR state of a statement differs between the first statement of
+    # a spec and a later one, so each example is also tried after another.
+    return {msg: exs + ["tile z_ 'z'\n" + x for x in exs] for msg, exs in _EXAMPLES.items()}
+
+
+@functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     text = resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
@@ -121,7 +128,7 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
 
 def _parser_message(e: UnexpectedInput, text: str) -> str:
     try:
-        curated = e.match_examples(_parser().parse, _EXAMPLES, use_accepts=True)
+        curated = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # match_examples re-parses; any failure there only loses the hint
         curated = None
     if isinstance(e, UnexpectedCharacters):
