@@ -484,6 +484,32 @@ class _PyomoModel:
         return [v.value for v in self.x]
 
 
+def to_pyomo(model: Model, connectivity: str = _FLOW):
+    """The MILP of ``model`` as a Pyomo ConcreteModel, for use outside gridlang.
+
+    Args:
+        model: the compiled puzzle.
+        connectivity: ``flow`` (a complete model) or ``cuts`` (the relaxation
+            the cut loop starts from: connectivity is missing).
+
+    Returns:
+        ``(concrete_model, label)``: columns are ``concrete_model.x[j]`` (IR
+        variable ``j + 1`` for ``j < model.num_vars``, then flow and
+        root-selection columns), rows ``concrete_model.rows[i]``; ``label``
+        maps any of them to its gridlang name (``wall_3_4``,
+        ``clause_12_L22``), the names the LP/MPS files use. Pass it to
+        Pyomo's writers as ``labeler``.
+
+    Raises:
+        BackendError: ``connectivity`` is not ``flow`` or ``cuts``, or a
+            region's root lies outside its members.
+    """
+    if connectivity not in (_FLOW, _CUTS):
+        raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
+    pyo = _PyomoModel(_lower(model, connectivity))
+    return pyo.pm, pyo.labeler
+
+
 # ---------------------------------------------------------------------------
 # HiGHS
 

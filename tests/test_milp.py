@@ -479,3 +479,13 @@ def test_highs_file_without_solution_is_refused(tmp_path):
     with pytest.raises(MapError, match="no feasible primal solution") as err:
         MilpBackend().read_solution(small_model(), write_sol(tmp_path, text))
     assert err.value.span.line == 5
+
+
+def test_to_pyomo_names_columns_as_the_files_do():
+    from gridlang.exporters.milp import to_pyomo
+
+    pm, label = to_pyomo(small_model(), "flow")
+    assert [label(pm.x[j]) for j in range(7)] == ["x_0_0", "x_0_1", "x_0_2", "x_1_0", "x_1_1", "x_1_2", "y_0"]
+    assert label(pm.rows[0]) == "rootin_pen_0_0"  # the Connected node comes first
+    # 6 IR variables + y, and 14 - 2 arcs (none into the root) of flow.
+    assert len(pm.x) == 7 + 12
