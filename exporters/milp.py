@@ -881,8 +881,10 @@ class MilpBackend(Backend):
         """Read an external solver's solution of a model this backend wrote.
 
         Formats: HiGHS ``.sol`` (raw style, as ``highs --solution_file`` and
-        ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too) and
-        Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines). Flow,
+        ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too),
+        Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines), and
+        SCIP and CBC solution files (which list only nonzero columns, so a
+        missing column is 0 there). Flow,
         root-selection and Pyomo's ``ONE_VAR_CONSTANT`` columns are accepted
         and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
 
@@ -906,7 +908,7 @@ class MilpBackend(Backend):
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise MapError(f"cannot read solution file: {e}", Span(str(path), 1, 1)) from e
-        values, anchor = _parse_solution(str(path), text)
+        values, anchor, sparse = _parse_solution(str(path), text)
         by_name = {col.name: j for j, col in enumerate(low.columns)}
         out: list[bool] = [False] * model.num_vars
         seen: set[int] = set()
@@ -925,7 +927,7 @@ class MilpBackend(Backend):
             out[j] = val > 0.5
             seen.add(j)
         missing = [low.columns[j].name for j in sorted(low.used_columns()) if j < model.num_vars and j not in seen]
-        if missing:
+        if missing and not sparse:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
             raise MapError(f"the solution gives no value for column {missing[0]!r}{more}",
                            Span(str(path), anchor, 1), text)
@@ -989,12 +991,18 @@ def _sidecar_text(low: _Lowered, pyo: _PyomoModel) -> str:
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity|nan)$", re.I)
 
 
-def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int]:
-    """``name -> (value, line, column)`` from a HiGHS or Gurobi solution file.
+def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int, bool]:
+    """``name -> (value, line, column)`` from a solver's solution file.
+
+    Formats: HiGHS raw and pretty, SCIP (``solution status:`` then ``name
+    value (obj:c)``), CBC (``Optimal - objective value ...`` then ``index name
+    value reduced-cost``), and Gurobi / plain (``# comments`` and ``name
+    value``).
 
     Returns:
-        The values and the line number that opens the column list (for
-        errors about missing columns).
+        The values, the line number that opens the column list (for errors
+        about missing columns), and whether the format lists only nonzero
+        columns (SCIP, CBC), so that a missing column means 0.
 
     Raises:
         MapError: malformed lines, repeated names, or no primal solution.
@@ -1002,10 +1010,49 @@ def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, i
     lines = text.splitlines()
     stripped = [l.strip() for l in lines]
     if any(s == "# Primal solution values" for s in stripped) or (stripped and stripped[0] == "Model status"):
-        return _parse_highs_raw(path, text, lines)
+        return (*_parse_highs_raw(path, text, lines), False)
     if any(s == "Columns" for s in stripped) and any(s.startswith("Model status:") for s in stripped):
-        return _parse_highs_pretty(path, text, lines)
-    return _parse_pairs(path, text, lines, 0, len(lines)), 1
+        return (*_parse_highs_pretty(path, text, lines), False)
+    first = next((i for i, s in enumerate(stripped) if s), 0)
+    head = stripped[first] if stripped else ""
+    if head.startswith("solution status:"):
+        return _parse_scip(path, text, lines, first), first + 1, True
+    if re.match(r"^[A-Za-z ]+- objective value", head):
+        return _parse_cbc(path, text, lines, first), first + 1, True
+    return _parse_pairs(path, text, lines, 0, len(lines)), 1, False
+
+
+def _parse_scip(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
+    status = lines[first].split(":", 1)[1].strip()
+    body = first + 1
+    if body < len(lines) and lines[body].strip().startswith("objective value:"):
+        body += 1
+    elif "infeasible" in status or any(l.strip() == "no solution available" for l in lines):
+        raise MapError(f"the solution file holds no primal solution (status {status!r})",
+                       Span(path, first + 1, 1), text)
+    # Drop SCIP's "(obj:c)" annotation, keep the columns where they were.
+    cleaned = [re.sub(r"\(obj:[^)]*\)", "", line) for line in lines]
+    return _parse_pairs(path, text, cleaned, body, len(lines))
+
+
+def _parse_cbc(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
+    status = lines[first].split("-", 1)[0].strip()
+    if status.lower().startswith("infeasible") or status.lower().startswith("integer infeasible"):
+        raise MapError(f"the solution file holds no primal solution (status {status!r})",
+                       Span(path, first + 1, 1), text)
+    out: dict[str, tuple[float, int, int]] = {}
+    for i in range(first + 1, len(lines)):
+        fields = lines[i].replace("**", " ").split()
+        if not fields:
+            continue
+        if len(fields) != 4 or not fields[0].isdigit() or not _NUMBER.match(fields[2]):
+            raise MapError("expected 'index name value reduced-cost'", Span(path, i + 1, 1), text)
+        name = fields[1]
+        col = lines[i].find(name) + 1
+        if name in out:
+            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
+        out[name] = (float(fields[2]), i + 1, col)
+    return out
 
 
 def _parse_highs_raw(path: str, text: str, lines: list[str]):

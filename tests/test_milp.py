@@ -489,3 +489,21 @@ def test_to_pyomo_names_columns_as_the_files_do():
     assert label(pm.rows[0]) == "rootin_pen_0_0"  # the Connected node comes first
     # 6 IR variables + y, and 14 - 2 arcs (none into the root) of flow.
     assert len(pm.x) == 7 + 12
+
+
+def test_read_scip_and_cbc_solutions_list_only_nonzeros(tmp_path):
+    model, values = solution_values(tmp_path)
+    nonzero = {name: v for name, v in values.items() if abs(v) > 1e-9}
+    scip = "solution status: optimal solution found\nobjective value:                 4\n" + "".join(
+        f"{name:<40}{v:>10g} \t(obj:0)\n" for name, v in nonzero.items())
+    cbc = "Optimal - objective value 4.00000000\n" + "".join(
+        f"{k:>7} {name:<30}{v:>12g}{0:>24}\n" for k, (name, v) in enumerate(nonzero.items()))
+    for text in (scip, cbc):
+        assignment = MilpBackend().read_solution(model, write_sol(tmp_path, text))
+        assert model.objective.value(assignment) == 4
+    with pytest.raises(MapError, match="no primal solution") as err:
+        MilpBackend().read_solution(model, write_sol(tmp_path, "solution status: infeasible\nno solution available\n"))
+    assert err.value.span.line == 1
+    bad = scip.replace("x_0_0 ", "x_9_9 ", 1) if "x_0_0 " in scip else scip + "x_9_9 1 \t(obj:0)\n"
+    with pytest.raises(MapError, match="no column named 'x_9_9'"):
+        MilpBackend().read_solution(model, write_sol(tmp_path, bad))
