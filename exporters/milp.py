@@ -57,8 +57,8 @@ UNKNOWN (with ``bound`` when HiGHS had one).
 Files: ``write`` always uses flow (cuts cannot live in a file), through
 Pyomo's own LP and MPS writers with gridlang's labels (``wall_3_4``,
 ``flow_pen_3_4_3_5``), a header comment naming the puzzle, spec, map and
-encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a HiGHS
-or Gurobi ``.sol`` file for such a model back into an assignment.
+encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a HiGHS,
+Gurobi, SCIP or CBC solution of such a file back into an assignment.
 
 Pyomo and highspy are imported inside the functions that need them.
 """
