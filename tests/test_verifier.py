@@ -41,7 +41,8 @@ def test_model_without_connectivity_claims_53_and_the_verifier_refuses(tmp_path)
     # ... and against the faulty encoding itself, the rules catch it.
     with pytest.raises(VerificationError) as e:
         verify(broken, result.assignment, result.objective)
-    assert "the solver claims 53, but the enclose.horse rules score this answer 2" in str(e.value)
+    assert "the solver claims 53, but the enclose.horse rules score this answer" in str(e.value)
+    assert int(str(e.value).rsplit(" ", 1)[1]) <= 2  # only what the horse really reaches
 
 
 def test_a_wrong_assignment_breaks_the_model_check(tmp_path):
