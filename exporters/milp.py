@@ -31,8 +31,10 @@ negative literal ``-v`` stands for ``1 - x_v``):
     al. 2017). Solve without connectivity; while a stray component exists,
     append the vertex-separator cuts of
     :func:`gridlang.connectivity.separator_cuts` (plus ``sum_{N(C)} x >= 1``
-    for a component ``C`` holding some roots but not all) to the persistent
-    HiGHS model (rows are added, nothing is rebuilt) and solve again. Each
+    for a component ``C`` holding some roots but not all) of the answer, and
+    of the other improving solutions HiGHS saved in the round, to the
+    persistent HiGHS model (rows are added, nothing is rebuilt) and solve
+    again. Each
     disconnected answer is repaired by dropping its stray components; when
     the repair meets every IR constraint it is a true solution, used as the
     warm start of the next round and as the incumbent if time runs out.
@@ -108,8 +110,8 @@ class _Column:
     """
 
     name: str
-    lb: float
-    ub: float
+    lb: int
+    ub: int
     binary: bool
     entry: dict[str, object]
 
@@ -216,7 +218,7 @@ def _lower(model: Model, strategy: str) -> _Lowered:
         elif var.cell is not None:
             rowcol = list(grid.cell(var.cell))
         low.columns.append(_Column(
-            low.fresh(var.identifier()), 0.0, 1.0, True,
+            low.fresh(var.identifier()), 0, 1, True,
             {"var": str(var), "family": var.family, "cell": rowcol, "value": var.value,
              "index": v, "aux": False},
         ))
@@ -338,7 +340,7 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
         (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
         arc_col[(u, v)] = len(low.columns)
         low.columns.append(_Column(
-            low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0.0, float(big_m), False,
+            low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0, big_m, False,
             {"var": f"flow({region})[{ur},{uc}->{vr},{vc}]", "family": "flow",
              "cell": [vr, vc], "value": None, "arc": [[ur, uc], [vr, vc]], "aux": True},
         ))
@@ -354,7 +356,7 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
             r, c = grid.cell(v)
             pick[v] = len(low.columns)
             low.columns.append(_Column(
-                low.fresh(f"pick_{key}_{r}_{c}"), 0.0, 1.0, True,
+                low.fresh(f"pick_{key}_{r}_{c}"), 0, 1, True,
                 {"var": f"root({region})[{r},{c}]", "family": "root", "cell": [r, c],
                  "value": None, "aux": True},
             ))
@@ -408,7 +410,7 @@ class _PyomoModel:
         labels: ``id(component data) -> label`` for the writers' labeler.
     """
 
-    def __init__(self, low: _Lowered):
+    def __init__(self, low: _Lowered, for_file: bool = False):
         import pyomo.environ as pe
         from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
@@ -435,6 +437,9 @@ class _PyomoModel:
                 expr=self._expr(coefs, const),
                 sense=pe.maximize if sense is Sense.MAXIMIZE else pe.minimize,
             )
+        elif for_file and cols:
+            # MPS needs an objective; a puzzle without one gets "minimize 0".
+            pm.obj = pe.Objective(expr=self._expr({0: 0}), sense=pe.minimize)
         pm.cuts = pe.ConstraintList()
         self.pm = pm
         self.labels: dict[int, str] = {}
@@ -446,6 +451,8 @@ class _PyomoModel:
             self.labels[id(pm.never)] = _sanitize(low.infeasible[0])
         if low.objective is not None:
             self.labels[id(pm.obj)] = "score" if low.objective[0] is Sense.MAXIMIZE else "cost"
+        elif for_file and cols:
+            self.labels[id(pm.obj)] = "feasibility"
 
     def _expr(self, coefs: dict[int, int], const: int = 0):
         x, mono = self.x, self._mono
@@ -602,6 +609,38 @@ def _root_split_cuts(grid, con: Connected, found: Assignment) -> list[Linear]:
     return cuts
 
 
+_POOL_LIMIT = 20
+"""At most this many of HiGHS's saved solutions are separated per round."""
+
+
+def _cuts_for(model: Model, low: _Lowered, found: Assignment) -> list[tuple[str, Linear]]:
+    """Every violated connectivity cut of ``found``, tagged with its region key."""
+    cuts: list[tuple[str, Linear]] = []
+    for key, con in low.regions:
+        cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
+        cuts.extend((key, c) for c in _root_split_cuts(model.grid, con, found))
+    return cuts
+
+
+def _saved_answers(opt, pyo: "_PyomoModel", model: Model, limit: int) -> list[Assignment]:
+    """The improving solutions HiGHS saved in its last run, as assignments.
+
+    Needs the HiGHS option ``mip_improving_solution_save``. Columns the
+    persistent interface never loaded (in no row yet) count as false;
+    fractional or malformed entries are skipped.
+    """
+    col_of = opt._pyomo_var_to_solver_var_map
+    index = [col_of.get(id(pyo.x[v])) for v in range(model.num_vars)]
+    out = []
+    for sol in list(opt._solver_model.getSavedMipSolutions())[-limit:]:
+        values = sol.col_value
+        try:
+            out.append(Assignment(tuple(i is not None and values[i] > 0.5 for i in index)))
+        except (IndexError, TypeError):
+            continue
+    return out
+
+
 def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None:
     """Drop the stray components of every region from a relaxation's answer.
 
@@ -656,7 +695,9 @@ class MilpBackend(Backend):
                 gap below 1, exact for the integer objective), ``log`` (HiGHS
                 log on stderr), ``connectivity`` (``cuts`` or ``flow``), and
                 ``extra["milp.warmstart"]`` (bool, default True: start each
-                cut round from the best repaired answer so far).
+                cut round from the best repaired answer so far) and
+                ``extra["milp.pool_cuts"]`` (bool, default True: also separate
+                the other improving solutions HiGHS found in a round).
 
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
@@ -707,6 +748,9 @@ class MilpBackend(Backend):
                      "update_named_expressions", "update_objective"):
             setattr(opt.update_config, flag, False)
         highs_options: dict[str, object] = {"output_flag": bool(options.log)}
+        pool = strategy == _CUTS and bool(options.extra.get("milp.pool_cuts", True))
+        if pool:
+            highs_options["mip_improving_solution_save"] = True
         if options.mip_gap is not None:
             highs_options["mip_rel_gap"] = options.mip_gap
         elif model.objective is not None:
@@ -761,20 +805,28 @@ class MilpBackend(Backend):
             else:
                 opt.load_vars()
             found = _assignment(model, pyo.values())
-            cuts = []
-            if strategy == _CUTS:
-                for key, con in low.regions:
-                    cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
-                    cuts.extend((key, c) for c in _root_split_cuts(model.grid, con, found))
+            cuts = _cuts_for(model, low, found) if strategy == _CUTS else []
             if not cuts:
                 assignment = found
                 status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
                 break
-            repaired = _repair(model, low, found)
-            if repaired is not None:
-                score = _score(model, repaired)
-                if best is None or _better(sense, score, best[0]):
-                    best = (score, repaired)
+            answers = [found]
+            if pool:
+                # HiGHS's other improving solutions of this round: their stray
+                # components give more cuts (fewer rounds) and more repairs.
+                answers += _saved_answers(opt, pyo, model, limit=_POOL_LIMIT)
+                known = {(c.terms, c.rhs) for _, c in cuts}
+                for other in answers[1:]:
+                    for key, cut in _cuts_for(model, low, other):
+                        if (cut.terms, cut.rhs) not in known:
+                            known.add((cut.terms, cut.rhs))
+                            cuts.append((key, cut))
+            for answer in answers:
+                repaired = _repair(model, low, answer)
+                if repaired is not None:
+                    score = _score(model, repaired)
+                    if best is None or _better(sense, score, best[0]):
+                        best = (score, repaired)
             if tc is not TC.optimal:
                 break  # time is up and the relaxation's answer is disconnected
             rounds += 1
@@ -862,7 +914,7 @@ class MilpBackend(Backend):
             self.notes.append(note)
             logger.warning(note)
         low = _lower(model, _FLOW)
-        pyo = _PyomoModel(low)
+        pyo = _PyomoModel(low, for_file=True)
         body = _write_body(pyo, fmt)
         header = _header_lines(model, requested)
         out = Path(path)
@@ -874,7 +926,7 @@ class MilpBackend(Backend):
             fh.write(text)
         sidecar = str(out) + ".vars.json"
         with open(sidecar, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(_sidecar_text(low, pyo))
+            fh.write(_sidecar_text(low, "ONE_VAR_CONSTANT" in body))
         return [str(out), sidecar]
 
     def read_solution(self, model: Model, path: str) -> Assignment:
@@ -974,13 +1026,13 @@ def _write_body(pyo: _PyomoModel, fmt: str) -> str:
         os.unlink(tmp)
 
 
-def _sidecar_text(low: _Lowered, pyo: _PyomoModel) -> str:
+def _sidecar_text(low: _Lowered, has_constant: bool) -> str:
     used = low.used_columns()
     table: dict[str, dict[str, object]] = {}
     for j, col in enumerate(low.columns):
         if j in used:
             table[col.name] = col.entry
-    if low.objective is not None and low.objective[2] != 0:
+    if has_constant:
         table["ONE_VAR_CONSTANT"] = {"var": "constant 1 (carries the objective constant)",
                                      "family": "constant", "cell": None, "value": None, "aux": True}
     # One column per line: readable, diffable, and still one JSON object.
