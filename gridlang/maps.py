@@ -13,6 +13,13 @@ Two formats are accepted:
   skipped. Every row must have the same width.
 * **JSON**: the game's level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
   any other key that names a parameter of the spec gives its value.
+* **Snake Eggs JSON record** (the shape of ``../shared/data/snake_eggs``):
+  ``{"rows": R, "cols": C, "egg_sizes": [...], "head": [r, c], "tail":
+  [r, c], "clues": [{"cell": [r, c], "egg": k}, ...]}``, told apart by its
+  ``rows``/``cols``/``egg_sizes`` keys. It is turned into the Snake Eggs
+  text format (:func:`snake_eggs_rows`): ``.`` an unknown cell, ``o`` a
+  circled end, ``1``-``9`` then ``A``-``Z`` a clue of that size; the sizes
+  become the parameter ``sizes``. Errors point at the record's entry.
 
 Characters are looked up in the spec's tiles, not in a fixed table. Every
 problem is a :class:`~gridlang.errors.MapError` that points at the map file's
@@ -90,6 +97,8 @@ def read_map(path: str | Path) -> MapData:
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
     if text.lstrip().startswith("{"):
         data = _read_json(p, text)
+        if data is None:
+            data = _read_snake_eggs_json(p, text)
     else:
         data = _read_text(p, text)
     _check_rectangular(data)
@@ -136,6 +145,8 @@ def _read_json(path: str, text: str) -> MapData:
         record = json.loads(text)
     except json.JSONDecodeError as e:
         raise MapError(f"the map is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
+    if isinstance(record, dict) and "map" not in record and {"rows", "cols", "egg_sizes"} <= set(record):
+        return None  # a Snake Eggs record
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
     spans = _json_string_spans(path, text, "map")
@@ -165,6 +176,138 @@ def _read_json(path: str, text: str) -> MapData:
             params[key] = (raw, _json_key_span(path, text, key))
     positions = [(s[0].line, s[0].column) for s in char_spans]
     return MapData(path, text, rows, positions, params, char_spans)
+
+
+SNAKE_EGGS_UNKNOWN = "."
+SNAKE_EGGS_END = "o"
+
+
+def snake_eggs_char(size: int) -> str:
+    """The clue character for an egg size: ``1``-``9``, then ``A`` (10) to ``Z`` (35).
+
+    Raises:
+        ValueError: the size is below 1 or above 35.
+    """
+    if 1 <= size <= 9:
+        return str(size)
+    if 10 <= size <= 35:
+        return chr(ord("A") + size - 10)
+    raise ValueError(f"no clue character for an egg of size {size} (1 to 35 can be written)")
+
+
+def snake_eggs_rows(record: dict) -> list[str]:
+    """The text-format grid rows of a Snake Eggs JSON record (no checks; see :func:`read_map`)."""
+    grid = [[SNAKE_EGGS_UNKNOWN] * record["cols"] for _ in range(record["rows"])]
+    for key in ("head", "tail"):
+        if record.get(key) is not None:
+            r, c = record[key]
+            grid[r][c] = SNAKE_EGGS_END
+    for clue in record.get("clues") or []:
+        r, c = clue["cell"]
+        grid[r][c] = snake_eggs_char(clue["egg"])
+    return ["".join(row) for row in grid]
+
+
+def _read_snake_eggs_json(path: str, text: str) -> MapData:
+    record = json.loads(text)
+
+    def fail(message: str, span: Span) -> MapError:
+        return MapError(message, span, source=text)
+
+    def key_span(key: str) -> Span:
+        return _json_key_span(path, text, key)
+
+    for key in ("rows", "cols"):
+        v = record[key]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise fail(f'"{key}" must be a positive integer, not {v!r}', key_span(key))
+    rows, cols = record["rows"], record["cols"]
+    sizes = record["egg_sizes"]
+    if not isinstance(sizes, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
+        raise fail('"egg_sizes" must be a list of integers', key_span("egg_sizes"))
+    rows_span = key_span("rows")
+    spans = [[rows_span] * cols for _ in range(rows)]
+
+    def cell_of(value, span: Span, what: str) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+            raise fail(f"{what} must be a cell [row, col], not {value!r}", span)
+        r, c = value
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise fail(f"{what} {value} lies outside the {rows}x{cols} grid (rows and columns count from 0)", span)
+        return r, c
+
+    given: dict[tuple[int, int], str] = {}
+    for key in ("head", "tail"):
+        if record.get(key) is None:
+            continue
+        span = key_span(key)
+        rc = cell_of(record[key], span, f'"{key}"')
+        if rc in given:
+            raise fail(f'"{key}" {list(rc)} is the same cell as "{given[rc]}"', span)
+        given[rc] = key
+        spans[rc[0]][rc[1]] = span
+    clues = record.get("clues") or []
+    if not isinstance(clues, list):
+        raise fail('"clues" must be a list of {"cell": [r, c], "egg": k}', key_span("clues"))
+    clue_spans = _json_item_spans(path, text, "clues", len(clues))
+    seen: dict[tuple[int, int], int] = {}
+    for j, clue in enumerate(clues):
+        span = clue_spans[j]
+        if not isinstance(clue, dict) or "cell" not in clue or "egg" not in clue:
+            raise fail('a clue is {"cell": [r, c], "egg": k}', span)
+        rc = cell_of(clue["cell"], span, "clue cell")
+        k = clue["egg"]
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise fail(f"the clue's egg size must be an integer, not {k!r}", span)
+        if rc in given:
+            raise fail(f"clue {k} at {list(rc)} stands on the circled end (\"{given[rc]}\"); "
+                       f"a clue cell is never on the snake", span)
+        if rc in seen and seen[rc] != k:
+            raise fail(f"two clues at {list(rc)}: {seen[rc]} and {k}", span)
+        try:
+            snake_eggs_char(k)
+        except ValueError as e:
+            raise fail(str(e), span) from e
+        seen[rc] = k
+        spans[rc[0]][rc[1]] = span
+    grid_rows = snake_eggs_rows(record)
+    params = {"sizes": (",".join(str(k) for k in sizes), _json_value_span(path, text, "egg_sizes"))}
+    positions = [(rows_span.line, rows_span.column)] * rows
+    return MapData(path, text, grid_rows, positions, params, spans)
+
+
+def _json_value_span(path: str, text: str, key: str) -> Span:
+    """The span of the value after ``"key":`` (its first character)."""
+    return _json_key_span(path, text, key)
+
+
+def _json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
+    """Spans of the first ``count`` objects (``{...}``) inside the JSON array at ``key``."""
+    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
+    spans: list[Span] = []
+    if m is None:
+        return [Span(path, 1, 1)] * count
+    i, depth, in_str = m.end(), 0, False
+    while i < len(text) and len(spans) < count:
+        ch = text[i]
+        if in_str:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "{[":
+            if depth == 0:
+                spans.append(_offset_span(path, text, i))
+            depth += 1
+        elif ch in "}]":
+            if depth == 0:
+                break
+            depth -= 1
+        i += 1
+    return spans + [_offset_span(path, text, m.start())] * (count - len(spans))
 
 
 def _json_key_span(path: str, text: str, key: str) -> Span:

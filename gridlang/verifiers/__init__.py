@@ -42,6 +42,7 @@ class Verdict:
 # puzzle name -> module in this package
 _VERIFIERS = {
     "enclose.horse": "horse",
+    "Snake Eggs": "snake_eggs",
 }
 
 
