@@ -74,10 +74,12 @@ import re
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, Callable, Iterable
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import components, flow_arcs, separator_cuts
 from gridlang.errors import BackendError, MapError, Span
+from gridlang.grid import Grid
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense, violations
 
 logger = logging.getLogger("gridlang.milp")
@@ -166,7 +168,7 @@ def _sanitize(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text)
 
 
-def _affine(terms) -> tuple[dict[int, int], int]:
+def _affine(terms: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
     """``sum coef * lit`` over literals as ``(column -> coef, constant)``.
 
     A negative literal ``-v`` contributes ``coef * (1 - x_v)``.
@@ -199,7 +201,7 @@ def _add_row(low: _Lowered, name: str, coefs: dict[int, int], const: int,
     ))
 
 
-def _span_tag(span) -> str:
+def _span_tag(span: Span | None) -> str:
     return f"_L{span.line}" if span is not None else ""
 
 
@@ -454,13 +456,13 @@ class _PyomoModel:
         elif for_file and cols:
             self.labels[id(pm.obj)] = "feasibility"
 
-    def _expr(self, coefs: dict[int, int], const: int = 0):
+    def _expr(self, coefs: dict[int, int], const: int = 0) -> Any:
         x, mono = self.x, self._mono
         args = [const] if const else []
         args.extend(mono((a, x[j])) for j, a in coefs.items())
         return self._linear(args)
 
-    def _relation(self, row: _Row):
+    def _relation(self, row: _Row) -> Any:
         body = self._expr(row.coefs)
         if row.lo is not None and row.hi is not None:
             if row.lo == row.hi:
@@ -470,13 +472,13 @@ class _PyomoModel:
             return body >= row.lo
         return body <= row.hi
 
-    def add_cut(self, name: str, coefs: dict[int, int], const: int, hi: int):
+    def add_cut(self, name: str, coefs: dict[int, int], const: int, hi: int) -> Any:
         """Append the row ``coefs.x + const <= hi`` to ``pm.cuts``; return its data."""
         con = self.pm.cuts.add(self._expr(coefs) <= hi - const)
         self.labels[id(con)] = name
         return con
 
-    def labeler(self, obj) -> str:
+    def labeler(self, obj: Any) -> str:
         """Label for the Pyomo writers: gridlang's names, Pyomo's for the rest."""
         name = self.labels.get(id(obj))
         return name if name is not None else _sanitize(obj.name)
@@ -491,7 +493,7 @@ class _PyomoModel:
         return [v.value for v in self.x]
 
 
-def to_pyomo(model: Model, connectivity: str = _FLOW):
+def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[Any], str]]:
     """The MILP of ``model`` as a Pyomo ConcreteModel, for use outside gridlang.
 
     Args:
@@ -524,7 +526,7 @@ _scheduler_threads: int | None = None
 """Threads HiGHS's global scheduler was started with in this process."""
 
 
-def _set_threads(highs, threads: int | None) -> None:
+def _set_threads(highs: Any, threads: int | None) -> None:
     """Ask for ``threads`` HiGHS threads (None: leave HiGHS's default).
 
     HiGHS keeps one task scheduler per process and refuses a run whose
@@ -581,7 +583,7 @@ def _better(sense: Sense | None, a: int, b: int) -> bool:
     return False
 
 
-def _root_split_cuts(grid, con: Connected, found: Assignment) -> list[Linear]:
+def _root_split_cuts(grid: Grid, con: Connected, found: Assignment) -> list[Linear]:
     """Cuts for a region whose roots lie in different components.
 
     :func:`gridlang.connectivity.separator_cuts` accepts every component that
@@ -622,7 +624,7 @@ def _cuts_for(model: Model, low: _Lowered, found: Assignment) -> list[tuple[str,
     return cuts
 
 
-def _saved_answers(opt, pyo: "_PyomoModel", model: Model, limit: int) -> list[Assignment]:
+def _saved_answers(opt: Any, pyo: _PyomoModel, model: Model, limit: int) -> list[Assignment]:
     """The improving solutions HiGHS saved in its last run, as assignments.
 
     Needs the HiGHS option ``mip_improving_solution_save``. Columns the
@@ -1107,7 +1109,7 @@ def _parse_cbc(path: str, text: str, lines: list[str], first: int) -> dict[str, 
     return out
 
 
-def _parse_highs_raw(path: str, text: str, lines: list[str]):
+def _parse_highs_raw(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
     start = None
     for i, line in enumerate(lines):
         if line.strip() == "# Primal solution values":
@@ -1129,7 +1131,7 @@ def _parse_highs_raw(path: str, text: str, lines: list[str]):
     raise MapError("the solution file has no '# Columns' section", Span(path, start + 1, 1), text)
 
 
-def _parse_highs_pretty(path: str, text: str, lines: list[str]):
+def _parse_highs_pretty(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
     start = next(i for i, line in enumerate(lines) if line.strip() == "Columns")
     out: dict[str, tuple[float, int, int]] = {}
     header = lines[start + 1].split() if start + 1 < len(lines) else []
