@@ -106,7 +106,7 @@ DEFAULTS: dict[str, object] = {
     "rc2.minz": True,
     "rc2.adapt": False,
     "sat.solver": "g3",
-    "card.encoding": "seqcounter",
+    "card.encoding": "totalizer",
     "cuts.root_side": True,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``."""
@@ -143,7 +143,7 @@ class Lowered:
     families: list[tuple[int, int, str]] = field(default_factory=list)
 
 
-_CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "mtotalizer", "kmtotalizer")
+_CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
 
 
 def lower(model: Model, strategy: str, card_encoding: str = "seqcounter") -> Lowered:
@@ -321,12 +321,43 @@ def _bound_clauses(lits, weights, op: Cmp, rhs: int, pool, card_encoding: str) -
         k = rhs // weights[0]
         if k == 0:
             return clauses + [[-l] for l in lits]
-        if k == len(lits) - 1 and k > 1:
+        if k == len(lits) - 1:
+            # "not all": one clause (this is also how ``>= 1`` arrives).
             return clauses + [[-l for l in lits]]
+        if k == 1 and len(lits) <= 6:
+            return clauses + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+        if 2 * k > len(lits):
+            # Mostly true: count the false ones instead, ``sum(-l) >= n - k``
+            # (a ``>= k`` for small k arrives here), with a sequential counter.
+            enc = CardEnc.atleast([-l for l in lits], bound=len(lits) - k, vpool=pool,
+                                  encoding=EncType.seqcounter)
+            return clauses + [list(cl) for cl in enc.clauses]
+        if k == 1:
+            card_encoding = "seqcounter"
+        if card_encoding == "ktotalizer":
+            return clauses + _ktotalizer(lits, k, pool)
         enc = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=getattr(EncType, card_encoding))
         return clauses + [list(cl) for cl in enc.clauses]
     enc = PBEnc.leq(lits, weights=weights, bound=rhs, vpool=pool)
     return clauses + [list(cl) for cl in enc.clauses]
+
+
+def _ktotalizer(lits: list[int], k: int, pool) -> list[list[int]]:
+    """``sum lits <= k`` by the totalizer cut at ``k + 1`` outputs (PySAT ITotalizer).
+
+    Totalizer of O. Bailleux and Y. Boufkhad, CP 2003, with the k-simplification
+    of PySAT's ``ITotalizer`` (Martins et al., CP 2014): ``O(n k)`` clauses
+    instead of ``O(n^2)`` for the full tree; output ``k + 1`` is set false.
+    """
+    from pysat.card import ITotalizer
+
+    tot = ITotalizer(lits, ubound=k, top_id=pool.top)
+    try:
+        clauses = [list(cl) for cl in tot.cnf.clauses] + [[-tot.rhs[k]]]
+        pool.top = max(pool.top, tot.top_id)
+    finally:
+        tot.delete()
+    return clauses
 
 
 def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
@@ -342,7 +373,9 @@ def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
     if root is not None and root not in cand:
         return [[]]
     n = len(cells)
-    nbits = max(1, (n - 1).bit_length())
+    # BFS depth is below the number of members: below n, and below the size when fixed.
+    depth = min(n, con.size) if con.size is not None else n
+    nbits = max(1, (max(depth, 1) - 1).bit_length())
     bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v != root}
     rvar: dict[int, int] = {}
     if root is None:
@@ -724,6 +757,16 @@ def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
+def _interruptible(name: str) -> bool:
+    """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
+    from pysat.solvers import SolverNames
+
+    for family in ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling"):
+        if name in getattr(SolverNames, family, ()):
+            return False
+    return True
+
+
 class _Run:
     """One solve: the oracle, the cut loop, the clock."""
 
@@ -786,6 +829,8 @@ class _Run:
         else:
             rc2 = RC2(wcnf, **kwargs)
         self.build = time.perf_counter() - self.start
+        # Without interruption the time limit is checked between rounds only.
+        interruptible = _interruptible(str(s["rc2.solver"]))
         maximise = self.low.sense is Sense.MAXIMIZE
         best: tuple[int, Assignment] | None = None
         bound = None
@@ -796,7 +841,7 @@ class _Run:
                 if remaining is not None and remaining <= 0:
                     break
                 timer = None
-                if remaining is not None:
+                if remaining is not None and interruptible:
                     timer = threading.Timer(remaining, rc2.interrupt)
                     timer.start()
                 try:
@@ -805,13 +850,15 @@ class _Run:
                     if timer is not None:
                         timer.cancel()
                 self.rounds += 1
-                bound = self._score(rc2.cost)
                 if lits is None:
                     if not rc2.interrupted:
+                        # Cuts never remove a connected answer, so a held
+                        # solution and a proof of infeasibility cannot meet.
                         status = Status.INFEASIBLE if best is None else Status.OPTIMAL
-                        # With a held solution infeasibility cannot happen:
-                        # cuts never remove connected answers.
                     break
+                # The relaxation's optimum bounds the true one (cuts are valid);
+                # an interrupted round leaves the previous bound.
+                bound = self._score(rc2.cost)
                 assignment = self._assignment(lits)
                 cuts = self._cuts(assignment)
                 if not cuts:
@@ -849,6 +896,7 @@ class _Run:
 
         solver = Solver(name=str(self.settings["sat.solver"]), bootstrap_with=self.low.hard)
         self.build = time.perf_counter() - self.start
+        interruptible = _interruptible(str(self.settings["sat.solver"]))
         status = Status.UNKNOWN
         assignment = None
         try:
@@ -857,7 +905,7 @@ class _Run:
                 if remaining is not None and remaining <= 0:
                     break
                 timer = None
-                if remaining is not None:
+                if remaining is not None and interruptible:
                     timer = threading.Timer(remaining, solver.interrupt)
                     timer.start()
                 try:
