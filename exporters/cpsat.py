@@ -159,7 +159,10 @@ class _Lowering:
         cells = sorted(member)
         if not cells:
             return
-        big_m = max(len(cells) - 1, 1)
+        # Arc capacity n - 1 suffices, but without fixed roots the chosen
+        # root's balance is relaxed by big_m * pick and must reach -(n - 1)
+        # from +1, so big_m is n: with n - 1 the full candidate set is lost.
+        big_m = len(cells)
         roots = set(con.roots)
         tag = con.name or "region"
         flow = {}

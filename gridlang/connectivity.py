@@ -12,7 +12,7 @@ may enter a cell only if it is a member::
 
     f[u,v] <= (M) * x_v                  for every arc (u, v) of G
     inflow(v) - outflow(v) = x_v         for every non-root cell v
-    M = number of candidate members - 1
+    M = number of candidate members
 
 With roots, the source is the set of roots (their net outflow is free).
 Without roots, a root-selection variable ``r_v <= x_v`` per cell with
