@@ -493,9 +493,9 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
 def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
     """The assignment with every stray component switched off, if that is a solution.
 
-    Keeps, for each lazy Connected node, the component holding its roots
-    (or its largest component when unrooted) and sets the other members'
-    literals false; returns it when it violates no IR constraint.
+    Keeps, for each lazy Connected node, the component holding its first
+    root (or its largest component when unrooted) and sets the other
+    members' literals false; returns it when it violates no IR constraint.
     """
     values = list(assignment.values)
     for con in lazy:
@@ -504,7 +504,9 @@ def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assig
             continue
         comps = components(model.grid, chosen)
         if con.roots:
-            keep = [c for c in comps if set(con.roots) & set(c)]
+            # Only the first root's component: another root elsewhere makes the
+            # repaired answer miss that root, so it is refused below.
+            keep = [c for c in comps if con.roots[0] in c]
         else:
             keep = [max(comps, key=len)]
         kept = {c for comp in keep for c in comp}
@@ -798,7 +800,9 @@ class _Run:
         seen: set[tuple[int, ...]] = set()
         for con in self.low.lazy:
             clauses = [cut_clause(c) for c in separator_cuts(self.model.grid, con, assignment)]
-            if self.settings["cuts.root_side"]:
+            # With several roots, separator_cuts accepts one component per root;
+            # the root-side cuts are what joins them, so they are always added then.
+            if self.settings["cuts.root_side"] or len(con.roots) > 1:
                 clauses += root_side_cuts(self.model, con, assignment)
             for cl in clauses:
                 key = tuple(sorted(cl))

@@ -114,6 +114,26 @@ def test_connected_count_matches_brute_force(strategy, rows, cols, links, roots,
     assert len(enumerate_solutions(model, strategy)) == connected_subsets(grid, roots, size)
 
 
+@pytest.mark.parametrize("rows,cols,links,roots,size", [c for c in CASES if c[3]])
+def test_connected_count_without_root_side_cuts(rows, cols, links, roots, size):
+    # The plain separator cuts alone must be exact too.
+    grid = make_grid(rows, cols, links)
+    members = tuple((i, i + 1) for i in range(grid.size))
+    model = cell_model(grid, [Connected(members, roots, size, "r")])
+    backend = MaxSatBackend()
+    found = set()
+    current = model
+    while True:
+        r = backend.solve(current, SolveOptions(connectivity="cuts", extra={"cuts.root_side": False}))
+        if r.status is Status.INFEASIBLE:
+            break
+        found.add(r.assignment.values)
+        current = current.with_constraints(
+            (Clause(tuple(-(v + 1) if b else v + 1 for v, b in enumerate(r.assignment.values))),)
+        )
+    assert len(found) == connected_subsets(grid, roots, size)
+
+
 def test_connected_brute_force_counts_are_the_known_ones():
     # Connected induced subgraphs (OEIS A059525): 13 in the 2x2 grid, 218 in the
     # 3x3 grid; a path of 5 cells has 5+4+3+2+1 intervals. Plus the empty set.

@@ -106,6 +106,14 @@ def test_wcnf_round_trip_on_a_real_map(tmp_path):
     assignment = Assignment(tuple(l > 0 for l in lits[: model.num_vars]))
     _, verdict = pipeline.verify(model, assignment, score)
     assert verdict.score == 50
+    # An external solver's answer in the 2022 form reads back to the same score.
+    top = max(abs(l) for l in lits)
+    values = {abs(l): l > 0 for l in lits}
+    answer = tmp_path / "answer.txt"
+    answer.write_text(f"c rc2\no {rc2.cost}\ns OPTIMUM FOUND\nv "
+                      + "".join("1" if values.get(v) else "0" for v in range(1, top + 1)) + "\n")
+    decoded = MaxSatBackend().read_solution(model, str(answer))
+    assert model.objective.value(decoded) == 50
     # The file is reproducible byte for byte.
     again = str(tmp_path / "again.wcnf")
     MaxSatBackend().write(model, again, "wcnf", SolveOptions())
