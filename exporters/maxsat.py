@@ -100,7 +100,7 @@ from gridlang.ir import (
 )
 
 DEFAULTS: dict[str, object] = {
-    "rc2.solver": "g3",
+    "rc2.solver": "g4",
     "rc2.stratified": False,
     "rc2.exhaust": True,
     "rc2.minz": True,
@@ -108,6 +108,7 @@ DEFAULTS: dict[str, object] = {
     "sat.solver": "g3",
     "card.encoding": "totalizer",
     "cuts.root_side": True,
+    "cuts.seed": True,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``."""
 
@@ -146,7 +147,7 @@ class Lowered:
 _CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
 
 
-def lower(model: Model, strategy: str, card_encoding: str = "seqcounter") -> Lowered:
+def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cuts: bool = True) -> Lowered:
     """Lower ``model`` to hard and soft clauses.
 
     Args:
@@ -154,7 +155,9 @@ def lower(model: Model, strategy: str, card_encoding: str = "seqcounter") -> Low
         strategy: ``"cuts"`` (connectivity left in :attr:`Lowered.lazy` for
             the cut loop) or ``"tree"`` (complete encoding, no loop).
         card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
-            constraints.
+            constraints (or ``ktotalizer``).
+        seed_cuts: with ``cuts``, start from the articulation-point cuts of
+            :func:`articulation_cuts`.
 
     Returns:
         The clauses, soft clauses and objective offset.
@@ -186,6 +189,8 @@ def lower(model: Model, strategy: str, card_encoding: str = "seqcounter") -> Low
                 out.hard.append([lit_of[r]] if r in lit_of else [])
             if strategy == "cuts":
                 out.lazy.append(con)
+                if seed_cuts:
+                    out.hard.extend(articulation_cuts(model, con))
             elif strategy == "tree":
                 first = pool.top + 1
                 out.hard.extend(_tree_clauses(model, con, pool))
@@ -490,6 +495,73 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
     return [[-lit_of[t]] + rim_lits for t in stray]
 
 
+def articulation_cuts(model: Model, con: Connected) -> list[list[int]]:
+    """Separator cuts known before solving: single cells that separate others from the root.
+
+    In the graph of candidate cells, a cell outside the first root's
+    component is never a member (``[-x_s]``), and when a cut vertex ``a``
+    separates cell ``w`` from the root, every connected answer holding ``w``
+    holds ``a`` (``[-x_w, x_a]``, the separator cut with ``N = {a}``). The cut
+    vertices and their blocks come from one depth-first search (Hopcroft and
+    Tarjan, CACM 1973); each cell is tied to the cut vertex heading its block,
+    so chains of them follow by propagation. Size: at most one clause per
+    candidate cell, no variables. Rooted regions only.
+
+    Returns:
+        Hard clauses valid for every answer that meets ``con``.
+    """
+    if not con.roots:
+        return []
+    lit_of = dict(con.members)
+    root = con.roots[0]
+    if root not in lit_of:
+        return []
+    grid = model.grid
+    adj = {v: [u for u in grid.neighbours[v] if u in lit_of and u != v] for v in lit_of}
+    disc = {root: 0}
+    low = {root: 0}
+    clauses: list[list[int]] = []
+    stack = [(root, iter(adj[root]))]
+    edges: list[tuple[int, int]] = []
+    parent = {root: -1}
+    while stack:
+        u, it = stack[-1]
+        advanced = False
+        for v in it:
+            if v not in disc:
+                disc[v] = low[v] = len(disc)
+                parent[v] = u
+                edges.append((u, v))
+                stack.append((v, iter(adj[v])))
+                advanced = True
+                break
+            if v != parent[u] and disc[v] < disc[u]:
+                low[u] = min(low[u], disc[v])
+                edges.append((u, v))
+        if advanced:
+            continue
+        stack.pop()
+        if not stack:
+            break
+        p = stack[-1][0]
+        low[p] = min(low[p], low[u])
+        if low[u] >= disc[p]:
+            # The block headed by p: pop its edges; p separates it from the root.
+            block: set[int] = set()
+            while edges:
+                a, b = edges.pop()
+                block.update((a, b))
+                if (a, b) == (p, u):
+                    break
+            if p != root:
+                for w in sorted(block - {p}):
+                    clauses.append([-lit_of[w], lit_of[p]])
+    for v in sorted(lit_of):
+        if v not in disc:
+            clauses.append([-lit_of[v]])
+    return clauses
+
+
 def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
     """The assignment with every stray component switched off, if that is a solution.
 
@@ -555,7 +627,7 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        low = lower(model, strategy, str(settings["card.encoding"]))
+        low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]))
         deadline = None if options.time_limit is None else start + options.time_limit
         run = _Run(model, low, settings, deadline, start)
         if model.objective is None:

@@ -157,6 +157,74 @@ def test_connected_with_subset_of_candidates():
         assert len(enumerate_solutions(model, strategy)) == want
 
 
+def connected_member_sets(grid: Grid, members: set[int], root: int) -> list[set[int]]:
+    """Brute force: subsets of ``members`` holding ``root`` and connected."""
+    out = []
+    cells = sorted(members)
+    for mask in range(1 << len(cells)):
+        chosen = {c for i, c in enumerate(cells) if mask >> i & 1}
+        if root not in chosen:
+            continue
+        seen, stack = {root}, [root]
+        while stack:
+            u = stack.pop()
+            for v in grid.neighbours[u]:
+                if v in chosen and v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        if seen == chosen:
+            out.append(chosen)
+    return out
+
+
+# A 4x5 grid with holes (#) leaves cut vertices and an unreachable cell (18):
+#   0  1  2  #  4
+#   5  #  7  8  9
+#  10  # 12  #  #
+#  15  #  # 18  #
+HOLES_GRID = (4, 5)
+HOLES = {3, 6, 11, 13, 14, 16, 17, 19}
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_articulation_cuts_are_valid_and_exact(strategy):
+    from gridlang.exporters.maxsat import articulation_cuts
+
+    grid = make_grid(*HOLES_GRID)
+    members = {i for i in range(grid.size) if i not in HOLES}
+    con = Connected(tuple((i, i + 1) for i in sorted(members)), (0,), None, "pen")
+    sets = connected_member_sets(grid, members, 0)
+    clauses = articulation_cuts(cell_model(grid, [con]), con)
+    # A tree of bridges: each cell implies its parent (cells 1, 2, 5, 7, 8, 9, 10
+    # head blocks); cell 18 is cut off.
+    assert sorted(clauses) == sorted([[-3, 2], [-8, 3], [-13, 8], [-9, 8], [-5, 10], [-10, 9],
+                                      [-11, 6], [-16, 11], [-19]])
+    for chosen in sets:
+        for cl in clauses:
+            assert any((l > 0) == ((abs(l) - 1) in chosen) for l in cl)
+    model = cell_model(grid, [con] + [Clause((-(h + 1),)) for h in sorted(HOLES)])
+    assert len(enumerate_solutions(model, strategy)) == len(sets)
+
+
+def test_articulation_cuts_valid_on_random_hole_patterns():
+    import random
+
+    from gridlang.exporters.maxsat import articulation_cuts
+
+    rng = random.Random(7)
+    grid = make_grid(3, 4, ((0, 11),))
+    checked = 0
+    for _ in range(25):
+        members = {i for i in range(12) if i == 5 or rng.random() < 0.7}
+        con = Connected(tuple((i, i + 1) for i in sorted(members)), (5,), None, "pen")
+        clauses = articulation_cuts(cell_model(grid, [con]), con)
+        for chosen in connected_member_sets(grid, members, 5):
+            for cl in clauses:
+                assert any((l > 0) == ((abs(l) - 1) in chosen) for l in cl)
+        checked += len(clauses)
+    assert checked == 47
+
+
 def brute_linear(terms, op: Cmp, rhs: int, enforce, nvars: int) -> int:
     count = 0
     for bits in itertools.product((False, True), repeat=nvars):
