@@ -142,3 +142,32 @@ def _source_line(span: Span, source: str | None) -> str | None:
     if 1 <= span.line <= len(lines):
         return lines[span.line - 1]
     return None
+
+
+def read_source(path: str | Path, error: type[GridlangError], what: str) -> str:
+    """Read a UTF-8 text file, or raise ``error`` located at the first bad byte.
+
+    Args:
+        path: the file.
+        error: the error class to raise (``MapError``, ``GridSyntaxError``).
+        what: ``"map"`` or ``"spec"``, for the message.
+
+    Returns:
+        The text, without a leading byte-order mark.
+
+    Raises:
+        error: the file cannot be read, or is not UTF-8 (located at the byte).
+    """
+    p = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise error(f"cannot read {what} {p}: {e.strerror}") from e
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw[: e.start].count(b"\n") + 1
+        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
+        raise error(f"the {what} is not UTF-8 text (byte 0x{raw[e.start]:02x})", Span(p, line, col),
+                    source="") from e
+    return text[1:] if text.startswith("\ufeff") else text

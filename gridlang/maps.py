@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .checker import Symbols
-from .errors import GridlangError, MapError, Span, raise_all
+from .errors import GridlangError, MapError, Span, raise_all, read_source
 from .grid import Grid
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
@@ -81,18 +81,7 @@ def read_map(path: str | Path) -> MapData:
             rows are ragged.
     """
     p = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise MapError(f"cannot read map {p}: {e.strerror}") from e
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise MapError(f"the map is not UTF-8 text (byte 0x{raw[e.start]:02x})", Span(p, line, col), source="") from e
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = read_source(path, MapError, "map")
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
     if text.lstrip().startswith("{"):

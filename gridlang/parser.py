@@ -17,7 +17,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
-from .errors import GridlangError, GridSyntaxError, Span
+from .errors import GridlangError, GridSyntaxError, Span, read_source
 
 # Curated messages: each maps to examples of text that fail at the same
 # parser state (Lark's match_examples picks the message whose examples fail
@@ -98,16 +98,7 @@ def parse_file(path: str | Path) -> ast.Spec:
             follow the grammar.
     """
     p = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        raise GridSyntaxError(f"cannot read spec {p}: {e.strerror}") from e
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        col = e.start - (raw.rfind(b"\n", 0, e.start) + 1) + 1
-        raise GridSyntaxError("the spec is not valid UTF-8 text", Span(p, line, col), source="") from e
+    text = read_source(path, GridSyntaxError, "spec")
     return parse_spec(text, p)
 
 
