@@ -738,22 +738,33 @@ def _names(node) -> list[str]:
 
 
 def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[Constraint, ...]:
-    """Root unrooted connectivity nodes at a member the model fixes, and prune by distance.
+    """Strengthen connectivity nodes with exact consequences (a pure pass IR -> IR).
 
-    For a :class:`~gridlang.ir.Connected` node without roots, a member whose
-    literal is fixed true by a unit clause may serve as the root: the set is
-    connected exactly when it is connected to that cell, so rooting there
-    changes no solution and spares the backends the root choice. With a
-    known size N, every member lies within N - 1 steps of the root inside
-    the candidate cells, so candidates farther away get a unit clause
-    ``~x`` and leave the node.
+    For a :class:`~gridlang.ir.Connected` node:
+
+    * Candidates fixed false by a unit clause leave the node.
+    * Without roots, a member fixed true by a unit clause becomes the root:
+      the set is connected exactly when it is connected to that cell, so no
+      solution changes and the backends are spared the root choice.
+    * With a size N >= 2, every member has a member neighbour (clause
+      ``~x_u | x_v1 | x_v2 | ...``).
+    * With a size N and one root r, a candidate N or more steps from r
+      (inside the candidate cells) cannot be a member (unit clause ``~x``).
+    * With a size N >= 4 and no root, two candidates N or more steps apart
+      are not both members (``~x_u | ~x_v``): a connected set of N cells
+      joins any two of its cells by a path of at most N - 1 steps. (For
+      N <= 3 the neighbour clauses and the count already imply this.)
+
+    Every added clause holds in every solution, so the solution set is
+    unchanged; the clauses only help propagation. Size: at most one clause
+    per candidate, plus one per far pair.
 
     Args:
         grid: the model's grid graph.
         constraints: the lowered constraints.
 
     Returns:
-        The constraints with such nodes replaced and the exclusions appended.
+        The constraints with such nodes replaced and the new clauses appended.
     """
     forced = {c.lits[0] for c in constraints if isinstance(c, Clause) and len(c.lits) == 1}
     out: list[Constraint] = []
@@ -767,18 +778,39 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
         if not roots:
             fixed = [cell for cell, lit in members if lit in forced]
             roots = (fixed[0],) if fixed else ()
-        if len(roots) == 1 and con.size is not None:
-            cand = {cell for cell, _ in members}
-            dist = {roots[0]: 0}
-            queue = deque([roots[0]])
-            while queue:
-                u = queue.popleft()
-                for v in grid.neighbours[u]:
-                    if v in cand and v not in dist:
-                        dist[v] = dist[u] + 1
-                        queue.append(v)
-            far = [(cell, lit) for cell, lit in members if dist.get(cell, con.size) >= con.size]
-            extra.extend(Clause((-lit,), con.span) for _, lit in far)
-            members = tuple(m for m in members if m not in far)
-        out.append(Connected(members, roots, con.size, con.name, con.span))
+        size = con.size
+        if size is not None:
+            lit_of = dict(members)
+            cand = set(lit_of)
+            if len(roots) == 1:
+                dist = _distances(grid, cand, roots[0])
+                far = {cell for cell in cand if dist.get(cell, size) >= size}
+                extra.extend(Clause((-lit_of[cell],), con.span) for cell in sorted(far))
+                members = tuple(m for m in members if m[0] not in far)
+                lit_of = dict(members)
+                cand = set(lit_of)
+            if size >= 2:
+                for cell, lit in members:
+                    nbrs = tuple(lit_of[v] for v in grid.neighbours[cell] if v in cand)
+                    extra.append(Clause((-lit,) + nbrs, con.span))
+            if size >= 4 and not roots:
+                for u in sorted(cand):
+                    dist = _distances(grid, cand, u)
+                    for v in sorted(cand):
+                        if v > u and dist.get(v, size) >= size:
+                            extra.append(Clause((-lit_of[u], -lit_of[v]), con.span))
+        out.append(Connected(members, roots, size, con.name, con.span))
     return tuple(out + extra)
+
+
+def _distances(grid: Grid, cells: set[int], start: int) -> dict[int, int]:
+    """Breadth-first steps from ``start`` to each reachable cell of ``cells``."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        u = queue.popleft()
+        for v in grid.neighbours[u]:
+            if v in cells and v not in dist:
+                dist[v] = dist[u] + 1
+                queue.append(v)
+    return dist

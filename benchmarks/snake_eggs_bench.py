@@ -1,0 +1,66 @@
+"""Benchmark: solve and prove unique every Snake Eggs instance with CP-SAT.
+
+Run from the repository root::
+
+    python benchmarks/snake_eggs_bench.py [--strategy flow|cuts|both] [--only NAME] [--time-limit S]
+
+For each instance under ``puzzles/instances/snake_eggs`` it runs the full
+pipeline (parse, compile, solve, verify, then one more solve with a blocking
+clause to prove uniqueness) and prints the wall-clock seconds of solve +
+uniqueness proof, then the median and maximum per group (published 10x10,
+derived). Timings on a shared 2-core machine are noisy: report, do not
+assert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from gridlang.backend import SolveOptions
+from gridlang.pipeline import solve
+
+SPEC = "puzzles/snake_eggs.grid"
+ROOT = Path("puzzles/instances/snake_eggs")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--strategy", default="both", choices=("flow", "cuts", "both"))
+    p.add_argument("--only", help="substring of the instance names to run")
+    p.add_argument("--time-limit", type=float, default=300.0, help="seconds per solve")
+    p.add_argument("--repeat", type=int, default=1, help="runs per instance (the median is kept)")
+    args = p.parse_args(argv)
+    strategies = ("flow", "cuts") if args.strategy == "both" else (args.strategy,)
+    paths = sorted(ROOT.glob("*.txt")) + sorted(ROOT.glob("derived/*.txt"))
+    if args.only:
+        paths = [q for q in paths if args.only in q.name]
+    results: dict[tuple[str, str], list[float]] = {}
+    for strategy in strategies:
+        for path in paths:
+            runs = []
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                report = solve(SPEC, path, backend="cpsat", unique=True,
+                               options=SolveOptions(connectivity=strategy, time_limit=args.time_limit))
+                runs.append(time.perf_counter() - t0)
+                assert report.unique, f"{path}: not proved unique"
+            secs = statistics.median(runs)
+            group = "derived" if "derived" in path.parts else (
+                "published 10x10" if "10x10" in path.name else "small")
+            results.setdefault((strategy, group), []).append(secs)
+            print(f"{strategy:5s} {group:16s} {path.stem:40s} {secs:7.2f} s  "
+                  f"(solve {report.seconds['solve']:.2f} s, cut rounds {report.result.stats.get('cut_rounds')})",
+                  flush=True)
+    print()
+    for (strategy, group), secs in sorted(results.items()):
+        print(f"{strategy:5s} {group:16s} n={len(secs)}  median {statistics.median(secs):6.2f} s  "
+              f"max {max(secs):6.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
