@@ -159,3 +159,21 @@ def test_ortools_and_highspy_import_in_one_process():
     assert cp_model.CpModel() is not None
     h = highspy.Highs()
     assert (h.versionMajor(), h.versionMinor()) == (1, 12)
+
+
+def test_export_mps_solve_elsewhere_and_decode(tmp_path, capsys):
+    import highspy
+
+    mps = tmp_path / "daily.mps"
+    code, out, _ = run(["export", HORSE, "--map", DAILY_07, "--format", "mps", "-o", mps], capsys)
+    assert code == 0 and f"wrote {mps}" in out
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.readModel(str(mps))
+    h.run()
+    assert round(h.getInfo().objective_function_value) == 66
+    h.writeSolution(str(tmp_path / "daily.sol"), 1)
+    code, out, _ = run(["decode", HORSE, "--map", DAILY_07, "--solution", tmp_path / "daily.sol", "--json"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["verified_score"] == 66 and len(data["walls"]) == 12
