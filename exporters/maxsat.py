@@ -34,11 +34,16 @@ hard clause ``[-x_s] + [x_w for w in N(C)]`` (the pairwise form
 RC2 object before the next ``compute()``: RC2's cores stay valid when hard
 clauses are added, so each round resumes from the previous lower bound.
 For rooted regions each round also adds the root-side cut: with ``R`` the
-component holding the roots, ``N(R)`` separates the roots from every
+component holding the first root, ``N(R)`` separates that root from every
 candidate outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every
-chosen ``t`` outside it. The loop stops on a connected answer (optimal),
-or as soon as the answer with its stray components removed (when that
-passes every constraint) scores the relaxation's bound.
+chosen ``t`` outside it (this is also what joins several roots). Before the
+first round the loop is seeded with the cuts whose separator is a single
+cell, found by one depth-first search for cut vertices
+(:func:`articulation_cuts`: ``[-x_w, x_a]`` when cut vertex ``a`` separates
+``w`` from the root, ``[-x_w]`` when nothing joins them). The loop stops on
+a connected answer (optimal), or as soon as the answer with its stray
+components removed (when that passes every constraint) scores the
+relaxation's bound.
 
 ``tree`` (no loop, complete, used for file export): a spanning tree by
 parent pointers with a binary level ranking, after T. Janhunen,
@@ -109,6 +114,7 @@ DEFAULTS: dict[str, object] = {
     "card.encoding": "totalizer",
     "cuts.root_side": True,
     "cuts.seed": True,
+    "cuts.seed_pairs": False,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``."""
 
@@ -147,7 +153,8 @@ class Lowered:
 _CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
 
 
-def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cuts: bool = True) -> Lowered:
+def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cuts: bool = True,
+          seed_pairs: bool = False) -> Lowered:
     """Lower ``model`` to hard and soft clauses.
 
     Args:
@@ -157,7 +164,7 @@ def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cu
         card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
             constraints (or ``ktotalizer``).
         seed_cuts: with ``cuts``, start from the articulation-point cuts of
-            :func:`articulation_cuts`.
+            :func:`articulation_cuts`; ``seed_pairs`` adds its two-cell separators.
 
     Returns:
         The clauses, soft clauses and objective offset.
@@ -190,7 +197,7 @@ def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cu
             if strategy == "cuts":
                 out.lazy.append(con)
                 if seed_cuts:
-                    out.hard.extend(articulation_cuts(model, con))
+                    out.hard.extend(articulation_cuts(model, con, seed_pairs))
             elif strategy == "tree":
                 first = pool.top + 1
                 out.hard.extend(_tree_clauses(model, con, pool))
@@ -495,8 +502,8 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
     return [[-lit_of[t]] + rim_lits for t in stray]
 
 
-def articulation_cuts(model: Model, con: Connected) -> list[list[int]]:
-    """Separator cuts known before solving: single cells that separate others from the root.
+def articulation_cuts(model: Model, con: Connected, pairs: bool = False) -> list[list[int]]:
+    """Separator cuts known before solving: one or two cells that separate others from the root.
 
     In the graph of candidate cells, a cell outside the first root's
     component is never a member (``[-x_s]``), and when a cut vertex ``a``
@@ -504,8 +511,11 @@ def articulation_cuts(model: Model, con: Connected) -> list[list[int]]:
     holds ``a`` (``[-x_w, x_a]``, the separator cut with ``N = {a}``). The cut
     vertices and their blocks come from one depth-first search (Hopcroft and
     Tarjan, CACM 1973); each cell is tied to the cut vertex heading its block,
-    so chains of them follow by propagation. Size: at most one clause per
-    candidate cell, no variables. Rooted regions only.
+    so chains of them follow by propagation. With ``pairs``, the same search
+    is repeated without each cell ``a`` in turn, giving ``[-x_w, x_a, x_b]``
+    for the separators ``{a, b}`` of two cells (one search per cell). Size:
+    at most one clause per candidate cell (per removed cell with ``pairs``),
+    no variables. Rooted regions only.
 
     Returns:
         Hard clauses valid for every answer that meets ``con``.
@@ -518,16 +528,48 @@ def articulation_cuts(model: Model, con: Connected) -> list[list[int]]:
         return []
     grid = model.grid
     adj = {v: [u for u in grid.neighbours[v] if u in lit_of and u != v] for v in lit_of}
+    reached, heads = _blocks(adj, root)
+    clauses: list[list[int]] = []
+    single: set[tuple[int, int]] = set()
+    for head, w in heads:
+        clauses.append([-lit_of[w], lit_of[head]])
+        single.add((w, head))
+    for v in sorted(lit_of):
+        if v not in reached:
+            clauses.append([-lit_of[v]])
+    if pairs:
+        seen: set[tuple[int, int, int]] = set()
+        for a in sorted(reached):
+            if a == root:
+                continue
+            _, sub_heads = _blocks(adj, root, removed=a)
+            for b, w in sub_heads:
+                key = (w, min(a, b), max(a, b))
+                if (w, b) in single or (w, a) in single or key in seen:
+                    continue
+                seen.add(key)
+                clauses.append([-lit_of[w], lit_of[a], lit_of[b]])
+    return clauses
+
+
+def _blocks(adj: dict[int, list[int]], root: int, removed: int | None = None):
+    """Cells reached from ``root`` and ``(head, cell)`` for every cell of a block headed by a cut vertex.
+
+    An iterative depth-first search for biconnected components (Hopcroft and
+    Tarjan); ``removed`` is left out of the graph.
+    """
     disc = {root: 0}
     low = {root: 0}
-    clauses: list[list[int]] = []
+    parent = {root: -1}
     stack = [(root, iter(adj[root]))]
     edges: list[tuple[int, int]] = []
-    parent = {root: -1}
+    heads: list[tuple[int, int]] = []
     while stack:
         u, it = stack[-1]
         advanced = False
         for v in it:
+            if v == removed:
+                continue
             if v not in disc:
                 disc[v] = low[v] = len(disc)
                 parent[v] = u
@@ -554,12 +596,8 @@ def articulation_cuts(model: Model, con: Connected) -> list[list[int]]:
                 if (a, b) == (p, u):
                     break
             if p != root:
-                for w in sorted(block - {p}):
-                    clauses.append([-lit_of[w], lit_of[p]])
-    for v in sorted(lit_of):
-        if v not in disc:
-            clauses.append([-lit_of[v]])
-    return clauses
+                heads.extend((p, w) for w in sorted(block - {p}))
+    return set(disc), heads
 
 
 def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
@@ -627,7 +665,8 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]))
+        low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]),
+                    bool(settings["cuts.seed_pairs"]))
         deadline = None if options.time_limit is None else start + options.time_limit
         run = _Run(model, low, settings, deadline, start)
         if model.objective is None:
