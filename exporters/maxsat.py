@@ -114,7 +114,7 @@ DEFAULTS: dict[str, object] = {
     "card.encoding": "totalizer",
     "cuts.root_side": True,
     "cuts.seed": True,
-    "cuts.seed_pairs": False,
+    "cuts.seed_pairs": True,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``."""
 
@@ -154,7 +154,7 @@ _CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktota
 
 
 def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cuts: bool = True,
-          seed_pairs: bool = False) -> Lowered:
+          seed_pairs: bool = True) -> Lowered:
     """Lower ``model`` to hard and soft clauses.
 
     Args:
