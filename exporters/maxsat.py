@@ -76,10 +76,46 @@ edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
 Solving. Models with an objective go to RC2 (A. Ignatiev, A. Morgado,
 J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019); models
 without one to an incremental :class:`pysat.solvers.Solver`, the cut loop
-adding clauses between ``solve`` calls. The time limit covers all rounds:
-a :class:`threading.Timer` interrupts the oracle. Defaults (see
-:data:`DEFAULTS`) were kept from measurements on the real maps; figures are
-in :data:`MEASUREMENTS`.
+adding clauses between ``solve`` calls. The time limit (seconds) covers all
+rounds: a :class:`threading.Timer` interrupts the oracle (CaDiCaL cannot be
+interrupted, so with it the limit is checked between rounds only). On a
+timeout the answer is FEASIBLE when an earlier round left a repaired
+solution, else UNKNOWN; ``Result.bound`` is the last completed round's
+relaxation optimum, a valid bound.
+
+Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``)
+and why, from the enclose.horse maps of ``../shared/data/horse`` compiled
+from ``puzzles/horse.grid``. CPU seconds of the solving process; the machine
+(2 cores) ran other benchmarks at the same time, at a load of 8 to 11, so
+wall-clock times were 3 to 6 times larger and are not comparable::
+
+    RC2 options on daily-2026-01-07 / daily-2025-12-30 (wall s, lighter load)
+      plain RC2, g3               3.5 / 6.3
+      exhaust                     0.50 / 0.29
+      minz                        0.30 / 0.25
+      exhaust + minz              0.32 / 0.24    <- kept
+      stratified, adapt           no gain (2.9 / 6.8, 2.7 / 6.5 without minz)
+    budget encoding, hard dailies 04-28 / 01-05 / 05-26 (CPU s, g3)
+      seqcounter                  13.4 / -    / -
+      totalizer (full)            10.0 / 8.9  / 1.8   <- kept
+      kmtotalizer                 19.4 / 9.1  / 2.3
+      ktotalizer (ITotalizer, k)  25.1 / 34.0 / 1.9
+    SAT oracle under RC2, totalizer, same maps (CPU s)
+      g3 10.0 / 8.9 / 1.8; g4 8.4 / 7.1 / 2.1 (kept); cd19 14.9 / 13.6 / 4.3;
+      maplechrono 14.0 / - / 4.8; RC2Stratified (no hardening) 9.9 / 9.0 / 1.8
+    seeds, CPU s
+      custom-02dXth: none 2.6 (2 rounds), cut vertices 1.8 (1 round),
+        plus two-cell separators 1.5
+      weekly-01: none > 58 (stratified, unfinished), cut vertices 20.6,
+        plus two-cell separators 14.7
+      daily-2026-01-05: none 7.1, cut vertices 7.2, plus pairs 5.0
+    connectivity strategy: ``tree`` is exact but slower (daily-2026-01-07
+      1.9 s against 0.4 s CPU; daily-2026-04-28 unfinished after 72 s CPU),
+      so ``cuts`` is the default and ``tree`` serves the file export.
+    dominance "a wall touches the pen" (added to the IR by hand): no gain
+      (daily-2026-04-28 12.7 against 10.7 s CPU).
+
+MEASUREMENTS_PLACEHOLDER
 """
 
 from __future__ import annotations
@@ -117,9 +153,6 @@ DEFAULTS: dict[str, object] = {
     "cuts.seed_pairs": True,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``."""
-
-MEASUREMENTS = """(filled in from the benchmark runs)"""
-
 
 # --------------------------------------------------------------------------
 # lowering
