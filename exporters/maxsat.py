@@ -707,7 +707,7 @@ class MaxSatBackend(Backend):
         else:
             result = run.maxsat()
         result.stats.update(
-            strategy=strategy,
+            connectivity=strategy,
             hard=len(low.hard) + run.cuts,
             soft=len(low.soft),
             variables=low.top,
@@ -732,13 +732,16 @@ class MaxSatBackend(Backend):
             ``[path, path + ".vars.json"]``.
 
         Raises:
-            BackendError: unknown format, or CNF asked for a model with an
-                objective (use wcnf).
+            BackendError: unknown format, CNF asked for a model with an
+                objective (use wcnf), or a connectivity other than ``tree``.
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'maxsat' writes {', '.join(self.formats)}, not {fmt!r}")
         if fmt == "cnf" and model.objective is not None:
             raise BackendError("the model has an objective: a CNF file cannot hold it; use --format wcnf")
+        if options.connectivity not in (None, "tree"):
+            self.strategy(options)  # an unknown name is refused as in solve
+            raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
         settings = dict(DEFAULTS)
         settings.update({k: v for k, v in options.extra.items() if k in DEFAULTS})
         low = lower(model, "tree", str(settings["card.encoding"]))

@@ -400,6 +400,13 @@ def test_wcnf_round_trip_and_reproducible(tmp_path):
     assert len(names) == max(abs(l) for l in lits)
 
 
+def test_files_refuse_lazy_cuts(tmp_path):
+    with pytest.raises(BackendError, match="cannot hold lazy cuts"):
+        MaxSatBackend().write(small_pen_model(), str(tmp_path / "x.wcnf"), "wcnf", SolveOptions(connectivity="cuts"))
+    with pytest.raises(BackendError, match="no connectivity strategy 'flow'"):
+        MaxSatBackend().write(small_pen_model(), str(tmp_path / "x.wcnf"), "wcnf", SolveOptions(connectivity="flow"))
+
+
 def test_cnf_only_without_objective(tmp_path):
     model = small_pen_model()
     with pytest.raises(BackendError, match="use --format wcnf"):
