@@ -152,7 +152,20 @@ DEFAULTS: dict[str, object] = {
     "cuts.seed": True,
     "cuts.seed_pairs": True,
 }
-"""Solver settings, each overridable through ``SolveOptions.extra``."""
+"""Solver settings, each overridable through ``SolveOptions.extra``.
+
+* ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
+  ``mgh``...); ``rc2.stratified`` (RC2Stratified, without hardening, which
+  later cuts would invalidate), ``rc2.exhaust``, ``rc2.minz``, ``rc2.adapt``:
+  RC2's options of those names.
+* ``sat.solver``: the oracle for models without an objective.
+* ``card.encoding``: :class:`pysat.card.EncType` name (or ``ktotalizer``) for
+  ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise (``n <= 6``)
+  or a sequential counter, larger ``k`` counts the false literals instead.
+* ``cuts.root_side``: add the root-side cuts each round (always on with
+  several roots); ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
+  the one- and two-cell separator cuts of :func:`articulation_cuts`.
+"""
 
 # --------------------------------------------------------------------------
 # lowering
