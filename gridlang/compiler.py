@@ -41,7 +41,8 @@ Cell-set expressions
     roots=E)``. The degrees leave only one path from one end to the other
     plus closed cycles; connectivity to the ends removes the cycles. Also the
     redundant clause ``~(s(p) & s(q) & s(r) & s(t))`` for each 2x2 block (a
-    full block would be a cycle, or give an end two neighbours in S).
+    full block would be a cycle, or give an end two neighbours in S), and the
+    chessboard colour count of a path (:meth:`_Compiler.path_parity`).
 ``require for each k in P: RULE``
     RULE compiled once per value of P, with ``k`` bound to it.
 ``require for each neighbours a, b: F``
@@ -370,8 +371,34 @@ class _Compiler:
                          values[(r + 1) * cols + c], values[(r + 1) * cols + c + 1]]
                 if all(v is not False for v in block):
                     self.clause([_neg(v) for v in block], st.span)
+        self.path_parity(values, ends, st.span)
         members = tuple((i, self.lit(v)) for i, v in enumerate(values) if v is not False)
         self.constraints.append(Connected(members, tuple(ends), None, self.describe(st.cells), st.span))
+
+    def path_parity(self, values: list[CellValue], ends: list[int], span: Span | None) -> None:
+        """Redundant colour count of a path in a bipartite grid graph.
+
+        Colour the cells like a chessboard. Consecutive cells of a path have
+        different colours, so a path from end a to end b holds as many cells
+        of each colour, plus one of the ends' colour when both ends share it:
+        ``sum(black s) - sum(white s) = (1 if both black, -1 if both white,
+        else 0)``. Valid only when every edge joins two colours: skipped when
+        links (portals) make the graph non-bipartite.
+        """
+        colour = [sum(self.grid.cell(i)) % 2 for i in range(self.grid.size)]
+        if any(colour[u] == colour[v] for u, v in self.grid.links):
+            return
+        a, b = ends
+        target = (colour[a] == colour[b]) * (1 if colour[a] == 0 else -1)
+        terms, const = [], 0
+        for i, v in enumerate(values):
+            sign = 1 if colour[i] == 0 else -1
+            if v is True:
+                const += sign
+            elif v is not False:
+                terms.append((sign, v))
+        if terms:
+            self.constraints.append(Linear(tuple(terms), Cmp.EQ, target - const, (), span))
 
     def for_pairs(self, st: ast.ForPairs) -> None:
         cache: dict[str, list[CellValue]] = {}
