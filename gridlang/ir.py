@@ -123,14 +123,19 @@ class Linear:
 
 @dataclass(frozen=True, slots=True)
 class Connected:
-    """The cells whose member literal is true induce a connected subgraph.
+    """The cells whose member literal is true are connected (to their roots).
 
     The graph is the model's :class:`~gridlang.grid.Grid` (4-neighbours and
     links), restricted to the cells listed in ``members``; a cell absent from
-    ``members`` is never a member. The empty set is connected. Every cell in
-    ``roots`` must be a member (the compiler also states that as unit
-    clauses), and with roots the set is exactly what those roots reach inside
-    it. Without roots, any one member may serve.
+    ``members`` is never a member.
+
+    * With ``roots``: every root is a member (the compiler also states that
+      as unit clauses) and every member is reached from some root inside the
+      set, so the set is exactly what the roots reach. With one root it is
+      connected; with several it may fall into one component per root, as a
+      flood fill from several cells does.
+    * Without roots: the members induce one connected subgraph. The empty
+      set is connected.
 
     Attributes:
         members: ``(cell, lit)`` pairs, ascending by cell.
