@@ -5,7 +5,7 @@ A verifier reads the raw map (its characters) and the decoded
 constraints, so an encoding bug or a solver bug shows up as a failed check.
 It recomputes the score itself, and that score is the one gridlang reports.
 
-Verifiers are found by the spec's ``puzzle "NAME"`` statement. A puzzle with
+Verifiers are found by the spec's ``puzzle "NAME"`` statement (case-insensitive). A puzzle with
 no verifier here is checked against the IR alone
 (:func:`gridlang.ir.violations`), and reports say so.
 """
@@ -42,13 +42,13 @@ class Verdict:
 # puzzle name -> module in this package
 _VERIFIERS = {
     "enclose.horse": "horse",
-    "Snake Eggs": "snake_eggs",
+    "snake eggs": "snake_eggs",
 }
 
 
 def find_verifier(puzzle: str) -> Callable[..., Verdict] | None:
     """The ``verify(grid, solution, params, variant)`` function of a puzzle, or None."""
-    module = _VERIFIERS.get(puzzle)
+    module = _VERIFIERS.get(puzzle.lower())
     if module is None:
         return None
     return importlib.import_module(f"{__name__}.{module}").verify
@@ -56,7 +56,7 @@ def find_verifier(puzzle: str) -> Callable[..., Verdict] | None:
 
 def find_renderer(puzzle: str) -> Callable[[Grid, Solution], str] | None:
     """The ``render(grid, solution)`` function of a puzzle, or None."""
-    module = _VERIFIERS.get(puzzle)
+    module = _VERIFIERS.get(puzzle.lower())
     if module is None:
         return None
     return getattr(importlib.import_module(f"{__name__}.{module}"), "render", None)
