@@ -1020,12 +1020,29 @@ def _write_body(pyo: _PyomoModel, fmt: str) -> str:
     writer = WriterFactory("mps")
     fd, tmp = tempfile.mkstemp(suffix=".mps")
     os.close(fd)
+    # A puzzle without objective is written as "minimize 0"; the MPS writer
+    # warns about the constant objective, which says nothing to the user.
+    quiet = _DropMessage("Constant objective detected")
+    pyomo_log = logging.getLogger("pyomo.core")
+    pyomo_log.addFilter(quiet)
     try:
         writer(pyo.pm, tmp, lambda capability: True, {"labeler": pyo.labeler})
         with open(tmp, encoding="utf-8") as fh:
             return fh.read()
     finally:
+        pyomo_log.removeFilter(quiet)
         os.unlink(tmp)
+
+
+class _DropMessage(logging.Filter):
+    """Drop log records whose message starts with ``prefix``."""
+
+    def __init__(self, prefix: str):
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.prefix)
 
 
 def _sidecar_text(low: _Lowered, has_constant: bool) -> str:

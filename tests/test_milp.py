@@ -507,3 +507,16 @@ def test_read_scip_and_cbc_solutions_list_only_nonzeros(tmp_path):
     bad = scip.replace("x_0_0 ", "x_9_9 ", 1) if "x_0_0 " in scip else scip + "x_9_9 1 \t(obj:0)\n"
     with pytest.raises(MapError, match="no column named 'x_9_9'"):
         MilpBackend().read_solution(model, write_sol(tmp_path, bad))
+
+
+def test_puzzle_without_objective_writes_minimize_zero(tmp_path):
+    # Region rooted at cell 0 of a 1x3 strip, cell 2 forced in: all three cells.
+    grid = grid_of(1, 3)
+    model = cell_model(grid, [Connected(tuple((i, i + 1) for i in range(3)), (0,), None, "r"), Clause((3,))])
+    path = str(tmp_path / "m.mps")
+    MilpBackend().write(model, path, "mps", SolveOptions())
+    assert "\n N  feasibility\n" in open(path).read()
+    assert "ONE_VAR_CONSTANT" in json.loads(open(path + ".vars.json").read())
+    h = highs_solve(path)
+    h.writeSolution(str(tmp_path / "m.sol"), 0)
+    assert MilpBackend().read_solution(model, str(tmp_path / "m.sol")).values == (True, True, True)
