@@ -213,6 +213,9 @@ def _report_json(report, args) -> dict:
         out["solutions_found"] = len(report.solutions)
         out["complete"] = report.complete
         out["unique"] = report.unique
+        if report.unique is None and (report.complete or len(report.solutions) > 1):
+            # --count settles uniqueness too once it ends or finds a second solution.
+            out["unique"] = len(report.solutions) == 1 and bool(report.complete)
     return out
 
 

@@ -261,14 +261,9 @@ def _read_snake_eggs_json(path: str, text: str) -> MapData:
         seen[rc] = k
         spans[rc[0]][rc[1]] = span
     grid_rows = snake_eggs_rows(record)
-    params = {"sizes": (",".join(str(k) for k in sizes), _json_value_span(path, text, "egg_sizes"))}
+    params = {"sizes": (",".join(str(k) for k in sizes), key_span("egg_sizes"))}
     positions = [(rows_span.line, rows_span.column)] * rows
     return MapData(path, text, grid_rows, positions, params, spans)
-
-
-def _json_value_span(path: str, text: str, key: str) -> Span:
-    """The span of the value after ``"key":`` (its first character)."""
-    return _json_key_span(path, text, key)
 
 
 def _json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:

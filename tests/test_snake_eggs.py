@@ -350,3 +350,10 @@ def test_sized_connected_rule_counts_match_brute_force(tmp_path, strategy, k):
     report = solve(spec, grid, count=expected + 5, options=SolveOptions(connectivity=strategy))
     assert report.complete is True
     assert len(report.solutions) == expected
+
+
+def test_count_json_reports_solutions_found_and_unique(tmp_path, capsys):
+    code = cli.main(["solve", str(SPEC), "--map", str(_without_clues(tmp_path)), "--count", "5", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["solutions_found"] == 2 and out["complete"] is True and out["unique"] is False
