@@ -33,14 +33,16 @@ hard clause ``[-x_s] + [x_w for w in N(C)]`` (the pairwise form
 ``x_s + x_t <= 1 + sum x_w`` is ``[-x_s, -x_t] + rim``), added to the *same*
 RC2 object before the next ``compute()``: RC2's cores stay valid when hard
 clauses are added, so each round resumes from the previous lower bound.
-For rooted regions each round also adds the root-side cut: with ``R`` the
-component holding the first root, ``N(R)`` separates that root from every
-candidate outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every
-chosen ``t`` outside it (this is also what joins several roots). Before the
-first round the loop is seeded with the cuts whose separator is a single
-cell, found by one depth-first search for cut vertices
-(:func:`articulation_cuts`: ``[-x_w, x_a]`` when cut vertex ``a`` separates
-``w`` from the root, ``[-x_w]`` when nothing joins them). The loop stops on
+With roots, every member must be reached from some root (one component
+per root is allowed, as in a flood fill from several cells). For rooted
+regions each round also adds the root-side cut: with ``R`` the chosen
+cells the roots reach, ``N(R)`` separates the roots from every candidate
+outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every chosen
+``t`` outside it. Before the first round the loop is seeded with the cuts
+whose separator is one or two cells, found by depth-first searches for cut
+vertices (:func:`articulation_cuts`: ``[-x_w, x_a]`` when cut vertex ``a``
+separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a pair,
+``[-x_w]`` when nothing joins them). The loop stops on
 a connected answer (optimal), or as soon as the answer with its stray
 components removed (when that passes every constraint) scores the
 relaxation's bound.
@@ -61,13 +63,13 @@ a member; and the parent's rank, a ``B``-bit number with
     e[{u,v},i] -> e[{u,v},i+1] & (bit(u,i+1) <-> bit(v,i+1))
 
 ``e`` (bits above ``i`` equal) is shared by the two arcs of an edge.
-Parent chains strictly decrease the rank, so they end at the root: every
-member is joined to the root (sound). A BFS tree from the root with ranks
-equal to BFS depth (``< n``) satisfies every clause (complete). Without
-roots, ``r_v`` marks the root: ``r_v -> x_v``, a member implies some ``r``,
-and ``r_v`` excludes any member of smaller index (so the root is the
-smallest member, unique). With several roots the first is the tree's root
-and the others are ordinary members. Size, for ``n`` candidates and ``m``
+Parent chains strictly decrease the rank, so they end at a root: every
+member is joined to a root (sound). A BFS forest from the roots with ranks
+equal to BFS depth (``< n``) satisfies every clause (complete). Roots need
+neither parents nor ranks, and arcs into a root need no comparison.
+Without roots, ``r_v`` marks the one root: ``r_v -> x_v``, a member
+implies some ``r``, and ``r_v`` excludes any member of smaller index (so
+the root is the smallest member, unique). Size, for ``n`` candidates and ``m``
 edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
 ``n + 2m (3 + 3B) + 3m (B - 1)`` clauses (``O(m log n)``), against
 ``O(n^2)`` for a unary layered reachability encoding; a 30x30 map with
@@ -178,8 +180,7 @@ DEFAULTS: dict[str, object] = {
 * ``card.encoding``: :class:`pysat.card.EncType` name (or ``ktotalizer``) for
   ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise (``n <= 6``)
   or a sequential counter, larger ``k`` counts the false literals instead.
-* ``cuts.root_side``: add the root-side cuts each round (always on with
-  several roots); ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
+* ``cuts.root_side``: add the root-side cuts each round; ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
   the one- and two-cell separator cuts of :func:`articulation_cuts`.
 """
 
@@ -443,16 +444,16 @@ def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
         return []
     cand = set(cells)
     clauses: list[list[int]] = []
-    root = con.roots[0] if con.roots else None
-    if root is not None and root not in cand:
+    roots = set(con.roots)
+    if not roots <= cand:
         return [[]]
     n = len(cells)
     # BFS depth is below the number of members: below n, and below the size when fixed.
     depth = min(n, con.size) if con.size is not None else n
     nbits = max(1, (max(depth, 1) - 1).bit_length())
-    bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v != root}
+    bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v not in roots}
     rvar: dict[int, int] = {}
-    if root is None:
+    if not roots:
         # Root selection: the smallest member is the root.
         rvar = {v: pool.id() for v in cells}
         some = pool.id()  # "some member with a smaller index" chain
@@ -486,7 +487,7 @@ def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
         return eq[key]
 
     for v in cells:
-        if v == root:
+        if v in roots:
             continue
         parents = []
         for u in grid.neighbours[v]:
@@ -496,8 +497,8 @@ def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
             parents.append(p)
             clauses.append([-p, lit_of[u]])
             clauses.append([-p, lit_of[v]])
-            if u == root:
-                continue  # chains stop at the fixed root: no rank needed
+            if u in roots:
+                continue  # chains stop at a root: no rank needed
             e = equal_chain(u, v)
             ds = []
             for i in range(nbits):
@@ -530,12 +531,12 @@ def cut_clause(cut: Linear) -> list[int]:
 
 
 def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list[list[int]]:
-    """Cuts from the rim of the root component, for rooted regions.
+    """Cuts from the rim of the roots' components, for rooted regions.
 
-    With ``R`` the component of the chosen cells holding the first root and
-    ``N(R)`` its rim among the candidates, ``N(R)`` separates the roots from
-    every candidate ``t`` outside ``R + N(R)``; so ``x_t <= sum_{N(R)} x_w``
-    for each chosen such ``t``. Valid for every connected answer.
+    With ``R`` the chosen cells reached from the roots and ``N(R)`` its rim
+    among the candidates, ``N(R)`` separates the roots from every candidate
+    ``t`` outside ``R + N(R)``; so ``x_t <= sum_{N(R)} x_w`` for each chosen
+    such ``t``. Valid for every answer that meets ``con``.
 
     Returns:
         Clauses ``[-x_t] + [x_w for w in N(R)]``, one per chosen stray cell.
@@ -544,11 +545,10 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
         return []
     lit_of = dict(con.members)
     chosen = {c for c, l in con.members if assignment.holds(l)}
-    root = con.roots[0]
-    if root not in chosen:
+    seen = {r for r in con.roots if r in chosen}
+    if not seen:
         return []
-    seen = {root}
-    stack = [root]
+    stack = sorted(seen)
     grid = model.grid
     while stack:
         u = stack.pop()
@@ -567,10 +567,11 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
 def articulation_cuts(model: Model, con: Connected, pairs: bool = False) -> list[list[int]]:
     """Separator cuts known before solving: one or two cells that separate others from the root.
 
-    In the graph of candidate cells, a cell outside the first root's
-    component is never a member (``[-x_s]``), and when a cut vertex ``a``
-    separates cell ``w`` from the root, every connected answer holding ``w``
-    holds ``a`` (``[-x_w, x_a]``, the separator cut with ``N = {a}``). The cut
+    In the graph of candidate cells, with one extra vertex joined to every
+    root, a cell outside that vertex's component is never a member
+    (``[-x_s]``), and when a cut vertex ``a`` separates cell ``w`` from the
+    roots, every answer holding ``w`` holds ``a`` (``[-x_w, x_a]``, the
+    separator cut with ``N = {a}``). The cut
     vertices and their blocks come from one depth-first search (Hopcroft and
     Tarjan, CACM 1973); each cell is tied to the cut vertex heading its block,
     so chains of them follow by propagation. With ``pairs``, the same search
@@ -585,15 +586,21 @@ def articulation_cuts(model: Model, con: Connected, pairs: bool = False) -> list
     if not con.roots:
         return []
     lit_of = dict(con.members)
-    root = con.roots[0]
-    if root not in lit_of:
+    roots = set(con.roots)
+    if not roots <= set(lit_of):
         return []
     grid = model.grid
+    top = -1  # the extra vertex standing for "some root"
     adj = {v: [u for u in grid.neighbours[v] if u in lit_of and u != v] for v in lit_of}
-    reached, heads = _blocks(adj, root)
+    adj[top] = sorted(roots)
+    for r in roots:
+        adj[r] = [top] + adj[r]
+    reached, heads = _blocks(adj, top)
     clauses: list[list[int]] = []
     single: set[tuple[int, int]] = set()
     for head, w in heads:
+        if head in roots:
+            continue  # a root is always a member
         clauses.append([-lit_of[w], lit_of[head]])
         single.add((w, head))
     for v in sorted(lit_of):
@@ -602,12 +609,12 @@ def articulation_cuts(model: Model, con: Connected, pairs: bool = False) -> list
     if pairs:
         seen: set[tuple[int, int, int]] = set()
         for a in sorted(reached):
-            if a == root:
+            if a == top or a in roots:
                 continue
-            _, sub_heads = _blocks(adj, root, removed=a)
+            _, sub_heads = _blocks(adj, top, removed=a)
             for b, w in sub_heads:
                 key = (w, min(a, b), max(a, b))
-                if (w, b) in single or (w, a) in single or key in seen:
+                if b in roots or (w, b) in single or (w, a) in single or key in seen:
                     continue
                 seen.add(key)
                 clauses.append([-lit_of[w], lit_of[a], lit_of[b]])
@@ -665,9 +672,9 @@ def _blocks(adj: dict[int, list[int]], root: int, removed: int | None = None):
 def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
     """The assignment with every stray component switched off, if that is a solution.
 
-    Keeps, for each lazy Connected node, the component holding its first
-    root (or its largest component when unrooted) and sets the other
-    members' literals false; returns it when it violates no IR constraint.
+    Keeps, for each lazy Connected node, the components holding its roots
+    (or its largest component when unrooted) and sets the other members'
+    literals false; returns it when it violates no IR constraint.
     """
     values = list(assignment.values)
     for con in lazy:
@@ -676,9 +683,7 @@ def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assig
             continue
         comps = components(model.grid, chosen)
         if con.roots:
-            # Only the first root's component: another root elsewhere makes the
-            # repaired answer miss that root, so it is refused below.
-            keep = [c for c in comps if con.roots[0] in c]
+            keep = [c for c in comps if set(con.roots) & set(c)]
         else:
             keep = [max(comps, key=len)]
         kept = {c for comp in keep for c in comp}
@@ -976,9 +981,7 @@ class _Run:
         seen: set[tuple[int, ...]] = set()
         for con in self.low.lazy:
             clauses = [cut_clause(c) for c in separator_cuts(self.model.grid, con, assignment)]
-            # With several roots, separator_cuts accepts one component per root;
-            # the root-side cuts are what joins them, so they are always added then.
-            if self.settings["cuts.root_side"] or len(con.roots) > 1:
+            if self.settings["cuts.root_side"]:
                 clauses += root_side_cuts(self.model, con, assignment)
             for cl in clauses:
                 key = tuple(sorted(cl))

@@ -46,7 +46,9 @@ def cell_model(grid: Grid, constraints, objective=None, extra_vars: int = 0) -> 
 
 
 def connected_subsets(grid: Grid, roots=(), size=None) -> int:
-    """Brute force: subsets of cells that are connected, hold the roots, have the size."""
+    """Brute force: subsets of cells that hold the roots, have the size, and are
+    connected (without roots) or reached from the roots (with roots: every
+    component holds a root)."""
     count = 0
     for mask in range(1 << grid.size):
         cells = {i for i in range(grid.size) if mask >> i & 1}
@@ -55,8 +57,8 @@ def connected_subsets(grid: Grid, roots=(), size=None) -> int:
         if size is not None and len(cells) != size:
             continue
         if cells:
-            start = min(cells)
-            seen, stack = {start}, [start]
+            starts = set(roots) if roots else {min(cells)}
+            seen, stack = set(starts), list(starts)
             while stack:
                 u = stack.pop()
                 for v in grid.neighbours[u]:
@@ -157,15 +159,16 @@ def test_connected_with_subset_of_candidates():
         assert len(enumerate_solutions(model, strategy)) == want
 
 
-def connected_member_sets(grid: Grid, members: set[int], root: int) -> list[set[int]]:
-    """Brute force: subsets of ``members`` holding ``root`` and connected."""
+def connected_member_sets(grid: Grid, members: set[int], root) -> list[set[int]]:
+    """Brute force: subsets of ``members`` holding the root(s), every cell reached from one."""
+    roots = set(root) if isinstance(root, tuple) else {root}
     out = []
     cells = sorted(members)
     for mask in range(1 << len(cells)):
         chosen = {c for i, c in enumerate(cells) if mask >> i & 1}
-        if root not in chosen:
+        if not roots <= chosen:
             continue
-        seen, stack = {root}, [root]
+        seen, stack = set(roots), list(roots)
         while stack:
             u = stack.pop()
             for v in grid.neighbours[u]:
@@ -214,15 +217,16 @@ def test_articulation_cuts_valid_on_random_hole_patterns():
     rng = random.Random(7)
     grid = make_grid(3, 4, ((0, 11),))
     checked = 0
-    for _ in range(25):
-        members = {i for i in range(12) if i == 5 or rng.random() < 0.7}
-        con = Connected(tuple((i, i + 1) for i in sorted(members)), (5,), None, "pen")
+    for k in range(40):
+        members = {i for i in range(12) if i in (5, 10) or rng.random() < 0.7}
+        roots = (5,) if k % 2 else (5, 10)
+        con = Connected(tuple((i, i + 1) for i in sorted(members)), roots, None, "pen")
         clauses = articulation_cuts(cell_model(grid, [con]), con, pairs=True)
-        for chosen in connected_member_sets(grid, members, 5):
+        for chosen in connected_member_sets(grid, members, roots):
             for cl in clauses:
                 assert any((l > 0) == ((abs(l) - 1) in chosen) for l in cl)
         checked += len(clauses)
-    assert checked == 151
+    assert checked == 208
 
 
 def brute_linear(terms, op: Cmp, rhs: int, enforce, nvars: int) -> int:
@@ -349,11 +353,17 @@ def test_infeasible_and_unknown_strategy():
         MaxSatBackend().solve(model, SolveOptions(connectivity="flow"))
 
 
-def test_rooted_region_must_hold_its_roots():
-    # Roots 0 and 3 of a 1x4 strip, cell 1 forbidden: no connected region holds both.
-    grid = make_grid(1, 4)
-    members = tuple((i, i + 1) for i in range(4))
+def test_several_roots_each_reach_their_part():
+    # Roots 0 and 3 of a 1x5 strip, cell 1 forbidden: {0, 3}, {0, 2, 3}, {0, 3, 4},
+    # {0, 2, 3, 4}: one component per root is allowed (a flood fill from both).
+    grid = make_grid(1, 5)
+    members = tuple((i, i + 1) for i in range(5))
     model = cell_model(grid, [Connected(members, (0, 3), None, "r"), Clause((-2,))])
+    for strategy in STRATEGIES:
+        assert len(enumerate_solutions(model, strategy)) == 4
+    # A root that can never be a member: infeasible.
+    ring = tuple((i, i + 1) for i in range(1, 5))
+    model = cell_model(grid, [Connected(ring, (0,), None, "r")])
     for strategy in STRATEGIES:
         assert MaxSatBackend().solve(model, SolveOptions(connectivity=strategy)).status is Status.INFEASIBLE
 
