@@ -126,6 +126,8 @@ equal to the published or reference optimum, on average 1.03 cut rounds
                       CPU s: median  p90   max      wall s (load 8-11): median  p90   max
     214 dailies             0.18   0.62   9.7 (2026-04-28)            0.63   2.4   44
     all 233                 0.18   0.91  60.4 (weekly-04)             0.64   3.2  254
+    214 dailies, rerun on the machine at rest (load ~1), wall s:
+                            median 0.18, p90 0.76, max 8.65 (2026-04-28)
     weeklies 01..07: 13.7, 12.8, 0.9, 60.4, 56.1, 5.1, 6.7 CPU s
     62 costly-walls and lovebirds maps with published optima: 61 optimal
       within the limit (CPU median 0.19, p90 0.63); bonus-2026-06-17-costlywalls
