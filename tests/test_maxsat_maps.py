@@ -46,7 +46,7 @@ def compile_shared(entry: dict):
 
 
 def solve_and_verify(model, strategy: str = "cuts") -> int:
-    result = MaxSatBackend().solve(model, SolveOptions(connectivity=strategy, time_limit=120))
+    result = MaxSatBackend().solve(model, SolveOptions(connectivity=strategy, time_limit=600))
     assert result.status is Status.OPTIMAL
     assert result.objective == model.objective.value(result.assignment)
     _, verdict = pipeline.verify(model, result.assignment, result.objective)
