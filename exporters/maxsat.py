@@ -54,7 +54,8 @@ binary), and M. Gebser, T. Janhunen, J. Rintanen, "SAT modulo graphs:
 acyclicity", JELIA 2014 (binary-ranking acyclicity). Every non-root member
 ``v`` picks a parent ``p[v,u]`` among its candidate neighbours; a parent is
 a member; and the parent's rank, a ``B``-bit number with
-``B = bitlen(n - 1)`` for ``n`` candidate cells, is strictly smaller::
+``B = bitlen(n - 1)`` for ``n`` candidate cells (``n`` the region's size
+when it is fixed: no BFS depth reaches it), is strictly smaller::
 
     -x_v | OR_u p[v,u]              (v not the root)
     -p[v,u] | x_u,  -p[v,u] | x_v
