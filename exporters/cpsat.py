@@ -163,6 +163,9 @@ class _Lowering:
         # root's balance is relaxed by big_m * pick and must reach -(n - 1)
         # from +1, so big_m is n: with n - 1 the full candidate set is lost.
         big_m = len(cells)
+        if con.size is not None:
+            # A region of known size k: the root sends k - 1 units, so k suffices.
+            big_m = max(min(big_m, con.size), 1)
         roots = set(con.roots)
         tag = con.name or "region"
         flow = {}
