@@ -16,9 +16,10 @@ negative literal ``-v`` stands for ``1 - x_v``):
 
   - ``flow``: single-commodity flow (Gavish-Graves style; see
     :mod:`gridlang.connectivity`). Per candidate arc ``(u, v)`` one
-    continuous column ``0 <= f <= (n - 1) * x_v``; one root is the source
-    and every other candidate has a balance row ``in - out = x_v`` (further
-    roots are ordinary members, so all roots share one region). Without
+    continuous column ``0 <= f <= (n - 1) * x_v``; the roots are the
+    sources and every other candidate has a balance row ``in - out = x_v``,
+    so every member is reached from some root (the flood fill from several
+    roots may fall into one piece per root). Without
     roots a binary root-selection column per candidate, ``r_v <= x_v``,
     ``sum r <= 1`` (``= 1`` when the region has a known size of at least 1),
     ``sum x <= n * sum r`` and ``in - out >= x_v - n * r_v``: the
@@ -30,8 +31,7 @@ negative literal ``-v`` stands for ``1 - x_v``):
     *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
     al. 2017). Solve without connectivity; while a stray component exists,
     append the vertex-separator cuts of
-    :func:`gridlang.connectivity.separator_cuts` (plus ``sum_{N(C)} x >= 1``
-    for a component ``C`` holding some roots but not all) of the answer, and
+    :func:`gridlang.connectivity.separator_cuts` of the answer, and
     of the other improving solutions HiGHS saved in the round, to the
     persistent HiGHS model (rows are added, nothing is rebuilt) and solve
     again. Each
@@ -72,14 +72,13 @@ import logging
 import math
 import re
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import components, flow_arcs, separator_cuts
 from gridlang.errors import BackendError, MapError, Span
-from gridlang.grid import Grid
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense, violations
 
 logger = logging.getLogger("gridlang.milp")
@@ -307,8 +306,6 @@ def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> No
     if con.roots:
         roots = set(con.roots)
         comps = components(grid, set(lit_of))
-        if sum(1 for comp in comps if roots.intersection(comp)) > 1:
-            low.infeasible.append(f"roots_apart_{key}")
         dead = [c for comp in comps if not roots.intersection(comp) for c in comp]
     elif con.size is not None:
         dead = [c for comp in components(grid, set(lit_of)) if len(comp) < con.size for c in comp]
@@ -332,10 +329,8 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
     if n <= 1:
         return
     big_m = n - 1
-    # One root is the source; any other root is an ordinary member that must
-    # receive flow, so all roots end up in one connected region.
-    roots = set(con.roots[:1])
-    con = replace(con, roots=con.roots[:1])
+    # Every root is a source, as in the flood fill from several cells.
+    roots = set(con.roots)
     region = con.name or key
     arc_col: dict[tuple[int, int], int] = {}
     for u, v in flow_arcs(grid, con):
@@ -583,34 +578,6 @@ def _better(sense: Sense | None, a: int, b: int) -> bool:
     return False
 
 
-def _root_split_cuts(grid: Grid, con: Connected, found: Assignment) -> list[Linear]:
-    """Cuts for a region whose roots lie in different components.
-
-    :func:`gridlang.connectivity.separator_cuts` accepts every component that
-    holds a root; the IR asks for one connected region. If a component ``C``
-    holds some roots but not all, every connected answer leaves ``C`` through
-    its rim ``N(C)``, and the roots are members, so ``sum_{w in N(C)} x_w >= 1``
-    (written ``-sum x_w <= -1``). Size: one row per such component.
-    """
-    if len(con.roots) < 2:
-        return []
-    lit_of = dict(con.members)
-    chosen = {cell for cell, lit in con.members if found.holds(lit)}
-    roots = set(con.roots)
-    if not roots <= chosen:
-        return []  # the root rows are violated, not connectivity
-    comps = components(grid, chosen)
-    holding = [c for c in comps if roots.intersection(c)]
-    if len(holding) < 2:
-        return []
-    cuts = []
-    for comp in holding:
-        inside = set(comp)
-        rim = sorted({w for u in comp for w in grid.neighbours[u] if w not in inside and w in lit_of})
-        cuts.append(Linear(tuple((-1, lit_of[w]) for w in rim), Cmp.LE, -1, span=con.span))
-    return cuts
-
-
 _POOL_LIMIT = 20
 """At most this many of HiGHS's saved solutions are separated per round."""
 
@@ -620,7 +587,6 @@ def _cuts_for(model: Model, low: _Lowered, found: Assignment) -> list[tuple[str,
     cuts: list[tuple[str, Linear]] = []
     for key, con in low.regions:
         cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
-        cuts.extend((key, c) for c in _root_split_cuts(model.grid, con, found))
     return cuts
 
 
@@ -660,8 +626,6 @@ def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None
         if con.roots:
             roots = set(con.roots)
             keep = [c for c in comps if roots.intersection(c)]
-            if len(keep) > 1:
-                return None  # roots apart: no repair by dropping cells
         else:
             keep = [max(comps, key=len)]
         kept = {cell for comp in keep for cell in comp}
@@ -915,7 +879,7 @@ class MilpBackend(Backend):
             note = ("lazy separator cuts cannot live in a file; "
                     "the file uses single-commodity flow for connectivity")
             self.notes.append(note)
-            logger.warning(note)
+            logger.info(note)  # the CLI prints backend.notes
         low = _lower(model, _FLOW)
         pyo = _PyomoModel(low, for_file=True)
         body = _write_body(pyo, fmt)

@@ -59,7 +59,10 @@ class SolveOptions:
             None for its default.
         mip_gap: relative MIP gap for the MILP backend (None: solver default).
         log: print the solver's own log to stderr.
-        extra: backend-specific settings (``{"rc2.exhaust": True}``).
+        extra: backend-specific settings, keyed ``"<backend>.<setting>"``
+            (``{"cpsat.num_search_workers": 8}``, ``{"milp.warmstart": False}``,
+            ``{"rc2.exhaust": True}``); each backend's module docstring lists
+            its own.
     """
 
     time_limit: float | None = None

@@ -302,6 +302,8 @@ def _cmd_export(args) -> int:
     written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
     for path in written:
         print(f"wrote {path}")
+    for note in getattr(engine, "notes", ()):
+        print(f"note: {note}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -65,8 +65,26 @@ def is_connected(grid: Grid, cells: set[int]) -> bool:
     return seen == cells
 
 
+def rooted_ok(grid: Grid, cells: set[int], roots) -> bool:
+    """Connected semantics: with roots, every root is in and every member is
+    reached from some root (one piece per root is allowed, as in a flood fill
+    from several cells); without roots, one connected piece."""
+    if not roots:
+        return is_connected(grid, cells)
+    if not all(r in cells for r in roots):
+        return False
+    seen, stack = set(roots), list(roots)
+    while stack:
+        u = stack.pop()
+        for v in grid.neighbours[u]:
+            if v in cells and v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen == cells
+
+
 def brute_connected(grid: Grid, allowed: set[int], roots=(), size=None) -> int:
-    """Subsets of ``allowed`` that are connected, hold every root and have ``size`` cells."""
+    """Subsets of ``allowed`` that meet :func:`rooted_ok` and have ``size`` cells."""
     count = 0
     cells_list = sorted(allowed)
     for k in range(len(cells_list) + 1):
@@ -74,7 +92,7 @@ def brute_connected(grid: Grid, allowed: set[int], roots=(), size=None) -> int:
             continue
         for subset in itertools.combinations(cells_list, k):
             cells = set(subset)
-            if all(r in cells for r in roots) and is_connected(grid, cells):
+            if rooted_ok(grid, cells, roots):
                 count += 1
     return count
 
@@ -103,7 +121,7 @@ def enumerate_all(model: Model, strategy: str, limit: int = 1000) -> set[tuple[b
 # full solve, cut loop included, per solution) and marked so.
 slow = pytest.mark.slow
 CONNECTED_CASES = [
-    (3, 3, (), (0, 8), None, ()),                          # 45
+    (3, 3, (), (0, 8), None, ()),                          # 97: one piece or one per root
     (3, 3, (), (), 4, ()),                                 # 36: tetromino placements
     (3, 3, (), (0,), None, (4,)),                          # 29: arcs of the ring through 0
     (2, 4, (), (), 3, ()),                                 # 16
@@ -137,7 +155,7 @@ def test_connected_solutions_match_brute_force(strategy, rows, cols, links, root
     found = enumerate_all(cell_model(grid, cons), strategy)
     assert len(found) == brute_connected(grid, allowed, roots, size)
     for values in found:
-        assert is_connected(grid, {i for i in range(grid.size) if values[i]})
+        assert rooted_ok(grid, {i for i in range(grid.size) if values[i]}, roots)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -218,7 +236,7 @@ def brute_best(grid: Grid, weights, roots, constant: int, sense: Sense) -> int:
     for k in range(grid.size + 1):
         for subset in itertools.combinations(range(grid.size), k):
             cells = set(subset)
-            if all(r in cells for r in roots) and is_connected(grid, cells):
+            if rooted_ok(grid, cells, roots):
                 values.append(constant + sum(weights[i] for i in cells))
     return max(values) if sense is Sense.MAXIMIZE else min(values)
 
@@ -266,19 +284,24 @@ def test_empty_clause_is_infeasible():
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_solver_proves_infeasibility(strategy):
-    # Two roots at opposite corners of a 2x2 grid, the other two cells excluded.
+    # Root at one corner of a 2x3 grid, the opposite corner forced in, at most 3 cells.
     grid = grid_of(2, 3)
     members = tuple((i, i + 1) for i in range(6))
-    cons = [Connected(members, (0, 5), None, "r"), Linear(tuple((1, i + 1) for i in range(6)), Cmp.LE, 3)]
+    cons = [Connected(members, (0,), None, "r"), Clause((6,)),
+            Linear(tuple((1, i + 1) for i in range(6)), Cmp.LE, 3)]
     result = MilpBackend().solve(cell_model(grid, cons), SolveOptions(connectivity=strategy))
-    # 0 and 5 are 3 steps apart: a connected region holding both has at least 4 cells.
+    # 0 and 5 are 3 steps apart: a region reaching 5 from 0 has at least 4 cells.
     assert result.status is Status.INFEASIBLE
 
 
-def test_roots_in_separate_candidate_components_are_infeasible():
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_roots_in_separate_candidate_components_are_one_piece_each(strategy):
+    # The flood fill from two cells that cannot meet: each root is its own piece.
     grid = grid_of(1, 3)
     cons = [Connected(((0, 1), (2, 3)), (0, 2), None, "r")]
-    assert MilpBackend().solve(cell_model(grid, cons), SolveOptions()).status is Status.INFEASIBLE
+    result = MilpBackend().solve(cell_model(grid, cons), SolveOptions(connectivity=strategy))
+    assert result.status is Status.OPTIMAL
+    assert (result.assignment.values[0], result.assignment.values[2]) == (True, True)
 
 
 def test_no_time_left_is_unknown():
@@ -395,7 +418,7 @@ def test_written_files_are_reproducible_and_labelled(tmp_path):
 def test_cuts_request_writes_flow_and_says_so(tmp_path, caplog):
     model = small_model()
     backend = MilpBackend()
-    with caplog.at_level("WARNING", logger="gridlang.milp"):
+    with caplog.at_level("INFO", logger="gridlang.milp"):
         path = backend.write(model, str(tmp_path / "m.lp"), "lp", SolveOptions(connectivity="cuts"))[0]
     assert backend.notes == ["lazy separator cuts cannot live in a file; "
                              "the file uses single-commodity flow for connectivity"]
