@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 
 from gridlang.backend import SolveOptions, Status, get_backend
@@ -12,6 +10,7 @@ from gridlang.grid import Grid
 from gridlang.ir import Clause, Connected, Model, Var
 
 from horse_data import REPO
+from tiny import connected_subsets
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
@@ -35,23 +34,7 @@ def test_pbtxt_export_is_reproducible_and_solves_to_66(tmp_path):
 
 
 def brute_count(grid: Grid, size: int | None) -> int:
-    n, total = grid.size, 0
-    for bits in itertools.product((0, 1), repeat=n):
-        cells = {i for i in range(n) if bits[i]}
-        if size is not None and len(cells) != size:
-            continue
-        if not cells:
-            total += 1
-            continue
-        seen, stack = {min(cells)}, [min(cells)]
-        while stack:
-            u = stack.pop()
-            for v in grid.neighbours[u]:
-                if v in cells and v not in seen:
-                    seen.add(v)
-                    stack.append(v)
-        total += len(seen) == len(cells)
-    return total
+    return connected_subsets(grid, (), size)
 
 
 @pytest.mark.parametrize("strategy", ["flow", "cuts"])

@@ -26,49 +26,19 @@ from gridlang.ir import (  # noqa: E402
     Model,
     Objective,
     Sense,
-    Var,
     violations,
 )
+
+import tiny  # noqa: E402
+from tiny import cell_model  # noqa: E402
+from tiny import grid_of as make_grid  # noqa: E402
 
 STRATEGIES = ("cuts", "tree")
 
 
-def make_grid(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
-    n = rows * cols
-    return Grid(rows, cols, ("." * n and tuple("." * n)), tuple(["grass"] * n), links)
-
-
-def cell_model(grid: Grid, constraints, objective=None, extra_vars: int = 0) -> Model:
-    """Variable ``i + 1`` is cell ``i``'s member literal; extra variables follow."""
-    variables = tuple(Var("x", i, None, grid.cell(i)) for i in range(grid.size))
-    variables += tuple(Var("y", None, k) for k in range(extra_vars))
-    return Model("test", grid, variables, tuple(constraints), objective)
-
-
 def connected_subsets(grid: Grid, roots=(), size=None) -> int:
-    """Brute force: subsets of cells that hold the roots, have the size, and are
-    connected (without roots) or reached from the roots (with roots: every
-    component holds a root)."""
-    count = 0
-    for mask in range(1 << grid.size):
-        cells = {i for i in range(grid.size) if mask >> i & 1}
-        if any(r not in cells for r in roots):
-            continue
-        if size is not None and len(cells) != size:
-            continue
-        if cells:
-            starts = set(roots) if roots else {min(cells)}
-            seen, stack = set(starts), list(starts)
-            while stack:
-                u = stack.pop()
-                for v in grid.neighbours[u]:
-                    if v in cells and v not in seen:
-                        seen.add(v)
-                        stack.append(v)
-            if seen != cells:
-                continue
-        count += 1
-    return count
+    """Brute force (see :func:`tiny.connected_subsets`)."""
+    return tiny.connected_subsets(grid, roots, size)
 
 
 def enumerate_solutions(model: Model, strategy: str, limit: int = 10_000) -> set[tuple[bool, ...]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 
 import pytest
 
@@ -23,7 +22,6 @@ from gridlang.errors import BackendError, MapError  # noqa: E402
 from gridlang.exporters.milp import MilpBackend  # noqa: E402
 from gridlang.grid import Grid  # noqa: E402
 from gridlang.ir import (  # noqa: E402
-    Assignment,
     Clause,
     Cmp,
     Connected,
@@ -31,70 +29,17 @@ from gridlang.ir import (  # noqa: E402
     Model,
     Objective,
     Sense,
-    Var,
     violations,
 )
+
+from tiny import cell_model, connected_subsets, grid_of, is_connected, rooted_ok  # noqa: E402
 
 STRATEGIES = ("cuts", "flow")
 
 
-def grid_of(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
-    n = rows * cols
-    return Grid(rows, cols, tuple("." * n), tuple(["grass"] * n), links)
-
-
-def cell_model(grid: Grid, constraints, objective=None, extra: int = 0, name: str = "tiny") -> Model:
-    """Variable ``i + 1`` is cell ``i``'s member; ``extra`` global variables follow."""
-    variables = tuple(Var("x", i, None, grid.cell(i)) for i in range(grid.size))
-    variables += tuple(Var("y", None, k) for k in range(extra))
-    return Model(name, grid, variables, tuple(constraints), objective,
-                 info={"spec": "tiny.grid", "map": "tiny.txt"})
-
-
-def is_connected(grid: Grid, cells: set[int]) -> bool:
-    if not cells:
-        return True
-    start = min(cells)
-    seen, stack = {start}, [start]
-    while stack:
-        u = stack.pop()
-        for v in grid.neighbours[u]:
-            if v in cells and v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return seen == cells
-
-
-def rooted_ok(grid: Grid, cells: set[int], roots) -> bool:
-    """Connected semantics: with roots, every root is in and every member is
-    reached from some root (one piece per root is allowed, as in a flood fill
-    from several cells); without roots, one connected piece."""
-    if not roots:
-        return is_connected(grid, cells)
-    if not all(r in cells for r in roots):
-        return False
-    seen, stack = set(roots), list(roots)
-    while stack:
-        u = stack.pop()
-        for v in grid.neighbours[u]:
-            if v in cells and v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return seen == cells
-
-
 def brute_connected(grid: Grid, allowed: set[int], roots=(), size=None) -> int:
-    """Subsets of ``allowed`` that meet :func:`rooted_ok` and have ``size`` cells."""
-    count = 0
-    cells_list = sorted(allowed)
-    for k in range(len(cells_list) + 1):
-        if size is not None and k != size:
-            continue
-        for subset in itertools.combinations(cells_list, k):
-            cells = set(subset)
-            if rooted_ok(grid, cells, roots):
-                count += 1
-    return count
+    """Subsets of ``allowed`` that meet :func:`tiny.rooted_ok` and have ``size`` cells."""
+    return connected_subsets(grid, roots, size, allowed)
 
 
 def enumerate_all(model: Model, strategy: str, limit: int = 1000) -> set[tuple[bool, ...]]:

@@ -1,0 +1,64 @@
+"""Tiny hand-built IR models and brute-force counts, shared by the backend tests.
+
+The brute force reads the rules of :class:`gridlang.ir.Connected` directly
+(every root in, every member reached from some root; without roots one
+piece; the empty set is connected), independently of the encodings under test.
+"""
+
+from __future__ import annotations
+
+from gridlang.grid import Grid
+from gridlang.ir import Model, Var
+
+
+def grid_of(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
+    """An all-grass grid with optional link edges."""
+    n = rows * cols
+    return Grid(rows, cols, tuple("." * n), tuple(["grass"] * n), links)
+
+
+def cell_model(grid: Grid, constraints, objective=None, extra: int = 0, name: str = "tiny") -> Model:
+    """Variable ``i + 1`` is cell ``i``'s member literal; ``extra`` global variables follow."""
+    variables = tuple(Var("x", i, None, grid.cell(i)) for i in range(grid.size))
+    variables += tuple(Var("y", None, k) for k in range(extra))
+    return Model(name, grid, variables, tuple(constraints), objective,
+                 info={"spec": "tiny.grid", "map": "tiny.txt"})
+
+
+def reached(grid: Grid, cells: set[int], starts) -> set[int]:
+    """The cells of ``cells`` reachable from ``starts`` inside ``cells``."""
+    seen = {s for s in starts if s in cells}
+    stack = list(seen)
+    while stack:
+        u = stack.pop()
+        for v in grid.neighbours[u]:
+            if v in cells and v not in seen:
+                seen.add(v)
+                stack.append(v)
+    return seen
+
+
+def is_connected(grid: Grid, cells: set[int]) -> bool:
+    """One piece (the empty set counts as connected)."""
+    return not cells or reached(grid, cells, (min(cells),)) == cells
+
+
+def rooted_ok(grid: Grid, cells: set[int], roots=()) -> bool:
+    """``Connected`` semantics: with roots, every root is in and every member is
+    reached from some root; without roots, one piece."""
+    if not roots:
+        return is_connected(grid, cells)
+    return all(r in cells for r in roots) and reached(grid, cells, roots) == cells
+
+
+def connected_subsets(grid: Grid, roots=(), size=None, allowed=None) -> int:
+    """Brute force: subsets of ``allowed`` (default: every cell) that meet
+    :func:`rooted_ok` and, when given, have ``size`` cells."""
+    cells_list = sorted(range(grid.size) if allowed is None else allowed)
+    count = 0
+    for mask in range(1 << len(cells_list)):
+        cells = {c for k, c in enumerate(cells_list) if mask >> k & 1}
+        if size is not None and len(cells) != size:
+            continue
+        count += rooted_ok(grid, cells, roots)
+    return count
