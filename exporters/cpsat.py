@@ -68,6 +68,7 @@ class CpSatBackend(Backend):
         build_seconds = time.perf_counter() - start
         deadline = None if options.time_limit is None else start + options.time_limit
         rounds = cuts_added = 0
+        learned: list[Linear] = []
         while True:
             res = built.solve(options, deadline)
             if strategy != "cuts" or not res.status.has_solution:
@@ -77,6 +78,7 @@ class CpSatBackend(Backend):
                 break
             rounds += 1
             cuts_added += len(cuts)
+            learned.extend(cuts)
             for cut in cuts:
                 built.add_linear(cut)
             built.hint(res.assignment)
@@ -90,6 +92,9 @@ class CpSatBackend(Backend):
         res.build_seconds = build_seconds
         res.stats.update({"connectivity": strategy, "cut_rounds": rounds, "cuts": cuts_added,
                           "variables": built.num_variables(), "constraints": built.num_constraints()})
+        # Valid for every connected answer: a caller that solves the model again
+        # (counting, uniqueness) may add them instead of finding them again.
+        res.stats["learned_cuts"] = tuple(learned)
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:

@@ -173,6 +173,8 @@ def _enumerate(engine, model: Model, options: SolveOptions, first: Result, repor
         terms = model.objective.terms
         extra.append(Linear(terms, Cmp.EQ, first.objective - model.objective.constant))
     last = first.assignment
+    # Cuts a lazy backend learned are valid for every solution: keep them.
+    extra.extend(first.stats.get("learned_cuts", ()))
     verify_seconds = 0.0
     report.complete = False
     while len(report.solutions) < limit:
@@ -180,6 +182,7 @@ def _enumerate(engine, model: Model, options: SolveOptions, first: Result, repor
         t0 = time.perf_counter()
         res = engine.solve(model.with_constraints(tuple(extra)), options)
         report.seconds["solve"] += time.perf_counter() - t0
+        extra.extend(res.stats.get("learned_cuts", ()))
         if res.status is Status.INFEASIBLE:
             report.complete = True
             break
