@@ -5,8 +5,8 @@ snake_eggs) is solved with CP-SAT under both connectivity strategies; the
 answer is re-checked by the independent verifier (the pipeline does that on
 every solution) and compared with the published or independently computed
 solution in tests/data/snake_eggs_expected.json, and uniqueness is proved.
-The 10x10 instances take tens of seconds each on a 2-core machine and are
-marked slow (run them with ``pytest -m slow``).
+The 10x10 instances take seconds to a minute each on the shared 2-core
+machine (flow slower than cuts) and are marked slow (``pytest -m slow``).
 """
 
 from __future__ import annotations
