@@ -32,14 +32,16 @@ Cell-set expressions
     of that cell's own tile value (False where it is not in the domain).
 ``require S is connected [with size N]``
     ``Connected(S, size=N)`` and, with a size, ``count(S) == N``. A set of at
-    most one cell needs no connectivity node. Cells that S always contains
-    become the node's roots.
+    most one cell needs no connectivity node. A cell that S always contains
+    becomes the node's (single) root.
 ``require S is a path between E`` (E: exactly two fixed cells)
     ``s(e) = 1`` for both ends; ``sum of s over e's neighbours == 1`` for each
     end; ``s(u) -> sum of s over u's neighbours == 2`` (a Linear with
     enforcement literal ``s(u)``) for every other cell; ``Connected(S,
     roots=E)``. The degrees leave only one path from one end to the other
-    plus closed cycles; connectivity to the ends removes the cycles. Also the
+    plus closed cycles; connectivity to the ends removes the cycles. (With
+    two roots the IR would allow one piece per root, but a piece holding
+    only one end would have one cell of odd degree, which no graph has.) Also the
     redundant clause ``~(s(p) & s(q) & s(r) & s(t))`` for each 2x2 block (a
     full block would be a cycle, or give an end two neighbours in S), and the
     chessboard colour count of a path (:meth:`_Compiler.path_parity`).
@@ -321,10 +323,12 @@ class _Compiler:
                 raise SemanticError("a size is an integer known before solving", st.size.span,
                                     source=self.spec.source)
         members = tuple((i, self.lit(v)) for i, v in enumerate(values) if v is not False)
-        roots = tuple(i for i, v in enumerate(values) if v is True)
+        always = [i for i, v in enumerate(values) if v is True]
+        # One root only: with several, the IR allows one piece per root.
+        roots = tuple(always[:1])
         if size is not None:
             terms = tuple((1, lit) for i, lit in members if values[i] is not True)
-            rhs = size - len(roots)
+            rhs = size - len(always)
             if terms:
                 self.constraints.append(Linear(terms, Cmp.EQ, rhs, (), st.span))
             elif rhs != 0:
