@@ -357,3 +357,23 @@ def test_count_json_reports_solutions_found_and_unique(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["solutions_found"] == 2 and out["complete"] is True and out["unique"] is False
+
+
+FIXED_SPEC = """
+puzzle "fixed members"
+tile cell '.'
+tile fixed 'x'
+decide s: bool on cell
+require (s or fixed) is connected
+"""
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_connected_with_several_fixed_members_is_one_piece(tmp_path, strategy):
+    # x.x / ...: (0,1) in gives 2^3 connected sets; (0,1) out needs the whole bottom row.
+    spec = tmp_path / "fixed.grid"
+    spec.write_text(FIXED_SPEC, encoding="utf-8")
+    grid = tmp_path / "grid.txt"
+    grid.write_text("x.x\n...\n", encoding="utf-8")
+    report = solve(spec, grid, count=20, options=SolveOptions(connectivity=strategy))
+    assert report.complete is True and len(report.solutions) == 9
