@@ -27,12 +27,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from gridlang.backend import SolveOptions, get_backend
+from gridlang.errors import GridlangError
+from gridlang.pipeline import load, solve_model
 
-from gridlang.backend import SolveOptions, get_backend  # noqa: E402
-from gridlang.errors import GridlangError  # noqa: E402
-from gridlang.pipeline import load, solve_model  # noqa: E402
+# The data and specs of this checkout; gridlang itself is the installed
+# package (a checkout's gridlang/ lacks the exporters installed inside it).
+ROOT = Path(__file__).resolve().parents[1]
 
 HORSE_DATA = ROOT / "tests" / "data" / "horse"
 SPECS = {
