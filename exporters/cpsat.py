@@ -13,8 +13,7 @@ Lowering:
       connectivity, add ``x_s <= sum of x over the rim of C`` for every cell s
       of every stray component C (:func:`gridlang.connectivity.separator_cuts`),
       solve again with the last answer as a hint, until no component is stray.
-      For a rooted node the rim is cut down to its root side
-      (:func:`root_side_cuts`). On nine February dailies it took a median of 1.4 s against flow's 2.7 s,
+      For a rooted node the rim is cut down to its root side. On nine February dailies it took a median of 1.4 s against flow's 2.7 s,
       and 3.8 s against 18.7 s at the slowest (benchmarks/bench.py).
   ``flow``
       single-commodity flow, as stated in :mod:`gridlang.connectivity`:
@@ -38,9 +37,7 @@ import time
 from typing import ClassVar
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
-from collections import deque
-
-from gridlang.connectivity import components, flow_arcs, separator_cuts
+from gridlang.connectivity import flow_arcs, separator_cuts
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
 
@@ -73,7 +70,7 @@ class CpSatBackend(Backend):
             res = built.solve(options, deadline)
             if strategy != "cuts" or not res.status.has_solution:
                 break
-            cuts = [c for con in built.connected for c in root_side_cuts(model.grid, con, res.assignment)]
+            cuts = [c for con in built.connected for c in separator_cuts(model.grid, con, res.assignment)]
             if not cuts:
                 break
             rounds += 1
@@ -112,48 +109,6 @@ class CpSatBackend(Backend):
         with open(path, "w", encoding="utf-8") as f:
             f.write(header + text)
         return [path]
-
-
-def root_side_cuts(grid, con: Connected, assignment: Assignment) -> list[Linear]:
-    """Separator cuts, with the rim of a stray component cut down to the roots' side.
-
-    For a rooted node and a stray component C (no root in it), any path from a
-    cell s of C to a root leaves C for the last time through a rim cell w
-    from which the roots are reachable without entering C. So
-    ``x_s <= sum of x_w`` over only those rim cells is valid for every
-    connected answer, and stronger than the full rim: for a stray cycle, the
-    cells it encloses drop out (the minimal vertex separators of Fischetti et
-    al., "Thinning out Steiner trees", Math. Prog. Comp. 2017). On Snake Eggs
-    (ctc_tuzz_10x10, solve + unique) about 32 s against more than 100 s with
-    the full rim, on a loaded machine. Unrooted nodes fall back to
-    :func:`gridlang.connectivity.separator_cuts`.
-
-    Returns:
-        Violated ``<=`` cuts, empty when the chosen cells are connected and
-        hold every root.
-    """
-    if not con.roots:
-        return separator_cuts(grid, con, assignment)
-    lit_of = dict(con.members)
-    chosen = {cell for cell, lit in con.members if assignment.holds(lit)}
-    roots = set(con.roots)
-    cuts: list[Linear] = []
-    for comp in components(grid, chosen):
-        if roots.intersection(comp):
-            continue
-        inside = set(comp)
-        seen = set(roots)
-        queue = deque(seen)
-        while queue:
-            u = queue.popleft()
-            for v in grid.neighbours[u]:
-                if v not in seen and v not in inside and v in lit_of:
-                    seen.add(v)
-                    queue.append(v)
-        rim = sorted({w for u in comp for w in grid.neighbours[u] if w not in inside and w in seen})
-        terms = tuple((-1, lit_of[w]) for w in rim)
-        cuts.extend(Linear(((1, lit_of[s]),) + terms, Cmp.LE, 0, span=con.span) for s in comp)
-    return cuts
 
 
 class _Lowering:

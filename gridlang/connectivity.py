@@ -26,7 +26,8 @@ ch. 32; the same vertex-separator inequalities as cspuz and Fischetti et al.
 2017 for the Steiner tree). Solve without connectivity; for each connected
 component ``C`` of the chosen cells that is *stray* (misses the roots, or is
 too small for a region of known size), the rim ``N(C)`` (cells adjacent to
-``C`` but not in it) is a vertex separator between ``C`` and the rest, so::
+``C`` but not in it; with roots, only the rim cells from which a root can be
+reached outside ``C``) is a vertex separator between ``C`` and the rest, so::
 
     x_s <= sum_{w in N(C)} x_w          for every s in C
 
@@ -83,7 +84,7 @@ def separator_cuts(grid: Grid, con: Connected, assignment: Assignment) -> list[L
 
     Returns:
         ``Linear`` constraints (``<=``), empty exactly when the chosen cells
-        are connected and contain every root. Each cut is violated by
+        meet ``con`` (connected; with roots, every one reached from a root). Each cut is violated by
         ``assignment`` and satisfied by every assignment that meets ``con``.
     """
     lit_of = dict(con.members)
@@ -102,7 +103,7 @@ def separator_cuts(grid: Grid, con: Connected, assignment: Assignment) -> list[L
         stray = []
     cuts: list[Linear] = []
     for comp in stray:
-        rim = _rim_terms(grid, comp, lit_of)
+        rim = _rim_terms(grid, comp, lit_of, con.roots)
         for s in comp:
             cuts.append(Linear(((1, lit_of[s]),) + rim, Cmp.LE, 0, span=con.span))
     if not con.roots and not stray and len(comps) > 1:
@@ -118,10 +119,30 @@ def separator_cuts(grid: Grid, con: Connected, assignment: Assignment) -> list[L
     return cuts
 
 
-def _rim_terms(grid: Grid, comp: list[int], lit_of: dict[int, int]) -> tuple[tuple[int, int], ...]:
+def _rim_terms(grid: Grid, comp: list[int], lit_of: dict[int, int],
+               roots: tuple[int, ...] = ()) -> tuple[tuple[int, int], ...]:
+    """``(-1, x_w)`` for the rim cells ``w`` of ``comp`` among the candidates.
+
+    With roots, only the rim cells that reach a root through candidates
+    outside ``comp`` are kept: a path from ``comp`` to a root leaves ``comp``
+    for the last time through such a cell, so the cut stays valid and gets
+    stronger (the cells a stray loop encloses drop out; the minimal vertex
+    separators of Fischetti et al., "Thinning out Steiner trees", Math. Prog.
+    Comp. 2017).
+    """
     inside = set(comp)
-    rim = sorted({w for u in comp for w in grid.neighbours[u] if w not in inside and w in lit_of})
-    return tuple((-1, lit_of[w]) for w in rim)
+    rim = {w for u in comp for w in grid.neighbours[u] if w not in inside and w in lit_of}
+    if roots:
+        seen = {r for r in roots if r in lit_of and r not in inside}
+        stack = list(seen)
+        while stack:
+            u = stack.pop()
+            for v in grid.neighbours[u]:
+                if v not in seen and v not in inside and v in lit_of:
+                    seen.add(v)
+                    stack.append(v)
+        rim &= seen
+    return tuple((-1, lit_of[w]) for w in sorted(rim))
 
 
 def flow_arcs(grid: Grid, con: Connected) -> list[tuple[int, int]]:
