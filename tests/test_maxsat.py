@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-pytest.importorskip("pysat")
 
 from gridlang.backend import SolveOptions, Status  # noqa: E402
 from gridlang.errors import BackendError, MapError  # noqa: E402

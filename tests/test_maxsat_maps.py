@@ -1,7 +1,7 @@
 """MaxSAT backend on real enclose.horse maps: known optima, verified by the rules.
 
 The optima are the game's own published ``optimal_score`` from
-``../shared/data/horse/manifest.json``; every answer is re-checked by the
+``tests/data/horse/manifest.json``; every answer is re-checked by the
 independent verifier (:func:`gridlang.pipeline.verify`), which scores it from
 the map's characters, not the IR.
 """
@@ -13,17 +13,16 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pysat")
 
 from gridlang.backend import SolveOptions, Status  # noqa: E402
 from gridlang.exporters.maxsat import MaxSatBackend  # noqa: E402
 
-compiler = pytest.importorskip("gridlang.compiler")
-pipeline = pytest.importorskip("gridlang.pipeline")
+from gridlang import compiler  # noqa: E402
+from gridlang import pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-DATA = ROOT.parent / "shared" / "data" / "horse"
+DATA = ROOT / "tests" / "data" / "horse"
 SPECS = {
     "standard": "horse.grid",
     "costlywalls": "horse_costlywalls.grid",
@@ -32,16 +31,11 @@ SPECS = {
 
 
 def manifest() -> dict[str, dict]:
-    path = DATA / "manifest.json"
-    if not path.exists():
-        pytest.skip("shared map data not available")
-    return {e["file"]: e for e in json.loads(path.read_text())}
+    return {e["file"]: e for e in json.loads((DATA / "manifest.json").read_text())}
 
 
-def compile_shared(entry: dict):
+def compile_map(entry: dict):
     spec = PUZZLES / SPECS[entry["variant"]]
-    if not spec.exists():
-        pytest.skip(f"{spec.name} not written yet")
     return compiler.compile_puzzle(spec, DATA / entry["file"], {"budget": str(entry["budget"])})
 
 
@@ -76,13 +70,13 @@ def test_quick_maps_reach_the_published_optimum(name, want):
     entry = manifest()[name]
     if want is not None:
         assert entry["optimal_score"] == want
-    assert solve_and_verify(compile_shared(entry)) == entry["optimal_score"]
+    assert solve_and_verify(compile_map(entry)) == entry["optimal_score"]
 
 
 @pytest.mark.parametrize("name", ["daily-2026-01-21.txt"])
 def test_tree_strategy_agrees(name):
     entry = manifest()[name]
-    assert solve_and_verify(compile_shared(entry), "tree") == entry["optimal_score"]
+    assert solve_and_verify(compile_map(entry), "tree") == entry["optimal_score"]
 
 
 def test_wcnf_round_trip_on_a_real_map(tmp_path):
@@ -90,7 +84,7 @@ def test_wcnf_round_trip_on_a_real_map(tmp_path):
     from pysat.formula import WCNF
 
     entry = manifest()["daily-2026-01-21.txt"]
-    model = compile_shared(entry)
+    model = compile_map(entry)
     path = str(tmp_path / "daily.wcnf")
     MaxSatBackend().write(model, path, "wcnf", SolveOptions())
     lines = Path(path).read_text().splitlines()
@@ -132,4 +126,4 @@ def known_optimum_maps() -> list[str]:
 @pytest.mark.parametrize("name", known_optimum_maps())
 def test_every_known_optimum(name):
     entry = manifest()[name]
-    assert solve_and_verify(compile_shared(entry)) == entry["optimal_score"]
+    assert solve_and_verify(compile_map(entry)) == entry["optimal_score"]

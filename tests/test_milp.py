@@ -14,8 +14,6 @@ import json
 
 import pytest
 
-pytest.importorskip("pyomo")
-pytest.importorskip("highspy")
 
 from gridlang.backend import SolveOptions, Status  # noqa: E402
 from gridlang.errors import BackendError, MapError  # noqa: E402

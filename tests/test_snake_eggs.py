@@ -1,6 +1,6 @@
 """Snake Eggs end to end: the spec, the instances, counting, bad input.
 
-Every instance of ../shared/data/snake_eggs (converted to puzzles/instances/
+Every instance of tests/data/snake_eggs (the source records, converted to puzzles/instances/
 snake_eggs) is solved with CP-SAT under both connectivity strategies; the
 answer is re-checked by the independent verifier (the pipeline does that on
 every solution) and compared with the published or independently computed
@@ -29,7 +29,7 @@ from gridlang.verifiers.snake_eggs import render, verify
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "puzzles" / "snake_eggs.grid"
 INSTANCES = ROOT / "puzzles" / "instances" / "snake_eggs"
-SHARED = ROOT.parent / "shared" / "data" / "snake_eggs"
+SHARED = ROOT / "tests" / "data" / "snake_eggs"  # the source JSON records, bundled
 EXPECTED = json.loads((ROOT / "tests" / "data" / "snake_eggs_expected.json").read_text(encoding="utf-8"))
 STRATEGIES = ("flow", "cuts")
 TEXTBOOK = INSTANCES / "jandhyala_ch32_6x6.txt"
