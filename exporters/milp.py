@@ -693,7 +693,7 @@ class MilpBackend(Backend):
         deadline = None if options.time_limit is None else t + options.time_limit
 
         low = _lower(model, strategy)
-        stats: dict[str, object] = {"strategy": strategy, "cut_rounds": 0, "cuts": 0}
+        stats: dict[str, object] = {"connectivity": strategy, "cut_rounds": 0, "cuts": 0}
         if low.infeasible:
             seconds = time.perf_counter() - start
             stats.update(variables=len(low.columns), constraints=len(low.rows),
