@@ -61,9 +61,9 @@ def horse_cases(variants: list[str], pattern: str | None) -> list[dict]:
 
 
 def snake_cases(pattern: str | None) -> list[dict]:
-    """Snake Eggs instances under puzzles/instances/ (solved and proven unique)."""
+    """Snake Eggs instances under puzzles/instances/snake_eggs (solved and proven unique)."""
     cases = []
-    for path in sorted((ROOT / "puzzles" / "instances").glob("*.txt")):
+    for path in sorted((ROOT / "puzzles" / "instances" / "snake_eggs").rglob("*.txt")):
         if pattern and not fnmatch.fnmatch(path.name, pattern):
             continue
         cases.append({"name": path.name, "spec": ROOT / "puzzles" / "snake_eggs.grid", "map": path,

@@ -87,7 +87,7 @@ solution, else UNKNOWN; ``Result.bound`` is the last completed round's
 relaxation optimum, a valid bound.
 
 Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``)
-and why, from the enclose.horse maps of ``../shared/data/horse`` compiled
+and why, from the enclose.horse maps of ``tests/data/horse`` compiled
 from ``puzzles/horse.grid``. CPU seconds of the solving process; the machine
 (2 cores) ran other benchmarks at the same time, at a load of 8 to 11, so
 wall-clock times were 3 to 6 times larger and are not comparable::
