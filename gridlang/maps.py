@@ -13,7 +13,7 @@ Two formats are accepted:
   skipped. Every row must have the same width.
 * **JSON**: the game's level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
   any other key that names a parameter of the spec gives its value.
-* **Snake Eggs JSON record** (the shape of ``../shared/data/snake_eggs``):
+* **Snake Eggs JSON record** (the shape of ``tests/data/snake_eggs``):
   ``{"rows": R, "cols": C, "egg_sizes": [...], "head": [r, c], "tail":
   [r, c], "clues": [{"cell": [r, c], "egg": k}, ...]}``, told apart by its
   ``rows``/``cols``/``egg_sizes`` keys. It is turned into the Snake Eggs

@@ -5,7 +5,7 @@ spec and of the IR (sources: Serkan Yurekli's "Snake Egg" on Grandmaster
 Puzzles; puzz.link / pzprjs ``snakeegg``; V. Jandhyala, *Solving Puzzles
 through Mathematical Programming*, ch. 32; Harris & Forbes, INFORMS
 Transactions on Education 23(3), 2023; collected with their fine print in
-``../shared/data/snake_eggs/README.md``):
+``tests/data/snake_eggs/README.md``):
 
 * The snake S is one simple orthogonal path between the two circled cells:
   each circled cell is in S with exactly one orthogonal neighbour in S,

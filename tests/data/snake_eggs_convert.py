@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python tests/data/snake_eggs_convert.py ../shared/data/snake_eggs
+    python tests/data/snake_eggs_convert.py tests/data/snake_eggs
 
 It writes ``puzzles/instances/snake_eggs/<name>.txt`` (and ``derived/``) and
 ``tests/data/snake_eggs_expected.json`` (each instance's expected solution:
@@ -57,7 +57,7 @@ def main(folder: str) -> None:
         rel = path.relative_to(root)
         target = out_dir / rel.with_suffix(".txt")
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(convert(record, f"../shared/data/snake_eggs/{rel}"), encoding="utf-8")
+        target.write_text(convert(record, f"tests/data/snake_eggs/{rel}"), encoding="utf-8")
         published = record.get("solution")
         expected[str(rel.with_suffix(""))] = {
             "solution": published or record["computed_solution"],
@@ -72,4 +72,4 @@ def main(folder: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/snake_eggs")
+    main(sys.argv[1] if len(sys.argv) > 1 else "tests/data/snake_eggs")
