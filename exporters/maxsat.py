@@ -943,6 +943,23 @@ def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
 
 
+def _with_deadline(call, interrupt, remaining: float | None, interruptible: bool):
+    """Run ``call(expect_interrupt)``, calling ``interrupt()`` after ``remaining`` seconds.
+
+    Without a limit, or with a solver that cannot be interrupted, ``call``
+    runs to its end and the caller checks the clock between rounds.
+    """
+    timer = None
+    if remaining is not None and interruptible:
+        timer = threading.Timer(remaining, interrupt)
+        timer.start()
+    try:
+        return call(timer is not None)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def _interruptible(name: str) -> bool:
     """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
     from pysat.solvers import SolverNames
@@ -1026,15 +1043,8 @@ class _Run:
                 remaining = self._remaining()
                 if remaining is not None and remaining <= 0:
                     break
-                timer = None
-                if remaining is not None and interruptible:
-                    timer = threading.Timer(remaining, rc2.interrupt)
-                    timer.start()
-                try:
-                    lits = rc2.compute(expect_interrupt=timer is not None)
-                finally:
-                    if timer is not None:
-                        timer.cancel()
+                lits = _with_deadline(lambda e: rc2.compute(expect_interrupt=e), rc2.interrupt,
+                                      remaining, interruptible)
                 self.rounds += 1
                 if lits is None:
                     if not rc2.interrupted:
@@ -1090,15 +1100,8 @@ class _Run:
                 remaining = self._remaining()
                 if remaining is not None and remaining <= 0:
                     break
-                timer = None
-                if remaining is not None and interruptible:
-                    timer = threading.Timer(remaining, solver.interrupt)
-                    timer.start()
-                try:
-                    ok = solver.solve_limited(expect_interrupt=timer is not None)
-                finally:
-                    if timer is not None:
-                        timer.cancel()
+                ok = _with_deadline(lambda e: solver.solve_limited(expect_interrupt=e), solver.interrupt,
+                                    remaining, interruptible)
                 self.rounds += 1
                 if ok is None:
                     break
