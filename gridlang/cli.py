@@ -24,7 +24,7 @@ EXIT_VERIFY_FAILED = 4
 
 EXIT_CODES = """exit codes:
   0  solved (a verified solution; with --unique, also when it is not unique)
-  1  bad input: the spec, the map or a parameter is wrong (the message says where)
+  1  bad input: the spec, the map, a parameter or the command line is wrong (the message says where)
   2  infeasible: proved that no solution exists
   3  time limit reached with no solution
   4  verification failed: the answer broke the puzzle's rules (a solver or encoding bug)
@@ -47,6 +47,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(e.render(), file=sys.stderr)
         return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+    except OSError as e:  # a file that cannot be written (export -o, a full disk)
+        if debug:
+            raise
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -55,8 +61,17 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with gridlang's exit code for bad input (1, not argparse's 2,
+    which here means infeasible)."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
 def _build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="gridlang",
         description="State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT or MaxSAT.",
         epilog=EXIT_CODES,
@@ -77,7 +92,8 @@ def _build_parser() -> argparse.ArgumentParser:
     def solver_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
         sp.add_argument("--connectivity", "-c", help="connectivity strategy (flow, cuts, ...; default per backend)")
-        sp.add_argument("--time-limit", "-t", type=float, metavar="SECONDS", help="wall-clock limit for the solve")
+        sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                        help="wall-clock limit for the solve")
         sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
         sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
         sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
@@ -118,6 +134,17 @@ def _build_parser() -> argparse.ArgumentParser:
     b.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     b.set_defaults(run=_cmd_backends)
     return p
+
+
+def _positive_seconds(text: str) -> float:
+    """argparse type: a number of seconds greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"the time limit must be more than 0 seconds, not {text}")
+    return value
 
 
 def _shorthand_params(rest: list[str]) -> list[str]:

@@ -126,11 +126,23 @@ def test_portals_carry_the_horse(tmp_path):
 
 
 def test_time_limit_without_solution_exits_3(capsys):
+    # 25x25 with 20 walls: a millisecond is not enough to find any enclosure.
     weekly = REPO / "tests" / "data" / "horse" / "weekly-03.txt"
     code, out, _ = run(["solve", HORSE, "--map", weekly, "--budget", "20", "--time-limit", "0.001",
                         "--json"], capsys)
     data = json.loads(out)
-    assert (code, data["status"]) in ((3, "UNKNOWN"), (0, "FEASIBLE"), (0, "OPTIMAL"))
+    assert (code, data["status"], data["objective"], data["walls"]) == (3, "UNKNOWN", None, [])
+
+
+def test_bad_time_limit_and_unwritable_output_are_errors_not_tracebacks(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", HORSE, "--map", DAILY_07, "--time-limit", "-1"])
+    assert e.value.code == 1  # bad input; 2 means infeasible
+    assert "the time limit must be more than 0 seconds, not -1" in capsys.readouterr().err
+    target = tmp_path / "missing" / "daily.lp"
+    code, _, err = run(["export", HORSE, "--map", DAILY_07, "--format", "lp", "-o", target], capsys)
+    assert code == 1
+    assert err.strip() == f"error: {target}: No such file or directory"
 
 
 def test_compile_dump_ir_names_variables_and_sources(capsys):
