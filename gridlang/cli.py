@@ -316,7 +316,7 @@ def _format_backend(fmt: str):
     from .errors import BackendError
 
     if fmt not in _FORMAT_BACKEND:
-        raise BackendError(f"unknown format {fmt!r}; choose one of {', '.join(_FORMAT_BACKEND)}")
+        raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(_FORMAT_BACKEND)}")
     return get_backend(_FORMAT_BACKEND[fmt])
 
 
@@ -334,38 +334,36 @@ def _cmd_export(args) -> int:
     return EXIT_OK
 
 
+# Solution-file suffixes that are not themselves a model format.
+_SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
+
+
 def _cmd_decode(args) -> int:
+    from .backend import Result
     from .errors import BackendError
-    from .pipeline import load, verify
+    from .pipeline import Report, load, verify
 
     fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
-    model, _ = load(args.spec, args.map, _params(args))
-    backend_for = {"sol": "milp", "lp": "milp", "mps": "milp", "txt": "milp",
-                   "wcnf": "maxsat", "cnf": "maxsat", "out": "maxsat", "sat": "maxsat"}
-    if fmt not in backend_for:
-        raise BackendError(f"cannot tell the solution format from {args.solution!r}; give --format lp|mps|wcnf|cnf")
-    engine = get_backend(backend_for[fmt])
+    engine = _format_backend(_SOLUTION_SUFFIX.get(fmt, fmt))
     reader = getattr(engine, "read_solution", None)
     if reader is None:
         raise BackendError(f"backend {engine.name!r} cannot read solution files")
+    model, _ = load(args.spec, args.map, _params(args))
     assignment = reader(model, args.solution)
     objective = model.objective.value(assignment) if model.objective is not None else None
-    solution, verdict = verify(model, assignment, None)
-    from .pipeline import Report
-    from .backend import Result
-
+    # The model's objective must equal the rules' score, as after any solve.
+    solution, verdict = verify(model, assignment, objective)
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
-    score = report.score
     if args.json:
         print(json.dumps({"verified": True, "objective": objective,
                           "verified_score": verdict.score if verdict else None,
-                          "walls": _walls(report)}, indent=2))
+                          "walls": _walls(report)}))
     else:
         from .verifiers import find_renderer
 
         print((find_renderer(model.name) or _render_generic)(model.grid, solution))
         print()
-        print(f"verified: score {score}" if score is not None else "verified")
+        print(f"verified: score {report.score}" if report.score is not None else "verified")
     return EXIT_OK
 
 
