@@ -117,9 +117,7 @@ def _read_text(path: str, text: str) -> MapData:
         line = lines[j].rstrip("\n")
         if not line.strip():
             # A blank line ends the grid; anything after it must be blank too.
-            rest = [k for k in range(j, len(lines)) if lines[k].strip()]
-            if rest:
-                k = rest[0]
+            if any(lines[k].strip() for k in range(j, len(lines))):
                 raise MapError("a blank line splits the grid", Span(path, j + 1, 1), source=text)
             break
         rows.append(line)

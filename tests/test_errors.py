@@ -48,6 +48,18 @@ def test_ragged_row(tmp_path):
     assert text.splitlines()[2].strip() == "^"
 
 
+def test_blank_line_inside_the_grid(tmp_path):
+    path = write(tmp_path, "budget: 4\n~~~~~\n~.H.~\n\n~~~~~\n")
+    with pytest.raises(MapError) as e:
+        read_map(path)
+    assert "a blank line splits the grid" in located(e.value, path, 4, 1)
+
+
+def test_trailing_blank_lines_are_fine(tmp_path):
+    path = write(tmp_path, "budget: 4\n~~~~~\n~.H.~\n~~~~~\n\n\n")
+    assert read_map(path).rows == ["~~~~~", "~.H.~", "~~~~~"]
+
+
 def test_unknown_character(tmp_path):
     path = write(tmp_path, "budget: 4\n~~~~~\n~.HX~\n~~~~~\n")
     with pytest.raises(MapError) as e:
