@@ -29,12 +29,12 @@ ROOT = Path("puzzles/instances/snake_eggs")
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--strategy", default="both", choices=("flow", "cuts", "both"))
+    p.add_argument("--strategy", default="auto", choices=("auto", "flow", "cuts", "tree", "all"))
     p.add_argument("--only", help="substring of the instance names to run")
     p.add_argument("--time-limit", type=float, default=300.0, help="seconds per solve")
     p.add_argument("--repeat", type=int, default=1, help="runs per instance (the median is kept)")
     args = p.parse_args(argv)
-    strategies = ("flow", "cuts") if args.strategy == "both" else (args.strategy,)
+    strategies = ("auto", "cuts", "flow", "tree") if args.strategy == "all" else (args.strategy,)
     paths = sorted(ROOT.glob("*.txt")) + sorted(ROOT.glob("derived/*.txt"))
     if args.only:
         paths = [q for q in paths if args.only in q.name]

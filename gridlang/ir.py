@@ -136,6 +136,13 @@ class Connected:
       flood fill from several cells does.
     * Without roots: the members induce one connected subgraph. The empty
       set is connected.
+    * With ``path``: the node comes from a path rule, whose degree
+      constraints the model states separately (two roots of degree one,
+      every other member of degree two); together they make the members one
+      simple path from ``roots[0]`` to ``roots[1]``. The flag adds no
+      meaning to the model: it lets a backend with a native path or circuit
+      constraint (CP-SAT's ``AddCircuit``) lower the node as such, while the
+      others treat it as plain connectivity.
 
     Attributes:
         members: ``(cell, lit)`` pairs, ascending by cell.
@@ -144,6 +151,7 @@ class Connected:
             :class:`Linear` says so too); backends may use it for stronger
             cuts. None when not fixed.
         name: the region's name in the spec, for messages and statistics.
+        path: the members form a path between the two roots (see above).
     """
 
     members: tuple[tuple[int, int], ...]
@@ -151,6 +159,7 @@ class Connected:
     size: int | None = None
     name: str = ""
     span: Span | None = field(default=None, compare=False)
+    path: bool = False
 
 
 Constraint = Union[Clause, Linear, Connected]
@@ -330,6 +339,7 @@ def dump(model: Model) -> str:
         elif isinstance(con, Connected):
             roots = ", ".join(str(g.cell(r)) for r in con.roots) or "any member"
             size = f", size {con.size}" if con.size is not None else ""
+            size += ", a path between them" if con.path else ""
             lines.append(f"  connected {con.name or 'region'}: {len(con.members)} candidate cells, "
                          f"roots {roots}{size}{where}")
     if model.objective is not None:

@@ -22,7 +22,7 @@ from .ir import Assignment, Clause, Cmp, Linear, Model, violations
 from .maps import build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
-from .solution import Solution, decode, projection
+from .solution import Solution, blocking_clause, decode
 from .verifiers import Verdict, find_verifier
 
 
@@ -178,7 +178,7 @@ def _enumerate(engine, model: Model, options: SolveOptions, first: Result, repor
     verify_seconds = 0.0
     report.complete = False
     while len(report.solutions) < limit:
-        extra.append(Clause(tuple(-l for l in projection(model, last))))
+        extra.append(Clause(blocking_clause(model, last)))
         t0 = time.perf_counter()
         res = engine.solve(model.with_constraints(tuple(extra)), options)
         report.seconds["solve"] += time.perf_counter() - t0

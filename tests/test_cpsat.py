@@ -37,7 +37,7 @@ def brute_count(grid: Grid, size: int | None) -> int:
     return connected_subsets(grid, (), size)
 
 
-@pytest.mark.parametrize("strategy", ["flow", "cuts"])
+@pytest.mark.parametrize("strategy", ["auto", "cuts", "flow", "tree"])
 @pytest.mark.parametrize("size", [None, 3])
 def test_unrooted_connected_counts_match_brute_force(strategy, size):
     from gridlang.ir import Cmp, Linear

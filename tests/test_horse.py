@@ -69,7 +69,7 @@ def test_main_job_json_fields(capsys):
     assert data["seconds"]["total"] >= data["seconds"]["solve"] > 0
 
 
-@pytest.mark.parametrize("strategy", ["flow", "cuts"])
+@pytest.mark.parametrize("strategy", ["auto", "cuts", "flow", "tree"])
 def test_sealed_pocket_is_not_counted(tmp_path, strategy):
     path = tmp_path / "pocket.txt"
     path.write_text(POCKET)
