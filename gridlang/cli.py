@@ -91,7 +91,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
-        sp.add_argument("--connectivity", "-c", help="connectivity strategy (flow, cuts, ...; default per backend)")
+        sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve")
         sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
