@@ -59,7 +59,7 @@ with 4 workers, 2.70 s and 1.81 s with 6, and 2.02 s and 1.39 s with 3
 (three runs each, the machine shared with two other solver processes).
 
 ``write`` saves the CP-SAT model proto as text (``pbtxt``), with flow
-connectivity.
+connectivity, or the tree encoding on request.
 """
 
 from __future__ import annotations
@@ -84,6 +84,10 @@ class CpSatBackend(Backend):
     description: ClassVar[str] = "OR-Tools CP-SAT constraint solver"
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        """Remarks of the last :meth:`write` (printed by the CLI)."""
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
         """Solve ``model`` with CP-SAT.
@@ -127,17 +131,29 @@ class CpSatBackend(Backend):
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
-        """Write the CP-SAT model proto as text (flow connectivity).
+        """Write the CP-SAT model proto as text, a complete model.
+
+        Connectivity: ``flow`` unless ``options.connectivity`` asks for
+        ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
+        live in a file) gets ``flow`` and a note in :attr:`notes`. The header
+        comments name the puzzle, the map and the encoding used.
 
         Raises:
-            BackendError: ``fmt`` is not ``pbtxt``.
+            BackendError: ``fmt`` is not ``pbtxt``, or the strategy is not
+                one this backend offers.
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'cpsat' writes {', '.join(self.formats)}, not {fmt!r}")
-        built = _Lowering(model, "flow")
+        requested = self.strategy(options) if options.connectivity is not None else "flow"
+        strategy = requested if requested in ("flow", "tree") else "flow"
+        self.notes = []
+        if strategy != requested:
+            self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
+                              "the file uses single-commodity flow for connectivity")
+        built = _Lowering(model, strategy)
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
-                                                           ("connectivity", "flow")))
+                                                           ("connectivity", strategy)))
         with open(path, "w", encoding="utf-8") as f:
             f.write(header + text)
         return [path]

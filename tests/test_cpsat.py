@@ -33,6 +33,25 @@ def test_pbtxt_export_is_reproducible_and_solves_to_66(tmp_path):
     assert round(solver.ObjectiveValue()) == 66
 
 
+@pytest.mark.parametrize("strategy,encoding", [("tree", "tree"), ("cuts", "flow")])
+def test_pbtxt_export_with_a_strategy_solves_to_66(tmp_path, capsys, strategy, encoding):
+    from ortools.sat.python import cp_model
+
+    out = tmp_path / "m.pbtxt"
+    assert main(["export", str(HORSE), "--map", str(DAILY_07), "--format", "pbtxt", "-o", str(out),
+                 "--connectivity", strategy]) == 0
+    text = out.read_text()
+    assert f"# connectivity: {encoding}" in text
+    assert ("cannot live in a file" in capsys.readouterr().err) == (strategy != encoding)
+    model = cp_model.CpModel()
+    model.Proto().parse_text_format("".join(l for l in text.splitlines(True) if not l.startswith("#")))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 8
+    solver.parameters.max_time_in_seconds = 120
+    assert solver.Solve(model) == cp_model.OPTIMAL
+    assert round(solver.ObjectiveValue()) == 66
+
+
 def brute_count(grid: Grid, size: int | None) -> int:
     return connected_subsets(grid, (), size)
 
