@@ -162,6 +162,9 @@ from gridlang.ir import (
 )
 
 DEFAULTS: dict[str, object] = {
+    "algorithm": "lsu",
+    "lsu.solver": "cadical195",
+    "lsu.conflicts": 100000,
     "rc2.solver": "g4",
     "rc2.stratified": False,
     "rc2.exhaust": True,
@@ -175,6 +178,12 @@ DEFAULTS: dict[str, object] = {
 }
 """Solver settings, each overridable through ``SolveOptions.extra``.
 
+* ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :meth:`_Run.lsu`) or
+  ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective.
+* ``lsu.solver``: PySAT name of the SAT solver of ``lsu``;
+  ``lsu.conflicts``: with a time limit and a solver PySAT cannot interrupt
+  (CaDiCaL), each call runs in slices of this many conflicts and the clock
+  is read between slices.
 * ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
   ``mgh``...); ``rc2.stratified`` (RC2Stratified, without hardening, which
   later cuts would invalidate), ``rc2.exhaust``, ``rc2.minz``, ``rc2.adapt``:
@@ -741,8 +750,12 @@ class MaxSatBackend(Backend):
         run = _Run(model, low, settings, deadline, start)
         if model.objective is None:
             result = run.sat()
-        else:
+        elif settings["algorithm"] == "lsu":
+            result = run.lsu()
+        elif settings["algorithm"] == "rc2":
             result = run.maxsat()
+        else:
+            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose lsu or rc2")
         result.stats.update(
             connectivity=strategy,
             hard=len(low.hard) + run.cuts,
@@ -1085,6 +1098,111 @@ class _Run:
         if true != value:
             raise BackendError(f"internal error: MaxSAT objective {value} but the assignment scores {true}")
         return Result(status, assignment, value, bound=bound if status is Status.FEASIBLE else value,
+                      build_seconds=self.build)
+
+    def _solve_sat(self, solver, assumptions: list[int], interruptible: bool) -> bool | None:
+        """One SAT call under the deadline: True, False, or None when the time ran out."""
+        remaining = self._remaining()
+        if remaining is None:
+            return solver.solve(assumptions=assumptions)
+        if interruptible:
+            return _with_deadline(lambda e: solver.solve_limited(assumptions=assumptions, expect_interrupt=e),
+                                  solver.interrupt, remaining, True)
+        # Slices of a conflict budget; learnt clauses carry over between slices.
+        while remaining > 0:
+            solver.conf_budget(int(self.settings["lsu.conflicts"]))
+            ok = solver.solve_limited(assumptions=assumptions)
+            if ok is not None:
+                return ok
+            remaining = self._remaining()
+        return None
+
+    def lsu(self) -> Result:
+        """Linear SAT-UNSAT search on the cost, interleaved with the cut loop.
+
+        One incremental SAT solver holds the hard clauses and the cuts. The
+        cost ``sum_j w_j [soft j false]`` is counted by an incremental
+        totalizer (O. Bailleux, Y. Boufkhad, CP 2003; PySAT ``ITotalizer``,
+        R. Martins et al., CP 2014) over the falsified soft literals, each
+        repeated ``w_j`` times, built once over the first answer's cost ``c0``
+        (``O(n c0)`` clauses for ``n`` repeated literals). With ``best`` the
+        cost of the best real solution so far (a connected answer, or a
+        repaired one), each call assumes ``cost <= best - 1`` (the totalizer
+        output ``>= best`` false). An answer with stray components gets its
+        cuts and, when :func:`repair` makes it a solution, may lower
+        ``best``; a connected answer is a solution. UNSAT under the bound
+        proves ``best`` optimal (the cuts remove no solution); UNSAT without
+        one, infeasibility. The search is solution-improving (as in
+        QMaxSAT, M. Koshimura et al., JSAT 2012; LSU in A. Morgado et al.,
+        "Iterative and core-guided MaxSAT solving: a survey and
+        assessment", Constraints 2013).
+        """
+        from pysat.card import ITotalizer
+        from pysat.solvers import Solver
+
+        name = str(self.settings["lsu.solver"])
+        solver = Solver(name=name, bootstrap_with=self.low.hard)
+        self.build = time.perf_counter() - self.start
+        interruptible = _interruptible(name)
+        counted = [-cl[0] for w, cl in self.low.soft for _ in range(w)]
+        maximise = self.low.sense is Sense.MAXIMIZE
+        tot = None
+        best: tuple[int, Assignment] | None = None  # (cost, solution)
+        lower = 0  # cost bound proved so far
+        status = Status.UNKNOWN
+        try:
+            while True:
+                bound = None if best is None else best[0] - 1
+                if bound is not None and bound < lower:
+                    status = Status.OPTIMAL
+                    break
+                if bound is not None and tot is None:
+                    tot = ITotalizer(counted, ubound=best[0], top_id=max(self.low.top, solver.nof_vars()))
+                    solver.append_formula(tot.cnf.clauses)
+                assumptions = [] if bound is None or bound >= len(counted) else [-tot.rhs[bound]]
+                ok = self._solve_sat(solver, assumptions, interruptible)
+                self.rounds += 1
+                if ok is None:
+                    break
+                if not ok:
+                    if best is None:
+                        status = Status.INFEASIBLE
+                    else:
+                        lower = best[0]
+                        status = Status.OPTIMAL
+                    break
+                lits = solver.get_model()
+                assignment = self._assignment(lits)
+                cuts = self._cuts(assignment)
+                if not cuts:
+                    cost = sum(1 for l in counted if lits[abs(l) - 1] == l)
+                    if best is None or cost < best[0]:
+                        best = (cost, assignment)
+                    continue
+                fixed = repair(self.model, assignment, self.low.lazy)
+                if fixed is not None:
+                    value = self.model.objective.value(fixed)
+                    cost = self.low.offset - value if maximise else value - self.low.offset
+                    if best is None or cost < best[0]:
+                        best = (cost, fixed)
+                for cl in cuts:
+                    solver.add_clause(cl)
+                self.cuts += len(cuts)
+        finally:
+            if tot is not None:
+                tot.delete()
+            solver.delete()
+        bound_score = self._score(lower)
+        if best is None:
+            return Result(status, bound=bound_score if status is Status.UNKNOWN else None,
+                          build_seconds=self.build)
+        if status is not Status.OPTIMAL:
+            status = Status.FEASIBLE
+        value = self._score(best[0])
+        true = self.model.objective.value(best[1])
+        if true != value:
+            raise BackendError(f"internal error: MaxSAT objective {value} but the assignment scores {true}")
+        return Result(status, best[1], value, bound=bound_score if status is Status.FEASIBLE else value,
                       build_seconds=self.build)
 
     def sat(self) -> Result:

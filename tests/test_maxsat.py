@@ -266,8 +266,12 @@ def brute_optimum(model: Model) -> int:
     return best
 
 
+ALGORITHMS = ("lsu", "rc2")
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("sense", [Sense.MAXIMIZE, Sense.MINIMIZE])
-def test_objective_constant_and_negative_coefficients(sense):
+def test_objective_constant_and_negative_coefficients(sense, algorithm):
     grid = make_grid(1, 6)
     cons = [
         Clause((1, 2)),
@@ -278,14 +282,15 @@ def test_objective_constant_and_negative_coefficients(sense):
     obj = Objective(sense, ((5, 1), (-3, 2), (4, -3), (-2, 4), (1, 5), (3, 6), (-1, -6), (2, 1)), 17)
     model = cell_model(grid, cons, obj)
     want = brute_optimum(model)
-    result = MaxSatBackend().solve(model, SolveOptions())
+    result = MaxSatBackend().solve(model, SolveOptions(extra={"algorithm": algorithm}))
     assert result.status is Status.OPTIMAL
     assert result.objective == want == obj.value(result.assignment)
     assert want == (32 if sense is Sense.MAXIMIZE else 13)
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("strategy", STRATEGIES)
-def test_objective_with_connectivity(strategy):
+def test_objective_with_connectivity(strategy, algorithm):
     # A 3x4 "pen": maximise cell values; the region must be connected and hold cell 0.
     # A second high-value pocket at cell 11 is reachable only through negative cells.
     grid = make_grid(3, 4)
@@ -296,7 +301,7 @@ def test_objective_with_connectivity(strategy):
     obj = Objective(Sense.MAXIMIZE, tuple((v, i + 1) for i, v in enumerate(values)), -3)
     model = cell_model(grid, cons, obj)
     want = brute_optimum(model)
-    result = MaxSatBackend().solve(model, SolveOptions(connectivity=strategy))
+    result = MaxSatBackend().solve(model, SolveOptions(connectivity=strategy, extra={"algorithm": algorithm}))
     assert result.status is Status.OPTIMAL
     assert result.objective == want == obj.value(result.assignment)
     assert violations(model, result.assignment) == []
@@ -317,7 +322,10 @@ def test_objective_fixed_literals_go_to_offset():
 def test_infeasible_and_unknown_strategy():
     grid = make_grid(1, 2)
     model = cell_model(grid, [Clause((1,)), Clause((-1,))], Objective(Sense.MAXIMIZE, ((1, 2),)))
-    assert MaxSatBackend().solve(model, SolveOptions()).status is Status.INFEASIBLE
+    for algorithm in ALGORITHMS:
+        assert MaxSatBackend().solve(model, SolveOptions(extra={"algorithm": algorithm})).status is Status.INFEASIBLE
+    with pytest.raises(BackendError, match="unknown MaxSAT algorithm 'bnb'"):
+        MaxSatBackend().solve(model, SolveOptions(extra={"algorithm": "bnb"}))
     with pytest.raises(BackendError, match="no connectivity strategy 'flow'"):
         MaxSatBackend().solve(model, SolveOptions(connectivity="flow"))
 

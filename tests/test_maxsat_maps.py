@@ -39,8 +39,9 @@ def compile_map(entry: dict):
     return compiler.compile_puzzle(spec, DATA / entry["file"], {"budget": str(entry["budget"])})
 
 
-def solve_and_verify(model, strategy: str = "cuts") -> int:
-    result = MaxSatBackend().solve(model, SolveOptions(connectivity=strategy, time_limit=600))
+def solve_and_verify(model, strategy: str = "cuts", **extra) -> int:
+    options = SolveOptions(connectivity=strategy, time_limit=600, extra=dict(extra))
+    result = MaxSatBackend().solve(model, options)
     assert result.status is Status.OPTIMAL
     assert result.objective == model.objective.value(result.assignment)
     _, verdict = pipeline.verify(model, result.assignment, result.objective)
@@ -71,6 +72,19 @@ def test_quick_maps_reach_the_published_optimum(name, want):
     if want is not None:
         assert entry["optimal_score"] == want
     assert solve_and_verify(compile_map(entry)) == entry["optimal_score"]
+
+
+@pytest.mark.parametrize("name,want", QUICK)
+def test_rc2_agrees_on_quick_maps(name, want):
+    entry = manifest()[name]
+    assert solve_and_verify(compile_map(entry), algorithm="rc2") == entry["optimal_score"]
+
+
+def test_lsu_in_short_conflict_slices_reaches_the_optimum():
+    # CaDiCaL cannot be interrupted: with a time limit each call runs in
+    # slices of ``lsu.conflicts`` conflicts; tiny slices must not change the answer.
+    entry = manifest()["daily-2026-01-21.txt"]
+    assert solve_and_verify(compile_map(entry), **{"lsu.conflicts": 50}) == 50
 
 
 @pytest.mark.parametrize("name", ["daily-2026-01-21.txt"])
