@@ -204,8 +204,12 @@ def _span_tag(span: Span | None) -> str:
     return f"_L{span.line}" if span is not None else ""
 
 
-def _lower(model: Model, strategy: str) -> _Lowered:
+def _lower(model: Model, strategy: str, seed: int = 0) -> _Lowered:
     """Lower the IR to columns and rows with the given connectivity strategy.
+
+    ``seed`` 1 adds the one-cell separator cuts of
+    :func:`gridlang.exporters.maxsat.articulation_cuts` to every rooted
+    region up front, 2 the two-cell ones too.
 
     Raises:
         BackendError: a Connected node names a root outside its members.
@@ -242,6 +246,8 @@ def _lower(model: Model, strategy: str) -> _Lowered:
             keys.add(key)
             low.regions.append((key, con))
             _lower_roots(low, con, key, units)
+            if seed:
+                _lower_seeds(low, con, key, seed)
             if strategy == _FLOW:
                 _lower_flow(low, con, key)
         else:
@@ -284,6 +290,14 @@ def _lower_linear(low: _Lowered, con: Linear, name: str) -> None:
             _add_row(low, name + suffix, row, row_const, None, con.rhs)
         else:
             _add_row(low, name + suffix, row, row_const, con.rhs, None)
+
+
+def _lower_seeds(low: _Lowered, con: Connected, key: str, seed: int) -> None:
+    from gridlang.exporters.maxsat import articulation_cuts
+
+    for i, lits in enumerate(articulation_cuts(low.model, con, pairs=seed > 1), start=1):
+        coefs, const = _affine((1, l) for l in lits)
+        _add_row(low, f"seed_{key}_{i}", coefs, const, 1, None)
 
 
 def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> None:
@@ -454,7 +468,9 @@ class _PyomoModel:
     def _expr(self, coefs: dict[int, int], const: int = 0) -> Any:
         x, mono = self.x, self._mono
         args = [const] if const else []
-        args.extend(mono((a, x[j])) for j, a in coefs.items())
+        # A bare column for a unit coefficient: one node fewer for every
+        # walker (Pyomo's standard repn, the persistent solver's row setup).
+        args.extend(x[j] if a == 1 else mono((a, x[j])) for j, a in coefs.items())
         return self._linear(args)
 
     def _relation(self, row: _Row) -> Any:
@@ -663,7 +679,12 @@ class MilpBackend(Backend):
                 ``extra["milp.warmstart"]`` (bool, default True: start each
                 cut round from the best repaired answer so far) and
                 ``extra["milp.pool_cuts"]`` (bool, default True: also separate
-                the other improving solutions HiGHS found in a round).
+                the other improving solutions HiGHS found in a round),
+                ``extra["milp.seed_cuts"]`` (0, 1 or 2, default 0: add the
+                one-cell, or one- and two-cell, separator cuts of
+                :func:`gridlang.exporters.maxsat.articulation_cuts` before the
+                first solve) and ``extra["milp.highs_options"]`` (a dict of
+                HiGHS options, applied last).
 
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
@@ -688,11 +709,23 @@ class MilpBackend(Backend):
             from pyomo.contrib.appsi.solvers.highs import Highs
         except ImportError as e:  # pragma: no cover - dependency problem
             raise BackendError(f"backend 'milp' is not available: {e}") from e
+        from pyomo.common.gc_manager import PauseGC
+
         # Timing starts after the imports, which a process pays once.
         start = time.perf_counter()
         deadline = None if options.time_limit is None else t + options.time_limit
+        # The cyclic garbage collector rescans every live object (Pyomo's and
+        # the caller's) each time enough new ones appear; paused, as Pyomo's
+        # own writers do, it stops interrupting the build (see the timings in
+        # the module docstring). Nothing here needs it: the model's objects
+        # are freed by reference counting when the solve returns.
+        with PauseGC():
+            return self._solve(model, options, strategy, start, deadline, highspy, TC, Highs)
 
-        low = _lower(model, strategy)
+    def _solve(self, model: Model, options: SolveOptions, strategy: str, start: float,
+               deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
+        """The body of :meth:`solve`, after the imports."""
+        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 0)))
         stats: dict[str, object] = {"connectivity": strategy, "cut_rounds": 0, "cuts": 0}
         if low.infeasible:
             seconds = time.perf_counter() - start
@@ -723,6 +756,7 @@ class MilpBackend(Backend):
         elif model.objective is not None:
             highs_options["mip_rel_gap"] = 0.0
             highs_options["mip_abs_gap"] = 1.0 - 1e-6
+        highs_options.update(dict(options.extra.get("milp.highs_options", {})))
         opt.highs_options = highs_options
         if options.log:
             log = logging.getLogger("gridlang.milp.highs")
