@@ -1,4 +1,4 @@
-"""MaxSAT backend: weighted partial MaxSAT with PySAT, solved by RC2.
+"""MaxSAT backend: weighted partial MaxSAT with PySAT, by linear SAT-UNSAT search or RC2.
 
 Lowering (IR -> WCNF), with ``x_v`` the IR's own Boolean variable ``v``
 (DIMACS variable ``v``; auxiliary variables come from an
@@ -76,15 +76,24 @@ edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
 ``O(n^2)`` for a unary layered reachability encoding; a 30x30 map with
 ``n = 700`` gives about 50k variables and 150k clauses.
 
-Solving. Models with an objective go to RC2 (A. Ignatiev, A. Morgado,
-J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019); models
-without one to an incremental :class:`pysat.solvers.Solver`, the cut loop
+Solving. Models with an objective go, by default, to a linear SAT-UNSAT
+search (``algorithm = "lsu"``, :meth:`_Run.lsu`): one incremental CaDiCaL
+1.9.5 solver holds the hard clauses, the cuts and an incremental totalizer
+counting the cost, and each call asks for a solution cheaper than the best
+one so far; an answer with stray components gets its cuts (and its repair
+may become the best solution), and UNSAT under the bound proves the best
+solution optimal. ``algorithm = "rc2"`` runs RC2 instead (A. Ignatiev,
+A. Morgado, J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019),
+the cut loop adding clauses to the same RC2 object. Models without an
+objective go to an incremental :class:`pysat.solvers.Solver`, the cut loop
 adding clauses between ``solve`` calls. The time limit (seconds) covers all
-rounds: a :class:`threading.Timer` interrupts the oracle (CaDiCaL cannot be
-interrupted, so with it the limit is checked between rounds only). On a
-timeout the answer is FEASIBLE when an earlier round left a repaired
-solution, else UNKNOWN; ``Result.bound`` is the last completed round's
-relaxation optimum, a valid bound.
+rounds: a :class:`threading.Timer` interrupts the oracle; CaDiCaL cannot be
+interrupted, so the search runs it in slices of ``lsu.conflicts`` conflicts
+and reads the clock between slices (under RC2 the limit is then checked
+between rounds only). On a timeout the answer is FEASIBLE when an earlier
+round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
+bound: for RC2 the last completed round's relaxation optimum, for the
+search the cost bound proved so far (the offset until the last call).
 
 Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``)
 and why, from the enclose.horse maps of ``tests/data/horse`` compiled
@@ -118,25 +127,57 @@ wall-clock times were 3 to 6 times larger and are not comparable::
     dominance "a wall touches the pen" (added to the IR by hand): no gain
       (daily-2026-04-28 12.7 against 10.7 s CPU).
 
-Benchmark with these defaults, ``cuts``, every standard map of the data
-set with a budget (233: 214 dailies, 7 weeklies, 12 community levels;
-``time_limit`` 120 s, 400 s for the non-dailies): all 233 OPTIMAL, each
-equal to the published or reference optimum, on average 1.03 cut rounds
-(at most 3)::
+Linear SAT-UNSAT search (``lsu``), measured later on the same machine at a
+load of 0.2 to 1.9 (wall within 2 % of CPU), CPU s on weekly-05 / weekly-01 /
+weekly-04 (RC2 with the settings above: 42.2 / 11.4 / 43.4)::
 
-                      CPU s: median  p90   max      wall s (load 8-11): median  p90   max
-    214 dailies             0.18   0.62   9.7 (2026-04-28)            0.63   2.4   44
-    all 233                 0.18   0.91  60.4 (weekly-04)             0.64   3.2  254
-    214 dailies, rerun on the machine at rest (load ~1), wall s:
-                            median 0.18, p90 0.76, max 8.65 (2026-04-28)
-    weeklies 01..07: 13.7, 12.8, 0.9, 60.4, 56.1, 5.1, 6.7 CPU s
-    62 costly-walls and lovebirds maps with published optima: 61 optimal
-      within the limit (CPU median 0.19, p90 0.63); bonus-2026-06-17-costlywalls
-      needs 20 CPU s (optimum 5 when run without the limit; RC2Stratified 25 s)
+    oracle: cadical195 14.1 / 9.4 / 8.1 (kept); cadical153 13.8 / 9.4 / -;
+      cadical300 18.7 / 9.3 / -; the last (UNSAT) call alone on weekly-04:
+      cadical195 3.7, cd19 3.8, g3 10.3 (maplecm 3.3 but 12.6 for the SAT
+      call before it)
+    CaDiCaL conflict slices (with a time limit): 20000 17.1 on weekly-05,
+      100000 14.1 (kept), unsliced 14.2
+    cost counter: ITotalizer under an assumption (kept); the bound as a hard
+      unit 14.0 / 8.7 / 8.1; a fresh mtotalizer per bound 14.6 / 9.1 / 8.3,
+      kmtotalizer 14.2 / 9.2 / 8.1: no gain
+    phases: soft literals true 20.1 / 11.4 / 9.0; the incumbent's phases
+      after each improvement 14.6 / 9.2 / 8.1: no gain
+    CaDiCaL options: stabilizeonly 22.6 / 12.3; stabilize=0 16.2 / 10.0;
+      its "unsat" preset 22.9 / 14.6: defaults kept; seeds 1-3: no change
+    dominance "a wall touches the pen": 14.8 / 9.0 / 8.3, no gain
+    budget encoding under lsu: seqcounter 26.3 / 10.4, kmtotalizer
+      13.5 / 13.4, mtotalizer 18.0 / 9.5; totalizer kept
+    seeds under lsu: without two-cell separators 15.8 / 10.4, without
+      root-side cuts 15.1 / 10.9: both kept
+    presolve by minimum cuts (a cell t is out when the cheapest wall set
+      separating the horse and t from the border exceeds the budget): fixes
+      no cell on the weeklies nor the hard dailies (daily-2025-12-30: the
+      horse alone needs 4 walls, with any one more cell at most 8 < 10), so
+      not kept
+    costly walls (39 maps): lsu median 1.19, p90 6.1, max 43.0
+      (bonus-2026-06-17); rc2 median 0.15, p90 0.49, max 16.6: hence
+      ``auto`` keeps RC2 when the objective prices walls
+
+Benchmark with these defaults (``auto``: ``lsu`` on every standard map),
+``cuts``, every standard map of the data set with a budget (233: 214
+dailies, 7 weeklies, 12 community levels; ``time_limit`` 120 s, 400 s for
+the non-dailies), whole pipeline, load 0.2 to 1.9: all 233 OPTIMAL, each
+equal to the published or reference optimum::
+
+                      CPU s: median  p90   max                wall s: median  p90   max
+    lsu  214 dailies        0.133  0.59   3.9 (2026-04-28)          0.135  0.60   3.9
+         all 233            0.134  0.81  14.2 (weekly-05)           0.137  0.82  14.3
+    rc2  214 dailies        0.134  0.49   7.3 (2026-04-28)          0.136  0.49   7.6
+         all 233            0.138  0.76  43.4 (weekly-04)           0.142  0.76  43.6
+    weeklies 01..07, CPU s: lsu 8.8, 9.4, 1.0, 8.0, 14.2, 5.2, 4.6
+                            rc2 11.4, 9.8, 0.7, 43.4, 42.2, 4.4, 5.8
+    85 costly-walls, lovebirds and lovers' quarrel maps: all optimal;
+      lovebirds (lsu) median 0.10, max 0.93; lovers' quarrel (lsu) median
+      0.64, max 3.2; costly walls as above
 
 The reference in the issue (plain RC2, lazy cuts, sequential counter) had a
 median of 0.67 s and left 8 of these maps unfinished in 120 s; all 8 finish
-now (daily-2026-09-03 2.5, custom-02dXth 1.5, the weeklies as above).
+now (daily-2026-09-03 2.1, custom-02dXth 1.6, the weeklies as above).
 """
 
 from __future__ import annotations
@@ -162,9 +203,10 @@ from gridlang.ir import (
 )
 
 DEFAULTS: dict[str, object] = {
-    "algorithm": "lsu",
+    "algorithm": "auto",
     "lsu.solver": "cadical195",
     "lsu.conflicts": 100000,
+    "lsu.max_units": 100000,
     "rc2.solver": "g4",
     "rc2.stratified": False,
     "rc2.exhaust": True,
@@ -179,11 +221,16 @@ DEFAULTS: dict[str, object] = {
 """Solver settings, each overridable through ``SolveOptions.extra``.
 
 * ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :meth:`_Run.lsu`) or
-  ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective.
+  ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective;
+  ``auto`` takes ``lsu`` when every objective term is on a region member
+  (the standard maps: the value of the pen) and ``rc2`` when the objective
+  also prices decisions (costly walls), as measured in the module docstring.
 * ``lsu.solver``: PySAT name of the SAT solver of ``lsu``;
   ``lsu.conflicts``: with a time limit and a solver PySAT cannot interrupt
   (CaDiCaL), each call runs in slices of this many conflicts and the clock
-  is read between slices.
+  is read between slices. ``lsu.max_units``: the search counts a soft
+  clause of weight ``w`` as ``w`` totalizer inputs; above this total
+  weight RC2 runs instead (``stats["algorithm"]`` says which ran).
 * ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
   ``mgh``...); ``rc2.stratified`` (RC2Stratified, without hardening, which
   later cuts would invalidate), ``rc2.exhaust``, ``rc2.minz``, ``rc2.adapt``:
@@ -711,16 +758,17 @@ def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assig
 
 
 class MaxSatBackend(Backend):
-    """Weighted partial MaxSAT through PySAT: RC2 for optimisation, SAT otherwise."""
+    """Weighted partial MaxSAT through PySAT: linear SAT-UNSAT search or RC2 for optimisation, SAT otherwise."""
 
     name = "maxsat"
     library = "pysat"
-    description = "weighted partial MaxSAT (PySAT RC2), lazy separator cuts or a spanning-tree encoding"
+    description = ("weighted partial MaxSAT (PySAT: CaDiCaL linear search or RC2), "
+                   "lazy separator cuts or a spanning-tree encoding")
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
-        """Solve ``model`` with RC2 (objective) or a SAT solver (none).
+        """Solve ``model``: linear SAT-UNSAT search or RC2 (objective), a SAT solver (none).
 
         Args:
             model: the IR model.
@@ -728,7 +776,8 @@ class MaxSatBackend(Backend):
                 and ``extra`` keys from :data:`DEFAULTS`.
 
         Returns:
-            The result; ``stats`` holds ``cut_rounds``, ``cuts``, ``hard``,
+            The result; ``stats`` holds ``algorithm`` (``lsu``, ``rc2`` or
+            ``sat``), ``cut_rounds`` (solver calls), ``cuts``, ``hard``,
             ``soft``, ``variables``, ``strategy`` and the solver settings.
 
         Raises:
@@ -750,12 +799,16 @@ class MaxSatBackend(Backend):
         run = _Run(model, low, settings, deadline, start)
         if model.objective is None:
             result = run.sat()
-        elif settings["algorithm"] == "lsu":
+            result.stats["algorithm"] = "sat"
+        elif settings["algorithm"] not in ("auto", "lsu", "rc2"):
+            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose auto, lsu or rc2")
+        elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
+                and sum(w for w, _ in low.soft) <= int(settings["lsu.max_units"]):
             result = run.lsu()
-        elif settings["algorithm"] == "rc2":
-            result = run.maxsat()
+            result.stats["algorithm"] = "lsu"
         else:
-            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose lsu or rc2")
+            result = run.maxsat()
+            result.stats["algorithm"] = "rc2"
         result.stats.update(
             connectivity=strategy,
             hard=len(low.hard) + run.cuts,
@@ -954,6 +1007,12 @@ def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
     for v in range(model.num_vars + 1, low.top + 1):
         out.setdefault(str(v), {"var": f"aux#{v}", "family": "aux", "cell": None, "value": None})
     return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+
+
+def _region_objective(model: Model, low: Lowered) -> bool:
+    """Whether every soft clause is on a member literal of a Connected region (``auto`` then picks ``lsu``)."""
+    members = {abs(l) for con in model.constraints if isinstance(con, Connected) for _, l in con.members}
+    return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
 def _with_deadline(call, interrupt, remaining: float | None, interruptible: bool):

@@ -324,7 +324,7 @@ def test_infeasible_and_unknown_strategy():
     model = cell_model(grid, [Clause((1,)), Clause((-1,))], Objective(Sense.MAXIMIZE, ((1, 2),)))
     for algorithm in ALGORITHMS:
         assert MaxSatBackend().solve(model, SolveOptions(extra={"algorithm": algorithm})).status is Status.INFEASIBLE
-    with pytest.raises(BackendError, match="unknown MaxSAT algorithm 'bnb'"):
+    with pytest.raises(BackendError, match="unknown MaxSAT algorithm 'bnb'; choose auto, lsu or rc2"):
         MaxSatBackend().solve(model, SolveOptions(extra={"algorithm": "bnb"}))
     with pytest.raises(BackendError, match="no connectivity strategy 'flow'"):
         MaxSatBackend().solve(model, SolveOptions(connectivity="flow"))

@@ -80,6 +80,15 @@ def test_rc2_agrees_on_quick_maps(name, want):
     assert solve_and_verify(compile_map(entry), algorithm="rc2") == entry["optimal_score"]
 
 
+@pytest.mark.parametrize("name,algorithm", [("daily-2025-12-30.txt", "lsu"),
+                                            ("bonus-2026-03-26-costlywalls.txt", "rc2")])
+def test_auto_picks_lsu_for_a_region_objective_and_rc2_for_priced_walls(name, algorithm):
+    entry = manifest()[name]
+    result = MaxSatBackend().solve(compile_map(entry), SolveOptions(time_limit=600))
+    assert (result.status, result.objective) == (Status.OPTIMAL, entry["optimal_score"])
+    assert result.stats["algorithm"] == algorithm
+
+
 def test_lsu_in_short_conflict_slices_reaches_the_optimum():
     # CaDiCaL cannot be interrupted: with a time limit each call runs in
     # slices of ``lsu.conflicts`` conflicts; tiny slices must not change the answer.
