@@ -692,8 +692,10 @@ class MilpBackend(Backend):
             bound rounded to an integer. ``stats`` holds ``strategy``,
             ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
             ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
-            HiGHS), ``solver_seconds`` (all HiGHS runs) and, for FEASIBLE,
-            ``gap`` (relative). ``seconds`` leaves out the one-off import of
+            HiGHS), ``solver_seconds`` (all HiGHS runs), ``learned_cuts``
+            (the separator cuts added, as IR ``Linear`` rows valid for every
+            solution: the pipeline passes them on to a uniqueness or counting
+            solve) and, for FEASIBLE, ``gap`` (relative). ``seconds`` leaves out the one-off import of
             Pyomo and highspy; ``time_limit`` counts it.
 
         Raises:
@@ -741,7 +743,8 @@ class MilpBackend(Backend):
         if not opt.available():
             raise BackendError("backend 'milp' needs highspy, which is not installed")
         opt.config.load_solution = False
-        opt.config.warmstart = bool(options.extra.get("milp.warmstart", True))
+        warmstart = bool(options.extra.get("milp.warmstart", True))
+        opt.config.warmstart = warmstart
         for flag in ("check_for_new_or_removed_constraints", "check_for_new_or_removed_vars",
                      "check_for_new_or_removed_params", "check_for_new_objective",
                      "update_constraints", "update_vars", "update_params",
@@ -782,6 +785,7 @@ class MilpBackend(Backend):
         best: tuple[int, Assignment] | None = None  # best repaired answer of a relaxation
         bound = None
         rounds = 0
+        learned: list[Linear] = []  # every cut added: valid for every solution
         while True:
             if deadline is not None:
                 remaining = deadline - time.perf_counter()
@@ -836,16 +840,21 @@ class MilpBackend(Backend):
                 coefs, const = _affine(cut.terms)
                 new.append(pyo.add_cut(f"cut_{key}_{rounds}_{i + 1}", coefs, const, cut.rhs))
             opt.add_constraints(new)
+            learned.extend(cut for _, cut in cuts)
             stats["cuts"] = int(stats["cuts"]) + len(new)
+            # Warm start from the best connected answer so far (appsi hands
+            # the Pyomo values to Highs.setSolution); the disconnected answer
+            # the columns hold otherwise would be rejected by the new cuts.
+            opt.config.warmstart = warmstart and best is not None
             if best is not None:
-                # Warm start from the best connected answer so far (appsi hands
-                # the Pyomo values to Highs.setSolution); a disconnected start
-                # would be rejected by the new cuts anyway.
                 pyo.set_values(best[1])
         if status is not Status.INFEASIBLE and best is not None:
             if assignment is None or (status is Status.FEASIBLE and _better(sense, best[0], _score(model, assignment))):
                 assignment, status = best[1], Status.FEASIBLE
         stats["cut_rounds"] = rounds
+        # The pipeline hands these to the next solve of the same puzzle (the
+        # uniqueness check), which then starts where this loop stopped.
+        stats["learned_cuts"] = tuple(learned)
         stats["variables"] = len(low.columns)
         stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
         stats["build_seconds"] = build_seconds
