@@ -23,7 +23,7 @@ import highspy  # noqa: E402
 from gridlang.backend import SolveOptions, Status  # noqa: E402
 from gridlang.compiler import compile_puzzle  # noqa: E402
 from gridlang.exporters.milp import MilpBackend  # noqa: E402
-from gridlang.ir import Model  # noqa: E402
+from gridlang.ir import Cmp, Linear, Model  # noqa: E402
 from gridlang.pipeline import verify  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,3 +177,17 @@ def test_golden_lp(tmp_path):
         GOLDEN.mkdir(exist_ok=True)
         golden.write_text(path.read_text())
     assert normalise_lp(path.read_text()) == normalise_lp(golden.read_text())
+
+
+def test_learned_cuts_are_handed_on():
+    """The cuts of the loop come back as IR rows: valid for the optimum, and they spare the rounds."""
+    model = compile_map("daily-2026-04-04.txt")
+    first = MilpBackend().solve(model, SolveOptions(connectivity="cuts"))
+    assert first.status is Status.OPTIMAL and first.stats["cut_rounds"] >= 1
+    learned = first.stats["learned_cuts"]
+    assert len(learned) == first.stats["cuts"] > 0
+    assert all(isinstance(cut, Linear) and cut.op is Cmp.LE for cut in learned)
+    assert all(sum(a for a, lit in cut.terms if first.assignment.holds(lit)) <= cut.rhs for cut in learned)
+    again = MilpBackend().solve(model.with_constraints(learned), SolveOptions(connectivity="cuts"))
+    assert again.objective == first.objective == 15
+    assert again.stats["cut_rounds"] < first.stats["cut_rounds"]
