@@ -330,7 +330,11 @@ class _Lowering:
             params.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
         for key, value in options.extra.items():
             if key.startswith("cpsat."):
-                setattr(params, key[len("cpsat."):], value)
+                try:
+                    setattr(params, key[len("cpsat."):], value)
+                except (AttributeError, TypeError, ValueError) as e:
+                    raise BackendError(f"CP-SAT has no parameter {key[len('cpsat.'):]!r} "
+                                       f"taking {value!r}: {e}") from e
         code = solver.Solve(self.cp)
         status = {
             cp_model.OPTIMAL: Status.OPTIMAL,

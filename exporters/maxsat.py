@@ -785,10 +785,7 @@ class MaxSatBackend(Backend):
         """
         start = time.perf_counter()
         strategy = self.strategy(options)
-        settings = dict(DEFAULTS)
-        for key, value in options.extra.items():
-            if key in DEFAULTS:
-                settings[key] = value
+        settings = _settings(options)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
@@ -845,8 +842,7 @@ class MaxSatBackend(Backend):
         if options.connectivity not in (None, "tree"):
             self.strategy(options)  # an unknown name is refused as in solve
             raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
-        settings = dict(DEFAULTS)
-        settings.update({k: v for k, v in options.extra.items() if k in DEFAULTS})
+        settings = _settings(options)
         low = lower(model, "tree", str(settings["card.encoding"]))
         comments = _header(model, low, fmt, str(settings["card.encoding"]))
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
@@ -1296,3 +1292,21 @@ class _Run:
         finally:
             solver.delete()
         return Result(status, assignment, build_seconds=self.build)
+
+
+def _settings(options: SolveOptions) -> dict[str, object]:
+    """:data:`DEFAULTS` overridden by ``options.extra``, keyed ``maxsat.NAME``
+    (or ``NAME``); settings of other backends (``cpsat.``, ``milp.``) are left
+    to them.
+
+    Raises:
+        BackendError: a ``maxsat.`` key that names no setting.
+    """
+    settings = dict(DEFAULTS)
+    for key, value in options.extra.items():
+        name = key[len("maxsat."):] if key.startswith("maxsat.") else key
+        if name in DEFAULTS:
+            settings[name] = value
+        elif key.startswith("maxsat."):
+            raise BackendError(f"backend 'maxsat' has no setting {name!r}; it has {', '.join(DEFAULTS)}")
+    return settings

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
-from .errors import GridlangError, ParamError, VerificationError
+from .errors import BackendError, GridlangError, ParamError, VerificationError
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -97,6 +97,9 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
         sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
         sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
+        sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                        help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
+                             "(any CP-SAT parameter), milp.seed_cuts=1; repeatable")
 
     s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -147,6 +150,23 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _setting(text: str) -> tuple[str, object]:
+    """argparse type: ``BACKEND.SETTING=VALUE``, the value read as a Boolean
+    (``true``/``false``), an integer, a number, or else kept as text."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or "." not in key or not raw:
+        raise argparse.ArgumentTypeError(f"{text!r}: write BACKEND.SETTING=VALUE, e.g. maxsat.algorithm=rc2")
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
+    for kind in (int, float):
+        try:
+            return key, kind(raw)
+        except ValueError:
+            pass
+    return key, raw
+
+
 def _shorthand_params(rest: list[str]) -> list[str]:
     """``--budget 12`` and ``--budget=12`` -> ``budget=12``."""
     out, i = [], 0
@@ -177,8 +197,14 @@ def _params(args) -> dict[str, str]:
 
 
 def _options(args) -> SolveOptions:
+    extra = {}
+    for key, value in args.set:
+        if key.split(".", 1)[0] != args.backend:
+            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
+                               f"but the backend is {args.backend!r}")
+        extra[key] = value
     return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
-                        mip_gap=args.mip_gap, log=args.log)
+                        mip_gap=args.mip_gap, log=args.log, extra=extra)
 
 
 def _cmd_solve(args) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gridlang.checker import check
@@ -161,6 +163,29 @@ def test_malformed_and_unknown_parameters(tmp_path):
     with pytest.raises(ParamError) as e:
         load(HORSE, path, {"budgte": "3", "budget": "3"})
     assert "declares no parameter 'budgte'" in e.value.render()
+
+
+@pytest.mark.parametrize("setting,backend,words", [
+    ("xyz", "cpsat", "write BACKEND.SETTING=VALUE"),
+    ("maxsat.algorithm=", "maxsat", "write BACKEND.SETTING=VALUE"),
+    ("cpsat.num_workers=4", "maxsat", "the setting is for backend 'cpsat', but the backend is 'maxsat'"),
+    ("maxsat.algoritm=rc2", "maxsat", "backend 'maxsat' has no setting 'algoritm'"),
+    ("cpsat.num_wokers=4", "cpsat", "CP-SAT has no parameter 'num_wokers'"),
+])
+def test_bad_backend_settings_are_usage_errors(tmp_path, capsys, setting, backend, words):
+    path = write(tmp_path, "budget: 1\n~~~~~\n~.H.~\n~~~~~\n")
+    try:
+        code, out, err = run_cli(["solve", HORSE, "--map", path, "--backend", backend, "--set", setting], capsys)
+    except SystemExit as e:  # argparse's own usage error
+        code, err = e.code, capsys.readouterr().err
+    assert code == 1 and words in err and "Traceback" not in err
+
+
+def test_backend_setting_reaches_the_backend(tmp_path, capsys):
+    path = write(tmp_path, "budget: 1\n~~~~~\n~.H.~\n~~~~~\n")
+    code, out, _ = run_cli(["solve", HORSE, "--map", path, "--backend", "maxsat", "--set", "maxsat.algorithm=rc2",
+                            "--json"], capsys)
+    assert code == 0 and json.loads(out)["stats"]["algorithm"] == "rc2"
 
 
 # ----------------------------------------------------------------- specs
