@@ -680,10 +680,10 @@ class MilpBackend(Backend):
                 cut round from the best repaired answer so far) and
                 ``extra["milp.pool_cuts"]`` (bool, default True: also separate
                 the other improving solutions HiGHS found in a round),
-                ``extra["milp.seed_cuts"]`` (0, 1 or 2, default 0: add the
-                one-cell, or one- and two-cell, separator cuts of
-                :func:`gridlang.exporters.maxsat.articulation_cuts` before the
-                first solve) and ``extra["milp.highs_options"]`` (a dict of
+                ``extra["milp.seed_cuts"]`` (0, 1 or 2; default 1 for cuts, 0
+                for flow: add the one-cell, or one- and two-cell, separator
+                cuts of :func:`gridlang.exporters.maxsat.articulation_cuts`
+                before the first solve) and ``extra["milp.highs_options"]`` (a dict of
                 HiGHS options, applied last).
 
         Returns:
@@ -727,7 +727,7 @@ class MilpBackend(Backend):
     def _solve(self, model: Model, options: SolveOptions, strategy: str, start: float,
                deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
         """The body of :meth:`solve`, after the imports."""
-        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 0)))
+        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 1 if strategy == _CUTS else 0)))
         stats: dict[str, object] = {"connectivity": strategy, "cut_rounds": 0, "cuts": 0}
         if low.infeasible:
             seconds = time.perf_counter() - start
