@@ -638,6 +638,9 @@ def _better(sense: Sense | None, a: int, b: int) -> bool:
     return False
 
 
+_SETTINGS = ("milp.warmstart", "milp.pool_cuts", "milp.seed_cuts", "milp.highs_options")
+"""The ``SolveOptions.extra`` keys :meth:`MilpBackend.solve` reads; another ``milp.`` key is an error."""
+
 _POOL_LIMIT = 20
 """At most this many of HiGHS's saved solutions are separated per round."""
 
@@ -747,6 +750,10 @@ class MilpBackend(Backend):
                 missing, or the solver answer breaks the model.
         """
         strategy = self.strategy(options)
+        unknown = sorted(k for k in options.extra if k.startswith("milp.") and k not in _SETTINGS)
+        if unknown:
+            raise BackendError(f"backend 'milp' has no setting {unknown[0]!r}; "
+                               f"it has {', '.join(sorted(_SETTINGS))}")
         t = time.perf_counter()
         try:
             import highspy

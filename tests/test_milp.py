@@ -489,3 +489,9 @@ def test_puzzle_without_objective_writes_minimize_zero(tmp_path):
     h = highs_solve(path)
     h.writeSolution(str(tmp_path / "m.sol"), 0)
     assert MilpBackend().read_solution(model, str(tmp_path / "m.sol")).values == (True, True, True)
+
+
+def test_unknown_setting_is_refused_by_name():
+    model = cell_model(grid_of(2, 2), [Clause((1,))])
+    with pytest.raises(BackendError, match="milp.seed_cut"):
+        MilpBackend().solve(model, SolveOptions(extra={"milp.seed_cut": 1}))
