@@ -604,17 +604,10 @@ def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list
         return []
     lit_of = dict(con.members)
     chosen = {c for c, l in con.members if assignment.holds(l)}
-    seen = {r for r in con.roots if r in chosen}
+    grid = model.grid
+    seen = grid.reach(chosen, con.roots)
     if not seen:
         return []
-    stack = sorted(seen)
-    grid = model.grid
-    while stack:
-        u = stack.pop()
-        for w in grid.neighbours[u]:
-            if w in chosen and w not in seen:
-                seen.add(w)
-                stack.append(w)
     stray = sorted(chosen - seen)
     if not stray:
         return []

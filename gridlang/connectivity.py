@@ -58,19 +58,10 @@ def components(grid: Grid, cells: set[int]) -> list[list[int]]:
     seen: set[int] = set()
     out: list[list[int]] = []
     for start in sorted(cells):
-        if start in seen:
-            continue
-        comp = [start]
-        seen.add(start)
-        stack = [start]
-        while stack:
-            u = stack.pop()
-            for v in grid.neighbours[u]:
-                if v in cells and v not in seen:
-                    seen.add(v)
-                    comp.append(v)
-                    stack.append(v)
-        out.append(sorted(comp))
+        if start not in seen:
+            comp = grid.reach(cells, (start,))
+            seen |= comp
+            out.append(sorted(comp))
     return out
 
 
@@ -133,15 +124,7 @@ def _rim_terms(grid: Grid, comp: list[int], lit_of: dict[int, int],
     inside = set(comp)
     rim = {w for u in comp for w in grid.neighbours[u] if w not in inside and w in lit_of}
     if roots:
-        seen = {r for r in roots if r in lit_of and r not in inside}
-        stack = list(seen)
-        while stack:
-            u = stack.pop()
-            for v in grid.neighbours[u]:
-                if v not in seen and v not in inside and v in lit_of:
-                    seen.add(v)
-                    stack.append(v)
-        rim &= seen
+        rim &= grid.reach(set(lit_of) - inside, roots)
     return tuple((-1, lit_of[w]) for w in sorted(rim))
 
 

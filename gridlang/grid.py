@@ -80,6 +80,26 @@ class Grid:
                 if u < v:
                     yield u, v
 
+    def reach(self, cells: set[int] | frozenset[int], starts) -> set[int]:
+        """The cells of ``cells`` reachable from ``starts`` through ``cells``.
+
+        Args:
+            cells: the cell indices that may be walked through.
+            starts: start cells; those outside ``cells`` are ignored.
+
+        Returns:
+            The reached cells (the starts in ``cells`` included).
+        """
+        seen = {s for s in starts if s in cells}
+        stack = list(seen)
+        while stack:
+            u = stack.pop()
+            for v in self.neighbours[u]:
+                if v in cells and v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
     def cells_of(self, tile: str) -> list[int]:
         """Indices of the cells whose tile kind is ``tile``."""
         return [i for i, t in enumerate(self.tiles) if t == tile]

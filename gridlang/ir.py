@@ -290,21 +290,9 @@ def violations(model: Model, assignment: Assignment) -> list[str]:
             if missing:
                 out.append(f"region {con.name!r} misses its root cell {model.grid.cell(missing[0])}")
                 continue
-            if cells and len(_component(model.grid, cells, con.roots or (min(cells),))) != len(cells):
+            if cells and len(model.grid.reach(cells, con.roots or (min(cells),))) != len(cells):
                 out.append(f"region {con.name!r} is not connected")
     return out
-
-
-def _component(grid: Grid, cells: set[int], starts) -> set[int]:
-    seen = {s for s in starts if s in cells}
-    stack = list(seen)
-    while stack:
-        u = stack.pop()
-        for v in grid.neighbours[u]:
-            if v in cells and v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return seen
 
 
 def dump(model: Model) -> str:
