@@ -137,14 +137,7 @@ def connected_member_sets(grid: Grid, members: set[int], root) -> list[set[int]]
         chosen = {c for i, c in enumerate(cells) if mask >> i & 1}
         if not roots <= chosen:
             continue
-        seen, stack = set(roots), list(roots)
-        while stack:
-            u = stack.pop()
-            for v in grid.neighbours[u]:
-                if v in chosen and v not in seen:
-                    seen.add(v)
-                    stack.append(v)
-        if seen == chosen:
+        if tiny.reached(grid, chosen, roots) == chosen:
             out.append(chosen)
     return out
 

@@ -7,30 +7,21 @@ answer must be that solution, proved unique.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from gridlang import pipeline
 from gridlang.backend import SolveOptions, Status
 
-ROOT = Path(__file__).resolve().parent.parent
-SPEC = ROOT / "puzzles" / "snake_eggs.grid"
-INSTANCES = ROOT / "puzzles" / "instances" / "snake_eggs"
+from snake_data import EXPECTED, INSTANCES, SPEC, solution_rows
 
 SMALL = ["igornadj_test_2x8", "igornadj_test_5x5", "pzprjs_test_5x5", "jandhyala_ch32_6x6", "math3205_stub_6x6"]
 LARGE = ["math3205_stub_10x10", "ctc_tuzz_10x10"] + sorted(f"derived/{p.stem}" for p in (INSTANCES / "derived").glob("*.txt"))
-EXPECTED = json.loads((ROOT / "tests" / "data" / "snake_eggs_expected.json").read_text(encoding="utf-8"))
 
 
 def solve_unique(name: str, strategy: str = "cuts"):
     report = pipeline.solve(SPEC, INSTANCES / f"{name}.txt", backend="maxsat",
                             options=SolveOptions(connectivity=strategy), unique=True)
-    kind, cols = report.solution.decisions["kind"], report.model.grid.cols
-    rows = [" ".join("0" if kind[r * cols + c] == "snake" else str(kind[r * cols + c]) for c in range(cols))
-            for r in range(report.model.grid.rows)]
-    assert rows == EXPECTED[name]["solution"]
+    assert solution_rows(report) == EXPECTED[name]["solution"]
     return report
 
 

@@ -26,11 +26,9 @@ from gridlang.pipeline import solve
 from gridlang.solution import Solution
 from gridlang.verifiers.snake_eggs import render, verify
 
-ROOT = Path(__file__).resolve().parent.parent
-SPEC = ROOT / "puzzles" / "snake_eggs.grid"
-INSTANCES = ROOT / "puzzles" / "instances" / "snake_eggs"
+from snake_data import EXPECTED, INSTANCES, ROOT, SPEC, solution_rows
+
 SHARED = ROOT / "tests" / "data" / "snake_eggs"  # the source JSON records, bundled
-EXPECTED = json.loads((ROOT / "tests" / "data" / "snake_eggs_expected.json").read_text(encoding="utf-8"))
 STRATEGIES = ("auto", "cuts", "flow", "tree")
 TEXTBOOK = INSTANCES / "jandhyala_ch32_6x6.txt"
 
@@ -43,20 +41,12 @@ def instance_params():
             yield pytest.param(name, strategy, marks=marks, id=f"{name}-{strategy}")
 
 
-def as_rows(report) -> list[str]:
-    """The solution as the data set writes it: ``0`` snake, ``k`` egg of size k."""
-    grid = report.model.grid
-    kind = report.solution.decisions["kind"]
-    return [" ".join("0" if kind[r * grid.cols + c] == "snake" else str(kind[r * grid.cols + c])
-                     for c in range(grid.cols)) for r in range(grid.rows)]
-
-
 @pytest.mark.parametrize("name,strategy", list(instance_params()))
 def test_instance_solution_and_uniqueness(name, strategy):
     report = solve(SPEC, INSTANCES / f"{name}.txt", unique=True,
                    options=SolveOptions(connectivity=strategy, time_limit=600))
     assert report.verdict is not None and report.verdict.ok
-    assert as_rows(report) == EXPECTED[name]["solution"]
+    assert solution_rows(report) == EXPECTED[name]["solution"]
     assert report.unique is True
     assert len(report.solutions) == 1
 
@@ -114,7 +104,7 @@ def test_json_record_and_text_instance_agree():
 
 def test_json_record_solves_directly():
     report = solve(SPEC, SHARED / "jandhyala_ch32_6x6.json", unique=True)
-    assert as_rows(report) == EXPECTED["jandhyala_ch32_6x6"]["solution"] and report.unique
+    assert solution_rows(report) == EXPECTED["jandhyala_ch32_6x6"]["solution"] and report.unique
 
 
 def test_infeasible_instance_exits_2(tmp_path, capsys):
