@@ -64,7 +64,6 @@ in the parameter that makes it fail, not left to the solver as INFEASIBLE.
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 from typing import Union
 
@@ -777,8 +776,15 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
     * Without roots, a member fixed true by a unit clause becomes the root:
       the set is connected exactly when it is connected to that cell, so no
       solution changes and the backends are spared the root choice.
+    * Without a size, an unconditional :class:`~gridlang.ir.Linear` that
+      counts exactly the node's members (``x_1 + ... + x_n == N``, unit
+      coefficients; candidates fixed false may appear in it) gives the node
+      its size N. A path rule with a count rule (Snake Eggs' snake) gets its
+      length this way, for encodings that need it (the MILP's position
+      formulation).
     * With a size N >= 2, every member has a member neighbour (clause
-      ``~x_u | x_v1 | x_v2 | ...``).
+      ``~x_u | x_v1 | x_v2 | ...``); not for a path, whose degree rows say
+      more.
     * With a size N and one root r, a candidate N or more steps from r
       (inside the candidate cells) cannot be a member (unit clause ``~x``).
 
@@ -814,17 +820,19 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
             fixed = [cell for cell, lit in members if lit in forced]
             roots = (fixed[0],) if fixed else ()
         size = con.size
+        if size is None:
+            size = _counted_size(constraints, members, forced)
         if size is not None:
             lit_of = dict(members)
             cand = set(lit_of)
             if len(roots) == 1:
-                dist = _distances(grid, cand, roots[0])
+                dist = grid.distances(cand, roots[0])
                 far = {cell for cell in cand if dist.get(cell, size) >= size}
                 extra.extend(Clause((-lit_of[cell],), con.span) for cell in sorted(far))
                 members = tuple(m for m in members if m[0] not in far)
                 lit_of = dict(members)
                 cand = set(lit_of)
-            if size >= 2:
+            if size >= 2 and not con.path:
                 for cell, lit in members:
                     nbrs = tuple(lit_of[v] for v in grid.neighbours[cell] if v in cand)
                     extra.append(Clause((-lit,) + nbrs, con.span))
@@ -832,14 +840,14 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
     return tuple(out + extra)
 
 
-def _distances(grid: Grid, cells: set[int], start: int) -> dict[int, int]:
-    """Breadth-first steps from ``start`` to each reachable cell of ``cells``."""
-    dist = {start: 0}
-    queue = deque([start])
-    while queue:
-        u = queue.popleft()
-        for v in grid.neighbours[u]:
-            if v in cells and v not in dist:
-                dist[v] = dist[u] + 1
-                queue.append(v)
-    return dist
+def _counted_size(constraints: tuple[Constraint, ...], members: tuple[tuple[int, int], ...],
+                  forced: set[int]) -> int | None:
+    """The N of an unconditional ``sum of the members == N`` among ``constraints``, if any."""
+    want = {lit for _, lit in members}
+    for con in constraints:
+        if (isinstance(con, Linear) and con.op is Cmp.EQ and not con.enforce
+                and all(coef == 1 and lit > 0 for coef, lit in con.terms)):
+            lits = {lit for _, lit in con.terms}
+            if len(lits) == len(con.terms) and {l for l in lits if -l not in forced} == want:
+                return con.rhs
+    return None

@@ -100,6 +100,32 @@ class Grid:
                     stack.append(v)
         return seen
 
+    def distances(self, cells: set[int] | frozenset[int], start: int,
+                  limit: int | None = None) -> dict[int, int]:
+        """Breadth-first steps from ``start`` to the cells of ``cells`` it reaches through ``cells``.
+
+        Args:
+            cells: the cell indices that may be walked through.
+            start: the start cell (distance 0), walked from even if not in ``cells``.
+            limit: stop at this many steps (cells farther away are left out).
+
+        Returns:
+            ``{cell: steps}`` for ``start`` and every cell reached.
+        """
+        dist = {start: 0}
+        frontier = [start]
+        steps = 0
+        while frontier and (limit is None or steps < limit):
+            steps += 1
+            nxt = []
+            for u in frontier:
+                for v in self.neighbours[u]:
+                    if v in cells and v not in dist:
+                        dist[v] = steps
+                        nxt.append(v)
+            frontier = nxt
+        return dist
+
     def cells_of(self, tile: str) -> list[int]:
         """Indices of the cells whose tile kind is ``tile``."""
         return [i for i, t in enumerate(self.tiles) if t == tile]
