@@ -11,8 +11,11 @@ negative literal ``-v`` stands for ``1 - x_v``):
   ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
   and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
   whose ``M <= 0`` can never be violated and is dropped.
-* :class:`~gridlang.ir.Connected` is lowered by one of two strategies (maths
-  and sources in :mod:`gridlang.connectivity`):
+* :class:`~gridlang.ir.Connected` is lowered by one of three encodings
+  (maths and sources in :mod:`gridlang.connectivity`). The strategy
+  ``flow`` uses flow for every node, ``cuts`` the cut loop for every node,
+  and ``auto`` (the default) positions for a path of known length, flow for
+  a region of known size and the cut loop for the rest (a horse's pen):
 
   - ``flow``: single-commodity flow (Gavish-Graves style; see
     :mod:`gridlang.connectivity`). Per candidate arc ``(u, v)`` one
@@ -26,7 +29,26 @@ negative literal ``-v`` stands for ``1 - x_v``):
     coefficient is ``n``, not ``n - 1``, because the root sends up to
     ``n - 1`` units and receives none. Adds ``2|E|`` (+ ``|V|``) columns and
     about ``2|E| + |V|`` rows for ``n = |V|`` candidates and ``|E|`` edges
-    between them.
+    between them. For a region of known size ``k >= 2`` the root sends
+    exactly ``k - 1`` units: the capacity is ``(k - 1)`` times each end of
+    the arc, the balance is ``in - out = x_v - k * r_v``, and without roots
+    the root is the member with the lowest cell index, which a member ``u``
+    needs within ``k - 1`` steps through candidates numbered at least the
+    root's: ``x_u <= sum r_v`` over such ``v`` (the symmetry breaking and
+    distance bound of region-growing models; the flow alone lets the LP
+    spread each region thinly over the whole grid).
+  - ``positions``: a path of known length ``L`` between the two roots
+    ``a`` and ``b`` (a path rule whose length a count rule fixes) as a
+    sequence: a binary ``pos[v, t]`` says the ``t``-th cell of the path is
+    ``v``. ``sum_t pos[v, t] = x_v``, each position holds exactly one cell,
+    and ``pos[v, t]`` needs a neighbour of ``v`` at ``t - 1`` and at ``t + 1``.
+    Cells are only offered the positions their distances from ``a`` and
+    ``b`` allow (and, without links, the chessboard parity), so ``a`` is
+    at 0 and ``b`` at ``L - 1``. Every solution is a walk from ``a`` to
+    ``b`` through distinct cells, so stray cycles cannot occur, and the
+    LP sees the path's length (the time-expanded network of path and
+    routing models). A path needing more than 20,000 position columns gets
+    flow instead.
   - ``cuts``: the lazy separator-cut loop (logic-based Benders; Jandhyala,
     *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
     al. 2017). Solve without connectivity; while a stray component exists,
@@ -44,7 +66,7 @@ negative literal ``-v`` stands for ``1 - x_v``):
     The cuts added are returned as ``stats["learned_cuts"]``, so a
     uniqueness or counting solve starts with them.
 
-  In both strategies roots are members (a unit row unless the IR already
+  In every encoding roots are members (a unit row unless the IR already
   holds the unit clause), and candidates that no root can reach inside the
   candidate graph (or, without roots, that sit in a candidate component
   smaller than a known size) are fixed out: their separator has an empty
@@ -127,12 +149,31 @@ from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
 
 logger = logging.getLogger("gridlang.milp")
 
+_AUTO = "auto"
 _FLOW = "flow"
 _CUTS = "cuts"
+_POSITIONS = "positions"
 _ENCODING_TEXT = {
+    _AUTO: "positions for paths, flow for regions of known size, lazy cuts otherwise",
     _FLOW: "single-commodity flow",
     _CUTS: "lazy vertex-separator cuts",
 }
+
+
+def _encoding(con: Connected, strategy: str) -> str:
+    """How ``strategy`` lowers ``con``: ``cuts``, ``flow`` or ``positions``.
+
+    ``auto`` gives a path of known length its position formulation, a region
+    of known size (2 or more) the size-capped flow, and anything else (a
+    horse's pen) the lazy cut loop; the other strategies apply to every node.
+    """
+    if strategy != _AUTO:
+        return strategy
+    if con.path and len(con.roots) == 2 and con.size is not None:
+        return _POSITIONS
+    if con.size is not None and con.size >= 2:
+        return _FLOW
+    return _CUTS
 _INT_TOL = 1e-6
 """Relative slack when rounding HiGHS's dual bound to an integer."""
 _BINARY_TOL = 1e-4
@@ -185,6 +226,10 @@ class _Lowered:
     rows: list[_Row] = field(default_factory=list)
     objective: tuple[Sense, dict[int, int], int] | None = None
     regions: list[tuple[str, Connected]] = field(default_factory=list)
+    lazy: list[tuple[str, Connected]] = field(default_factory=list)
+    """The regions left to the cut loop (encoding ``cuts``)."""
+    encodings: dict[str, str] = field(default_factory=dict)
+    """Region key -> the encoding it got (``cuts``, ``flow`` or ``positions``)."""
     infeasible: list[str] = field(default_factory=list)
     """Rows with no columns that can never hold (the model is infeasible)."""
     names: set[str] = field(default_factory=set)
@@ -290,10 +335,17 @@ def _lower(model: Model, strategy: str, seed: int = 0) -> _Lowered:
             keys.add(key)
             low.regions.append((key, con))
             _lower_roots(low, con, key, units)
-            if seed:
-                _lower_seeds(low, con, key, seed)
-            if strategy == _FLOW:
+            encoding = _encoding(con, strategy)
+            if encoding == _CUTS:
+                low.lazy.append((key, con))
+                if seed:
+                    _lower_seeds(low, con, key, seed)
+            elif encoding == _POSITIONS and _lower_positions(low, con, key):
+                pass
+            else:
+                encoding = _FLOW
                 _lower_flow(low, con, key)
+            low.encodings[key] = encoding
         else:
             raise BackendError(f"the milp backend cannot lower a {type(con).__name__} constraint")
     if model.objective is not None:
@@ -378,27 +430,81 @@ def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> No
         _add_row(low, f"unreachable_{key}_{rr}_{cc}", coefs, const, None, 0)
 
 
-def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
-    """Single-commodity flow for one region (see the module docstring)."""
+def _flow_column(low: _Lowered, key: str, region: str, u: int, v: int, cap: int) -> int:
+    """A continuous flow column ``0 <= f[u,v] <= cap`` on the arc ``u -> v``."""
+    grid = low.model.grid
+    (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
+    low.columns.append(_Column(
+        low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0, cap, False,
+        {"var": f"flow({region})[{ur},{uc}->{vr},{vc}]", "family": "flow",
+         "cell": [vr, vc], "value": None, "arc": [[ur, uc], [vr, vc]], "aux": True},
+    ))
+    return len(low.columns) - 1
+
+
+def _pick_columns(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
+    """A binary root-selection column ``r_v <= x_v`` per candidate ``v``."""
     grid = low.model.grid
     lit_of = dict(con.members)
-    cand = sorted(lit_of)
-    n = len(cand)
+    region = con.name or key
+    pick: dict[int, int] = {}
+    for v in sorted(lit_of):
+        r, c = grid.cell(v)
+        pick[v] = len(low.columns)
+        low.columns.append(_Column(
+            low.fresh(f"pick_{key}_{r}_{c}"), 0, 1, True,
+            {"var": f"root({region})[{r},{c}]", "family": "root", "cell": [r, c],
+             "value": None, "aux": True},
+        ))
+        coefs, const = _affine([(-1, lit_of[v])])
+        coefs[pick[v]] = 1
+        _add_row(low, f"pickmember_{key}_{r}_{c}", coefs, const, None, 0)
+    return pick
+
+
+def _balance_rows(low: _Lowered, con: Connected, key: str, arc_col: dict[tuple[int, int], int],
+                  pick: dict[int, int], root_supply: int, exact: bool) -> None:
+    """``in - out = x_v`` at every non-root candidate, less ``root_supply * r_v``.
+
+    ``exact``: an equality (the region's size is known); else ``>=``.
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    inflow: dict[int, list[int]] = {v: [] for v in lit_of}
+    outflow: dict[int, list[int]] = {v: [] for v in lit_of}
+    for (u, v), col in arc_col.items():
+        outflow[u].append(col)
+        inflow[v].append(col)
+    roots = set(con.roots)
+    for v in sorted(lit_of):
+        if v in roots:
+            continue
+        coefs, const = _affine([(-1, lit_of[v])])
+        for col in inflow[v]:
+            coefs[col] = coefs.get(col, 0) + 1
+        for col in outflow[v]:
+            coefs[col] = coefs.get(col, 0) - 1
+        if pick:
+            coefs[pick[v]] = coefs.get(pick[v], 0) + root_supply
+        r, c = grid.cell(v)
+        _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, 0 if exact else None)
+
+
+def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
+    """Single-commodity flow for one region (see the module docstring)."""
+    lit_of = dict(con.members)
+    n = len(lit_of)
     if n <= 1:
         return
+    if con.size is not None and con.size >= 2:
+        _lower_sized_flow(low, con, key)
+        return
+    grid = low.model.grid
     big_m = n - 1
     # Every root is a source, as in the flood fill from several cells.
     roots = set(con.roots)
     region = con.name or key
-    arc_col: dict[tuple[int, int], int] = {}
-    for u, v in flow_arcs(grid, con):
-        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
-        arc_col[(u, v)] = len(low.columns)
-        low.columns.append(_Column(
-            low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0, big_m, False,
-            {"var": f"flow({region})[{ur},{uc}->{vr},{vc}]", "family": "flow",
-             "cell": [vr, vc], "value": None, "arc": [[ur, uc], [vr, vc]], "aux": True},
-        ))
+    arc_col = {(u, v): _flow_column(low, key, region, u, v, big_m) for u, v in flow_arcs(grid, con)}
     # Capacity: f[u,v] <= M * x_v.
     for (u, v), col in arc_col.items():
         coefs, const = _affine([(-big_m, lit_of[v])])
@@ -407,49 +513,127 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
         _add_row(low, f"flowcap_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
     pick: dict[int, int] = {}
     if not roots:
-        for v in cand:
-            r, c = grid.cell(v)
-            pick[v] = len(low.columns)
-            low.columns.append(_Column(
-                low.fresh(f"pick_{key}_{r}_{c}"), 0, 1, True,
-                {"var": f"root({region})[{r},{c}]", "family": "root", "cell": [r, c],
-                 "value": None, "aux": True},
-            ))
-            # r_v <= x_v
-            coefs, const = _affine([(-1, lit_of[v])])
-            coefs[pick[v]] = 1
-            _add_row(low, f"pickmember_{key}_{r}_{c}", coefs, const, None, 0)
+        pick = _pick_columns(low, con, key)
         one = {col: 1 for col in pick.values()}
         if con.size is not None and con.size >= 1:
             _add_row(low, f"pickone_{key}", one, 0, 1, 1)
         else:
             _add_row(low, f"pickone_{key}", one, 0, None, 1)
             # sum x <= n * sum r: a nonempty region picks its root.
-            coefs, const = _affine([(1, lit_of[v]) for v in cand])
+            coefs, const = _affine([(1, lit_of[v]) for v in sorted(lit_of)])
             for col in pick.values():
                 coefs[col] = coefs.get(col, 0) - n
             _add_row(low, f"pickneeded_{key}", coefs, const, None, 0)
-    inflow: dict[int, list[int]] = {v: [] for v in cand}
-    outflow: dict[int, list[int]] = {v: [] for v in cand}
+    # in - out = x_v with roots; without, in - out >= x_v - n * r_v: the
+    # root sends up to n - 1 units and receives none.
+    _balance_rows(low, con, key, arc_col, pick, n, exact=bool(roots))
+
+
+def _lower_sized_flow(low: _Lowered, con: Connected, key: str) -> None:
+    """Flow for a region of known size ``k >= 2`` (see the module docstring).
+
+    The root sends ``k - 1`` units, so every arc's capacity is ``k - 1``
+    times each of its two ends. Without roots the root is the member with
+    the lowest cell index, and a member ``u`` needs a root candidate ``v <=
+    u`` that reaches ``u`` in at most ``k - 1`` steps through candidates
+    numbered ``v`` or more (a connected set of ``k`` cells holds such a
+    path from its lowest cell to each of its cells).
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    k = con.size
+    assert k is not None
+    roots = set(con.roots)
+    region = con.name or key
+    arc_col = {(u, v): _flow_column(low, key, region, u, v, k - 1) for u, v in flow_arcs(grid, con)}
     for (u, v), col in arc_col.items():
-        outflow[u].append(col)
-        inflow[v].append(col)
-    for v in cand:
-        if v in roots:
-            continue
-        coefs, const = _affine([(-1, lit_of[v])])
-        for col in inflow[v]:
-            coefs[col] = coefs.get(col, 0) + 1
-        for col in outflow[v]:
-            coefs[col] = coefs.get(col, 0) - 1
+        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
+        for end, tag in ((v, "flowcap"), (u, "flowcapout")):
+            if end in roots:
+                continue  # a root is a member
+            coefs, const = _affine([(-(k - 1), lit_of[end])])
+            coefs[col] = 1
+            _add_row(low, f"{tag}_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
+    pick: dict[int, int] = {}
+    if not roots:
+        pick = _pick_columns(low, con, key)
+        _add_row(low, f"pickone_{key}", {col: 1 for col in pick.values()}, 0, 1, 1)
+        cand = sorted(lit_of)
+        cover: dict[int, list[int]] = {u: [] for u in cand}
+        for i, v in enumerate(cand):
+            for u in grid.distances(set(cand[i:]), v, limit=k - 1):
+                cover[u].append(v)
+        for u in cand:
+            coefs, const = _affine([(1, lit_of[u])])
+            for v in cover[u]:
+                coefs[pick[v]] = coefs.get(pick[v], 0) - 1
+            r, c = grid.cell(u)
+            _add_row(low, f"pickfirst_{key}_{r}_{c}", coefs, const, None, 0)
+    # in - out = x_v - k * r_v: the root keeps one unit of its k.
+    _balance_rows(low, con, key, arc_col, pick, k, exact=True)
+
+
+_POSITION_COLUMNS = 20_000
+"""A path whose position formulation would need more columns is lowered by flow."""
+
+
+def _lower_positions(low: _Lowered, con: Connected, key: str) -> bool:
+    """The position formulation of a path of known length (see the module docstring).
+
+    Returns:
+        False, adding nothing, when the path would need more than
+        :data:`_POSITION_COLUMNS` position columns (the caller uses flow).
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    cand = set(lit_of)
+    first, last = con.roots
+    length = con.size
+    assert length is not None
+    from_first = grid.distances(cand, first)
+    to_last = grid.distances(cand, last)
+    # Without links the grid graph is bipartite: every walk from the first
+    # end to v has the parity of the shortest one.
+    step = 1 if grid.links else 2
+    slots = {v: range(from_first[v], length - to_last[v], step)
+             for v in sorted(cand) if v in from_first and v in to_last}
+    if sum(len(ts) for ts in slots.values()) > _POSITION_COLUMNS:
+        return False
+    region = con.name or key
+    pos: dict[tuple[int, int], int] = {}
+    at: dict[int, list[int]] = {t: [] for t in range(length)}
+    for v, ts in slots.items():
         r, c = grid.cell(v)
-        if roots:
-            # in - out = x_v
-            _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, 0)
-        else:
-            # in - out >= x_v - n * r_v: the root sends up to n - 1 units
-            coefs[pick[v]] = coefs.get(pick[v], 0) + n
-            _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, None)
+        for t in ts:
+            pos[(v, t)] = len(low.columns)
+            at[t].append(pos[(v, t)])
+            low.columns.append(_Column(
+                low.fresh(f"pos_{key}_{r}_{c}_{t}"), 0, 1, True,
+                {"var": f"position({region})[{r},{c}]={t}", "family": "position",
+                 "cell": [r, c], "value": t, "aux": True},
+            ))
+    for v in sorted(cand):
+        # x_v = sum_t pos[v, t]: a member holds exactly one position.
+        coefs, const = _affine([(-1, lit_of[v])])
+        for t in slots.get(v, ()):
+            coefs[pos[(v, t)]] = 1
+        r, c = grid.cell(v)
+        _add_row(low, f"posmember_{key}_{r}_{c}", coefs, const, 0, 0)
+    for t in range(length):
+        # Every position holds exactly one cell (an empty one: infeasible).
+        _add_row(low, f"posone_{key}_{t}", {col: 1 for col in at[t]}, 0, 1, 1)
+    for (v, t), col in pos.items():
+        r, c = grid.cell(v)
+        for near, tag in ((t - 1, "posafter"), (t + 1, "posbefore")):
+            if not 0 <= near < length:
+                continue
+            # pos[v, t] <= sum of pos[u, t -+ 1] over the neighbours u of v.
+            coefs = {col: 1}
+            for u in grid.neighbours[v]:
+                if (u, near) in pos:
+                    coefs[pos[(u, near)]] = -1
+            _add_row(low, f"{tag}_{key}_{r}_{c}_{t}", coefs, 0, None, 0)
+    return True
 
 
 # ---------------------------------------------------------------------------
@@ -568,7 +752,7 @@ def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[An
         BackendError: ``connectivity`` is not ``flow`` or ``cuts``, or a
             region's root lies outside its members.
     """
-    if connectivity not in (_FLOW, _CUTS):
+    if connectivity not in (_AUTO, _FLOW, _CUTS):
         raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
     pyo = _PyomoModel(_lower(model, connectivity))
     return pyo.pm, pyo.labeler
@@ -648,7 +832,7 @@ _POOL_LIMIT = 20
 def _cuts_for(model: Model, low: _Lowered, found: Assignment) -> list[tuple[str, Linear]]:
     """Every violated connectivity cut of ``found``, tagged with its region key."""
     cuts: list[tuple[str, Linear]] = []
-    for key, con in low.regions:
+    for key, con in low.lazy:
         cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
     return cuts
 
@@ -705,7 +889,7 @@ class MilpBackend(Backend):
     name = "milp"
     library = "pyomo"
     description = "mixed-integer linear program (Pyomo), solved by HiGHS; writes LP and MPS"
-    connectivity = (_CUTS, _FLOW)
+    connectivity = (_AUTO, _CUTS, _FLOW)
     formats = ("lp", "mps")
 
     def __init__(self) -> None:
@@ -736,8 +920,9 @@ class MilpBackend(Backend):
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
             assignment (constant included), ``bound`` the solver's proved
-            bound rounded to an integer. ``stats`` holds ``strategy``,
-            ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
+            bound rounded to an integer. ``stats`` holds ``connectivity``
+            (the strategy), ``encodings`` (region -> ``cuts``, ``flow`` or
+            ``positions``), ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
             ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
             HiGHS), ``solver_seconds`` (all HiGHS runs), ``learned_cuts``
             (the separator cuts added, as IR ``Linear`` rows valid for every
@@ -778,8 +963,9 @@ class MilpBackend(Backend):
     def _solve(self, model: Model, options: SolveOptions, strategy: str, start: float,
                deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
         """The body of :meth:`solve`, after the imports."""
-        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 1 if strategy == _CUTS else 0)))
-        stats: dict[str, object] = {"connectivity": strategy, "cut_rounds": 0, "cuts": 0}
+        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 0 if strategy == _FLOW else 1)))
+        stats: dict[str, object] = {"connectivity": strategy, "encodings": dict(low.encodings),
+                                    "cut_rounds": 0, "cuts": 0}
         if low.infeasible:
             seconds = time.perf_counter() - start
             stats.update(variables=len(low.columns), constraints=len(low.rows),
@@ -802,7 +988,7 @@ class MilpBackend(Backend):
                      "update_named_expressions", "update_objective"):
             setattr(opt.update_config, flag, False)
         highs_options: dict[str, object] = {"output_flag": bool(options.log)}
-        pool = strategy == _CUTS and bool(options.extra.get("milp.pool_cuts", True))
+        pool = bool(low.lazy) and bool(options.extra.get("milp.pool_cuts", True))
         if pool:
             highs_options["mip_improving_solution_save"] = True
         if options.mip_gap is not None:
@@ -861,7 +1047,7 @@ class MilpBackend(Backend):
             else:
                 opt.load_vars()
             found = _assignment(model, pyo.values())
-            cuts = _cuts_for(model, low, found) if strategy == _CUTS else []
+            cuts = _cuts_for(model, low, found)
             if not cuts:
                 assignment = found
                 status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE

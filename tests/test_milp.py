@@ -32,7 +32,7 @@ from gridlang.ir import (  # noqa: E402
 
 from tiny import cell_model, connected_subsets, grid_of, is_connected, rooted_ok  # noqa: E402
 
-STRATEGIES = ("cuts", "flow")
+STRATEGIES = ("auto", "cuts", "flow")
 
 
 def brute_connected(grid: Grid, allowed: set[int], roots=(), size=None) -> int:
@@ -66,6 +66,8 @@ slow = pytest.mark.slow
 CONNECTED_CASES = [
     (3, 3, (), (0, 8), None, ()),                          # 97: one piece or one per root
     (3, 3, (), (), 4, ()),                                 # 36: tetromino placements
+    (3, 3, (), (4,), 4, (1,)),                             # tetrominoes through the centre, not (0,1)
+    (2, 4, ((0, 7),), (), 4, (5,)),                        # sized, through a portal
     (3, 3, (), (0,), None, (4,)),                          # 29: arcs of the ring through 0
     (2, 4, (), (), 3, ()),                                 # 16
     (2, 4, ((0, 7),), (), None, (1, 5)),                   # 31: a portal closes a ring

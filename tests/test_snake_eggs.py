@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
-from gridlang.backend import SolveOptions
+from gridlang.backend import SolveOptions, Status
 from gridlang.errors import GridlangError, MapError, ParamError, SemanticError
 from gridlang.grid import Grid
 from gridlang.maps import read_map
@@ -262,14 +262,14 @@ require s is a path between end
 """
 
 
-def _brute_force_paths(rows: int, cols: int, ends: tuple[int, int]) -> int:
-    """Subsets of cells that are one induced path between the two ends, by enumeration."""
+def _brute_force_paths(rows: int, cols: int, ends: tuple[int, int], length: int | None = None) -> int:
+    """Subsets of cells (of ``length`` cells, if given) that are one induced path between the two ends."""
     n = rows * cols
     nbrs = [[j for j in range(n) if abs(j // cols - i // cols) + abs(j % cols - i % cols) == 1] for i in range(n)]
     count = 0
     for mask in range(1 << n):
         cells = {i for i in range(n) if mask >> i & 1}
-        if not set(ends) <= cells:
+        if not set(ends) <= cells or (length is not None and len(cells) != length):
             continue
         if any(sum(j in cells for j in nbrs[i]) != (1 if i in ends else 2) for i in cells):
             continue
@@ -298,6 +298,58 @@ def test_path_rule_counts_match_brute_force(tmp_path, strategy, rows):
     report = solve(spec, grid, count=expected + 5, options=SolveOptions(connectivity=strategy))
     assert report.complete is True
     assert len(report.solutions) == expected
+
+
+FIXED_LENGTH_SPEC = PATH_SPEC + """param n: int >= 0
+require count(s) == n
+"""
+
+
+@pytest.mark.parametrize("backend,strategy", [("milp", "auto"), ("milp", "flow"), ("cpsat", "auto")])
+@pytest.mark.parametrize("rows,length", [(["o...", "....", "...o"], 6), ([".o..", "....", "..o."], 4),
+                                         ([".o..", "....", "..o."], 6), (["oo..", "....", "...."], 2),
+                                         (["o....", ".....", "....o"], 9), (["o....", ".....", "....o"], 11),
+                                         (["o....", ".....", "....o"], 8), (["o...", "....", "...o"], 8)])
+def test_path_of_fixed_length_counts_match_brute_force(tmp_path, backend, strategy, rows, length):
+    # A count rule fixes the path's length: the MILP's auto strategy then lowers
+    # it by positions. Length 8 between those corners has the wrong chessboard
+    # parity on the 3x5 grid and no induced path on the 3x4 one.
+    spec = tmp_path / "paths.grid"
+    spec.write_text(FIXED_LENGTH_SPEC, encoding="utf-8")
+    grid = tmp_path / "grid.txt"
+    grid.write_text(f"n: {length}\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    ends = tuple(i for i, ch in enumerate("".join(rows)) if ch == "o")
+    expected = _brute_force_paths(len(rows), len(rows[0]), ends, length)
+    report = solve(spec, grid, backend=backend, count=expected + 5,
+                   options=SolveOptions(connectivity=strategy))
+    if backend == "milp" and strategy == "auto":
+        assert report.result.stats["encodings"] == {"s": "positions"}
+    if expected == 0:
+        assert report.result.status is Status.INFEASIBLE and not report.solutions
+    else:
+        assert report.complete is True
+        assert len(report.solutions) == expected
+
+
+def test_count_rule_gives_the_path_its_length(tmp_path):
+    # Snake Eggs' redundant count rule fixes the snake's length (100 - 45 cells);
+    # a path rule alone leaves it open.
+    from gridlang.compiler import compile_puzzle
+    from gridlang.ir import Connected
+
+    def path_size(spec, grid):
+        (node,) = [c for c in compile_puzzle(spec, grid).constraints if isinstance(c, Connected) and c.path]
+        return node.size
+
+    assert path_size(SPEC, INSTANCES / "ctc_tuzz_10x10.txt") == 55
+    spec = tmp_path / "paths.grid"
+    spec.write_text(PATH_SPEC, encoding="utf-8")
+    grid = tmp_path / "grid.txt"
+    grid.write_text("o...\n....\n...o\n", encoding="utf-8")
+    assert path_size(spec, grid) is None
+    spec.write_text(FIXED_LENGTH_SPEC, encoding="utf-8")
+    grid.write_text("n: 6\no...\n....\n...o\n", encoding="utf-8")
+    assert path_size(spec, grid) == 6
 
 
 SIZED_SPEC = """
