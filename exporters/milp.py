@@ -41,7 +41,9 @@ negative literal ``-v`` stands for ``1 - x_v``):
     ``a`` and ``b`` (a path rule whose length a count rule fixes) as a
     sequence: a binary ``pos[v, t]`` says the ``t``-th cell of the path is
     ``v``. ``sum_t pos[v, t] = x_v``, each position holds exactly one cell,
-    and ``pos[v, t]`` needs a neighbour of ``v`` at ``t - 1`` and at ``t + 1``.
+    ``pos[v, t]`` needs a neighbour of ``v`` at ``t - 1`` and at ``t + 1``,
+    and, the path being induced, any member next to ``v`` sits at ``t - 1``
+    or ``t + 1`` (``pos[v, t] + x_u <= 1 + pos[u, t - 1] + pos[u, t + 1]``).
     Cells are only offered the positions their distances from ``a`` and
     ``b`` allow (and, without links, the chessboard parity), so ``a`` is
     at 0 and ``b`` at ``L - 1``. Every solution is a walk from ``a`` to
@@ -633,6 +635,19 @@ def _lower_positions(low: _Lowered, con: Connected, key: str) -> bool:
                 if (u, near) in pos:
                     coefs[pos[(u, near)]] = -1
             _add_row(low, f"{tag}_{key}_{r}_{c}_{t}", coefs, 0, None, 0)
+        for u in grid.neighbours[v]:
+            if u not in cand:
+                continue
+            # The path is induced (its degree rows count member neighbours),
+            # so a member next to v is v's predecessor or successor:
+            # pos[v, t] + x_u <= 1 + pos[u, t - 1] + pos[u, t + 1].
+            coefs, const = _affine([(1, lit_of[u])])
+            coefs[col] = coefs.get(col, 0) + 1
+            for near in (t - 1, t + 1):
+                if (u, near) in pos:
+                    coefs[pos[(u, near)]] = coefs.get(pos[(u, near)], 0) - 1
+            ur, uc = grid.cell(u)
+            _add_row(low, f"posnext_{key}_{r}_{c}_{t}_{ur}_{uc}", coefs, const, None, 1)
     return True
 
 
