@@ -1,8 +1,9 @@
-"""Benchmark: solve and prove unique every Snake Eggs instance with CP-SAT.
+"""Benchmark: solve and prove unique every Snake Eggs instance (CP-SAT by default).
 
 Run from the repository root::
 
-    python benchmarks/snake_eggs_bench.py [--strategy flow|cuts|both] [--only NAME] [--time-limit S]
+    python benchmarks/snake_eggs_bench.py [--backend cpsat|milp|maxsat] [--strategy NAME|all]
+        [--only NAME] [--time-limit S] [--repeat N]
 
 For each instance under ``puzzles/instances/snake_eggs`` it runs the full
 pipeline (parse, compile, solve, verify, then one more solve with a blocking
@@ -20,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from gridlang.backend import SolveOptions
+from gridlang.backend import SolveOptions, backend_class
 from gridlang.pipeline import solve
 
 SPEC = "puzzles/snake_eggs.grid"
@@ -29,12 +30,17 @@ ROOT = Path("puzzles/instances/snake_eggs")
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--strategy", default="auto", choices=("auto", "flow", "cuts", "tree", "all"))
+    p.add_argument("--backend", default="cpsat", choices=("cpsat", "milp", "maxsat"))
+    p.add_argument("--strategy", default=None,
+                   help="a connectivity strategy of the backend, or 'all' (default: the backend's default)")
     p.add_argument("--only", help="substring of the instance names to run")
     p.add_argument("--time-limit", type=float, default=300.0, help="seconds per solve")
     p.add_argument("--repeat", type=int, default=1, help="runs per instance (the median is kept)")
     args = p.parse_args(argv)
-    strategies = ("auto", "cuts", "flow", "tree") if args.strategy == "all" else (args.strategy,)
+    offered = backend_class(args.backend).connectivity
+    if args.strategy is not None and args.strategy != "all" and args.strategy not in offered:
+        p.error(f"backend {args.backend!r} offers the strategies {', '.join(offered)}")
+    strategies = offered if args.strategy == "all" else (args.strategy or offered[0],)
     paths = sorted(ROOT.glob("*.txt")) + sorted(ROOT.glob("derived/*.txt"))
     if args.only:
         paths = [q for q in paths if args.only in q.name]
@@ -44,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             runs = []
             for _ in range(args.repeat):
                 t0 = time.perf_counter()
-                report = solve(SPEC, path, backend="cpsat", unique=True,
+                report = solve(SPEC, path, backend=args.backend, unique=True,
                                options=SolveOptions(connectivity=strategy, time_limit=args.time_limit))
                 runs.append(time.perf_counter() - t0)
             secs = statistics.median(runs)

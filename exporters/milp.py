@@ -108,15 +108,18 @@ presolve off and mip_heuristic_effort 0 were no better, paired median
 ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
 8296 rows) builds in 0.08 s and loads into HiGHS in 0.16-0.24 s.
 
-Snake Eggs (``--unique``, 60 s limit per solve): the instances up to 6x6
-are proved unique in under a second (2x8 0.65 s, 5x5 0.05-0.09 s, 6x6
-0.07-0.15 s); derived_tuzz_gallery_02_two in 6.9 s (2 rounds). The other
-10x10 ones are not solved, not even their first solve (ctc_tuzz,
-math3205_stub, derived 01, 03, 04): the snake's stray cycles come back
-round after round (about 50 cuts each) and each round is a fresh
-feasibility MIP of 10-30 s; lowering the snake by flow instead solved
-ctc_tuzz_10x10's first solve in 23 s once and not within 60-90 s under
-three other seeds or settings.
+Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
+milp --time-limit 120``), with ``auto``: the instances up to 6x6 in
+0.03-0.22 s, math3205_stub_10x10 2.4 s, derived_tuzz_gallery_02_two 2.3 s,
+ctc_tuzz_10x10 19.3 s; derived 01, 03 and 04 (both snake ends inside the
+grid, so the ends' distances prune few positions) find no solution within
+120 s (derived 01 once in 28 s, in a lone HiGHS run). Before positions and
+the size-capped flow only the small ones and derived 02 (6.9 s) were
+solved: with ``cuts`` each round brought back some 50 stray snake cycles
+and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
+lets fractional egg kinds fit any pocket sizes); flow for the snake, an
+MTZ-style tree for every node, Luby restarts with fresh seeds inside
+the cut loop, and enumerated egg placements (sizes up to 6) did not help.
 
 Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
 connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
