@@ -755,8 +755,10 @@ def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[An
 
     Args:
         model: the compiled puzzle.
-        connectivity: ``flow`` (a complete model) or ``cuts`` (the relaxation
-            the cut loop starts from: connectivity is missing).
+        connectivity: ``flow`` (a complete model), ``cuts`` (the relaxation
+            the cut loop starts from: connectivity is missing) or ``auto``
+            (positions and size-capped flow where they apply; the regions
+            left to the cut loop are missing).
 
     Returns:
         ``(concrete_model, label)``: columns are ``concrete_model.x[j]`` (IR
@@ -767,8 +769,8 @@ def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[An
         Pyomo's writers as ``labeler``.
 
     Raises:
-        BackendError: ``connectivity`` is not ``flow`` or ``cuts``, or a
-            region's root lies outside its members.
+        BackendError: ``connectivity`` is not ``flow``, ``cuts`` or
+            ``auto``, or a region's root lies outside its members.
     """
     if connectivity not in (_AUTO, _FLOW, _CUTS):
         raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
