@@ -330,11 +330,14 @@ class _Lowering:
             params.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
         for key, value in options.extra.items():
             if key.startswith("cpsat."):
+                name = key[len("cpsat."):]
+                if not hasattr(params, name):
+                    raise BackendError(f"CP-SAT has no parameter {name!r}")
                 try:
-                    setattr(params, key[len("cpsat."):], value)
-                except (AttributeError, TypeError, ValueError) as e:
-                    raise BackendError(f"CP-SAT has no parameter {key[len('cpsat.'):]!r} "
-                                       f"taking {value!r}: {e}") from e
+                    setattr(params, name, value)
+                except (TypeError, ValueError) as e:
+                    kind = type(getattr(params, name)).__name__
+                    raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
         code = solver.Solve(self.cp)
         status = {
             cp_model.OPTIMAL: Status.OPTIMAL,

@@ -88,7 +88,7 @@ the cut loop adding clauses to the same RC2 object. Models without an
 objective go to an incremental :class:`pysat.solvers.Solver`, the cut loop
 adding clauses between ``solve`` calls. The time limit (seconds) covers all
 rounds: a :class:`threading.Timer` interrupts the oracle; CaDiCaL cannot be
-interrupted, so the search runs it in slices of ``lsu.conflicts`` conflicts
+interrupted, so the search runs it in slices of ``conflicts`` conflicts
 and reads the clock between slices (under RC2 the limit is then checked
 between rounds only). On a timeout the answer is FEASIBLE when an earlier
 round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
@@ -205,7 +205,7 @@ from gridlang.ir import (
 DEFAULTS: dict[str, object] = {
     "algorithm": "auto",
     "lsu.solver": "cadical195",
-    "lsu.conflicts": 100000,
+    "conflicts": 100000,
     "lsu.max_units": 100000,
     "rc2.solver": "g4",
     "rc2.stratified": False,
@@ -225,10 +225,10 @@ DEFAULTS: dict[str, object] = {
   ``auto`` takes ``lsu`` when every objective term is on a region member
   (the standard maps: the value of the pen) and ``rc2`` when the objective
   also prices decisions (costly walls), as measured in the module docstring.
-* ``lsu.solver``: PySAT name of the SAT solver of ``lsu``;
-  ``lsu.conflicts``: with a time limit and a solver PySAT cannot interrupt
-  (CaDiCaL), each call runs in slices of this many conflicts and the clock
-  is read between slices. ``lsu.max_units``: the search counts a soft
+* ``lsu.solver``: PySAT name of the SAT solver of ``lsu``.
+  ``conflicts``: with a time limit and a solver PySAT cannot interrupt
+  (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs in slices
+  of this many conflicts and the clock is read between slices. ``lsu.max_units``: the search counts a soft
   clause of weight ``w`` as ``w`` totalizer inputs; above this total
   weight RC2 runs instead (``stats["algorithm"]`` says which ran).
 * ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
@@ -760,6 +760,30 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
 
+    def _settings(self, options: SolveOptions) -> dict[str, object]:
+        """:data:`DEFAULTS` overridden by ``options.extra`` (``maxsat.NAME``, or
+        ``NAME`` from Python), checked.
+
+        Raises:
+            BackendError: an unknown ``maxsat.`` setting, a value of the wrong
+                type, an unknown algorithm or SAT solver name, or a slice or
+                weight limit below 1.
+        """
+        settings = self.settings(options, DEFAULTS, bare=True)
+        if settings["algorithm"] not in ("auto", "lsu", "rc2"):
+            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose auto, lsu or rc2")
+        from pysat.solvers import SolverNames
+
+        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
+        for key in ("lsu.solver", "rc2.solver", "sat.solver"):
+            if settings[key] not in known:
+                raise BackendError(f"setting {key!r}: PySAT has no SAT solver {settings[key]!r}; "
+                                   f"it has {', '.join(known)}")
+        for key in ("conflicts", "lsu.max_units"):
+            if int(settings[key]) < 1:
+                raise BackendError(f"setting {key!r} must be at least 1, not {settings[key]!r}")
+        return settings
+
     def solve(self, model: Model, options: SolveOptions) -> Result:
         """Solve ``model``: linear SAT-UNSAT search or RC2 (objective), a SAT solver (none).
 
@@ -778,7 +802,7 @@ class MaxSatBackend(Backend):
         """
         start = time.perf_counter()
         strategy = self.strategy(options)
-        settings = _settings(options)
+        settings = self._settings(options)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
@@ -790,8 +814,6 @@ class MaxSatBackend(Backend):
         if model.objective is None:
             result = run.sat()
             result.stats["algorithm"] = "sat"
-        elif settings["algorithm"] not in ("auto", "lsu", "rc2"):
-            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose auto, lsu or rc2")
         elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
                 and sum(w for w, _ in low.soft) <= int(settings["lsu.max_units"]):
             result = run.lsu()
@@ -835,7 +857,7 @@ class MaxSatBackend(Backend):
         if options.connectivity not in (None, "tree"):
             self.strategy(options)  # an unknown name is refused as in solve
             raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
-        settings = _settings(options)
+        settings = self._settings(options)
         low = lower(model, "tree", str(settings["card.encoding"]))
         comments = _header(model, low, fmt, str(settings["card.encoding"]))
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
@@ -1153,12 +1175,14 @@ class _Run:
         remaining = self._remaining()
         if remaining is None:
             return solver.solve(assumptions=assumptions)
+        if remaining <= 0:
+            return None
         if interruptible:
             return _with_deadline(lambda e: solver.solve_limited(assumptions=assumptions, expect_interrupt=e),
                                   solver.interrupt, remaining, True)
         # Slices of a conflict budget; learnt clauses carry over between slices.
         while remaining > 0:
-            solver.conf_budget(int(self.settings["lsu.conflicts"]))
+            solver.conf_budget(int(self.settings["conflicts"]))
             ok = solver.solve_limited(assumptions=assumptions)
             if ok is not None:
                 return ok
@@ -1263,11 +1287,7 @@ class _Run:
         assignment = None
         try:
             while True:
-                remaining = self._remaining()
-                if remaining is not None and remaining <= 0:
-                    break
-                ok = _with_deadline(lambda e: solver.solve_limited(expect_interrupt=e), solver.interrupt,
-                                    remaining, interruptible)
+                ok = self._solve_sat(solver, [], interruptible)
                 self.rounds += 1
                 if ok is None:
                     break
@@ -1285,21 +1305,3 @@ class _Run:
         finally:
             solver.delete()
         return Result(status, assignment, build_seconds=self.build)
-
-
-def _settings(options: SolveOptions) -> dict[str, object]:
-    """:data:`DEFAULTS` overridden by ``options.extra``, keyed ``maxsat.NAME``
-    (or ``NAME``); settings of other backends (``cpsat.``, ``milp.``) are left
-    to them.
-
-    Raises:
-        BackendError: a ``maxsat.`` key that names no setting.
-    """
-    settings = dict(DEFAULTS)
-    for key, value in options.extra.items():
-        name = key[len("maxsat."):] if key.startswith("maxsat.") else key
-        if name in DEFAULTS:
-            settings[name] = value
-        elif key.startswith("maxsat."):
-            raise BackendError(f"backend 'maxsat' has no setting {name!r}; it has {', '.join(DEFAULTS)}")
-    return settings

@@ -164,6 +164,11 @@ _ENCODING_TEXT = {
     _CUTS: "lazy vertex-separator cuts",
 }
 
+_INT_TOL = 1e-6
+"""Relative slack when rounding HiGHS's dual bound to an integer."""
+_BINARY_TOL = 1e-4
+"""How far a solver value may sit from 0 or 1 and still count as binary."""
+
 
 def _encoding(con: Connected, strategy: str) -> str:
     """How ``strategy`` lowers ``con``: ``cuts``, ``flow`` or ``positions``.
@@ -179,10 +184,6 @@ def _encoding(con: Connected, strategy: str) -> str:
     if con.size is not None and con.size >= 2:
         return _FLOW
     return _CUTS
-_INT_TOL = 1e-6
-"""Relative slack when rounding HiGHS's dual bound to an integer."""
-_BINARY_TOL = 1e-4
-"""How far a solver value may sit from 0 or 1 and still count as binary."""
 
 
 # ---------------------------------------------------------------------------
@@ -345,10 +346,8 @@ def _lower(model: Model, strategy: str, seed: int = 0) -> _Lowered:
                 low.lazy.append((key, con))
                 if seed:
                     _lower_seeds(low, con, key, seed)
-            elif encoding == _POSITIONS and _lower_positions(low, con, key):
-                pass
-            else:
-                encoding = _FLOW
+            elif encoding != _POSITIONS or not _lower_positions(low, con, key):
+                encoding = _FLOW  # also a path too long for positions
                 _lower_flow(low, con, key)
             low.encodings[key] = encoding
         else:
@@ -467,6 +466,25 @@ def _pick_columns(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
     return pick
 
 
+def _capacity_rows(low: _Lowered, con: Connected, key: str, arc_col: dict[tuple[int, int], int],
+                   cap: int, both_ends: bool) -> None:
+    """``f[u,v] <= cap * x_v`` on every arc, and ``<= cap * x_u`` too when ``both_ends``.
+
+    A root end needs no row: a root is a member.
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    roots = set(con.roots)
+    for (u, v), col in arc_col.items():
+        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
+        for end, tag in ((v, "flowcap"), (u, "flowcapout"))[:2 if both_ends else 1]:
+            if end in roots:
+                continue
+            coefs, const = _affine([(-cap, lit_of[end])])
+            coefs[col] = 1
+            _add_row(low, f"{tag}_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
+
+
 def _balance_rows(low: _Lowered, con: Connected, key: str, arc_col: dict[tuple[int, int], int],
                   pick: dict[int, int], root_supply: int, exact: bool) -> None:
     """``in - out = x_v`` at every non-root candidate, less ``root_supply * r_v``.
@@ -510,12 +528,7 @@ def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
     roots = set(con.roots)
     region = con.name or key
     arc_col = {(u, v): _flow_column(low, key, region, u, v, big_m) for u, v in flow_arcs(grid, con)}
-    # Capacity: f[u,v] <= M * x_v.
-    for (u, v), col in arc_col.items():
-        coefs, const = _affine([(-big_m, lit_of[v])])
-        coefs[col] = 1
-        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
-        _add_row(low, f"flowcap_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
+    _capacity_rows(low, con, key, arc_col, big_m, both_ends=False)
     pick: dict[int, int] = {}
     if not roots:
         pick = _pick_columns(low, con, key)
@@ -551,14 +564,7 @@ def _lower_sized_flow(low: _Lowered, con: Connected, key: str) -> None:
     roots = set(con.roots)
     region = con.name or key
     arc_col = {(u, v): _flow_column(low, key, region, u, v, k - 1) for u, v in flow_arcs(grid, con)}
-    for (u, v), col in arc_col.items():
-        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
-        for end, tag in ((v, "flowcap"), (u, "flowcapout")):
-            if end in roots:
-                continue  # a root is a member
-            coefs, const = _affine([(-(k - 1), lit_of[end])])
-            coefs[col] = 1
-            _add_row(low, f"{tag}_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
+    _capacity_rows(low, con, key, arc_col, k - 1, both_ends=True)
     pick: dict[int, int] = {}
     if not roots:
         pick = _pick_columns(low, con, key)
@@ -842,8 +848,8 @@ def _better(sense: Sense | None, a: int, b: int) -> bool:
     return False
 
 
-_SETTINGS = ("milp.warmstart", "milp.pool_cuts", "milp.seed_cuts", "milp.highs_options")
-"""The ``SolveOptions.extra`` keys :meth:`MilpBackend.solve` reads; another ``milp.`` key is an error."""
+_DEFAULTS: dict[str, object] = {"warmstart": True, "pool_cuts": True, "seed_cuts": 1, "highs_options": {}}
+"""The settings :meth:`MilpBackend.solve` reads as ``milp.NAME`` from ``SolveOptions.extra``."""
 
 _POOL_LIMIT = 20
 """At most this many of HiGHS's saved solutions are separated per round."""
@@ -931,10 +937,10 @@ class MilpBackend(Backend):
                 cut round from the best repaired answer so far) and
                 ``extra["milp.pool_cuts"]`` (bool, default True: also separate
                 the other improving solutions HiGHS found in a round),
-                ``extra["milp.seed_cuts"]`` (0, 1 or 2; default 1 for cuts, 0
-                for flow: add the one-cell, or one- and two-cell, separator
-                cuts of :func:`gridlang.exporters.maxsat.articulation_cuts`
-                before the first solve) and ``extra["milp.highs_options"]`` (a dict of
+                ``extra["milp.seed_cuts"]`` (0, 1 or 2; default 1: add the
+                one-cell, or one- and two-cell, separator cuts of
+                :func:`gridlang.exporters.maxsat.articulation_cuts` to the
+                regions left to the cut loop before the first solve) and ``extra["milp.highs_options"]`` (a dict of
                 HiGHS options, applied last).
 
         Returns:
@@ -951,14 +957,14 @@ class MilpBackend(Backend):
             Pyomo and highspy; ``time_limit`` counts it.
 
         Raises:
-            BackendError: the strategy is unknown, pyomo or highspy is
-                missing, or the solver answer breaks the model.
+            BackendError: the strategy or a ``milp.`` setting is unknown, a
+                setting has the wrong type, pyomo or highspy is missing, or
+                the solver answer breaks the model.
         """
         strategy = self.strategy(options)
-        unknown = sorted(k for k in options.extra if k.startswith("milp.") and k not in _SETTINGS)
-        if unknown:
-            raise BackendError(f"backend 'milp' has no setting {unknown[0]!r}; "
-                               f"it has {', '.join(sorted(_SETTINGS))}")
+        settings = self.settings(options, _DEFAULTS)
+        if settings["seed_cuts"] not in (0, 1, 2):
+            raise BackendError(f"setting 'seed_cuts' is 0, 1 or 2, not {settings['seed_cuts']!r}")
         t = time.perf_counter()
         try:
             import highspy
@@ -978,12 +984,12 @@ class MilpBackend(Backend):
         # the module docstring). Nothing here needs it: the model's objects
         # are freed by reference counting when the solve returns.
         with PauseGC():
-            return self._solve(model, options, strategy, start, deadline, highspy, TC, Highs)
+            return self._solve(model, options, settings, strategy, start, deadline, highspy, TC, Highs)
 
-    def _solve(self, model: Model, options: SolveOptions, strategy: str, start: float,
+    def _solve(self, model: Model, options: SolveOptions, settings: dict[str, object], strategy: str, start: float,
                deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
         """The body of :meth:`solve`, after the imports."""
-        low = _lower(model, strategy, int(options.extra.get("milp.seed_cuts", 0 if strategy == _FLOW else 1)))
+        low = _lower(model, strategy, int(settings["seed_cuts"]))
         stats: dict[str, object] = {"connectivity": strategy, "encodings": dict(low.encodings),
                                     "cut_rounds": 0, "cuts": 0}
         if low.infeasible:
@@ -1000,7 +1006,7 @@ class MilpBackend(Backend):
         if not opt.available():
             raise BackendError("backend 'milp' needs highspy, which is not installed")
         opt.config.load_solution = False
-        warmstart = bool(options.extra.get("milp.warmstart", True))
+        warmstart = bool(settings["warmstart"])
         opt.config.warmstart = warmstart
         for flag in ("check_for_new_or_removed_constraints", "check_for_new_or_removed_vars",
                      "check_for_new_or_removed_params", "check_for_new_objective",
@@ -1008,7 +1014,7 @@ class MilpBackend(Backend):
                      "update_named_expressions", "update_objective"):
             setattr(opt.update_config, flag, False)
         highs_options: dict[str, object] = {"output_flag": bool(options.log)}
-        pool = bool(low.lazy) and bool(options.extra.get("milp.pool_cuts", True))
+        pool = bool(low.lazy) and bool(settings["pool_cuts"])
         if pool:
             highs_options["mip_improving_solution_save"] = True
         if options.mip_gap is not None:
@@ -1016,7 +1022,7 @@ class MilpBackend(Backend):
         elif model.objective is not None:
             highs_options["mip_rel_gap"] = 0.0
             highs_options["mip_abs_gap"] = 1.0 - 1e-6
-        highs_options.update(dict(options.extra.get("milp.highs_options", {})))
+        highs_options.update(settings["highs_options"])
         opt.highs_options = highs_options
         if options.log:
             log = logging.getLogger("gridlang.milp.highs")

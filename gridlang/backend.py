@@ -19,7 +19,7 @@ import importlib
 import importlib.util
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Mapping
 
 from .errors import BackendError
 from .ir import Assignment, Model
@@ -130,6 +130,51 @@ class Backend(ABC):
                 f"it offers {', '.join(self.connectivity)}"
             )
         return chosen
+
+    def settings(self, options: SolveOptions, defaults: Mapping[str, object],
+                 bare: bool = False) -> dict[str, object]:
+        """``defaults`` overridden by the ``<backend>.NAME`` keys of ``options.extra``.
+
+        Each value must have its default's type: a Boolean for a Boolean, an
+        integer for an integer (a number for a float), text for text, a
+        mapping for a mapping. Keys of other backends are left to them.
+
+        Args:
+            options: the solve options.
+            defaults: setting name (without the prefix) -> default value.
+            bare: also accept a key without the prefix (the Python API's
+                ``extra={"algorithm": "rc2"}``); an unknown bare key is ignored.
+
+        Raises:
+            BackendError: a ``<backend>.`` key names no setting, or a value
+                has the wrong type.
+        """
+        prefix = self.name + "."
+        out = dict(defaults)
+        for key, value in options.extra.items():
+            name = key[len(prefix):] if key.startswith(prefix) else key
+            if name not in defaults:
+                if key.startswith(prefix):
+                    raise BackendError(f"backend {self.name!r} has no setting {name!r}; "
+                                       f"it has {', '.join(sorted(defaults))}")
+                continue
+            if not key.startswith(prefix) and not bare:
+                continue
+            default = defaults[name]
+            if isinstance(default, bool):
+                ok, kind = isinstance(value, bool), "true or false"
+            elif isinstance(default, int):
+                ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
+            elif isinstance(default, float):
+                ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
+            elif isinstance(default, Mapping):
+                ok, kind = isinstance(value, Mapping), "a mapping (from Python)"
+            else:
+                ok, kind = isinstance(value, str), "text"
+            if not ok:
+                raise BackendError(f"backend {self.name!r}: setting {name!r} takes {kind}, not {value!r}")
+            out[name] = value
+        return out
 
     @abstractmethod
     def solve(self, model: Model, options: SolveOptions) -> Result:

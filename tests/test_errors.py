@@ -171,6 +171,14 @@ def test_malformed_and_unknown_parameters(tmp_path):
     ("cpsat.num_workers=4", "maxsat", "the setting is for backend 'cpsat', but the backend is 'maxsat'"),
     ("maxsat.algoritm=rc2", "maxsat", "backend 'maxsat' has no setting 'algoritm'"),
     ("cpsat.num_wokers=4", "cpsat", "CP-SAT has no parameter 'num_wokers'"),
+    ("cpsat.num_workers=many", "cpsat", "CP-SAT parameter 'num_workers' takes a value of type int, not 'many'"),
+    ("milp.seed_cuts=many", "milp", "backend 'milp': setting 'seed_cuts' takes an integer, not 'many'"),
+    ("milp.seed_cuts=3", "milp", "setting 'seed_cuts' is 0, 1 or 2, not 3"),
+    ("milp.warmstart=1", "milp", "setting 'warmstart' takes true or false, not 1"),
+    ("milp.highs_options=x", "milp", "setting 'highs_options' takes a mapping (from Python), not 'x'"),
+    ("maxsat.conflicts=many", "maxsat", "setting 'conflicts' takes an integer, not 'many'"),
+    ("maxsat.conflicts=0", "maxsat", "setting 'conflicts' must be at least 1, not 0"),
+    ("maxsat.rc2.solver=zz", "maxsat", "PySAT has no SAT solver 'zz'"),
 ])
 def test_bad_backend_settings_are_usage_errors(tmp_path, capsys, setting, backend, words):
     path = write(tmp_path, "budget: 1\n~~~~~\n~.H.~\n~~~~~\n")

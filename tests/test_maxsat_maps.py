@@ -91,9 +91,9 @@ def test_auto_picks_lsu_for_a_region_objective_and_rc2_for_priced_walls(name, al
 
 def test_lsu_in_short_conflict_slices_reaches_the_optimum():
     # CaDiCaL cannot be interrupted: with a time limit each call runs in
-    # slices of ``lsu.conflicts`` conflicts; tiny slices must not change the answer.
+    # slices of ``conflicts`` conflicts; tiny slices must not change the answer.
     entry = manifest()["daily-2026-01-21.txt"]
-    assert solve_and_verify(compile_map(entry), **{"lsu.conflicts": 50}) == 50
+    assert solve_and_verify(compile_map(entry), conflicts=50) == 50
 
 
 @pytest.mark.parametrize("name", ["daily-2026-01-21.txt"])

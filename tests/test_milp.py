@@ -495,5 +495,5 @@ def test_puzzle_without_objective_writes_minimize_zero(tmp_path):
 
 def test_unknown_setting_is_refused_by_name():
     model = cell_model(grid_of(2, 2), [Clause((1,))])
-    with pytest.raises(BackendError, match="milp.seed_cut"):
+    with pytest.raises(BackendError, match="backend 'milp' has no setting 'seed_cut'"):
         MilpBackend().solve(model, SolveOptions(extra={"milp.seed_cut": 1}))
