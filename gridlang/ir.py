@@ -137,12 +137,14 @@ class Connected:
     * Without roots: the members induce one connected subgraph. The empty
       set is connected.
     * With ``path``: the node comes from a path rule, whose degree
-      constraints the model states separately (two roots of degree one,
-      every other member of degree two); together they make the members one
-      simple path from ``roots[0]`` to ``roots[1]``. The flag adds no
-      meaning to the model: it lets a backend with a native path or circuit
-      constraint (CP-SAT's ``AddCircuit``) lower the node as such, while the
-      others treat it as plain connectivity.
+      constraints the model states separately (two roots with one member
+      neighbour, every other member with two); together they make the
+      members one induced simple path from ``roots[0]`` to ``roots[1]`` (two
+      members are adjacent only when consecutive on it). The flag adds no
+      meaning to the model: it lets a backend lower the node with what holds
+      for such a path, by a native circuit constraint (CP-SAT's
+      ``AddCircuit``) or by the positions along it (the MILP, when ``size``
+      gives its length); MaxSAT treats it as plain connectivity.
 
     Attributes:
         members: ``(cell, lit)`` pairs, ascending by cell.
