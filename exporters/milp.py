@@ -127,7 +127,8 @@ or unbounded": every column is bounded) -> INFEASIBLE, valid for the puzzle
 because every cut is valid for every connected answer; anything else ->
 UNKNOWN (with ``bound`` when HiGHS had one).
 
-Files: ``write`` always uses flow (cuts cannot live in a file), through
+Files: ``write`` lowers as the strategy does but gives flow to every node
+left to the cut loop (cuts cannot live in a file), through
 Pyomo's own LP and MPS writers with gridlang's labels (``wall_3_4``,
 ``flow_pen_3_4_3_5``), a header comment naming the puzzle, spec, map and
 encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a HiGHS,
@@ -162,6 +163,7 @@ _ENCODING_TEXT = {
     _AUTO: "positions for paths, flow for regions of known size, lazy cuts otherwise",
     _FLOW: "single-commodity flow",
     _CUTS: "lazy vertex-separator cuts",
+    _POSITIONS: "path positions",
 }
 
 _INT_TOL = 1e-6
@@ -299,10 +301,12 @@ def _span_tag(span: Span | None) -> str:
     return f"_L{span.line}" if span is not None else ""
 
 
-def _lower(model: Model, strategy: str, seed: int = 0) -> _Lowered:
+def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -> _Lowered:
     """Lower the IR to columns and rows with the given connectivity strategy.
 
-    ``seed`` 1 adds the one-cell separator cuts of
+    ``for_file`` gives flow to every node the strategy would leave to the
+    cut loop (a file has no loop), so ``auto`` keeps its positions and
+    size-capped flow. ``seed`` 1 adds the one-cell separator cuts of
     :func:`gridlang.exporters.maxsat.articulation_cuts` to every rooted
     region up front, 2 the two-cell ones too.
 
@@ -342,6 +346,8 @@ def _lower(model: Model, strategy: str, seed: int = 0) -> _Lowered:
             low.regions.append((key, con))
             _lower_roots(low, con, key, units)
             encoding = _encoding(con, strategy)
+            if for_file and encoding == _CUTS:
+                encoding = _FLOW
             if encoding == _CUTS:
                 low.lazy.append((key, con))
                 if seed:
@@ -1152,10 +1158,14 @@ class MilpBackend(Backend):
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
         """Write ``model`` as an LP or MPS file with a sidecar ``<path>.vars.json``.
 
-        The file always uses single-commodity flow for connectivity: lazy
-        cuts exist only inside a solve loop. When ``options.connectivity`` asks
-        for ``cuts`` the header says so and the remark is logged and kept in
-        :attr:`notes`; nothing is raised. Labels are gridlang's (``wall_3_4``,
+        The file encodes connectivity as the strategy would, except that
+        lazy cuts exist only inside a solve loop: every node the strategy
+        leaves to the cut loop gets single-commodity flow. So ``auto`` (the
+        default) writes positions for a path of known length and flow for
+        every region, ``flow`` and ``cuts`` write flow for everything. When
+        ``options.connectivity`` asks for ``cuts`` the header says so and the
+        remark is logged and kept in :attr:`notes`; nothing is raised. The
+        header names the encoding of each region. Labels are gridlang's (``wall_3_4``,
         ``flow_pen_3_4_3_5``, rows ``clause_12_L22``); the output is
         byte-for-byte the same for the same model.
 
@@ -1164,12 +1174,12 @@ class MilpBackend(Backend):
             path: the file to write.
             fmt: ``lp`` (CPLEX LP, through Pyomo's LP writer) or ``mps`` (free
                 MPS, through Pyomo's MPS writer).
-            options: only ``connectivity`` is read.
+            options: only ``connectivity`` is read (None: ``auto``).
 
         Returns:
             ``[path, path + ".vars.json"]``. The sidecar maps each column
             label to ``{"var", "family", "cell": [row, col] or null, "value",
-            "aux"}`` (``aux`` marks flow and root-selection columns; IR
+            "aux"}`` (``aux`` marks flow, position and root-selection columns; IR
             columns also carry ``index``, the IR variable number).
 
         Raises:
@@ -1178,18 +1188,17 @@ class MilpBackend(Backend):
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
-        # Files use flow; only an explicit request for cuts earns a note.
-        requested = self.strategy(options) if options.connectivity is not None else _FLOW
+        requested = self.strategy(options)
         self.notes = []
-        if requested != _FLOW:
+        if requested == _CUTS:
             note = ("lazy separator cuts cannot live in a file; "
                     "the file uses single-commodity flow for connectivity")
             self.notes.append(note)
             logger.info(note)  # the CLI prints backend.notes
-        low = _lower(model, _FLOW)
+        low = _lower(model, requested, for_file=True)
         pyo = _PyomoModel(low, for_file=True)
         body = _write_body(pyo, fmt)
-        header = _header_lines(model, requested)
+        header = _header_lines(model, low, requested)
         out = Path(path)
         if fmt == "lp":
             text = "".join(f"\\ {line}\n" for line in header) + body
@@ -1209,9 +1218,9 @@ class MilpBackend(Backend):
         ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too),
         Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines), and
         SCIP and CBC solution files (which list only nonzero columns, so a
-        missing column is 0 there). Flow,
-        root-selection and Pyomo's ``ONE_VAR_CONSTANT`` columns are accepted
-        and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
+        missing column is 0 there). Flow, position, root-selection and
+        Pyomo's ``ONE_VAR_CONSTANT`` columns, of a file written with any
+        strategy, are accepted and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
 
         Args:
             model: the model the file was written for (same spec, map and
@@ -1228,7 +1237,11 @@ class MilpBackend(Backend):
                 its span points at the offending line (for a missing column,
                 at the line that opens the column list).
         """
+        # The file may come from any strategy; their IR columns are the same
+        # and come first, and their auxiliary columns are read and ignored.
         low = _lower(model, _FLOW)
+        aux = {col.name for lowered in (low, _lower(model, _AUTO, for_file=True))
+               for col in lowered.columns[model.num_vars:]}
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
@@ -1240,7 +1253,7 @@ class MilpBackend(Backend):
         for name, (val, line, col) in values.items():
             j = by_name.get(name)
             if j is None:
-                if name == "ONE_VAR_CONSTANT":
+                if name == "ONE_VAR_CONSTANT" or name in aux:
                     continue
                 raise MapError(f"the model has no column named {name!r}",
                                Span(str(path), line, col, col + len(name)), text)
@@ -1259,14 +1272,21 @@ class MilpBackend(Backend):
         return Assignment(tuple(out))
 
 
-def _header_lines(model: Model, requested: str) -> list[str]:
+def _header_lines(model: Model, low: _Lowered, requested: str) -> list[str]:
     lines = [f"gridlang model of puzzle {model.name!r}"]
     for key in sorted(model.info):
         lines.append(f"{key}: {model.info[key]}")
     for key in sorted(model.params):
         lines.append(f"param {key} = {model.params[key]}")
-    enc = "connectivity: " + _ENCODING_TEXT[_FLOW]
-    if requested != _FLOW:
+    used = sorted(set(low.encodings.values()))
+    if used in ([], [_FLOW]):
+        enc = "connectivity: " + _ENCODING_TEXT[_FLOW]
+    else:
+        # Name the regions of each encoding: "path positions (kind_snake); ...".
+        enc = "connectivity: " + "; ".join(
+            f"{_ENCODING_TEXT[e]} ({', '.join(k for k, v in low.encodings.items() if v == e)})"
+            for e in used)
+    if requested == _CUTS:
         enc += f" (requested: {_ENCODING_TEXT[requested]}, which cannot live in a file)"
     lines.append(enc)
     lines.append("columns: see the sidecar .vars.json; rows end in _L<line> of the spec")

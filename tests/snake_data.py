@@ -18,7 +18,10 @@ EXPECTED = json.loads((ROOT / "tests" / "data" / "snake_eggs_expected.json").rea
 
 def solution_rows(report) -> list[str]:
     """The report's solution as the data set writes it: ``0`` snake, ``k`` egg of size k."""
-    grid = report.model.grid
-    kind = report.solution.decisions["kind"]
+    return kind_rows(report.model.grid, report.solution.decisions["kind"])
+
+
+def kind_rows(grid, kind) -> list[str]:
+    """A ``kind`` decision (one value per cell, row-major) as the data set's rows."""
     return [" ".join("0" if kind[r * grid.cols + c] == "snake" else str(kind[r * grid.cols + c])
                      for c in range(grid.cols)) for r in range(grid.rows)]
