@@ -120,6 +120,19 @@ and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
 lets fractional egg kinds fit any pocket sizes); flow for the snake, an
 MTZ-style tree for every node, Luby restarts with fresh seeds inside
 the cut loop, and enumerated egg placements (sizes up to 6) did not help.
+On derived 03 HiGHS spends its first 50-60 s in the root node (presolve 7
+s, then rounds of its own cuts on a 15,000-row LP at about 1 ms per simplex
+iteration) and then explores about one node per second; none of these
+changed that within 90-120 s: RINS and RENS off, heuristic effort 0 or 0.3,
+presolve off, symmetry detection off, a smaller cut pool with
+``mip_pscost_minreliable=0``, a random objective with a stop at the first
+solution, dropping the induced-path rows, or lazy cuts for the eggs beside
+the snake's positions. A master over the snake alone (positions) with
+combinatorial Benders cuts from the pockets off the snake (ten connected
+cells hold a snake cell, a clue's pocket has the clue's size, pocket sizes
+differ) proved math3205_stub_10x10 in 26 rounds and 53 s but took 229 s for
+20 rounds of derived 03 without an answer: each round is a fresh
+feasibility MIP.
 
 Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
 connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
