@@ -216,7 +216,7 @@ def _cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(_report_json(report, args)))
     else:
-        print(_report_text(report))
+        print(_report_text(report, args.time_limit))
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
     if not status.has_solution:
@@ -272,7 +272,7 @@ def _report_json(report, args) -> dict:
     return out
 
 
-def _report_text(report) -> str:
+def _report_text(report, time_limit: float | None = None) -> str:
     from .verifiers import find_renderer
 
     res = report.result
@@ -299,6 +299,9 @@ def _report_text(report) -> str:
             parts.append(f"walls {len(walls)}/{budget}")
     parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
     lines.append("   ".join(parts))
+    if res.status is Status.UNKNOWN and report.solution is None:
+        within = f" within the time limit of {time_limit:g} s" if time_limit is not None else ""
+        lines.append(f"no solution found{within}, and none ruled out")
     if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:
             lines.append("unique: the solution is the only one (proved)")

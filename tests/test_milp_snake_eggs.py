@@ -72,3 +72,19 @@ def test_exported_file_solves_to_the_unique_answer(tmp_path, connectivity, heade
     assert violations(model, assignment) == []
     solution, _ = pipeline.verify(model, assignment)
     assert kind_rows(model.grid, solution.decisions["kind"]) == EXPECTED[name]["solution"]
+
+
+def test_time_limit_without_answer_says_so(capsys):
+    """Exit 3 and a sentence when the time runs out before any answer.
+
+    Derived 03 is one of the instances HiGHS does not solve; within half a
+    second it has not finished presolve.
+    """
+    from gridlang.cli import EXIT_NO_SOLUTION, main
+
+    code = main(["solve", str(SPEC), "--map", str(INSTANCES / "derived/derived_tuzz_gallery_03_three.txt"),
+                 "--backend", "milp", "--time-limit", "0.5"])
+    out = capsys.readouterr().out
+    assert code == EXIT_NO_SOLUTION == 3
+    assert "status UNKNOWN" in out
+    assert "no solution found within the time limit of 0.5 s, and none ruled out" in out
