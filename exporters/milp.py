@@ -1373,8 +1373,9 @@ _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infini
 def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int, bool]:
     """``name -> (value, line, column)`` from a solver's solution file.
 
-    Formats: HiGHS raw and pretty, SCIP (``solution status:`` then ``name
-    value (obj:c)``), CBC (``Optimal - objective value ...`` then ``index name
+    Formats: HiGHS raw and pretty, SCIP (``solution status:``, or only
+    ``objective value:`` as ``SCIPwriteSol`` writes it, then ``name value
+    (obj:c)``), CBC (``Optimal - objective value ...`` then ``index name
     value reduced-cost``), and Gurobi / plain (``# comments`` and ``name
     value``).
 
@@ -1394,7 +1395,7 @@ def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, i
         return (*_parse_highs_pretty(path, text, lines), False)
     first = next((i for i, s in enumerate(stripped) if s), 0)
     head = stripped[first] if stripped else ""
-    if head.startswith("solution status:"):
+    if head.startswith(("solution status:", "objective value:")):
         return _parse_scip(path, text, lines, first), first + 1, True
     if re.match(r"^[A-Za-z ]+- objective value", head):
         return _parse_cbc(path, text, lines, first), first + 1, True
@@ -1402,8 +1403,13 @@ def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, i
 
 
 def _parse_scip(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
-    status = lines[first].split(":", 1)[1].strip()
-    body = first + 1
+    # The shell's "write solution" opens with the status, then the
+    # objective; SCIPwriteSol (pyscipopt's writeSol) with the objective.
+    body = first
+    status = "given"
+    if lines[body].strip().startswith("solution status:"):
+        status = lines[body].split(":", 1)[1].strip()
+        body += 1
     if body < len(lines) and lines[body].strip().startswith("objective value:"):
         body += 1
     elif "infeasible" in status or any(l.strip() == "no solution available" for l in lines):
