@@ -88,3 +88,28 @@ def test_time_limit_without_answer_says_so(capsys):
     assert code == EXIT_NO_SOLUTION == 3
     assert "status UNKNOWN" in out
     assert "no solution found within the time limit of 0.5 s, and none ruled out" in out
+
+
+def test_scip_solution_of_an_exported_file_decodes():
+    """A real external solver's answer to the file gridlang writes.
+
+    tests/golden/scip-math3205_stub_10x10.sol: SCIP 10.0 (pyscipopt 6.3.0)
+    solved the MPS of ``gridlang export puzzles/snake_eggs.grid --map
+    .../math3205_stub_10x10.txt --format mps`` (default ``auto``: the snake
+    by positions) in 2.0 s and wrote it with ``Model.writeSol``. If the
+    file's column names change, this solution no longer decodes: regenerate
+    it with SCIP, since users' files from the old names would not decode
+    either.
+    """
+    from pathlib import Path
+
+    from gridlang.exporters.milp import MilpBackend
+    from gridlang.ir import violations
+
+    name = "math3205_stub_10x10"
+    model, _ = pipeline.load(SPEC, INSTANCES / f"{name}.txt")
+    sol = Path(__file__).resolve().parent / "golden" / f"scip-{name}.sol"
+    assignment = MilpBackend().read_solution(model, str(sol))
+    assert violations(model, assignment) == []
+    solution, _ = pipeline.verify(model, assignment)
+    assert kind_rows(model.grid, solution.decisions["kind"]) == EXPECTED[name]["solution"]
