@@ -111,9 +111,11 @@ ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
 Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
 milp --time-limit 120``), with ``auto``: the instances up to 6x6 in
 0.03-0.22 s, math3205_stub_10x10 2.4 s, derived_tuzz_gallery_02_two 2.3 s,
-ctc_tuzz_10x10 19.3 s; derived 01, 03 and 04 (both snake ends inside the
-grid, so the ends' distances prune few positions) find no solution within
-120 s (derived 01 once in 28 s, in a lone HiGHS run). Before positions and
+ctc_tuzz_10x10 19.3 s; derived 01, 03 and 04 find no solution within 120
+s (derived 01 once in 28 s, in a lone HiGHS run), and SCIP 10 finds none
+in 300 s in their exported MPS files. Nothing simple sets them apart: like
+derived 02 they have three clues, and derived 04 has both snake ends on
+the border. Before positions and
 the size-capped flow only the small ones and derived 02 (6.9 s) were
 solved: with ``cuts`` each round brought back some 50 stray snake cycles
 and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation

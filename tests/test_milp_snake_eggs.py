@@ -6,8 +6,9 @@ Each answer must be the instance's known unique solution
 flow). On the 2-core test machine HiGHS proves the instances up to 6x6 in
 well under a second, math3205_stub_10x10 and derived_tuzz_gallery_02_two in
 2-3 s, and ctc_tuzz_10x10 in about 25 s (marked slow). Derived 01, 03 and
-04 are not solved within 300 s (see the MILP backend's module docstring)
-and have no test here until they are. An exported MPS file (positions for
+04 are not solved within 300 s, by HiGHS nor by SCIP 10 reading the
+exported MPS (see the MILP backend's module docstring), and have no test
+here until they are. An exported MPS file (positions for
 the snake under ``auto``) solved by highspy alone decodes to the same answer.
 """
 
