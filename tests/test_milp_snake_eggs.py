@@ -45,6 +45,17 @@ def test_slow_instances_are_unique(name):
     check_unique(name, time_limit=300)
 
 
+def decoded_rows(model, solution_file: str) -> list[str]:
+    """Read an external solver's solution file, verify it by the rules, return its rows."""
+    from gridlang.exporters.milp import MilpBackend
+    from gridlang.ir import violations
+
+    assignment = MilpBackend().read_solution(model, solution_file)
+    assert violations(model, assignment) == []
+    solution, _ = pipeline.verify(model, assignment)
+    return kind_rows(model.grid, solution.decisions["kind"])
+
+
 @pytest.mark.parametrize("connectivity, header", [
     (None, "* connectivity: single-commodity flow (kind_2, kind_3, kind_4, kind_5); "
            "path positions (kind_snake)"),
@@ -55,7 +66,6 @@ def test_exported_file_solves_to_the_unique_answer(tmp_path, connectivity, heade
     import highspy
 
     from gridlang.exporters.milp import MilpBackend
-    from gridlang.ir import violations
 
     name = "jandhyala_ch32_6x6"
     model, _ = pipeline.load(SPEC, INSTANCES / f"{name}.txt")
@@ -69,10 +79,7 @@ def test_exported_file_solves_to_the_unique_answer(tmp_path, connectivity, heade
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
     sol = str(tmp_path / "se.sol")
     h.writeSolution(sol, 0)
-    assignment = MilpBackend().read_solution(model, sol)
-    assert violations(model, assignment) == []
-    solution, _ = pipeline.verify(model, assignment)
-    assert kind_rows(model.grid, solution.decisions["kind"]) == EXPECTED[name]["solution"]
+    assert decoded_rows(model, sol) == EXPECTED[name]["solution"]
 
 
 def test_time_limit_without_answer_says_so(capsys):
@@ -104,13 +111,7 @@ def test_scip_solution_of_an_exported_file_decodes():
     """
     from pathlib import Path
 
-    from gridlang.exporters.milp import MilpBackend
-    from gridlang.ir import violations
-
     name = "math3205_stub_10x10"
     model, _ = pipeline.load(SPEC, INSTANCES / f"{name}.txt")
     sol = Path(__file__).resolve().parent / "golden" / f"scip-{name}.sol"
-    assignment = MilpBackend().read_solution(model, str(sol))
-    assert violations(model, assignment) == []
-    solution, _ = pipeline.verify(model, assignment)
-    assert kind_rows(model.grid, solution.decisions["kind"]) == EXPECTED[name]["solution"]
+    assert decoded_rows(model, str(sol)) == EXPECTED[name]["solution"]
