@@ -816,6 +816,26 @@ _scheduler_threads: int | None = None
 """Threads HiGHS's global scheduler was started with in this process."""
 
 
+def _check_highs_options(highspy: Any, options: dict[str, object]) -> None:
+    """Refuse HiGHS options that HiGHS does not have or whose value it refuses.
+
+    Pyomo's HiGHS interface ignores a refused option without a word, so a
+    misspelt name would silently change nothing; a scratch ``Highs``
+    instance tries each one first.
+
+    Raises:
+        BackendError: an unknown option name or a value HiGHS refuses.
+    """
+    scratch = highspy.Highs()
+    scratch.setOptionValue("output_flag", False)
+    for name, value in options.items():
+        status, _ = scratch.getOptionType(name)
+        if status != highspy.HighsStatus.kOk:
+            raise BackendError(f"HiGHS has no option {name!r}")
+        if scratch.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+            raise BackendError(f"HiGHS refuses the value {value!r} for its option {name!r}")
+
+
 def _set_threads(highs: Any, threads: int | None) -> None:
     """Ask for ``threads`` HiGHS threads (None: leave HiGHS's default).
 
@@ -966,7 +986,9 @@ class MilpBackend(Backend):
                 one-cell, or one- and two-cell, separator cuts of
                 :func:`gridlang.exporters.maxsat.articulation_cuts` to the
                 regions left to the cut loop before the first solve) and ``extra["milp.highs_options"]`` (a dict of
-                HiGHS options, applied last).
+                HiGHS options, applied last; one at a time as
+                ``extra["milp.highs_options.NAME"]``, the command line's
+                ``--set milp.highs_options.presolve=off``).
 
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
@@ -983,7 +1005,8 @@ class MilpBackend(Backend):
 
         Raises:
             BackendError: the strategy or a ``milp.`` setting is unknown, a
-                setting has the wrong type, pyomo or highspy is missing, or
+                setting has the wrong type, HiGHS has no such option or
+                refuses its value, pyomo or highspy is missing, or
                 the solver answer breaks the model.
         """
         strategy = self.strategy(options)
@@ -998,6 +1021,7 @@ class MilpBackend(Backend):
             from pyomo.contrib.appsi.solvers.highs import Highs
         except ImportError as e:  # pragma: no cover - dependency problem
             raise BackendError(f"backend 'milp' is not available: {e}") from e
+        _check_highs_options(highspy, settings["highs_options"])
         from pyomo.common.gc_manager import PauseGC
 
         # Timing starts after the imports, which a process pays once.

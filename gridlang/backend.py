@@ -137,7 +137,10 @@ class Backend(ABC):
 
         Each value must have its default's type: a Boolean for a Boolean, an
         integer for an integer (a number for a float), text for text, a
-        mapping for a mapping. Keys of other backends are left to them.
+        mapping for a mapping. A setting whose default is a mapping also
+        takes one entry at a time, ``<backend>.NAME.KEY`` (the command
+        line's ``--set milp.highs_options.presolve=off``); the backend checks
+        the entries. Keys of other backends are left to them.
 
         Args:
             options: the solve options.
@@ -153,6 +156,10 @@ class Backend(ABC):
         out = dict(defaults)
         for key, value in options.extra.items():
             name = key[len(prefix):] if key.startswith(prefix) else key
+            head, dot, entry = name.partition(".")
+            if key.startswith(prefix) and name not in defaults and dot and isinstance(defaults.get(head), Mapping):
+                out[head] = {**out[head], entry: value}
+                continue
             if name not in defaults:
                 if key.startswith(prefix):
                     raise BackendError(f"backend {self.name!r} has no setting {name!r}; "
@@ -168,12 +175,12 @@ class Backend(ABC):
             elif isinstance(default, float):
                 ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
             elif isinstance(default, Mapping):
-                ok, kind = isinstance(value, Mapping), "a mapping (from Python)"
+                ok, kind = isinstance(value, Mapping), f"entries, one at a time: {prefix}{name}.KEY=VALUE"
             else:
                 ok, kind = isinstance(value, str), "text"
             if not ok:
                 raise BackendError(f"backend {self.name!r}: setting {name!r} takes {kind}, not {value!r}")
-            out[name] = value
+            out[name] = {**out[name], **value} if isinstance(default, Mapping) else value
         return out
 
     @abstractmethod

@@ -499,3 +499,16 @@ def test_unknown_setting_is_refused_by_name():
     model = cell_model(grid_of(2, 2), [Clause((1,))])
     with pytest.raises(BackendError, match="backend 'milp' has no setting 'seed_cut'"):
         MilpBackend().solve(model, SolveOptions(extra={"milp.seed_cut": 1}))
+
+
+def test_highs_options_merge_whole_and_one_at_a_time():
+    from gridlang.exporters.milp import _DEFAULTS
+
+    options = SolveOptions(extra={"milp.highs_options.presolve": "off",
+                                  "milp.highs_options": {"mip_heuristic_effort": 0.3}})
+    assert MilpBackend().settings(options, _DEFAULTS)["highs_options"] == {
+        "presolve": "off", "mip_heuristic_effort": 0.3}
+    assert _DEFAULTS["highs_options"] == {}  # the default is not changed in place
+    model = cell_model(grid_of(2, 2), [Clause((1,))])
+    with pytest.raises(BackendError, match="HiGHS has no option 'presolv'"):
+        MilpBackend().solve(model, SolveOptions(extra={"milp.highs_options": {"presolv": "off"}}))
