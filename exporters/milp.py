@@ -11,11 +11,12 @@ negative literal ``-v`` stands for ``1 - x_v``):
   ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
   and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
   whose ``M <= 0`` can never be violated and is dropped.
-* :class:`~gridlang.ir.Connected` is lowered by one of three encodings
+* :class:`~gridlang.ir.Connected` is lowered by one of four encodings
   (maths and sources in :mod:`gridlang.connectivity`). The strategy
   ``flow`` uses flow for every node, ``cuts`` the cut loop for every node,
-  and ``auto`` (the default) positions for a path of known length, flow for
-  a region of known size and the cut loop for the rest (a horse's pen):
+  and ``auto`` (the default) positions for a path of known length, depth
+  layers for a region of known size and the cut loop for the rest (a
+  horse's pen):
 
   - ``flow``: single-commodity flow (Gavish-Graves style; see
     :mod:`gridlang.connectivity`). Per candidate arc ``(u, v)`` one
@@ -51,6 +52,22 @@ negative literal ``-v`` stands for ``1 - x_v``):
     LP sees the path's length (the time-expanded network of path and
     routing models). A path needing more than 20,000 position columns gets
     flow instead.
+  - ``depths``: a region of known size ``k >= 2`` as a tree of depth at
+    most ``k - 1`` grown from an anchor (a node version of the
+    hop-indexed formulations of hop-constrained trees; Gouveia, *Using
+    variable redefinition for computing lower bounds for minimum spanning
+    and Steiner trees with hop constraints*, INFORMS J. Computing 10,
+    1998). A binary ``depth[v, t]`` says member ``v`` hangs at depth
+    ``t``; ``x_v = sum_t depth[v, t]`` and ``depth[v, t] <= sum
+    depth[u, t - 1]`` over the neighbours ``u`` of ``v``. The anchors are
+    the roots; without roots, a member that a unit clause forces (a Snake
+    Eggs clue), which leaves a cell only the depths its distance allows;
+    without either, the lowest member, picked as in the size-capped flow
+    (depth 0 is the pick). Where the flow lets the LP send fractions of
+    an egg's unit across the grid, the layers bound every member's
+    distance from the anchor, and on Snake Eggs they solve the instances
+    the flow left unsolved or slow (figures below). A region needing more
+    than 20,000 depth columns gets the size-capped flow instead.
   - ``cuts``: the lazy separator-cut loop (logic-based Benders; Jandhyala,
     *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
     al. 2017). Solve without connectivity; while a stray component exists,
@@ -178,11 +195,13 @@ _AUTO = "auto"
 _FLOW = "flow"
 _CUTS = "cuts"
 _POSITIONS = "positions"
+_DEPTHS = "depths"
 _ENCODING_TEXT = {
-    _AUTO: "positions for paths, flow for regions of known size, lazy cuts otherwise",
+    _AUTO: "positions for paths, depth layers for regions of known size, lazy cuts otherwise",
     _FLOW: "single-commodity flow",
     _CUTS: "lazy vertex-separator cuts",
     _POSITIONS: "path positions",
+    _DEPTHS: "depth layers",
 }
 
 _INT_TOL = 1e-6
@@ -192,18 +211,18 @@ _BINARY_TOL = 1e-4
 
 
 def _encoding(con: Connected, strategy: str) -> str:
-    """How ``strategy`` lowers ``con``: ``cuts``, ``flow`` or ``positions``.
+    """How ``strategy`` lowers ``con``: ``cuts``, ``flow``, ``positions`` or ``depths``.
 
     ``auto`` gives a path of known length its position formulation, a region
-    of known size (2 or more) the size-capped flow, and anything else (a
-    horse's pen) the lazy cut loop; the other strategies apply to every node.
+    of known size (2 or more) depth layers, and anything else (a horse's
+    pen) the lazy cut loop; the other strategies apply to every node.
     """
     if strategy != _AUTO:
         return strategy
     if con.path and len(con.roots) == 2 and con.size is not None:
         return _POSITIONS
     if con.size is not None and con.size >= 2:
-        return _FLOW
+        return _DEPTHS
     return _CUTS
 
 
@@ -325,7 +344,7 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
 
     ``for_file`` gives flow to every node the strategy would leave to the
     cut loop (a file has no loop), so ``auto`` keeps its positions and
-    size-capped flow. ``seed`` 1 adds the one-cell separator cuts of
+    depth layers. ``seed`` 1 adds the one-cell separator cuts of
     :func:`gridlang.exporters.maxsat.articulation_cuts` to every rooted
     region up front, 2 the two-cell ones too.
 
@@ -371,8 +390,9 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
                 low.lazy.append((key, con))
                 if seed:
                     _lower_seeds(low, con, key, seed)
-            elif encoding != _POSITIONS or not _lower_positions(low, con, key):
-                encoding = _FLOW  # also a path too long for positions
+            elif not ((encoding == _POSITIONS and _lower_positions(low, con, key))
+                      or (encoding == _DEPTHS and _lower_depths(low, con, key, units))):
+                encoding = _FLOW  # also a path or region too large for its layers
                 _lower_flow(low, con, key)
             low.encodings[key] = encoding
         else:
@@ -577,13 +597,9 @@ def _lower_sized_flow(low: _Lowered, con: Connected, key: str) -> None:
 
     The root sends ``k - 1`` units, so every arc's capacity is ``k - 1``
     times each of its two ends. Without roots the root is the member with
-    the lowest cell index, and a member ``u`` needs a root candidate ``v <=
-    u`` that reaches ``u`` in at most ``k - 1`` steps through candidates
-    numbered ``v`` or more (a connected set of ``k`` cells holds such a
-    path from its lowest cell to each of its cells).
+    the lowest cell index (:func:`_pick_first`).
     """
     grid = low.model.grid
-    lit_of = dict(con.members)
     k = con.size
     assert k is not None
     roots = set(con.roots)
@@ -592,21 +608,120 @@ def _lower_sized_flow(low: _Lowered, con: Connected, key: str) -> None:
     _capacity_rows(low, con, key, arc_col, k - 1, both_ends=True)
     pick: dict[int, int] = {}
     if not roots:
-        pick = _pick_columns(low, con, key)
-        _add_row(low, f"pickone_{key}", {col: 1 for col in pick.values()}, 0, 1, 1)
-        cand = sorted(lit_of)
-        cover: dict[int, list[int]] = {u: [] for u in cand}
-        for i, v in enumerate(cand):
-            for u in grid.distances(set(cand[i:]), v, limit=k - 1):
-                cover[u].append(v)
-        for u in cand:
-            coefs, const = _affine([(1, lit_of[u])])
-            for v in cover[u]:
-                coefs[pick[v]] = coefs.get(pick[v], 0) - 1
-            r, c = grid.cell(u)
-            _add_row(low, f"pickfirst_{key}_{r}_{c}", coefs, const, None, 0)
+        pick = _pick_first(low, con, key)
     # in - out = x_v - k * r_v: the root keeps one unit of its k.
     _balance_rows(low, con, key, arc_col, pick, k, exact=True)
+
+
+def _pick_first(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
+    """Root-selection columns for a rootless region of known size ``k``: its lowest cell.
+
+    Exactly one candidate is picked, and a member ``u`` needs a picked
+    candidate ``v <= u`` that reaches ``u`` in at most ``k - 1`` steps
+    through candidates numbered ``v`` or more (a connected set of ``k``
+    cells holds such a path from its lowest cell to each of its cells).
+
+    Returns:
+        ``{cell: column}`` of the root-selection columns.
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    k = con.size
+    assert k is not None
+    pick = _pick_columns(low, con, key)
+    _add_row(low, f"pickone_{key}", {col: 1 for col in pick.values()}, 0, 1, 1)
+    cand = sorted(lit_of)
+    cover: dict[int, list[int]] = {u: [] for u in cand}
+    for i, v in enumerate(cand):
+        for u in grid.distances(set(cand[i:]), v, limit=k - 1):
+            cover[u].append(v)
+    for u in cand:
+        coefs, const = _affine([(1, lit_of[u])])
+        for v in cover[u]:
+            coefs[pick[v]] = coefs.get(pick[v], 0) - 1
+        r, c = grid.cell(u)
+        _add_row(low, f"pickfirst_{key}_{r}_{c}", coefs, const, None, 0)
+    return pick
+
+
+_DEPTH_COLUMNS = 20_000
+"""A region whose depth layers would need more columns is lowered by flow."""
+
+
+def _lower_depths(low: _Lowered, con: Connected, key: str, units: set[int]) -> bool:
+    """Depth layers for a region of known size ``k >= 2`` (see the module docstring).
+
+    The anchors (depth 0) are the region's roots; without roots, its
+    lowest-numbered forced member (a unit clause makes it a member in every
+    answer); without either, the picked lowest member (:func:`_pick_first`).
+    A binary ``depth[v, t]``, ``1 <= t <= k - 1``, says member ``v`` hangs
+    at depth ``t`` of a tree grown from the anchors; ``x_v = sum_t
+    depth[v, t]`` (plus the pick) and ``depth[v, t] <= sum depth[u, t - 1]``
+    over the neighbours ``u`` of ``v``. A connected set of ``k`` cells
+    holds every cell within ``k - 1`` steps of any of its cells, so the
+    layers lose no answer, and each member is tied to an anchor by a chain
+    of members, so no answer has a stray piece. A fixed anchor offers a
+    cell only the depths its distance allows (and, with one anchor and no
+    links, the chessboard parity).
+
+    Returns:
+        False, adding nothing, when the layers would need more than
+        :data:`_DEPTH_COLUMNS` columns (the caller uses flow).
+    """
+    grid = low.model.grid
+    lit_of = dict(con.members)
+    k = con.size
+    assert k is not None and k >= 2
+    cand = set(lit_of)
+    anchors = sorted(con.roots) or [v for v in sorted(cand) if lit_of[v] in units][:1]
+    if anchors:
+        # Steps from the nearest anchor, up to k - 1; any walk from a lone
+        # anchor has the parity of the shortest one when the grid has no links.
+        near: dict[int, int] = {}
+        for a in anchors:
+            for v, d in grid.distances(cand, a, limit=k - 1).items():
+                near[v] = min(d, near.get(v, d))
+        step = 2 if len(anchors) == 1 and not grid.links else 1
+        slots = {v: range(near[v], k, step) for v in sorted(near) if near[v] > 0}
+    else:
+        slots = {v: range(1, k) for v in sorted(cand)}
+    if sum(len(ts) for ts in slots.values()) > _DEPTH_COLUMNS:
+        return False
+    region = con.name or key
+    # depth 0: the picked root without anchors; with anchors, only they
+    # (members in every answer, so no column).
+    depth: dict[tuple[int, int], int] = {}
+    if not anchors:
+        depth.update(((v, 0), col) for v, col in _pick_first(low, con, key).items())
+    for v, ts in slots.items():
+        r, c = grid.cell(v)
+        for t in ts:
+            depth[(v, t)] = len(low.columns)
+            low.columns.append(_Column(
+                low.fresh(f"depth_{key}_{r}_{c}_{t}"), 0, 1, True,
+                {"var": f"depth({region})[{r},{c}]={t}", "family": "depth",
+                 "cell": [r, c], "value": t, "aux": True},
+            ))
+    for v in sorted(cand.difference(anchors)):
+        # x_v = sum_t depth[v, t]: a member has one depth, and a cell that
+        # no anchor reaches within k - 1 steps is never a member.
+        coefs, const = _affine([(-1, lit_of[v])])
+        for t in range(k):
+            if (v, t) in depth:
+                coefs[depth[(v, t)]] = 1
+        r, c = grid.cell(v)
+        _add_row(low, f"depthmember_{key}_{r}_{c}", coefs, const, 0, 0)
+    for (v, t), col in depth.items():
+        if t == 0 or (t == 1 and anchors):
+            continue  # a root, or next to an anchor
+        # depth[v, t] <= sum of depth[u, t - 1] over the neighbours u of v.
+        coefs = {col: 1}
+        for u in grid.neighbours[v]:
+            if (u, t - 1) in depth:
+                coefs[depth[(u, t - 1)]] = -1
+        r, c = grid.cell(v)
+        _add_row(low, f"depthabove_{key}_{r}_{c}_{t}", coefs, 0, None, 0)
+    return True
 
 
 _POSITION_COLUMNS = 20_000
@@ -788,7 +903,7 @@ def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[An
         model: the compiled puzzle.
         connectivity: ``flow`` (a complete model), ``cuts`` (the relaxation
             the cut loop starts from: connectivity is missing) or ``auto``
-            (positions and size-capped flow where they apply; the regions
+            (positions and depth layers where they apply; the regions
             left to the cut loop are missing).
 
     Returns:
@@ -994,8 +1109,8 @@ class MilpBackend(Backend):
             A :class:`Result`; ``objective`` is the score recomputed from the
             assignment (constant included), ``bound`` the solver's proved
             bound rounded to an integer. ``stats`` holds ``connectivity``
-            (the strategy), ``encodings`` (region -> ``cuts``, ``flow`` or
-            ``positions``), ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
+            (the strategy), ``encodings`` (region -> ``cuts``, ``flow``,
+            ``positions`` or ``depths``), ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
             ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
             HiGHS), ``solver_seconds`` (all HiGHS runs), ``learned_cuts``
             (the separator cuts added, as IR ``Linear`` rows valid for every

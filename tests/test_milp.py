@@ -68,6 +68,8 @@ CONNECTED_CASES = [
     (3, 3, (), (), 4, ()),                                 # 36: tetromino placements
     (3, 3, (), (4,), 4, (1,)),                             # tetrominoes through the centre, not (0,1)
     (2, 4, ((0, 7),), (), 4, (5,)),                        # sized, through a portal
+    (3, 3, (), (0, 8), 5, ()),                             # 24: sized, one piece or one per root
+    (2, 4, ((0, 7),), (0,), 4, ()),                        # 19: rooted, sized, walks of both parities
     (3, 3, (), (0,), None, (4,)),                          # 29: arcs of the ring through 0
     (2, 4, (), (), 3, ()),                                 # 16
     (2, 4, ((0, 7),), (), None, (1, 5)),                   # 31: a portal closes a ring
@@ -101,6 +103,41 @@ def test_connected_solutions_match_brute_force(strategy, rows, cols, links, root
     assert len(found) == brute_connected(grid, allowed, roots, size)
     for values in found:
         assert rooted_ok(grid, {i for i in range(grid.size) if values[i]}, roots)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("rows,cols,links,forced,size", [
+    (3, 3, (), 4, 4),           # 28 tetrominoes through the centre
+    (2, 4, ((0, 7),), 0, 3),    # 8 trominoes through a corner, across a portal
+])
+def test_sized_region_grows_from_a_forced_member(strategy, rows, cols, links, forced, size):
+    # A rootless region of known size with one member forced by a unit clause:
+    # ``auto`` anchors its depth layers there. Same answers as a root there.
+    grid = grid_of(rows, cols, links)
+    members = tuple((i, i + 1) for i in range(grid.size))
+    cons = [Connected(members, (), size, "region"), Clause((forced + 1,)),
+            Linear(tuple((1, i + 1) for i in range(grid.size)), Cmp.EQ, size)]
+    found = enumerate_all(cell_model(grid, cons), strategy)
+    assert len(found) == brute_connected(grid, set(range(grid.size)), (forced,), size)
+
+
+def test_auto_gives_sized_regions_depth_layers_or_flow_when_too_many(monkeypatch):
+    from gridlang.exporters import milp
+
+    grid = grid_of(3, 3)
+    members = tuple((i, i + 1) for i in range(grid.size))
+    model = cell_model(grid, [Connected(members, (), 4, "region"),
+                              Linear(tuple((1, i + 1) for i in range(9)), Cmp.EQ, 4)])
+    depths = MilpBackend().solve(model, SolveOptions())
+    assert depths.stats["encodings"] == {"region": "depths"}
+    # 9 pick columns and depths 1..3 for each cell.
+    assert depths.stats["variables"] == 9 + 9 + 9 * 3
+    monkeypatch.setattr(milp, "_DEPTH_COLUMNS", 26)
+    flow = MilpBackend().solve(model, SolveOptions())
+    assert flow.stats["encodings"] == {"region": "flow"}
+    for result in (depths, flow):
+        cells = {i for i in range(9) if result.assignment.values[i]}
+        assert len(cells) == 4 and is_connected(grid, cells)
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
