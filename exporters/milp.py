@@ -126,22 +126,34 @@ ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
 8296 rows) builds in 0.08 s and loads into HiGHS in 0.16-0.24 s.
 
 Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
-milp --time-limit 120``), with ``auto``: the instances up to 6x6 in
-0.03-0.22 s, math3205_stub_10x10 2.4 s, derived_tuzz_gallery_02_two 2.3 s,
-ctc_tuzz_10x10 19.3 s; derived 01, 03 and 04 find no solution within 120
-s (derived 01 once in 28 s, in a lone HiGHS run), and SCIP 10 finds none
-in 300 s in their exported MPS files. Nothing simple sets them apart: like
-derived 02 they have three clues, and derived 04 has both snake ends on
-the border. Before positions and
+milp``), with ``auto``: the instances up to 6x6 in 0.04-0.23 s,
+ctc_tuzz_10x10, math3205_stub_10x10 and derived_tuzz_gallery_02_two in
+2.7-2.9 s each, of which 0.5-0.7 s per solve is the Pyomo build and
+load of some 7,000 columns and 21,000 rows (the uniqueness solve
+rebuilds the model). The eggs' size-capped flow
+before depth layers took 19.3 s on ctc_tuzz_10x10 and 2.3-2.4 s on the
+other two. Derived 01, 03 and 04 find no solution within 150 s with depth
+layers either, nor did they with the flow (SCIP 10 found none in 300 s
+in the flow model's exported MPS files). Nothing simple sets them apart:
+like derived 02 they have three clues (ctc_tuzz_10x10 has two), and
+derived 04 has both snake ends on the border. On derived 03 with depth
+layers HiGHS spends its first 60 s in the root node, mostly in its
+sub-MIP heuristics; with those off (effort 0, RINS, RENS, root reduced
+cost and feasibility jump off) it explores 170 nodes in 120 s at some
+1,400 simplex iterations a node. Tying each depth to a root close
+enough (``depth[v, t] <= sum`` of the picks within ``t`` steps) made
+the solved instances slower (ctc_tuzz_10x10 3.4 s, math3205 4.9 s) and
+derived 03 no better; heuristic effort 0.3 or presolve off did not help
+either. Before positions and
 the size-capped flow only the small ones and derived 02 (6.9 s) were
 solved: with ``cuts`` each round brought back some 50 stray snake cycles
 and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
 lets fractional egg kinds fit any pocket sizes); flow for the snake, an
 MTZ-style tree for every node, Luby restarts with fresh seeds inside
 the cut loop, and enumerated egg placements (sizes up to 6) did not help.
-On derived 03 HiGHS spends its first 50-60 s in the root node (presolve 7
+With the flow, on derived 03 HiGHS spent its first 50-60 s in the root node (presolve 7
 s, then rounds of its own cuts on a 15,000-row LP at about 1 ms per simplex
-iteration) and then explores about one node per second; none of these
+iteration) and then explored about one node per second; none of these
 changed that within 90-120 s: RINS and RENS off, heuristic effort 0 or 0.3,
 presolve off, symmetry detection off, a smaller cut pool with
 ``mip_pscost_minreliable=0``, a random objective with a stop at the first
