@@ -82,8 +82,9 @@ negative literal ``-v`` stands for ``1 - x_v``):
     Before the first round, every rooted region gets the one-cell separator
     cuts of :func:`gridlang.exporters.maxsat.articulation_cuts` (a cell
     that separates others from the roots is a member whenever they are).
-    The cuts added are returned as ``stats["learned_cuts"]``, so a
-    uniqueness or counting solve starts with them.
+    The cuts added are returned as ``stats["learned_cuts"]``; a
+    :class:`MilpSession` (a uniqueness or counting run) keeps them in the
+    HiGHS model, so its next solve starts with them.
 
   In every encoding roots are members (a unit row unless the IR already
   holds the unit clause), and candidates that no root can reach inside the
@@ -169,6 +170,12 @@ when the snake misses the border, equals the number of eggs; linear with
 AND columns) help: math3205_stub_10x10 0.60 s to a first answer with it,
 0.62 s without; derived 03 none within 180 s.
 
+Uniqueness and counting runs go through a :class:`MilpSession`: the
+model is built and loaded into HiGHS once, and each blocking clause is a
+row added to it. With depth layers this took the 10x10 Snake Eggs from
+2.47 to 1.80 s (ctc_tuzz_10x10), 2.77 to 2.56 s (math3205_stub_10x10) and
+2.50 to 2.13 s (derived 02), solve and uniqueness proof, one run each.
+
 Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
 connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
 or unbounded": every column is bounded) -> INFEASIBLE, valid for the puzzle
@@ -196,10 +203,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity import components, flow_arcs, separator_cuts
 from gridlang.errors import BackendError, MapError, Span
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense, violations
+from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense, violations
 
 logger = logging.getLogger("gridlang.milp")
 
@@ -379,15 +386,8 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
     units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
     keys: set[str] = set()
     for k, con in enumerate(model.constraints, start=1):
-        tag = f"{k}{_span_tag(con.span)}"
-        if isinstance(con, Clause):
-            lits = set(con.lits)
-            if any(-l in lits for l in lits):
-                continue  # a tautology
-            coefs, const = _affine((1, l) for l in sorted(lits, key=abs))
-            _add_row(low, f"clause_{tag}", coefs, const, 1, None)
-        elif isinstance(con, Linear):
-            _lower_linear(low, con, f"linear_{tag}")
+        if isinstance(con, (Clause, Linear)):
+            _lower_row(low, con, k)
         elif isinstance(con, Connected):
             key = _sanitize(con.name) or f"region{k}"
             while key in keys:
@@ -413,6 +413,19 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
         coefs, const = _affine(model.objective.terms)
         low.objective = (model.objective.sense, coefs, model.objective.constant + const)
     return low
+
+
+def _lower_row(low: _Lowered, con: Clause | Linear, k: int) -> None:
+    """Lower a clause or linear constraint, the ``k``-th of its model (from 1), to a row."""
+    tag = f"{k}{_span_tag(con.span)}"
+    if isinstance(con, Clause):
+        lits = set(con.lits)
+        if any(-l in lits for l in lits):
+            return  # a tautology
+        coefs, const = _affine((1, l) for l in sorted(lits, key=abs))
+        _add_row(low, f"clause_{tag}", coefs, const, 1, None)
+    else:
+        _lower_linear(low, con, f"linear_{tag}")
 
 
 def _lower_linear(low: _Lowered, con: Linear, name: str) -> None:
@@ -821,7 +834,8 @@ class _PyomoModel:
 
     Attributes:
         pm: the ConcreteModel; columns are ``pm.x[j]``, rows ``pm.rows[i]``,
-            lazy cuts ``pm.cuts[k]``.
+            lazy cuts ``pm.cuts[k]``, rows lowered later (a session's
+            blocking clauses) ``pm.added[k]``.
         labels: ``id(component data) -> label`` for the writers' labeler.
     """
 
@@ -856,6 +870,7 @@ class _PyomoModel:
             # MPS needs an objective; a puzzle without one gets "minimize 0".
             pm.obj = pe.Objective(expr=self._expr({0: 0}), sense=pe.minimize)
         pm.cuts = pe.ConstraintList()
+        pm.added = pe.ConstraintList()
         self.pm = pm
         self.labels: dict[int, str] = {}
         for j, col in enumerate(cols):
@@ -891,6 +906,12 @@ class _PyomoModel:
         """Append the row ``coefs.x + const <= hi`` to ``pm.cuts``; return its data."""
         con = self.pm.cuts.add(self._expr(coefs) <= hi - const)
         self.labels[id(con)] = name
+        return con
+
+    def add_row(self, row: _Row) -> Any:
+        """Append ``row`` (lowered after the build) to ``pm.added``; return its data."""
+        con = self.pm.added.add(self._relation(row))
+        self.labels[id(con)] = row.name
         return con
 
     def labeler(self, obj: Any) -> str:
@@ -1126,8 +1147,8 @@ class MilpBackend(Backend):
             ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
             HiGHS), ``solver_seconds`` (all HiGHS runs), ``learned_cuts``
             (the separator cuts added, as IR ``Linear`` rows valid for every
-            solution: the pipeline passes them on to a uniqueness or counting
-            solve) and, for FEASIBLE, ``gap`` (relative). ``seconds`` leaves out the one-off import of
+            solution), ``incremental`` (rows added to a session's kept model,
+            see :class:`MilpSession`) and, for FEASIBLE, ``gap`` (relative). ``seconds`` leaves out the one-off import of
             Pyomo and highspy; ``time_limit`` counts it.
 
         Raises:
@@ -1136,192 +1157,15 @@ class MilpBackend(Backend):
                 refuses its value, pyomo or highspy is missing, or
                 the solver answer breaks the model.
         """
-        strategy = self.strategy(options)
-        settings = self.settings(options, _DEFAULTS)
-        if settings["seed_cuts"] not in (0, 1, 2):
-            raise BackendError(f"setting 'seed_cuts' is 0, 1 or 2, not {settings['seed_cuts']!r}")
-        t = time.perf_counter()
-        try:
-            import highspy
-            import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)
-            from pyomo.contrib.appsi.base import TerminationCondition as TC
-            from pyomo.contrib.appsi.solvers.highs import Highs
-        except ImportError as e:  # pragma: no cover - dependency problem
-            raise BackendError(f"backend 'milp' is not available: {e}") from e
-        _check_highs_options(highspy, settings["highs_options"])
-        from pyomo.common.gc_manager import PauseGC
+        return self.session(model, options).solve()
 
-        # Timing starts after the imports, which a process pays once.
-        start = time.perf_counter()
-        deadline = None if options.time_limit is None else t + options.time_limit
-        # The cyclic garbage collector rescans every live object (Pyomo's and
-        # the caller's) each time enough new ones appear; paused, as Pyomo's
-        # own writers do, it stops interrupting the build (see the timings in
-        # the module docstring). Nothing here needs it: the model's objects
-        # are freed by reference counting when the solve returns.
-        with PauseGC():
-            return self._solve(model, options, settings, strategy, start, deadline, highspy, TC, Highs)
+    def session(self, model: Model, options: SolveOptions) -> MilpSession:
+        """A :class:`MilpSession`: HiGHS keeps the model between its solves.
 
-    def _solve(self, model: Model, options: SolveOptions, settings: dict[str, object], strategy: str, start: float,
-               deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
-        """The body of :meth:`solve`, after the imports."""
-        low = _lower(model, strategy, int(settings["seed_cuts"]))
-        stats: dict[str, object] = {"connectivity": strategy, "encodings": dict(low.encodings),
-                                    "cut_rounds": 0, "cuts": 0}
-        if low.infeasible:
-            seconds = time.perf_counter() - start
-            stats.update(variables=len(low.columns), constraints=len(low.rows),
-                         build_seconds=seconds, reason=f"row {low.infeasible[0]} can never hold")
-            return Result(Status.INFEASIBLE, seconds=seconds, build_seconds=seconds, stats=stats)
-        pyo = _PyomoModel(low)
-        build_seconds = time.perf_counter() - start
-        sense = model.objective.sense if model.objective is not None else None
-
-        # only_child_vars: load every column in one call instead of one per row.
-        opt = Highs(only_child_vars=True)
-        if not opt.available():
-            raise BackendError("backend 'milp' needs highspy, which is not installed")
-        opt.config.load_solution = False
-        warmstart = bool(settings["warmstart"])
-        opt.config.warmstart = warmstart
-        for flag in ("check_for_new_or_removed_constraints", "check_for_new_or_removed_vars",
-                     "check_for_new_or_removed_params", "check_for_new_objective",
-                     "update_constraints", "update_vars", "update_params",
-                     "update_named_expressions", "update_objective"):
-            setattr(opt.update_config, flag, False)
-        highs_options: dict[str, object] = {"output_flag": bool(options.log)}
-        pool = bool(low.lazy) and bool(settings["pool_cuts"])
-        if pool:
-            highs_options["mip_improving_solution_save"] = True
-        if options.mip_gap is not None:
-            highs_options["mip_rel_gap"] = options.mip_gap
-        elif model.objective is not None:
-            highs_options["mip_rel_gap"] = 0.0
-            highs_options["mip_abs_gap"] = 1.0 - 1e-6
-        highs_options.update(settings["highs_options"])
-        opt.highs_options = highs_options
-        if options.log:
-            log = logging.getLogger("gridlang.milp.highs")
-            if not log.handlers:
-                import sys
-
-                handler = logging.StreamHandler(sys.stderr)
-                handler.setFormatter(logging.Formatter("%(message)s"))
-                log.addHandler(handler)
-                log.propagate = False
-            log.setLevel(logging.INFO)
-            opt.config.solver_output_logger = log
-            opt.config.log_level = logging.INFO
-
-        t = time.perf_counter()
-        opt.set_instance(pyo.pm)
-        highs = opt._solver_model
-        _set_threads(highs, options.workers)
-        stats["load_seconds"] = time.perf_counter() - t
-        solver_seconds = 0.0
-        status = Status.UNKNOWN
-        assignment: Assignment | None = None  # proved optimal or best connected answer
-        best: tuple[int, Assignment] | None = None  # best repaired answer of a relaxation
-        bound = None
-        rounds = 0
-        learned: list[Linear] = []  # every cut added: valid for every solution
-        while True:
-            if deadline is not None:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    break
-                opt.config.time_limit = remaining
-            t = time.perf_counter()
-            res = opt.solve(pyo.pm)
-            solver_seconds += time.perf_counter() - t
-            tc = res.termination_condition
-            bound = _integral_bound(res.best_objective_bound, sense)
-            if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
-                # Every column is bounded, so "infeasible or unbounded" is infeasible;
-                # cuts are valid for every connected answer, so the puzzle is too.
-                status, bound = Status.INFEASIBLE, None
-                break
-            if highs.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
-                # No row and no objective reached HiGHS: every column is free.
-                tc = TC.optimal
-            elif highs.getInfo().primal_solution_status != 2:
-                break  # no incumbent
-            else:
-                opt.load_vars()
-            found = _assignment(model, pyo.values())
-            cuts = _cuts_for(model, low, found)
-            if not cuts:
-                assignment = found
-                status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
-                break
-            answers = [found]
-            if pool:
-                # HiGHS's other improving solutions of this round: their stray
-                # components give more cuts (fewer rounds) and more repairs.
-                answers += _saved_answers(opt, pyo, model, limit=_POOL_LIMIT)
-                known = {(c.terms, c.rhs) for _, c in cuts}
-                for other in answers[1:]:
-                    for key, cut in _cuts_for(model, low, other):
-                        if (cut.terms, cut.rhs) not in known:
-                            known.add((cut.terms, cut.rhs))
-                            cuts.append((key, cut))
-            for answer in answers:
-                repaired = _repair(model, low, answer)
-                if repaired is not None:
-                    score = _score(model, repaired)
-                    if best is None or _better(sense, score, best[0]):
-                        best = (score, repaired)
-            if tc is not TC.optimal:
-                break  # time is up and the relaxation's answer is disconnected
-            rounds += 1
-            new = []
-            for i, (key, cut) in enumerate(cuts):
-                coefs, const = _affine(cut.terms)
-                new.append(pyo.add_cut(f"cut_{key}_{rounds}_{i + 1}", coefs, const, cut.rhs))
-            opt.add_constraints(new)
-            learned.extend(cut for _, cut in cuts)
-            stats["cuts"] = int(stats["cuts"]) + len(new)
-            # Warm start from the best connected answer so far (appsi hands
-            # the Pyomo values to Highs.setSolution); the disconnected answer
-            # the columns hold otherwise would be rejected by the new cuts.
-            opt.config.warmstart = warmstart and best is not None
-            if best is not None:
-                pyo.set_values(best[1])
-        if status is not Status.INFEASIBLE and best is not None:
-            if assignment is None or (status is Status.FEASIBLE and _better(sense, best[0], _score(model, assignment))):
-                assignment, status = best[1], Status.FEASIBLE
-        stats["cut_rounds"] = rounds
-        # The pipeline hands these to the next solve of the same puzzle (the
-        # uniqueness check), which then starts where this loop stopped.
-        stats["learned_cuts"] = tuple(learned)
-        stats["variables"] = len(low.columns)
-        stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
-        stats["build_seconds"] = build_seconds
-        stats["solver_seconds"] = solver_seconds
-        objective = None
-        if assignment is not None:
-            problems = violations(model, assignment)
-            if problems:
-                raise BackendError("HiGHS answer breaks the model: " + "; ".join(problems[:3]))
-            if model.objective is not None:
-                objective = model.objective.value(assignment)
-                if status is Status.OPTIMAL and bound is not None and bound != objective:
-                    status = Status.FEASIBLE  # stopped by a relative gap, not proved
-        elif status is not Status.INFEASIBLE:
-            status = Status.UNKNOWN
-        if status is Status.OPTIMAL and objective is not None:
-            bound = float(objective)
-        if status is Status.FEASIBLE and objective is not None and bound is not None:
-            stats["gap"] = abs(bound - objective) / max(1.0, abs(objective))
-        return Result(
-            status=status,
-            assignment=assignment,
-            objective=objective,
-            bound=bound,
-            seconds=time.perf_counter() - start,
-            build_seconds=build_seconds,
-            stats=stats,
-        )
+        Raises:
+            BackendError: an unknown strategy, setting or HiGHS option.
+        """
+        return MilpSession(self, model, options)
 
     # -- files --------------------------------------------------------------
 
@@ -1440,6 +1284,278 @@ class MilpBackend(Backend):
             raise MapError(f"the solution gives no value for column {missing[0]!r}{more}",
                            Span(str(path), anchor, 1), text)
         return Assignment(tuple(out))
+
+
+class _Kept:
+    """What a :class:`MilpSession` keeps between solves."""
+
+    def __init__(self, low: _Lowered, pyo: _PyomoModel, opt: Any, highs: Any, model: Model):
+        self.low = low
+        self.pyo = pyo
+        self.opt = opt
+        self.highs = highs
+        self.model = model
+        """The model whose constraints are lowered into ``low``."""
+        self.pending: list[Clause | Linear] = []
+        """Constraints added since, lowered by the next solve."""
+
+
+class MilpSession(Session):
+    """A MILP kept in HiGHS between solves, for uniqueness and counting runs.
+
+    The first :meth:`solve` lowers the model and loads it into HiGHS as
+    :meth:`MilpBackend.solve` describes. Each later one lowers only the
+    clauses and linear rows added since and appends them as rows to the
+    persistent HiGHS model, so a run pays the Pyomo build and load once
+    (0.5-0.7 s for a 10x10 Snake Eggs); the cuts the loop added stay in the
+    model. A :class:`~gridlang.ir.Connected` added makes the next solve
+    build everything again. ``stats["incremental"]`` tells whether a solve
+    reused the kept model.
+
+    Raises:
+        BackendError: at creation, an unknown strategy or setting.
+    """
+
+    def __init__(self, backend: MilpBackend, model: Model, options: SolveOptions):
+        super().__init__(backend, model, options)
+        self.strategy = backend.strategy(options)
+        self.settings = backend.settings(options, _DEFAULTS)
+        if self.settings["seed_cuts"] not in (0, 1, 2):
+            raise BackendError(f"setting 'seed_cuts' is 0, 1 or 2, not {self.settings['seed_cuts']!r}")
+        self._kept: _Kept | None = None
+
+    def add(self, constraints: Iterable[Constraint]) -> None:
+        """Require ``constraints`` in every later solve (see the class docstring)."""
+        new = tuple(constraints)
+        self.extra.extend(new)
+        if self._kept is not None:
+            if all(isinstance(c, (Clause, Linear)) for c in new):
+                self._kept.pending.extend(new)
+            else:
+                self._kept = None
+
+    def solve(self) -> Result:
+        """Solve with everything added so far; see :meth:`MilpBackend.solve`.
+
+        Raises:
+            BackendError: highspy or Pyomo missing, a HiGHS option refused,
+                or the solver's answer breaks the model.
+        """
+        options, settings = self.options, self.settings
+        t = time.perf_counter()
+        try:
+            import highspy
+            import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)
+            from pyomo.contrib.appsi.base import TerminationCondition as TC
+            from pyomo.contrib.appsi.solvers.highs import Highs
+        except ImportError as e:  # pragma: no cover - dependency problem
+            raise BackendError(f"backend 'milp' is not available: {e}") from e
+        _check_highs_options(highspy, settings["highs_options"])
+        from pyomo.common.gc_manager import PauseGC
+
+        # Timing starts after the imports, which a process pays once.
+        start = time.perf_counter()
+        deadline = None if options.time_limit is None else t + options.time_limit
+        # The cyclic garbage collector rescans every live object (Pyomo's and
+        # the caller's) each time enough new ones appear; paused, as Pyomo's
+        # own writers do, it stops interrupting the build (see the timings in
+        # the module docstring). Nothing here needs it: the model's objects
+        # are freed by reference counting when the session is dropped.
+        with PauseGC():
+            return self._solve(start, deadline, highspy, TC, Highs)
+
+    def _solve(self, start: float, deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
+        """The body of :meth:`solve`, after the imports."""
+        settings, strategy = self.settings, self.strategy
+        kept = self._kept
+        if kept is None:
+            model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
+            low = _lower(model, strategy, int(settings["seed_cuts"]))
+        else:
+            low = kept.low
+            model = kept.model.with_constraints(tuple(kept.pending))
+            first_new = len(low.rows)
+            for k, con in enumerate(kept.pending, start=len(kept.model.constraints) + 1):
+                _lower_row(low, con, k)
+        stats: dict[str, object] = {"connectivity": strategy, "encodings": dict(low.encodings),
+                                    "cut_rounds": 0, "cuts": 0, "incremental": kept is not None}
+        if low.infeasible:
+            self._kept = None  # rows lowered but not loaded: rebuild if asked again
+            seconds = time.perf_counter() - start
+            stats.update(variables=len(low.columns), constraints=len(low.rows),
+                         build_seconds=seconds, reason=f"row {low.infeasible[0]} can never hold")
+            return Result(Status.INFEASIBLE, seconds=seconds, build_seconds=seconds, stats=stats)
+        sense = model.objective.sense if model.objective is not None else None
+        warmstart = bool(settings["warmstart"])
+        pool = bool(low.lazy) and bool(settings["pool_cuts"])
+        if kept is not None:
+            pyo, opt, highs = kept.pyo, kept.opt, kept.highs
+            added = [pyo.add_row(row) for row in low.rows[first_new:]]
+            build_seconds = time.perf_counter() - start
+            t = time.perf_counter()
+            opt.add_constraints(added)
+            stats["load_seconds"] = time.perf_counter() - t
+            kept.model = model
+            kept.pending.clear()
+            # The columns hold the last answer, which the new rows block.
+            opt.config.warmstart = False
+        else:
+            pyo, opt, highs, build_seconds = self._load(model, low, start, warmstart, pool, stats, Highs)
+            self._kept = _Kept(low, pyo, opt, highs, model)
+
+        solver_seconds = 0.0
+        status = Status.UNKNOWN
+        assignment: Assignment | None = None  # proved optimal or best connected answer
+        best: tuple[int, Assignment] | None = None  # best repaired answer of a relaxation
+        bound = None
+        rounds = 0
+        learned: list[Linear] = []  # every cut added: valid for every solution
+        while True:
+            if deadline is not None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    break
+                opt.config.time_limit = remaining
+            t = time.perf_counter()
+            res = opt.solve(pyo.pm)
+            solver_seconds += time.perf_counter() - t
+            tc = res.termination_condition
+            bound = _integral_bound(res.best_objective_bound, sense)
+            if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
+                # Every column is bounded, so "infeasible or unbounded" is infeasible;
+                # cuts are valid for every connected answer, so the puzzle is too.
+                status, bound = Status.INFEASIBLE, None
+                break
+            if highs.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
+                # No row and no objective reached HiGHS: every column is free.
+                tc = TC.optimal
+            elif highs.getInfo().primal_solution_status != 2:
+                break  # no incumbent
+            else:
+                opt.load_vars()
+            found = _assignment(model, pyo.values())
+            cuts = _cuts_for(model, low, found)
+            if not cuts:
+                assignment = found
+                status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
+                break
+            answers = [found]
+            if pool:
+                # HiGHS's other improving solutions of this round: their stray
+                # components give more cuts (fewer rounds) and more repairs.
+                answers += _saved_answers(opt, pyo, model, limit=_POOL_LIMIT)
+                known = {(c.terms, c.rhs) for _, c in cuts}
+                for other in answers[1:]:
+                    for key, cut in _cuts_for(model, low, other):
+                        if (cut.terms, cut.rhs) not in known:
+                            known.add((cut.terms, cut.rhs))
+                            cuts.append((key, cut))
+            for answer in answers:
+                repaired = _repair(model, low, answer)
+                if repaired is not None:
+                    score = _score(model, repaired)
+                    if best is None or _better(sense, score, best[0]):
+                        best = (score, repaired)
+            if tc is not TC.optimal:
+                break  # time is up and the relaxation's answer is disconnected
+            rounds += 1
+            new = []
+            for i, (key, cut) in enumerate(cuts):
+                coefs, const = _affine(cut.terms)
+                new.append(pyo.add_cut(f"cut_{key}_{rounds}_{i + 1}", coefs, const, cut.rhs))
+            opt.add_constraints(new)
+            learned.extend(cut for _, cut in cuts)
+            stats["cuts"] = int(stats["cuts"]) + len(new)
+            # Warm start from the best connected answer so far (appsi hands
+            # the Pyomo values to Highs.setSolution); the disconnected answer
+            # the columns hold otherwise would be rejected by the new cuts.
+            opt.config.warmstart = warmstart and best is not None
+            if best is not None:
+                pyo.set_values(best[1])
+        if status is not Status.INFEASIBLE and best is not None:
+            if assignment is None or (status is Status.FEASIBLE and _better(sense, best[0], _score(model, assignment))):
+                assignment, status = best[1], Status.FEASIBLE
+        stats["cut_rounds"] = rounds
+        stats["learned_cuts"] = tuple(learned)
+        # Valid for every answer, so the next solve (a uniqueness check)
+        # starts where this loop stopped: they stay in the kept model, and a
+        # rebuild lowers them from here.
+        self.extra.extend(learned)
+        stats["variables"] = len(low.columns)
+        stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
+        stats["build_seconds"] = build_seconds
+        stats["solver_seconds"] = solver_seconds
+        objective = None
+        if assignment is not None:
+            problems = violations(model, assignment)
+            if problems:
+                raise BackendError("HiGHS answer breaks the model: " + "; ".join(problems[:3]))
+            if model.objective is not None:
+                objective = model.objective.value(assignment)
+                if status is Status.OPTIMAL and bound is not None and bound != objective:
+                    status = Status.FEASIBLE  # stopped by a relative gap, not proved
+        elif status is not Status.INFEASIBLE:
+            status = Status.UNKNOWN
+        if status is Status.OPTIMAL and objective is not None:
+            bound = float(objective)
+        if status is Status.FEASIBLE and objective is not None and bound is not None:
+            stats["gap"] = abs(bound - objective) / max(1.0, abs(objective))
+        return Result(
+            status=status,
+            assignment=assignment,
+            objective=objective,
+            bound=bound,
+            seconds=time.perf_counter() - start,
+            build_seconds=build_seconds,
+            stats=stats,
+        )
+
+    def _load(self, model: Model, low: _Lowered, start: float, warmstart: bool, pool: bool,
+              stats: dict[str, object], Highs: Any) -> tuple[_PyomoModel, Any, Any, float]:
+        """Build the Pyomo model of ``low`` and load it into a new persistent HiGHS."""
+        options, settings = self.options, self.settings
+        pyo = _PyomoModel(low)
+        build_seconds = time.perf_counter() - start
+        # only_child_vars: load every column in one call instead of one per row.
+        opt = Highs(only_child_vars=True)
+        if not opt.available():
+            raise BackendError("backend 'milp' needs highspy, which is not installed")
+        opt.config.load_solution = False
+        opt.config.warmstart = warmstart
+        for flag in ("check_for_new_or_removed_constraints", "check_for_new_or_removed_vars",
+                     "check_for_new_or_removed_params", "check_for_new_objective",
+                     "update_constraints", "update_vars", "update_params",
+                     "update_named_expressions", "update_objective"):
+            setattr(opt.update_config, flag, False)
+        highs_options: dict[str, object] = {"output_flag": bool(options.log)}
+        if pool:
+            highs_options["mip_improving_solution_save"] = True
+        if options.mip_gap is not None:
+            highs_options["mip_rel_gap"] = options.mip_gap
+        elif model.objective is not None:
+            highs_options["mip_rel_gap"] = 0.0
+            highs_options["mip_abs_gap"] = 1.0 - 1e-6
+        highs_options.update(settings["highs_options"])
+        opt.highs_options = highs_options
+        if options.log:
+            log = logging.getLogger("gridlang.milp.highs")
+            if not log.handlers:
+                import sys
+
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("%(message)s"))
+                log.addHandler(handler)
+                log.propagate = False
+            log.setLevel(logging.INFO)
+            opt.config.solver_output_logger = log
+            opt.config.log_level = logging.INFO
+
+        t = time.perf_counter()
+        opt.set_instance(pyo.pm)
+        highs = opt._solver_model
+        _set_threads(highs, options.workers)
+        stats["load_seconds"] = time.perf_counter() - t
+        return pyo, opt, highs, build_seconds
 
 
 def _header_lines(model: Model, low: _Lowered, requested: str) -> list[str]:

@@ -19,10 +19,10 @@ import importlib
 import importlib.util
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar, Mapping
+from typing import ClassVar, Iterable, Mapping
 
 from .errors import BackendError
-from .ir import Assignment, Model
+from .ir import Assignment, Constraint, Model
 
 
 class Status(enum.Enum):
@@ -95,6 +95,47 @@ class Result:
     seconds: float = 0.0
     build_seconds: float = 0.0
     stats: dict[str, object] = field(default_factory=dict)
+
+
+class Session:
+    """One model solved again and again as constraints are added to it.
+
+    A uniqueness or counting run solves the puzzle, blocks the answer with
+    a clause, and solves again (see :func:`gridlang.pipeline.solve_model`).
+    This class builds the solver model afresh for every :meth:`solve`, from
+    the model and every constraint added so far, plus the cuts each earlier
+    solve reported in ``stats["learned_cuts"]`` (valid for every answer, so
+    the next solve starts where the last one stopped). A backend whose
+    solver keeps its model between solves overrides it to hand over only
+    the new rows (:class:`gridlang.exporters.milp.MilpSession`).
+
+    Attributes:
+        backend: the backend that solves.
+        model: the model as compiled, without the added constraints.
+        options: the options of every solve; ``time_limit`` is per solve.
+        extra: the constraints added so far, and the learned cuts.
+    """
+
+    def __init__(self, backend: "Backend", model: Model, options: SolveOptions):
+        self.backend = backend
+        self.model = model
+        self.options = options
+        self.extra: list[Constraint] = []
+
+    def add(self, constraints: Iterable[Constraint]) -> None:
+        """Require ``constraints`` (clauses, linear rows) in every later solve."""
+        self.extra.extend(constraints)
+
+    def solve(self) -> Result:
+        """Solve the model with everything added so far.
+
+        Raises:
+            BackendError: as :meth:`Backend.solve`.
+        """
+        model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
+        result = self.backend.solve(model, self.options)
+        self.extra.extend(result.stats.get("learned_cuts", ()))
+        return result
 
 
 class Backend(ABC):
@@ -190,6 +231,10 @@ class Backend(ABC):
         Raises:
             BackendError: the solver is missing or a construct cannot be lowered.
         """
+
+    def session(self, model: Model, options: SolveOptions) -> Session:
+        """A :class:`Session` for solving ``model`` repeatedly with added constraints."""
+        return Session(self, model, options)
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
         """Write ``model`` to ``path`` in format ``fmt``.

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backend import Result, SolveOptions, Status, get_backend
+from .backend import Result, Session, SolveOptions, Status, get_backend
 from .checker import check
 from .compiler import compile_spec
 from .errors import VerificationError
@@ -146,7 +146,8 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     seconds = dict(seconds or {})
     engine = get_backend(backend)
     t0 = time.perf_counter()
-    result = engine.solve(model, options)
+    session = engine.session(model, options)
+    result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
     report = Report(model, backend, result, seconds=seconds)
     verify_seconds = 0.0
@@ -157,7 +158,7 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
         report.solutions.append(report.solution)
     limit = 2 if unique else count
     if limit is not None and limit > 1 and result.status.has_solution:
-        verify_seconds += _enumerate(engine, model, options, result, report, limit)
+        verify_seconds += _enumerate(session, model, result, report, limit)
         if unique:
             report.unique = len(report.solutions) == 1 and bool(report.complete)
     seconds["verify"] = verify_seconds
@@ -165,24 +166,24 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     return report
 
 
-def _enumerate(engine, model: Model, options: SolveOptions, first: Result, report: Report, limit: int) -> float:
-    """Find further solutions by blocking clauses; return the seconds spent verifying."""
-    extra: list = []
+def _enumerate(session: Session, model: Model, first: Result, report: Report, limit: int) -> float:
+    """Find further solutions by blocking clauses; return the seconds spent verifying.
+
+    Each clause goes into ``session``, the backend's :class:`Session`, which
+    rebuilds the solver model or (MILP) adds the clause to the one it kept.
+    """
     if model.objective is not None and first.status is Status.OPTIMAL:
         # Count optimal solutions only: fix the objective at its optimum.
         terms = model.objective.terms
-        extra.append(Linear(terms, Cmp.EQ, first.objective - model.objective.constant))
+        session.add([Linear(terms, Cmp.EQ, first.objective - model.objective.constant)])
     last = first.assignment
-    # Cuts a lazy backend learned are valid for every solution: keep them.
-    extra.extend(first.stats.get("learned_cuts", ()))
     verify_seconds = 0.0
     report.complete = False
     while len(report.solutions) < limit:
-        extra.append(Clause(blocking_clause(model, last)))
+        session.add([Clause(blocking_clause(model, last))])
         t0 = time.perf_counter()
-        res = engine.solve(model.with_constraints(tuple(extra)), options)
+        res = session.solve()
         report.seconds["solve"] += time.perf_counter() - t0
-        extra.extend(res.stats.get("learned_cuts", ()))
         if res.status is Status.INFEASIBLE:
             report.complete = True
             break

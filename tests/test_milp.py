@@ -140,6 +140,51 @@ def test_auto_gives_sized_regions_depth_layers_or_flow_when_too_many(monkeypatch
         assert len(cells) == 4 and is_connected(grid, cells)
 
 
+@pytest.mark.parametrize("strategy, size, expected", [("auto", 4, 36), ("cuts", None, 41)])
+def test_session_enumerates_in_the_kept_model(strategy, size, expected):
+    # Every solve after the first adds its blocking clause to the model HiGHS
+    # keeps; the count is the brute force's (36 tetrominoes of the 3x3 grid
+    # with depth layers; 41 connected sets of the 2x3 grid with the cut loop,
+    # whose cuts stay in the model).
+    grid = grid_of(3, 3) if size else grid_of(2, 3)
+    n = grid.size
+    cons = [Connected(tuple((i, i + 1) for i in range(n)), (), size, "region")]
+    if size:
+        cons.append(Linear(tuple((1, i + 1) for i in range(n)), Cmp.EQ, size))
+    session = MilpBackend().session(cell_model(grid, cons), SolveOptions(connectivity=strategy))
+    found = set()
+    while True:
+        result = session.solve()
+        assert result.stats["incremental"] is bool(found)
+        if result.status is Status.INFEASIBLE:
+            break
+        assert result.status is Status.OPTIMAL
+        values = result.assignment.values[:n]
+        assert values not in found and is_connected(grid, {i for i in range(n) if values[i]})
+        found.add(values)
+        session.add([Clause(tuple(-(v + 1) if val else v + 1 for v, val in enumerate(values)))])
+    assert len(found) == expected == brute_connected(grid, set(range(n)), (), size)
+
+
+def test_session_rebuilds_after_a_connected_or_an_empty_clause():
+    grid = grid_of(2, 3)
+    members = tuple((i, i + 1) for i in range(6))
+    # At least four cells (the region may be empty otherwise).
+    model = cell_model(grid, [Linear(tuple((1, i + 1) for i in range(6)), Cmp.GE, 4)])
+    session = MilpBackend().session(model, SolveOptions())
+    assert session.solve().status is Status.OPTIMAL
+    # Cells 0 and 5 (opposite corners) both in, and one piece with them.
+    session.add([Clause((1,)), Clause((6,)), Connected(members, (0,), None, "region")])
+    result = session.solve()
+    assert result.stats["incremental"] is False and result.status is Status.OPTIMAL
+    cells = {i for i in range(6) if result.assignment.values[i]}
+    assert {0, 5} <= cells and is_connected(grid, cells)
+    session.add([Clause(())])
+    assert session.solve().status is Status.INFEASIBLE
+    again = session.solve()
+    assert again.status is Status.INFEASIBLE and again.stats["incremental"] is False
+
+
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_connected_with_negative_member_literals(strategy):
     # The region is the set of cells whose variable is FALSE (a "not wall" region),
