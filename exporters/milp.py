@@ -127,15 +127,15 @@ ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
 8296 rows) builds in 0.08 s and loads into HiGHS in 0.16-0.24 s.
 
 Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
-milp``), with ``auto``: the instances up to 6x6 in 0.04-0.23 s,
-ctc_tuzz_10x10, math3205_stub_10x10 and derived_tuzz_gallery_02_two in
-2.7-2.9 s each, of which 0.5-0.7 s per solve is the Pyomo build and
-load of some 7,000 columns and 21,000 rows (the uniqueness solve
-rebuilds the model). The eggs' size-capped flow
+milp``, at rest), with ``auto``: the instances up to 6x6 in 0.02-0.23
+s, ctc_tuzz_10x10 1.9 s, math3205_stub_10x10 2.2 s and
+derived_tuzz_gallery_02_two 2.0 s, of which 0.5-0.7 s is the Pyomo build
+and load of some 7,000 columns and 21,000 rows, once per run (see
+sessions below). The eggs' size-capped flow
 before depth layers took 19.3 s on ctc_tuzz_10x10 and 2.3-2.4 s on the
 other two. Derived 01, 03 and 04 find no solution within 150 s with depth
 layers either, nor did they with the flow (SCIP 10 found none in 300 s
-in the flow model's exported MPS files). Nothing simple sets them apart:
+in the exported MPS files, with the flow or with depth layers). Nothing simple sets them apart:
 like derived 02 they have three clues (ctc_tuzz_10x10 has two), and
 derived 04 has both snake ends on the border. On derived 03 with depth
 layers HiGHS spends its first 60 s in the root node, mostly in its

@@ -4,7 +4,7 @@ Each answer must be the instance's known unique solution
 (tests/data/snake_eggs_expected.json), proved unique, with the default
 ``auto`` connectivity (the snake by positions, the eggs by depth layers).
 On the 2-core test machine HiGHS proves the instances up to 6x6 in well
-under a second and the three 10x10 ones here in about 3 s each. Derived
+under a second and the three 10x10 ones here in about 2 s each. Derived
 01, 03 and 04 are not solved within 150 s (see the MILP backend's module
 docstring) and have no test here until they are. An exported MPS file
 (positions and depth layers under ``auto``) solved by highspy alone
