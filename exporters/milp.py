@@ -144,8 +144,9 @@ cost and feasibility jump off) it explores 170 nodes in 120 s at some
 1,400 simplex iterations a node. Tying each depth to a root close
 enough (``depth[v, t] <= sum`` of the picks within ``t`` steps) made
 the solved instances slower (ctc_tuzz_10x10 3.4 s, math3205 4.9 s) and
-derived 03 no better; heuristic effort 0.3 or presolve off did not help
-either. Before positions and
+derived 03 no better, and so did rows tying an unanchored egg's depth
+parity to its root's chessboard colour (3.2 s and 4.0 s); heuristic
+effort 0.3, presolve off or other random seeds did not help either. Before positions and
 the size-capped flow only the small ones and derived 02 (6.9 s) were
 solved: with ``cuts`` each round brought back some 50 stray snake cycles
 and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
