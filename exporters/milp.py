@@ -60,10 +60,10 @@ negative literal ``-v`` stands for ``1 - x_v``):
     1998). A binary ``depth[v, t]`` says member ``v`` hangs at depth
     ``t``; ``x_v = sum_t depth[v, t]`` and ``depth[v, t] <= sum
     depth[u, t - 1]`` over the neighbours ``u`` of ``v``. The anchors are
-    the roots; without roots, a member that a unit clause forces (a Snake
-    Eggs clue), which leaves a cell only the depths its distance allows;
-    without either, the lowest member, picked as in the size-capped flow
-    (depth 0 is the pick). Where the flow lets the LP spread fractions of
+    the roots (the compiler makes a forced member, such as a Snake Eggs
+    clue, the root of a rootless region), which leave a cell only the
+    depths its distance allows; without roots, the lowest member, picked
+    as in the size-capped flow (depth 0 is the pick). Where the flow lets the LP spread fractions of
     an egg over the grid, the layers bound every member's distance from
     the anchor: ctc_tuzz_10x10 went from 19.3 s to 1.9 s (figures
     below). A region needing more than 20,000 depth columns gets the
@@ -404,7 +404,7 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
                 if seed:
                     _lower_seeds(low, con, key, seed)
             elif not ((encoding == _POSITIONS and _lower_positions(low, con, key))
-                      or (encoding == _DEPTHS and _lower_depths(low, con, key, units))):
+                      or (encoding == _DEPTHS and _lower_depths(low, con, key))):
                 encoding = _FLOW  # also a path or region too large for its layers
                 _lower_flow(low, con, key)
             low.encodings[key] = encoding
@@ -674,12 +674,13 @@ _DEPTH_COLUMNS = 20_000
 """A region whose depth layers would need more columns is lowered by flow."""
 
 
-def _lower_depths(low: _Lowered, con: Connected, key: str, units: set[int]) -> bool:
+def _lower_depths(low: _Lowered, con: Connected, key: str) -> bool:
     """Depth layers for a region of known size ``k >= 2`` (see the module docstring).
 
-    The anchors (depth 0) are the region's roots; without roots, its
-    lowest-numbered forced member (a unit clause makes it a member in every
-    answer); without either, the picked lowest member (:func:`_pick_first`).
+    The anchors (depth 0) are the region's roots (members in every answer;
+    :func:`gridlang.compiler.anchor_connected` roots a rootless region at a
+    member a unit clause forces); without roots, the picked lowest member
+    (:func:`_pick_first`).
     A binary ``depth[v, t]``, ``1 <= t <= k - 1``, says member ``v`` hangs
     at depth ``t`` of a tree grown from the anchors; ``x_v = sum_t
     depth[v, t]`` (plus the pick) and ``depth[v, t] <= sum depth[u, t - 1]``
@@ -699,7 +700,7 @@ def _lower_depths(low: _Lowered, con: Connected, key: str, units: set[int]) -> b
     k = con.size
     assert k is not None and k >= 2
     cand = set(lit_of)
-    anchors = sorted(con.roots) or [v for v in sorted(cand) if lit_of[v] in units][:1]
+    anchors = sorted(con.roots)
     if anchors:
         # Steps from the nearest anchor, up to k - 1; any walk from a lone
         # anchor has the parity of the shortest one when the grid has no links.
@@ -981,7 +982,11 @@ def _check_highs_options(highspy: Any, options: dict[str, object]) -> None:
         status, _ = scratch.getOptionType(name)
         if status != highspy.HighsStatus.kOk:
             raise BackendError(f"HiGHS has no option {name!r}")
-        if scratch.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+        try:
+            accepted = scratch.setOptionValue(name, value) == highspy.HighsStatus.kOk
+        except TypeError:  # a value of no type HiGHS knows (a list, a dict)
+            accepted = False
+        if not accepted:
             raise BackendError(f"HiGHS refuses the value {value!r} for its option {name!r}")
 
 

@@ -110,9 +110,11 @@ def test_connected_solutions_match_brute_force(strategy, rows, cols, links, root
     (3, 3, (), 4, 4),           # 28 tetrominoes through the centre
     (2, 4, ((0, 7),), 0, 3),    # 8 trominoes through a corner, across a portal
 ])
-def test_sized_region_grows_from_a_forced_member(strategy, rows, cols, links, forced, size):
-    # A rootless region of known size with one member forced by a unit clause:
-    # ``auto`` anchors its depth layers there. Same answers as a root there.
+def test_sized_region_with_a_forced_member(strategy, rows, cols, links, forced, size):
+    # A rootless region of known size with one member forced by a unit clause,
+    # lowered as built (the compiler would make that member the root; the
+    # rooted cases above cover depth layers from an anchor). Same answers as
+    # a root there.
     grid = grid_of(rows, cols, links)
     members = tuple((i, i + 1) for i in range(grid.size))
     cons = [Connected(members, (), size, "region"), Clause((forced + 1,)),
@@ -594,3 +596,6 @@ def test_highs_options_merge_whole_and_one_at_a_time():
     model = cell_model(grid_of(2, 2), [Clause((1,))])
     with pytest.raises(BackendError, match="HiGHS has no option 'presolv'"):
         MilpBackend().solve(model, SolveOptions(extra={"milp.highs_options": {"presolv": "off"}}))
+    # A value of no type HiGHS takes (only the Python API can pass one).
+    with pytest.raises(BackendError, match=r"HiGHS refuses the value \[1\] for its option 'presolve'"):
+        MilpBackend().solve(model, SolveOptions(extra={"milp.highs_options": {"presolve": [1]}}))
