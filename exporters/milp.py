@@ -135,7 +135,9 @@ sessions below). The eggs' size-capped flow
 before depth layers took 19.3 s on ctc_tuzz_10x10 and 2.3-2.4 s on the
 other two. Derived 01, 03 and 04 find no solution within 150 s with depth
 layers either, nor did they with the flow (SCIP 10 found none in 300 s
-in the exported MPS files, with the flow or with depth layers). Nothing simple sets them apart:
+in the exported MPS files, with the flow or with depth layers, nor did
+highspy 1.15.1, the newest on PyPI, in 240 s on derived 03's file,
+still in the root node). Nothing simple sets them apart:
 like derived 02 they have three clues (ctc_tuzz_10x10 has two), and
 derived 04 has both snake ends on the border. On derived 03 with depth
 layers HiGHS spends its first 60 s in the root node, mostly in its
