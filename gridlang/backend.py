@@ -52,7 +52,10 @@ class SolveOptions:
 
     Attributes:
         time_limit: wall-clock seconds for the whole solve (all cut rounds),
-            or None for no limit.
+            or None for no limit. The solvers check it between steps of
+            their own: HiGHS can run over by a few seconds on a large root
+            node (3 s past 15 s on derived Snake Eggs 03, its interrupt
+            callback coming no more often than its clock checks).
         workers: solver threads or portfolio workers; None for the backend's
             default (CP-SAT uses 8 even on 2 cores: its portfolio needs them).
         connectivity: a strategy name from the backend's ``connectivity``, or

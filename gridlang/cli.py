@@ -93,7 +93,8 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
         sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
-                        help="wall-clock limit for the solve")
+                        help="wall-clock limit for the solve (checked by the solver between its steps: "
+                             "a large MILP root node can run over by seconds)")
         sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
         sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
         sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
