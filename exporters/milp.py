@@ -672,6 +672,25 @@ def _pick_first(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
     return pick
 
 
+_LAYER_TAGS = {"depth": "depth", "position": "pos"}
+"""Column-name prefix of each layered family (``depth_...``, ``pos_...``)."""
+
+
+def _layer_column(low: _Lowered, family: str, key: str, region: str, v: int, t: int) -> int:
+    """A binary column ``family[v, t]`` (cell ``v`` at depth or position ``t``); returns its index.
+
+    Named ``<tag>_<key>_<row>_<col>_<t>`` in files; the sidecar gives the
+    cell and ``t`` as the value.
+    """
+    r, c = low.model.grid.cell(v)
+    low.columns.append(_Column(
+        low.fresh(f"{_LAYER_TAGS[family]}_{key}_{r}_{c}_{t}"), 0, 1, True,
+        {"var": f"{family}({region})[{r},{c}]={t}", "family": family,
+         "cell": [r, c], "value": t, "aux": True},
+    ))
+    return len(low.columns) - 1
+
+
 _DEPTH_COLUMNS = 20_000
 """A region whose depth layers would need more columns is lowered by flow."""
 
@@ -723,14 +742,8 @@ def _lower_depths(low: _Lowered, con: Connected, key: str) -> bool:
     if not anchors:
         depth.update(((v, 0), col) for v, col in _pick_first(low, con, key).items())
     for v, ts in slots.items():
-        r, c = grid.cell(v)
         for t in ts:
-            depth[(v, t)] = len(low.columns)
-            low.columns.append(_Column(
-                low.fresh(f"depth_{key}_{r}_{c}_{t}"), 0, 1, True,
-                {"var": f"depth({region})[{r},{c}]={t}", "family": "depth",
-                 "cell": [r, c], "value": t, "aux": True},
-            ))
+            depth[(v, t)] = _layer_column(low, "depth", key, region, v, t)
     for v in sorted(cand.difference(anchors)):
         # x_v = sum_t depth[v, t]: a member has one depth, and a cell that
         # no anchor reaches within k - 1 steps is never a member.
@@ -783,15 +796,9 @@ def _lower_positions(low: _Lowered, con: Connected, key: str) -> bool:
     pos: dict[tuple[int, int], int] = {}
     at: dict[int, list[int]] = {t: [] for t in range(length)}
     for v, ts in slots.items():
-        r, c = grid.cell(v)
         for t in ts:
-            pos[(v, t)] = len(low.columns)
+            pos[(v, t)] = _layer_column(low, "position", key, region, v, t)
             at[t].append(pos[(v, t)])
-            low.columns.append(_Column(
-                low.fresh(f"pos_{key}_{r}_{c}_{t}"), 0, 1, True,
-                {"var": f"position({region})[{r},{c}]={t}", "family": "position",
-                 "cell": [r, c], "value": t, "aux": True},
-            ))
     for v in sorted(cand):
         # x_v = sum_t pos[v, t]: a member holds exactly one position.
         coefs, const = _affine([(-1, lit_of[v])])
