@@ -71,14 +71,15 @@ def snake_cases(pattern: str | None) -> list[dict]:
     return cases
 
 
-def run_case(case: dict, backend: str, connectivity: str | None, time_limit: float | None) -> dict:
+def run_case(case: dict, backend: str, connectivity: str | None, time_limit: float | None,
+             extra: dict | None = None) -> dict:
     """Solve one case; return a result row (never raises for a bad answer)."""
     row = {"name": case["name"], "variant": case["variant"], "backend": backend,
            "connectivity": connectivity or "default", "expected": case["expected"]}
     t0, c0 = time.perf_counter(), time.process_time()
     try:
         model, seconds = load(case["spec"], case["map"], case["params"])
-        options = SolveOptions(time_limit=time_limit, connectivity=connectivity)
+        options = SolveOptions(time_limit=time_limit, connectivity=connectivity, extra=dict(extra or {}))
         report = solve_model(model, backend, options, unique=case.get("unique", False), seconds=seconds)
         res = report.result
         row.update(status=res.status.value, score=report.score, build=round(res.build_seconds, 4),
@@ -142,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--time-limit", type=float, default=120.0, help="seconds per solve (default 120)")
     p.add_argument("--out", default="bench-results/latest.jsonl", help="where to write the rows")
     p.add_argument("--quiet", action="store_true", help="print the summary only")
+    p.add_argument("--set", action="append", default=[], metavar="BACKEND.SETTING=VALUE",
+                   help="a backend setting, as on the command line (repeatable)")
     args = p.parse_args(argv)
     variants = list(SPECS) if "all" in args.variant else args.variant
     cases = snake_cases(args.maps) if args.snake_eggs else horse_cases(variants, args.maps)
@@ -150,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for b in args.backend:
         get_backend(b)  # fail early on a missing backend
+    from gridlang.cli import _setting
+
+    extra = dict(_setting(item) for item in args.set)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -157,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         for backend in args.backend:
             for conn in args.connectivity:
                 for case in cases:
-                    row = run_case(case, backend, conn, args.time_limit)
+                    row = run_case(case, backend, conn, args.time_limit, extra)
                     rows.append(row)
                     f.write(json.dumps(row) + "\n")
                     f.flush()

@@ -64,11 +64,14 @@ connectivity, or the tree encoding on request.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import ClassVar
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
-from gridlang.connectivity import flow_arcs, separator_cuts
+from gridlang.connectivity import flow_arcs
+from gridlang.connectivity.driver import Round, lazy_solve
+from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
 
@@ -90,44 +93,26 @@ class CpSatBackend(Backend):
         """Remarks of the last :meth:`write` (printed by the CLI)."""
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
-        """Solve ``model`` with CP-SAT.
+        """Solve ``model`` with CP-SAT, through the lazy-cut driver for the nodes left to cuts.
 
         Raises:
-            BackendError: an unknown connectivity strategy.
+            BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
         strategy = self.strategy(options)
+        deadline = options.clock()
         start = time.perf_counter()
         built = _Lowering(model, strategy)
         build_seconds = time.perf_counter() - start
-        deadline = None if options.time_limit is None else start + options.time_limit
-        rounds = cuts_added = 0
-        learned: list[Linear] = []
-        while True:
-            res = built.solve(options, deadline)
-            if not built.connected or not res.status.has_solution:
-                break
-            cuts = [c for con in built.connected for c in separator_cuts(model.grid, con, res.assignment)]
-            if not cuts:
-                break
-            rounds += 1
-            cuts_added += len(cuts)
-            learned.extend(cuts)
-            for cut in cuts:
-                built.add_linear(cut)
-            built.hint(res.assignment)
-            if deadline is not None and time.perf_counter() >= deadline:
-                # The last answer is disconnected, so it is no solution at all.
-                res = Result(Status.UNKNOWN)
-                break
-        # A time-limited last round whose answer is connected stays FEASIBLE:
-        # its bound is the relaxation's, which is still a valid bound.
+        oracle = _Oracle(built, options)
+        out = lazy_solve(model, oracle, built.connected, deadline)
+        status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
+                  "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
+        res = Result(status, out.assignment, out.objective, out.bound)
         res.seconds = time.perf_counter() - start
         res.build_seconds = build_seconds
-        res.stats.update({"connectivity": strategy, "cut_rounds": rounds, "cuts": cuts_added,
+        res.stats.update(out.stats)
+        res.stats.update({"connectivity": strategy, "wall_time": oracle.wall_time,
                           "variables": built.num_variables(), "constraints": built.num_constraints()})
-        # Valid for every connected answer: a caller that solves the model again
-        # (counting, uniqueness) may add them instead of finding them again.
-        res.stats["learned_cuts"] = tuple(learned)
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
@@ -319,15 +304,37 @@ class _Lowering:
     def num_constraints(self) -> int:
         return len(self.cp.Proto().constraints)
 
-    def solve(self, options: SolveOptions, deadline: float | None) -> Result:
-        cp_model = self.cp_model
+
+
+class _Oracle:
+    """The driver's view of a :class:`_Lowering`: one ``CpSolver`` run per call."""
+
+    improving = False
+
+    def __init__(self, built: _Lowering, options: SolveOptions):
+        self.built = built
+        self.options = options
+        self.wall_time = 0.0
+
+    def add(self, cuts: list[Linear]) -> None:
+        for cut in cuts:
+            self.built.add_linear(cut)
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        self.built.hint(last)
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        built, options = self.built, self.options
+        cp_model = built.cp_model
         solver = cp_model.CpSolver()
         params = solver.parameters
-        default = DEFAULT_WORKERS if self.model.objective is not None else SATISFACTION_WORKERS
+        default = DEFAULT_WORKERS if built.model.objective is not None else SATISFACTION_WORKERS
         params.num_workers = options.workers or default
         params.log_search_progress = options.log
-        if deadline is not None:
-            params.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
+        params.log_to_stdout = False
+        remaining = deadline.remaining()
+        if remaining is not None:
+            params.max_time_in_seconds = max(remaining, 0.01)
         for key, value in options.extra.items():
             if key.startswith("cpsat."):
                 name = key[len("cpsat."):]
@@ -338,22 +345,30 @@ class _Lowering:
                 except (TypeError, ValueError) as e:
                     kind = type(getattr(params, name)).__name__
                     raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
-        code = solver.Solve(self.cp)
-        status = {
-            cp_model.OPTIMAL: Status.OPTIMAL,
-            cp_model.FEASIBLE: Status.FEASIBLE,
-            cp_model.INFEASIBLE: Status.INFEASIBLE,
-        }.get(code, Status.UNKNOWN)
+        if options.log:
+            solver.log_callback = _log_to_stderr
+        code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)
+        self.wall_time += solver.WallTime()
         if code == cp_model.MODEL_INVALID:
-            raise BackendError("CP-SAT rejected the model: " + self.cp.Validate())
-        result = Result(status, stats={"wall_time": solver.WallTime()})
-        if status.has_solution:
-            values = tuple(bool(solver.BooleanValue(x)) for x in self.x)
-            result.assignment = Assignment(values)
-            if self.model.objective is not None:
-                result.objective = int(round(solver.ObjectiveValue()))
-                result.bound = solver.BestObjectiveBound()
-        return result
+            raise BackendError("CP-SAT rejected the model: " + built.cp.Validate())
+        if code == cp_model.INFEASIBLE:
+            return Round("infeasible")
+        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Round("unknown")
+        assignment = Assignment(tuple(bool(solver.BooleanValue(x)) for x in built.x))
+        bound = None
+        objective = built.model.objective
+        if objective is not None:
+            bound = solver.BestObjectiveBound()
+            if int(round(solver.ObjectiveValue())) != objective.value(assignment):
+                raise BackendError(f"CP-SAT reports the objective {solver.ObjectiveValue():g}, but its answer "
+                                   f"scores {objective.value(assignment)} in the model")
+        return Round("optimal" if code == cp_model.OPTIMAL else "feasible", assignment, bound)
+
+
+def _log_to_stderr(line: str) -> None:
+    """CP-SAT's log, on stderr so that ``--json`` keeps stdout to itself."""
+    print(line, file=sys.stderr)
 
 
 def _encoding(con: Connected, strategy: str) -> str:

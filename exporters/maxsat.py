@@ -189,7 +189,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
-from gridlang.connectivity import components, separator_cuts
+from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
+from gridlang.connectivity.driver import Round, lazy_solve
+from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import (
     Assignment,
@@ -275,7 +277,7 @@ class Lowered:
 _CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
 
 
-def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cuts: bool = True,
+def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed: bool = True,
           seed_pairs: bool = True) -> Lowered:
     """Lower ``model`` to hard and soft clauses.
 
@@ -285,8 +287,8 @@ def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cu
             the cut loop) or ``"tree"`` (complete encoding, no loop).
         card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
             constraints (or ``ktotalizer``).
-        seed_cuts: with ``cuts``, start from the articulation-point cuts of
-            :func:`articulation_cuts`; ``seed_pairs`` adds its two-cell separators.
+        seed: with ``cuts``, start from the one-cell separator cuts of
+            :func:`gridlang.connectivity.seed_cuts`; ``seed_pairs`` adds its two-cell separators.
 
     Returns:
         The clauses, soft clauses and objective offset.
@@ -318,8 +320,8 @@ def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed_cu
                 out.hard.append([lit_of[r]] if r in lit_of else [])
             if strategy == "cuts":
                 out.lazy.append(con)
-                if seed_cuts:
-                    out.hard.extend(articulation_cuts(model, con, seed_pairs))
+                if seed:
+                    out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
             elif strategy == "tree":
                 first = pool.top + 1
                 out.hard.extend(_tree_clauses(model, con, pool))
@@ -573,179 +575,6 @@ def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
     return clauses
 
 
-def cut_clause(cut: Linear) -> list[int]:
-    """The clause equal to a separator cut.
-
-    A cut ``sum_{P} x - sum_{N} x <= |P| - 1`` (unit coefficients) says "not
-    all of ``P`` unless one of ``N``", the clause ``[-p for p in P] + N``.
-
-    Raises:
-        BackendError: the cut is not of that form.
-    """
-    pos = [l for c, l in cut.terms if c == 1]
-    neg = [l for c, l in cut.terms if c == -1]
-    if cut.op is not Cmp.LE or len(pos) + len(neg) != len(cut.terms) or cut.rhs != len(pos) - 1:
-        raise BackendError("separator cut is not a clause")
-    return [-l for l in pos] + neg
-
-
-def root_side_cuts(model: Model, con: Connected, assignment: Assignment) -> list[list[int]]:
-    """Cuts from the rim of the roots' components, for rooted regions.
-
-    With ``R`` the chosen cells reached from the roots and ``N(R)`` its rim
-    among the candidates, ``N(R)`` separates the roots from every candidate
-    ``t`` outside ``R + N(R)``; so ``x_t <= sum_{N(R)} x_w`` for each chosen
-    such ``t``. Valid for every answer that meets ``con``.
-
-    Returns:
-        Clauses ``[-x_t] + [x_w for w in N(R)]``, one per chosen stray cell.
-    """
-    if not con.roots:
-        return []
-    lit_of = dict(con.members)
-    chosen = {c for c, l in con.members if assignment.holds(l)}
-    grid = model.grid
-    seen = grid.reach(chosen, con.roots)
-    if not seen:
-        return []
-    stray = sorted(chosen - seen)
-    if not stray:
-        return []
-    rim = sorted({w for u in seen for w in grid.neighbours[u] if w not in seen and w in lit_of})
-    rim_lits = [lit_of[w] for w in rim]
-    return [[-lit_of[t]] + rim_lits for t in stray]
-
-
-def articulation_cuts(model: Model, con: Connected, pairs: bool = False) -> list[list[int]]:
-    """Separator cuts known before solving: one or two cells that separate others from the root.
-
-    In the graph of candidate cells, with one extra vertex joined to every
-    root, a cell outside that vertex's component is never a member
-    (``[-x_s]``), and when a cut vertex ``a`` separates cell ``w`` from the
-    roots, every answer holding ``w`` holds ``a`` (``[-x_w, x_a]``, the
-    separator cut with ``N = {a}``). The cut
-    vertices and their blocks come from one depth-first search (Hopcroft and
-    Tarjan, CACM 1973); each cell is tied to the cut vertex heading its block,
-    so chains of them follow by propagation. With ``pairs``, the same search
-    is repeated without each cell ``a`` in turn, giving ``[-x_w, x_a, x_b]``
-    for the separators ``{a, b}`` of two cells (one search per cell). Size:
-    at most one clause per candidate cell (per removed cell with ``pairs``),
-    no variables. Rooted regions only.
-
-    Returns:
-        Hard clauses valid for every answer that meets ``con``.
-    """
-    if not con.roots:
-        return []
-    lit_of = dict(con.members)
-    roots = set(con.roots)
-    if not roots <= set(lit_of):
-        return []
-    grid = model.grid
-    top = -1  # the extra vertex standing for "some root"
-    adj = {v: [u for u in grid.neighbours[v] if u in lit_of and u != v] for v in lit_of}
-    adj[top] = sorted(roots)
-    for r in roots:
-        adj[r] = [top] + adj[r]
-    reached, heads = _blocks(adj, top)
-    clauses: list[list[int]] = []
-    single: set[tuple[int, int]] = set()
-    for head, w in heads:
-        if head in roots:
-            continue  # a root is always a member
-        clauses.append([-lit_of[w], lit_of[head]])
-        single.add((w, head))
-    for v in sorted(lit_of):
-        if v not in reached:
-            clauses.append([-lit_of[v]])
-    if pairs:
-        seen: set[tuple[int, int, int]] = set()
-        for a in sorted(reached):
-            if a == top or a in roots:
-                continue
-            _, sub_heads = _blocks(adj, top, removed=a)
-            for b, w in sub_heads:
-                key = (w, min(a, b), max(a, b))
-                if b in roots or (w, b) in single or (w, a) in single or key in seen:
-                    continue
-                seen.add(key)
-                clauses.append([-lit_of[w], lit_of[a], lit_of[b]])
-    return clauses
-
-
-def _blocks(adj: dict[int, list[int]], root: int, removed: int | None = None):
-    """Cells reached from ``root`` and ``(head, cell)`` for every cell of a block headed by a cut vertex.
-
-    An iterative depth-first search for biconnected components (Hopcroft and
-    Tarjan); ``removed`` is left out of the graph.
-    """
-    disc = {root: 0}
-    low = {root: 0}
-    parent = {root: -1}
-    stack = [(root, iter(adj[root]))]
-    edges: list[tuple[int, int]] = []
-    heads: list[tuple[int, int]] = []
-    while stack:
-        u, it = stack[-1]
-        advanced = False
-        for v in it:
-            if v == removed:
-                continue
-            if v not in disc:
-                disc[v] = low[v] = len(disc)
-                parent[v] = u
-                edges.append((u, v))
-                stack.append((v, iter(adj[v])))
-                advanced = True
-                break
-            if v != parent[u] and disc[v] < disc[u]:
-                low[u] = min(low[u], disc[v])
-                edges.append((u, v))
-        if advanced:
-            continue
-        stack.pop()
-        if not stack:
-            break
-        p = stack[-1][0]
-        low[p] = min(low[p], low[u])
-        if low[u] >= disc[p]:
-            # The block headed by p: pop its edges; p separates it from the root.
-            block: set[int] = set()
-            while edges:
-                a, b = edges.pop()
-                block.update((a, b))
-                if (a, b) == (p, u):
-                    break
-            if p != root:
-                heads.extend((p, w) for w in sorted(block - {p}))
-    return set(disc), heads
-
-
-def repair(model: Model, assignment: Assignment, lazy: list[Connected]) -> Assignment | None:
-    """The assignment with every stray component switched off, if that is a solution.
-
-    Keeps, for each lazy Connected node, the components holding its roots
-    (or its largest component when unrooted) and sets the other members'
-    literals false; returns it when it violates no IR constraint.
-    """
-    values = list(assignment.values)
-    for con in lazy:
-        chosen = set(assignment.true_cells(con.members))
-        if not chosen:
-            continue
-        comps = components(model.grid, chosen)
-        if con.roots:
-            keep = [c for c in comps if set(con.roots) & set(c)]
-        else:
-            keep = [max(comps, key=len)]
-        kept = {c for comp in keep for c in comp}
-        for cell, lit in con.members:
-            if cell in chosen and cell not in kept:
-                values[abs(lit) - 1] = lit < 0
-    fixed = Assignment(tuple(values))
-    return None if violations(model, fixed) else fixed
-
-
 # --------------------------------------------------------------------------
 # the backend
 
@@ -809,25 +638,29 @@ class MaxSatBackend(Backend):
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
         low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]),
                     bool(settings["cuts.seed_pairs"]))
-        deadline = None if options.time_limit is None else start + options.time_limit
-        run = _Run(model, low, settings, deadline, start)
         if model.objective is None:
-            result = run.sat()
-            result.stats["algorithm"] = "sat"
+            oracle, algorithm = _Sat(model, low, settings), "sat"
         elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
                 and sum(w for w, _ in low.soft) <= int(settings["lsu.max_units"]):
-            result = run.lsu()
-            result.stats["algorithm"] = "lsu"
+            oracle, algorithm = _Lsu(model, low, settings), "lsu"
         else:
-            result = run.maxsat()
-            result.stats["algorithm"] = "rc2"
+            oracle, algorithm = _Rc2(model, low, settings), "rc2"
+        build_seconds = time.perf_counter() - start
+        separators = [separator_cuts] + ([root_side_cuts] if settings["cuts.root_side"] else [])
+        try:
+            out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
+        finally:
+            oracle.close()
+        status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
+                  "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
+        result = Result(status, out.assignment, out.objective, out.bound, build_seconds=build_seconds)
+        result.stats.update(out.stats)
         result.stats.update(
+            algorithm=algorithm,
             connectivity=strategy,
-            hard=len(low.hard) + run.cuts,
+            hard=len(low.hard) + oracle.hard_added,
             soft=len(low.soft),
             variables=low.top,
-            cut_rounds=run.rounds,
-            cuts=run.cuts,
             settings={k: settings[k] for k in sorted(settings)},
         )
         result.seconds = time.perf_counter() - start
@@ -1026,23 +859,6 @@ def _region_objective(model: Model, low: Lowered) -> bool:
     return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
-def _with_deadline(call, interrupt, remaining: float | None, interruptible: bool):
-    """Run ``call(expect_interrupt)``, calling ``interrupt()`` after ``remaining`` seconds.
-
-    Without a limit, or with a solver that cannot be interrupted, ``call``
-    runs to its end and the caller checks the clock between rounds.
-    """
-    timer = None
-    if remaining is not None and interruptible:
-        timer = threading.Timer(remaining, interrupt)
-        timer.start()
-    try:
-        return call(timer is not None)
-    finally:
-        if timer is not None:
-            timer.cancel()
-
-
 def _interruptible(name: str) -> bool:
     """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
     from pysat.solvers import SolverNames
@@ -1053,25 +869,60 @@ def _interruptible(name: str) -> bool:
     return True
 
 
-class _Run:
-    """One solve: the oracle, the cut loop, the clock."""
+SLICE_SECONDS = 1.0
+"""With a deadline, a CaDiCaL slice is sized to last about this long (or the
+time left), from the conflict rate of the slice before."""
 
-    def __init__(self, model: Model, low: Lowered, settings: dict, deadline: float | None, start: float):
+
+def _sat_call(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
+    """One SAT call under ``deadline``: True, False, or None when the time ran out or Ctrl-C stopped it.
+
+    An interruptible solver runs through :func:`gridlang.deadline.run_solver`
+    (stopped by ``interrupt``). CaDiCaL cannot be interrupted: it runs in
+    slices of a conflict budget (learnt clauses carry over between them),
+    the clock and the Ctrl-C flag read between slices; with a deadline a
+    slice lasts about :data:`SLICE_SECONDS` or the time left, without one
+    ``conflicts`` conflicts.
+    """
+    if deadline.expired():
+        return None
+    if _interruptible(name):
+        def call():
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+
+        ok = run_solver(deadline, call, solver.interrupt)
+        if ok is None:
+            solver.clear_interrupt()
+        return ok
+    budget = conflicts
+    while not deadline.expired():
+        remaining = deadline.remaining()
+        before = solver.accum_stats().get("conflicts", 0)
+        t = time.perf_counter()
+        solver.conf_budget(max(int(budget), 100))
+        ok = solver.solve_limited(assumptions=assumptions)
+        if ok is not None:
+            return ok
+        if remaining is not None:
+            spent = max(time.perf_counter() - t, 1e-3)
+            rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
+            left = deadline.remaining() or 0.0
+            budget = min(conflicts, rate * min(SLICE_SECONDS, left))
+    return None
+
+
+class _Oracle:
+    """What the three MaxSAT oracles share: the lowered model and the answer's decoding."""
+
+    improving = False
+
+    def __init__(self, model: Model, low: Lowered, settings: dict):
         self.model = model
         self.low = low
         self.settings = settings
-        self.deadline = deadline
-        self.start = start
-        self.rounds = 0
-        self.cuts = 0
-        self.build = 0.0
+        self.hard_added = 0
 
-    def _remaining(self) -> float | None:
-        if self.deadline is None:
-            return None
-        return self.deadline - time.perf_counter()
-
-    def _assignment(self, lits) -> Assignment:
+    def assignment(self, lits) -> Assignment:
         n = self.model.num_vars
         values = [False] * n
         for l in lits:
@@ -1079,229 +930,136 @@ class _Run:
                 values[abs(l) - 1] = l > 0
         return Assignment(tuple(values))
 
-    def _cuts(self, assignment: Assignment) -> list[list[int]]:
-        out: list[list[int]] = []
-        seen: set[tuple[int, ...]] = set()
-        for con in self.low.lazy:
-            clauses = [cut_clause(c) for c in separator_cuts(self.model.grid, con, assignment)]
-            if self.settings["cuts.root_side"]:
-                clauses += root_side_cuts(self.model, con, assignment)
-            for cl in clauses:
-                key = tuple(sorted(cl))
-                if key not in seen:
-                    seen.add(key)
-                    out.append(cl)
-        return out
-
-    def _score(self, cost: int) -> int:
+    def score(self, cost: int) -> int:
         return self.low.offset - cost if self.low.sense is Sense.MAXIMIZE else self.low.offset + cost
 
-    def maxsat(self) -> Result:
+    def cost(self, value: int) -> int:
+        return self.low.offset - value if self.low.sense is Sense.MAXIMIZE else value - self.low.offset
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        """SAT solvers keep their phases between calls; nothing to hint."""
+
+    def close(self) -> None:
+        """Free the solver."""
+
+
+class _Rc2(_Oracle):
+    """RC2 (A. Ignatiev, A. Morgado, J. Marques-Silva, JSAT 2019): each call
+    returns the relaxation's optimum; cuts are added to the same RC2 object,
+    whose cores stay valid when hard clauses are added."""
+
+    def __init__(self, model: Model, low: Lowered, settings: dict):
         from pysat.examples.rc2 import RC2, RC2Stratified
         from pysat.formula import WCNF
 
-        s = self.settings
+        super().__init__(model, low, settings)
+        s = settings
         wcnf = WCNF()
-        for cl in self.low.hard:
+        for cl in low.hard:
             wcnf.append(cl)
-        for w, cl in self.low.soft:
+        for w, cl in low.soft:
             wcnf.append(cl, weight=w)
-        wcnf.nv = max(wcnf.nv, self.low.top)
+        wcnf.nv = max(wcnf.nv, low.top)
         kwargs = dict(solver=s["rc2.solver"], exhaust=bool(s["rc2.exhaust"]), minz=bool(s["rc2.minz"]),
                       adapt=bool(s["rc2.adapt"]))
-        if s["rc2.stratified"]:
-            # Hardening is sound only for a fixed formula; cuts come later.
-            rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs)
+        # Hardening is sound only for a fixed formula; cuts come later.
+        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s["rc2.stratified"] else RC2(wcnf, **kwargs)
+        self.interruptible = _interruptible(str(s["rc2.solver"]))
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        rc2 = self.rc2
+        if self.interruptible:
+            lits = run_solver(deadline, lambda: rc2.compute(expect_interrupt=True), rc2.interrupt)
         else:
-            rc2 = RC2(wcnf, **kwargs)
-        self.build = time.perf_counter() - self.start
-        # Without interruption the time limit is checked between rounds only.
-        interruptible = _interruptible(str(s["rc2.solver"]))
-        maximise = self.low.sense is Sense.MAXIMIZE
-        best: tuple[int, Assignment] | None = None
-        bound = None
-        status = Status.UNKNOWN
-        try:
-            while True:
-                remaining = self._remaining()
-                if remaining is not None and remaining <= 0:
-                    break
-                lits = _with_deadline(lambda e: rc2.compute(expect_interrupt=e), rc2.interrupt,
-                                      remaining, interruptible)
-                self.rounds += 1
-                if lits is None:
-                    if not rc2.interrupted:
-                        # Cuts never remove a connected answer, so a held
-                        # solution and a proof of infeasibility cannot meet.
-                        status = Status.INFEASIBLE if best is None else Status.OPTIMAL
-                    break
-                # The relaxation's optimum bounds the true one (cuts are valid);
-                # an interrupted round leaves the previous bound.
-                bound = self._score(rc2.cost)
-                assignment = self._assignment(lits)
-                cuts = self._cuts(assignment)
-                if not cuts:
-                    best = (self._score(rc2.cost), assignment)
-                    status = Status.OPTIMAL
-                    break
-                fixed = repair(self.model, assignment, self.low.lazy)
-                if fixed is not None:
-                    value = self.model.objective.value(fixed)
-                    if best is None or (value > best[0] if maximise else value < best[0]):
-                        best = (value, fixed)
-                    if value == bound:
-                        status = Status.OPTIMAL
-                        break
-                for cl in cuts:
-                    rc2.add_clause(cl)
-                self.cuts += len(cuts)
-        finally:
-            rc2.delete()
-        if best is None:
-            if status is Status.OPTIMAL:
-                status = Status.UNKNOWN
-            return Result(status, bound=bound, build_seconds=self.build)
-        if status is not Status.OPTIMAL:
-            status = Status.FEASIBLE
-        value, assignment = best
-        true = self.model.objective.value(assignment)
-        if true != value:
-            raise BackendError(f"internal error: MaxSAT objective {value} but the assignment scores {true}")
-        return Result(status, assignment, value, bound=bound if status is Status.FEASIBLE else value,
-                      build_seconds=self.build)
+            lits = rc2.compute()  # the deadline is read between calls only
+        if lits is None:
+            return Round("unknown" if rc2.interrupted or deadline.expired() else "infeasible")
+        answer = self.assignment(lits)
+        if self.score(rc2.cost) != self.model.objective.value(answer):
+            raise BackendError(f"RC2 reports the objective {self.score(rc2.cost)}, but its answer scores "
+                               f"{self.model.objective.value(answer)} in the model")
+        return Round("optimal", answer, bound=self.score(rc2.cost))
 
-    def _solve_sat(self, solver, assumptions: list[int], interruptible: bool) -> bool | None:
-        """One SAT call under the deadline: True, False, or None when the time ran out."""
-        remaining = self._remaining()
-        if remaining is None:
-            return solver.solve(assumptions=assumptions)
-        if remaining <= 0:
-            return None
-        if interruptible:
-            return _with_deadline(lambda e: solver.solve_limited(assumptions=assumptions, expect_interrupt=e),
-                                  solver.interrupt, remaining, True)
-        # Slices of a conflict budget; learnt clauses carry over between slices.
-        while remaining > 0:
-            solver.conf_budget(int(self.settings["conflicts"]))
-            ok = solver.solve_limited(assumptions=assumptions)
-            if ok is not None:
-                return ok
-            remaining = self._remaining()
-        return None
+    def add(self, cuts: list[Linear]) -> None:
+        for cut in cuts:
+            self.rc2.add_clause(cut_clause(cut))
+        self.hard_added += len(cuts)
 
-    def lsu(self) -> Result:
-        """Linear SAT-UNSAT search on the cost, interleaved with the cut loop.
+    def close(self) -> None:
+        self.rc2.delete()
 
-        One incremental SAT solver holds the hard clauses and the cuts. The
-        cost ``sum_j w_j [soft j false]`` is counted by an incremental
-        totalizer (O. Bailleux, Y. Boufkhad, CP 2003; PySAT ``ITotalizer``,
-        R. Martins et al., CP 2014) over the falsified soft literals, each
-        repeated ``w_j`` times, built once over the first answer's cost ``c0``
-        (``O(n c0)`` clauses for ``n`` repeated literals). With ``best`` the
-        cost of the best real solution so far (a connected answer, or a
-        repaired one), each call assumes ``cost <= best - 1`` (the totalizer
-        output ``>= best`` false). An answer with stray components gets its
-        cuts and, when :func:`repair` makes it a solution, may lower
-        ``best``; a connected answer is a solution. UNSAT under the bound
-        proves ``best`` optimal (the cuts remove no solution); UNSAT without
-        one, infeasibility. The search is solution-improving (as in
-        QMaxSAT, M. Koshimura et al., JSAT 2012; LSU in A. Morgado et al.,
-        "Iterative and core-guided MaxSAT solving: a survey and
-        assessment", Constraints 2013).
-        """
+
+class _Lsu(_Oracle):
+    """Linear SAT-UNSAT search on the cost (QMaxSAT, M. Koshimura et al., JSAT
+    2012; LSU in A. Morgado et al., Constraints 2013): one incremental SAT
+    solver holds the hard clauses and the cuts; an incremental totalizer
+    (O. Bailleux, Y. Boufkhad, CP 2003; PySAT ``ITotalizer``, R. Martins et
+    al., CP 2014) counts the falsified soft literals, each repeated by its
+    weight, built once over the first incumbent's cost. Each call asks for
+    an answer cheaper than the incumbent; UNSAT then proves the incumbent
+    optimal, since the cuts remove no solution."""
+
+    improving = True
+
+    def __init__(self, model: Model, low: Lowered, settings: dict):
+        from pysat.solvers import Solver
+
+        super().__init__(model, low, settings)
+        self.name = str(settings["lsu.solver"])
+        self.solver = Solver(name=self.name, bootstrap_with=low.hard)
+        self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
+        self.tot = None
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         from pysat.card import ITotalizer
+
+        assumptions: list[int] = []
+        if incumbent is not None:
+            best = self.cost(incumbent)
+            if best <= 0:
+                return Round("infeasible")  # nothing is cheaper than cost 0
+            if self.tot is None:
+                self.tot = ITotalizer(self.counted, ubound=best,
+                                      top_id=max(self.low.top, self.solver.nof_vars()))
+                self.solver.append_formula(self.tot.cnf.clauses)
+            if best - 1 < len(self.counted):
+                assumptions = [-self.tot.rhs[best - 1]]
+        ok = _sat_call(self.solver, self.name, assumptions, deadline, int(self.settings["conflicts"]))
+        trivial = self.score(0)  # no answer beats cost 0
+        if ok is None:
+            return Round("unknown", bound=trivial)
+        if not ok:
+            return Round("infeasible")
+        return Round("feasible", self.assignment(self.solver.get_model()), bound=trivial)
+
+    def add(self, cuts: list[Linear]) -> None:
+        for cut in cuts:
+            self.solver.add_clause(cut_clause(cut))
+        self.hard_added += len(cuts)
+
+    def close(self) -> None:
+        if self.tot is not None:
+            self.tot.delete()
+        self.solver.delete()
+
+
+class _Sat(_Lsu):
+    """A plain incremental SAT solver, for models without an objective."""
+
+    improving = False
+
+    def __init__(self, model: Model, low: Lowered, settings: dict):
         from pysat.solvers import Solver
 
-        name = str(self.settings["lsu.solver"])
-        solver = Solver(name=name, bootstrap_with=self.low.hard)
-        self.build = time.perf_counter() - self.start
-        interruptible = _interruptible(name)
-        counted = [-cl[0] for w, cl in self.low.soft for _ in range(w)]
-        maximise = self.low.sense is Sense.MAXIMIZE
-        tot = None
-        best: tuple[int, Assignment] | None = None  # (cost, solution)
-        lower = 0  # cost bound proved so far
-        status = Status.UNKNOWN
-        try:
-            while True:
-                bound = None if best is None else best[0] - 1
-                if bound is not None and bound < lower:
-                    status = Status.OPTIMAL
-                    break
-                if bound is not None and tot is None:
-                    tot = ITotalizer(counted, ubound=best[0], top_id=max(self.low.top, solver.nof_vars()))
-                    solver.append_formula(tot.cnf.clauses)
-                assumptions = [] if bound is None or bound >= len(counted) else [-tot.rhs[bound]]
-                ok = self._solve_sat(solver, assumptions, interruptible)
-                self.rounds += 1
-                if ok is None:
-                    break
-                if not ok:
-                    if best is None:
-                        status = Status.INFEASIBLE
-                    else:
-                        lower = best[0]
-                        status = Status.OPTIMAL
-                    break
-                lits = solver.get_model()
-                assignment = self._assignment(lits)
-                cuts = self._cuts(assignment)
-                if not cuts:
-                    cost = sum(1 for l in counted if lits[abs(l) - 1] == l)
-                    if best is None or cost < best[0]:
-                        best = (cost, assignment)
-                    continue
-                fixed = repair(self.model, assignment, self.low.lazy)
-                if fixed is not None:
-                    value = self.model.objective.value(fixed)
-                    cost = self.low.offset - value if maximise else value - self.low.offset
-                    if best is None or cost < best[0]:
-                        best = (cost, fixed)
-                for cl in cuts:
-                    solver.add_clause(cl)
-                self.cuts += len(cuts)
-        finally:
-            if tot is not None:
-                tot.delete()
-            solver.delete()
-        bound_score = self._score(lower)
-        if best is None:
-            return Result(status, bound=bound_score if status is Status.UNKNOWN else None,
-                          build_seconds=self.build)
-        if status is not Status.OPTIMAL:
-            status = Status.FEASIBLE
-        value = self._score(best[0])
-        true = self.model.objective.value(best[1])
-        if true != value:
-            raise BackendError(f"internal error: MaxSAT objective {value} but the assignment scores {true}")
-        return Result(status, best[1], value, bound=bound_score if status is Status.FEASIBLE else value,
-                      build_seconds=self.build)
+        _Oracle.__init__(self, model, low, settings)
+        self.name = str(settings["sat.solver"])
+        self.solver = Solver(name=self.name, bootstrap_with=low.hard)
+        self.tot = None
 
-    def sat(self) -> Result:
-        from pysat.solvers import Solver
-
-        solver = Solver(name=str(self.settings["sat.solver"]), bootstrap_with=self.low.hard)
-        self.build = time.perf_counter() - self.start
-        interruptible = _interruptible(str(self.settings["sat.solver"]))
-        status = Status.UNKNOWN
-        assignment = None
-        try:
-            while True:
-                ok = self._solve_sat(solver, [], interruptible)
-                self.rounds += 1
-                if ok is None:
-                    break
-                if not ok:
-                    status = Status.INFEASIBLE
-                    break
-                candidate = self._assignment(solver.get_model() or [])
-                cuts = self._cuts(candidate)
-                if not cuts:
-                    status, assignment = Status.OPTIMAL, candidate
-                    break
-                for cl in cuts:
-                    solver.add_clause(cl)
-                self.cuts += len(cuts)
-        finally:
-            solver.delete()
-        return Result(status, assignment, build_seconds=self.build)
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        ok = _sat_call(self.solver, self.name, [], deadline, int(self.settings["conflicts"]))
+        if ok is None:
+            return Round("unknown")
+        if not ok:
+            return Round("infeasible")
+        return Round("optimal", self.assignment(self.solver.get_model() or []))

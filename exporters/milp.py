@@ -207,7 +207,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from gridlang.backend import Backend, Result, Session, SolveOptions, Status
-from gridlang.connectivity import components, flow_arcs, separator_cuts
+from gridlang.connectivity import components, cut_clause, flow_arcs, seed_cuts
+from gridlang.connectivity.driver import Round, lazy_solve
+from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense, violations
 
@@ -466,9 +468,8 @@ def _lower_linear(low: _Lowered, con: Linear, name: str) -> None:
 
 
 def _lower_seeds(low: _Lowered, con: Connected, key: str, seed: int) -> None:
-    from gridlang.exporters.maxsat import articulation_cuts
-
-    for i, lits in enumerate(articulation_cuts(low.model, con, pairs=seed > 1), start=1):
+    for i, cut in enumerate(seed_cuts(low.model.grid, con, pairs=seed > 1), start=1):
+        lits = cut_clause(cut)
         coefs, const = _affine((1, l) for l in lits)
         _add_row(low, f"seed_{key}_{i}", coefs, const, 1, None)
 
@@ -1043,32 +1044,11 @@ def _integral_bound(bound: float | None, sense: Sense | None) -> float | None:
     return float(math.ceil(bound - _INT_TOL * max(1.0, abs(bound))))
 
 
-def _score(model: Model, assignment: Assignment) -> int:
-    return model.objective.value(assignment) if model.objective is not None else 0
-
-
-def _better(sense: Sense | None, a: int, b: int) -> bool:
-    """Whether score ``a`` beats score ``b`` under ``sense``."""
-    if sense is Sense.MAXIMIZE:
-        return a > b
-    if sense is Sense.MINIMIZE:
-        return a < b
-    return False
-
-
 _DEFAULTS: dict[str, object] = {"warmstart": True, "pool_cuts": True, "seed_cuts": 1, "highs_options": {}}
 """The settings :meth:`MilpBackend.solve` reads as ``milp.NAME`` from ``SolveOptions.extra``."""
 
 _POOL_LIMIT = 20
 """At most this many of HiGHS's saved solutions are separated per round."""
-
-
-def _cuts_for(model: Model, low: _Lowered, found: Assignment) -> list[tuple[str, Linear]]:
-    """Every violated connectivity cut of ``found``, tagged with its region key."""
-    cuts: list[tuple[str, Linear]] = []
-    for key, con in low.lazy:
-        cuts.extend((key, c) for c in separator_cuts(model.grid, con, found))
-    return cuts
 
 
 def _saved_answers(opt: Any, pyo: _PyomoModel, model: Model, limit: int) -> list[Assignment]:
@@ -1090,31 +1070,65 @@ def _saved_answers(opt: Any, pyo: _PyomoModel, model: Model, limit: int) -> list
     return out
 
 
-def _repair(model: Model, low: _Lowered, found: Assignment) -> Assignment | None:
-    """Drop the stray components of every region from a relaxation's answer.
+class _Oracle:
+    """The driver's view of a model loaded into HiGHS: one HiGHS run per call.
 
-    A component is kept when it holds a root; without roots, the largest
-    component (the first of the largest) is kept. The result is returned only
-    when it satisfies every IR constraint, so it is a true solution: a warm
-    start for the next cut round and an incumbent if time runs out.
+    A run stopped by a relative gap (HiGHS says optimal, but its bound is
+    not the answer's value) counts as feasible, not proved. With
+    ``pool``, HiGHS's other improving answers of the run come along, for
+    more cuts per round and more repairs; with ``warmstart``, the next run
+    starts from the best repaired answer (appsi hands the Pyomo values to
+    ``Highs.setSolution``).
     """
-    values = list(found.values)
-    for _, con in low.regions:
-        chosen = {cell for cell, lit in con.members if found.holds(lit)}
-        if not chosen:
-            continue
-        comps = components(model.grid, chosen)
-        if con.roots:
-            roots = set(con.roots)
-            keep = [c for c in comps if roots.intersection(c)]
+
+    improving = False
+
+    def __init__(self, model: Model, low: _Lowered, pyo: _PyomoModel, opt: Any, highs: Any, highspy: Any,
+                 TC: Any, pool: bool, warmstart: bool):
+        self.model, self.low, self.pyo, self.opt, self.highs = model, low, pyo, opt, highs
+        self.highspy, self.TC = highspy, TC
+        self.pool, self.warmstart = pool, warmstart
+        self.sense = model.objective.sense if model.objective is not None else None
+        self.solver_seconds = 0.0
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        opt, highs, TC = self.opt, self.highs, self.TC
+        remaining = deadline.remaining()
+        opt.config.time_limit = None if remaining is None else max(remaining, 0.01)
+        highs.HandleUserInterrupt = True
+        highs._Highs__solver_should_stop = False  # cancelSolve's flag, set by an earlier stop
+        t = time.perf_counter()
+        res = run_solver(deadline, lambda: opt.solve(self.pyo.pm), highs.cancelSolve)
+        self.solver_seconds += time.perf_counter() - t
+        tc = res.termination_condition
+        bound = _integral_bound(res.best_objective_bound, self.sense)
+        if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
+            # Every column is bounded, so "infeasible or unbounded" is infeasible.
+            return Round("infeasible")
+        if highs.getModelStatus() == self.highspy.HighsModelStatus.kModelEmpty:
+            tc = TC.optimal  # no row and no objective reached HiGHS: every column is free
+        elif highs.getInfo().primal_solution_status != 2:
+            return Round("unknown", bound=bound)
         else:
-            keep = [max(comps, key=len)]
-        kept = {cell for comp in keep for cell in comp}
-        for cell, lit in con.members:
-            if cell in chosen and cell not in kept:
-                values[abs(lit) - 1] = lit < 0
-    repaired = Assignment(tuple(values))
-    return repaired if not violations(model, repaired) else None
+            opt.load_vars()
+        found = _assignment(self.model, self.pyo.values())
+        proved = tc is TC.optimal and (bound is None or self.model.objective is None
+                                       or bound == self.model.objective.value(found))
+        others = _saved_answers(opt, self.pyo, self.model, limit=_POOL_LIMIT) if self.pool else ()
+        return Round("optimal" if proved else "feasible", found, bound, others)
+
+    def add(self, cuts: list[Linear]) -> None:
+        new = []
+        for cut in cuts:
+            coefs, const = _affine(cut.terms)
+            new.append(self.pyo.add_cut(f"cut_{len(self.pyo.pm.cuts) + 1}", coefs, const, cut.rhs))
+        self.opt.add_constraints(new)
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        # The columns hold the disconnected answer, which the new cuts reject.
+        self.opt.config.warmstart = self.warmstart and best is not None
+        if best is not None:
+            self.pyo.set_values(best)
 
 
 class MilpBackend(Backend):
@@ -1371,16 +1385,15 @@ class MilpSession(Session):
 
         # Timing starts after the imports, which a process pays once.
         start = time.perf_counter()
-        deadline = None if options.time_limit is None else t + options.time_limit
         # The cyclic garbage collector rescans every live object (Pyomo's and
         # the caller's) each time enough new ones appear; paused, as Pyomo's
         # own writers do, it stops interrupting the build (see the timings in
         # the module docstring). Nothing here needs it: the model's objects
         # are freed by reference counting when the session is dropped.
         with PauseGC():
-            return self._solve(start, deadline, highspy, TC, Highs)
+            return self._solve(start, highspy, TC, Highs)
 
-    def _solve(self, start: float, deadline: float | None, highspy: Any, TC: Any, Highs: Any) -> Result:
+    def _solve(self, start: float, highspy: Any, TC: Any, Highs: Any) -> Result:
         """The body of :meth:`solve`, after the imports."""
         settings, strategy = self.settings, self.strategy
         kept = self._kept
@@ -1401,7 +1414,6 @@ class MilpSession(Session):
             stats.update(variables=len(low.columns), constraints=len(low.rows),
                          build_seconds=seconds, reason=f"row {low.infeasible[0]} can never hold")
             return Result(Status.INFEASIBLE, seconds=seconds, build_seconds=seconds, stats=stats)
-        sense = model.objective.sense if model.objective is not None else None
         warmstart = bool(settings["warmstart"])
         pool = bool(low.lazy) and bool(settings["pool_cuts"])
         if kept is not None:
@@ -1419,108 +1431,26 @@ class MilpSession(Session):
             pyo, opt, highs, build_seconds = self._load(model, low, start, warmstart, pool, stats, Highs)
             self._kept = _Kept(low, pyo, opt, highs, model)
 
-        solver_seconds = 0.0
-        status = Status.UNKNOWN
-        assignment: Assignment | None = None  # proved optimal or best connected answer
-        best: tuple[int, Assignment] | None = None  # best repaired answer of a relaxation
-        bound = None
-        rounds = 0
-        learned: list[Linear] = []  # every cut added: valid for every solution
-        while True:
-            if deadline is not None:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    break
-                opt.config.time_limit = remaining
-            t = time.perf_counter()
-            res = opt.solve(pyo.pm)
-            solver_seconds += time.perf_counter() - t
-            tc = res.termination_condition
-            bound = _integral_bound(res.best_objective_bound, sense)
-            if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
-                # Every column is bounded, so "infeasible or unbounded" is infeasible;
-                # cuts are valid for every connected answer, so the puzzle is too.
-                status, bound = Status.INFEASIBLE, None
-                break
-            if highs.getModelStatus() == highspy.HighsModelStatus.kModelEmpty:
-                # No row and no objective reached HiGHS: every column is free.
-                tc = TC.optimal
-            elif highs.getInfo().primal_solution_status != 2:
-                break  # no incumbent
-            else:
-                opt.load_vars()
-            found = _assignment(model, pyo.values())
-            cuts = _cuts_for(model, low, found)
-            if not cuts:
-                assignment = found
-                status = Status.OPTIMAL if tc is TC.optimal else Status.FEASIBLE
-                break
-            answers = [found]
-            if pool:
-                # HiGHS's other improving solutions of this round: their stray
-                # components give more cuts (fewer rounds) and more repairs.
-                answers += _saved_answers(opt, pyo, model, limit=_POOL_LIMIT)
-                known = {(c.terms, c.rhs) for _, c in cuts}
-                for other in answers[1:]:
-                    for key, cut in _cuts_for(model, low, other):
-                        if (cut.terms, cut.rhs) not in known:
-                            known.add((cut.terms, cut.rhs))
-                            cuts.append((key, cut))
-            for answer in answers:
-                repaired = _repair(model, low, answer)
-                if repaired is not None:
-                    score = _score(model, repaired)
-                    if best is None or _better(sense, score, best[0]):
-                        best = (score, repaired)
-            if tc is not TC.optimal:
-                break  # time is up and the relaxation's answer is disconnected
-            rounds += 1
-            new = []
-            for i, (key, cut) in enumerate(cuts):
-                coefs, const = _affine(cut.terms)
-                new.append(pyo.add_cut(f"cut_{key}_{rounds}_{i + 1}", coefs, const, cut.rhs))
-            opt.add_constraints(new)
-            learned.extend(cut for _, cut in cuts)
-            stats["cuts"] = int(stats["cuts"]) + len(new)
-            # Warm start from the best connected answer so far (appsi hands
-            # the Pyomo values to Highs.setSolution); the disconnected answer
-            # the columns hold otherwise would be rejected by the new cuts.
-            opt.config.warmstart = warmstart and best is not None
-            if best is not None:
-                pyo.set_values(best[1])
-        if status is not Status.INFEASIBLE and best is not None:
-            if assignment is None or (status is Status.FEASIBLE and _better(sense, best[0], _score(model, assignment))):
-                assignment, status = best[1], Status.FEASIBLE
-        stats["cut_rounds"] = rounds
-        stats["learned_cuts"] = tuple(learned)
+        oracle = _Oracle(model, low, pyo, opt, highs, highspy, TC, pool=pool, warmstart=warmstart)
+        out = lazy_solve(model, oracle, [con for _, con in low.lazy], self.options.clock())
+        stats.update(out.stats)
         # Valid for every answer, so the next solve (a uniqueness check)
         # starts where this loop stopped: they stay in the kept model, and a
         # rebuild lowers them from here.
-        self.extra.extend(learned)
+        self.extra.extend(out.stats["learned_cuts"])
         stats["variables"] = len(low.columns)
         stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
         stats["build_seconds"] = build_seconds
-        stats["solver_seconds"] = solver_seconds
-        objective = None
-        if assignment is not None:
-            problems = violations(model, assignment)
-            if problems:
-                raise BackendError("HiGHS answer breaks the model: " + "; ".join(problems[:3]))
-            if model.objective is not None:
-                objective = model.objective.value(assignment)
-                if status is Status.OPTIMAL and bound is not None and bound != objective:
-                    status = Status.FEASIBLE  # stopped by a relative gap, not proved
-        elif status is not Status.INFEASIBLE:
-            status = Status.UNKNOWN
-        if status is Status.OPTIMAL and objective is not None:
-            bound = float(objective)
-        if status is Status.FEASIBLE and objective is not None and bound is not None:
-            stats["gap"] = abs(bound - objective) / max(1.0, abs(objective))
+        stats["solver_seconds"] = oracle.solver_seconds
+        status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
+                  "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
+        if status is Status.FEASIBLE and out.objective is not None and out.bound is not None:
+            stats["gap"] = abs(out.bound - out.objective) / max(1.0, abs(out.objective))
         return Result(
             status=status,
-            assignment=assignment,
-            objective=objective,
-            bound=bound,
+            assignment=out.assignment,
+            objective=out.objective,
+            bound=out.bound,
             seconds=time.perf_counter() - start,
             build_seconds=build_seconds,
             stats=stats,

@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable, Mapping
 
+from .deadline import Deadline
 from .errors import BackendError
 from .ir import Assignment, Constraint, Model
 
@@ -51,11 +52,15 @@ class SolveOptions:
     """Options every backend understands.
 
     Attributes:
-        time_limit: wall-clock seconds for the whole solve (all cut rounds),
-            or None for no limit. The solvers check it between steps of
-            their own: HiGHS can run over by a few seconds on a large root
-            node (3 s past 15 s on derived Snake Eggs 03, its interrupt
-            callback coming no more often than its clock checks).
+        time_limit: wall-clock seconds, or None for no limit. It makes the
+            :class:`~gridlang.deadline.Deadline` of a call that is given
+            none; :func:`gridlang.pipeline.solve` makes one for the whole
+            command (parsing, every cut round, every solve of ``--unique``
+            and ``--count``).
+        deadline: the command's deadline (time limit and Ctrl-C), shared by
+            every solve; None: a fresh one from ``time_limit`` per call.
+            A solver that overruns it is stopped (see
+            :func:`gridlang.deadline.run_solver`).
         workers: solver threads or portfolio workers; None for the backend's
             default (CP-SAT uses 8 even on 2 cores: its portfolio needs them).
         connectivity: a strategy name from the backend's ``connectivity``, or
@@ -69,11 +74,16 @@ class SolveOptions:
     """
 
     time_limit: float | None = None
+    deadline: Deadline | None = None
     workers: int | None = None
     connectivity: str | None = None
     mip_gap: float | None = None
     log: bool = False
     extra: dict[str, object] = field(default_factory=dict)
+
+    def clock(self) -> Deadline:
+        """The deadline to solve under: :attr:`deadline`, else a new one from :attr:`time_limit`."""
+        return self.deadline if self.deadline is not None else Deadline(self.time_limit)
 
 
 @dataclass(slots=True)

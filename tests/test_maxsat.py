@@ -153,13 +153,13 @@ HOLES = {3, 6, 11, 13, 14, 16, 17, 19}
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_articulation_cuts_are_valid_and_exact(strategy):
-    from gridlang.exporters.maxsat import articulation_cuts
+    from gridlang.connectivity import cut_clause, seed_cuts
 
     grid = make_grid(*HOLES_GRID)
     members = {i for i in range(grid.size) if i not in HOLES}
     con = Connected(tuple((i, i + 1) for i in sorted(members)), (0,), None, "pen")
     sets = connected_member_sets(grid, members, 0)
-    clauses = articulation_cuts(cell_model(grid, [con]), con)
+    clauses = [cut_clause(c) for c in seed_cuts(grid, con)]
     # A tree of bridges: each cell implies its parent (cells 1, 2, 5, 7, 8, 9, 10
     # head blocks); cell 18 is cut off.
     assert sorted(clauses) == sorted([[-3, 2], [-8, 3], [-13, 8], [-9, 8], [-5, 10], [-10, 9],
@@ -174,7 +174,7 @@ def test_articulation_cuts_are_valid_and_exact(strategy):
 def test_articulation_cuts_valid_on_random_hole_patterns():
     import random
 
-    from gridlang.exporters.maxsat import articulation_cuts
+    from gridlang.connectivity import cut_clause, seed_cuts
 
     rng = random.Random(7)
     grid = make_grid(3, 4, ((0, 11),))
@@ -183,7 +183,7 @@ def test_articulation_cuts_valid_on_random_hole_patterns():
         members = {i for i in range(12) if i in (5, 10) or rng.random() < 0.7}
         roots = (5,) if k % 2 else (5, 10)
         con = Connected(tuple((i, i + 1) for i in sorted(members)), roots, None, "pen")
-        clauses = articulation_cuts(cell_model(grid, [con]), con, pairs=True)
+        clauses = [cut_clause(c) for c in seed_cuts(grid, con, pairs=True)]
         for chosen in connected_member_sets(grid, members, roots):
             for cl in clauses:
                 assert any((l > 0) == ((abs(l) - 1) in chosen) for l in cl)

@@ -1,0 +1,224 @@
+"""The lazy-cut driver: one loop for every backend.
+
+A backend that leaves some :class:`~gridlang.ir.Connected` nodes out of its
+model (the ``cuts`` strategy) solves a relaxation. This driver runs the
+logic-based Benders loop over it (V. Jandhyala, *Solving Puzzles through
+Mathematical Programming*, ch. 32):
+
+1. ask the backend's :class:`Oracle` for an answer of the relaxation, with
+   the time the command's :class:`~gridlang.deadline.Deadline` has left and
+   the best true solution so far (an improving search may use it);
+2. separate: the vertex-separator cuts every answer violates
+   (:func:`~gridlang.connectivity.separation.separator_cuts`, plus any
+   extra separators the backend asks for);
+3. none: the answer is a solution; proved optimal if the relaxation's
+   answer was. Otherwise repair the answer (drop its stray components,
+   :func:`~gridlang.connectivity.separation.repair`) into an incumbent,
+   hand the cuts to the oracle, hint it with the answers, and solve again.
+
+The loop is exact: every cut holds for every solution, so a relaxation
+proved optimal (or infeasible below the incumbent) proves the same of the
+puzzle, and an incumbent that scores the relaxation's bound is optimal.
+When the deadline passes (or Ctrl-C stops it) the best true solution so
+far comes back as FEASIBLE with the relaxation's bound, or UNKNOWN.
+
+The backend supplies only "solve", "add these cuts" and "hint", the
+:class:`Oracle` protocol; cut rounds and counts are reported the same way
+on every backend (``stats``: ``cut_rounds``, ``cuts``, ``solver_calls``,
+``learned_cuts``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Protocol, Sequence
+
+from ..deadline import Deadline
+from ..errors import BackendError
+from ..grid import Grid
+from ..ir import Assignment, Connected, Linear, Model, Sense, violations
+from .separation import repair, separator_cuts
+
+Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
+"""A separation routine: the cuts an answer violates for one node."""
+
+
+@dataclass
+class Round:
+    """One oracle answer.
+
+    Attributes:
+        status: ``"optimal"`` (the relaxation's answer, proved optimal, or
+            any answer without an objective), ``"feasible"`` (an answer, not
+            proved optimal: the time ran out, or an improving search found a
+            better one), ``"infeasible"`` (no answer; with an incumbent
+            given, no answer better than it), ``"unknown"`` (no answer, no
+            proof: the time ran out).
+        assignment: the answer, for optimal and feasible.
+        bound: a proved bound on the relaxation's objective, or None.
+        others: further answers of the same call (a solution pool), whose
+            cuts and repairs are used too.
+    """
+
+    status: str
+    assignment: Assignment | None = None
+    bound: float | None = None
+    others: Sequence[Assignment] = ()
+
+
+class Oracle(Protocol):
+    """What a backend supplies to the driver."""
+
+    improving: bool
+    """True when a feasible answer means "better than the incumbent, search
+    on" (a linear SAT-UNSAT search); False when it means "the time ran out"."""
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        """Solve the relaxation with the cuts added so far, within ``deadline``.
+
+        ``incumbent`` is the objective value of the best true solution so
+        far (None: none yet, or no objective).
+        """
+
+    def add(self, cuts: list[Linear]) -> None:
+        """Add cuts (unit-coefficient rows, each equal to a clause) for every later solve."""
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        """Hint the next solve: the last (disconnected) answer, the best solution so far."""
+
+
+@dataclass
+class Outcome:
+    """What the loop proved.
+
+    Attributes:
+        status: ``"optimal"``, ``"feasible"``, ``"infeasible"`` or ``"unknown"``.
+        assignment: the best true solution (meets every constraint).
+        objective: its objective value (None without an objective).
+        bound: a proved bound on the objective (None if unknown).
+        stats: ``cut_rounds``, ``cuts``, ``solver_calls``, ``learned_cuts``
+            (every cut added, valid for every solution).
+    """
+
+    status: str
+    assignment: Assignment | None = None
+    objective: int | None = None
+    bound: float | None = None
+    stats: dict[str, object] = field(default_factory=dict)
+
+
+def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline: Deadline,
+               separators: Sequence[Separator] = (separator_cuts,)) -> Outcome:
+    """Run the lazy-cut loop (see the module docstring) until proof or deadline.
+
+    Args:
+        model: the full model; its ``lazy`` nodes are not in the oracle's
+            relaxation, everything else is.
+        oracle: the backend's solver.
+        lazy: the connectivity nodes left to the loop (may be empty: then
+            one solve).
+        deadline: the command's deadline.
+        separators: separation routines applied to every node of ``lazy``
+            for every answer; duplicate cuts are dropped.
+
+    Returns:
+        The outcome; its assignment meets every constraint of ``model``.
+    """
+    sense = model.objective.sense if model.objective is not None else None
+
+    def value(a: Assignment) -> int | None:
+        return model.objective.value(a) if model.objective is not None else None
+
+    def better(a: int | None, b: int | None) -> bool:
+        if b is None or a is None:
+            return b is None
+        return a > b if sense is Sense.MAXIMIZE else a < b
+
+    best: Assignment | None = None
+    best_value: int | None = None
+    bound: float | None = None
+    status = "unknown"
+    rounds = calls = 0
+    learned: list[Linear] = []
+    known: set[tuple] = set()
+
+    def consider(a: Assignment) -> None:
+        nonlocal best, best_value
+        v = value(a)
+        if best is None or better(v, best_value):
+            best, best_value = a, v
+
+    while not deadline.expired():
+        r = oracle.solve(deadline, best_value if best is not None else None)
+        calls += 1
+        if r.bound is not None:
+            bound = r.bound
+        if r.status == "infeasible":
+            status = "optimal" if best is not None else "infeasible"
+            break
+        if r.assignment is None:
+            break
+        answers = [r.assignment, *r.others]
+        cuts = _separate(model.grid, lazy, r.assignment, separators, known, strict=True)
+        if not cuts:
+            consider(r.assignment)
+            if r.status == "optimal" or sense is None:
+                status = "optimal"
+                break
+            if not oracle.improving:
+                break
+            continue
+        for other in r.others:
+            cuts.extend(_separate(model.grid, lazy, other, separators, known))
+        for a in answers:
+            fixed = repair(model, a, list(lazy))
+            if fixed is not None:
+                consider(fixed)
+        if best is not None and sense is not None and bound is not None and best_value == bound:
+            status = "optimal"
+            break
+        if r.status != "optimal" and not oracle.improving:
+            break  # the time ran out on a disconnected answer
+        rounds += 1
+        learned.extend(cuts)
+        oracle.add(cuts)
+        oracle.hint(r.assignment, best)
+    if best is not None and status != "optimal":
+        status = "feasible"
+    if best is None and status == "optimal":
+        status = "unknown"
+    if best is not None:
+        problems = violations(model, best)
+        if problems:
+            raise BackendError("the solver's answer breaks its own model: " + problems[0])
+    if status == "optimal" and best_value is not None:
+        bound = float(best_value)
+    return Outcome(status, best, best_value, bound if status != "infeasible" else None,
+                   {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
+                    "learned_cuts": tuple(learned)})
+
+
+def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separators: Sequence[Separator],
+              known: set[tuple], strict: bool = False) -> list[Linear]:
+    """The new cuts ``answer`` violates (``known`` holds the keys of cuts already found).
+
+    Raises:
+        BackendError: with ``strict`` (the oracle's own answer, not a pool
+            answer that may predate the cuts), ``answer`` violates only cuts
+            the oracle was already given.
+    """
+    out: list[Linear] = []
+    violated = False
+    for con in lazy:
+        for separate in separators:
+            for cut in separate(grid, con, answer):
+                violated = True
+                key = (cut.terms, cut.rhs)
+                if key not in known:
+                    known.add(key)
+                    out.append(cut)
+    if strict and violated and not out:
+        # Every violated cut was added already, so the relaxation must
+        # exclude this answer; a backend that returns it anyway is broken.
+        raise BackendError("the solver returned an answer that breaks a cut it was given")
+    return out

@@ -1,0 +1,168 @@
+"""One clock per command: the time limit, and Ctrl-C, as one object.
+
+A :class:`Deadline` is made when a command starts and handed down to every
+phase: model building, every cut round, the second solve of ``--unique``,
+every solve of ``--count``. Each phase asks it how much time is left; none
+starts a clock of its own. The user's Ctrl-C goes through the same object:
+:func:`catch_interrupt` turns the first SIGINT into :meth:`Deadline.stop`,
+which ends the search on every backend the way the time limit does (the
+best answer so far comes back), and lets the second one through as
+:class:`KeyboardInterrupt`.
+
+Solver libraries block in C++ while they search, and Python runs a signal
+handler only between bytecodes of the main thread. :func:`run_solver` runs
+such a call in a worker thread, so that the main thread stays free to see
+the signal at once and to call the solver's own stop function (CP-SAT's
+``StopSearch``, HiGHS's ``cancelSolve``, PySAT's ``interrupt``). It also
+calls that stop function when a solver overruns the deadline, so the limit
+holds even for a solver that reads its clock seldom.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from typing import Callable, Iterator, TypeVar
+
+T = TypeVar("T")
+
+OVERRUN_GRACE = 0.25
+"""Seconds a solver may run past the deadline before :func:`run_solver` stops it."""
+
+
+class Deadline:
+    """The time left for one command, and whether the user stopped it.
+
+    Args:
+        seconds: the wall-clock limit in seconds from ``start``, or None for
+            no limit.
+        start: the ``time.perf_counter()`` reading the limit counts from
+            (default: now).
+
+    Attributes:
+        seconds: the limit as given.
+        end: the ``time.perf_counter()`` reading at which time is up, or None.
+        interrupted: True once :meth:`stop` was called (Ctrl-C).
+    """
+
+    def __init__(self, seconds: float | None = None, start: float | None = None):
+        self.start = time.perf_counter() if start is None else start
+        self.seconds = seconds
+        self.end = None if seconds is None else self.start + seconds
+        self.interrupted = False
+        self._hooks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    def remaining(self) -> float | None:
+        """Seconds left (never below 0), or None without a limit; 0 once stopped."""
+        if self.interrupted:
+            return 0.0
+        if self.end is None:
+            return None
+        return max(self.end - time.perf_counter(), 0.0)
+
+    def expired(self) -> bool:
+        """True when the time is up or the user stopped the command."""
+        return self.interrupted or (self.end is not None and time.perf_counter() >= self.end)
+
+    def elapsed(self) -> float:
+        """Seconds since the start."""
+        return time.perf_counter() - self.start
+
+    def stop(self) -> None:
+        """End the command's search now: every later :meth:`expired` is True
+        and the solver stop functions registered by :meth:`on_stop` run."""
+        with self._lock:
+            self.interrupted = True
+            hooks = list(self._hooks)
+        for hook in hooks:
+            hook()
+
+    @contextlib.contextmanager
+    def on_stop(self, hook: Callable[[], None]) -> Iterator[None]:
+        """Call ``hook`` (a solver's stop function) if :meth:`stop` is called
+        while the block runs; at once if it already was."""
+        with self._lock:
+            self._hooks.append(hook)
+            stopped = self.interrupted
+        if stopped:
+            hook()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._hooks.remove(hook)
+
+
+NO_LIMIT = Deadline()
+"""A deadline that never expires (for callers that give none). Never :meth:`stop` it."""
+
+
+@contextlib.contextmanager
+def catch_interrupt(deadline: Deadline) -> Iterator[None]:
+    """Turn the first Ctrl-C (SIGINT) into ``deadline.stop()``.
+
+    The second SIGINT raises :class:`KeyboardInterrupt` as usual. Outside
+    the main thread (where Python cannot install signal handlers) the block
+    runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        if deadline.interrupted:
+            raise KeyboardInterrupt
+        deadline.stop()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], None] | None) -> T:
+    """Run one blocking solver call under ``deadline``.
+
+    With a ``stop`` function, the call runs in a worker thread while the
+    calling thread waits for it in short steps: a Ctrl-C reaches
+    :meth:`Deadline.stop`, which calls ``stop``, and so does an overrun of
+    the deadline by more than :data:`OVERRUN_GRACE` seconds. The solver must
+    release the GIL while it searches (CP-SAT, HiGHS and the PySAT solvers
+    do between conflicts) and return soon after ``stop``.
+
+    Args:
+        deadline: the command's deadline.
+        call: the solver call; its result is returned, its exception raised.
+        stop: the solver's thread-safe stop function, or None to run
+            ``call`` directly in this thread.
+
+    Returns:
+        What ``call`` returned.
+    """
+    if stop is None:
+        return call()
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+
+    worker = threading.Thread(target=work, name="gridlang-solver", daemon=True)
+    stopped = False
+    with deadline.on_stop(stop):
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if not stopped and deadline.end is not None and \
+                    time.perf_counter() > deadline.end + OVERRUN_GRACE:
+                stopped = True
+                stop()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
