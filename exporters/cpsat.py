@@ -87,6 +87,7 @@ class CpSatBackend(Backend):
     description: ClassVar[str] = "OR-Tools CP-SAT constraint solver"
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
+    imports = ("ortools.sat.python.cp_model",)
 
     def __init__(self) -> None:
         self.notes: list[str] = []

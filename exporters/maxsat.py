@@ -218,7 +218,7 @@ DEFAULTS: dict[str, object] = {
     "card.encoding": "totalizer",
     "cuts.root_side": True,
     "cuts.seed": True,
-    "cuts.seed_pairs": True,
+    "cuts.seed_pairs": False,
 }
 """Solver settings, each overridable through ``SolveOptions.extra``.
 
@@ -588,6 +588,7 @@ class MaxSatBackend(Backend):
                    "lazy separator cuts or a spanning-tree encoding")
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
+    imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
 
     def _settings(self, options: SolveOptions) -> dict[str, object]:
         """:data:`DEFAULTS` overridden by ``options.extra`` (``maxsat.NAME``, or
@@ -647,9 +648,8 @@ class MaxSatBackend(Backend):
             oracle, algorithm = _Rc2(model, low, settings), "rc2"
         build_seconds = time.perf_counter() - start
         separators = [separator_cuts] + ([root_side_cuts] if settings["cuts.root_side"] else [])
-        try:
-            out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
-        finally:
+        out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
+        if not out.stats["abandoned"]:
             oracle.close()
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
                   "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)

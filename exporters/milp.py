@@ -1095,9 +1095,12 @@ class _Oracle:
         opt, highs, TC = self.opt, self.highs, self.TC
         remaining = deadline.remaining()
         opt.config.time_limit = None if remaining is None else max(remaining, 0.01)
-        highs.HandleUserInterrupt = True
-        highs._Highs__solver_should_stop = False  # cancelSolve's flag, set by an earlier stop
         t = time.perf_counter()
+        # cancelSolve takes effect at HiGHS's next interrupt check, which can
+        # be seconds away in presolve or the root node; run_solver then
+        # leaves the run behind (SolverAbandoned).
+        highs.HandleUserInterrupt = True
+        highs._Highs__solver_should_stop = False  # cancelSolve's flag, left set by an earlier stop
         res = run_solver(deadline, lambda: opt.solve(self.pyo.pm), highs.cancelSolve)
         self.solver_seconds += time.perf_counter() - t
         tc = res.termination_condition
@@ -1139,6 +1142,7 @@ class MilpBackend(Backend):
     description = "mixed-integer linear program (Pyomo), solved by HiGHS; writes LP and MPS"
     connectivity = (_AUTO, _CUTS, _FLOW)
     formats = ("lp", "mps")
+    imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -1372,6 +1376,8 @@ class MilpSession(Session):
                 or the solver's answer breaks the model.
         """
         options, settings = self.options, self.settings
+        if options.clock().expired():
+            return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0})
         t = time.perf_counter()
         try:
             import highspy
@@ -1434,6 +1440,8 @@ class MilpSession(Session):
         oracle = _Oracle(model, low, pyo, opt, highs, highspy, TC, pool=pool, warmstart=warmstart)
         out = lazy_solve(model, oracle, [con for _, con in low.lazy], self.options.clock())
         stats.update(out.stats)
+        if out.stats["abandoned"]:
+            self._kept = None  # HiGHS still runs on it in another thread
         # Valid for every answer, so the next solve (a uniqueness check)
         # starts where this loop stopped: they stay in the kept model, and a
         # rebuild lowers them from here.

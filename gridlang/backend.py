@@ -165,11 +165,27 @@ class Backend(ABC):
     connectivity: ClassVar[tuple[str, ...]]
     """Connectivity strategies offered; the first is the default."""
     formats: ClassVar[tuple[str, ...]] = ()
+    imports: ClassVar[tuple[str, ...]] = ()
+    """Modules the backend needs to solve, imported by :meth:`load_library`."""
 
     @classmethod
     def available(cls) -> bool:
         """True when the solver package can be imported."""
         return importlib.util.find_spec(cls.library) is not None
+
+    @classmethod
+    def load_library(cls) -> None:
+        """Import the solver modules now (the start-up cost a process pays
+        once), so that solve times leave it out.
+
+        Raises:
+            BackendError: a solver module is missing.
+        """
+        for name in cls.imports:
+            try:
+                importlib.import_module(name)
+            except ImportError as e:
+                raise BackendError(f"backend {cls.name!r} is not available: {e}") from e
 
     def strategy(self, options: SolveOptions) -> str:
         """The connectivity strategy to use, checked against :attr:`connectivity`.

@@ -21,7 +21,9 @@ holds even for a solver that reads its clock seldom.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 import time
 from typing import Callable, Iterator, TypeVar
@@ -30,6 +32,18 @@ T = TypeVar("T")
 
 OVERRUN_GRACE = 0.25
 """Seconds a solver may run past the deadline before :func:`run_solver` stops it."""
+
+ABANDON_AFTER = 0.5
+"""Seconds :func:`run_solver` waits for a stopped solver before it leaves it behind."""
+
+
+class SolverAbandoned(Exception):
+    """A stopped solver did not return within :data:`ABANDON_AFTER` seconds.
+
+    It goes on in a daemon thread until it returns (or the process ends);
+    its model must not be used again. Backends turn this into an UNKNOWN
+    round, so that the command still ends on time.
+    """
 
 
 class Deadline:
@@ -131,8 +145,11 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
     calling thread waits for it in short steps: a Ctrl-C reaches
     :meth:`Deadline.stop`, which calls ``stop``, and so does an overrun of
     the deadline by more than :data:`OVERRUN_GRACE` seconds. The solver must
-    release the GIL while it searches (CP-SAT, HiGHS and the PySAT solvers
-    do between conflicts) and return soon after ``stop``.
+    release the GIL while it searches (CP-SAT and HiGHS do) and should
+    return soon after ``stop``. One that has not returned
+    :data:`ABANDON_AFTER` seconds after the deadline's stop is left behind
+    (HiGHS reads its interrupt flag seldom during presolve and the root
+    node: it ran 2.5 s past a 5 s limit on derived Snake Eggs 03).
 
     Args:
         deadline: the command's deadline.
@@ -142,6 +159,9 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
 
     Returns:
         What ``call`` returned.
+
+    Raises:
+        SolverAbandoned: the solver did not return after being stopped.
     """
     if stop is None:
         return call()
@@ -154,15 +174,55 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
             box["error"] = e
 
     worker = threading.Thread(target=work, name="gridlang-solver", daemon=True)
-    stopped = False
+    streams = _Streams()
+    stopped_at: float | None = None
     with deadline.on_stop(stop):
         worker.start()
         while worker.is_alive():
             worker.join(0.05)
-            if not stopped and deadline.end is not None and \
-                    time.perf_counter() > deadline.end + OVERRUN_GRACE:
-                stopped = True
+            now = time.perf_counter()
+            if deadline.interrupted and stopped_at is None:
+                stopped_at = now
+            if stopped_at is None and deadline.end is not None and now > deadline.end + OVERRUN_GRACE:
+                stopped_at = now
                 stop()
+            if stopped_at is not None and now > stopped_at + ABANDON_AFTER and worker.is_alive():
+                streams.restore()
+                raise SolverAbandoned("the solver did not stop when asked")
+    streams.close()
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
+
+
+class _Streams:
+    """Standard output and error as they were before a solver call.
+
+    Pyomo points file descriptors 1 and 2 (and ``sys.stdout``,
+    ``sys.stderr``) at a pipe of its own while HiGHS runs and puts them
+    back when the run ends; a run left behind would keep them, and every
+    later line the command prints would be lost. :meth:`restore` puts them
+    back by hand.
+    """
+
+    def __init__(self) -> None:
+        self.objects = (sys.stdout, sys.stderr)
+        try:
+            self.fds: tuple[int, int] | None = (os.dup(1), os.dup(2))
+        except OSError:
+            self.fds = None
+
+    def restore(self) -> None:
+        sys.stdout, sys.stderr = self.objects
+        if self.fds is not None:
+            for saved, fd in zip(self.fds, (1, 2)):
+                with contextlib.suppress(OSError):
+                    os.dup2(saved, fd)
+        self.close()
+
+    def close(self) -> None:
+        if self.fds is not None:
+            for saved in self.fds:
+                with contextlib.suppress(OSError):
+                    os.close(saved)
+            self.fds = None

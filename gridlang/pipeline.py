@@ -11,10 +11,11 @@ other than the rules). Any failure raises
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .backend import Result, Session, SolveOptions, Status, get_backend
+from .deadline import Deadline
 from .checker import check
 from .compiler import compile_spec
 from .errors import VerificationError
@@ -38,9 +39,14 @@ class Report:
         verdict: the puzzle verifier's verdict on it (None when the puzzle
             has no verifier; the IR check still ran).
         seconds: wall-clock seconds per phase: ``parse`` (spec, map and
-            parameters), ``compile``, ``solve``, ``verify``, ``total``.
+            parameters), ``compile``, ``startup`` (importing the solver
+            library, paid once per process), ``solve``, ``verify``, ``total``.
         solutions: every solution found when counting (the first included).
-        unique: with ``--unique``, True or False; None otherwise.
+        unique: with ``--unique`` (or a count that settles it): True when
+            proved unique, False when a second solution was found, None when
+            the proof ran out of time or was not asked for.
+        interrupted: the deadline was stopped by the user (Ctrl-C); the
+            answer is the best one found until then.
         complete: when counting, True if the enumeration proved there are no
             more solutions than ``solutions``.
     """
@@ -54,6 +60,7 @@ class Report:
     solutions: list[Solution] = field(default_factory=list)
     unique: bool | None = None
     complete: bool | None = None
+    interrupted: bool = False
 
     @property
     def score(self) -> int | None:
@@ -127,6 +134,11 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
             the decisions; with an objective, optimal ones).
         unique: prove the solution unique or find a second one.
 
+    The time limit (``options.time_limit``, seconds) covers the whole call,
+    from parsing to the last verified answer: one
+    :class:`~gridlang.deadline.Deadline` is made at the start (or
+    ``options.deadline`` used) and shared by every solve.
+
     Returns:
         The report.
 
@@ -135,21 +147,34 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
             verification.
     """
     options = options or SolveOptions()
+    if options.deadline is None:
+        options = replace(options, deadline=Deadline(options.time_limit))
     model, seconds = load(spec_path, map_path, params)
     return solve_model(model, backend, options, count, unique, seconds)
 
 
 def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | None = None,
                 count: int | None = None, unique: bool = False, seconds: dict | None = None) -> Report:
-    """Solve a compiled model and verify; see :func:`solve`."""
+    """Solve a compiled model and verify; see :func:`solve`.
+
+    The deadline is ``options.deadline``, else one made now from
+    ``options.time_limit``; every solve (the first, the uniqueness proof,
+    each counted solution) gets what it has left.
+    """
     options = options or SolveOptions()
+    if options.deadline is None:
+        options = replace(options, deadline=Deadline(options.time_limit))
     seconds = dict(seconds or {})
+    t0 = time.perf_counter()
     engine = get_backend(backend)
+    engine.load_library()
+    seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     session = engine.session(model, options)
     result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
     report = Report(model, backend, result, seconds=seconds)
+    report.interrupted = options.deadline.interrupted
     verify_seconds = 0.0
     if result.status.has_solution:
         t1 = time.perf_counter()
@@ -159,8 +184,11 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     limit = 2 if unique else count
     if limit is not None and limit > 1 and result.status.has_solution:
         verify_seconds += _enumerate(session, model, result, report, limit)
-        if unique:
-            report.unique = len(report.solutions) == 1 and bool(report.complete)
+        if len(report.solutions) > 1:
+            report.unique = False
+        elif report.complete:
+            report.unique = True
+        report.interrupted = options.deadline.interrupted
     seconds["verify"] = verify_seconds
     seconds["total"] = sum(v for k, v in seconds.items() if k != "total")
     return report
@@ -179,7 +207,8 @@ def _enumerate(session: Session, model: Model, first: Result, report: Report, li
     last = first.assignment
     verify_seconds = 0.0
     report.complete = False
-    while len(report.solutions) < limit:
+    deadline = session.options.clock()
+    while len(report.solutions) < limit and not deadline.expired():
         session.add([Clause(blocking_clause(model, last))])
         t0 = time.perf_counter()
         res = session.solve()

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
-from ..deadline import Deadline
+from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
 from ..ir import Assignment, Connected, Linear, Model, Sense, violations
@@ -97,7 +97,9 @@ class Outcome:
         objective: its objective value (None without an objective).
         bound: a proved bound on the objective (None if unknown).
         stats: ``cut_rounds``, ``cuts``, ``solver_calls``, ``learned_cuts``
-            (every cut added, valid for every solution).
+            (every cut added, valid for every solution), ``abandoned``
+            (the oracle's solver did not stop when asked and still runs in
+            a thread of its own: the oracle must not be used or freed).
     """
 
     status: str
@@ -148,8 +150,13 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         if best is None or better(v, best_value):
             best, best_value = a, v
 
+    abandoned = False
     while not deadline.expired():
-        r = oracle.solve(deadline, best_value if best is not None else None)
+        try:
+            r = oracle.solve(deadline, best_value if best is not None else None)
+        except SolverAbandoned:
+            abandoned = True  # the oracle's solver still runs: it must not be used again
+            break
         calls += 1
         if r.bound is not None:
             bound = r.bound
@@ -195,7 +202,7 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         bound = float(best_value)
     return Outcome(status, best, best_value, bound if status != "infeasible" else None,
                    {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
-                    "learned_cuts": tuple(learned)})
+                    "learned_cuts": tuple(learned), "abandoned": abandoned})
 
 
 def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separators: Sequence[Separator],
