@@ -14,6 +14,7 @@ plug-in's figures under the plug-in's own name.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         if rest:
             if not getattr(args, "accepts_params", False):
                 parser.error(f"unrecognized arguments: {' '.join(rest)}")
-            args.param = list(args.param or []) + _shorthand_params(rest)
+            args.param = list(args.param or []) + _shorthand_params(rest, args)
         return args.run(args)
     except GridlangError as e:
         if debug:
@@ -70,7 +71,16 @@ def main(argv: list[str] | None = None) -> int:
 
 class _Parser(argparse.ArgumentParser):
     """argparse with gridlang's exit code for bad input (1, not argparse's 2,
-    which here means infeasible)."""
+    which here means infeasible), keeping its ``--long`` option names."""
+
+    def __init__(self, *args, **kwargs):
+        self.long_options: list[str] = []
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.long_options.extend(s for s in action.option_strings if s.startswith("--"))
+        return action
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
@@ -93,7 +103,7 @@ def _build_parser() -> argparse.ArgumentParser:
             sp.add_argument("--map", "-m", required=True, help="map or instance file (text or JSON)")
             sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                             help="set a parameter the spec declares (also --NAME VALUE)")
-            sp.set_defaults(accepts_params=True)
+            sp.set_defaults(accepts_params=True, command_parser=sp)
         sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
@@ -175,14 +185,32 @@ def _setting(text: str) -> tuple[str, object]:
     return key, raw
 
 
-def _shorthand_params(rest: list[str]) -> list[str]:
-    """``--size 12`` and ``--size=12`` -> ``size=12``."""
+def _shorthand_params(rest: list[str], args) -> list[str]:
+    """``--size 12`` and ``--size=12`` -> ``size=12``, for parameters the spec declares.
+
+    Args:
+        rest: the arguments argparse did not recognise, in order.
+        args: the parsed arguments (``spec``, the subcommand's parser).
+
+    Returns:
+        ``NAME=VALUE`` strings, as ``--param`` takes them.
+
+    Raises:
+        ParamError: an argument is not ``--NAME``; ``--NAME`` is neither an
+            option of the subcommand nor a parameter of the spec (the message
+            suggests the closest of either); a value is missing.
+        GridlangError: the spec itself does not parse or check (located).
+    """
+    declared = _declared_params(args.spec)
     out, i = [], 0
     while i < len(rest):
         arg = rest[i]
         if not arg.startswith("--") or len(arg) < 3:
             raise ParamError(f"unexpected argument {arg!r}")
         name = arg[2:]
+        flag = "--" + name.partition("=")[0]
+        if flag[2:].replace("-", "_") not in declared:
+            raise ParamError(_unknown_flag(flag, args, declared))
         if "=" in name:
             out.append(name)
             i += 1
@@ -192,6 +220,27 @@ def _shorthand_params(rest: list[str]) -> list[str]:
         out.append(f"{name}={rest[i + 1]}")
         i += 2
     return out
+
+
+def _declared_params(spec_path: str) -> list[str]:
+    """The parameter names a spec declares, in order (parsing and checking it)."""
+    from .checker import check
+    from .parser import parse_file
+
+    return list(check(parse_file(spec_path)).params)
+
+
+def _unknown_flag(flag: str, args, declared: list[str]) -> str:
+    """The message for a ``--NAME`` that is neither an option nor a declared
+    parameter, naming the closest option or parameter (difflib ratio 0.6 or more)."""
+    options = [o for o in args.command_parser.long_options if o != "--param"]
+    candidates = options + [f"--{p}" for p in declared]
+    close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
+    head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
+    if close:
+        return f"{head}; did you mean {close[0]}?"
+    return (f"{head} (its parameters: {', '.join(declared) or 'none'}; "
+            f"the options: gridlang {args.command} --help)")
 
 
 def _params(args) -> dict[str, str]:
