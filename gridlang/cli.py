@@ -233,8 +233,7 @@ def _declared_params(spec_path: str) -> list[str]:
 def _unknown_flag(flag: str, args, declared: list[str]) -> str:
     """The message for a ``--NAME`` that is neither an option nor a declared
     parameter, naming the closest option or parameter (difflib ratio 0.6 or more)."""
-    options = [o for o in args.command_parser.long_options if o != "--param"]
-    candidates = options + [f"--{p}" for p in declared]
+    candidates = args.command_parser.long_options + [f"--{p}" for p in declared]
     close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
     head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
     if close:
