@@ -195,7 +195,8 @@ class HorsePlugin(Plugin):
         return [f"walls {len(wall_cells(solution))}/{budget}"]
 
     def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
-        """``walls`` as ``[row, col]`` pairs (None without an answer) and ``budget`` (None if undeclared)."""
+        """``walls`` as ``[row, col]`` pairs (None without an answer) and
+        ``budget`` (None when the spec declares none)."""
         walls = None if solution is None else [list(divmod(c, model.grid.cols)) for c in wall_cells(solution)]
         return {"walls": walls, "budget": model.params.get("budget")}
 

@@ -395,7 +395,8 @@ class SnakeEggsPlugin(Plugin):
         return read_record(path, text) if is_record(text) else None
 
     def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
-        """``snake`` (``[row, col]`` from one end to the other) and ``eggs`` (sorted sizes); None without an answer."""
+        """``snake`` (``[row, col]`` from one end to the other) and ``eggs``
+        (sorted sizes); both None without an answer."""
         if solution is None:
             return {"snake": None, "eggs": None}
         details = verify(model.grid, solution, dict(model.params)).details
