@@ -3,11 +3,18 @@
 Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
 ``backends``. Bad input prints ``file:line:col: error: ...`` with the line and
 a caret, never a traceback (``--debug`` shows it).
+
+What is particular to a puzzle family (its drawing, the figures on the status
+line, its part of ``--json``) comes from the family's plug-in, found by the
+spec's ``puzzle`` name (:mod:`gridlang.plugins`). ``--json`` always carries
+``decisions``, the answer by decision name (null when there is none), and a
+plug-in's figures under the plug-in's own name.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
@@ -15,6 +22,7 @@ from pathlib import Path
 
 from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
 from .errors import BackendError, GridlangError, ParamError, VerificationError
+from .plugins import find_plugin
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -40,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         if rest:
             if not getattr(args, "accepts_params", False):
                 parser.error(f"unrecognized arguments: {' '.join(rest)}")
-            args.param = list(args.param or []) + _shorthand_params(rest)
+            args.param = list(args.param or []) + _shorthand_params(rest, args)
         return args.run(args)
     except GridlangError as e:
         if debug:
@@ -63,7 +71,16 @@ def main(argv: list[str] | None = None) -> int:
 
 class _Parser(argparse.ArgumentParser):
     """argparse with gridlang's exit code for bad input (1, not argparse's 2,
-    which here means infeasible)."""
+    which here means infeasible), keeping its ``--long`` option names."""
+
+    def __init__(self, *args, **kwargs):
+        self.long_options: list[str] = []
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.long_options.extend(s for s in action.option_strings if s.startswith("--"))
+        return action
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
@@ -85,8 +102,8 @@ def _build_parser() -> argparse.ArgumentParser:
         if need_map:
             sp.add_argument("--map", "-m", required=True, help="map or instance file (text or JSON)")
             sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
-                            help="set a parameter (also --NAME VALUE, e.g. --budget 12)")
-            sp.set_defaults(accepts_params=True)
+                            help="set a parameter the spec declares (also --NAME VALUE)")
+            sp.set_defaults(accepts_params=True, command_parser=sp)
         sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
@@ -168,14 +185,32 @@ def _setting(text: str) -> tuple[str, object]:
     return key, raw
 
 
-def _shorthand_params(rest: list[str]) -> list[str]:
-    """``--budget 12`` and ``--budget=12`` -> ``budget=12``."""
+def _shorthand_params(rest: list[str], args) -> list[str]:
+    """``--size 12`` and ``--size=12`` -> ``size=12``, for parameters the spec declares.
+
+    Args:
+        rest: the arguments argparse did not recognise, in order.
+        args: the parsed arguments (``spec``, the subcommand's parser).
+
+    Returns:
+        ``NAME=VALUE`` strings, as ``--param`` takes them.
+
+    Raises:
+        ParamError: an argument is not ``--NAME``; ``--NAME`` is neither an
+            option of the subcommand nor a parameter of the spec (the message
+            suggests the closest of either); a value is missing.
+        GridlangError: the spec itself does not parse or check (located).
+    """
+    declared = _declared_params(args.spec)
     out, i = [], 0
     while i < len(rest):
         arg = rest[i]
         if not arg.startswith("--") or len(arg) < 3:
             raise ParamError(f"unexpected argument {arg!r}")
         name = arg[2:]
+        flag = "--" + name.partition("=")[0]
+        if flag[2:].replace("-", "_") not in declared:
+            raise ParamError(_unknown_flag(flag, args, declared))
         if "=" in name:
             out.append(name)
             i += 1
@@ -185,6 +220,26 @@ def _shorthand_params(rest: list[str]) -> list[str]:
         out.append(f"{name}={rest[i + 1]}")
         i += 2
     return out
+
+
+def _declared_params(spec_path: str) -> list[str]:
+    """The parameter names a spec declares, in order (parsing and checking it)."""
+    from .checker import check
+    from .parser import parse_file
+
+    return list(check(parse_file(spec_path)).params)
+
+
+def _unknown_flag(flag: str, args, declared: list[str]) -> str:
+    """The message for a ``--NAME`` that is neither an option nor a declared
+    parameter, naming the closest option or parameter (difflib ratio 0.6 or more)."""
+    candidates = args.command_parser.long_options + [f"--{p}" for p in declared]
+    close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
+    head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
+    if close:
+        return f"{head}; did you mean {close[0]}?"
+    return (f"{head} (its parameters: {', '.join(declared) or 'none'}; "
+            f"the options: gridlang {args.command} --help)")
 
 
 def _params(args) -> dict[str, str]:
@@ -225,15 +280,33 @@ def _cmd_solve(args) -> int:
     return EXIT_OK
 
 
-def _walls(report) -> list[list[int]]:
-    model = report.model
-    if report.solution is None:
-        return []
-    out = []
-    for d in model.decisions:
-        if d.values == (True,):
-            out.extend(list(model.grid.cell(c)) for c in report.solution.true_cells(d.name))
-    return sorted(out)
+def _answer_json(model, solution) -> dict:
+    """The answer's part of ``--json``: ``decisions`` and the plug-in's extras.
+
+    Returns:
+        ``{"decisions": {name: [[[row, col], value], ...]}}``, a Boolean
+        decision listing its true cells with value 1, sorted by cell;
+        ``decisions`` is None when there is no answer. A plug-in with figures
+        of its own adds them under its name (``{"NAME": {...}}``).
+    """
+    out: dict[str, object] = {"decisions": None}
+    if solution is not None:
+        out["decisions"] = {
+            name: sorted([list(model.grid.cell(c)), v if not isinstance(v, bool) else 1]
+                         for c, v in cells.items())
+            for name, cells in solution.decisions.items()
+        }
+    plugin = find_plugin(model.name)
+    extras = plugin.extras(model, solution)
+    if plugin.name and extras:
+        out[plugin.name] = extras
+    return out
+
+
+def _render(model, solution) -> str:
+    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    text = find_plugin(model.name).render(model.grid, solution)
+    return text if text is not None else _render_generic(model.grid, solution)
 
 
 def _report_json(report, args) -> dict:
@@ -249,20 +322,13 @@ def _report_json(report, args) -> dict:
         "verified": report.solution is not None,
         "verified_score": verdict.score if verdict else None,
         "verifier": verdict.verifier if verdict else "ir",
-        "walls": _walls(report),
-        "budget": report.model.params.get("budget"),
+        **_answer_json(report.model, report.solution),
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in report.model.params.items()},
         "backend": report.backend,
         "connectivity": res.stats.get("connectivity"),
         "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
         "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},
     }
-    if report.solution is not None:
-        out["decisions"] = {
-            name: sorted([list(report.model.grid.cell(c)), v if not isinstance(v, bool) else 1]
-                         for c, v in cells.items())
-            for name, cells in report.solution.decisions.items()
-        }
     if args.count is not None or args.unique:
         out["solutions_found"] = len(report.solutions)
         out["complete"] = report.complete
@@ -274,14 +340,11 @@ def _report_json(report, args) -> dict:
 
 
 def _report_text(report, time_limit: float | None = None) -> str:
-    from .verifiers import find_renderer
-
     res = report.result
     model = report.model
     lines = []
     if report.solution is not None:
-        renderer = find_renderer(model.name) or _render_generic
-        lines.append(renderer(model.grid, report.solution))
+        lines.append(_render(model, report.solution))
         lines.append("")
     status = res.status.value
     parts = [f"status {status}"]
@@ -294,10 +357,7 @@ def _report_text(report, time_limit: float | None = None) -> str:
             parts.insert(0, "verified" if report.verdict is not None else "checked against the model")
         if res.status is Status.FEASIBLE and res.bound is not None:
             parts.append(f"bound {res.bound:g}")
-        budget = model.params.get("budget")
-        walls = _walls(report)
-        if budget is not None:
-            parts.append(f"walls {len(walls)}/{budget}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
     parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
     lines.append("   ".join(parts))
     if res.status is Status.UNKNOWN and report.solution is None:
@@ -309,8 +369,7 @@ def _report_text(report, time_limit: float | None = None) -> str:
         elif report.unique is False and len(report.solutions) > 1:
             lines.append("not unique: a second solution exists")
             lines.append("")
-            renderer = find_renderer(model.name) or _render_generic
-            lines.append(renderer(model.grid, report.solutions[1]))
+            lines.append(_render(model, report.solutions[1]))
             lines.append("cells that differ: " + ", ".join(
                 str(model.grid.cell(c)) for c in _differing(report.solutions[0], report.solutions[1])))
         else:
@@ -387,11 +446,9 @@ def _cmd_decode(args) -> int:
     if args.json:
         print(json.dumps({"verified": True, "objective": objective,
                           "verified_score": verdict.score if verdict else None,
-                          "walls": _walls(report)}))
+                          **_answer_json(model, solution)}))
     else:
-        from .verifiers import find_renderer
-
-        print((find_renderer(model.name) or _render_generic)(model.grid, solution))
+        print(_render(model, solution))
         print()
         print(f"verified: score {report.score}" if report.score is not None else "verified")
     return EXIT_OK

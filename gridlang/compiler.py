@@ -125,7 +125,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         MapError: a rule cannot hold at some map cell (a clue whose size is
             not in the domain), or a path does not have exactly two ends.
         ParamError: a parameter value makes a rule fail whatever the
-            decisions (sizes that leave no room for a snake), or repeats a
+            decisions (sizes that leave no room for a path), or repeats a
             value of an enumerated domain.
     """
     return _Compiler(spec, symbols, grid, params, map_path, map_data).run()
@@ -739,7 +739,7 @@ def _unit_clause(values: list[CellValue]) -> list[frozenset[int]]:
 
 
 def _show_set(values) -> str:
-    """``1..5`` for a run of integers, else ``snake, 1, 2`` or ``2, 2, 3``."""
+    """``1..5`` for a run of integers, else ``path, 1, 2`` or ``2, 2, 3``."""
     values = list(values)
     ints = [v for v in values if isinstance(v, int)]
     names = [str(v) for v in values if not isinstance(v, int)]
@@ -779,9 +779,8 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
     * Without a size, an unconditional :class:`~gridlang.ir.Linear` that
       counts exactly the node's members (``x_1 + ... + x_n == N``, unit
       coefficients; candidates fixed false may appear in it) gives the node
-      its size N. A path rule with a count rule (Snake Eggs' snake) gets its
-      length this way, for encodings that need it (the MILP's position
-      formulation).
+      its size N. A path rule with a count rule gets its length this way,
+      for encodings that need it (the MILP's position formulation).
     * With a size N >= 2, every member has a member neighbour (clause
       ``~x_u | x_v1 | x_v2 | ...``); not for a path, whose degree rows say
       more.
@@ -794,10 +793,10 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
 
     Not added: for a size N >= 4 and no root, ``~x_u | ~x_v`` for two
     candidates N or more steps apart (valid, since a connected set of N
-    cells joins any two of its cells in at most N - 1 steps). On a 10x10
-    Snake Eggs they are some 13,000 of 17,000 constraints; without them
-    CP-SAT's solve and uniqueness proof on the two published 10x10s fell
-    from a median of 2.47 s to 1.89 s, while MaxSAT's rose from 1.8 s and
+    cells joins any two of its cells in at most N - 1 steps). On the two
+    published 10x10 instances in ``puzzles/instances/`` they are some 13,000
+    of 17,000 constraints; without them CP-SAT's solve and uniqueness proof
+    fell from a median of 2.47 s to 1.89 s, while MaxSAT's rose from 1.8 s and
     0.7 s to 2.0 s and 0.9 s of CPU (cuts).
 
     Args:

@@ -2,7 +2,7 @@
 
 Two formats are accepted:
 
-* **Text** (the game's own map strings, one row per line)::
+* **Text**, one grid row per line::
 
       budget: 12
       ~~..~~~.~~~~
@@ -11,15 +11,11 @@ Two formats are accepted:
   Optional ``name: value`` header lines stand above the grid and give
   parameters; blank lines and lines starting with ``#`` above the grid are
   skipped. Every row must have the same width.
-* **JSON**: the game's level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
+* **JSON**: a level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
   any other key that names a parameter of the spec gives its value.
-* **Snake Eggs JSON record** (the shape of ``tests/data/snake_eggs``):
-  ``{"rows": R, "cols": C, "egg_sizes": [...], "head": [r, c], "tail":
-  [r, c], "clues": [{"cell": [r, c], "egg": k}, ...]}``, told apart by its
-  ``rows``/``cols``/``egg_sizes`` keys. It is turned into the Snake Eggs
-  text format (:func:`snake_eggs_rows`): ``.`` an unknown cell, ``o`` a
-  circled end, ``1``-``9`` then ``A``-``Z`` a clue of that size; the sizes
-  become the parameter ``sizes``. Errors point at the record's entry.
+
+A puzzle family's own instance formats are read by its plug-in
+(:meth:`gridlang.plugins.Plugin.read_map`), asked before these two.
 
 Characters are looked up in the spec's tiles, not in a fixed table. Every
 problem is a :class:`~gridlang.errors.MapError` that points at the map file's
@@ -36,6 +32,7 @@ from pathlib import Path
 from .checker import Symbols
 from .errors import GridlangError, MapError, Span, raise_all, read_source
 from .grid import Grid
+from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 
@@ -73,23 +70,37 @@ class MapData:
         return MapError(message, span, source=self.source)
 
 
-def read_map(path: str | Path) -> MapData:
-    """Read a map file (text or JSON) without interpreting its characters.
+def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
+    """Read a map file without interpreting its characters.
+
+    The puzzle's plug-in reads it when the text is in a format of its own;
+    otherwise it is read as text or as a JSON level record.
+
+    Args:
+        path: the map or instance file.
+        puzzle: the spec's ``puzzle`` name, whose plug-in is asked first;
+            None asks every registered plug-in in turn (each recognises only
+            its own formats).
+
+    Returns:
+        The grid rows and header parameters, with their locations.
 
     Raises:
-        MapError: the file is missing, empty, not UTF-8, malformed JSON, or its
-            rows are ragged.
+        MapError: the file is missing, empty, not UTF-8, malformed JSON, not
+            in a format a plug-in or this module reads, or its rows are
+            ragged; located at the line and column.
     """
     p = str(path)
     text = read_source(path, MapError, "map")
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
-    if text.lstrip().startswith("{"):
-        data = _read_json(p, text)
-        if data is None:
-            data = _read_snake_eggs_json(p, text)
-    else:
-        data = _read_text(p, text)
+    data = None
+    for plugin in [find_plugin(puzzle)] if puzzle is not None else all_plugins():
+        data = plugin.read_map(p, text)
+        if data is not None:
+            break
+    if data is None:
+        data = _read_json(p, text) if text.lstrip().startswith("{") else _read_text(p, text)
     _check_rectangular(data)
     return data
 
@@ -132,8 +143,6 @@ def _read_json(path: str, text: str) -> MapData:
         record = json.loads(text)
     except json.JSONDecodeError as e:
         raise MapError(f"the map is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
-    if isinstance(record, dict) and "map" not in record and {"rows", "cols", "egg_sizes"} <= set(record):
-        return None  # a Snake Eggs record
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
     spans = _json_string_spans(path, text, "map")
@@ -160,112 +169,25 @@ def _read_json(path: str, text: str) -> MapData:
     for key, value in record.items():
         if key != "map" and isinstance(value, (int, str, list)) and not isinstance(value, bool):
             raw = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
-            params[key] = (raw, _json_key_span(path, text, key))
+            params[key] = (raw, json_key_span(path, text, key))
     positions = [(s[0].line, s[0].column) for s in char_spans]
     return MapData(path, text, rows, positions, params, char_spans)
 
 
-SNAKE_EGGS_UNKNOWN = "."
-SNAKE_EGGS_END = "o"
+def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
+    """Where the first ``count`` items of the JSON array at ``key`` begin.
 
+    Args:
+        path: the file's name, for the spans.
+        text: the JSON text.
+        key: the object key whose value is the array (its first occurrence).
+        count: how many items to locate.
 
-def snake_eggs_char(size: int) -> str:
-    """The clue character for an egg size: ``1``-``9``, then ``A`` (10) to ``Z`` (35).
-
-    Raises:
-        ValueError: the size is below 1 or above 35.
+    Returns:
+        ``count`` spans, each at the ``{`` or ``[`` opening an item; items
+        past the last one found (or all, if ``key`` is absent) get the span
+        of the key itself (or line 1, column 1).
     """
-    if 1 <= size <= 9:
-        return str(size)
-    if 10 <= size <= 35:
-        return chr(ord("A") + size - 10)
-    raise ValueError(f"no clue character for an egg of size {size} (1 to 35 can be written)")
-
-
-def snake_eggs_rows(record: dict) -> list[str]:
-    """The text-format grid rows of a Snake Eggs JSON record (no checks; see :func:`read_map`)."""
-    grid = [[SNAKE_EGGS_UNKNOWN] * record["cols"] for _ in range(record["rows"])]
-    for key in ("head", "tail"):
-        if record.get(key) is not None:
-            r, c = record[key]
-            grid[r][c] = SNAKE_EGGS_END
-    for clue in record.get("clues") or []:
-        r, c = clue["cell"]
-        grid[r][c] = snake_eggs_char(clue["egg"])
-    return ["".join(row) for row in grid]
-
-
-def _read_snake_eggs_json(path: str, text: str) -> MapData:
-    record = json.loads(text)
-
-    def fail(message: str, span: Span) -> MapError:
-        return MapError(message, span, source=text)
-
-    def key_span(key: str) -> Span:
-        return _json_key_span(path, text, key)
-
-    for key in ("rows", "cols"):
-        v = record[key]
-        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
-            raise fail(f'"{key}" must be a positive integer, not {v!r}', key_span(key))
-    rows, cols = record["rows"], record["cols"]
-    sizes = record["egg_sizes"]
-    if not isinstance(sizes, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
-        raise fail('"egg_sizes" must be a list of integers', key_span("egg_sizes"))
-    rows_span = key_span("rows")
-    spans = [[rows_span] * cols for _ in range(rows)]
-
-    def cell_of(value, span: Span, what: str) -> tuple[int, int]:
-        if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
-            raise fail(f"{what} must be a cell [row, col], not {value!r}", span)
-        r, c = value
-        if not (0 <= r < rows and 0 <= c < cols):
-            raise fail(f"{what} {value} lies outside the {rows}x{cols} grid (rows and columns count from 0)", span)
-        return r, c
-
-    given: dict[tuple[int, int], str] = {}
-    for key in ("head", "tail"):
-        if record.get(key) is None:
-            continue
-        span = key_span(key)
-        rc = cell_of(record[key], span, f'"{key}"')
-        if rc in given:
-            raise fail(f'"{key}" {list(rc)} is the same cell as "{given[rc]}"', span)
-        given[rc] = key
-        spans[rc[0]][rc[1]] = span
-    clues = record.get("clues") or []
-    if not isinstance(clues, list):
-        raise fail('"clues" must be a list of {"cell": [r, c], "egg": k}', key_span("clues"))
-    clue_spans = _json_item_spans(path, text, "clues", len(clues))
-    seen: dict[tuple[int, int], int] = {}
-    for j, clue in enumerate(clues):
-        span = clue_spans[j]
-        if not isinstance(clue, dict) or "cell" not in clue or "egg" not in clue:
-            raise fail('a clue is {"cell": [r, c], "egg": k}', span)
-        rc = cell_of(clue["cell"], span, "clue cell")
-        k = clue["egg"]
-        if not isinstance(k, int) or isinstance(k, bool):
-            raise fail(f"the clue's egg size must be an integer, not {k!r}", span)
-        if rc in given:
-            raise fail(f"clue {k} at {list(rc)} stands on the circled end (\"{given[rc]}\"); "
-                       f"a clue cell is never on the snake", span)
-        if rc in seen and seen[rc] != k:
-            raise fail(f"two clues at {list(rc)}: {seen[rc]} and {k}", span)
-        try:
-            snake_eggs_char(k)
-        except ValueError as e:
-            raise fail(str(e), span) from e
-        seen[rc] = k
-        spans[rc[0]][rc[1]] = span
-    grid_rows = snake_eggs_rows(record)
-    params = {"sizes": (",".join(str(k) for k in sizes), key_span("egg_sizes"))}
-    positions = [(rows_span.line, rows_span.column)] * rows
-    return MapData(path, text, grid_rows, positions, params, spans)
-
-
-def _json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
-    """Spans of the first ``count`` objects (``{...}``) inside the JSON array at ``key``."""
     m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
     spans: list[Span] = []
     if m is None:
@@ -292,7 +214,9 @@ def _json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
     return spans + [_offset_span(path, text, m.start())] * (count - len(spans))
 
 
-def _json_key_span(path: str, text: str, key: str) -> Span:
+def json_key_span(path: str, text: str, key: str) -> Span:
+    """Where the value of the first ``"key":`` in a JSON text begins (line 1,
+    column 1 when the key is absent)."""
     m = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
     if m is None:
         return Span(path, 1, 1)

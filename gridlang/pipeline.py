@@ -24,7 +24,7 @@ from .maps import build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
-from .verifiers import Verdict, find_verifier
+from .plugins import Verdict, find_plugin
 
 
 @dataclass
@@ -93,7 +93,8 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
         objective: the solver's claimed objective, compared with the score.
 
     Returns:
-        The decoded solution and the verdict (None if the puzzle has no verifier).
+        The decoded solution and the verdict of the puzzle's plug-in (None if
+        its plug-in has no verifier: see :mod:`gridlang.plugins`).
 
     Raises:
         VerificationError: a constraint or rule is broken, or the claimed
@@ -103,10 +104,8 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
     if broken:
         raise VerificationError("the solver's answer breaks its own model: " + "; ".join(broken[:5]))
     solution = decode(model, assignment)
-    verifier = find_verifier(model.name)
-    verdict = None
-    if verifier is not None:
-        verdict = verifier(model.grid, solution, dict(model.params), model.info.get("variant"))
+    verdict = find_plugin(model.name).verify(model.grid, solution, dict(model.params), model.info.get("variant"))
+    if verdict is not None:
         if not verdict.ok:
             raise VerificationError(f"the answer breaks the {model.name} rules: " + "; ".join(verdict.problems))
         if objective is not None and verdict.score is not None and objective != verdict.score:

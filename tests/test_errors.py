@@ -267,3 +267,25 @@ def test_missing_files_are_errors_not_crashes(tmp_path, capsys):
     assert code == 1 and "cannot read spec" in err and "Traceback" not in err
     code, _, err = run_cli(["solve", HORSE, "--map", tmp_path / "nope.txt"], capsys)
     assert code == 1 and "cannot read map" in err
+
+
+# ------------------------------------------------------- mistyped options
+
+@pytest.mark.parametrize("argv, message", [
+    (["--time-limt", "5"], "error: --time-limt is neither an option of 'gridlang solve' nor a parameter of "
+                           f"{HORSE}; did you mean --time-limit?"),
+    (["--budgte=5"], f"error: --budgte is neither an option of 'gridlang solve' nor a parameter of {HORSE}; "
+                     "did you mean --budget?"),
+    (["--zzzzz", "5"], f"error: --zzzzz is neither an option of 'gridlang solve' nor a parameter of {HORSE} "
+                       "(its parameters: budget; the options: gridlang solve --help)"),
+])
+def test_mistyped_option_names_the_closest_option_or_parameter(tmp_path, capsys, argv, message):
+    path = write(tmp_path, "budget: 1\n~~~~~\n~.H.~\n~~~~~\n")
+    code, out, err = run_cli(["solve", HORSE, "--map", path, *argv], capsys)
+    assert (code, out, err) == (1, "", message + "\n")
+
+
+def test_declared_parameter_as_option_still_works(tmp_path, capsys):
+    path = write(tmp_path, "budget: 0\n~~~~~\n~.H.~\n~~~~~\n")
+    code, out, _ = run_cli(["solve", HORSE, "--map", path, "--budget", "1", "--json"], capsys)
+    assert code == 0 and json.loads(out)["params"] == {"budget": 1}

@@ -61,11 +61,15 @@ def test_main_job_json_fields(capsys):
     assert data["status"] == "OPTIMAL"
     assert data["objective"] == 66
     assert data["verified_score"] == 66
-    assert data["budget"] == 12
+    assert data["horse"]["budget"] == 12
     assert data["backend"] == "cpsat"
-    assert len(data["walls"]) == 12
+    assert "walls" not in data and "budget" not in data  # the horse's figures sit under "horse"
+    walls = data["horse"]["walls"]
+    assert len(walls) == 12
     rows = (REPO / "puzzles" / "maps" / "daily-2026-01-07.txt").read_text().splitlines()[1:]
-    assert all(rows[r][c] == "." for r, c in data["walls"])  # [row, col], 0-based, on grass
+    assert all(rows[r][c] == "." for r, c in walls)  # [row, col], 0-based, on grass
+    # The generic answer names the same cells: the spec's decision 'wall', value 1 where true.
+    assert data["decisions"] == {"wall": [[cell, 1] for cell in walls]}
     assert data["seconds"]["total"] >= data["seconds"]["solve"] > 0
 
 
@@ -83,7 +87,7 @@ def test_budget_flag_overrides_the_map_header(capsys):
     code, out, _ = run(["solve", HORSE, "--map", DAILY_07, "--budget", "10", "--json"], capsys)
     assert code == 0
     data = json.loads(out)
-    assert data["budget"] == 10 and len(data["walls"]) <= 10
+    assert data["horse"]["budget"] == 10 and len(data["horse"]["walls"]) <= 10
     code2, out2, _ = run(["solve", HORSE, "--map", DAILY_07, "--param", "budget=10", "--json"], capsys)
     assert json.loads(out2)["verified_score"] == data["verified_score"] < 66
 
@@ -131,7 +135,9 @@ def test_time_limit_without_solution_exits_3(capsys):
     code, out, _ = run(["solve", HORSE, "--map", weekly, "--budget", "20", "--time-limit", "0.001",
                         "--json"], capsys)
     data = json.loads(out)
-    assert (code, data["status"], data["objective"], data["walls"]) == (3, "UNKNOWN", None, [])
+    assert (code, data["status"], data["objective"]) == (3, "UNKNOWN", None)
+    assert data["decisions"] is None
+    assert data["horse"] == {"walls": None, "budget": 20}
 
 
 def test_bad_time_limit_and_unwritable_output_are_errors_not_tracebacks(tmp_path, capsys):
@@ -188,4 +194,5 @@ def test_export_mps_solve_elsewhere_and_decode(tmp_path, capsys):
     code, out, _ = run(["decode", HORSE, "--map", DAILY_07, "--solution", tmp_path / "daily.sol", "--json"], capsys)
     assert code == 0
     data = json.loads(out)
-    assert data["verified_score"] == 66 and len(data["walls"]) == 12
+    assert data["verified_score"] == 66 and len(data["horse"]["walls"]) == 12
+    assert data["horse"]["budget"] == 12 and len(data["decisions"]["wall"]) == 12

@@ -24,7 +24,7 @@ from gridlang.grid import Grid
 from gridlang.maps import read_map
 from gridlang.pipeline import solve
 from gridlang.solution import Solution
-from gridlang.verifiers.snake_eggs import render, verify
+from gridlang.plugins.snake_eggs import render, verify
 
 from snake_data import EXPECTED, INSTANCES, ROOT, SPEC, solution_rows
 

@@ -9,7 +9,7 @@ from gridlang.errors import VerificationError
 from gridlang.ir import Connected
 from gridlang.pipeline import load, verify
 from gridlang.solution import Solution
-from gridlang.verifiers.horse import verify as horse_verify
+from gridlang.plugins.horse import verify as horse_verify
 
 from horse_data import REPO
 from test_horse import POCKET

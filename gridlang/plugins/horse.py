@@ -1,8 +1,8 @@
-"""The enclose.horse rules, checked by breadth-first search over the map.
+"""The enclose.horse plug-in: its rules, checked by breadth-first search, and its drawing.
 
-Written from the game's rules (https://enclose.horse, and the legend of the
-game's own map strings documented with the data set), independently of any
-``.grid`` spec:
+The verifier is written from the game's rules (https://enclose.horse, and
+the legend of the game's own map strings documented with the data set),
+independently of any ``.grid`` spec and of the IR:
 
 * ``.`` grass (1 point), ``~`` water (impassable), ``H`` horse (1),
   ``C`` cherries (4), ``G`` golden apple (11), ``S`` bees (-4),
@@ -21,15 +21,23 @@ Variants (the game's bonus rounds):
   that enclosure's value.
 * ``loversquarrel``: horse and unicorn must both be enclosed, in two
   enclosures that share no tile; the score is the sum of both.
+
+The status line adds ``walls N/budget``; ``--json`` adds
+``"horse": {"walls": [[row, col], ...], "budget": N}`` (0-based, row 0 at
+the top; ``walls`` is null when there is no answer).
 """
 
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 from ..grid import Grid
 from ..solution import Solution
-from . import Verdict
+from . import Plugin, Verdict
+
+if TYPE_CHECKING:
+    from ..ir import Model
 
 VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4, "U": 1}
 WATER = "~"
@@ -58,7 +66,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     problems: list[str] = []
     if variant not in VARIANTS:
         return Verdict(False, None, [f"unknown enclose.horse variant {variant!r}"], "enclose.horse")
-    walls = sorted({c for name in solution.decisions for c in solution.true_cells(name)})
+    walls = wall_cells(solution)
     for c in walls:
         if chars[c] != GRASS:
             problems.append(f"a wall stands on {chars[c]!r} at {divmod(c, cols)}, not on grass")
@@ -127,6 +135,11 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     return Verdict(not problems, score, problems, "enclose.horse", details)
 
 
+def wall_cells(solution: Solution) -> list[int]:
+    """The cells where the answer places a wall: every true Boolean decision, ascending."""
+    return sorted({c for name in solution.decisions for c in solution.true_cells(name)})
+
+
 def _portal_twins(chars: list[str]) -> dict[int, tuple[int, ...]]:
     where: dict[str, list[int]] = {}
     for i, ch in enumerate(chars):
@@ -145,7 +158,7 @@ def render(grid: Grid, solution: Solution) -> str:
     Returns:
         ``rows`` lines joined by newlines.
     """
-    walls = {c for name in solution.decisions for c in solution.true_cells(name)}
+    walls = set(wall_cells(solution))
     inside = set().union(*solution.regions.values()) if solution.regions else set()
     out = []
     for r in range(grid.rows):
@@ -160,3 +173,32 @@ def render(grid: Grid, solution: Solution) -> str:
             line.append(ch)
         out.append("".join(line))
     return "\n".join(out)
+
+
+class HorsePlugin(Plugin):
+    """The enclose.horse hooks: rules, drawing, wall count and JSON walls."""
+
+    name = "horse"
+
+    def verify(self, grid: Grid, solution: Solution, params: dict[str, object],
+               variant: str | None = None) -> Verdict:
+        return verify(grid, solution, params, variant)
+
+    def render(self, grid: Grid, solution: Solution) -> str:
+        return render(grid, solution)
+
+    def summary(self, model: Model, solution: Solution) -> list[str]:
+        """``walls N/budget`` when the spec has a ``budget`` parameter, else nothing."""
+        budget = model.params.get("budget")
+        if budget is None:
+            return []
+        return [f"walls {len(wall_cells(solution))}/{budget}"]
+
+    def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
+        """``walls`` as ``[row, col]`` pairs (None without an answer) and
+        ``budget`` (None when the spec declares none)."""
+        walls = None if solution is None else [list(divmod(c, model.grid.cols)) for c in wall_cells(solution)]
+        return {"walls": walls, "budget": model.params.get("budget")}
+
+
+PLUGIN = HorsePlugin()

@@ -1,6 +1,6 @@
-"""The Snake Eggs rules, checked by breadth-first search over the grid.
+"""The Snake Eggs plug-in: its rules, its JSON instance record and its drawing.
 
-Written from the puzzle's published rules, independently of any ``.grid``
+The verifier is written from the puzzle's published rules, independently of any ``.grid``
 spec and of the IR (sources: Serkan Yurekli's "Snake Egg" on Grandmaster
 Puzzles; puzz.link / pzprjs ``snakeegg``; V. Jandhyala, *Solving Puzzles
 through Mathematical Programming*, ch. 32; Harris & Forbes, INFORMS
@@ -20,17 +20,37 @@ Map characters: ``o`` a circled end, ``1``-``9`` and ``A``-``Z`` (or
 unknown cell. The answer is read from the solution's enumerated decision:
 each cell's value is ``snake`` or an egg size; the size labels must agree
 with the component each cell lies in.
+
+Instances come as text (``sizes: 1..5`` above the grid, read by the generic
+map reader) or as the JSON record of ``tests/data/snake_eggs``, read here
+(:func:`read_record`): ``{"rows": R, "cols": C, "egg_sizes": [...],
+"head": [r, c], "tail": [r, c], "clues": [{"cell": [r, c], "egg": k},
+...]}``, told apart by its ``rows``/``cols``/``egg_sizes`` keys and turned
+into the text format's rows (:func:`snake_eggs_rows`); the sizes become the
+parameter ``sizes``. Errors point at the record's entry.
+
+``--json`` adds ``"snake_eggs": {"snake": [[row, col], ...], "eggs":
+[sizes]}``, the snake from one circled end to the other (null without an
+answer).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter, deque
+from typing import TYPE_CHECKING
 
+from ..errors import MapError, Span
 from ..grid import Grid
+from ..maps import MapData, json_item_spans, json_key_span
 from ..solution import Solution
-from . import Verdict
+from . import Plugin, Verdict
+
+if TYPE_CHECKING:
+    from ..ir import Model
 
 END = "o"
+UNKNOWN = "."
 SNAKE = "snake"
 NAME = "Snake Eggs"
 
@@ -224,3 +244,163 @@ def _digit(v: int) -> str:
     if v < 36:
         return chr(ord("A") + v - 10)
     return "*"
+
+
+# ---------------------------------------------------------------- the JSON record
+
+def snake_eggs_char(size: int) -> str:
+    """The clue character for an egg size: ``1``-``9``, then ``A`` (10) to ``Z`` (35).
+
+    Raises:
+        ValueError: the size is below 1 or above 35.
+    """
+    if 1 <= size <= 9:
+        return str(size)
+    if 10 <= size <= 35:
+        return chr(ord("A") + size - 10)
+    raise ValueError(f"no clue character for an egg of size {size} (1 to 35 can be written)")
+
+
+def snake_eggs_rows(record: dict) -> list[str]:
+    """The text-format grid rows of a Snake Eggs JSON record (no checks; see :func:`read_record`).
+
+    Returns:
+        ``record["rows"]`` strings of ``record["cols"]`` characters: ``.``
+        unknown, ``o`` a circled end, a clue character per :func:`snake_eggs_char`.
+    """
+    grid = [[UNKNOWN] * record["cols"] for _ in range(record["rows"])]
+    for key in ("head", "tail"):
+        if record.get(key) is not None:
+            r, c = record[key]
+            grid[r][c] = END
+    for clue in record.get("clues") or []:
+        r, c = clue["cell"]
+        grid[r][c] = snake_eggs_char(clue["egg"])
+    return ["".join(row) for row in grid]
+
+
+def is_record(text: str) -> bool:
+    """Whether ``text`` is a Snake Eggs JSON record: an object with ``rows``,
+    ``cols`` and ``egg_sizes`` and no ``map`` (malformed JSON is not one)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(record, dict) and "map" not in record and {"rows", "cols", "egg_sizes"} <= set(record)
+
+
+def read_record(path: str, text: str) -> MapData:
+    """Read a Snake Eggs JSON record as a map (see the module docstring).
+
+    Args:
+        path: the file as the user named it.
+        text: its text, a record (:func:`is_record`).
+
+    Returns:
+        The grid rows, each cell located at the record entry that set it
+        (head, tail, a clue; ``"rows"`` for unknown cells), and the parameter
+        ``sizes`` located at ``"egg_sizes"``.
+
+    Raises:
+        MapError: ``rows``/``cols`` not positive integers, ``egg_sizes`` not a
+            list of integers, a cell outside the grid or not ``[r, c]``, a clue
+            on a circled end, two clues on one cell, an egg size with no clue
+            character; located at the entry.
+    """
+    record = json.loads(text)
+
+    def fail(message: str, span: Span) -> MapError:
+        return MapError(message, span, source=text)
+
+    def key_span(key: str) -> Span:
+        return json_key_span(path, text, key)
+
+    for key in ("rows", "cols"):
+        v = record[key]
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1:
+            raise fail(f'"{key}" must be a positive integer, not {v!r}', key_span(key))
+    rows, cols = record["rows"], record["cols"]
+    sizes = record["egg_sizes"]
+    if not isinstance(sizes, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
+        raise fail('"egg_sizes" must be a list of integers', key_span("egg_sizes"))
+    rows_span = key_span("rows")
+    spans = [[rows_span] * cols for _ in range(rows)]
+
+    def cell_of(value, span: Span, what: str) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+            raise fail(f"{what} must be a cell [row, col], not {value!r}", span)
+        r, c = value
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise fail(f"{what} {value} lies outside the {rows}x{cols} grid (rows and columns count from 0)", span)
+        return r, c
+
+    given: dict[tuple[int, int], str] = {}
+    for key in ("head", "tail"):
+        if record.get(key) is None:
+            continue
+        span = key_span(key)
+        rc = cell_of(record[key], span, f'"{key}"')
+        if rc in given:
+            raise fail(f'"{key}" {list(rc)} is the same cell as "{given[rc]}"', span)
+        given[rc] = key
+        spans[rc[0]][rc[1]] = span
+    clues = record.get("clues") or []
+    if not isinstance(clues, list):
+        raise fail('"clues" must be a list of {"cell": [r, c], "egg": k}', key_span("clues"))
+    clue_spans = json_item_spans(path, text, "clues", len(clues))
+    seen: dict[tuple[int, int], int] = {}
+    for j, clue in enumerate(clues):
+        span = clue_spans[j]
+        if not isinstance(clue, dict) or "cell" not in clue or "egg" not in clue:
+            raise fail('a clue is {"cell": [r, c], "egg": k}', span)
+        rc = cell_of(clue["cell"], span, "clue cell")
+        k = clue["egg"]
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise fail(f"the clue's egg size must be an integer, not {k!r}", span)
+        if rc in given:
+            raise fail(f"clue {k} at {list(rc)} stands on the circled end (\"{given[rc]}\"); "
+                       f"a clue cell is never on the snake", span)
+        if rc in seen and seen[rc] != k:
+            raise fail(f"two clues at {list(rc)}: {seen[rc]} and {k}", span)
+        try:
+            snake_eggs_char(k)
+        except ValueError as e:
+            raise fail(str(e), span) from e
+        seen[rc] = k
+        spans[rc[0]][rc[1]] = span
+    grid_rows = snake_eggs_rows(record)
+    params = {"sizes": (",".join(str(k) for k in sizes), key_span("egg_sizes"))}
+    positions = [(rows_span.line, rows_span.column)] * rows
+    return MapData(path, text, grid_rows, positions, params, spans)
+
+
+# ---------------------------------------------------------------- the plug-in
+
+class SnakeEggsPlugin(Plugin):
+    """The Snake Eggs hooks: rules, drawing, the JSON record, the snake in ``--json``."""
+
+    name = "snake_eggs"
+
+    def verify(self, grid: Grid, solution: Solution, params: dict[str, object],
+               variant: str | None = None) -> Verdict:
+        return verify(grid, solution, params, variant)
+
+    def render(self, grid: Grid, solution: Solution) -> str:
+        return render(grid, solution)
+
+    def read_map(self, path: str, text: str) -> MapData | None:
+        return read_record(path, text) if is_record(text) else None
+
+    def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
+        """``snake`` (``[row, col]`` from one end to the other) and ``eggs``
+        (sorted sizes); both None without an answer."""
+        if solution is None:
+            return {"snake": None, "eggs": None}
+        details = verify(model.grid, solution, dict(model.params)).details
+        return {"snake": details["snake"], "eggs": details["eggs"]}
+
+
+PLUGIN = SnakeEggsPlugin()

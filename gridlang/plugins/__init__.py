@@ -1,0 +1,202 @@
+"""Puzzle plug-ins: everything particular to one puzzle family, found by name.
+
+The generic layers (maps, compiler, pipeline, CLI) know no puzzle. What one
+family needs beyond its ``.grid`` spec lives in one module here, a
+:class:`Plugin` whose hooks the core calls:
+
+* :meth:`Plugin.verify` re-checks an answer from the family's published
+  rules (a breadth-first search over the map, never the IR), and its score
+  is the one gridlang reports;
+* :meth:`Plugin.render` draws an answer for the terminal;
+* :meth:`Plugin.read_map` reads the family's own instance formats;
+* :meth:`Plugin.summary` adds figures to the status line;
+* :meth:`Plugin.extras` adds a JSON object under the plug-in's own key in
+  ``--json`` output.
+
+Every hook has a default that does nothing, so a puzzle with no plug-in
+(:data:`DEFAULT`) is checked against the compiled model alone and drawn by
+the generic renderer.
+
+A plug-in is found by the spec's ``puzzle "NAME"`` statement, compared
+case-insensitively, through :func:`find_plugin`. The registry maps names to
+module paths; a module is imported on first use and must define ``PLUGIN``,
+an instance of :class:`Plugin`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..grid import Grid
+    from ..ir import Model
+    from ..maps import MapData
+    from ..solution import Solution
+
+
+@dataclass
+class Verdict:
+    """The outcome of a verification.
+
+    Attributes:
+        ok: every rule holds.
+        score: the score computed from the rules (None for puzzles without one).
+        problems: one sentence per broken rule.
+        verifier: which verifier ran (``enclose.horse``).
+        details: figures for the report (cells enclosed, path cells...).
+    """
+
+    ok: bool
+    score: int | None
+    problems: list[str] = field(default_factory=list)
+    verifier: str = ""
+    details: dict[str, object] = field(default_factory=dict)
+
+
+class Plugin:
+    """A puzzle family's hooks; each default does nothing.
+
+    Attributes:
+        name: the key under which :meth:`extras` appear in ``--json`` output
+            (a short identifier, ``horse``); empty for :data:`DEFAULT`.
+    """
+
+    name: str = ""
+
+    def verify(self, grid: Grid, solution: Solution, params: dict[str, object],
+               variant: str | None = None) -> Verdict | None:
+        """Check an answer against the family's published rules and score it.
+
+        Args:
+            grid: the map; a verifier reads only its characters, size and links.
+            solution: the decoded answer, by the spec's names.
+            params: the resolved parameter values, by name.
+            variant: the spec's ``variant "..."``, or None.
+
+        Returns:
+            The verdict, or None when the family has no verifier (the answer
+            is then checked against the compiled model only).
+        """
+        return None
+
+    def render(self, grid: Grid, solution: Solution) -> str | None:
+        """Draw an answer for the terminal.
+
+        Returns:
+            Text lines joined by newlines, or None to use the generic drawing
+            (the map with every true Boolean decision shown as ``#``).
+        """
+        return None
+
+    def read_map(self, path: str, text: str) -> MapData | None:
+        """Read a file in one of the family's own instance formats.
+
+        Args:
+            path: the file as the user named it (for error locations).
+            text: the file's whole text.
+
+        Returns:
+            The grid rows and parameters, or None when the text is not in a
+            format of this family (the generic readers then take it).
+
+        Raises:
+            MapError: the text is in the family's format but malformed,
+                located at its line and column.
+        """
+        return None
+
+    def summary(self, model: Model, solution: Solution) -> list[str]:
+        """Figures for the status line after the score, such as ``walls 12/12``.
+
+        Args:
+            model: the compiled model; only its grid and parameters are read.
+            solution: the decoded, verified answer.
+
+        Returns:
+            Short text parts, in order; empty for none.
+        """
+        return []
+
+    def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
+        """The family's figures for ``--json``, printed under the key :attr:`name`.
+
+        Args:
+            model: the compiled model; only its grid and parameters are read.
+            solution: the decoded, verified answer, or None when there is none.
+
+        Returns:
+            A JSON-serialisable object; empty for none (no key is printed).
+        """
+        return {}
+
+
+DEFAULT = Plugin()
+"""The plug-in of a puzzle with none registered: every hook does nothing."""
+
+# puzzle name (case-folded) -> module that defines PLUGIN
+_REGISTRY: dict[str, str] = {
+    "enclose.horse": f"{__name__}.horse",
+    "snake eggs": f"{__name__}.snake_eggs",
+}
+_LOADED: dict[str, Plugin] = {}
+
+
+def _key(puzzle: str) -> str:
+    return " ".join(puzzle.split()).casefold()
+
+
+def register(puzzle: str, module: str) -> None:
+    """Make ``module`` the plug-in of the puzzle named ``puzzle``.
+
+    Args:
+        puzzle: the name a spec gives in ``puzzle "NAME"`` (case-insensitive).
+        module: a dotted module path; it is imported on first use and must
+            define ``PLUGIN``, a :class:`Plugin`.
+    """
+    key = _key(puzzle)
+    _REGISTRY[key] = module
+    _LOADED.pop(key, None)
+
+
+def registered() -> list[str]:
+    """The registered puzzle names, case-folded, in registration order."""
+    return list(_REGISTRY)
+
+
+def find_plugin(puzzle: str | None) -> Plugin:
+    """The plug-in of a puzzle, by the name its spec gives.
+
+    Args:
+        puzzle: the spec's ``puzzle`` name, compared case-insensitively and
+            with runs of spaces as one; None for none.
+
+    Returns:
+        The registered plug-in, or :data:`DEFAULT` for a puzzle without one.
+
+    Raises:
+        TypeError: the registered module's ``PLUGIN`` is not a :class:`Plugin`.
+    """
+    if puzzle is None:
+        return DEFAULT
+    key = _key(puzzle)
+    if key not in _REGISTRY:
+        return DEFAULT
+    if key not in _LOADED:
+        module = importlib.import_module(_REGISTRY[key])
+        plugin = getattr(module, "PLUGIN", None)
+        if not isinstance(plugin, Plugin):
+            raise TypeError(f"module {module.__name__} registered for puzzle {puzzle!r} defines no PLUGIN")
+        _LOADED[key] = plugin
+    return _LOADED[key]
+
+
+def all_plugins() -> list[Plugin]:
+    """Every registered plug-in, imported, in registration order (each once)."""
+    out: list[Plugin] = []
+    for name in _REGISTRY:
+        plugin = find_plugin(name)
+        if plugin not in out:
+            out.append(plugin)
+    return out
