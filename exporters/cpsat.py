@@ -333,6 +333,7 @@ class _Oracle:
         params.num_workers = options.workers or default
         params.log_search_progress = options.log
         params.log_to_stdout = False
+        params.catch_sigint_signal = False  # Ctrl-C is the deadline's (gridlang.deadline)
         remaining = deadline.remaining()
         if remaining is not None:
             params.max_time_in_seconds = max(remaining, 0.01)

@@ -900,7 +900,13 @@ def _sat_call(solver, name: str, assumptions: list[int], deadline: Deadline, con
         before = solver.accum_stats().get("conflicts", 0)
         t = time.perf_counter()
         solver.conf_budget(max(int(budget), 100))
-        ok = solver.solve_limited(assumptions=assumptions)
+        try:
+            ok = solver.solve_limited(assumptions=assumptions)
+        except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
+            if "interrupt" not in str(e).lower():
+                raise
+            deadline.stop()
+            return None
         if ok is not None:
             return ok
         if remaining is not None:

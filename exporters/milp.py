@@ -1101,7 +1101,16 @@ class _Oracle:
         # leaves the run behind (SolverAbandoned).
         highs.HandleUserInterrupt = True
         highs._Highs__solver_should_stop = False  # cancelSolve's flag, left set by an earlier stop
-        res = run_solver(deadline, lambda: opt.solve(self.pyo.pm), highs.cancelSolve)
+        # A run stopped by cancelSolve ends in HiGHS's kInterrupt, which appsi
+        # does not know and reports in a warning on stdout (Pyomo's log
+        # handler): that would break --json, and the round is reported anyway.
+        quiet = _DropMessage("Received unhandled status")
+        appsi_log = logging.getLogger("pyomo.contrib.appsi.solvers.highs")
+        appsi_log.addFilter(quiet)
+        try:
+            res = run_solver(deadline, lambda: opt.solve(self.pyo.pm), highs.cancelSolve)
+        finally:
+            appsi_log.removeFilter(quiet)
         self.solver_seconds += time.perf_counter() - t
         tc = res.termination_condition
         bound = _integral_bound(res.best_objective_bound, self.sense)

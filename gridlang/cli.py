@@ -29,6 +29,7 @@ EXIT_BAD_INPUT = 1
 EXIT_INFEASIBLE = 2
 EXIT_NO_SOLUTION = 3
 EXIT_VERIFY_FAILED = 4
+EXIT_INTERRUPTED = 130
 
 EXIT_CODES = """exit codes:
   0  solved (a verified solution; with --unique, also when it is not unique)
@@ -36,14 +37,18 @@ EXIT_CODES = """exit codes:
   2  infeasible: proved that no solution exists
   3  time limit reached with no solution
   4  verification failed: the answer broke the puzzle's rules (a solver or encoding bug)
+130  interrupted: the first Ctrl-C stops the search and prints the best answer so far;
+     a second one exits at once
 """
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (see ``gridlang --help``)."""
+    started = time.perf_counter()
     parser = _build_parser()
     args, rest = parser.parse_known_args(argv)
     debug = getattr(args, "debug", False)
+    args.started = started
     try:
         if rest:
             if not getattr(args, "accepts_params", False):
@@ -63,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # e.g. piped into `head`
         sys.stderr.close()
         return EXIT_OK
@@ -264,15 +269,24 @@ def _options(args) -> SolveOptions:
 
 
 def _cmd_solve(args) -> int:
+    from .deadline import Deadline, catch_interrupt
     from .pipeline import solve
 
-    report = solve(args.spec, args.map, _params(args), args.backend, _options(args),
-                   count=args.count, unique=args.unique)
+    options = _options(args)
+    # One deadline for the whole command; the first Ctrl-C stops the search
+    # and the best answer so far is printed, the second one exits at once.
+    options.deadline = Deadline(args.time_limit, start=args.started)
+    with catch_interrupt(options.deadline):
+        report = solve(args.spec, args.map, _params(args), args.backend, options,
+                       count=args.count, unique=args.unique)
     status = report.result.status
     if args.json:
         print(json.dumps(_report_json(report, args)))
     else:
         print(_report_text(report, args.time_limit))
+    if report.interrupted:
+        print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
     if not status.has_solution:
@@ -376,7 +390,7 @@ def _report_text(report, time_limit: float | None = None) -> str:
             more = "all of them" if report.complete else "stopped at the limit or the time limit"
             lines.append(f"solutions found: {len(report.solutions)} ({more})")
     s = report.seconds
-    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("parse", "compile", "solve", "verify", "total")
+    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
                                       if k in s))
     return "\n".join(lines)
 

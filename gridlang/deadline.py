@@ -189,7 +189,7 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
             if stopped_at is not None and now > stopped_at + ABANDON_AFTER and worker.is_alive():
                 streams.restore()
                 raise SolverAbandoned("the solver did not stop when asked")
-    streams.close()
+    streams.restore()  # an interrupted HiGHS run left them on stderr's pipe (Pyomo's capture)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
@@ -200,9 +200,10 @@ class _Streams:
 
     Pyomo points file descriptors 1 and 2 (and ``sys.stdout``,
     ``sys.stderr``) at a pipe of its own while HiGHS runs and puts them
-    back when the run ends; a run left behind would keep them, and every
-    later line the command prints would be lost. :meth:`restore` puts them
-    back by hand.
+    back when the run ends; a run left behind keeps them, and one stopped by
+    Ctrl-C came back with ``sys.stdout`` writing to standard error. Either
+    way later lines would be lost or misplaced, so :func:`run_solver`
+    puts them back after every call.
     """
 
     def __init__(self) -> None:

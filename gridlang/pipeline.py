@@ -3,7 +3,7 @@
 :func:`solve` runs every phase, times each, and re-checks every answer twice:
 against the IR (:func:`gridlang.ir.violations`, which catches a solver that
 returns what its own model forbids) and against the puzzle's rules
-(:mod:`gridlang.verifiers`, which catches an encoding that says something
+(:mod:`gridlang.plugins`, which catches an encoding that says something
 other than the rules). Any failure raises
 :class:`~gridlang.errors.VerificationError`; a wrong "optimal" never passes.
 """
@@ -75,7 +75,7 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
     t0 = time.perf_counter()
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path)
+    data = read_map(map_path, spec.puzzle.name if spec.puzzle else None)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
