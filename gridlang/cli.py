@@ -152,6 +152,13 @@ def _build_parser() -> argparse.ArgumentParser:
     c.add_argument("--dump-ir", action="store_true", help="print every variable and constraint")
     c.set_defaults(run=_cmd_compile)
 
+    v = sub.add_parser("verify", help="check an answer against the spec's own rules, evaluated directly")
+    common(v)
+    v.add_argument("--solution", "-s", required=True,
+                   help="the answer: what solve --json prints, or its decisions object alone")
+    v.add_argument("--objective", type=int, help="the score the answer claims (default: the file's objective)")
+    v.set_defaults(run=_cmd_verify)
+
     k = sub.add_parser("check", help="parse and check a spec")
     common(k, need_map=False)
     k.set_defaults(run=_cmd_check)
@@ -483,6 +490,30 @@ def _cmd_compile(args) -> int:
               + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
               + f"; objective: {model.objective.sense.value if model.objective else 'none'}")
         print(f"time: parse {seconds['parse']:.2f} s, compile {seconds['compile']:.2f} s")
+    return EXIT_OK
+
+
+def _cmd_verify(args) -> int:
+    """Exit 0 when every rule holds (and the claimed objective matches), else 4 with the broken rules."""
+    from .answers import check_answer
+
+    verdict = check_answer(args.spec, args.map, args.solution, _params(args))
+    claimed = args.objective
+    if claimed is None:
+        try:
+            record = json.loads(Path(args.solution).read_text(encoding="utf-8"))
+            claimed = record.get("objective") if isinstance(record, dict) else None
+        except (OSError, UnicodeDecodeError, ValueError):
+            claimed = None
+    problems = [] if verdict.ok else [verdict.render()]
+    if verdict.ok and isinstance(claimed, int) and verdict.objective is not None and claimed != verdict.objective:
+        problems.append(f"{args.solution}: error: the answer claims the objective {claimed}, "
+                        f"but the spec's rules score it {verdict.objective}")
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return EXIT_VERIFY_FAILED
+    score = f", objective {verdict.objective}" if verdict.objective is not None else ""
+    print(f"{args.solution}: every rule of {args.spec} holds{score}")
     return EXIT_OK
 
 
