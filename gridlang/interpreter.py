@@ -267,6 +267,8 @@ class Interpreter:
         # Fixed per map:
         self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide)}
         self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
+        self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
+                            for d in spec.of(ast.Decide)}
 
     # answers -----------------------------------------------------------------
     def evaluate(self, decisions: Decisions) -> SpecVerdict:
@@ -477,8 +479,7 @@ class Interpreter:
             return value.value
         if isinstance(value, ast.TileValue):
             return self.tile_values[cell]
-        decl = self.sym.decisions[decision]
-        if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
+        if value.id in self.value_names[decision]:
             return value.id
         if value.id in self.env:
             return self.env[value.id]
