@@ -299,6 +299,12 @@ class Interpreter:
             given = dict(decisions.get(d.name, {}))
             on = self.on[d.name]
             self.stmt = d
+            strange = [i for i in given if type(i) is not int or not 0 <= i < self.n]
+            if strange:
+                self.fail(f"{d.name!r} is given on keys that are no cell index of this {self.grid.rows}x"
+                          f"{self.grid.cols} map (0 to {self.n - 1}, row-major): "
+                          + ", ".join(repr(i) for i in strange[:_MAX_SHOWN]))
+                given = {i: v for i, v in given.items() if i not in strange}
             if not d.is_enum:
                 true = {i for i, v in given.items() if v is True or v == 1 and not isinstance(v, bool)}
                 odd = sorted(i for i, v in given.items() if v not in (True, False, 0, 1))

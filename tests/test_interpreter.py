@@ -254,6 +254,19 @@ def test_malformed_decisions_are_violations_of_their_decide_statement(daily):
     assert verdict.objective == 66  # the wall on water is reported, then ignored
 
 
+def test_cells_that_are_no_cell_index_and_values_that_are_no_boolean_are_reported(daily):
+    (_, _, grid, _), interp, walls = daily
+    assert grid.tiles[0] == "water"
+    verdict = interp.evaluate({"wall": {**with_walls(walls)["wall"], (1, 2): True, 168: True, 0: "yes"}})
+    assert [(v.span.line, v.reason, v.cells) for v in verdict.violations] == [
+        (20, "'wall' is given on keys that are no cell index of this 14x12 map (0 to 167, row-major): (1, 2), 168",
+         ()),
+        (20, "a Boolean decision takes the value True (or 1) on its true cells; these cells have another value",
+         ((0, 0),)),
+    ]
+    assert verdict.objective == 66
+
+
 def test_an_enumeration_missing_a_cell_or_outside_its_domain_is_reported():
     spec, symbols, grid, values = setup(SNAKE_SPEC, JANDHYALA)
     answer = kind_answer(EXPECTED["jandhyala_ch32_6x6"]["solution"])
