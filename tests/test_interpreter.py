@@ -610,6 +610,7 @@ BAD_ANSWERS = [
     (b'{"kind": [[[0, 0], 7]]}', "1:20", "7 is not a value of 'kind' (snake, 1, 2, 3, 4, 5)"),
     (b'{"kind": [[[0, 0], "3"]]}', "1:20",
      "'3' is not a value of 'kind' (snake, 1, 2, 3, 4, 5) (an integer is written without quotes: 3)"),
+    (b'{"kind": [' + b"[" * 5000 + b"]" * 5000 + b"]}", "1:1", "the answer nests too deeply to be an answer"),
     (b'{"kind": [[[0, 0], true]]}', "1:20",
      "a value of 'kind' is a value name in quotes or an integer (snake, 1, 2, 3, 4, 5)"),
 ]
