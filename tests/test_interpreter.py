@@ -532,7 +532,8 @@ minimize 10 * count(s) - count(s and gate)
 
 
 def test_a_path_may_cross_a_link_and_never_touches_itself(tmp_path):
-    # Six induced paths join the ends; the shortest is the 4 cells (0, 0) A (0, 1) ~ A (2, 1) (2, 2), through the linked pair.
+    # Six induced paths join the ends; the shortest is the 4 cells (0, 0), A (0, 1), A (2, 1),
+    # (2, 2), through the linked pair (10 * 4 - 2 = 38).
     assert agree_with_solver(tmp_path, PATHS, "oA.\n...\n.Ao\n") == (6, 38)
 
 
