@@ -17,7 +17,8 @@ not UTF-8 or not JSON, a shape other than the above, a cell outside the map
 or listed twice, a decision the spec does not declare, a value outside the
 decision's domain. Whether the answer obeys the rules (a wall off the grass,
 an enumeration missing a cell) is the verifier's question, not the reader's:
-see :func:`gridlang.interpreter.evaluate`.
+see :func:`gridlang.interpreter.evaluate`. :func:`check_answer` runs both,
+from the spec, map and answer files to the verdict.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ class AnswerError(GridlangError, ValueError):
 
 @dataclass
 class _Node:
-    """A JSON value and where it starts: ``value`` is a list of nodes for an
-    array, a list of ``(key, key offset, node)`` for an object, else the value."""
+    """A JSON value and its character offsets in the text (``end`` one past
+    its last character): ``value`` is a list of nodes for an array, a list of
+    ``(key, key offset, node)`` for an object, else the value itself."""
 
     kind: str  # "object", "array" or "scalar"
     value: object
@@ -84,12 +86,12 @@ def read_answer(path: str | Path, grid: Grid, symbols: Symbols,
         raise AnswerError("the answer file is empty", Span(p, 1, 1), source=text)
     try:
         json.loads(text)
+        return _Reader(p, text, grid, symbols, params).run()
     except json.JSONDecodeError as e:
         raise AnswerError(f"the answer is not valid JSON: {e.msg}", Span(p, e.lineno, e.colno),
                           source=text) from e
     except RecursionError as e:
         raise AnswerError("the answer nests too deeply to be an answer", Span(p, 1, 1), source=text) from e
-    return _Reader(p, text, grid, symbols, params).run()
 
 
 def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str | Path,

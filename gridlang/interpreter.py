@@ -267,6 +267,8 @@ class Interpreter:
         # Fixed per map:
         self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide)}
         self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
+        self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
+                            for d in spec.of(ast.Decide)}
 
     # answers -----------------------------------------------------------------
     def evaluate(self, decisions: Decisions) -> SpecVerdict:
@@ -297,6 +299,12 @@ class Interpreter:
             given = dict(decisions.get(d.name, {}))
             on = self.on[d.name]
             self.stmt = d
+            strange = [i for i in given if type(i) is not int or not 0 <= i < self.n]
+            if strange:
+                self.fail(f"{d.name!r} is given on keys that are no cell index of this {self.grid.rows}x"
+                          f"{self.grid.cols} map (0 to {self.n - 1}, row-major): "
+                          + ", ".join(repr(i) for i in strange[:_MAX_SHOWN]))
+                given = {i: v for i, v in given.items() if i not in strange}
             if not d.is_enum:
                 true = {i for i, v in given.items() if v is True or v == 1 and not isinstance(v, bool)}
                 odd = sorted(i for i, v in given.items() if v not in (True, False, 0, 1))
@@ -477,8 +485,7 @@ class Interpreter:
             return value.value
         if isinstance(value, ast.TileValue):
             return self.tile_values[cell]
-        decl = self.sym.decisions[decision]
-        if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
+        if value.id in self.value_names[decision]:
             return value.id
         if value.id in self.env:
             return self.env[value.id]
