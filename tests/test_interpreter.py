@@ -31,8 +31,8 @@ from gridlang.params import resolve_params
 from gridlang.parser import parse_file, parse_spec
 from gridlang.pipeline import load, solve, solve_model
 from gridlang.solution import Solution
-from gridlang.verifiers import horse as horse_rules
-from gridlang.verifiers import snake_eggs as snake_rules
+from gridlang.plugins import horse as horse_rules
+from gridlang.plugins import snake_eggs as snake_rules
 
 from horse_data import HORSE_DATA, REPO, SPECS, known_optimum, manifest
 from snake_data import EXPECTED, INSTANCES
@@ -578,7 +578,7 @@ def test_what_solve_json_prints_reads_back_and_holds(tmp_path, capsys):
     answer.write_text(printed)
     spec, symbols, grid, values = setup(HORSE, DAILY)
     decisions = read_answer(answer, grid, symbols, values)
-    walls = {grid.index(r, c) for r, c in json.loads(printed)["walls"]}
+    walls = {grid.index(r, c) for r, c in json.loads(printed)["horse"]["walls"]}
     assert decisions == {"wall": {c: True for c in walls}}
     verdict = check_answer(HORSE, DAILY, answer)
     assert verdict.ok and verdict.objective == 66
