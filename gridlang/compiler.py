@@ -201,6 +201,7 @@ class _Compiler:
             regions=regions,
             params=dict(self.params),
             info=info,
+            source=(self.spec, self.sym),
         )
 
     # statements -------------------------------------------------------------

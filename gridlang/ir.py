@@ -212,6 +212,10 @@ class Model:
             (a cell absent from the tuple is never a member).
         params: the parameter values the model was compiled with.
         info: provenance (spec path, map path, variant) for headers.
+        source: the spec's AST and symbols the model was compiled from
+            (``(ast.Spec, checker.Symbols)``), so that an answer can be
+            checked against the spec's own rules (:mod:`gridlang.interpreter`);
+            None for a model built by hand.
     """
 
     name: str
@@ -223,6 +227,7 @@ class Model:
     regions: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     params: Mapping[str, object] = field(default_factory=dict)
     info: Mapping[str, str] = field(default_factory=dict)
+    source: object = field(default=None, compare=False, repr=False)
 
     @property
     def num_vars(self) -> int:
@@ -241,7 +246,7 @@ class Model:
         """A copy with ``extra`` constraints appended (for blocking clauses)."""
         return Model(
             self.name, self.grid, self.variables, self.constraints + tuple(extra),
-            self.objective, self.decisions, self.regions, self.params, self.info,
+            self.objective, self.decisions, self.regions, self.params, self.info, self.source,
         )
 
     def kinds(self) -> set[str]:

@@ -19,6 +19,7 @@ from .deadline import Deadline
 from .checker import check
 from .compiler import compile_spec
 from .errors import VerificationError
+from .interpreter import Interpreter
 from .ir import Assignment, Clause, Cmp, Linear, Model, violations
 from .maps import build_grid, read_map
 from .params import resolve_params
@@ -85,7 +86,15 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
 
 
 def verify(model: Model, assignment: Assignment, objective: int | None = None) -> tuple[Solution, Verdict | None]:
-    """Check an assignment against the IR and the puzzle's rules.
+    """Check an assignment three ways: the IR, the spec's own rules, the puzzle's published rules.
+
+    1. :func:`gridlang.ir.violations`: the solver answered its own model.
+    2. :mod:`gridlang.interpreter`: every rule of the spec, evaluated from
+       the AST by sets and BFS, holds, and the spec's objective equals the
+       model's (a compiler or encoding mistake shows here). Skipped for a
+       model built by hand (``model.source`` is None).
+    3. The puzzle plug-in's verifier, written from the published rules,
+       when the puzzle has one; its score is the one reported.
 
     Args:
         model: the model it answers.
@@ -104,6 +113,13 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
     if broken:
         raise VerificationError("the solver's answer breaks its own model: " + "; ".join(broken[:5]))
     solution = decode(model, assignment)
+    if model.source is not None:
+        judged = _interpreter(model).evaluate(solution.decisions)
+        if not judged.ok:
+            raise VerificationError("the answer breaks the spec's own rules:\n" + judged.render())
+        if model.objective is not None and judged.objective != model.objective.value(assignment):
+            raise VerificationError(f"the spec's rules score this answer {judged.objective}, but the compiled "
+                                    f"model scores it {model.objective.value(assignment)}")
     verdict = find_plugin(model.name).verify(model.grid, solution, dict(model.params), model.info.get("variant"))
     if verdict is not None:
         if not verdict.ok:
@@ -116,6 +132,19 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
             raise VerificationError(f"the solver claims {objective}, but its answer has objective "
                                     f"{model.objective.value(assignment)}")
     return solution, verdict
+
+
+_INTERPRETER: list = []  # [(source, grid, Interpreter)] of the model verified last
+
+
+def _interpreter(model: Model) -> Interpreter:
+    """The spec's interpreter on ``model``'s map and parameters, kept for the model verified last."""
+    if _INTERPRETER and _INTERPRETER[0][0] is model.source and _INTERPRETER[0][1] is model.grid:
+        return _INTERPRETER[0][2]
+    spec, symbols = model.source
+    judge = Interpreter(spec, symbols, model.grid, dict(model.params))
+    _INTERPRETER[:] = [(model.source, model.grid, judge)]
+    return judge
 
 
 def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,

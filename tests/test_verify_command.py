@@ -77,3 +77,23 @@ def _write(tmp_path: Path, answer: dict) -> Path:
     path = tmp_path / "ok.json"
     path.write_text(json.dumps(answer))
     return path
+
+
+def test_an_encoding_that_drops_a_rule_fails_the_spec_check_after_solve():
+    """A model missing the border rule (as a compiler bug would) lets the
+    solver wall nothing in; the interpreter, run after every solve, names
+    the rule the answer breaks instead of reporting a wrong optimum."""
+    from dataclasses import replace
+
+    import pytest
+
+    from gridlang.errors import VerificationError
+    from gridlang.pipeline import load, solve_model
+
+    model, _ = load(HORSE, DAILY)
+    kept = tuple(c for c in model.constraints if c.span is None or c.span.line != 24)
+    assert len(kept) < len(model.constraints)
+    broken = replace(model, constraints=kept)
+    with pytest.raises(VerificationError) as e:
+        solve_model(broken, "cpsat")
+    assert "spec's own rules" in str(e.value) and "horse.grid:24:9: rule violated: pen avoids border" in str(e.value)
