@@ -301,29 +301,6 @@ def _cmd_solve(args) -> int:
     return EXIT_OK
 
 
-def _answer_json(model, solution) -> dict:
-    """The answer's part of ``--json``: ``decisions`` and the plug-in's extras.
-
-    Returns:
-        ``{"decisions": {name: [[[row, col], value], ...]}}``, a Boolean
-        decision listing its true cells with value 1, sorted by cell;
-        ``decisions`` is None when there is no answer. A plug-in with figures
-        of its own adds them under its name (``{"NAME": {...}}``).
-    """
-    out: dict[str, object] = {"decisions": None}
-    if solution is not None:
-        out["decisions"] = {
-            name: sorted([list(model.grid.cell(c)), v if not isinstance(v, bool) else 1]
-                         for c, v in cells.items())
-            for name, cells in solution.decisions.items()
-        }
-    plugin = find_plugin(model.name)
-    extras = plugin.extras(model, solution)
-    if plugin.name and extras:
-        out[plugin.name] = extras
-    return out
-
-
 def _render(model, solution) -> str:
     """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
     text = find_plugin(model.name).render(model.grid, solution)
@@ -331,33 +308,9 @@ def _render(model, solution) -> str:
 
 
 def _report_json(report, args) -> dict:
-    res = report.result
-    verdict = report.verdict
-    out = {
-        "puzzle": report.model.name,
-        "spec": str(args.spec),
-        "map": str(args.map),
-        "status": res.status.value,
-        "objective": res.objective,
-        "bound": res.bound,
-        "verified": report.solution is not None,
-        "verified_score": verdict.score if verdict else None,
-        "verifier": verdict.verifier if verdict else "ir",
-        **_answer_json(report.model, report.solution),
-        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in report.model.params.items()},
-        "backend": report.backend,
-        "connectivity": res.stats.get("connectivity"),
-        "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
-        "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},
-    }
-    if args.count is not None or args.unique:
-        out["solutions_found"] = len(report.solutions)
-        out["complete"] = report.complete
-        out["unique"] = report.unique
-        if report.unique is None and (report.complete or len(report.solutions) > 1):
-            # --count settles uniqueness too once it ends or finds a second solution.
-            out["unique"] = len(report.solutions) == 1 and bool(report.complete)
-    return out
+    from .api import report_json
+
+    return report_json(report, str(args.spec), str(args.map))
 
 
 def _report_text(report, time_limit: float | None = None) -> str:
@@ -372,10 +325,10 @@ def _report_text(report, time_limit: float | None = None) -> str:
     if report.solution is not None:
         score = report.score
         if score is not None:
-            verified = "verified" if report.verdict is not None else "checked against the model"
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
             parts.insert(0, f"score {score} ({verified})")
         else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked against the model")
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
         if res.status is Status.FEASIBLE and res.bound is not None:
             parts.append(f"bound {res.bound:g}")
         parts.extend(find_plugin(model.name).summary(model, report.solution))
@@ -419,15 +372,14 @@ def _render_generic(grid, solution) -> str:
     return "\n".join(rows)
 
 
-_FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat"}
-
-
 def _format_backend(fmt: str):
     from .errors import BackendError
 
-    if fmt not in _FORMAT_BACKEND:
-        raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(_FORMAT_BACKEND)}")
-    return get_backend(_FORMAT_BACKEND[fmt])
+    from .api import FORMAT_BACKEND
+
+    if fmt not in FORMAT_BACKEND:
+        raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(FORMAT_BACKEND)}")
+    return get_backend(FORMAT_BACKEND[fmt])
 
 
 def _cmd_export(args) -> int:
@@ -465,9 +417,11 @@ def _cmd_decode(args) -> int:
     solution, verdict = verify(model, assignment, objective)
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
-        print(json.dumps({"verified": True, "objective": objective,
-                          "verified_score": verdict.score if verdict else None,
-                          **_answer_json(model, solution)}))
+        from .api import report_json
+
+        full = report_json(report, str(args.spec), str(args.map))
+        print(json.dumps({key: full[key] for key in ("verified", "objective", "verified_score", "decisions")}
+                         | {key: value for key, value in full.items() if key == find_plugin(model.name).name}))
     else:
         print(_render(model, solution))
         print()

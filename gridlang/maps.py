@@ -90,8 +90,21 @@ def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
             in a format a plug-in or this module reads, or its rows are
             ragged; located at the line and column.
     """
-    p = str(path)
-    text = read_source(path, MapError, "map")
+    return parse_map(read_source(path, MapError, "map"), str(path), puzzle)
+
+
+def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapData:
+    """Read a map from its text, as :func:`read_map` reads a file.
+
+    Args:
+        text: the map (text rows under optional headers, or a JSON record).
+        path: the name errors point at.
+        puzzle: as in :func:`read_map`.
+
+    Raises:
+        MapError: as :func:`read_map`.
+    """
+    p = path
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
     data = None

@@ -16,12 +16,13 @@ from pathlib import Path
 
 from .backend import Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
-from .checker import check
+from . import ast
+from .checker import Symbols, check
 from .compiler import compile_spec
 from .errors import VerificationError
 from .interpreter import Interpreter
 from .ir import Assignment, Clause, Cmp, Linear, Model, violations
-from .maps import build_grid, read_map
+from .maps import MapData, build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
@@ -77,12 +78,34 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
     spec = parse_file(spec_path)
     symbols = check(spec)
     data = read_map(map_path, spec.puzzle.name if spec.puzzle else None)
+    model, seconds = load_checked(spec, symbols, data, params)
+    seconds.pop("read")
+    seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
+    return model, seconds
+
+
+def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
+                 params: dict[str, str] | None = None) -> tuple[Model, dict]:
+    """Compile a parsed and checked spec against a read map.
+
+    Args:
+        spec: the spec's AST (:func:`gridlang.parser.parse_file`).
+        symbols: its symbols (:func:`gridlang.checker.check`).
+        data: the map (:func:`gridlang.maps.read_map` or ``parse_map``).
+        params: command-line parameter values, as text.
+
+    Returns:
+        The model, and seconds: ``read`` (grid and parameters), ``compile``.
+
+    Raises:
+        GridlangError: a map or parameter problem, located.
+    """
+    t0 = time.perf_counter()
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
-    model = compile_spec(spec, symbols, grid, values, map_path=str(map_path), map_data=data)
-    t2 = time.perf_counter()
-    return model, {"parse": t1 - t0, "compile": t2 - t1}
+    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data)
+    return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
 
 
 def verify(model: Model, assignment: Assignment, objective: int | None = None) -> tuple[Solution, Verdict | None]:

@@ -122,12 +122,12 @@ def test_registered_plugin_reads_its_map_and_fills_the_status_line_and_json(tall
     assert main(["solve", str(spec), "--map", str(grid)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("##...\n")  # no renderer of its own: the generic drawing
-    assert "score 2 (checked against the model)   status OPTIMAL   marked 2   backend" in out
+    assert "score 2 (checked by the spec's rules)   status OPTIMAL   marked 2   backend" in out
     assert main(["solve", str(spec), "--map", str(grid), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["tally"] == {"marked": [0, 1]}
     assert data["decisions"] == {"mark": [[[0, 0], 1], [[0, 1], 1]]}
-    assert data["verifier"] == "ir"
+    assert data["verifier"] == "spec"
 
 
 def test_json_of_a_puzzle_without_plugin_carries_decisions_only(tmp_path, capsys):
