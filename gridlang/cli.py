@@ -159,6 +159,29 @@ def _build_parser() -> argparse.ArgumentParser:
     v.add_argument("--objective", type=int, help="the score the answer claims (default: the file's objective)")
     v.set_defaults(run=_cmd_verify)
 
+    bt = sub.add_parser("batch", help="solve many maps, one JSON line each, resumable (a process pool or Dask)")
+    bt.add_argument("spec", help="the .grid spec")
+    bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
+    bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
+    bt.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
+    bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
+                    "one for cpsat, whose portfolio uses the cores)")
+    bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
+    bt.add_argument("--unique", action="store_true", help="prove each answer unique")
+    bt.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", help="a parameter for every map")
+    bt.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                    help="a backend setting (repeatable)")
+    bt.add_argument("--scheduler", metavar="tcp://HOST:8786", help="run on this Dask distributed scheduler")
+    bt.add_argument("--debug", action="store_true", help="show tracebacks")
+    bt.set_defaults(run=_cmd_batch)
+
+    pl = sub.add_parser("plot", help="plot batch results: share solved against time, time against size")
+    pl.add_argument("results", nargs="+", help="JSON-lines results files (one series per file and backend)")
+    pl.add_argument("--output", "-o", required=True, help="figure file: .png, .svg or .pdf")
+    pl.add_argument("--title", help="the figure's title")
+    pl.add_argument("--debug", action="store_true", help="show tracebacks")
+    pl.set_defaults(run=_cmd_plot)
+
     k = sub.add_parser("check", help="parse and check a spec")
     common(k, need_map=False)
     k.set_defaults(run=_cmd_check)
@@ -468,6 +491,56 @@ def _cmd_verify(args) -> int:
         return EXIT_VERIFY_FAILED
     score = f", objective {verdict.objective}" if verdict.objective is not None else ""
     print(f"{args.solution}: every rule of {args.spec} holds{score}")
+    return EXIT_OK
+
+
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value
+
+
+def _cmd_batch(args) -> int:
+    """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
+    from .batch import run_batch
+
+    settings = {}
+    for key, value in args.set:
+        if key.split(".", 1)[0] != args.backend:
+            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
+                               f"but the backend is {args.backend!r}")
+        settings[key] = value
+    client = None
+    if args.scheduler:
+        from distributed import Client
+
+        try:
+            client = Client(args.scheduler, timeout=30)
+        except OSError as e:
+            raise BackendError(f"cannot reach the Dask scheduler {args.scheduler}: {e}") from e
+    try:
+        summary = run_batch(args.spec, args.maps, args.out, backend=args.backend, workers=args.workers,
+                            time_limit=args.time_limit, unique=args.unique, params=_params(args),
+                            settings=settings, client=client)
+    finally:
+        if client is not None:
+            client.close()
+    print(summary.text())
+    if summary.verify_failed:
+        return EXIT_VERIFY_FAILED
+    return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK
+
+
+def _cmd_plot(args) -> int:
+    from .plot import plot
+
+    plot(args.results, args.output, args.title)
+    print(f"wrote {args.output}")
     return EXIT_OK
 
 
