@@ -25,10 +25,33 @@ def backend(request):
     return request.param
 
 
-def test_backend_strategies_are_declared(backend):
+SMALL = """budget: 3
+~~~~~~~
+~..C..~
+~.~~~.~
+~..H..~
+~~~.~~~
+"""
+"""A 5x7 map whose one way out is the grass cell on the bottom border: a
+wall there encloses the 10 grass cells, the horse (1 each) and the cherry
+(4), a score of 15."""
+
+
+def test_every_declared_strategy_solves_and_an_undeclared_one_is_refused(backend, tmp_path):
+    from gridlang.errors import BackendError
+
     cls = type(get_backend(backend))
     assert cls.available()
-    assert "cuts" in cls.connectivity and len(cls.connectivity) >= 2
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL)
+    for strategy in cls.connectivity:
+        report = solve(SPECS["standard"], path, None, backend, SolveOptions(connectivity=strategy))
+        assert (report.result.status, report.score, report.result.stats["connectivity"]) == \
+            (Status.OPTIMAL, 15, strategy), strategy
+    with pytest.raises(BackendError) as e:
+        solve(SPECS["standard"], path, None, backend, SolveOptions(connectivity="telepathy"))
+    assert f"backend {backend!r} has no connectivity strategy 'telepathy'; it offers " \
+           f"{', '.join(cls.connectivity)}" in str(e.value)
 
 
 @pytest.mark.parametrize("variant, name", MAPS, ids=[m for _, m in MAPS])
