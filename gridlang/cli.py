@@ -182,6 +182,25 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--debug", action="store_true", help="show tracebacks")
     pl.set_defaults(run=_cmd_plot)
 
+    bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
+    bn.add_argument("sets", nargs="+", metavar="SET", help="dailies, weeklies, customs, standard, january, "
+                    "costlywalls, lovebirds, loversquarrel, snake-eggs, hard-tail")
+    bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=backend_names())
+    bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
+    bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
+    bn.add_argument("--time-limit", "-t", type=_positive_seconds, default=120.0, metavar="SECONDS",
+                    help="seconds per solve (default 120)")
+    bn.add_argument("--maps", metavar="GLOB", help="only maps whose file name matches")
+    bn.add_argument("--metric", default="compile+solve",
+                    help="what the summary measures: wall, total, or phases joined by + (default compile+solve)")
+    bn.add_argument("--baseline", help="the backend the ratios divide by (default: the first)")
+    bn.add_argument("--root", default=".", help="the checkout holding puzzles/ and tests/data/ (default .)")
+    bn.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                    help="a backend setting (repeatable)")
+    bn.add_argument("--quiet", action="store_true", help="print the summary only")
+    bn.add_argument("--debug", action="store_true", help="show tracebacks")
+    bn.set_defaults(run=_cmd_bench)
+
     k = sub.add_parser("check", help="parse and check a spec")
     common(k, need_map=False)
     k.set_defaults(run=_cmd_check)
@@ -534,6 +553,18 @@ def _cmd_batch(args) -> int:
     if summary.verify_failed:
         return EXIT_VERIFY_FAILED
     return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK
+
+
+def _cmd_bench(args) -> int:
+    """Exit 0 when every row is correct (verified, proved, at the known optimum), else 4."""
+    from .bench import run, summary
+
+    echo = None if args.quiet else (lambda line: print(line, flush=True))
+    rows = run(args.sets, args.backend, args.out, root=args.root, fresh=args.fresh, time_limit=args.time_limit,
+               pattern=args.maps, settings=dict(args.set), echo=echo)
+    for line in summary(rows, args.metric, args.baseline):
+        print(line)
+    return EXIT_OK if all(r["correct"] for r in rows) else EXIT_VERIFY_FAILED
 
 
 def _cmd_plot(args) -> int:
