@@ -222,7 +222,11 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     session = engine.session(model, options)
-    result = session.solve()
+    if options.deadline.expired():
+        # Parsing and compiling used the time up: no solver is started.
+        result = Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving"})
+    else:
+        result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
     report = Report(model, backend, result, seconds=seconds)
     report.interrupted = options.deadline.interrupted
