@@ -4,15 +4,15 @@
 square of ``cell`` pixels per cell inside a frame, in layers:
 
 1. ``tiles``: one square per cell, filled by its tile kind;
-2. ``grid-lines``: the lines between cells (skipped along tiles that say so);
-3. ``regions``: each region's cells shaded (a group with an opacity);
-4. ``glyphs``: a tile's glyph (its map character, a disc, or a painter the
+2. ``tints``: cells filled by an enumeration's value;
+3. ``grid-lines``: the lines between cells (skipped along tiles that say so);
+4. ``regions``: each region's cells shaded (a group with an opacity);
+5. ``glyphs``: a tile's glyph (its map character, a disc, or a painter the
    style defines);
-5. region outlines: the edges between a region's cells and the others;
-6. ``decisions``: a Boolean decision's true cells as marks (one element per
-   cell); an enumeration's values as labels, cell tints, paths joining
-   side-adjacent cells of one value, and outlines around groups of equal
-   values.
+6. ``region-outlines``: the edges between a region's cells and the others;
+7. ``decisions``: a Boolean decision's true cells as marks (one element per
+   cell); an enumeration's values as labels and paths joining side-adjacent
+   cells of one value, and outlines around groups of equal values.
 
 What each of these looks like is a :class:`Style`. A puzzle's plug-in may
 declare one (:meth:`gridlang.plugins.Plugin.style`); whatever it leaves out
@@ -97,19 +97,23 @@ class MarkStyle:
 
     Attributes:
         shape: ``block`` (a filled square), ``dot``, ``cross``, ``label``
-            (the value as text), ``tint`` (the cell filled), ``path`` (lines
-            joining side-adjacent cells of the value), ``none``, or the name
-            of a painter of the style.
+            (the value as text, left off cells whose tile has a glyph),
+            ``path`` (lines joining side-adjacent cells of the value),
+            ``auto`` (a label for numbers and short names, else a tint
+            hashed from the value), ``none``, or the name of a painter of the
+            style.
         colour: its colour.
         width: line width of ``path`` and ``cross``, in cells.
         outline: for an enumeration, a colour to outline each group of
             side-adjacent cells with equal values (None: no outline).
+        fill: a tint for the cells (None: none; see also ``Style.value_fill``).
     """
 
     shape: str = "block"
     colour: Colour = "#303030"
     width: float = 0.12
     outline: Colour | None = None
+    fill: Colour | None = None
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ class Style:
         regions: region name -> its style.
         any_region: the style of a region not in ``regions``.
         painters: glyph and mark names -> the functions that draw them.
-        value_fill: for enumerations drawn as ``tint``, value -> colour.
+        value_fill: an enumeration's value -> the tint of its cells.
     """
 
     background: Colour | None = None
@@ -207,8 +211,8 @@ def default_style(grid: Grid, impassable: set[str] | frozenset[str] = frozenset(
 
     Returns:
         A complete style: white frame, grey grid lines, tiles hashed pale
-        (dark when impassable) with their character on all but the most
-        common kind. Decisions and regions it leaves to :func:`mark_style`
+        with their character on them, but for the most common kind (plain)
+        and impassable kinds (dark, plain). Decisions and regions it leaves to :func:`mark_style`
         and :func:`region_style`.
     """
     counts: dict[str, int] = {}
@@ -219,7 +223,7 @@ def default_style(grid: Grid, impassable: set[str] | frozenset[str] = frozenset(
     for kind in counts:
         dark = kind in impassable
         tiles[kind] = TileStyle(hashed_colour(kind, 0.3 if dark else 0.88, 0.35),
-                                None if kind == common else "char", "#f0f0f0" if dark else "#202020")
+                                None if kind == common or dark else "char")
     return Style(background="#ffffff", frame=0.25, grid="#b4b4b4", grid_width=0, tiles=tiles)
 
 
@@ -242,7 +246,7 @@ def mark_style(style: Style, decision: str, boolean: bool, k: int = 0) -> MarkSt
         return style.marks[decision]
     if boolean:
         return style.bool_mark or MarkStyle(_BOOL_SHAPES[k % 3], hashed_colour(decision, 0.3, 0.6))
-    return MarkStyle("label", "#202020", outline="#202020")
+    return MarkStyle("auto", "#202020", outline="#202020")
 
 
 def region_style(style: Style, region: str) -> RegionStyle:
@@ -281,6 +285,13 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
     with canvas.group("tiles"):
         for c in cells:
             canvas.rect(c.x, c.y, cell, cell, fill=c.tile.fill, cls=f"tile tile-{_css(grid.tiles[c.index])}")
+    kinds = _decision_kinds(solution, booleans)
+    if solution is not None:
+        tints = [(name, values) for name, values in solution.decisions.items() if not kinds[name][0]]
+        if tints:
+            with canvas.group("tints"):
+                for name, values in tints:
+                    _tints(canvas, cells, style, name, values, mark_style(style, name, False))
     _grid_lines(canvas, grid, cells, style, cell, pad)
     regions = solution.regions if solution else {}
     if regions:
@@ -307,12 +318,44 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
                                 cls=f"outline region-{_css(name)}")
     if solution is not None:
         with canvas.group("decisions"):
-            k = 0
             for name, values in solution.decisions.items():
-                boolean = name in booleans if booleans is not None else all(v is True for v in values.values())
+                boolean, k = kinds[name]
                 _decision(canvas, grid, cells, style, name, values, mark_style(style, name, boolean, k), boolean)
-                k += boolean
     return canvas
+
+
+def _decision_kinds(solution: Solution | None, booleans: set[str] | None) -> dict[str, tuple[bool, int]]:
+    """Decision name -> (Boolean?, its place among the Boolean decisions)."""
+    out, k = {}, 0
+    for name, values in (solution.decisions.items() if solution else ()):
+        boolean = name in booleans if booleans is not None else all(v is True for v in values.values())
+        out[name] = (boolean, k)
+        k += boolean
+    return out
+
+
+def _value_style(style: Style, name: str, value: object, base: MarkStyle) -> MarkStyle:
+    """The style of one value of an enumeration, ``auto`` resolved."""
+    ms = style.marks.get(f"{name}={value}") or base
+    if ms.shape == "auto":
+        if isinstance(value, int) or len(str(value)) <= 2:
+            return replace(ms, shape="label")
+        return replace(ms, shape="none", fill=ms.fill or hashed_colour(f"{name}={value}", 0.82, 0.55))
+    return ms
+
+
+def _tints(canvas: Canvas, cells: list[Cell], style: Style, name: str, values: dict[int, object],
+           base: MarkStyle) -> None:
+    by_value: dict[object, list[int]] = {}
+    for i, v in sorted(values.items()):
+        by_value.setdefault(v, []).append(i)
+    for v, cs in by_value.items():
+        colour = style.value_fill.get(v) or _value_style(style, name, v, base).fill
+        if colour is None:
+            continue
+        with canvas.group(f"tint {_css(name)}-{_css(v)}"):
+            for i in cs:
+                canvas.rect(cells[i].x, cells[i].y, cells[i].size, cells[i].size, fill=colour)
 
 
 def _css(name: object) -> str:
@@ -423,15 +466,6 @@ def _decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name:
     for i, v in sorted(values.items()):
         by_value.setdefault(v, []).append(i)
     with canvas.group(f"decision decision-{_css(name)}"):
-        tinted = [(v, cs) for v, cs in by_value.items()
-                  if (style.marks.get(f"{name}={v}") or base).shape == "tint"]
-        for v, cs in tinted:
-            ms = style.marks.get(f"{name}={v}") or base
-            colour = style.value_fill.get(v, ms.colour if f"{name}={v}" in style.marks
-                                          else hashed_colour(f"{name}={v}", 0.88, 0.5))
-            with canvas.group(f"tint {_css(name)}-{_css(v)}"):
-                for i in cs:
-                    canvas.rect(cells[i].x, cells[i].y, cells[i].size, cells[i].size, fill=colour)
         if base.outline is not None:
             pairs = []
             for i, v in values.items():
@@ -441,10 +475,14 @@ def _decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name:
                     pairs.append((c.at(1, 0), c.at(1, 1)))
                 if r + 1 < grid.rows and i + grid.cols in values and values[i + grid.cols] != v:
                     pairs.append((c.at(0, 1), c.at(1, 1)))
+                pairs.extend(side for side, edge in (((c.at(0, 0), c.at(1, 0)), r == 0),
+                                                     ((c.at(0, 1), c.at(1, 1)), r == grid.rows - 1),
+                                                     ((c.at(0, 0), c.at(0, 1)), col == 0),
+                                                     ((c.at(1, 0), c.at(1, 1)), col == grid.cols - 1)) if edge)
             if pairs:
                 canvas.segments(pairs, base.outline, max(1.0, 0.06 * cells[0].size), cls=f"outline {_css(name)}")
         for v, cs in by_value.items():
-            ms = style.marks.get(f"{name}={v}") or base
+            ms = _value_style(style, name, v, base)
             cls = f"{_css(name)}-{_css(v)}"
             if ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
@@ -453,7 +491,7 @@ def _decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name:
                     if cells[i].tile.glyph is None:
                         canvas.text(*cells[i].at(0.5, 0.5), _label(v), 0.45 * cells[i].size, ms.colour,
                                     cls=f"label {cls}")
-            elif ms.shape not in ("tint", "none"):
+            elif ms.shape != "none":
                 for i in cs:
                     _mark(canvas, cells[i], ms, style, f"mark {cls}")
 
@@ -499,7 +537,7 @@ def picture(model: Model, solution: Solution | None, cell: int = 32) -> Canvas:
         impassable = set(symbols.tags.get("impassable", ()))
     booleans = {d.name for d in model.decisions if tuple(d.values) == (True,)}
     base = default_style(model.grid, impassable)
-    declared = find_plugin(model.name).style(model.grid)
+    declared = find_plugin(model.name).style(model.grid, solution)
     style = declared.over(base) if declared is not None else base
     where = Path(str(model.info.get("map", ""))).name
     title = f"{model.name}: {where}" if where else model.name

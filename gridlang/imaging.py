@@ -19,12 +19,12 @@ a half pitch scores at most half, a multiple of the pitch nothing (its other
 phases hold lines too). The lines found near ``offset + k * pitch`` are
 fitted by least squares. The grid spans the first to the last strong line,
 and further while a band one pitch wide beyond them fits in the picture and
-is not plain frame (a row of water shows no grid lines).
+is not plain frame (a row of tiles that draw no lines shows none).
 
 **The tiles.** Only the inner part of a cell is read (a margin of 15% of the
 pitch on each side keeps grid lines and neighbours out). A pixel is
 *background* when it lies within ``near_background`` (RGB distance) of a
-colour of a background tile (the game's grass or water); a cell whose
+colour of a background tile (open ground, say, or a lake); a cell whose
 non-background pixels are fewer than the ``foreground`` share is the
 background tile with the most pixels. Otherwise its foreground pixels are
 matched, class by class, to that class's palette (its colours and their
@@ -34,7 +34,7 @@ pictures): each pixel goes to the nearest palette colour within
 ``sum_j min(share_j, weight_j)`` (Swain and Ballard, "Color indexing", IJCV
 7(1), 1991). The best class wins; below ``min_score`` the colour is unknown.
 
-**Linked tiles** (the game's portals) are one class per colour. Each class
+**Linked tiles** (pairs joined across the map) are one class per colour. Each class
 has its own map character, so a pair read off a picture is labelled by its
 colour; a colour seen other than twice is an error.
 
@@ -53,7 +53,7 @@ import numpy as np
 
 from .errors import ImageError
 
-PORTAL_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+LINK_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 """Characters given to linked classes, in order, when a map leaves one free."""
 
 MARGIN = 0.15
@@ -314,8 +314,8 @@ def _extend(axis: Axis, rgb: np.ndarray, along: int, frame: np.ndarray, toleranc
             content: float = 0.05) -> Axis:
     """Add the cells beyond the outermost visible lines.
 
-    Grid lines show only between cells that draw them (the game's grass), so
-    a row of water at the map's edge has none. A band one pitch wide beyond
+    Grid lines show only between cells that draw them, so a row of cells
+    that draw none at the map's edge shows none. A band one pitch wide beyond
     the outermost line is a row (or column) of the map when it lies inside
     the picture and more than ``content`` of its pixels differ from the frame.
     """
@@ -374,10 +374,10 @@ class TileClass:
 
     Attributes:
         char: its map character.
-        name: a word for messages (``horse``, ``portal``).
+        name: a word for messages (the tile's name).
         colours: ``(k, 3)`` RGB of the palette.
         weights: each colour's share of a typical cell's foreground pixels.
-        linked: one colour of a linked tile (a portal pair).
+        linked: one colour of a linked tile (one linked pair).
     """
 
     char: str
@@ -403,7 +403,7 @@ class Calibration:
     """Colours learned from pictures with known maps (see the module).
 
     Attributes:
-        background: background char -> ``(k, 3)`` colours (grass, water).
+        background: background char -> ``(k, 3)`` colours.
         classes: the foreground tiles, linked colours included.
         foreground: least share of non-background pixels in a cell with a tile on it.
         margin: share of the pitch cut from each side of a cell.
@@ -567,7 +567,7 @@ def read_picture(path: str | Path, calibration: Calibration) -> list[str]:
 
     Returns:
         The map's rows, top to bottom, one character per cell; linked tiles
-        (portals) carry their colour's character.
+        carry their colour's character.
 
     Raises:
         ImageError: not an image, no grid found, a cell whose colours match
@@ -603,6 +603,9 @@ def read_picture(path: str | Path, calibration: Calibration) -> list[str]:
         if len(where) != 2:
             name = next(k.name for k in calibration.classes if k.char == ch)
             cells_text = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in where)
+            if len(where) == 1:
+                raise ImageError(f"{path}: the {name} tile at {cells_text} has no twin of its colour; "
+                                 f"linked tiles come in pairs")
             raise ImageError(f"{path}: {len(where)} {name} tiles of one colour at {cells_text}; "
                              f"linked tiles come in pairs")
     return ["".join(row) for row in rows]
@@ -617,7 +620,7 @@ def calibrate(pairs: list[tuple[str | Path, list[str]]], backgrounds: Iterable[s
     Args:
         pairs: ``(picture file, map rows)``; each picture's grid must have the
             map's size.
-        backgrounds: the characters of background tiles (grass, water): cells
+        backgrounds: the characters of background tiles: cells
             that carry nothing.
         name_of: a word for the tile of a map character (for messages).
         linked: whether a map character is a linked tile; each linked pair of
@@ -711,7 +714,7 @@ def calibrate(pairs: list[tuple[str | Path, list[str]]], backgrounds: Iterable[s
         if not merged:
             taken = {k.char for k in classes}
             if ch in taken:
-                ch = next(p for p in PORTAL_CHARS if p not in taken)
+                ch = next(p for p in LINK_CHARS if p not in taken)
             classes.append(TileClass(ch, name_of(key[1]), colours, weights, is_linked))
             tallies.append(dict(fg[key]))
     return Calibration(background, classes, threshold, sources=[Path(str(p)).name for p, _ in pairs])

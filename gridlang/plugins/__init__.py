@@ -137,11 +137,13 @@ class Plugin:
         """
         return {}
 
-    def style(self, grid: Grid) -> Style | None:
+    def style(self, grid: Grid, solution: Solution | None = None) -> Style | None:
         """How pictures of the family's maps and answers look.
 
         Args:
             grid: the map to be drawn.
+            solution: the answer to be drawn with it (its decisions' names
+                key the style's marks), or None for the bare map.
 
         Returns:
             A style whose parts override :func:`gridlang.draw.default_style`

@@ -211,7 +211,7 @@ class HorsePlugin(Plugin):
         walls = None if solution is None else [list(divmod(c, model.grid.cols)) for c in wall_cells(solution)]
         return {"walls": walls, "budget": model.params.get("budget")}
 
-    def style(self, grid: Grid) -> Style:
+    def style(self, grid: Grid, solution: Solution | None = None) -> Style:
         """The game's look: water, grass, fruit, bees, portals in their pair's colour,
         walls as timber, the pen shaded (:mod:`.horse_draw`)."""
         from .horse_draw import style
