@@ -320,12 +320,17 @@ def _cmd_solve(args) -> int:
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
+    read = time.perf_counter()
     data = _image_map(args) if args.image else None
+    read = time.perf_counter() - read
     if data is not None:
         args.map = args.image
     with catch_interrupt(options.deadline):
         report = solve(args.spec, args.map, _params(args), args.backend, options,
                        count=args.count, unique=args.unique, map_data=data)
+    if data is not None:  # reading the picture is part of reading the map
+        report.seconds["parse"] += read
+        report.seconds["total"] += read
     status = report.result.status
     if args.json:
         print(json.dumps(_report_json(report, args)))

@@ -216,7 +216,7 @@ class HorsePlugin(Plugin):
         walls as timber, the pen shaded (:mod:`.horse_draw`)."""
         from .horse_draw import style
 
-        return style(grid)
+        return style(grid, solution)
 
     def read_image(self, path: str, calibration: str | None = None) -> list[str]:
         """The map of a screenshot of the game, portals labelled by colour."""

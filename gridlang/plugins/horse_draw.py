@@ -7,7 +7,7 @@ pixel-art horse, cherries two red fruit on a stem, the golden apple a
 yellow fruit with a leaf, bees three striped bees; a portal is an oval in
 its pair's colour (the game's ten portal colours for characters ``0`` to
 ``9``, then hues spaced around the wheel). Walls are dark timber blocks,
-the horse's pen is shaded gold and outlined.
+the horse's pen is shaded gold and outlined (a unicorn's pen pink).
 
 The colours of water, grass and the ten portals were measured on the
 game's screenshots (see ``gridlang/data/horse_colours.json``), so that a
@@ -22,6 +22,7 @@ import zlib
 from ..canvas import Canvas
 from ..draw import Cell, MarkStyle, RegionStyle, Style, TileStyle
 from ..grid import Grid
+from ..solution import Solution
 
 GRASS = (53, 105, 63)
 GRASS_TUFT = (67, 136, 79)
@@ -34,6 +35,8 @@ WALL_LIGHT = (120, 92, 66)
 WALL_DARK = (44, 32, 24)
 PEN = (255, 222, 120)
 PEN_OUTLINE = (255, 214, 92)
+SECOND_PEN = (255, 170, 220)  # the unicorn's, when it has one of its own
+SECOND_PEN_OUTLINE = (255, 150, 210)
 
 PORTALS = (  # (main, light, dark, middle) per portal character 0-9, as the game draws them
     ((106, 185, 229), (167, 220, 249), (19, 53, 75), (74, 149, 195)),
@@ -202,8 +205,9 @@ def paint_wall(canvas: Canvas, c: Cell) -> None:
     canvas.rect(c.x + 3 * e, round(c.y + 0.5 * s - plank / 2), s - 5 * e, plank, fill=WALL_DARK)
 
 
-def style(grid: Grid) -> Style:
-    """The game's look for ``grid``: tiles by map character, walls, the pen."""
+def style(grid: Grid, solution: Solution | None = None) -> Style:
+    """The game's look for ``grid``: tiles by map character, walls, the pen
+    (a second region, the unicorn's pen, in pink)."""
     grass = TileStyle(GRASS, "grass")
     chars = {
         ".": grass,
@@ -220,6 +224,8 @@ def style(grid: Grid) -> Style:
         background=GRASS, frame=0.25, grid=GRID_LINE, grid_width=0, chars=chars,
         bool_mark=MarkStyle("wall", WALL),
         any_region=RegionStyle(PEN, 0.3, PEN_OUTLINE, 0.06),
+        regions={name: RegionStyle(SECOND_PEN, 0.3, SECOND_PEN_OUTLINE, 0.06)
+                 for name in list(solution.regions if solution else ())[1:2]},
         painters={"horse": paint_horse, "unicorn": paint_unicorn, "cherry": paint_cherry, "apple": paint_apple,
                   "bees": paint_bees, "portal": paint_portal, "water": paint_water, "grass": paint_grass,
                   "wall": paint_wall},
