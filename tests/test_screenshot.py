@@ -16,7 +16,7 @@ from gridlang.checker import check
 from gridlang.cli import main
 from gridlang.draw import default_style, draw
 from gridlang.errors import ImageError
-from gridlang.imaging import find_lattice, load_image
+from gridlang.lattice import find_lattice, load_image
 from gridlang.maps import build_grid, read_map
 from gridlang.parser import parse_file
 from gridlang.plugins import DEFAULT, find_plugin

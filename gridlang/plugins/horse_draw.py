@@ -117,7 +117,6 @@ def paint_horse(canvas: Canvas, c: Cell) -> None:
 
 def paint_unicorn(canvas: Canvas, c: Cell) -> None:
     paint_horse(canvas, c)
-    s = c.size
     canvas.polygon([c.at(0.19, 0.17), c.at(0.25, 0.17), c.at(0.16, 0.03)], fill=(255, 190, 230))
 
 
