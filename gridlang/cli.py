@@ -1,8 +1,9 @@
 """The ``gridlang`` command line.
 
 Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
-``backends``, ``import-image``, ``calibrate-image``. Bad input prints ``file:line:col: error: ...`` with the line and
-a caret, never a traceback (``--debug`` shows it).
+``backends``, ``import-image``, ``calibrate-image``. Bad input prints
+``file:line:col: error: ...`` with the line and a caret, never a traceback
+(``--debug`` shows it).
 
 What is particular to a puzzle family (its drawing, the figures on the status
 line, its part of ``--json``) comes from the family's plug-in, found by the
