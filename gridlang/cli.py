@@ -1,8 +1,9 @@
 """The ``gridlang`` command line.
 
 Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
-``backends``. Bad input prints ``file:line:col: error: ...`` with the line and
-a caret, never a traceback (``--debug`` shows it).
+``backends``, ``import-image``, ``calibrate-image``. Bad input prints
+``file:line:col: error: ...`` with the line and a caret, never a traceback
+(``--debug`` shows it).
 
 What is particular to a puzzle family (its drawing, the figures on the status
 line, its part of ``--json``) comes from the family's plug-in, found by the
@@ -21,8 +22,8 @@ import time
 from pathlib import Path
 
 from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
-from .errors import BackendError, GridlangError, ParamError, VerificationError
-from .plugins import find_plugin
+from .errors import BackendError, GridlangError, ImageError, ParamError, VerificationError
+from .plugins import Plugin, all_plugins, find_plugin
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -102,10 +103,14 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(sp: argparse.ArgumentParser, need_map: bool = True) -> None:
+    def common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False) -> None:
         sp.add_argument("spec", help="the .grid spec")
         if need_map:
-            sp.add_argument("--map", "-m", required=True, help="map or instance file (text or JSON)")
+            where = sp.add_mutually_exclusive_group(required=True) if image else sp
+            where.add_argument("--map", "-m", required=not image, help="map or instance file (text or JSON)")
+            if image:
+                where.add_argument("--image", metavar="PICTURE", help="read the map off a screenshot of the game")
+                sp.add_argument("--calibration", metavar="FILE", help="colours for --image (default: the plug-in's)")
             sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                             help="set a parameter the spec declares (also --NAME VALUE)")
             sp.set_defaults(accepts_params=True, command_parser=sp)
@@ -124,10 +129,17 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
                              "(any CP-SAT parameter), milp.seed_cuts=1; repeatable")
 
+    def pictures(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--svg", metavar="FILE", help="draw the verified answer as SVG")
+        sp.add_argument("--png", metavar="FILE", help="draw the verified answer as PNG")
+        sp.add_argument("--cell", type=_cell_pixels, default=32, metavar="PIXELS",
+                        help="side of a cell in --svg and --png pictures (default 32)")
+
     s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    common(s)
+    common(s, image=True)
     solver_options(s)
+    pictures(s)
     s.add_argument("--count", type=int, metavar="N", help="enumerate up to N distinct solutions")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
@@ -145,6 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
     d.add_argument("--solution", "-s", required=True, help="the solver's solution file")
     d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name)")
     d.add_argument("--json", action="store_true", help="print one JSON object")
+    pictures(d)
     d.set_defaults(run=_cmd_decode)
 
     c = sub.add_parser("compile", help="compile a spec against a map and describe the model")
@@ -208,7 +221,32 @@ def _build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("backends", help="list the backends and whether their solvers are installed")
     b.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     b.set_defaults(run=_cmd_backends)
+
+    i = sub.add_parser("import-image", help="read a map off a screenshot of the game and print it")
+    i.add_argument("image", metavar="PICTURE", help="the screenshot (PNG, JPEG, ...)")
+    i.add_argument("--spec", help="the spec whose plug-in reads it (default: the one plug-in that reads pictures)")
+    i.add_argument("--calibration", metavar="FILE", help="colours to use (default: the plug-in's)")
+    i.add_argument("--debug", action="store_true", help="show tracebacks")
+    i.set_defaults(run=_cmd_import_image)
+
+    r = sub.add_parser("calibrate-image", help="learn the colours import-image needs from screenshots with known maps")
+    r.add_argument("pairs", nargs="+", metavar="PICTURE MAP", help="screenshots, each followed by its map file")
+    r.add_argument("--output", "-o", required=True, help="the calibration file to write (JSON)")
+    r.add_argument("--spec", help="the spec whose plug-in reads the pictures (default: the one that does)")
+    r.add_argument("--debug", action="store_true", help="show tracebacks")
+    r.set_defaults(run=_cmd_calibrate_image)
     return p
+
+
+def _cell_pixels(text: str) -> int:
+    """argparse type: a cell side of 4 pixels or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
+    if value < 4:
+        raise argparse.ArgumentTypeError(f"a cell must be 4 pixels or more, not {value}")
+    return value
 
 
 def _positive_seconds(text: str) -> float:
@@ -325,14 +363,23 @@ def _cmd_solve(args) -> int:
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
+    read = time.perf_counter()
+    data = _image_map(args) if args.image else None
+    read = time.perf_counter() - read
+    if data is not None:
+        args.map = args.image
     with catch_interrupt(options.deadline):
         report = solve(args.spec, args.map, _params(args), args.backend, options,
-                       count=args.count, unique=args.unique)
+                       count=args.count, unique=args.unique, map_data=data)
+    if data is not None:  # reading the picture is part of reading the map
+        report.seconds["parse"] += read
+        report.seconds["total"] += read
     status = report.result.status
     if args.json:
         print(json.dumps(_report_json(report, args)))
     else:
         print(_report_text(report, args.time_limit))
+    _write_pictures(args, report.model, report.solution)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -468,6 +515,73 @@ def _cmd_decode(args) -> int:
         print(_render(model, solution))
         print()
         print(f"verified: score {report.score}" if report.score is not None else "verified")
+    _write_pictures(args, model, solution)
+    return EXIT_OK
+
+
+def _write_pictures(args, model, solution) -> None:
+    """Draw the verified answer to ``--svg`` and ``--png``, naming each file on stderr."""
+    if not (args.svg or args.png):
+        return
+    if solution is None:
+        print("note: no answer to draw", file=sys.stderr)
+        return
+    from .draw import picture, write_picture
+
+    canvas = picture(model, solution, args.cell)
+    for path, fmt in ((args.svg, "svg"), (args.png, "png")):
+        if path:
+            write_picture(canvas, path, fmt)
+            print(f"wrote {path}", file=sys.stderr)
+
+
+def _image_plugin(args) -> Plugin:
+    """The plug-in that reads pictures: the spec's (``--spec``), else the only one that does."""
+    if args.spec:
+        from .parser import parse_file
+
+        spec = parse_file(args.spec)
+        return find_plugin(spec.puzzle.name if spec.puzzle else None)
+    readers = [p for p in all_plugins() if type(p).read_image is not Plugin.read_image]
+    if len(readers) != 1:
+        names = ", ".join(p.name for p in readers)
+        raise ImageError("no puzzle plug-in reads pictures" if not readers else
+                         f"several puzzle plug-ins read pictures ({names}); name one with --spec SPEC")
+    return readers[0]
+
+
+def _image_map(args):
+    """The map read off ``--image`` by the spec's plug-in, as map data (its rows located as lines 1, 2, ...)."""
+    from .maps import MapData
+
+    rows = _image_plugin(args).read_image(args.image, args.calibration)
+    if rows is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures; give --map instead")
+    return MapData(args.image, "\n".join(rows) + "\n", rows, [(r + 1, 1) for r in range(len(rows))])
+
+
+def _cmd_import_image(args) -> int:
+    plugin = _image_plugin(args)
+    rows = plugin.read_image(args.image, args.calibration)
+    if rows is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures")
+    print("\n".join(rows))
+    return EXIT_OK
+
+
+def _cmd_calibrate_image(args) -> int:
+    from .imaging import calibration_text
+    from .maps import read_map
+
+    if len(args.pairs) % 2:
+        raise ImageError(f"give pictures and maps in pairs (PICTURE MAP ...), not {len(args.pairs)} files")
+    plugin = _image_plugin(args)
+    pairs = [(args.pairs[k], read_map(args.pairs[k + 1]).rows) for k in range(0, len(args.pairs), 2)]
+    data = plugin.calibrate_image(pairs)
+    if data is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures")
+    Path(args.output).write_text(calibration_text(data), encoding="utf-8")
+    print(f"wrote {args.output}: {len(data['classes'])} tiles learned from {len(pairs)} pictures")
     return EXIT_OK
 
 

@@ -99,6 +99,11 @@ class BackendError(GridlangError, RuntimeError):
     """A backend is missing, or cannot lower a construct the model uses."""
 
 
+class ImageError(GridlangError, ValueError):
+    """A picture cannot be read as a puzzle: not an image, no grid in it, or a
+    tile whose colours the calibration does not know."""
+
+
 class VerificationError(GridlangError, AssertionError):
     """A solver's answer broke the puzzle's rules or disagreed with its score."""
 

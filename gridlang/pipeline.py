@@ -72,12 +72,17 @@ class Report:
         return self.result.objective
 
 
-def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None) -> tuple[Model, dict]:
-    """Parse, check and compile; return the model and the seconds per phase."""
+def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
+         map_data: MapData | None = None) -> tuple[Model, dict]:
+    """Parse, check and compile; return the model and the seconds per phase.
+
+    ``map_data``, when given, is the map already read (off a picture, say);
+    ``map_path`` then only names it.
+    """
     t0 = time.perf_counter()
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path, spec.puzzle.name if spec.puzzle else None)
+    data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None)
     model, seconds = load_checked(spec, symbols, data, params)
     seconds.pop("read")
     seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
@@ -172,7 +177,7 @@ def _interpreter(model: Model) -> Interpreter:
 
 def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
           backend: str = "cpsat", options: SolveOptions | None = None,
-          count: int | None = None, unique: bool = False) -> Report:
+          count: int | None = None, unique: bool = False, map_data: MapData | None = None) -> Report:
     """Solve a puzzle end to end and verify the answer.
 
     Args:
@@ -184,6 +189,7 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
         count: enumerate up to this many distinct solutions (projected onto
             the decisions; with an objective, optimal ones).
         unique: prove the solution unique or find a second one.
+        map_data: the map already read (see :func:`load`), or None to read ``map_path``.
 
     The time limit (``options.time_limit``, seconds) covers the whole call,
     from parsing to the last verified answer: one
@@ -200,7 +206,7 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
-    model, seconds = load(spec_path, map_path, params)
+    model, seconds = load(spec_path, map_path, params, map_data)
     return solve_model(model, backend, options, count, unique, seconds)
 
 

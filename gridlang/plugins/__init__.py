@@ -11,7 +11,12 @@ family needs beyond its ``.grid`` spec lives in one module here, a
 * :meth:`Plugin.read_map` reads the family's own instance formats;
 * :meth:`Plugin.summary` adds figures to the status line;
 * :meth:`Plugin.extras` adds a JSON object under the plug-in's own key in
-  ``--json`` output.
+  ``--json`` output;
+* :meth:`Plugin.style` says how pictures of its answers look (``--svg``,
+  ``--png``: :mod:`gridlang.draw`);
+* :meth:`Plugin.read_image` reads a map off a screenshot of the game, and
+  :meth:`Plugin.calibrate_image` learns the colours it needs for that from
+  screenshots with known maps (:mod:`gridlang.imaging`).
 
 Every hook has a default that does nothing, so a puzzle with no plug-in
 (:data:`DEFAULT`) is checked against the compiled model alone and drawn by
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ..draw import Style
     from ..grid import Grid
     from ..ir import Model
     from ..maps import MapData
@@ -130,6 +136,52 @@ class Plugin:
             A JSON-serialisable object; empty for none (no key is printed).
         """
         return {}
+
+    def style(self, grid: Grid, solution: Solution | None = None) -> Style | None:
+        """How pictures of the family's maps and answers look.
+
+        Args:
+            grid: the map to be drawn.
+            solution: the answer to be drawn with it (its decisions' names
+                key the style's marks), or None for the bare map.
+
+        Returns:
+            A style whose parts override :func:`gridlang.draw.default_style`
+            (tile colours and glyphs, decision marks, region shades), or None
+            for the defaults alone.
+        """
+        return None
+
+    def read_image(self, path: str, calibration: str | None = None) -> list[str] | None:
+        """Read a map off a picture of the game (a screenshot).
+
+        Args:
+            path: the picture file.
+            calibration: a calibration file to use instead of the family's own.
+
+        Returns:
+            The map's rows, or None when the family reads no pictures.
+
+        Raises:
+            ImageError: not an image, no grid in it, or colours the
+                calibration does not know.
+        """
+        return None
+
+    def calibrate_image(self, pairs: list[tuple[str, list[str]]]) -> dict | None:
+        """Learn the colours :meth:`read_image` needs from pictures with known maps.
+
+        Args:
+            pairs: ``(picture file, map rows)``.
+
+        Returns:
+            The calibration as a JSON object, or None when the family reads
+            no pictures.
+
+        Raises:
+            ImageError: a picture cannot be read or its grid differs from its map.
+        """
+        return None
 
 
 DEFAULT = Plugin()

@@ -25,10 +25,16 @@ Variants (the game's bonus rounds):
 The status line adds ``walls N/budget``; ``--json`` adds
 ``"horse": {"walls": [[row, col], ...], "budget": N}`` (0-based, row 0 at
 the top; ``walls`` is null when there is no answer).
+
+Pictures are drawn in the game's colours (:mod:`.horse_draw`), and maps
+are read off the game's screenshots with the colours in
+``gridlang/data/horse_colours.json`` (:mod:`gridlang.imaging`; rebuilt by
+``gridlang calibrate-image``).
 """
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -37,6 +43,7 @@ from ..solution import Solution
 from . import Plugin, Verdict
 
 if TYPE_CHECKING:
+    from ..draw import Style
     from ..ir import Model
 
 VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4, "U": 1}
@@ -44,6 +51,10 @@ WATER = "~"
 GRASS = "."
 WALL_COST = {"costlywalls": 6}
 VARIANTS = ("standard", "costlywalls", "lovebirds", "loversquarrel")
+TILE_NAMES = {"~": "water", ".": "grass", "H": "horse", "C": "cherry", "G": "golden apple", "S": "bees",
+              "U": "unicorn"}
+CALIBRATION = "horse_colours.json"
+"""The screenshot calibration, a resource of :mod:`gridlang.data`."""
 
 
 def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: str | None = None) -> Verdict:
@@ -199,6 +210,35 @@ class HorsePlugin(Plugin):
         ``budget`` (None when the spec declares none)."""
         walls = None if solution is None else [list(divmod(c, model.grid.cols)) for c in wall_cells(solution)]
         return {"walls": walls, "budget": model.params.get("budget")}
+
+    def style(self, grid: Grid, solution: Solution | None = None) -> Style:
+        """The game's look: water, grass, fruit, bees, portals in their pair's colour,
+        walls as timber, the pen shaded (:mod:`.horse_draw`)."""
+        from .horse_draw import style
+
+        return style(grid, solution)
+
+    def read_image(self, path: str, calibration: str | None = None) -> list[str]:
+        """The map of a screenshot of the game, portals labelled by colour."""
+        from ..imaging import calibration_from_json, load_calibration, read_picture
+
+        if calibration is not None:
+            cal = load_calibration(calibration)
+        else:
+            from importlib import resources
+
+            text = resources.files("gridlang.data").joinpath(CALIBRATION).read_text(encoding="utf-8")
+            cal = calibration_from_json(json.loads(text), f"gridlang/data/{CALIBRATION}")
+        return read_picture(path, cal)
+
+    def calibrate_image(self, pairs: list[tuple[str, list[str]]]) -> dict:
+        """Water and grass are the background; every other character but
+        the animals and fruit is a portal, one colour per pair."""
+        from ..imaging import calibrate
+
+        cal = calibrate(pairs, (WATER, GRASS), lambda ch: TILE_NAMES.get(ch, "portal"),
+                        lambda ch: ch not in TILE_NAMES)
+        return cal.to_json()
 
 
 PLUGIN = HorsePlugin()

@@ -32,6 +32,10 @@ parameter ``sizes``. Errors point at the record's entry.
 ``--json`` adds ``"snake_eggs": {"snake": [[row, col], ...], "eggs":
 [sizes]}``, the snake from one circled end to the other (null without an
 answer).
+
+Pictures (``--svg``, ``--png``) draw the snake as a green line through its
+cells from one circled end to the other, and each egg tinted by its size,
+outlined, with its size in every cell but the clue's.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from ..solution import Solution
 from . import Plugin, Verdict
 
 if TYPE_CHECKING:
+    from ..draw import Style
     from ..ir import Model
 
 END = "o"
@@ -377,6 +382,33 @@ def read_record(path: str, text: str) -> MapData:
     return MapData(path, text, grid_rows, positions, params, spans)
 
 
+# ---------------------------------------------------------------- pictures
+
+SNAKE_GREEN = (46, 125, 50)
+EGG_TINTS = ("#fde2b8", "#d9ecf9", "#e6dcf5", "#fbd5d5", "#dff2d8", "#fff3b0", "#d5f0ec", "#f6dced",
+             "#e8e0d0", "#cfe3f2", "#f2e6c9", "#dde8c6")
+INK = (33, 33, 33)
+
+
+def style(grid: Grid, solution: Solution | None = None) -> Style:
+    """White paper, the clues in bold, circled ends ringed in the snake's green;
+    the snake a line, the eggs tinted by size (twelve tints in turn) and outlined."""
+    from ..draw import MarkStyle, Style, TileStyle
+
+    marks: dict[str, MarkStyle] = {}
+    sizes: set[int] = set()
+    for name, values in (solution.decisions.items() if solution else ()):
+        if any(v == SNAKE for v in values.values()):
+            marks[name] = MarkStyle("label", (120, 120, 120), outline=INK)
+            marks[f"{name}={SNAKE}"] = MarkStyle("path", SNAKE_GREEN, width=0.3)
+            sizes |= {v for v in values.values() if isinstance(v, int)}
+    chars = {END: TileStyle("#ffffff", "ring", SNAKE_GREEN), UNKNOWN: TileStyle("#ffffff")}
+    for ch in set(grid.chars) - set(chars):
+        chars[ch] = TileStyle("#ffffff", "char", INK)
+    return Style(background="#ffffff", frame=0.25, grid="#c8c8c8", grid_width=0, chars=chars, marks=marks,
+                 value_fill={k: EGG_TINTS[n % len(EGG_TINTS)] for n, k in enumerate(sorted(sizes))})
+
+
 # ---------------------------------------------------------------- the plug-in
 
 class SnakeEggsPlugin(Plugin):
@@ -393,6 +425,9 @@ class SnakeEggsPlugin(Plugin):
 
     def read_map(self, path: str, text: str) -> MapData | None:
         return read_record(path, text) if is_record(text) else None
+
+    def style(self, grid: Grid, solution: Solution | None = None) -> Style:
+        return style(grid, solution)
 
     def extras(self, model: Model, solution: Solution | None) -> dict[str, object]:
         """``snake`` (``[row, col]`` from one end to the other) and ``eggs``
