@@ -184,8 +184,9 @@ def _map_name(case: dict) -> str:
 
 
 def metric(row: dict[str, Any], name: str) -> float | None:
-    """A row's seconds by ``name``: ``wall``, ``total``, or a sum of phases (``compile+solve``)."""
-    if name == "wall":
+    """A row's seconds by ``name``: ``elapsed`` (the whole call, its ``wall``), ``total``, or a sum of
+    phases (``compile+solve``)."""
+    if name == "elapsed":
         return row.get("wall")
     seconds = row.get("seconds")
     if not isinstance(seconds, dict):

@@ -196,8 +196,9 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(run=_cmd_plot)
 
     bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
-    bn.add_argument("sets", nargs="+", metavar="SET", help="dailies, weeklies, customs, standard, january, "
-                    "costlywalls, lovebirds, loversquarrel, snake-eggs, hard-tail")
+    from .bench import SETS
+
+    bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
     bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=backend_names())
     bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
     bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
@@ -205,7 +206,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="seconds per solve (default 120)")
     bn.add_argument("--maps", metavar="GLOB", help="only maps whose file name matches")
     bn.add_argument("--metric", default="compile+solve",
-                    help="what the summary measures: wall, total, or phases joined by + (default compile+solve)")
+                    help="what the summary measures: elapsed, total, or phases joined by + (default compile+solve)")
     bn.add_argument("--baseline", help="the backend the ratios divide by (default: the first)")
     bn.add_argument("--root", default=".", help="the checkout holding puzzles/ and tests/data/ (default .)")
     bn.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
