@@ -13,11 +13,13 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast
-from .errors import GridlangError, GridSyntaxError, Span, read_source
+from .errors import GridlangError, GridSyntaxError, Span, read_source, too_long
+from .limits import MAX_NESTING, MAX_SET_SIZE, MAX_SPEC_BYTES, MAX_STATEMENTS, check_int
 
 # Curated messages: each maps to examples of text that fail at the same
 # parser state (Lark's match_examples picks the message whose examples fail
@@ -73,8 +75,13 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         The spec's AST.
 
     Raises:
-        GridSyntaxError: the text does not follow the grammar.
+        GridSyntaxError: the text does not follow the grammar, or is beyond
+            the limits of :mod:`gridlang.limits` (bytes, statements, an
+            integer, a set of integers, the nesting of an expression).
     """
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_SPEC_BYTES:
+        raise too_long(raw, path, GridSyntaxError, "spec", MAX_SPEC_BYTES, len(raw))
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
@@ -87,6 +94,10 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
             err.source = text
             raise err from e
         raise
+    if len(statements) > MAX_STATEMENTS:
+        raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
+                              f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
+    _check_nesting(statements, text)
     return ast.Spec(tuple(statements), path, text)
 
 
@@ -98,8 +109,39 @@ def parse_file(path: str | Path) -> ast.Spec:
             follow the grammar.
     """
     p = str(path)
-    text = read_source(path, GridSyntaxError, "spec")
+    text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
     return parse_spec(text, p)
+
+
+def _check_nesting(statements: list, text: str) -> None:
+    """Refuse an expression or rule nested deeper than :data:`~gridlang.limits.MAX_NESTING`.
+
+    The checker, the compiler and the interpreter walk the AST recursively;
+    this walk does not, so that no spec reaches Python's recursion limit.
+    Parentheses make no node, so they add no depth.
+
+    Raises:
+        GridSyntaxError: at the first node (in source order) nested too deep.
+    """
+    for st in statements:
+        stack = [(st, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_NESTING:
+                raise GridSyntaxError(f"this expression is nested more than {MAX_NESTING} levels deep (each "
+                                      "operator, 'not', count(...) or rule inside another adds a level); "
+                                      "split it into regions or rules", node.span, source=text)
+            for name in type(node).__dataclass_fields__:
+                child = getattr(node, name)
+                if isinstance(child, tuple):
+                    stack.extend((c, depth + 1) for c in reversed(child) if _is_node(c))
+                elif _is_node(child):
+                    stack.append((child, depth + 1))
+
+
+def _is_node(x) -> bool:
+    """An AST node that can hold others (not a span, a name or a literal)."""
+    return hasattr(x, "__dataclass_fields__") and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
 
 
 def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
@@ -179,8 +221,9 @@ def _span(path: str, meta_or_token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
-    """Lark parse tree -> :mod:`gridlang.ast` nodes."""
+class _ToAst(Transformer_NonRecursive):
+    """Lark parse tree -> :mod:`gridlang.ast` nodes (without recursion, so
+    that nesting is measured, not a RecursionError)."""
 
     def __init__(self, path: str):
         super().__init__()
@@ -188,6 +231,16 @@ class _ToAst(Transformer):
 
     def sp(self, x) -> Span:
         return _span(self.path, x)
+
+    def integer(self, tok: Token) -> int:
+        """An integer literal, within :data:`~gridlang.limits.MAX_INT`."""
+        return check_int(str(tok), self.sp(tok), GridSyntaxError)
+
+    def set_size(self, size: int, meta) -> None:
+        """Refuse a set of more than :data:`~gridlang.limits.MAX_SET_SIZE` integers."""
+        if size > MAX_SET_SIZE:
+            raise GridSyntaxError(f"this set has {size:,} values; a set of integers has at most "
+                                  f"{MAX_SET_SIZE:,}", self.sp(meta))
 
     def start(self, meta, children):
         return list(children)
@@ -233,13 +286,13 @@ class _ToAst(Transformer):
         return ("linked", True, self.sp(meta))
 
     def attr_exactly(self, meta, c):
-        return ("count", ("==", int(c[0])), self.sp(meta))
+        return ("count", ("==", self.integer(c[0])), self.sp(meta))
 
     def attr_at_most(self, meta, c):
-        return ("count", ("<=", int(c[0])), self.sp(meta))
+        return ("count", ("<=", self.integer(c[0])), self.sp(meta))
 
     def attr_at_least(self, meta, c):
-        return ("count", (">=", int(c[0])), self.sp(meta))
+        return ("count", (">=", self.integer(c[0])), self.sp(meta))
 
     def attr_tag(self, meta, c):
         return ("tag", str(c[0]), self.sp(c[0]))
@@ -263,13 +316,15 @@ class _ToAst(Transformer):
         return c[0]
 
     def pv_set(self, meta, c):
+        self.set_size(len(c), meta)
         return frozenset(c)
 
     def pv_range(self, meta, c):
+        self.set_size(c[1] - c[0] + 1, meta)
         return frozenset(range(c[0], c[1] + 1))
 
     def signed_int(self, meta, c):
-        return -int(c[1]) if len(c) == 2 else int(c[0])
+        return -self.integer(c[1]) if len(c) == 2 else self.integer(c[0])
 
     def decide_stmt(self, meta, c):
         return ast.Decide(str(c[0]), c[1], c[2], self.sp(c[0]))
@@ -375,7 +430,7 @@ class _ToAst(Transformer):
         return ast.Name(str(c[0]), self.sp(c[0]))
 
     def int_(self, meta, c):
-        return ast.IntLit(int(c[0]), self.sp(c[0]))
+        return ast.IntLit(self.integer(c[0]), self.sp(c[0]))
 
     def border(self, meta, c):
         return ast.Border(self.sp(meta))

@@ -1,0 +1,143 @@
+"""Hostile input: every bad spec, map, parameter, option or file gets a located
+error and exit 1 (or a status and its exit code), never a traceback or a hang.
+
+docs/reliability.md lists these inputs with what each gets.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from gridlang.cli import main
+from gridlang.errors import GridSyntaxError
+from gridlang.limits import MAX_NESTING, MAX_SPEC_BYTES
+from gridlang.parser import parse_spec
+
+from horse_data import REPO
+
+HORSE = str(REPO / "puzzles" / "horse.grid")
+HORSE_TEXT = (REPO / "puzzles" / "horse.grid").read_text()
+DAILY = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")
+
+
+def write(tmp_path, text: str | bytes, name: str = "map.txt"):
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    return code, captured.out, captured.err
+
+
+def horse_with(old: str, new: str) -> str:
+    assert old in HORSE_TEXT
+    return HORSE_TEXT.replace(old, new)
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+# ------------------------------------------------------------- nesting
+
+def test_deep_parentheses_are_no_nesting(tmp_path, capsys):
+    text = horse_with("require count(wall) <= budget",
+                      "require count(wall) <= " + "(" * 5000 + "budget" + ")" * 5000)
+    spec = write(tmp_path, text, "deep.grid")
+    code, out, err = run_cli(["check", spec], capsys)
+    assert code == 0 and out.startswith(f"{spec}: ok") and err == ""
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "maxsat"])
+def test_nesting_at_the_limit_solves(tmp_path, capsys, backend):
+    # `not` twice is the identity: MAX_NESTING of them leave the rule as it was.
+    text = horse_with("require pen avoids border", "require " + "not " * MAX_NESTING + "pen avoids border")
+    spec = write(tmp_path, text, "nots.grid")
+    code, out, _ = run_cli(["solve", spec, "--map", DAILY, "--backend", backend], capsys)
+    assert code == 0 and "score 66 (verified)" in out
+
+
+@pytest.mark.parametrize("rule, column", [
+    ("require " + "not " * (MAX_NESTING + 1) + "pen avoids border", 9 + 4 * MAX_NESTING),
+    ("require count(wall) " + "+ 0 " * MAX_NESTING + "<= budget", 9),
+    ("require count(wall) <= " + "- " * 5000 + "budget", 24 + 2 * MAX_NESTING),
+])
+def test_nesting_beyond_the_limit_is_located(tmp_path, capsys, rule, column):
+    text = HORSE_TEXT + rule + "\n"
+    spec = write(tmp_path, text, "deep.grid")
+    code, out, err = run_cli(["check", spec], capsys)
+    line = text.count("\n")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:{line}:{column}: error: this expression is nested more than "
+                          f"{MAX_NESTING} levels deep")
+
+
+# ------------------------------------------------------------- integers
+
+@pytest.mark.parametrize("literal, shown", [
+    ("1" + "0" * 100, "1000000000...0000 (101 digits)"),
+    ("9" * 5000, "9999999999...9999 (5000 digits)"),
+    ("1000000001", "1000000001"),
+])
+def test_huge_integer_in_a_rule_is_located(tmp_path, capsys, literal, shown):
+    spec = write(tmp_path, horse_with("<= budget", "<= " + literal), "big.grid")
+    code, out, err = run_cli(["solve", spec, "--map", DAILY], capsys)
+    line = line_of(HORSE_TEXT, "<= budget")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:{line}:24: error: the integer {shown} is too large: gridlang takes "
+                          "integers of at most 1,000,000,000 in magnitude")
+
+
+def test_integer_at_the_limit_is_taken():
+    spec = parse_spec("param p: int <= 1000000000 = -1000000000\n", "s.grid")
+    assert spec.statements[0].default == -1000000000
+
+
+@pytest.mark.parametrize("text, column, words", [
+    ("param s: set of int = 1..1000000000\n", 23, "this set has 1,000,000,000 values; a set of integers has at most 10,000"),
+    ("tile a 'a' exactly 99999999999\n", 20, "the integer 99999999999 is too large"),
+    ("tile a 'a' value -99999999999\n", 19, "the integer 99999999999 is too large"),
+])
+def test_huge_values_in_declarations(text, column, words):
+    with pytest.raises(GridSyntaxError) as e:
+        parse_spec(text, "s.grid")
+    assert (e.value.span.line, e.value.span.column) == (1, column)
+    assert words in e.value.message
+
+
+# ------------------------------------------------------------- size of a spec
+
+def test_a_spec_beyond_the_size_limit_is_refused_at_once(tmp_path, capsys):
+    spec = write(tmp_path, HORSE_TEXT + "require count(wall) <= budget\n" * 170_000, "huge.grid")
+    t0 = time.perf_counter()
+    code, out, err = run_cli(["check", spec], capsys)
+    assert time.perf_counter() - t0 < 2
+    head = len(HORSE_TEXT.encode())
+    line = HORSE_TEXT.count("\n") + (MAX_SPEC_BYTES - head) // 30 + 1
+    column = (MAX_SPEC_BYTES - head) % 30 + 1
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:{line}:{column}: error: the spec is {spec.stat().st_size:,} bytes long; "
+                          f"gridlang reads a spec of at most {MAX_SPEC_BYTES:,} bytes")
+
+
+def test_a_spec_with_too_many_statements(tmp_path):
+    text = "tile a 'a'\n" + "require a avoids a\n" * 2000
+    with pytest.raises(GridSyntaxError) as e:
+        parse_spec(text, "s.grid")
+    assert (e.value.span.line, e.value.span.column) == (2001, 9)
+    assert e.value.message == "the spec has 2,001 statements; gridlang reads a spec of at most 2,000"
+
+
+def test_an_endless_file_is_refused_as_too_long(capsys):
+    code, out, err = run_cli(["check", "/dev/zero"], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("/dev/zero:1:65537: error: the spec is more than 65,536 bytes long")
