@@ -15,6 +15,7 @@ shadows Python's own ``SyntaxError``.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -204,6 +205,38 @@ def read_source(path: str | Path, error: type[GridlangError], what: str, limit: 
         raise error(f"the {what} is not UTF-8 text (byte 0x{raw[e.start]:02x})", Span(p, line, col),
                     source="") from e
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def load_json(text: str, path: str, error: type[GridlangError], what: str) -> object:
+    """Decode JSON text, every failure an ``error`` located in the file.
+
+    An integer of more than 18 digits is kept as its digits (a string), for
+    the reader to refuse in a sentence of its own: Python refuses to convert
+    one of more than 4,300 digits, and no solver takes one beyond 64 bits.
+
+    Args:
+        text: the file's text.
+        path: its name, for the spans.
+        error: the error class to raise.
+        what: ``"map"``, ``"answer"``, ...: the word used in messages.
+
+    Raises:
+        error: the text is not JSON (located where the decoder stopped), or
+            nests arrays and objects deeper than the decoder's recursion
+            allows (located at line 1, column 1).
+    """
+    try:
+        return json.loads(text, parse_int=json_int)
+    except json.JSONDecodeError as e:
+        raise error(f"the {what} is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
+    except RecursionError as e:
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise error(f"the {what} nests too deeply to be {article} {what}", Span(path, 1, 1), source=text) from e
+
+
+def json_int(digits: str) -> int | str:
+    """An integer of at most 18 digits, else its digits (see :func:`load_json`)."""
+    return int(digits) if len(digits) <= 18 else digits
 
 
 def _size(f) -> int:

@@ -167,6 +167,8 @@ def _parser_message(e: UnexpectedInput, text: str) -> str:
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         base = f"unexpected character {ch!r}"
+        if ch.isalnum() and not ch.isascii():
+            base += "; a name is made of ASCII letters, digits and '_' (a tile's map character may be any)"
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         base = "unexpected end of spec" if tok.type == "$END" else f"unexpected {_describe(tok)}"

@@ -141,3 +141,111 @@ def test_an_endless_file_is_refused_as_too_long(capsys):
     code, out, err = run_cli(["check", "/dev/zero"], capsys)
     assert (code, out) == (1, "")
     assert err.startswith("/dev/zero:1:65537: error: the spec is more than 65,536 bytes long")
+
+
+# ------------------------------------------------------------- maps
+
+SMALL = "~~~~~\n~.H.~\n~~~~~\n"
+
+
+@pytest.mark.parametrize("text, name, where, message", [
+    ('{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": 12.5}', "f.json", (1, 42),
+     "budget must be an integer, not 12.5 (the spec declares budget: int)"),
+    ('{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": true}', "t.json", (1, 42),
+     "budget must be an integer, not true (the spec declares budget: int)"),
+    ('{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": null}', "n.json", (1, 42),
+     "budget must be an integer, not null (the spec declares budget: int)"),
+    ('{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": 3, "budgett": 4}', "k.json", (1, 45),
+     "record key 'budgett' names no parameter of the spec; did you mean 'budget'?"),
+    ("wallcost: 3\nbudget: 1\n" + SMALL, "w.txt", (1, 1),
+     "header key 'wallcost' names no parameter of the spec (its parameters: budget)"),
+    ("budgte: 1\nbudget: 1\n" + SMALL, "b.txt", (1, 1),
+     "header key 'budgte' names no parameter of the spec; did you mean 'budget'?"),
+    ("budget: " + "1" * 31 + "\n" + SMALL, "big.txt", (1, 9),
+     "budget is too large: 1111111111...1111 (31 digits) is beyond the limit of 1,000,000,000 in magnitude"),
+    ('{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": ' + "7" * 5000 + "}", "d.json", (1, 42),
+     "budget is too large: 7777777777...7777 (5000 digits) is beyond the limit"),
+    ('{"map": ' + "[" * 100_000 + "]" * 100_000 + "}", "deep.json", (1, 1),
+     "the map nests too deeply to be a map"),
+    ("budget: 1\n~~~~~\n~.H\x00~\n~~~~~\n", "nul.txt", (3, 4),
+     "character '\\x00' at row 2, column 4 is not a tile of this spec"),
+    ("budget: 1\n~~~~~\n~.H\t~\n~~~~~\n", "tab.txt", (3, 4),
+     "character '\\t' at row 2, column 4 is not a tile of this spec"),
+    ("budget: 1\n" + "~" * 10_000 + "\n", "wide.txt", (2, 1001),
+     "row 1 of the grid has 10,000 cells; a map has at most 1,000 columns"),
+    ("budget: 1\nH\n" + ".\n" * 1500, "tall.txt", (1002, 1), "the grid has 1,501 rows; a map has at most 1,000"),
+    ("budget: 1\n" + ("H" + "." * 249 + "\n") + ("." * 250 + "\n") * 249, "square.txt", (162, 1),
+     "the grid has 250 rows of 250 cells, 62,500 in all; a map has at most 40,000 cells"),
+])
+def test_bad_maps_are_located(tmp_path, capsys, text, name, where, message):
+    path = write(tmp_path, text, name)
+    code, out, err = run_cli(["solve", HORSE, "--map", path], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{path}:{where[0]}:{where[1]}: error: {message}")
+
+
+@pytest.mark.parametrize("text", [
+    "budget: 1\r\n~~~~~\r\n~.H.~\r\n~~~~~\r\n",
+    "\ufeffbudget: 1\n~~~~~\n~.H.~\n~~~~~\n",
+    '{"map": "~~~~~\\n~.H.~\\n~~~~~", "budget": 1, "name": "a level", "date": "2026-01-07"}',
+])
+def test_crlf_bom_and_record_fields_are_fine(tmp_path, capsys, text):
+    path = write(tmp_path, text.encode("utf-8"), "map.json" if text.startswith("{") else "map.txt")
+    code, out, _ = run_cli(["solve", HORSE, "--map", path], capsys)
+    assert code == 0 and "score 3 (verified)" in out
+
+
+@pytest.mark.parametrize("target, message", [
+    ("missing.txt", "error: cannot read map {path}: No such file or directory"),
+    (".", "error: cannot read map {path}: Is a directory"),
+])
+def test_unreadable_maps(tmp_path, capsys, target, message):
+    path = tmp_path / target
+    code, out, err = run_cli(["solve", HORSE, "--map", path], capsys)
+    assert (code, out, err) == (1, "", message.format(path=path) + "\n")
+
+
+def test_an_endless_map_is_refused_as_too_long(capsys):
+    code, out, err = run_cli(["compile", HORSE, "--map", "/dev/zero"], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("/dev/zero:1:4194305: error: the map is more than 4,194,304 bytes long")
+
+
+def test_a_huge_snake_eggs_record_is_refused(tmp_path, capsys):
+    path = write(tmp_path, '{"rows": 100000, "cols": 100000, "egg_sizes": [1]}', "big.json")
+    code, out, err = run_cli(["solve", REPO / "puzzles" / "snake_eggs.grid", "--map", path], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{path}:1:10: error: the grid has 100,000 rows of 100,000 cells; a map has at most "
+                          "1,000 rows, 1,000 columns and 40,000 cells")
+
+
+@pytest.mark.parametrize("value, message", [
+    ("1..1000000000", "sizes has 1,000,000,000 values; a set of integers has at most 10,000"),
+    ("1,x", "sizes must be a set of integers (1..5, or 1,2,3); x is not an integer"),
+    ("5..1", "sizes must be a set of integers; the range 5..1 is empty"),
+])
+def test_bad_set_values(capsys, value, message):
+    instance = REPO / "puzzles" / "instances" / "snake_eggs" / "pzprjs_test_5x5.txt"
+    code, out, err = run_cli(["solve", REPO / "puzzles" / "snake_eggs.grid", "--map", instance,
+                              "--sizes", value], capsys)
+    assert (code, out) == (1, "")
+    assert err == f"error: --param sizes: {message} (the spec declares sizes: set of int)\n"
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ("tile é 'é'\n", (1, 6), "unexpected character 'é'; a name is made of ASCII letters, digits and '_'"),
+    ("tile a '\x00'\ntile b\x00 'b'\n", (2, 7), "unexpected character '\\x00'"),
+])
+def test_unicode_and_control_characters_in_a_spec(text, where, message):
+    with pytest.raises(GridSyntaxError) as e:
+        parse_spec(text, "s.grid")
+    assert (e.value.span.line, e.value.span.column) == where
+    assert e.value.message.startswith(message)
+
+
+def test_unicode_map_characters_and_a_bom_in_a_spec(tmp_path, capsys):
+    spec = write(tmp_path, "\ufeffpuzzle \"snow\"\ntile snow '☃'\ntile sun 'é'\ndecide melt: bool on snow\n"
+                           "maximize count(melt)\n", "snow.grid")
+    path = write(tmp_path, "☃é\n☃☃\n", "snow.txt")
+    code, out, _ = run_cli(["solve", spec, "--map", path, "--backend", "maxsat"], capsys)
+    assert code == 0 and "score 3" in out
