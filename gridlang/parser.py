@@ -10,6 +10,7 @@ way Lark's own grammar loader reports errors.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -302,8 +303,8 @@ class _ToAst(Transformer_NonRecursive):
     def param_stmt(self, meta, c):
         name, ptype, *rest = c
         bounds = tuple(x for x in rest if isinstance(x, tuple))
-        default = [x for x in rest if not isinstance(x, tuple)]
-        return ast.Param(str(name), ptype, bounds, default[0] if default else None, self.sp(name))
+        default = next((x for x in rest if isinstance(x, _Default)), _Default(None, None))
+        return ast.Param(str(name), ptype, bounds, default.value, self.sp(name), default.span)
 
     def type_int(self, meta, c):
         return "int"
@@ -315,15 +316,15 @@ class _ToAst(Transformer_NonRecursive):
         return (str(c[0]), c[1])
 
     def pv_int(self, meta, c):
-        return c[0]
+        return _Default(c[0], self.sp(meta))
 
     def pv_set(self, meta, c):
         self.set_size(len(c), meta)
-        return frozenset(c)
+        return _Default(frozenset(c), self.sp(meta))
 
     def pv_range(self, meta, c):
         self.set_size(c[1] - c[0] + 1, meta)
-        return frozenset(range(c[0], c[1] + 1))
+        return _Default(frozenset(range(c[0], c[1] + 1)), self.sp(meta))
 
     def signed_int(self, meta, c):
         return -self.integer(c[1]) if len(c) == 2 else self.integer(c[0])
@@ -457,6 +458,14 @@ class _ToAst(Transformer_NonRecursive):
 
     def tile_value(self, meta, c):
         return ast.TileValue(self.sp(meta))
+
+
+@dataclass(frozen=True, slots=True)
+class _Default:
+    """A parameter's default value and where it is written."""
+
+    value: object
+    span: Span | None
 
 
 def _attr_word(kind: str) -> str:

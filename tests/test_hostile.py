@@ -249,3 +249,30 @@ def test_unicode_map_characters_and_a_bom_in_a_spec(tmp_path, capsys):
     path = write(tmp_path, "☃é\n☃☃\n", "snow.txt")
     code, out, _ = run_cli(["solve", spec, "--map", path, "--backend", "maxsat"], capsys)
     assert code == 0 and "score 3" in out
+
+
+# ------------------------------------------------------------- specs that check
+
+@pytest.mark.parametrize("text, where, message", [
+    ("", (1, 1), "the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
+                 "and states rules (docs/language.md)"),
+    ("# only a comment\n", (1, 1), "the spec is empty;"),
+    ("puzzle \"p\"\ntile a '.'\nrequire count(a) >= 0\n", (1, 1),
+     "the spec decides nothing: without a 'decide' statement there is nothing to solve"),
+    ("tile a '.'\ndecide x: bool on a\nparam budget: int >= 0 = -5\n", (3, 26),
+     "the default budget = -5 breaks the bound budget >= 0 declared with it"),
+    ("tile a '.'\ndecide x: bool on a\nparam p: int >= 0 <= 10 = 11\n", (3, 27),
+     "the default p = 11 breaks the bound p <= 10 declared with it"),
+])
+def test_check_refuses_a_spec_with_nothing_to_solve_or_a_default_out_of_bounds(tmp_path, capsys, text, where,
+                                                                               message):
+    spec = write(tmp_path, text, "s.grid")
+    code, out, err = run_cli(["check", spec], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:{where[0]}:{where[1]}: error: {message}")
+
+
+def test_a_default_within_its_bounds_checks(tmp_path, capsys):
+    spec = write(tmp_path, "tile a '.'\ndecide x: bool on a\nparam p: int >= 0 <= 10 = 10\n", "s.grid")
+    code, out, _ = run_cli(["check", spec], capsys)
+    assert code == 0 and "ok (1 tiles, 1 parameters, 1 decisions, 0 regions" in out
