@@ -21,6 +21,9 @@ Numbers:
   :data:`MAX_INT` in magnitude (:func:`check_int`);
 * a ``set of int`` value: at most :data:`MAX_SET_SIZE` values;
 * an expression: at most :data:`MAX_NESTING` nested operators;
+* a compiled model: at most :data:`MAX_VARIABLES` variables and
+  :data:`MAX_CONSTRAINTS` constraints, refused at the statement that
+  crosses either while the compiler builds it;
 * a compiled row or objective: coefficients and constant adding up to at
   most :data:`MAX_ROW_MAGNITUDE` in magnitude, the range in which every
   backend computes exactly (HiGHS in doubles, which hold every integer up
@@ -61,6 +64,12 @@ MAX_SET_SIZE = 10_000
 
 MAX_NESTING = 100
 """Nested operators in one expression or rule (parentheses alone add none)."""
+
+MAX_VARIABLES = 1_000_000
+"""Variables of a compiled model."""
+
+MAX_CONSTRAINTS = 2_000_000
+"""Constraints of a compiled model (clauses, rows, connectivity nodes)."""
 
 MAX_ROW_MAGNITUDE = 10**15
 """Sum of the magnitudes of a compiled row's (or the objective's)

@@ -276,3 +276,51 @@ def test_a_default_within_its_bounds_checks(tmp_path, capsys):
     spec = write(tmp_path, "tile a '.'\ndecide x: bool on a\nparam p: int >= 0 <= 10 = 10\n", "s.grid")
     code, out, _ = run_cli(["check", spec], capsys)
     assert code == 0 and "ok (1 tiles, 1 parameters, 1 decisions, 0 regions" in out
+
+
+# ------------------------------------------------------------- compiled sizes
+
+def big_spec(tmp_path, rule: str, puzzle: str = "big"):
+    text = HORSE_TEXT.replace('puzzle "enclose.horse"', f'puzzle "{puzzle}"')
+    return write(tmp_path, text.replace("require count(wall) <= budget", rule), "big.grid")
+
+
+@pytest.mark.parametrize("rule, statement, message", [
+    ("require count(wall) * 1000000000 * 1000000000 <= budget", "require count(wall) *",
+     "this rule's coefficients and constant add up to 104,000,000,000,000,000,012 on this map, beyond the limit "
+     "of 1,000,000,000,000,000 up to which every backend computes exactly"),
+    ("require count(wall) <= 1000000000 * 1000000000", "require count(wall) <=",
+     "this rule's coefficients and constant add up to 1,000,000,000,000,000,104 on this map"),
+    ("require count(wall) <= budget\nmaximize value(pen) * 1000000000 * 10000", "maximize value(pen) *",
+     "the objective's coefficients and constant add up to 1,450,000,000,000,000 on this map"),
+])
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "maxsat"])
+def test_rows_beyond_what_a_backend_takes_are_located(tmp_path, capsys, rule, statement, message, backend):
+    spec = big_spec(tmp_path, rule)
+    if "maximize value(pen) *" in rule:
+        spec.write_text(spec.read_text().replace("maximize value(pen)\n", "", 1))
+    text = spec.read_text()
+    line = line_of(text, statement)
+    column = 1 if statement.startswith("maximize") else 9
+    code, out, err = run_cli(["solve", spec, "--map", DAILY, "--backend", backend], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:{line}:{column}: error: {message}")
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "maxsat"])
+def test_rows_within_the_limit_solve_exactly(tmp_path, capsys, backend):
+    spec = big_spec(tmp_path, "require count(wall) * 1000000000 * 1000 <= budget * 1000000000 * 1000")
+    code, out, _ = run_cli(["solve", spec, "--map", DAILY, "--backend", backend], capsys)
+    assert code == 0 and "score 66 (checked against the model)" in out
+
+
+def test_a_model_beyond_the_variable_limit_is_refused_at_its_statement(tmp_path, capsys):
+    spec = write(tmp_path, "tile cell '.'\nparam sizes: set of int\ndecide kind: {snake} | sizes on all\n"
+                           "require count(kind = snake) >= 1\n", "enum.grid")
+    path = write(tmp_path, "sizes: 1..100\n" + ("." * 200 + "\n") * 200, "wide.txt")
+    t0 = time.perf_counter()
+    code, out, err = run_cli(["compile", spec, "--map", path], capsys)
+    assert time.perf_counter() - t0 < 5
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{spec}:3:8: error: on this 200x200 map the statement makes the model larger than "
+                          "1,000,000 variables, the most gridlang builds")
