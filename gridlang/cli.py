@@ -16,12 +16,15 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
+import os
 import sys
 import time
 from pathlib import Path
 
 from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
 from .errors import BackendError, GridlangError, ParamError, VerificationError
+from .limits import MAX_ANSWER_BYTES, shorten
 from .plugins import find_plugin
 
 EXIT_OK = 0
@@ -60,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(e.render(), file=sys.stderr)
         return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (| head): what it wanted, it has
+        _silence_stdout()
+        return EXIT_OK
     except OSError as e:  # a file that cannot be written (export -o, a full disk)
         if debug:
             raise
@@ -69,9 +75,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # e.g. piped into `head`
-        sys.stderr.close()
-        return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of a closed pipe cannot raise again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -117,8 +131,9 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
                              "a large MILP root node can run over by seconds)")
-        sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
-        sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
+        sp.add_argument("--workers", "-w", type=_workers, metavar="N",
+                        help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
+        sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
         sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
         sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
                         help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
@@ -128,7 +143,7 @@ def _build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     common(s)
     solver_options(s)
-    s.add_argument("--count", type=int, metavar="N", help="enumerate up to N distinct solutions")
+    s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=_cmd_solve)
@@ -156,7 +171,7 @@ def _build_parser() -> argparse.ArgumentParser:
     common(v)
     v.add_argument("--solution", "-s", required=True,
                    help="the answer: what solve --json prints, or its decisions object alone")
-    v.add_argument("--objective", type=int, help="the score the answer claims (default: the file's objective)")
+    v.add_argument("--objective", type=_objective, help="the score the answer claims (default: the file's objective)")
     v.set_defaults(run=_cmd_verify)
 
     k = sub.add_parser("check", help="parse and check a spec")
@@ -169,14 +184,59 @@ def _build_parser() -> argparse.ArgumentParser:
     return p
 
 
+MAX_WORKERS = 256
+"""The most solver threads ``--workers`` takes."""
+
+MAX_COUNT = 1_000_000
+"""The most solutions ``--count`` enumerates."""
+
+
 def _positive_seconds(text: str) -> float:
-    """argparse type: a number of seconds greater than 0."""
+    """argparse type: a finite number of seconds greater than 0."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the time limit must be more than 0 seconds, not {text}")
+    if not value > 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"give a number of seconds more than 0, not {text}"
+                                         + (" (leave it out for no limit)" if value == math.inf else ""))
+    return value
+
+
+def _integer(text: str, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high``, or an argparse error saying so."""
+    try:
+        value = int(text) if len(text.strip()) <= 20 else None
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"give a whole number from {low:,} to {high:,}, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    """argparse type for ``--count``: 1 to :data:`MAX_COUNT` solutions."""
+    return _integer(text, 1, MAX_COUNT)
+
+
+def _workers(text: str) -> int:
+    """argparse type for ``--workers``: 1 to :data:`MAX_WORKERS` threads."""
+    return _integer(text, 1, MAX_WORKERS)
+
+
+def _objective(text: str) -> int:
+    """argparse type for ``--objective``: an integer a solver can hold (64 bits)."""
+    return _integer(text, -(2**63) + 1, 2**63 - 1)
+
+
+def _mip_gap(text: str) -> float:
+    """argparse type for ``--mip-gap``: a finite relative gap of 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"give a relative gap of 0 or more (0.01 is 1%), not {text}")
     return value
 
 
@@ -191,9 +251,13 @@ def _setting(text: str) -> tuple[str, object]:
         return key, raw.lower() == "true"
     for kind in (int, float):
         try:
-            return key, kind(raw)
+            value = kind(raw)
         except ValueError:
-            pass
+            continue
+        if kind is int and not -(2**63) <= value < 2**63:
+            raise argparse.ArgumentTypeError(f"{key}={shorten(raw)}: the value is beyond 64 bits, "
+                                             "more than any solver setting takes")
+        return key, value
     return key, raw
 
 
@@ -450,7 +514,7 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 
 def _cmd_decode(args) -> int:
     from .backend import Result
-    from .errors import BackendError
+    from .errors import BackendError, MapError, read_source
     from .pipeline import Report, load, verify
 
     fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
@@ -459,10 +523,12 @@ def _cmd_decode(args) -> int:
     if reader is None:
         raise BackendError(f"backend {engine.name!r} cannot read solution files")
     model, _ = load(args.spec, args.map, _params(args))
+    # A binary file, or one too large, is refused here in a located sentence.
+    read_source(args.solution, MapError, "solution file", MAX_ANSWER_BYTES)
     assignment = reader(model, args.solution)
     objective = model.objective.value(assignment) if model.objective is not None else None
     # The model's objective must equal the rules' score, as after any solve.
-    solution, verdict = verify(model, assignment, objective)
+    solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
         print(json.dumps({"verified": True, "objective": objective,
@@ -500,11 +566,7 @@ def _cmd_verify(args) -> int:
     verdict = check_answer(args.spec, args.map, args.solution, _params(args))
     claimed = args.objective
     if claimed is None:
-        try:
-            record = json.loads(Path(args.solution).read_text(encoding="utf-8"))
-            claimed = record.get("objective") if isinstance(record, dict) else None
-        except (OSError, UnicodeDecodeError, ValueError):
-            claimed = None
+        claimed = _claimed_objective(args.solution)
     problems = [] if verdict.ok else [verdict.render()]
     if verdict.ok and isinstance(claimed, int) and verdict.objective is not None and claimed != verdict.objective:
         problems.append(f"{args.solution}: error: the answer claims the objective {claimed}, "
@@ -515,6 +577,42 @@ def _cmd_verify(args) -> int:
     score = f", objective {verdict.objective}" if verdict.objective is not None else ""
     print(f"{args.solution}: every rule of {args.spec} holds{score}")
     return EXIT_OK
+
+
+def _claimed_objective(path: str) -> int | None:
+    """The ``objective`` an answer file claims, as an exact integer.
+
+    A number written as a float (``66.0``, ``6.6e13``, what a MILP solver's
+    double gives) is taken when it is a whole number a double holds exactly
+    (at most 2**53 in magnitude).
+
+    Returns:
+        The integer, or None when the file claims none (or is no JSON
+        object: the answer reader has reported that already).
+
+    Raises:
+        ParamError: the claim is not a whole number, or a float too large
+            to be exact; located at the value.
+    """
+    from .errors import load_json, read_source
+    from .maps import json_key_span
+
+    text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
+    record = load_json(text, path, ParamError, "answer")
+    claimed = record.get("objective") if isinstance(record, dict) else None
+    if claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)):
+        return claimed
+    if isinstance(claimed, str) and len(claimed) > 18 and claimed.lstrip("-").isdigit():
+        if len(claimed) <= 100:
+            return int(claimed)  # a JSON integer of more than 18 digits (see load_json)
+        raise ParamError(f"the answer claims the objective {shorten(claimed)}, more than any solver computes",
+                         json_key_span(path, text, "objective"), source=text)
+    if isinstance(claimed, float) and claimed.is_integer() and abs(claimed) <= 2**53:
+        return int(claimed)
+    why = ("a float this large is not exact; write the integer" if isinstance(claimed, float) and
+           math.isfinite(claimed) and claimed.is_integer() else "it must be a whole number")
+    raise ParamError(f"the answer claims the objective {json.dumps(claimed)}, but {why}",
+                     json_key_span(path, text, "objective"), source=text)
 
 
 def _cmd_check(args) -> int:

@@ -324,3 +324,114 @@ def test_a_model_beyond_the_variable_limit_is_refused_at_its_statement(tmp_path,
     assert (code, out) == (1, "")
     assert err.startswith(f"{spec}:3:8: error: on this 200x200 map the statement makes the model larger than "
                           "1,000,000 variables, the most gridlang builds")
+
+
+# ------------------------------------------------------------- the command line
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--count", "0", "argument --count: give a whole number from 1 to 1,000,000, not 0"),
+    ("--count", "-3", "argument --count: give a whole number from 1 to 1,000,000, not -3"),
+    ("--count", "many", "argument --count: give a whole number from 1 to 1,000,000, not many"),
+    ("--workers", "0", "argument --workers/-w: give a whole number from 1 to 256, not 0"),
+    ("--workers", "1" + "0" * 100, "argument --workers/-w: give a whole number from 1 to 256, not 1" + "0" * 100),
+    ("--mip-gap", "-1", "argument --mip-gap: give a relative gap of 0 or more (0.01 is 1%), not -1"),
+    ("--mip-gap", "nan", "argument --mip-gap: give a relative gap of 0 or more (0.01 is 1%), not nan"),
+    ("--time-limit", "inf", "argument --time-limit/-t: give a number of seconds more than 0, not inf "
+                            "(leave it out for no limit)"),
+    ("--set", "maxsat.conflicts=1" + "0" * 40, "argument --set: maxsat.conflicts=1000000000...0000 (41 digits): "
+                                               "the value is beyond 64 bits, more than any solver setting takes"),
+])
+def test_out_of_range_options_are_refused_in_a_sentence(capsys, option, value, message):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", HORSE, "--map", DAILY, option, value])
+    err = capsys.readouterr().err
+    assert e.value.code == 1
+    assert err.splitlines()[-1] == f"gridlang solve: error: {message}"
+
+
+def test_the_verify_objective_option_is_bounded(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["verify", HORSE, "--map", DAILY, "--solution", "x.json", "--objective", "1" + "0" * 30])
+    assert e.value.code == 1
+    assert "argument --objective: give a whole number from -9,223,372,036,854,775,807 to " in capsys.readouterr().err
+
+
+def gridlang_process(*argv: str):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "gridlang", *map(str, argv)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=REPO.parent)
+
+
+@pytest.mark.parametrize("command", ["solve", "compile"])
+def test_a_closed_pipe_is_quiet_and_exit_0(tmp_path, command):
+    path = write(tmp_path, "budget: 3\n" + "~" * 60 + "\n" + ("~" + "." * 58 + "~\n") * 29 + "~" + "." * 28 + "H"
+                 + "." * 29 + "~\n" + ("~" + "." * 58 + "~\n") * 29 + "~" * 60 + "\n")
+    argv = [command, HORSE, "--map", path] + (["--dump-ir"] if command == "compile" else ["--backend", "maxsat"])
+    proc = gridlang_process(*argv)
+    if command == "compile":
+        first = proc.stdout.readline()  # as `| head -1` reads
+        assert first.startswith(b"model 'enclose.horse': 61x60 cells")
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0
+    assert err == ""
+
+
+# ------------------------------------------------------------- decode and verify
+
+def exported(tmp_path, capsys, fmt: str = "wcnf"):
+    target = tmp_path / f"daily.{fmt}"
+    code, _, _ = run_cli(["export", HORSE, "--map", DAILY, "--format", fmt, "-o", target], capsys)
+    assert code == 0
+    return target
+
+
+def test_decode_says_which_rules_an_answer_breaks(tmp_path, capsys):
+    exported(tmp_path, capsys)
+    answer = write(tmp_path, "v " + "1" * 219 + "\n", "all.out")
+    code, out, err = run_cli(["decode", HORSE, "--map", DAILY, "--solution", answer], capsys)
+    assert (code, out) == (4, "")
+    assert err.splitlines() == [
+        f"error: the answer in {answer} breaks the compiled model:",
+        f"  {HORSE}:22:8: 'region pen = reach from horse through not impassable and ...': 104 constraints "
+        "false, e.g. clause ~pen[0,2] | ~wall[0,2] is false",
+        f"  {HORSE}:24:9: 'require pen avoids border': 16 constraints false, e.g. clause ~pen[0,2] is false",
+        f"  {HORSE}:25:9: 'require count(wall) <= budget': linear constraint evaluates to 104 <= 12: false",
+    ]
+
+
+@pytest.mark.parametrize("suffix", ["out", "sol"])
+def test_decode_of_a_binary_file_is_located(tmp_path, capsys, suffix):
+    answer = write(tmp_path, b"v 1\n\xbc\x00\xff", f"bin.{suffix}")
+    code, out, err = run_cli(["decode", HORSE, "--map", DAILY, "--solution", answer], capsys)
+    assert (code, out) == (1, "")
+    assert err == f"{answer}:2:1: error: the solution file is not UTF-8 text (byte 0xbc)\n"
+
+
+@pytest.mark.parametrize("claim, code, message", [
+    (66.0, 0, None),
+    (6.6e1, 0, None),
+    (67, 4, "error: the answer claims the objective 67, but the spec's rules score it 66"),
+    (10**20, 4, "error: the answer claims the objective 100000000000000000000, but the spec's rules score it 66"),
+    (1e20, 1, "the answer claims the objective 1e+20, but a float this large is not exact; write the integer"),
+    (66.5, 1, "the answer claims the objective 66.5, but it must be a whole number"),
+    (True, 1, "the answer claims the objective true, but it must be a whole number"),
+])
+def test_verify_reads_a_claimed_objective_exactly(tmp_path, capsys, claim, code, message):
+    import json
+
+    _, out, _ = run_cli(["solve", HORSE, "--map", DAILY, "--json"], capsys)
+    record = json.loads(out)
+    record["objective"] = claim
+    answer = write(tmp_path, json.dumps(record), "answer.json")
+    got, out, err = run_cli(["verify", HORSE, "--map", DAILY, "--solution", answer], capsys)
+    assert got == code
+    if message is None:
+        assert out == f"{answer}: every rule of {HORSE} holds, objective 66\n"
+    elif code == 4:
+        assert err == f"{answer}: {message}\n"
+    else:
+        column = json.dumps(record).index('"objective": ') + len('"objective": ') + 1
+        assert err.startswith(f"{answer}:1:{column}: error: {message}")
