@@ -38,7 +38,7 @@ EXIT_CODES = """exit codes:
   0  solved (a verified solution; with --unique, also when it is not unique)
   1  bad input: the spec, the map, a parameter or the command line is wrong (the message says where)
   2  infeasible: proved that no solution exists
-  3  time limit reached with no solution
+  3  no solution found: the time limit, or a limit given to the solver with --set, ran out first
   4  verification failed: the answer broke the puzzle's rules (a solver or encoding bug)
 130  interrupted: the first Ctrl-C stops the search and prints the best answer so far;
      a second one exits at once
@@ -328,12 +328,19 @@ def _params(args) -> dict[str, str]:
     return out
 
 
+_CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
+"""Solver settings that would start a clock of their own beside the command's deadline."""
+
+
 def _options(args) -> SolveOptions:
     extra = {}
     for key, value in args.set:
         if key.split(".", 1)[0] != args.backend:
             raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
                                f"but the backend is {args.backend!r}")
+        if key in _CLOCKS:
+            raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
+                               "the whole command (parsing, every cut round, every solve)")
         extra[key] = value
     return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
                         mip_gap=args.mip_gap, log=args.log, extra=extra)
@@ -446,7 +453,8 @@ def _report_text(report, time_limit: float | None = None) -> str:
     parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
     lines.append("   ".join(parts))
     if res.status is Status.UNKNOWN and report.solution is None:
-        within = f" within the time limit of {time_limit:g} s" if time_limit is not None else ""
+        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
+                  else " before the solver stopped at a limit of its own")
         lines.append(f"no solution found{within}, and none ruled out")
     if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:

@@ -435,3 +435,27 @@ def test_verify_reads_a_claimed_objective_exactly(tmp_path, capsys, claim, code,
     else:
         column = json.dumps(record).index('"objective": ') + len('"objective": ') + 1
         assert err.startswith(f"{answer}:1:{column}: error: {message}")
+
+
+# ------------------------------------------------------------- no solution without a time limit
+
+@pytest.mark.parametrize("setting, backend", [
+    ("cpsat.max_time_in_seconds=0.001", "cpsat"),
+    ("milp.highs_options.time_limit=0.001", "milp"),
+])
+def test_a_second_clock_is_refused(capsys, setting, backend):
+    code, out, err = run_cli(["solve", HORSE, "--map", DAILY, "--backend", backend, "--set", setting], capsys)
+    assert (code, out) == (1, "")
+    assert err == (f"error: --set {setting.split('=')[0]}: give the time limit as --time-limit SECONDS, the one "
+                   "clock of the whole command (parsing, every cut round, every solve)\n")
+
+
+def test_a_solver_limit_without_a_time_limit_says_so(capsys):
+    weekly = REPO / "puzzles" / "maps" / "weekly-01.txt"
+    code, out, _ = run_cli(["solve", HORSE, "--map", weekly, "--set", "cpsat.max_deterministic_time=0.0000001"],
+                           capsys)
+    assert code == 3
+    assert out.splitlines()[:2] == [
+        "status UNKNOWN   backend cpsat (auto)",
+        "no solution found before the solver stopped at a limit of its own, and none ruled out",
+    ]
