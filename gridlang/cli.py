@@ -22,10 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
 from .errors import BackendError, GridlangError, ParamError, VerificationError
 from .limits import MAX_ANSWER_BYTES, shorten
-from .plugins import find_plugin
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -43,6 +41,22 @@ EXIT_CODES = """exit codes:
 130  interrupted: the first Ctrl-C stops the search and prints the best answer so far;
      a second one exits at once
 """
+
+
+class _BackendNames:
+    """The registered backend names for ``--backend``, looked up when first
+    asked, so that ``gridlang check`` imports no backend machinery."""
+
+    def _names(self) -> list[str]:
+        from .backend import backend_names
+
+        return backend_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,7 +140,8 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
+        sp.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
+                        help="solver: %(choices)s (default: cpsat)")
         sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
@@ -332,7 +347,9 @@ _CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
 """Solver settings that would start a clock of their own beside the command's deadline."""
 
 
-def _options(args) -> SolveOptions:
+def _options(args):
+    from .backend import SolveOptions
+
     extra = {}
     for key, value in args.set:
         if key.split(".", 1)[0] != args.backend:
@@ -347,6 +364,7 @@ def _options(args) -> SolveOptions:
 
 
 def _cmd_solve(args) -> int:
+    from .backend import Status
     from .deadline import Deadline, catch_interrupt
     from .pipeline import solve
 
@@ -388,6 +406,8 @@ def _answer_json(model, solution) -> dict:
                          for c, v in cells.items())
             for name, cells in solution.decisions.items()
         }
+    from .plugins import find_plugin
+
     plugin = find_plugin(model.name)
     extras = plugin.extras(model, solution)
     if plugin.name and extras:
@@ -397,6 +417,8 @@ def _answer_json(model, solution) -> dict:
 
 def _render(model, solution) -> str:
     """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    from .plugins import find_plugin
+
     text = find_plugin(model.name).render(model.grid, solution)
     return text if text is not None else _render_generic(model.grid, solution)
 
@@ -432,6 +454,9 @@ def _report_json(report, args) -> dict:
 
 
 def _report_text(report, time_limit: float | None = None) -> str:
+    from .backend import Status
+    from .plugins import find_plugin
+
     res = report.result
     model = report.model
     lines = []
@@ -497,12 +522,15 @@ _FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat
 def _format_backend(fmt: str):
     from .errors import BackendError
 
+    from .backend import get_backend
+
     if fmt not in _FORMAT_BACKEND:
         raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(_FORMAT_BACKEND)}")
     return get_backend(_FORMAT_BACKEND[fmt])
 
 
 def _cmd_export(args) -> int:
+    from .backend import SolveOptions
     from .pipeline import load
 
     fmt = args.format.lower()
@@ -521,7 +549,7 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 
 
 def _cmd_decode(args) -> int:
-    from .backend import Result
+    from .backend import Result, Status
     from .errors import BackendError, MapError, read_source
     from .pipeline import Report, load, verify
 
@@ -637,6 +665,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_backends(args) -> int:
+    from .backend import backend_class, backend_names
+
     for name in backend_names():
         cls = backend_class(name)
         if cls is None:
