@@ -6,6 +6,8 @@ docs/reliability.md lists these inputs with what each gets.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import time
 
 import pytest
@@ -368,7 +370,7 @@ def gridlang_process(*argv: str):
 def test_a_closed_pipe_is_quiet_and_exit_0(tmp_path, command):
     path = write(tmp_path, "budget: 3\n" + "~" * 60 + "\n" + ("~" + "." * 58 + "~\n") * 29 + "~" + "." * 28 + "H"
                  + "." * 29 + "~\n" + ("~" + "." * 58 + "~\n") * 29 + "~" * 60 + "\n")
-    argv = [command, HORSE, "--map", path] + (["--dump-ir"] if command == "compile" else ["--backend", "maxsat"])
+    argv = [command, HORSE, "--map", path, "--dump-ir"] if command == "compile" else [command, HORSE, "--map", DAILY]
     proc = gridlang_process(*argv)
     if command == "compile":
         first = proc.stdout.readline()  # as `| head -1` reads
@@ -410,6 +412,17 @@ def test_decode_of_a_binary_file_is_located(tmp_path, capsys, suffix):
     assert err == f"{answer}:2:1: error: the solution file is not UTF-8 text (byte 0xbc)\n"
 
 
+@pytest.fixture(scope="module")
+def daily_answer() -> dict:
+    """What `gridlang solve --json` prints for the daily map (score 66)."""
+    import json
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["solve", HORSE, "--map", DAILY, "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
 @pytest.mark.parametrize("claim, code, message", [
     (66.0, 0, None),
     (6.6e1, 0, None),
@@ -419,11 +432,10 @@ def test_decode_of_a_binary_file_is_located(tmp_path, capsys, suffix):
     (66.5, 1, "the answer claims the objective 66.5, but it must be a whole number"),
     (True, 1, "the answer claims the objective true, but it must be a whole number"),
 ])
-def test_verify_reads_a_claimed_objective_exactly(tmp_path, capsys, claim, code, message):
+def test_verify_reads_a_claimed_objective_exactly(tmp_path, capsys, daily_answer, claim, code, message):
     import json
 
-    _, out, _ = run_cli(["solve", HORSE, "--map", DAILY, "--json"], capsys)
-    record = json.loads(out)
+    record = dict(daily_answer)
     record["objective"] = claim
     answer = write(tmp_path, json.dumps(record), "answer.json")
     got, out, err = run_cli(["verify", HORSE, "--map", DAILY, "--solution", answer], capsys)
