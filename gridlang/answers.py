@@ -30,9 +30,10 @@ from pathlib import Path
 
 from . import ast
 from .checker import Symbols, check
-from .errors import GridlangError, Span, read_source
+from .errors import GridlangError, Span, json_int, load_json, read_source
 from .grid import Grid
 from .interpreter import SpecVerdict, evaluate
+from .limits import MAX_ANSWER_BYTES
 from .maps import build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
@@ -81,15 +82,12 @@ def read_answer(path: str | Path, grid: Grid, symbols: Symbols,
             twice; a decision or value is not the spec's.
     """
     p = str(path)
-    text = read_source(path, AnswerError, "answer")
+    text = read_source(path, AnswerError, "answer", MAX_ANSWER_BYTES)
     if not text.strip():
         raise AnswerError("the answer file is empty", Span(p, 1, 1), source=text)
+    load_json(text, p, AnswerError, "answer")
     try:
-        json.loads(text)
         return _Reader(p, text, grid, symbols, params).run()
-    except json.JSONDecodeError as e:
-        raise AnswerError(f"the answer is not valid JSON: {e.msg}", Span(p, e.lineno, e.colno),
-                          source=text) from e
     except RecursionError as e:
         raise AnswerError("the answer nests too deeply to be an answer", Span(p, 1, 1), source=text) from e
 
@@ -124,7 +122,7 @@ def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str |
 class _Reader:
     def __init__(self, path: str, text: str, grid: Grid, symbols: Symbols, params: dict[str, object] | None):
         self.path, self.text, self.grid, self.sym, self.params = path, text, grid, symbols, params
-        self.decoder = json.JSONDecoder()
+        self.decoder = json.JSONDecoder(parse_int=json_int)
 
     def error(self, message: str, start: int, end: int | None = None) -> AnswerError:
         line = self.text.count("\n", 0, start) + 1

@@ -281,6 +281,7 @@ class Param:
     bounds: tuple[tuple[str, int], ...] = ()
     default: object = None
     span: Span | None = field(default=None, compare=False)
+    default_span: Span | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

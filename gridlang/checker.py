@@ -30,10 +30,14 @@ Types:
 from __future__ import annotations
 
 import enum
+import operator
 from dataclasses import dataclass, field
 
 from . import ast
-from .errors import GridlangError, SemanticError, raise_all
+from .errors import GridlangError, SemanticError, Span, raise_all
+
+_BOUND = {"<=": operator.le, ">=": operator.ge, "==": operator.eq, "<": operator.lt, ">": operator.gt}
+"""A parameter bound's comparison, as a function of the value and the bound."""
 
 
 class Type(enum.Enum):
@@ -120,6 +124,11 @@ class _Checker:
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if not self.errors and not self.sym.decisions:
+            self.error("the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
+                       "and states rules (docs/language.md)" if not self.spec.statements else
+                       "the spec decides nothing: without a 'decide' statement there is nothing to solve "
+                       "(decide NAME: bool on CELLS)", Span(self.spec.path, 1, 1))
         raise_all(self.errors)
         return self.sym
 
@@ -167,6 +176,11 @@ class _Checker:
                 self.error(f"the default of {st.name!r} is not of type {st.type}", st.span)
         if st.bounds and st.type != "int":
             self.error(f"bounds apply to 'int' parameters, not to {st.type!r}", st.span)
+        elif isinstance(st.default, int):
+            for op, bound in st.bounds:
+                if not _BOUND[op](st.default, bound):
+                    self.error(f"the default {st.name} = {st.default} breaks the bound {st.name} {op} {bound} "
+                               "declared with it", st.default_span or st.span)
 
     def _decide(self, st: ast.Decide) -> None:
         if st.is_enum:

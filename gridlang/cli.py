@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
+import os
 import sys
 import time
 from pathlib import Path
 
-from .backend import SolveOptions, Status, backend_class, backend_names, get_backend
 from .errors import BackendError, GridlangError, ImageError, ParamError, VerificationError
+from .limits import MAX_ANSWER_BYTES, shorten
 from .plugins import Plugin, all_plugins, find_plugin
 
 EXIT_OK = 0
@@ -36,11 +38,27 @@ EXIT_CODES = """exit codes:
   0  solved (a verified solution; with --unique, also when it is not unique)
   1  bad input: the spec, the map, a parameter or the command line is wrong (the message says where)
   2  infeasible: proved that no solution exists
-  3  time limit reached with no solution
+  3  no solution found: the time limit, or a limit given to the solver with --set, ran out first
   4  verification failed: the answer broke the puzzle's rules (a solver or encoding bug)
 130  interrupted: the first Ctrl-C stops the search and prints the best answer so far;
      a second one exits at once
 """
+
+
+class _BackendNames:
+    """The registered backend names for ``--backend``, looked up when first
+    asked, so that ``gridlang check`` imports no backend machinery."""
+
+    def _names(self) -> list[str]:
+        from .backend import backend_names
+
+        return backend_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(e.render(), file=sys.stderr)
         return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (| head): what it wanted, it has
+        _silence_stdout()
+        return EXIT_OK
     except OSError as e:  # a file that cannot be written (export -o, a full disk)
         if debug:
             raise
@@ -70,9 +91,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:  # e.g. piped into `head`
-        sys.stderr.close()
-        return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of a closed pipe cannot raise again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -117,13 +146,15 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
+        sp.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
+                        help="solver: %(choices)s (default: cpsat)")
         sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
                              "a large MILP root node can run over by seconds)")
-        sp.add_argument("--workers", "-w", type=int, help="solver threads / portfolio workers")
-        sp.add_argument("--mip-gap", type=float, help="relative MIP gap (milp)")
+        sp.add_argument("--workers", "-w", type=_workers, metavar="N",
+                        help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
+        sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
         sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
         sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
                         help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
@@ -140,7 +171,7 @@ def _build_parser() -> argparse.ArgumentParser:
     common(s, image=True)
     solver_options(s)
     pictures(s)
-    s.add_argument("--count", type=int, metavar="N", help="enumerate up to N distinct solutions")
+    s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=_cmd_solve)
@@ -169,14 +200,14 @@ def _build_parser() -> argparse.ArgumentParser:
     common(v)
     v.add_argument("--solution", "-s", required=True,
                    help="the answer: what solve --json prints, or its decisions object alone")
-    v.add_argument("--objective", type=int, help="the score the answer claims (default: the file's objective)")
+    v.add_argument("--objective", type=_objective, help="the score the answer claims (default: the file's objective)")
     v.set_defaults(run=_cmd_verify)
 
     bt = sub.add_parser("batch", help="solve many maps, one JSON line each, resumable (a process pool or Dask)")
     bt.add_argument("spec", help="the .grid spec")
     bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
     bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
-    bt.add_argument("--backend", "-b", default="cpsat", choices=backend_names(), help="solver (default: cpsat)")
+    bt.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND", help="solver (default: cpsat)")
     bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
                     "one for cpsat, whose portfolio uses the cores)")
     bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
@@ -199,7 +230,8 @@ def _build_parser() -> argparse.ArgumentParser:
     from .bench import SETS
 
     bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
-    bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=backend_names())
+    bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=_BackendNames(),
+                    metavar="BACKEND")
     bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
     bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
     bn.add_argument("--time-limit", "-t", type=_positive_seconds, default=120.0, metavar="SECONDS",
@@ -248,16 +280,59 @@ def _cell_pixels(text: str) -> int:
     if value < 4:
         raise argparse.ArgumentTypeError(f"a cell must be 4 pixels or more, not {value}")
     return value
+MAX_WORKERS = 256
+"""The most solver threads ``--workers`` takes."""
+
+MAX_COUNT = 1_000_000
+"""The most solutions ``--count`` enumerates."""
 
 
 def _positive_seconds(text: str) -> float:
-    """argparse type: a number of seconds greater than 0."""
+    """argparse type: a finite number of seconds greater than 0."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the time limit must be more than 0 seconds, not {text}")
+    if not value > 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"give a number of seconds more than 0, not {text}"
+                                         + (" (leave it out for no limit)" if value == math.inf else ""))
+    return value
+
+
+def _integer(text: str, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high``, or an argparse error saying so."""
+    try:
+        value = int(text) if len(text.strip()) <= 20 else None
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"give a whole number from {low:,} to {high:,}, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    """argparse type for ``--count``: 1 to :data:`MAX_COUNT` solutions."""
+    return _integer(text, 1, MAX_COUNT)
+
+
+def _workers(text: str) -> int:
+    """argparse type for ``--workers``: 1 to :data:`MAX_WORKERS` threads."""
+    return _integer(text, 1, MAX_WORKERS)
+
+
+def _objective(text: str) -> int:
+    """argparse type for ``--objective``: an integer a solver can hold (64 bits)."""
+    return _integer(text, -(2**63) + 1, 2**63 - 1)
+
+
+def _mip_gap(text: str) -> float:
+    """argparse type for ``--mip-gap``: a finite relative gap of 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"give a relative gap of 0 or more (0.01 is 1%), not {text}")
     return value
 
 
@@ -272,9 +347,13 @@ def _setting(text: str) -> tuple[str, object]:
         return key, raw.lower() == "true"
     for kind in (int, float):
         try:
-            return key, kind(raw)
+            value = kind(raw)
         except ValueError:
-            pass
+            continue
+        if kind is int and not -(2**63) <= value < 2**63:
+            raise argparse.ArgumentTypeError(f"{key}={shorten(raw)}: the value is beyond 64 bits, "
+                                             "more than any solver setting takes")
+        return key, value
     return key, raw
 
 
@@ -345,18 +424,28 @@ def _params(args) -> dict[str, str]:
     return out
 
 
-def _options(args) -> SolveOptions:
+_CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
+"""Solver settings that would start a clock of their own beside the command's deadline."""
+
+
+def _options(args):
+    from .backend import SolveOptions
+
     extra = {}
     for key, value in args.set:
         if key.split(".", 1)[0] != args.backend:
             raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
                                f"but the backend is {args.backend!r}")
+        if key in _CLOCKS:
+            raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
+                               "the whole command (parsing, every cut round, every solve)")
         extra[key] = value
     return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
                         mip_gap=args.mip_gap, log=args.log, extra=extra)
 
 
 def _cmd_solve(args) -> int:
+    from .backend import Status
     from .deadline import Deadline, catch_interrupt
     from .pipeline import solve
 
@@ -393,6 +482,8 @@ def _cmd_solve(args) -> int:
 
 def _render(model, solution) -> str:
     """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    from .plugins import find_plugin
+
     text = find_plugin(model.name).render(model.grid, solution)
     return text if text is not None else _render_generic(model.grid, solution)
 
@@ -404,6 +495,9 @@ def _report_json(report, args) -> dict:
 
 
 def _report_text(report, time_limit: float | None = None) -> str:
+    from .backend import Status
+    from .plugins import find_plugin
+
     res = report.result
     model = report.model
     lines = []
@@ -425,7 +519,8 @@ def _report_text(report, time_limit: float | None = None) -> str:
     parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
     lines.append("   ".join(parts))
     if res.status is Status.UNKNOWN and report.solution is None:
-        within = f" within the time limit of {time_limit:g} s" if time_limit is not None else ""
+        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
+                  else " before the solver stopped at a limit of its own")
         lines.append(f"no solution found{within}, and none ruled out")
     if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:
@@ -466,6 +561,7 @@ def _format_backend(fmt: str):
     from .errors import BackendError
 
     from .api import FORMAT_BACKEND
+    from .backend import get_backend
 
     if fmt not in FORMAT_BACKEND:
         raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(FORMAT_BACKEND)}")
@@ -473,6 +569,7 @@ def _format_backend(fmt: str):
 
 
 def _cmd_export(args) -> int:
+    from .backend import SolveOptions
     from .pipeline import load
 
     fmt = args.format.lower()
@@ -491,8 +588,8 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 
 
 def _cmd_decode(args) -> int:
-    from .backend import Result
-    from .errors import BackendError
+    from .backend import Result, Status
+    from .errors import BackendError, MapError, read_source
     from .pipeline import Report, load, verify
 
     fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
@@ -501,10 +598,12 @@ def _cmd_decode(args) -> int:
     if reader is None:
         raise BackendError(f"backend {engine.name!r} cannot read solution files")
     model, _ = load(args.spec, args.map, _params(args))
+    # A binary file, or one too large, is refused here in a located sentence.
+    read_source(args.solution, MapError, "solution file", MAX_ANSWER_BYTES)
     assignment = reader(model, args.solution)
     objective = model.objective.value(assignment) if model.objective is not None else None
     # The model's objective must equal the rules' score, as after any solve.
-    solution, verdict = verify(model, assignment, objective)
+    solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
         from .api import report_json
@@ -611,11 +710,7 @@ def _cmd_verify(args) -> int:
     verdict = check_answer(args.spec, args.map, args.solution, _params(args))
     claimed = args.objective
     if claimed is None:
-        try:
-            record = json.loads(Path(args.solution).read_text(encoding="utf-8"))
-            claimed = record.get("objective") if isinstance(record, dict) else None
-        except (OSError, UnicodeDecodeError, ValueError):
-            claimed = None
+        claimed = _claimed_objective(args.solution)
     problems = [] if verdict.ok else [verdict.render()]
     if verdict.ok and isinstance(claimed, int) and verdict.objective is not None and claimed != verdict.objective:
         problems.append(f"{args.solution}: error: the answer claims the objective {claimed}, "
@@ -626,6 +721,42 @@ def _cmd_verify(args) -> int:
     score = f", objective {verdict.objective}" if verdict.objective is not None else ""
     print(f"{args.solution}: every rule of {args.spec} holds{score}")
     return EXIT_OK
+
+
+def _claimed_objective(path: str) -> int | None:
+    """The ``objective`` an answer file claims, as an exact integer.
+
+    A number written as a float (``66.0``, ``6.6e13``, what a MILP solver's
+    double gives) is taken when it is a whole number a double holds exactly
+    (at most 2**53 in magnitude).
+
+    Returns:
+        The integer, or None when the file claims none (or is no JSON
+        object: the answer reader has reported that already).
+
+    Raises:
+        ParamError: the claim is not a whole number, or a float too large
+            to be exact; located at the value.
+    """
+    from .errors import load_json, read_source
+    from .maps import json_key_span
+
+    text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
+    record = load_json(text, path, ParamError, "answer")
+    claimed = record.get("objective") if isinstance(record, dict) else None
+    if claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)):
+        return claimed
+    if isinstance(claimed, str) and len(claimed) > 18 and claimed.lstrip("-").isdigit():
+        if len(claimed) <= 100:
+            return int(claimed)  # a JSON integer of more than 18 digits (see load_json)
+        raise ParamError(f"the answer claims the objective {shorten(claimed)}, more than any solver computes",
+                         json_key_span(path, text, "objective"), source=text)
+    if isinstance(claimed, float) and claimed.is_integer() and abs(claimed) <= 2**53:
+        return int(claimed)
+    why = ("a float this large is not exact; write the integer" if isinstance(claimed, float) and
+           math.isfinite(claimed) and claimed.is_integer() else "it must be a whole number")
+    raise ParamError(f"the answer claims the objective {json.dumps(claimed)}, but {why}",
+                     json_key_span(path, text, "objective"), source=text)
 
 
 def _positive_int(text: str) -> int:
@@ -704,6 +835,8 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_backends(args) -> int:
+    from .backend import backend_class, backend_names
+
     for name in backend_names():
         cls = backend_class(name)
         if cls is None:

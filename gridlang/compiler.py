@@ -71,6 +71,7 @@ from . import ast
 from .checker import Symbols, check
 from .errors import GridlangError, MapError, ParamError, SemanticError, Span, raise_all
 from .grid import Grid
+from .limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
 from .ir import Clause, Cmp, Connected, Constraint, Decision, Linear, Model, Objective, Sense, Var
 from .maps import MapData, build_grid, read_map
 from .params import resolve_params
@@ -153,9 +154,12 @@ class _Compiler:
         self.aux_cache: dict[tuple, int] = {}
         self.aux_count = 0
         self.objective: Objective | None = None
+        self.statement: ast.Stmt | None = None  # the one being compiled, for errors of size
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
+        if len(self.variables) >= MAX_VARIABLES:
+            self.check_size()
         rowcol = self.grid.cell(cell) if cell is not None else None
         self.variables.append(Var(family, cell, value, rowcol))
         return len(self.variables)
@@ -169,13 +173,50 @@ class _Compiler:
                 continue
             lits.append(v)
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
+        if len(self.constraints) > MAX_CONSTRAINTS:
+            self.check_size()
+
+    def check_size(self) -> None:
+        """Refuse a model past :data:`~gridlang.limits.MAX_VARIABLES` or
+        :data:`~gridlang.limits.MAX_CONSTRAINTS`, at the statement being compiled.
+
+        Raises:
+            SemanticError: the model is too large, located at the statement.
+        """
+        for count, limit, what in ((len(self.variables), MAX_VARIABLES, "variables"),
+                                   (len(self.constraints), MAX_CONSTRAINTS, "constraints")):
+            if count >= limit:
+                raise self.size_error(count, limit, what)
+
+    def size_error(self, count: int, limit: int, what: str) -> SemanticError:
+        """The error for a model of ``count`` (or more) ``what``, at the statement being compiled."""
+        return SemanticError(f"on this {self.grid.rows}x{self.grid.cols} map the statement makes the model "
+                             f"larger than {limit:,} {what}, the most gridlang builds",
+                             getattr(self.statement, "span", None), source=self.spec.source)
+
+    def check_row(self, terms: tuple[tuple[int, int], ...], constant: int, span: Span | None, what: str) -> None:
+        """Refuse a row or objective beyond :data:`~gridlang.limits.MAX_ROW_MAGNITUDE`.
+
+        Raises:
+            SemanticError: its coefficients and constant add up to more, in
+                magnitude; located at the statement.
+        """
+        total = sum(abs(c) for c, _ in terms) + abs(constant)
+        if total > MAX_ROW_MAGNITUDE:
+            raise SemanticError(
+                f"{what}'s coefficients and constant add up to {_magnitude(total)} on this map, beyond the "
+                f"limit of {MAX_ROW_MAGNITUDE:,} up to which every backend computes exactly",
+                span, source=self.spec.source)
 
     # driver ---------------------------------------------------------------
     def run(self) -> Model:
         for st in self.spec.statements:
             if isinstance(st, ast.Decide):
+                self.statement = st
                 self.decide(st)
+                self.check_size()
         for st in self.spec.statements:
+            self.statement = st
             if isinstance(st, ast.Region):
                 self.region(st)
             elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
@@ -183,8 +224,10 @@ class _Compiler:
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 terms, const = self.linear(st.expr)
+                self.check_row(terms, const, st.span, "the objective")
                 sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
                 self.objective = Objective(sense, terms, const, st.span)
+            self.check_size()
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
@@ -236,6 +279,9 @@ class _Compiler:
                     seen.add(v)
                 values.extend(self.params[part.id])
         on = self.cells(st.on)
+        if len(self.variables) + sum(v is True for v in on) * len(values) >= MAX_VARIABLES:
+            raise self.size_error(len(self.variables) + sum(v is True for v in on) * len(values),
+                                  MAX_VARIABLES, "variables")
         per_cell: list[dict[object, int] | None] = [None] * self.grid.size
         cells = []
         for i, v in enumerate(on):
@@ -292,6 +338,7 @@ class _Compiler:
             for value in self.params[st.domain.id]:
                 self.env[st.var.id] = value
                 self.rule(st.body)
+                self.check_size()
             self.env.pop(st.var.id, None)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
@@ -329,6 +376,7 @@ class _Compiler:
         if size is not None:
             terms = tuple((1, lit) for i, lit in members if values[i] is not True)
             rhs = size - len(always)
+            self.check_row(terms, rhs, st.span, "this rule")
             if terms:
                 self.constraints.append(Linear(terms, Cmp.EQ, rhs, (), st.span))
             elif rhs != 0:
@@ -415,6 +463,7 @@ class _Compiler:
                     if key not in seen:
                         seen.add(key)
                         self.constraints.append(Clause(key, st.span))
+            self.check_size()
         self.env.pop(st.a.id, None)
         self.env.pop(st.b.id, None)
 
@@ -580,6 +629,7 @@ class _Compiler:
             if not cmp.holds(0, rhs):
                 raise self.constant_rule_error(st, lc, rc)
             return
+        self.check_row(terms, rhs, st.span, "this rule")
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------
@@ -707,6 +757,11 @@ class _Compiler:
         except SemanticError:
             return None
         return None if any(probe.values()) else value
+
+
+def _magnitude(n: int) -> str:
+    """A large integer as digits with separators, or as a power of ten when longer."""
+    return f"{n:,}" if n < 10**21 else f"about 10**{len(str(n)) - 1}"
 
 
 def _neg(v: CellValue) -> CellValue:

@@ -15,6 +15,8 @@ shadows Python's own ``SyntaxError``.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,14 +68,25 @@ class GridlangError(Exception):
         line = _source_line(self.span, self.source)
         if line is None:
             return head
+        column = self.span.column
         width = 1
-        if self.span.end_column is not None and self.span.end_column > self.span.column:
-            width = self.span.end_column - self.span.column
+        if self.span.end_column is not None and self.span.end_column > column:
+            width = self.span.end_column - column
+        line = "".join("\ufffd" if _is_control(ch) else ch for ch in line)
+        start = 0
+        if len(line) > _SHOWN:
+            # A long line is shown in a window around the caret.
+            start = max(0, min(column - 1 - _SHOWN // 3, len(line) - _SHOWN))
+        shown = line[start: start + _SHOWN]
+        at = column - 1 - start
+        width = max(1, min(width, len(shown) - at))
+        before = "..." if start > 0 else ""
+        after = "..." if start + len(shown) < len(line) else ""
         # Tabs are kept on the caret line so the caret stays under its column.
-        pad = "".join("\t" if ch == "\t" else " " for ch in line[: self.span.column - 1])
-        pad += " " * max(0, self.span.column - 1 - len(line))
+        pad = " " * len(before) + "".join("\t" if ch == "\t" else " " for ch in shown[:at])
+        pad += " " * max(0, at - len(shown))
         caret = pad + "^" * width
-        return f"{head}\n    {line}\n    {caret}"
+        return f"{head}\n    {before}{shown}{after}\n    {caret}"
 
     def __str__(self) -> str:
         return self.render()
@@ -123,6 +136,17 @@ class MultipleErrors(GridlangError):
         return "\n".join(e.render() for e in self.errors)
 
 
+_SHOWN = 160
+"""Characters of a source line shown under a message; a longer line is cut
+to a window around the caret."""
+
+
+def _is_control(ch: str) -> bool:
+    """A control character other than a tab (shown as U+FFFD, so that a file
+    cannot send escape sequences to the terminal)."""
+    return ch != "\t" and (ord(ch) < 32 or 127 <= ord(ch) < 160)
+
+
 def raise_all(errors: list[GridlangError]) -> None:
     """Raise nothing, the one error, or a :class:`MultipleErrors` of them all."""
     if len(errors) == 1:
@@ -149,25 +173,35 @@ def _source_line(span: Span, source: str | None) -> str | None:
     return None
 
 
-def read_source(path: str | Path, error: type[GridlangError], what: str) -> str:
+def read_source(path: str | Path, error: type[GridlangError], what: str, limit: int | None = None) -> str:
     """Read a UTF-8 text file, or raise ``error`` located at the first bad byte.
+
+    The file is read in one bounded call, so that a device or a pipe with
+    no end (``/dev/zero``) is refused as too long, not read for ever.
 
     Args:
         path: the file.
         error: the error class to raise (``MapError``, ``GridSyntaxError``).
         what: ``"map"`` or ``"spec"``, for the message.
+        limit: the largest size accepted, in bytes (None: no limit).
 
     Returns:
         The text, without a leading byte-order mark.
 
     Raises:
-        error: the file cannot be read, or is not UTF-8 (located at the byte).
+        error: the file cannot be read (missing, a directory), is longer
+            than ``limit`` (located where the limit falls), or is not UTF-8
+            (located at the byte).
     """
     p = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            raw = f.read() if limit is None else f.read(limit + 1)
+            size = _size(f) if limit is not None and len(raw) > limit else 0
     except OSError as e:
-        raise error(f"cannot read {what} {p}: {e.strerror}") from e
+        raise error(f"cannot read {what} {p}: {e.strerror or e}") from e
+    if limit is not None and len(raw) > limit:
+        raise too_long(raw, p, error, what, limit, size)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -176,3 +210,63 @@ def read_source(path: str | Path, error: type[GridlangError], what: str) -> str:
         raise error(f"the {what} is not UTF-8 text (byte 0x{raw[e.start]:02x})", Span(p, line, col),
                     source="") from e
     return text[1:] if text.startswith("\ufeff") else text
+
+
+def load_json(text: str, path: str, error: type[GridlangError], what: str) -> object:
+    """Decode JSON text, every failure an ``error`` located in the file.
+
+    An integer of more than 18 digits is kept as its digits (a string), for
+    the reader to refuse in a sentence of its own: Python refuses to convert
+    one of more than 4,300 digits, and no solver takes one beyond 64 bits.
+
+    Args:
+        text: the file's text.
+        path: its name, for the spans.
+        error: the error class to raise.
+        what: ``"map"``, ``"answer"``, ...: the word used in messages.
+
+    Raises:
+        error: the text is not JSON (located where the decoder stopped), or
+            nests arrays and objects deeper than the decoder's recursion
+            allows (located at line 1, column 1).
+    """
+    try:
+        return json.loads(text, parse_int=json_int)
+    except json.JSONDecodeError as e:
+        raise error(f"the {what} is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
+    except RecursionError as e:
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise error(f"the {what} nests too deeply to be {article} {what}", Span(path, 1, 1), source=text) from e
+
+
+def json_int(digits: str) -> int | str:
+    """An integer of at most 18 digits, else its digits (see :func:`load_json`)."""
+    return int(digits) if len(digits) <= 18 else digits
+
+
+def _size(f) -> int:
+    """The size of an open file in bytes, 0 when it has none (a device, a pipe)."""
+    try:
+        return os.fstat(f.fileno()).st_size
+    except OSError:
+        return 0
+
+
+def too_long(raw: bytes, path: str, error: type[GridlangError], what: str, limit: int, size: int) -> GridlangError:
+    """The error for a text longer than ``limit`` bytes, located where the limit falls.
+
+    Args:
+        raw: the text's bytes, at least ``limit + 1`` of them.
+        path: the file's name.
+        error: the error class.
+        what: ``"spec"``, ``"map"``, ...
+        limit: the limit in bytes.
+        size: the whole file's size, or 0 when unknown.
+    """
+    total = f"{size:,} bytes" if size > limit else f"more than {limit:,} bytes"
+    start = raw.rfind(b"\n", 0, limit) + 1
+    line, col = raw.count(b"\n", 0, limit) + 1, limit - start + 1
+    end = raw.find(b"\n", start)
+    shown = raw[start: end if end >= 0 else len(raw)].decode("utf-8", "replace")
+    return error(f"the {what} is {total} long; gridlang reads a {what} of at most {limit:,} bytes",
+                 Span(path, line, col), source="\n" * (line - 1) + shown)

@@ -280,25 +280,37 @@ def violations(model: Model, assignment: Assignment) -> list[str]:
     Returns:
         One sentence per violated constraint (empty when all hold).
     """
-    out: list[str] = []
+    return [message + (f" ({con.span})" if con.span is not None else "")
+            for con, message in broken_constraints(model, assignment)]
+
+
+def broken_constraints(model: Model, assignment: Assignment) -> list[tuple[Constraint, str]]:
+    """The constraints ``assignment`` violates, each with a sentence saying how.
+
+    Returns:
+        ``(constraint, sentence)`` pairs in the model's order; the
+        constraint's ``span`` names the spec statement it was compiled from
+        (None for an auxiliary definition).
+    """
+    out: list[tuple[Constraint, str]] = []
     for con in model.constraints:
         if isinstance(con, Clause):
             if not any(assignment.holds(l) for l in con.lits):
-                out.append("clause " + " | ".join(model.lit_name(l) for l in con.lits) + " is false")
+                out.append((con, "clause " + " | ".join(model.lit_name(l) for l in con.lits) + " is false"))
         elif isinstance(con, Linear):
             if con.enforce and not all(assignment.holds(l) for l in con.enforce):
                 continue
             lhs = sum(c for c, l in con.terms if assignment.holds(l))
             if not con.op.holds(lhs, con.rhs):
-                out.append(f"linear constraint at {con.span} evaluates to {lhs} {con.op.value} {con.rhs}: false")
+                out.append((con, f"linear constraint evaluates to {lhs} {con.op.value} {con.rhs}: false"))
         elif isinstance(con, Connected):
             cells = set(assignment.true_cells(con.members))
             missing = [r for r in con.roots if r not in cells]
             if missing:
-                out.append(f"region {con.name!r} misses its root cell {model.grid.cell(missing[0])}")
+                out.append((con, f"region {con.name!r} misses its root cell {model.grid.cell(missing[0])}"))
                 continue
             if cells and len(model.grid.reach(cells, con.roots or (min(cells),))) != len(cells):
-                out.append(f"region {con.name!r} is not connected")
+                out.append((con, f"region {con.name!r} is not connected"))
     return out
 
 

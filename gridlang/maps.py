@@ -9,10 +9,12 @@ Two formats are accepted:
       ~C.C.......~
 
   Optional ``name: value`` header lines stand above the grid and give
-  parameters; blank lines and lines starting with ``#`` above the grid are
-  skipped. Every row must have the same width.
+  parameters (a name that is no parameter of the spec is an error, see
+  :func:`gridlang.params.resolve_params`); blank lines and lines starting
+  with ``#`` above the grid are skipped. Every row must have the same width.
 * **JSON**: a level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
-  any other key that names a parameter of the spec gives its value.
+  any other key that names a parameter of the spec gives its value; other
+  keys (a level's name, its date) are the record's own and are ignored.
 
 A puzzle family's own instance formats are read by its plug-in
 (:meth:`gridlang.plugins.Plugin.read_map`), asked before these two.
@@ -30,8 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .checker import Symbols
-from .errors import GridlangError, MapError, Span, raise_all, read_source
+from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
+from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
@@ -47,8 +50,14 @@ class MapData:
         rows: the grid rows, top to bottom.
         positions: for each row, ``(line, column)`` of its first character in
             the file (1-based); for JSON, per character (see ``char_spans``).
-        params: header parameters: name -> (raw text, span of the value).
+        params: header parameters: name -> (raw text, span of the value);
+            a JSON value other than a string or a list of numbers is kept
+            as its JSON text (``12.5``, ``true``).
         char_spans: for JSON maps, the span of every grid character, row by row.
+        key_spans: where each header parameter's name stands.
+        record: the map is a JSON record, whose keys other than parameters
+            are fields of its own; in a text header every name must be a
+            parameter.
     """
 
     path: str
@@ -57,6 +66,8 @@ class MapData:
     positions: list[tuple[int, int]]
     params: dict[str, tuple[str, Span]] = field(default_factory=dict)
     char_spans: list[list[Span]] | None = None
+    key_spans: dict[str, Span] = field(default_factory=dict)
+    record: bool = False
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
@@ -87,10 +98,11 @@ def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
 
     Raises:
         MapError: the file is missing, empty, not UTF-8, malformed JSON, not
-            in a format a plug-in or this module reads, or its rows are
-            ragged; located at the line and column.
+            in a format a plug-in or this module reads, larger than the
+            limits of :mod:`gridlang.limits` (bytes, rows, columns, cells),
+            or its rows are ragged; located at the line and column.
     """
-    return parse_map(read_source(path, MapError, "map"), str(path), puzzle)
+    return parse_map(read_source(path, MapError, "map", MAX_MAP_BYTES), str(path), puzzle)
 
 
 def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapData:
@@ -114,13 +126,37 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapD
             break
     if data is None:
         data = _read_json(p, text) if text.lstrip().startswith("{") else _read_text(p, text)
+    check_size(data)
     _check_rectangular(data)
     return data
+
+
+def check_size(data: MapData) -> None:
+    """Refuse a grid beyond :data:`~gridlang.limits.MAX_ROWS` rows,
+    :data:`~gridlang.limits.MAX_COLS` columns or
+    :data:`~gridlang.limits.MAX_CELLS` cells.
+
+    Raises:
+        MapError: at the first row, column or cell past the limit.
+    """
+    if len(data.rows) > MAX_ROWS:
+        raise data.error(f"the grid has {len(data.rows):,} rows; a map has at most {MAX_ROWS:,}",
+                         data.span(MAX_ROWS, 0))
+    for r, row in enumerate(data.rows):
+        if len(row) > MAX_COLS:
+            raise data.error(f"row {r + 1} of the grid has {len(row):,} cells; a map has at most "
+                             f"{MAX_COLS:,} columns", data.span(r, MAX_COLS))
+    width = len(data.rows[0])
+    if len(data.rows) * width > MAX_CELLS:
+        r, c = divmod(MAX_CELLS, width)
+        raise data.error(f"the grid has {len(data.rows):,} rows of {width:,} cells, {len(data.rows) * width:,} "
+                         f"in all; a map has at most {MAX_CELLS:,} cells", data.span(r, c))
 
 
 def _read_text(path: str, text: str) -> MapData:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     params: dict[str, tuple[str, Span]] = {}
+    keys: dict[str, Span] = {}
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -135,6 +171,7 @@ def _read_text(path: str, text: str) -> MapData:
         if name in params:
             raise MapError(f"header {name!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
         params[name] = (m.group(2), span)
+        keys[name] = Span(path, i + 1, m.start(1) + 1, m.end(1) + 1)
         i += 1
     rows, positions = [], []
     for j in range(i, len(lines)):
@@ -148,14 +185,11 @@ def _read_text(path: str, text: str) -> MapData:
         positions.append((j + 1, 1))
     if not rows:
         raise MapError("the map has header lines but no grid", Span(path, max(i, 1), 1), source=text)
-    return MapData(path, text, rows, positions, params)
+    return MapData(path, text, rows, positions, params, key_spans=keys)
 
 
 def _read_json(path: str, text: str) -> MapData:
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MapError(f"the map is not valid JSON: {e.msg}", Span(path, e.lineno, e.colno), source=text) from e
+    record = load_json(text, path, MapError, "map")
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
     spans = _json_string_spans(path, text, "map")
@@ -178,13 +212,26 @@ def _read_json(path: str, text: str) -> MapData:
     char_spans = [char_spans[k] for k in keep]
     if not rows:
         raise MapError('the "map" string is empty', spans[0] if spans else Span(path, 1, 1), source=text)
-    params = {}
+    params, keys = {}, {}
     for key, value in record.items():
-        if key != "map" and isinstance(value, (int, str, list)) and not isinstance(value, bool):
-            raw = ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
-            params[key] = (raw, json_key_span(path, text, key))
+        if key != "map":
+            params[key] = (_json_raw(value), json_key_span(path, text, key))
+            m = re.search(r'"%s"\s*:' % re.escape(key), text)
+            if m is not None:
+                start = _offset_span(path, text, m.start())
+                keys[key] = Span(path, start.line, start.column, start.column + len(key) + 2)
     positions = [(s[0].line, s[0].column) for s in char_spans]
-    return MapData(path, text, rows, positions, params, char_spans)
+    return MapData(path, text, rows, positions, params, char_spans, keys, record=True)
+
+
+def _json_raw(value: object) -> str:
+    """A JSON value as parameter text: a string as it is, a list of integers
+    as ``1,2,3``, anything else (``12.5``, ``true``, ``null``) as its JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return ",".join(str(v) for v in value)
+    return json.dumps(value)
 
 
 def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:

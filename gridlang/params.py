@@ -14,7 +14,10 @@ from __future__ import annotations
 import re
 
 from .checker import Symbols
+import difflib
+
 from .errors import GridlangError, ParamError, Span, raise_all
+from .limits import MAX_INT, MAX_SET_SIZE, shorten
 from .maps import MapData
 
 _INT = re.compile(r"^[+-]?\d+$")
@@ -28,31 +31,58 @@ def parse_value(raw: str, ptype: str) -> object:
         An ``int`` or, for ``set of int``, a sorted tuple of ints.
 
     Raises:
-        ValueError: the text is not a value of that type.
+        ValueError: the text is not a value of that type, an integer is
+            beyond :data:`~gridlang.limits.MAX_INT` in magnitude, or a set
+            has more than :data:`~gridlang.limits.MAX_SET_SIZE` values; the
+            message is what follows the parameter's name (``must be an
+            integer, not 12.5``).
     """
     raw = raw.strip()
     if ptype == "int":
         if not _INT.match(raw):
-            raise ValueError(f"{raw!r} is not an integer")
-        return int(raw)
+            raise ValueError(f"must be an integer, not {_show(raw)}")
+        return _int(raw)
     m = _RANGE.match(raw)
     if m:
-        lo, hi = int(m.group(1)), int(m.group(2))
+        lo, hi = _int(m.group(1)), _int(m.group(2))
         if hi < lo:
-            raise ValueError(f"the range {raw!r} is empty")
+            raise ValueError(f"must be a set of integers; the range {raw} is empty")
+        _set_size(hi - lo + 1)
         return tuple(range(lo, hi + 1))
     body = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
     items = [x.strip() for x in body.replace(" ", ",").split(",") if x.strip()]
-    out = []
+    out: list[int] = []
     for x in items:
         m = _RANGE.match(x)
         if m:
-            out.extend(range(int(m.group(1)), int(m.group(2)) + 1))
+            lo, hi = _int(m.group(1)), _int(m.group(2))
+            _set_size(len(out) + max(0, hi - lo + 1))
+            out.extend(range(lo, hi + 1))
         elif _INT.match(x):
-            out.append(int(x))
+            out.append(_int(x))
         else:
-            raise ValueError(f"{x!r} is not an integer")
+            raise ValueError(f"must be a set of integers (1..5, or 1,2,3); {_show(x)} is not an integer")
+        _set_size(len(out))
     return tuple(sorted(out))
+
+
+def _int(text: str) -> int:
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(MAX_INT)) or int(digits or "0") > MAX_INT:
+        raise ValueError(f"is too large: {shorten(text)} is beyond the limit of {MAX_INT:,} in magnitude")
+    return int(text)
+
+
+def _set_size(size: int) -> None:
+    if size > MAX_SET_SIZE:
+        raise ValueError(f"has {size:,} values; a set of integers has at most {MAX_SET_SIZE:,}")
+
+
+def _show(raw: str) -> str:
+    """A value as the user wrote it, shortened when long; an empty one as ''."""
+    if not raw:
+        return "''"
+    return raw if len(raw) <= 40 else raw[:30] + f"... ({len(raw):,} characters)"
 
 
 def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] | None = None) -> dict[str, object]:
@@ -67,9 +97,10 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
         name -> value (int, or tuple of ints for ``set of int``).
 
     Raises:
-        ParamError: a value is missing, malformed, out of bounds, or names no
-            parameter of the spec (command line only: map files may carry
-            other keys).
+        ParamError: a value is missing, malformed, too large, out of its
+            bounds, or names no parameter of the spec: on the command line,
+            or in a text map's header (a JSON record's other keys are its
+            own, unless one is a near miss of a parameter's name).
     """
     cli = dict(cli or {})
     errors: list[GridlangError] = []
@@ -78,13 +109,15 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
         if name not in symbols.params:
             known = ", ".join(symbols.params) or "none"
             errors.append(ParamError(f"--param {name}: the spec declares no parameter {name!r} (it has: {known})"))
+    if data is not None:
+        errors.extend(_unknown_keys(symbols, data))
     for name, decl in symbols.params.items():
         raw, span, origin = None, None, None
         if name in cli:
-            raw, origin = cli[name], f"--param {name}"
+            raw, origin = cli[name], f"--param {name}: "
         elif data is not None and name in data.params:
             raw, span = data.params[name]
-            origin = f"{name!r}"
+            origin = ""
         if raw is None:
             if decl.default is None:
                 errors.append(ParamError(
@@ -96,7 +129,7 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
             try:
                 value = parse_value(raw, decl.type)
             except ValueError as e:
-                errors.append(_err(f"{origin}: {e}; the spec declares {name}: {decl.type}", span, data))
+                errors.append(_err(f"{origin}{name} {e} (the spec declares {name}: {decl.type})", span, data))
                 continue
         for op, bound in decl.bounds:
             if not _holds(value, op, bound):
@@ -105,6 +138,23 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
         out[name] = value
     raise_all(errors)
     return out
+
+
+def _unknown_keys(symbols: Symbols, data: MapData) -> list[GridlangError]:
+    """Header names that are no parameter of the spec: every one in a text
+    header, a near miss of a parameter's name in a JSON record."""
+    errors: list[GridlangError] = []
+    for key, (_, value_span) in data.params.items():
+        if key in symbols.params:
+            continue
+        close = difflib.get_close_matches(key, list(symbols.params), n=1, cutoff=0.75 if data.record else 0.6)
+        if data.record and not close:
+            continue
+        hint = f"; did you mean {close[0]!r}?" if close else f" (its parameters: {', '.join(symbols.params) or 'none'})"
+        where = "record" if data.record else "header"
+        errors.append(_err(f"{where} key {key!r} names no parameter of the spec{hint}",
+                           data.key_spans.get(key, value_span), data))
+    return errors
 
 
 def _err(message: str, span: Span | None, data: MapData | None) -> ParamError:

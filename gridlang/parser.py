@@ -10,14 +10,18 @@ way Lark's own grammar loader reports errors.
 from __future__ import annotations
 
 import functools
+import os
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast
-from .errors import GridlangError, GridSyntaxError, Span, read_source
+from .errors import GridlangError, GridSyntaxError, Span, read_source, too_long
+from .limits import MAX_NESTING, MAX_SET_SIZE, MAX_SPEC_BYTES, MAX_STATEMENTS, check_int
 
 # Curated messages: each maps to examples of text that fail at the same
 # parser state (Lark's match_examples picks the message whose examples fail
@@ -56,10 +60,64 @@ def _examples() -> dict[str, list[str]]:
     return {msg: exs + ["tile z_ 'z'\n" + x for x in exs] for msg, exs in _EXAMPLES.items()}
 
 
+_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+"""How the grammar is built; part of the cache key."""
+
+
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    text = resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    """The parser, built once per process and kept across processes in the cache."""
+    return build_parser(grammar_text(), cache_dir())
+
+
+def grammar_text() -> str:
+    """The text of ``grammars/gridlang.lark`` as installed."""
+    return resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
+
+
+def cache_dir() -> Path | None:
+    """Where the built parser is kept: ``$XDG_CACHE_HOME/gridlang``, else
+    ``~/.cache/gridlang``; None (no cache) when neither can be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(base) / "gridlang"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return path if os.access(path, os.W_OK) else None
+
+
+def cache_file(grammar: str, directory: Path) -> Path:
+    """The cache file of a grammar: named by the SHA-256 of the grammar, the
+    build options and the Lark and Python versions, so that any change to
+    one of them is built afresh rather than served from an old file."""
+    import hashlib
+    import sys
+
+    import lark
+
+    key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
+    return directory / f"grammar-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark-cache"
+
+
+def build_parser(grammar: str, directory: Path | None) -> Lark:
+    """Build the LALR parser of ``grammar``, through Lark's cache in ``directory``.
+
+    Lark stores the analysed grammar (a pickle) in the cache file and loads
+    it instead of building when the file's own hash of the grammar and
+    options matches; a file that cannot be read or written is passed over
+    and the parser built.
+
+    Args:
+        grammar: the Lark grammar text.
+        directory: the cache directory, or None for no cache.
+
+    Returns:
+        The parser.
+    """
+    if directory is None:
+        return Lark(grammar, **_OPTIONS)
+    return Lark(grammar, cache=str(cache_file(grammar, directory)), **_OPTIONS)
 
 
 def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
@@ -73,8 +131,13 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         The spec's AST.
 
     Raises:
-        GridSyntaxError: the text does not follow the grammar.
+        GridSyntaxError: the text does not follow the grammar, or is beyond
+            the limits of :mod:`gridlang.limits` (bytes, statements, an
+            integer, a set of integers, the nesting of an expression).
     """
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_SPEC_BYTES:
+        raise too_long(raw, path, GridSyntaxError, "spec", MAX_SPEC_BYTES, len(raw))
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
@@ -87,6 +150,10 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
             err.source = text
             raise err from e
         raise
+    if len(statements) > MAX_STATEMENTS:
+        raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
+                              f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
+    _check_nesting(statements, text)
     return ast.Spec(tuple(statements), path, text)
 
 
@@ -98,8 +165,39 @@ def parse_file(path: str | Path) -> ast.Spec:
             follow the grammar.
     """
     p = str(path)
-    text = read_source(path, GridSyntaxError, "spec")
+    text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
     return parse_spec(text, p)
+
+
+def _check_nesting(statements: list, text: str) -> None:
+    """Refuse an expression or rule nested deeper than :data:`~gridlang.limits.MAX_NESTING`.
+
+    The checker, the compiler and the interpreter walk the AST recursively;
+    this walk does not, so that no spec reaches Python's recursion limit.
+    Parentheses make no node, so they add no depth.
+
+    Raises:
+        GridSyntaxError: at the first node (in source order) nested too deep.
+    """
+    for st in statements:
+        stack = [(st, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_NESTING:
+                raise GridSyntaxError(f"this expression is nested more than {MAX_NESTING} levels deep (each "
+                                      "operator, 'not', count(...) or rule inside another adds a level); "
+                                      "split it into regions or rules", node.span, source=text)
+            for name in type(node).__dataclass_fields__:
+                child = getattr(node, name)
+                if isinstance(child, tuple):
+                    stack.extend((c, depth + 1) for c in reversed(child) if _is_node(c))
+                elif _is_node(child):
+                    stack.append((child, depth + 1))
+
+
+def _is_node(x) -> bool:
+    """An AST node that can hold others (not a span, a name or a literal)."""
+    return hasattr(x, "__dataclass_fields__") and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
 
 
 def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
@@ -125,6 +223,8 @@ def _parser_message(e: UnexpectedInput, text: str) -> str:
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         base = f"unexpected character {ch!r}"
+        if ch.isalnum() and not ch.isascii():
+            base += "; a name is made of ASCII letters, digits and '_' (a tile's map character may be any)"
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         base = "unexpected end of spec" if tok.type == "$END" else f"unexpected {_describe(tok)}"
@@ -179,8 +279,9 @@ def _span(path: str, meta_or_token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
-    """Lark parse tree -> :mod:`gridlang.ast` nodes."""
+class _ToAst(Transformer_NonRecursive):
+    """Lark parse tree -> :mod:`gridlang.ast` nodes (without recursion, so
+    that nesting is measured, not a RecursionError)."""
 
     def __init__(self, path: str):
         super().__init__()
@@ -188,6 +289,16 @@ class _ToAst(Transformer):
 
     def sp(self, x) -> Span:
         return _span(self.path, x)
+
+    def integer(self, tok: Token) -> int:
+        """An integer literal, within :data:`~gridlang.limits.MAX_INT`."""
+        return check_int(str(tok), self.sp(tok), GridSyntaxError)
+
+    def set_size(self, size: int, meta) -> None:
+        """Refuse a set of more than :data:`~gridlang.limits.MAX_SET_SIZE` integers."""
+        if size > MAX_SET_SIZE:
+            raise GridSyntaxError(f"this set has {size:,} values; a set of integers has at most "
+                                  f"{MAX_SET_SIZE:,}", self.sp(meta))
 
     def start(self, meta, children):
         return list(children)
@@ -233,13 +344,13 @@ class _ToAst(Transformer):
         return ("linked", True, self.sp(meta))
 
     def attr_exactly(self, meta, c):
-        return ("count", ("==", int(c[0])), self.sp(meta))
+        return ("count", ("==", self.integer(c[0])), self.sp(meta))
 
     def attr_at_most(self, meta, c):
-        return ("count", ("<=", int(c[0])), self.sp(meta))
+        return ("count", ("<=", self.integer(c[0])), self.sp(meta))
 
     def attr_at_least(self, meta, c):
-        return ("count", (">=", int(c[0])), self.sp(meta))
+        return ("count", (">=", self.integer(c[0])), self.sp(meta))
 
     def attr_tag(self, meta, c):
         return ("tag", str(c[0]), self.sp(c[0]))
@@ -247,8 +358,8 @@ class _ToAst(Transformer):
     def param_stmt(self, meta, c):
         name, ptype, *rest = c
         bounds = tuple(x for x in rest if isinstance(x, tuple))
-        default = [x for x in rest if not isinstance(x, tuple)]
-        return ast.Param(str(name), ptype, bounds, default[0] if default else None, self.sp(name))
+        default = next((x for x in rest if isinstance(x, _Default)), _Default(None, None))
+        return ast.Param(str(name), ptype, bounds, default.value, self.sp(name), default.span)
 
     def type_int(self, meta, c):
         return "int"
@@ -260,16 +371,18 @@ class _ToAst(Transformer):
         return (str(c[0]), c[1])
 
     def pv_int(self, meta, c):
-        return c[0]
+        return _Default(c[0], self.sp(meta))
 
     def pv_set(self, meta, c):
-        return frozenset(c)
+        self.set_size(len(c), meta)
+        return _Default(frozenset(c), self.sp(meta))
 
     def pv_range(self, meta, c):
-        return frozenset(range(c[0], c[1] + 1))
+        self.set_size(c[1] - c[0] + 1, meta)
+        return _Default(frozenset(range(c[0], c[1] + 1)), self.sp(meta))
 
     def signed_int(self, meta, c):
-        return -int(c[1]) if len(c) == 2 else int(c[0])
+        return -self.integer(c[1]) if len(c) == 2 else self.integer(c[0])
 
     def decide_stmt(self, meta, c):
         return ast.Decide(str(c[0]), c[1], c[2], self.sp(c[0]))
@@ -375,7 +488,7 @@ class _ToAst(Transformer):
         return ast.Name(str(c[0]), self.sp(c[0]))
 
     def int_(self, meta, c):
-        return ast.IntLit(int(c[0]), self.sp(c[0]))
+        return ast.IntLit(self.integer(c[0]), self.sp(c[0]))
 
     def border(self, meta, c):
         return ast.Border(self.sp(meta))
@@ -400,6 +513,14 @@ class _ToAst(Transformer):
 
     def tile_value(self, meta, c):
         return ast.TileValue(self.sp(meta))
+
+
+@dataclass(frozen=True, slots=True)
+class _Default:
+    """A parameter's default value and where it is written."""
+
+    value: object
+    span: Span | None
 
 
 def _attr_word(kind: str) -> str:

@@ -21,7 +21,7 @@ from .checker import Symbols, check
 from .compiler import compile_spec
 from .errors import VerificationError
 from .interpreter import Interpreter
-from .ir import Assignment, Clause, Cmp, Linear, Model, violations
+from .ir import Assignment, Clause, Cmp, Constraint, Linear, Model, broken_constraints
 from .maps import MapData, build_grid, read_map
 from .params import resolve_params
 from .parser import parse_file
@@ -113,7 +113,8 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
 
 
-def verify(model: Model, assignment: Assignment, objective: int | None = None) -> tuple[Solution, Verdict | None]:
+def verify(model: Model, assignment: Assignment, objective: int | None = None,
+           answer: str = "the solver's answer") -> tuple[Solution, Verdict | None]:
     """Check an assignment three ways: the IR, the spec's own rules, the puzzle's published rules.
 
     1. :func:`gridlang.ir.violations`: the solver answered its own model.
@@ -128,6 +129,7 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
         model: the model it answers.
         assignment: the answer.
         objective: the solver's claimed objective, compared with the score.
+        answer: what the answer is, for messages (``the answer in FILE``).
 
     Returns:
         The decoded solution and the verdict of the puzzle's plug-in (None if
@@ -137,29 +139,57 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None) -
         VerificationError: a constraint or rule is broken, or the claimed
             objective differs from the score the rules give.
     """
-    broken = violations(model, assignment)
+    broken = broken_constraints(model, assignment)
     if broken:
-        raise VerificationError("the solver's answer breaks its own model: " + "; ".join(broken[:5]))
+        raise VerificationError(f"{answer} breaks the compiled model:\n" + _by_statement(model, broken))
     solution = decode(model, assignment)
     if model.source is not None:
         judged = _interpreter(model).evaluate(solution.decisions)
         if not judged.ok:
-            raise VerificationError("the answer breaks the spec's own rules:\n" + judged.render())
+            raise VerificationError(f"{answer} breaks the spec's own rules:\n" + judged.render())
         if model.objective is not None and judged.objective != model.objective.value(assignment):
-            raise VerificationError(f"the spec's rules score this answer {judged.objective}, but the compiled "
-                                    f"model scores it {model.objective.value(assignment)}")
+            raise VerificationError(f"the objective ({model.objective.span}): the spec's rules score {answer} "
+                                    f"{judged.objective}, but the compiled model scores it "
+                                    f"{model.objective.value(assignment)}")
     verdict = find_plugin(model.name).verify(model.grid, solution, dict(model.params), model.info.get("variant"))
     if verdict is not None:
         if not verdict.ok:
-            raise VerificationError(f"the answer breaks the {model.name} rules: " + "; ".join(verdict.problems))
+            raise VerificationError(f"{answer} breaks the {model.name} rules: " + "; ".join(verdict.problems))
         if objective is not None and verdict.score is not None and objective != verdict.score:
             raise VerificationError(
                 f"the solver claims {objective}, but the {model.name} rules score this answer {verdict.score}")
     elif model.objective is not None and objective is not None:
         if model.objective.value(assignment) != objective:
-            raise VerificationError(f"the solver claims {objective}, but its answer has objective "
-                                    f"{model.objective.value(assignment)}")
+            raise VerificationError(f"the solver claims {objective}, but {answer} has objective "
+                                    f"{model.objective.value(assignment)} ({model.objective.span})")
     return solution, verdict
+
+
+def _by_statement(model: Model, broken: list[tuple[Constraint, str]], shown: int = 8) -> str:
+    """The broken constraints grouped by the spec statement each comes from,
+    one line per statement: its place, its text, how many are false, the first.
+
+    Returns:
+        Lines ``SPEC:LINE:COL: 'STATEMENT': N constraints false, e.g. ...``;
+        constraints of no statement (auxiliary definitions) come last.
+    """
+    groups: dict[object, list[str]] = {}
+    for con, message in broken:
+        key = (con.span.file, con.span.line, con.span.column) if con.span is not None else None
+        groups.setdefault(key, []).append(message)
+    source = model.source[0].source.splitlines() if model.source is not None else []
+    lines = []
+    for key, messages in sorted(groups.items(), key=lambda kv: (kv[0] is None, kv[0] or ())):
+        count = f"{len(messages)} constraints false, e.g. " if len(messages) > 1 else ""
+        if key is None:
+            lines.append(f"  auxiliary definitions: {count}{messages[0]}")
+            continue
+        file, line, col = key
+        text = source[line - 1].strip() if 0 < line <= len(source) else ""
+        text = text if len(text) <= 60 else text[:57] + "..."
+        lines.append(f"  {file}:{line}:{col}: '{text}': {count}{messages[0]}")
+    more = f"\n  ... and {len(lines) - shown} more statements" if len(lines) > shown else ""
+    return "\n".join(lines[:shown]) + more
 
 
 _INTERPRETER: list = []  # [(source, grid, Interpreter)] of the model verified last

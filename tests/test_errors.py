@@ -158,7 +158,7 @@ def test_malformed_and_unknown_parameters(tmp_path):
     path = write(tmp_path, "budget: twelve\n~~~~~\n~.H.~\n~~~~~\n")
     with pytest.raises(ParamError) as e:
         load(HORSE, path)
-    assert "'twelve' is not an integer" in located(e.value, path, 1, 9)
+    assert "budget must be an integer, not twelve (the spec declares budget: int)" in located(e.value, path, 1, 9)
     path = write(tmp_path, "~~~~~\n~.H.~\n~~~~~\n")
     with pytest.raises(ParamError) as e:
         load(HORSE, path, {"budgte": "3", "budget": "3"})

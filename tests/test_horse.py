@@ -144,7 +144,7 @@ def test_bad_time_limit_and_unwritable_output_are_errors_not_tracebacks(tmp_path
     with pytest.raises(SystemExit) as e:
         main(["solve", HORSE, "--map", DAILY_07, "--time-limit", "-1"])
     assert e.value.code == 1  # bad input; 2 means infeasible
-    assert "the time limit must be more than 0 seconds, not -1" in capsys.readouterr().err
+    assert "argument --time-limit/-t: give a number of seconds more than 0, not -1" in capsys.readouterr().err
     target = tmp_path / "missing" / "daily.lp"
     code, _, err = run(["export", HORSE, "--map", DAILY_07, "--format", "lp", "-o", target], capsys)
     assert code == 1

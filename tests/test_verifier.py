@@ -54,7 +54,10 @@ def test_a_wrong_assignment_breaks_the_model_check(tmp_path):
 
     with pytest.raises(VerificationError) as e:
         verify(model, Assignment(tuple(values)), result.objective)
-    assert "breaks its own model" in str(e.value)
+    spec = model.info["spec"]
+    assert str(e.value) == ("error: the solver's answer breaks the compiled model:\n"
+                            f"  {spec}:25:9: 'require count(wall) <= budget': linear constraint evaluates to "
+                            "7 <= 6: false")
 
 
 def test_rules_score_walls_budget_and_escape(tmp_path):

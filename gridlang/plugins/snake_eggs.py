@@ -44,8 +44,9 @@ import json
 from collections import Counter, deque
 from typing import TYPE_CHECKING
 
-from ..errors import MapError, Span
+from ..errors import MapError, Span, load_json
 from ..grid import Grid
+from ..limits import MAX_CELLS, MAX_COLS, MAX_ROWS
 from ..maps import MapData, json_item_spans, json_key_span
 from ..solution import Solution
 from . import Plugin, Verdict
@@ -291,7 +292,7 @@ def is_record(text: str) -> bool:
         return False
     try:
         record = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # malformed, an integer of thousands of digits, nested too deep
         return False
     return isinstance(record, dict) and "map" not in record and {"rows", "cols", "egg_sizes"} <= set(record)
 
@@ -314,7 +315,7 @@ def read_record(path: str, text: str) -> MapData:
             on a circled end, two clues on one cell, an egg size with no clue
             character; located at the entry.
     """
-    record = json.loads(text)
+    record = load_json(text, path, MapError, "map")
 
     def fail(message: str, span: Span) -> MapError:
         return MapError(message, span, source=text)
@@ -327,6 +328,10 @@ def read_record(path: str, text: str) -> MapData:
         if not isinstance(v, int) or isinstance(v, bool) or v < 1:
             raise fail(f'"{key}" must be a positive integer, not {v!r}', key_span(key))
     rows, cols = record["rows"], record["cols"]
+    if rows > MAX_ROWS or cols > MAX_COLS or rows * cols > MAX_CELLS:
+        raise fail(f"the grid has {rows:,} rows of {cols:,} cells; a map has at most {MAX_ROWS:,} rows, "
+                   f"{MAX_COLS:,} columns and {MAX_CELLS:,} cells",
+                   key_span("rows" if rows > MAX_ROWS else "cols"))
     sizes = record["egg_sizes"]
     if not isinstance(sizes, list) or not all(isinstance(k, int) and not isinstance(k, bool) for k in sizes):
         raise fail('"egg_sizes" must be a list of integers', key_span("egg_sizes"))

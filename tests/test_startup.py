@@ -1,0 +1,83 @@
+"""Start-up: the parser is built once and kept in a cache keyed by the grammar;
+`gridlang check` imports no solver and no backend machinery."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from gridlang import parser
+from gridlang.parser import build_parser, cache_dir, cache_file, grammar_text
+
+from horse_data import REPO
+
+HORSE = str(REPO / "puzzles" / "horse.grid")
+
+
+def test_the_parser_is_built_once_per_process():
+    assert parser._parser() is parser._parser()
+
+
+def test_a_built_parser_is_kept_in_the_cache_and_loaded_from_it(tmp_path):
+    grammar = grammar_text()
+    first = build_parser(grammar, tmp_path)
+    path = cache_file(grammar, tmp_path)
+    assert path.is_file() and list(tmp_path.iterdir()) == [path]
+    stamp = path.stat().st_mtime_ns
+    again = build_parser(grammar, tmp_path)
+    assert path.stat().st_mtime_ns == stamp  # loaded, not written again
+    text = "tile a '.'\ndecide x: bool on a\n"
+    assert again.parse(text) == first.parse(text)
+
+
+def test_a_changed_grammar_is_not_served_from_the_old_cache(tmp_path):
+    grammar = grammar_text()
+    build_parser(grammar, tmp_path)
+    changed = grammar.replace('"linked"                  -> attr_linked',
+                              '"linked"                  -> attr_linked\n          | "portal"                  -> attr_linked')
+    assert changed != grammar
+    assert cache_file(changed, tmp_path) != cache_file(grammar, tmp_path)
+    new = build_parser(changed, tmp_path)
+    assert new.parse("tile p '0' portal\n") is not None  # only the changed grammar has 'portal'
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_a_corrupt_cache_file_is_rebuilt(tmp_path):
+    grammar = grammar_text()
+    path = cache_file(grammar, tmp_path)
+    path.write_bytes(b"not a pickle")
+    built = build_parser(grammar, tmp_path)
+    assert built.parse("tile a '.'\n") is not None
+
+
+def test_an_unwritable_cache_directory_means_no_cache(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # a file, so no directory can be made under it
+    assert cache_dir() is None
+    assert build_parser(grammar_text(), None).parse("tile a '.'\n") is not None
+
+
+def test_the_cache_follows_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / "gridlang"
+
+
+def test_check_imports_no_solver_and_no_backend(tmp_path):
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from gridlang.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['check', {HORSE!r}])\n"
+        "print(json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    code, modules = json.loads(out.stdout)
+    assert code == 0
+    loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("gridlang.")}
+    for name in ("ortools", "pyomo", "pysat", "highspy", "networkx", "numpy",
+                 "gridlang.backend", "gridlang.exporters", "gridlang.ir", "gridlang.deadline"):
+        assert name not in loaded, name
