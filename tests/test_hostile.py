@@ -313,7 +313,7 @@ def test_rows_beyond_what_a_backend_takes_are_located(tmp_path, capsys, rule, st
 def test_rows_within_the_limit_solve_exactly(tmp_path, capsys, backend):
     spec = big_spec(tmp_path, "require count(wall) * 1000000000 * 1000 <= budget * 1000000000 * 1000")
     code, out, _ = run_cli(["solve", spec, "--map", DAILY, "--backend", backend], capsys)
-    assert code == 0 and "score 66 (checked against the model)" in out
+    assert code == 0 and "score 66 (checked by the spec's rules)" in out
 
 
 def test_a_model_beyond_the_variable_limit_is_refused_at_its_statement(tmp_path, capsys):
