@@ -143,7 +143,110 @@ class Is:
     span: Span | None = field(default=None, compare=False)
 
 
-Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is]
+@dataclass(frozen=True, slots=True)
+class Implies:
+    """``A implies B``: B holds wherever A does (conditions only)."""
+
+    left: "Expr"
+    right: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """``S[p]``: cell p is in the cell set S; ``D[p]``: an integer decision's value at p.
+
+    Attributes:
+        name: the set or decision.
+        cell: an expression for one cell (a ``for each`` cell variable).
+    """
+
+    name: Name
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AtIs:
+    """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``)."""
+
+    name: Name
+    cell: "Expr"
+    value: Union[Name, IntLit, TileValue]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """The neighbours of a cell: ``neighbours(p)``, ``diagonal neighbours(p)``, ``king neighbours(p)``.
+
+    Attributes:
+        kind: ``"side"`` (the grid graph: shared sides and links),
+            ``"diagonal"`` (shared corners only) or ``"king"`` (sides and
+            corners, the eight king moves; links not included).
+        cell: the cell.
+    """
+
+    kind: str
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LineOf:
+    """``row(p)``, ``column(p)``, ``room(p)``: the row, column or room that holds cell p.
+
+    Attributes:
+        kind: ``"row"``, ``"column"`` or ``"room"``.
+        cell: the cell.
+    """
+
+    kind: str
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """``component of p in S``: the cells of S connected to p through S (empty when p is not in S)."""
+
+    cell: "Expr"
+    within: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """``count(F for q in S)``, ``sum(N for q in S)``, ``all(F for q in S)``, ``any(F for q in S)``.
+
+    Attributes:
+        fn: ``"count"`` (the number of cells q of S where the condition F
+            holds), ``"sum"`` (the sum of the number N over the cells q of
+            S), ``"all"`` (F holds at every cell of S) or ``"any"`` (at some
+            cell of S).
+        body: F or N, with ``var`` bound to each cell in turn.
+        var: the cell variable.
+        domain: S, a cell set known from the map.
+    """
+
+    fn: str
+    body: "Expr"
+    var: Name
+    domain: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AllDifferent:
+    """``all different D in S``: no two cells of S take the same value of the enumerated decision D."""
+
+    decision: Name
+    cells: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is,
+             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent]
 
 
 # ------------------------------------------------- formulas over a pair of cells
@@ -242,6 +345,9 @@ class CharSpec:
 class Tile:
     """``tile NAME CHARS... [value N] [linked] [exactly N | at most N | at least N] [TAG...]``.
 
+    ``tile NAME number ...`` declares the tile of every cell that holds a
+    whole number (``0``, ``7``, ``12``, ``135``), whose value is that number.
+
     Attributes:
         name: the tile kind's name.
         chars: the map characters that denote it.
@@ -253,6 +359,8 @@ class Tile:
         count: ``(op, n)`` with op one of ``==``, ``<=``, ``>=``: how many
             cells of this kind a map must hold; None for any number.
         tags: extra names under which this tile's cells can be referred to.
+        number: the tile of the cells that hold a whole number; each
+            cell's value is its number.
     """
 
     name: str
@@ -262,11 +370,14 @@ class Tile:
     linked: bool = False
     count: tuple[str, int] | None = None
     tags: tuple[str, ...] = ()
+    number: bool = False
     span: Span | None = field(default=None, compare=False)
     attr_spans: dict = field(default_factory=dict, compare=False, hash=False)
 
     def value_of(self, ch: str) -> int:
         """The value of a cell of this tile written as ``ch``."""
+        if self.number:
+            return int(ch)
         if self.digit_value:
             return int(ch, 36)
         return self.value
@@ -291,8 +402,20 @@ class Symbol:
     span: Span | None = field(default=None, compare=False)
 
 
-DomainPart = Union[Symbol, IntLit, Name]
-"""A value name, an integer, or a ``set of int`` parameter (a :class:`Name`)."""
+@dataclass(frozen=True, slots=True)
+class DomainRange:
+    """``LOW..HIGH`` in a domain: the integers from LOW to HIGH, both included.
+
+    Each bound is an integer literal or an ``int`` parameter.
+    """
+
+    low: Union[IntLit, Name]
+    high: Union[IntLit, Name]
+    span: Span | None = field(default=None, compare=False)
+
+
+DomainPart = Union[Symbol, IntLit, Name, DomainRange]
+"""A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,12 +520,45 @@ class IsPath:
 
 
 @dataclass(frozen=True, slots=True)
+class Family:
+    """A family of cell sets of the map that ``for each`` runs over.
+
+    Attributes:
+        kind: ``"cells"`` (each cell), ``"rows"``, ``"columns"``, ``"rooms"``
+            (the map's room layer), ``"windows"`` (every ``height`` x
+            ``width`` rectangle of the grid, overlapping) or ``"blocks"``
+            (the ``height`` x ``width`` rectangles that tile the grid from
+            its top-left corner).
+        height, width: the rectangle's size for windows and blocks
+            (integer literals or ``int`` parameters); None otherwise.
+    """
+
+    kind: str
+    height: Expr | None = None
+    width: Expr | None = None
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class ForEach:
-    """``require for each k in P: RULE``: RULE once per value of the ``set of int`` P."""
+    """``require for each x in D: RULE``: RULE once per member of D.
+
+    D is a ``set of int`` parameter (x is an integer), a cell set known from
+    the map (x is a cell), or a :class:`Family` (x is a cell, or a cell set:
+    a row, a column, a room, a window, a block).
+    """
 
     var: Name
-    domain: Expr
+    domain: Union[Expr, Family]
     body: "Rule"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Holds:
+    """``require F``: the condition F holds (F built from relations with not, and, or, implies)."""
+
+    formula: Expr
     span: Span | None = field(default=None, compare=False)
 
 
@@ -416,9 +572,12 @@ class ForPairs:
     span: Span | None = field(default=None, compare=False)
 
 
-Rule = Union[Avoids, Subset, Compare, IsConnected, IsPath, ForEach, ForPairs]
+Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath]
+"""Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
+
+Rule = Union[Avoids, Subset, Compare, IsConnected, IsPath, ForEach, ForPairs, Holds]
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
-             ForEach, ForPairs, Objective]
+             ForEach, ForPairs, Holds, Objective]
 
 
 @dataclass(frozen=True, slots=True)

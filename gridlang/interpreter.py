@@ -45,6 +45,31 @@ Rules
     (an induced simple path). ``for each k in P: RULE``: RULE for every
     entry of P, in order (a repeated entry repeats the rule). ``for each
     neighbours a, b: F``: F holds for every ordered pair of adjacent cells.
+``for each``
+    Over a ``set of int`` parameter (an integer variable), over the cells of
+    a cell set known from the map, or over a family: ``cell p`` (every
+    cell), ``row r``, ``column k`` (each row, column, as a set of cells),
+    ``room m`` (each room: a maximal orthogonally connected group of cells
+    with equal labels in the map's room layer), ``H x W window w`` (every
+    H-by-W rectangle inside the grid), ``H x W block b`` (the rectangles
+    that tile the grid from its top-left corner). A cell variable is the set
+    of its one cell.
+Geometry
+    ``neighbours(p)``: p's neighbours in the grid graph; ``diagonal
+    neighbours(p)``: the cells sharing only a corner with p; ``king
+    neighbours(p)``: both, the eight king moves; ``row(p)``, ``column(p)``,
+    ``room(p)``: the line or room holding p. ``component of p in S``: the
+    cells of S joined to p by a path inside S (the empty set when p is not
+    in S).
+Conditions
+    ``S[p]``: p is in S; ``D[p]``: an integer decision's value at p (a
+    number); ``D[p] = V``; ``p = q``: the same cell; relations (``A in B``,
+    ``A avoids B``, comparisons, ``all different D in S``: no value of D
+    twice among the cells of S) combined with ``not``, ``and``, ``or``,
+    ``implies``. ``count(F for q in S)``: the cells q of S where F holds;
+    ``sum(N for q in S)``; ``all(F for q in S)``, ``any(F for q in S)``. A
+    rule that is a condition is broken for each binding of its ``for each``
+    variables that makes it false.
 Formulas over a pair of cells
     ``S[a]``: cell a is in S (a tile, tag, Boolean decision or region).
     ``D[a] = V``: the enumerated decision D takes value V at a (false where
@@ -80,7 +105,7 @@ from typing import Mapping, Sequence
 from . import ast
 from .checker import Symbols
 from .errors import ParamError, SemanticError, Span
-from .grid import Cell, Grid
+from .grid import Cell, Grid, room_label
 
 Decisions = Mapping[str, Mapping[int, object]]
 """Decision name -> {cell index: value}: a Boolean decision lists its true
@@ -256,8 +281,12 @@ class Interpreter:
                                  for t, ch in zip(grid.tiles, grid.chars))
         self.texts: dict[int, str] = {}
         self.fixed: dict[str, frozenset[int]] = {}
-        # Per answer (env: `for each` variables; pair: the cells of a neighbour pair):
+        # Per answer (env: `for each` integers; cellvars, setvars: `for each`
+        # cells and cell sets; pair: the cells of a neighbour pair):
         self.env: dict[str, int] = {}
+        self.cellvars: dict[str, int] = {}
+        self.setvars: dict[str, tuple[frozenset[int], str]] = {}
+        self.room_of: tuple[int, ...] | None = _rooms_of(grid)
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
@@ -274,6 +303,7 @@ class Interpreter:
     def evaluate(self, decisions: Decisions) -> SpecVerdict:
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
+        self.cellvars, self.setvars = {}, {}
         self.bools, self.enums = {}, {}
         self.check_decisions(decisions)
         objective = None
@@ -282,7 +312,7 @@ class Interpreter:
             if isinstance(st, ast.Region):
                 self.regions[st.name] = self.reach(st)
             elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
-                                 ast.ForEach, ast.ForPairs)):
+                                 ast.ForEach, ast.ForPairs, ast.Holds)):
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 objective = self.number(st.expr)
@@ -336,6 +366,9 @@ class Interpreter:
                 values.append(part.id)
             elif isinstance(part, ast.IntLit):
                 values.append(part.value)
+            elif isinstance(part, ast.DomainRange):
+                low, high = (self.number(b) for b in (part.low, part.high))
+                values.extend(range(low, high + 1))
             else:
                 values.extend(self.params[part.id])
         return tuple(values)
@@ -344,7 +377,9 @@ class Interpreter:
     def fail(self, reason: str, cells=()) -> None:
         """Record a violation of the current statement, naming the ``for each`` bindings in force."""
         st = self.stmt
-        binding = ", ".join(f"{k} = {v}" for k, v in self.env.items())
+        binding = ", ".join([f"{k} = {v}" for k, v in self.env.items()]
+                            + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
+                            + [f"{k} = {label}" for k, (_, label) in self.setvars.items()])
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
@@ -394,12 +429,16 @@ class Interpreter:
             self.is_path(st)
         elif isinstance(st, ast.ForEach):
             var = st.var.id
-            for value in self.int_set(st.domain):
-                self.env[var] = value
+            for kind, value in self.over(st.domain):
+                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars}[kind]
+                table[var] = value
                 self.rule(st.body)
-            self.env.pop(var, None)
+                table.pop(var, None)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
+        elif isinstance(st, ast.Holds):
+            if not self.holds(st.formula):
+                self.fail("false", sorted(self.cellvars.values()))
         else:
             raise TypeError(f"unknown rule {st!r}")
 
@@ -494,6 +533,26 @@ class Interpreter:
     # expressions -------------------------------------------------------------------------
     def cells(self, e: ast.Expr) -> frozenset[int]:
         """The cell set ``e`` denotes on this answer (cell indices)."""
+        if isinstance(e, ast.Name) and e.id in self.cellvars:
+            return frozenset((self.cellvars[e.id],))
+        if isinstance(e, ast.Name) and e.id in self.setvars:
+            return self.setvars[e.id][0]
+        if isinstance(e, ast.Around):
+            return self.around(e.kind, self.cell(e.cell))
+        if isinstance(e, ast.LineOf):
+            p = self.cell(e.cell)
+            if e.kind == "row":
+                return frozenset(i for i in range(self.n) if i // self.grid.cols == p // self.grid.cols)
+            if e.kind == "column":
+                return frozenset(i for i in range(self.n) if i % self.grid.cols == p % self.grid.cols)
+            rooms = self.rooms(e.span)
+            return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
+        if isinstance(e, ast.Component):
+            p = self.cell(e.cell)
+            within = self.cells(e.within)
+            if p not in within:
+                return frozenset()
+            return frozenset(next(piece for piece in components(self.adj, within) if p in piece))
         if isinstance(e, ast.Name):
             kind = self.sym.kind_of(e.id)
             if kind in ("tile", "tag"):
@@ -535,6 +594,15 @@ class Interpreter:
         """The integer ``e`` denotes on this answer."""
         if isinstance(e, ast.IntLit):
             return e.value
+        if isinstance(e, ast.At):
+            value = self.enums[e.name.id].get(self.cell(e.cell))
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SemanticError(f"{e.name.id!r} has no number at {_rc(self.grid, self.cell(e.cell))}", e.span,
+                                    source=self.spec.source)
+            return value
+        if isinstance(e, ast.Aggregate):
+            values = self.each(e, self.holds if e.fn == "count" else self.number)
+            return sum(1 for v in values if v) if e.fn == "count" else sum(values)
         if isinstance(e, ast.Name):
             if e.id in self.env:
                 return int(self.env[e.id])
@@ -552,6 +620,108 @@ class Interpreter:
         if isinstance(e, ast.Neg):
             return -self.number(e.operand)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
+
+    # conditions ------------------------------------------------------------------------------
+    def holds(self, f: ast.Expr) -> bool:
+        """Whether the condition ``f`` holds on this answer under the current bindings."""
+        if isinstance(f, ast.At):
+            return self.cell(f.cell) in self.cells(f.name)
+        if isinstance(f, ast.AtIs):
+            p = self.cell(f.cell)
+            if p not in self.enums[f.name.id]:
+                return False
+            return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
+        if isinstance(f, ast.Is):
+            return self.cell(f.decision) == self.cell(f.value)
+        if isinstance(f, ast.Not):
+            return not self.holds(f.operand)
+        if isinstance(f, ast.And):
+            return all(self.holds(g) for g in f.operands)
+        if isinstance(f, ast.Or):
+            return any(self.holds(g) for g in f.operands)
+        if isinstance(f, ast.Implies):
+            return not self.holds(f.left) or self.holds(f.right)
+        if isinstance(f, ast.Subset):
+            return self.cells(f.left) <= self.cells(f.right)
+        if isinstance(f, ast.Avoids):
+            return not (self.cells(f.left) & self.cells(f.right))
+        if isinstance(f, ast.Compare):
+            return _compare(self.number(f.left), f.op, self.number(f.right))
+        if isinstance(f, ast.AllDifferent):
+            values = [self.enums[f.decision.id][i] for i in sorted(self.cells(f.cells))
+                      if i in self.enums[f.decision.id]]
+            return len(values) == len({(type(v), v) for v in values})
+        if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
+            values = self.each(f, self.holds)
+            return all(values) if f.fn == "all" else any(values)
+        raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def each(self, agg: ast.Aggregate, fn) -> list:
+        """``fn(body)`` at each cell of an aggregate's domain, its variable bound to the cell."""
+        var = agg.var.id
+        out = []
+        for i in sorted(self.cells(agg.domain)):
+            self.cellvars[var] = i
+            out.append(fn(agg.body))
+        self.cellvars.pop(var, None)
+        return out
+
+    def cell(self, e: ast.Expr) -> int:
+        """The cell a cell expression (a ``for each`` cell variable, or a pair's cell) stands for."""
+        if isinstance(e, ast.Name) and e.id in self.cellvars:
+            return self.cellvars[e.id]
+        if isinstance(e, ast.Name) and e.id in self.pair:
+            return self.pair[e.id]
+        raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
+                            source=self.spec.source)
+
+    # geometry ------------------------------------------------------------------------------------
+    def around(self, kind: str, p: int) -> frozenset[int]:
+        """``neighbours``: the grid graph's; ``diagonal``/``king``: corner or side-and-corner contact."""
+        if kind == "side":
+            return frozenset(self.adj[p])
+        r, c = divmod(p, self.grid.cols)
+        out = set()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr, dc) == (0, 0) or kind == "diagonal" and 0 in (dr, dc):
+                    continue
+                if 0 <= r + dr < self.grid.rows and 0 <= c + dc < self.grid.cols:
+                    out.add((r + dr) * self.grid.cols + c + dc)
+        return frozenset(out)
+
+    def rooms(self, span: Span | None) -> tuple[int, ...]:
+        if self.room_of is None:
+            raise SemanticError("rooms come from the map's room layer (a 'rooms:' block under the grid), and "
+                                "this map has none", span, source=self.spec.source)
+        return self.room_of
+
+    def over(self, domain) -> list[tuple[str, object]]:
+        """A ``for each`` domain's members in order: ``(kind, value)`` with kind ``int``, ``cell`` or ``set``."""
+        rows, cols = self.grid.rows, self.grid.cols
+        if isinstance(domain, ast.Family):
+            if domain.kind == "cells":
+                return [("cell", i) for i in range(self.n)]
+            if domain.kind == "rows":
+                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r}")) for r in range(rows)]
+            if domain.kind == "columns":
+                return [("set", (frozenset(range(c, self.n, cols)), f"column {c}")) for c in range(cols)]
+            if domain.kind == "rooms":
+                rooms = self.rooms(domain.span)
+                firsts = sorted({min(i for i in range(self.n) if rooms[i] == k) for k in set(rooms)})
+                return [("set", (frozenset(i for i in range(self.n) if rooms[i] == rooms[f]),
+                                 f"the room of {_rc(self.grid, f)}")) for f in firsts]
+            h, w = self.number(domain.height), self.number(domain.width)
+            step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
+            out = []
+            for r in range(0, rows - h + 1, step_r):
+                for c in range(0, cols - w + 1, step_c):
+                    cells = frozenset((r + dr) * cols + c + dc for dr in range(h) for dc in range(w))
+                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at ({r}, {c})")))
+            return out
+        if isinstance(domain, ast.Name) and domain.id in self.params:
+            return [("int", v) for v in self.int_set(domain)]
+        return [("cell", i) for i in sorted(self.cells(domain))]
 
     def int_set(self, e: ast.Expr) -> tuple[int, ...]:
         if isinstance(e, ast.Name) and e.id in self.params:
@@ -631,6 +801,36 @@ def _same(a: object, b: object) -> bool:
 def _compare(left: int, op: str, right: int) -> bool:
     return {"<=": left <= right, ">=": left >= right, "==": left == right,
             "<": left < right, ">": left > right}[op]
+
+
+def _rooms_of(grid: Grid) -> tuple[int, ...] | None:
+    """Each cell's room number, from the room labels its text carries; None without a room layer.
+
+    A room is a maximal set of cells with equal labels joined through side
+    neighbours (links do not join rooms).
+    """
+    labels = [room_label(ch) for ch in grid.chars]
+    if all(label is None for label in labels):
+        return None
+    rows, cols = grid.rows, grid.cols
+    room: dict[int, int] = {}
+    number = -1
+    for start in range(rows * cols):
+        if start in room:
+            continue
+        number += 1
+        room[start] = number
+        queue = deque([start])
+        while queue:
+            u = queue.popleft()
+            r, c = divmod(u, cols)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    v = (r + dr) * cols + c + dc
+                    if v not in room and labels[v] == labels[start]:
+                        room[v] = number
+                        queue.append(v)
+    return tuple(room[i] for i in range(rows * cols))
 
 
 def _on_border(grid: Grid, i: int) -> bool:
