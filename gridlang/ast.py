@@ -406,11 +406,12 @@ class Symbol:
 class DomainRange:
     """``LOW..HIGH`` in a domain: the integers from LOW to HIGH, both included.
 
-    Each bound is an integer literal or an ``int`` parameter.
+    Each bound is an integer literal, an ``int`` parameter, or a constant
+    expression in parentheses (``1..(box_rows * box_cols)``).
     """
 
-    low: Union[IntLit, Name]
-    high: Union[IntLit, Name]
+    low: "Expr"
+    high: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 

@@ -237,13 +237,10 @@ class _Checker:
                     continue
                 if isinstance(part, ast.DomainRange):
                     for bound in (part.low, part.high):
-                        if isinstance(bound, ast.Name):
-                            decl = self.sym.params.get(bound.id)
-                            if decl is None or decl.type != "int":
-                                what = self.sym.kind_of(bound.id)
-                                self.error(f"a range's bounds are integers or 'int' parameters; {bound.id!r} is "
-                                           f"{'a ' + what if what else 'not declared'}"
-                                           f"{'' if what else self._suggest(bound.id)}", bound.span)
+                        t = self.type_of(bound)
+                        if t is not None and t is not Type.INT:
+                            self.error(f"a range's bounds are integers known before solving; this is {t.value}",
+                                       _span(bound))
                     continue
                 key = part.id if isinstance(part, ast.Symbol) else part.value
                 if key in seen:

@@ -301,7 +301,7 @@ class _ToAst(Transformer):
         return ast.IntLit(c[0], self.sp(meta))
 
     def dom_range(self, meta, c):
-        bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) else x for x in c]
+        bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
         return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
 
     def dom_bound_name(self, meta, c):
