@@ -855,12 +855,17 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
 
 def _counted_size(constraints: tuple[Constraint, ...], members: tuple[tuple[int, int], ...],
                   forced: set[int]) -> int | None:
-    """The N of an unconditional ``sum of the members == N`` among ``constraints``, if any."""
-    want = {lit for _, lit in members}
+    """The N of an unconditional ``sum of the members == N`` among ``constraints``, if any.
+
+    Members fixed true that the sum leaves out (a root the compiler folded
+    into the count's constant) count once each on top of it.
+    """
+    fixed = {lit for _, lit in members if lit in forced}
+    want = {lit for _, lit in members} - fixed
     for con in constraints:
         if (isinstance(con, Linear) and con.op is Cmp.EQ and not con.enforce
                 and all(coef == 1 and lit > 0 for coef, lit in con.terms)):
             lits = {lit for _, lit in con.terms}
-            if len(lits) == len(con.terms) and {l for l in lits if -l not in forced} == want:
-                return con.rhs
+            if len(lits) == len(con.terms) and {l for l in lits if -l not in forced} - fixed == want:
+                return con.rhs + len(fixed - lits)
     return None

@@ -145,6 +145,11 @@ DEFAULT = Plugin()
 _REGISTRY: dict[str, str] = {
     "enclose.horse": f"{__name__}.horse",
     "snake eggs": f"{__name__}.snake_eggs",
+    "star battle": f"{__name__}.starbattle",
+    "sudoku": f"{__name__}.sudoku",
+    "norinori": f"{__name__}.norinori",
+    "hitori": f"{__name__}.hitori",
+    "nurikabe": f"{__name__}.nurikabe",
 }
 _LOADED: dict[str, Plugin] = {}
 
