@@ -245,8 +245,58 @@ class AllDifferent:
     span: Span | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """``sight from p toward q through S``: the cells seen from p looking toward its side neighbour q.
+
+    The cells q, q + d, q + 2d, ... (d the step from p to q) up to, not
+    including, the first cell not in S or the edge of the grid.
+    """
+
+    cell: "Expr"
+    toward: "Expr"
+    within: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """A family of polyominoes.
+
+    Attributes:
+        kind: ``"size"`` (every free polyomino with ``arg`` cells; ``arg`` an
+            integer, or a ``set of int`` parameter: the free polyominoes of
+            each listed size, a size listed twice giving each twice) or
+            ``"var"`` (the one shape a ``for each shape`` variable ``arg``
+            is bound to).
+        arg: the size expression, or the variable's :class:`Name`.
+    """
+
+    kind: str
+    arg: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IsPiece:
+    """``S is a piece of F``: S is exactly one polyomino of F, in any rotation or reflection."""
+
+    cells: "Expr"
+    family: Shapes
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsistsOf:
+    """``S consists of F``: S is one piece of each entry of F, no two overlapping or sharing a side."""
+
+    cells: "Expr"
+    family: Shapes
+    span: Span | None = field(default=None, compare=False)
+
+
 Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is,
-             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent]
+             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Sight, IsPiece, ConsistsOf]
 
 
 # ------------------------------------------------- formulas over a pair of cells

@@ -312,7 +312,9 @@ class _Checker:
             del self.env[st.var.id]
 
     def domain_kind(self, domain) -> str | None:
-        """What a ``for each`` variable over ``domain`` is: ``int``, ``cell`` or ``set``; None after an error."""
+        """What a ``for each`` variable over ``domain`` is: ``int``, ``cell``, ``set`` or ``shape``; None after an error."""
+        if isinstance(domain, ast.Shapes):
+            return "shape" if self.family(domain) else None
         if isinstance(domain, ast.Family):
             for dim in (domain.height, domain.width):
                 if dim is None:
@@ -416,7 +418,7 @@ class _Checker:
     def type_of(self, e: ast.Expr) -> Type | None:
         """The type of ``e``, or None after reporting an error in it."""
         if isinstance(e, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.AllDifferent,
-                          ast.Implies)):
+                          ast.Implies, ast.IsPiece, ast.ConsistsOf)):
             return self.relation(e)
         nested, self.nested = self.nested, True
         try:
@@ -468,8 +470,17 @@ class _Checker:
                     self.error(f"'all different' runs over a cell set known from the map; this is {t.value}",
                                _span(e.cells))
                 return Type.BOOL
+            if isinstance(e, ast.IsPiece) or isinstance(e, ast.ConsistsOf) and not nested:
+                t = self.type_of(e.cells)
+                ok = self.family(e.family)
+                word = "is a piece of" if isinstance(e, ast.IsPiece) else "consists of"
+                if t is not None and not t.is_cells:
+                    self.error(f"'{word}' applies to a cell set; this is {t.value}", _span(e.cells))
+                    return None
+                return None if t is None or not ok else (Type.FACT if t is Type.FIXED else Type.BOOL)
             if nested:
-                word = "is connected" if isinstance(e, ast.IsConnected) else "is a path"
+                word = {ast.IsConnected: "is connected", ast.IsPath: "is a path",
+                        ast.ConsistsOf: "consists of"}[type(e)]
                 self.error(f"'{word}' is a rule of its own: it cannot stand inside not, and, or, implies or "
                            f"an aggregate; state it on its own line", e.span)
                 return None
@@ -492,6 +503,23 @@ class _Checker:
         finally:
             self.nested = nested
 
+    def family(self, fam: ast.Shapes) -> bool:
+        """Check a family of polyominoes; report it and return False when it is wrong."""
+        if fam.kind == "var":
+            if self.env.get(fam.arg.id) == "shape":
+                return True
+            what = self.env.get(fam.arg.id) or self.sym.kind_of(fam.arg.id)
+            self.error(f"a family of shapes is tetrominoes, pentominoes, polyominoes(N) or a 'for each shape' "
+                       f"variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
+                       f"{'' if what else self._suggest(fam.arg.id)}", fam.arg.span)
+            return False
+        t = self.type_of(fam.arg)
+        if t is not None and t not in (Type.INT, Type.INT_SET):
+            self.error(f"polyominoes(...) takes a number of cells, or a set of them; this is {t.value}",
+                       _span(fam.arg))
+            return False
+        return t is not None
+
     def cell(self, e: ast.Expr, what: str) -> bool:
         """Check that ``e`` names one cell (a ``for each`` cell variable); report it otherwise."""
         if isinstance(e, ast.Name) and self.env.get(e.id) == "cell":
@@ -511,6 +539,9 @@ class _Checker:
                     return Type.INT
                 if kind in ("cell", "set"):
                     return Type.FIXED
+                if kind == "shape":
+                    self.error(f"{e.id!r} is a shape; use it as 'S is a piece of {e.id}'", e.span)
+                    return None
                 self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
                 return None
             kind = self.sym.kind_of(e.id)
@@ -638,6 +669,13 @@ class _Checker:
         if isinstance(e, (ast.Around, ast.LineOf)):
             word = {"side": "neighbours", "diagonal": "diagonal neighbours", "king": "king neighbours"}.get(e.kind, e.kind)
             return Type.FIXED if self.cell(e.cell, f"{word}(...)") else None
+        if isinstance(e, ast.Sight):
+            ok = self.cell(e.cell, "'sight from'") & self.cell(e.toward, "'sight ... toward'")
+            t = self.type_of(e.within)
+            if t is not None and not t.is_cells:
+                self.error(f"'sight ... through S' takes a cell set S; this is {t.value}", _span(e.within))
+                return None
+            return None if t is None or not ok else t
         if isinstance(e, ast.Component):
             ok = self.cell(e.cell, "'component of'")
             t = self.type_of(e.within)

@@ -161,6 +161,9 @@ class _Compiler(FormulaLowering):
         self.components: dict[tuple, dict[int, CellValue]] = {}
         self.component_count = 0
         self.reified: dict[tuple, int] = {}
+        # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
+        self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
+        self.piece_count = 0
         # The statement being compiled (for locating its errors).
         self.current = None
 

@@ -23,6 +23,22 @@ Cell sets
     the set a union of whole components of S, connectivity makes it one,
     and ``m(v) -> m(p)`` makes it p's (empty when p is not in S). One such
     region per pair (p, S), shared by every use.
+``sight from p toward q through S``
+    with c1 = q, c2, ... the cells in line beyond p: ``in(c1) = s(c1)``,
+    ``in(ck) = in(c(k-1)) & s(ck)`` (a Tseitin chain, one auxiliary variable
+    per cell at most).
+``S is a piece of F``
+    P ranges over the placements (any rotation or reflection) of F's shapes
+    on the cells S may hold. Stated as a rule: one new variable ``y(P)`` per
+    placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
+    for every such cell. As a condition: the ``or`` over P of ``s == P`` on
+    those cells, or, when the rule above already holds for the same set,
+    the ``or`` of the ``y(P)`` of the shapes asked for.
+``S consists of F``
+    one variable per entry k of F and placement P: ``sum over P of y(k, P) ==
+    1`` for each k; ``s(c) == sum of y(k, P) over the (k, P) holding c``;
+    and ``~y(k, P) | ~s(v)`` for every cell v that shares a side with P
+    without being in it, so two pieces never touch.
 Conditions
     ``lit(F)`` gives a condition one literal (or a constant): membership is
     the set's literal; ``not``, ``and``, ``or``, ``implies`` go through the
@@ -45,6 +61,7 @@ from __future__ import annotations
 from typing import Union
 
 from . import ast
+from . import shapes as polyomino
 from .errors import MapError, SemanticError, Span
 from .ir import Clause, Cmp, Connected, Linear
 
@@ -80,6 +97,8 @@ class FormulaLowering:
 
     def bindings(self, var: ast.Name, domain) -> list[tuple[str, object]]:
         """What a ``for each`` variable takes, in order: ``(kind, value)`` pairs."""
+        if isinstance(domain, ast.Shapes):
+            return [("shape", shape) for shape in self.family_shapes(domain)]
         if isinstance(domain, ast.Family):
             return [(("cell" if domain.kind == "cells" else "set"), v) for v in self.family(domain)]
         if isinstance(domain, ast.Name) and self.sym.params.get(domain.id) is not None:
@@ -110,6 +129,23 @@ class FormulaLowering:
                                 source=self.spec.source)
         return [(frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {(r, c)}")
                 for r in range(0, g.rows, h) for c in range(0, g.cols, w)]
+
+    def family_shapes(self, fam: ast.Shapes) -> list[tuple[tuple[int, int], ...]]:
+        """The shapes of a family, one per entry (canonical forms; an entry of a listed size twice, twice)."""
+        if fam.kind == "var":
+            return [self.bound[fam.arg.id][1]]
+        if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
+                and self.sym.params[fam.arg.id].type == "set of int":
+            sizes = list(self.params[fam.arg.id])
+        else:
+            sizes = [self._constant(fam.arg)]
+        out = []
+        for k in sizes:
+            try:
+                out.extend(polyomino.polyominoes(k))
+            except ValueError as e:
+                raise SemanticError(str(e), fam.span, source=self.spec.source) from e
+        return out
 
     def need_rooms(self, span: Span | None) -> None:
         """Raise when the map has no room layer."""
@@ -206,7 +242,31 @@ class FormulaLowering:
         if isinstance(e, ast.Component):
             comp = self.component(self.cell_of(e.cell), e.within, e.span)
             return {i: v for i, v in comp.items() if within is None or i in within}
+        if isinstance(e, ast.Sight):
+            line = self.line_beyond(self.cell_of(e.cell), self.cell_of(e.toward), e.span)
+            inside = self.members(e.within, set(line))
+            out, seen = {}, True
+            for i in line:
+                seen = self.combine(True, [seen, inside.get(i, False)], i)
+                if seen is False:
+                    break
+                if within is None or i in within:
+                    out[i] = seen
+            return out
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+
+    def line_beyond(self, p: int, q: int, span: Span | None) -> list[int]:
+        """The cells q, q + d, q + 2d, ... to the edge, d the step from p to its side neighbour q."""
+        (r, c), (r2, c2) = self.grid.cell(p), self.grid.cell(q)
+        dr, dc = r2 - r, c2 - c
+        if abs(dr) + abs(dc) != 1:
+            raise SemanticError(f"'sight from p toward q' needs q beside p; {self.grid.cell(q)} is not beside "
+                                f"{self.grid.cell(p)}", span, source=self.spec.source)
+        out = []
+        while 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols:
+            out.append(self.grid.index(r2, c2))
+            r2, c2 = r2 + dr, c2 + dc
+        return out
 
     @staticmethod
     def sparse(values: list[CellValue], within) -> dict[int, CellValue]:
@@ -331,7 +391,95 @@ class FormulaLowering:
             return self.combine(True, [self.reify(terms, Cmp.LE, 1) for terms in self.value_sums(f)], None)
         if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
             return self.combine(f.fn == "all", self.over(f, self.lit_of), None)
+        if isinstance(f, ast.IsPiece):
+            return self.piece_lit(f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    # --------------------------------------------------------------- shapes
+    def piece_placements(self, cand: dict[int, CellValue], shapes) -> list[tuple[int, frozenset[int]]]:
+        """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``."""
+        allowed = set(cand)
+        out = []
+        for k, shape in enumerate(shapes):
+            out.extend((k, cells) for cells in polyomino.placements(shape, self.grid.rows, self.grid.cols, allowed))
+        return out
+
+    def piece_lit(self, f: ast.IsPiece) -> CellValue:
+        """The literal of ``S is a piece of F`` (see the module docstring)."""
+        cand = self.members(f.cells)
+        wanted = set(self.family_shapes(f.family))
+        key = tuple(sorted(cand.items()))
+        chosen = self.pieces.get(key)
+        if chosen is not None:
+            lits = [y for cells, y in chosen.items()
+                    if polyomino.canonical(self.grid.cell(i) for i in cells) in wanted]
+            return self.combine(False, lits, None)
+        options = []
+        for _, cells in self.piece_placements(cand, list(dict.fromkeys(self.family_shapes(f.family)))):
+            options.append(self.combine(True, [cand[i] if i in cells else neg(cand[i]) for i in cand], None))
+        return self.combine(False, options, None)
+
+    def assert_piece(self, f: ast.IsPiece, guard: tuple[int, ...]) -> None:
+        """``S is a piece of F`` as a rule: one-hot over the placements."""
+        span = self.current.span if self.current is not None else None
+        cand = self.members(f.cells)
+        shapes = list(dict.fromkeys(self.family_shapes(f.family)))
+        options = self.piece_placements(cand, shapes)
+        if not options:
+            self.clause_under(guard, [], f)
+            return
+        chosen: dict[frozenset[int], int] = {}
+        self.piece_count += 1
+        for n, (_, cells) in enumerate(options):
+            chosen[cells] = self.new_var("piece", None, f"{self.piece_count}.{n}")
+        self.constraints.append(Linear(tuple((1, y) for y in chosen.values()), Cmp.EQ, 1, guard, span))
+        self.cover(cand, [(cells, y) for cells, y in chosen.items()], guard, span)
+        if not guard:
+            self.pieces[tuple(sorted(cand.items()))] = chosen
+
+    def cover(self, cand: dict[int, CellValue], placed: list[tuple[frozenset[int], int]], guard, span) -> None:
+        """``s(c) == sum of y over the placements holding c``, for every cell S may hold."""
+        for i, v in sorted(cand.items()):
+            terms = [(-1, y) for cells, y in placed if i in cells]
+            rhs = 0
+            if v is True:
+                rhs = -1
+            else:
+                terms.append((1, v))
+            if not terms:
+                self.clause_under(guard, [neg(v)], None)
+                continue
+            self.constraints.append(Linear(tuple(terms), Cmp.EQ, rhs, guard, span))
+
+    def assert_consists(self, f: ast.ConsistsOf) -> None:
+        """``S consists of F`` (a rule on its own line): one placement per entry, apart."""
+        span = self.current.span if self.current is not None else None
+        cand = self.members(f.cells)
+        shapes = self.family_shapes(f.family)
+        options = self.piece_placements(cand, shapes)
+        self.piece_count += 1
+        placed: list[tuple[frozenset[int], int]] = []
+        per_entry: dict[int, list[int]] = {k: [] for k in range(len(shapes))}
+        for n, (k, cells) in enumerate(options):
+            y = self.new_var("piece", None, f"{self.piece_count}.{k}.{n}")
+            placed.append((cells, y))
+            per_entry[k].append(y)
+        for k, ys in per_entry.items():
+            if not ys:
+                self.fails((), f)
+            self.constraints.append(Linear(tuple((1, y) for y in ys), Cmp.EQ, 1, (), span))
+        self.cover(cand, placed, (), span)
+        cols = self.grid.cols
+        for cells, y in placed:
+            rim = set()
+            for i in cells:
+                r, c = divmod(i, cols)
+                for v, ok in ((i - cols, r > 0), (i + cols, r < self.grid.rows - 1), (i - 1, c > 0),
+                              (i + 1, c < cols - 1)):
+                    if ok and v not in cells and v in cand:
+                        rim.add(v)
+            for v in sorted(rim):
+                self.clause([-y, neg(cand[v])], span)
 
     def over(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` for each cell of an aggregate's domain, with its variable bound to it."""
@@ -493,6 +641,12 @@ class FormulaLowering:
                 return
             self.constraints.append(Linear(terms, op, rhs, guard, span))
             return
+        if isinstance(f, ast.IsPiece):
+            self.assert_piece(f, guard)
+            return
+        if isinstance(f, ast.ConsistsOf):
+            self.assert_consists(f)
+            return
         if isinstance(f, ast.AllDifferent):
             cells = [i for i, v in self.members(f.cells).items() if v is True]
             exact = not guard and len(cells) == len(self.domain_values[f.decision.id]) and all(
@@ -514,7 +668,7 @@ class FormulaLowering:
             return
         self.clause_under(guard, [self.lit_of(f)], f)
 
-    def clause_under(self, guard: tuple[int, ...], lits: list[CellValue], f: ast.Expr, cell: int | None = None) -> None:
+    def clause_under(self, guard: tuple[int, ...], lits: list[CellValue], f, cell: int | None = None) -> None:
         """The clause ``~guard | lits``; a rule that can never hold is an error."""
         if any(v is True for v in lits):
             return

@@ -70,6 +70,15 @@ Conditions
     ``sum(N for q in S)``; ``all(F for q in S)``, ``any(F for q in S)``. A
     rule that is a condition is broken for each binding of its ``for each``
     variables that makes it false.
+Sight and shapes
+    ``sight from p toward q through S``: walking from p over its side
+    neighbour q and on in that direction, the cells met before the first
+    cell not in S (or the edge). ``S is a piece of F``: S's cells, moved,
+    rotated or reflected, are one shape of the family F (``tetrominoes``,
+    ``pentominoes``, ``polyominoes(k)``: every free polyomino of k cells,
+    or one shape bound by ``for each shape s in F``). ``S consists of F``:
+    the side-connected pieces of S are, shape for shape, the entries of F
+    (as many of each as F lists).
 Formulas over a pair of cells
     ``S[a]``: cell a is in S (a tile, tag, Boolean decision or region).
     ``D[a] = V``: the enumerated decision D takes value V at a (false where
@@ -106,6 +115,7 @@ from . import ast
 from .checker import Symbols
 from .errors import ParamError, SemanticError, Span
 from .grid import Cell, Grid, room_label
+from .shapes import polyominoes
 
 Decisions = Mapping[str, Mapping[int, object]]
 """Decision name -> {cell index: value}: a Boolean decision lists its true
@@ -286,6 +296,7 @@ class Interpreter:
         self.env: dict[str, int] = {}
         self.cellvars: dict[str, int] = {}
         self.setvars: dict[str, tuple[frozenset[int], str]] = {}
+        self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
         self.room_of: tuple[int, ...] | None = _rooms_of(grid)
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
@@ -303,7 +314,7 @@ class Interpreter:
     def evaluate(self, decisions: Decisions) -> SpecVerdict:
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
-        self.cellvars, self.setvars = {}, {}
+        self.cellvars, self.setvars, self.shapevars = {}, {}, {}
         self.bools, self.enums = {}, {}
         self.check_decisions(decisions)
         objective = None
@@ -430,7 +441,7 @@ class Interpreter:
         elif isinstance(st, ast.ForEach):
             var = st.var.id
             for kind, value in self.over(st.domain):
-                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars}[kind]
+                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars}[kind]
                 table[var] = value
                 self.rule(st.body)
                 table.pop(var, None)
@@ -547,6 +558,19 @@ class Interpreter:
                 return frozenset(i for i in range(self.n) if i % self.grid.cols == p % self.grid.cols)
             rooms = self.rooms(e.span)
             return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
+        if isinstance(e, ast.Sight):
+            p, q = self.cell(e.cell), self.cell(e.toward)
+            (r, c), (r2, c2) = divmod(p, self.grid.cols), divmod(q, self.grid.cols)
+            dr, dc = r2 - r, c2 - c
+            if abs(dr) + abs(dc) != 1:
+                raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
+                                    f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
+            within = self.cells(e.within)
+            seen = []
+            while 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols and r2 * self.grid.cols + c2 in within:
+                seen.append(r2 * self.grid.cols + c2)
+                r2, c2 = r2 + dr, c2 + dc
+            return frozenset(seen)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -654,7 +678,31 @@ class Interpreter:
         if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
             values = self.each(f, self.holds)
             return all(values) if f.fn == "all" else any(values)
+        if isinstance(f, ast.IsPiece):
+            cells = self.cells(f.cells)
+            return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}
+        if isinstance(f, ast.ConsistsOf):
+            cols = self.grid.cols
+            parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
+            return sorted(self.form(p) for p in parts) == sorted(_form(s) for s in self.shapes(f.family))
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def shapes(self, fam: ast.Shapes) -> list:
+        """The shapes of a family, one per entry, as cell offsets."""
+        if fam.kind == "var":
+            return [self.shapevars[fam.arg.id]]
+        if isinstance(fam.arg, ast.Name) and fam.arg.id in self.params and isinstance(self.params[fam.arg.id], tuple):
+            sizes = list(self.params[fam.arg.id])
+        else:
+            sizes = [self.number(fam.arg)]
+        out = []
+        for k in sizes:
+            out.extend(polyominoes(k))
+        return out
+
+    def form(self, cells) -> tuple:
+        """The free shape of a set of cells (see :func:`_form`)."""
+        return _form([divmod(i, self.grid.cols) for i in cells])
 
     def each(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` at each cell of an aggregate's domain, its variable bound to the cell."""
@@ -697,8 +745,10 @@ class Interpreter:
         return self.room_of
 
     def over(self, domain) -> list[tuple[str, object]]:
-        """A ``for each`` domain's members in order: ``(kind, value)`` with kind ``int``, ``cell`` or ``set``."""
+        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``set`` or ``shape``."""
         rows, cols = self.grid.rows, self.grid.cols
+        if isinstance(domain, ast.Shapes):
+            return [("shape", s) for s in self.shapes(domain)]
         if isinstance(domain, ast.Family):
             if domain.kind == "cells":
                 return [("cell", i) for i in range(self.n)]
@@ -831,6 +881,44 @@ def _rooms_of(grid: Grid) -> tuple[int, ...] | None:
                         room[v] = number
                         queue.append(v)
     return tuple(room[i] for i in range(rows * cols))
+
+
+def _form(cells) -> tuple:
+    """A set of (row, col) cells up to moves, rotations and reflections: the least of its eight images."""
+    images = []
+    for flip in (False, True):
+        for turn in range(4):
+            moved = []
+            for r, c in cells:
+                if flip:
+                    r, c = r, -c
+                for _ in range(turn):
+                    r, c = c, -r
+                moved.append((r, c))
+            top = min(r for r, _ in moved)
+            left = min(c for _, c in moved)
+            images.append(tuple(sorted((r - top, c - left) for r, c in moved)))
+    return min(images)
+
+
+def _side_pieces(cells, rows: int, cols: int) -> list[list[int]]:
+    """The pieces of a cell set joined through shared sides (links do not join pieces)."""
+    left = set(cells)
+    out = []
+    while left:
+        start = min(left)
+        piece, queue = {start}, deque([start])
+        left.discard(start)
+        while queue:
+            u = queue.popleft()
+            r, c = divmod(u, cols)
+            for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
+                if ok and v in left:
+                    left.discard(v)
+                    piece.add(v)
+                    queue.append(v)
+        out.append(sorted(piece))
+    return out
 
 
 def _on_border(grid: Grid, i: int) -> bool:

@@ -325,6 +325,7 @@ class _ToAst(Transformer):
             return e
         return ast.Holds(e, self.sp(meta))
 
+
     def bind_in(self, meta, c):
         return (ast.Name(str(c[0]), self.sp(c[0])), c[1])
 
@@ -421,6 +422,30 @@ class _ToAst(Transformer):
 
     def room_of(self, meta, c):
         return ast.LineOf("room", c[0], self.sp(meta))
+
+    def bind_shape(self, meta, c):
+        return (ast.Name(str(c[0]), self.sp(c[0])), c[1])
+
+    def sight(self, meta, c):
+        return ast.Sight(c[0], c[1], c[2], self.sp(meta))
+
+    def is_piece(self, meta, c):
+        return ast.IsPiece(c[0], c[1], self.sp(meta))
+
+    def consists_of(self, meta, c):
+        return ast.ConsistsOf(c[0], c[1], self.sp(meta))
+
+    def fam_tetrominoes(self, meta, c):
+        return ast.Shapes("size", ast.IntLit(4, self.sp(meta)), self.sp(meta))
+
+    def fam_pentominoes(self, meta, c):
+        return ast.Shapes("size", ast.IntLit(5, self.sp(meta)), self.sp(meta))
+
+    def fam_polyominoes(self, meta, c):
+        return ast.Shapes("size", c[0], self.sp(meta))
+
+    def fam_var(self, meta, c):
+        return ast.Shapes("var", ast.Name(str(c[0]), self.sp(c[0])), self.sp(meta))
 
     def rule_pairs(self, meta, c):
         a, b = (ast.Name(str(t), self.sp(t)) for t in c[:2])

@@ -26,9 +26,9 @@ Hitori numbers (``decodeHitori``)
 circles (``decodeCircle``)
     base-27 digits, three cells each (9, 3, 1): 0 none, 1 white, 2 black.
 piece banks (``decodePieceBank``)
-    ``//K`` a preset (``p`` the 12 pentominoes, ``t`` the 5 tetrominoes),
-    or ``/N/P1/.../PN``; a piece ``WH`` + base-32 bits of its W x H
-    rectangle, row by row.
+    ``//K`` a preset (``p`` the 12 pentominoes, ``t`` the 5 tetrominoes,
+    ``d`` two of each tetromino), or ``/N/P1/.../PN``, pieces of the
+    puzzle's own (not read here: a clear error).
 
 Genre names are pzprjs's, with its aliases (``mashu``/``masyu``/``pearl``,
 ``numlin``/``numberlink``/``arukone``, ``slither``/``slitherlink``,
@@ -480,7 +480,29 @@ def _heyawake(rd: _Reader) -> str:
     return _document(link, [], grid_text(link.rows, link.cols, cells) + "\n" + rooms_text(link.rows, link.cols, room))
 
 
+_PRESETS = {"p": "5", "t": "4", "d": "4, 4"}
+
+
+def _statuepark(rd: _Reader) -> str:
+    link = rd.link
+    circles = rd.circles() if not rd.body.startswith("/") else [0] * rd.n
+    rest = rd.body[rd.i:]
+    if not rest.startswith("//") or len(rest) < 3:
+        at = rd.i + (2 if rest.startswith("//") else 0)
+        raise rd.error("gridlang reads Statue Park's preset piece banks (//p the pentominoes, //t the "
+                       "tetrominoes, //d two of each tetromino); this URL lists pieces of its own", at)
+    key = rest[2]
+    if key not in _PRESETS:
+        raise rd.error(f"unknown piece bank {key!r}: the presets are p (pentominoes), t (tetrominoes), "
+                       f"d (double tetrominoes)", rd.i + 2)
+    rd.i += 3
+    rd.done()
+    cells = ["." if v == 0 else "o" if v == 1 else "*" for v in circles]
+    return _document(link, [f"piece_sizes: {_PRESETS[key]}"], grid_text(link.rows, link.cols, cells))
+
+
 _DECODERS = {
+    "statuepark": _statuepark,
     "starbattle": _starbattle,
     "sudoku": _sudoku,
     "norinori": _rooms_only,

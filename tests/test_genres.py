@@ -105,6 +105,9 @@ def _grid(genre: str, name: str):
     ("hitori", "pzprjs_4x4", (0, 0), "unshaded"),
     ("nurikabe", "pzprjs_5x5", (0, 0), "walls"),
     ("sudoku", "pzprjs_4x4", (0, 0), "does not hold each digit once"),
+    ("lits", "pzprjs_4x4", (0, 0), "not a tetromino"),
+    ("heyawake", "pzprjs_6x6", (0, 0), "shaded cells, not 2"),
+    ("statuepark", "pzprjs_7x7", (0, 4), "black circle"),
 ])
 def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
     grid = _grid(genre, name)
@@ -116,17 +119,18 @@ def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
     else:
         new = "." if ch in "#*" else ("*" if genre == "starbattle" else "#")
     rows[r] = rows[r][:c] + new + rows[r][c + 1:]
-    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1}
+    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
     verdict = find_plugin(_puzzle(genre)).verify(grid, _solution(genre, rows), params)
     assert not verdict.ok
     assert any(words in p for p in verdict.problems), verdict.problems
 
 
 @pytest.mark.parametrize("genre,name", [("starbattle", "pzprjs_6x6"), ("norinori", "cspuz_6x6"), ("hitori", "cspuz_6x5"),
-                                        ("nurikabe", "pzprjs_5x5"), ("sudoku", "cspuz_9x9")])
+                                        ("nurikabe", "pzprjs_5x5"), ("sudoku", "cspuz_9x9"), ("lits", "cspuz_10x10"),
+                                        ("heyawake", "cspuz_6x6"), ("statuepark", "cspuz_7x6")])
 def test_verifier_accepts_the_known_answer(genre, name):
     grid = _grid(genre, name)
-    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1}
+    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
     assert find_plugin(_puzzle(genre)).verify(grid, _solution(genre, known(genre, name)), params).ok
 
 

@@ -150,6 +150,9 @@ _REGISTRY: dict[str, str] = {
     "norinori": f"{__name__}.norinori",
     "hitori": f"{__name__}.hitori",
     "nurikabe": f"{__name__}.nurikabe",
+    "lits": f"{__name__}.lits",
+    "heyawake": f"{__name__}.heyawake",
+    "statue park": f"{__name__}.statuepark",
 }
 _LOADED: dict[str, Plugin] = {}
 

@@ -148,3 +148,39 @@ def room_index(grid: Grid) -> list[int] | None:
         for i in cells:
             out[i] = k
     return out
+
+
+TETROMINOES = {"I": "####", "L": "###/#..", "O": "##/##", "S": ".##/##.", "T": "###/.#."}
+"""The five tetrominoes by letter, drawn row by row (``#`` a cell)."""
+
+PENTOMINOES = {"F": ".##/##./.#.", "I": "#####", "L": "####/#...", "N": "##../.###", "P": "##/##/#.",
+               "T": "###/.#./.#.", "U": "#.#/###", "V": "#../#../###", "W": "#../##./.##",
+               "X": ".#./###/.#.", "Y": "####/.#..", "Z": "##./.#./.##"}
+"""The twelve pentominoes by letter."""
+
+
+def _cells_of(picture: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row) if ch == "#"]
+
+
+def free_form(cells: Iterable[tuple[int, int]]) -> tuple:
+    """A set of (row, col) cells up to moves, rotations and reflections (the least of its eight images)."""
+    cells = list(cells)
+    images = []
+    for sr in (1, -1):
+        for sc in (1, -1):
+            for swap in (False, True):
+                moved = [((c * sc, r * sr) if swap else (r * sr, c * sc)) for r, c in cells]
+                r0, c0 = min(r for r, _ in moved), min(c for _, c in moved)
+                images.append(tuple(sorted((r - r0, c - c0) for r, c in moved)))
+    return min(images)
+
+
+def piece_letter(grid: Grid, cells: Iterable[int]) -> str | None:
+    """The letter of the tetromino or pentomino a set of cells forms, or None."""
+    form = free_form(divmod(i, grid.cols) for i in cells)
+    for table in (TETROMINOES, PENTOMINOES):
+        for letter, picture in table.items():
+            if free_form(_cells_of(picture)) == form:
+                return letter
+    return None
