@@ -102,10 +102,14 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(sp: argparse.ArgumentParser, need_map: bool = True) -> None:
-        sp.add_argument("spec", help="the .grid spec")
+    def common(sp: argparse.ArgumentParser, need_map: bool = True, url: bool = False) -> None:
+        sp.add_argument("spec", nargs="?" if url else None, help="the .grid spec" + (
+            " (with --url: the genre's bundled spec when omitted)" if url else ""))
         if need_map:
-            sp.add_argument("--map", "-m", required=True, help="map or instance file (text or JSON)")
+            where = sp.add_mutually_exclusive_group(required=True) if url else sp
+            where.add_argument("--map", "-m", required=not url, help="map or instance file (text or JSON)")
+            if url:
+                where.add_argument("--url", help="a puzz.link URL, decoded into the map (gridlang import URL shows it)")
             sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                             help="set a parameter the spec declares (also --NAME VALUE)")
             sp.set_defaults(accepts_params=True, command_parser=sp)
@@ -126,7 +130,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    common(s)
+    common(s, url=True)
     solver_options(s)
     s.add_argument("--count", type=int, metavar="N", help="enumerate up to N distinct solutions")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
@@ -181,6 +185,11 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--title", help="the figure's title")
     pl.add_argument("--debug", action="store_true", help="show tracebacks")
     pl.set_defaults(run=_cmd_plot)
+
+    im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
+    im.add_argument("url", help="the puzz.link URL")
+    im.add_argument("--debug", action="store_true", help="show tracebacks")
+    im.set_defaults(run=_cmd_import)
 
     k = sub.add_parser("check", help="parse and check a spec")
     common(k, need_map=False)
@@ -307,8 +316,16 @@ def _cmd_solve(args) -> int:
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
     with catch_interrupt(options.deadline):
-        report = solve(args.spec, args.map, _params(args), args.backend, options,
-                       count=args.count, unique=args.unique)
+        if args.url:
+            from .pipeline import solve_model
+            from .puzzlink import compile_url
+
+            model, seconds = compile_url(args.url, args.spec, _params(args))
+            args.spec, args.map = model.info["spec"], args.url
+            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+        else:
+            report = solve(args.spec, args.map, _params(args), args.backend, options,
+                           count=args.count, unique=args.unique)
     status = report.result.status
     if args.json:
         print(json.dumps(_report_json(report, args)))
@@ -541,6 +558,13 @@ def _cmd_plot(args) -> int:
 
     plot(args.results, args.output, args.title)
     print(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _cmd_import(args) -> int:
+    from .puzzlink import decode
+
+    print(decode(args.url).text, end="")
     return EXIT_OK
 
 

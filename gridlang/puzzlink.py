@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import unquote
 
 from .errors import GridlangError, Span
@@ -101,6 +102,7 @@ class PuzzLink:
         offset: where the body starts in ``url`` (0-based), for error carets.
         flags: the optional flags field (``pflag``), or ``""``.
         variant: the ``v:`` field, or None.
+        size_at: where the size starts in ``url`` (0-based).
     """
 
     url: str
@@ -112,6 +114,7 @@ class PuzzLink:
     offset: int
     flags: str = ""
     variant: str | None = None
+    size_at: int = 0
 
 
 @dataclass
@@ -162,8 +165,7 @@ def parse_url(url: str) -> PuzzLink:
     pid = re.sub(r"_(edit|play)$", "", parts[0])
     genre = genre_of(pid)
     if genre is None:
-        known = ", ".join(sorted(ALIASES))
-        raise error(url, f"unknown genre {pid!r}; gridlang reads {known}", positions[0])
+        raise error(url, f"unknown genre {pid!r}; gridlang decodes {', '.join(_decoded_names())}", positions[0])
     i, variant, flags = 1, None, ""
     if i < len(parts) and parts[i].startswith("v:"):
         variant, i = parts[i][2:], i + 1
@@ -181,7 +183,7 @@ def parse_url(url: str) -> PuzzLink:
         raise error(url, f"a {size[0]}x{size[1]} grid is larger than gridlang reads (200x200)", positions[i])
     body_start = positions[i + 2] if i + 2 < len(parts) else len(url)
     body = "/".join(parts[i + 2:])
-    return PuzzLink(url, pid, genre, size[0], size[1], body, body_start, flags, variant)
+    return PuzzLink(url, pid, genre, size[0], size[1], body, body_start, flags, variant, positions[i])
 
 
 def decode(url: str) -> Decoded:
@@ -209,6 +211,15 @@ def decode(url: str) -> Decoded:
 
 GENRES: tuple[str, ...] = ()
 """The genres whose URLs are decoded (filled in below)."""
+
+
+def _decoded_names() -> list[str]:
+    """The decoded genres, each with the other names pzprjs gives it."""
+    out = []
+    for genre in sorted(_DECODERS):
+        others = sorted(name for name, g in ALIASES.items() if g == genre and name != genre)
+        out.append(genre + (f" ({'/'.join(others)})" if others else ""))
+    return out
 
 
 # --------------------------------------------------------------------- reader
@@ -420,14 +431,14 @@ def _nurikabe(rd: _Reader) -> str:
 def _sudoku(rd: _Reader) -> str:
     link = rd.link
     if link.rows != link.cols:
-        raise error(link, f"a Sudoku grid is square; this URL gives {link.cols}x{link.rows}", link.offset - 1)
+        raise error(link, f"a Sudoku grid is square; this URL gives {link.cols}x{link.rows}", link.size_at)
     n = link.cols
     cells = _numbers(rd)
     rd.done()
     height = int(n ** 0.5 + 1e-9)
     width = 3 if n == 6 else height
     if height * width != n:
-        raise error(link, f"a {n}x{n} Sudoku has no box shape pzprjs knows (4, 6, 9, 16, 25, ...)", link.offset - 1)
+        raise error(link, f"a {n}x{n} Sudoku has no box shape pzprjs knows (4, 6, 9, 16, 25, ...)", link.size_at)
     for k, v in enumerate(cells):
         if v == "?" or v not in (".",) and not 1 <= int(v) <= n:
             raise error(link, f"the given {v!r} at row {k // n + 1}, column {k % n + 1} is no digit of a "
@@ -512,3 +523,74 @@ _DECODERS = {
     "heyawake": _heyawake,
 }
 GENRES = tuple(sorted(_DECODERS))
+
+
+# --------------------------------------------------------------- using them
+
+SPECS = Path(__file__).resolve().parent.parent / "puzzles"
+"""Where the bundled genre specs are (``puzzles/GENRE.grid`` of the repository)."""
+
+
+def bundled_spec(genre: str) -> Path:
+    """The bundled spec of a genre, ``puzzles/GENRE.grid``.
+
+    Raises:
+        UrlError: the genre has no bundled spec here.
+    """
+    path = SPECS / f"{genre}.grid"
+    if not path.is_file():
+        raise UrlError(f"there is no bundled spec for {genre} ({path} is missing); give the spec's path")
+    return path
+
+
+def load_url(url: str, spec: str | Path | None = None):
+    """Decode a URL into a map for a spec, choosing the genre's bundled spec when none is given.
+
+    Args:
+        url: the puzz.link URL.
+        spec: the ``.grid`` spec, or None for the genre's bundled one.
+
+    Returns:
+        ``(spec_path, decoded, map_data)``: the spec to use, the decoded
+        puzzle, and its map (:class:`~gridlang.maps.MapData`, named after
+        the URL's genre).
+
+    Raises:
+        UrlError: the URL is malformed, or its genre is not the spec's.
+        GridlangError: the spec cannot be read.
+    """
+    from .maps import parse_map
+    from .parser import parse_file
+
+    decoded = decode(url)
+    path = Path(spec) if spec is not None else bundled_spec(decoded.genre)
+    puzzle = parse_file(path).puzzle
+    name = puzzle.name if puzzle is not None else None
+    want = SPEC_PUZZLES[decoded.genre]
+    if name is None or " ".join(name.split()).casefold() != want.casefold():
+        raise error(decoded.link, f"the URL is a {decoded.link.pid} puzzle ({want}), but {path} states "
+                                  f"{'the rules of ' + repr(name) if name else 'no puzzle name'}",
+                    decoded.link.url.find("?") + 1)
+    data = parse_map(decoded.text, f"<{decoded.genre} from --url>", name)
+    return path, decoded, data
+
+
+def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str] | None = None):
+    """Parse, check and compile a spec against a URL's puzzle.
+
+    Returns:
+        ``(model, seconds)`` as :func:`gridlang.pipeline.load_checked` gives them.
+
+    Raises:
+        GridlangError: a bad URL, spec, map or parameter, located.
+    """
+    from .checker import check
+    from .parser import parse_file
+    from .pipeline import load_checked
+
+    path, decoded, data = load_url(url, spec)
+    tree = parse_file(path)
+    model, seconds = load_checked(tree, check(tree), data, params)
+    model.info["spec"] = str(path)
+    model.info["map"] = url
+    return model, seconds
