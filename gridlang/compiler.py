@@ -589,6 +589,7 @@ class _Compiler(FormulaLowering):
         return v
 
     def compare(self, st: ast.Compare) -> None:
+        self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)
         coef: dict[int, int] = {v: c for c, v in lt}
@@ -606,6 +607,8 @@ class _Compiler(FormulaLowering):
             if not cmp.holds(0, rhs):
                 raise self.constant_rule_error(st, lc, rc)
             return
+        if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):
+            self.fails((), st)
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------

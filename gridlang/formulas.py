@@ -542,6 +542,13 @@ class FormulaLowering:
                 out.append(tuple((1, l) for l in lits))
         return out
 
+    @staticmethod
+    def never(terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> bool:
+        """Whether ``sum terms OP rhs`` fails for every value of its 0/1 literals."""
+        lo = sum(c for c, _ in terms if c < 0)
+        hi = sum(c for c, _ in terms if c > 0)
+        return op is Cmp.LE and lo > rhs or op is Cmp.GE and hi < rhs or op is Cmp.EQ and not lo <= rhs <= hi
+
     def reify(self, terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> CellValue:
         """A literal b with ``b <-> (sum terms OP rhs)``.
 
@@ -635,9 +642,10 @@ class FormulaLowering:
                 return
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
-            if not terms:
-                if not op.holds(0, rhs):
-                    self.fails(guard, f)
+            if not terms or self.never(terms, op, rhs):
+                if not terms and op.holds(0, rhs):
+                    return
+                self.fails(guard, f)
                 return
             self.constraints.append(Linear(terms, op, rhs, guard, span))
             return
