@@ -449,7 +449,7 @@ class Interpreter:
             self.for_pairs(st)
         elif isinstance(st, ast.Holds):
             if not self.holds(st.formula):
-                self.fail("false", sorted(self.cellvars.values()))
+                self.fail("the condition is false", sorted(self.cellvars.values()))
         else:
             raise TypeError(f"unknown rule {st!r}")
 
