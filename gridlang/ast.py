@@ -246,11 +246,31 @@ class AllDifferent:
 
 
 @dataclass(frozen=True, slots=True)
+class Direction:
+    """``up``, ``down``, ``left`` or ``right``: a step between side neighbours.
+
+    ``p + d`` is the cell one step from the cell p in direction d (``p - d``
+    the other way); off the grid it is no cell (the empty cell set).
+    """
+
+    name: str
+    span: Span | None = field(default=None, compare=False)
+
+    STEPS = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}
+
+    @property
+    def step(self) -> tuple[int, int]:
+        """``(rows, columns)`` of one step."""
+        return Direction.STEPS[self.name]
+
+
+@dataclass(frozen=True, slots=True)
 class Sight:
     """``sight from p toward q through S``: the cells seen from p looking toward its side neighbour q.
 
     The cells q, q + d, q + 2d, ... (d the step from p to q) up to, not
-    including, the first cell not in S or the edge of the grid.
+    including, the first cell not in S or the edge of the grid. ``toward``
+    may also be a direction (``sight from p toward right through S``).
     """
 
     cell: "Expr"
@@ -296,7 +316,8 @@ class ConsistsOf:
 
 
 Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is,
-             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Sight, IsPiece, ConsistsOf]
+             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Direction, Sight, IsPiece,
+             ConsistsOf]
 
 
 # ------------------------------------------------- formulas over a pair of cells
@@ -575,7 +596,8 @@ class Family:
     """A family of cell sets of the map that ``for each`` runs over.
 
     Attributes:
-        kind: ``"cells"`` (each cell), ``"rows"``, ``"columns"``, ``"rooms"``
+        kind: ``"cells"`` (each cell), ``"directions"`` (up, right, down,
+            left), ``"rows"``, ``"columns"``, ``"rooms"``
             (the map's room layer), ``"windows"`` (every ``height`` x
             ``width`` rectangle of the grid, overlapping) or ``"blocks"``
             (the ``height`` x ``width`` rectangles that tile the grid from

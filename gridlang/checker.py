@@ -56,6 +56,7 @@ class Type(enum.Enum):
     INT_SET = "a set of integers"
     FACT = "a condition known from the map"
     BOOL = "a condition"
+    DIRECTION = "a direction"
 
     @property
     def is_cond(self) -> bool:
@@ -324,7 +325,7 @@ class _Checker:
                     self.error(f"a window's or block's size is an integer known before solving; this is {t.value}",
                                _span(dim))
                     return None
-            return "cell" if domain.kind == "cells" else "set"
+            return {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
         t = self.type_of(domain)
         if t is None:
             return None
@@ -520,15 +521,23 @@ class _Checker:
             return False
         return t is not None
 
+    def is_cell(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names one cell: a ``for each`` cell variable, or an offset ``p + d`` of one."""
+        if isinstance(e, ast.Name):
+            return self.env.get(e.id) in ("cell", "pair")
+        return isinstance(e, ast.Add) and self.is_cell(e.left) and self.is_direction(e.right)
+
+    def is_direction(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
+        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
+
     def cell(self, e: ast.Expr, what: str) -> bool:
-        """Check that ``e`` names one cell (a ``for each`` cell variable); report it otherwise."""
-        if isinstance(e, ast.Name) and self.env.get(e.id) == "cell":
-            return True
-        if isinstance(e, ast.Name) and self.env.get(e.id) == "pair":
+        """Check that ``e`` names one cell (a ``for each`` cell variable, or ``p + d``); report it otherwise."""
+        if self.is_cell(e):
             return True
         t = self.type_of(e)
         if t is not None:
-            self.error(f"{what} takes one cell (a 'for each' cell variable); this is {t.value}", _span(e))
+            self.error(f"{what} takes one cell (a 'for each' cell variable, or p + d); this is {t.value}", _span(e))
         return False
 
     def _type_of(self, e: ast.Expr) -> Type | None:
@@ -542,6 +551,8 @@ class _Checker:
                 if kind == "shape":
                     self.error(f"{e.id!r} is a shape; use it as 'S is a piece of {e.id}'", e.span)
                     return None
+                if kind == "direction":
+                    return Type.DIRECTION
                 self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
                 return None
             kind = self.sym.kind_of(e.id)
@@ -590,6 +601,15 @@ class _Checker:
                 self.error(f"{fn}(...) takes a cell set; this is {t.value}{hint}", _span(e.operand))
                 return None
             return Type.INT if t is Type.FIXED else Type.LINEAR
+        if isinstance(e, ast.Direction):
+            return Type.DIRECTION
+        if isinstance(e, ast.Add) and (self.is_direction(e.right) or self.is_direction(e.left)):
+            if self.is_cell(e.left) and self.is_direction(e.right):
+                return Type.FIXED
+            side = e.left if self.is_direction(e.left) else e.left
+            self.error("a direction steps from one cell: write p + d or p - d with p a cell variable"
+                       if self.is_direction(e.right) else "write the cell first: p + d", _span(side))
+            return None
         if isinstance(e, (ast.Add, ast.Mul)):
             tl, tr = self.type_of(e.left), self.type_of(e.right)
             if tl is None or tr is None:
@@ -670,7 +690,8 @@ class _Checker:
             word = {"side": "neighbours", "diagonal": "diagonal neighbours", "king": "king neighbours"}.get(e.kind, e.kind)
             return Type.FIXED if self.cell(e.cell, f"{word}(...)") else None
         if isinstance(e, ast.Sight):
-            ok = self.cell(e.cell, "'sight from'") & self.cell(e.toward, "'sight ... toward'")
+            ok = self.cell(e.cell, "'sight from'")
+            ok &= self.is_direction(e.toward) or self.cell(e.toward, "'sight ... toward' (or a direction)")
             t = self.type_of(e.within)
             if t is not None and not t.is_cells:
                 self.error(f"'sight ... through S' takes a cell set S; this is {t.value}", _span(e.within))

@@ -666,10 +666,10 @@ class _Compiler(FormulaLowering):
         if isinstance(e, ast.SumOf):
             return scale * sum(self.params[e.operand.id])
         if isinstance(e, ast.At):
-            # an integer decision's value at a cell: sum of v * [D = v]
+            # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
             p = self.cell_of(e.cell)
             const = 0
-            for value, lit in (self.enum_lits[e.name.id][p] or {}).items():
+            for value, lit in ((self.enum_lits[e.name.id][p] or {}) if p is not None else {}).items():
                 const += self._linear_lit(lit, scale * value, coef)
             return const
         if isinstance(e, ast.Aggregate):

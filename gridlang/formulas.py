@@ -100,7 +100,8 @@ class FormulaLowering:
         if isinstance(domain, ast.Shapes):
             return [("shape", shape) for shape in self.family_shapes(domain)]
         if isinstance(domain, ast.Family):
-            return [(("cell" if domain.kind == "cells" else "set"), v) for v in self.family(domain)]
+            kind = {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
+            return [(kind, v) for v in self.family(domain)]
         if isinstance(domain, ast.Name) and self.sym.params.get(domain.id) is not None:
             return [("int", v) for v in self.params[domain.id]]
         return [("cell", i) for i in sorted(i for i, v in self.members(domain).items() if v is True)]
@@ -110,6 +111,8 @@ class FormulaLowering:
         g = self.grid
         if domain.kind == "cells":
             return list(range(g.size))
+        if domain.kind == "directions":
+            return list(ast.Direction.STEPS.items())
         if domain.kind == "rows":
             return [(frozenset(g.row_cells(r)), f"row {r}") for r in range(g.rows)]
         if domain.kind == "columns":
@@ -154,16 +157,33 @@ class FormulaLowering:
             raise SemanticError(f"rooms come from the map's room layer (a 'rooms:' block under the grid), and "
                                 f"{where} has none", span, source=self.spec.source)
 
-    def cell_of(self, e: ast.Expr) -> int:
-        """The cell index a cell expression (a bound cell variable) stands for."""
+    def cell_of(self, e: ast.Expr) -> int | None:
+        """The cell index a cell expression stands for: a bound cell variable, or ``p + d`` (None off the grid)."""
         if isinstance(e, ast.Name):
             kind, value = self.bound.get(e.id, (None, None))
             if kind == "cell":
                 return value
             if e.id in self.env and not isinstance(self.env[e.id], bool):
                 return self.env[e.id]  # a cell of `for each neighbours a, b`
+        if isinstance(e, ast.Add):
+            base = self.cell_of(e.left)
+            if base is None:
+                return None
+            dr, dc = self.step_of(e.right)
+            r, c = self.grid.cell(base)
+            r, c = r + e.sign * dr, c + e.sign * dc
+            return self.grid.index(r, c) if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
         raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
                             source=self.spec.source)
+
+    def step_of(self, e: ast.Expr) -> tuple[int, int]:
+        """The ``(rows, columns)`` step of a direction (a literal or a ``for each direction`` variable)."""
+        if isinstance(e, ast.Direction):
+            return e.step
+        return self.bound[e.id][1][1]
+
+    def is_direction(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
 
     # ------------------------------------------------------------ cell sets
     def members(self, e: ast.Expr, within: set[int] | frozenset[int] | None = None) -> dict[int, CellValue]:
@@ -224,13 +244,20 @@ class FormulaLowering:
             return self.combined(False, values)
         if isinstance(e, ast.Is):
             return self.is_members(e, within)
+        if isinstance(e, ast.Add):  # p + d: one cell, or none off the grid
+            p = self.cell_of(e)
+            return keep(() if p is None else (p,))
         if isinstance(e, ast.Around):
             p = self.cell_of(e.cell)
+            if p is None:
+                return {}
             g = self.grid
             cells = {"side": g.neighbours[p], "diagonal": g.diagonal_neighbours(p), "king": g.king_neighbours(p)}
             return keep(cells[e.kind])
         if isinstance(e, ast.LineOf):
             p = self.cell_of(e.cell)
+            if p is None:
+                return {}
             r, c = self.grid.cell(p)
             if e.kind == "row":
                 return keep(self.grid.row_cells(r))
@@ -240,10 +267,18 @@ class FormulaLowering:
             room = self.grid.rooms[p]
             return keep(i for i, x in enumerate(self.grid.rooms) if x == room)
         if isinstance(e, ast.Component):
-            comp = self.component(self.cell_of(e.cell), e.within, e.span)
+            p = self.cell_of(e.cell)
+            comp = {} if p is None else self.component(p, e.within, e.span)
             return {i: v for i, v in comp.items() if within is None or i in within}
         if isinstance(e, ast.Sight):
-            line = self.line_beyond(self.cell_of(e.cell), self.cell_of(e.toward), e.span)
+            p = self.cell_of(e.cell)
+            if p is None:
+                return {}
+            if self.is_direction(e.toward):
+                line = self.line_from(p, self.step_of(e.toward))
+            else:
+                q = self.cell_of(e.toward)
+                line = [] if q is None else self.line_beyond(p, q, e.span)
             inside = self.members(e.within, set(line))
             out, seen = {}, True
             for i in line:
@@ -262,10 +297,16 @@ class FormulaLowering:
         if abs(dr) + abs(dc) != 1:
             raise SemanticError(f"'sight from p toward q' needs q beside p; {self.grid.cell(q)} is not beside "
                                 f"{self.grid.cell(p)}", span, source=self.spec.source)
+        return self.line_from(p, (dr, dc))
+
+    def line_from(self, p: int, step: tuple[int, int]) -> list[int]:
+        """The cells p + d, p + 2d, ... up to the edge of the grid."""
+        (r, c), (dr, dc) = self.grid.cell(p), step
         out = []
-        while 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols:
-            out.append(self.grid.index(r2, c2))
-            r2, c2 = r2 + dr, c2 + dc
+        r, c = r + dr, c + dc
+        while 0 <= r < self.grid.rows and 0 <= c < self.grid.cols:
+            out.append(self.grid.index(r, c))
+            r, c = r + dr, c + dc
         return out
 
     @staticmethod
@@ -360,9 +401,11 @@ class FormulaLowering:
         """One literal (or constant) equivalent to the condition ``f`` under the current bindings."""
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
-            return self.members(f.name, {p}).get(p, False)
+            return False if p is None else self.members(f.name, {p}).get(p, False)
         if isinstance(f, ast.AtIs):
             p = self.cell_of(f.cell)
+            if p is None:
+                return False
             lits = self.enum_lits[f.name.id][p]
             if lits is None:
                 return False
@@ -520,6 +563,8 @@ class FormulaLowering:
             message = (f"{side.name.id}[...] == {value} cannot hold: {value} is not a value of {side.name.id!r} "
                        f"({_show_set(self.domain_values[side.name.id])})")
             p = self.cell_of(side.cell)
+            if p is None:
+                continue
             if self.map_data is not None and self.mentions_cell_value(other):
                 r, c = self.grid.cell(p)
                 raise MapError(f"the rule 'require {self.rule_text(self.current)}' ({self.current.span}) cannot hold "
@@ -712,6 +757,8 @@ class FormulaLowering:
                 parts.append(f"{name} = {self.grid.cell(value)}")
             elif kind == "set":
                 parts.append(f"{name} = {value[1]}")
+            elif kind == "direction":
+                parts.append(f"{name} = {value[0]}")
             else:
                 parts.append(f"{name} = {value}")
         return ", ".join(parts)

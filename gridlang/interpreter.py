@@ -58,7 +58,10 @@ Geometry
     ``neighbours(p)``: p's neighbours in the grid graph; ``diagonal
     neighbours(p)``: the cells sharing only a corner with p; ``king
     neighbours(p)``: both, the eight king moves; ``row(p)``, ``column(p)``,
-    ``room(p)``: the line or room holding p. ``component of p in S``: the
+    ``room(p)``: the line or room holding p. ``p + d`` (``p - d``): the cell
+    one step from p in direction d (``up``, ``right``, ``down``, ``left``, or a
+    ``for each direction`` variable); off the grid, no cell: ``S[p + d]`` is
+    false, ``D[p + d]`` is 0, and sets around it are empty. ``component of p in S``: the
     cells of S joined to p by a path inside S (the empty set when p is not
     in S).
 Conditions
@@ -297,6 +300,7 @@ class Interpreter:
         self.cellvars: dict[str, int] = {}
         self.setvars: dict[str, tuple[frozenset[int], str]] = {}
         self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
+        self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
         self.room_of: tuple[int, ...] | None = _rooms_of(grid)
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
@@ -314,7 +318,7 @@ class Interpreter:
     def evaluate(self, decisions: Decisions) -> SpecVerdict:
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
-        self.cellvars, self.setvars, self.shapevars = {}, {}, {}
+        self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
         self.bools, self.enums = {}, {}
         self.check_decisions(decisions)
         objective = None
@@ -390,7 +394,8 @@ class Interpreter:
         st = self.stmt
         binding = ", ".join([f"{k} = {v}" for k, v in self.env.items()]
                             + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
-                            + [f"{k} = {label}" for k, (_, label) in self.setvars.items()])
+                            + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
+                            + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()])
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
@@ -441,7 +446,8 @@ class Interpreter:
         elif isinstance(st, ast.ForEach):
             var = st.var.id
             for kind, value in self.over(st.domain):
-                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars}[kind]
+                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
+                         "direction": self.dirvars}[kind]
                 table[var] = value
                 self.rule(st.body)
                 table.pop(var, None)
@@ -548,10 +554,16 @@ class Interpreter:
             return frozenset((self.cellvars[e.id],))
         if isinstance(e, ast.Name) and e.id in self.setvars:
             return self.setvars[e.id][0]
+        if isinstance(e, ast.Add):
+            p = self.cell(e)
+            return frozenset(() if p is None else (p,))
         if isinstance(e, ast.Around):
-            return self.around(e.kind, self.cell(e.cell))
+            p = self.cell(e.cell)
+            return frozenset() if p is None else self.around(e.kind, p)
         if isinstance(e, ast.LineOf):
             p = self.cell(e.cell)
+            if p is None:
+                return frozenset()
             if e.kind == "row":
                 return frozenset(i for i in range(self.n) if i // self.grid.cols == p // self.grid.cols)
             if e.kind == "column":
@@ -559,9 +571,20 @@ class Interpreter:
             rooms = self.rooms(e.span)
             return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
         if isinstance(e, ast.Sight):
-            p, q = self.cell(e.cell), self.cell(e.toward)
-            (r, c), (r2, c2) = divmod(p, self.grid.cols), divmod(q, self.grid.cols)
-            dr, dc = r2 - r, c2 - c
+            p = self.cell(e.cell)
+            if p is None:
+                return frozenset()
+            if isinstance(e.toward, ast.Direction) or isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
+                q = None
+                dr, dc = self.step(e.toward)
+                r, c = divmod(p, self.grid.cols)
+                r2, c2 = r + dr, c + dc
+            else:
+                q = self.cell(e.toward)
+                if q is None:
+                    return frozenset()
+                (r, c), (r2, c2) = divmod(p, self.grid.cols), divmod(q, self.grid.cols)
+                dr, dc = r2 - r, c2 - c
             if abs(dr) + abs(dc) != 1:
                 raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
                                     f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
@@ -574,7 +597,7 @@ class Interpreter:
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
-            if p not in within:
+            if p is None or p not in within:
                 return frozenset()
             return frozenset(next(piece for piece in components(self.adj, within) if p in piece))
         if isinstance(e, ast.Name):
@@ -619,6 +642,8 @@ class Interpreter:
         if isinstance(e, ast.IntLit):
             return e.value
         if isinstance(e, ast.At):
+            if self.cell(e.cell) is None:
+                return 0
             value = self.enums[e.name.id].get(self.cell(e.cell))
             if not isinstance(value, int) or isinstance(value, bool):
                 raise SemanticError(f"{e.name.id!r} has no number at {_rc(self.grid, self.cell(e.cell))}", e.span,
@@ -649,10 +674,11 @@ class Interpreter:
     def holds(self, f: ast.Expr) -> bool:
         """Whether the condition ``f`` holds on this answer under the current bindings."""
         if isinstance(f, ast.At):
-            return self.cell(f.cell) in self.cells(f.name)
+            p = self.cell(f.cell)
+            return p is not None and p in self.cells(f.name)
         if isinstance(f, ast.AtIs):
             p = self.cell(f.cell)
-            if p not in self.enums[f.name.id]:
+            if p is None or p not in self.enums[f.name.id]:
                 return False
             return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
         if isinstance(f, ast.Is):
@@ -714,14 +740,28 @@ class Interpreter:
         self.cellvars.pop(var, None)
         return out
 
-    def cell(self, e: ast.Expr) -> int:
-        """The cell a cell expression (a ``for each`` cell variable, or a pair's cell) stands for."""
+    def cell(self, e: ast.Expr) -> int | None:
+        """The cell a cell expression stands for: a ``for each`` cell variable, a pair's cell, or
+        ``p + d`` (one step from p in direction d; None off the grid)."""
         if isinstance(e, ast.Name) and e.id in self.cellvars:
             return self.cellvars[e.id]
         if isinstance(e, ast.Name) and e.id in self.pair:
             return self.pair[e.id]
+        if isinstance(e, ast.Add):
+            base = self.cell(e.left)
+            if base is None:
+                return None
+            dr, dc = self.step(e.right)
+            r, c = divmod(base, self.grid.cols)
+            r, c = r + e.sign * dr, c + e.sign * dc
+            return r * self.grid.cols + c if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
         raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
                             source=self.spec.source)
+
+    def step(self, e: ast.Expr) -> tuple[int, int]:
+        """A direction's step: up (-1, 0), right (0, 1), down (1, 0), left (0, -1)."""
+        name = e.name if isinstance(e, ast.Direction) else self.dirvars[e.id][0]
+        return {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[name]
 
     # geometry ------------------------------------------------------------------------------------
     def around(self, kind: str, p: int) -> frozenset[int]:
@@ -752,6 +792,9 @@ class Interpreter:
         if isinstance(domain, ast.Family):
             if domain.kind == "cells":
                 return [("cell", i) for i in range(self.n)]
+            if domain.kind == "directions":
+                return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
+                        ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
             if domain.kind == "rows":
                 return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r}")) for r in range(rows)]
             if domain.kind == "columns":

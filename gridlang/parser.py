@@ -344,6 +344,12 @@ class _ToAst(Transformer):
     def bind_room(self, meta, c):
         return self._bind_family(meta, "rooms", c)
 
+    def bind_direction(self, meta, c):
+        return self._bind_family(meta, "directions", c)
+
+    def direction(self, meta, c):
+        return ast.Direction(str(c[0]), self.sp(c[0]))
+
     def bind_window(self, meta, c):
         return self._bind_family(meta, "windows", c, c[0])
 

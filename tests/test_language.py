@@ -64,6 +64,13 @@ CASES = {
                                   "implies (sight from p toward q through not x) in room(q)\nrequire count(x) == 2\n",
                            "....\n....\n"
                                   "rooms:\naabb\nccdd\n"),
+    "directions": (HEAD + "require for each cell p, each direction d: x[p] implies not x[p + d]\n", "...\n..."),
+    "offset off the grid": (HEAD + "require for each cell p: x[p] implies x[p + right] or x[p - right]\n"
+                                   "require count(x) == 2\n", "...\n..."),
+    "line of an offset": (HEAD + "require for each cell p: x[p] implies count(x and row(p + down)) <= 1\n", "..\n..\n"),
+    "sight toward a direction": (HEAD + "require for each c in clue, each direction d: "
+                                        "count(sight from c toward d through not x) <= 1\nrequire clue avoids x\n"
+                                        "require count(x) == 2\n", "....\n.1..\n....\n"),
     "is a piece of": (HEAD + "require x is a piece of polyominoes(3)\n", "...\n...\n"),
     "piece as a condition": (HEAD + "require for each room m: (x and m) is a piece of polyominoes(2) "
                                     "or count(x and m) == 0\n", "...\n...\nrooms:\naab\nabb\n"),
@@ -153,6 +160,8 @@ def _check_error(spec_text: str):
     (HEAD + "decide d: {a, b} on all\nrequire all different x in all\n", (5, 23), "takes an enumerated decision"),
     (HEAD + "require x is a piece of x\n", (4, 25), "a family of shapes"),
     (HEAD + "require for each cell p, each cell p: x[p]\n", (4, 36), "already bound"),
+    (HEAD + "require for each direction d: count(x and d) == 1\n", (4, 43), "'and' combines cell sets; this is a direction"),
+    (HEAD + "require for each cell p: x[right + p]\n", (4, 28), "write the cell first"),
 ])
 def test_construct_errors_are_located(text, where, words):
     errors = _check_error(text)
