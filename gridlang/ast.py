@@ -168,11 +168,16 @@ class At:
 
 @dataclass(frozen=True, slots=True)
 class AtIs:
-    """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``)."""
+    """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``).
+
+    ``D[p] = D[q]`` (``value`` an :class:`At` of the same decision): D takes
+    the same value at both cells; for a Boolean D, both cells are in it or
+    both are out.
+    """
 
     name: Name
     cell: "Expr"
-    value: Union[Name, IntLit, TileValue]
+    value: Union[Name, IntLit, TileValue, "At"]
     span: Span | None = field(default=None, compare=False)
 
 

@@ -675,6 +675,19 @@ class _Checker:
                 return Type.BOOL if ok else None
             self.error(f"{name!r} is a parameter, not a cell set or a decision", e.name.span)
             return None
+        if isinstance(e, ast.AtIs) and isinstance(e.value, ast.At):
+            ok = self.cell(e.cell, f"{e.name.id}[...]") & self.cell(e.value.cell, f"{e.value.name.id}[...]")
+            if e.value.name.id != e.name.id:
+                self.error(f"{e.name.id}[...] = {e.value.name.id}[...]: both sides must name the same decision",
+                           e.value.name.span)
+                return None
+            if self.sym.decisions.get(e.name.id) is None:
+                kind = self.sym.kind_of(e.name.id) or self.env.get(e.name.id)
+                self.error(f"'{e.name.id}[p] = {e.name.id}[q]' compares a decision at two cells; {e.name.id!r} is "
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
+                           e.name.span)
+                return None
+            return Type.BOOL if ok else None
         if isinstance(e, ast.AtIs):
             ok = self.cell(e.cell, f"{e.name.id}[...]")
             decision = self.sym.decisions.get(e.name.id)

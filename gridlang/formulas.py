@@ -402,6 +402,8 @@ class FormulaLowering:
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
             return False if p is None else self.members(f.name, {p}).get(p, False)
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
+            return self.same_value(f)
         if isinstance(f, ast.AtIs):
             p = self.cell_of(f.cell)
             if p is None:
@@ -523,6 +525,22 @@ class FormulaLowering:
                         rim.add(v)
             for v in sorted(rim):
                 self.clause([-y, neg(cand[v])], span)
+
+    def same_value(self, f: ast.AtIs) -> CellValue:
+        """``D[p] = D[q]``: the ``or`` over D's values v of ``D[p]=v and D[q]=v``; for a Boolean D,
+        both true or both false (a cell off the grid or off D's cells has no value, so it equals only another such)."""
+        p, q = self.cell_of(f.cell), self.cell_of(f.value.cell)
+        name = f.name.id
+        if name in self.enum_lits:
+            left = (self.enum_lits[name][p] or {}) if p is not None else {}
+            right = (self.enum_lits[name][q] or {}) if q is not None else {}
+            if not left or not right:
+                return not left and not right
+            both = [self.combine(True, [x, right[v]], None) for v, x in left.items() if v in right]
+            return self.combine(False, both, None)
+        a = False if p is None else self.decision_lits[name][p]
+        b = False if q is None else self.decision_lits[name][q]
+        return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)], None)
 
     def over(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` for each cell of an aggregate's domain, with its variable bound to it."""

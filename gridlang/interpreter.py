@@ -676,6 +676,13 @@ class Interpreter:
         if isinstance(f, ast.At):
             p = self.cell(f.cell)
             return p is not None and p in self.cells(f.name)
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
+            p, q = self.cell(f.cell), self.cell(f.value.cell)
+            name = f.name.id
+            if name in self.enums:
+                a, b = self.enums[name].get(p), self.enums[name].get(q)
+                return _same(a, b) if a is not None and b is not None else a is None and b is None
+            return (p is not None and p in self.bools[name]) == (q is not None and q in self.bools[name])
         if isinstance(f, ast.AtIs):
             p = self.cell(f.cell)
             if p is None or p not in self.enums[f.name.id]:

@@ -411,6 +411,13 @@ class _ToAst(Transformer):
     def at_is_not(self, meta, c):
         return ast.Not(self.at_is(meta, c), self.sp(meta))
 
+    def at_same(self, meta, c):
+        other = ast.At(ast.Name(str(c[2]), self.sp(c[2])), c[3], self.sp(meta))
+        return ast.AtIs(ast.Name(str(c[0]), self.sp(c[0])), c[1], other, self.sp(meta))
+
+    def at_same_not(self, meta, c):
+        return ast.Not(self.at_same(meta, c), self.sp(meta))
+
     def neighbours(self, meta, c):
         return ast.Around("side", c[0], self.sp(meta))
 

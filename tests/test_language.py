@@ -71,6 +71,9 @@ CASES = {
     "sight toward a direction": (HEAD + "require for each c in clue, each direction d: "
                                         "count(sight from c toward d through not x) <= 1\nrequire clue avoids x\n"
                                         "require count(x) == 2\n", "....\n.1..\n....\n"),
+    "same value at two cells": (HEAD + "require for each c in clue: x[c] = x[c + down]\n", "1.2\n...\n"),
+    "different value across": (HEAD + "require for each cell p, each q in neighbours(p): x[p] != x[q] or p in clue\n",
+                               "1..\n..."),
     "is a piece of": (HEAD + "require x is a piece of polyominoes(3)\n", "...\n...\n"),
     "piece as a condition": (HEAD + "require for each room m: (x and m) is a piece of polyominoes(2) "
                                     "or count(x and m) == 0\n", "...\n...\nrooms:\naab\nabb\n"),
@@ -118,6 +121,21 @@ def test_cases_are_not_trivial():
     sizes = {name: len(brute_force(*CASES[name])) for name in CASES}
     assert all(n > 0 for n in sizes.values()), sizes
     assert sizes["row count"] == 9 and sizes["consists of"] > 0
+
+
+def test_enumerated_decision_equal_at_two_cells():
+    spec = ("tile cell '.'\ndecide kind: {a, b} | {3} on all\n"
+            "require for each cell p, each q in neighbours(p): kind[p] = kind[q] or kind[p] = 3\n")
+    *_, judge = _judge(spec, "...\n")
+    expected = {values for values in itertools.product(("a", "b", 3), repeat=3)
+                if judge.evaluate({"kind": dict(enumerate(values))}).ok}
+    assert 0 < len(expected) < 27
+    spec_ast = parse_spec(spec, "t.grid")
+    symbols = check(spec_ast)
+    for backend in BACKENDS:
+        model, _ = load_checked(spec_ast, symbols, parse_map("...\n", "m.txt"), {})
+        report = solve_model(model, backend, count=40)
+        assert {tuple(s.decisions["kind"][i] for i in range(3)) for s in report.solutions} == expected
 
 
 def test_integer_decision_all_different_and_given_values():
