@@ -581,13 +581,11 @@ class _Checker:
                 return _cond(*types)
             if all(t.is_cells for t in types):
                 return Type.CELLS if Type.CELLS in types else Type.FIXED
-            first = types[0]
-            for p, t in zip(parts, types):
-                if not (t.is_cells or t.is_cond) or (len(types) > 1 and t.is_cond != first.is_cond):
-                    what = "cell sets" if first.is_cells and t.is_cond else "conditions" if first.is_cond else \
-                        "cell sets"
-                    if len(types) == 1 or not (first.is_cells or first.is_cond):
-                        what = "cell sets or conditions"
+            kinds = ["cell sets" if t.is_cells else "conditions" if t.is_cond else None for t in types]
+            want = kinds[0]
+            for p, t, k in zip(parts, types, kinds):
+                if k is None or k != want:
+                    what = want or "cell sets or conditions"
                     self.error(f"'{word}' combines {what}; this is {t.value}", _span(p))
                     return None
             return None

@@ -164,6 +164,7 @@ class _Compiler(FormulaLowering):
         # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
         self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
         self.piece_count = 0
+        self.forms: dict[frozenset[int], tuple] = {}
         # The statement being compiled (for locating its errors).
         self.current = None
 

@@ -456,13 +456,19 @@ class FormulaLowering:
         key = tuple(sorted(cand.items()))
         chosen = self.pieces.get(key)
         if chosen is not None:
-            lits = [y for cells, y in chosen.items()
-                    if polyomino.canonical(self.grid.cell(i) for i in cells) in wanted]
+            lits = [y for cells, y in chosen.items() if self.form_of(cells) in wanted]
             return self.combine(False, lits, None)
         options = []
         for _, cells in self.piece_placements(cand, list(dict.fromkeys(self.family_shapes(f.family)))):
             options.append(self.combine(True, [cand[i] if i in cells else neg(cand[i]) for i in cand], None))
         return self.combine(False, options, None)
+
+    def form_of(self, cells: frozenset[int]) -> tuple:
+        """The free shape of a placement (its canonical form), computed once per placement."""
+        form = self.forms.get(cells)
+        if form is None:
+            form = self.forms[cells] = polyomino.canonical(self.grid.cell(i) for i in cells)
+        return form
 
     def assert_piece(self, f: ast.IsPiece, guard: tuple[int, ...]) -> None:
         """``S is a piece of F`` as a rule: one-hot over the placements."""
