@@ -143,7 +143,186 @@ class Is:
     span: Span | None = field(default=None, compare=False)
 
 
-Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is]
+@dataclass(frozen=True, slots=True)
+class Implies:
+    """``A implies B``: B holds wherever A does (conditions only)."""
+
+    left: "Expr"
+    right: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class At:
+    """``S[p]``: cell p is in the cell set S; ``D[p]``: an integer decision's value at p.
+
+    Attributes:
+        name: the set or decision.
+        cell: an expression for one cell (a ``for each`` cell variable).
+    """
+
+    name: Name
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AtIs:
+    """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``).
+
+    ``D[p] = D[q]`` (``value`` an :class:`At` of the same decision): D takes
+    the same value at both cells; for a Boolean D, both cells are in it or
+    both are out.
+    """
+
+    name: Name
+    cell: "Expr"
+    value: Union[Name, IntLit, TileValue, "At"]
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Around:
+    """The neighbours of a cell: ``neighbours(p)``, ``diagonal neighbours(p)``, ``king neighbours(p)``.
+
+    Attributes:
+        kind: ``"side"`` (the grid graph: shared sides and links),
+            ``"diagonal"`` (shared corners only) or ``"king"`` (sides and
+            corners, the eight king moves; links not included).
+        cell: the cell.
+    """
+
+    kind: str
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LineOf:
+    """``row(p)``, ``column(p)``, ``room(p)``: the row, column or room that holds cell p.
+
+    Attributes:
+        kind: ``"row"``, ``"column"`` or ``"room"``.
+        cell: the cell.
+    """
+
+    kind: str
+    cell: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """``component of p in S``: the cells of S connected to p through S (empty when p is not in S)."""
+
+    cell: "Expr"
+    within: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """``count(F for q in S)``, ``sum(N for q in S)``, ``all(F for q in S)``, ``any(F for q in S)``.
+
+    Attributes:
+        fn: ``"count"`` (the number of cells q of S where the condition F
+            holds), ``"sum"`` (the sum of the number N over the cells q of
+            S), ``"all"`` (F holds at every cell of S) or ``"any"`` (at some
+            cell of S).
+        body: F or N, with ``var`` bound to each cell in turn.
+        var: the cell variable.
+        domain: S, a cell set known from the map.
+    """
+
+    fn: str
+    body: "Expr"
+    var: Name
+    domain: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class AllDifferent:
+    """``all different D in S``: no two cells of S take the same value of the enumerated decision D."""
+
+    decision: Name
+    cells: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Direction:
+    """``up``, ``down``, ``left`` or ``right``: a step between side neighbours.
+
+    ``p + d`` is the cell one step from the cell p in direction d (``p - d``
+    the other way); off the grid it is no cell (the empty cell set).
+    """
+
+    name: str
+    span: Span | None = field(default=None, compare=False)
+
+    STEPS = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}
+
+    @property
+    def step(self) -> tuple[int, int]:
+        """``(rows, columns)`` of one step."""
+        return Direction.STEPS[self.name]
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """``sight from p toward q through S``: the cells seen from p looking toward its side neighbour q.
+
+    The cells q, q + d, q + 2d, ... (d the step from p to q) up to, not
+    including, the first cell not in S or the edge of the grid. ``toward``
+    may also be a direction (``sight from p toward right through S``).
+    """
+
+    cell: "Expr"
+    toward: "Expr"
+    within: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Shapes:
+    """A family of polyominoes.
+
+    Attributes:
+        kind: ``"size"`` (every free polyomino with ``arg`` cells; ``arg`` an
+            integer, or a ``set of int`` parameter: the free polyominoes of
+            each listed size, a size listed twice giving each twice) or
+            ``"var"`` (the one shape a ``for each shape`` variable ``arg``
+            is bound to).
+        arg: the size expression, or the variable's :class:`Name`.
+    """
+
+    kind: str
+    arg: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IsPiece:
+    """``S is a piece of F``: S is exactly one polyomino of F, in any rotation or reflection."""
+
+    cells: "Expr"
+    family: Shapes
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ConsistsOf:
+    """``S consists of F``: S is one piece of each entry of F, no two overlapping or sharing a side."""
+
+    cells: "Expr"
+    family: Shapes
+    span: Span | None = field(default=None, compare=False)
+
+
+Expr = Union[Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf, TileValue, Is,
+             Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Direction, Sight, IsPiece,
+             ConsistsOf]
 
 
 # ------------------------------------------------- formulas over a pair of cells
@@ -242,6 +421,9 @@ class CharSpec:
 class Tile:
     """``tile NAME CHARS... [value N] [linked] [exactly N | at most N | at least N] [TAG...]``.
 
+    ``tile NAME number ...`` declares the tile of every cell that holds a
+    whole number (``0``, ``7``, ``12``, ``135``), whose value is that number.
+
     Attributes:
         name: the tile kind's name.
         chars: the map characters that denote it.
@@ -253,6 +435,8 @@ class Tile:
         count: ``(op, n)`` with op one of ``==``, ``<=``, ``>=``: how many
             cells of this kind a map must hold; None for any number.
         tags: extra names under which this tile's cells can be referred to.
+        number: the tile of the cells that hold a whole number; each
+            cell's value is its number.
     """
 
     name: str
@@ -262,11 +446,14 @@ class Tile:
     linked: bool = False
     count: tuple[str, int] | None = None
     tags: tuple[str, ...] = ()
+    number: bool = False
     span: Span | None = field(default=None, compare=False)
     attr_spans: dict = field(default_factory=dict, compare=False, hash=False)
 
     def value_of(self, ch: str) -> int:
         """The value of a cell of this tile written as ``ch``."""
+        if self.number:
+            return int(ch)
         if self.digit_value:
             return int(ch, 36)
         return self.value
@@ -292,8 +479,21 @@ class Symbol:
     span: Span | None = field(default=None, compare=False)
 
 
-DomainPart = Union[Symbol, IntLit, Name]
-"""A value name, an integer, or a ``set of int`` parameter (a :class:`Name`)."""
+@dataclass(frozen=True, slots=True)
+class DomainRange:
+    """``LOW..HIGH`` in a domain: the integers from LOW to HIGH, both included.
+
+    Each bound is an integer literal, an ``int`` parameter, or a constant
+    expression in parentheses (``1..(box_rows * box_cols)``).
+    """
+
+    low: "Expr"
+    high: "Expr"
+    span: Span | None = field(default=None, compare=False)
+
+
+DomainPart = Union[Symbol, IntLit, Name, DomainRange]
+"""A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,12 +598,46 @@ class IsPath:
 
 
 @dataclass(frozen=True, slots=True)
+class Family:
+    """A family of cell sets of the map that ``for each`` runs over.
+
+    Attributes:
+        kind: ``"cells"`` (each cell), ``"directions"`` (up, right, down,
+            left), ``"rows"``, ``"columns"``, ``"rooms"``
+            (the map's room layer), ``"windows"`` (every ``height`` x
+            ``width`` rectangle of the grid, overlapping) or ``"blocks"``
+            (the ``height`` x ``width`` rectangles that tile the grid from
+            its top-left corner).
+        height, width: the rectangle's size for windows and blocks
+            (integer literals or ``int`` parameters); None otherwise.
+    """
+
+    kind: str
+    height: Expr | None = None
+    width: Expr | None = None
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class ForEach:
-    """``require for each k in P: RULE``: RULE once per value of the ``set of int`` P."""
+    """``require for each x in D: RULE``: RULE once per member of D.
+
+    D is a ``set of int`` parameter (x is an integer), a cell set known from
+    the map (x is a cell), or a :class:`Family` (x is a cell, or a cell set:
+    a row, a column, a room, a window, a block).
+    """
 
     var: Name
-    domain: Expr
+    domain: Union[Expr, Family]
     body: "Rule"
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Holds:
+    """``require F``: the condition F holds (F built from relations with not, and, or, implies)."""
+
+    formula: Expr
     span: Span | None = field(default=None, compare=False)
 
 
@@ -417,9 +651,12 @@ class ForPairs:
     span: Span | None = field(default=None, compare=False)
 
 
-Rule = Union[Avoids, Subset, Compare, IsConnected, IsPath, ForEach, ForPairs]
+Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath]
+"""Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
+
+Rule = Union[Avoids, Subset, Compare, IsConnected, IsPath, ForEach, ForPairs, Holds]
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
-             ForEach, ForPairs, Objective]
+             ForEach, ForPairs, Holds, Objective]
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,16 @@ Types:
     a linear sum over decisions (``count(wall)``, ``value(pen) - 6``).
 ``INT_SET``
     a set of integers (``set of int`` parameters).
+``FACT``
+    a condition known from the map alone (``value(p) == value(q)``, ``p in
+    clue``, ``room(p) != room(q)``).
+``BOOL``
+    a condition that depends on decisions (``star[p]``, ``count(star and r)
+    == 1``, ``shaded[p] implies not shaded[q]``).
+
+A ``for each`` variable is an integer, a cell (usable wherever a fixed cell
+set is: it is the set of that one cell) or a fixed cell set (a row, a
+column, a room, a window, a block).
 """
 
 from __future__ import annotations
@@ -48,6 +58,14 @@ class Type(enum.Enum):
     INT = "an integer"
     LINEAR = "a linear sum"
     INT_SET = "a set of integers"
+    FACT = "a condition known from the map"
+    BOOL = "a condition"
+    DIRECTION = "a direction"
+
+    @property
+    def is_cond(self) -> bool:
+        """FACT or BOOL."""
+        return self in (Type.FACT, Type.BOOL)
 
     @property
     def is_cells(self) -> bool:
@@ -60,6 +78,29 @@ class Type(enum.Enum):
         return self in (Type.INT, Type.LINEAR)
 
 
+class TileTable(dict):
+    """Map character -> tile name, and the tile of the cells that hold a number.
+
+    ``get(text)`` answers for a single character as a dict does; for a
+    cell's text that is a whole number (``7``, ``12``) not claimed by a
+    character of its own, it answers the ``number`` tile, when the spec
+    declares one.
+
+    Attributes:
+        number: the name of the ``number`` tile, or None.
+    """
+
+    number: str | None = None
+
+    def get(self, key, default=None):
+        """The tile of a cell's text, or ``default``."""
+        if key in self:
+            return self[key]
+        if self.number is not None and isinstance(key, str) and key.isascii() and key.isdigit():
+            return self.number
+        return default
+
+
 @dataclass
 class Symbols:
     """What a spec declares, by name.
@@ -67,7 +108,8 @@ class Symbols:
     Attributes:
         tiles: tile name -> Tile.
         tags: tag name -> names of the tiles that carry it.
-        chars: map character -> tile name.
+        chars: map character -> tile name (a :class:`TileTable`, which also
+            answers the ``number`` tile for a cell's number).
         params: parameter name -> Param.
         decisions: decision name -> Decide.
         regions: region name -> Region.
@@ -75,7 +117,7 @@ class Symbols:
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
     tags: dict[str, list[str]] = field(default_factory=dict)
-    chars: dict[str, str] = field(default_factory=dict)
+    chars: TileTable = field(default_factory=TileTable)
     params: dict[str, ast.Param] = field(default_factory=dict)
     decisions: dict[str, ast.Decide] = field(default_factory=dict)
     regions: dict[str, ast.Region] = field(default_factory=dict)
@@ -108,8 +150,11 @@ class _Checker:
         self.sym = Symbols()
         self.errors: list[GridlangError] = []
         self.declared: dict[str, ast.Stmt] = {}
-        # Names bound by `for each`: loop variable -> "int", pair cell -> "cell".
+        # Names bound by `for each`: "int", "cell", "set" (a fixed cell set),
+        # "pair" (a cell of `for each neighbours a, b`).
         self.env: dict[str, str] = {}
+        # True while checking a condition nested in another expression.
+        self.nested = False
 
     def error(self, message: str, span) -> None:
         self.errors.append(SemanticError(message, span, source=self.spec.source))
@@ -149,11 +194,22 @@ class _Checker:
         if not self.declare(st.name, st):
             return
         self.sym.tiles[st.name] = st
+        if st.number:
+            if self.sym.chars.number is not None:
+                self.error(f"the spec has one number tile; {self.sym.chars.number!r} is the first", st.span)
+            else:
+                self.sym.chars.number = st.name
+                digits = [ch for ch, owner in self.sym.chars.items() if ch.isdigit()]
+                if digits:
+                    self.error(f"a number tile claims every digit, but {digits[0]!r} is already a "
+                               f"{self.sym.chars[digits[0]]!r} tile", st.span)
         for spec in st.chars:
             for ch in spec.chars():
                 owner = self.sym.chars.get(ch)
                 if owner is not None:
-                    self.error(f"map character {ch!r} is already a {owner!r} tile", spec.span)
+                    self.error(f"map character {ch!r} is already a {owner!r} tile"
+                               + (" (a number tile claims every digit)" if ch not in self.sym.chars else ""),
+                               spec.span)
                 else:
                     self.sym.chars[ch] = st.name
         for tag in st.tags:
@@ -194,6 +250,13 @@ class _Checker:
                                    f"{part.id!r} is {'a ' + what if what else 'not declared'}"
                                    f"{'' if what else self._suggest(part.id)}", part.span)
                     continue
+                if isinstance(part, ast.DomainRange):
+                    for bound in (part.low, part.high):
+                        t = self.type_of(bound)
+                        if t is not None and t is not Type.INT:
+                            self.error(f"a range's bounds are integers known before solving; this is {t.value}",
+                                       _span(bound))
+                    continue
                 key = part.id if isinstance(part, ast.Symbol) else part.value
                 if key in seen:
                     self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
@@ -216,34 +279,34 @@ class _Checker:
         if self.declare(st.name, st):
             self.sym.regions[st.name] = st
 
+    # rules -----------------------------------------------------------------
     def _avoids(self, st: ast.Avoids) -> None:
-        self._cell_rule(st, "avoids")
+        self.rule(st)
 
     def _subset(self, st: ast.Subset) -> None:
-        self._cell_rule(st, "in")
+        self.rule(st)
 
-    def _cell_rule(self, st, word: str) -> None:
-        for side in (st.left, st.right):
-            t = self.type_of(side)
-            if t is not None and not t.is_cells:
-                self.error(f"both sides of '{word}' are cell sets; this is {t.value}", _span(side))
+    def _compare(self, st: ast.Compare) -> None:
+        self.rule(st)
 
     def _isconnected(self, st: ast.IsConnected) -> None:
-        t = self.type_of(st.cells)
-        if t is not None and not t.is_cells:
-            self.error(f"'is connected' applies to a cell set; this is {t.value}", _span(st.cells))
-        if st.size is not None:
-            t = self.type_of(st.size)
-            if t is not None and t is not Type.INT:
-                self.error(f"a size is an integer known before solving; this is {t.value}", _span(st.size))
+        self.rule(st)
 
     def _ispath(self, st: ast.IsPath) -> None:
-        t = self.type_of(st.cells)
-        if t is not None and not t.is_cells:
-            self.error(f"'is a path' applies to a cell set; this is {t.value}", _span(st.cells))
-        t = self.type_of(st.ends)
-        if t is not None and t is not Type.FIXED:
-            self.error(f"a path's ends are a fixed cell set (tiles, tags); this is {t.value}", _span(st.ends))
+        self.rule(st)
+
+    def _holds(self, st: ast.Holds) -> None:
+        self.rule(st.formula)
+
+    def rule(self, e) -> None:
+        """Check a rule's condition (a ``require`` or the body of a ``for each``)."""
+        self.nested = False
+        t = self.type_of(e)
+        if t is not None and not t.is_cond:
+            hint = {Type.INT: " (compare it: count(...) == N)", Type.LINEAR: " (compare it: count(...) == N)",
+                    Type.CELLS: " (relate it: S in T, S avoids T, S is connected)",
+                    Type.FIXED: " (relate it: S in T, S avoids T, S is connected)"}.get(t, "")
+            self.error(f"a rule is a condition; this is {t.value}{hint}", _span(e))
 
     def _bind(self, var: ast.Name, kind: str) -> bool:
         if var.id in self.declared or var.id in ("border", "all"):
@@ -256,21 +319,43 @@ class _Checker:
         return True
 
     def _foreach(self, st: ast.ForEach) -> None:
-        t = self.type_of(st.domain)
-        if t is not None and t is not Type.INT_SET:
-            self.error(f"'for each' runs over a set of integers (a 'set of int' parameter); this is {t.value}",
-                       _span(st.domain))
-        bound = self._bind(st.var, "int")
+        kind = self.domain_kind(st.domain)
+        bound = kind is not None and self._bind(st.var, kind)
         handler = getattr(self, "_" + type(st.body).__name__.lower())
         handler(st.body)
         if bound:
             del self.env[st.var.id]
 
+    def domain_kind(self, domain) -> str | None:
+        """What a ``for each`` variable over ``domain`` is: ``int``, ``cell``, ``set`` or ``shape``; None after an error."""
+        if isinstance(domain, ast.Shapes):
+            return "shape" if self.family(domain) else None
+        if isinstance(domain, ast.Family):
+            for dim in (domain.height, domain.width):
+                if dim is None:
+                    continue
+                t = self.type_of(dim)
+                if t is not None and t is not Type.INT:
+                    self.error(f"a window's or block's size is an integer known before solving; this is {t.value}",
+                               _span(dim))
+                    return None
+            return {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
+        t = self.type_of(domain)
+        if t is None:
+            return None
+        if t is Type.INT_SET:
+            return "int"
+        if t is Type.FIXED:
+            return "cell"
+        self.error(f"'for each' runs over a set of integers (a 'set of int' parameter) or the cells of a "
+                   f"cell set known from the map; this is {t.value}", _span(domain))
+        return None
+
     def _forpairs(self, st: ast.ForPairs) -> None:
         if st.a.id == st.b.id:
             self.error("the two cells of a pair need different names", st.b.span)
             return
-        bound = [v for v in (st.a, st.b) if self._bind(v, "cell")]
+        bound = [v for v in (st.a, st.b) if self._bind(v, "pair")]
         self._formula(st.body)
         for v in bound:
             del self.env[v.id]
@@ -300,8 +385,8 @@ class _Checker:
 
     def _cellref(self, ref: ast.CellRef, member: bool) -> ast.Decide | None:
         """Check ``S[a]``; return the decision it names (for ``D[a] = ...``)."""
-        if self.env.get(ref.cell.id) != "cell":
-            bound = [k for k, v in self.env.items() if v == "cell"]
+        if self.env.get(ref.cell.id) != "pair":
+            bound = [k for k, v in self.env.items() if v == "pair"]
             self.error(f"{ref.cell.id!r} is not a cell of the pair (write {ref.name.id}[{bound[0] if bound else 'a'}])",
                        ref.cell.span)
         kind = self.sym.kind_of(ref.name.id)
@@ -338,13 +423,6 @@ class _Checker:
         self.error(f"{value.id!r} is not a value of {decision.name!r} (its value names: {names}), "
                    f"a 'for each' variable or an int parameter{self._suggest(value.id)}", value.span)
 
-    def _compare(self, st: ast.Compare) -> None:
-        for side in (st.left, st.right):
-            t = self.type_of(side)
-            if t is not None and not t.is_number:
-                hint = " (use count(...) to count its cells)" if t.is_cells else ""
-                self.error(f"a comparison takes numbers; this is {t.value}{hint}", _span(side))
-
     def _objective(self, st: ast.Objective) -> None:
         t = self.type_of(st.expr)
         if t is not None and not t.is_number:
@@ -354,10 +432,141 @@ class _Checker:
     # expressions ----------------------------------------------------------
     def type_of(self, e: ast.Expr) -> Type | None:
         """The type of ``e``, or None after reporting an error in it."""
+        if isinstance(e, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.AllDifferent,
+                          ast.Implies, ast.IsPiece, ast.ConsistsOf)):
+            return self.relation(e)
+        nested, self.nested = self.nested, True
+        try:
+            return self._type_of(e)
+        finally:
+            self.nested = nested
+
+    def relation(self, e) -> Type | None:
+        """The type of a relation (a condition); errors name the relation's word."""
+        nested, self.nested = self.nested, True
+        try:
+            if isinstance(e, ast.Implies):
+                tl, tr = self.type_of(e.left), self.type_of(e.right)
+                for side, t in ((e.left, tl), (e.right, tr)):
+                    if t is not None and not t.is_cond:
+                        self.error(f"'implies' joins two conditions; this is {t.value}", _span(side))
+                        return None
+                return None if None in (tl, tr) else _cond(tl, tr)
+            if isinstance(e, (ast.Avoids, ast.Subset)):
+                word = "avoids" if isinstance(e, ast.Avoids) else "in"
+                types = []
+                for side in (e.left, e.right):
+                    t = self.type_of(side)
+                    if t is not None and not t.is_cells:
+                        self.error(f"both sides of '{word}' are cell sets; this is {t.value}", _span(side))
+                        t = None
+                    types.append(t)
+                return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
+            if isinstance(e, ast.Compare):
+                types = []
+                for side in (e.left, e.right):
+                    t = self.type_of(side)
+                    if t is not None and not t.is_number:
+                        hint = " (use count(...) to count its cells)" if t.is_cells else ""
+                        self.error(f"a comparison takes numbers; this is {t.value}{hint}", _span(side))
+                        t = None
+                    types.append(t)
+                return None if None in types else (Type.FACT if types == [Type.INT, Type.INT] else Type.BOOL)
+            if isinstance(e, ast.AllDifferent):
+                decision = self.sym.decisions.get(e.decision.id)
+                if decision is None or not decision.is_enum:
+                    what = self.sym.kind_of(e.decision.id)
+                    self.error(f"'all different' takes an enumerated decision; {e.decision.id!r} is "
+                               + ("a Boolean decision" if decision is not None else
+                                  f"{'a ' + what if what else 'not declared'}"
+                                  f"{'' if what else self._suggest(e.decision.id)}"), e.decision.span)
+                t = self.type_of(e.cells)
+                if t is not None and t is not Type.FIXED:
+                    self.error(f"'all different' runs over a cell set known from the map; this is {t.value}",
+                               _span(e.cells))
+                return Type.BOOL
+            if isinstance(e, ast.IsPiece) or isinstance(e, ast.ConsistsOf) and not nested:
+                t = self.type_of(e.cells)
+                ok = self.family(e.family)
+                word = "is a piece of" if isinstance(e, ast.IsPiece) else "consists of"
+                if t is not None and not t.is_cells:
+                    self.error(f"'{word}' applies to a cell set; this is {t.value}", _span(e.cells))
+                    return None
+                return None if t is None or not ok else (Type.FACT if t is Type.FIXED else Type.BOOL)
+            if nested:
+                word = {ast.IsConnected: "is connected", ast.IsPath: "is a path",
+                        ast.ConsistsOf: "consists of"}[type(e)]
+                self.error(f"'{word}' is a rule of its own: it cannot stand inside not, and, or, implies or "
+                           f"an aggregate; state it on its own line", e.span)
+                return None
+            if isinstance(e, ast.IsConnected):
+                t = self.type_of(e.cells)
+                if t is not None and not t.is_cells:
+                    self.error(f"'is connected' applies to a cell set; this is {t.value}", _span(e.cells))
+                if e.size is not None:
+                    t = self.type_of(e.size)
+                    if t is not None and t is not Type.INT:
+                        self.error(f"a size is an integer known before solving; this is {t.value}", _span(e.size))
+                return Type.BOOL
+            t = self.type_of(e.cells)
+            if t is not None and not t.is_cells:
+                self.error(f"'is a path' applies to a cell set; this is {t.value}", _span(e.cells))
+            t = self.type_of(e.ends)
+            if t is not None and t is not Type.FIXED:
+                self.error(f"a path's ends are a fixed cell set (tiles, tags); this is {t.value}", _span(e.ends))
+            return Type.BOOL
+        finally:
+            self.nested = nested
+
+    def family(self, fam: ast.Shapes) -> bool:
+        """Check a family of polyominoes; report it and return False when it is wrong."""
+        if fam.kind == "var":
+            if self.env.get(fam.arg.id) == "shape":
+                return True
+            what = self.env.get(fam.arg.id) or self.sym.kind_of(fam.arg.id)
+            self.error(f"a family of shapes is tetrominoes, pentominoes, polyominoes(N) or a 'for each shape' "
+                       f"variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
+                       f"{'' if what else self._suggest(fam.arg.id)}", fam.arg.span)
+            return False
+        t = self.type_of(fam.arg)
+        if t is not None and t not in (Type.INT, Type.INT_SET):
+            self.error(f"polyominoes(...) takes a number of cells, or a set of them; this is {t.value}",
+                       _span(fam.arg))
+            return False
+        return t is not None
+
+    def is_cell(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names one cell: a ``for each`` cell variable, or an offset ``p + d`` of one."""
+        if isinstance(e, ast.Name):
+            return self.env.get(e.id) in ("cell", "pair")
+        return isinstance(e, ast.Add) and self.is_cell(e.left) and self.is_direction(e.right)
+
+    def is_direction(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
+        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
+
+    def cell(self, e: ast.Expr, what: str) -> bool:
+        """Check that ``e`` names one cell (a ``for each`` cell variable, or ``p + d``); report it otherwise."""
+        if self.is_cell(e):
+            return True
+        t = self.type_of(e)
+        if t is not None:
+            self.error(f"{what} takes one cell (a 'for each' cell variable, or p + d); this is {t.value}", _span(e))
+        return False
+
+    def _type_of(self, e: ast.Expr) -> Type | None:
         if isinstance(e, ast.Name):
             if e.id in self.env:
-                if self.env[e.id] == "int":
+                kind = self.env[e.id]
+                if kind == "int":
                     return Type.INT
+                if kind in ("cell", "set"):
+                    return Type.FIXED
+                if kind == "shape":
+                    self.error(f"{e.id!r} is a shape; use it as 'S is a piece of {e.id}'", e.span)
+                    return None
+                if kind == "direction":
+                    return Type.DIRECTION
                 self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
                 return None
             kind = self.sym.kind_of(e.id)
@@ -382,20 +591,37 @@ class _Checker:
             if None in types:
                 return None
             word = {ast.Not: "not", ast.And: "and", ast.Or: "or"}[type(e)]
-            for p, t in zip(parts, types):
-                if not t.is_cells:
-                    self.error(f"'{word}' combines cell sets; this is {t.value}", _span(p))
+            if all(t.is_cond for t in types):
+                return _cond(*types)
+            if all(t.is_cells for t in types):
+                return Type.CELLS if Type.CELLS in types else Type.FIXED
+            kinds = ["cell sets" if t.is_cells else "conditions" if t.is_cond else None for t in types]
+            want = kinds[0]
+            for p, t, k in zip(parts, types, kinds):
+                if k is None or k != want:
+                    what = want or "cell sets or conditions"
+                    self.error(f"'{word}' combines {what}; this is {t.value}", _span(p))
                     return None
-            return Type.CELLS if Type.CELLS in types else Type.FIXED
+            return None
         if isinstance(e, (ast.Count, ast.Value)):
             t = self.type_of(e.operand)
             if t is None:
                 return None
             if not t.is_cells:
                 fn = "count" if isinstance(e, ast.Count) else "value"
-                self.error(f"{fn}(...) takes a cell set; this is {t.value}", _span(e.operand))
+                hint = f" (count the cells where it holds: {fn}(... for q in S))" if t.is_cond else ""
+                self.error(f"{fn}(...) takes a cell set; this is {t.value}{hint}", _span(e.operand))
                 return None
             return Type.INT if t is Type.FIXED else Type.LINEAR
+        if isinstance(e, ast.Direction):
+            return Type.DIRECTION
+        if isinstance(e, ast.Add) and (self.is_direction(e.right) or self.is_direction(e.left)):
+            if self.is_cell(e.left) and self.is_direction(e.right):
+                return Type.FIXED
+            side = e.left if self.is_direction(e.left) else e.left
+            self.error("a direction steps from one cell: write p + d or p - d with p a cell variable"
+                       if self.is_direction(e.right) else "write the cell first: p + d", _span(side))
+            return None
         if isinstance(e, (ast.Add, ast.Mul)):
             tl, tr = self.type_of(e.left), self.type_of(e.right)
             if tl is None or tr is None:
@@ -410,6 +636,11 @@ class _Checker:
                 return None
             return Type.LINEAR if Type.LINEAR in (tl, tr) else Type.INT
         if isinstance(e, ast.Is):
+            if self.env.get(e.decision.id) == "cell":
+                if not (isinstance(e.value, ast.Name) and self.env.get(e.value.id) == "cell"):
+                    self.error(f"{e.decision.id!r} is a cell; it equals another cell variable only", _span(e.value))
+                    return None
+                return Type.FACT
             decision = self.sym.decisions.get(e.decision.id)
             if decision is None:
                 kind = self.sym.kind_of(e.decision.id)
@@ -431,6 +662,100 @@ class _Checker:
                 self.error(f"'-' takes a number; this is {t.value}", _span(e.operand))
                 return None
             return t
+        if isinstance(e, ast.At):
+            ok = self.cell(e.cell, f"{e.name.id}[...]")
+            name = e.name.id
+            if name in self.env:
+                if self.env[name] in ("cell", "set"):
+                    return Type.FACT if ok else None
+                self.error(f"{name!r} is {'an integer' if self.env[name] == 'int' else 'a cell'}, not a cell set "
+                           f"or a decision", e.name.span)
+                return None
+            kind = self.sym.kind_of(name)
+            if kind is None:
+                self.error(f"unknown name {name!r}{self._suggest(name)}", e.name.span)
+                return None
+            if kind in ("tile", "tag"):
+                return Type.FACT if ok else None
+            if kind == "decision" and self.sym.decisions[name].is_enum:
+                decision = self.sym.decisions[name]
+                if any(isinstance(p, ast.Symbol) for p in decision.domain):
+                    self.error(f"{name!r} has value names; say which value, e.g. {name}[...] = VALUE", e.name.span)
+                    return None
+                return Type.LINEAR if ok else None
+            if kind in ("decision", "region"):
+                return Type.BOOL if ok else None
+            self.error(f"{name!r} is a parameter, not a cell set or a decision", e.name.span)
+            return None
+        if isinstance(e, ast.AtIs) and isinstance(e.value, ast.At):
+            ok = self.cell(e.cell, f"{e.name.id}[...]") & self.cell(e.value.cell, f"{e.value.name.id}[...]")
+            if e.value.name.id != e.name.id:
+                self.error(f"{e.name.id}[...] = {e.value.name.id}[...]: both sides must name the same decision",
+                           e.value.name.span)
+                return None
+            if self.sym.decisions.get(e.name.id) is None:
+                kind = self.sym.kind_of(e.name.id) or self.env.get(e.name.id)
+                self.error(f"'{e.name.id}[p] = {e.name.id}[q]' compares a decision at two cells; {e.name.id!r} is "
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
+                           e.name.span)
+                return None
+            return Type.BOOL if ok else None
+        if isinstance(e, ast.AtIs):
+            ok = self.cell(e.cell, f"{e.name.id}[...]")
+            decision = self.sym.decisions.get(e.name.id)
+            if decision is None:
+                kind = self.sym.kind_of(e.name.id)
+                self.error(f"'{e.name.id}[...] = ...' needs an enumerated decision; {e.name.id!r} is "
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
+                           e.name.span)
+                return None
+            self._enum_value(decision, e.value)
+            return Type.BOOL if ok else None
+        if isinstance(e, (ast.Around, ast.LineOf)):
+            word = {"side": "neighbours", "diagonal": "diagonal neighbours", "king": "king neighbours"}.get(e.kind, e.kind)
+            return Type.FIXED if self.cell(e.cell, f"{word}(...)") else None
+        if isinstance(e, ast.Sight):
+            ok = self.cell(e.cell, "'sight from'")
+            ok &= self.is_direction(e.toward) or self.cell(e.toward, "'sight ... toward' (or a direction)")
+            t = self.type_of(e.within)
+            if t is not None and not t.is_cells:
+                self.error(f"'sight ... through S' takes a cell set S; this is {t.value}", _span(e.within))
+                return None
+            return None if t is None or not ok else t
+        if isinstance(e, ast.Component):
+            ok = self.cell(e.cell, "'component of'")
+            t = self.type_of(e.within)
+            if t is not None and not t.is_cells:
+                self.error(f"'component of p in S' takes a cell set S; this is {t.value}", _span(e.within))
+                return None
+            return None if t is None or not ok else t
+        if isinstance(e, ast.Aggregate):
+            t = self.type_of(e.domain)
+            if t is not None and t is not Type.FIXED:
+                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map; this is "
+                           f"{t.value}", _span(e.domain))
+            bound = self._bind(e.var, "cell")
+            body = self.type_of(e.body)
+            if bound:
+                del self.env[e.var.id]
+            if body is None or t is None:
+                return None
+            if e.fn == "sum":
+                if not body.is_number:
+                    self.error(f"sum(N for {e.var.id} in S) adds numbers; this is {body.value}", _span(e.body))
+                    return None
+                return body
+            if not body.is_cond:
+                hint = f" (write {e.fn}(S) to count a set's cells)" if body.is_cells and e.fn == "count" else ""
+                self.error(f"{e.fn}(F for {e.var.id} in S) takes a condition F; this is {body.value}{hint}",
+                           _span(e.body))
+                return None
+            if e.fn == "count":
+                return Type.INT if body is Type.FACT else Type.LINEAR
+            return body
+        if isinstance(e, ast.TileValue):
+            self.error("'value' alone compares a decision with each cell's tile value (D = value)", e.span)
+            return None
         raise TypeError(f"unknown expression node {e!r}")
 
     def _suggest(self, name: str) -> str:
@@ -442,3 +767,8 @@ class _Checker:
 
 def _span(e: ast.Expr):
     return getattr(e, "span", None)
+
+
+def _cond(*types: Type) -> Type:
+    """FACT when every part is known from the map, else BOOL."""
+    return Type.FACT if all(t is Type.FACT for t in types) else Type.BOOL

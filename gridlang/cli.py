@@ -132,14 +132,18 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    def common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False) -> None:
-        sp.add_argument("spec", help="the .grid spec")
+    def common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False, url: bool = False) -> None:
+        sp.add_argument("spec", nargs="?" if url else None, help="the .grid spec" + (
+            " (with --url: the genre's bundled spec when omitted)" if url else ""))
         if need_map:
-            where = sp.add_mutually_exclusive_group(required=True) if image else sp
-            where.add_argument("--map", "-m", required=not image, help="map or instance file (text or JSON)")
+            alternatives = image or url
+            where = sp.add_mutually_exclusive_group(required=True) if alternatives else sp
+            where.add_argument("--map", "-m", required=not alternatives, help="map or instance file (text or JSON)")
             if image:
                 where.add_argument("--image", metavar="PICTURE", help="read the map off a screenshot of the game")
                 sp.add_argument("--calibration", metavar="FILE", help="colours for --image (default: the plug-in's)")
+            if url:
+                where.add_argument("--url", help="a puzz.link URL, decoded into the map (gridlang import URL shows it)")
             sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                             help="set a parameter the spec declares (also --NAME VALUE)")
             sp.set_defaults(accepts_params=True, command_parser=sp)
@@ -168,7 +172,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    common(s, image=True)
+    common(s, image=True, url=True)
     solver_options(s)
     pictures(s)
     s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
@@ -246,6 +250,11 @@ def _build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--quiet", action="store_true", help="print the summary only")
     bn.add_argument("--debug", action="store_true", help="show tracebacks")
     bn.set_defaults(run=_cmd_bench)
+
+    im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
+    im.add_argument("url", help="the puzz.link URL")
+    im.add_argument("--debug", action="store_true", help="show tracebacks")
+    im.set_defaults(run=_cmd_import)
 
     k = sub.add_parser("check", help="parse and check a spec")
     common(k, need_map=False)
@@ -459,8 +468,16 @@ def _cmd_solve(args) -> int:
     if data is not None:
         args.map = args.image
     with catch_interrupt(options.deadline):
-        report = solve(args.spec, args.map, _params(args), args.backend, options,
-                       count=args.count, unique=args.unique, map_data=data)
+        if args.url:
+            from .pipeline import solve_model
+            from .puzzlink import compile_url
+
+            model, seconds = compile_url(args.url, args.spec, _params(args))
+            args.spec, args.map = model.info["spec"], args.url
+            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+        else:
+            report = solve(args.spec, args.map, _params(args), args.backend, options,
+                           count=args.count, unique=args.unique, map_data=data)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] += read
@@ -818,6 +835,13 @@ def _cmd_plot(args) -> int:
 
     plot(args.results, args.output, args.title)
     print(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _cmd_import(args) -> int:
+    from .puzzlink import decode
+
+    print(decode(args.url).text, end="")
     return EXIT_OK
 
 

@@ -70,6 +70,7 @@ from typing import Union
 from . import ast
 from .checker import Symbols, check
 from .errors import GridlangError, MapError, ParamError, SemanticError, Span, raise_all
+from .formulas import FormulaLowering
 from .grid import Grid
 from .limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
 from .ir import Clause, Cmp, Connected, Constraint, Decision, Linear, Model, Objective, Sense, Var
@@ -132,7 +133,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
     return _Compiler(spec, symbols, grid, params, map_path, map_data).run()
 
 
-class _Compiler:
+class _Compiler(FormulaLowering):
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
         self.map_data = map_data
@@ -155,6 +156,19 @@ class _Compiler:
         self.aux_count = 0
         self.objective: Objective | None = None
         self.statement: ast.Stmt | None = None  # the one being compiled, for errors of size
+        # `for each` variables of the newer constructs (see gridlang.formulas).
+        self.bound: dict[str, tuple[str, object]] = {}
+        # Enumerated decisions: their values, in order.
+        self.domain_values: dict[str, tuple] = {}
+        self.components: dict[tuple, dict[int, CellValue]] = {}
+        self.component_count = 0
+        self.reified: dict[tuple, int] = {}
+        # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
+        self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
+        self.piece_count = 0
+        self.forms: dict[frozenset[int], tuple] = {}
+        # The statement being compiled (for locating its errors).
+        self.current = None
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
@@ -220,7 +234,8 @@ class _Compiler:
             if isinstance(st, ast.Region):
                 self.region(st)
             elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
-                                 ast.ForEach, ast.ForPairs)):
+                                 ast.ForEach, ast.ForPairs, ast.Holds)):
+                self.current = st
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 terms, const = self.linear(st.expr)
@@ -269,6 +284,15 @@ class _Compiler:
                 values.append(part.id)
             elif isinstance(part, ast.IntLit):
                 values.append(part.value)
+            elif isinstance(part, ast.DomainRange):
+                low, high = (self._constant(b) for b in (part.low, part.high))
+                for v in range(low, high + 1):
+                    if v in values:
+                        raise SemanticError(f"the range {low}..{high} repeats the value {v} of {st.name!r}",
+                                            part.span, source=self.spec.source)
+                    values.append(v)
+                if high < low:
+                    raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
             else:
                 seen = set()
                 for v in self.params[part.id]:
@@ -291,6 +315,7 @@ class _Compiler:
                 self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), st.span))
                 cells.append((i, tuple(lits.items())))
         self.enum_lits[st.name] = per_cell
+        self.domain_values[st.name] = tuple(values)
         self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
 
     def region(self, st: ast.Region) -> None:
@@ -335,13 +360,15 @@ class _Compiler:
         elif isinstance(st, ast.IsPath):
             self.is_path(st)
         elif isinstance(st, ast.ForEach):
-            for value in self.params[st.domain.id]:
-                self.env[st.var.id] = value
+            for kind, value in self.bindings(st.var, st.domain):
+                self.bind(st.var.id, kind, value)
                 self.rule(st.body)
                 self.check_size()
-            self.env.pop(st.var.id, None)
+            self.unbind(st.var.id)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
+        elif isinstance(st, ast.Holds):
+            self.holds(st)
         else:
             raise TypeError(f"unknown rule {st!r}")
 
@@ -612,6 +639,7 @@ class _Compiler:
         return v
 
     def compare(self, st: ast.Compare) -> None:
+        self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)
         coef: dict[int, int] = {v: c for c, v in lt}
@@ -630,51 +658,17 @@ class _Compiler:
                 raise self.constant_rule_error(st, lc, rc)
             return
         self.check_row(terms, rhs, st.span, "this rule")
+        if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):
+            self.fails((), st)
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------
     def cells(self, e: ast.Expr) -> list[CellValue]:
-        n = self.grid.size
-        if isinstance(e, ast.Is):
-            per_cell = self.enum_lits[e.decision.id]
-            out: list[CellValue] = []
-            fixed = None if isinstance(e.value, ast.TileValue) else self.resolve_value(e.decision.id, e.value, None)
-            for i in range(n):
-                lits = per_cell[i]
-                if lits is None:
-                    out.append(False)
-                    continue
-                value = fixed if fixed is not None else self.resolve_value(e.decision.id, e.value, i)
-                out.append(lits.get(value, False))
-            return out
-        if isinstance(e, ast.Name):
-            kind = self.sym.kind_of(e.id)
-            if kind == "tile":
-                return [t == e.id for t in self.grid.tiles]
-            if kind == "tag":
-                owners = set(self.sym.tags[e.id])
-                return [t in owners for t in self.grid.tiles]
-            if kind == "decision":
-                return list(self.decision_lits[e.id])
-            if kind == "region":
-                if e.id not in self.region_lits:
-                    raise SemanticError(f"region {e.id!r} is used before its definition", e.span,
-                                        source=self.spec.source)
-                return list(self.region_lits[e.id])
-            raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
-        if isinstance(e, ast.Border):
-            return [self.grid.is_border(i) for i in range(n)]
-        if isinstance(e, ast.AllCells):
-            return [True] * n
-        if isinstance(e, ast.Not):
-            return [_neg(v) for v in self.cells(e.operand)]
-        if isinstance(e, (ast.And, ast.Or)):
-            parts = [self.cells(p) for p in e.operands]
-            is_and = isinstance(e, ast.And)
-            return [self.combine(is_and, [p[i] for p in parts], i) for i in range(n)]
-        raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+        """The cell set ``e`` as one value per cell (``False`` where never a member)."""
+        members = self.members(e)
+        return [members.get(i, False) for i in range(self.grid.size)]
 
-    def combine(self, is_and: bool, values: list[CellValue], cell: int) -> CellValue:
+    def combine(self, is_and: bool, values: list[CellValue], cell: int | None) -> CellValue:
         absorbing, neutral = (False, True) if is_and else (True, False)
         lits = []
         for v in values:
@@ -722,9 +716,22 @@ class _Compiler:
             return scale * int(value)
         if isinstance(e, ast.SumOf):
             return scale * sum(self.params[e.operand.id])
+        if isinstance(e, ast.At):
+            # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
+            p = self.cell_of(e.cell)
+            const = 0
+            for value, lit in ((self.enum_lits[e.name.id][p] or {}) if p is not None else {}).items():
+                const += self._linear_lit(lit, scale * value, coef)
+            return const
+        if isinstance(e, ast.Aggregate):
+            parts = self.over(e, (lambda body: self.lit_of(body)) if e.fn == "count" else
+                              (lambda body: self._linear(body, scale, coef)))
+            if e.fn == "count":
+                return sum(self._linear_lit(lit, scale, coef) for lit in parts)
+            return sum(parts)
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
-            for i, v in enumerate(self.cells(e.operand)):
+            for i, v in sorted(self.members(e.operand).items()):
                 w = 1 if isinstance(e, ast.Count) else \
                     self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
                 w *= scale
@@ -749,6 +756,19 @@ class _Compiler:
             right_const = self._constant(e.right)
             return self._linear(e.left, scale * right_const, coef)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
+
+    @staticmethod
+    def _linear_lit(v: CellValue, w: int, coef: dict[int, int]) -> int:
+        """Add ``w * v`` (a constant or literal) to ``coef``; return the constant part."""
+        if v is False or w == 0:
+            return 0
+        if v is True:
+            return w
+        if v > 0:
+            coef[v] = coef.get(v, 0) + w
+            return 0
+        coef[-v] = coef.get(-v, 0) - w
+        return w
 
     def _constant(self, e: ast.Expr) -> int | None:
         probe: dict[int, int] = {}
@@ -897,12 +917,17 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
 
 def _counted_size(constraints: tuple[Constraint, ...], members: tuple[tuple[int, int], ...],
                   forced: set[int]) -> int | None:
-    """The N of an unconditional ``sum of the members == N`` among ``constraints``, if any."""
-    want = {lit for _, lit in members}
+    """The N of an unconditional ``sum of the members == N`` among ``constraints``, if any.
+
+    Members fixed true that the sum leaves out (a root the compiler folded
+    into the count's constant) count once each on top of it.
+    """
+    fixed = {lit for _, lit in members if lit in forced}
+    want = {lit for _, lit in members} - fixed
     for con in constraints:
         if (isinstance(con, Linear) and con.op is Cmp.EQ and not con.enforce
                 and all(coef == 1 and lit > 0 for coef, lit in con.terms)):
             lits = {lit for _, lit in con.terms}
-            if len(lits) == len(con.terms) and {l for l in lits if -l not in forced} == want:
-                return con.rhs
+            if len(lits) == len(con.terms) and {l for l in lits if -l not in forced} - fixed == want:
+                return con.rhs + len(fixed - lits)
     return None

@@ -5,6 +5,13 @@ Cells are numbered row-major: cell ``i`` is row ``i // cols``, column
 (4-neighbourhood) or when they are a linked pair (two tiles of a ``linked``
 kind with the same map character, such as the game's portals). Every
 connectivity rule, flood fill and path in gridlang is over this graph.
+
+A map cell's text is one character, or (in a map whose cells are separated
+by white space) a number of any size; it may carry a room label from the
+map's room layer (:class:`Token`). The rooms are the maximal orthogonally
+connected groups of cells with equal labels (:attr:`Grid.rooms`). Rows,
+columns, king-move neighbours, windows and blocks are computed here for
+the compiler.
 """
 
 from __future__ import annotations
@@ -14,6 +21,34 @@ from typing import Iterator
 
 Cell = tuple[int, int]
 """A cell as ``(row, column)``, 0-based, row 0 at the top."""
+
+
+class Token(str):
+    """The text of one map cell, with the label the map's room layer gives it.
+
+    A ``Token`` is the cell's text as a string (``"."``, ``"7"``, ``"12"``),
+    so it compares, hashes and prints as that text; :attr:`room` is the
+    cell's label in the room layer, or None when the map has none.
+
+    Args:
+        text: the cell's text.
+        room: its room label.
+    """
+
+    room: str | None
+
+    def __new__(cls, text: str, room: str | None = None) -> "Token":
+        token = super().__new__(cls, text)
+        token.room = room
+        return token
+
+    def __reduce__(self):
+        return (Token, (str(self), self.room))
+
+
+def room_label(text: str) -> str | None:
+    """The room label a map cell's text carries (None for a plain string)."""
+    return getattr(text, "room", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +63,9 @@ class Grid:
         links: linked pairs ``(u, v)`` with ``u < v`` (cell indices).
         neighbours: for each cell, its adjacent cells (4-neighbours and link
             partners), sorted ascending, without repeats.
+        rooms: for each cell, the index of its room (rooms numbered by
+            their first cell, row-major); empty when the map has no room
+            layer.
     """
 
     rows: int
@@ -36,6 +74,7 @@ class Grid:
     tiles: tuple[str, ...]
     links: tuple[tuple[int, int], ...] = ()
     neighbours: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    rooms: tuple[int, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         n = self.rows * self.cols
@@ -54,6 +93,47 @@ class Grid:
             adj[u].add(v)
             adj[v].add(u)
         object.__setattr__(self, "neighbours", tuple(tuple(sorted(a)) for a in adj))
+        labels = [room_label(ch) for ch in self.chars]
+        if not self.rooms and any(label is not None for label in labels):
+            object.__setattr__(self, "rooms", _rooms(self.rows, self.cols, labels))
+
+    @property
+    def has_rooms(self) -> bool:
+        """True when the map has a room layer."""
+        return bool(self.rooms)
+
+    def room_cells(self) -> list[list[int]]:
+        """Each room's cells, ascending, rooms in the order of their first cell."""
+        out: list[list[int]] = []
+        for i, room in enumerate(self.rooms):
+            if room == len(out):
+                out.append([])
+            out[room].append(i)
+        return out
+
+    def row_cells(self, row: int) -> list[int]:
+        """The cells of one row, left to right."""
+        return [row * self.cols + c for c in range(self.cols)]
+
+    def column_cells(self, col: int) -> list[int]:
+        """The cells of one column, top to bottom."""
+        return [r * self.cols + col for r in range(self.rows)]
+
+    def king_neighbours(self, i: int) -> tuple[int, ...]:
+        """The up to eight cells that touch cell ``i`` by a side or a corner, ascending."""
+        r, c = divmod(i, self.cols)
+        return tuple((r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols)
+
+    def diagonal_neighbours(self, i: int) -> tuple[int, ...]:
+        """The up to four cells that touch cell ``i`` by a corner only, ascending."""
+        r, c = divmod(i, self.cols)
+        return tuple((r + dr) * self.cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
+                     if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols)
+
+    def rectangle(self, row: int, col: int, height: int, width: int) -> list[int]:
+        """The cells of the ``height`` x ``width`` rectangle whose top-left cell is ``(row, col)``."""
+        return [(row + dr) * self.cols + col + dc for dr in range(height) for dc in range(width)]
 
     @property
     def size(self) -> int:
@@ -134,3 +214,23 @@ class Grid:
         """``"r,c"`` for cell ``i``, as used inside structured variable names."""
         r, c = divmod(i, self.cols)
         return f"{r},{c}"
+
+
+def _rooms(rows: int, cols: int, labels: list[str | None]) -> tuple[int, ...]:
+    """Room index per cell: maximal orthogonally connected groups of equal labels."""
+    room = [-1] * (rows * cols)
+    count = 0
+    for start in range(rows * cols):
+        if room[start] >= 0:
+            continue
+        room[start] = count
+        stack = [start]
+        while stack:
+            u = stack.pop()
+            r, c = divmod(u, cols)
+            for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
+                if ok and room[v] < 0 and labels[v] == labels[start]:
+                    room[v] = count
+                    stack.append(v)
+        count += 1
+    return tuple(room)

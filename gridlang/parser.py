@@ -324,6 +324,14 @@ class _ToAst(Transformer_NonRecursive):
             kw["value"], kw["digit_value"] = 0, True
         return ast.Tile(str(name), chars, span=self.sp(name), attr_spans=attr_spans, **kw)
 
+    def tile_number(self, meta, c):
+        tile = self.tile_stmt(meta, [c[0]] + list(c[1:]))
+        if "value" in tile.attr_spans:
+            raise GridSyntaxError(f"tile {tile.name!r} is a number tile: each cell's value is its number",
+                                  tile.attr_spans["value"])
+        return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, number=True,
+                        span=tile.span, attr_spans=tile.attr_spans)
+
     def char_one(self, meta, c):
         ch = _char(c[0], self.path)
         return ast.CharSpec(ch, ch, self.sp(c[0]))
@@ -405,29 +413,165 @@ class _ToAst(Transformer_NonRecursive):
     def dom_int(self, meta, c):
         return ast.IntLit(c[0], self.sp(meta))
 
+    def dom_range(self, meta, c):
+        bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
+        return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
+
+    def dom_bound_name(self, meta, c):
+        return ast.Name(str(c[0]), self.sp(c[0]))
+
     def region_stmt(self, meta, c):
         return ast.Region(str(c[0]), c[1], c[2], self.sp(c[0]))
 
     def require_stmt(self, meta, c):
         return c[0]
 
-    def rule_avoids(self, meta, c):
-        return ast.Avoids(c[0], c[1], self.sp(meta))
+    def rule_for(self, meta, c):
+        *binders, body = c
+        for var, domain in reversed(binders):
+            body = ast.ForEach(var, domain, body, self.sp(meta))
+        return body
 
-    def rule_subset(self, meta, c):
-        return ast.Subset(c[0], c[1], self.sp(meta))
+    def rule_expr(self, meta, c):
+        e = c[0]
+        if isinstance(e, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath)):
+            return e
+        return ast.Holds(e, self.sp(meta))
 
-    def rule_compare(self, meta, c):
+
+    def bind_in(self, meta, c):
+        return (ast.Name(str(c[0]), self.sp(c[0])), c[1])
+
+    def _bind_family(self, meta, kind: str, c, dims=(None, None)):
+        return (ast.Name(str(c[-1]), self.sp(c[-1])), ast.Family(kind, dims[0], dims[1], self.sp(meta)))
+
+    def bind_cell(self, meta, c):
+        return self._bind_family(meta, "cells", c)
+
+    def bind_row(self, meta, c):
+        return self._bind_family(meta, "rows", c)
+
+    def bind_column(self, meta, c):
+        return self._bind_family(meta, "columns", c)
+
+    def bind_room(self, meta, c):
+        return self._bind_family(meta, "rooms", c)
+
+    def bind_direction(self, meta, c):
+        return self._bind_family(meta, "directions", c)
+
+    def direction(self, meta, c):
+        return ast.Direction(str(c[0]), self.sp(c[0]))
+
+    def bind_window(self, meta, c):
+        return self._bind_family(meta, "windows", c, c[0])
+
+    def bind_block(self, meta, c):
+        return self._bind_family(meta, "blocks", c, c[0])
+
+    def dims_lit(self, meta, c):
+        h, w = str(c[0]).split("x")
+        return (ast.IntLit(int(h), self.sp(meta)), ast.IntLit(int(w), self.sp(meta)))
+
+    def dims_pair(self, meta, c):
+        return (c[0], c[1])
+
+    def implies(self, meta, c):
+        return ast.Implies(c[0], c[1], self.sp(meta))
+
+    def component(self, meta, c):
+        return ast.Component(c[0], c[1], self.sp(meta))
+
+    def compare(self, meta, c):
         return ast.Compare(c[0], str(c[1]), c[2], self.sp(meta))
 
-    def rule_connected(self, meta, c):
+    def subset(self, meta, c):
+        return ast.Subset(c[0], c[1], self.sp(meta))
+
+    def avoids(self, meta, c):
+        return ast.Avoids(c[0], c[1], self.sp(meta))
+
+    def connected(self, meta, c):
         return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta))
 
-    def rule_path(self, meta, c):
+    def is_path(self, meta, c):
         return ast.IsPath(c[0], c[1], self.sp(meta))
 
-    def rule_for_each(self, meta, c):
-        return ast.ForEach(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
+    def all_different(self, meta, c):
+        return ast.AllDifferent(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def _aggregate(self, fn: str, meta, c):
+        return ast.Aggregate(fn, c[0], ast.Name(str(c[1]), self.sp(c[1])), c[2], self.sp(meta))
+
+    def count_for(self, meta, c):
+        return self._aggregate("count", meta, c)
+
+    def sum_for(self, meta, c):
+        return self._aggregate("sum", meta, c)
+
+    def all_for(self, meta, c):
+        return self._aggregate("all", meta, c)
+
+    def any_for(self, meta, c):
+        return self._aggregate("any", meta, c)
+
+    def at(self, meta, c):
+        return ast.At(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def at_is(self, meta, c):
+        return ast.AtIs(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
+
+    def at_is_not(self, meta, c):
+        return ast.Not(self.at_is(meta, c), self.sp(meta))
+
+    def at_same(self, meta, c):
+        other = ast.At(ast.Name(str(c[2]), self.sp(c[2])), c[3], self.sp(meta))
+        return ast.AtIs(ast.Name(str(c[0]), self.sp(c[0])), c[1], other, self.sp(meta))
+
+    def at_same_not(self, meta, c):
+        return ast.Not(self.at_same(meta, c), self.sp(meta))
+
+    def neighbours(self, meta, c):
+        return ast.Around("side", c[0], self.sp(meta))
+
+    def diagonal_neighbours(self, meta, c):
+        return ast.Around("diagonal", c[0], self.sp(meta))
+
+    def king_neighbours(self, meta, c):
+        return ast.Around("king", c[0], self.sp(meta))
+
+    def row_of(self, meta, c):
+        return ast.LineOf("row", c[0], self.sp(meta))
+
+    def column_of(self, meta, c):
+        return ast.LineOf("column", c[0], self.sp(meta))
+
+    def room_of(self, meta, c):
+        return ast.LineOf("room", c[0], self.sp(meta))
+
+    def bind_shape(self, meta, c):
+        return (ast.Name(str(c[0]), self.sp(c[0])), c[1])
+
+    def sight(self, meta, c):
+        return ast.Sight(c[0], c[1], c[2], self.sp(meta))
+
+    def is_piece(self, meta, c):
+        return ast.IsPiece(c[0], c[1], self.sp(meta))
+
+    def consists_of(self, meta, c):
+        return ast.ConsistsOf(c[0], c[1], self.sp(meta))
+
+    def fam_tetrominoes(self, meta, c):
+        return ast.Shapes("size", ast.IntLit(4, self.sp(meta)), self.sp(meta))
+
+    def fam_pentominoes(self, meta, c):
+        return ast.Shapes("size", ast.IntLit(5, self.sp(meta)), self.sp(meta))
+
+    def fam_polyominoes(self, meta, c):
+        return ast.Shapes("size", c[0], self.sp(meta))
+
+    def fam_var(self, meta, c):
+        return ast.Shapes("var", ast.Name(str(c[0]), self.sp(c[0])), self.sp(meta))
 
     def rule_pairs(self, meta, c):
         a, b = (ast.Name(str(t), self.sp(t)) for t in c[:2])

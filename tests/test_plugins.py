@@ -35,7 +35,7 @@ def test_plugin_is_found_by_name_whatever_the_case(name, kind):
     assert plugin is find_plugin(name.lower())  # imported once, then kept
 
 
-@pytest.mark.parametrize("name", ["sudoku", "paths", "", None, "enclose.horses"])
+@pytest.mark.parametrize("name", ["kakuro", "paths", "", None, "enclose.horses"])
 def test_unknown_puzzle_gets_the_default_plugin_whose_hooks_do_nothing(name):
     plugin = find_plugin(name)
     assert plugin is DEFAULT and plugin.name == ""

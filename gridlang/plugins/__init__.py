@@ -103,6 +103,10 @@ class Plugin:
             path: the file as the user named it (for error locations).
             text: the file's whole text.
 
+        The default reads the maps of :mod:`gridlang.layers` (cells
+        separated by white space, a ``rooms:`` layer), which any family
+        may use.
+
         Returns:
             The grid rows and parameters, or None when the text is not in a
             format of this family (the generic readers then take it).
@@ -111,7 +115,9 @@ class Plugin:
             MapError: the text is in the family's format but malformed,
                 located at its line and column.
         """
-        return None
+        from ..layers import read_layered
+
+        return read_layered(path, text)
 
     def summary(self, model: Model, solution: Solution) -> list[str]:
         """Figures for the status line after the score, such as ``walls 12/12``.
@@ -191,6 +197,14 @@ DEFAULT = Plugin()
 _REGISTRY: dict[str, str] = {
     "enclose.horse": f"{__name__}.horse",
     "snake eggs": f"{__name__}.snake_eggs",
+    "star battle": f"{__name__}.starbattle",
+    "sudoku": f"{__name__}.sudoku",
+    "norinori": f"{__name__}.norinori",
+    "hitori": f"{__name__}.hitori",
+    "nurikabe": f"{__name__}.nurikabe",
+    "lits": f"{__name__}.lits",
+    "heyawake": f"{__name__}.heyawake",
+    "statue park": f"{__name__}.statuepark",
 }
 _LOADED: dict[str, Plugin] = {}
 

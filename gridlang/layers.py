@@ -1,0 +1,181 @@
+"""Text maps with numbers of any size and a room layer.
+
+The plain text map (:mod:`gridlang.maps`) has one character per cell. This
+module reads two extensions of it, each recognised by its own syntax:
+
+* **Cells separated by white space.** When a row of the grid holds white
+  space between its cells, every row is split on white space and each
+  piece is one cell: ``.``, ``7``, ``12``, ``135``. A cell of several
+  characters is a number (it must be one of a ``number`` tile; see
+  ``docs/language.md``).
+* **A room layer.** A line ``rooms:`` under the grid opens a second block
+  of the same shape, one room label per cell (one character per cell, or
+  separated by white space like the grid). A room is a maximal
+  orthogonally connected group of cells with equal labels, so a label may
+  be used again for rooms that do not touch.
+
+::
+
+    # Star Battle, 2 stars
+    stars: 2
+    ......
+    ......
+    rooms:
+    aabbbb
+    acccbb
+
+Header lines (``name: value``) above the grid, ``#`` comment lines and blank
+lines above the grid and around ``rooms:`` are as in the plain format. Each
+cell of the result is a :class:`~gridlang.grid.Token`: its text, carrying its
+room label. Errors point at the line and column of the offending cell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import MapError, Span
+from .grid import Token
+from .maps import MapData
+
+_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+_ROOMS = re.compile(r"^\s*rooms\s*:\s*$")
+
+Cells = list[tuple[str, Span]]
+
+
+def is_layered(text: str) -> bool:
+    """Whether ``text`` is a map in one of this module's formats.
+
+    True when a line ``rooms:`` stands under a grid row, or when a grid row
+    holds white space between two cells; never for a JSON record.
+    """
+    if text.lstrip().startswith("{"):
+        return False
+    lines = _lines(text)
+    start = _grid_start(lines)
+    if start is None:
+        return False
+    for line in lines[start:]:
+        if _ROOMS.match(line):
+            return True
+        if not line.strip():
+            break
+        if len(line.split()) > 1:
+            return True
+    return False
+
+
+def read_layered(path: str, text: str) -> MapData | None:
+    """Read a map with white-space-separated cells or a room layer.
+
+    Args:
+        path: the file's name, for error locations.
+        text: the file's text.
+
+    Returns:
+        The map, each cell a :class:`~gridlang.grid.Token` (a row is a list
+        of them), or None when the text is in neither format (a plain map).
+
+    Raises:
+        MapError: the grid or the room layer is malformed (ragged rows, a
+            room layer of another shape, text after the room layer),
+            located at the line and column.
+    """
+    if not is_layered(text):
+        return None
+    lines = _lines(text)
+    params: dict[str, tuple[str, Span]] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip() or line.lstrip().startswith("#"):
+            i += 1
+            continue
+        m = _HEADER.match(line)
+        if m is None or _ROOMS.match(line):
+            break
+        if m.group(1) in params:
+            raise MapError(f"header {m.group(1)!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
+        params[m.group(1)] = (m.group(2), Span(path, i + 1, m.start(2) + 1, m.end(2) + 1))
+        i += 1
+    grid, i = _block(path, text, lines, i, "grid")
+    rooms = None
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines) and _ROOMS.match(lines[i]):
+        marker = i
+        i += 1
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        if i >= len(lines):
+            raise MapError("'rooms:' is followed by no room layer", Span(path, marker + 1, 1), source=text)
+        rooms, i = _block(path, text, lines, i, "room layer")
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i < len(lines):
+        what = "the room layer" if rooms is not None else "the grid"
+        raise MapError(f"unexpected text after {what}", Span(path, i + 1, _indent(lines[i]) + 1), source=text)
+    if rooms is not None:
+        _same_shape(path, text, grid, rooms)
+    rows: list[list[Token]] = []
+    spans: list[list[Span]] = []
+    for r, row in enumerate(grid):
+        rows.append([Token(cell, rooms[r][c][0] if rooms is not None else None) for c, (cell, _) in enumerate(row)])
+        spans.append([span for _, span in row])
+    positions = [(row[0].line, row[0].column) for row in spans]
+    return MapData(path, text, rows, positions, params, spans)
+
+
+def _lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _grid_start(lines: list[str]) -> int | None:
+    for i, line in enumerate(lines):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if _HEADER.match(line) and not _ROOMS.match(line):
+            continue
+        return i
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tuple[list[Cells], int]:
+    """The rows from ``start`` to the next blank line or ``rooms:`` line, split into cells."""
+    end = start
+    while end < len(lines) and lines[end].strip() and not _ROOMS.match(lines[end]):
+        end += 1
+    if end == start:
+        raise MapError(f"the map has no {what}", Span(path, start + 1, 1), source=text)
+    spaced = any(len(lines[j].split()) > 1 for j in range(start, end))
+    rows: list[Cells] = []
+    for j in range(start, end):
+        line = lines[j]
+        if spaced:
+            cells = [(m.group(0), Span(path, j + 1, m.start() + 1, m.end() + 1)) for m in re.finditer(r"\S+", line)]
+        else:
+            body = line.rstrip()
+            cells = [(ch, Span(path, j + 1, k + 1)) for k, ch in enumerate(body) if k >= _indent(line)]
+        rows.append(cells)
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            where = row[width] if len(row) > width else None
+            span = where[1] if where else Span(path, start + r + 1, len(lines[start + r].rstrip()) + 1)
+            raise MapError(f"row {r + 1} of the {what} has {len(row)} cells; the first row has {width}", span,
+                           source=text)
+    return rows, end
+
+
+def _same_shape(path: str, text: str, grid: list[Cells], rooms: list[Cells]) -> None:
+    if len(rooms) != len(grid):
+        span = rooms[len(grid)][0][1] if len(rooms) > len(grid) else rooms[-1][-1][1]
+        raise MapError(f"the room layer has {len(rooms)} rows; the grid has {len(grid)}", span, source=text)
+    if len(rooms[0]) != len(grid[0]):
+        raise MapError(f"the room layer has {len(rooms[0])} cells a row; the grid has {len(grid[0])}",
+                       rooms[0][0][1], source=text)

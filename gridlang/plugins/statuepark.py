@@ -1,0 +1,73 @@
+"""The Statue Park plug-in: its rules, checked on an answer, and its drawing.
+
+Published rules (Statue Park, as on puzz.link): place every piece of the
+bank on the grid as shaded cells, each exactly once (rotations and
+reflections allowed), so that no two pieces share a side, every black circle
+is shaded, no white circle is, and the unshaded cells form one side-connected
+area. The bank is given by ``piece_sizes`` (default 5): all tetrominoes for
+each 4 listed, all pentominoes for each 5. The answer is the decision
+``shaded``; map characters ``o`` a white circle, ``*`` a black circle.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..grid import Grid
+from ..solution import Solution
+from . import Plugin, Verdict
+from .common import PENTOMINOES, TETROMINOES, cells_text, draw, piece_letter, pieces, verdict
+
+NAME = "Statue Park"
+
+
+def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: str | None = None) -> Verdict:
+    """Check a Statue Park answer: the pieces of the bank, apart, on the black circles, off the white ones."""
+    shaded = set(solution.true_cells("shaded"))
+    rows, cols = grid.rows, grid.cols
+    problems = []
+    sizes = params.get("piece_sizes", (5,))
+    bank: Counter = Counter()
+    for k in sizes if isinstance(sizes, (tuple, list)) else (sizes,):
+        table = {4: TETROMINOES, 5: PENTOMINOES}.get(int(k))
+        if table is None:
+            return verdict(NAME, [f"the verifier knows banks of tetrominoes and pentominoes, not of size {k}"])
+        bank.update(f"{k}{letter}" for letter in table)
+    placed: Counter = Counter()
+    for piece in pieces(rows, cols, shaded):
+        letter = piece_letter(grid, piece)
+        if letter is None:
+            problems.append(f"the shaded cells {cells_text(grid, piece)} are no piece of the bank")
+        else:
+            placed[f"{len(piece)}{letter}"] += 1
+    if placed != bank and not problems:
+        missing, extra = bank - placed, placed - bank
+        problems.append(f"the pieces placed differ from the bank: missing {sorted(missing.elements())}, "
+                        f"extra {sorted(extra.elements())}")
+    for i, ch in enumerate(grid.chars):
+        if ch == "*" and i not in shaded:
+            problems.append(f"the black circle at {divmod(i, cols)} is not covered")
+        if ch == "o" and i in shaded:
+            problems.append(f"the white circle at {divmod(i, cols)} is covered")
+    if len(pieces(rows, cols, set(range(rows * cols)) - shaded)) > 1:
+        problems.append("the unshaded cells are not one connected area")
+    return verdict(NAME, problems, pieces=sum(placed.values()))
+
+
+class StatueParkPlugin(Plugin):
+    """Statue Park: verifier and drawing (each piece by its letter, the circles)."""
+
+    name = "statuepark"
+
+    def verify(self, grid, solution, params, variant=None):
+        return verify(grid, solution, params, variant)
+
+    def render(self, grid: Grid, solution: Solution) -> str:
+        shaded = set(solution.true_cells("shaded"))
+        text = {i: str(ch) for i, ch in enumerate(grid.chars)}
+        for piece in pieces(grid.rows, grid.cols, shaded):
+            text.update({i: piece_letter(grid, piece) or "#" for i in piece})
+        return draw(grid, text)
+
+
+PLUGIN = StatueParkPlugin()

@@ -1,0 +1,105 @@
+"""Polyominoes: shape families, orientations and placements on the grid.
+
+A shape is a finite set of ``(row, col)`` offsets, connected through shared
+sides. Two shapes are the same *free* polyomino when one is a rotation or
+reflection of the other, moved; :func:`canonical` picks one representative
+(the smallest of the eight transforms, moved to the origin), so two sets of
+cells have the same shape exactly when their canonical forms are equal.
+
+``polyominoes(k)`` is every free polyomino of k cells (1, 1, 2, 5, 12, 35
+for k = 1..6), grown cell by cell from the smaller ones; the tetrominoes
+are ``polyominoes(4)`` (I, L, O, S, T) and the pentominoes ``polyominoes(5)``
+(F, I, L, N, P, T, U, V, W, X, Y, Z). A placement of a shape is one of its
+orientations moved onto grid cells.
+"""
+
+from __future__ import annotations
+
+import functools
+
+Shape = frozenset[tuple[int, int]]
+
+_TRANSFORMS = (
+    lambda r, c: (r, c), lambda r, c: (r, -c), lambda r, c: (-r, c), lambda r, c: (-r, -c),
+    lambda r, c: (c, r), lambda r, c: (c, -r), lambda r, c: (-c, r), lambda r, c: (-c, -r),
+)
+
+MAX_SIZE = 7
+"""The largest polyomino size ``polyominoes(k)`` generates."""
+
+
+def normalise(cells) -> tuple[tuple[int, int], ...]:
+    """The cells moved so that their smallest row and column are 0, sorted."""
+    cells = list(cells)
+    r0 = min(r for r, _ in cells)
+    c0 = min(c for _, c in cells)
+    return tuple(sorted((r - r0, c - c0) for r, c in cells))
+
+
+def orientations(shape) -> list[tuple[tuple[int, int], ...]]:
+    """The distinct rotations and reflections of a shape, each normalised."""
+    shape = list(shape)
+    return sorted({normalise(t(r, c) for r, c in shape) for t in _TRANSFORMS})
+
+
+def canonical(shape) -> tuple[tuple[int, int], ...]:
+    """The free polyomino's representative: the smallest normalised orientation."""
+    return orientations(shape)[0]
+
+
+@functools.lru_cache(maxsize=None)
+def polyominoes(k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every free polyomino of ``k`` cells, as canonical forms, in order.
+
+    Raises:
+        ValueError: k is below 1 or above :data:`MAX_SIZE`.
+    """
+    if not 1 <= k <= MAX_SIZE:
+        raise ValueError(f"polyominoes of {k} cells: gridlang knows sizes 1 to {MAX_SIZE}")
+    if k == 1:
+        return (((0, 0),),)
+    found = set()
+    for smaller in polyominoes(k - 1):
+        cells = set(smaller)
+        for r, c in smaller:
+            for cell in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if cell not in cells:
+                    found.add(canonical(cells | {cell}))
+    return tuple(sorted(found, key=lambda s: (_width(s), s)))
+
+
+def _width(shape) -> int:
+    return max(c for _, c in shape) - min(c for _, c in shape)
+
+
+def placements(shape, rows: int, cols: int, allowed: set[int] | None = None) -> list[frozenset[int]]:
+    """Every placement of a shape (any orientation) on a ``rows`` x ``cols`` grid.
+
+    Args:
+        shape: the shape's cells.
+        rows, cols: the grid's size.
+        allowed: when given, only placements whose cells all lie in it.
+
+    Returns:
+        Each placement as a set of cell indices (row-major), without repeats,
+        in a fixed order.
+    """
+    out: dict[frozenset[int], None] = {}
+    for form in orientations(shape):
+        height = max(r for r, _ in form) + 1
+        width = max(c for _, c in form) + 1
+        for r in range(rows - height + 1):
+            for c in range(cols - width + 1):
+                cells = frozenset((r + dr) * cols + c + dc for dr, dc in form)
+                if allowed is None or cells <= allowed:
+                    out.setdefault(cells, None)
+    return list(out)
+
+
+def picture(shape) -> str:
+    """A shape drawn with ``#`` rows joined by ``/`` (``#./#./##``)."""
+    form = normalise(shape)
+    height = max(r for r, _ in form) + 1
+    width = max(c for _, c in form) + 1
+    cells = set(form)
+    return "/".join("".join("#" if (r, c) in cells else "." for c in range(width)) for r in range(height))
