@@ -12,17 +12,13 @@ Lowering:
       each node by the encoding measured best for its kind: a path node
       (``Connected.path``, from a path rule) by ``AddCircuit``, a region of
       known size by the depth-bounded ``tree``, any other region by lazy
-      ``cuts``. On the two published 10x10 Snake Eggs, solve plus
-      uniqueness proof (CP-SAT, 4 workers, two other solver processes
-      running on the 2 cores), the median of three runs fell from 5.5 s
-      with cuts for every node to 2.0 s and 1.5 s.
+      ``cuts``.
   ``cuts``
       the lazy separator-cut loop (logic-based Benders): solve without
       connectivity, add ``x_s <= sum of x over the rim of C`` for every cell s
       of every stray component C (:func:`gridlang.connectivity.separator_cuts`),
       solve again with the last answer as a hint, until no component is stray.
-      For a rooted node the rim is cut down to its root side. On nine February dailies it took a median of 1.4 s against flow's 2.7 s,
-      and 3.8 s against 18.7 s at the slowest (benchmarks/bench.py).
+      For a rooted node the rim is cut down to its root side.
   ``flow``
       single-commodity flow, as stated in :mod:`gridlang.connectivity`:
       integer arc flows ``0 <= f[u,v] <= M * x_v`` with ``M`` the number of
@@ -49,14 +45,15 @@ Lowering:
   end back to the first: the circuit through the chosen cells is then the
   path from the first end to the second.
 
-CP-SAT needs its portfolio of search workers: on a 2-core machine,
-``num_workers=2`` left a 168-cell daily unproved after 60 s, while
-``num_workers=8`` proved it in about 1 s. The default for a model with an
-objective is therefore 8 whatever the core count. A model without one (a
-satisfaction or uniqueness question) gets 4: on the two published 10x10
-Snake Eggs, solve plus uniqueness proof took a median of 1.95 s and 1.44 s
-with 4 workers, 2.70 s and 1.81 s with 6, and 2.02 s and 1.39 s with 3
-(three runs each, the machine shared with two other solver processes).
+Settings: any CP-SAT parameter, as ``cpsat.NAME`` in
+``SolveOptions.extra`` (``--set cpsat.num_workers=4``).
+CP-SAT needs its portfolio of search workers: without ``num_workers`` (or
+``SolveOptions.workers``) a model with an objective gets 8 whatever the
+core count, and a model without one (a satisfaction or uniqueness
+question) gets 4.
+
+Measurements behind the strategy and worker choices: ``docs/benchmarks.md``,
+"Settings and encodings tried".
 
 ``write`` saves the CP-SAT model proto as text (``pbtxt``), with flow
 connectivity, or the tree encoding on request.

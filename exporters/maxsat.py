@@ -40,7 +40,7 @@ cells the roots reach, ``N(R)`` separates the roots from every candidate
 outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every chosen
 ``t`` outside it. Before the first round the loop is seeded with the cuts
 whose separator is one or two cells, found by depth-first searches for cut
-vertices (:func:`articulation_cuts`: ``[-x_w, x_a]`` when cut vertex ``a``
+vertices (:func:`gridlang.connectivity.seed_cuts`: ``[-x_w, x_a]`` when cut vertex ``a``
 separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a pair,
 ``[-x_w]`` when nothing joins them). The loop stops on
 a connected answer (optimal), or as soon as the answer with its stray
@@ -95,89 +95,17 @@ round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
 bound: for RC2 the last completed round's relaxation optimum, for the
 search the cost bound proved so far (the offset until the last call).
 
-Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``)
-and why, from the enclose.horse maps of ``tests/data/horse`` compiled
-from ``puzzles/horse.grid``. CPU seconds of the solving process; the machine
-(2 cores) ran other benchmarks at the same time, at a load of 8 to 11, so
-wall-clock times were 3 to 6 times larger and are not comparable::
-
-    RC2 options on daily-2026-01-07 / daily-2025-12-30 (wall s, lighter load)
-      plain RC2, g3               3.5 / 6.3
-      exhaust                     0.50 / 0.29
-      minz                        0.30 / 0.25
-      exhaust + minz              0.32 / 0.24    <- kept
-      stratified, adapt           no gain (2.9 / 6.8, 2.7 / 6.5 without minz)
-    budget encoding, hard dailies 04-28 / 01-05 / 05-26 (CPU s, g3)
-      seqcounter                  13.4 / -    / -
-      totalizer (full)            10.0 / 8.9  / 1.8   <- kept
-      kmtotalizer                 19.4 / 9.1  / 2.3
-      ktotalizer (ITotalizer, k)  25.1 / 34.0 / 1.9
-    SAT oracle under RC2, totalizer, same maps (CPU s)
-      g3 10.0 / 8.9 / 1.8; g4 8.4 / 7.1 / 2.1 (kept); cd19 14.9 / 13.6 / 4.3;
-      maplechrono 14.0 / - / 4.8; RC2Stratified (no hardening) 9.9 / 9.0 / 1.8
-    seeds, CPU s
-      custom-02dXth: none 2.6 (2 rounds), cut vertices 1.8 (1 round),
-        plus two-cell separators 1.5
-      weekly-01: none > 58 (stratified, unfinished), cut vertices 20.6,
-        plus two-cell separators 14.7
-      daily-2026-01-05: none 7.1, cut vertices 7.2, plus pairs 5.0
-    connectivity strategy: ``tree`` is exact but slower (daily-2026-01-07
-      1.9 s against 0.4 s CPU; daily-2026-04-28 unfinished after 72 s CPU),
-      so ``cuts`` is the default and ``tree`` serves the file export.
-    dominance "a wall touches the pen" (added to the IR by hand): no gain
-      (daily-2026-04-28 12.7 against 10.7 s CPU).
-
-Linear SAT-UNSAT search (``lsu``), measured later on the same machine at a
-load of 0.2 to 1.9 (wall within 2 % of CPU), CPU s on weekly-05 / weekly-01 /
-weekly-04 (RC2 with the settings above: 42.2 / 11.4 / 43.4)::
-
-    oracle: cadical195 14.1 / 9.4 / 8.1 (kept); cadical153 13.8 / 9.4 / -;
-      cadical300 18.7 / 9.3 / -; the last (UNSAT) call alone on weekly-04:
-      cadical195 3.7, cd19 3.8, g3 10.3 (maplecm 3.3 but 12.6 for the SAT
-      call before it)
-    CaDiCaL conflict slices (with a time limit): 20000 17.1 on weekly-05,
-      100000 14.1 (kept), unsliced 14.2
-    cost counter: ITotalizer under an assumption (kept); the bound as a hard
-      unit 14.0 / 8.7 / 8.1; a fresh mtotalizer per bound 14.6 / 9.1 / 8.3,
-      kmtotalizer 14.2 / 9.2 / 8.1: no gain
-    phases: soft literals true 20.1 / 11.4 / 9.0; the incumbent's phases
-      after each improvement 14.6 / 9.2 / 8.1: no gain
-    CaDiCaL options: stabilizeonly 22.6 / 12.3; stabilize=0 16.2 / 10.0;
-      its "unsat" preset 22.9 / 14.6: defaults kept; seeds 1-3: no change
-    dominance "a wall touches the pen": 14.8 / 9.0 / 8.3, no gain
-    budget encoding under lsu: seqcounter 26.3 / 10.4, kmtotalizer
-      13.5 / 13.4, mtotalizer 18.0 / 9.5; totalizer kept
-    seeds under lsu: without two-cell separators 15.8 / 10.4, without
-      root-side cuts 15.1 / 10.9: both kept
-    presolve by minimum cuts (a cell t is out when the cheapest wall set
-      separating the horse and t from the border exceeds the budget): fixes
-      no cell on the weeklies nor the hard dailies (daily-2025-12-30: the
-      horse alone needs 4 walls, with any one more cell at most 8 < 10), so
-      not kept
-    costly walls (39 maps): lsu median 1.19, p90 6.1, max 43.0
-      (bonus-2026-06-17); rc2 median 0.15, p90 0.49, max 16.6: hence
-      ``auto`` keeps RC2 when the objective prices walls
-
-Benchmark with these defaults (``auto``: ``lsu`` on every standard map),
-``cuts``, every standard map of the data set with a budget (233: 214
-dailies, 7 weeklies, 12 community levels; ``time_limit`` 120 s, 400 s for
-the non-dailies), whole pipeline, load 0.2 to 1.9: all 233 OPTIMAL, each
-equal to the published or reference optimum::
-
-                      CPU s: median  p90   max                wall s: median  p90   max
-    lsu  214 dailies        0.133  0.59   3.9 (2026-04-28)          0.135  0.60   3.9
-         all 233            0.134  0.81  14.2 (weekly-05)           0.137  0.82  14.3
-    rc2  214 dailies        0.134  0.49   7.3 (2026-04-28)          0.136  0.49   7.6
-         all 233            0.138  0.76  43.4 (weekly-04)           0.142  0.76  43.6
-    weeklies 01..07, CPU s: lsu 8.8, 9.4, 1.0, 8.0, 14.2, 5.2, 4.6
-                            rc2 11.4, 9.8, 0.7, 43.4, 42.2, 4.4, 5.8
-    85 costly-walls, lovebirds and lovers' quarrel maps: all optimal;
-      lovebirds (lsu) median 0.10, max 0.93; lovers' quarrel (lsu) median
-      0.64, max 3.2; costly walls as above
-
-The reference in the issue (plain RC2, lazy cuts, sequential counter) had a
-median of 0.67 s and left 8 of these maps unfinished in 120 s; all 8 finish
-now (daily-2026-09-03 2.1, custom-02dXth 1.6, the weeklies as above).
+Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``
+as ``maxsat.NAME``): the algorithm (``auto`` takes ``lsu`` when every
+objective term is on a region member, as on the standard maps, and ``rc2``
+when the objective also prices decisions, as with costly walls), the SAT
+oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
+Glucose 3 without an objective), RC2's ``exhaust`` and ``minz``, the full
+totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
+root-side cuts and the one-cell seeds. ``cuts`` is the default strategy;
+``tree`` is exact but slower and serves the file export. The measurements
+that chose each of them, and the reference they were compared with, are in
+``docs/benchmarks.md``, "Settings and encodings tried".
 """
 
 from __future__ import annotations
@@ -226,7 +154,7 @@ DEFAULTS: dict[str, object] = {
   ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective;
   ``auto`` takes ``lsu`` when every objective term is on a region member
   (the standard maps: the value of the pen) and ``rc2`` when the objective
-  also prices decisions (costly walls), as measured in the module docstring.
+  also prices decisions (costly walls), as measured in ``docs/benchmarks.md``.
 * ``lsu.solver``: PySAT name of the SAT solver of ``lsu``.
   ``conflicts``: with a time limit and a solver PySAT cannot interrupt
   (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs in slices
@@ -242,7 +170,7 @@ DEFAULTS: dict[str, object] = {
   ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise (``n <= 6``)
   or a sequential counter, larger ``k`` counts the false literals instead.
 * ``cuts.root_side``: add the root-side cuts each round; ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
-  the one- and two-cell separator cuts of :func:`articulation_cuts`.
+  the one- and two-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`.
 """
 
 # --------------------------------------------------------------------------

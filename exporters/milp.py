@@ -63,11 +63,10 @@ negative literal ``-v`` stands for ``1 - x_v``):
     the roots (the compiler makes a forced member, such as a Snake Eggs
     clue, the root of a rootless region), which leave a cell only the
     depths its distance allows; without roots, the lowest member, picked
-    as in the size-capped flow (depth 0 is the pick). Where the flow lets the LP spread fractions of
-    an egg over the grid, the layers bound every member's distance from
-    the anchor: ctc_tuzz_10x10 went from 19.3 s to 1.9 s (figures
-    below). A region needing more than 20,000 depth columns gets the
-    size-capped flow instead.
+    as in the size-capped flow (depth 0 is the pick). Where the flow lets
+    the LP spread fractions of an egg over the grid, the layers bound
+    every member's distance from the anchor. A region needing more than
+    20,000 depth columns gets the size-capped flow instead.
   - ``cuts``: the lazy separator-cut loop (logic-based Benders; Jandhyala,
     *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
     al. 2017). Solve without connectivity; while a stray component exists,
@@ -80,8 +79,8 @@ negative literal ``-v`` stands for ``1 - x_v``):
     the repair meets every IR constraint it is a true solution, used as the
     warm start of the next round and as the incumbent if time runs out.
     Before the first round, every rooted region gets the one-cell separator
-    cuts of :func:`gridlang.exporters.maxsat.articulation_cuts` (a cell
-    that separates others from the roots is a member whenever they are).
+    cuts of :func:`gridlang.connectivity.seed_cuts` (a cell that
+    separates others from the roots is a member whenever they are).
     The cuts added are returned as ``stats["learned_cuts"]``; a
     :class:`MilpSession` (a uniqueness or counting run) keeps them in the
     HiGHS model, so its next solve starts with them.
@@ -97,87 +96,17 @@ negative literal ``-v`` stands for ``1 - x_v``):
   optimal is exactly optimal. The reported objective is recomputed from the
   rounded assignment; the bound is HiGHS's, rounded to an integer.
 
-Measured on the 2-core test machine, shared with other work, against
-``benchmarks/milp_reference.py`` (a hand-written highspy model with the same
-lazy cuts and no modelling layer), both interleaved map by map in one
-process, parse to verified answer, the 214 standard dailies:
-
-==================  ===============  ===============  ===============
-seconds              median           90th pct.        max
-==================  ===============  ===============  ===============
-reference, wall      0.076            1.74             6.68
-gridlang, wall       0.087            1.52             5.34
-gridlang, CPU        0.089            1.52             5.34
-==================  ===============  ===============  ===============
-
-Ratio of medians 1.15 (wall), 1.17 (CPU). HiGHS's own run is the smaller
-part of gridlang's median map (0.055 s against the reference's 0.074 s);
-the rest is fixed cost, about 0.026 s at the median: Pyomo's persistent
-interface loads about 30 rows per millisecond (``set_instance`` 0.010 s),
-the IR-to-Pyomo build 0.006 s, parse and compile 0.004 s, each HiGHS call
-through appsi (output capture, options, results) about 0.002 s. Defaults
-these figures chose: the cyclic garbage collector is paused during a solve
-(as Pyomo's writers do; a full collection took 0.03 s and struck every few
-maps) and unit coefficients are passed as bare columns (``set_instance``
-13.0 -> 11.7 ms on daily-2026-05-18): together median 0.110 -> 0.093 s; one-cell
-seeds are on (rounds 69 -> 25, median 0.080 -> 0.073 s, total 106 -> 96 s;
-two-cell seeds: median 0.145 s), HiGHS options are its defaults (threads=1,
-presolve off and mip_heuristic_effort 0 were no better, paired median
-ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
-8296 rows) builds in 0.08 s and loads into HiGHS in 0.16-0.24 s.
-
-Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
-milp``, at rest), with ``auto``: the instances up to 6x6 in 0.02-0.23
-s, ctc_tuzz_10x10 1.9 s, math3205_stub_10x10 2.2 s and
-derived_tuzz_gallery_02_two 2.0 s, of which 0.5-0.7 s is the Pyomo build
-and load of some 7,000 columns and 21,000 rows, once per run (see
-sessions below). The eggs' size-capped flow
-before depth layers took 19.3 s on ctc_tuzz_10x10 and 2.3-2.4 s on the
-other two. Derived 01, 03 and 04 find no solution within 150 s with depth
-layers either, nor did they with the flow (SCIP 10 found none in 300 s
-in the exported MPS files, with the flow or with depth layers, nor did
-highspy 1.15.1, the newest on PyPI, in 240 s on derived 03's file,
-still in the root node). Nothing simple sets them apart:
-like derived 02 they have three clues (ctc_tuzz_10x10 has two), and
-derived 04 has both snake ends on the border. On derived 03 with depth
-layers HiGHS spends its first 60 s in the root node, mostly in its
-sub-MIP heuristics; with those off (effort 0, RINS, RENS, root reduced
-cost and feasibility jump off) it explores 170 nodes in 120 s at some
-1,400 simplex iterations a node. Tying each depth to a root close
-enough (``depth[v, t] <= sum`` of the picks within ``t`` steps) made
-the solved instances slower (ctc_tuzz_10x10 3.4 s, math3205 4.9 s) and
-derived 03 no better, and so did rows tying an unanchored egg's depth
-parity to its root's chessboard colour (3.2 s and 4.0 s); heuristic
-effort 0.3, presolve off or other random seeds did not help either. Before positions and
-the size-capped flow only the small ones and derived 02 (6.9 s) were
-solved: with ``cuts`` each round brought back some 50 stray snake cycles
-and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
-lets fractional egg kinds fit any pocket sizes); flow for the snake, an
-MTZ-style tree for every node, Luby restarts with fresh seeds inside
-the cut loop, and enumerated egg placements (sizes up to 6) did not help.
-With the flow, on derived 03 HiGHS spent its first 50-60 s in the root node (presolve 7
-s, then rounds of its own cuts on a 15,000-row LP at about 1 ms per simplex
-iteration) and then explored about one node per second; none of these
-changed that within 90-120 s: RINS and RENS off, heuristic effort 0 or 0.3,
-presolve off, symmetry detection off, a smaller cut pool with
-``mip_pscost_minreliable=0``, a random objective with a stop at the first
-solution, dropping the induced-path rows, or lazy cuts for the eggs beside
-the snake's positions. A master over the snake alone (positions) with
-combinatorial Benders cuts from the pockets off the snake (ten connected
-cells hold a snake cell, a clue's pocket has the clue's size, pocket sizes
-differ) proved math3205_stub_10x10 in 26 rounds and 53 s but took 229 s for
-20 rounds of derived 03 without an answer: each round is a fresh
-feasibility MIP. Nor did an Euler count of the pockets (cells off the
-snake, minus adjacent pairs of them, plus full 2x2 blocks of them, plus one
-when the snake misses the border, equals the number of eggs; linear with
-AND columns) help: math3205_stub_10x10 0.60 s to a first answer with it,
-0.62 s without; derived 03 none within 180 s.
-
 Uniqueness and counting runs go through a :class:`MilpSession`: the
 model is built and loaded into HiGHS once, and each blocking clause is a
-row added to it. With depth layers this took the 10x10 Snake Eggs from
-2.47 to 1.80 s (ctc_tuzz_10x10), 2.77 to 2.56 s (math3205_stub_10x10) and
-2.50 to 2.13 s (derived 02), solve and uniqueness proof, one run each.
+row added to it.
+
+Settings (``milp.NAME`` in ``SolveOptions.extra``): ``warmstart``,
+``pool_cuts``, ``seed_cuts`` and ``highs_options`` (HiGHS's defaults
+unless given). The measurements behind these defaults and behind the
+encodings (against ``benchmarks/milp_reference.py``, a hand-written
+highspy model with the same lazy cuts; the Snake Eggs, and the
+formulations tried on them that did not help) are in
+``docs/benchmarks.md``, "Settings and encodings tried".
 
 Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
 connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
@@ -369,7 +298,7 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
     ``for_file`` gives flow to every node the strategy would leave to the
     cut loop (a file has no loop), so ``auto`` keeps its positions and
     depth layers. ``seed`` 1 adds the one-cell separator cuts of
-    :func:`gridlang.exporters.maxsat.articulation_cuts` to every rooted
+    :func:`gridlang.connectivity.seed_cuts` to every rooted
     region up front, 2 the two-cell ones too.
 
     Raises:
@@ -1174,7 +1103,7 @@ class MilpBackend(Backend):
                 the other improving solutions HiGHS found in a round),
                 ``extra["milp.seed_cuts"]`` (0, 1 or 2; default 1: add the
                 one-cell, or one- and two-cell, separator cuts of
-                :func:`gridlang.exporters.maxsat.articulation_cuts` to the
+                :func:`gridlang.connectivity.seed_cuts` to the
                 regions left to the cut loop before the first solve) and ``extra["milp.highs_options"]`` (a dict of
                 HiGHS options, applied last; one at a time as
                 ``extra["milp.highs_options.NAME"]``, the command line's
@@ -1349,8 +1278,8 @@ class MilpSession(Session):
     The first :meth:`solve` lowers the model and loads it into HiGHS as
     :meth:`MilpBackend.solve` describes. Each later one lowers only the
     clauses and linear rows added since and appends them as rows to the
-    persistent HiGHS model, so a run pays the Pyomo build and load once
-    (0.5-0.7 s for a 10x10 Snake Eggs); the cuts the loop added stay in the
+    persistent HiGHS model, so a run pays the Pyomo build and load once;
+    the cuts the loop added stay in the
     model. A :class:`~gridlang.ir.Connected` added makes the next solve
     build everything again. ``stats["incremental"]`` tells whether a solve
     reused the kept model.
@@ -1403,7 +1332,7 @@ class MilpSession(Session):
         # The cyclic garbage collector rescans every live object (Pyomo's and
         # the caller's) each time enough new ones appear; paused, as Pyomo's
         # own writers do, it stops interrupting the build (see the timings in
-        # the module docstring). Nothing here needs it: the model's objects
+        # docs/benchmarks.md). Nothing here needs it: the model's objects
         # are freed by reference counting when the session is dropped.
         with PauseGC():
             return self._solve(start, highspy, TC, Highs)
