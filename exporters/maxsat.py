@@ -111,16 +111,14 @@ that chose each of them, and the reference they were compared with, are in
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
-from gridlang.errors import BackendError, MapError, Span
+from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
     Clause,
@@ -129,8 +127,8 @@ from gridlang.ir import (
     Linear,
     Model,
     Sense,
-    violations,
 )
+from gridlang.readers import read_dimacs_solution
 
 DEFAULTS: dict[str, object] = {
     "algorithm": "auto",
@@ -644,100 +642,21 @@ class MaxSatBackend(Backend):
         return [path, side]
 
     def read_solution(self, model: Model, path: str) -> Assignment:
-        """Read an external MaxSAT or SAT solver's answer.
+        """Read an external MaxSAT or SAT solver's answer to a file this backend wrote.
 
-        Accepts ``v`` lines in the old form (``v 1 -2 3 ... 0``, possibly over
-        several lines) and the 2022 MaxSAT Evaluation form (``v 0101...``, one
-        character per variable); ``s``, ``o`` and ``c`` lines are skipped.
-        Variables beyond the model's (auxiliary ones) are ignored.
+        The ``v`` lines, in either form, go through
+        :func:`gridlang.readers.read_dimacs_solution`; the file's
+        variables ``1 .. model.num_vars`` are the model's own, and the
+        auxiliary ones after them are ignored.
 
         Returns:
             The assignment of the model's variables.
 
         Raises:
-            MapError: a malformed line, a literal out of range or given both
-                ways, a model variable without a value, or no ``v`` line,
-                with the file, line and column.
+            MapError: the answer is malformed, lacks a model variable or
+                reports no solution, with the file, line and column.
         """
-        text = Path(path).read_text(encoding="utf-8")
-        lines = text.splitlines()
-        vlines: list[tuple[int, str]] = []
-        for no, line in enumerate(lines, 1):
-            stripped = line.strip()
-            if not stripped or stripped[0] in "cso" and (len(stripped) == 1 or stripped[1].isspace()):
-                if stripped.startswith("s") and "UNSAT" in stripped.upper():
-                    raise MapError("the solver reports no solution: " + stripped, Span(path, no, 1), text)
-                continue
-            if stripped[0] == "v" and (len(stripped) == 1 or stripped[1].isspace()):
-                vlines.append((no, line))
-                continue
-            col = len(line) - len(line.lstrip()) + 1
-            raise MapError(
-                "expected a 'v', 's', 'o' or 'c' line in a solver answer", Span(path, no, col), text
-            )
-        if not vlines:
-            raise MapError("no 'v' line in the solver answer", Span(path, 1, 1), text)
-        n = model.num_vars
-        values: list[bool | None] = [None] * n
-        tokens = [(no, line, tok, col) for no, line in vlines for tok, col in _tokens(line)[1:]]
-        binary = len(vlines) == 1 and len(tokens) == 1 and set(tokens[0][2]) <= {"0", "1"} and (
-            len(tokens[0][2]) >= 2 or n == 1
-        )
-        if binary:
-            no, _, tok, col = tokens[0]
-            if len(tok) < n:
-                raise MapError(
-                    f"the 'v' line gives {len(tok)} values but the model has {n} variables",
-                    Span(path, no, col + len(tok)), text,
-                )
-            for i in range(n):
-                values[i] = tok[i] == "1"
-        else:
-            ended = False
-            for no, line, tok, col in tokens:
-                try:
-                    lit = int(tok)
-                except ValueError:
-                    raise MapError(f"{tok!r} is not a literal", Span(path, no, col, col + len(tok)), text) from None
-                if ended:
-                    raise MapError("literal after the closing 0", Span(path, no, col, col + len(tok)), text)
-                if lit == 0:
-                    ended = True
-                    continue
-                v = abs(lit)
-                if v > n:
-                    continue
-                if values[v - 1] is not None and values[v - 1] != (lit > 0):
-                    raise MapError(
-                        f"variable {v} ({model.var(v)}) is given both ways", Span(path, no, col, col + len(tok)), text
-                    )
-                values[v - 1] = lit > 0
-        missing = [i + 1 for i, val in enumerate(values) if val is None]
-        if missing:
-            no, line = vlines[-1]
-            raise MapError(
-                f"variable {missing[0]} ({model.var(missing[0])}) has no value in the answer"
-                + (f" ({len(missing)} missing)" if len(missing) > 1 else ""),
-                Span(path, no, max(1, len(line.rstrip()))),
-                text,
-            )
-        return Assignment(tuple(bool(v) for v in values))
-
-
-def _tokens(line: str) -> list[tuple[str, int]]:
-    """Whitespace-separated tokens with their 1-based columns."""
-    out = []
-    i = 0
-    while i < len(line):
-        if line[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(line) and not line[j].isspace():
-            j += 1
-        out.append((line[i:j], i + 1))
-        i = j
-    return out
+        return Assignment(read_dimacs_solution(str(path), [str(v) for v in model.variables]))
 
 
 def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[str]:

@@ -129,7 +129,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,8 +138,9 @@ from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity import components, cut_clause, flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
-from gridlang.errors import BackendError, MapError, Span
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense, violations
+from gridlang.errors import BackendError, Span
+from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense
+from gridlang.readers import read_mip_solution
 
 logger = logging.getLogger("gridlang.milp")
 
@@ -1200,13 +1200,13 @@ class MilpBackend(Backend):
     def read_solution(self, model: Model, path: str) -> Assignment:
         """Read an external solver's solution of a model this backend wrote.
 
-        Formats: HiGHS ``.sol`` (raw style, as ``highs --solution_file`` and
-        ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too),
-        Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines), and
-        SCIP and CBC solution files (which list only nonzero columns, so a
-        missing column is 0 there). Flow, position, root-selection and
+        The file goes through :func:`gridlang.readers.read_mip_solution`
+        (HiGHS raw and pretty, Gurobi, SCIP and CBC; the last two list only
+        nonzero columns, so a missing column is 0 there); this maps its
+        column names to the IR variables. Flow, position, root-selection and
         Pyomo's ``ONE_VAR_CONSTANT`` columns, of a file written with any
-        strategy, are accepted and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
+        strategy, are accepted and ignored. Binary values within 1e-4 of 0
+        or 1 are rounded.
 
         Args:
             model: the model the file was written for (same spec, map and
@@ -1228,33 +1228,26 @@ class MilpBackend(Backend):
         low = _lower(model, _FLOW)
         aux = {col.name for lowered in (low, _lower(model, _AUTO, for_file=True))
                for col in lowered.columns[model.num_vars:]}
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise MapError(f"cannot read solution file: {e}", Span(str(path), 1, 1)) from e
-        values, anchor, sparse = _parse_solution(str(path), text)
+        sol = read_mip_solution(str(path))
         by_name = {col.name: j for j, col in enumerate(low.columns)}
         out: list[bool] = [False] * model.num_vars
         seen: set[int] = set()
-        for name, (val, line, col) in values.items():
+        for name, (val, line, col) in sol.values.items():
             j = by_name.get(name)
             if j is None:
                 if name == "ONE_VAR_CONSTANT" or name in aux:
                     continue
-                raise MapError(f"the model has no column named {name!r}",
-                               Span(str(path), line, col, col + len(name)), text)
+                raise sol.error(f"the model has no column named {name!r}", line, col, col + len(name))
             if j >= model.num_vars:
                 continue  # flow or root selection
             if abs(val - round(val)) > _BINARY_TOL or not -_BINARY_TOL <= val <= 1 + _BINARY_TOL:
-                raise MapError(f"column {name!r} is binary but has the value {val}",
-                               Span(str(path), line, col, col + len(name)), text)
+                raise sol.error(f"column {name!r} is binary but has the value {val}", line, col, col + len(name))
             out[j] = val > 0.5
             seen.add(j)
         missing = [low.columns[j].name for j in sorted(low.used_columns()) if j < model.num_vars and j not in seen]
-        if missing and not sparse:
+        if missing and not sol.sparse:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-            raise MapError(f"the solution gives no value for column {missing[0]!r}{more}",
-                           Span(str(path), anchor, 1), text)
+            raise sol.error(f"the solution gives no value for column {missing[0]!r}{more}", sol.columns_line)
         return Assignment(tuple(out))
 
 
@@ -1526,143 +1519,3 @@ def _sidecar_text(low: _Lowered, has_constant: bool) -> str:
     # One column per line: readable, diffable, and still one JSON object.
     lines = [f" {json.dumps(name)}: {json.dumps(entry)}" for name, entry in table.items()]
     return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity|nan)$", re.I)
-
-
-def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int, bool]:
-    """``name -> (value, line, column)`` from a solver's solution file.
-
-    Formats: HiGHS raw and pretty, SCIP (``solution status:``, or only
-    ``objective value:`` as ``SCIPwriteSol`` writes it, then ``name value
-    (obj:c)``), CBC (``Optimal - objective value ...`` then ``index name
-    value reduced-cost``), and Gurobi / plain (``# comments`` and ``name
-    value``).
-
-    Returns:
-        The values, the line number that opens the column list (for errors
-        about missing columns), and whether the format lists only nonzero
-        columns (SCIP, CBC), so that a missing column means 0.
-
-    Raises:
-        MapError: malformed lines, repeated names, or no primal solution.
-    """
-    lines = text.splitlines()
-    stripped = [l.strip() for l in lines]
-    if any(s == "# Primal solution values" for s in stripped) or (stripped and stripped[0] == "Model status"):
-        return (*_parse_highs_raw(path, text, lines), False)
-    if any(s == "Columns" for s in stripped) and any(s.startswith("Model status:") for s in stripped):
-        return (*_parse_highs_pretty(path, text, lines), False)
-    first = next((i for i, s in enumerate(stripped) if s), 0)
-    head = stripped[first] if stripped else ""
-    if head.startswith(("solution status:", "objective value:")):
-        return _parse_scip(path, text, lines, first), first + 1, True
-    if re.match(r"^[A-Za-z ]+- objective value", head):
-        return _parse_cbc(path, text, lines, first), first + 1, True
-    return _parse_pairs(path, text, lines, 0, len(lines)), 1, False
-
-
-def _parse_scip(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
-    # The shell's "write solution" opens with the status, then the
-    # objective; SCIPwriteSol (pyscipopt's writeSol) with the objective.
-    body = first
-    status = "given"
-    if lines[body].strip().startswith("solution status:"):
-        status = lines[body].split(":", 1)[1].strip()
-        body += 1
-    if body < len(lines) and lines[body].strip().startswith("objective value:"):
-        body += 1
-    elif "infeasible" in status or any(l.strip() == "no solution available" for l in lines):
-        raise MapError(f"the solution file holds no primal solution (status {status!r})",
-                       Span(path, first + 1, 1), text)
-    # Drop SCIP's "(obj:c)" annotation, keep the columns where they were.
-    cleaned = [re.sub(r"\(obj:[^)]*\)", "", line) for line in lines]
-    return _parse_pairs(path, text, cleaned, body, len(lines))
-
-
-def _parse_cbc(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
-    status = lines[first].split("-", 1)[0].strip()
-    if status.lower().startswith("infeasible") or status.lower().startswith("integer infeasible"):
-        raise MapError(f"the solution file holds no primal solution (status {status!r})",
-                       Span(path, first + 1, 1), text)
-    out: dict[str, tuple[float, int, int]] = {}
-    for i in range(first + 1, len(lines)):
-        fields = lines[i].replace("**", " ").split()
-        if not fields:
-            continue
-        if len(fields) != 4 or not fields[0].isdigit() or not _NUMBER.match(fields[2]):
-            raise MapError("expected 'index name value reduced-cost'", Span(path, i + 1, 1), text)
-        name = fields[1]
-        col = lines[i].find(name) + 1
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
-        out[name] = (float(fields[2]), i + 1, col)
-    return out
-
-
-def _parse_highs_raw(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
-    start = None
-    for i, line in enumerate(lines):
-        if line.strip() == "# Primal solution values":
-            start = i
-            break
-    if start is None or start + 1 >= len(lines) or lines[start + 1].strip() != "Feasible":
-        status = lines[1].strip() if len(lines) > 1 else "unknown"
-        at = start + 2 if start is not None else 1
-        raise MapError(f"the solution file holds no feasible primal solution (model status {status!r})",
-                       Span(path, at, 1), text)
-    for i in range(start + 2, len(lines)):
-        m = re.match(r"#\s*Columns\s+(\d+)\s*$", lines[i].strip())
-        if m:
-            n = int(m.group(1))
-            if i + 1 + n > len(lines):
-                raise MapError(f"the file announces {n} columns but ends first",
-                               Span(path, len(lines), 1), text)
-            return _parse_pairs(path, text, lines, i + 1, i + 1 + n), i + 1
-    raise MapError("the solution file has no '# Columns' section", Span(path, start + 1, 1), text)
-
-
-def _parse_highs_pretty(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
-    start = next(i for i, line in enumerate(lines) if line.strip() == "Columns")
-    out: dict[str, tuple[float, int, int]] = {}
-    header = lines[start + 1].split() if start + 1 < len(lines) else []
-    if "Primal" not in header or "Name" not in header:
-        raise MapError("unrecognised HiGHS solution table header", Span(path, start + 2, 1), text)
-    i = start + 2
-    while i < len(lines) and lines[i].strip() and lines[i].strip() != "Rows":
-        fields = lines[i].split()
-        name = fields[-1]
-        # Status may be blank, so count the primal value from the right:
-        # ... Primal Dual Type Name, with Dual possibly blank too.
-        nums = [f for f in fields[1:-1] if _NUMBER.match(f)]
-        if len(nums) < 3:
-            raise MapError("cannot read this row of the column table", Span(path, i + 1, 1), text)
-        val = float(nums[2])
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, lines[i].rfind(name) + 1), text)
-        out[name] = (val, i + 1, lines[i].rfind(name) + 1)
-        i += 1
-    return out, start + 1
-
-
-def _parse_pairs(path: str, text: str, lines: list[str], lo: int, hi: int) -> dict[str, tuple[float, int, int]]:
-    """``name value`` lines in ``lines[lo:hi]``; ``#`` starts a comment."""
-    out: dict[str, tuple[float, int, int]] = {}
-    for i in range(lo, hi):
-        raw = lines[i]
-        content = raw.split("#", 1)[0]
-        if not content.strip():
-            continue
-        col = len(content) - len(content.lstrip()) + 1
-        fields = content.split()
-        if len(fields) != 2:
-            raise MapError("expected a column name and a value", Span(path, i + 1, col), text)
-        name, value = fields
-        if not _NUMBER.match(value):
-            vcol = content.find(value, col - 1 + len(name)) + 1
-            raise MapError(f"{value!r} is not a number", Span(path, i + 1, vcol, vcol + len(value)), text)
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
-        out[name] = (float(value), i + 1, col)
-    return out
