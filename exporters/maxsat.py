@@ -619,10 +619,10 @@ class MaxSatBackend(Backend):
         settings = self._settings(options)
         low = lower(model, "tree", str(settings["card.encoding"]))
         comments = _header(model, low, fmt, str(settings["card.encoding"]))
+        from pysat.formula import CNF, WCNF
+
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
             if fmt == "wcnf":
-                from pysat.formula import WCNF
-
                 wcnf = WCNF()
                 for cl in low.hard:
                     wcnf.append(cl)
@@ -630,11 +630,9 @@ class MaxSatBackend(Backend):
                     wcnf.append(cl, weight=w)
                 wcnf.to_fp(fp, comments=comments, format="mse22")
             else:
-                for c in comments:
-                    fp.write(c + "\n")
-                fp.write(f"p cnf {low.top} {len(low.hard)}\n")
-                for cl in low.hard:
-                    fp.write(" ".join(map(str, cl + [0])) + "\n")
+                cnf = CNF(from_clauses=low.hard)
+                cnf.nv = max(cnf.nv, low.top)  # the header counts every variable, used or not
+                cnf.to_fp(fp, comments=comments)
         side = path + ".vars.json"
         with open(side, "w", encoding="utf-8", newline="\n") as fp:
             json.dump(_variable_map(model, low), fp, indent=1)
