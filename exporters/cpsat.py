@@ -85,6 +85,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
+    native = frozenset({Clause, Linear, Connected})
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -99,7 +100,7 @@ class CpSatBackend(Backend):
         strategy = self.strategy(options)
         deadline = options.clock()
         start = time.perf_counter()
-        built = _Lowering(model, strategy)
+        built = _Lowering(self.prepare(model), strategy)
         build_seconds = time.perf_counter() - start
         oracle = _Oracle(built, options)
         out = lazy_solve(model, oracle, built.connected, deadline)
@@ -133,7 +134,7 @@ class CpSatBackend(Backend):
         if strategy != requested:
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
-        built = _Lowering(model, strategy)
+        built = _Lowering(self.prepare(model), strategy)
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))
@@ -163,7 +164,7 @@ class _Lowering:
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
-            elif isinstance(con, Connected):
+            else:  # Connected: the model is prepared (Backend.prepare)
                 encoding = _encoding(con, strategy)
                 if encoding == "cuts":
                     self.connected.append(con)
@@ -173,8 +174,6 @@ class _Lowering:
                     self.add_tree(con)
                 else:
                     self.add_circuit(con)
-            else:
-                raise BackendError(f"backend 'cpsat' cannot lower {type(con).__name__}")
         obj = model.objective
         if obj is not None:
             expr = sum(c * self.lit(l) for c, l in obj.terms) + obj.constant

@@ -1,28 +1,23 @@
 """MaxSAT backend: weighted partial MaxSAT with PySAT, by linear SAT-UNSAT search or RC2.
 
 Lowering (IR -> WCNF), with ``x_v`` the IR's own Boolean variable ``v``
-(DIMACS variable ``v``; auxiliary variables come from an
-:class:`pysat.formula.IDPool` that starts after the model's last variable):
+(DIMACS variable ``v``; the auxiliary variables of the decompositions are
+numbered after the model's last variable). The backend lowers
+:class:`~gridlang.ir.Clause` nodes natively, and connectivity by lazy
+cuts; :meth:`~gridlang.backend.Backend.prepare` hands it the rest as
+clauses:
 
 * :class:`~gridlang.ir.Clause` -> one hard clause.
-* :class:`~gridlang.ir.Linear` -> normalised first (one term per variable,
-  positive coefficients, the constant moved to the right-hand side, trivial
-  sides decided outright), then hard clauses from :mod:`pysat.card`
-  (``CardEnc``) when every coefficient is equal, else from :mod:`pysat.pb`
-  (``PBEnc``, Pindakaas). ``==`` is the conjunction of ``<=`` and ``>=``.
-  ``enforce`` literals are appended, negated, to every clause of the
-  encoding: when they all hold the encoding is intact, otherwise every
-  clause is satisfied, which is exactly the half-reification
-  ``AND(enforce) -> constraint``.
-* The objective ``sense sum c_i l_i + K`` -> soft clauses. Maximising, a term
-  with ``c > 0`` is the soft unit clause ``[l]`` of weight ``c`` and one with
-  ``c < 0`` is ``[-l]`` of weight ``|c|``; then
-  ``score = K + sum_{c>0} c - cost``, so ``offset = K + sum_{c>0} c`` and the
-  reported score is ``offset - cost``. Minimising, the roles swap and
-  ``objective = K + sum_{c<0} c + cost``. The score is re-computed with
-  :meth:`Objective.value` on the decoded assignment and must agree.
-  Soft literals already fixed by hard unit clauses go into the offset (a
-  tighter objective: RC2 then never spends a core on them).
+* :class:`~gridlang.ir.Linear` -> hard clauses, by
+  :func:`gridlang.transforms.linear_to_clauses` (normalised, then
+  cardinality encodings from :mod:`pysat.card` when every coefficient is
+  equal, else :mod:`pysat.pb`; ``enforce`` literals as a
+  half-reification).
+* The objective -> soft unit clauses and an offset, by
+  :func:`gridlang.transforms.soft_objective`: maximising, the score is
+  ``offset - cost``; minimising, ``offset + cost``. The score is
+  re-computed with :meth:`Objective.value` on the decoded assignment and
+  must agree.
 
 Connectivity (:class:`~gridlang.ir.Connected`), two exact strategies:
 
@@ -40,44 +35,21 @@ cells the roots reach, ``N(R)`` separates the roots from every candidate
 outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every chosen
 ``t`` outside it. Before the first round the loop is seeded with the cuts
 whose separator is one or two cells, found by depth-first searches for cut
-vertices (:func:`gridlang.connectivity.seed_cuts`: ``[-x_w, x_a]`` when cut vertex ``a``
-separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a pair,
-``[-x_w]`` when nothing joins them). The loop stops on
-a connected answer (optimal), or as soon as the answer with its stray
+vertices (:func:`gridlang.connectivity.seed_cuts`: ``[-x_w, x_a]`` when cut
+vertex ``a`` separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a
+pair, ``[-x_w]`` when nothing joins them). The loop stops on a connected
+answer (optimal), or as soon as the answer with its stray
 components removed (when that passes every constraint) scores the
 relaxation's bound.
 
-``tree`` (no loop, complete, used for file export): a spanning tree by
-parent pointers with a binary level ranking, after T. Janhunen,
-"Representing normal programs with clauses", ECAI 2004 (level rankings in
-binary), and M. Gebser, T. Janhunen, J. Rintanen, "SAT modulo graphs:
-acyclicity", JELIA 2014 (binary-ranking acyclicity). Every non-root member
-``v`` picks a parent ``p[v,u]`` among its candidate neighbours; a parent is
-a member; and the parent's rank, a ``B``-bit number with
-``B = bitlen(n - 1)`` for ``n`` candidate cells (``n`` the region's size
-when it is fixed: no BFS depth reaches it), is strictly smaller::
-
-    -x_v | OR_u p[v,u]              (v not the root)
-    -p[v,u] | x_u,  -p[v,u] | x_v
-    -p[v,u] | d[v,u,B-1] | ... | d[v,u,0]        (u not a fixed root)
-    d[v,u,i] -> e[{u,v},i] & -bit(u,i) & bit(v,i)
-    e[{u,v},i] -> e[{u,v},i+1] & (bit(u,i+1) <-> bit(v,i+1))
-
-``e`` (bits above ``i`` equal) is shared by the two arcs of an edge.
-Parent chains strictly decrease the rank, so they end at a root: every
-member is joined to a root (sound). A BFS forest from the roots with ranks
-equal to BFS depth (``< n``) satisfies every clause (complete). Roots need
-neither parents nor ranks, and arcs into a root need no comparison.
-Without roots, ``r_v`` marks the one root: ``r_v -> x_v``, a member
-implies some ``r``, and ``r_v`` excludes any member of smaller index (so
-the root is the smallest member, unique). Size, for ``n`` candidates and ``m``
-edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
-``n + 2m (3 + 3B) + 3m (B - 1)`` clauses (``O(m log n)``), against
-``O(n^2)`` for a unary layered reachability encoding; a 30x30 map with
-``n = 700`` gives about 50k variables and 150k clauses.
+``tree`` (no loop, complete, used for file export): every connectivity
+node becomes the clauses of a spanning tree with binary ranks, by
+:func:`gridlang.transforms.decompose_connected_tree` (T. Janhunen, ECAI
+2004; M. Gebser, T. Janhunen, J. Rintanen, JELIA 2014), whose module
+states the clauses and their size.
 
 Solving. Models with an objective go, by default, to a linear SAT-UNSAT
-search (``algorithm = "lsu"``, :meth:`_Run.lsu`): one incremental CaDiCaL
+search (``algorithm = "lsu"``, :class:`_Lsu`): one incremental CaDiCaL
 1.9.5 solver holds the hard clauses, the cuts and an incremental totalizer
 counting the cost, and each call asks for a solution cheaper than the best
 one so far; an answer with stray components gets its cuts (and its repair
@@ -87,8 +59,8 @@ A. Morgado, J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019),
 the cut loop adding clauses to the same RC2 object. Models without an
 objective go to an incremental :class:`pysat.solvers.Solver`, the cut loop
 adding clauses between ``solve`` calls. The time limit (seconds) covers all
-rounds: a :class:`threading.Timer` interrupts the oracle; CaDiCaL cannot be
-interrupted, so the search runs it in slices of ``conflicts`` conflicts
+rounds: :func:`gridlang.deadline.run_solver` interrupts the oracle at the
+command's deadline; CaDiCaL cannot be interrupted, so the search runs it in slices of ``conflicts`` conflicts
 and reads the clock between slices (under RC2 the limit is then checked
 between rounds only). On a timeout the answer is FEASIBLE when an earlier
 round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
@@ -113,6 +85,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
@@ -122,13 +95,13 @@ from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
     Clause,
-    Cmp,
     Connected,
     Linear,
     Model,
     Sense,
 )
 from gridlang.readers import read_dimacs_solution
+from gridlang.transforms import soft_objective
 
 DEFAULTS: dict[str, object] = {
     "algorithm": "auto",
@@ -148,8 +121,8 @@ DEFAULTS: dict[str, object] = {
 }
 """Solver settings, each overridable through ``SolveOptions.extra``.
 
-* ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :meth:`_Run.lsu`) or
-  ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective;
+* ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :class:`_Lsu`) or
+  ``rc2`` (core-guided, :class:`_Rc2`) for models with an objective;
   ``auto`` takes ``lsu`` when every objective term is on a region member
   (the standard maps: the value of the pen) and ``rc2`` when the objective
   also prices decisions (costly walls), as measured in ``docs/benchmarks.md``.
@@ -177,10 +150,10 @@ DEFAULTS: dict[str, object] = {
 
 @dataclass
 class Lowered:
-    """A model lowered to clauses.
+    """A prepared model (clauses and connectivity nodes only) as the solver's clauses.
 
     Attributes:
-        hard: hard clauses (lists of DIMACS literals).
+        hard: hard clauses (sequences of DIMACS literals).
         soft: ``(weight, clause)`` pairs, weights positive integers.
         offset: the objective is ``offset - cost`` when maximising and
             ``offset + cost`` when minimising (``cost``: total weight of the
@@ -188,317 +161,49 @@ class Lowered:
         sense: the objective's sense, or None without an objective.
         top: the highest DIMACS variable in use.
         lazy: connectivity nodes left to the cut loop.
-        families: ``(first, last, family)`` ranges naming auxiliary variables.
     """
 
-    hard: list[list[int]] = field(default_factory=list)
+    hard: list[Sequence[int]] = field(default_factory=list)
     soft: list[tuple[int, list[int]]] = field(default_factory=list)
     offset: int = 0
     sense: Sense | None = None
     top: int = 0
     lazy: list[Connected] = field(default_factory=list)
-    families: list[tuple[int, int, str]] = field(default_factory=list)
 
 
-_CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
-
-
-def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed: bool = True,
-          seed_pairs: bool = True) -> Lowered:
-    """Lower ``model`` to hard and soft clauses.
+def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
+    """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
 
     Args:
-        model: the IR model.
-        strategy: ``"cuts"`` (connectivity left in :attr:`Lowered.lazy` for
-            the cut loop) or ``"tree"`` (complete encoding, no loop).
-        card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
-            constraints (or ``ktotalizer``).
-        seed: with ``cuts``, start from the one-cell separator cuts of
-            :func:`gridlang.connectivity.seed_cuts`; ``seed_pairs`` adds its two-cell separators.
+        model: a model of :class:`~gridlang.ir.Clause` and
+            :class:`~gridlang.ir.Connected` nodes only (its linear rows, and
+            with ``tree`` connectivity its connectivity nodes too, decomposed
+            by :meth:`~gridlang.backend.Backend.prepare`).
+        seed: start the cut loop of each connectivity node from the
+            one-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`;
+            ``seed_pairs`` adds its two-cell separators.
 
     Returns:
-        The clauses, soft clauses and objective offset.
-
-    Raises:
-        BackendError: unknown strategy or encoding, or a constraint type this
-            backend cannot lower.
+        The clauses, the soft clauses and the objective's offset; the
+        connectivity nodes are left to the cut loop (:attr:`Lowered.lazy`).
     """
-    from pysat.formula import IDPool
-
-    if card_encoding not in _CARD_ENCODINGS:
-        raise BackendError(
-            f"unknown cardinality encoding {card_encoding!r}; choose one of {', '.join(_CARD_ENCODINGS)}"
-        )
-    pool = IDPool(start_from=model.num_vars + 1)
     out = Lowered()
     for con in model.constraints:
         if isinstance(con, Clause):
-            out.hard.append(list(con.lits))
-        elif isinstance(con, Linear):
-            first = pool.top + 1
-            out.hard.extend(_linear_clauses(con, pool, card_encoding))
-            if pool.top >= first:
-                out.families.append((first, pool.top, "aux.card"))
-        elif isinstance(con, Connected):
+            out.hard.append(con.lits)
+        else:
             # Roots are members (the compiler says so too; repeating it is free).
             lit_of = dict(con.members)
             for r in con.roots:
                 out.hard.append([lit_of[r]] if r in lit_of else [])
-            if strategy == "cuts":
-                out.lazy.append(con)
-                if seed:
-                    out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
-            elif strategy == "tree":
-                first = pool.top + 1
-                out.hard.extend(_tree_clauses(model, con, pool))
-                if pool.top >= first:
-                    out.families.append((first, pool.top, "aux.tree"))
-            else:
-                raise BackendError(f"backend 'maxsat' has no connectivity strategy {strategy!r}")
-        else:
-            raise BackendError(f"backend 'maxsat' cannot lower constraint {type(con).__name__}")
+            out.lazy.append(con)
+            if seed:
+                out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
     if model.objective is not None:
-        _lower_objective(model, out)
-    out.top = max(pool.top, model.num_vars)
+        soft = soft_objective(model.objective, out.hard)
+        out.soft, out.offset, out.sense = soft.soft, soft.offset, soft.sense
+    out.top = model.num_vars
     return out
-
-
-def _lower_objective(model: Model, out: Lowered) -> None:
-    obj = model.objective
-    assert obj is not None
-    coef: dict[int, int] = {}
-    constant = obj.constant
-    for c, lit in obj.terms:
-        # c * (-v) = c - c * v: keep one coefficient per variable.
-        if lit > 0:
-            coef[lit] = coef.get(lit, 0) + c
-        else:
-            coef[-lit] = coef.get(-lit, 0) - c
-            constant += c
-    fixed = _fixed_literals(out.hard)
-    maximise = obj.sense is Sense.MAXIMIZE
-    # Rewrite as ``constant + sum w * [l]`` where the soft clause [l] is wanted.
-    offset = constant
-    for v in sorted(coef):
-        c = coef[v]
-        if c == 0:
-            continue
-        # maximise c*x: want x when c > 0; minimise: want x when c < 0.
-        want = v if (c > 0) == maximise else -v
-        weight = abs(c)
-        if maximise:
-            offset += c if c > 0 else 0
-        else:
-            offset += c if c < 0 else 0
-        if want in fixed:
-            continue  # always satisfied: no cost either way
-        if -want in fixed:
-            # always falsified: its cost is a constant
-            offset += -weight if maximise else weight
-            continue
-        out.soft.append((weight, [want]))
-    out.offset = offset
-    out.sense = obj.sense
-
-
-def _fixed_literals(hard: list[list[int]]) -> set[int]:
-    """Literals implied by unit propagation over the binary and unit clauses."""
-    fixed: set[int] = set()
-    queue = [cl[0] for cl in hard if len(cl) == 1]
-    implies: dict[int, list[int]] = {}
-    for cl in hard:
-        if len(cl) == 2:
-            a, b = cl
-            implies.setdefault(-a, []).append(b)
-            implies.setdefault(-b, []).append(a)
-    while queue:
-        lit = queue.pop()
-        if lit in fixed:
-            continue
-        if -lit in fixed:
-            return set()  # contradictory: let the solver report infeasibility
-        fixed.add(lit)
-        queue.extend(implies.get(lit, ()))
-    return fixed
-
-
-def _normalise(terms, op: Cmp, rhs: int) -> tuple[list[int], list[int], Cmp, int]:
-    """One positive coefficient per literal; the constant moved to ``rhs``."""
-    coef: dict[int, int] = {}
-    for c, lit in terms:
-        if lit > 0:
-            coef[lit] = coef.get(lit, 0) + c
-        else:
-            coef[-lit] = coef.get(-lit, 0) - c
-            rhs -= c
-    lits, weights = [], []
-    for v in sorted(coef):
-        c = coef[v]
-        if c > 0:
-            lits.append(v)
-            weights.append(c)
-        elif c < 0:
-            # c * v = |c| * (-v) - |c|
-            lits.append(-v)
-            weights.append(-c)
-            rhs += -c
-    return lits, weights, op, rhs
-
-
-def _linear_clauses(con: Linear, pool, card_encoding: str) -> list[list[int]]:
-    guard = [-l for l in con.enforce]
-    lits, weights, op, rhs = _normalise(con.terms, con.op, con.rhs)
-    parts = [Cmp.LE, Cmp.GE] if op is Cmp.EQ else [op]
-    clauses: list[list[int]] = []
-    for part in parts:
-        clauses.extend(_bound_clauses(lits, weights, part, rhs, pool, card_encoding))
-    return [cl + guard for cl in clauses]
-
-
-def _bound_clauses(lits, weights, op: Cmp, rhs: int, pool, card_encoding: str) -> list[list[int]]:
-    """Clauses for ``sum w_i l_i <= rhs`` or ``>= rhs`` with ``w_i > 0``."""
-    from pysat.card import CardEnc, EncType
-    from pysat.pb import PBEnc
-
-    total = sum(weights)
-    if op is Cmp.GE:
-        # sum w l >= rhs  <=>  sum w (-l) <= total - rhs
-        lits = [-l for l in lits]
-        rhs = total - rhs
-    # Now sum w l <= rhs.
-    if rhs < 0:
-        return [[]]
-    if rhs >= total:
-        return []
-    big = [l for l, w in zip(lits, weights) if w > rhs]
-    clauses = [[-l] for l in big]
-    keep = [(l, w) for l, w in zip(lits, weights) if w <= rhs]
-    if not keep:
-        return clauses
-    lits = [l for l, _ in keep]
-    weights = [w for _, w in keep]
-    if sum(weights) <= rhs:
-        return clauses
-    if len(set(weights)) == 1:
-        k = rhs // weights[0]
-        if k == 0:
-            return clauses + [[-l] for l in lits]
-        if k == len(lits) - 1:
-            # "not all": one clause (this is also how ``>= 1`` arrives).
-            return clauses + [[-l for l in lits]]
-        if k == 1 and len(lits) <= 6:
-            return clauses + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
-        if 2 * k > len(lits):
-            # Mostly true: count the false ones instead, ``sum(-l) >= n - k``
-            # (a ``>= k`` for small k arrives here), with a sequential counter.
-            enc = CardEnc.atleast([-l for l in lits], bound=len(lits) - k, vpool=pool,
-                                  encoding=EncType.seqcounter)
-            return clauses + [list(cl) for cl in enc.clauses]
-        if k == 1:
-            card_encoding = "seqcounter"
-        if card_encoding == "ktotalizer":
-            return clauses + _ktotalizer(lits, k, pool)
-        enc = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=getattr(EncType, card_encoding))
-        return clauses + [list(cl) for cl in enc.clauses]
-    enc = PBEnc.leq(lits, weights=weights, bound=rhs, vpool=pool)
-    return clauses + [list(cl) for cl in enc.clauses]
-
-
-def _ktotalizer(lits: list[int], k: int, pool) -> list[list[int]]:
-    """``sum lits <= k`` by the totalizer cut at ``k + 1`` outputs (PySAT ITotalizer).
-
-    Totalizer of O. Bailleux and Y. Boufkhad, CP 2003, with the k-simplification
-    of PySAT's ``ITotalizer`` (Martins et al., CP 2014): ``O(n k)`` clauses
-    instead of ``O(n^2)`` for the full tree; output ``k + 1`` is set false.
-    """
-    from pysat.card import ITotalizer
-
-    tot = ITotalizer(lits, ubound=k, top_id=pool.top)
-    try:
-        clauses = [list(cl) for cl in tot.cnf.clauses] + [[-tot.rhs[k]]]
-        pool.top = max(pool.top, tot.top_id)
-    finally:
-        tot.delete()
-    return clauses
-
-
-def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
-    """The spanning-tree encoding of one Connected node (see the module docstring)."""
-    grid = model.grid
-    lit_of = dict(con.members)
-    cells = sorted(lit_of)
-    if not cells:
-        return []
-    cand = set(cells)
-    clauses: list[list[int]] = []
-    roots = set(con.roots)
-    if not roots <= cand:
-        return [[]]
-    n = len(cells)
-    # BFS depth is below the number of members: below n, and below the size when fixed.
-    depth = min(n, con.size) if con.size is not None else n
-    nbits = max(1, (max(depth, 1) - 1).bit_length())
-    bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v not in roots}
-    rvar: dict[int, int] = {}
-    if not roots:
-        # Root selection: the smallest member is the root.
-        rvar = {v: pool.id() for v in cells}
-        some = pool.id()  # "some member with a smaller index" chain
-        prefix = {}
-        for v in cells:
-            prefix[v] = pool.id()
-        for i, v in enumerate(cells):
-            clauses.append([-rvar[v], lit_of[v]])
-            clauses.append([-rvar[v], -prefix[v]])
-            if i + 1 < n:
-                nxt = prefix[cells[i + 1]]
-                clauses.append([-lit_of[v], nxt])
-                clauses.append([-prefix[v], nxt])
-            clauses.append([-lit_of[v], some])
-        clauses.append([-some] + [rvar[v] for v in cells])
-    eq: dict[tuple[int, int], list[int]] = {}
-
-    def equal_chain(a: int, b: int) -> list[int]:
-        key = (min(a, b), max(a, b))
-        if key not in eq:
-            lo, hi = key
-            e = [0] * nbits
-            e[nbits - 1] = 0  # bits above the top bit: trivially equal
-            for i in range(nbits - 2, -1, -1):
-                e[i] = pool.id()
-                clauses.append([-e[i], -bit[lo][i + 1], bit[hi][i + 1]])
-                clauses.append([-e[i], bit[lo][i + 1], -bit[hi][i + 1]])
-                if e[i + 1]:
-                    clauses.append([-e[i], e[i + 1]])
-            eq[key] = e
-        return eq[key]
-
-    for v in cells:
-        if v in roots:
-            continue
-        parents = []
-        for u in grid.neighbours[v]:
-            if u not in cand or u == v:
-                continue
-            p = pool.id()
-            parents.append(p)
-            clauses.append([-p, lit_of[u]])
-            clauses.append([-p, lit_of[v]])
-            if u in roots:
-                continue  # chains stop at a root: no rank needed
-            e = equal_chain(u, v)
-            ds = []
-            for i in range(nbits):
-                d = pool.id()
-                ds.append(d)
-                clauses.append([-d, -bit[u][i]])
-                clauses.append([-d, bit[v][i]])
-                if e[i]:
-                    clauses.append([-d, e[i]])
-            clauses.append([-p] + ds)
-        head = [-lit_of[v]] + ([rvar[v]] if rvar else [])
-        clauses.append(head + parents)
-    return clauses
 
 
 # --------------------------------------------------------------------------
@@ -515,6 +220,10 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
+    native = frozenset({Clause, Connected})
+    """Clauses, and connectivity by the cut loop; linear rows go through
+    :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
+    ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
 
     def _settings(self, options: SolveOptions) -> dict[str, object]:
         """:data:`DEFAULTS` overridden by ``options.extra`` (``maxsat.NAME``, or
@@ -563,8 +272,8 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]),
-                    bool(settings["cuts.seed_pairs"]))
+        clauses = self._clauses(model, strategy, str(settings["card.encoding"]))
+        low = lower(clauses, bool(settings["cuts.seed"]), bool(settings["cuts.seed_pairs"]))
         if model.objective is None:
             oracle, algorithm = _Sat(model, low, settings), "sat"
         elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
@@ -617,7 +326,8 @@ class MaxSatBackend(Backend):
             self.strategy(options)  # an unknown name is refused as in solve
             raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
         settings = self._settings(options)
-        low = lower(model, "tree", str(settings["card.encoding"]))
+        clauses = self._clauses(model, "tree", str(settings["card.encoding"]))
+        low = lower(clauses)
         comments = _header(model, low, fmt, str(settings["card.encoding"]))
         from pysat.formula import CNF, WCNF
 
@@ -635,9 +345,19 @@ class MaxSatBackend(Backend):
                 cnf.to_fp(fp, comments=comments)
         side = path + ".vars.json"
         with open(side, "w", encoding="utf-8", newline="\n") as fp:
-            json.dump(_variable_map(model, low), fp, indent=1)
+            json.dump(_variable_map(clauses), fp, indent=1)
             fp.write("\n")
         return [path, side]
+
+    def _clauses(self, model: Model, strategy: str, card_encoding: str) -> Model:
+        """``model`` prepared for :func:`lower`: linear rows as clauses, and
+        connectivity too under ``tree``; the model's variables come first.
+
+        Raises:
+            BackendError: a node kind this backend cannot lower.
+        """
+        native = self.native if strategy == "cuts" else self.native - {Connected}
+        return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding}})
 
     def read_solution(self, model: Model, path: str) -> Assignment:
         """Read an external MaxSAT or SAT solver's answer to a file this backend wrote.
@@ -681,7 +401,8 @@ def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[st
     return lines
 
 
-def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
+def _variable_map(model: Model) -> dict[str, dict[str, object]]:
+    """DIMACS variable -> its name, family, cell and value, for every variable of a prepared model."""
     out: dict[str, dict[str, object]] = {}
     for v, var in enumerate(model.variables, 1):
         cell = None
@@ -690,12 +411,7 @@ def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
         elif var.cell is not None:
             cell = list(model.grid.cell(var.cell))
         out[str(v)] = {"var": str(var), "family": var.family, "cell": cell, "value": var.value}
-    for first, last, family in low.families:
-        for v in range(first, last + 1):
-            out[str(v)] = {"var": f"{family}#{v}", "family": family, "cell": None, "value": None}
-    for v in range(model.num_vars + 1, low.top + 1):
-        out.setdefault(str(v), {"var": f"aux#{v}", "family": "aux", "cell": None, "value": None})
-    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+    return out
 
 
 def _region_objective(model: Model, low: Lowered) -> bool:

@@ -322,7 +322,7 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
     for k, con in enumerate(model.constraints, start=1):
         if isinstance(con, (Clause, Linear)):
             _lower_row(low, con, k)
-        elif isinstance(con, Connected):
+        else:  # Connected: the model is prepared (Backend.prepare)
             key = _sanitize(con.name) or f"region{k}"
             while key in keys:
                 key += f"_{k}"
@@ -341,8 +341,6 @@ def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -
                 encoding = _FLOW  # also a path or region too large for its layers
                 _lower_flow(low, con, key)
             low.encodings[key] = encoding
-        else:
-            raise BackendError(f"the milp backend cannot lower a {type(con).__name__} constraint")
     if model.objective is not None:
         coefs, const = _affine(model.objective.terms)
         low.objective = (model.objective.sense, coefs, model.objective.constant + const)
@@ -894,7 +892,7 @@ def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[An
     """
     if connectivity not in (_AUTO, _FLOW, _CUTS):
         raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
-    pyo = _PyomoModel(_lower(model, connectivity))
+    pyo = _PyomoModel(_lower(MilpBackend().prepare(model), connectivity))
     return pyo.pm, pyo.labeler
 
 
@@ -1081,6 +1079,7 @@ class MilpBackend(Backend):
     connectivity = (_AUTO, _CUTS, _FLOW)
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
+    native = frozenset({Clause, Linear, Connected})
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -1181,7 +1180,7 @@ class MilpBackend(Backend):
                     "the file uses single-commodity flow for connectivity")
             self.notes.append(note)
             logger.info(note)  # the CLI prints backend.notes
-        low = _lower(model, requested, for_file=True)
+        low = _lower(self.prepare(model), requested, for_file=True)
         pyo = _PyomoModel(low, for_file=True)
         body = _write_body(pyo, fmt)
         header = _header_lines(model, low, requested)
@@ -1225,6 +1224,7 @@ class MilpBackend(Backend):
         """
         # The file may come from any strategy; their IR columns are the same
         # and come first, and their auxiliary columns are read and ignored.
+        model = self.prepare(model)
         low = _lower(model, _FLOW)
         aux = {col.name for lowered in (low, _lower(model, _AUTO, for_file=True))
                for col in lowered.columns[model.num_vars:]}
@@ -1336,7 +1336,7 @@ class MilpSession(Session):
         kept = self._kept
         if kept is None:
             model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
-            low = _lower(model, strategy, int(settings["seed_cuts"]))
+            low = _lower(self.backend.prepare(model), strategy, int(settings["seed_cuts"]))
         else:
             low = kept.low
             model = kept.model.with_constraints(tuple(kept.pending))

@@ -6,9 +6,11 @@ answers with a :class:`Result`. Backends live one per module in
 module, so that ``gridlang check`` and ``gridlang backends`` work and start
 fast when a solver is missing.
 
-Each backend states which connectivity strategies it offers
-(``connectivity``), its default, and the file formats it can write. A
-construct it cannot lower is refused by name with :class:`BackendError`,
+Each backend states which IR node kinds it lowers itself (``native``),
+which connectivity strategies it offers (``connectivity``), its default,
+and the file formats it can write. :meth:`Backend.prepare` hands every
+other node kind to the shared decompositions of :mod:`gridlang.transforms`;
+a node that none removes is refused by name with :class:`BackendError`,
 never dropped.
 """
 
@@ -19,7 +21,7 @@ import importlib
 import importlib.util
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Mapping
+from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
@@ -167,6 +169,9 @@ class Backend(ABC):
     formats: ClassVar[tuple[str, ...]] = ()
     imports: ClassVar[tuple[str, ...]] = ()
     """Modules the backend needs to solve, imported by :meth:`load_library`."""
+    native: ClassVar[frozenset[type]]
+    """The IR node types the backend lowers itself (``Clause``, ``Linear``,
+    ``Connected``); :meth:`prepare` decomposes the others."""
 
     @classmethod
     def available(cls) -> bool:
@@ -251,6 +256,41 @@ class Backend(ABC):
             if not ok:
                 raise BackendError(f"backend {self.name!r}: setting {name!r} takes {kind}, not {value!r}")
             out[name] = {**out[name], **value} if isinstance(default, Mapping) else value
+        return out
+
+    def prepare(self, model: Model, native: Collection[type] | None = None,
+                passes: Mapping[str, Mapping[str, object]] | None = None) -> Model:
+        """The model this backend lowers: every node kind it does not lower
+        natively decomposed by the shared passes of :mod:`gridlang.transforms`.
+
+        Args:
+            model: the compiled model; it is not changed.
+            native: the node types to keep; default :attr:`native`. A
+                backend narrows it when a strategy asks for a kind to go
+                through a pass (MaxSAT's ``tree`` connectivity).
+            passes: keyword arguments of each pass, by pass name
+                (``{"linear_to_clauses": {"encoding": "totalizer"}}``).
+
+        Returns:
+            ``model`` itself when the backend lowers every node kind it
+            holds, else a new model whose variables start with ``model``'s.
+
+        Raises:
+            BackendError: a node that the backend can neither lower nor get
+                decomposed, named with the spec line it came from.
+        """
+        keep = self.native if native is None else frozenset(native)
+        if all(type(con) in keep for con in model.constraints):
+            return model
+        from .transforms import decompose
+
+        out = decompose(model, keep, passes)
+        for con in out.constraints:
+            if type(con) not in keep:
+                span = getattr(con, "span", None)
+                where = f" (from {span.file}:{span.line})" if span is not None else ""
+                raise BackendError(f"backend {self.name!r} cannot lower {type(con).__name__}{where} "
+                                   "and no decomposition applies")
         return out
 
     @abstractmethod
