@@ -46,7 +46,8 @@ Lowering:
   path from the first end to the second.
 
 Settings: any CP-SAT parameter, as ``cpsat.NAME`` in
-``SolveOptions.extra`` (``--set cpsat.num_workers=4``).
+``SolveOptions.extra`` (``--set cpsat.num_workers=4``), checked against
+CP-SAT's parameter proto before solving (:class:`CpSatSettings`).
 CP-SAT needs its portfolio of search workers: without ``num_workers`` (or
 ``SolveOptions.workers``) a model with an objective gets 8 whatever the
 core count, and a model without one (a satisfaction or uniqueness
@@ -63,7 +64,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs
@@ -71,9 +73,59 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
 SATISFACTION_WORKERS = 4
+
+
+@dataclass(frozen=True)
+class CpSatSettings(Settings):
+    """The CP-SAT backend's settings: CP-SAT's own parameters.
+
+    Every ``cpsat.NAME`` key of ``SolveOptions.extra`` is the CP-SAT
+    parameter ``NAME`` (``--set cpsat.num_workers=4``), checked against
+    CP-SAT's parameter proto (``SatParameters``) before solving and set on
+    every solver run after gridlang's own choices (workers, time limit,
+    log), which it overrides.
+
+    Attributes:
+        parameters: parameter name -> value.
+    """
+
+    parameters: Mapping[str, object] = field(default_factory=frozen_mapping)
+
+    @classmethod
+    def read(cls, backend: str, extra: Mapping[str, object]) -> CpSatSettings:
+        """Every ``<backend>.NAME`` key of ``extra`` as the CP-SAT parameter ``NAME``, checked.
+
+        Raises:
+            BackendError: CP-SAT has no such parameter, or refuses the
+                value's type.
+        """
+        prefix = backend + "."
+        out = cls(frozen_mapping({k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}))
+        out.check(backend)
+        return out
+
+    def check(self, backend: str) -> None:
+        """Set every parameter on a scratch ``SatParameters``.
+
+        Raises:
+            BackendError: an unknown parameter, or a value of a type it does not take.
+        """
+        from ortools.sat import sat_parameters_pb2
+
+        scratch = sat_parameters_pb2.SatParameters()
+        fields = scratch.DESCRIPTOR.fields_by_name
+        for name, value in self.parameters.items():
+            if name not in fields:
+                raise BackendError(f"CP-SAT has no parameter {name!r}")
+            try:
+                setattr(scratch, name, value)
+            except (AttributeError, TypeError, ValueError) as e:
+                kind = type(getattr(scratch, name)).__name__
+                raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
 
 
 class CpSatBackend(Backend):
@@ -86,23 +138,31 @@ class CpSatBackend(Backend):
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
     native = frozenset({Clause, Linear, Connected})
+    settings_class = CpSatSettings
 
     def __init__(self) -> None:
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
 
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: CpSatSettings | None = None) -> Result:
         """Solve ``model`` with CP-SAT, through the lazy-cut driver for the nodes left to cuts.
+
+        Args:
+            model: the compiled model.
+            options: time limit, workers, strategy, log, and CP-SAT
+                parameters as ``extra["cpsat.NAME"]`` (:class:`CpSatSettings`).
+            settings: those parameters, made by :meth:`configure` (None: made here).
 
         Raises:
             BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
         strategy = self.strategy(options)
+        settings = settings if settings is not None else self.configure(options)
         deadline = options.clock()
         start = time.perf_counter()
         built = _Lowering(self.prepare(model), strategy)
         build_seconds = time.perf_counter() - start
-        oracle = _Oracle(built, options)
+        oracle = _Oracle(built, options, settings)
         out = lazy_solve(model, oracle, built.connected, deadline)
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
                   "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
@@ -308,9 +368,10 @@ class _Oracle:
 
     improving = False
 
-    def __init__(self, built: _Lowering, options: SolveOptions):
+    def __init__(self, built: _Lowering, options: SolveOptions, settings: CpSatSettings):
         self.built = built
         self.options = options
+        self.settings = settings
         self.wall_time = 0.0
 
     def add(self, cuts: list[Linear]) -> None:
@@ -333,16 +394,8 @@ class _Oracle:
         remaining = deadline.remaining()
         if remaining is not None:
             params.max_time_in_seconds = max(remaining, 0.01)
-        for key, value in options.extra.items():
-            if key.startswith("cpsat."):
-                name = key[len("cpsat."):]
-                if not hasattr(params, name):
-                    raise BackendError(f"CP-SAT has no parameter {name!r}")
-                try:
-                    setattr(params, name, value)
-                except (TypeError, ValueError) as e:
-                    kind = type(getattr(params, name)).__name__
-                    raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
+        for name, value in self.settings.parameters.items():
+            setattr(params, name, value)  # checked by CpSatSettings
         if options.log:
             solver.log_callback = _log_to_stderr
         code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)

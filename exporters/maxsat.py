@@ -22,25 +22,15 @@ clauses:
 Connectivity (:class:`~gridlang.ir.Connected`), two exact strategies:
 
 ``cuts`` (default): the logic-based Benders loop of
-:mod:`gridlang.connectivity`. Solve without connectivity; for every stray
-component the vertex-separator cut ``x_s <= sum_{w in N(C)} x_w`` is the
-hard clause ``[-x_s] + [x_w for w in N(C)]`` (the pairwise form
-``x_s + x_t <= 1 + sum x_w`` is ``[-x_s, -x_t] + rim``), added to the *same*
-RC2 object before the next ``compute()``: RC2's cores stay valid when hard
-clauses are added, so each round resumes from the previous lower bound.
-With roots, every member must be reached from some root (one component
-per root is allowed, as in a flood fill from several cells). For rooted
-regions each round also adds the root-side cut: with ``R`` the chosen
-cells the roots reach, ``N(R)`` separates the roots from every candidate
-outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every chosen
-``t`` outside it. Before the first round the loop is seeded with the cuts
-whose separator is one or two cells, found by depth-first searches for cut
-vertices (:func:`gridlang.connectivity.seed_cuts`: ``[-x_w, x_a]`` when cut
-vertex ``a`` separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a
-pair, ``[-x_w]`` when nothing joins them). The loop stops on a connected
-answer (optimal), or as soon as the answer with its stray
-components removed (when that passes every constraint) scores the
-relaxation's bound.
+:mod:`gridlang.connectivity` (its driver, ``lazy_solve``). Each vertex-separator
+cut ``x_s <= sum_{w in N(C)} x_w`` is the hard clause
+``[-x_s] + [x_w for w in N(C)]``, added to the *same* solver object before
+the next call: RC2's cores, and the SAT solvers' learnt clauses, stay valid
+when hard clauses are added, so each round resumes where the last one
+stopped. Rooted regions also get the root-side cuts each round, and the
+loop starts from the one-cell separator cuts of
+:func:`gridlang.connectivity.seed_cuts` (``[-x_w, x_a]`` when cut vertex
+``a`` separates ``w`` from the roots; ``[-x_w]`` when nothing joins them).
 
 ``tree`` (no loop, complete, used for file export): every connectivity
 node becomes the clauses of a spanning tree with binary ranks, by
@@ -60,17 +50,19 @@ the cut loop adding clauses to the same RC2 object. Models without an
 objective go to an incremental :class:`pysat.solvers.Solver`, the cut loop
 adding clauses between ``solve`` calls. The time limit (seconds) covers all
 rounds: :func:`gridlang.deadline.run_solver` interrupts the oracle at the
-command's deadline; CaDiCaL cannot be interrupted, so the search runs it in slices of ``conflicts`` conflicts
-and reads the clock between slices (under RC2 the limit is then checked
-between rounds only). On a timeout the answer is FEASIBLE when an earlier
+command's deadline; CaDiCaL cannot be interrupted, so the search runs it in
+slices of at most ``conflicts`` conflicts and reads the clock between
+slices (:func:`gridlang.deadline.run_sat`; under RC2 the limit is then
+checked between rounds only). On a timeout the answer is FEASIBLE when an earlier
 round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
 bound: for RC2 the last completed round's relaxation optimum, for the
 search the cost bound proved so far (the offset until the last call).
 
-Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``
-as ``maxsat.NAME``): the algorithm (``auto`` takes ``lsu`` when every
-objective term is on a region member, as on the standard maps, and ``rc2``
-when the objective also prices decisions, as with costly walls), the SAT
+Settings (:class:`MaxSatSettings`, each overridable through
+``SolveOptions.extra`` as ``maxsat.NAME``): the algorithm (``auto`` takes
+``lsu`` when every objective term is on a region member, as on the
+standard maps, and ``rc2`` when the objective also prices decisions, as
+with costly walls), the SAT
 oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
 Glucose 3 without an objective), RC2's ``exhaust`` and ``minz``, the full
 totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
@@ -85,12 +77,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_solver
+from gridlang.deadline import Deadline, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
@@ -101,48 +93,134 @@ from gridlang.ir import (
     Sense,
 )
 from gridlang.readers import read_dimacs_solution
-from gridlang.transforms import soft_objective
+from gridlang.settings import Settings
+from gridlang.transforms import CARD_ENCODINGS, soft_objective
 
-DEFAULTS: dict[str, object] = {
-    "algorithm": "auto",
-    "lsu.solver": "cadical195",
-    "conflicts": 100000,
-    "lsu.max_units": 100000,
-    "rc2.solver": "g4",
-    "rc2.stratified": False,
-    "rc2.exhaust": True,
-    "rc2.minz": True,
-    "rc2.adapt": False,
-    "sat.solver": "g3",
-    "card.encoding": "totalizer",
-    "cuts.root_side": True,
-    "cuts.seed": True,
-    "cuts.seed_pairs": False,
-}
-"""Solver settings, each overridable through ``SolveOptions.extra``.
+@dataclass(frozen=True)
+class LsuSettings(Settings):
+    """The linear SAT-UNSAT search (``algorithm = "lsu"``, :class:`_Lsu`).
 
-* ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :class:`_Lsu`) or
-  ``rc2`` (core-guided, :class:`_Rc2`) for models with an objective;
-  ``auto`` takes ``lsu`` when every objective term is on a region member
-  (the standard maps: the value of the pen) and ``rc2`` when the objective
-  also prices decisions (costly walls), as measured in ``docs/benchmarks.md``.
-* ``lsu.solver``: PySAT name of the SAT solver of ``lsu``.
-  ``conflicts``: with a time limit and a solver PySAT cannot interrupt
-  (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs in slices
-  of this many conflicts and the clock is read between slices. ``lsu.max_units``: the search counts a soft
-  clause of weight ``w`` as ``w`` totalizer inputs; above this total
-  weight RC2 runs instead (``stats["algorithm"]`` says which ran).
-* ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
-  ``mgh``...); ``rc2.stratified`` (RC2Stratified, without hardening, which
-  later cuts would invalidate), ``rc2.exhaust``, ``rc2.minz``, ``rc2.adapt``:
-  RC2's options of those names.
-* ``sat.solver``: the oracle for models without an objective.
-* ``card.encoding``: :class:`pysat.card.EncType` name (or ``ktotalizer``) for
-  ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise (``n <= 6``)
-  or a sequential counter, larger ``k`` counts the false literals instead.
-* ``cuts.root_side``: add the root-side cuts each round; ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
-  the one- and two-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`.
-"""
+    Attributes:
+        solver: PySAT name of its SAT solver.
+        max_units: the search counts a soft clause of weight ``w`` as ``w``
+            totalizer inputs; above this total weight RC2 runs instead
+            (``stats["algorithm"]`` says which ran). At least 1.
+    """
+
+    solver: str = "cadical195"
+    max_units: int = 100000
+
+
+@dataclass(frozen=True)
+class Rc2Settings(Settings):
+    """RC2 (``algorithm = "rc2"``, :class:`_Rc2`).
+
+    Attributes:
+        solver: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
+            ``mgh``...).
+        stratified: RC2Stratified, without hardening (which later cuts would
+            invalidate).
+        exhaust, minz, adapt: RC2's options of those names.
+    """
+
+    solver: str = "g4"
+    stratified: bool = False
+    exhaust: bool = True
+    minz: bool = True
+    adapt: bool = False
+
+
+@dataclass(frozen=True)
+class SatSettings(Settings):
+    """The SAT search of models without an objective (:class:`_Sat`).
+
+    Attributes:
+        solver: PySAT name of its SAT solver.
+    """
+
+    solver: str = "g3"
+
+
+@dataclass(frozen=True)
+class CardSettings(Settings):
+    """Cardinality constraints (:func:`gridlang.transforms.linear_to_clauses`).
+
+    Attributes:
+        encoding: a :class:`pysat.card.EncType` name (or ``ktotalizer``) for
+            ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise
+            (``n <= 6``) or a sequential counter, larger ``k`` counts the
+            false literals instead.
+    """
+
+    encoding: str = "totalizer"
+
+
+@dataclass(frozen=True)
+class CutSettings(Settings):
+    """The cut loop (strategy ``cuts``).
+
+    Attributes:
+        root_side: add the root-side cuts each round.
+        seed, seed_pairs: seed the loop with the one-cell, and the two-cell,
+            separator cuts of :func:`gridlang.connectivity.seed_cuts`.
+    """
+
+    root_side: bool = True
+    seed: bool = True
+    seed_pairs: bool = False
+
+
+@dataclass(frozen=True)
+class MaxSatSettings(Settings):
+    """The MaxSAT backend's settings, ``maxsat.NAME`` in ``SolveOptions.extra``
+    (``maxsat.lsu.solver``; from Python also ``NAME`` alone). The defaults
+    are the measured best (``docs/benchmarks.md``).
+
+    Attributes:
+        algorithm: ``lsu`` (linear SAT-UNSAT search) or ``rc2``
+            (core-guided) for models with an objective; ``auto`` takes
+            ``lsu`` when every objective term is on a region member (the
+            standard maps: the value of the pen) and ``rc2`` when the
+            objective also prices decisions (costly walls).
+        conflicts: with a time limit and a solver PySAT cannot interrupt
+            (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs
+            in slices of at most this many conflicts and the clock is read
+            between slices. At least 1.
+        lsu, rc2, sat, card, cuts: the groups above.
+    """
+
+    bare: ClassVar[bool] = True
+
+    algorithm: str = "auto"
+    conflicts: int = 100000
+    lsu: LsuSettings = field(default_factory=LsuSettings)
+    rc2: Rc2Settings = field(default_factory=Rc2Settings)
+    sat: SatSettings = field(default_factory=SatSettings)
+    card: CardSettings = field(default_factory=CardSettings)
+    cuts: CutSettings = field(default_factory=CutSettings)
+
+    def check(self, backend: str) -> None:
+        """Refuse an unknown algorithm, SAT solver or cardinality encoding, and limits below 1.
+
+        Raises:
+            BackendError: the first value refused, in one sentence.
+        """
+        if self.algorithm not in ("auto", "lsu", "rc2"):
+            raise BackendError(f"unknown MaxSAT algorithm {self.algorithm!r}; choose auto, lsu or rc2")
+        from pysat.solvers import SolverNames
+
+        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
+        for key, name in (("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver),
+                          ("sat.solver", self.sat.solver)):
+            if name not in known:
+                raise BackendError(f"setting {key!r}: PySAT has no SAT solver {name!r}; it has {', '.join(known)}")
+        for key, value in (("conflicts", self.conflicts), ("lsu.max_units", self.lsu.max_units)):
+            if value < 1:
+                raise BackendError(f"setting {key!r} must be at least 1, not {value!r}")
+        if self.card.encoding not in CARD_ENCODINGS:
+            raise BackendError(f"unknown cardinality encoding {self.card.encoding!r}; "
+                               f"choose one of {', '.join(CARD_ENCODINGS)}")
+
 
 # --------------------------------------------------------------------------
 # lowering
@@ -224,38 +302,16 @@ class MaxSatBackend(Backend):
     """Clauses, and connectivity by the cut loop; linear rows go through
     :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
     ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
+    settings_class = MaxSatSettings
 
-    def _settings(self, options: SolveOptions) -> dict[str, object]:
-        """:data:`DEFAULTS` overridden by ``options.extra`` (``maxsat.NAME``, or
-        ``NAME`` from Python), checked.
-
-        Raises:
-            BackendError: an unknown ``maxsat.`` setting, a value of the wrong
-                type, an unknown algorithm or SAT solver name, or a slice or
-                weight limit below 1.
-        """
-        settings = self.settings(options, DEFAULTS, bare=True)
-        if settings["algorithm"] not in ("auto", "lsu", "rc2"):
-            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose auto, lsu or rc2")
-        from pysat.solvers import SolverNames
-
-        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
-        for key in ("lsu.solver", "rc2.solver", "sat.solver"):
-            if settings[key] not in known:
-                raise BackendError(f"setting {key!r}: PySAT has no SAT solver {settings[key]!r}; "
-                                   f"it has {', '.join(known)}")
-        for key in ("conflicts", "lsu.max_units"):
-            if int(settings[key]) < 1:
-                raise BackendError(f"setting {key!r} must be at least 1, not {settings[key]!r}")
-        return settings
-
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: MaxSatSettings | None = None) -> Result:
         """Solve ``model``: linear SAT-UNSAT search or RC2 (objective), a SAT solver (none).
 
         Args:
             model: the IR model.
             options: time limit in seconds over all cut rounds, strategy,
-                and ``extra`` keys from :data:`DEFAULTS`.
+                and the ``extra`` keys of :class:`MaxSatSettings`.
+            settings: those settings, made by :meth:`configure` (None: made here).
 
         Returns:
             The result; ``stats`` holds ``algorithm`` (``lsu``, ``rc2`` or
@@ -263,26 +319,27 @@ class MaxSatBackend(Backend):
             ``soft``, ``variables``, ``strategy`` and the solver settings.
 
         Raises:
-            BackendError: PySAT is missing, or a construct cannot be lowered.
+            BackendError: PySAT is missing, a setting is refused, or a
+                construct cannot be lowered.
         """
         start = time.perf_counter()
         strategy = self.strategy(options)
-        settings = self._settings(options)
+        s = settings if settings is not None else self.configure(options)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        clauses = self._clauses(model, strategy, str(settings["card.encoding"]))
-        low = lower(clauses, bool(settings["cuts.seed"]), bool(settings["cuts.seed_pairs"]))
+        clauses = self._clauses(model, strategy, s.card.encoding)
+        low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs)
         if model.objective is None:
-            oracle, algorithm = _Sat(model, low, settings), "sat"
-        elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
-                and sum(w for w, _ in low.soft) <= int(settings["lsu.max_units"]):
-            oracle, algorithm = _Lsu(model, low, settings), "lsu"
+            oracle, algorithm = _Sat(model, low, s), "sat"
+        elif (s.algorithm == "lsu" or s.algorithm == "auto" and _region_objective(model, low)) \
+                and sum(w for w, _ in low.soft) <= s.lsu.max_units:
+            oracle, algorithm = _Lsu(model, low, s), "lsu"
         else:
-            oracle, algorithm = _Rc2(model, low, settings), "rc2"
+            oracle, algorithm = _Rc2(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
-        separators = [separator_cuts] + ([root_side_cuts] if settings["cuts.root_side"] else [])
+        separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
         out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
         if not out.stats["abandoned"]:
             oracle.close()
@@ -296,7 +353,7 @@ class MaxSatBackend(Backend):
             hard=len(low.hard) + oracle.hard_added,
             soft=len(low.soft),
             variables=low.top,
-            settings={k: settings[k] for k in sorted(settings)},
+            settings=s.flat(),
         )
         result.seconds = time.perf_counter() - start
         return result
@@ -325,10 +382,10 @@ class MaxSatBackend(Backend):
         if options.connectivity not in (None, "tree"):
             self.strategy(options)  # an unknown name is refused as in solve
             raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
-        settings = self._settings(options)
-        clauses = self._clauses(model, "tree", str(settings["card.encoding"]))
+        encoding = self.configure(options).card.encoding
+        clauses = self._clauses(model, "tree", encoding)
         low = lower(clauses)
-        comments = _header(model, low, fmt, str(settings["card.encoding"]))
+        comments = _header(model, low, fmt, encoding)
         from pysat.formula import CNF, WCNF
 
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
@@ -420,70 +477,12 @@ def _region_objective(model: Model, low: Lowered) -> bool:
     return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
-def _interruptible(name: str) -> bool:
-    """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
-    from pysat.solvers import SolverNames
-
-    for family in ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling"):
-        if name in getattr(SolverNames, family, ()):
-            return False
-    return True
-
-
-SLICE_SECONDS = 1.0
-"""With a deadline, a CaDiCaL slice is sized to last about this long (or the
-time left), from the conflict rate of the slice before."""
-
-
-def _sat_call(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
-    """One SAT call under ``deadline``: True, False, or None when the time ran out or Ctrl-C stopped it.
-
-    An interruptible solver runs through :func:`gridlang.deadline.run_solver`
-    (stopped by ``interrupt``). CaDiCaL cannot be interrupted: it runs in
-    slices of a conflict budget (learnt clauses carry over between them),
-    the clock and the Ctrl-C flag read between slices; with a deadline a
-    slice lasts about :data:`SLICE_SECONDS` or the time left, without one
-    ``conflicts`` conflicts.
-    """
-    if deadline.expired():
-        return None
-    if _interruptible(name):
-        def call():
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-
-        ok = run_solver(deadline, call, solver.interrupt)
-        if ok is None:
-            solver.clear_interrupt()
-        return ok
-    budget = conflicts
-    while not deadline.expired():
-        remaining = deadline.remaining()
-        before = solver.accum_stats().get("conflicts", 0)
-        t = time.perf_counter()
-        solver.conf_budget(max(int(budget), 100))
-        try:
-            ok = solver.solve_limited(assumptions=assumptions)
-        except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
-            if "interrupt" not in str(e).lower():
-                raise
-            deadline.stop()
-            return None
-        if ok is not None:
-            return ok
-        if remaining is not None:
-            spent = max(time.perf_counter() - t, 1e-3)
-            rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
-            left = deadline.remaining() or 0.0
-            budget = min(conflicts, rate * min(SLICE_SECONDS, left))
-    return None
-
-
 class _Oracle:
     """What the three MaxSAT oracles share: the lowered model and the answer's decoding."""
 
     improving = False
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         self.model = model
         self.low = low
         self.settings = settings
@@ -515,23 +514,22 @@ class _Rc2(_Oracle):
     returns the relaxation's optimum; cuts are added to the same RC2 object,
     whose cores stay valid when hard clauses are added."""
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.examples.rc2 import RC2, RC2Stratified
         from pysat.formula import WCNF
 
         super().__init__(model, low, settings)
-        s = settings
+        s = settings.rc2
         wcnf = WCNF()
         for cl in low.hard:
             wcnf.append(cl)
         for w, cl in low.soft:
             wcnf.append(cl, weight=w)
         wcnf.nv = max(wcnf.nv, low.top)
-        kwargs = dict(solver=s["rc2.solver"], exhaust=bool(s["rc2.exhaust"]), minz=bool(s["rc2.minz"]),
-                      adapt=bool(s["rc2.adapt"]))
+        kwargs = dict(solver=s.solver, exhaust=s.exhaust, minz=s.minz, adapt=s.adapt)
         # Hardening is sound only for a fixed formula; cuts come later.
-        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s["rc2.stratified"] else RC2(wcnf, **kwargs)
-        self.interruptible = _interruptible(str(s["rc2.solver"]))
+        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s.stratified else RC2(wcnf, **kwargs)
+        self.interruptible = sat_interruptible(s.solver)
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         rc2 = self.rc2
@@ -568,11 +566,11 @@ class _Lsu(_Oracle):
 
     improving = True
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.solvers import Solver
 
         super().__init__(model, low, settings)
-        self.name = str(settings["lsu.solver"])
+        self.name = settings.lsu.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
         self.tot = None
@@ -591,7 +589,7 @@ class _Lsu(_Oracle):
                 self.solver.append_formula(self.tot.cnf.clauses)
             if best - 1 < len(self.counted):
                 assumptions = [-self.tot.rhs[best - 1]]
-        ok = _sat_call(self.solver, self.name, assumptions, deadline, int(self.settings["conflicts"]))
+        ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
         trivial = self.score(0)  # no answer beats cost 0
         if ok is None:
             return Round("unknown", bound=trivial)
@@ -615,16 +613,16 @@ class _Sat(_Lsu):
 
     improving = False
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.solvers import Solver
 
         _Oracle.__init__(self, model, low, settings)
-        self.name = str(settings["sat.solver"])
+        self.name = settings.sat.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.tot = None
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
-        ok = _sat_call(self.solver, self.name, [], deadline, int(self.settings["conflicts"]))
+        ok = run_sat(self.solver, self.name, [], deadline, self.settings.conflicts)
         if ok is None:
             return Round("unknown")
         if not ok:
