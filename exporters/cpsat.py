@@ -12,17 +12,13 @@ Lowering:
       each node by the encoding measured best for its kind: a path node
       (``Connected.path``, from a path rule) by ``AddCircuit``, a region of
       known size by the depth-bounded ``tree``, any other region by lazy
-      ``cuts``. On the two published 10x10 Snake Eggs, solve plus
-      uniqueness proof (CP-SAT, 4 workers, two other solver processes
-      running on the 2 cores), the median of three runs fell from 5.5 s
-      with cuts for every node to 2.0 s and 1.5 s.
+      ``cuts``.
   ``cuts``
       the lazy separator-cut loop (logic-based Benders): solve without
       connectivity, add ``x_s <= sum of x over the rim of C`` for every cell s
       of every stray component C (:func:`gridlang.connectivity.separator_cuts`),
       solve again with the last answer as a hint, until no component is stray.
-      For a rooted node the rim is cut down to its root side. On nine February dailies it took a median of 1.4 s against flow's 2.7 s,
-      and 3.8 s against 18.7 s at the slowest (benchmarks/bench.py).
+      For a rooted node the rim is cut down to its root side.
   ``flow``
       single-commodity flow, as stated in :mod:`gridlang.connectivity`:
       integer arc flows ``0 <= f[u,v] <= M * x_v`` with ``M`` the number of
@@ -49,14 +45,16 @@ Lowering:
   end back to the first: the circuit through the chosen cells is then the
   path from the first end to the second.
 
-CP-SAT needs its portfolio of search workers: on a 2-core machine,
-``num_workers=2`` left a 168-cell daily unproved after 60 s, while
-``num_workers=8`` proved it in about 1 s. The default for a model with an
-objective is therefore 8 whatever the core count. A model without one (a
-satisfaction or uniqueness question) gets 4: on the two published 10x10
-Snake Eggs, solve plus uniqueness proof took a median of 1.95 s and 1.44 s
-with 4 workers, 2.70 s and 1.81 s with 6, and 2.02 s and 1.39 s with 3
-(three runs each, the machine shared with two other solver processes).
+Settings: any CP-SAT parameter, as ``cpsat.NAME`` in
+``SolveOptions.extra`` (``--set cpsat.num_workers=4``), checked against
+CP-SAT's parameter proto before solving (:class:`CpSatSettings`).
+CP-SAT needs its portfolio of search workers: without ``num_workers`` (or
+``SolveOptions.workers``) a model with an objective gets 8 whatever the
+core count, and a model without one (a satisfaction or uniqueness
+question) gets 4.
+
+Measurements behind the strategy and worker choices: ``docs/benchmarks.md``,
+"Settings and encodings tried".
 
 ``write`` saves the CP-SAT model proto as text (``pbtxt``), with flow
 connectivity, or the tree encoding on request.
@@ -66,7 +64,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs
@@ -74,9 +73,59 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
 SATISFACTION_WORKERS = 4
+
+
+@dataclass(frozen=True)
+class CpSatSettings(Settings):
+    """The CP-SAT backend's settings: CP-SAT's own parameters.
+
+    Every ``cpsat.NAME`` key of ``SolveOptions.extra`` is the CP-SAT
+    parameter ``NAME`` (``--set cpsat.num_workers=4``), checked against
+    CP-SAT's parameter proto (``SatParameters``) before solving and set on
+    every solver run after gridlang's own choices (workers, time limit,
+    log), which it overrides.
+
+    Attributes:
+        parameters: parameter name -> value.
+    """
+
+    parameters: Mapping[str, object] = field(default_factory=frozen_mapping)
+
+    @classmethod
+    def read(cls, backend: str, extra: Mapping[str, object]) -> CpSatSettings:
+        """Every ``<backend>.NAME`` key of ``extra`` as the CP-SAT parameter ``NAME``, checked.
+
+        Raises:
+            BackendError: CP-SAT has no such parameter, or refuses the
+                value's type.
+        """
+        prefix = backend + "."
+        out = cls(frozen_mapping({k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}))
+        out.check(backend)
+        return out
+
+    def check(self, backend: str) -> None:
+        """Set every parameter on a scratch ``SatParameters``.
+
+        Raises:
+            BackendError: an unknown parameter, or a value of a type it does not take.
+        """
+        from ortools.sat import sat_parameters_pb2
+
+        scratch = sat_parameters_pb2.SatParameters()
+        fields = scratch.DESCRIPTOR.fields_by_name
+        for name, value in self.parameters.items():
+            if name not in fields:
+                raise BackendError(f"CP-SAT has no parameter {name!r}")
+            try:
+                setattr(scratch, name, value)
+            except (AttributeError, TypeError, ValueError) as e:
+                kind = type(getattr(scratch, name)).__name__
+                raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
 
 
 class CpSatBackend(Backend):
@@ -88,23 +137,32 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
+    native = frozenset({Clause, Linear, Connected})
+    settings_class = CpSatSettings
 
     def __init__(self) -> None:
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
 
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: CpSatSettings | None = None) -> Result:
         """Solve ``model`` with CP-SAT, through the lazy-cut driver for the nodes left to cuts.
+
+        Args:
+            model: the compiled model.
+            options: time limit, workers, strategy, log, and CP-SAT
+                parameters as ``extra["cpsat.NAME"]`` (:class:`CpSatSettings`).
+            settings: those parameters, made by :meth:`configure` (None: made here).
 
         Raises:
             BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
         strategy = self.strategy(options)
+        settings = settings if settings is not None else self.configure(options)
         deadline = options.clock()
         start = time.perf_counter()
-        built = _Lowering(model, strategy)
+        built = _Lowering(self.prepare(model), strategy)
         build_seconds = time.perf_counter() - start
-        oracle = _Oracle(built, options)
+        oracle = _Oracle(built, options, settings)
         out = lazy_solve(model, oracle, built.connected, deadline)
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
                   "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
@@ -136,7 +194,7 @@ class CpSatBackend(Backend):
         if strategy != requested:
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
-        built = _Lowering(model, strategy)
+        built = _Lowering(self.prepare(model), strategy)
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))
@@ -166,7 +224,7 @@ class _Lowering:
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
-            elif isinstance(con, Connected):
+            else:  # Connected: the model is prepared (Backend.prepare)
                 encoding = _encoding(con, strategy)
                 if encoding == "cuts":
                     self.connected.append(con)
@@ -176,8 +234,6 @@ class _Lowering:
                     self.add_tree(con)
                 else:
                     self.add_circuit(con)
-            else:
-                raise BackendError(f"backend 'cpsat' cannot lower {type(con).__name__}")
         obj = model.objective
         if obj is not None:
             expr = sum(c * self.lit(l) for c, l in obj.terms) + obj.constant
@@ -312,9 +368,10 @@ class _Oracle:
 
     improving = False
 
-    def __init__(self, built: _Lowering, options: SolveOptions):
+    def __init__(self, built: _Lowering, options: SolveOptions, settings: CpSatSettings):
         self.built = built
         self.options = options
+        self.settings = settings
         self.wall_time = 0.0
 
     def add(self, cuts: list[Linear]) -> None:
@@ -337,16 +394,8 @@ class _Oracle:
         remaining = deadline.remaining()
         if remaining is not None:
             params.max_time_in_seconds = max(remaining, 0.01)
-        for key, value in options.extra.items():
-            if key.startswith("cpsat."):
-                name = key[len("cpsat."):]
-                if not hasattr(params, name):
-                    raise BackendError(f"CP-SAT has no parameter {name!r}")
-                try:
-                    setattr(params, name, value)
-                except (TypeError, ValueError) as e:
-                    kind = type(getattr(params, name)).__name__
-                    raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
+        for name, value in self.settings.parameters.items():
+            setattr(params, name, value)  # checked by CpSatSettings
         if options.log:
             solver.log_callback = _log_to_stderr
         code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)

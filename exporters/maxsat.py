@@ -1,83 +1,45 @@
 """MaxSAT backend: weighted partial MaxSAT with PySAT, by linear SAT-UNSAT search or RC2.
 
 Lowering (IR -> WCNF), with ``x_v`` the IR's own Boolean variable ``v``
-(DIMACS variable ``v``; auxiliary variables come from an
-:class:`pysat.formula.IDPool` that starts after the model's last variable):
+(DIMACS variable ``v``; the auxiliary variables of the decompositions are
+numbered after the model's last variable). The backend lowers
+:class:`~gridlang.ir.Clause` nodes natively, and connectivity by lazy
+cuts; :meth:`~gridlang.backend.Backend.prepare` hands it the rest as
+clauses:
 
 * :class:`~gridlang.ir.Clause` -> one hard clause.
-* :class:`~gridlang.ir.Linear` -> normalised first (one term per variable,
-  positive coefficients, the constant moved to the right-hand side, trivial
-  sides decided outright), then hard clauses from :mod:`pysat.card`
-  (``CardEnc``) when every coefficient is equal, else from :mod:`pysat.pb`
-  (``PBEnc``, Pindakaas). ``==`` is the conjunction of ``<=`` and ``>=``.
-  ``enforce`` literals are appended, negated, to every clause of the
-  encoding: when they all hold the encoding is intact, otherwise every
-  clause is satisfied, which is exactly the half-reification
-  ``AND(enforce) -> constraint``.
-* The objective ``sense sum c_i l_i + K`` -> soft clauses. Maximising, a term
-  with ``c > 0`` is the soft unit clause ``[l]`` of weight ``c`` and one with
-  ``c < 0`` is ``[-l]`` of weight ``|c|``; then
-  ``score = K + sum_{c>0} c - cost``, so ``offset = K + sum_{c>0} c`` and the
-  reported score is ``offset - cost``. Minimising, the roles swap and
-  ``objective = K + sum_{c<0} c + cost``. The score is re-computed with
-  :meth:`Objective.value` on the decoded assignment and must agree.
-  Soft literals already fixed by hard unit clauses go into the offset (a
-  tighter objective: RC2 then never spends a core on them).
+* :class:`~gridlang.ir.Linear` -> hard clauses, by
+  :func:`gridlang.transforms.linear_to_clauses` (normalised, then
+  cardinality encodings from :mod:`pysat.card` when every coefficient is
+  equal, else :mod:`pysat.pb`; ``enforce`` literals as a
+  half-reification).
+* The objective -> soft unit clauses and an offset, by
+  :func:`gridlang.transforms.soft_objective`: maximising, the score is
+  ``offset - cost``; minimising, ``offset + cost``. The score is
+  re-computed with :meth:`Objective.value` on the decoded assignment and
+  must agree.
 
 Connectivity (:class:`~gridlang.ir.Connected`), two exact strategies:
 
 ``cuts`` (default): the logic-based Benders loop of
-:mod:`gridlang.connectivity`. Solve without connectivity; for every stray
-component the vertex-separator cut ``x_s <= sum_{w in N(C)} x_w`` is the
-hard clause ``[-x_s] + [x_w for w in N(C)]`` (the pairwise form
-``x_s + x_t <= 1 + sum x_w`` is ``[-x_s, -x_t] + rim``), added to the *same*
-RC2 object before the next ``compute()``: RC2's cores stay valid when hard
-clauses are added, so each round resumes from the previous lower bound.
-With roots, every member must be reached from some root (one component
-per root is allowed, as in a flood fill from several cells). For rooted
-regions each round also adds the root-side cut: with ``R`` the chosen
-cells the roots reach, ``N(R)`` separates the roots from every candidate
-outside ``R + N(R)``, so ``x_t <= sum_{w in N(R)} x_w`` for every chosen
-``t`` outside it. Before the first round the loop is seeded with the cuts
-whose separator is one or two cells, found by depth-first searches for cut
-vertices (:func:`articulation_cuts`: ``[-x_w, x_a]`` when cut vertex ``a``
-separates ``w`` from the roots, ``[-x_w, x_a, x_b]`` for a pair,
-``[-x_w]`` when nothing joins them). The loop stops on
-a connected answer (optimal), or as soon as the answer with its stray
-components removed (when that passes every constraint) scores the
-relaxation's bound.
+:mod:`gridlang.connectivity` (its driver, ``lazy_solve``). Each vertex-separator
+cut ``x_s <= sum_{w in N(C)} x_w`` is the hard clause
+``[-x_s] + [x_w for w in N(C)]``, added to the *same* solver object before
+the next call: RC2's cores, and the SAT solvers' learnt clauses, stay valid
+when hard clauses are added, so each round resumes where the last one
+stopped. Rooted regions also get the root-side cuts each round, and the
+loop starts from the one-cell separator cuts of
+:func:`gridlang.connectivity.seed_cuts` (``[-x_w, x_a]`` when cut vertex
+``a`` separates ``w`` from the roots; ``[-x_w]`` when nothing joins them).
 
-``tree`` (no loop, complete, used for file export): a spanning tree by
-parent pointers with a binary level ranking, after T. Janhunen,
-"Representing normal programs with clauses", ECAI 2004 (level rankings in
-binary), and M. Gebser, T. Janhunen, J. Rintanen, "SAT modulo graphs:
-acyclicity", JELIA 2014 (binary-ranking acyclicity). Every non-root member
-``v`` picks a parent ``p[v,u]`` among its candidate neighbours; a parent is
-a member; and the parent's rank, a ``B``-bit number with
-``B = bitlen(n - 1)`` for ``n`` candidate cells (``n`` the region's size
-when it is fixed: no BFS depth reaches it), is strictly smaller::
-
-    -x_v | OR_u p[v,u]              (v not the root)
-    -p[v,u] | x_u,  -p[v,u] | x_v
-    -p[v,u] | d[v,u,B-1] | ... | d[v,u,0]        (u not a fixed root)
-    d[v,u,i] -> e[{u,v},i] & -bit(u,i) & bit(v,i)
-    e[{u,v},i] -> e[{u,v},i+1] & (bit(u,i+1) <-> bit(v,i+1))
-
-``e`` (bits above ``i`` equal) is shared by the two arcs of an edge.
-Parent chains strictly decrease the rank, so they end at a root: every
-member is joined to a root (sound). A BFS forest from the roots with ranks
-equal to BFS depth (``< n``) satisfies every clause (complete). Roots need
-neither parents nor ranks, and arcs into a root need no comparison.
-Without roots, ``r_v`` marks the one root: ``r_v -> x_v``, a member
-implies some ``r``, and ``r_v`` excludes any member of smaller index (so
-the root is the smallest member, unique). Size, for ``n`` candidates and ``m``
-edges between them: ``n B + 2m (B + 1) + m (B - 1)`` variables and about
-``n + 2m (3 + 3B) + 3m (B - 1)`` clauses (``O(m log n)``), against
-``O(n^2)`` for a unary layered reachability encoding; a 30x30 map with
-``n = 700`` gives about 50k variables and 150k clauses.
+``tree`` (no loop, complete, used for file export): every connectivity
+node becomes the clauses of a spanning tree with binary ranks, by
+:func:`gridlang.transforms.decompose_connected_tree` (T. Janhunen, ECAI
+2004; M. Gebser, T. Janhunen, J. Rintanen, JELIA 2014), whose module
+states the clauses and their size.
 
 Solving. Models with an objective go, by default, to a linear SAT-UNSAT
-search (``algorithm = "lsu"``, :meth:`_Run.lsu`): one incremental CaDiCaL
+search (``algorithm = "lsu"``, :class:`_Lsu`): one incremental CaDiCaL
 1.9.5 solver holds the hard clauses, the cuts and an incremental totalizer
 counting the cost, and each call asks for a solution cheaper than the best
 one so far; an answer with stray components gets its cuts (and its repair
@@ -87,163 +49,178 @@ A. Morgado, J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019),
 the cut loop adding clauses to the same RC2 object. Models without an
 objective go to an incremental :class:`pysat.solvers.Solver`, the cut loop
 adding clauses between ``solve`` calls. The time limit (seconds) covers all
-rounds: a :class:`threading.Timer` interrupts the oracle; CaDiCaL cannot be
-interrupted, so the search runs it in slices of ``conflicts`` conflicts
-and reads the clock between slices (under RC2 the limit is then checked
-between rounds only). On a timeout the answer is FEASIBLE when an earlier
+rounds: :func:`gridlang.deadline.run_solver` interrupts the oracle at the
+command's deadline; CaDiCaL cannot be interrupted, so the search runs it in
+slices of at most ``conflicts`` conflicts and reads the clock between
+slices (:func:`gridlang.deadline.run_sat`; under RC2 the limit is then
+checked between rounds only). On a timeout the answer is FEASIBLE when an earlier
 round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
 bound: for RC2 the last completed round's relaxation optimum, for the
 search the cost bound proved so far (the offset until the last call).
 
-Settings (:data:`DEFAULTS`, each overridable through ``SolveOptions.extra``)
-and why, from the enclose.horse maps of ``tests/data/horse`` compiled
-from ``puzzles/horse.grid``. CPU seconds of the solving process; the machine
-(2 cores) ran other benchmarks at the same time, at a load of 8 to 11, so
-wall-clock times were 3 to 6 times larger and are not comparable::
-
-    RC2 options on daily-2026-01-07 / daily-2025-12-30 (wall s, lighter load)
-      plain RC2, g3               3.5 / 6.3
-      exhaust                     0.50 / 0.29
-      minz                        0.30 / 0.25
-      exhaust + minz              0.32 / 0.24    <- kept
-      stratified, adapt           no gain (2.9 / 6.8, 2.7 / 6.5 without minz)
-    budget encoding, hard dailies 04-28 / 01-05 / 05-26 (CPU s, g3)
-      seqcounter                  13.4 / -    / -
-      totalizer (full)            10.0 / 8.9  / 1.8   <- kept
-      kmtotalizer                 19.4 / 9.1  / 2.3
-      ktotalizer (ITotalizer, k)  25.1 / 34.0 / 1.9
-    SAT oracle under RC2, totalizer, same maps (CPU s)
-      g3 10.0 / 8.9 / 1.8; g4 8.4 / 7.1 / 2.1 (kept); cd19 14.9 / 13.6 / 4.3;
-      maplechrono 14.0 / - / 4.8; RC2Stratified (no hardening) 9.9 / 9.0 / 1.8
-    seeds, CPU s
-      custom-02dXth: none 2.6 (2 rounds), cut vertices 1.8 (1 round),
-        plus two-cell separators 1.5
-      weekly-01: none > 58 (stratified, unfinished), cut vertices 20.6,
-        plus two-cell separators 14.7
-      daily-2026-01-05: none 7.1, cut vertices 7.2, plus pairs 5.0
-    connectivity strategy: ``tree`` is exact but slower (daily-2026-01-07
-      1.9 s against 0.4 s CPU; daily-2026-04-28 unfinished after 72 s CPU),
-      so ``cuts`` is the default and ``tree`` serves the file export.
-    dominance "a wall touches the pen" (added to the IR by hand): no gain
-      (daily-2026-04-28 12.7 against 10.7 s CPU).
-
-Linear SAT-UNSAT search (``lsu``), measured later on the same machine at a
-load of 0.2 to 1.9 (wall within 2 % of CPU), CPU s on weekly-05 / weekly-01 /
-weekly-04 (RC2 with the settings above: 42.2 / 11.4 / 43.4)::
-
-    oracle: cadical195 14.1 / 9.4 / 8.1 (kept); cadical153 13.8 / 9.4 / -;
-      cadical300 18.7 / 9.3 / -; the last (UNSAT) call alone on weekly-04:
-      cadical195 3.7, cd19 3.8, g3 10.3 (maplecm 3.3 but 12.6 for the SAT
-      call before it)
-    CaDiCaL conflict slices (with a time limit): 20000 17.1 on weekly-05,
-      100000 14.1 (kept), unsliced 14.2
-    cost counter: ITotalizer under an assumption (kept); the bound as a hard
-      unit 14.0 / 8.7 / 8.1; a fresh mtotalizer per bound 14.6 / 9.1 / 8.3,
-      kmtotalizer 14.2 / 9.2 / 8.1: no gain
-    phases: soft literals true 20.1 / 11.4 / 9.0; the incumbent's phases
-      after each improvement 14.6 / 9.2 / 8.1: no gain
-    CaDiCaL options: stabilizeonly 22.6 / 12.3; stabilize=0 16.2 / 10.0;
-      its "unsat" preset 22.9 / 14.6: defaults kept; seeds 1-3: no change
-    dominance "a wall touches the pen": 14.8 / 9.0 / 8.3, no gain
-    budget encoding under lsu: seqcounter 26.3 / 10.4, kmtotalizer
-      13.5 / 13.4, mtotalizer 18.0 / 9.5; totalizer kept
-    seeds under lsu: without two-cell separators 15.8 / 10.4, without
-      root-side cuts 15.1 / 10.9: both kept
-    presolve by minimum cuts (a cell t is out when the cheapest wall set
-      separating the horse and t from the border exceeds the budget): fixes
-      no cell on the weeklies nor the hard dailies (daily-2025-12-30: the
-      horse alone needs 4 walls, with any one more cell at most 8 < 10), so
-      not kept
-    costly walls (39 maps): lsu median 1.19, p90 6.1, max 43.0
-      (bonus-2026-06-17); rc2 median 0.15, p90 0.49, max 16.6: hence
-      ``auto`` keeps RC2 when the objective prices walls
-
-Benchmark with these defaults (``auto``: ``lsu`` on every standard map),
-``cuts``, every standard map of the data set with a budget (233: 214
-dailies, 7 weeklies, 12 community levels; ``time_limit`` 120 s, 400 s for
-the non-dailies), whole pipeline, load 0.2 to 1.9: all 233 OPTIMAL, each
-equal to the published or reference optimum::
-
-                      CPU s: median  p90   max                wall s: median  p90   max
-    lsu  214 dailies        0.133  0.59   3.9 (2026-04-28)          0.135  0.60   3.9
-         all 233            0.134  0.81  14.2 (weekly-05)           0.137  0.82  14.3
-    rc2  214 dailies        0.134  0.49   7.3 (2026-04-28)          0.136  0.49   7.6
-         all 233            0.138  0.76  43.4 (weekly-04)           0.142  0.76  43.6
-    weeklies 01..07, CPU s: lsu 8.8, 9.4, 1.0, 8.0, 14.2, 5.2, 4.6
-                            rc2 11.4, 9.8, 0.7, 43.4, 42.2, 4.4, 5.8
-    85 costly-walls, lovebirds and lovers' quarrel maps: all optimal;
-      lovebirds (lsu) median 0.10, max 0.93; lovers' quarrel (lsu) median
-      0.64, max 3.2; costly walls as above
-
-The reference in the issue (plain RC2, lazy cuts, sequential counter) had a
-median of 0.67 s and left 8 of these maps unfinished in 120 s; all 8 finish
-now (daily-2026-09-03 2.1, custom-02dXth 1.6, the weeklies as above).
+Settings (:class:`MaxSatSettings`, each overridable through
+``SolveOptions.extra`` as ``maxsat.NAME``): the algorithm (``auto`` takes
+``lsu`` when every objective term is on a region member, as on the
+standard maps, and ``rc2`` when the objective also prices decisions, as
+with costly walls), the SAT
+oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
+Glucose 3 without an objective), RC2's ``exhaust`` and ``minz``, the full
+totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
+root-side cuts and the one-cell seeds. ``cuts`` is the default strategy;
+``tree`` is exact but slower and serves the file export. The measurements
+that chose each of them, and the reference they were compared with, are in
+``docs/benchmarks.md``, "Settings and encodings tried".
 """
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import ClassVar, Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_solver
-from gridlang.errors import BackendError, MapError, Span
+from gridlang.deadline import Deadline, run_sat, run_solver, sat_interruptible
+from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
     Clause,
-    Cmp,
     Connected,
     Linear,
     Model,
     Sense,
-    violations,
 )
+from gridlang.readers import read_dimacs_solution
+from gridlang.settings import Settings
+from gridlang.transforms import CARD_ENCODINGS, soft_objective
 
-DEFAULTS: dict[str, object] = {
-    "algorithm": "auto",
-    "lsu.solver": "cadical195",
-    "conflicts": 100000,
-    "lsu.max_units": 100000,
-    "rc2.solver": "g4",
-    "rc2.stratified": False,
-    "rc2.exhaust": True,
-    "rc2.minz": True,
-    "rc2.adapt": False,
-    "sat.solver": "g3",
-    "card.encoding": "totalizer",
-    "cuts.root_side": True,
-    "cuts.seed": True,
-    "cuts.seed_pairs": False,
-}
-"""Solver settings, each overridable through ``SolveOptions.extra``.
+@dataclass(frozen=True)
+class LsuSettings(Settings):
+    """The linear SAT-UNSAT search (``algorithm = "lsu"``, :class:`_Lsu`).
 
-* ``algorithm``: ``lsu`` (linear SAT-UNSAT search, :meth:`_Run.lsu`) or
-  ``rc2`` (core-guided, :meth:`_Run.maxsat`) for models with an objective;
-  ``auto`` takes ``lsu`` when every objective term is on a region member
-  (the standard maps: the value of the pen) and ``rc2`` when the objective
-  also prices decisions (costly walls), as measured in the module docstring.
-* ``lsu.solver``: PySAT name of the SAT solver of ``lsu``.
-  ``conflicts``: with a time limit and a solver PySAT cannot interrupt
-  (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs in slices
-  of this many conflicts and the clock is read between slices. ``lsu.max_units``: the search counts a soft
-  clause of weight ``w`` as ``w`` totalizer inputs; above this total
-  weight RC2 runs instead (``stats["algorithm"]`` says which ran).
-* ``rc2.solver``: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
-  ``mgh``...); ``rc2.stratified`` (RC2Stratified, without hardening, which
-  later cuts would invalidate), ``rc2.exhaust``, ``rc2.minz``, ``rc2.adapt``:
-  RC2's options of those names.
-* ``sat.solver``: the oracle for models without an objective.
-* ``card.encoding``: :class:`pysat.card.EncType` name (or ``ktotalizer``) for
-  ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise (``n <= 6``)
-  or a sequential counter, larger ``k`` counts the false literals instead.
-* ``cuts.root_side``: add the root-side cuts each round; ``cuts.seed``, ``cuts.seed_pairs``: seed the loop with
-  the one- and two-cell separator cuts of :func:`articulation_cuts`.
-"""
+    Attributes:
+        solver: PySAT name of its SAT solver.
+        max_units: the search counts a soft clause of weight ``w`` as ``w``
+            totalizer inputs; above this total weight RC2 runs instead
+            (``stats["algorithm"]`` says which ran). At least 1.
+    """
+
+    solver: str = "cadical195"
+    max_units: int = 100000
+
+
+@dataclass(frozen=True)
+class Rc2Settings(Settings):
+    """RC2 (``algorithm = "rc2"``, :class:`_Rc2`).
+
+    Attributes:
+        solver: PySAT name of RC2's SAT oracle (``g3``, ``g4``, ``cd19``,
+            ``mgh``...).
+        stratified: RC2Stratified, without hardening (which later cuts would
+            invalidate).
+        exhaust, minz, adapt: RC2's options of those names.
+    """
+
+    solver: str = "g4"
+    stratified: bool = False
+    exhaust: bool = True
+    minz: bool = True
+    adapt: bool = False
+
+
+@dataclass(frozen=True)
+class SatSettings(Settings):
+    """The SAT search of models without an objective (:class:`_Sat`).
+
+    Attributes:
+        solver: PySAT name of its SAT solver.
+    """
+
+    solver: str = "g3"
+
+
+@dataclass(frozen=True)
+class CardSettings(Settings):
+    """Cardinality constraints (:func:`gridlang.transforms.linear_to_clauses`).
+
+    Attributes:
+        encoding: a :class:`pysat.card.EncType` name (or ``ktotalizer``) for
+            ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise
+            (``n <= 6``) or a sequential counter, larger ``k`` counts the
+            false literals instead.
+    """
+
+    encoding: str = "totalizer"
+
+
+@dataclass(frozen=True)
+class CutSettings(Settings):
+    """The cut loop (strategy ``cuts``).
+
+    Attributes:
+        root_side: add the root-side cuts each round.
+        seed, seed_pairs: seed the loop with the one-cell, and the two-cell,
+            separator cuts of :func:`gridlang.connectivity.seed_cuts`.
+    """
+
+    root_side: bool = True
+    seed: bool = True
+    seed_pairs: bool = False
+
+
+@dataclass(frozen=True)
+class MaxSatSettings(Settings):
+    """The MaxSAT backend's settings, ``maxsat.NAME`` in ``SolveOptions.extra``
+    (``maxsat.lsu.solver``; from Python also ``NAME`` alone). The defaults
+    are the measured best (``docs/benchmarks.md``).
+
+    Attributes:
+        algorithm: ``lsu`` (linear SAT-UNSAT search) or ``rc2``
+            (core-guided) for models with an objective; ``auto`` takes
+            ``lsu`` when every objective term is on a region member (the
+            standard maps: the value of the pen) and ``rc2`` when the
+            objective also prices decisions (costly walls).
+        conflicts: with a time limit and a solver PySAT cannot interrupt
+            (CaDiCaL), each call of ``lsu`` or of the plain SAT search runs
+            in slices of at most this many conflicts and the clock is read
+            between slices. At least 1.
+        lsu, rc2, sat, card, cuts: the groups above.
+    """
+
+    bare: ClassVar[bool] = True
+
+    algorithm: str = "auto"
+    conflicts: int = 100000
+    lsu: LsuSettings = field(default_factory=LsuSettings)
+    rc2: Rc2Settings = field(default_factory=Rc2Settings)
+    sat: SatSettings = field(default_factory=SatSettings)
+    card: CardSettings = field(default_factory=CardSettings)
+    cuts: CutSettings = field(default_factory=CutSettings)
+
+    def check(self, backend: str) -> None:
+        """Refuse an unknown algorithm, SAT solver or cardinality encoding, and limits below 1.
+
+        Raises:
+            BackendError: the first value refused, in one sentence.
+        """
+        if self.algorithm not in ("auto", "lsu", "rc2"):
+            raise BackendError(f"unknown MaxSAT algorithm {self.algorithm!r}; choose auto, lsu or rc2")
+        from pysat.solvers import SolverNames
+
+        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
+        for key, name in (("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver),
+                          ("sat.solver", self.sat.solver)):
+            if name not in known:
+                raise BackendError(f"setting {key!r}: PySAT has no SAT solver {name!r}; it has {', '.join(known)}")
+        for key, value in (("conflicts", self.conflicts), ("lsu.max_units", self.lsu.max_units)):
+            if value < 1:
+                raise BackendError(f"setting {key!r} must be at least 1, not {value!r}")
+        if self.card.encoding not in CARD_ENCODINGS:
+            raise BackendError(f"unknown cardinality encoding {self.card.encoding!r}; "
+                               f"choose one of {', '.join(CARD_ENCODINGS)}")
+
 
 # --------------------------------------------------------------------------
 # lowering
@@ -251,10 +228,10 @@ DEFAULTS: dict[str, object] = {
 
 @dataclass
 class Lowered:
-    """A model lowered to clauses.
+    """A prepared model (clauses and connectivity nodes only) as the solver's clauses.
 
     Attributes:
-        hard: hard clauses (lists of DIMACS literals).
+        hard: hard clauses (sequences of DIMACS literals).
         soft: ``(weight, clause)`` pairs, weights positive integers.
         offset: the objective is ``offset - cost`` when maximising and
             ``offset + cost`` when minimising (``cost``: total weight of the
@@ -262,317 +239,49 @@ class Lowered:
         sense: the objective's sense, or None without an objective.
         top: the highest DIMACS variable in use.
         lazy: connectivity nodes left to the cut loop.
-        families: ``(first, last, family)`` ranges naming auxiliary variables.
     """
 
-    hard: list[list[int]] = field(default_factory=list)
+    hard: list[Sequence[int]] = field(default_factory=list)
     soft: list[tuple[int, list[int]]] = field(default_factory=list)
     offset: int = 0
     sense: Sense | None = None
     top: int = 0
     lazy: list[Connected] = field(default_factory=list)
-    families: list[tuple[int, int, str]] = field(default_factory=list)
 
 
-_CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
-
-
-def lower(model: Model, strategy: str, card_encoding: str = "totalizer", seed: bool = True,
-          seed_pairs: bool = True) -> Lowered:
-    """Lower ``model`` to hard and soft clauses.
+def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
+    """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
 
     Args:
-        model: the IR model.
-        strategy: ``"cuts"`` (connectivity left in :attr:`Lowered.lazy` for
-            the cut loop) or ``"tree"`` (complete encoding, no loop).
-        card_encoding: a :class:`pysat.card.EncType` name for unit-coefficient
-            constraints (or ``ktotalizer``).
-        seed: with ``cuts``, start from the one-cell separator cuts of
-            :func:`gridlang.connectivity.seed_cuts`; ``seed_pairs`` adds its two-cell separators.
+        model: a model of :class:`~gridlang.ir.Clause` and
+            :class:`~gridlang.ir.Connected` nodes only (its linear rows, and
+            with ``tree`` connectivity its connectivity nodes too, decomposed
+            by :meth:`~gridlang.backend.Backend.prepare`).
+        seed: start the cut loop of each connectivity node from the
+            one-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`;
+            ``seed_pairs`` adds its two-cell separators.
 
     Returns:
-        The clauses, soft clauses and objective offset.
-
-    Raises:
-        BackendError: unknown strategy or encoding, or a constraint type this
-            backend cannot lower.
+        The clauses, the soft clauses and the objective's offset; the
+        connectivity nodes are left to the cut loop (:attr:`Lowered.lazy`).
     """
-    from pysat.formula import IDPool
-
-    if card_encoding not in _CARD_ENCODINGS:
-        raise BackendError(
-            f"unknown cardinality encoding {card_encoding!r}; choose one of {', '.join(_CARD_ENCODINGS)}"
-        )
-    pool = IDPool(start_from=model.num_vars + 1)
     out = Lowered()
     for con in model.constraints:
         if isinstance(con, Clause):
-            out.hard.append(list(con.lits))
-        elif isinstance(con, Linear):
-            first = pool.top + 1
-            out.hard.extend(_linear_clauses(con, pool, card_encoding))
-            if pool.top >= first:
-                out.families.append((first, pool.top, "aux.card"))
-        elif isinstance(con, Connected):
+            out.hard.append(con.lits)
+        else:
             # Roots are members (the compiler says so too; repeating it is free).
             lit_of = dict(con.members)
             for r in con.roots:
                 out.hard.append([lit_of[r]] if r in lit_of else [])
-            if strategy == "cuts":
-                out.lazy.append(con)
-                if seed:
-                    out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
-            elif strategy == "tree":
-                first = pool.top + 1
-                out.hard.extend(_tree_clauses(model, con, pool))
-                if pool.top >= first:
-                    out.families.append((first, pool.top, "aux.tree"))
-            else:
-                raise BackendError(f"backend 'maxsat' has no connectivity strategy {strategy!r}")
-        else:
-            raise BackendError(f"backend 'maxsat' cannot lower constraint {type(con).__name__}")
+            out.lazy.append(con)
+            if seed:
+                out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
     if model.objective is not None:
-        _lower_objective(model, out)
-    out.top = max(pool.top, model.num_vars)
+        soft = soft_objective(model.objective, out.hard)
+        out.soft, out.offset, out.sense = soft.soft, soft.offset, soft.sense
+    out.top = model.num_vars
     return out
-
-
-def _lower_objective(model: Model, out: Lowered) -> None:
-    obj = model.objective
-    assert obj is not None
-    coef: dict[int, int] = {}
-    constant = obj.constant
-    for c, lit in obj.terms:
-        # c * (-v) = c - c * v: keep one coefficient per variable.
-        if lit > 0:
-            coef[lit] = coef.get(lit, 0) + c
-        else:
-            coef[-lit] = coef.get(-lit, 0) - c
-            constant += c
-    fixed = _fixed_literals(out.hard)
-    maximise = obj.sense is Sense.MAXIMIZE
-    # Rewrite as ``constant + sum w * [l]`` where the soft clause [l] is wanted.
-    offset = constant
-    for v in sorted(coef):
-        c = coef[v]
-        if c == 0:
-            continue
-        # maximise c*x: want x when c > 0; minimise: want x when c < 0.
-        want = v if (c > 0) == maximise else -v
-        weight = abs(c)
-        if maximise:
-            offset += c if c > 0 else 0
-        else:
-            offset += c if c < 0 else 0
-        if want in fixed:
-            continue  # always satisfied: no cost either way
-        if -want in fixed:
-            # always falsified: its cost is a constant
-            offset += -weight if maximise else weight
-            continue
-        out.soft.append((weight, [want]))
-    out.offset = offset
-    out.sense = obj.sense
-
-
-def _fixed_literals(hard: list[list[int]]) -> set[int]:
-    """Literals implied by unit propagation over the binary and unit clauses."""
-    fixed: set[int] = set()
-    queue = [cl[0] for cl in hard if len(cl) == 1]
-    implies: dict[int, list[int]] = {}
-    for cl in hard:
-        if len(cl) == 2:
-            a, b = cl
-            implies.setdefault(-a, []).append(b)
-            implies.setdefault(-b, []).append(a)
-    while queue:
-        lit = queue.pop()
-        if lit in fixed:
-            continue
-        if -lit in fixed:
-            return set()  # contradictory: let the solver report infeasibility
-        fixed.add(lit)
-        queue.extend(implies.get(lit, ()))
-    return fixed
-
-
-def _normalise(terms, op: Cmp, rhs: int) -> tuple[list[int], list[int], Cmp, int]:
-    """One positive coefficient per literal; the constant moved to ``rhs``."""
-    coef: dict[int, int] = {}
-    for c, lit in terms:
-        if lit > 0:
-            coef[lit] = coef.get(lit, 0) + c
-        else:
-            coef[-lit] = coef.get(-lit, 0) - c
-            rhs -= c
-    lits, weights = [], []
-    for v in sorted(coef):
-        c = coef[v]
-        if c > 0:
-            lits.append(v)
-            weights.append(c)
-        elif c < 0:
-            # c * v = |c| * (-v) - |c|
-            lits.append(-v)
-            weights.append(-c)
-            rhs += -c
-    return lits, weights, op, rhs
-
-
-def _linear_clauses(con: Linear, pool, card_encoding: str) -> list[list[int]]:
-    guard = [-l for l in con.enforce]
-    lits, weights, op, rhs = _normalise(con.terms, con.op, con.rhs)
-    parts = [Cmp.LE, Cmp.GE] if op is Cmp.EQ else [op]
-    clauses: list[list[int]] = []
-    for part in parts:
-        clauses.extend(_bound_clauses(lits, weights, part, rhs, pool, card_encoding))
-    return [cl + guard for cl in clauses]
-
-
-def _bound_clauses(lits, weights, op: Cmp, rhs: int, pool, card_encoding: str) -> list[list[int]]:
-    """Clauses for ``sum w_i l_i <= rhs`` or ``>= rhs`` with ``w_i > 0``."""
-    from pysat.card import CardEnc, EncType
-    from pysat.pb import PBEnc
-
-    total = sum(weights)
-    if op is Cmp.GE:
-        # sum w l >= rhs  <=>  sum w (-l) <= total - rhs
-        lits = [-l for l in lits]
-        rhs = total - rhs
-    # Now sum w l <= rhs.
-    if rhs < 0:
-        return [[]]
-    if rhs >= total:
-        return []
-    big = [l for l, w in zip(lits, weights) if w > rhs]
-    clauses = [[-l] for l in big]
-    keep = [(l, w) for l, w in zip(lits, weights) if w <= rhs]
-    if not keep:
-        return clauses
-    lits = [l for l, _ in keep]
-    weights = [w for _, w in keep]
-    if sum(weights) <= rhs:
-        return clauses
-    if len(set(weights)) == 1:
-        k = rhs // weights[0]
-        if k == 0:
-            return clauses + [[-l] for l in lits]
-        if k == len(lits) - 1:
-            # "not all": one clause (this is also how ``>= 1`` arrives).
-            return clauses + [[-l for l in lits]]
-        if k == 1 and len(lits) <= 6:
-            return clauses + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
-        if 2 * k > len(lits):
-            # Mostly true: count the false ones instead, ``sum(-l) >= n - k``
-            # (a ``>= k`` for small k arrives here), with a sequential counter.
-            enc = CardEnc.atleast([-l for l in lits], bound=len(lits) - k, vpool=pool,
-                                  encoding=EncType.seqcounter)
-            return clauses + [list(cl) for cl in enc.clauses]
-        if k == 1:
-            card_encoding = "seqcounter"
-        if card_encoding == "ktotalizer":
-            return clauses + _ktotalizer(lits, k, pool)
-        enc = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=getattr(EncType, card_encoding))
-        return clauses + [list(cl) for cl in enc.clauses]
-    enc = PBEnc.leq(lits, weights=weights, bound=rhs, vpool=pool)
-    return clauses + [list(cl) for cl in enc.clauses]
-
-
-def _ktotalizer(lits: list[int], k: int, pool) -> list[list[int]]:
-    """``sum lits <= k`` by the totalizer cut at ``k + 1`` outputs (PySAT ITotalizer).
-
-    Totalizer of O. Bailleux and Y. Boufkhad, CP 2003, with the k-simplification
-    of PySAT's ``ITotalizer`` (Martins et al., CP 2014): ``O(n k)`` clauses
-    instead of ``O(n^2)`` for the full tree; output ``k + 1`` is set false.
-    """
-    from pysat.card import ITotalizer
-
-    tot = ITotalizer(lits, ubound=k, top_id=pool.top)
-    try:
-        clauses = [list(cl) for cl in tot.cnf.clauses] + [[-tot.rhs[k]]]
-        pool.top = max(pool.top, tot.top_id)
-    finally:
-        tot.delete()
-    return clauses
-
-
-def _tree_clauses(model: Model, con: Connected, pool) -> list[list[int]]:
-    """The spanning-tree encoding of one Connected node (see the module docstring)."""
-    grid = model.grid
-    lit_of = dict(con.members)
-    cells = sorted(lit_of)
-    if not cells:
-        return []
-    cand = set(cells)
-    clauses: list[list[int]] = []
-    roots = set(con.roots)
-    if not roots <= cand:
-        return [[]]
-    n = len(cells)
-    # BFS depth is below the number of members: below n, and below the size when fixed.
-    depth = min(n, con.size) if con.size is not None else n
-    nbits = max(1, (max(depth, 1) - 1).bit_length())
-    bit = {v: [pool.id() for _ in range(nbits)] for v in cells if v not in roots}
-    rvar: dict[int, int] = {}
-    if not roots:
-        # Root selection: the smallest member is the root.
-        rvar = {v: pool.id() for v in cells}
-        some = pool.id()  # "some member with a smaller index" chain
-        prefix = {}
-        for v in cells:
-            prefix[v] = pool.id()
-        for i, v in enumerate(cells):
-            clauses.append([-rvar[v], lit_of[v]])
-            clauses.append([-rvar[v], -prefix[v]])
-            if i + 1 < n:
-                nxt = prefix[cells[i + 1]]
-                clauses.append([-lit_of[v], nxt])
-                clauses.append([-prefix[v], nxt])
-            clauses.append([-lit_of[v], some])
-        clauses.append([-some] + [rvar[v] for v in cells])
-    eq: dict[tuple[int, int], list[int]] = {}
-
-    def equal_chain(a: int, b: int) -> list[int]:
-        key = (min(a, b), max(a, b))
-        if key not in eq:
-            lo, hi = key
-            e = [0] * nbits
-            e[nbits - 1] = 0  # bits above the top bit: trivially equal
-            for i in range(nbits - 2, -1, -1):
-                e[i] = pool.id()
-                clauses.append([-e[i], -bit[lo][i + 1], bit[hi][i + 1]])
-                clauses.append([-e[i], bit[lo][i + 1], -bit[hi][i + 1]])
-                if e[i + 1]:
-                    clauses.append([-e[i], e[i + 1]])
-            eq[key] = e
-        return eq[key]
-
-    for v in cells:
-        if v in roots:
-            continue
-        parents = []
-        for u in grid.neighbours[v]:
-            if u not in cand or u == v:
-                continue
-            p = pool.id()
-            parents.append(p)
-            clauses.append([-p, lit_of[u]])
-            clauses.append([-p, lit_of[v]])
-            if u in roots:
-                continue  # chains stop at a root: no rank needed
-            e = equal_chain(u, v)
-            ds = []
-            for i in range(nbits):
-                d = pool.id()
-                ds.append(d)
-                clauses.append([-d, -bit[u][i]])
-                clauses.append([-d, bit[v][i]])
-                if e[i]:
-                    clauses.append([-d, e[i]])
-            clauses.append([-p] + ds)
-        head = [-lit_of[v]] + ([rvar[v]] if rvar else [])
-        clauses.append(head + parents)
-    return clauses
 
 
 # --------------------------------------------------------------------------
@@ -589,38 +298,20 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
+    native = frozenset({Clause, Connected})
+    """Clauses, and connectivity by the cut loop; linear rows go through
+    :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
+    ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
+    settings_class = MaxSatSettings
 
-    def _settings(self, options: SolveOptions) -> dict[str, object]:
-        """:data:`DEFAULTS` overridden by ``options.extra`` (``maxsat.NAME``, or
-        ``NAME`` from Python), checked.
-
-        Raises:
-            BackendError: an unknown ``maxsat.`` setting, a value of the wrong
-                type, an unknown algorithm or SAT solver name, or a slice or
-                weight limit below 1.
-        """
-        settings = self.settings(options, DEFAULTS, bare=True)
-        if settings["algorithm"] not in ("auto", "lsu", "rc2"):
-            raise BackendError(f"unknown MaxSAT algorithm {settings['algorithm']!r}; choose auto, lsu or rc2")
-        from pysat.solvers import SolverNames
-
-        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
-        for key in ("lsu.solver", "rc2.solver", "sat.solver"):
-            if settings[key] not in known:
-                raise BackendError(f"setting {key!r}: PySAT has no SAT solver {settings[key]!r}; "
-                                   f"it has {', '.join(known)}")
-        for key in ("conflicts", "lsu.max_units"):
-            if int(settings[key]) < 1:
-                raise BackendError(f"setting {key!r} must be at least 1, not {settings[key]!r}")
-        return settings
-
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: MaxSatSettings | None = None) -> Result:
         """Solve ``model``: linear SAT-UNSAT search or RC2 (objective), a SAT solver (none).
 
         Args:
             model: the IR model.
             options: time limit in seconds over all cut rounds, strategy,
-                and ``extra`` keys from :data:`DEFAULTS`.
+                and the ``extra`` keys of :class:`MaxSatSettings`.
+            settings: those settings, made by :meth:`configure` (None: made here).
 
         Returns:
             The result; ``stats`` holds ``algorithm`` (``lsu``, ``rc2`` or
@@ -628,26 +319,27 @@ class MaxSatBackend(Backend):
             ``soft``, ``variables``, ``strategy`` and the solver settings.
 
         Raises:
-            BackendError: PySAT is missing, or a construct cannot be lowered.
+            BackendError: PySAT is missing, a setting is refused, or a
+                construct cannot be lowered.
         """
         start = time.perf_counter()
         strategy = self.strategy(options)
-        settings = self._settings(options)
+        s = settings if settings is not None else self.configure(options)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        low = lower(model, strategy, str(settings["card.encoding"]), bool(settings["cuts.seed"]),
-                    bool(settings["cuts.seed_pairs"]))
+        clauses = self._clauses(model, strategy, s.card.encoding)
+        low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs)
         if model.objective is None:
-            oracle, algorithm = _Sat(model, low, settings), "sat"
-        elif (settings["algorithm"] == "lsu" or settings["algorithm"] == "auto" and _region_objective(model, low)) \
-                and sum(w for w, _ in low.soft) <= int(settings["lsu.max_units"]):
-            oracle, algorithm = _Lsu(model, low, settings), "lsu"
+            oracle, algorithm = _Sat(model, low, s), "sat"
+        elif (s.algorithm == "lsu" or s.algorithm == "auto" and _region_objective(model, low)) \
+                and sum(w for w, _ in low.soft) <= s.lsu.max_units:
+            oracle, algorithm = _Lsu(model, low, s), "lsu"
         else:
-            oracle, algorithm = _Rc2(model, low, settings), "rc2"
+            oracle, algorithm = _Rc2(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
-        separators = [separator_cuts] + ([root_side_cuts] if settings["cuts.root_side"] else [])
+        separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
         out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
         if not out.stats["abandoned"]:
             oracle.close()
@@ -661,7 +353,7 @@ class MaxSatBackend(Backend):
             hard=len(low.hard) + oracle.hard_added,
             soft=len(low.soft),
             variables=low.top,
-            settings={k: settings[k] for k in sorted(settings)},
+            settings=s.flat(),
         )
         result.seconds = time.perf_counter() - start
         return result
@@ -690,13 +382,14 @@ class MaxSatBackend(Backend):
         if options.connectivity not in (None, "tree"):
             self.strategy(options)  # an unknown name is refused as in solve
             raise BackendError("a file cannot hold lazy cuts; files use --connectivity tree (the default)")
-        settings = self._settings(options)
-        low = lower(model, "tree", str(settings["card.encoding"]))
-        comments = _header(model, low, fmt, str(settings["card.encoding"]))
+        encoding = self.configure(options).card.encoding
+        clauses = self._clauses(model, "tree", encoding)
+        low = lower(clauses)
+        comments = _header(model, low, fmt, encoding)
+        from pysat.formula import CNF, WCNF
+
         with open(path, "w", encoding="utf-8", newline="\n") as fp:
             if fmt == "wcnf":
-                from pysat.formula import WCNF
-
                 wcnf = WCNF()
                 for cl in low.hard:
                     wcnf.append(cl)
@@ -704,112 +397,41 @@ class MaxSatBackend(Backend):
                     wcnf.append(cl, weight=w)
                 wcnf.to_fp(fp, comments=comments, format="mse22")
             else:
-                for c in comments:
-                    fp.write(c + "\n")
-                fp.write(f"p cnf {low.top} {len(low.hard)}\n")
-                for cl in low.hard:
-                    fp.write(" ".join(map(str, cl + [0])) + "\n")
+                cnf = CNF(from_clauses=low.hard)
+                cnf.nv = max(cnf.nv, low.top)  # the header counts every variable, used or not
+                cnf.to_fp(fp, comments=comments)
         side = path + ".vars.json"
         with open(side, "w", encoding="utf-8", newline="\n") as fp:
-            json.dump(_variable_map(model, low), fp, indent=1)
+            json.dump(_variable_map(clauses), fp, indent=1)
             fp.write("\n")
         return [path, side]
 
-    def read_solution(self, model: Model, path: str) -> Assignment:
-        """Read an external MaxSAT or SAT solver's answer.
+    def _clauses(self, model: Model, strategy: str, card_encoding: str) -> Model:
+        """``model`` prepared for :func:`lower`: linear rows as clauses, and
+        connectivity too under ``tree``; the model's variables come first.
 
-        Accepts ``v`` lines in the old form (``v 1 -2 3 ... 0``, possibly over
-        several lines) and the 2022 MaxSAT Evaluation form (``v 0101...``, one
-        character per variable); ``s``, ``o`` and ``c`` lines are skipped.
-        Variables beyond the model's (auxiliary ones) are ignored.
+        Raises:
+            BackendError: a node kind this backend cannot lower.
+        """
+        native = self.native if strategy == "cuts" else self.native - {Connected}
+        return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding}})
+
+    def read_solution(self, model: Model, path: str) -> Assignment:
+        """Read an external MaxSAT or SAT solver's answer to a file this backend wrote.
+
+        The ``v`` lines, in either form, go through
+        :func:`gridlang.readers.read_dimacs_solution`; the file's
+        variables ``1 .. model.num_vars`` are the model's own, and the
+        auxiliary ones after them are ignored.
 
         Returns:
             The assignment of the model's variables.
 
         Raises:
-            MapError: a malformed line, a literal out of range or given both
-                ways, a model variable without a value, or no ``v`` line,
-                with the file, line and column.
+            MapError: the answer is malformed, lacks a model variable or
+                reports no solution, with the file, line and column.
         """
-        text = Path(path).read_text(encoding="utf-8")
-        lines = text.splitlines()
-        vlines: list[tuple[int, str]] = []
-        for no, line in enumerate(lines, 1):
-            stripped = line.strip()
-            if not stripped or stripped[0] in "cso" and (len(stripped) == 1 or stripped[1].isspace()):
-                if stripped.startswith("s") and "UNSAT" in stripped.upper():
-                    raise MapError("the solver reports no solution: " + stripped, Span(path, no, 1), text)
-                continue
-            if stripped[0] == "v" and (len(stripped) == 1 or stripped[1].isspace()):
-                vlines.append((no, line))
-                continue
-            col = len(line) - len(line.lstrip()) + 1
-            raise MapError(
-                "expected a 'v', 's', 'o' or 'c' line in a solver answer", Span(path, no, col), text
-            )
-        if not vlines:
-            raise MapError("no 'v' line in the solver answer", Span(path, 1, 1), text)
-        n = model.num_vars
-        values: list[bool | None] = [None] * n
-        tokens = [(no, line, tok, col) for no, line in vlines for tok, col in _tokens(line)[1:]]
-        binary = len(vlines) == 1 and len(tokens) == 1 and set(tokens[0][2]) <= {"0", "1"} and (
-            len(tokens[0][2]) >= 2 or n == 1
-        )
-        if binary:
-            no, _, tok, col = tokens[0]
-            if len(tok) < n:
-                raise MapError(
-                    f"the 'v' line gives {len(tok)} values but the model has {n} variables",
-                    Span(path, no, col + len(tok)), text,
-                )
-            for i in range(n):
-                values[i] = tok[i] == "1"
-        else:
-            ended = False
-            for no, line, tok, col in tokens:
-                try:
-                    lit = int(tok)
-                except ValueError:
-                    raise MapError(f"{tok!r} is not a literal", Span(path, no, col, col + len(tok)), text) from None
-                if ended:
-                    raise MapError("literal after the closing 0", Span(path, no, col, col + len(tok)), text)
-                if lit == 0:
-                    ended = True
-                    continue
-                v = abs(lit)
-                if v > n:
-                    continue
-                if values[v - 1] is not None and values[v - 1] != (lit > 0):
-                    raise MapError(
-                        f"variable {v} ({model.var(v)}) is given both ways", Span(path, no, col, col + len(tok)), text
-                    )
-                values[v - 1] = lit > 0
-        missing = [i + 1 for i, val in enumerate(values) if val is None]
-        if missing:
-            no, line = vlines[-1]
-            raise MapError(
-                f"variable {missing[0]} ({model.var(missing[0])}) has no value in the answer"
-                + (f" ({len(missing)} missing)" if len(missing) > 1 else ""),
-                Span(path, no, max(1, len(line.rstrip()))),
-                text,
-            )
-        return Assignment(tuple(bool(v) for v in values))
-
-
-def _tokens(line: str) -> list[tuple[str, int]]:
-    """Whitespace-separated tokens with their 1-based columns."""
-    out = []
-    i = 0
-    while i < len(line):
-        if line[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(line) and not line[j].isspace():
-            j += 1
-        out.append((line[i:j], i + 1))
-        i = j
-    return out
+        return Assignment(read_dimacs_solution(str(path), [str(v) for v in model.variables]))
 
 
 def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[str]:
@@ -836,7 +458,8 @@ def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[st
     return lines
 
 
-def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
+def _variable_map(model: Model) -> dict[str, dict[str, object]]:
+    """DIMACS variable -> its name, family, cell and value, for every variable of a prepared model."""
     out: dict[str, dict[str, object]] = {}
     for v, var in enumerate(model.variables, 1):
         cell = None
@@ -845,12 +468,7 @@ def _variable_map(model: Model, low: Lowered) -> dict[str, dict[str, object]]:
         elif var.cell is not None:
             cell = list(model.grid.cell(var.cell))
         out[str(v)] = {"var": str(var), "family": var.family, "cell": cell, "value": var.value}
-    for first, last, family in low.families:
-        for v in range(first, last + 1):
-            out[str(v)] = {"var": f"{family}#{v}", "family": family, "cell": None, "value": None}
-    for v in range(model.num_vars + 1, low.top + 1):
-        out.setdefault(str(v), {"var": f"aux#{v}", "family": "aux", "cell": None, "value": None})
-    return dict(sorted(out.items(), key=lambda kv: int(kv[0])))
+    return out
 
 
 def _region_objective(model: Model, low: Lowered) -> bool:
@@ -859,70 +477,12 @@ def _region_objective(model: Model, low: Lowered) -> bool:
     return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
-def _interruptible(name: str) -> bool:
-    """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
-    from pysat.solvers import SolverNames
-
-    for family in ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling"):
-        if name in getattr(SolverNames, family, ()):
-            return False
-    return True
-
-
-SLICE_SECONDS = 1.0
-"""With a deadline, a CaDiCaL slice is sized to last about this long (or the
-time left), from the conflict rate of the slice before."""
-
-
-def _sat_call(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
-    """One SAT call under ``deadline``: True, False, or None when the time ran out or Ctrl-C stopped it.
-
-    An interruptible solver runs through :func:`gridlang.deadline.run_solver`
-    (stopped by ``interrupt``). CaDiCaL cannot be interrupted: it runs in
-    slices of a conflict budget (learnt clauses carry over between them),
-    the clock and the Ctrl-C flag read between slices; with a deadline a
-    slice lasts about :data:`SLICE_SECONDS` or the time left, without one
-    ``conflicts`` conflicts.
-    """
-    if deadline.expired():
-        return None
-    if _interruptible(name):
-        def call():
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-
-        ok = run_solver(deadline, call, solver.interrupt)
-        if ok is None:
-            solver.clear_interrupt()
-        return ok
-    budget = conflicts
-    while not deadline.expired():
-        remaining = deadline.remaining()
-        before = solver.accum_stats().get("conflicts", 0)
-        t = time.perf_counter()
-        solver.conf_budget(max(int(budget), 100))
-        try:
-            ok = solver.solve_limited(assumptions=assumptions)
-        except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
-            if "interrupt" not in str(e).lower():
-                raise
-            deadline.stop()
-            return None
-        if ok is not None:
-            return ok
-        if remaining is not None:
-            spent = max(time.perf_counter() - t, 1e-3)
-            rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
-            left = deadline.remaining() or 0.0
-            budget = min(conflicts, rate * min(SLICE_SECONDS, left))
-    return None
-
-
 class _Oracle:
     """What the three MaxSAT oracles share: the lowered model and the answer's decoding."""
 
     improving = False
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         self.model = model
         self.low = low
         self.settings = settings
@@ -954,23 +514,22 @@ class _Rc2(_Oracle):
     returns the relaxation's optimum; cuts are added to the same RC2 object,
     whose cores stay valid when hard clauses are added."""
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.examples.rc2 import RC2, RC2Stratified
         from pysat.formula import WCNF
 
         super().__init__(model, low, settings)
-        s = settings
+        s = settings.rc2
         wcnf = WCNF()
         for cl in low.hard:
             wcnf.append(cl)
         for w, cl in low.soft:
             wcnf.append(cl, weight=w)
         wcnf.nv = max(wcnf.nv, low.top)
-        kwargs = dict(solver=s["rc2.solver"], exhaust=bool(s["rc2.exhaust"]), minz=bool(s["rc2.minz"]),
-                      adapt=bool(s["rc2.adapt"]))
+        kwargs = dict(solver=s.solver, exhaust=s.exhaust, minz=s.minz, adapt=s.adapt)
         # Hardening is sound only for a fixed formula; cuts come later.
-        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s["rc2.stratified"] else RC2(wcnf, **kwargs)
-        self.interruptible = _interruptible(str(s["rc2.solver"]))
+        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s.stratified else RC2(wcnf, **kwargs)
+        self.interruptible = sat_interruptible(s.solver)
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         rc2 = self.rc2
@@ -1007,11 +566,11 @@ class _Lsu(_Oracle):
 
     improving = True
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.solvers import Solver
 
         super().__init__(model, low, settings)
-        self.name = str(settings["lsu.solver"])
+        self.name = settings.lsu.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
         self.tot = None
@@ -1030,7 +589,7 @@ class _Lsu(_Oracle):
                 self.solver.append_formula(self.tot.cnf.clauses)
             if best - 1 < len(self.counted):
                 assumptions = [-self.tot.rhs[best - 1]]
-        ok = _sat_call(self.solver, self.name, assumptions, deadline, int(self.settings["conflicts"]))
+        ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
         trivial = self.score(0)  # no answer beats cost 0
         if ok is None:
             return Round("unknown", bound=trivial)
@@ -1054,16 +613,16 @@ class _Sat(_Lsu):
 
     improving = False
 
-    def __init__(self, model: Model, low: Lowered, settings: dict):
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         from pysat.solvers import Solver
 
         _Oracle.__init__(self, model, low, settings)
-        self.name = str(settings["sat.solver"])
+        self.name = settings.sat.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.tot = None
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
-        ok = _sat_call(self.solver, self.name, [], deadline, int(self.settings["conflicts"]))
+        ok = run_sat(self.solver, self.name, [], deadline, self.settings.conflicts)
         if ok is None:
             return Round("unknown")
         if not ok:

@@ -1,183 +1,38 @@
 """MILP backend: the IR as a Pyomo model, solved by HiGHS, written as LP or MPS.
 
-Lowering (every Boolean variable ``v`` becomes a binary column ``x_v``; a
-negative literal ``-v`` stands for ``1 - x_v``):
+Lowering, in :mod:`gridlang.linear` (every Boolean variable ``v`` a binary
+column ``x_v``; a negative literal ``-v`` stands for ``1 - x_v``):
 
-* :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` is the row
-  ``sum l_i >= 1``; a clause holding ``v`` and ``-v`` is dropped.
-* :class:`~gridlang.ir.Linear` ``sum a_i l_i OP b`` is the same row. With
-  ``enforce`` literals ``e_1..e_m`` it is relaxed by big-M when any of them is
-  false: ``L <= b + M * sum (1 - e_j)`` with ``M = max(L) - b``, and
-  ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
-  and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
-  whose ``M <= 0`` can never be violated and is dropped.
-* :class:`~gridlang.ir.Connected` is lowered by one of four encodings
-  (maths and sources in :mod:`gridlang.connectivity`). The strategy
-  ``flow`` uses flow for every node, ``cuts`` the cut loop for every node,
-  and ``auto`` (the default) positions for a path of known length, depth
-  layers for a region of known size and the cut loop for the rest (a
-  horse's pen):
-
-  - ``flow``: single-commodity flow (Gavish-Graves style; see
-    :mod:`gridlang.connectivity`). Per candidate arc ``(u, v)`` one
-    continuous column ``0 <= f <= (n - 1) * x_v``; the roots are the
-    sources and every other candidate has a balance row ``in - out = x_v``,
-    so every member is reached from some root (the flood fill from several
-    roots may fall into one piece per root). Without
-    roots a binary root-selection column per candidate, ``r_v <= x_v``,
-    ``sum r <= 1`` (``= 1`` when the region has a known size of at least 1),
-    ``sum x <= n * sum r`` and ``in - out >= x_v - n * r_v``: the
-    coefficient is ``n``, not ``n - 1``, because the root sends up to
-    ``n - 1`` units and receives none. Adds ``2|E|`` (+ ``|V|``) columns and
-    about ``2|E| + |V|`` rows for ``n = |V|`` candidates and ``|E|`` edges
-    between them. For a region of known size ``k >= 2`` the root sends
-    exactly ``k - 1`` units: the capacity is ``(k - 1)`` times each end of
-    the arc, the balance is ``in - out = x_v - k * r_v``, and without roots
-    the root is the member with the lowest cell index, which a member ``u``
-    needs within ``k - 1`` steps through candidates numbered at least the
-    root's: ``x_u <= sum r_v`` over such ``v`` (the symmetry breaking and
-    distance bound of region-growing models; the flow alone lets the LP
-    spread each region thinly over the whole grid).
-  - ``positions``: a path of known length ``L`` between the two roots
-    ``a`` and ``b`` (a path rule whose length a count rule fixes) as a
-    sequence: a binary ``pos[v, t]`` says the ``t``-th cell of the path is
-    ``v``. ``sum_t pos[v, t] = x_v``, each position holds exactly one cell,
-    ``pos[v, t]`` needs a neighbour of ``v`` at ``t - 1`` and at ``t + 1``,
-    and, the path being induced, any member next to ``v`` sits at ``t - 1``
-    or ``t + 1`` (``pos[v, t] + x_u <= 1 + pos[u, t - 1] + pos[u, t + 1]``).
-    Cells are only offered the positions their distances from ``a`` and
-    ``b`` allow (and, without links, the chessboard parity), so ``a`` is
-    at 0 and ``b`` at ``L - 1``. Every solution is a walk from ``a`` to
-    ``b`` through distinct cells, so stray cycles cannot occur, and the
-    LP sees the path's length (the time-expanded network of path and
-    routing models). A path needing more than 20,000 position columns gets
-    flow instead.
-  - ``depths``: a region of known size ``k >= 2`` as a tree of depth at
-    most ``k - 1`` grown from an anchor (a node version of the
-    hop-indexed formulations of hop-constrained trees; Gouveia, *Using
-    variable redefinition for computing lower bounds for minimum spanning
-    and Steiner trees with hop constraints*, INFORMS J. Computing 10,
-    1998). A binary ``depth[v, t]`` says member ``v`` hangs at depth
-    ``t``; ``x_v = sum_t depth[v, t]`` and ``depth[v, t] <= sum
-    depth[u, t - 1]`` over the neighbours ``u`` of ``v``. The anchors are
-    the roots (the compiler makes a forced member, such as a Snake Eggs
-    clue, the root of a rootless region), which leave a cell only the
-    depths its distance allows; without roots, the lowest member, picked
-    as in the size-capped flow (depth 0 is the pick). Where the flow lets the LP spread fractions of
-    an egg over the grid, the layers bound every member's distance from
-    the anchor: ctc_tuzz_10x10 went from 19.3 s to 1.9 s (figures
-    below). A region needing more than 20,000 depth columns gets the
-    size-capped flow instead.
-  - ``cuts``: the lazy separator-cut loop (logic-based Benders; Jandhyala,
-    *Solving Puzzles through Mathematical Programming*, ch. 32; Fischetti et
-    al. 2017). Solve without connectivity; while a stray component exists,
-    append the vertex-separator cuts of
-    :func:`gridlang.connectivity.separator_cuts` of the answer, and
-    of the other improving solutions HiGHS saved in the round, to the
-    persistent HiGHS model (rows are added, nothing is rebuilt) and solve
-    again. Each
-    disconnected answer is repaired by dropping its stray components; when
-    the repair meets every IR constraint it is a true solution, used as the
-    warm start of the next round and as the incumbent if time runs out.
-    Before the first round, every rooted region gets the one-cell separator
-    cuts of :func:`gridlang.exporters.maxsat.articulation_cuts` (a cell
-    that separates others from the roots is a member whenever they are).
-    The cuts added are returned as ``stats["learned_cuts"]``; a
-    :class:`MilpSession` (a uniqueness or counting run) keeps them in the
-    HiGHS model, so its next solve starts with them.
-
-  In every encoding roots are members (a unit row unless the IR already
-  holds the unit clause), and candidates that no root can reach inside the
-  candidate graph (or, without roots, that sit in a candidate component
-  smaller than a known size) are fixed out: their separator has an empty
-  rim.
+* :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` -> the row
+  ``sum l_i >= 1``; :class:`~gridlang.ir.Linear` -> the same row, relaxed
+  by big-M on its enforcement literals (:mod:`gridlang.linear.lower`).
+* :class:`~gridlang.ir.Connected`, by strategy: ``flow`` gives every node
+  single-commodity flow, ``cuts`` leaves every node to the lazy cut loop,
+  and ``auto`` (the default) gives a path of known length its positions,
+  a region of known size (2 or more) depth layers and the rest (a horse's
+  pen) the cut loop. The maths and sources of flow, positions and depth
+  layers are in :mod:`gridlang.linear.connected`.
 * The :class:`~gridlang.ir.Objective` keeps its constant, so the solver's
   objective is the puzzle's score. All IR coefficients are integers, so the
   default gap is an absolute gap just below 1: a solve that HiGHS calls
   optimal is exactly optimal. The reported objective is recomputed from the
   rounded assignment; the bound is HiGHS's, rounded to an integer.
 
-Measured on the 2-core test machine, shared with other work, against
-``benchmarks/milp_reference.py`` (a hand-written highspy model with the same
-lazy cuts and no modelling layer), both interleaved map by map in one
-process, parse to verified answer, the 214 standard dailies:
+The cut loop (``cuts``, and ``auto``'s regions of unknown size) is
+:func:`gridlang.connectivity.driver.lazy_solve` (logic-based Benders;
+Jandhyala, *Solving Puzzles through Mathematical Programming*, ch. 32;
+Fischetti et al. 2017): the separator cuts of each answer, and of the other
+improving answers HiGHS saved in the round, are rows added to the
+persistent HiGHS model (nothing is rebuilt); the best repaired answer warm
+starts the next round. Rooted regions start with the one-cell separator
+cuts of :func:`gridlang.connectivity.seed_cuts`. A :class:`MilpSession`
+(uniqueness and counting runs) builds and loads the model once, and keeps
+the cuts (``stats["learned_cuts"]``) and each blocking clause as rows.
 
-==================  ===============  ===============  ===============
-seconds              median           90th pct.        max
-==================  ===============  ===============  ===============
-reference, wall      0.076            1.74             6.68
-gridlang, wall       0.087            1.52             5.34
-gridlang, CPU        0.089            1.52             5.34
-==================  ===============  ===============  ===============
-
-Ratio of medians 1.15 (wall), 1.17 (CPU). HiGHS's own run is the smaller
-part of gridlang's median map (0.055 s against the reference's 0.074 s);
-the rest is fixed cost, about 0.026 s at the median: Pyomo's persistent
-interface loads about 30 rows per millisecond (``set_instance`` 0.010 s),
-the IR-to-Pyomo build 0.006 s, parse and compile 0.004 s, each HiGHS call
-through appsi (output capture, options, results) about 0.002 s. Defaults
-these figures chose: the cyclic garbage collector is paused during a solve
-(as Pyomo's writers do; a full collection took 0.03 s and struck every few
-maps) and unit coefficients are passed as bare columns (``set_instance``
-13.0 -> 11.7 ms on daily-2026-05-18): together median 0.110 -> 0.093 s; one-cell
-seeds are on (rounds 69 -> 25, median 0.080 -> 0.073 s, total 106 -> 96 s;
-two-cell seeds: median 0.145 s), HiGHS options are its defaults (threads=1,
-presolve off and mip_heuristic_effort 0 were no better, paired median
-ratios 1.00, 1.06, 1.00). A 30x30 all-grass map with flow (4819 columns,
-8296 rows) builds in 0.08 s and loads into HiGHS in 0.16-0.24 s.
-
-Snake Eggs (``--unique``, ``benchmarks/snake_eggs_bench.py --backend
-milp``, at rest), with ``auto``: the instances up to 6x6 in 0.02-0.23
-s, ctc_tuzz_10x10 1.9 s, math3205_stub_10x10 2.2 s and
-derived_tuzz_gallery_02_two 2.0 s, of which 0.5-0.7 s is the Pyomo build
-and load of some 7,000 columns and 21,000 rows, once per run (see
-sessions below). The eggs' size-capped flow
-before depth layers took 19.3 s on ctc_tuzz_10x10 and 2.3-2.4 s on the
-other two. Derived 01, 03 and 04 find no solution within 150 s with depth
-layers either, nor did they with the flow (SCIP 10 found none in 300 s
-in the exported MPS files, with the flow or with depth layers, nor did
-highspy 1.15.1, the newest on PyPI, in 240 s on derived 03's file,
-still in the root node). Nothing simple sets them apart:
-like derived 02 they have three clues (ctc_tuzz_10x10 has two), and
-derived 04 has both snake ends on the border. On derived 03 with depth
-layers HiGHS spends its first 60 s in the root node, mostly in its
-sub-MIP heuristics; with those off (effort 0, RINS, RENS, root reduced
-cost and feasibility jump off) it explores 170 nodes in 120 s at some
-1,400 simplex iterations a node. Tying each depth to a root close
-enough (``depth[v, t] <= sum`` of the picks within ``t`` steps) made
-the solved instances slower (ctc_tuzz_10x10 3.4 s, math3205 4.9 s) and
-derived 03 no better, and so did rows tying an unanchored egg's depth
-parity to its root's chessboard colour (3.2 s and 4.0 s); heuristic
-effort 0.3, presolve off or other random seeds did not help either. Before positions and
-the size-capped flow only the small ones and derived 02 (6.9 s) were
-solved: with ``cuts`` each round brought back some 50 stray snake cycles
-and egg pieces and was a fresh 10-30 s feasibility MIP (the relaxation
-lets fractional egg kinds fit any pocket sizes); flow for the snake, an
-MTZ-style tree for every node, Luby restarts with fresh seeds inside
-the cut loop, and enumerated egg placements (sizes up to 6) did not help.
-With the flow, on derived 03 HiGHS spent its first 50-60 s in the root node (presolve 7
-s, then rounds of its own cuts on a 15,000-row LP at about 1 ms per simplex
-iteration) and then explored about one node per second; none of these
-changed that within 90-120 s: RINS and RENS off, heuristic effort 0 or 0.3,
-presolve off, symmetry detection off, a smaller cut pool with
-``mip_pscost_minreliable=0``, a random objective with a stop at the first
-solution, dropping the induced-path rows, or lazy cuts for the eggs beside
-the snake's positions. A master over the snake alone (positions) with
-combinatorial Benders cuts from the pockets off the snake (ten connected
-cells hold a snake cell, a clue's pocket has the clue's size, pocket sizes
-differ) proved math3205_stub_10x10 in 26 rounds and 53 s but took 229 s for
-20 rounds of derived 03 without an answer: each round is a fresh
-feasibility MIP. Nor did an Euler count of the pockets (cells off the
-snake, minus adjacent pairs of them, plus full 2x2 blocks of them, plus one
-when the snake misses the border, equals the number of eggs; linear with
-AND columns) help: math3205_stub_10x10 0.60 s to a first answer with it,
-0.62 s without; derived 03 none within 180 s.
-
-Uniqueness and counting runs go through a :class:`MilpSession`: the
-model is built and loaded into HiGHS once, and each blocking clause is a
-row added to it. With depth layers this took the 10x10 Snake Eggs from
-2.47 to 1.80 s (ctc_tuzz_10x10), 2.77 to 2.56 s (math3205_stub_10x10) and
-2.50 to 2.13 s (derived 02), solve and uniqueness proof, one run each.
+Settings: :class:`MilpSettings` (``warmstart``, ``pool_cuts``,
+``seed_cuts``, ``highs_options``), ``milp.NAME`` in ``SolveOptions.extra``.
+The measurements behind the defaults and the encodings are in
+``docs/benchmarks.md``, "Settings and encodings tried".
 
 Statuses: HiGHS optimal and connected -> OPTIMAL; time limit with a
 connected incumbent -> FEASIBLE with ``bound``; infeasible (also "infeasible
@@ -186,787 +41,46 @@ because every cut is valid for every connected answer; anything else ->
 UNKNOWN (with ``bound`` when HiGHS had one).
 
 Files: ``write`` lowers as the strategy does but gives flow to every node
-left to the cut loop (cuts cannot live in a file), through
-Pyomo's own LP and MPS writers with gridlang's labels (``wall_3_4``,
+left to the cut loop (cuts cannot live in a file), through Pyomo's own LP
+and MPS writers with gridlang's labels (``wall_3_4``,
 ``flow_pen_3_4_3_5``), a header comment naming the puzzle, spec, map and
-encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a HiGHS,
-Gurobi, SCIP or CBC solution of such a file back into an assignment.
+encoding, and a sidecar ``<file>.vars.json``. ``read_solution`` reads a
+HiGHS, Gurobi, SCIP or CBC solution of such a file back into an assignment.
 
 Pyomo and highspy are imported inside the functions that need them.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import math
-import re
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from gridlang.backend import Backend, Result, Session, SolveOptions, Status
-from gridlang.connectivity import components, cut_clause, flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
-from gridlang.errors import BackendError, MapError, Span
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense, violations
+from gridlang.errors import BackendError
+from gridlang.ir import Assignment, Clause, Connected, Constraint, Linear, Model
+from gridlang.linear import (
+    AUTO,
+    BINARY_TOL,
+    CUTS,
+    FLOW,
+    DropMessage,
+    LinearForm,
+    PyomoModel,
+    affine,
+    integral_bound,
+    lower_row,
+    lower_rows,
+    round_assignment,
+    write_files,
+)
+from gridlang.readers import read_mip_solution
+from gridlang.settings import Settings, frozen_mapping
 
 logger = logging.getLogger("gridlang.milp")
-
-_AUTO = "auto"
-_FLOW = "flow"
-_CUTS = "cuts"
-_POSITIONS = "positions"
-_DEPTHS = "depths"
-_ENCODING_TEXT = {
-    _AUTO: "positions for paths, depth layers for regions of known size, lazy cuts otherwise",
-    _FLOW: "single-commodity flow",
-    _CUTS: "lazy vertex-separator cuts",
-    _POSITIONS: "path positions",
-    _DEPTHS: "depth layers",
-}
-
-_INT_TOL = 1e-6
-"""Relative slack when rounding HiGHS's dual bound to an integer."""
-_BINARY_TOL = 1e-4
-"""How far a solver value may sit from 0 or 1 and still count as binary."""
-
-
-def _encoding(con: Connected, strategy: str) -> str:
-    """How ``strategy`` lowers ``con``: ``cuts``, ``flow``, ``positions`` or ``depths``.
-
-    ``auto`` gives a path of known length its position formulation, a region
-    of known size (2 or more) depth layers, and anything else (a horse's
-    pen) the lazy cut loop; the other strategies apply to every node.
-    """
-    if strategy != _AUTO:
-        return strategy
-    if con.path and len(con.roots) == 2 and con.size is not None:
-        return _POSITIONS
-    if con.size is not None and con.size >= 2:
-        return _DEPTHS
-    return _CUTS
-
-
-# ---------------------------------------------------------------------------
-# Solver-independent linear form
-
-
-@dataclass(slots=True)
-class _Column:
-    """One column of the MILP.
-
-    Attributes:
-        name: the label written to files (``wall_3_4``).
-        lb, ub: bounds.
-        binary: integral 0/1 column.
-        entry: the sidecar record (``var``, ``family``, ``cell``, ``value``...).
-    """
-
-    name: str
-    lb: int
-    ub: int
-    binary: bool
-    entry: dict[str, object]
-
-
-@dataclass(slots=True)
-class _Row:
-    """``lo <= sum(coef * column) <= hi``; either side may be None."""
-
-    name: str
-    coefs: dict[int, int]
-    lo: float | None
-    hi: float | None
-
-
-@dataclass(slots=True)
-class _Lowered:
-    """The model as columns and rows, before any Pyomo object exists.
-
-    Columns ``0 .. num_vars - 1`` are the IR variables ``1 .. num_vars`` in
-    order; auxiliary columns (flow, root selection) follow.
-    """
-
-    model: Model
-    strategy: str
-    columns: list[_Column]
-    rows: list[_Row] = field(default_factory=list)
-    objective: tuple[Sense, dict[int, int], int] | None = None
-    regions: list[tuple[str, Connected]] = field(default_factory=list)
-    lazy: list[tuple[str, Connected]] = field(default_factory=list)
-    """The regions left to the cut loop (encoding ``cuts``)."""
-    encodings: dict[str, str] = field(default_factory=dict)
-    """Region key -> the encoding it got (``cuts``, ``flow`` or ``positions``)."""
-    infeasible: list[str] = field(default_factory=list)
-    """Rows with no columns that can never hold (the model is infeasible)."""
-    names: set[str] = field(default_factory=set)
-
-    def fresh(self, name: str) -> str:
-        """``name``, made unique among the column labels so far."""
-        base = _sanitize(name) or "col"
-        name, k = base, 1
-        while name in self.names:
-            k += 1
-            name = f"{base}_{k}"
-        self.names.add(name)
-        return name
-
-    def used_columns(self) -> set[int]:
-        """Columns with a nonzero coefficient somewhere (the ones a file holds)."""
-        used = {j for row in self.rows for j in row.coefs}
-        if self.objective is not None:
-            used.update(self.objective[1])
-        return used
-
-
-def _sanitize(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text)
-
-
-def _affine(terms: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
-    """``sum coef * lit`` over literals as ``(column -> coef, constant)``.
-
-    A negative literal ``-v`` contributes ``coef * (1 - x_v)``.
-    """
-    coefs: dict[int, int] = {}
-    const = 0
-    for coef, lit in terms:
-        j = abs(lit) - 1
-        if lit > 0:
-            coefs[j] = coefs.get(j, 0) + coef
-        else:
-            coefs[j] = coefs.get(j, 0) - coef
-            const += coef
-    return {j: a for j, a in coefs.items() if a != 0}, const
-
-
-def _add_row(low: _Lowered, name: str, coefs: dict[int, int], const: int,
-             lo: float | None, hi: float | None) -> None:
-    """Add ``lo <= coefs.x + const <= hi``; rows without columns are checked now."""
-    coefs = {j: a for j, a in coefs.items() if a != 0}
-    if not coefs:
-        if (lo is not None and const < lo) or (hi is not None and const > hi):
-            low.infeasible.append(name)
-        return
-    low.rows.append(_Row(
-        name,
-        coefs,
-        None if lo is None else lo - const,
-        None if hi is None else hi - const,
-    ))
-
-
-def _span_tag(span: Span | None) -> str:
-    return f"_L{span.line}" if span is not None else ""
-
-
-def _lower(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -> _Lowered:
-    """Lower the IR to columns and rows with the given connectivity strategy.
-
-    ``for_file`` gives flow to every node the strategy would leave to the
-    cut loop (a file has no loop), so ``auto`` keeps its positions and
-    depth layers. ``seed`` 1 adds the one-cell separator cuts of
-    :func:`gridlang.exporters.maxsat.articulation_cuts` to every rooted
-    region up front, 2 the two-cell ones too.
-
-    Raises:
-        BackendError: a Connected node names a root outside its members.
-    """
-    low = _Lowered(model, strategy, [])
-    grid = model.grid
-    for v, var in enumerate(model.variables, start=1):
-        rowcol = None
-        if var.rowcol is not None:
-            rowcol = [var.rowcol[0], var.rowcol[1]]
-        elif var.cell is not None:
-            rowcol = list(grid.cell(var.cell))
-        low.columns.append(_Column(
-            low.fresh(var.identifier()), 0, 1, True,
-            {"var": str(var), "family": var.family, "cell": rowcol, "value": var.value,
-             "index": v, "aux": False},
-        ))
-    units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
-    keys: set[str] = set()
-    for k, con in enumerate(model.constraints, start=1):
-        if isinstance(con, (Clause, Linear)):
-            _lower_row(low, con, k)
-        elif isinstance(con, Connected):
-            key = _sanitize(con.name) or f"region{k}"
-            while key in keys:
-                key += f"_{k}"
-            keys.add(key)
-            low.regions.append((key, con))
-            _lower_roots(low, con, key, units)
-            encoding = _encoding(con, strategy)
-            if for_file and encoding == _CUTS:
-                encoding = _FLOW
-            if encoding == _CUTS:
-                low.lazy.append((key, con))
-                if seed:
-                    _lower_seeds(low, con, key, seed)
-            elif not ((encoding == _POSITIONS and _lower_positions(low, con, key))
-                      or (encoding == _DEPTHS and _lower_depths(low, con, key))):
-                encoding = _FLOW  # also a path or region too large for its layers
-                _lower_flow(low, con, key)
-            low.encodings[key] = encoding
-        else:
-            raise BackendError(f"the milp backend cannot lower a {type(con).__name__} constraint")
-    if model.objective is not None:
-        coefs, const = _affine(model.objective.terms)
-        low.objective = (model.objective.sense, coefs, model.objective.constant + const)
-    return low
-
-
-def _lower_row(low: _Lowered, con: Clause | Linear, k: int) -> None:
-    """Lower a clause or linear constraint, the ``k``-th of its model (from 1), to a row."""
-    tag = f"{k}{_span_tag(con.span)}"
-    if isinstance(con, Clause):
-        lits = set(con.lits)
-        if any(-l in lits for l in lits):
-            return  # a tautology
-        coefs, const = _affine((1, l) for l in sorted(lits, key=abs))
-        _add_row(low, f"clause_{tag}", coefs, const, 1, None)
-    else:
-        _lower_linear(low, con, f"linear_{tag}")
-
-
-def _lower_linear(low: _Lowered, con: Linear, name: str) -> None:
-    coefs, const = _affine(con.terms)
-    enforce = set(con.enforce)
-    if any(-l in enforce for l in enforce):
-        return  # never switched on
-    if not enforce:
-        lo = con.rhs if con.op in (Cmp.GE, Cmp.EQ) else None
-        hi = con.rhs if con.op in (Cmp.LE, Cmp.EQ) else None
-        _add_row(low, name, coefs, const, lo, hi)
-        return
-    # off = sum_j (1 - e_j): 0 exactly when every enforce literal holds.
-    off, off_const = _affine((-1, l) for l in sorted(enforce, key=abs))
-    off_const += len(enforce)
-    lmax = const + sum(a for a in coefs.values() if a > 0)
-    lmin = const + sum(a for a in coefs.values() if a < 0)
-    sides = []
-    if con.op in (Cmp.LE, Cmp.EQ) and lmax > con.rhs:
-        sides.append(("le", lmax - con.rhs))
-    if con.op in (Cmp.GE, Cmp.EQ) and lmin < con.rhs:
-        sides.append(("ge", con.rhs - lmin))
-    for side, big_m in sides:
-        row = dict(coefs)
-        sign = -1 if side == "le" else 1
-        # le: L - M*off <= rhs;  ge: L + M*off >= rhs
-        for j, a in off.items():
-            row[j] = row.get(j, 0) + sign * big_m * a
-        row_const = const + sign * big_m * off_const
-        suffix = f"_{side}" if len(sides) > 1 or con.op is Cmp.EQ else ""
-        if side == "le":
-            _add_row(low, name + suffix, row, row_const, None, con.rhs)
-        else:
-            _add_row(low, name + suffix, row, row_const, con.rhs, None)
-
-
-def _lower_seeds(low: _Lowered, con: Connected, key: str, seed: int) -> None:
-    for i, cut in enumerate(seed_cuts(low.model.grid, con, pairs=seed > 1), start=1):
-        lits = cut_clause(cut)
-        coefs, const = _affine((1, l) for l in lits)
-        _add_row(low, f"seed_{key}_{i}", coefs, const, 1, None)
-
-
-def _lower_roots(low: _Lowered, con: Connected, key: str, units: set[int]) -> None:
-    lit_of = dict(con.members)
-    grid = low.model.grid
-    for r in con.roots:
-        if r not in lit_of:
-            raise BackendError(
-                f"region {con.name!r}: root cell {grid.cell(r)} is not among its members")
-        lit = lit_of[r]
-        if lit in units:
-            continue
-        coefs, const = _affine([(1, lit)])
-        rr, cc = grid.cell(r)
-        _add_row(low, f"rootin_{key}_{rr}_{cc}", coefs, const, 1, None)
-    # Candidates that no root can reach inside the candidate graph (or, for a
-    # region of known size without roots, that lie in a smaller candidate
-    # component) are never members: their separator cut has an empty rim.
-    # Stating it up front spares the cut loop a round.
-    if con.roots:
-        roots = set(con.roots)
-        comps = components(grid, set(lit_of))
-        dead = [c for comp in comps if not roots.intersection(comp) for c in comp]
-    elif con.size is not None:
-        dead = [c for comp in components(grid, set(lit_of)) if len(comp) < con.size for c in comp]
-    else:
-        dead = []
-    for cell in sorted(dead):
-        lit = lit_of[cell]
-        if -lit in units:
-            continue
-        coefs, const = _affine([(1, lit)])
-        rr, cc = grid.cell(cell)
-        _add_row(low, f"unreachable_{key}_{rr}_{cc}", coefs, const, None, 0)
-
-
-def _flow_column(low: _Lowered, key: str, region: str, u: int, v: int, cap: int) -> int:
-    """A continuous flow column ``0 <= f[u,v] <= cap`` on the arc ``u -> v``."""
-    grid = low.model.grid
-    (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
-    low.columns.append(_Column(
-        low.fresh(f"flow_{key}_{ur}_{uc}_{vr}_{vc}"), 0, cap, False,
-        {"var": f"flow({region})[{ur},{uc}->{vr},{vc}]", "family": "flow",
-         "cell": [vr, vc], "value": None, "arc": [[ur, uc], [vr, vc]], "aux": True},
-    ))
-    return len(low.columns) - 1
-
-
-def _pick_columns(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
-    """A binary root-selection column ``r_v <= x_v`` per candidate ``v``."""
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    region = con.name or key
-    pick: dict[int, int] = {}
-    for v in sorted(lit_of):
-        r, c = grid.cell(v)
-        pick[v] = len(low.columns)
-        low.columns.append(_Column(
-            low.fresh(f"pick_{key}_{r}_{c}"), 0, 1, True,
-            {"var": f"root({region})[{r},{c}]", "family": "root", "cell": [r, c],
-             "value": None, "aux": True},
-        ))
-        coefs, const = _affine([(-1, lit_of[v])])
-        coefs[pick[v]] = 1
-        _add_row(low, f"pickmember_{key}_{r}_{c}", coefs, const, None, 0)
-    return pick
-
-
-def _capacity_rows(low: _Lowered, con: Connected, key: str, arc_col: dict[tuple[int, int], int],
-                   cap: int, both_ends: bool) -> None:
-    """``f[u,v] <= cap * x_v`` on every arc, and ``<= cap * x_u`` too when ``both_ends``.
-
-    A root end needs no row: a root is a member.
-    """
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    roots = set(con.roots)
-    for (u, v), col in arc_col.items():
-        (ur, uc), (vr, vc) = grid.cell(u), grid.cell(v)
-        for end, tag in ((v, "flowcap"), (u, "flowcapout"))[:2 if both_ends else 1]:
-            if end in roots:
-                continue
-            coefs, const = _affine([(-cap, lit_of[end])])
-            coefs[col] = 1
-            _add_row(low, f"{tag}_{key}_{ur}_{uc}_{vr}_{vc}", coefs, const, None, 0)
-
-
-def _balance_rows(low: _Lowered, con: Connected, key: str, arc_col: dict[tuple[int, int], int],
-                  pick: dict[int, int], root_supply: int, exact: bool) -> None:
-    """``in - out = x_v`` at every non-root candidate, less ``root_supply * r_v``.
-
-    ``exact``: an equality (the region's size is known); else ``>=``.
-    """
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    inflow: dict[int, list[int]] = {v: [] for v in lit_of}
-    outflow: dict[int, list[int]] = {v: [] for v in lit_of}
-    for (u, v), col in arc_col.items():
-        outflow[u].append(col)
-        inflow[v].append(col)
-    roots = set(con.roots)
-    for v in sorted(lit_of):
-        if v in roots:
-            continue
-        coefs, const = _affine([(-1, lit_of[v])])
-        for col in inflow[v]:
-            coefs[col] = coefs.get(col, 0) + 1
-        for col in outflow[v]:
-            coefs[col] = coefs.get(col, 0) - 1
-        if pick:
-            coefs[pick[v]] = coefs.get(pick[v], 0) + root_supply
-        r, c = grid.cell(v)
-        _add_row(low, f"flowbal_{key}_{r}_{c}", coefs, const, 0, 0 if exact else None)
-
-
-def _lower_flow(low: _Lowered, con: Connected, key: str) -> None:
-    """Single-commodity flow for one region (see the module docstring)."""
-    lit_of = dict(con.members)
-    n = len(lit_of)
-    if n <= 1:
-        return
-    if con.size is not None and con.size >= 2:
-        _lower_sized_flow(low, con, key)
-        return
-    grid = low.model.grid
-    big_m = n - 1
-    # Every root is a source, as in the flood fill from several cells.
-    roots = set(con.roots)
-    region = con.name or key
-    arc_col = {(u, v): _flow_column(low, key, region, u, v, big_m) for u, v in flow_arcs(grid, con)}
-    _capacity_rows(low, con, key, arc_col, big_m, both_ends=False)
-    pick: dict[int, int] = {}
-    if not roots:
-        pick = _pick_columns(low, con, key)
-        one = {col: 1 for col in pick.values()}
-        if con.size is not None and con.size >= 1:
-            _add_row(low, f"pickone_{key}", one, 0, 1, 1)
-        else:
-            _add_row(low, f"pickone_{key}", one, 0, None, 1)
-            # sum x <= n * sum r: a nonempty region picks its root.
-            coefs, const = _affine([(1, lit_of[v]) for v in sorted(lit_of)])
-            for col in pick.values():
-                coefs[col] = coefs.get(col, 0) - n
-            _add_row(low, f"pickneeded_{key}", coefs, const, None, 0)
-    # in - out = x_v with roots; without, in - out >= x_v - n * r_v: the
-    # root sends up to n - 1 units and receives none.
-    _balance_rows(low, con, key, arc_col, pick, n, exact=bool(roots))
-
-
-def _lower_sized_flow(low: _Lowered, con: Connected, key: str) -> None:
-    """Flow for a region of known size ``k >= 2`` (see the module docstring).
-
-    The root sends ``k - 1`` units, so every arc's capacity is ``k - 1``
-    times each of its two ends. Without roots the root is the member with
-    the lowest cell index (:func:`_pick_first`).
-    """
-    grid = low.model.grid
-    k = con.size
-    assert k is not None
-    roots = set(con.roots)
-    region = con.name or key
-    arc_col = {(u, v): _flow_column(low, key, region, u, v, k - 1) for u, v in flow_arcs(grid, con)}
-    _capacity_rows(low, con, key, arc_col, k - 1, both_ends=True)
-    pick: dict[int, int] = {}
-    if not roots:
-        pick = _pick_first(low, con, key)
-    # in - out = x_v - k * r_v: the root keeps one unit of its k.
-    _balance_rows(low, con, key, arc_col, pick, k, exact=True)
-
-
-def _pick_first(low: _Lowered, con: Connected, key: str) -> dict[int, int]:
-    """Root-selection columns for a rootless region of known size ``k``: its lowest cell.
-
-    Exactly one candidate is picked, and a member ``u`` needs a picked
-    candidate ``v <= u`` that reaches ``u`` in at most ``k - 1`` steps
-    through candidates numbered ``v`` or more (a connected set of ``k``
-    cells holds such a path from its lowest cell to each of its cells).
-
-    Returns:
-        ``{cell: column}`` of the root-selection columns.
-    """
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    k = con.size
-    assert k is not None
-    pick = _pick_columns(low, con, key)
-    _add_row(low, f"pickone_{key}", {col: 1 for col in pick.values()}, 0, 1, 1)
-    cand = sorted(lit_of)
-    cover: dict[int, list[int]] = {u: [] for u in cand}
-    for i, v in enumerate(cand):
-        for u in grid.distances(set(cand[i:]), v, limit=k - 1):
-            cover[u].append(v)
-    for u in cand:
-        coefs, const = _affine([(1, lit_of[u])])
-        for v in cover[u]:
-            coefs[pick[v]] = coefs.get(pick[v], 0) - 1
-        r, c = grid.cell(u)
-        _add_row(low, f"pickfirst_{key}_{r}_{c}", coefs, const, None, 0)
-    return pick
-
-
-_LAYER_TAGS = {"depth": "depth", "position": "pos"}
-"""Column-name prefix of each layered family (``depth_...``, ``pos_...``)."""
-
-
-def _layer_column(low: _Lowered, family: str, key: str, region: str, v: int, t: int) -> int:
-    """A binary column ``family[v, t]`` (cell ``v`` at depth or position ``t``); returns its index.
-
-    Named ``<tag>_<key>_<row>_<col>_<t>`` in files; the sidecar gives the
-    cell and ``t`` as the value.
-    """
-    r, c = low.model.grid.cell(v)
-    low.columns.append(_Column(
-        low.fresh(f"{_LAYER_TAGS[family]}_{key}_{r}_{c}_{t}"), 0, 1, True,
-        {"var": f"{family}({region})[{r},{c}]={t}", "family": family,
-         "cell": [r, c], "value": t, "aux": True},
-    ))
-    return len(low.columns) - 1
-
-
-_DEPTH_COLUMNS = 20_000
-"""A region whose depth layers would need more columns is lowered by flow."""
-
-
-def _lower_depths(low: _Lowered, con: Connected, key: str) -> bool:
-    """Depth layers for a region of known size ``k >= 2`` (see the module docstring).
-
-    The anchors (depth 0) are the region's roots (members in every answer;
-    :func:`gridlang.compiler.anchor_connected` roots a rootless region at a
-    member a unit clause forces); without roots, the picked lowest member
-    (:func:`_pick_first`).
-    A binary ``depth[v, t]``, ``1 <= t <= k - 1``, says member ``v`` hangs
-    at depth ``t`` of a tree grown from the anchors; ``x_v = sum_t
-    depth[v, t]`` (plus the pick) and ``depth[v, t] <= sum depth[u, t - 1]``
-    over the neighbours ``u`` of ``v``. A connected set of ``k`` cells
-    holds every cell within ``k - 1`` steps of any of its cells, so the
-    layers lose no answer, and each member is tied to an anchor by a chain
-    of members, so no answer has a stray piece. A fixed anchor offers a
-    cell only the depths its distance allows (and, with one anchor and no
-    links, the chessboard parity).
-
-    Returns:
-        False, adding nothing, when the layers would need more than
-        :data:`_DEPTH_COLUMNS` columns (the caller uses flow).
-    """
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    k = con.size
-    assert k is not None and k >= 2
-    cand = set(lit_of)
-    anchors = sorted(con.roots)
-    if anchors:
-        # Steps from the nearest anchor, up to k - 1; any walk from a lone
-        # anchor has the parity of the shortest one when the grid has no links.
-        near: dict[int, int] = {}
-        for a in anchors:
-            for v, d in grid.distances(cand, a, limit=k - 1).items():
-                near[v] = min(d, near.get(v, d))
-        step = 2 if len(anchors) == 1 and not grid.links else 1
-        slots = {v: range(near[v], k, step) for v in sorted(near) if near[v] > 0}
-    else:
-        slots = {v: range(1, k) for v in sorted(cand)}
-    if sum(len(ts) for ts in slots.values()) > _DEPTH_COLUMNS:
-        return False
-    region = con.name or key
-    # depth 0: the picked root without anchors; with anchors, only they
-    # (members in every answer, so no column).
-    depth: dict[tuple[int, int], int] = {}
-    if not anchors:
-        depth.update(((v, 0), col) for v, col in _pick_first(low, con, key).items())
-    for v, ts in slots.items():
-        for t in ts:
-            depth[(v, t)] = _layer_column(low, "depth", key, region, v, t)
-    for v in sorted(cand.difference(anchors)):
-        # x_v = sum_t depth[v, t]: a member has one depth, and a cell that
-        # no anchor reaches within k - 1 steps is never a member.
-        coefs, const = _affine([(-1, lit_of[v])])
-        for t in range(k):
-            if (v, t) in depth:
-                coefs[depth[(v, t)]] = 1
-        r, c = grid.cell(v)
-        _add_row(low, f"depthmember_{key}_{r}_{c}", coefs, const, 0, 0)
-    for (v, t), col in depth.items():
-        if t == 0 or (t == 1 and anchors):
-            continue  # a root, or next to an anchor
-        # depth[v, t] <= sum of depth[u, t - 1] over the neighbours u of v.
-        coefs = {col: 1}
-        for u in grid.neighbours[v]:
-            if (u, t - 1) in depth:
-                coefs[depth[(u, t - 1)]] = -1
-        r, c = grid.cell(v)
-        _add_row(low, f"depthabove_{key}_{r}_{c}_{t}", coefs, 0, None, 0)
-    return True
-
-
-_POSITION_COLUMNS = 20_000
-"""A path whose position formulation would need more columns is lowered by flow."""
-
-
-def _lower_positions(low: _Lowered, con: Connected, key: str) -> bool:
-    """The position formulation of a path of known length (see the module docstring).
-
-    Returns:
-        False, adding nothing, when the path would need more than
-        :data:`_POSITION_COLUMNS` position columns (the caller uses flow).
-    """
-    grid = low.model.grid
-    lit_of = dict(con.members)
-    cand = set(lit_of)
-    first, last = con.roots
-    length = con.size
-    assert length is not None
-    from_first = grid.distances(cand, first)
-    to_last = grid.distances(cand, last)
-    # Without links the grid graph is bipartite: every walk from the first
-    # end to v has the parity of the shortest one.
-    step = 1 if grid.links else 2
-    slots = {v: range(from_first[v], length - to_last[v], step)
-             for v in sorted(cand) if v in from_first and v in to_last}
-    if sum(len(ts) for ts in slots.values()) > _POSITION_COLUMNS:
-        return False
-    region = con.name or key
-    pos: dict[tuple[int, int], int] = {}
-    at: dict[int, list[int]] = {t: [] for t in range(length)}
-    for v, ts in slots.items():
-        for t in ts:
-            pos[(v, t)] = _layer_column(low, "position", key, region, v, t)
-            at[t].append(pos[(v, t)])
-    for v in sorted(cand):
-        # x_v = sum_t pos[v, t]: a member holds exactly one position.
-        coefs, const = _affine([(-1, lit_of[v])])
-        for t in slots.get(v, ()):
-            coefs[pos[(v, t)]] = 1
-        r, c = grid.cell(v)
-        _add_row(low, f"posmember_{key}_{r}_{c}", coefs, const, 0, 0)
-    for t in range(length):
-        # Every position holds exactly one cell (an empty one: infeasible).
-        _add_row(low, f"posone_{key}_{t}", {col: 1 for col in at[t]}, 0, 1, 1)
-    for (v, t), col in pos.items():
-        r, c = grid.cell(v)
-        for near, tag in ((t - 1, "posafter"), (t + 1, "posbefore")):
-            if not 0 <= near < length:
-                continue
-            # pos[v, t] <= sum of pos[u, t -+ 1] over the neighbours u of v.
-            coefs = {col: 1}
-            for u in grid.neighbours[v]:
-                if (u, near) in pos:
-                    coefs[pos[(u, near)]] = -1
-            _add_row(low, f"{tag}_{key}_{r}_{c}_{t}", coefs, 0, None, 0)
-        for u in grid.neighbours[v]:
-            if u not in cand:
-                continue
-            # The path is induced (its degree rows count member neighbours),
-            # so a member next to v is v's predecessor or successor:
-            # pos[v, t] + x_u <= 1 + pos[u, t - 1] + pos[u, t + 1].
-            coefs, const = _affine([(1, lit_of[u])])
-            coefs[col] = coefs.get(col, 0) + 1
-            for near in (t - 1, t + 1):
-                if (u, near) in pos:
-                    coefs[pos[(u, near)]] = coefs.get(pos[(u, near)], 0) - 1
-            ur, uc = grid.cell(u)
-            _add_row(low, f"posnext_{key}_{r}_{c}_{t}_{ur}_{uc}", coefs, const, None, 1)
-    return True
-
-
-# ---------------------------------------------------------------------------
-# Pyomo
-
-
-class _PyomoModel:
-    """A :class:`_Lowered` model as a Pyomo ConcreteModel.
-
-    Attributes:
-        pm: the ConcreteModel; columns are ``pm.x[j]``, rows ``pm.rows[i]``,
-            lazy cuts ``pm.cuts[k]``, rows lowered later (a session's
-            blocking clauses) ``pm.added[k]``.
-        labels: ``id(component data) -> label`` for the writers' labeler.
-    """
-
-    def __init__(self, low: _Lowered, for_file: bool = False):
-        import pyomo.environ as pe
-        from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
-
-        self._pe = pe
-        self._linear = LinearExpression
-        self._mono = MonomialTermExpression
-        self.low = low
-        pm = pe.ConcreteModel(name=_sanitize(low.model.name) or "gridlang")
-        cols = low.columns
-        pm.x = pe.Var(
-            range(len(cols)),
-            domain=lambda m, j: pe.Binary if cols[j].binary else pe.Reals,
-            bounds=lambda m, j: (cols[j].lb, cols[j].ub),
-        )
-        self.x = [pm.x[j] for j in range(len(cols))]
-        rows = low.rows
-        pm.rows = pe.Constraint(range(len(rows)), rule=lambda m, i: self._relation(rows[i]))
-        if low.infeasible:
-            # A row that can never hold keeps its place (and name) in files.
-            pm.never = pe.Constraint(expr=self._expr({0: 0}) >= 1) if cols else None
-        if low.objective is not None:
-            sense, coefs, const = low.objective
-            pm.obj = pe.Objective(
-                expr=self._expr(coefs, const),
-                sense=pe.maximize if sense is Sense.MAXIMIZE else pe.minimize,
-            )
-        elif for_file and cols:
-            # MPS needs an objective; a puzzle without one gets "minimize 0".
-            pm.obj = pe.Objective(expr=self._expr({0: 0}), sense=pe.minimize)
-        pm.cuts = pe.ConstraintList()
-        pm.added = pe.ConstraintList()
-        self.pm = pm
-        self.labels: dict[int, str] = {}
-        for j, col in enumerate(cols):
-            self.labels[id(self.x[j])] = col.name
-        for i, row in enumerate(rows):
-            self.labels[id(pm.rows[i])] = row.name
-        if low.infeasible and cols:
-            self.labels[id(pm.never)] = _sanitize(low.infeasible[0])
-        if low.objective is not None:
-            self.labels[id(pm.obj)] = "score" if low.objective[0] is Sense.MAXIMIZE else "cost"
-        elif for_file and cols:
-            self.labels[id(pm.obj)] = "feasibility"
-
-    def _expr(self, coefs: dict[int, int], const: int = 0) -> Any:
-        x, mono = self.x, self._mono
-        args = [const] if const else []
-        # A bare column for a unit coefficient: one node fewer for every
-        # walker (Pyomo's standard repn, the persistent solver's row setup).
-        args.extend(x[j] if a == 1 else mono((a, x[j])) for j, a in coefs.items())
-        return self._linear(args)
-
-    def _relation(self, row: _Row) -> Any:
-        body = self._expr(row.coefs)
-        if row.lo is not None and row.hi is not None:
-            if row.lo == row.hi:
-                return body == row.lo
-            return self._pe.inequality(row.lo, body, row.hi)
-        if row.lo is not None:
-            return body >= row.lo
-        return body <= row.hi
-
-    def add_cut(self, name: str, coefs: dict[int, int], const: int, hi: int) -> Any:
-        """Append the row ``coefs.x + const <= hi`` to ``pm.cuts``; return its data."""
-        con = self.pm.cuts.add(self._expr(coefs) <= hi - const)
-        self.labels[id(con)] = name
-        return con
-
-    def add_row(self, row: _Row) -> Any:
-        """Append ``row`` (lowered after the build) to ``pm.added``; return its data."""
-        con = self.pm.added.add(self._relation(row))
-        self.labels[id(con)] = row.name
-        return con
-
-    def labeler(self, obj: Any) -> str:
-        """Label for the Pyomo writers: gridlang's names, Pyomo's for the rest."""
-        name = self.labels.get(id(obj))
-        return name if name is not None else _sanitize(obj.name)
-
-    def set_values(self, assignment: Assignment) -> None:
-        """Give the IR columns the values of ``assignment`` (a warm start)."""
-        for v, val in enumerate(assignment.values):
-            self.x[v].set_value(1 if val else 0, skip_validation=True)
-
-    def values(self) -> list[float | None]:
-        """Current values of all columns (None where the solver left none)."""
-        return [v.value for v in self.x]
-
-
-def to_pyomo(model: Model, connectivity: str = _FLOW) -> tuple[Any, Callable[[Any], str]]:
-    """The MILP of ``model`` as a Pyomo ConcreteModel, for use outside gridlang.
-
-    Args:
-        model: the compiled puzzle.
-        connectivity: ``flow`` (a complete model), ``cuts`` (the relaxation
-            the cut loop starts from: connectivity is missing) or ``auto``
-            (positions and depth layers where they apply; the regions
-            left to the cut loop are missing).
-
-    Returns:
-        ``(concrete_model, label)``: columns are ``concrete_model.x[j]`` (IR
-        variable ``j + 1`` for ``j < model.num_vars``, then flow and
-        root-selection columns), rows ``concrete_model.rows[i]``; ``label``
-        maps any of them to its gridlang name (``wall_3_4``,
-        ``clause_12_L22``), the names the LP/MPS files use. Pass it to
-        Pyomo's writers as ``labeler``.
-
-    Raises:
-        BackendError: ``connectivity`` is not ``flow``, ``cuts`` or
-            ``auto``, or a region's root lies outside its members.
-    """
-    if connectivity not in (_AUTO, _FLOW, _CUTS):
-        raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
-    pyo = _PyomoModel(_lower(model, connectivity))
-    return pyo.pm, pyo.labeler
 
 
 # ---------------------------------------------------------------------------
@@ -976,7 +90,7 @@ _scheduler_threads: int | None = None
 """Threads HiGHS's global scheduler was started with in this process."""
 
 
-def _check_highs_options(highspy: Any, options: dict[str, object]) -> None:
+def _check_highs_options(highspy: Any, options: Mapping[str, object]) -> None:
     """Refuse HiGHS options that HiGHS does not have or whose value it refuses.
 
     Pyomo's HiGHS interface ignores a refused option without a word, so a
@@ -1017,41 +131,44 @@ def _set_threads(highs: Any, threads: int | None) -> None:
     highs.setOptionValue("threads", threads)
 
 
-def _assignment(model: Model, values: list[float | None]) -> Assignment:
-    """Round the IR columns of a solver answer to an assignment.
+@dataclass(frozen=True)
+class MilpSettings(Settings):
+    """The MILP backend's settings, ``milp.NAME`` in ``SolveOptions.extra``.
 
-    Raises:
-        BackendError: a binary column is fractional beyond the tolerance.
+    Attributes:
+        warmstart: start each cut round from the best repaired answer so far.
+        pool_cuts: also separate the other improving solutions HiGHS found
+            in a round.
+        seed_cuts: 0, 1 or 2: add no separator cuts, the one-cell ones, or
+            the one- and two-cell ones of :func:`gridlang.connectivity.seed_cuts`
+            to the regions left to the cut loop, before the first solve.
+        highs_options: HiGHS options, applied last; one at a time as
+            ``milp.highs_options.NAME`` (``--set milp.highs_options.presolve=off``).
     """
-    out = []
-    for v in range(model.num_vars):
-        val = values[v]
-        if val is None:
-            out.append(False)  # in no row and not in the objective: free
-            continue
-        if abs(val - round(val)) > _BINARY_TOL:
-            raise BackendError(f"variable {model.variables[v]} has the fractional value {val}")
-        out.append(val > 0.5)
-    return Assignment(tuple(out))
 
+    warmstart: bool = True
+    pool_cuts: bool = True
+    seed_cuts: int = 1
+    highs_options: Mapping[str, object] = field(default_factory=frozen_mapping)
 
-def _integral_bound(bound: float | None, sense: Sense | None) -> float | None:
-    """A proved bound on an integer-valued objective, rounded towards the incumbent."""
-    if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
-        return None
-    if sense is Sense.MAXIMIZE:
-        return float(math.floor(bound + _INT_TOL * max(1.0, abs(bound))))
-    return float(math.ceil(bound - _INT_TOL * max(1.0, abs(bound))))
+    def check(self, backend: str) -> None:
+        """Refuse a ``seed_cuts`` other than 0, 1 or 2, and HiGHS options HiGHS refuses.
 
+        Raises:
+            BackendError: the first value refused, in one sentence.
+        """
+        if self.seed_cuts not in (0, 1, 2):
+            raise BackendError(f"setting 'seed_cuts' is 0, 1 or 2, not {self.seed_cuts!r}")
+        if self.highs_options:
+            import highspy
 
-_DEFAULTS: dict[str, object] = {"warmstart": True, "pool_cuts": True, "seed_cuts": 1, "highs_options": {}}
-"""The settings :meth:`MilpBackend.solve` reads as ``milp.NAME`` from ``SolveOptions.extra``."""
+            _check_highs_options(highspy, self.highs_options)
 
 _POOL_LIMIT = 20
 """At most this many of HiGHS's saved solutions are separated per round."""
 
 
-def _saved_answers(opt: Any, pyo: _PyomoModel, model: Model, limit: int) -> list[Assignment]:
+def _saved_answers(opt: Any, pyo: PyomoModel, model: Model, limit: int) -> list[Assignment]:
     """The improving solutions HiGHS saved in its last run, as assignments.
 
     Needs the HiGHS option ``mip_improving_solution_save``. Columns the
@@ -1083,7 +200,7 @@ class _Oracle:
 
     improving = False
 
-    def __init__(self, model: Model, low: _Lowered, pyo: _PyomoModel, opt: Any, highs: Any, highspy: Any,
+    def __init__(self, model: Model, low: LinearForm, pyo: PyomoModel, opt: Any, highs: Any, highspy: Any,
                  TC: Any, pool: bool, warmstart: bool):
         self.model, self.low, self.pyo, self.opt, self.highs = model, low, pyo, opt, highs
         self.highspy, self.TC = highspy, TC
@@ -1104,7 +221,7 @@ class _Oracle:
         # A run stopped by cancelSolve ends in HiGHS's kInterrupt, which appsi
         # does not know and reports in a warning on stdout (Pyomo's log
         # handler): that would break --json, and the round is reported anyway.
-        quiet = _DropMessage("Received unhandled status")
+        quiet = DropMessage("Received unhandled status")
         appsi_log = logging.getLogger("pyomo.contrib.appsi.solvers.highs")
         appsi_log.addFilter(quiet)
         try:
@@ -1113,7 +230,7 @@ class _Oracle:
             appsi_log.removeFilter(quiet)
         self.solver_seconds += time.perf_counter() - t
         tc = res.termination_condition
-        bound = _integral_bound(res.best_objective_bound, self.sense)
+        bound = integral_bound(res.best_objective_bound, self.sense)
         if tc in (TC.infeasible, TC.infeasibleOrUnbounded):
             # Every column is bounded, so "infeasible or unbounded" is infeasible.
             return Round("infeasible")
@@ -1123,7 +240,7 @@ class _Oracle:
             return Round("unknown", bound=bound)
         else:
             opt.load_vars()
-        found = _assignment(self.model, self.pyo.values())
+        found = round_assignment(self.model, self.pyo.values())
         proved = tc is TC.optimal and (bound is None or self.model.objective is None
                                        or bound == self.model.objective.value(found))
         others = _saved_answers(opt, self.pyo, self.model, limit=_POOL_LIMIT) if self.pool else ()
@@ -1132,7 +249,7 @@ class _Oracle:
     def add(self, cuts: list[Linear]) -> None:
         new = []
         for cut in cuts:
-            coefs, const = _affine(cut.terms)
+            coefs, const = affine(cut.terms)
             new.append(self.pyo.add_cut(f"cut_{len(self.pyo.pm.cuts) + 1}", coefs, const, cut.rhs))
         self.opt.add_constraints(new)
 
@@ -1149,9 +266,11 @@ class MilpBackend(Backend):
     name = "milp"
     library = "pyomo"
     description = "mixed-integer linear program (Pyomo), solved by HiGHS; writes LP and MPS"
-    connectivity = (_AUTO, _CUTS, _FLOW)
+    connectivity = (AUTO, CUTS, FLOW)
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
+    native = frozenset({Clause, Linear, Connected})
+    settings_class = MilpSettings
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -1159,7 +278,7 @@ class MilpBackend(Backend):
 
     # -- solving ------------------------------------------------------------
 
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: MilpSettings | None = None) -> Result:
         """Solve ``model`` with HiGHS through Pyomo's persistent interface.
 
         Args:
@@ -1167,46 +286,36 @@ class MilpBackend(Backend):
             options: ``time_limit`` (seconds, over all cut rounds), ``workers``
                 (HiGHS threads), ``mip_gap`` (relative; default: an absolute
                 gap below 1, exact for the integer objective), ``log`` (HiGHS
-                log on stderr), ``connectivity`` (``cuts`` or ``flow``), and
-                ``extra["milp.warmstart"]`` (bool, default True: start each
-                cut round from the best repaired answer so far) and
-                ``extra["milp.pool_cuts"]`` (bool, default True: also separate
-                the other improving solutions HiGHS found in a round),
-                ``extra["milp.seed_cuts"]`` (0, 1 or 2; default 1: add the
-                one-cell, or one- and two-cell, separator cuts of
-                :func:`gridlang.exporters.maxsat.articulation_cuts` to the
-                regions left to the cut loop before the first solve) and ``extra["milp.highs_options"]`` (a dict of
-                HiGHS options, applied last; one at a time as
-                ``extra["milp.highs_options.NAME"]``, the command line's
-                ``--set milp.highs_options.presolve=off``).
+                log on stderr), ``connectivity`` (``auto``, ``cuts`` or
+                ``flow``), and the ``extra`` keys of :class:`MilpSettings`.
+            settings: those settings, made by :meth:`configure` (None: made here).
 
         Returns:
             A :class:`Result`; ``objective`` is the score recomputed from the
             assignment (constant included), ``bound`` the solver's proved
-            bound rounded to an integer. ``stats`` holds ``connectivity``
-            (the strategy), ``encodings`` (region -> ``cuts``, ``flow``,
-            ``positions`` or ``depths``), ``cut_rounds``, ``cuts``, ``variables``, ``constraints``,
-            ``build_seconds`` (IR to Pyomo), ``load_seconds`` (Pyomo to
-            HiGHS), ``solver_seconds`` (all HiGHS runs), ``learned_cuts``
-            (the separator cuts added, as IR ``Linear`` rows valid for every
-            solution), ``incremental`` (rows added to a session's kept model,
-            see :class:`MilpSession`) and, for FEASIBLE, ``gap`` (relative). ``seconds`` leaves out the one-off import of
-            Pyomo and highspy; ``time_limit`` counts it.
+            bound rounded to an integer. ``stats`` holds ``connectivity``,
+            ``encodings`` (region -> ``cuts``, ``flow``, ``positions`` or
+            ``depths``), ``cut_rounds``, ``cuts``, ``variables``,
+            ``constraints``, ``build_seconds`` (IR to Pyomo),
+            ``load_seconds`` (Pyomo to HiGHS), ``solver_seconds``,
+            ``learned_cuts`` (IR rows valid for every solution),
+            ``incremental`` (see :class:`MilpSession`) and, for FEASIBLE,
+            ``gap``. ``seconds`` leaves out the one-off import of Pyomo and
+            highspy; ``time_limit`` counts it.
 
         Raises:
-            BackendError: the strategy or a ``milp.`` setting is unknown, a
-                setting has the wrong type, HiGHS has no such option or
-                refuses its value, pyomo or highspy is missing, or
-                the solver answer breaks the model.
+            BackendError: an unknown strategy, a setting refused (see
+                :class:`MilpSettings`), pyomo or highspy missing, or a
+                solver answer that breaks the model.
         """
-        return self.session(model, options).solve()
+        return MilpSession(self, model, options, settings).solve()
 
     def session(self, model: Model, options: SolveOptions) -> MilpSession:
         """A :class:`MilpSession`: HiGHS keeps the model between its solves.
 
         Raises:
-            BackendError: an unknown strategy or setting (HiGHS options are
-                checked by :meth:`MilpSession.solve`).
+            BackendError: an unknown strategy or setting, or a HiGHS option
+                HiGHS refuses.
         """
         return MilpSession(self, model, options)
 
@@ -1215,29 +324,23 @@ class MilpBackend(Backend):
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
         """Write ``model`` as an LP or MPS file with a sidecar ``<path>.vars.json``.
 
-        The file encodes connectivity as the strategy would, except that
-        lazy cuts exist only inside a solve loop: every node the strategy
-        leaves to the cut loop gets single-commodity flow. So ``auto`` (the
-        default) writes positions for a path of known length and flow for
-        every region, ``flow`` and ``cuts`` write flow for everything. When
-        ``options.connectivity`` asks for ``cuts`` the header says so and the
-        remark is logged and kept in :attr:`notes`; nothing is raised. The
-        header names the encoding of each region. Labels are gridlang's (``wall_3_4``,
-        ``flow_pen_3_4_3_5``, rows ``clause_12_L22``); the output is
-        byte-for-byte the same for the same model.
+        Connectivity as the strategy lowers it, except that a node it leaves
+        to the cut loop gets single-commodity flow (cuts cannot live in a
+        file): ``auto`` keeps its positions and depth layers, ``flow`` and
+        ``cuts`` write flow for everything. Asked for ``cuts``, the header
+        says so and the remark is logged and kept in :attr:`notes`. The
+        header names each region's encoding; labels are gridlang's and the
+        output is byte-for-byte the same for the same model
+        (:func:`gridlang.linear.write_files`, which also describes the sidecar).
 
         Args:
             model: the compiled puzzle.
             path: the file to write.
-            fmt: ``lp`` (CPLEX LP, through Pyomo's LP writer) or ``mps`` (free
-                MPS, through Pyomo's MPS writer).
+            fmt: ``lp`` (CPLEX LP) or ``mps`` (free MPS), through Pyomo's writers.
             options: only ``connectivity`` is read (None: ``auto``).
 
         Returns:
-            ``[path, path + ".vars.json"]``. The sidecar maps each column
-            label to ``{"var", "family", "cell": [row, col] or null, "value",
-            "aux"}`` (``aux`` marks flow, position and root-selection columns; IR
-            columns also carry ``index``, the IR variable number).
+            ``[path, path + ".vars.json"]``.
 
         Raises:
             BackendError: ``fmt`` is not ``lp`` or ``mps``, or the strategy is
@@ -1247,37 +350,23 @@ class MilpBackend(Backend):
             raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
         requested = self.strategy(options)
         self.notes = []
-        if requested == _CUTS:
+        if requested == CUTS:
             note = ("lazy separator cuts cannot live in a file; "
                     "the file uses single-commodity flow for connectivity")
             self.notes.append(note)
             logger.info(note)  # the CLI prints backend.notes
-        low = _lower(model, requested, for_file=True)
-        pyo = _PyomoModel(low, for_file=True)
-        body = _write_body(pyo, fmt)
-        header = _header_lines(model, low, requested)
-        out = Path(path)
-        if fmt == "lp":
-            text = "".join(f"\\ {line}\n" for line in header) + body
-        else:
-            text = "".join(f"* {line}\n" for line in header) + body
-        with open(out, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        sidecar = str(out) + ".vars.json"
-        with open(sidecar, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(_sidecar_text(low, "ONE_VAR_CONSTANT" in body))
-        return [str(out), sidecar]
+        return write_files(path, fmt, model, lower_rows(self.prepare(model), requested, for_file=True), requested)
 
     def read_solution(self, model: Model, path: str) -> Assignment:
         """Read an external solver's solution of a model this backend wrote.
 
-        Formats: HiGHS ``.sol`` (raw style, as ``highs --solution_file`` and
-        ``Highs.writeSolution(path, 0)`` write it; the pretty style 1 too),
-        Gurobi ``.sol`` (``# comment`` lines, then ``name value`` lines), and
-        SCIP and CBC solution files (which list only nonzero columns, so a
-        missing column is 0 there). Flow, position, root-selection and
+        The file goes through :func:`gridlang.readers.read_mip_solution`
+        (HiGHS raw and pretty, Gurobi, SCIP and CBC; the last two list only
+        nonzero columns, so a missing column is 0 there); this maps its
+        column names to the IR variables. Flow, position, root-selection and
         Pyomo's ``ONE_VAR_CONSTANT`` columns, of a file written with any
-        strategy, are accepted and ignored. Binary values within 1e-4 of 0 or 1 are rounded.
+        strategy, are accepted and ignored. Binary values within 1e-4 of 0
+        or 1 are rounded.
 
         Args:
             model: the model the file was written for (same spec, map and
@@ -1296,43 +385,37 @@ class MilpBackend(Backend):
         """
         # The file may come from any strategy; their IR columns are the same
         # and come first, and their auxiliary columns are read and ignored.
-        low = _lower(model, _FLOW)
-        aux = {col.name for lowered in (low, _lower(model, _AUTO, for_file=True))
+        model = self.prepare(model)
+        low = lower_rows(model, FLOW)
+        aux = {col.name for lowered in (low, lower_rows(model, AUTO, for_file=True))
                for col in lowered.columns[model.num_vars:]}
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise MapError(f"cannot read solution file: {e}", Span(str(path), 1, 1)) from e
-        values, anchor, sparse = _parse_solution(str(path), text)
+        sol = read_mip_solution(str(path))
         by_name = {col.name: j for j, col in enumerate(low.columns)}
         out: list[bool] = [False] * model.num_vars
         seen: set[int] = set()
-        for name, (val, line, col) in values.items():
+        for name, (val, line, col) in sol.values.items():
             j = by_name.get(name)
             if j is None:
                 if name == "ONE_VAR_CONSTANT" or name in aux:
                     continue
-                raise MapError(f"the model has no column named {name!r}",
-                               Span(str(path), line, col, col + len(name)), text)
+                raise sol.error(f"the model has no column named {name!r}", line, col, col + len(name))
             if j >= model.num_vars:
                 continue  # flow or root selection
-            if abs(val - round(val)) > _BINARY_TOL or not -_BINARY_TOL <= val <= 1 + _BINARY_TOL:
-                raise MapError(f"column {name!r} is binary but has the value {val}",
-                               Span(str(path), line, col, col + len(name)), text)
+            if abs(val - round(val)) > BINARY_TOL or not -BINARY_TOL <= val <= 1 + BINARY_TOL:
+                raise sol.error(f"column {name!r} is binary but has the value {val}", line, col, col + len(name))
             out[j] = val > 0.5
             seen.add(j)
         missing = [low.columns[j].name for j in sorted(low.used_columns()) if j < model.num_vars and j not in seen]
-        if missing and not sparse:
+        if missing and not sol.sparse:
             more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
-            raise MapError(f"the solution gives no value for column {missing[0]!r}{more}",
-                           Span(str(path), anchor, 1), text)
+            raise sol.error(f"the solution gives no value for column {missing[0]!r}{more}", sol.columns_line)
         return Assignment(tuple(out))
 
 
 class _Kept:
     """What a :class:`MilpSession` keeps between solves."""
 
-    def __init__(self, low: _Lowered, pyo: _PyomoModel, opt: Any, highs: Any, model: Model):
+    def __init__(self, low: LinearForm, pyo: PyomoModel, opt: Any, highs: Any, model: Model):
         self.low = low
         self.pyo = pyo
         self.opt = opt
@@ -1349,8 +432,8 @@ class MilpSession(Session):
     The first :meth:`solve` lowers the model and loads it into HiGHS as
     :meth:`MilpBackend.solve` describes. Each later one lowers only the
     clauses and linear rows added since and appends them as rows to the
-    persistent HiGHS model, so a run pays the Pyomo build and load once
-    (0.5-0.7 s for a 10x10 Snake Eggs); the cuts the loop added stay in the
+    persistent HiGHS model, so a run pays the Pyomo build and load once;
+    the cuts the loop added stay in the
     model. A :class:`~gridlang.ir.Connected` added makes the next solve
     build everything again. ``stats["incremental"]`` tells whether a solve
     reused the kept model.
@@ -1359,12 +442,10 @@ class MilpSession(Session):
         BackendError: at creation, an unknown strategy or setting.
     """
 
-    def __init__(self, backend: MilpBackend, model: Model, options: SolveOptions):
-        super().__init__(backend, model, options)
+    def __init__(self, backend: MilpBackend, model: Model, options: SolveOptions,
+                 settings: MilpSettings | None = None):
         self.strategy = backend.strategy(options)
-        self.settings = backend.settings(options, _DEFAULTS)
-        if self.settings["seed_cuts"] not in (0, 1, 2):
-            raise BackendError(f"setting 'seed_cuts' is 0, 1 or 2, not {self.settings['seed_cuts']!r}")
+        super().__init__(backend, model, options, settings)
         self._kept: _Kept | None = None
 
     def add(self, constraints: Iterable[Constraint]) -> None:
@@ -1384,10 +465,9 @@ class MilpSession(Session):
             BackendError: highspy or Pyomo missing, a HiGHS option refused,
                 or the solver's answer breaks the model.
         """
-        options, settings = self.options, self.settings
+        options = self.options
         if options.clock().expired():
             return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0})
-        t = time.perf_counter()
         try:
             import highspy
             import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)
@@ -1395,7 +475,6 @@ class MilpSession(Session):
             from pyomo.contrib.appsi.solvers.highs import Highs
         except ImportError as e:  # pragma: no cover - dependency problem
             raise BackendError(f"backend 'milp' is not available: {e}") from e
-        _check_highs_options(highspy, settings["highs_options"])
         from pyomo.common.gc_manager import PauseGC
 
         # Timing starts after the imports, which a process pays once.
@@ -1403,7 +482,7 @@ class MilpSession(Session):
         # The cyclic garbage collector rescans every live object (Pyomo's and
         # the caller's) each time enough new ones appear; paused, as Pyomo's
         # own writers do, it stops interrupting the build (see the timings in
-        # the module docstring). Nothing here needs it: the model's objects
+        # docs/benchmarks.md). Nothing here needs it: the model's objects
         # are freed by reference counting when the session is dropped.
         with PauseGC():
             return self._solve(start, highspy, TC, Highs)
@@ -1414,13 +493,13 @@ class MilpSession(Session):
         kept = self._kept
         if kept is None:
             model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
-            low = _lower(model, strategy, int(settings["seed_cuts"]))
+            low = lower_rows(self.backend.prepare(model), strategy, settings.seed_cuts)
         else:
             low = kept.low
             model = kept.model.with_constraints(tuple(kept.pending))
             first_new = len(low.rows)
             for k, con in enumerate(kept.pending, start=len(kept.model.constraints) + 1):
-                _lower_row(low, con, k)
+                lower_row(low, con, k)
         stats: dict[str, object] = {"connectivity": strategy, "encodings": dict(low.encodings),
                                     "cut_rounds": 0, "cuts": 0, "incremental": kept is not None}
         if low.infeasible:
@@ -1429,8 +508,8 @@ class MilpSession(Session):
             stats.update(variables=len(low.columns), constraints=len(low.rows),
                          build_seconds=seconds, reason=f"row {low.infeasible[0]} can never hold")
             return Result(Status.INFEASIBLE, seconds=seconds, build_seconds=seconds, stats=stats)
-        warmstart = bool(settings["warmstart"])
-        pool = bool(low.lazy) and bool(settings["pool_cuts"])
+        warmstart = settings.warmstart
+        pool = bool(low.lazy) and settings.pool_cuts
         if kept is not None:
             pyo, opt, highs = kept.pyo, kept.opt, kept.highs
             added = [pyo.add_row(row) for row in low.rows[first_new:]]
@@ -1473,11 +552,11 @@ class MilpSession(Session):
             stats=stats,
         )
 
-    def _load(self, model: Model, low: _Lowered, start: float, warmstart: bool, pool: bool,
-              stats: dict[str, object], Highs: Any) -> tuple[_PyomoModel, Any, Any, float]:
+    def _load(self, model: Model, low: LinearForm, start: float, warmstart: bool, pool: bool,
+              stats: dict[str, object], Highs: Any) -> tuple[PyomoModel, Any, Any, float]:
         """Build the Pyomo model of ``low`` and load it into a new persistent HiGHS."""
         options, settings = self.options, self.settings
-        pyo = _PyomoModel(low)
+        pyo = PyomoModel(low)
         build_seconds = time.perf_counter() - start
         # only_child_vars: load every column in one call instead of one per row.
         opt = Highs(only_child_vars=True)
@@ -1498,7 +577,7 @@ class MilpSession(Session):
         elif model.objective is not None:
             highs_options["mip_rel_gap"] = 0.0
             highs_options["mip_abs_gap"] = 1.0 - 1e-6
-        highs_options.update(settings["highs_options"])
+        highs_options.update(settings.highs_options)
         opt.highs_options = highs_options
         if options.log:
             log = logging.getLogger("gridlang.milp.highs")
@@ -1521,219 +600,29 @@ class MilpSession(Session):
         return pyo, opt, highs, build_seconds
 
 
-def _header_lines(model: Model, low: _Lowered, requested: str) -> list[str]:
-    lines = [f"gridlang model of puzzle {model.name!r}"]
-    for key in sorted(model.info):
-        lines.append(f"{key}: {model.info[key]}")
-    for key in sorted(model.params):
-        lines.append(f"param {key} = {model.params[key]}")
-    used = sorted(set(low.encodings.values()))
-    if used in ([], [_FLOW]):
-        enc = "connectivity: " + _ENCODING_TEXT[_FLOW]
-    else:
-        # Name the regions of each encoding: "path positions (kind_snake); ...".
-        enc = "connectivity: " + "; ".join(
-            f"{_ENCODING_TEXT[e]} ({', '.join(k for k, v in low.encodings.items() if v == e)})"
-            for e in used)
-    if requested == _CUTS:
-        enc += f" (requested: {_ENCODING_TEXT[requested]}, which cannot live in a file)"
-    lines.append(enc)
-    lines.append("columns: see the sidecar .vars.json; rows end in _L<line> of the spec")
-    # One line per header entry, whatever the values hold.
-    return [" ".join(line.split()) for line in lines]
+def to_pyomo(model: Model, connectivity: str = FLOW) -> tuple[Any, Callable[[Any], str]]:
+    """The MILP of ``model`` as a Pyomo ConcreteModel, for use outside gridlang.
 
-
-def _write_body(pyo: _PyomoModel, fmt: str) -> str:
-    """The LP or MPS text of ``pyo`` from Pyomo's own writers, with gridlang's labels."""
-    import io
-    import os
-    import tempfile
-
-    if fmt == "lp":
-        from pyomo.repn.plugins.lp_writer import LPWriter
-
-        buf = io.StringIO()
-        LPWriter().write(pyo.pm, buf, labeler=pyo.labeler)
-        return buf.getvalue()
-    from pyomo.opt import WriterFactory
-
-    writer = WriterFactory("mps")
-    fd, tmp = tempfile.mkstemp(suffix=".mps")
-    os.close(fd)
-    # A puzzle without objective is written as "minimize 0"; the MPS writer
-    # warns about the constant objective, which says nothing to the user.
-    quiet = _DropMessage("Constant objective detected")
-    pyomo_log = logging.getLogger("pyomo.core")
-    pyomo_log.addFilter(quiet)
-    try:
-        writer(pyo.pm, tmp, lambda capability: True, {"labeler": pyo.labeler})
-        with open(tmp, encoding="utf-8") as fh:
-            return fh.read()
-    finally:
-        pyomo_log.removeFilter(quiet)
-        os.unlink(tmp)
-
-
-class _DropMessage(logging.Filter):
-    """Drop log records whose message starts with ``prefix``."""
-
-    def __init__(self, prefix: str):
-        super().__init__()
-        self.prefix = prefix
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith(self.prefix)
-
-
-def _sidecar_text(low: _Lowered, has_constant: bool) -> str:
-    used = low.used_columns()
-    table: dict[str, dict[str, object]] = {}
-    for j, col in enumerate(low.columns):
-        if j in used:
-            table[col.name] = col.entry
-    if has_constant:
-        table["ONE_VAR_CONSTANT"] = {"var": "constant 1 (carries the objective constant)",
-                                     "family": "constant", "cell": None, "value": None, "aux": True}
-    # One column per line: readable, diffable, and still one JSON object.
-    lines = [f" {json.dumps(name)}: {json.dumps(entry)}" for name, entry in table.items()]
-    return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity|nan)$", re.I)
-
-
-def _parse_solution(path: str, text: str) -> tuple[dict[str, tuple[float, int, int]], int, bool]:
-    """``name -> (value, line, column)`` from a solver's solution file.
-
-    Formats: HiGHS raw and pretty, SCIP (``solution status:``, or only
-    ``objective value:`` as ``SCIPwriteSol`` writes it, then ``name value
-    (obj:c)``), CBC (``Optimal - objective value ...`` then ``index name
-    value reduced-cost``), and Gurobi / plain (``# comments`` and ``name
-    value``).
+    Args:
+        model: the compiled puzzle.
+        connectivity: ``flow`` (a complete model), ``cuts`` (the relaxation
+            the cut loop starts from: connectivity is missing) or ``auto``
+            (positions and depth layers where they apply; the regions
+            left to the cut loop are missing).
 
     Returns:
-        The values, the line number that opens the column list (for errors
-        about missing columns), and whether the format lists only nonzero
-        columns (SCIP, CBC), so that a missing column means 0.
+        ``(concrete_model, label)``: columns are ``concrete_model.x[j]`` (IR
+        variable ``j + 1`` for ``j < model.num_vars``, then flow and
+        root-selection columns), rows ``concrete_model.rows[i]``; ``label``
+        maps any of them to its gridlang name (``wall_3_4``,
+        ``clause_12_L22``), the names the LP/MPS files use. Pass it to
+        Pyomo's writers as ``labeler``.
 
     Raises:
-        MapError: malformed lines, repeated names, or no primal solution.
+        BackendError: ``connectivity`` is not ``flow``, ``cuts`` or
+            ``auto``, or a region's root lies outside its members.
     """
-    lines = text.splitlines()
-    stripped = [l.strip() for l in lines]
-    if any(s == "# Primal solution values" for s in stripped) or (stripped and stripped[0] == "Model status"):
-        return (*_parse_highs_raw(path, text, lines), False)
-    if any(s == "Columns" for s in stripped) and any(s.startswith("Model status:") for s in stripped):
-        return (*_parse_highs_pretty(path, text, lines), False)
-    first = next((i for i, s in enumerate(stripped) if s), 0)
-    head = stripped[first] if stripped else ""
-    if head.startswith(("solution status:", "objective value:")):
-        return _parse_scip(path, text, lines, first), first + 1, True
-    if re.match(r"^[A-Za-z ]+- objective value", head):
-        return _parse_cbc(path, text, lines, first), first + 1, True
-    return _parse_pairs(path, text, lines, 0, len(lines)), 1, False
-
-
-def _parse_scip(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
-    # The shell's "write solution" opens with the status, then the
-    # objective; SCIPwriteSol (pyscipopt's writeSol) with the objective.
-    body = first
-    status = "given"
-    if lines[body].strip().startswith("solution status:"):
-        status = lines[body].split(":", 1)[1].strip()
-        body += 1
-    if body < len(lines) and lines[body].strip().startswith("objective value:"):
-        body += 1
-    elif "infeasible" in status or any(l.strip() == "no solution available" for l in lines):
-        raise MapError(f"the solution file holds no primal solution (status {status!r})",
-                       Span(path, first + 1, 1), text)
-    # Drop SCIP's "(obj:c)" annotation, keep the columns where they were.
-    cleaned = [re.sub(r"\(obj:[^)]*\)", "", line) for line in lines]
-    return _parse_pairs(path, text, cleaned, body, len(lines))
-
-
-def _parse_cbc(path: str, text: str, lines: list[str], first: int) -> dict[str, tuple[float, int, int]]:
-    status = lines[first].split("-", 1)[0].strip()
-    if status.lower().startswith("infeasible") or status.lower().startswith("integer infeasible"):
-        raise MapError(f"the solution file holds no primal solution (status {status!r})",
-                       Span(path, first + 1, 1), text)
-    out: dict[str, tuple[float, int, int]] = {}
-    for i in range(first + 1, len(lines)):
-        fields = lines[i].replace("**", " ").split()
-        if not fields:
-            continue
-        if len(fields) != 4 or not fields[0].isdigit() or not _NUMBER.match(fields[2]):
-            raise MapError("expected 'index name value reduced-cost'", Span(path, i + 1, 1), text)
-        name = fields[1]
-        col = lines[i].find(name) + 1
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
-        out[name] = (float(fields[2]), i + 1, col)
-    return out
-
-
-def _parse_highs_raw(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
-    start = None
-    for i, line in enumerate(lines):
-        if line.strip() == "# Primal solution values":
-            start = i
-            break
-    if start is None or start + 1 >= len(lines) or lines[start + 1].strip() != "Feasible":
-        status = lines[1].strip() if len(lines) > 1 else "unknown"
-        at = start + 2 if start is not None else 1
-        raise MapError(f"the solution file holds no feasible primal solution (model status {status!r})",
-                       Span(path, at, 1), text)
-    for i in range(start + 2, len(lines)):
-        m = re.match(r"#\s*Columns\s+(\d+)\s*$", lines[i].strip())
-        if m:
-            n = int(m.group(1))
-            if i + 1 + n > len(lines):
-                raise MapError(f"the file announces {n} columns but ends first",
-                               Span(path, len(lines), 1), text)
-            return _parse_pairs(path, text, lines, i + 1, i + 1 + n), i + 1
-    raise MapError("the solution file has no '# Columns' section", Span(path, start + 1, 1), text)
-
-
-def _parse_highs_pretty(path: str, text: str, lines: list[str]) -> tuple[dict[str, tuple[float, int, int]], int]:
-    start = next(i for i, line in enumerate(lines) if line.strip() == "Columns")
-    out: dict[str, tuple[float, int, int]] = {}
-    header = lines[start + 1].split() if start + 1 < len(lines) else []
-    if "Primal" not in header or "Name" not in header:
-        raise MapError("unrecognised HiGHS solution table header", Span(path, start + 2, 1), text)
-    i = start + 2
-    while i < len(lines) and lines[i].strip() and lines[i].strip() != "Rows":
-        fields = lines[i].split()
-        name = fields[-1]
-        # Status may be blank, so count the primal value from the right:
-        # ... Primal Dual Type Name, with Dual possibly blank too.
-        nums = [f for f in fields[1:-1] if _NUMBER.match(f)]
-        if len(nums) < 3:
-            raise MapError("cannot read this row of the column table", Span(path, i + 1, 1), text)
-        val = float(nums[2])
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, lines[i].rfind(name) + 1), text)
-        out[name] = (val, i + 1, lines[i].rfind(name) + 1)
-        i += 1
-    return out, start + 1
-
-
-def _parse_pairs(path: str, text: str, lines: list[str], lo: int, hi: int) -> dict[str, tuple[float, int, int]]:
-    """``name value`` lines in ``lines[lo:hi]``; ``#`` starts a comment."""
-    out: dict[str, tuple[float, int, int]] = {}
-    for i in range(lo, hi):
-        raw = lines[i]
-        content = raw.split("#", 1)[0]
-        if not content.strip():
-            continue
-        col = len(content) - len(content.lstrip()) + 1
-        fields = content.split()
-        if len(fields) != 2:
-            raise MapError("expected a column name and a value", Span(path, i + 1, col), text)
-        name, value = fields
-        if not _NUMBER.match(value):
-            vcol = content.find(value, col - 1 + len(name)) + 1
-            raise MapError(f"{value!r} is not a number", Span(path, i + 1, vcol, vcol + len(value)), text)
-        if name in out:
-            raise MapError(f"column {name!r} appears twice", Span(path, i + 1, col, col + len(name)), text)
-        out[name] = (float(value), i + 1, col)
-    return out
+    if connectivity not in (AUTO, FLOW, CUTS):
+        raise BackendError(f"backend 'milp' has no connectivity strategy {connectivity!r}")
+    pyo = PyomoModel(lower_rows(MilpBackend().prepare(model), connectivity))
+    return pyo.pm, pyo.labeler

@@ -6,9 +6,11 @@ answers with a :class:`Result`. Backends live one per module in
 module, so that ``gridlang check`` and ``gridlang backends`` work and start
 fast when a solver is missing.
 
-Each backend states which connectivity strategies it offers
-(``connectivity``), its default, and the file formats it can write. A
-construct it cannot lower is refused by name with :class:`BackendError`,
+Each backend states which IR node kinds it lowers itself (``native``),
+which connectivity strategies it offers (``connectivity``), its default,
+and the file formats it can write. :meth:`Backend.prepare` hands every
+other node kind to the shared decompositions of :mod:`gridlang.transforms`;
+a node that none removes is refused by name with :class:`BackendError`,
 never dropped.
 """
 
@@ -19,11 +21,12 @@ import importlib
 import importlib.util
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Mapping
+from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
 from .ir import Assignment, Constraint, Model
+from .settings import Settings
 
 
 class Status(enum.Enum):
@@ -68,9 +71,9 @@ class SolveOptions:
         mip_gap: relative MIP gap for the MILP backend (None: solver default).
         log: print the solver's own log to stderr.
         extra: backend-specific settings, keyed ``"<backend>.<setting>"``
-            (``{"cpsat.num_search_workers": 8}``, ``{"milp.warmstart": False}``,
-            ``{"rc2.exhaust": True}``); each backend's module docstring lists
-            its own.
+            (``{"cpsat.num_workers": 8}``, ``{"milp.warmstart": False}``,
+            ``{"maxsat.rc2.exhaust": True}``), read into the backend's
+            settings dataclass (:mod:`gridlang.settings`) before any solving.
     """
 
     time_limit: float | None = None
@@ -126,13 +129,19 @@ class Session:
         backend: the backend that solves.
         model: the model as compiled, without the added constraints.
         options: the options of every solve; ``time_limit`` is per solve.
+        settings: the backend's settings, made and checked once, when the
+            session is made (:meth:`Backend.configure`).
         extra: the constraints added so far, and the learned cuts.
+
+    Raises:
+        BackendError: at creation, a setting the backend refuses.
     """
 
-    def __init__(self, backend: "Backend", model: Model, options: SolveOptions):
+    def __init__(self, backend: "Backend", model: Model, options: SolveOptions, settings: Settings | None = None):
         self.backend = backend
         self.model = model
         self.options = options
+        self.settings = settings if settings is not None else backend.configure(options)
         self.extra: list[Constraint] = []
 
     def add(self, constraints: Iterable[Constraint]) -> None:
@@ -146,7 +155,7 @@ class Session:
             BackendError: as :meth:`Backend.solve`.
         """
         model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
-        result = self.backend.solve(model, self.options)
+        result = self.backend.solve(model, self.options, self.settings)
         self.extra.extend(result.stats.get("learned_cuts", ()))
         return result
 
@@ -167,6 +176,11 @@ class Backend(ABC):
     formats: ClassVar[tuple[str, ...]] = ()
     imports: ClassVar[tuple[str, ...]] = ()
     """Modules the backend needs to solve, imported by :meth:`load_library`."""
+    native: ClassVar[frozenset[type]]
+    """The IR node types the backend lowers itself (``Clause``, ``Linear``,
+    ``Connected``); :meth:`prepare` decomposes the others."""
+    settings_class: ClassVar[type[Settings]] = Settings
+    """The frozen dataclass of the backend's settings (:meth:`configure`)."""
 
     @classmethod
     def available(cls) -> bool:
@@ -201,64 +215,67 @@ class Backend(ABC):
             )
         return chosen
 
-    def settings(self, options: SolveOptions, defaults: Mapping[str, object],
-                 bare: bool = False) -> dict[str, object]:
-        """``defaults`` overridden by the ``<backend>.NAME`` keys of ``options.extra``.
+    def configure(self, options: SolveOptions) -> Settings:
+        """The backend's typed settings from ``options.extra``, checked before any solving.
 
-        Each value must have its default's type: a Boolean for a Boolean, an
-        integer for an integer (a number for a float), text for text, a
-        mapping for a mapping. A setting whose default is a mapping also
-        takes one entry at a time, ``<backend>.NAME.KEY`` (the command
-        line's ``--set milp.highs_options.presolve=off``); the backend checks
-        the entries. Keys of other backends are left to them.
-
-        Args:
-            options: the solve options.
-            defaults: setting name (without the prefix) -> default value.
-            bare: also accept a key without the prefix (the Python API's
-                ``extra={"algorithm": "rc2"}``); an unknown bare key is ignored.
+        Returns:
+            An instance of :attr:`settings_class`.
 
         Raises:
-            BackendError: a ``<backend>.`` key names no setting, or a value
-                has the wrong type.
+            BackendError: a ``<backend>.`` key names no setting, a value has
+                the wrong type, or the backend cannot use a value (see
+                :meth:`gridlang.settings.Settings.read`).
         """
-        prefix = self.name + "."
-        out = dict(defaults)
-        for key, value in options.extra.items():
-            name = key[len(prefix):] if key.startswith(prefix) else key
-            head, dot, entry = name.partition(".")
-            if key.startswith(prefix) and name not in defaults and dot and isinstance(defaults.get(head), Mapping):
-                out[head] = {**out[head], entry: value}
-                continue
-            if name not in defaults:
-                if key.startswith(prefix):
-                    raise BackendError(f"backend {self.name!r} has no setting {name!r}; "
-                                       f"it has {', '.join(sorted(defaults))}")
-                continue
-            if not key.startswith(prefix) and not bare:
-                continue
-            default = defaults[name]
-            if isinstance(default, bool):
-                ok, kind = isinstance(value, bool), "true or false"
-            elif isinstance(default, int):
-                ok, kind = isinstance(value, int) and not isinstance(value, bool), "an integer"
-            elif isinstance(default, float):
-                ok, kind = isinstance(value, (int, float)) and not isinstance(value, bool), "a number"
-            elif isinstance(default, Mapping):
-                ok, kind = isinstance(value, Mapping), f"entries, one at a time: {prefix}{name}.KEY=VALUE"
-            else:
-                ok, kind = isinstance(value, str), "text"
-            if not ok:
-                raise BackendError(f"backend {self.name!r}: setting {name!r} takes {kind}, not {value!r}")
-            out[name] = {**out[name], **value} if isinstance(default, Mapping) else value
+        return self.settings_class.read(self.name, options.extra)
+
+    def prepare(self, model: Model, native: Collection[type] | None = None,
+                passes: Mapping[str, Mapping[str, object]] | None = None) -> Model:
+        """The model this backend lowers: every node kind it does not lower
+        natively decomposed by the shared passes of :mod:`gridlang.transforms`.
+
+        Args:
+            model: the compiled model; it is not changed.
+            native: the node types to keep; default :attr:`native`. A
+                backend narrows it when a strategy asks for a kind to go
+                through a pass (MaxSAT's ``tree`` connectivity).
+            passes: keyword arguments of each pass, by pass name
+                (``{"linear_to_clauses": {"encoding": "totalizer"}}``).
+
+        Returns:
+            ``model`` itself when the backend lowers every node kind it
+            holds, else a new model whose variables start with ``model``'s.
+
+        Raises:
+            BackendError: a node that the backend can neither lower nor get
+                decomposed, named with the spec line it came from.
+        """
+        keep = self.native if native is None else frozenset(native)
+        if all(type(con) in keep for con in model.constraints):
+            return model
+        from .transforms import decompose
+
+        out = decompose(model, keep, passes)
+        for con in out.constraints:
+            if type(con) not in keep:
+                span = getattr(con, "span", None)
+                where = f" (from {span.file}:{span.line})" if span is not None else ""
+                raise BackendError(f"backend {self.name!r} cannot lower {type(con).__name__}{where} "
+                                   "and no decomposition applies")
         return out
 
     @abstractmethod
-    def solve(self, model: Model, options: SolveOptions) -> Result:
+    def solve(self, model: Model, options: SolveOptions, settings: Settings | None = None) -> Result:
         """Solve ``model``.
 
+        Args:
+            model: the compiled model.
+            options: the solve options.
+            settings: the backend's settings as :meth:`configure` made them
+                from ``options`` (None: made here).
+
         Raises:
-            BackendError: the solver is missing or a construct cannot be lowered.
+            BackendError: the solver is missing, a setting is refused, or a
+                construct cannot be lowered.
         """
 
     def session(self, model: Model, options: SolveOptions) -> Session:

@@ -15,7 +15,9 @@ such a call in a worker thread, so that the main thread stays free to see
 the signal at once and to call the solver's own stop function (CP-SAT's
 ``StopSearch``, HiGHS's ``cancelSolve``, PySAT's ``interrupt``). It also
 calls that stop function when a solver overruns the deadline, so the limit
-holds even for a solver that reads its clock seldom.
+holds even for a solver that reads its clock seldom. A PySAT solver that
+cannot be interrupted (CaDiCaL) runs instead in slices of a conflict
+budget, the clock read between them (:func:`run_sat`).
 """
 
 from __future__ import annotations
@@ -227,3 +229,69 @@ class _Streams:
                 with contextlib.suppress(OSError):
                     os.close(saved)
             self.fds = None
+
+
+def sat_interruptible(name: str) -> bool:
+    """Whether PySAT can interrupt this SAT solver (CaDiCaL and Lingeling cannot)."""
+    from pysat.solvers import SolverNames
+
+    for family in ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling"):
+        if name in getattr(SolverNames, family, ()):
+            return False
+    return True
+
+
+SLICE_SECONDS = 1.0
+"""With a deadline, a CaDiCaL slice is sized to last about this long (or the
+time left), from the conflict rate of the slice before."""
+
+
+def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
+    """One call of a PySAT solver under ``deadline``: True, False, or None when
+    the time ran out or Ctrl-C stopped it.
+
+    Args:
+        solver: a :class:`pysat.solvers.Solver`.
+        name: its PySAT name (``g3``, ``cadical195``...).
+        assumptions: literals assumed for this call.
+        deadline: the command's deadline.
+        conflicts: the largest conflict budget of a slice (below).
+
+    An interruptible solver runs through :func:`run_solver` (stopped by
+    ``interrupt``). CaDiCaL cannot be interrupted: it runs in
+    slices of a conflict budget (learnt clauses carry over between them),
+    the clock and the Ctrl-C flag read between slices; with a deadline a
+    slice lasts about :data:`SLICE_SECONDS` or the time left, without one
+    ``conflicts`` conflicts.
+    """
+    if deadline.expired():
+        return None
+    if sat_interruptible(name):
+        def call():
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+
+        ok = run_solver(deadline, call, solver.interrupt)
+        if ok is None:
+            solver.clear_interrupt()
+        return ok
+    budget = conflicts
+    while not deadline.expired():
+        remaining = deadline.remaining()
+        before = solver.accum_stats().get("conflicts", 0)
+        t = time.perf_counter()
+        solver.conf_budget(max(int(budget), 100))
+        try:
+            ok = solver.solve_limited(assumptions=assumptions)
+        except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
+            if "interrupt" not in str(e).lower():
+                raise
+            deadline.stop()
+            return None
+        if ok is not None:
+            return ok
+        if remaining is not None:
+            spent = max(time.perf_counter() - t, 1e-3)
+            rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
+            left = deadline.remaining() or 0.0
+            budget = min(conflicts, rate * min(SLICE_SECONDS, left))
+    return None

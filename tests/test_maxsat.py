@@ -305,7 +305,7 @@ def test_objective_fixed_literals_go_to_offset():
     grid = make_grid(1, 3)
     model = cell_model(grid, [Clause((1,)), Clause((-2,)), Clause((-1, 3))],
                        Objective(Sense.MAXIMIZE, ((4, 1), (5, 2), (-7, 3)), 2))
-    low = lower(model, "cuts")
+    low = lower(model)
     assert low.soft == []
     assert low.offset == 4 - 7 + 2
     result = MaxSatBackend().solve(model, SolveOptions())

@@ -124,7 +124,7 @@ def test_sized_region_with_a_forced_member(strategy, rows, cols, links, forced, 
 
 
 def test_auto_gives_sized_regions_depth_layers_or_flow_when_too_many(monkeypatch):
-    from gridlang.exporters import milp
+    from gridlang.linear import connected
 
     grid = grid_of(3, 3)
     members = tuple((i, i + 1) for i in range(grid.size))
@@ -134,7 +134,7 @@ def test_auto_gives_sized_regions_depth_layers_or_flow_when_too_many(monkeypatch
     assert depths.stats["encodings"] == {"region": "depths"}
     # 9 pick columns and depths 1..3 for each cell.
     assert depths.stats["variables"] == 9 + 9 + 9 * 3
-    monkeypatch.setattr(milp, "_DEPTH_COLUMNS", 26)
+    monkeypatch.setattr(connected, "DEPTH_COLUMNS", 26)
     flow = MilpBackend().solve(model, SolveOptions())
     assert flow.stats["encodings"] == {"region": "flow"}
     for result in (depths, flow):
@@ -586,13 +586,12 @@ def test_unknown_setting_is_refused_by_name():
 
 
 def test_highs_options_merge_whole_and_one_at_a_time():
-    from gridlang.exporters.milp import _DEFAULTS
+    from gridlang.exporters.milp import MilpSettings
 
     options = SolveOptions(extra={"milp.highs_options.presolve": "off",
                                   "milp.highs_options": {"mip_heuristic_effort": 0.3}})
-    assert MilpBackend().settings(options, _DEFAULTS)["highs_options"] == {
-        "presolve": "off", "mip_heuristic_effort": 0.3}
-    assert _DEFAULTS["highs_options"] == {}  # the default is not changed in place
+    assert MilpBackend().configure(options).highs_options == {"presolve": "off", "mip_heuristic_effort": 0.3}
+    assert MilpSettings().highs_options == {}  # the default is not changed in place
     model = cell_model(grid_of(2, 2), [Clause((1,))])
     with pytest.raises(BackendError, match="HiGHS has no option 'presolv'"):
         MilpBackend().solve(model, SolveOptions(extra={"milp.highs_options": {"presolv": "off"}}))

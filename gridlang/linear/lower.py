@@ -1,0 +1,160 @@
+"""The IR lowered to columns and rows: clauses, linear rows, the objective, and the choice of connectivity encoding.
+
+* :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` is the row
+  ``sum l_i >= 1``; a clause holding ``v`` and ``-v`` is dropped.
+* :class:`~gridlang.ir.Linear` ``sum a_i l_i OP b`` is the same row. With
+  ``enforce`` literals ``e_1..e_m`` it is relaxed by big-M when any of them is
+  false: ``L <= b + M * sum (1 - e_j)`` with ``M = max(L) - b``, and
+  ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
+  and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
+  whose ``M <= 0`` can never be violated and is dropped.
+* :class:`~gridlang.ir.Connected` goes to one of the encodings of
+  :mod:`gridlang.linear.connected` by strategy: ``flow`` for every node,
+  ``cuts`` (the lazy cut loop: no rows but the roots and the seeds) for
+  every node, or ``auto``: positions for a path of known length, depth
+  layers for a region of known size (2 or more), the cut loop for the rest
+  (a horse's pen). A file has no cut loop, so for a file every node the
+  strategy leaves to it gets flow.
+* The :class:`~gridlang.ir.Objective` keeps its constant, so the solver's
+  objective is the puzzle's score.
+"""
+
+from __future__ import annotations
+
+from ..ir import Clause, Cmp, Connected, Linear, Model
+from .connected import lower_depths, lower_flow, lower_positions, lower_roots, lower_seeds
+from .form import Column, LinearForm, add_row, affine, sanitize, span_tag
+
+
+AUTO = "auto"
+FLOW = "flow"
+CUTS = "cuts"
+POSITIONS = "positions"
+DEPTHS = "depths"
+ENCODING_TEXT = {
+    AUTO: "positions for paths, depth layers for regions of known size, lazy cuts otherwise",
+    FLOW: "single-commodity flow",
+    CUTS: "lazy vertex-separator cuts",
+    POSITIONS: "path positions",
+    DEPTHS: "depth layers",
+}
+"""What each strategy and encoding is called in file headers."""
+
+
+def encoding_of(con: Connected, strategy: str) -> str:
+    """How ``strategy`` lowers ``con``: ``cuts``, ``flow``, ``positions`` or ``depths``.
+
+    ``auto`` gives a path of known length its position formulation, a region
+    of known size (2 or more) depth layers, and anything else (a horse's
+    pen) the lazy cut loop; the other strategies apply to every node.
+    """
+    if strategy != AUTO:
+        return strategy
+    if con.path and len(con.roots) == 2 and con.size is not None:
+        return POSITIONS
+    if con.size is not None and con.size >= 2:
+        return DEPTHS
+    return CUTS
+
+
+def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -> LinearForm:
+    """Lower the IR to columns and rows with the given connectivity strategy.
+
+    ``for_file`` gives flow to every node the strategy would leave to the
+    cut loop (a file has no loop), so ``auto`` keeps its positions and
+    depth layers. ``seed`` 1 adds the one-cell separator cuts of
+    :func:`gridlang.connectivity.seed_cuts` to every rooted
+    region up front, 2 the two-cell ones too.
+
+    Raises:
+        BackendError: a Connected node names a root outside its members.
+    """
+    low = LinearForm(model, strategy, [])
+    grid = model.grid
+    for v, var in enumerate(model.variables, start=1):
+        rowcol = None
+        if var.rowcol is not None:
+            rowcol = [var.rowcol[0], var.rowcol[1]]
+        elif var.cell is not None:
+            rowcol = list(grid.cell(var.cell))
+        low.columns.append(Column(
+            low.fresh(var.identifier()), 0, 1, True,
+            {"var": str(var), "family": var.family, "cell": rowcol, "value": var.value,
+             "index": v, "aux": False},
+        ))
+    units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
+    keys: set[str] = set()
+    for k, con in enumerate(model.constraints, start=1):
+        if isinstance(con, (Clause, Linear)):
+            lower_row(low, con, k)
+        else:  # Connected: the model is prepared (Backend.prepare)
+            key = sanitize(con.name) or f"region{k}"
+            while key in keys:
+                key += f"_{k}"
+            keys.add(key)
+            low.regions.append((key, con))
+            lower_roots(low, con, key, units)
+            encoding = encoding_of(con, strategy)
+            if for_file and encoding == CUTS:
+                encoding = FLOW
+            if encoding == CUTS:
+                low.lazy.append((key, con))
+                if seed:
+                    lower_seeds(low, con, key, seed)
+            elif not ((encoding == POSITIONS and lower_positions(low, con, key))
+                      or (encoding == DEPTHS and lower_depths(low, con, key))):
+                encoding = FLOW  # also a path or region too large for its layers
+                lower_flow(low, con, key)
+            low.encodings[key] = encoding
+    if model.objective is not None:
+        coefs, const = affine(model.objective.terms)
+        low.objective = (model.objective.sense, coefs, model.objective.constant + const)
+    return low
+
+
+def lower_row(low: LinearForm, con: Clause | Linear, k: int) -> None:
+    """Lower a clause or linear constraint, the ``k``-th of its model (from 1), to a row."""
+    tag = f"{k}{span_tag(con.span)}"
+    if isinstance(con, Clause):
+        lits = set(con.lits)
+        if any(-l in lits for l in lits):
+            return  # a tautology
+        coefs, const = affine((1, l) for l in sorted(lits, key=abs))
+        add_row(low, f"clause_{tag}", coefs, const, 1, None)
+    else:
+        _lower_linear(low, con, f"linear_{tag}")
+
+
+def _lower_linear(low: LinearForm, con: Linear, name: str) -> None:
+    """A linear row, relaxed by big-M on its enforcement literals (see the module docstring)."""
+    coefs, const = affine(con.terms)
+    enforce = set(con.enforce)
+    if any(-l in enforce for l in enforce):
+        return  # never switched on
+    if not enforce:
+        lo = con.rhs if con.op in (Cmp.GE, Cmp.EQ) else None
+        hi = con.rhs if con.op in (Cmp.LE, Cmp.EQ) else None
+        add_row(low, name, coefs, const, lo, hi)
+        return
+    # off = sum_j (1 - e_j): 0 exactly when every enforce literal holds.
+    off, off_const = affine((-1, l) for l in sorted(enforce, key=abs))
+    off_const += len(enforce)
+    lmax = const + sum(a for a in coefs.values() if a > 0)
+    lmin = const + sum(a for a in coefs.values() if a < 0)
+    sides = []
+    if con.op in (Cmp.LE, Cmp.EQ) and lmax > con.rhs:
+        sides.append(("le", lmax - con.rhs))
+    if con.op in (Cmp.GE, Cmp.EQ) and lmin < con.rhs:
+        sides.append(("ge", con.rhs - lmin))
+    for side, big_m in sides:
+        row = dict(coefs)
+        sign = -1 if side == "le" else 1
+        # le: L - M*off <= rhs;  ge: L + M*off >= rhs
+        for j, a in off.items():
+            row[j] = row.get(j, 0) + sign * big_m * a
+        row_const = const + sign * big_m * off_const
+        suffix = f"_{side}" if len(sides) > 1 or con.op is Cmp.EQ else ""
+        if side == "le":
+            add_row(low, name + suffix, row, row_const, None, con.rhs)
+        else:
+            add_row(low, name + suffix, row, row_const, con.rhs, None)
