@@ -222,7 +222,7 @@ def verify(spec: Spec | str | Path, map: str | Path | MapData, answer: Mapping[s
     return evaluate(spec.ast, spec.symbols, grid, values, decisions)
 
 
-FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat"}
+FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat", "asp": "asp"}
 """Which backend writes each file format."""
 
 
