@@ -252,6 +252,8 @@ class Program:
                     nodes.append(con)
                 else:
                     self.lazy.append(con)
+                    lit_of = dict(con.members)
+                    lines += [clause_rule([lit_of[r]] if r in lit_of else []) + where for r in con.roots]
                     lines += [clause_rule(cut_clause(c)) + where for c in seed_cuts(model.grid, con)]
             elif isinstance(con, (Clause, Linear)):
                 lines += [rule + where for rule in constraint_rules(con)]
@@ -370,7 +372,10 @@ class _Clingo:
         self.calls += 1
         t0 = time.perf_counter()
         handle = self.ctl.solve(on_model=on_model, async_=True)
-        with deadline.on_stop(handle.cancel):
+        # Control.interrupt is clingo's thread- and signal-safe stop; a stop that
+        # comes after the search would interrupt the next one, which an expired
+        # deadline never starts.
+        with deadline.on_stop(self.ctl.interrupt):
             while not handle.wait(_step(deadline)):
                 if deadline.expired():
                     handle.cancel()
@@ -641,13 +646,13 @@ class AspSession(Session):
         """Solve with everything added so far (see :meth:`AspBackend.solve`)."""
         start = time.perf_counter()
         build = 0.0
+        # The driver's repairs must respect the added constraints too.
+        model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
         if self.oracle is None:
-            model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
             self.oracle, self.strategy = self.backend._control(model, self.options)
-            self.oracle.model = self.model
             build = time.perf_counter() - start
         oracle = self.oracle
-        out = lazy_solve(self.model, oracle, oracle.program.lazy, self.options.clock())
+        out = lazy_solve(model, oracle, oracle.program.lazy, self.options.clock())
         if out.stats["abandoned"]:
             self.oracle = None
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,

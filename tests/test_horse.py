@@ -165,7 +165,7 @@ def test_check_and_backends(capsys):
     assert code == 0 and ": ok (" in out
     code, out, _ = run(["backends"], capsys)
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines()] == ["cpsat", "milp", "maxsat"]
+    assert [line.split()[0] for line in out.splitlines()] == ["cpsat", "milp", "maxsat", "asp"]
     assert all("installed" in line for line in out.splitlines())
 
 
