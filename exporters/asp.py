@@ -1,31 +1,25 @@
 """ASP backend: the IR as a logic program, solved by clingo (Potassco).
 
-Lowering (IR -> gringo input language), ``x(V)`` the atom of IR variable
-``V`` (true: the variable is 1):
+Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``:
 
-* every variable -> a choice rule ``{ x(V) }.`` with its name as a comment;
-* :class:`~gridlang.ir.Clause` ``l1 | ... | ln`` -> the integrity
-  constraint ``:- not l1, ..., not ln.`` (a positive literal ``v`` is
-  ``x(v)``, a negative one ``not x(v)``; the empty clause is ``:- #true.``);
-* :class:`~gridlang.ir.Linear` -> normalised first (one coefficient per
-  variable, a term ``a * ~v`` read as ``a - a * x(v)``, the constant moved to
-  the right, then every weight made positive by switching its literal), so
-  that it reads ``sum w_i l_i OP R`` with ``w_i > 0``; trivial sides are
-  decided outright, ``sum l_i >= 1`` and ``sum l_i <= n - 1`` become plain
-  integrity constraints, the rest ``:- E, #count{ V : l; ... } > R.`` (unit
-  weights) or ``#sum{ w,V : l; ... }``, ``==`` as both ``<`` and ``>``.
-  Enforcement literals ``E`` go into the body: the constraint only bites
-  when they all hold, the half-reification of the IR;
-* the objective -> ``#maximize{ c,V : x(V); ... }`` or ``#minimize``, one
-  weight per variable (negative weights allowed), the constant kept aside.
-  clingo minimises: it reports ``-sum`` for a maximisation, so the score is
+* every variable -> a choice rule ``{ x(V) }.``, its name in a comment;
+* :class:`~gridlang.ir.Clause` ``l1 | ... | ln`` -> ``:- not l1, ..., not ln.``
+  (``v`` is ``x(v)``, ``-v`` is ``not x(v)``; the empty clause ``:- #true.``);
+* :class:`~gridlang.ir.Linear` -> ``sum w_i l_i OP R`` with ``w_i > 0`` by
+  :func:`normalise`, then an integrity constraint: ``:- E, #count{ V : l; ... } > R.``
+  (unit weights) or ``#sum{ w,V : l; ... }``; ``==`` as both ``<`` and ``>``,
+  ``>= 1`` and ``<= n - 1`` as plain bodies, trivial sides decided outright.
+  The enforcement literals ``E`` join the body, the IR's half-reification;
+* the objective -> ``#maximize{ c,V : x(V); ... }`` or ``#minimize``, one weight
+  per variable (negative ones allowed), the constant kept aside. clingo
+  minimises and reports ``-sum`` for a maximisation, so the score is
   ``constant - cost`` (maximise) or ``constant + cost`` (minimise);
 * :class:`~gridlang.ir.Connected`, strategy ``reach`` (default): facts
-  ``member(K,Cell,Lit)``, ``root(K,Cell)`` and ``edge(U,V)`` (4-neighbours
-  and links, both directions, cells numbered row-major) and the recursive
-  rules of reachability (M. Gebser, R. Kaminski, B. Kaufmann, T. Schaub,
-  *Answer Set Solving in Practice*, Morgan & Claypool 2012, ch. 3,
-  Hamiltonian cycle)::
+  ``member(K,Cell,Lit)``, ``root(K,Cell)``, ``edge(U,V)`` (4-neighbours and
+  links, both ways, cells row-major) and recursive reachability, as in the
+  ``reached/1`` rules of the Hamiltonian-cycle encoding of M. Gebser,
+  R. Kaminski, B. Kaufmann, T. Schaub, *Answer Set Solving in Practice*,
+  Morgan & Claypool 2012::
 
       in(K,V)    :- member(K,V,L), L > 0, x(L).
       in(K,V)    :- member(K,V,L), L < 0, not x(-L).
@@ -34,51 +28,45 @@ Lowering (IR -> gringo input language), ``x(V)`` the atom of IR variable
       :- in(K,V), not reach(K,V).
       :- root(K,V), not in(K,V).
 
-  An answer set holds only the ``reach`` atoms that the roots support
-  (stable-model semantics: no reach atom without a chain of edges from a
-  root), so the last constraint says exactly "every member is reached
-  from a root inside the set": no flow, no cut loop, no ranks. clasp
-  checks such positive loops itself by unfounded-set propagation. A node
-  without roots takes its least member: ``next(K,U,V)`` chains its
-  candidate cells, ``before(K,V)`` holds when a member precedes ``V``, and
-  ``reach(K,V) :- free(K), in(K,V), not before(K,V).`` Size: one ``in``
-  and one ``reach`` atom per candidate cell and one rule instance per
-  candidate arc; the size of a region is a ``#count`` the IR states
-  already, and a path needs nothing more (its degree constraints are rows
-  of the IR).
+  A stable model holds only the ``reach`` atoms a chain of edges from a root
+  supports (clasp's unfounded-set checks see to it), so the constraint says
+  exactly "every member is reached from a root inside the set": no flow, no
+  cut loop, no ranks. Without roots the least member is the root:
+  ``next(K,U,V)`` chains the candidates, ``before(K,V)`` holds when a member
+  precedes ``V``, and ``reach(K,V) :- free(K), in(K,V), not before(K,V).``
+  Size: an ``in`` and a ``reach`` atom per candidate cell, a rule instance
+  per candidate arc. A region's size is a ``#count`` the IR states already;
+  a path needs nothing more (its degree constraints are IR rows).
 
   Strategy ``cuts``: the lazy separator-cut loop of
-  :mod:`gridlang.connectivity.driver`, clingo as the oracle. The program
-  leaves connectivity out; each round grounds the cuts, as integrity
-  constraints, into a new program part of the same ``clingo.Control``
-  (multi-shot solving: what clasp learnt stays), seeded with the cut-vertex
-  cuts of :func:`gridlang.connectivity.seed_cuts`.
+  :mod:`gridlang.connectivity.driver`, clingo as the oracle, seeded with the
+  cut-vertex cuts of :func:`gridlang.connectivity.seed_cuts`; each round's
+  cuts are grounded into a new part of the same ``clingo.Control``
+  (multi-shot solving: what clasp learnt stays).
 
-Solving: ``clingo.Control`` grounds once and solves with ``--opt-mode=opt``
-(every improving model until the last is proved optimal), asynchronously:
-the calling thread waits in steps of 0.05 s, cancels the search when the
-command's :class:`~gridlang.deadline.Deadline` passes or is stopped (Ctrl-C),
-and keeps the last model. OPTIMAL when the search was exhausted after a model
-(or found one without an objective), FEASIBLE when it was cancelled after
-one, INFEASIBLE when exhausted without one, UNKNOWN otherwise. ``bound`` is
-clingo's proved lower bound on the cost (statistics ``summary.lower``,
-meaningful under ``usc``), as a bound on the objective.
+Solving: ground once, solve with ``--opt-mode=opt`` (every improving model,
+the last proved optimal) asynchronously; the calling thread waits in steps
+of 0.05 s and cancels the search when the command's
+:class:`~gridlang.deadline.Deadline` passes; a stop (Ctrl-C) reaches clingo
+through ``Control.interrupt``, its thread- and signal-safe stop. OPTIMAL:
+the search was exhausted after a model (or found one, without an objective);
+FEASIBLE: cancelled after one; INFEASIBLE: exhausted without one; else
+UNKNOWN. ``bound`` is clingo's proved lower bound on the cost
+(``summary.lower``, informative under ``usc``) as a bound on the objective.
+A :class:`AspSession` (uniqueness, counting) keeps its ``Control`` and
+grounds each added constraint into a new part.
 
-A :meth:`AspBackend.session` (uniqueness, counting) keeps its ``Control``:
-each added constraint (the optimum fixed, a blocking clause) is grounded
-into a new part, and clingo solves again with everything it learnt.
-
-Settings (``SolveOptions.extra``, ``asp.NAME``; figures in
-``docs/benchmarks.md``): ``opt_strategy`` (clingo's ``--opt-strategy``,
-``bb`` branch and bound or ``usc`` core-guided, with tactics after a
-comma), ``threads`` (``--parallel-mode``; 0: ``SolveOptions.workers``,
-else :data:`DEFAULT_THREADS`), ``options`` (any clingo command-line option,
-one entry at a time: ``--set asp.options.configuration=crafty`` is
-``--configuration=crafty``; ``true`` gives the bare flag). clingo checks
-every option; one it refuses is a :class:`~gridlang.errors.BackendError`.
+Settings (``asp.NAME``; figures in ``docs/benchmarks.md``): ``opt_strategy``
+(``--opt-strategy``: ``bb`` branch and bound, ``usc`` core-guided, tactics
+after a comma; ``auto`` leaves clingo's choice, ``bb,lin`` on one thread and
+``bb,hier`` beside ``usc,oll,disjoint`` on two), ``threads``
+(``--parallel-mode``; 0: ``SolveOptions.workers``, else
+:data:`DEFAULT_THREADS`), ``options`` (any clingo option, one at a time:
+``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
+clingo checks them all; one it refuses is a :class:`~gridlang.errors.BackendError`.
 
 ``write`` saves the program as a ``.lp`` file for the ``clingo`` command
-(format ``asp``), with a ``.vars.json`` sidecar; ``read_solution`` reads
+(format ``asp``) with a ``.vars.json`` sidecar; ``read_solution`` reads
 clingo's answer back (its text output, or ``--outf=2`` JSON).
 """
 
@@ -126,10 +114,6 @@ def _lit(lit: int) -> str:
     return f"x({lit})" if lit > 0 else f"not x({-lit})"
 
 
-def _body(lits: Iterable[int]) -> list[str]:
-    return [_lit(l) for l in lits]
-
-
 def _rule(body: list[str]) -> str:
     return ":- " + (", ".join(body) if body else "#true") + "."
 
@@ -171,7 +155,7 @@ def normalise(terms: Iterable[tuple[int, int]], rhs: int) -> tuple[list[tuple[in
 
 def linear_rules(con: Linear) -> list[str]:
     """The integrity constraints of a :class:`Linear` row (see the module docstring)."""
-    guard = _body(con.enforce)
+    guard = [_lit(l) for l in con.enforce]
     terms, rhs = normalise(con.terms, con.rhs)
     total = sum(w for w, _ in terms)
     parts = [Cmp.LE, Cmp.GE] if con.op is Cmp.EQ else [con.op]
@@ -183,7 +167,7 @@ def linear_rules(con: Linear) -> list[str]:
             if rhs < 0:
                 out.append(_rule(guard))
             elif all(w == 1 for w, _ in terms) and rhs == len(terms) - 1:
-                out.append(_rule(guard + _body(l for _, l in terms)))
+                out.append(_rule(guard + [_lit(l) for _, l in terms]))
             else:
                 out.append(_rule(guard + [_aggregate(terms) + f" > {rhs}"]))
         else:
@@ -192,7 +176,7 @@ def linear_rules(con: Linear) -> list[str]:
             if rhs > total:
                 out.append(_rule(guard))
             elif all(w == 1 for w, _ in terms) and rhs == 1:
-                out.append(_rule(guard + _body(-l for _, l in terms)))
+                out.append(_rule(guard + [_lit(-l) for _, l in terms]))
             else:
                 out.append(_rule(guard + [_aggregate(terms) + f" < {rhs}"]))
     return out
@@ -289,14 +273,11 @@ class Program:
 
     def _objective(self) -> list[str]:
         obj = self.model.objective
-        terms, rhs = [], obj.constant
         coef: dict[int, int] = {}
-        for c, lit in obj.terms:
-            v = abs(lit)
-            coef[v] = coef.get(v, 0) + (c if lit > 0 else -c)
-            rhs += 0 if lit > 0 else c
+        for c, lit in obj.terms:  # c * ~v = c - c * x(v)
+            coef[abs(lit)] = coef.get(abs(lit), 0) + (c if lit > 0 else -c)
+        self.constant = obj.constant + sum(c for c, lit in obj.terms if lit < 0)
         terms = [(coef[v], v) for v in sorted(coef) if coef[v]]
-        self.constant = rhs
         word = "#maximize" if obj.sense is Sense.MAXIMIZE else "#minimize"
         where = f"  % {obj.span}" if obj.span else ""
         return ["% objective", word + "{ " + "; ".join(f"{c},{v} : x({v})" for c, v in terms) + " }." + where]
@@ -318,7 +299,6 @@ class _Clingo:
     def __init__(self, model: Model, program: Program, arguments: list[str], log: bool):
         import clingo
 
-        self.clingo = clingo
         self.model = model
         self.program = program
         self.log = log
@@ -329,9 +309,7 @@ class _Clingo:
             raise BackendError(f"clingo refuses the options {' '.join(arguments)}: {_reason(e)}") from e
         self.ctl.configuration.solve.models = "0" if model.objective is not None else "1"
         self.parts = 0
-        self.calls = 0
-        self.wall_time = 0.0
-        self.cpu_time = 0.0
+        self.wall_time = self.cpu_time = 0.0
         self.ground(program.text())
 
     def _logger(self, code, message: str) -> None:
@@ -369,7 +347,6 @@ class _Clingo:
             last["atoms"] = m.symbols(shown=True)
             last["cost"] = list(m.cost)
 
-        self.calls += 1
         t0 = time.perf_counter()
         handle = self.ctl.solve(on_model=on_model, async_=True)
         # Control.interrupt is clingo's thread- and signal-safe stop; a stop that
@@ -391,9 +368,7 @@ class _Clingo:
         lower = summary.get("lower", []) if obj is not None else []
         bound = self.score(int(lower[0])) if lower else None
         if "atoms" not in last:
-            if outcome.unsatisfiable:
-                return Round("infeasible")
-            return Round("unknown", bound=bound)
+            return Round("infeasible") if outcome.unsatisfiable else Round("unknown", bound=bound)
         answer = self.assignment(last["atoms"])
         if obj is None or not last["cost"]:
             return Round("optimal", answer)
@@ -419,11 +394,9 @@ class _Clingo:
         return Assignment(tuple(values))
 
     def statistics(self) -> dict[str, object]:
-        stats = self.ctl.statistics
-        lp = stats["problem"]["lp"]
-        solving = stats["solving"]["solvers"]
+        lp, solvers = self.ctl.statistics["problem"]["lp"], self.ctl.statistics["solving"]["solvers"]
         return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.program.rules,
-                "choices": int(solving["choices"]), "conflicts": int(solving["conflicts"]),
+                "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
                 "wall_time": round(self.wall_time, 4), "cpu_time": round(self.cpu_time, 4)}
 
 
@@ -473,7 +446,7 @@ class AspBackend(Backend):
         if threads > 1:
             args.append(f"--parallel-mode={threads}")
         for key, value in sorted(s["options"].items()):
-            args.append(f"--{key}" if value is True else f"--{key}={_option_value(value)}")
+            args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
         return args
 
     def _control(self, model: Model, options: SolveOptions) -> tuple[_Clingo, str]:
@@ -550,76 +523,55 @@ class AspBackend(Backend):
                 a term or names no variable, with the file, line and column.
         """
         text = Path(path).read_text(encoding="utf-8")
-        if text.lstrip().startswith("{"):
-            return _read_json(model, path, text)
-        lines = text.splitlines()
-        answer: tuple[int, str] | None = None
-        verdict: tuple[int, str] | None = None
-        for no, line in enumerate(lines, 1):
-            if line.startswith("Answer:"):
-                if no >= len(lines):
-                    raise MapError("the answer line after 'Answer:' is missing", Span(path, no, 1), text)
-                answer = (no + 1, lines[no])
-            elif line.strip() in _RESULTS:
-                verdict = (no, line.strip())
-        if answer is None:
-            if verdict is not None:
-                raise MapError(f"clingo reports no solution: {verdict[1]}", Span(path, verdict[0], 1), text)
-            raise MapError("no 'Answer:' line in the clingo output", Span(path, 1, 1), text)
-        no, line = answer
+        found = _json_atoms(path, text) if text.lstrip().startswith("{") else _text_atoms(path, text)
         values = [False] * model.num_vars
-        for match in re.finditer(r"\S+", line):
-            token, col = match.group(), match.start() + 1
-            values_index = _atom_variable(token)
-            if values_index is None:
+        for token, no, col in found:
+            m = re.fullmatch(r"x\((-?\d+)\)", token)
+            where = Span(path, no, col, col + len(token))
+            if m is None:
                 if token.startswith("x(") or not re.fullmatch(r"-?[a-z_]\w*(\(.*\))?", token):
-                    raise MapError(f"{token!r} is not an atom", Span(path, no, col, col + len(token)), text)
-                continue
-            if not 1 <= values_index <= model.num_vars:
-                raise MapError(f"{token} names no variable of the model (it has {model.num_vars})",
-                               Span(path, no, col, col + len(token)), text)
-            values[values_index - 1] = True
+                    raise MapError(f"{token!r} is not an atom", where, text)
+            elif not 1 <= int(m.group(1)) <= model.num_vars:
+                raise MapError(f"{token} names no variable of the model (it has {model.num_vars})", where, text)
+            else:
+                values[int(m.group(1)) - 1] = True
         return Assignment(tuple(values))
 
 
-_RESULTS = ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN", "INTERRUPTED")
+def _text_atoms(path: str, text: str) -> list[tuple[str, int, int]]:
+    """The atoms of clingo's last ``Answer:``, each with its line and column."""
+    lines = text.splitlines()
+    answer, verdict = None, None
+    for no, line in enumerate(lines, 1):
+        if line.startswith("Answer:"):
+            if no >= len(lines):
+                raise MapError("the answer line after 'Answer:' is missing", Span(path, no, 1), text)
+            answer = no + 1
+        elif line.strip() in ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN", "INTERRUPTED"):
+            verdict = no
+    if answer is None:
+        if verdict is not None:
+            raise MapError(f"clingo reports no solution: {lines[verdict - 1].strip()}", Span(path, verdict, 1), text)
+        raise MapError("no 'Answer:' line in the clingo output", Span(path, 1, 1), text)
+    return [(m.group(), answer, m.start() + 1) for m in re.finditer(r"\S+", lines[answer - 1])]
 
 
-def _atom_variable(token: str) -> int | None:
-    """``V`` of an ``x(V)`` token, else None."""
-    m = re.fullmatch(r"x\((-?\d+)\)", token)
-    return int(m.group(1)) if m else None
-
-
-def _read_json(model: Model, path: str, text: str) -> Assignment:
+def _json_atoms(path: str, text: str) -> list[tuple[str, int, int]]:
+    """The atoms of the last witness in clingo's ``--outf=2`` JSON, each with its line and column."""
     try:
         data = json.loads(text)
-        calls = data["Call"]
-        witnesses = calls[-1].get("Witnesses", []) if calls else []
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
-        line = getattr(e, "lineno", 1)
-        col = getattr(e, "colno", 1)
-        raise MapError("not clingo's JSON output (--outf=2): " + str(e).split(":")[0], Span(path, line, col),
-                       text) from None
+        witnesses = data["Call"][-1].get("Witnesses", []) if data["Call"] else []
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        raise MapError("not clingo's JSON output (--outf=2): " + str(e).split(":")[0],
+                       Span(path, getattr(e, "lineno", 1), getattr(e, "colno", 1)), text) from None
     if not witnesses:
         raise MapError(f"clingo reports no solution: {data.get('Result', 'no witness')}", Span(path, 1, 1), text)
-    values = [False] * model.num_vars
-    for token in witnesses[-1].get("Value", []):
-        v = _atom_variable(str(token))
-        if v is None:
-            continue
-        if not 1 <= v <= model.num_vars:
-            no = text[:text.find(f'"{token}"')].count("\n") + 1
-            raise MapError(f"{token} names no variable of the model (it has {model.num_vars})",
-                           Span(path, no, 1), text)
-        values[v - 1] = True
-    return Assignment(tuple(values))
-
-
-def _option_value(value: object) -> str:
-    if value is False:
-        return "no"
-    return str(value)
+    out = []
+    for atom in witnesses[-1].get("Value", []):
+        at = text.rfind(json.dumps(atom))
+        no = text.count("\n", 0, at) + 1
+        out.append((str(atom), no, at - text.rfind("\n", 0, at) + 1))
+    return out
 
 
 class AspSession(Session):
@@ -681,22 +633,18 @@ def _header(model: Model, program: Program) -> list[str]:
     obj = model.objective
     if obj is None:
         lines.append("% objective: none")
-    elif obj.sense is Sense.MAXIMIZE:
-        lines.append(f"% objective: maximize; score = {program.constant} - Optimization")
     else:
-        lines.append(f"% objective: minimize; score = {program.constant} + Optimization")
+        sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
+        lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
     lines.append("% run: clingo FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
     lines.append("% variable map: FILE.vars.json")
     return lines
 
 
 def _variable_map(model: Model) -> dict[str, dict[str, object]]:
-    out: dict[str, dict[str, object]] = {}
-    for v, var in enumerate(model.variables, 1):
-        cell = None
-        if var.rowcol is not None:
-            cell = [var.rowcol[0], var.rowcol[1]]
-        elif var.cell is not None:
-            cell = list(model.grid.cell(var.cell))
-        out[f"x({v})"] = {"var": str(var), "family": var.family, "cell": cell, "value": var.value}
-    return out
+    def cell(var) -> list[int] | None:
+        rowcol = var.rowcol or (model.grid.cell(var.cell) if var.cell is not None else None)
+        return list(rowcol) if rowcol is not None else None
+
+    return {f"x({v})": {"var": str(var), "family": var.family, "cell": cell(var), "value": var.value}
+            for v, var in enumerate(model.variables, 1)}

@@ -362,6 +362,7 @@ def test_cuts_request_gets_a_note_and_other_formats_an_error(tmp_path):
     ("Solving...\nAnswer: 1", 2, 1, "the answer line after 'Answer:' is missing"),
     ('{"Call": [{"Witnesses": []}], "Result": "UNKNOWN"}', 1, 1, "clingo reports no solution: UNKNOWN"),
     ('{"Call": [', 1, 11, "not clingo's JSON output"),
+    ('{"Call": [{"Witnesses": [{"Value": [\n  "x(1)", "x(99)"]}]}]}', 2, 12, "x\\(99\\) names no variable"),
 ])
 def test_read_solution_errors_point_at_the_place(tmp_path, text, line, col, words):
     path = tmp_path / "bad.out"
