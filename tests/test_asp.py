@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -36,6 +37,7 @@ from tiny import cell_model, grid_of
 
 REPO = Path(__file__).resolve().parents[1]
 MAPS = REPO / "puzzles" / "maps"
+GOLDEN = REPO / "tests" / "golden"
 STRATEGIES = ("reach", "cuts")
 
 
@@ -343,6 +345,24 @@ def test_written_file_is_reproducible_and_named(tmp_path):
     out = run_clingo(a)
     best = int(out.split("\nOptimization : ")[1].split()[0])
     assert -10 - best == brute_optimum(model) == -2
+
+
+def test_golden_program(tmp_path):
+    """daily-2026-03-01 (9x9, budget 8, optimum 13) against tests/golden; refresh with
+    ``GRIDLANG_REFRESH_GOLDEN=1 pytest tests/test_asp.py -k golden`` after a deliberate change."""
+    model = compile_puzzle(SPECS["standard"], HORSE_DATA / "daily-2026-03-01.txt", {"budget": "8"})
+    path = tmp_path / "daily-2026-03-01.lp"
+    AspBackend().write(model, str(path), "asp", SolveOptions())
+
+    def normalised(text: str) -> list[str]:  # the spec's and map's directories differ between checkouts
+        return [f"{line.partition(': ')[0]}: {Path(line.partition(': ')[2]).name}"
+                if line.startswith(("% map: ", "% spec: ")) else line for line in text.splitlines()]
+
+    golden = GOLDEN / "asp-daily-2026-03-01.lp"
+    if os.environ.get("GRIDLANG_REFRESH_GOLDEN") == "1":
+        golden.write_text("\n".join(normalised(path.read_text())) + "\n")
+    assert normalised(path.read_text()) == normalised(golden.read_text())
+    assert "\nOptimization : -13\n" in run_clingo(golden)
 
 
 def test_cuts_request_gets_a_note_and_other_formats_an_error(tmp_path):
