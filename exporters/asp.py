@@ -61,7 +61,8 @@ Settings (``asp.NAME``; figures in ``docs/benchmarks.md``): ``opt_strategy``
 after a comma; ``auto`` leaves clingo's choice, ``bb,lin`` on one thread and
 ``bb,hier`` beside ``usc,oll,disjoint`` on two), ``threads``
 (``--parallel-mode``; 0: ``SolveOptions.workers``, else
-:data:`DEFAULT_THREADS`), ``options`` (any clingo option, one at a time:
+:data:`PRICED_THREADS` when the objective prices decisions off the regions,
+as costly walls do, and :data:`DEFAULT_THREADS` otherwise), ``options`` (any clingo option, one at a time:
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.errors.BackendError`.
 
@@ -87,6 +88,7 @@ from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense
 
 DEFAULT_THREADS = 1
+PRICED_THREADS = 2
 DEFAULTS: dict[str, object] = {"opt_strategy": "auto", "threads": 0, "options": {}}
 """Settings, each overridable through ``SolveOptions.extra`` (see the module docstring)."""
 
@@ -397,7 +399,22 @@ class _Clingo:
         lp, solvers = self.ctl.statistics["problem"]["lp"], self.ctl.statistics["solving"]["solvers"]
         return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.program.rules,
                 "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
+                "threads": int(str(self.ctl.configuration.solve.parallel_mode).split(",")[0]),
                 "wall_time": round(self.wall_time, 4), "cpu_time": round(self.cpu_time, 4)}
+
+
+def _prices_decisions(model: Model) -> bool:
+    """Whether some objective term is on a variable that is neither a region's member nor fixed by a unit clause.
+
+    Such objectives (costly walls: ``value(pen) - cost * count(wall)``) went
+    faster with a core-guided thread beside branch and bound; the value of
+    a region alone (the standard maps) went faster on one thread.
+    """
+    if model.objective is None:
+        return False
+    known = {abs(l) for con in model.constraints if isinstance(con, Connected) for _, l in con.members}
+    known |= {abs(con.lits[0]) for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
+    return any(abs(l) not in known for _, l in model.objective.terms)
 
 
 def _step(deadline: Deadline) -> float:
@@ -429,15 +446,20 @@ class AspBackend(Backend):
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
 
-    def arguments(self, options: SolveOptions) -> list[str]:
+    def arguments(self, options: SolveOptions, model: Model | None = None) -> list[str]:
         """clingo's command-line arguments for ``options`` (settings checked by clingo when used).
+
+        Args:
+            options: the solve options and their ``asp.`` settings.
+            model: the model, for the default thread count (see the module docstring).
 
         Raises:
             BackendError: an unknown ``asp.`` setting, a value of the wrong
                 type, or fewer than 1 thread.
         """
         s = self.settings(options, DEFAULTS, bare=True)
-        threads = int(s["threads"]) or options.workers or DEFAULT_THREADS
+        default = PRICED_THREADS if model is not None and _prices_decisions(model) else DEFAULT_THREADS
+        threads = int(s["threads"]) or options.workers or default
         if threads < 1:
             raise BackendError(f"backend 'asp' needs at least 1 thread, not {threads}")
         args = ["--opt-mode=opt"]
@@ -451,7 +473,7 @@ class AspBackend(Backend):
 
     def _control(self, model: Model, options: SolveOptions) -> tuple[_Clingo, str]:
         strategy = self.strategy(options)
-        arguments = self.arguments(options)
+        arguments = self.arguments(options, model)
         self.load_library()
         return _Clingo(model, Program(model, strategy), arguments, options.log), strategy
 
