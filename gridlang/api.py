@@ -119,7 +119,7 @@ def solve(spec: Spec | str | Path, map: str | Path | MapData, backend: str = "cp
     Args:
         spec: a :class:`Spec` (parsed once, reused) or a spec path.
         map: the map: a path, its text, or a :class:`MapData`.
-        backend: ``cpsat``, ``milp`` or ``maxsat``.
+        backend: ``cpsat``, ``milp``, ``maxsat`` or ``asp``.
         time_limit: seconds for the whole call (every solve shares them).
         params: parameter values (``{"budget": 12}``), as numbers or text.
         unique: prove the answer unique or find a second one.
@@ -165,7 +165,7 @@ def result_of(report: Report) -> SolveResult:
 
 def export(spec: Spec | str | Path, map: str | Path | MapData, format: str, path: str | Path,
            params: Mapping[str, object] | None = None, connectivity: str | None = None) -> list[str]:
-    """Write the model for an external solver (``lp``, ``mps``, ``wcnf``, ``cnf``, ``pbtxt``).
+    """Write the model for an external solver (``lp``, ``mps``, ``wcnf``, ``cnf``, ``pbtxt``, ``asp``).
 
     Returns:
         The paths written (the model file and its ``.vars.json`` sidecar).
@@ -222,7 +222,7 @@ def verify(spec: Spec | str | Path, map: str | Path | MapData, answer: Mapping[s
     return evaluate(spec.ast, spec.symbols, grid, values, decisions)
 
 
-FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat"}
+FORMAT_BACKEND = {"lp": "milp", "mps": "milp", "wcnf": "maxsat", "cnf": "maxsat", "pbtxt": "cpsat", "asp": "asp"}
 """Which backend writes each file format."""
 
 

@@ -299,6 +299,7 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "cpsat": ("gridlang.exporters.cpsat", "CpSatBackend"),
     "milp": ("gridlang.exporters.milp", "MilpBackend"),
     "maxsat": ("gridlang.exporters.maxsat", "MaxSatBackend"),
+    "asp": ("gridlang.exporters.asp", "AspBackend"),
 }
 
 

@@ -152,7 +152,7 @@ def _build_parser() -> argparse.ArgumentParser:
     def solver_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
                         help="solver: %(choices)s (default: cpsat)")
-        sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree; default per backend: gridlang backends)")
+        sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree, reach; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
                              "a large MILP root node can run over by seconds)")
@@ -180,9 +180,9 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=_cmd_solve)
 
-    e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt)")
+    e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
     common(e)
-    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat)")
+    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp (a clingo .lp program)")
     e.add_argument("--output", "-o", required=True, help="file to write")
     e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
     e.set_defaults(run=_cmd_export)
@@ -190,7 +190,7 @@ def _build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("decode", help="read an external solver's solution file and verify it")
     common(d)
     d.add_argument("--solution", "-s", required=True, help="the solver's solution file")
-    d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name)")
+    d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name; asp for clingo's output)")
     d.add_argument("--json", action="store_true", help="print one JSON object")
     pictures(d)
     d.set_defaults(run=_cmd_decode)

@@ -214,7 +214,7 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
         spec_path: the ``.grid`` spec.
         map_path: the map or instance.
         params: command-line parameter values, as text.
-        backend: ``cpsat``, ``milp`` or ``maxsat``.
+        backend: ``cpsat``, ``milp``, ``maxsat`` or ``asp``.
         options: solver options (time limit in seconds, workers, strategy).
         count: enumerate up to this many distinct solutions (projected onto
             the decisions; with an objective, optimal ones).

@@ -69,6 +69,6 @@ def test_sealed_pocket_on_every_backend_and_strategy(backend, tmp_path):
     path.write_text("budget: 6\n" + POCKET)
     # MaxSAT's loop-free encoding serves exported files; on a 144-cell map
     # RC2 does not finish it in minutes, so it is counted on small grids only.
-    for strategy in set(type(get_backend(backend)).connectivity) & {"cuts", "flow"}:
+    for strategy in set(type(get_backend(backend)).connectivity) & {"cuts", "flow", "reach"}:
         report = solve(SPECS["standard"], path, None, backend, SolveOptions(connectivity=strategy))
         assert (report.result.status, report.score) == (Status.OPTIMAL, 2), strategy

@@ -22,7 +22,10 @@ HORSE = REPO / "puzzles" / "horse.grid"
 WEEKLY_05 = REPO / "tests" / "data" / "horse" / "weekly-05.txt"
 EGGS = REPO / "puzzles" / "snake_eggs.grid"
 DERIVED_03 = REPO / "puzzles" / "instances" / "snake_eggs" / "derived" / "derived_tuzz_gallery_03_three.txt"
-BACKENDS = ("cpsat", "milp", "maxsat")
+BACKENDS = ("cpsat", "milp", "maxsat", "asp")
+# A setting per backend that the Ctrl-C test passes, as a user would.
+SETTING = {"cpsat": "cpsat.num_workers=2", "milp": "milp.warmstart=true", "maxsat": "maxsat.algorithm=lsu",
+           "asp": "asp.threads=1"}
 
 
 def test_deadline_counts_down_and_stop_calls_the_hooks():
@@ -71,7 +74,7 @@ def test_a_solver_that_honours_stop_returns_its_answer():
 def test_unique_within_the_limit_on_every_backend(backend):
     """--unique on derived Snake Eggs 03 with 2 s: the second solve gets what
     the first left, and the whole run ends near the limit. MILP finds no
-    answer in that time (UNKNOWN); CP-SAT and MaxSAT prove uniqueness."""
+    answer in that time (UNKNOWN); CP-SAT, MaxSAT and ASP prove uniqueness."""
     limit = 2.0
     start = time.perf_counter()
     report = solve(EGGS, DERIVED_03, backend=backend, options=SolveOptions(time_limit=limit), unique=True)
@@ -89,8 +92,7 @@ def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130(backend):
     """weekly-05 takes each backend several seconds; SIGINT after 2.5 s."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "gridlang", "solve", str(HORSE), "--map", str(WEEKLY_05), "--budget", "16",
-         "--backend", backend, "--json", "--set", f"{backend}.{'num_workers' if backend == 'cpsat' else 'warmstart' if backend == 'milp' else 'algorithm'}="
-         + ("2" if backend == "cpsat" else "true" if backend == "milp" else "lsu")],
+         "--backend", backend, "--json", "--set", SETTING[backend]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO.parent)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)

@@ -167,7 +167,7 @@ def test_check_and_backends(capsys):
     code, out, _ = run(["backends"], capsys)
     assert code == 0
     rows = {line.split()[0]: line for line in out.splitlines()}
-    assert list(rows)[:3] == ["cpsat", "milp", "maxsat"]
+    assert list(rows) == ["cpsat", "milp", "maxsat", "asp"]
     assert all(line.split()[1] == "installed" for line in rows.values())
     assert "connectivity: auto, cuts, flow, tree (default auto); writes: pbtxt" in rows["cpsat"]
     assert "connectivity: auto, cuts, flow (default auto); writes: lp, mps" in rows["milp"]
