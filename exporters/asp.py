@@ -77,8 +77,9 @@ import json
 import re
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Iterable
+from typing import ClassVar, Iterable, Mapping
 
 from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity import cut_clause, seed_cuts
@@ -86,11 +87,27 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import ABANDON_AFTER, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense
+from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_THREADS = 1
 PRICED_THREADS = 2
-DEFAULTS: dict[str, object] = {"opt_strategy": "auto", "threads": 0, "options": {}}
-"""Settings, each overridable through ``SolveOptions.extra`` (see the module docstring)."""
+@dataclass(frozen=True)
+class AspSettings(Settings):
+    """The asp backend's settings, ``asp.NAME`` in ``SolveOptions.extra``.
+
+    Attributes:
+        opt_strategy: clingo's ``--opt-strategy`` (``bb``, ``usc``...), or
+            ``auto`` for clingo's default.
+        threads: clingo's parallel solving threads; 0 for the backend's
+            default (see the module docstring).
+        options: any clingo command-line option, one at a time as
+            ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
+    """
+
+    bare: ClassVar[bool] = True
+    opt_strategy: str = "auto"
+    threads: int = 0
+    options: Mapping[str, object] = field(default_factory=frozen_mapping)
 
 REACH_RULES = """\
 #defined root/2. #defined free/1. #defined next/3. #defined edge/2.
@@ -441,6 +458,8 @@ class AspBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("reach", "cuts")
     formats: ClassVar[tuple[str, ...]] = ("asp",)
     imports: ClassVar[tuple[str, ...]] = ("clingo",)
+    native = frozenset({Clause, Linear, Connected})
+    settings_class = AspSettings
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -457,7 +476,8 @@ class AspBackend(Backend):
             BackendError: an unknown ``asp.`` setting, a value of the wrong
                 type, or fewer than 1 thread.
         """
-        s = self.settings(options, DEFAULTS, bare=True)
+        settings = self.configure(options)
+        s = {"opt_strategy": settings.opt_strategy, "threads": settings.threads, "options": dict(settings.options)}
         default = PRICED_THREADS if model is not None and _prices_decisions(model) else DEFAULT_THREADS
         threads = int(s["threads"]) or options.workers or default
         if threads < 1:
