@@ -514,7 +514,7 @@ class AspBackend(Backend):
 
     def session(self, model: Model, options: SolveOptions) -> Session:
         """A session that keeps one ``clingo.Control`` and grounds what is added into it."""
-        return AspSession(self, model, options)
+        return AspSession(self, self.prepare(model), options)
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
         """Write the program as a ``.lp`` file for ``clingo`` (gringo's input language).
@@ -538,7 +538,7 @@ class AspBackend(Backend):
         self.notes = []
         if self.strategy(options) != "reach":
             self.notes.append("a cut loop cannot live in a file; the file states connectivity by reachability")
-        program = Program(model, "reach")
+        program = Program(self.prepare(model), "reach")
         with open(path, "w", encoding="utf-8", newline="\n") as f:
             f.write("\n".join(_header(model, program)) + "\n" + program.text())
         side = path + ".vars.json"

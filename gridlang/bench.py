@@ -112,7 +112,7 @@ def run(sets: Sequence[str], backends: Sequence[str], out: str | Path, root: str
     Raises:
         GridlangError: an unknown set or missing data (before any solving).
     """
-    root = Path(root)
+    root = Path(root).resolve()
     todo = [(s, c) for s in sets for c in cases(s, root, pattern)]
     rows = []
     with Path(out).open("a", encoding="utf-8") as sink:
@@ -167,7 +167,8 @@ def _fresh(case: dict, backend: str, time_limit: float | None, settings) -> dict
     if case["unique"]:
         cmd.append("--unique")
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    # From a neutral directory: a checkout's gridlang/ would shadow the installed package.
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tempfile.gettempdir())
     wall = time.perf_counter() - t0
     if tmp is not None:
         Path(tmp.name).unlink()

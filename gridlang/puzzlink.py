@@ -532,12 +532,14 @@ SPECS = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def bundled_spec(genre: str) -> Path:
-    """The bundled spec of a genre, ``puzzles/GENRE.grid``.
+    """The bundled spec of a genre, ``puzzles/GENRE.grid`` beside the package, else in the current directory.
 
     Raises:
         UrlError: the genre has no bundled spec here.
     """
     path = SPECS / f"{genre}.grid"
+    if not path.is_file():  # an installed package: the checkout or project it runs in
+        path = Path.cwd() / "puzzles" / f"{genre}.grid"
     if not path.is_file():
         raise UrlError(f"there is no bundled spec for {genre} ({path} is missing); give the spec's path")
     return path

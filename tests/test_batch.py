@@ -63,7 +63,9 @@ def test_kill_9_mid_batch_then_rerun_completes_without_redoing(tmp_path):
     out = tmp_path / "r.jsonl"
     cmd = [sys.executable, "-m", "gridlang", "batch", str(SPEC), *map(str, DAILIES), "--out", str(out),
            "--backend", "maxsat", "--workers", "1"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    # Outside the checkout, whose gridlang/ would shadow the installed package.
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            cwd=tmp_path)
     deadline = time.time() + 120
     while time.time() < deadline and (not out.exists() or out.read_text().count("\n") < 2):
         time.sleep(0.05)
@@ -73,7 +75,7 @@ def test_kill_9_mid_batch_then_rerun_completes_without_redoing(tmp_path):
     assert 2 <= len(before) < len(DAILIES)
     with out.open("ab") as f:
         f.write(b'{"puzzle": "enclose.horse", "map": "')  # what a kill mid-write leaves
-    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    rerun = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert rerun.returncode == 0, rerun.stderr
     assert f"({len(before)} done before)" in rerun.stdout
     records = lines(out)

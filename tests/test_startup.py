@@ -74,7 +74,9 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
         "print(json.dumps([code, sorted(sys.modules)]))\n"
     )
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    # Run outside the checkout, whose gridlang/ would shadow the installed package.
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True,
+                         cwd=tmp_path)
     code, modules = json.loads(out.stdout)
     assert code == 0
     loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("gridlang.")}
