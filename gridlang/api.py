@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from . import ast
-from .backend import SolveOptions, get_backend
+from .backend import DEFAULT_BACKEND, SolveOptions, get_backend
 from .checker import Symbols, check
 from .deadline import Deadline
 from .errors import BackendError
@@ -109,7 +109,7 @@ class SolveResult:
         return report_json(self.report, spec, map)
 
 
-def solve(spec: Spec | str | Path, map: str | Path | MapData, backend: str = "cpsat",
+def solve(spec: Spec | str | Path, map: str | Path | MapData, backend: str = DEFAULT_BACKEND,
           time_limit: float | None = None, params: Mapping[str, object] | None = None,
           unique: bool = False, count: int | None = None, settings: Mapping[str, object] | None = None,
           connectivity: str | None = None, workers: int | None = None,
@@ -119,7 +119,8 @@ def solve(spec: Spec | str | Path, map: str | Path | MapData, backend: str = "cp
     Args:
         spec: a :class:`Spec` (parsed once, reused) or a spec path.
         map: the map: a path, its text, or a :class:`MapData`.
-        backend: ``cpsat``, ``milp``, ``maxsat`` or ``asp``.
+        backend: ``auto`` (the default: picks per map, :mod:`gridlang.auto`), ``cpsat``, ``milp``,
+            ``maxsat`` or ``asp``.
         time_limit: seconds for the whole call (every solve shares them).
         params: parameter values (``{"budget": 12}``), as numbers or text.
         unique: prove the answer unique or find a second one.
@@ -234,7 +235,9 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
     ``verifier``, ``decisions`` (name -> ``[[[row, col], value], ...]``, a
     Boolean decision listing its true cells with value 1; None without an
     answer), the plug-in's extras under its name, ``unique`` (true, false,
-    or null when not proved), ``params``, ``backend``, ``connectivity``,
+    or null when not proved), ``params``, ``backend``, ``chosen`` (the
+    backend that answered: itself, or the one ``auto`` picked or whose
+    proof came first in its race), ``connectivity``,
     ``seconds`` and ``stats``; with ``--count``/``--unique`` also
     ``solutions_found`` and ``complete``.
     """
@@ -267,6 +270,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "unique": _unique(report),
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in model.params.items()},
         "backend": report.backend,
+        "chosen": res.stats.get("chosen", report.backend),
         "connectivity": res.stats.get("connectivity"),
         "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
         "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},

@@ -70,6 +70,8 @@ class SolveOptions:
             None for its default.
         mip_gap: relative MIP gap for the MILP backend (None: solver default).
         log: print the solver's own log to stderr.
+        solutions: how many solutions the command asks for: 1, 2 for
+            ``--unique``, N for ``--count N`` (``auto`` picks by it).
         extra: backend-specific settings, keyed ``"<backend>.<setting>"``
             (``{"cpsat.num_workers": 8}``, ``{"milp.warmstart": False}``,
             ``{"maxsat.rc2.exhaust": True}``), read into the backend's
@@ -83,6 +85,7 @@ class SolveOptions:
     mip_gap: float | None = None
     log: bool = False
     extra: dict[str, object] = field(default_factory=dict)
+    solutions: int = 1
 
     def clock(self) -> Deadline:
         """The deadline to solve under: :attr:`deadline`, else a new one from :attr:`time_limit`."""
@@ -188,9 +191,10 @@ class Backend(ABC):
         return importlib.util.find_spec(cls.library) is not None
 
     @classmethod
-    def load_library(cls) -> None:
+    def load_library(cls, model: Model | None = None, options: "SolveOptions | None" = None) -> None:
         """Import the solver modules now (the start-up cost a process pays
-        once), so that solve times leave it out.
+        once), so that solve times leave it out. ``model`` and ``options``
+        tell a backend that picks per model (``auto``) which ones it needs.
 
         Raises:
             BackendError: a solver module is missing.
@@ -300,7 +304,10 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "milp": ("gridlang.exporters.milp", "MilpBackend"),
     "maxsat": ("gridlang.exporters.maxsat", "MaxSatBackend"),
     "asp": ("gridlang.exporters.asp", "AspBackend"),
+    "auto": ("gridlang.auto", "AutoBackend"),
 }
+DEFAULT_BACKEND = "auto"
+"""The backend of ``gridlang solve`` and :func:`gridlang.solve` when none is named."""
 
 
 def backend_names() -> list[str]:

@@ -176,7 +176,7 @@ def completed(out: Path) -> dict[str, dict]:
     return good
 
 
-def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, backend: str = "cpsat",
+def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, backend: str = "auto",
               workers: int | None = None, time_limit: float | None = None, unique: bool = False,
               params: Mapping[str, object] | None = None, settings: Mapping[str, object] | None = None,
               client: Any = None, progress: bool | None = None) -> BatchSummary:

@@ -150,8 +150,8 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
     def solver_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
-                        help="solver: %(choices)s (default: cpsat)")
+        sp.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND",
+                        help="solver: %(choices)s (default: auto, which picks per map)")
         sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree, reach; default per backend: gridlang backends)")
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
@@ -211,7 +211,7 @@ def _build_parser() -> argparse.ArgumentParser:
     bt.add_argument("spec", help="the .grid spec")
     bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
     bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
-    bt.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND", help="solver (default: cpsat)")
+    bt.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND", help="solver (default: auto)")
     bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
                     "one for cpsat, whose portfolio uses the cores)")
     bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
@@ -442,7 +442,7 @@ def _options(args):
 
     extra = {}
     for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend:
+        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
             raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
                                f"but the backend is {args.backend!r}")
         if key in _CLOCKS:
@@ -533,7 +533,9 @@ def _report_text(report, time_limit: float | None = None) -> str:
         if res.status is Status.FEASIBLE and res.bound is not None:
             parts.append(f"bound {res.bound:g}")
         parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
+    chosen = res.stats.get("chosen")
+    parts.append(f"backend {report.backend}" + (f" ({chosen})" if chosen and chosen != report.backend else "")
+                 + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
     lines.append("   ".join(parts))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
@@ -793,7 +795,7 @@ def _cmd_batch(args) -> int:
 
     settings = {}
     for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend:
+        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
             raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
                                f"but the backend is {args.backend!r}")
         settings[key] = value

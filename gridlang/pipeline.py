@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .backend import Result, Session, SolveOptions, Status, get_backend
+from .backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from . import ast
 from .checker import Symbols, check
@@ -206,7 +206,7 @@ def _interpreter(model: Model) -> Interpreter:
 
 
 def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
-          backend: str = "cpsat", options: SolveOptions | None = None,
+          backend: str = DEFAULT_BACKEND, options: SolveOptions | None = None,
           count: int | None = None, unique: bool = False, map_data: MapData | None = None) -> Report:
     """Solve a puzzle end to end and verify the answer.
 
@@ -214,7 +214,8 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
         spec_path: the ``.grid`` spec.
         map_path: the map or instance.
         params: command-line parameter values, as text.
-        backend: ``cpsat``, ``milp``, ``maxsat`` or ``asp``.
+        backend: ``auto`` (picks one per model, see :mod:`gridlang.auto`), ``cpsat``, ``milp``,
+            ``maxsat`` or ``asp``.
         options: solver options (time limit in seconds, workers, strategy).
         count: enumerate up to this many distinct solutions (projected onto
             the decisions; with an objective, optimal ones).
@@ -240,7 +241,7 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
     return solve_model(model, backend, options, count, unique, seconds)
 
 
-def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | None = None,
+def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOptions | None = None,
                 count: int | None = None, unique: bool = False, seconds: dict | None = None) -> Report:
     """Solve a compiled model and verify; see :func:`solve`.
 
@@ -251,10 +252,11 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
+    options = replace(options, solutions=2 if unique else max(count or 1, 1))
     seconds = dict(seconds or {})
     t0 = time.perf_counter()
     engine = get_backend(backend)
-    engine.load_library()
+    engine.load_library(model, options)
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     session = engine.session(model, options)

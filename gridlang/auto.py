@@ -1,0 +1,434 @@
+"""The ``auto`` backend: a concrete backend picked per model, or two raced.
+
+``auto`` lowers nothing itself. For each model it reads a few features
+(:class:`Features`: the number of cells, whether there is an objective,
+the kinds of :class:`~gridlang.ir.Connected` node, how many solutions the
+command asks for) and applies the rules of :func:`plan`, measured on the
+enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
+"The auto backend"). A plan is either one backend, whose own
+:class:`~gridlang.backend.Session` then does all the work, or a race of two.
+
+A race (:class:`RaceSession`) forks one child process per backend after
+both solver libraries are imported (:meth:`AutoBackend.load_library`, the
+start-up phase), so the children share the parent's pages copy-on-write
+and nothing is imported twice. Each child solves the model under the
+command's deadline and sends its :class:`~gridlang.backend.Result` back
+through a pipe. The first proof (``OPTIMAL`` or ``INFEASIBLE``) wins; the
+other child is killed (``SIGKILL``, at once). When neither proves anything
+(the time limit, Ctrl-C), the better answer wins and the tighter of the two
+proved bounds is reported. A Ctrl-C reaches the parent's
+:class:`~gridlang.deadline.Deadline`, which sends ``SIGTERM`` to both
+children: each stops its search the way the time limit stops it and
+reports its best answer. Processes, not threads: the MILP's and MaxSAT's
+model building and cut separation are Python, which two threads would run
+one at a time, and a killed process leaves no solver thread behind.
+
+Later solves of the same session (the blocking clauses of ``--unique`` and
+``--count``) run in this process on the winner's backend. The answer is
+verified here, in the parent, like any other backend's
+(:func:`gridlang.pipeline.verify`). ``Result.stats`` gains ``chosen`` (the
+backend that answered) and, after a race, ``raced`` (both names).
+
+A user's explicit wish narrows the candidates first: ``--connectivity S``
+keeps the backends that offer ``S``, a ``--set NAME.KEY=V`` setting picks
+backend ``NAME``, ``--mip-gap`` picks ``milp``. ``auto`` writes no files:
+``gridlang export`` picks the backend by the file format.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+from dataclasses import dataclass, replace
+from typing import ClassVar, Sequence
+
+from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
+from .deadline import Deadline
+from .errors import BackendError, GridlangError
+from .ir import Clause, Connected, Linear, Model, Sense
+from .settings import Settings
+
+SOLVERS = ("cpsat", "milp", "maxsat", "asp")
+"""The concrete backends ``auto`` chooses among."""
+
+LARGE_CELLS = 600
+"""Cells from which a map counts as large (the hard-tail 30x30 maps have 900;
+the largest standard daily has about 300)."""
+
+
+@dataclass(frozen=True)
+class Features:
+    """What the rules of :func:`plan` look at.
+
+    Attributes:
+        cells: cells of the grid.
+        objective: the model has an objective.
+        rooted: some connected region has roots (a pen grown from the horse).
+        path: some connected region is a path (a snake).
+        solutions: the solutions the command asks for (1; 2 for ``--unique``;
+            N for ``--count N``).
+    """
+
+    cells: int
+    objective: bool
+    rooted: bool
+    path: bool
+    solutions: int
+
+    @classmethod
+    def of(cls, model: Model, options: SolveOptions) -> "Features":
+        """The features of ``model`` solved with ``options``."""
+        regions = [c for c in model.constraints if type(c) is Connected]
+        return cls(cells=model.grid.rows * model.grid.cols, objective=model.objective is not None,
+                   rooted=any(c.roots and not c.path for c in regions), path=any(c.path for c in regions),
+                   solutions=max(options.solutions, 1))
+
+
+def plan(features: Features) -> tuple[str, ...]:
+    """The backends to run for ``features``: one, or two to race.
+
+    The rules (figures: docs/benchmarks.md, "The auto backend"):
+
+    1. More than one solution asked for (``--unique``, ``--count``), or no
+       objective: ``maxsat`` (plain SAT with the cut loop; fastest on the
+       10x10 Snake Eggs, where CP-SAT and clingo trail it).
+    2. An objective on a large map (:data:`LARGE_CELLS` cells or more):
+       ``cpsat``, the one backend that proves the near-empty 30x30 maps.
+    3. Any other objective (the enclose.horse maps): ``milp`` raced
+       against ``maxsat``, one core each: the MILP has the best median, the
+       MaxSAT linear search the shorter tail, and the two are slow on
+       different maps.
+
+    Returns:
+        Backend names, from :data:`SOLVERS`.
+    """
+    if features.solutions > 1 or not features.objective:
+        return ("maxsat",)
+    if features.cells >= LARGE_CELLS:
+        return ("cpsat",)
+    return ("milp", "maxsat")
+
+
+def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
+    """``names`` restricted to the backends the user's options point at.
+
+    A ``NAME.KEY`` setting in ``options.extra`` or ``--mip-gap`` (``milp``)
+    names one backend; ``--connectivity S`` keeps those that offer ``S``.
+    When nothing of ``names`` is left, the first backend of
+    :data:`SOLVERS` that fits is used.
+
+    Raises:
+        BackendError: settings for two backends at once, or a strategy no
+            backend offers.
+    """
+    wanted = {key.split(".", 1)[0] for key in options.extra if "." in key}
+    wanted &= set(SOLVERS)
+    if options.mip_gap is not None:
+        wanted.add("milp")
+    if len(wanted) > 1:
+        raise BackendError(f"backend 'auto' got settings for {' and '.join(sorted(wanted))}; "
+                           "give settings for one backend, or choose it with --backend")
+    pool = [n for n in SOLVERS if n in wanted] if wanted else list(SOLVERS)
+    if options.connectivity is not None:
+        from .backend import backend_class
+
+        pool = [n for n in pool if (cls := backend_class(n)) is not None and options.connectivity in cls.connectivity]
+        if not pool:
+            if wanted:
+                raise BackendError(f"backend 'auto': backend {next(iter(wanted))!r} has no connectivity strategy "
+                                   f"{options.connectivity!r}")
+            raise BackendError(f"backend 'auto' has no connectivity strategy {options.connectivity!r}; it offers "
+                               f"{', '.join(AutoBackend.connectivity)}")
+    chosen = tuple(n for n in names if n in pool)
+    return chosen or (pool[0],)
+
+
+class AutoBackend(Backend):
+    """Picks a backend per model, or races two (see the module docstring)."""
+
+    name = "auto"
+    library = "gridlang"
+    description = ("picks per model: milp raced against maxsat with an objective, cpsat on maps of "
+                   f"{LARGE_CELLS}+ cells, maxsat without one or for --unique/--count")
+    connectivity = ("auto", "cuts", "flow", "tree", "reach")
+    """Every concrete backend's strategies; one named keeps the backends that offer it."""
+    formats = ()
+    native = frozenset({Clause, Linear, Connected})
+    """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
+    settings_class: ClassVar[type[Settings]] = Settings
+
+    def __init__(self) -> None:
+        self._plan: tuple[str, ...] | None = None
+
+    @staticmethod
+    def choose(model: Model, options: SolveOptions) -> tuple[str, ...]:
+        """The backends that will run ``model`` (:func:`plan`, then :func:`narrowed`)."""
+        return narrowed(plan(Features.of(model, options)), options)
+
+
+    def configure(self, options: SolveOptions) -> Settings:
+        """No settings of its own: each chosen backend reads its ``NAME.`` keys."""
+        return Settings()
+
+    def prepare(self, model, native=None, passes=None) -> Model:
+        """The model as the backend chosen for it would prepare it.
+
+        Raises:
+            BackendError: as that backend's :meth:`~gridlang.backend.Backend.prepare`.
+        """
+        engine = get_backend(self.choose(model, SolveOptions())[0])
+        try:
+            return engine.prepare(model, native, passes)
+        except BackendError as e:
+            raise BackendError(e.message.replace(f"backend {engine.name!r}", "backend 'auto'", 1)) from e
+
+    @classmethod
+    def load_library(cls, model: Model | None = None, options: SolveOptions | None = None) -> None:
+        """Import the solver modules of the backends chosen for ``model``
+        (before any race forks, so the children share them).
+
+        Raises:
+            BackendError: a chosen backend is missing.
+        """
+        if model is None:
+            return
+        for name in cls.choose(model, options or SolveOptions()):
+            get_backend(name).load_library()
+
+    def session(self, model: Model, options: SolveOptions) -> Session:
+        """The chosen backend's session, or a :class:`RaceSession` of two."""
+        names = self.choose(model, options)
+        if len(names) == 1:
+            return _Labelled(get_backend(names[0]).session(model, options), names[0])
+        return RaceSession(self, model, options, names)
+
+    def solve(self, model: Model, options: SolveOptions, settings: Settings | None = None) -> Result:
+        """Solve ``model`` on the chosen backend, or race two; ``stats["chosen"]`` names the one that answered.
+
+        Raises:
+            BackendError: as the chosen backend's ``solve``.
+        """
+        names = self.choose(model, options)
+        if any(type(c) not in get_backend(names[0]).native for c in model.constraints):
+            self.prepare(model)  # refuse an unknown node by name, as 'auto'
+        return self.session(model, options).solve()
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """``auto`` writes no files.
+
+        Raises:
+            BackendError: always; the format picks the backend (``gridlang export --format``).
+        """
+        raise BackendError("backend 'auto' writes no files: choose the format (lp, mps, wcnf, cnf, pbtxt, asp) "
+                           "and the backend that writes it is used")
+
+
+class _Labelled(Session):
+    """A concrete backend's session whose results say which backend ``auto`` chose."""
+
+    def __init__(self, inner: Session, name: str):
+        self.inner, self.chosen = inner, name
+        self.backend, self.model, self.options, self.settings = inner.backend, inner.model, inner.options, \
+            inner.settings
+
+    @property
+    def extra(self):
+        return self.inner.extra
+
+    def add(self, constraints) -> None:
+        self.inner.add(constraints)
+
+    def solve(self) -> Result:
+        result = self.inner.solve()
+        result.stats["chosen"] = self.chosen
+        return result
+
+
+KILL_AFTER = 2.0
+"""Seconds past the deadline (or past a Ctrl-C) after which a race child
+that has not answered is killed and counted as UNKNOWN."""
+
+
+class RaceSession(Session):
+    """Two backends on one model, each in a forked child; the first proof wins.
+
+    The first :meth:`solve` races; every later one (after :meth:`add`, for
+    ``--unique`` and ``--count``) runs in this process on the winner's
+    backend, whose session is made then.
+    """
+
+    def __init__(self, auto: AutoBackend, model: Model, options: SolveOptions, names: Sequence[str]):
+        self.backend, self.model, self.options, self.settings = auto, model, options, Settings()
+        self.names = tuple(names)
+        for name in self.names:  # settings checked before any solving, as every backend does
+            get_backend(name).configure(options)
+        self.extra = []
+        self.winner: Session | None = None
+
+    def add(self, constraints) -> None:
+        if self.winner is not None:
+            self.winner.add(constraints)
+        else:
+            self.extra.extend(constraints)
+
+    def solve(self) -> Result:
+        """Race (the first call), else solve on the winner's backend.
+
+        Raises:
+            BackendError: both children failed (the first one's error).
+        """
+        if self.winner is None and not self.extra:
+            name, result = race(self.model, self.options, self.names)
+            self.winner = _Labelled(get_backend(name).session(self.model, self.options), name)
+            self.winner.add(result.stats.get("learned_cuts", ()))
+            return result
+        if self.winner is None:
+            name = self.names[0]
+            self.winner = _Labelled(get_backend(name).session(self.model, self.options), name)
+            self.winner.add(self.extra)
+        return self.winner.solve()
+
+
+def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str, Result]:
+    """Solve ``model`` on each backend of ``names`` in a forked child; the first proof wins.
+
+    Args:
+        model: the compiled model.
+        options: the solve options; ``options.deadline`` bounds both children.
+        names: two (or more) backend names whose libraries are imported.
+
+    Returns:
+        The winner's name and its result, with ``stats["chosen"]`` and
+        ``stats["raced"]`` set; without a proof, the better answer, its
+        ``bound`` the tighter of the bounds proved.
+
+    Raises:
+        BackendError: every child failed (the first error, as raised there).
+    """
+    deadline = options.clock()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
+    children: dict[int, tuple[str, int]] = {}  # read fd -> (name, pid)
+    for name in names:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
+            os.close(read_fd)
+            _child(model, options, name, write_fd)
+        os.close(write_fd)
+        children[read_fd] = (name, pid)
+    gc.unfreeze()
+    buffers: dict[int, bytearray] = {fd: bytearray() for fd in children}
+    answers: dict[str, Result | GridlangError] = {}
+    killed_at: float | None = None
+
+    def terminate() -> None:
+        for _, pid in children.values():
+            _signal(pid, signal.SIGTERM)
+
+    try:
+        with deadline.on_stop(terminate):
+            open_fds = set(children)
+            while open_fds:
+                ready, _, _ = select.select(list(open_fds), [], [], 0.05)
+                for fd in ready:
+                    chunk = os.read(fd, 1 << 20)
+                    if chunk:
+                        buffers[fd] += chunk
+                        continue
+                    open_fds.discard(fd)
+                    name, _ = children[fd]
+                    answers[name] = _unpickle(bytes(buffers[fd]), name)
+                    if isinstance(answers[name], Result) and answers[name].status in (Status.OPTIMAL,
+                                                                                      Status.INFEASIBLE):
+                        open_fds.clear()  # a proof: the others are killed below
+                        break
+                now = time.perf_counter()
+                late = deadline.interrupted or (deadline.end is not None and now > deadline.end)
+                if late and killed_at is None:
+                    killed_at = now
+                if killed_at is not None and now > killed_at + KILL_AFTER:
+                    break
+    finally:
+        for fd, (name, pid) in children.items():
+            _signal(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            os.close(fd)
+    return _best(model, names, answers)
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> None:  # pragma: no cover
+    """Solve in a race child and write the pickled result (or error) to ``write_fd``; never returns."""
+    code = 0
+    try:
+        parent = options.clock()
+        deadline = Deadline(parent.seconds, start=parent.start)
+        if parent.interrupted:
+            deadline.stop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda signum, frame: deadline.stop())
+        try:
+            result = get_backend(name).session(model, replace(options, deadline=deadline)).solve()
+            result.stats["chosen"] = name
+            payload = _pickle(result)
+        except GridlangError as e:
+            payload = pickle.dumps(("error", e.message))
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(write_fd, view):]
+    except BaseException:  # noqa: BLE001 - nothing may escape a forked child
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _pickle(result: Result) -> bytes:
+    """``result`` pickled, without the stats that do not pickle."""
+    try:
+        return pickle.dumps(result)
+    except Exception:  # noqa: BLE001 - a solver object left in the stats
+        stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str, bool, tuple, list))}
+        return pickle.dumps(replace(result, stats=stats))
+
+
+def _unpickle(data: bytes, name: str) -> Result | GridlangError:
+    if not data:
+        return BackendError(f"backend {name!r} stopped without an answer in the race")
+    answer = pickle.loads(data)
+    return BackendError(answer[1]) if isinstance(answer, tuple) else answer
+
+
+def _best(model: Model, names: Sequence[str], answers: dict) -> tuple[str, Result]:
+    """The winner of a race: a proof, else the better answer, else the first result; stats filled in."""
+    results = {n: r for n, r in answers.items() if isinstance(r, Result)}
+    if not results:
+        errors = [answers[n] for n in names if n in answers]
+        raise errors[0] if errors else BackendError("backend 'auto': no backend answered in the race")
+    maximise = model.objective is not None and model.objective.sense is Sense.MAXIMIZE
+
+    def rank(item):
+        name, r = item
+        proof = r.status in (Status.OPTIMAL, Status.INFEASIBLE)
+        value = r.objective if r.objective is not None else 0
+        return (not proof, not r.status.has_solution, -value if maximise else value, names.index(name))
+
+    name, result = min(results.items(), key=rank)
+    bounds = [r.bound for r in results.values() if r.bound is not None]
+    if result.status is Status.FEASIBLE and bounds:
+        result.bound = min(bounds) if maximise else max(bounds)
+    result.stats["chosen"] = name
+    result.stats["raced"] = ",".join(names)
+    return name, result

@@ -1,0 +1,147 @@
+"""The ``auto`` backend: the documented rules on real inputs, races that reach the known optimum."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from gridlang.auto import LARGE_CELLS, AutoBackend, Features, narrowed, plan, race
+from gridlang.backend import DEFAULT_BACKEND, SolveOptions, Status, backend_names, get_backend
+from gridlang.bench import hard_tail_map
+from gridlang.errors import BackendError
+from gridlang.maps import parse_map
+from gridlang.pipeline import load, solve, solve_model
+
+from horse_data import HORSE_DATA, REPO, SPECS, known_optimum, manifest
+
+SNAKE = REPO / "puzzles" / "snake_eggs.grid"
+SNAKE_MAP = REPO / "puzzles" / "instances" / "snake_eggs" / "ctc_tuzz_10x10.txt"
+
+
+def entry(name: str) -> dict:
+    return next(e for e in manifest() if e["file"] == name)
+
+
+def daily(name: str):
+    model, _ = load(SPECS["standard"], HORSE_DATA / name, {"budget": str(entry(name)["budget"])})
+    return model
+
+
+def test_auto_is_the_registered_default():
+    assert DEFAULT_BACKEND == "auto" and "auto" in backend_names()
+    assert isinstance(get_backend("auto"), AutoBackend)
+
+
+def test_the_rules_as_documented():
+    horse = Features(cells=196, objective=True, rooted=True, path=False, solutions=1)
+    assert plan(horse) == ("milp", "maxsat")
+    assert plan(Features(LARGE_CELLS, True, True, False, 1)) == ("cpsat",)
+    assert plan(Features(LARGE_CELLS - 1, True, True, False, 1)) == ("milp", "maxsat")
+    assert plan(Features(100, False, False, True, 1)) == ("maxsat",)
+    assert plan(Features(196, True, True, False, 2)) == ("maxsat",)
+    assert plan(Features(196, True, True, False, 5)) == ("maxsat",)
+
+
+def test_the_rules_on_real_maps():
+    opts = SolveOptions()
+    model = daily("daily-2026-01-07.txt")
+    assert Features.of(model, opts) == Features(model.grid.rows * model.grid.cols, True, True, False, 1)
+    assert AutoBackend.choose(model, opts) == ("milp", "maxsat")
+    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
+    eggs, _ = load(SNAKE, SNAKE_MAP)
+    assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
+    assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("maxsat",)
+    spec = SPECS["standard"]
+    from gridlang.checker import check
+    from gridlang.parser import parse_file
+    from gridlang.pipeline import load_checked
+
+    tree = parse_file(spec)
+    tail, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(30), "<tail>", "enclose.horse"),
+                           {"budget": "30"})
+    assert Features.of(tail, opts).cells == 900
+    assert AutoBackend.choose(tail, opts) == ("cpsat",)
+
+
+def test_explicit_wishes_narrow_the_choice():
+    horse = ("milp", "maxsat")
+    assert narrowed(horse, SolveOptions(extra={"cpsat.num_workers": 4})) == ("cpsat",)
+    assert narrowed(horse, SolveOptions(mip_gap=0.0)) == ("milp",)
+    assert narrowed(horse, SolveOptions(connectivity="flow")) == ("milp",)
+    assert narrowed(horse, SolveOptions(connectivity="reach")) == ("asp",)
+    assert narrowed(horse, SolveOptions(connectivity="cuts")) == horse
+    with pytest.raises(BackendError, match="settings for cpsat and milp"):
+        narrowed(horse, SolveOptions(extra={"cpsat.num_workers": 4, "milp.seed_cuts": 1}))
+    with pytest.raises(BackendError, match="backend 'auto' has no connectivity strategy 'telepathy'; it offers "
+                                           "auto, cuts, flow, tree, reach"):
+        narrowed(horse, SolveOptions(connectivity="telepathy"))
+
+
+@pytest.mark.parametrize("name", ["daily-2026-01-07.txt", "daily-2026-01-10.txt", "daily-2026-01-21.txt"])
+def test_a_race_reaches_the_known_optimum_verified(name):
+    report = solve_model(daily(name), "auto", SolveOptions(time_limit=120))
+    assert report.result.status is Status.OPTIMAL and report.verdict.ok
+    assert report.score == report.result.objective == known_optimum(entry(name))
+    assert report.backend == "auto" and report.result.stats["raced"] == "milp,maxsat"
+    assert report.result.stats["chosen"] in ("milp", "maxsat")
+
+
+def test_race_children_are_gone_after_a_proof():
+    model = daily("daily-2026-01-07.txt")
+    AutoBackend.load_library(model, SolveOptions())
+    name, result = race(model, SolveOptions(time_limit=120), ("milp", "maxsat"))
+    assert (result.status, result.objective) == (Status.OPTIMAL, 66)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # every child reaped
+
+
+def test_a_race_past_its_time_limit_ends_on_time_with_the_better_answer():
+    spec = SPECS["standard"]
+    from gridlang.checker import check
+    from gridlang.parser import parse_file
+    from gridlang.pipeline import load_checked
+
+    tree = parse_file(spec)
+    model, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(40), "<tail>", "enclose.horse"),
+                            {"budget": "40"})
+    t0 = time.perf_counter()
+    name, result = race(model, SolveOptions(time_limit=3), ("milp", "maxsat"))
+    assert time.perf_counter() - t0 < 3 + 2.5
+    assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
+    assert result.stats["raced"] == "milp,maxsat"
+
+
+def test_unique_after_a_race_goes_on_with_the_winner(tmp_path):
+    from test_backends_agree import SMALL
+
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL)
+    report = solve(SPECS["standard"], path, None, "auto", SolveOptions(), count=3)
+    assert (report.result.status, report.score, len(report.solutions), report.complete) == \
+        (Status.OPTIMAL, 15, 1, True)
+    assert report.result.stats["chosen"] == "maxsat"  # more than one solution asked: no race
+
+
+def test_snake_eggs_unique_on_auto():
+    report = solve(SNAKE, SNAKE_MAP, None, "auto", SolveOptions(time_limit=120), unique=True)
+    assert report.result.status is Status.OPTIMAL and report.unique is True
+    assert report.result.stats["chosen"] == "maxsat"
+
+
+def test_auto_writes_no_files(tmp_path):
+    with pytest.raises(BackendError, match="backend 'auto' writes no files"):
+        get_backend("auto").write(daily("daily-2026-01-07.txt"), str(tmp_path / "m.lp"), "lp", SolveOptions())
+
+
+def test_cli_json_says_which_backend_answered(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "gridlang", "solve", str(SPECS["standard"]), "--map",
+                          str(HORSE_DATA / "daily-2026-01-07.txt"), "--param", f"budget={entry('daily-2026-01-07.txt')['budget']}", "--json"],
+                         capture_output=True, text=True, cwd=tmp_path, check=True)
+    row = json.loads(out.stdout)
+    assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
+    assert row["chosen"] in ("milp", "maxsat") and row["stats"]["raced"] == "milp,maxsat"
