@@ -303,8 +303,9 @@ def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str
         names: two (or more) backend names whose libraries are imported.
 
     Returns:
-        The winner's name and its result, with ``stats["chosen"]`` and
-        ``stats["raced"]`` set; without a proof, the better answer, its
+        The winner's name and its result, with ``stats["chosen"]``,
+        ``stats["raced"]`` and ``stats["race_cpu"]`` (CPU seconds of both
+        children together) set; without a proof, the better answer, its
         ``bound`` the tighter of the bounds proved.
 
     Raises:
@@ -356,11 +357,15 @@ def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str
                 if killed_at is not None and now > killed_at + KILL_AFTER:
                     break
     finally:
+        cpu = {}
         for fd, (name, pid) in children.items():
             _signal(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _, _, usage = os.wait4(pid, 0)
+            cpu[name] = usage.ru_utime + usage.ru_stime
             os.close(fd)
-    return _best(model, names, answers)
+    name, result = _best(model, names, answers)
+    result.stats["race_cpu"] = round(sum(cpu.values()), 4)
+    return name, result
 
 
 def _signal(pid: int, sig: int) -> None:

@@ -145,3 +145,29 @@ def test_cli_json_says_which_backend_answered(tmp_path):
     row = json.loads(out.stdout)
     assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
     assert row["chosen"] in ("milp", "maxsat") and row["stats"]["raced"] == "milp,maxsat"
+
+
+def test_ctrl_c_stops_both_children_and_keeps_the_better_answer():
+    import threading
+
+    from gridlang.deadline import Deadline
+
+    spec = SPECS["standard"]
+    from gridlang.checker import check
+    from gridlang.parser import parse_file
+    from gridlang.pipeline import load_checked
+
+    tree = parse_file(spec)
+    model, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(40), "<tail>", "enclose.horse"),
+                            {"budget": "40"})
+    AutoBackend.load_library(model, SolveOptions())
+    deadline = Deadline(None)
+    threading.Timer(2.0, deadline.stop).start()  # what the first Ctrl-C does
+    t0 = time.perf_counter()
+    report = solve_model(model, "auto", SolveOptions(deadline=deadline))  # 900 cells: cpsat alone
+    assert time.perf_counter() - t0 < 2.0 + 3.0
+    assert report.interrupted and report.result.stats["chosen"] == "cpsat"
+    name, result = race(model, SolveOptions(deadline=deadline), ("milp", "maxsat"))  # stopped before it starts
+    assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
