@@ -39,9 +39,9 @@ def test_auto_is_the_registered_default():
 
 def test_the_rules_as_documented():
     horse = Features(cells=196, objective=True, rooted=True, path=False, solutions=1)
-    assert plan(horse) == ("milp", "maxsat")
+    assert plan(horse) == ("asp", "milp")
     assert plan(Features(LARGE_CELLS, True, True, False, 1)) == ("cpsat",)
-    assert plan(Features(LARGE_CELLS - 1, True, True, False, 1)) == ("milp", "maxsat")
+    assert plan(Features(LARGE_CELLS - 1, True, True, False, 1)) == ("asp", "milp")
     assert plan(Features(100, False, False, True, 1)) == ("maxsat",)
     assert plan(Features(196, True, True, False, 2)) == ("maxsat",)
     assert plan(Features(196, True, True, False, 5)) == ("maxsat",)
@@ -51,7 +51,7 @@ def test_the_rules_on_real_maps():
     opts = SolveOptions()
     model = daily("daily-2026-01-07.txt")
     assert Features.of(model, opts) == Features(model.grid.rows * model.grid.cols, True, True, False, 1)
-    assert AutoBackend.choose(model, opts) == ("milp", "maxsat")
+    assert AutoBackend.choose(model, opts) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
@@ -69,7 +69,7 @@ def test_the_rules_on_real_maps():
 
 
 def test_explicit_wishes_narrow_the_choice():
-    horse = ("milp", "maxsat")
+    horse = ("asp", "milp")
     assert narrowed(horse, SolveOptions(extra={"cpsat.num_workers": 4})) == ("cpsat",)
     assert narrowed(horse, SolveOptions(mip_gap=0.0)) == ("milp",)
     assert narrowed(horse, SolveOptions(connectivity="flow")) == ("milp",)
@@ -87,14 +87,14 @@ def test_a_race_reaches_the_known_optimum_verified(name):
     report = solve_model(daily(name), "auto", SolveOptions(time_limit=120))
     assert report.result.status is Status.OPTIMAL and report.verdict.ok
     assert report.score == report.result.objective == known_optimum(entry(name))
-    assert report.backend == "auto" and report.result.stats["raced"] == "milp,maxsat"
-    assert report.result.stats["chosen"] in ("milp", "maxsat")
+    assert report.backend == "auto" and report.result.stats["raced"] == "asp,milp"
+    assert report.result.stats["chosen"] in ("asp", "milp")
 
 
 def test_race_children_are_gone_after_a_proof():
     model = daily("daily-2026-01-07.txt")
     AutoBackend.load_library(model, SolveOptions())
-    name, result = race(model, SolveOptions(time_limit=120), ("milp", "maxsat"))
+    name, result = race(model, SolveOptions(time_limit=120), ("asp", "milp"))
     assert (result.status, result.objective) == (Status.OPTIMAL, 66)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)  # every child reaped
@@ -110,10 +110,10 @@ def test_a_race_past_its_time_limit_ends_on_time_with_the_better_answer():
     model, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(40), "<tail>", "enclose.horse"),
                             {"budget": "40"})
     t0 = time.perf_counter()
-    name, result = race(model, SolveOptions(time_limit=3), ("milp", "maxsat"))
+    name, result = race(model, SolveOptions(time_limit=3), ("asp", "milp"))
     assert time.perf_counter() - t0 < 3 + 2.5
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
-    assert result.stats["raced"] == "milp,maxsat"
+    assert result.stats["raced"] == "asp,milp"
 
 
 def test_unique_after_a_race_goes_on_with_the_winner(tmp_path):
@@ -144,7 +144,7 @@ def test_cli_json_says_which_backend_answered(tmp_path):
                          capture_output=True, text=True, cwd=tmp_path, check=True)
     row = json.loads(out.stdout)
     assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
-    assert row["chosen"] in ("milp", "maxsat") and row["stats"]["raced"] == "milp,maxsat"
+    assert row["chosen"] in ("asp", "milp") and row["stats"]["raced"] == "asp,milp"
 
 
 def test_ctrl_c_stops_both_children_and_keeps_the_better_answer():
@@ -167,7 +167,11 @@ def test_ctrl_c_stops_both_children_and_keeps_the_better_answer():
     report = solve_model(model, "auto", SolveOptions(deadline=deadline))  # 900 cells: cpsat alone
     assert time.perf_counter() - t0 < 2.0 + 3.0
     assert report.interrupted and report.result.stats["chosen"] == "cpsat"
-    name, result = race(model, SolveOptions(deadline=deadline), ("milp", "maxsat"))  # stopped before it starts
-    assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
+    deadline = Deadline(None)
+    threading.Timer(2.0, deadline.stop).start()
+    t0 = time.perf_counter()
+    name, result = race(model, SolveOptions(deadline=deadline), ("asp", "milp"))  # both stopped by SIGTERM
+    assert time.perf_counter() - t0 < 2.0 + 3.0
+    assert result.status in (Status.FEASIBLE, Status.UNKNOWN) and result.stats["raced"] == "asp,milp"
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
