@@ -8,18 +8,22 @@ enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 "The auto backend"). A plan is either one backend, whose own
 :class:`~gridlang.backend.Session` then does all the work, or a race of two.
 
-A race (:class:`RaceSession`) forks one child process per backend after
-both solver libraries are imported (:meth:`AutoBackend.load_library`, the
-start-up phase), so the children share the parent's pages copy-on-write
-and nothing is imported twice. Each child solves the model under the
+A race (:class:`RaceSession`) solves on the first backend in this
+process and forks a child process for the second, after both solver
+libraries are imported (:meth:`AutoBackend.load_library`, the start-up
+phase), so that the child shares the parent's pages copy-on-write and
+nothing is imported twice. The child solves the model under the
 command's deadline and sends its :class:`~gridlang.backend.Result` back
-through a pipe. The first proof (``OPTIMAL`` or ``INFEASIBLE``) wins; the
-other child is killed (``SIGKILL``, at once). When neither proves anything
+through a pipe, read by a thread here. The first proof (``OPTIMAL`` or
+``INFEASIBLE``) wins: a proof here kills the child (``SIGKILL``, at once,
+reaped by a thread); a proof from the child stops the solve here the way
+a Ctrl-C stops it. One fork, not two: a fork and a kill cost some 10 ms
+each on this machine. When neither proves anything
 (the time limit, Ctrl-C), the better answer wins and the tighter of the two
 proved bounds is reported. A Ctrl-C reaches the parent's
-:class:`~gridlang.deadline.Deadline`, which sends ``SIGTERM`` to both
-children: each stops its search the way the time limit stops it and
-reports its best answer. Processes, not threads: the MILP's and MaxSAT's
+:class:`~gridlang.deadline.Deadline`, which sends ``SIGTERM`` to the
+child and stops the solve here: each ends its search the way the time
+limit ends it, with its best answer. A process, not a thread: the MILP's and MaxSAT's
 model building and cut separation are Python, which two threads would run
 one at a time, and a killed process leaves no solver thread behind.
 
@@ -40,7 +44,6 @@ from __future__ import annotations
 import gc
 import os
 import pickle
-import select
 import signal
 import sys
 import time
@@ -281,7 +284,7 @@ class RaceSession(Session):
         """Race (the first call), else solve on the winner's backend.
 
         Raises:
-            BackendError: both children failed (the first one's error).
+            BackendError: both backends failed (the first one's error).
         """
         if self.winner is None and not self.extra:
             name, result = race(self.model, self.options, self.names)
@@ -296,80 +299,118 @@ class RaceSession(Session):
 
 
 def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str, Result]:
-    """Solve ``model`` on each backend of ``names`` in a forked child; the first proof wins.
+    """Solve ``model`` on ``names[0]`` in this process and on each other backend
+    of ``names`` in a forked child; the first proof wins.
 
     Args:
         model: the compiled model.
-        options: the solve options; ``options.deadline`` bounds both children.
+        options: the solve options; ``options.deadline`` bounds every solve.
         names: two (or more) backend names whose libraries are imported.
 
     Returns:
-        The winner's name and its result, with ``stats["chosen"]``,
-        ``stats["raced"]`` and ``stats["race_cpu"]`` (CPU seconds of both
-        children together) set; without a proof, the better answer, its
+        The winner's name and its result, with ``stats["chosen"]`` and
+        ``stats["raced"]`` set; without a proof, the better answer, its
         ``bound`` the tighter of the bounds proved.
 
     Raises:
-        BackendError: every child failed (the first error, as raised there).
+        BackendError: every backend failed (the first error, as raised there).
     """
-    deadline = options.clock()
-    if deadline.expired():
+    parent = options.clock()
+    if parent.expired():
         return names[0], Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving",
                                                        "chosen": names[0], "raced": ",".join(names)})
+    local = Deadline(parent.seconds, start=parent.start)  # stopped by a child's proof, or by the parent
     sys.stdout.flush()
     sys.stderr.flush()
     gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
-    children: dict[int, tuple[str, int]] = {}  # read fd -> (name, pid)
-    for name in names:
+    children = []
+    try:
+        for name in names[1:]:
+            children.append(_Child(name, model, options))
+    finally:
+        gc.unfreeze()
+    answers: dict[str, Result | GridlangError] = {}
+
+    def proved(name: str, answer) -> None:
+        answers[name] = answer
+        if isinstance(answer, Result) and answer.status in (Status.OPTIMAL, Status.INFEASIBLE):
+            local.stop()
+
+    def stop_all() -> None:
+        local.stop()
+        for child in children:
+            _signal(child.pid, signal.SIGTERM)
+
+    for child in children:
+        child.watch(proved)
+    try:
+        with parent.on_stop(stop_all):
+            try:
+                own = get_backend(names[0]).session(model, replace(options, deadline=local)).solve()
+            except GridlangError as e:
+                own = e
+            if names[0] not in answers:
+                answers[names[0]] = own
+            if not (isinstance(own, Result) and own.status in (Status.OPTIMAL, Status.INFEASIBLE)):
+                for child in children:  # wait for the others' answers (a proof, or their best at the limit)
+                    child.join(parent, local)
+    finally:
+        for child in children:
+            child.kill()
+    return _best(model, names, answers, parent.expired())
+
+
+class _Child:
+    """One forked race child: its pid, the pipe it answers through, and a thread reading it."""
+
+    def __init__(self, name: str, model: Model, options: SolveOptions):
+        self.name = name
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
             os.close(read_fd)
             _child(model, options, name, write_fd)
         os.close(write_fd)
-        children[read_fd] = (name, pid)
-    gc.unfreeze()
-    buffers: dict[int, bytearray] = {fd: bytearray() for fd in children}
-    answers: dict[str, Result | GridlangError] = {}
-    killed_at: float | None = None
+        self.pid, self.fd = pid, read_fd
+        self.thread = None
 
-    def terminate() -> None:
-        for _, pid in children.values():
-            _signal(pid, signal.SIGTERM)
+    def watch(self, answered) -> None:
+        """Read the child's answer in a thread and hand it to ``answered(name, answer)``."""
+        import threading
 
+        def read() -> None:
+            data = bytearray()
+            while chunk := os.read(self.fd, 1 << 20):
+                data += chunk
+            os.close(self.fd)
+            answered(self.name, _unpickle(bytes(data), self.name))
+
+        self.thread = threading.Thread(target=read, name=f"gridlang-race-{self.name}", daemon=True)
+        self.thread.start()
+
+    def join(self, parent: Deadline, local: Deadline) -> None:
+        """Wait for the answer until :data:`KILL_AFTER` seconds past the deadline or a stop."""
+        while self.thread.is_alive():
+            self.thread.join(0.05)
+            late = local.interrupted or parent.interrupted or (parent.end is not None
+                                                               and time.perf_counter() > parent.end)
+            if late:
+                self.thread.join(KILL_AFTER)
+                return
+
+    def kill(self) -> None:
+        """Kill the child at once; a daemon thread reaps it."""
+        import threading
+
+        _signal(self.pid, signal.SIGKILL)
+        threading.Thread(target=_reap, args=(self.pid,), name="gridlang-reap", daemon=True).start()
+
+
+def _reap(pid: int) -> None:
     try:
-        with deadline.on_stop(terminate):
-            open_fds = set(children)
-            while open_fds:
-                ready, _, _ = select.select(list(open_fds), [], [], 0.05)
-                for fd in ready:
-                    chunk = os.read(fd, 1 << 20)
-                    if chunk:
-                        buffers[fd] += chunk
-                        continue
-                    open_fds.discard(fd)
-                    name, _ = children[fd]
-                    answers[name] = _unpickle(bytes(buffers[fd]), name)
-                    if isinstance(answers[name], Result) and answers[name].status in (Status.OPTIMAL,
-                                                                                      Status.INFEASIBLE):
-                        open_fds.clear()  # a proof: the others are killed below
-                        break
-                now = time.perf_counter()
-                late = deadline.interrupted or (deadline.end is not None and now > deadline.end)
-                if late and killed_at is None:
-                    killed_at = now
-                if killed_at is not None and now > killed_at + KILL_AFTER:
-                    break
-    finally:
-        cpu = {}
-        for fd, (name, pid) in children.items():
-            _signal(pid, signal.SIGKILL)
-            _, _, usage = os.wait4(pid, 0)
-            cpu[name] = usage.ru_utime + usage.ru_stime
-            os.close(fd)
-    name, result = _best(model, names, answers, deadline.expired())
-    result.stats["race_cpu"] = round(sum(cpu.values()), 4)
-    return name, result
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def _signal(pid: int, sig: int) -> None:
