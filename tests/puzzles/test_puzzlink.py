@@ -12,7 +12,7 @@ from gridlang.errors import GridlangError
 from gridlang.maps import parse_map
 from gridlang.puzzlink import UrlError, decode, genre_of, load_url, parse_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "puzzles" / "instances"
 
 # Every instance made from a real URL: (genre, instance, URL).

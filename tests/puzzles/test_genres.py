@@ -17,15 +17,14 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
-from gridlang.backend import SolveOptions
-from gridlang.grid import Grid
+from gridlang.backend import SolveOptions, backend_names
 from gridlang.pipeline import solve
 from gridlang.plugins import find_plugin
 from gridlang.solution import Solution
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
-BACKENDS = ("cpsat", "milp", "maxsat")
+BACKENDS = tuple(backend_names())
 DECISION = {"starbattle": "star", "sudoku": "digit", "norinori": "shaded", "hitori": "shaded",
             "nurikabe": "shaded", "lits": "shaded", "heyawake": "shaded", "statuepark": "shaded"}
 SLOW: set[tuple[str, str, str]] = set()

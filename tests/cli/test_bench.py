@@ -8,7 +8,7 @@ from pathlib import Path
 from gridlang.bench import SETS, cases, hard_tail_map, run, summary
 from gridlang.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_named_sets_hold_the_data_set_counts():
