@@ -166,3 +166,13 @@ def test_renderer_outlines_rooms(capsys):
     assert code == 0
     assert out[0] == "+---+---+---+---+---+---+"
     assert out[1] == "| .   *   . | .   .   . |"
+
+
+def test_heyawake_drawing_keeps_the_number_of_a_shaded_cell(capsys):
+    # In this instance the cell holding the top room's 2 is shaded.
+    code = cli.main(["solve", str(PUZZLES / "heyawake.grid"), "--map",
+                     str(PUZZLES / "instances" / "heyawake" / "cspuz_6x6.txt")])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[1] == "|  #    . | #2    . |  .    # |"
+    assert out[5] == "|  3    #    . |  . |  #    . |"
