@@ -1,0 +1,107 @@
+"""One deadline per command: time limits over every solve, Ctrl-C on every backend."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from gridlang.backend import SolveOptions, Status
+from gridlang.deadline import Deadline, SolverAbandoned, run_solver
+from gridlang.pipeline import solve
+
+REPO = Path(__file__).resolve().parents[2]
+HORSE = REPO / "puzzles" / "horse.grid"
+WEEKLY_05 = REPO / "tests" / "data" / "horse" / "weekly-05.txt"
+EGGS = REPO / "puzzles" / "snake_eggs.grid"
+DERIVED_03 = REPO / "puzzles" / "instances" / "snake_eggs" / "derived" / "derived_tuzz_gallery_03_three.txt"
+BACKENDS = ("cpsat", "milp", "maxsat", "asp")
+# A setting per backend that the Ctrl-C test passes, as a user would.
+SETTING = {"cpsat": "cpsat.num_workers=2", "milp": "milp.warmstart=true", "maxsat": "maxsat.algorithm=lsu",
+           "asp": "asp.threads=1"}
+
+
+def test_deadline_counts_down_and_stop_calls_the_hooks():
+    d = Deadline(10.0)
+    assert 9.0 < d.remaining() <= 10.0 and not d.expired()
+    calls = []
+    with d.on_stop(lambda: calls.append("solver")):
+        d.stop()
+    assert calls == ["solver"]
+    assert d.expired() and d.remaining() == 0.0
+    assert Deadline(None).remaining() is None
+
+
+def test_run_solver_returns_the_value_and_raises_the_error():
+    assert run_solver(Deadline(5.0), lambda: 42, lambda: None) == 42
+    with pytest.raises(ZeroDivisionError):
+        run_solver(Deadline(5.0), lambda: 1 // 0, lambda: None)
+
+
+def test_a_solver_that_ignores_stop_is_abandoned_and_the_streams_come_back():
+    """A call that neither ends nor stops is left behind past the deadline;
+    the standard streams it redirected are put back."""
+    release = threading.Event()
+    saved = sys.stdout
+
+    def stubborn():
+        sys.stdout = open(os.devnull, "w")  # what Pyomo does to capture HiGHS
+        release.wait(10)
+
+    start = time.perf_counter()
+    with pytest.raises(SolverAbandoned):
+        run_solver(Deadline(0.2), stubborn, lambda: None)
+    release.set()
+    assert sys.stdout is saved
+    assert time.perf_counter() - start < 2.0
+
+
+def test_a_solver_that_honours_stop_returns_its_answer():
+    stopped = threading.Event()
+    d = Deadline(None)
+    threading.Timer(0.2, d.stop).start()
+    assert run_solver(d, lambda: stopped.wait(10) and "stopped", stopped.set) == "stopped"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unique_within_the_limit_on_every_backend(backend):
+    """--unique on derived Snake Eggs 03 with 2 s: the second solve gets what
+    the first left, and the whole run ends near the limit. MILP finds no
+    answer in that time (UNKNOWN); CP-SAT, MaxSAT and ASP prove uniqueness."""
+    limit = 2.0
+    start = time.perf_counter()
+    report = solve(EGGS, DERIVED_03, backend=backend, options=SolveOptions(time_limit=limit), unique=True)
+    elapsed = time.perf_counter() - start
+    assert elapsed < limit + 1.5 + 2.0  # the limit, the abandon grace, the start-up imports
+    if report.result.status is Status.OPTIMAL:
+        assert report.unique in (True, None)
+    else:
+        assert report.result.status is Status.UNKNOWN and report.unique is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130(backend):
+    """weekly-05 takes each backend several seconds; SIGINT after 2.5 s."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gridlang", "solve", str(HORSE), "--map", str(WEEKLY_05), "--budget", "16",
+         "--backend", backend, "--json", "--set", SETTING[backend]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO.parent)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    if proc.returncode == 0:
+        pytest.skip(f"{backend} proved weekly-05 before the signal")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    answer = json.loads(out)
+    assert answer["status"] in ("FEASIBLE", "UNKNOWN")
+    if answer["status"] == "FEASIBLE":
+        assert answer["verified"] is True and answer["verified_score"] == answer["objective"] <= 169

@@ -1,0 +1,81 @@
+"""Typed backend settings: read from ``SolveOptions.extra`` once, before any solving."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from gridlang.backend import SolveOptions, get_backend
+from gridlang.errors import BackendError
+from gridlang.exporters.cpsat import CpSatSettings
+from gridlang.exporters.maxsat import MaxSatSettings
+from gridlang.exporters.milp import MilpSettings
+from gridlang.ir import Clause
+
+from tiny import cell_model, grid_of
+
+
+def test_dotted_names_reach_into_groups_and_bare_keys_are_read_from_python():
+    s = MaxSatSettings.read("maxsat", {"maxsat.lsu.solver": "g3", "algorithm": "rc2", "rc2.exhaust": False,
+                                       "cpsat.num_workers": 4, "milp.warmstart": False, "unknown": 1})
+    assert (s.algorithm, s.lsu.solver, s.rc2.exhaust, s.lsu.max_units) == ("rc2", "g3", False, 100000)
+    assert MaxSatSettings.names() == sorted(s.flat())
+    assert s.flat()["cuts.seed"] is True and s.flat()["lsu.solver"] == "g3"
+
+
+def test_settings_are_frozen():
+    s = MilpSettings.read("milp", {"milp.highs_options.presolve": "off"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.seed_cuts = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        s.highs_options["presolve"] = "on"  # type: ignore[index]
+    assert MilpSettings().highs_options == {}
+
+
+@pytest.mark.parametrize("cls,backend,extra,words", [
+    (MaxSatSettings, "maxsat", {"maxsat.lsu": "g3"}, "backend 'maxsat' has no setting 'lsu'; it has algorithm, "
+                                                     "card.encoding, conflicts, cuts.root_side"),
+    (MaxSatSettings, "maxsat", {"maxsat.lsu.solverr": "g3"}, "backend 'maxsat' has no setting 'lsu.solverr'"),
+    (MaxSatSettings, "maxsat", {"maxsat.rc2.minz": "yes"},
+     "backend 'maxsat': setting 'rc2.minz' takes true or false, not 'yes'"),
+    (MaxSatSettings, "maxsat", {"conflicts": 1.5}, "setting 'conflicts' takes an integer, not 1.5"),
+    (MaxSatSettings, "maxsat", {"maxsat.card.encoding": "unary"}, "unknown cardinality encoding 'unary'"),
+    (MilpSettings, "milp", {"milp.warmstart.x": True}, "backend 'milp' has no setting 'warmstart.x'"),
+    (MilpSettings, "milp", {"milp.highs_options.presolve": "maybe"},
+     "HiGHS refuses the value 'maybe' for its option 'presolve'"),
+    (CpSatSettings, "cpsat", {"cpsat.ListFields": 1}, "CP-SAT has no parameter 'ListFields'"),
+    (CpSatSettings, "cpsat", {"cpsat.subsolvers": "core"},
+     "CP-SAT parameter 'subsolvers' takes a value of type"),
+])
+def test_refusals_are_one_sentence(cls, backend, extra, words):
+    with pytest.raises(BackendError) as e:
+        cls.read(backend, extra)
+    assert words in e.value.message and "\n" not in e.value.message
+
+
+def test_cpsat_takes_any_parameter_of_its_proto():
+    s = CpSatSettings.read("cpsat", {"cpsat.num_workers": 4, "cpsat.random_seed": 7, "maxsat.algorithm": "rc2"})
+    assert dict(s.parameters) == {"num_workers": 4, "random_seed": 7}
+
+
+@pytest.mark.parametrize("backend,key,value", [
+    ("cpsat", "cpsat.num_wokers", 4), ("milp", "milp.seed_cuts", 3), ("maxsat", "maxsat.conflicts", 0),
+])
+def test_a_bad_setting_stops_a_session_before_it_solves(backend, key, value, monkeypatch):
+    engine = get_backend(backend)
+
+    def no_solving(*args, **kwargs):
+        raise AssertionError("solved with a bad setting")
+
+    monkeypatch.setattr(type(engine), "solve", no_solving)
+    model = cell_model(grid_of(1, 2), [Clause((1,))])
+    with pytest.raises(BackendError):
+        engine.session(model, SolveOptions(extra={key: value}))
+
+
+def test_every_backend_has_a_frozen_settings_dataclass(backend):
+    engine = get_backend(backend)
+    settings = engine.configure(SolveOptions())
+    assert type(settings) is engine.settings_class and dataclasses.is_dataclass(settings)
+    assert engine.settings_class.__dataclass_params__.frozen

@@ -1,0 +1,49 @@
+"""gridlang bench: named sets of real maps, every backend interleaved map by map, JSON lines out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gridlang.bench import SETS, cases, hard_tail_map, run, summary
+from gridlang.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_named_sets_hold_the_data_set_counts():
+    counts = {s: len(cases(s, REPO)) for s in SETS}
+    assert counts == {"dailies": 214, "weeklies": 7, "customs": 12, "standard": 233, "january": 31,
+                      "costlywalls": 39, "lovebirds": 38, "loversquarrel": 8, "snake-eggs": 11, "hard-tail": 3}
+
+
+def test_hard_tail_maps_are_fixed_near_empty_30x30_grids():
+    text = hard_tail_map(35)
+    rows = text.splitlines()
+    assert (len(rows), {len(r) for r in rows}) == (30, {30})
+    assert text.count("H") == 1 and 10 <= text.count("~") <= 27
+    assert text == hard_tail_map(35) != hard_tail_map(40)
+
+
+def test_warm_rows_are_interleaved_correct_and_summarised(tmp_path):
+    out = tmp_path / "b.jsonl"
+    rows = run(["january"], ["maxsat", "cpsat"], out, root=REPO, pattern="daily-2026-01-0[27].txt")
+    assert [(r["name"], r["backend"]) for r in rows] == [
+        ("daily-2026-01-02.txt", "maxsat"), ("daily-2026-01-02.txt", "cpsat"),
+        ("daily-2026-01-07.txt", "maxsat"), ("daily-2026-01-07.txt", "cpsat")]
+    assert [r["objective"] for r in rows] == [51, 51, 66, 66]
+    assert all(r["correct"] for r in rows)
+    assert [json.loads(line)["backend"] for line in out.read_text().splitlines()] == ["maxsat", "cpsat"] * 2
+    lines = summary(rows)
+    assert lines[0].startswith("january      maxsat  maps    2  correct    2  compile+solve median ")
+    assert lines[0].endswith("x1.00 / x1.00")
+
+
+def test_fresh_process_per_solve_proves_uniqueness(tmp_path, capsys):
+    out = tmp_path / "b.jsonl"
+    code = main(["bench", "snake-eggs", "--maps", "igornadj_test_2x8.txt", "--backend", "cpsat", "--fresh",
+                 "--out", str(out), "--metric", "elapsed", "--root", str(REPO), "--quiet"])
+    assert code == 0
+    row = json.loads(out.read_text())
+    assert (row["status"], row["unique"], row["correct"], row["cpu"]) == ("OPTIMAL", True, True, None)
+    assert "snake-eggs   cpsat   maps    1  correct    1  elapsed median" in capsys.readouterr().out

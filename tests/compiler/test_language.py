@@ -1,0 +1,281 @@
+"""The grid-genre constructs: each one's lowering counted against brute force, on every backend; errors located.
+
+For a tiny map and a spec that uses one construct, every assignment of the
+spec's Boolean decision is judged by the interpreter (sets and BFS, no IR);
+the solutions counted that way must be exactly those each backend
+enumerates. A construct whose lowering says more or less than its meaning
+fails here.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from gridlang.backend import SolveOptions, backend_names
+from gridlang.checker import check
+from gridlang.errors import MapError, MultipleErrors, SemanticError
+from gridlang.interpreter import Interpreter
+from gridlang.maps import build_grid, parse_map
+from gridlang.params import resolve_params
+from gridlang.parser import parse_spec
+from gridlang.pipeline import load_checked, solve_model
+
+BACKENDS = tuple(backend_names())
+
+HEAD = "tile cell '.'\ntile clue number\ndecide x: bool on all\n"
+ROOMS = "..\n..\n.1\nrooms:\naa\nba\nbb\n"
+
+CASES = {
+    "row count": (HEAD + "require for each row r: count(x and r) == 1\n", "...\n...\n"),
+    "column count": (HEAD + "require for each column k: count(x and k) <= 1\n", "..\n..\n..\n"),
+    "room count": (HEAD + "require for each room m: count(x and m) == 1\n", ROOMS),
+    "room of a clue": (HEAD + "require for each c in clue: count(x and room(c)) == value(c)\n", ROOMS),
+    "king neighbours": (HEAD + "require for each cell p: x[p] implies not any(x[q] for q in king neighbours(p))\n",
+                        "...\n...\n"),
+    "diagonal neighbours": (HEAD + "require for each cell p: x[p] implies count(x and diagonal neighbours(p)) == 1\n",
+                            "...\n...\n"),
+    "side neighbours count": (HEAD + "require for each cell p: x[p] implies count(x and neighbours(p)) == 1\n",
+                              "...\n...\n"),
+    "windows": (HEAD + "require for each 2x2 window w: count(x and w) == 2\n", "...\n...\n...\n"),
+    "blocks": (HEAD + "require for each 1x2 block b: count(x and b) == 1\n", "....\n....\n"),
+    "nested for each": (HEAD + "require for each row r, each p in r: x[p] implies count(x and r) == 2\n",
+                        "...\n...\n"),
+    "count for": (HEAD + "require count(x[q] and value(q) > 1 for q in clue) == 1\nrequire x in clue\n",
+                  ". 2 3\n1 . 12\n"),
+    "sum for": (HEAD + "require sum(value(q) * count(x and neighbours(q)) for q in clue) == 5\nrequire x avoids clue\n",
+                "2 . 3\n. . .\n"),
+    "all for": (HEAD + "require for each row r: all(x[q] for q in r) or all(not x[q] for q in r)\n", "..\n..\n.."),
+    "or of comparisons": (HEAD + "require for each row r: count(x and r) == 0 or count(x and r) == 2\n",
+                          "...\n...\n"),
+    "not of equality": (HEAD + "require not (count(x) == 2)\nrequire count(x) <= 3\n", "...\n..."),
+    "implies under implies": (HEAD + "require for each cell p: x[p] implies (count(x) >= 2 implies count(x) == 3)\n",
+                              "...\n..."),
+    "cell equality": (HEAD + "require for each cell p, each q in neighbours(p): p != q and x[p] implies not x[q]\n",
+                      "...\n..."),
+    "component of": (HEAD + "require for each c in clue: count(component of c in not x) == value(c)\n"
+                            "require clue avoids x\n", "2..\n..1\n"),
+    "clues in a component": (HEAD + "require for each c in clue: count(clue and component of c in not x) == 1\n"
+                                    "require x is connected\n", "1..\n...\n.1.\n"),
+    "sight": (HEAD + "require for each c in clue, each q in neighbours(c): count(sight from c toward q through not x) "
+                     "<= 1\nrequire clue avoids x\nrequire count(x) == 2\n", "....\n.1..\n....\n"),
+    "sight across rooms": (HEAD + "require for each cell p, each q in neighbours(p): not x[p] and q in not room(p) "
+                                  "implies (sight from p toward q through not x) in room(q)\nrequire count(x) == 2\n",
+                           "....\n....\n"
+                                  "rooms:\naabb\nccdd\n"),
+    "directions": (HEAD + "require for each cell p, each direction d: x[p] implies not x[p + d]\n", "...\n..."),
+    "offset off the grid": (HEAD + "require for each cell p: x[p] implies x[p + right] or x[p - right]\n"
+                                   "require count(x) == 2\n", "...\n..."),
+    "line of an offset": (HEAD + "require for each cell p: x[p] implies count(x and row(p + down)) <= 1\n", "..\n..\n"),
+    "sight toward a direction": (HEAD + "require for each c in clue, each direction d: "
+                                        "count(sight from c toward d through not x) <= 1\nrequire clue avoids x\n"
+                                        "require count(x) == 2\n", "....\n.1..\n....\n"),
+    "same value at two cells": (HEAD + "require for each c in clue: x[c] = x[c + down]\n", "1.2\n...\n"),
+    "different value across": (HEAD + "require for each cell p, each q in neighbours(p): x[p] != x[q] or p in clue\n",
+                               "1..\n..."),
+    "is a piece of": (HEAD + "require x is a piece of polyominoes(3)\n", "...\n...\n"),
+    "piece as a condition": (HEAD + "require for each room m: (x and m) is a piece of polyominoes(2) "
+                                    "or count(x and m) == 0\n", "...\n...\nrooms:\naab\nabb\n"),
+    "for each shape": (HEAD + "require x is a piece of polyominoes(3)\n"
+                              "require for each shape s in polyominoes(3): not (x is a piece of s) or x in clue\n",
+                       "1..\n11.\n"),
+    "consists of": (HEAD + "param sizes: set of int = {1, 2}\nrequire x consists of polyominoes(sizes)\n",
+                    "...\n..."),
+}
+
+
+def _judge(spec_text: str, map_text: str):
+    spec = parse_spec(spec_text, "t.grid")
+    symbols = check(spec)
+    data = parse_map(map_text, "m.txt")
+    grid = build_grid(symbols, data)
+    judge = Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
+    return spec, symbols, data, grid, judge
+
+
+def brute_force(spec_text: str, map_text: str) -> set[frozenset[int]]:
+    *_, grid, judge = _judge(spec_text, map_text)
+    found = set()
+    for bits in itertools.product((False, True), repeat=grid.size):
+        cells = {i: True for i, b in enumerate(bits) if b}
+        if judge.evaluate({"x": cells}).ok:
+            found.add(frozenset(cells))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_lowering_matches_brute_force(name, backend):
+    spec_text, map_text = CASES[name]
+    expected = brute_force(spec_text, map_text)
+    spec, symbols, data, _, _ = _judge(spec_text, map_text)
+    model, seconds = load_checked(spec, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
+    got = {frozenset(s.decisions["x"]) for s in report.solutions}
+    assert got == expected
+    assert report.complete is True or not expected
+
+
+def test_cases_are_not_trivial():
+    sizes = {name: len(brute_force(*CASES[name])) for name in CASES}
+    assert all(n > 0 for n in sizes.values()), sizes
+    assert sizes["row count"] == 9 and sizes["consists of"] > 0
+
+
+def test_enumerated_decision_equal_at_two_cells():
+    spec = ("tile cell '.'\ndecide kind: {a, b} | {3} on all\n"
+            "require for each cell p, each q in neighbours(p): kind[p] = kind[q] or kind[p] = 3\n")
+    *_, judge = _judge(spec, "...\n")
+    expected = {values for values in itertools.product(("a", "b", 3), repeat=3)
+                if judge.evaluate({"kind": dict(enumerate(values))}).ok}
+    assert 0 < len(expected) < 27
+    spec_ast = parse_spec(spec, "t.grid")
+    symbols = check(spec_ast)
+    for backend in BACKENDS:
+        model, _ = load_checked(spec_ast, symbols, parse_map("...\n", "m.txt"), {})
+        report = solve_model(model, backend, count=40)
+        assert {tuple(s.decisions["kind"][i] for i in range(3)) for s in report.solutions} == expected
+
+
+def test_integer_decision_all_different_and_given_values():
+    spec = ("tile blank '.'\ntile given number\ndecide digit: 1..3 on all\n"
+            "require for each g in given: digit[g] == value(g)\n"
+            "require for each row r: all different digit in r\nrequire for each column k: all different digit in k\n")
+    *_, judge = _judge(spec, "1..\n...\n..3\n")
+    expected = set()
+    for values in itertools.product((1, 2, 3), repeat=9):
+        if judge.evaluate({"digit": dict(enumerate(values))}).ok:
+            expected.add(values)
+    assert len(expected) == 1
+    spec_ast = parse_spec(spec, "t.grid")
+    symbols = check(spec_ast)
+    for backend in BACKENDS:
+        model, seconds = load_checked(spec_ast, symbols, parse_map("1..\n...\n..3\n", "m.txt"), {})
+        report = solve_model(model, backend, count=20)
+        assert report.complete is True
+        assert {tuple(s.decisions["digit"][i] for i in range(9)) for s in report.solutions} == expected
+
+
+# ------------------------------------------------------------------- errors
+
+def _check_error(spec_text: str):
+    with pytest.raises((SemanticError, MultipleErrors)) as e:
+        check(parse_spec(spec_text, "s.grid"))
+    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
+    return [(x.span.line, x.span.column, x.message) for x in errors]
+
+
+@pytest.mark.parametrize("text,where,words", [
+    (HEAD + "require not x is connected\n", (4, 13), "'is connected' is a rule of its own"),
+    (HEAD + "require count(x[p] for p in x) == 1\n", (4, 29), "runs over a cell set known from the map"),
+    (HEAD + "require for each c in x: x[c]\n", (4, 23), "'for each' runs over a set of integers"),
+    (HEAD + "require for each cell p: count(x[p]) == 1\n", (4, 32), "count(... for q in S)"),
+    (HEAD + "require for each cell p: x[p] and count(x)\n", (4, 35), "'and' combines"),
+    (HEAD + "require count(x)\n", (4, 9), "a rule is a condition; this is a linear sum"),
+    (HEAD + "require for each row r: x[r]\n", (4, 27), "takes one cell"),
+    (HEAD + "require for each cell p: p in room(x)\n", (4, 36), "takes one cell"),
+    (HEAD + "decide d: {a, b} on all\nrequire all different x in all\n", (5, 23), "takes an enumerated decision"),
+    (HEAD + "require x is a piece of x\n", (4, 25), "a family of shapes"),
+    (HEAD + "require for each cell p, each cell p: x[p]\n", (4, 36), "already bound"),
+    (HEAD + "require for each direction d: count(x and d) == 1\n", (4, 43), "'and' combines cell sets; this is a direction"),
+    (HEAD + "require for each cell p: x[right + p]\n", (4, 28), "write the cell first"),
+])
+def test_construct_errors_are_located(text, where, words):
+    errors = _check_error(text)
+    assert any((line, col) == where and words in msg for line, col, msg in errors), errors
+
+
+def test_follow_up_errors_stay_meaningful():
+    errors = _check_error(HEAD + "require for each cell p: x[p] implies count(y and neighbours(p)) == 1\n"
+                                 "require for each rw r: x[r]\n".replace("rw r", "row r"))
+    messages = [m for _, _, m in errors]
+    assert messages[0].startswith("unknown name 'y'")
+    assert any("takes one cell" in m for m in messages)
+    assert len(messages) == 2  # no cascade from the unknown name
+
+
+def _compile(spec_text: str, map_text: str):
+    spec = parse_spec(spec_text, "s.grid")
+    symbols = check(spec)
+    return load_checked(spec, symbols, parse_map(map_text, "m.txt"), {})
+
+
+def test_value_outside_the_domain_is_located_at_the_map_cell():
+    spec = "tile blank '.'\ntile given number\ndecide digit: 1..4 on all\nrequire for each g in given: digit[g] == value(g)\n"
+    with pytest.raises(MapError) as e:
+        _compile(spec, ". . 12 .\n. . . .\n")
+    assert (e.value.span.line, e.value.span.column) == (1, 5)
+    assert "12 is not a value of 'digit' (1..4)" in e.value.message
+
+
+def test_named_value_outside_the_domain_is_located_in_the_spec():
+    spec = "tile blank '.'\ndecide digit: 1..4 on all\nrequire count(digit = 7) == 1\n"
+    with pytest.raises(SemanticError) as e:
+        _compile(spec, "..\n")
+    assert (e.value.span.line, e.value.span.column) == (3, 23)
+    assert "7 is not a value of 'digit' (1..4)" in e.value.message
+
+
+def test_rooms_without_a_room_layer():
+    with pytest.raises(SemanticError) as e:
+        _compile(HEAD + "require for each room m: count(x and m) == 1\n", "..\n..\n")
+    assert "the map m.txt has none" in e.value.message and e.value.span.line == 4
+
+
+def test_blocks_that_do_not_tile_the_map():
+    with pytest.raises(SemanticError) as e:
+        _compile(HEAD + "require for each 2x2 block b: count(x and b) == 1\n", "...\n...\n")
+    assert "2x2 blocks do not tile this 2x3 map" in e.value.message
+
+
+def test_rule_that_cannot_hold_points_at_the_clue():
+    with pytest.raises(MapError) as e:
+        _compile(HEAD + "require for each c in clue: count(x and neighbours(c)) == value(c)\n", "..\n.7\n")
+    assert (e.value.span.line, e.value.span.column) == (2, 2)
+    assert "fails whatever the decisions with c = (1, 1)" in e.value.message
+
+
+def test_sight_needs_a_side_neighbour():
+    with pytest.raises(SemanticError) as e:
+        _compile(HEAD + "require for each cell p, each q in king neighbours(p): count(sight from p toward q through x) >= 0\n",
+                 "..\n..\n")
+    assert "needs q beside p" in e.value.message
+
+
+# ----------------------------------------------------------------- the maps
+
+def test_spaced_cells_and_numbers_of_any_size():
+    spec = "tile blank '.'\ntile clue number\ndecide x: bool on blank\nrequire count(x) == value(clue) - 134\n"
+    model, _ = _compile(spec, "  . 100\n 36   .\n")
+    assert model.grid.chars == (".", "100", "36", ".")
+    report = solve_model(model, "cpsat", count=5)
+    assert len(report.solutions) == 1 and report.solutions[0].decisions["x"] == {0: True, 3: True}
+
+
+@pytest.mark.parametrize("text,where,words", [
+    ("..\n..\nrooms:\naa\n", (4, 2), "the room layer has 1 rows; the grid has 2"),
+    ("..\n..\nrooms:\naaa\nbbb\n", (4, 1), "the room layer has 3 cells a row; the grid has 2"),
+    ("..\n..\nrooms:\naa\nb\n", (5, 2), "row 2 of the room layer has 1 cells; the first row has 2"),
+    ("..\n..\nrooms:\naa\nbb\n\nzz\n", (7, 1), "unexpected text after the room layer"),
+    ("..\n..\nrooms:\n", (3, 1), "'rooms:' is followed by no room layer"),
+    (". 1\n. 2 3\n", (2, 5), "row 2 of the grid has 3 cells; the first row has 2"),
+])
+def test_map_layer_errors_are_located(text, where, words):
+    with pytest.raises(MapError) as e:
+        parse_map(text, "m.txt")
+    assert (e.value.span.line, e.value.span.column) == where and words in e.value.message
+
+
+def test_a_room_label_may_be_used_again_for_rooms_apart():
+    model, _ = _compile(HEAD + "require for each room m: count(x and m) == 1\n", "...\n...\nrooms:\naba\naba\n")
+    assert model.grid.room_cells() == [[0, 3], [1, 4], [2, 5]]
+
+
+def test_plain_map_unchanged():
+    data = parse_map("budget: 3\n~.~\n", "m.txt")
+    assert data.rows == ["~.~"] and data.params["budget"][0] == "3"
+
+
+def test_number_tile_conflicts_with_a_digit_character():
+    errors = _check_error("tile one '1'\ntile clue number\n")
+    assert any("a number tile claims every digit" in m for _, _, m in errors)

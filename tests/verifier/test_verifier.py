@@ -1,0 +1,100 @@
+"""The enclose.horse verifier: written from the rules, it catches what a wrong model claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridlang.backend import SolveOptions, get_backend
+from gridlang.errors import VerificationError
+from gridlang.ir import Connected
+from gridlang.pipeline import load, verify
+from gridlang.solution import Solution
+from gridlang.plugins.horse import verify as horse_verify
+
+from horse_data import REPO
+from horse_data import POCKET
+
+HORSE = REPO / "puzzles" / "horse.grid"
+
+
+def grid_of(tmp_path, text: str, spec=HORSE):
+    path = tmp_path / "m.txt"
+    path.write_text(text)
+    model, _ = load(spec, path)
+    return model
+
+
+def walls(model, *cells):
+    return Solution({"wall": {model.grid.index(r, c): True for r, c in cells}}, {})
+
+
+def test_model_without_connectivity_claims_53_and_the_verifier_refuses(tmp_path):
+    model = grid_of(tmp_path, "budget: 6\n" + POCKET)
+    broken = type(model)(model.name, model.grid, model.variables,
+                         tuple(c for c in model.constraints if not isinstance(c, Connected)),
+                         model.objective, model.decisions, model.regions, model.params, model.info)
+    result = get_backend("cpsat").solve(broken, SolveOptions())
+    assert result.objective == 53  # the sealed pocket, counted by a model that forgot connectivity
+    # Against the original model the IR check already fails ...
+    with pytest.raises(VerificationError, match="region 'pen' is not connected"):
+        verify(model, result.assignment, result.objective)
+    # ... and against the faulty encoding itself, the rules catch it.
+    with pytest.raises(VerificationError) as e:
+        verify(broken, result.assignment, result.objective)
+    assert "the solver claims 53, but the enclose.horse rules score this answer" in str(e.value)
+    assert int(str(e.value).rsplit(" ", 1)[1]) <= 2  # only what the horse really reaches
+
+
+def test_a_wrong_assignment_breaks_the_model_check(tmp_path):
+    model = grid_of(tmp_path, "budget: 6\n" + POCKET)
+    result = get_backend("cpsat").solve(model, SolveOptions())
+    values = list(result.assignment.values)
+    values[model.decisions[0].cells[0][1][0][1] - 1] ^= True  # flip one wall
+    from gridlang.ir import Assignment
+
+    with pytest.raises(VerificationError) as e:
+        verify(model, Assignment(tuple(values)), result.objective)
+    spec = model.info["spec"]
+    assert str(e.value) == ("error: the solver's answer breaks the compiled model:\n"
+                            f"  {spec}:25:9: 'require count(wall) <= budget': linear constraint evaluates to "
+                            "7 <= 6: false")
+
+
+def test_rules_score_walls_budget_and_escape(tmp_path):
+    model = grid_of(tmp_path, "budget: 2\n~~~~~\n~.H.~\n~~.~~\n~~.~~\n")
+    # Walls on both grass cells beside the horse and one below: over budget.
+    v = horse_verify(model.grid, walls(model, (1, 1), (1, 3), (2, 2)), {"budget": 2})
+    assert not v.ok and "3 walls exceed the budget of 2" in v.problems
+    assert v.score == 1
+    # No wall below: the horse walks down to the border.
+    v = horse_verify(model.grid, walls(model, (1, 1)), {"budget": 2})
+    assert not v.ok and any("reaches the border at (3, 2)" in p for p in v.problems)
+    # A wall on water or on the horse is not allowed.
+    v = horse_verify(model.grid, walls(model, (0, 0), (2, 2)), {"budget": 2})
+    assert any("a wall stands on '~' at (0, 0)" in p for p in v.problems)
+    # Enclosed: horse + two grass cells = 3 points.
+    v = horse_verify(model.grid, walls(model, (2, 2)), {"budget": 2})
+    assert v.ok and v.score == 3
+
+
+def test_rules_of_the_variants(tmp_path):
+    text = "budget: 4\n~~~~~~~\n~H.C.U~\n~~~.~~~\n~~~.~~~\n"
+    model = grid_of(tmp_path, text, REPO / "puzzles" / "horse_lovebirds.grid")
+    sealed = walls(model, (3, 3))
+    assert horse_verify(model.grid, sealed, {"budget": 4}, "lovebirds").score == 1 + 1 + 4 + 1 + 1 + 1
+    assert horse_verify(model.grid, sealed, {"budget": 4}, "costlywalls").score == 9 - 6
+    apart = walls(model, (1, 4), (3, 3))
+    v = horse_verify(model.grid, apart, {"budget": 4}, "lovebirds")
+    assert not v.ok and "the unicorn is not in the horse's enclosure" in v.problems
+    v = horse_verify(model.grid, apart, {"budget": 4}, "loversquarrel")
+    assert v.ok and v.score == (1 + 1 + 4 + 1) + 1  # H . C and the cell below C; U alone
+    v = horse_verify(model.grid, sealed, {"budget": 4}, "loversquarrel")
+    assert not v.ok and "the horse and the unicorn share an enclosure" in v.problems
+
+
+def test_portal_twins_are_adjacent(tmp_path):
+    model = grid_of(tmp_path, "budget: 2\n~~~~~~~\n~H1~1.~\n~~~~~.~\n")
+    v = horse_verify(model.grid, walls(model, (1, 5)), {"budget": 2})
+    assert v.ok and v.score == 3  # H and both portals; the wall stops the walk to the border
+    v = horse_verify(model.grid, walls(model), {"budget": 2})
+    assert not v.ok
