@@ -129,7 +129,8 @@ def test_unique_after_a_race_goes_on_with_the_winner(tmp_path):
 
 
 def test_snake_eggs_unique_on_auto():
-    report = solve(SNAKE, SNAKE_MAP, None, "auto", SolveOptions(time_limit=120), unique=True)
+    small = SNAKE_MAP.parent / "jandhyala_ch32_6x6.txt"
+    report = solve(SNAKE, small, None, "auto", SolveOptions(time_limit=120), unique=True)
     assert report.result.status is Status.OPTIMAL and report.unique is True
     assert report.result.stats["chosen"] == "maxsat"
 
