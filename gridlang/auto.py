@@ -152,6 +152,29 @@ def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
     return chosen or (pool[0],)
 
 
+@dataclass(frozen=True)
+class AutoSettings(Settings):
+    """The auto backend's settings, ``auto.NAME`` in ``SolveOptions.extra``.
+
+    Attributes:
+        race_after: seconds the raced child waits before it starts solving
+            (0: at once). On an idle machine the race pays from the start;
+            on a loaded one the child takes CPU from the solve here, and a
+            delay leaves the easy maps (solved here within it) to one core.
+    """
+
+    race_after: float = 0.0
+
+    def check(self, backend: str) -> None:
+        """Refuse a negative delay.
+
+        Raises:
+            BackendError: ``race_after`` below 0.
+        """
+        if self.race_after < 0:
+            raise BackendError(f"--set {backend}.race_after={self.race_after}: give seconds, 0 or more")
+
+
 class AutoBackend(Backend):
     """Picks a backend per model, or races two (see the module docstring)."""
 
@@ -164,7 +187,7 @@ class AutoBackend(Backend):
     formats = ()
     native = frozenset({Clause, Linear, Connected})
     """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
-    settings_class: ClassVar[type[Settings]] = Settings
+    settings_class: ClassVar[type[Settings]] = AutoSettings
 
     def __init__(self) -> None:
         self._plan: tuple[str, ...] | None = None
@@ -176,8 +199,12 @@ class AutoBackend(Backend):
 
 
     def configure(self, options: SolveOptions) -> Settings:
-        """No settings of its own: each chosen backend reads its ``NAME.`` keys."""
-        return Settings()
+        """Its :class:`AutoSettings`; each chosen backend reads its own ``NAME.`` keys.
+
+        Raises:
+            BackendError: a setting refused (:meth:`gridlang.settings.Settings.read`).
+        """
+        return AutoSettings.read(self.name, options.extra)
 
     def prepare(self, model, native=None, passes=None) -> Model:
         """The model as the backend chosen for it would prepare it.
@@ -267,7 +294,7 @@ class RaceSession(Session):
     """
 
     def __init__(self, auto: AutoBackend, model: Model, options: SolveOptions, names: Sequence[str]):
-        self.backend, self.model, self.options, self.settings = auto, model, options, Settings()
+        self.backend, self.model, self.options, self.settings = auto, model, options, auto.configure(options)
         self.names = tuple(names)
         for name in self.names:  # settings checked before any solving, as every backend does
             get_backend(name).configure(options)
@@ -287,7 +314,7 @@ class RaceSession(Session):
             BackendError: both backends failed (the first one's error).
         """
         if self.winner is None and not self.extra:
-            name, result = race(self.model, self.options, self.names)
+            name, result = race(self.model, self.options, self.names, self.settings.race_after)
             self.winner = _Labelled(get_backend(name).session(self.model, self.options), name)
             self.winner.add(result.stats.get("learned_cuts", ()))
             return result
@@ -298,7 +325,7 @@ class RaceSession(Session):
         return self.winner.solve()
 
 
-def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str, Result]:
+def race(model: Model, options: SolveOptions, names: Sequence[str], after: float = 0.0) -> tuple[str, Result]:
     """Solve ``model`` on ``names[0]`` in this process and on each other backend
     of ``names`` in a forked child; the first proof wins.
 
@@ -306,6 +333,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str
         model: the compiled model.
         options: the solve options; ``options.deadline`` bounds every solve.
         names: two (or more) backend names whose libraries are imported.
+        after: seconds each child waits before it starts solving.
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
@@ -326,7 +354,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str
     children = []
     try:
         for name in names[1:]:
-            children.append(_Child(name, model, options))
+            children.append(_Child(name, model, options, after))
     finally:
         gc.unfreeze()
     answers: dict[str, Result | GridlangError] = {}
@@ -363,13 +391,13 @@ def race(model: Model, options: SolveOptions, names: Sequence[str]) -> tuple[str
 class _Child:
     """One forked race child: its pid, the pipe it answers through, and a thread reading it."""
 
-    def __init__(self, name: str, model: Model, options: SolveOptions):
+    def __init__(self, name: str, model: Model, options: SolveOptions, after: float):
         self.name = name
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
             os.close(read_fd)
-            _child(model, options, name, write_fd)
+            _child(model, options, name, write_fd, after)
         os.close(write_fd)
         self.pid, self.fd = pid, read_fd
         self.thread = None
@@ -420,7 +448,7 @@ def _signal(pid: int, sig: int) -> None:
         pass
 
 
-def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> None:  # pragma: no cover
+def _child(model: Model, options: SolveOptions, name: str, write_fd: int, after: float) -> None:  # pragma: no cover
     """Solve in a race child and write the pickled result (or error) to ``write_fd``; never returns."""
     code = 0
     try:
@@ -430,6 +458,8 @@ def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> Non
             deadline.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: deadline.stop())
+        if after > 0:
+            time.sleep(after)
         try:
             result = get_backend(name).session(model, replace(options, deadline=deadline)).solve()
             result.stats["chosen"] = name

@@ -178,3 +178,11 @@ def test_ctrl_c_stops_both_children_and_keeps_the_better_answer():
     time.sleep(0.5)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_delayed_race_reaches_the_same_optimum():
+    model = daily("daily-2026-01-10.txt")
+    report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={"auto.race_after": 0.2}))
+    assert (report.result.status, report.score) == (Status.OPTIMAL, known_optimum(entry("daily-2026-01-10.txt")))
+    with pytest.raises(BackendError, match="auto.race_after=-1"):
+        get_backend("auto").configure(SolveOptions(extra={"auto.race_after": -1}))
