@@ -166,8 +166,8 @@ def _build_parser() -> argparse.ArgumentParser:
     from ..bench import SETS
 
     bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
-    bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=_BackendNames(),
-                    metavar="BACKEND")
+    bn.add_argument("--backend", "-b", nargs="+", default=["auto", "cpsat", "milp", "maxsat", "asp"],
+                    choices=_BackendNames(), metavar="BACKEND")
     bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
     bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
     bn.add_argument("--time-limit", "-t", type=_positive_seconds, default=120.0, metavar="SECONDS",
