@@ -42,7 +42,8 @@ def test_the_rules_as_documented():
     assert plan(horse) == ("asp", "milp")
     assert plan(Features(LARGE_CELLS, True, True, False, 1)) == ("cpsat",)
     assert plan(Features(LARGE_CELLS - 1, True, True, False, 1)) == ("asp", "milp")
-    assert plan(Features(100, False, False, True, 1)) == ("maxsat",)
+    assert plan(Features(100, False, False, True, 1)) == ("asp",)
+    assert plan(Features(100, False, False, True, 2)) == ("asp",)
     assert plan(Features(196, True, True, False, 2)) == ("maxsat",)
     assert plan(Features(196, True, True, False, 5)) == ("maxsat",)
 
@@ -55,7 +56,7 @@ def test_the_rules_on_real_maps():
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
-    assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("maxsat",)
+    assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
     spec = SPECS["standard"]
     from gridlang.checker import check
     from gridlang.parser import parse_file
@@ -132,7 +133,7 @@ def test_snake_eggs_unique_on_auto():
     small = SNAKE_MAP.parent / "jandhyala_ch32_6x6.txt"
     report = solve(SNAKE, small, None, "auto", SolveOptions(time_limit=120), unique=True)
     assert report.result.status is Status.OPTIMAL and report.unique is True
-    assert report.result.stats["chosen"] == "maxsat"
+    assert report.result.stats["chosen"] == "asp"
 
 
 def test_auto_writes_no_files(tmp_path):
