@@ -113,7 +113,7 @@ def test_a_race_past_its_time_limit_ends_on_time_with_the_better_answer():
                             {"budget": "40"})
     t0 = time.perf_counter()
     name, result = race(model, SolveOptions(time_limit=3), ("asp", "milp"))
-    assert time.perf_counter() - t0 < 3 + 2.5
+    assert time.perf_counter() - t0 < 3 + 5  # the limit, KILL_AFTER, and slack for a loaded machine
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
     assert result.stats["raced"] == "asp,milp"
 
