@@ -20,6 +20,7 @@ from gridlang import cli
 from gridlang.backend import SolveOptions, backend_names
 from gridlang.pipeline import solve
 from gridlang.plugins import find_plugin
+from gridlang.shapes import polyominoes
 from gridlang.solution import Solution
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,7 +119,7 @@ def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
     else:
         new = "." if ch in "#*" else ("*" if genre == "starbattle" else "#")
     rows[r] = rows[r][:c] + new + rows[r][c + 1:]
-    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
+    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1, "pieces": polyominoes(4)}
     verdict = find_plugin(_puzzle(genre)).verify(grid, _solution(genre, rows), params)
     assert not verdict.ok
     assert any(words in p for p in verdict.problems), verdict.problems
@@ -129,7 +130,7 @@ def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
                                         ("heyawake", "cspuz_6x6"), ("statuepark", "cspuz_7x6")])
 def test_verifier_accepts_the_known_answer(genre, name):
     grid = _grid(genre, name)
-    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
+    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1, "pieces": polyominoes(4)}
     assert find_plugin(_puzzle(genre)).verify(grid, _solution(genre, known(genre, name)), params).ok
 
 
