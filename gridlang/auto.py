@@ -60,8 +60,8 @@ SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 """The concrete backends ``auto`` chooses among."""
 
 LARGE_CELLS = 600
-"""Cells from which a map counts as large (the hard-tail 30x30 maps have 900;
-the largest standard daily has about 300)."""
+"""Cells from which a map counts as large: the hard-tail 30x30 maps have 900,
+the largest daily 441, the weeklies 529 to 625, the community maps up to 900."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def plan(features: Features) -> tuple[str, ...]:
        ``cpsat``, the one backend that proves the near-empty 30x30 maps.
     4. Any other objective (the enclose.horse maps): ``asp`` raced against
        ``milp``, one core each. On the 214 dailies clingo has the best
-       median but stalls now and then (10 maps past 60 s), the MILP the
+       median but stalls now and then (13 maps past 60 s), the MILP the
        second-best median and no stall; the faster of the two per map has
        the best median and 90th percentile of the six pairs.
 
