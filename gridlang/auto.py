@@ -297,11 +297,13 @@ that has not answered is killed and counted as UNKNOWN."""
 
 
 class RaceSession(Session):
-    """Two backends on one model, each in a forked child; the first proof wins.
+    """Two backends on one model, the first in this process, the second in a
+    forked child; the first proof wins.
 
     The first :meth:`solve` races; every later one (after :meth:`add`, for
-    ``--unique`` and ``--count``) runs in this process on the winner's
-    backend, whose session is made then.
+    a blocking clause) runs in this process on the winner's backend, whose
+    session is made then, with the constraints added so far and the cuts
+    the winner learnt.
     """
 
     def __init__(self, auto: AutoBackend, model: Model, options: SolveOptions, names: Sequence[str]):
@@ -310,6 +312,8 @@ class RaceSession(Session):
         for name in self.names:  # settings checked before any solving, as every backend does
             get_backend(name).configure(options)
         self.extra = []
+        self.raced = False
+        self.winner_name = self.names[0]
         self.winner: Session | None = None
 
     def add(self, constraints) -> None:
@@ -324,14 +328,15 @@ class RaceSession(Session):
         Raises:
             BackendError: both backends failed (the first one's error).
         """
-        if self.winner is None and not self.extra:
-            name, result = race(self.model, self.options, self.names, self.settings.race_after)
-            self.winner = _Labelled(get_backend(name).session(self.model, self.options), name)
-            self.winner.add(result.stats.get("learned_cuts", ()))
+        if not self.raced and not self.extra:
+            self.raced = True
+            self.winner_name, result = race(self.model, self.options, self.names, self.settings.race_after)
+            self.extra.extend(result.stats.get("learned_cuts", ()))
             return result
         if self.winner is None:
-            name = self.names[0]
-            self.winner = _Labelled(get_backend(name).session(self.model, self.options), name)
+            engine = get_backend(self.winner_name)
+            engine.load_library()
+            self.winner = _Labelled(engine.session(self.model, self.options), self.winner_name)
             self.winner.add(self.extra)
         return self.winner.solve()
 

@@ -187,3 +187,23 @@ def test_a_delayed_race_reaches_the_same_optimum():
     assert (report.result.status, report.score) == (Status.OPTIMAL, known_optimum(entry("daily-2026-01-10.txt")))
     with pytest.raises(BackendError, match="auto.race_after=-1"):
         get_backend("auto").configure(SolveOptions(extra={"auto.race_after": -1}))
+
+
+def test_a_race_session_goes_on_with_the_winner(tmp_path):
+    from gridlang.auto import RaceSession
+    from gridlang.ir import Clause, Cmp, Linear
+    from gridlang.solution import blocking_clause
+
+    from test_backends_agree import SMALL
+
+    path = tmp_path / "small.txt"
+    path.write_text(SMALL)
+    model, _ = load(SPECS["standard"], path)
+    session = RaceSession(AutoBackend(), model, SolveOptions(time_limit=60), ("asp", "milp"))
+    first = session.solve()
+    assert (first.status, first.objective, first.stats["raced"]) == (Status.OPTIMAL, 15, "asp,milp")
+    objective = model.objective
+    session.add([Linear(objective.terms, Cmp.EQ, first.objective - objective.constant),
+                 Clause(blocking_clause(model, first.assignment))])
+    second = session.solve()  # the only optimum blocked: none left, on the winner's backend
+    assert (second.status, second.stats["chosen"]) == (Status.INFEASIBLE, first.stats["chosen"])
