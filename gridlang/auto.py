@@ -236,11 +236,7 @@ class AutoBackend(Backend):
         """
         if model is None:
             return
-        names = cls.choose(model, options or SolveOptions())
-        get_backend(names[0]).load_library()
-        for name in names[1:]:  # missing: refused now, not in the child
-            if not get_backend(name).available():
-                raise BackendError(f"backend {name!r} is not available: its solver library is not installed")
+        get_backend(cls.choose(model, options or SolveOptions())[0]).load_library()
 
     def session(self, model: Model, options: SolveOptions) -> Session:
         """The chosen backend's session, or a :class:`RaceSession` of two."""
@@ -309,8 +305,11 @@ class RaceSession(Session):
     def __init__(self, auto: AutoBackend, model: Model, options: SolveOptions, names: Sequence[str]):
         self.backend, self.model, self.options, self.settings = auto, model, options, auto.configure(options)
         self.names = tuple(names)
-        for name in self.names:  # settings checked before any solving, as every backend does
-            get_backend(name).configure(options)
+        # Settings checked before any solving: a race has none of its own NAME. keys
+        # (narrowed() keeps one backend when there are), only bare ones of the first.
+        # The child's backend module is not even imported here (the MILP's pulls in
+        # highspy and numpy); a child that cannot run answers with its error.
+        get_backend(self.names[0]).configure(options)
         self.extra = []
         self.raced = False
         self.winner_name = self.names[0]
