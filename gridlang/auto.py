@@ -12,7 +12,9 @@ A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
 :meth:`AutoBackend.load_library`) and forks a child process for the
 second, which shares the parent's pages copy-on-write and imports its own
-solver library (Pyomo's 0.5 CPU s are paid only there, on the other core). The child solves the model under the
+solver library (Pyomo's 0.5 CPU s are paid only there, on the other core;
+a process that races a second time imports both libraries first, so that
+a batch pays the import once). The child solves the model under the
 command's deadline and sends its :class:`~gridlang.backend.Result` back
 through a pipe, read by a thread here. The first proof (``OPTIMAL`` or
 ``INFEASIBLE``) wins: a proof here kills the child (``SIGKILL``, at once,
@@ -229,14 +231,19 @@ class AutoBackend(Backend):
         """Import the solver modules of the backend chosen for ``model``, or
         of the one a race runs in this process; a raced child imports its
         own (Pyomo, the MILP's, takes 0.5 CPU s, clingo 0.03 s: the parent
-        does not pay for a child it kills on most maps).
+        does not pay for a child it kills on most maps). After a first race
+        the process imports every racer here, as it would for a batch.
 
         Raises:
             BackendError: the chosen backend is missing.
         """
         if model is None:
             return
-        get_backend(cls.choose(model, options or SolveOptions())[0]).load_library()
+        names = cls.choose(model, options or SolveOptions())
+        # A process that races again (a batch, a benchmark, the API in a loop)
+        # imports every racer once, so that its children start solving at once.
+        for name in names if _RACES[0] else names[:1]:
+            get_backend(name).load_library()
 
     def session(self, model: Model, options: SolveOptions) -> Session:
         """The chosen backend's session, or a :class:`RaceSession` of two."""
@@ -287,6 +294,9 @@ class _Labelled(Session):
         return result
 
 
+_RACES = [0]
+"""Races run in this process so far."""
+
 KILL_AFTER = 2.0
 """Seconds past the deadline (or past a Ctrl-C) after which a race child
 that has not answered is killed and counted as UNKNOWN."""
@@ -329,6 +339,7 @@ class RaceSession(Session):
         """
         if not self.raced and not self.extra:
             self.raced = True
+            _RACES[0] += 1
             self.winner_name, result = race(self.model, self.options, self.names, self.settings.race_after)
             self.extra.extend(result.stats.get("learned_cuts", ()))
             return result
