@@ -248,6 +248,8 @@ class AutoBackend(Backend):
     def session(self, model: Model, options: SolveOptions) -> Session:
         """The chosen backend's session, or a :class:`RaceSession` of two."""
         names = self.choose(model, options)
+        if len(names) > 1 and not hasattr(os, "fork"):
+            names = names[-1:]  # no race without fork: the racer that never stalls (the MILP)
         if len(names) == 1:
             return _Labelled(get_backend(names[0]).session(model, options), names[0])
         return RaceSession(self, model, options, names)

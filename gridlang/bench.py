@@ -30,10 +30,9 @@ gives budgets and known optima) and ``puzzles/instances``:
 
 from __future__ import annotations
 
+# random, statistics and subprocess are imported where used: the CLI imports
+# this module for SETS on every command, ``gridlang check`` included.
 import json
-import random
-import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -101,6 +100,8 @@ def cases(name: str, root: Path, pattern: str | None = None) -> list[dict[str, A
 
 def hard_tail_map(budget: int, size: int = 30, seed: int = 7) -> str:
     """A near-empty ``size`` x ``size`` map (about 3 % water, the horse near the centre), as text."""
+    import random
+
     rng = random.Random(seed * 1000 + budget)
     rows = [["." for _ in range(size)] for _ in range(size)]
     for _ in range(size * size * 3 // 100):
@@ -176,6 +177,8 @@ def _fresh(case: dict, backend: str, time_limit: float | None, settings) -> dict
         cmd.append("--unique")
     t0 = time.perf_counter()
     # From a neutral directory: a checkout's gridlang/ would shadow the installed package.
+    import subprocess
+
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tempfile.gettempdir())
     wall = time.perf_counter() - t0
     if tmp is not None:
@@ -209,6 +212,8 @@ def metric(row: dict[str, Any], name: str) -> float | None:
 def summary(rows: Iterable[dict[str, Any]], name: str = "compile+solve", baseline: str | None = None) -> list[str]:
     """Per set and backend: maps, correct, median, p90 and max of ``name``, ratios of median and p90
     against ``baseline`` (default: the first backend)."""
+    import statistics
+
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         groups.setdefault((r.get("set", "?"), r.get("backend", "?")), []).append(r)
