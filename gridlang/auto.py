@@ -48,6 +48,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
@@ -165,10 +166,11 @@ class AutoSettings(Settings):
     """The auto backend's settings, ``auto.NAME`` in ``SolveOptions.extra``.
 
     Attributes:
-        race_after: seconds the raced child waits before it starts solving
-            (0: at once). On an idle machine the race pays from the start;
-            on a loaded one the child takes CPU from the solve here, and a
-            delay leaves the easy maps (solved here within it) to one core.
+        race_after: seconds the first backend solves alone before the
+            child is forked (0: at once). On an idle machine the race pays
+            from the start; on a loaded one the child takes CPU from the
+            solve here, and a delay leaves the easy maps (solved within it)
+            to one process: no fork, no child.
     """
 
     race_after: float = 0.0
@@ -361,7 +363,8 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         model: the compiled model.
         options: the solve options; ``options.deadline`` bounds every solve.
         names: two (or more) backend names whose libraries are imported.
-        after: seconds each child waits before it starts solving.
+        after: seconds to solve here alone before the children are forked
+            (from a timer thread; none is forked when this one finishes first).
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
@@ -376,42 +379,63 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         return names[0], Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving",
                                                        "chosen": names[0], "raced": ",".join(names)})
     local = Deadline(parent.seconds, start=parent.start)  # stopped by a child's proof, or by the parent
-    sys.stdout.flush()
-    sys.stderr.flush()
-    gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
-    children = []
-    try:
-        for name in names[1:]:
-            children.append(_Child(name, model, options, after))
-    finally:
-        gc.unfreeze()
     answers: dict[str, Result | GridlangError] = {}
+    children: list[_Child] = []
+    lock = threading.Lock()
+    finished = [False]
 
     def proved(name: str, answer) -> None:
         answers[name] = answer
         if isinstance(answer, Result) and answer.status in (Status.OPTIMAL, Status.INFEASIBLE):
             local.stop()
 
+    def spawn() -> None:
+        with lock:
+            if finished[0] or local.expired():
+                return  # solved here first: no fork at all
+            sys.stdout.flush()
+            sys.stderr.flush()
+            gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
+            try:
+                for name in names[1:]:
+                    child = _Child(name, model, options)
+                    children.append(child)
+                    child.watch(proved)
+            finally:
+                gc.unfreeze()
+
     def stop_all() -> None:
         local.stop()
-        for child in children:
+        for child in list(children):
             _signal(child.pid, signal.SIGTERM)
 
-    for child in children:
-        child.watch(proved)
+    # With a delay the fork happens in a timer thread while this one solves:
+    # the child runs only the other backend, never the solver running here.
+    timer = threading.Timer(after, spawn) if after > 0 else None
+    if timer is None:
+        spawn()
+    else:
+        timer.daemon = True
+        timer.start()
     try:
         with parent.on_stop(stop_all):
             try:
                 own = get_backend(names[0]).session(model, replace(options, deadline=local)).solve()
             except GridlangError as e:
                 own = e
+            with lock:
+                finished[0] = True
             if names[0] not in answers:
                 answers[names[0]] = own
             if not (isinstance(own, Result) and own.status in (Status.OPTIMAL, Status.INFEASIBLE)):
-                for child in children:  # wait for the others' answers (a proof, or their best at the limit)
+                for child in list(children):  # wait for the others' answers (a proof, or their best at the limit)
                     child.join(parent, local)
     finally:
-        for child in children:
+        with lock:
+            finished[0] = True
+        if timer is not None:
+            timer.cancel()
+        for child in list(children):
             child.kill()
     return _best(model, names, answers, parent.expired())
 
@@ -419,21 +443,19 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
 class _Child:
     """One forked race child: its pid, the pipe it answers through, and a thread reading it."""
 
-    def __init__(self, name: str, model: Model, options: SolveOptions, after: float):
+    def __init__(self, name: str, model: Model, options: SolveOptions):
         self.name = name
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
             os.close(read_fd)
-            _child(model, options, name, write_fd, after)
+            _child(model, options, name, write_fd)
         os.close(write_fd)
         self.pid, self.fd = pid, read_fd
         self.thread = None
 
     def watch(self, answered) -> None:
         """Read the child's answer in a thread and hand it to ``answered(name, answer)``."""
-        import threading
-
         def read() -> None:
             data = bytearray()
             while chunk := os.read(self.fd, 1 << 20):
@@ -456,7 +478,6 @@ class _Child:
 
     def kill(self) -> None:
         """Kill the child at once; a daemon thread reaps it."""
-        import threading
 
         _signal(self.pid, signal.SIGKILL)
         threading.Thread(target=_reap, args=(self.pid,), name="gridlang-reap", daemon=True).start()
@@ -476,7 +497,7 @@ def _signal(pid: int, sig: int) -> None:
         pass
 
 
-def _child(model: Model, options: SolveOptions, name: str, write_fd: int, after: float) -> None:  # pragma: no cover
+def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> None:  # pragma: no cover
     """Solve in a race child and write the pickled result (or error) to ``write_fd``; never returns."""
     code = 0
     try:
@@ -486,8 +507,6 @@ def _child(model: Model, options: SolveOptions, name: str, write_fd: int, after:
             deadline.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: deadline.stop())
-        if after > 0:
-            time.sleep(after)
         get_backend(name).load_library()
         try:
             result = get_backend(name).session(model, replace(options, deadline=deadline)).solve()

@@ -207,3 +207,30 @@ def test_a_race_session_goes_on_with_the_winner(tmp_path):
                  Clause(blocking_clause(model, first.assignment))])
     second = session.solve()  # the only optimum blocked: none left, on the winner's backend
     assert (second.status, second.stats["chosen"]) == (Status.INFEASIBLE, first.stats["chosen"])
+
+
+def test_a_delay_forks_no_child_when_the_first_backend_finishes_within_it(monkeypatch):
+    forks = []
+    real_fork = os.fork
+
+    def counted_fork():
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", counted_fork)
+    model = daily("daily-2026-03-01.txt")
+    AutoBackend.load_library(model, SolveOptions())
+    name, result = race(model, SolveOptions(time_limit=60), ("asp", "milp"), after=30.0)
+    assert (name, result.status, result.objective, len(forks)) == ("asp", Status.OPTIMAL, 13, 0)
+    name, result = race(model, SolveOptions(time_limit=60), ("asp", "milp"))
+    assert (result.status, result.objective, len(forks)) == (Status.OPTIMAL, 13, 1)
+
+
+def test_a_child_forked_mid_solve_proves_a_map_clingo_stalls_on():
+    name = "daily-2026-08-26.txt"  # clingo: no proof in 60 s; the MILP: under a second at rest
+    model = daily(name)
+    AutoBackend.load_library(model, SolveOptions())
+    t0 = time.perf_counter()
+    winner, result = race(model, SolveOptions(time_limit=120), ("asp", "milp"), after=0.3)
+    assert (winner, result.status, result.objective) == ("milp", Status.OPTIMAL, known_optimum(entry(name)))
+    assert time.perf_counter() - t0 < 60
