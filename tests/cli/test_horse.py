@@ -149,11 +149,13 @@ def test_check_and_backends(capsys):
     code, out, _ = run(["backends"], capsys)
     assert code == 0
     rows = {line.split()[0]: line for line in out.splitlines()}
-    assert list(rows) == ["cpsat", "milp", "maxsat", "asp"]
+    assert list(rows) == ["cpsat", "milp", "maxsat", "asp", "auto"]
     assert all(line.split()[1] == "installed" for line in rows.values())
     assert "connectivity: auto, cuts, flow, tree (default auto); writes: pbtxt" in rows["cpsat"]
     assert "connectivity: auto, cuts, flow (default auto); writes: lp, mps" in rows["milp"]
     assert "connectivity: cuts, tree (default cuts); writes: wcnf, cnf" in rows["maxsat"]
+    assert "picks per model: asp raced against milp with an objective" in rows["auto"]
+    assert rows["auto"].endswith("connectivity: auto, cuts, flow, tree, reach (default auto); writes: none")
 
 
 def test_ortools_and_highspy_import_in_one_process():
