@@ -507,6 +507,9 @@ def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> Non
             deadline.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: deadline.stop())
+        pyomo_deps = sys.modules.get("pyomo.common.dependencies")
+        if pyomo_deps is not None:  # held by another thread of the parent at the fork, it would never be let go
+            pyomo_deps.capture_output_lock = threading.Lock()
         get_backend(name).load_library()
         try:
             result = get_backend(name).session(model, replace(options, deadline=deadline)).solve()
