@@ -80,6 +80,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.cardinality import AtLeast
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_sat, run_solver, sat_interruptible
@@ -95,6 +96,11 @@ from gridlang.ir import (
 from gridlang.readers import read_dimacs_solution
 from gridlang.settings import Settings
 from gridlang.transforms import CARD_ENCODINGS, soft_objective
+
+COUNTER_MAX_SIZE = 2_000_000
+"""The largest ``units x cost`` for which the linear search counts the cost
+with PySAT's totalizer (see :class:`_Lsu`)."""
+
 
 @dataclass(frozen=True)
 class LsuSettings(Settings):
@@ -149,10 +155,12 @@ class CardSettings(Settings):
         encoding: a :class:`pysat.card.EncType` name (or ``ktotalizer``) for
             ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise
             (``n <= 6``) or a sequential counter, larger ``k`` counts the
-            false literals instead.
+            false literals instead. ``auto`` (the default) takes the totalizer
+            on up to 1,000 literals and an encoding of ``O(n k)`` clauses or
+            fewer above (:func:`gridlang.transforms.to_cnf.card_encoding`).
     """
 
-    encoding: str = "totalizer"
+    encoding: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -249,7 +257,11 @@ class Lowered:
     lazy: list[Connected] = field(default_factory=list)
 
 
-def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
+class BuildTimeout(Exception):
+    """The deadline passed while the clauses were being built (:func:`lower`)."""
+
+
+def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: Deadline | None = None) -> Lowered:
     """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
 
     Args:
@@ -260,13 +272,23 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
         seed: start the cut loop of each connectivity node from the
             one-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`;
             ``seed_pairs`` adds its two-cell separators.
+        deadline: read every 65,536 constraints and between the phases.
 
     Returns:
         The clauses, the soft clauses and the objective's offset; the
         connectivity nodes are left to the cut loop (:attr:`Lowered.lazy`).
+
+    Raises:
+        BuildTimeout: ``deadline`` expired first.
     """
+    def check() -> None:
+        if deadline is not None and deadline.expired():
+            raise BuildTimeout
+
     out = Lowered()
-    for con in model.constraints:
+    for k, con in enumerate(model.constraints):
+        if not k & 0xFFFF:
+            check()
         if isinstance(con, Clause):
             out.hard.append(con.lits)
         else:
@@ -277,6 +299,7 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
             out.lazy.append(con)
             if seed:
                 out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
+    check()
     if model.objective is not None:
         soft = soft_objective(model.objective, out.hard)
         out.soft, out.offset, out.sense = soft.soft, soft.offset, soft.sense
@@ -329,8 +352,17 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        clauses = self._clauses(model, strategy, s.card.encoding)
-        low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs)
+        deadline = options.clock()
+        try:
+            if deadline.expired():
+                raise BuildTimeout
+            clauses = self._clauses(model, strategy, s.card.encoding)
+            low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
+        except BuildTimeout:
+            seconds = time.perf_counter() - start
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                          stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                 "reason": "the time limit ran out while the clauses were built"})
         if model.objective is None:
             oracle, algorithm = _Sat(model, low, s), "sat"
         elif (s.algorithm == "lsu" or s.algorithm == "auto" and _region_objective(model, low)) \
@@ -340,7 +372,7 @@ class MaxSatBackend(Backend):
             oracle, algorithm = _Rc2(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
         separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
-        out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
+        out = lazy_solve(model, oracle, low.lazy, deadline, separators)
         if not out.stats["abandoned"]:
             oracle.close()
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
@@ -562,7 +594,14 @@ class _Lsu(_Oracle):
     al., CP 2014) counts the falsified soft literals, each repeated by its
     weight, built once over the first incumbent's cost. Each call asks for
     an answer cheaper than the incumbent; UNSAT then proves the incumbent
-    optimal, since the cuts remove no solution."""
+    optimal, since the cuts remove no solution.
+
+    The totalizer cut at the first cost ``c`` over ``W`` units has about
+    ``W c`` clauses. When that passes :data:`COUNTER_MAX_SIZE` and the
+    score to beat is the smaller side (a near-empty map: thousands of
+    cells, a pen of a few dozen), the search counts the satisfied units
+    instead, "at least ``W - c + 1``", with the counter of
+    :mod:`gridlang.cardinality`, grown as the score rises."""
 
     improving = True
 
@@ -574,21 +613,20 @@ class _Lsu(_Oracle):
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
         self.tot = None
+        self.gain: AtLeast | None = None
+        self.gain_seen = 0
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
-        from pysat.card import ITotalizer
-
         assumptions: list[int] = []
         if incumbent is not None:
             best = self.cost(incumbent)
             if best <= 0:
                 return Round("infeasible")  # nothing is cheaper than cost 0
-            if self.tot is None:
-                self.tot = ITotalizer(self.counted, ubound=best,
-                                      top_id=max(self.low.top, self.solver.nof_vars()))
-                self.solver.append_formula(self.tot.cnf.clauses)
-            if best - 1 < len(self.counted):
-                assumptions = [-self.tot.rhs[best - 1]]
+            assumption = self._cheaper(best)
+            if assumption is None:
+                return Round("infeasible")  # no answer satisfies more units than there are
+            if assumption:
+                assumptions = [assumption]
         ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
         trivial = self.score(0)  # no answer beats cost 0
         if ok is None:
@@ -596,6 +634,32 @@ class _Lsu(_Oracle):
         if not ok:
             return Round("infeasible")
         return Round("feasible", self.assignment(self.solver.get_model()), bound=trivial)
+
+    def _cheaper(self, best: int) -> int | None:
+        """The literal to assume for "cost below ``best``" (0: none needed; None: impossible),
+        the counter built or grown first."""
+        from pysat.card import ITotalizer
+
+        units = len(self.counted)
+        if self.tot is None and self.gain is None:
+            if units * best <= COUNTER_MAX_SIZE or best <= units - best + 1:
+                self.tot = ITotalizer(self.counted, ubound=best,
+                                      top_id=max(self.low.top, self.solver.nof_vars()))
+                self.solver.append_formula(self.tot.cnf.clauses)
+            else:
+                top = [max(self.low.top, self.solver.nof_vars())]
+
+                def new_var() -> int:
+                    top[0] += 1
+                    return top[0]
+
+                self.gain = AtLeast([-lit for lit in self.counted], new_var)
+        if self.tot is not None:
+            return -self.tot.rhs[best - 1] if best - 1 < units else 0
+        out = self.gain.output(units - best + 1)
+        self.solver.append_formula(self.gain.clauses[self.gain_seen:])
+        self.gain_seen = len(self.gain.clauses)
+        return out
 
     def add(self, cuts: list[Linear]) -> None:
         for cut in cuts:
