@@ -70,7 +70,7 @@ from typing import ClassVar, Mapping
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_solver
+from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
@@ -160,7 +160,14 @@ class CpSatBackend(Backend):
         settings = settings if settings is not None else self.configure(options)
         deadline = options.clock()
         start = time.perf_counter()
-        built = _Lowering(self.prepare(model), strategy)
+        try:
+            deadline.check()
+            built = _Lowering(self.prepare(model), strategy, deadline)
+        except BuildTimeout:
+            seconds = time.perf_counter() - start
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                          stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                 "reason": "the time limit ran out while the CP-SAT model was built"})
         build_seconds = time.perf_counter() - start
         oracle = _Oracle(built, options, settings)
         out = lazy_solve(model, oracle, built.connected, deadline)
@@ -209,7 +216,9 @@ class _Lowering:
     ``connected`` lists the nodes left to the cut loop (lowered lazily).
     """
 
-    def __init__(self, model: Model, strategy: str):
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
+        """Raises :class:`~gridlang.deadline.BuildTimeout` when ``deadline``
+        (read every 16,384 constraints) passes first."""
         from ortools.sat.python import cp_model
 
         self.cp_model = cp_model
@@ -219,7 +228,9 @@ class _Lowering:
         self.x = [self.cp.NewBoolVar(v.identifier()) for v in model.variables]
         self.connected: list[Connected] = []
         self.extra_vars = 0
-        for con in model.constraints:
+        for k, con in enumerate(model.constraints):
+            if deadline is not None and not k & 0x3FFF:
+                deadline.check()
             if isinstance(con, Clause):
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):

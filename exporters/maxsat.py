@@ -83,7 +83,7 @@ from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.cardinality import AtLeast
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_sat, run_solver, sat_interruptible
+from gridlang.deadline import BuildTimeout, Deadline, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
@@ -257,10 +257,6 @@ class Lowered:
     lazy: list[Connected] = field(default_factory=list)
 
 
-class BuildTimeout(Exception):
-    """The deadline passed while the clauses were being built (:func:`lower`)."""
-
-
 def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: Deadline | None = None) -> Lowered:
     """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
 
@@ -281,10 +277,7 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: D
     Raises:
         BuildTimeout: ``deadline`` expired first.
     """
-    def check() -> None:
-        if deadline is not None and deadline.expired():
-            raise BuildTimeout
-
+    check = deadline.check if deadline is not None else (lambda: None)
     out = Lowered()
     for k, con in enumerate(model.constraints):
         if not k & 0xFFFF:
@@ -354,8 +347,7 @@ class MaxSatBackend(Backend):
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
         deadline = options.clock()
         try:
-            if deadline.expired():
-                raise BuildTimeout
+            deadline.check()
             clauses = self._clauses(model, strategy, s.card.encoding)
             low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
         except BuildTimeout:

@@ -48,6 +48,15 @@ class SolverAbandoned(Exception):
     """
 
 
+class BuildTimeout(Exception):
+    """The deadline passed while a solver's model was being built.
+
+    Raised by :meth:`Deadline.check` between steps of a build that cannot
+    otherwise be stopped (clauses, rows, a ``CpModel``); a backend turns it
+    into an UNKNOWN result whose ``stats["reason"]`` says so.
+    """
+
+
 class Deadline:
     """The time left for one command, and whether the user stopped it.
 
@@ -82,6 +91,11 @@ class Deadline:
     def expired(self) -> bool:
         """True when the time is up or the user stopped the command."""
         return self.interrupted or (self.end is not None and time.perf_counter() >= self.end)
+
+    def check(self) -> None:
+        """Raise :class:`BuildTimeout` when :meth:`expired`; for loops that build a model."""
+        if self.expired():
+            raise BuildTimeout
 
     def elapsed(self) -> float:
         """Seconds since the start."""

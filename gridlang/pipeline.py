@@ -254,14 +254,16 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     seconds = dict(seconds or {})
     t0 = time.perf_counter()
     engine = get_backend(backend)
-    engine.load_library()
+    expired = options.deadline.expired()
+    if not expired:
+        engine.load_library()  # about 1 s for OR-Tools or Pyomo: not when no time is left
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    session = engine.session(model, options)
-    if options.deadline.expired():
+    if expired:
         # Parsing and compiling used the time up: no solver is started.
         result = Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving"})
     else:
+        session = engine.session(model, options)
         result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
     report = Report(model, backend, result, seconds=seconds)
