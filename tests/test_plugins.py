@@ -147,7 +147,16 @@ def test_json_of_a_puzzle_without_plugin_carries_decisions_only(tmp_path, capsys
 PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock)", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("module", ["cli.py", "maps.py", "compiler.py", "pipeline.py"])
+GENERIC = sorted(str(p.relative_to(REPO / "gridlang"))
+                 for pattern in ("cli/*.py", "compiler/*.py", "interpreter/*.py", "maps.py", "pipeline.py")
+                 for p in (REPO / "gridlang").glob(pattern))
+
+
+def test_the_generic_layers_are_all_there():
+    assert {"cli/commands.py", "compiler/core.py", "interpreter/core.py", "maps.py", "pipeline.py"} <= set(GENERIC)
+
+
+@pytest.mark.parametrize("module", GENERIC)
 def test_generic_layers_name_no_puzzle(module):
     text = (REPO / "gridlang" / module).read_text(encoding="utf-8")
     found = [f"{module}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in PUZZLE_WORDS.finditer(text)]

@@ -1,0 +1,73 @@
+"""The ``gridlang`` command line.
+
+Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
+``backends``, ``import-image``, ``calibrate-image``. Bad input prints
+``file:line:col: error: ...`` with the line and a caret, never a traceback
+(``--debug`` shows it).
+
+What is particular to a puzzle family (its drawing, the figures on the status
+line, its part of ``--json``) comes from the family's plug-in, found by the
+spec's ``puzzle`` name (:mod:`gridlang.plugins`). ``--json`` always carries
+``decisions``, the answer by decision name (null when there is none), and a
+plug-in's figures under the plug-in's own name.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from ..errors import GridlangError, VerificationError
+
+from .arguments import MAX_COUNT, MAX_WORKERS, _build_parser
+from .exits import (EXIT_BAD_INPUT, EXIT_CODES, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK,
+                    EXIT_VERIFY_FAILED)
+from .options import _shorthand_params
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_CODES", "EXIT_INFEASIBLE", "EXIT_INTERRUPTED", "EXIT_NO_SOLUTION", "EXIT_OK",
+           "EXIT_VERIFY_FAILED", "MAX_COUNT", "MAX_WORKERS", "main"]
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (see ``gridlang --help``)."""
+    started = time.perf_counter()
+    parser = _build_parser()
+    args, rest = parser.parse_known_args(argv)
+    debug = getattr(args, "debug", False)
+    args.started = started
+    try:
+        if rest:
+            if not getattr(args, "accepts_params", False):
+                parser.error(f"unrecognized arguments: {' '.join(rest)}")
+            args.param = list(args.param or []) + _shorthand_params(rest, args)
+        return args.run(args)
+    except GridlangError as e:
+        if debug:
+            raise
+        print(e.render(), file=sys.stderr)
+        return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (| head): what it wanted, it has
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as e:  # a file that cannot be written (export -o, a full disk)
+        if debug:
+            raise
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that the interpreter's last
+    flush of a closed pipe cannot raise again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass

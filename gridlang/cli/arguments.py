@@ -1,0 +1,304 @@
+"""The ``gridlang`` argument parser: subcommands, flags and their value checks."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from ..limits import shorten
+
+from . import commands
+from .exits import EXIT_BAD_INPUT, EXIT_CODES
+
+MAX_WORKERS = 256
+"""The most solver threads ``--workers`` takes."""
+
+MAX_COUNT = 1_000_000
+"""The most solutions ``--count`` enumerates."""
+
+
+
+
+class _BackendNames:
+    """The registered backend names for ``--backend``, looked up when first
+    asked, so that ``gridlang check`` imports no backend machinery."""
+
+    def _names(self) -> list[str]:
+        from ..backend import backend_names
+
+        return backend_names()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with gridlang's exit code for bad input (1, not argparse's 2,
+    which here means infeasible), keeping its ``--long`` option names."""
+
+    def __init__(self, *args, **kwargs):
+        self.long_options: list[str] = []
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        self.long_options.extend(s for s in action.option_strings if s.startswith("--"))
+        return action
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="gridlang",
+        description="State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT or MaxSAT.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False, url: bool = False) -> None:
+        sp.add_argument("spec", nargs="?" if url else None, help="the .grid spec" + (
+            " (with --url: the genre's bundled spec when omitted)" if url else ""))
+        if need_map:
+            alternatives = image or url
+            where = sp.add_mutually_exclusive_group(required=True) if alternatives else sp
+            where.add_argument("--map", "-m", required=not alternatives, help="map or instance file (text or JSON)")
+            if image:
+                where.add_argument("--image", metavar="PICTURE", help="read the map off a screenshot of the game")
+                sp.add_argument("--calibration", metavar="FILE", help="colours for --image (default: the plug-in's)")
+            if url:
+                where.add_argument("--url", help="a puzz.link URL, decoded into the map (gridlang import URL shows it)")
+            sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                            help="set a parameter the spec declares (also --NAME VALUE)")
+            sp.set_defaults(accepts_params=True, command_parser=sp)
+        sp.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    def solver_options(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
+                        help="solver: %(choices)s (default: cpsat)")
+        sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree, reach; default per backend: gridlang backends)")
+        sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                        help="wall-clock limit for the solve (checked by the solver between its steps: "
+                             "a large MILP root node can run over by seconds)")
+        sp.add_argument("--workers", "-w", type=_workers, metavar="N",
+                        help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
+        sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
+        sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
+        sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                        help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
+                             "(any CP-SAT parameter), milp.seed_cuts=1; repeatable")
+
+    def pictures(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--svg", metavar="FILE", help="draw the verified answer as SVG")
+        sp.add_argument("--png", metavar="FILE", help="draw the verified answer as PNG")
+        sp.add_argument("--cell", type=_cell_pixels, default=32, metavar="PIXELS",
+                        help="side of a cell in --svg and --png pictures (default 32)")
+
+    s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    common(s, image=True, url=True)
+    solver_options(s)
+    pictures(s)
+    s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
+    s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=commands._cmd_solve)
+
+    e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
+    common(e)
+    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp (a clingo .lp program)")
+    e.add_argument("--output", "-o", required=True, help="file to write")
+    e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
+    e.set_defaults(run=commands._cmd_export)
+
+    d = sub.add_parser("decode", help="read an external solver's solution file and verify it")
+    common(d)
+    d.add_argument("--solution", "-s", required=True, help="the solver's solution file")
+    d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name; asp for clingo's output)")
+    d.add_argument("--json", action="store_true", help="print one JSON object")
+    pictures(d)
+    d.set_defaults(run=commands._cmd_decode)
+
+    c = sub.add_parser("compile", help="compile a spec against a map and describe the model")
+    common(c)
+    c.add_argument("--dump-ir", action="store_true", help="print every variable and constraint")
+    c.set_defaults(run=commands._cmd_compile)
+
+    v = sub.add_parser("verify", help="check an answer against the spec's own rules, evaluated directly")
+    common(v)
+    v.add_argument("--solution", "-s", required=True,
+                   help="the answer: what solve --json prints, or its decisions object alone")
+    v.add_argument("--objective", type=_objective, help="the score the answer claims (default: the file's objective)")
+    v.set_defaults(run=commands._cmd_verify)
+
+    bt = sub.add_parser("batch", help="solve many maps, one JSON line each, resumable (a process pool or Dask)")
+    bt.add_argument("spec", help="the .grid spec")
+    bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
+    bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
+    bt.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND", help="solver (default: cpsat)")
+    bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
+                    "one for cpsat, whose portfolio uses the cores)")
+    bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
+    bt.add_argument("--unique", action="store_true", help="prove each answer unique")
+    bt.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", help="a parameter for every map")
+    bt.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                    help="a backend setting (repeatable)")
+    bt.add_argument("--scheduler", metavar="tcp://HOST:8786", help="run on this Dask distributed scheduler")
+    bt.add_argument("--debug", action="store_true", help="show tracebacks")
+    bt.set_defaults(run=commands._cmd_batch)
+
+    pl = sub.add_parser("plot", help="plot batch results: share solved against time, time against size")
+    pl.add_argument("results", nargs="+", help="JSON-lines results files (one series per file and backend)")
+    pl.add_argument("--output", "-o", required=True, help="figure file: .png, .svg or .pdf")
+    pl.add_argument("--title", help="the figure's title")
+    pl.add_argument("--debug", action="store_true", help="show tracebacks")
+    pl.set_defaults(run=commands._cmd_plot)
+
+    bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
+    from ..bench import SETS
+
+    bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
+    bn.add_argument("--backend", "-b", nargs="+", default=["cpsat", "milp", "maxsat"], choices=_BackendNames(),
+                    metavar="BACKEND")
+    bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
+    bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
+    bn.add_argument("--time-limit", "-t", type=_positive_seconds, default=120.0, metavar="SECONDS",
+                    help="seconds per solve (default 120)")
+    bn.add_argument("--maps", metavar="GLOB", help="only maps whose file name matches")
+    bn.add_argument("--metric", default="compile+solve",
+                    help="what the summary measures: elapsed, total, or phases joined by + (default compile+solve)")
+    bn.add_argument("--baseline", help="the backend the ratios divide by (default: the first)")
+    bn.add_argument("--root", default=".", help="the checkout holding puzzles/ and tests/data/ (default .)")
+    bn.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                    help="a backend setting (repeatable)")
+    bn.add_argument("--quiet", action="store_true", help="print the summary only")
+    bn.add_argument("--debug", action="store_true", help="show tracebacks")
+    bn.set_defaults(run=commands._cmd_bench)
+
+    im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
+    im.add_argument("url", help="the puzz.link URL")
+    im.add_argument("--debug", action="store_true", help="show tracebacks")
+    im.set_defaults(run=commands._cmd_import)
+
+    k = sub.add_parser("check", help="parse and check a spec")
+    common(k, need_map=False)
+    k.set_defaults(run=commands._cmd_check)
+
+    b = sub.add_parser("backends", help="list the backends and whether their solvers are installed")
+    b.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    b.set_defaults(run=commands._cmd_backends)
+
+    i = sub.add_parser("import-image", help="read a map off a screenshot of the game and print it")
+    i.add_argument("image", metavar="PICTURE", help="the screenshot (PNG, JPEG, ...)")
+    i.add_argument("--spec", help="the spec whose plug-in reads it (default: the one plug-in that reads pictures)")
+    i.add_argument("--calibration", metavar="FILE", help="colours to use (default: the plug-in's)")
+    i.add_argument("--debug", action="store_true", help="show tracebacks")
+    i.set_defaults(run=commands._cmd_import_image)
+
+    r = sub.add_parser("calibrate-image", help="learn the colours import-image needs from screenshots with known maps")
+    r.add_argument("pairs", nargs="+", metavar="PICTURE MAP", help="screenshots, each followed by its map file")
+    r.add_argument("--output", "-o", required=True, help="the calibration file to write (JSON)")
+    r.add_argument("--spec", help="the spec whose plug-in reads the pictures (default: the one that does)")
+    r.add_argument("--debug", action="store_true", help="show tracebacks")
+    r.set_defaults(run=commands._cmd_calibrate_image)
+    return p
+
+
+def _cell_pixels(text: str) -> int:
+    """argparse type: a cell side of 4 pixels or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
+    if value < 4:
+        raise argparse.ArgumentTypeError(f"a cell must be 4 pixels or more, not {value}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"give a number of seconds more than 0, not {text}"
+                                         + (" (leave it out for no limit)" if value == math.inf else ""))
+    return value
+
+
+def _integer(text: str, low: int, high: int) -> int:
+    """An integer from ``low`` to ``high``, or an argparse error saying so."""
+    try:
+        value = int(text) if len(text.strip()) <= 20 else None
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"give a whole number from {low:,} to {high:,}, not {text}")
+    return value
+
+
+def _count(text: str) -> int:
+    """argparse type for ``--count``: 1 to :data:`MAX_COUNT` solutions."""
+    return _integer(text, 1, MAX_COUNT)
+
+
+def _workers(text: str) -> int:
+    """argparse type for ``--workers``: 1 to :data:`MAX_WORKERS` threads."""
+    return _integer(text, 1, MAX_WORKERS)
+
+
+def _objective(text: str) -> int:
+    """argparse type for ``--objective``: an integer a solver can hold (64 bits)."""
+    return _integer(text, -(2**63) + 1, 2**63 - 1)
+
+
+def _mip_gap(text: str) -> float:
+    """argparse type for ``--mip-gap``: a finite relative gap of 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"give a relative gap of 0 or more (0.01 is 1%), not {text}")
+    return value
+
+
+def _setting(text: str) -> tuple[str, object]:
+    """argparse type: ``BACKEND.SETTING=VALUE``, the value read as a Boolean
+    (``true``/``false``), an integer, a number, or else kept as text."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip(), raw.strip()
+    if not sep or "." not in key or not raw:
+        raise argparse.ArgumentTypeError(f"{text!r}: write BACKEND.SETTING=VALUE, e.g. maxsat.algorithm=rc2")
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
+    for kind in (int, float):
+        try:
+            value = kind(raw)
+        except ValueError:
+            continue
+        if kind is int and not -(2**63) <= value < 2**63:
+            raise argparse.ArgumentTypeError(f"{key}={shorten(raw)}: the value is beyond 64 bits, "
+                                             "more than any solver setting takes")
+        return key, value
+    return key, raw
+
+
+def _positive_int(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+    return value

@@ -1,0 +1,430 @@
+"""The subcommands' bodies: each takes the parsed arguments and returns the exit code.
+
+Bad input raises :class:`~gridlang.errors.GridlangError`, which
+:func:`gridlang.cli.main` prints located, with the line and a caret.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+from ..errors import BackendError, ImageError, ParamError
+from ..limits import MAX_ANSWER_BYTES, shorten
+from ..plugins import Plugin, all_plugins, find_plugin
+
+from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
+from .options import _options, _params
+
+
+def _cmd_solve(args) -> int:
+    from ..backend import Status
+    from ..deadline import Deadline, catch_interrupt
+    from ..pipeline import solve
+
+    options = _options(args)
+    # One deadline for the whole command; the first Ctrl-C stops the search
+    # and the best answer so far is printed, the second one exits at once.
+    options.deadline = Deadline(args.time_limit, start=args.started)
+    read = time.perf_counter()
+    data = _image_map(args) if args.image else None
+    read = time.perf_counter() - read
+    if data is not None:
+        args.map = args.image
+    with catch_interrupt(options.deadline):
+        if args.url:
+            from ..pipeline import solve_model
+            from ..puzzlink import compile_url
+
+            model, seconds = compile_url(args.url, args.spec, _params(args))
+            args.spec, args.map = model.info["spec"], args.url
+            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+        else:
+            report = solve(args.spec, args.map, _params(args), args.backend, options,
+                           count=args.count, unique=args.unique, map_data=data)
+    if data is not None:  # reading the picture is part of reading the map
+        report.seconds["parse"] += read
+        report.seconds["total"] += read
+    status = report.result.status
+    if args.json:
+        print(json.dumps(_report_json(report, args)))
+    else:
+        print(_report_text(report, args.time_limit))
+    _write_pictures(args, report.model, report.solution)
+    if report.interrupted:
+        print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if status is Status.INFEASIBLE:
+        return EXIT_INFEASIBLE
+    if not status.has_solution:
+        return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _render(model, solution) -> str:
+    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    from ..plugins import find_plugin
+
+    text = find_plugin(model.name).render(model.grid, solution)
+    return text if text is not None else _render_generic(model.grid, solution)
+
+
+def _report_json(report, args) -> dict:
+    from ..api import report_json
+
+    return report_json(report, str(args.spec), str(args.map))
+
+
+def _report_text(report, time_limit: float | None = None) -> str:
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    lines = []
+    if report.solution is not None:
+        lines.append(_render(model, report.solution))
+        lines.append("")
+    status = res.status.value
+    parts = [f"status {status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
+    parts.append(f"backend {report.backend}" + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
+    lines.append("   ".join(parts))
+    if res.status is Status.UNKNOWN and report.solution is None:
+        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
+                  else " before the solver stopped at a limit of its own")
+        lines.append(f"no solution found{within}, and none ruled out")
+    if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
+        if report.unique is True:
+            lines.append("unique: the solution is the only one (proved)")
+        elif report.unique is False and len(report.solutions) > 1:
+            lines.append("not unique: a second solution exists")
+            lines.append("")
+            lines.append(_render(model, report.solutions[1]))
+            lines.append("cells that differ: " + ", ".join(
+                str(model.grid.cell(c)) for c in _differing(report.solutions[0], report.solutions[1])))
+        else:
+            more = "all of them" if report.complete else "stopped at the limit or the time limit"
+            lines.append(f"solutions found: {len(report.solutions)} ({more})")
+    s = report.seconds
+    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
+                                      if k in s))
+    return "\n".join(lines)
+
+
+def _differing(a, b) -> list[int]:
+    cells = set()
+    for name in set(a.decisions) | set(b.decisions):
+        da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
+        cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
+    return sorted(cells)
+
+
+def _render_generic(grid, solution) -> str:
+    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True}
+    rows = []
+    for r in range(grid.rows):
+        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
+                            for c in range(grid.cols)))
+    return "\n".join(rows)
+
+
+def _format_backend(fmt: str):
+    from ..errors import BackendError
+
+    from ..api import FORMAT_BACKEND
+    from ..backend import get_backend
+
+    if fmt not in FORMAT_BACKEND:
+        raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(FORMAT_BACKEND)}")
+    return get_backend(FORMAT_BACKEND[fmt])
+
+
+def _cmd_export(args) -> int:
+    from ..backend import SolveOptions
+    from ..pipeline import load
+
+    fmt = args.format.lower()
+    engine = _format_backend(fmt)
+    model, _ = load(args.spec, args.map, _params(args))
+    written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
+    for path in written:
+        print(f"wrote {path}")
+    for note in getattr(engine, "notes", ()):
+        print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
+# Solution-file suffixes that are not themselves a model format.
+_SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
+
+
+def _cmd_decode(args) -> int:
+    from ..backend import Result, Status
+    from ..errors import BackendError, MapError, read_source
+    from ..pipeline import Report, load, verify
+
+    fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
+    engine = _format_backend(_SOLUTION_SUFFIX.get(fmt, fmt))
+    reader = getattr(engine, "read_solution", None)
+    if reader is None:
+        raise BackendError(f"backend {engine.name!r} cannot read solution files")
+    model, _ = load(args.spec, args.map, _params(args))
+    # A binary file, or one too large, is refused here in a located sentence.
+    read_source(args.solution, MapError, "solution file", MAX_ANSWER_BYTES)
+    assignment = reader(model, args.solution)
+    objective = model.objective.value(assignment) if model.objective is not None else None
+    # The model's objective must equal the rules' score, as after any solve.
+    solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
+    report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
+    if args.json:
+        from ..api import report_json
+
+        full = report_json(report, str(args.spec), str(args.map))
+        print(json.dumps({key: full[key] for key in ("verified", "objective", "verified_score", "decisions")}
+                         | {key: value for key, value in full.items() if key == find_plugin(model.name).name}))
+    else:
+        print(_render(model, solution))
+        print()
+        print(f"verified: score {report.score}" if report.score is not None else "verified")
+    _write_pictures(args, model, solution)
+    return EXIT_OK
+
+
+def _write_pictures(args, model, solution) -> None:
+    """Draw the verified answer to ``--svg`` and ``--png``, naming each file on stderr."""
+    if not (args.svg or args.png):
+        return
+    if solution is None:
+        print("note: no answer to draw", file=sys.stderr)
+        return
+    from ..draw import picture, write_picture
+
+    canvas = picture(model, solution, args.cell)
+    for path, fmt in ((args.svg, "svg"), (args.png, "png")):
+        if path:
+            write_picture(canvas, path, fmt)
+            print(f"wrote {path}", file=sys.stderr)
+
+
+def _image_plugin(args) -> Plugin:
+    """The plug-in that reads pictures: the spec's (``--spec``), else the only one that does."""
+    if args.spec:
+        from ..parser import parse_file
+
+        spec = parse_file(args.spec)
+        return find_plugin(spec.puzzle.name if spec.puzzle else None)
+    readers = [p for p in all_plugins() if type(p).read_image is not Plugin.read_image]
+    if len(readers) != 1:
+        names = ", ".join(p.name for p in readers)
+        raise ImageError("no puzzle plug-in reads pictures" if not readers else
+                         f"several puzzle plug-ins read pictures ({names}); name one with --spec SPEC")
+    return readers[0]
+
+
+def _image_map(args):
+    """The map read off ``--image`` by the spec's plug-in, as map data (its rows located as lines 1, 2, ...)."""
+    from ..maps import MapData
+
+    rows = _image_plugin(args).read_image(args.image, args.calibration)
+    if rows is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures; give --map instead")
+    return MapData(args.image, "\n".join(rows) + "\n", rows, [(r + 1, 1) for r in range(len(rows))])
+
+
+def _cmd_import_image(args) -> int:
+    plugin = _image_plugin(args)
+    rows = plugin.read_image(args.image, args.calibration)
+    if rows is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures")
+    print("\n".join(rows))
+    return EXIT_OK
+
+
+def _cmd_calibrate_image(args) -> int:
+    from ..imaging import calibration_text
+    from ..maps import read_map
+
+    if len(args.pairs) % 2:
+        raise ImageError(f"give pictures and maps in pairs (PICTURE MAP ...), not {len(args.pairs)} files")
+    plugin = _image_plugin(args)
+    pairs = [(args.pairs[k], read_map(args.pairs[k + 1]).rows) for k in range(0, len(args.pairs), 2)]
+    data = plugin.calibrate_image(pairs)
+    if data is None:
+        raise ImageError(f"the plug-in of {args.spec} reads no pictures")
+    Path(args.output).write_text(calibration_text(data), encoding="utf-8")
+    print(f"wrote {args.output}: {len(data['classes'])} tiles learned from {len(pairs)} pictures")
+    return EXIT_OK
+
+
+def _cmd_compile(args) -> int:
+    from ..ir import dump
+    from ..pipeline import load
+
+    model, seconds = load(args.spec, args.map, _params(args))
+    if args.dump_ir:
+        print(dump(model))
+    else:
+        kinds = {}
+        for con in model.constraints:
+            kinds[type(con).__name__] = kinds.get(type(con).__name__, 0) + 1
+        print(f"{model.name}: {model.grid.rows}x{model.grid.cols} cells, {model.num_vars} variables, "
+              + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+              + f"; objective: {model.objective.sense.value if model.objective else 'none'}")
+        print(f"time: parse {seconds['parse']:.2f} s, compile {seconds['compile']:.2f} s")
+    return EXIT_OK
+
+
+def _cmd_verify(args) -> int:
+    """Exit 0 when every rule holds (and the claimed objective matches), else 4 with the broken rules."""
+    from ..answers import check_answer
+
+    verdict = check_answer(args.spec, args.map, args.solution, _params(args))
+    claimed = args.objective
+    if claimed is None:
+        claimed = _claimed_objective(args.solution)
+    problems = [] if verdict.ok else [verdict.render()]
+    if verdict.ok and isinstance(claimed, int) and verdict.objective is not None and claimed != verdict.objective:
+        problems.append(f"{args.solution}: error: the answer claims the objective {claimed}, "
+                        f"but the spec's rules score it {verdict.objective}")
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return EXIT_VERIFY_FAILED
+    score = f", objective {verdict.objective}" if verdict.objective is not None else ""
+    print(f"{args.solution}: every rule of {args.spec} holds{score}")
+    return EXIT_OK
+
+
+def _claimed_objective(path: str) -> int | None:
+    """The ``objective`` an answer file claims, as an exact integer.
+
+    A number written as a float (``66.0``, ``6.6e13``, what a MILP solver's
+    double gives) is taken when it is a whole number a double holds exactly
+    (at most 2**53 in magnitude).
+
+    Returns:
+        The integer, or None when the file claims none (or is no JSON
+        object: the answer reader has reported that already).
+
+    Raises:
+        ParamError: the claim is not a whole number, or a float too large
+            to be exact; located at the value.
+    """
+    from ..errors import load_json, read_source
+    from ..maps import json_key_span
+
+    text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
+    record = load_json(text, path, ParamError, "answer")
+    claimed = record.get("objective") if isinstance(record, dict) else None
+    if claimed is None or (isinstance(claimed, int) and not isinstance(claimed, bool)):
+        return claimed
+    if isinstance(claimed, str) and len(claimed) > 18 and claimed.lstrip("-").isdigit():
+        if len(claimed) <= 100:
+            return int(claimed)  # a JSON integer of more than 18 digits (see load_json)
+        raise ParamError(f"the answer claims the objective {shorten(claimed)}, more than any solver computes",
+                         json_key_span(path, text, "objective"), source=text)
+    if isinstance(claimed, float) and claimed.is_integer() and abs(claimed) <= 2**53:
+        return int(claimed)
+    why = ("a float this large is not exact; write the integer" if isinstance(claimed, float) and
+           math.isfinite(claimed) and claimed.is_integer() else "it must be a whole number")
+    raise ParamError(f"the answer claims the objective {json.dumps(claimed)}, but {why}",
+                     json_key_span(path, text, "objective"), source=text)
+
+
+def _cmd_batch(args) -> int:
+    """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
+    from ..batch import run_batch
+
+    settings = {}
+    for key, value in args.set:
+        if key.split(".", 1)[0] != args.backend:
+            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
+                               f"but the backend is {args.backend!r}")
+        settings[key] = value
+    client = None
+    if args.scheduler:
+        from distributed import Client
+
+        try:
+            client = Client(args.scheduler, timeout=30)
+        except OSError as e:
+            raise BackendError(f"cannot reach the Dask scheduler {args.scheduler}: {e}") from e
+    try:
+        summary = run_batch(args.spec, args.maps, args.out, backend=args.backend, workers=args.workers,
+                            time_limit=args.time_limit, unique=args.unique, params=_params(args),
+                            settings=settings, client=client)
+    finally:
+        if client is not None:
+            client.close()
+    print(summary.text())
+    if summary.verify_failed:
+        return EXIT_VERIFY_FAILED
+    return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK
+
+
+def _cmd_bench(args) -> int:
+    """Exit 0 when every row is correct (verified, proved, at the known optimum), else 4."""
+    from ..bench import run, summary
+
+    echo = None if args.quiet else (lambda line: print(line, flush=True))
+    rows = run(args.sets, args.backend, args.out, root=args.root, fresh=args.fresh, time_limit=args.time_limit,
+               pattern=args.maps, settings=dict(args.set), echo=echo)
+    for line in summary(rows, args.metric, args.baseline):
+        print(line)
+    return EXIT_OK if all(r["correct"] for r in rows) else EXIT_VERIFY_FAILED
+
+
+def _cmd_plot(args) -> int:
+    from ..plot import plot
+
+    plot(args.results, args.output, args.title)
+    print(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _cmd_import(args) -> int:
+    from ..puzzlink import decode
+
+    print(decode(args.url).text, end="")
+    return EXIT_OK
+
+
+def _cmd_check(args) -> int:
+    from ..checker import check
+    from ..parser import parse_file
+
+    t0 = time.perf_counter()
+    spec = parse_file(args.spec)
+    symbols = check(spec)
+    print(f"{args.spec}: ok ({len(symbols.tiles)} tiles, {len(symbols.params)} parameters, "
+          f"{len(symbols.decisions)} decisions, {len(symbols.regions)} regions; "
+          f"{time.perf_counter() - t0:.2f} s)")
+    return EXIT_OK
+
+
+def _cmd_backends(args) -> int:
+    from ..backend import backend_class, backend_names
+
+    for name in backend_names():
+        cls = backend_class(name)
+        if cls is None:
+            print(f"{name:8s} not built (module missing)")
+            continue
+        state = "installed" if cls.available() else f"missing (pip install {cls.library})"
+        formats = ", ".join(cls.formats) or "none"
+        print(f"{name:8s} {state:10s} {cls.description}; connectivity: {', '.join(cls.connectivity)} "
+              f"(default {cls.connectivity[0]}); writes: {formats}")
+    return EXIT_OK
+

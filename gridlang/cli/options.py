@@ -1,0 +1,101 @@
+"""Reading the parsed command line into parameters and solve options.
+
+Unknown ``--NAME VALUE`` options are taken as spec parameters only when the
+spec declares NAME; otherwise they are refused with the closest flag or
+parameter name.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from ..errors import BackendError, ParamError
+
+
+_CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
+"""Solver settings that would start a clock of their own beside the command's deadline."""
+
+
+
+
+def _shorthand_params(rest: list[str], args) -> list[str]:
+    """``--size 12`` and ``--size=12`` -> ``size=12``, for parameters the spec declares.
+
+    Args:
+        rest: the arguments argparse did not recognise, in order.
+        args: the parsed arguments (``spec``, the subcommand's parser).
+
+    Returns:
+        ``NAME=VALUE`` strings, as ``--param`` takes them.
+
+    Raises:
+        ParamError: an argument is not ``--NAME``; ``--NAME`` is neither an
+            option of the subcommand nor a parameter of the spec (the message
+            suggests the closest of either); a value is missing.
+        GridlangError: the spec itself does not parse or check (located).
+    """
+    declared = _declared_params(args.spec)
+    out, i = [], 0
+    while i < len(rest):
+        arg = rest[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            raise ParamError(f"unexpected argument {arg!r}")
+        name = arg[2:]
+        flag = "--" + name.partition("=")[0]
+        if flag[2:].replace("-", "_") not in declared:
+            raise ParamError(_unknown_flag(flag, args, declared))
+        if "=" in name:
+            out.append(name)
+            i += 1
+            continue
+        if i + 1 >= len(rest):
+            raise ParamError(f"{arg} needs a value")
+        out.append(f"{name}={rest[i + 1]}")
+        i += 2
+    return out
+
+
+def _declared_params(spec_path: str) -> list[str]:
+    """The parameter names a spec declares, in order (parsing and checking it)."""
+    from ..checker import check
+    from ..parser import parse_file
+
+    return list(check(parse_file(spec_path)).params)
+
+
+def _unknown_flag(flag: str, args, declared: list[str]) -> str:
+    """The message for a ``--NAME`` that is neither an option nor a declared
+    parameter, naming the closest option or parameter (difflib ratio 0.6 or more)."""
+    candidates = args.command_parser.long_options + [f"--{p}" for p in declared]
+    close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
+    head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
+    if close:
+        return f"{head}; did you mean {close[0]}?"
+    return (f"{head} (its parameters: {', '.join(declared) or 'none'}; "
+            f"the options: gridlang {args.command} --help)")
+
+
+def _params(args) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in args.param or []:
+        if "=" not in item:
+            raise ParamError(f"--param {item!r}: write NAME=VALUE")
+        name, value = item.split("=", 1)
+        out[name.strip().replace("-", "_")] = value.strip()
+    return out
+
+
+def _options(args):
+    from ..backend import SolveOptions
+
+    extra = {}
+    for key, value in args.set:
+        if key.split(".", 1)[0] != args.backend:
+            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
+                               f"but the backend is {args.backend!r}")
+        if key in _CLOCKS:
+            raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
+                               "the whole command (parsing, every cut round, every solve)")
+        extra[key] = value
+    return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
+                        mip_gap=args.mip_gap, log=args.log, extra=extra)

@@ -1,0 +1,130 @@
+"""Compile a checked spec and a map into the IR (:mod:`gridlang.ir`).
+
+The lowering of each construct:
+
+``decide D: bool on S``
+    one variable ``D[r,c]`` per cell of S.
+Cell-set expressions
+    evaluated cell by cell to ``True``, ``False`` or a literal; constants
+    are folded, and a compound of two or more literals gets one auxiliary
+    variable per cell, defined by its Tseitin clauses (``aux[r,c]=k``).
+``region R = reach from A through P`` (the flood fill)
+    one member variable ``R[r,c]`` per cell that can be a member, with
+    (``m`` the member literal, ``p`` the cell's P literal)::
+
+        m(a) = 1                        for every cell a of A
+        m(v) -> p(v)                    for every other cell
+        m(u) & p(v) -> m(v)             for every edge (u, v)
+        Connected(m, roots=A)
+
+    The first three make the set closed (a superset of the flood fill); the
+    connectivity node makes it the flood fill itself. Without it a solver
+    would count sealed pockets the roots cannot reach.
+``require A avoids B`` / ``require A in B``
+    one clause per cell: ``~a | ~b`` / ``~a | b``.
+``require L OP R``, ``maximize E``
+    a :class:`~gridlang.ir.Linear` or the objective, with constants moved to
+    the right-hand side (``<`` becomes ``<= -1``).
+``decide D: {a, b} | P on S`` (an enumeration)
+    one-hot: one variable ``D[r,c]=v`` per cell of S and value v, and an
+    exactly-one :class:`~gridlang.ir.Linear` per cell. ``D = v`` is then the
+    cell set of those literals; ``D = value`` picks, at each cell, the literal
+    of that cell's own tile value (False where it is not in the domain).
+``require S is connected [with size N]``
+    ``Connected(S, size=N)`` and, with a size, ``count(S) == N``. A set of at
+    most one cell needs no connectivity node. A cell that S always contains
+    becomes the node's (single) root.
+``require S is a path between E`` (E: exactly two fixed cells)
+    ``s(e) = 1`` for both ends; ``sum of s over e's neighbours == 1`` for each
+    end; ``s(u) -> sum of s over u's neighbours == 2`` (a Linear with
+    enforcement literal ``s(u)``) for every other cell; ``Connected(S,
+    roots=E, path=True)``. The degrees leave only one path from one end to the other
+    plus closed cycles; connectivity to the ends removes the cycles. (With
+    two roots the IR would allow one piece per root, but a piece holding
+    only one end would have one cell of odd degree, which no graph has.) Also the
+    redundant clause ``~(s(p) & s(q) & s(r) & s(t))`` for each 2x2 block (a
+    full block would be a cycle, or give an end two neighbours in S), and the
+    chessboard colour count of a path (:meth:`_Compiler.path_parity`).
+``require for each k in P: RULE``
+    RULE compiled once per value of P, with ``k`` bound to it.
+``require for each neighbours a, b: F``
+    for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
+    turned into clauses by distribution (NNF, then CNF, no auxiliaries);
+    ``D[a] = D[b]`` is ``D[a]=x <-> D[b]=x`` for every value x.
+
+After lowering, one exact strengthening pass (:func:`anchor_connected`):
+an unrooted ``Connected`` node with a member fixed true by a unit clause is
+rooted there, and with a size N every cell farther than N - 1 steps from
+that root (inside the candidate cells) is excluded.
+
+A rule that fails whatever the decisions (a constant comparison, a fixed cell
+of A that can never be in B) is reported as an error located in the map or
+in the parameter that makes it fail, not left to the solver as INFEASIBLE.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import ast
+from ..checker import Symbols, check
+from ..grid import Grid
+from ..ir import Model
+from ..maps import MapData, build_grid, read_map
+from ..params import resolve_params
+from ..parser import parse_file
+from .core import _Compiler
+from .regions import anchor_connected
+
+__all__ = ["compile_puzzle", "compile_spec", "anchor_connected"]
+
+
+def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None) -> Model:
+    """Parse, check and compile a spec against a map.
+
+    Args:
+        spec_path: the ``.grid`` file.
+        map_path: the map or instance file.
+        params: parameter values from the command line, as text, by name.
+
+    Returns:
+        The compiled model.
+
+    Raises:
+        GridlangError: any problem in the spec, the map or the parameters,
+            located in its file.
+    """
+    spec = parse_file(spec_path)
+    symbols = check(spec)
+    data = read_map(map_path)
+    grid = build_grid(symbols, data)
+    values = resolve_params(symbols, data, params)
+    return compile_spec(spec, symbols, grid, values, map_path=str(map_path), map_data=data)
+
+
+def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object],
+                 map_path: str = "", map_data: MapData | None = None) -> Model:
+    """Compile a checked spec over a built grid.
+
+    Args:
+        spec: the parsed spec.
+        symbols: its symbol table (from :func:`gridlang.checker.check`).
+        grid: the map's graph.
+        params: every parameter's value.
+        map_path: recorded in ``Model.info``.
+        map_data: the map as read, used to locate errors in it (a rule
+            that cannot hold at a map cell, a parameter from its header).
+
+    Returns:
+        The model.
+
+    Raises:
+        SemanticError: a construct that cannot be compiled (a region used
+            before its definition, a negated ``D[a] = D[b]``).
+        MapError: a rule cannot hold at some map cell (a clue whose size is
+            not in the domain), or a path does not have exactly two ends.
+        ParamError: a parameter value makes a rule fail whatever the
+            decisions (sizes that leave no room for a path), or repeats a
+            value of an enumerated domain.
+    """
+    return _Compiler(spec, symbols, grid, params, map_path, map_data).run()

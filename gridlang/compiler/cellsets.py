@@ -1,0 +1,347 @@
+"""Cell sets: the sets a spec names, evaluated cell by cell to literals.
+
+Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
+
+Cell sets
+    A cell set is evaluated sparsely: ``members(e)`` maps each cell that
+    may belong to it to ``True`` or a literal (cells absent are never in
+    it). A ``for each`` cell variable is the set of its one cell; a row,
+    column, room, window or block variable is a fixed set. ``and`` and
+    ``or`` of two or more literals get one auxiliary variable per cell,
+    defined by its Tseitin clauses (shared with the rest of the compiler).
+``neighbours(p)``, ``diagonal neighbours(p)``, ``king neighbours(p)``, ``row(p)``, ``column(p)``, ``room(p)``
+    fixed sets computed from the grid.
+``component of p in S``
+    with ``s`` the literal of S at each cell: ``m(p) = s(p)``; for every
+    other cell that S may hold a new variable ``m(v)`` with ``m(v) -> s(v)``
+    and ``m(v) -> m(p)``; ``m(u) & s(v) -> m(v)`` for every edge (u, v); and
+    ``Connected(m)``, rooted at p when p is surely in S. The closure makes
+    the set a union of whole components of S, connectivity makes it one,
+    and ``m(v) -> m(p)`` makes it p's (empty when p is not in S). One such
+    region per pair (p, S), shared by every use.
+``sight from p toward q through S``
+    with c1 = q, c2, ... the cells in line beyond p: ``in(c1) = s(c1)``,
+    ``in(ck) = in(c(k-1)) & s(ck)`` (a Tseitin chain, one auxiliary variable
+    per cell at most).
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from .. import ast
+from ..errors import SemanticError, Span
+from ..ir import Clause, Connected
+
+CellValue = Union[bool, int]
+"""Per-cell value of a cell-set expression: a constant or a literal."""
+
+
+def neg(v: CellValue) -> CellValue:
+    """The negation of a constant or literal."""
+    if v is True:
+        return False
+    if v is False:
+        return True
+    return -v
+
+
+class CellSetLowering:
+    """Bindings of ``for each`` and the evaluation of cell sets (a mixin)."""
+
+    # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
+    bound: dict
+
+    def bind(self, name: str, kind: str, value) -> None:
+        """Bind a ``for each`` variable (integers also go to ``env`` for the older constructs)."""
+        self.bound[name] = (kind, value)
+        if kind == "int":
+            self.env[name] = value
+
+    def unbind(self, name: str) -> None:
+        """Forget a ``for each`` variable."""
+        self.bound.pop(name, None)
+        self.env.pop(name, None)
+
+    def bindings(self, var: ast.Name, domain) -> list[tuple[str, object]]:
+        """What a ``for each`` variable takes, in order: ``(kind, value)`` pairs."""
+        if isinstance(domain, ast.Shapes):
+            return [("shape", shape) for shape in self.family_shapes(domain)]
+        if isinstance(domain, ast.Family):
+            kind = {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
+            return [(kind, v) for v in self.family(domain)]
+        if isinstance(domain, ast.Name) and self.sym.params.get(domain.id) is not None:
+            return [("int", v) for v in self.params[domain.id]]
+        return [("cell", i) for i in sorted(i for i, v in self.members(domain).items() if v is True)]
+
+    def family(self, domain: ast.Family) -> list:
+        """The members of a family: cell indices, or ``(frozenset of cells, label)`` pairs."""
+        g = self.grid
+        if domain.kind == "cells":
+            return list(range(g.size))
+        if domain.kind == "directions":
+            return list(ast.Direction.STEPS.items())
+        if domain.kind == "rows":
+            return [(frozenset(g.row_cells(r)), f"row {r}") for r in range(g.rows)]
+        if domain.kind == "columns":
+            return [(frozenset(g.column_cells(c)), f"column {c}") for c in range(g.cols)]
+        if domain.kind == "rooms":
+            self.need_rooms(domain.span)
+            return [(frozenset(cells), f"the room of {g.cell(cells[0])}") for cells in g.room_cells()]
+        h, w = (self._constant(d) for d in (domain.height, domain.width))
+        if h is None or w is None or h < 1 or w < 1:
+            raise SemanticError(f"a {domain.kind[:-1]}'s size must be at least 1x1, not {h}x{w}", domain.span,
+                                source=self.spec.source)
+        if domain.kind == "windows":
+            return [(frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} window at {(r, c)}")
+                    for r in range(g.rows - h + 1) for c in range(g.cols - w + 1)]
+        if g.rows % h or g.cols % w:
+            raise SemanticError(f"{h}x{w} blocks do not tile this {g.rows}x{g.cols} map", domain.span,
+                                source=self.spec.source)
+        return [(frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {(r, c)}")
+                for r in range(0, g.rows, h) for c in range(0, g.cols, w)]
+
+    def need_rooms(self, span: Span | None) -> None:
+        """Raise when the map has no room layer."""
+        if not self.grid.has_rooms:
+            where = f"the map {self.map_path}" if self.map_path else "the map"
+            raise SemanticError(f"rooms come from the map's room layer (a 'rooms:' block under the grid), and "
+                                f"{where} has none", span, source=self.spec.source)
+
+    def cell_of(self, e: ast.Expr) -> int | None:
+        """The cell index a cell expression stands for: a bound cell variable, or ``p + d`` (None off the grid)."""
+        if isinstance(e, ast.Name):
+            kind, value = self.bound.get(e.id, (None, None))
+            if kind == "cell":
+                return value
+            if e.id in self.env and not isinstance(self.env[e.id], bool):
+                return self.env[e.id]  # a cell of `for each neighbours a, b`
+        if isinstance(e, ast.Add):
+            base = self.cell_of(e.left)
+            if base is None:
+                return None
+            dr, dc = self.step_of(e.right)
+            r, c = self.grid.cell(base)
+            r, c = r + e.sign * dr, c + e.sign * dc
+            return self.grid.index(r, c) if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
+        raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
+                            source=self.spec.source)
+
+    def step_of(self, e: ast.Expr) -> tuple[int, int]:
+        """The ``(rows, columns)`` step of a direction (a literal or a ``for each direction`` variable)."""
+        if isinstance(e, ast.Direction):
+            return e.step
+        return self.bound[e.id][1][1]
+
+    def is_direction(self, e: ast.Expr) -> bool:
+        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
+
+    def members(self, e: ast.Expr, within: set[int] | frozenset[int] | None = None) -> dict[int, CellValue]:
+        """The cells that may be in the set ``e``, each with True or its literal.
+
+        Args:
+            e: a cell-set expression.
+            within: when given, only these cells are evaluated.
+        """
+        def keep(cells):
+            return {i: True for i in cells if within is None or i in within}
+
+        if isinstance(e, ast.Name):
+            if e.id in self.bound:
+                kind, value = self.bound[e.id]
+                if kind == "cell":
+                    return keep((value,))
+                if kind == "set":
+                    return keep(value[0])
+            kind = self.sym.kind_of(e.id)
+            if kind in ("tile", "tag"):
+                owners = {e.id} if kind == "tile" else set(self.sym.tags[e.id])
+                return keep(i for i, t in enumerate(self.grid.tiles) if t in owners)
+            if kind == "decision":
+                return self.sparse(self.decision_lits[e.id], within)
+            if kind == "region":
+                if e.id not in self.region_lits:
+                    raise SemanticError(f"region {e.id!r} is used before its definition", e.span,
+                                        source=self.spec.source)
+                return self.sparse(self.region_lits[e.id], within)
+            raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
+        if isinstance(e, ast.Border):
+            return keep(i for i in range(self.grid.size) if self.grid.is_border(i))
+        if isinstance(e, ast.AllCells):
+            return keep(range(self.grid.size))
+        if isinstance(e, ast.Not):
+            inner = self.members(e.operand, within)
+            universe = range(self.grid.size) if within is None else within
+            out = {}
+            for i in universe:
+                v = neg(inner.get(i, False))
+                if v is not False:
+                    out[i] = v
+            return out
+        if isinstance(e, ast.And):
+            parts = sorted(e.operands, key=self.cost)
+            current = self.members(parts[0], within)
+            values = {i: [v] for i, v in current.items()}
+            for p in parts[1:]:
+                nxt = self.members(p, set(values))
+                values = {i: vs + [nxt[i]] for i, vs in values.items() if i in nxt}
+            return self.combined(True, values)
+        if isinstance(e, ast.Or):
+            values: dict[int, list[CellValue]] = {}
+            for p in e.operands:
+                for i, v in self.members(p, within).items():
+                    values.setdefault(i, []).append(v)
+            return self.combined(False, values)
+        if isinstance(e, ast.Is):
+            return self.is_members(e, within)
+        if isinstance(e, ast.Add):  # p + d: one cell, or none off the grid
+            p = self.cell_of(e)
+            return keep(() if p is None else (p,))
+        if isinstance(e, ast.Around):
+            p = self.cell_of(e.cell)
+            if p is None:
+                return {}
+            g = self.grid
+            cells = {"side": g.neighbours[p], "diagonal": g.diagonal_neighbours(p), "king": g.king_neighbours(p)}
+            return keep(cells[e.kind])
+        if isinstance(e, ast.LineOf):
+            p = self.cell_of(e.cell)
+            if p is None:
+                return {}
+            r, c = self.grid.cell(p)
+            if e.kind == "row":
+                return keep(self.grid.row_cells(r))
+            if e.kind == "column":
+                return keep(self.grid.column_cells(c))
+            self.need_rooms(e.span)
+            room = self.grid.rooms[p]
+            return keep(i for i, x in enumerate(self.grid.rooms) if x == room)
+        if isinstance(e, ast.Component):
+            p = self.cell_of(e.cell)
+            comp = {} if p is None else self.component(p, e.within, e.span)
+            return {i: v for i, v in comp.items() if within is None or i in within}
+        if isinstance(e, ast.Sight):
+            p = self.cell_of(e.cell)
+            if p is None:
+                return {}
+            if self.is_direction(e.toward):
+                line = self.line_from(p, self.step_of(e.toward))
+            else:
+                q = self.cell_of(e.toward)
+                line = [] if q is None else self.line_beyond(p, q, e.span)
+            inside = self.members(e.within, set(line))
+            out, seen = {}, True
+            for i in line:
+                seen = self.combine(True, [seen, inside.get(i, False)], i)
+                if seen is False:
+                    break
+                if within is None or i in within:
+                    out[i] = seen
+            return out
+        raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+
+    def line_beyond(self, p: int, q: int, span: Span | None) -> list[int]:
+        """The cells q, q + d, q + 2d, ... to the edge, d the step from p to its side neighbour q."""
+        (r, c), (r2, c2) = self.grid.cell(p), self.grid.cell(q)
+        dr, dc = r2 - r, c2 - c
+        if abs(dr) + abs(dc) != 1:
+            raise SemanticError(f"'sight from p toward q' needs q beside p; {self.grid.cell(q)} is not beside "
+                                f"{self.grid.cell(p)}", span, source=self.spec.source)
+        return self.line_from(p, (dr, dc))
+
+    def line_from(self, p: int, step: tuple[int, int]) -> list[int]:
+        """The cells p + d, p + 2d, ... up to the edge of the grid."""
+        (r, c), (dr, dc) = self.grid.cell(p), step
+        out = []
+        r, c = r + dr, c + dc
+        while 0 <= r < self.grid.rows and 0 <= c < self.grid.cols:
+            out.append(self.grid.index(r, c))
+            r, c = r + dr, c + dc
+        return out
+
+    @staticmethod
+    def sparse(values: list[CellValue], within) -> dict[int, CellValue]:
+        """A dense per-cell list as a sparse dict (False left out)."""
+        cells = range(len(values)) if within is None else within
+        return {i: values[i] for i in cells if values[i] is not False}
+
+    def cost(self, e: ast.Expr) -> int:
+        """Evaluation order inside ``and``: small fixed sets first, so later parts are evaluated on few cells."""
+        if isinstance(e, ast.Name) and e.id in self.bound:
+            return 0
+        if isinstance(e, (ast.Around, ast.LineOf)):
+            return 1
+        if isinstance(e, ast.Name) and self.sym.kind_of(e.id) in ("tile", "tag"):
+            return 2
+        if isinstance(e, ast.Not):
+            return 4
+        return 3
+
+    def combined(self, is_and: bool, values: dict[int, list[CellValue]]) -> dict[int, CellValue]:
+        out = {}
+        for i, vs in values.items():
+            v = self.combine(is_and, vs, i)
+            if v is not False:
+                out[i] = v
+        return out
+
+    def is_members(self, e: ast.Is, within) -> dict[int, CellValue]:
+        """``D = V``: the literal of value V at each cell D is made on (none where V is not a value there)."""
+        per_cell = self.enum_lits[e.decision.id]
+        fixed = None if isinstance(e.value, ast.TileValue) else self.resolve_value(e.decision.id, e.value, None)
+        if fixed is not None:
+            self.check_in_domain(e.decision.id, fixed, e.value)
+        out = {}
+        for i in range(self.grid.size) if within is None else within:
+            lits = per_cell[i]
+            if lits is None:
+                continue
+            value = fixed if fixed is not None else self.resolve_value(e.decision.id, e.value, i)
+            v = lits.get(value, False)
+            if v is not False:
+                out[i] = v
+        return out
+
+    def check_in_domain(self, decision: str, value, where) -> None:
+        """A value named in the spec (a literal, parameter or loop variable) must be one of the decision's."""
+        values = self.domain_values.get(decision)
+        if values is None or any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
+            return
+        from .diagnostics import _show_set
+
+        raise SemanticError(f"{value!r} is not a value of {decision!r} ({_show_set(values)})",
+                            getattr(where, "span", None), source=self.spec.source)
+
+    def component(self, p: int, within: ast.Expr, span: Span | None) -> dict[int, CellValue]:
+        """The members of ``component of p in S``: see the module docstring."""
+        inside = self.members(within)
+        key = (p, tuple(sorted(inside.items())))
+        if key in self.components:
+            return self.components[key]
+        root = inside.get(p, False)
+        if root is False:
+            self.components[key] = {}
+            return {}
+        grid = self.grid
+        cand = grid.reach(set(inside), (p,))  # only the cells S may connect to p can be members
+        self.component_count += 1
+        number = self.component_count
+        member: dict[int, CellValue] = {p: root}
+        for v in sorted(cand - {p}):
+            member[v] = self.new_var("component", v, number)
+            s = inside[v]
+            if s is not True:
+                self.constraints.append(Clause((-member[v], s), span))
+            if root is not True:
+                self.constraints.append(Clause((-member[v], root), span))
+        for u in sorted(cand):
+            mu = member[u]
+            for v in grid.neighbours[u]:
+                if v not in cand or v == p:
+                    continue
+                self.clause([neg(mu), neg(inside[v]), member[v]], span)
+        lits = tuple((i, self.lit(member[i])) for i in sorted(member))
+        self.constraints.append(Connected(lits, (p,) if root is True else (), None, f"component of {grid.cell(p)}",
+                                          span))
+        self.components[key] = member
+        return member

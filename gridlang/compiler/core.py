@@ -1,0 +1,493 @@
+"""The compiler's driver: variables, clauses, statements and linear expressions.
+
+:class:`_Compiler` walks a checked spec statement by statement and lowers it
+to the IR; its mixins lower regions and connectivity
+(:mod:`.regions`), cell sets (:mod:`.cellsets`), shapes (:mod:`.pieces`),
+conditions and rules (:mod:`.formulas`), and locate its errors
+(:mod:`.diagnostics`). The lowering of each construct is stated in the
+package's docstring (:mod:`gridlang.compiler`).
+"""
+
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Union
+
+from .. import ast
+from ..checker import Symbols
+from ..errors import GridlangError, SemanticError, Span, raise_all
+from ..grid import Grid
+from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
+from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
+from ..maps import MapData
+from .diagnostics import Diagnostics, _show_set
+from .formulas import FormulaLowering
+from .regions import RegionLowering, anchor_connected
+
+CellValue = Union[bool, int]
+"""Per-cell value of a cell-set expression: a constant or a literal."""
+
+
+class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
+    def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
+                 map_data: MapData | None = None):
+        self.map_data = map_data
+        # Enumerated decisions: per cell, value -> literal (None off the decision's cells).
+        self.enum_lits: dict[str, list[dict[object, int] | None]] = {}
+        # Names bound by `for each`: loop variable -> int, pair cell -> cell index.
+        self.env: dict[str, int] = {}
+        self.true_var: int | None = None
+        self.spec = spec
+        self.sym = symbols
+        self.grid = grid
+        self.params = params
+        self.map_path = map_path
+        self.variables: list[Var] = []
+        self.constraints: list = []
+        self.decision_lits: dict[str, list[CellValue]] = {}
+        self.region_lits: dict[str, list[CellValue]] = {}
+        self.decisions: list[Decision] = []
+        self.aux_cache: dict[tuple, int] = {}
+        self.aux_count = 0
+        self.objective: Objective | None = None
+        self.statement: ast.Stmt | None = None  # the one being compiled, for errors of size
+        # `for each` variables of the newer constructs (see gridlang.compiler.cellsets).
+        self.bound: dict[str, tuple[str, object]] = {}
+        # Enumerated decisions: their values, in order.
+        self.domain_values: dict[str, tuple] = {}
+        self.components: dict[tuple, dict[int, CellValue]] = {}
+        self.component_count = 0
+        self.reified: dict[tuple, int] = {}
+        # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
+        self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
+        self.piece_count = 0
+        self.forms: dict[frozenset[int], tuple] = {}
+        # The statement being compiled (for locating its errors).
+        self.current = None
+
+    # variables and constraints -------------------------------------------
+    def new_var(self, family: str, cell: int | None = None, value=None) -> int:
+        if len(self.variables) >= MAX_VARIABLES:
+            self.check_size()
+        rowcol = self.grid.cell(cell) if cell is not None else None
+        self.variables.append(Var(family, cell, value, rowcol))
+        return len(self.variables)
+
+    def clause(self, values: list[CellValue], span: Span | None) -> None:
+        lits = []
+        for v in values:
+            if v is True:
+                return
+            if v is False:
+                continue
+            lits.append(v)
+        self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
+        if len(self.constraints) > MAX_CONSTRAINTS:
+            self.check_size()
+
+
+    # driver ---------------------------------------------------------------
+    def run(self) -> Model:
+        for st in self.spec.statements:
+            if isinstance(st, ast.Decide):
+                self.statement = st
+                self.decide(st)
+                self.check_size()
+        for st in self.spec.statements:
+            self.statement = st
+            if isinstance(st, ast.Region):
+                self.region(st)
+            elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
+                                 ast.ForEach, ast.ForPairs, ast.Holds)):
+                self.current = st
+                self.rule(st)
+            elif isinstance(st, ast.Objective):
+                terms, const = self.linear(st.expr)
+                self.check_row(terms, const, st.span, "the objective")
+                sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
+                self.objective = Objective(sense, terms, const, st.span)
+            self.check_size()
+        puzzle = self.spec.puzzle
+        info = {"spec": self.spec.path, "map": self.map_path}
+        if puzzle is not None and puzzle.variant:
+            info["variant"] = puzzle.variant
+        regions = {name: tuple((i, v) for i, v in enumerate(vals) if not isinstance(v, bool))
+                   for name, vals in self.region_lits.items()}
+        return Model(
+            name=puzzle.name if puzzle else Path(self.spec.path).stem,
+            grid=self.grid,
+            variables=tuple(self.variables),
+            constraints=anchor_connected(self.grid, tuple(self.constraints)),
+            objective=self.objective,
+            decisions=tuple(self.decisions),
+            regions=regions,
+            params=dict(self.params),
+            info=info,
+            source=(self.spec, self.sym),
+        )
+
+    # statements -------------------------------------------------------------
+    def decide(self, st: ast.Decide) -> None:
+        if st.is_enum:
+            self.decide_enum(st)
+            return
+        on = self.cells(st.on)
+        lits: list[CellValue] = [False] * self.grid.size
+        cells = []
+        for i, v in enumerate(on):
+            if v is True:
+                lits[i] = self.new_var(st.name, i)
+                cells.append((i, ((True, lits[i]),)))
+        self.decision_lits[st.name] = lits
+        self.decisions.append(Decision(st.name, (True,), tuple(cells)))
+
+    def decide_enum(self, st: ast.Decide) -> None:
+        values: list[object] = []
+        for part in st.domain:
+            if isinstance(part, ast.Symbol):
+                values.append(part.id)
+            elif isinstance(part, ast.IntLit):
+                values.append(part.value)
+            elif isinstance(part, ast.DomainRange):
+                low, high = (self._constant(b) for b in (part.low, part.high))
+                for v in range(low, high + 1):
+                    if v in values:
+                        raise SemanticError(f"the range {low}..{high} repeats the value {v} of {st.name!r}",
+                                            part.span, source=self.spec.source)
+                    values.append(v)
+                if high < low:
+                    raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
+            else:
+                seen = set()
+                for v in self.params[part.id]:
+                    if v in seen or v in values:
+                        raise self.param_error(
+                            part.id, f"{part.id} = {_show_set(self.params[part.id])} repeats the value {v}, but the "
+                            f"values of the enumerated decision {st.name!r} must be distinct", part.span)
+                    seen.add(v)
+                values.extend(self.params[part.id])
+        on = self.cells(st.on)
+        if len(self.variables) + sum(v is True for v in on) * len(values) >= MAX_VARIABLES:
+            raise self.size_error(len(self.variables) + sum(v is True for v in on) * len(values),
+                                  MAX_VARIABLES, "variables")
+        per_cell: list[dict[object, int] | None] = [None] * self.grid.size
+        cells = []
+        for i, v in enumerate(on):
+            if v is True:
+                lits = {value: self.new_var(st.name, i, value) for value in values}
+                per_cell[i] = lits
+                self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), st.span))
+                cells.append((i, tuple(lits.items())))
+        self.enum_lits[st.name] = per_cell
+        self.domain_values[st.name] = tuple(values)
+        self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
+
+
+    def rule(self, st) -> None:
+        if isinstance(st, ast.Avoids):
+            self.avoids(st)
+        elif isinstance(st, ast.Subset):
+            self.subset(st)
+        elif isinstance(st, ast.Compare):
+            self.compare(st)
+        elif isinstance(st, ast.IsConnected):
+            self.is_connected(st)
+        elif isinstance(st, ast.IsPath):
+            self.is_path(st)
+        elif isinstance(st, ast.ForEach):
+            for kind, value in self.bindings(st.var, st.domain):
+                self.bind(st.var.id, kind, value)
+                self.rule(st.body)
+                self.check_size()
+            self.unbind(st.var.id)
+        elif isinstance(st, ast.ForPairs):
+            self.for_pairs(st)
+        elif isinstance(st, ast.Holds):
+            self.holds(st)
+        else:
+            raise TypeError(f"unknown rule {st!r}")
+
+    def avoids(self, st: ast.Avoids) -> None:
+        a, b = self.cells(st.left), self.cells(st.right)
+        for x, y in zip(a, b):
+            if x is not False and y is not False:
+                self.clause([_neg(x), _neg(y)], st.span)
+
+    def subset(self, st: ast.Subset) -> None:
+        a, b = self.cells(st.left), self.cells(st.right)
+        errors: list[GridlangError] = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x is True and y is False:
+                errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
+            elif x is not False and y is not True:
+                self.clause([_neg(x), y], st.span)
+        raise_all(errors)
+
+
+    def for_pairs(self, st: ast.ForPairs) -> None:
+        cache: dict[str, list[CellValue]] = {}
+        seen: set[tuple[int, ...]] = set()
+        for u in range(self.grid.size):
+            for v in self.grid.neighbours[u]:
+                self.env[st.a.id], self.env[st.b.id] = u, v
+                for clause in self.pcnf(st.body, True, cache):
+                    key = tuple(sorted(clause))
+                    if key not in seen:
+                        seen.add(key)
+                        self.constraints.append(Clause(key, st.span))
+            self.check_size()
+        self.env.pop(st.a.id, None)
+        self.env.pop(st.b.id, None)
+
+    # formulas over a pair of cells -------------------------------------------
+    def pcnf(self, f, positive: bool, cache: dict) -> list[frozenset[int]]:
+        """Clauses of ``f`` (or of ``not f``) at the cells bound in ``self.env``.
+
+        A clause is a frozenset of literals; ``[]`` is true, ``[frozenset()]``
+        false. Tautologies are dropped.
+        """
+        if isinstance(f, ast.PNot):
+            return self.pcnf(f.operand, not positive, cache)
+        if isinstance(f, ast.PImplies):
+            f = ast.POr((ast.PNot(f.left, f.span), f.right), f.span)
+        if isinstance(f, (ast.PAnd, ast.POr)):
+            parts = [self.pcnf(g, positive, cache) for g in f.operands]
+            if isinstance(f, ast.PAnd) == positive:  # a conjunction of clause sets
+                return [c for p in parts for c in p]
+            out = [frozenset()]
+            for p in parts:
+                out = [a | b for a in out for b in p if not _tautology(a | b)]
+                if len(out) > 10000:
+                    raise SemanticError("this pair formula expands to more than 10000 clauses; simplify it",
+                                        f.span, source=self.spec.source)
+            return out
+        if isinstance(f, ast.PMember):
+            name = f.ref.name.id
+            if name not in cache:
+                cache[name] = self.cells(f.ref.name)
+            return _unit(cache[name][self.env[f.ref.cell.id]], positive)
+        if isinstance(f, ast.PEq):
+            left = self.at_cell(f.left)
+            if isinstance(f.right, ast.CellRef):
+                if not positive:
+                    raise SemanticError(f"{f.left.name.id}[a] = {f.left.name.id}[b] may not stand under 'not' "
+                                        "(write the rule so that it is required, not excluded)", f.span,
+                                        source=self.spec.source)
+                right = self.at_cell(f.right)
+                out = []
+                for value in dict.fromkeys(list(left) + list(right)):
+                    x, y = left.get(value, False), right.get(value, False)
+                    out += _unit_clause([_neg(x), y]) + _unit_clause([x, _neg(y)])
+                return out
+            value = self.resolve_value(f.left.name.id, f.right, None)
+            return _unit(left.get(value, False), positive)
+        raise TypeError(f"unknown formula node {f!r}")
+
+    def at_cell(self, ref: ast.CellRef) -> dict[object, CellValue]:
+        """Value -> literal of decision ``ref.name`` at the bound cell (``{True: lit}`` for a Boolean)."""
+        cell = self.env[ref.cell.id]
+        name = ref.name.id
+        if name in self.enum_lits:
+            return dict(self.enum_lits[name][cell] or {})
+        lit = self.decision_lits[name][cell]
+        return {True: lit} if lit is not False else {}
+
+    def resolve_value(self, decision: str, value, cell: int | None) -> object:
+        """The domain value that ``value`` (a name, an integer or ``value``) stands for."""
+        if isinstance(value, ast.IntLit):
+            return value.value
+        if isinstance(value, ast.TileValue):
+            return self.sym.tiles[self.grid.tiles[cell]].value_of(self.grid.chars[cell])
+        decl = self.sym.decisions[decision]
+        if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
+            return value.id
+        if value.id in self.env:
+            return self.env[value.id]
+        return int(self.params[value.id])
+
+    # errors that depend on the map --------------------------------------------
+
+
+    def lit(self, v: CellValue) -> int:
+        """A literal for a cell value; a constant True gets one shared variable fixed true."""
+        if v is True:
+            if self.true_var is None:
+                self.true_var = self.new_var("true")
+                self.constraints.append(Clause((self.true_var,)))
+            return self.true_var
+        if v is False:
+            raise ValueError("no literal for a constant false")
+        return v
+
+    def compare(self, st: ast.Compare) -> None:
+        self.check_value_compare(st)
+        lt, lc = self.linear(st.left)
+        rt, rc = self.linear(st.right)
+        coef: dict[int, int] = {v: c for c, v in lt}
+        for c, v in rt:
+            coef[v] = coef.get(v, 0) - c
+        terms = tuple((c, v) for v, c in sorted(coef.items()) if c)
+        rhs = rc - lc
+        op = st.op
+        if op == "<":
+            op, rhs = "<=", rhs - 1
+        elif op == ">":
+            op, rhs = ">=", rhs + 1
+        cmp = {"<=": Cmp.LE, ">=": Cmp.GE, "==": Cmp.EQ}[op]
+        if not terms:
+            if not cmp.holds(0, rhs):
+                raise self.constant_rule_error(st, lc, rc)
+            return
+        self.check_row(terms, rhs, st.span, "this rule")
+        if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):
+            self.fails((), st)
+        self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
+
+    # expressions ------------------------------------------------------------
+    def cells(self, e: ast.Expr) -> list[CellValue]:
+        """The cell set ``e`` as one value per cell (``False`` where never a member)."""
+        members = self.members(e)
+        return [members.get(i, False) for i in range(self.grid.size)]
+
+    def combine(self, is_and: bool, values: list[CellValue], cell: int | None) -> CellValue:
+        absorbing, neutral = (False, True) if is_and else (True, False)
+        lits = []
+        for v in values:
+            if v is absorbing:
+                return absorbing
+            if v is not neutral:
+                lits.append(v)
+        lits = sorted(set(lits))
+        if not lits:
+            return neutral
+        if len(lits) == 1:
+            return lits[0]
+        if any(-l in lits for l in lits):
+            return absorbing
+        key = (is_and, tuple(lits))
+        if key in self.aux_cache:
+            return self.aux_cache[key]
+        self.aux_count += 1
+        y = self.new_var("aux", cell, self.aux_count)
+        if is_and:  # y <-> l1 & l2 & ...
+            for l in lits:
+                self.constraints.append(Clause((-y, l)))
+            self.constraints.append(Clause((y,) + tuple(-l for l in lits)))
+        else:  # y <-> l1 | l2 | ...
+            for l in lits:
+                self.constraints.append(Clause((y, -l)))
+            self.constraints.append(Clause((-y,) + tuple(lits)))
+        self.aux_cache[key] = y
+        return y
+
+    def linear(self, e: ast.Expr) -> tuple[tuple[tuple[int, int], ...], int]:
+        """Return ``(((coef, var), ...), constant)`` with positive literals only."""
+        coef: dict[int, int] = {}
+        const = self._linear(e, 1, coef)
+        terms = tuple((c, v) for v, c in sorted(coef.items()) if c)
+        return terms, const
+
+    def _linear(self, e: ast.Expr, scale: int, coef: dict[int, int]) -> int:
+        if isinstance(e, ast.IntLit):
+            return scale * e.value
+        if isinstance(e, ast.Name):
+            if e.id in self.env:
+                return scale * int(self.env[e.id])
+            value = self.params[e.id]
+            return scale * int(value)
+        if isinstance(e, ast.SumOf):
+            return scale * sum(self.params[e.operand.id])
+        if isinstance(e, ast.At):
+            # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
+            p = self.cell_of(e.cell)
+            const = 0
+            for value, lit in ((self.enum_lits[e.name.id][p] or {}) if p is not None else {}).items():
+                const += self._linear_lit(lit, scale * value, coef)
+            return const
+        if isinstance(e, ast.Aggregate):
+            parts = self.over(e, (lambda body: self.lit_of(body)) if e.fn == "count" else
+                              (lambda body: self._linear(body, scale, coef)))
+            if e.fn == "count":
+                return sum(self._linear_lit(lit, scale, coef) for lit in parts)
+            return sum(parts)
+        if isinstance(e, (ast.Count, ast.Value)):
+            const = 0
+            for i, v in sorted(self.members(e.operand).items()):
+                w = 1 if isinstance(e, ast.Count) else \
+                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
+                w *= scale
+                if v is False or w == 0:
+                    continue
+                if v is True:
+                    const += w
+                elif v > 0:
+                    coef[v] = coef.get(v, 0) + w
+                else:  # w * (1 - x)
+                    const += w
+                    coef[-v] = coef.get(-v, 0) - w
+            return const
+        if isinstance(e, ast.Add):
+            return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
+        if isinstance(e, ast.Neg):
+            return self._linear(e.operand, -scale, coef)
+        if isinstance(e, ast.Mul):
+            left_const = self._constant(e.left)
+            if left_const is not None:
+                return self._linear(e.right, scale * left_const, coef)
+            right_const = self._constant(e.right)
+            return self._linear(e.left, scale * right_const, coef)
+        raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
+
+    @staticmethod
+    def _linear_lit(v: CellValue, w: int, coef: dict[int, int]) -> int:
+        """Add ``w * v`` (a constant or literal) to ``coef``; return the constant part."""
+        if v is False or w == 0:
+            return 0
+        if v is True:
+            return w
+        if v > 0:
+            coef[v] = coef.get(v, 0) + w
+            return 0
+        coef[-v] = coef.get(-v, 0) - w
+        return w
+
+    def _constant(self, e: ast.Expr) -> int | None:
+        probe: dict[int, int] = {}
+        try:
+            value = self._linear(e, 1, probe)
+        except SemanticError:
+            return None
+        return None if any(probe.values()) else value
+
+
+def _neg(v: CellValue) -> CellValue:
+    if v is True:
+        return False
+    if v is False:
+        return True
+    return -v
+
+
+def _tautology(clause: frozenset[int]) -> bool:
+    return any(-l in clause for l in clause)
+
+
+def _unit(v: CellValue, positive: bool) -> list[frozenset[int]]:
+    """The clause set of one literal (or of its negation)."""
+    v = v if positive else _neg(v)
+    if v is True:
+        return []
+    if v is False:
+        return [frozenset()]
+    return [frozenset((v,))]
+
+
+def _unit_clause(values: list[CellValue]) -> list[frozenset[int]]:
+    """The clause set of one disjunction of cell values."""
+    if any(v is True for v in values):
+        return []
+    clause = frozenset(v for v in values if v is not False)
+    return [] if _tautology(clause) else [clause]
+
+

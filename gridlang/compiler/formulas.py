@@ -1,0 +1,371 @@
+"""Lowering of conditions and rules to the IR.
+
+Part of the compiler (:class:`gridlang.compiler._Compiler` mixes
+:class:`FormulaLowering` in; cell sets are in
+:mod:`.cellsets`, shapes in :mod:`.pieces`). Everything lowers to the IR nodes every backend
+already takes: :class:`~gridlang.ir.Clause`, :class:`~gridlang.ir.Linear`
+(with enforcement literals) and :class:`~gridlang.ir.Connected` over the
+map's grid graph.
+
+Conditions
+    ``lit(F)`` gives a condition one literal (or a constant): membership is
+    the set's literal; ``not``, ``and``, ``or``, ``implies`` go through the
+    Tseitin definitions; ``A in B`` and ``A avoids B`` are the conjunction
+    of their per-cell clauses; a comparison of linear sums is reified
+    (:meth:`FormulaLowering.reify`); ``all(...)``/``any(...)`` are the
+    conjunction/disjunction of their body over the cells.
+Rules
+    ``require F`` (:meth:`FormulaLowering.assert_formula`) avoids auxiliary
+    variables where it can: a conjunction becomes separate rules; ``A
+    implies B`` states B with A's literal as an enforcement literal, so a
+    comparison under ``implies`` is one :class:`Linear` with enforcement; a
+    disjunction is one clause; ``all different D in S`` is ``sum of
+    D[q]=v over S <= 1`` for each value v (``== 1`` when S has as many
+    cells as D has values, which follows by counting).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..errors import MapError, SemanticError
+from ..ir import Cmp, Linear
+from .cellsets import CellSetLowering, CellValue, neg
+from .pieces import PieceLowering
+
+__all__ = ["CellValue", "FormulaLowering", "neg"]
+
+
+class FormulaLowering(CellSetLowering, PieceLowering):
+    """The compiler's methods for conditions and the new cell-set constructs (a mixin)."""
+
+    # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
+    bound: dict
+
+    # ------------------------------------------------------------- bindings
+
+
+    # ------------------------------------------------------------ cell sets
+
+
+    # ----------------------------------------------------------- conditions
+    def lit_of(self, f: ast.Expr) -> CellValue:
+        """One literal (or constant) equivalent to the condition ``f`` under the current bindings."""
+        if isinstance(f, ast.At):
+            p = self.cell_of(f.cell)
+            return False if p is None else self.members(f.name, {p}).get(p, False)
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
+            return self.same_value(f)
+        if isinstance(f, ast.AtIs):
+            p = self.cell_of(f.cell)
+            if p is None:
+                return False
+            lits = self.enum_lits[f.name.id][p]
+            if lits is None:
+                return False
+            value = self.resolve_value(f.name.id, f.value, p)
+            if not isinstance(f.value, ast.TileValue):
+                self.check_in_domain(f.name.id, value, f.value)
+            return lits.get(value, False)
+        if isinstance(f, ast.Is):  # p = q, two cells
+            return self.cell_of(f.decision) == self.cell_of(f.value)
+        if isinstance(f, ast.Not):
+            return neg(self.lit_of(f.operand))
+        if isinstance(f, (ast.And, ast.Or)):
+            return self.combine(isinstance(f, ast.And), [self.lit_of(g) for g in f.operands], None)
+        if isinstance(f, ast.Implies):
+            return self.combine(False, [neg(self.lit_of(f.left)), self.lit_of(f.right)], None)
+        if isinstance(f, (ast.Subset, ast.Avoids)):
+            a = self.members(f.left)
+            b = self.members(f.right, set(a))
+            parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
+                                          else b.get(i, False)], i) for i, x in a.items()]
+            return self.combine(True, parts, None)
+        if isinstance(f, ast.Compare):
+            terms, rhs, op = self.comparison(f)
+            return self.reify(terms, op, rhs)
+        if isinstance(f, ast.AllDifferent):
+            return self.combine(True, [self.reify(terms, Cmp.LE, 1) for terms in self.value_sums(f)], None)
+        if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
+            return self.combine(f.fn == "all", self.over(f, self.lit_of), None)
+        if isinstance(f, ast.IsPiece):
+            return self.piece_lit(f)
+        raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    # --------------------------------------------------------------- shapes
+
+
+    def same_value(self, f: ast.AtIs) -> CellValue:
+        """``D[p] = D[q]``: the ``or`` over D's values v of ``D[p]=v and D[q]=v``; for a Boolean D,
+        both true or both false (a cell off the grid or off D's cells has no value, so it equals only another such)."""
+        p, q = self.cell_of(f.cell), self.cell_of(f.value.cell)
+        name = f.name.id
+        if name in self.enum_lits:
+            left = (self.enum_lits[name][p] or {}) if p is not None else {}
+            right = (self.enum_lits[name][q] or {}) if q is not None else {}
+            if not left or not right:
+                return not left and not right
+            both = [self.combine(True, [x, right[v]], None) for v, x in left.items() if v in right]
+            return self.combine(False, both, None)
+        a = False if p is None else self.decision_lits[name][p]
+        b = False if q is None else self.decision_lits[name][q]
+        return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)], None)
+
+    def over(self, agg: ast.Aggregate, fn) -> list:
+        """``fn(body)`` for each cell of an aggregate's domain, with its variable bound to it."""
+        cells = sorted(i for i, v in self.members(agg.domain).items() if v is True)
+        out = []
+        for i in cells:
+            self.bind(agg.var.id, "cell", i)
+            out.append(fn(agg.body))
+        self.unbind(agg.var.id)
+        return out
+
+    def comparison(self, f: ast.Compare) -> tuple[tuple[tuple[int, int], ...], int, Cmp]:
+        """``left OP right`` as ``(terms, rhs, op)`` with op one of ``<=``, ``>=``, ``==``."""
+        lt, lc = self.linear(f.left)
+        rt, rc = self.linear(f.right)
+        coef: dict[int, int] = {v: c for c, v in lt}
+        for c, v in rt:
+            coef[v] = coef.get(v, 0) - c
+        terms = tuple((c, v) for v, c in sorted(coef.items()) if c)
+        rhs, op = rc - lc, f.op
+        if op == "<":
+            op, rhs = "<=", rhs - 1
+        elif op == ">":
+            op, rhs = ">=", rhs + 1
+        self.check_value_compare(f)
+        return terms, rhs, {"<=": Cmp.LE, ">=": Cmp.GE, "==": Cmp.EQ}[op]
+
+    def check_value_compare(self, f: ast.Compare) -> None:
+        """``D[p] == N`` with N known before solving must name a value of D (else an error located where N comes from)."""
+        for side, other in ((f.left, f.right), (f.right, f.left)):
+            if not (isinstance(side, ast.At) and side.name.id in self.domain_values) or f.op != "==":
+                continue
+            value = self._constant(other)
+            if value is None or value in self.domain_values[side.name.id]:
+                continue
+            from .diagnostics import _show_set
+
+            message = (f"{side.name.id}[...] == {value} cannot hold: {value} is not a value of {side.name.id!r} "
+                       f"({_show_set(self.domain_values[side.name.id])})")
+            p = self.cell_of(side.cell)
+            if p is None:
+                continue
+            if self.map_data is not None and self.mentions_cell_value(other):
+                r, c = self.grid.cell(p)
+                raise MapError(f"the rule 'require {self.rule_text(self.current)}' ({self.current.span}) cannot hold "
+                               f"at row {r + 1}, column {c + 1} ({self.grid.chars[p]!r}): {message}",
+                               self.map_data.span(r, c), source=self.map_data.source)
+            raise SemanticError(message, f.span, source=self.spec.source)
+
+    @staticmethod
+    def mentions_cell_value(e: ast.Expr) -> bool:
+        return isinstance(e, ast.Value) or any(isinstance(x, ast.Value) for x in getattr(e, "operands", ()))
+
+    def value_sums(self, f: ast.AllDifferent) -> list[tuple[tuple[int, int], ...]]:
+        """For ``all different D in S``: per value v, the terms of ``sum of D[q]=v over S``."""
+        cells = sorted(i for i, v in self.members(f.cells).items() if v is True)
+        per_cell = self.enum_lits[f.decision.id]
+        out = []
+        for value in self.domain_values[f.decision.id]:
+            lits = [per_cell[i][value] for i in cells if per_cell[i] is not None and value in per_cell[i]]
+            if len(lits) > 1:
+                out.append(tuple((1, l) for l in lits))
+        return out
+
+    @staticmethod
+    def never(terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> bool:
+        """Whether ``sum terms OP rhs`` fails for every value of its 0/1 literals."""
+        lo = sum(c for c, _ in terms if c < 0)
+        hi = sum(c for c, _ in terms if c > 0)
+        return op is Cmp.LE and lo > rhs or op is Cmp.GE and hi < rhs or op is Cmp.EQ and not lo <= rhs <= hi
+
+    def reify(self, terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> CellValue:
+        """A literal b with ``b <-> (sum terms OP rhs)``.
+
+        Cardinality cases are Tseitin definitions (``sum >= 1`` is the
+        ``or`` of the literals, ``sum <= 0`` the ``and`` of their
+        negations, and so on); otherwise b gets two half-reified
+        :class:`Linear` rows, ``b -> sum OP rhs`` and ``~b -> the negated
+        comparison`` (for ``==``, the negation ``<= rhs-1 or >= rhs+1`` takes
+        one more auxiliary variable to choose the side).
+        """
+        lo = sum(c for c, _ in terms if c < 0)
+        hi = sum(c for c, _ in terms if c > 0)
+        # the literals as seen with positive coefficients: c*l = |c|*(-l) + c for c < 0
+        pos = [(c, l) if c > 0 else (-c, -l) for c, l in terms]
+        shift = -lo  # sum c l = sum |c| l' + lo
+        k = rhs + shift
+        if op is Cmp.LE:
+            if hi <= rhs:
+                return True
+            if lo > rhs:
+                return False
+        elif op is Cmp.GE:
+            if lo >= rhs:
+                return True
+            if hi < rhs:
+                return False
+        else:
+            if not lo <= rhs <= hi:
+                return False
+            if lo == hi:
+                return True
+        if all(c == 1 for c, _ in pos):
+            lits = [l for _, l in pos]
+            n = len(lits)
+            if op is Cmp.GE and k == 1 or op is Cmp.LE and k == n - 1:
+                return self.combine(False, lits if op is Cmp.GE else [-l for l in lits], None)
+            if op is Cmp.LE and k == 0 or op is Cmp.GE and k == n or op is Cmp.EQ and k in (0, n):
+                return self.combine(True, [-l for l in lits] if k == 0 else lits, None)
+        key = (terms, op, rhs)
+        if key in self.reified:
+            return self.reified[key]
+        self.aux_count += 1
+        b = self.new_var("aux", None, self.aux_count)
+        span = self.current.span if self.current is not None else None
+        if op is Cmp.EQ:
+            self.constraints.append(Linear(terms, Cmp.EQ, rhs, (b,), span))
+            below, above = rhs - 1 >= lo, rhs + 1 <= hi
+            if below and above:
+                self.aux_count += 1
+                side = self.new_var("aux", None, self.aux_count)
+                self.constraints.append(Linear(terms, Cmp.LE, rhs - 1, (-b, side), span))
+                self.constraints.append(Linear(terms, Cmp.GE, rhs + 1, (-b, -side), span))
+            elif below:
+                self.constraints.append(Linear(terms, Cmp.LE, rhs - 1, (-b,), span))
+            else:
+                self.constraints.append(Linear(terms, Cmp.GE, rhs + 1, (-b,), span))
+        elif op is Cmp.LE:
+            self.constraints.append(Linear(terms, Cmp.LE, rhs, (b,), span))
+            self.constraints.append(Linear(terms, Cmp.GE, rhs + 1, (-b,), span))
+        else:
+            self.constraints.append(Linear(terms, Cmp.GE, rhs, (b,), span))
+            self.constraints.append(Linear(terms, Cmp.LE, rhs - 1, (-b,), span))
+        self.reified[key] = b
+        return b
+
+    # ----------------------------------------------------------------- rules
+    def holds(self, st: ast.Holds) -> None:
+        """``require F``."""
+        self.assert_formula(st.formula, ())
+
+    def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
+        """State that ``f`` holds whenever every literal of ``guard`` does."""
+        span = self.current.span if self.current is not None else None
+        if isinstance(f, ast.And):
+            for g in f.operands:
+                self.assert_formula(g, guard)
+            return
+        if isinstance(f, ast.Aggregate) and f.fn == "all":
+            self.over(f, lambda body: self.assert_formula(body, guard))
+            return
+        if isinstance(f, ast.Implies):
+            a = self.lit_of(f.left)
+            if a is False:
+                return
+            self.assert_formula(f.right, guard if a is True else _add(guard, a))
+            return
+        if isinstance(f, ast.Not):
+            pushed = _push_not(f.operand)
+            if pushed is not None:
+                self.assert_formula(pushed, guard)
+                return
+        if isinstance(f, ast.Compare):
+            terms, rhs, op = self.comparison(f)
+            if not terms or self.never(terms, op, rhs):
+                if not terms and op.holds(0, rhs):
+                    return
+                self.fails(guard, f)
+                return
+            self.constraints.append(Linear(terms, op, rhs, guard, span))
+            return
+        if isinstance(f, ast.IsPiece):
+            self.assert_piece(f, guard)
+            return
+        if isinstance(f, ast.ConsistsOf):
+            self.assert_consists(f)
+            return
+        if isinstance(f, ast.AllDifferent):
+            cells = [i for i, v in self.members(f.cells).items() if v is True]
+            exact = not guard and len(cells) == len(self.domain_values[f.decision.id]) and all(
+                self.enum_lits[f.decision.id][i] is not None for i in cells)
+            for terms in self.value_sums(f):
+                self.constraints.append(Linear(terms, Cmp.EQ if exact else Cmp.LE, 1, guard, span))
+            return
+        if isinstance(f, (ast.Subset, ast.Avoids)):
+            a = self.members(f.left)
+            b = self.members(f.right, set(a))
+            for i, x in a.items():
+                y = b.get(i, False)
+                self.clause_under(guard, [neg(x), neg(y) if isinstance(f, ast.Avoids) else y], f, i)
+            return
+        if isinstance(f, ast.Or) or isinstance(f, ast.Aggregate) and f.fn == "any":
+            parts = list(f.operands) if isinstance(f, ast.Or) else None
+            lits = [self.lit_of(g) for g in parts] if parts is not None else self.over(f, self.lit_of)
+            self.clause_under(guard, lits, f)
+            return
+        self.clause_under(guard, [self.lit_of(f)], f)
+
+    def clause_under(self, guard: tuple[int, ...], lits: list[CellValue], f, cell: int | None = None) -> None:
+        """The clause ``~guard | lits``; a rule that can never hold is an error."""
+        if any(v is True for v in lits):
+            return
+        body = [v for v in lits if v is not False]
+        if not body and not guard:
+            self.fails(guard, f, cell)
+            return
+        self.clause([-g for g in guard] + body, self.current.span if self.current is not None else None)
+
+    def fails(self, guard: tuple[int, ...], f: ast.Expr, cell: int | None = None) -> None:
+        """A rule instance that is false whatever the decisions: an error, or a clause forbidding its guard."""
+        if guard:
+            self.clause([-g for g in guard], self.current.span if self.current is not None else None)
+            return
+        st = self.current
+        cells = [v for kind, v in self.bound.values() if kind == "cell"]
+        if cell is None and cells:
+            cell = cells[-1]
+        binding = self.binding_text()
+        message = (f"the rule 'require {self.rule_text(st)}' ({st.span}) fails whatever the decisions"
+                   + (f" with {binding}" if binding else ""))
+        if cell is not None and self.map_data is not None:
+            r, c = self.grid.cell(cell)
+            raise MapError(f"{message}; see row {r + 1}, column {c + 1} ({self.grid.chars[cell]!r})",
+                           self.map_data.span(r, c), source=self.map_data.source)
+        raise SemanticError(message, st.span, source=self.spec.source)
+
+    def binding_text(self) -> str:
+        """``p = (2, 3), r = row 2``: the ``for each`` bindings in force."""
+        parts = []
+        for name, (kind, value) in self.bound.items():
+            if kind == "cell":
+                parts.append(f"{name} = {self.grid.cell(value)}")
+            elif kind == "set":
+                parts.append(f"{name} = {value[1]}")
+            elif kind == "direction":
+                parts.append(f"{name} = {value[0]}")
+            else:
+                parts.append(f"{name} = {value}")
+        return ", ".join(parts)
+
+
+def _push_not(f: ast.Expr) -> ast.Expr | None:
+    """``not f`` with the negation moved one level in (De Morgan), or None when it cannot move."""
+    if isinstance(f, ast.Not):
+        return f.operand
+    if isinstance(f, (ast.And, ast.Or)):
+        parts = tuple(ast.Not(g, g.span) for g in f.operands)
+        return ast.Or(parts, f.span) if isinstance(f, ast.And) else ast.And(parts, f.span)
+    if isinstance(f, ast.Implies):
+        return ast.And((f.left, ast.Not(f.right, f.right.span)), f.span)
+    if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
+        return ast.Aggregate("any" if f.fn == "all" else "all", ast.Not(f.body, f.body.span), f.var, f.domain, f.span)
+    if isinstance(f, ast.Compare) and f.op != "==":
+        op = {"<=": ">", "<": ">=", ">=": "<", ">": "<="}[f.op]
+        return ast.Compare(f.left, op, f.right, f.span)
+    return None
+
+
+def _add(guard: tuple[int, ...], lit: int) -> tuple[int, ...]:
+    return guard if lit in guard else guard + (lit,)

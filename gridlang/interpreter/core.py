@@ -1,0 +1,315 @@
+"""The interpreter's driver: the answer's decisions, then each statement in turn.
+
+The meaning of every construct is stated in the package's docstring
+(:mod:`gridlang.interpreter`); sets, numbers and conditions are evaluated
+by :class:`~gridlang.interpreter.expressions.Expressions`.
+"""
+
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Mapping
+
+from .. import ast
+from ..checker import Symbols
+from ..errors import ParamError
+from ..grid import Grid
+from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
+from .graph import adjacency, components
+from .verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
+
+Decisions = Mapping[str, Mapping[int, object]]
+"""Decision name -> {cell index: value}: a Boolean decision lists its true
+cells (value True), an enumeration each cell's value."""
+
+
+
+class Interpreter(Expressions):
+    """The rules of one spec on one map, ready to judge many answers.
+
+    Args:
+        spec, symbols, grid, params: as in :func:`evaluate`.
+
+    Raises:
+        ParamError: a parameter of the spec has no value in ``params``.
+    """
+
+    def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: Mapping[str, object]):
+        self.spec = spec
+        self.sym = symbols
+        self.grid = grid
+        self.n = grid.rows * grid.cols
+        for name, decl in symbols.params.items():
+            if name not in params:
+                raise ParamError(f"parameter {name!r} has no value", decl.span, source=spec.source)
+        self.params = dict(params)
+        self.adj = adjacency(grid, symbols)
+        self.all = frozenset(range(self.n))
+        self.border = frozenset(i for i in range(self.n) if _on_border(grid, i))
+        self.tile_values = tuple(symbols.tiles[t].value_of(ch) if t in symbols.tiles else 0
+                                 for t, ch in zip(grid.tiles, grid.chars))
+        self.texts: dict[int, str] = {}
+        self.fixed: dict[str, frozenset[int]] = {}
+        # Per answer (env: `for each` integers; cellvars, setvars: `for each`
+        # cells and cell sets; pair: the cells of a neighbour pair):
+        self.env: dict[str, int] = {}
+        self.cellvars: dict[str, int] = {}
+        self.setvars: dict[str, tuple[frozenset[int], str]] = {}
+        self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
+        self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
+        self.room_of: tuple[int, ...] | None = _rooms_of(grid)
+        self.pair: dict[str, int] = {}
+        self.bools: dict[str, frozenset[int]] = {}
+        self.enums: dict[str, dict[int, object]] = {}
+        self.regions: dict[str, frozenset[int]] = {}
+        self.violations: list[Violation] = []
+        self.stmt: ast.Stmt | None = None
+        # Fixed per map:
+        self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide)}
+        self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
+        self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
+                            for d in spec.of(ast.Decide)}
+
+    # answers -----------------------------------------------------------------
+    def evaluate(self, decisions: Decisions) -> SpecVerdict:
+        """Judge one answer; see :func:`evaluate`."""
+        self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
+        self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
+        self.bools, self.enums = {}, {}
+        self.check_decisions(decisions)
+        objective = None
+        for st in self.spec.statements:
+            self.stmt = st
+            if isinstance(st, ast.Region):
+                self.regions[st.name] = self.reach(st)
+            elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
+                                 ast.ForEach, ast.ForPairs, ast.Holds)):
+                self.rule(st)
+            elif isinstance(st, ast.Objective):
+                objective = self.number(st.expr)
+        return SpecVerdict(not self.violations, objective, list(self.violations), dict(self.regions))
+
+    def check_decisions(self, decisions: Decisions) -> None:
+        for name in decisions:
+            if name not in self.sym.decisions:
+                known = ", ".join(self.sym.decisions) or "none"
+                self.violations.append(Violation(
+                    None, f"decision {name!r}", (),
+                    f"the answer gives a decision {name!r}, which the spec does not declare (it has: {known})"))
+        for d in self.spec.of(ast.Decide):
+            given = dict(decisions.get(d.name, {}))
+            on = self.on[d.name]
+            self.stmt = d
+            strange = [i for i in given if type(i) is not int or not 0 <= i < self.n]
+            if strange:
+                self.fail(f"{d.name!r} is given on keys that are no cell index of this {self.grid.rows}x"
+                          f"{self.grid.cols} map (0 to {self.n - 1}, row-major): "
+                          + ", ".join(repr(i) for i in strange[:_MAX_SHOWN]))
+                given = {i: v for i, v in given.items() if i not in strange}
+            if not d.is_enum:
+                true = {i for i, v in given.items() if v is True or v == 1 and not isinstance(v, bool)}
+                odd = sorted(i for i, v in given.items() if v not in (True, False, 0, 1))
+                if odd:
+                    self.fail("a Boolean decision takes the value True (or 1) on its true cells; "
+                              "these cells have another value", odd)
+                outside = sorted(i for i in true if i not in on)
+                if outside:
+                    self.fail(f"{d.name!r} is true on cells it is not made on", outside)
+                self.bools[d.name] = frozenset(true & on)
+                continue
+            domain = self.domains[d.name]
+            outside = sorted(i for i in given if i not in on)
+            if outside:
+                self.fail(f"{d.name!r} has a value on cells it is not made on", outside)
+            missing = sorted(on - set(given))
+            if missing:
+                self.fail(f"{d.name!r} has no value on cells it is made on", missing)
+            bad = sorted(i for i, v in given.items() if i in on and not any(_same(v, x) for x in domain))
+            if bad:
+                values = ", ".join(sorted({repr(given[i]) for i in bad}))
+                self.fail(f"{d.name!r} takes values outside its domain ({_show(domain)}): {values}", bad)
+            self.enums[d.name] = {i: v for i, v in given.items() if i in on}
+
+    def domain(self, d: ast.Decide) -> tuple[object, ...]:
+        values: list[object] = []
+        for part in d.domain:
+            if isinstance(part, ast.Symbol):
+                values.append(part.id)
+            elif isinstance(part, ast.IntLit):
+                values.append(part.value)
+            elif isinstance(part, ast.DomainRange):
+                low, high = (self.number(b) for b in (part.low, part.high))
+                values.extend(range(low, high + 1))
+            else:
+                values.extend(self.params[part.id])
+        return tuple(values)
+
+    # violations -----------------------------------------------------------------
+    def fail(self, reason: str, cells=()) -> None:
+        """Record a violation of the current statement, naming the ``for each`` bindings in force."""
+        st = self.stmt
+        binding = ", ".join([f"{k} = {v}" for k, v in self.env.items()]
+                            + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
+                            + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
+                            + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()])
+        self.violations.append(Violation(
+            st.span, self.text(st),
+            tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
+            (f"with {binding}: " if binding else "") + reason))
+
+    def text(self, st) -> str:
+        key = id(st)
+        if key not in self.texts:
+            text = statement_text(self.spec.source, st)
+            self.texts[key] = f"decide {text}" if isinstance(st, ast.Decide) else text
+        return self.texts[key]
+
+    # statements --------------------------------------------------------------------
+    def reach(self, st: ast.Region) -> frozenset[int]:
+        roots = self.cells(st.roots)
+        passable = self.cells(st.through)
+        members = set(roots)
+        queue = deque(sorted(roots))
+        while queue:
+            u = queue.popleft()
+            for v in self.adj[u]:
+                if v in passable and v not in members:
+                    members.add(v)
+                    queue.append(v)
+        return frozenset(members)
+
+    def rule(self, st) -> None:
+        if isinstance(st, ast.Avoids):
+            left, right = self.cells(st.left), self.cells(st.right)
+            both = left & right
+            if both:
+                self.fail(f"{len(both)} cell{_s(both)} in both sets", both)
+        elif isinstance(st, ast.Subset):
+            left, right = self.cells(st.left), self.cells(st.right)
+            out = left - right
+            if out:
+                self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
+        elif isinstance(st, ast.Compare):
+            left, right = self.number(st.left), self.number(st.right)
+            if not _compare(left, st.op, right):
+                counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
+                self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
+                          counted)
+        elif isinstance(st, ast.IsConnected):
+            self.is_connected(st)
+        elif isinstance(st, ast.IsPath):
+            self.is_path(st)
+        elif isinstance(st, ast.ForEach):
+            var = st.var.id
+            for kind, value in self.over(st.domain):
+                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
+                         "direction": self.dirvars}[kind]
+                table[var] = value
+                self.rule(st.body)
+                table.pop(var, None)
+        elif isinstance(st, ast.ForPairs):
+            self.for_pairs(st)
+        elif isinstance(st, ast.Holds):
+            if not self.holds(st.formula):
+                self.fail("the condition is false", sorted(self.cellvars.values()))
+        else:
+            raise TypeError(f"unknown rule {st!r}")
+
+    def is_connected(self, st: ast.IsConnected) -> None:
+        cells = self.cells(st.cells)
+        if st.size is not None:
+            size = self.number(st.size)
+            if len(cells) != size:
+                self.fail(f"the set has {len(cells)} cell{_s(cells)}, not {size}", cells)
+        pieces = components(self.adj, cells)
+        if len(pieces) > 1:
+            stray = [i for piece in pieces[1:] for i in piece]
+            self.fail(f"the set falls into {len(pieces)} pieces ({', '.join(str(len(p)) for p in pieces)} "
+                      f"cells); the cells off the largest piece", stray)
+
+    def is_path(self, st: ast.IsPath) -> None:
+        cells = self.cells(st.cells)
+        ends = sorted(self.cells(st.ends))
+        if len(ends) != 2:
+            self.fail(f"a path needs exactly two end cells; the map has {len(ends)}", ends)
+            return
+        out = [e for e in ends if e not in cells]
+        if out:
+            self.fail(f"{'an end is' if len(out) == 1 else 'both ends are'} not in the set", out)
+        degree = {u: sum(1 for v in self.adj[u] if v in cells) for u in set(cells) | set(ends)}
+        bad_ends = [e for e in ends if degree[e] != 1]
+        if bad_ends:
+            self.fail("an end needs exactly one neighbour in the set; "
+                      + ", ".join(f"{_rc(self.grid, e)} has {degree[e]}" for e in bad_ends), bad_ends)
+        bad = [u for u in sorted(cells) if u not in ends and degree[u] != 2]
+        if bad:
+            self.fail("a cell other than the ends needs exactly two neighbours in the set; "
+                      + ", ".join(f"{_rc(self.grid, u)} has {degree[u]}" for u in bad[:_MAX_SHOWN])
+                      + (" ..." if len(bad) > _MAX_SHOWN else ""), bad)
+        pieces = components(self.adj, cells)
+        if len(pieces) > 1:
+            stray = [i for piece in pieces[1:] for i in piece]
+            self.fail(f"the set falls into {len(pieces)} pieces; the cells off the largest piece", stray)
+
+    def for_pairs(self, st: ast.ForPairs) -> None:
+        a, b = st.a.id, st.b.id
+        for u in range(self.n):
+            for v in self.adj[u]:
+                self.pair[a], self.pair[b] = u, v
+                if not self.formula(st.body):
+                    self.fail(f"false for {a} = {_rc(self.grid, u)}, {b} = {_rc(self.grid, v)}", (u, v))
+        self.pair.pop(a, None)
+        self.pair.pop(b, None)
+
+    # formulas over a pair of cells ---------------------------------------------------------
+    def formula(self, f) -> bool:
+        if isinstance(f, ast.PMember):
+            return self.cell_of(f.ref) in self.cells(f.ref.name)
+        if isinstance(f, ast.PEq):
+            left = self.value_at(f.left)
+            if isinstance(f.right, ast.CellRef):
+                return _same(left, self.value_at(f.right))
+            return _same(left, self.resolve(f.left.name.id, f.right, None))
+        if isinstance(f, ast.PNot):
+            return not self.formula(f.operand)
+        if isinstance(f, ast.PAnd):
+            return all(self.formula(g) for g in f.operands)
+        if isinstance(f, ast.POr):
+            return any(self.formula(g) for g in f.operands)
+        if isinstance(f, ast.PImplies):
+            return not self.formula(f.left) or self.formula(f.right)
+        raise TypeError(f"unknown formula node {f!r}")
+
+    def cell_of(self, ref: ast.CellRef) -> int:
+        return self.pair[ref.cell.id]
+
+    def value_at(self, ref: ast.CellRef) -> object:
+        """A decision's value at a pair's cell: a Boolean's True/False, an enumeration's value or None."""
+        cell = self.cell_of(ref)
+        name = ref.name.id
+        if name in self.enums:
+            return self.enums[name].get(cell)
+        return cell in self.bools[name]
+
+    def resolve(self, decision: str, value, cell: int | None) -> object:
+        """The domain value a name, integer or ``value`` stands for (at ``cell``, for ``value``)."""
+        if isinstance(value, ast.IntLit):
+            return value.value
+        if isinstance(value, ast.TileValue):
+            return self.tile_values[cell]
+        if value.id in self.value_names[decision]:
+            return value.id
+        if value.id in self.env:
+            return self.env[value.id]
+        return int(self.params[value.id])
+
+    # expressions -------------------------------------------------------------------------
+
+
+    # conditions ------------------------------------------------------------------------------
+
+
+    # geometry ------------------------------------------------------------------------------------
+
+

@@ -1,0 +1,395 @@
+"""Sets, numbers and conditions of a spec, evaluated on one answer.
+
+Part of :class:`~gridlang.interpreter.core.Interpreter` (a mixin): plain
+sets of cell indices, breadth-first search and integer arithmetic, with the
+meanings stated in :mod:`gridlang.interpreter`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .. import ast
+from ..errors import SemanticError, Span
+from ..grid import Grid, room_label
+from ..shapes import polyominoes
+from .graph import components
+from .verdict import _rc
+
+
+class Expressions:
+    """Cell sets, numbers, conditions and geometry (a mixin of the interpreter)."""
+
+    def cells(self, e: ast.Expr) -> frozenset[int]:
+        """The cell set ``e`` denotes on this answer (cell indices)."""
+        if isinstance(e, ast.Name) and e.id in self.cellvars:
+            return frozenset((self.cellvars[e.id],))
+        if isinstance(e, ast.Name) and e.id in self.setvars:
+            return self.setvars[e.id][0]
+        if isinstance(e, ast.Add):
+            p = self.cell(e)
+            return frozenset(() if p is None else (p,))
+        if isinstance(e, ast.Around):
+            p = self.cell(e.cell)
+            return frozenset() if p is None else self.around(e.kind, p)
+        if isinstance(e, ast.LineOf):
+            p = self.cell(e.cell)
+            if p is None:
+                return frozenset()
+            if e.kind == "row":
+                return frozenset(i for i in range(self.n) if i // self.grid.cols == p // self.grid.cols)
+            if e.kind == "column":
+                return frozenset(i for i in range(self.n) if i % self.grid.cols == p % self.grid.cols)
+            rooms = self.rooms(e.span)
+            return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
+        if isinstance(e, ast.Sight):
+            p = self.cell(e.cell)
+            if p is None:
+                return frozenset()
+            if isinstance(e.toward, ast.Direction) or isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
+                q = None
+                dr, dc = self.step(e.toward)
+                r, c = divmod(p, self.grid.cols)
+                r2, c2 = r + dr, c + dc
+            else:
+                q = self.cell(e.toward)
+                if q is None:
+                    return frozenset()
+                (r, c), (r2, c2) = divmod(p, self.grid.cols), divmod(q, self.grid.cols)
+                dr, dc = r2 - r, c2 - c
+            if abs(dr) + abs(dc) != 1:
+                raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
+                                    f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
+            within = self.cells(e.within)
+            seen = []
+            while 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols and r2 * self.grid.cols + c2 in within:
+                seen.append(r2 * self.grid.cols + c2)
+                r2, c2 = r2 + dr, c2 + dc
+            return frozenset(seen)
+        if isinstance(e, ast.Component):
+            p = self.cell(e.cell)
+            within = self.cells(e.within)
+            if p is None or p not in within:
+                return frozenset()
+            return frozenset(next(piece for piece in components(self.adj, within) if p in piece))
+        if isinstance(e, ast.Name):
+            kind = self.sym.kind_of(e.id)
+            if kind in ("tile", "tag"):
+                if e.id not in self.fixed:
+                    owners = {e.id} if kind == "tile" else set(self.sym.tags[e.id])
+                    self.fixed[e.id] = frozenset(i for i, t in enumerate(self.grid.tiles) if t in owners)
+                return self.fixed[e.id]
+            if kind == "decision":
+                return self.bools[e.id]
+            if kind == "region":
+                if e.id not in self.regions:
+                    raise SemanticError(f"region {e.id!r} is used before its definition", e.span,
+                                        source=self.spec.source)
+                return self.regions[e.id]
+            raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
+        if isinstance(e, ast.Border):
+            return self.border
+        if isinstance(e, ast.AllCells):
+            return self.all
+        if isinstance(e, ast.Not):
+            return self.all - self.cells(e.operand)
+        if isinstance(e, ast.And):
+            out = self.cells(e.operands[0])
+            for p in e.operands[1:]:
+                out = out & self.cells(p)
+            return out
+        if isinstance(e, ast.Or):
+            return frozenset().union(*(self.cells(p) for p in e.operands))
+        if isinstance(e, ast.Is):
+            name = e.decision.id
+            values = self.enums[name]
+            if isinstance(e.value, ast.TileValue):
+                return frozenset(i for i, v in values.items() if _same(v, self.tile_values[i]))
+            target = self.resolve(name, e.value, None)
+            return frozenset(i for i, v in values.items() if _same(v, target))
+        raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+
+    def number(self, e: ast.Expr) -> int:
+        """The integer ``e`` denotes on this answer."""
+        if isinstance(e, ast.IntLit):
+            return e.value
+        if isinstance(e, ast.At):
+            if self.cell(e.cell) is None:
+                return 0
+            value = self.enums[e.name.id].get(self.cell(e.cell))
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise SemanticError(f"{e.name.id!r} has no number at {_rc(self.grid, self.cell(e.cell))}", e.span,
+                                    source=self.spec.source)
+            return value
+        if isinstance(e, ast.Aggregate):
+            values = self.each(e, self.holds if e.fn == "count" else self.number)
+            return sum(1 for v in values if v) if e.fn == "count" else sum(values)
+        if isinstance(e, ast.Name):
+            if e.id in self.env:
+                return int(self.env[e.id])
+            return int(self.params[e.id])
+        if isinstance(e, ast.SumOf):
+            return sum(self.int_set(e.operand))
+        if isinstance(e, ast.Count):
+            return len(self.cells(e.operand))
+        if isinstance(e, ast.Value):
+            return sum(self.tile_values[i] for i in self.cells(e.operand))
+        if isinstance(e, ast.Add):
+            return self.number(e.left) + e.sign * self.number(e.right)
+        if isinstance(e, ast.Mul):
+            return self.number(e.left) * self.number(e.right)
+        if isinstance(e, ast.Neg):
+            return -self.number(e.operand)
+        raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
+
+    def holds(self, f: ast.Expr) -> bool:
+        """Whether the condition ``f`` holds on this answer under the current bindings."""
+        if isinstance(f, ast.At):
+            p = self.cell(f.cell)
+            return p is not None and p in self.cells(f.name)
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
+            p, q = self.cell(f.cell), self.cell(f.value.cell)
+            name = f.name.id
+            if name in self.enums:
+                a, b = self.enums[name].get(p), self.enums[name].get(q)
+                return _same(a, b) if a is not None and b is not None else a is None and b is None
+            return (p is not None and p in self.bools[name]) == (q is not None and q in self.bools[name])
+        if isinstance(f, ast.AtIs):
+            p = self.cell(f.cell)
+            if p is None or p not in self.enums[f.name.id]:
+                return False
+            return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
+        if isinstance(f, ast.Is):
+            return self.cell(f.decision) == self.cell(f.value)
+        if isinstance(f, ast.Not):
+            return not self.holds(f.operand)
+        if isinstance(f, ast.And):
+            return all(self.holds(g) for g in f.operands)
+        if isinstance(f, ast.Or):
+            return any(self.holds(g) for g in f.operands)
+        if isinstance(f, ast.Implies):
+            return not self.holds(f.left) or self.holds(f.right)
+        if isinstance(f, ast.Subset):
+            return self.cells(f.left) <= self.cells(f.right)
+        if isinstance(f, ast.Avoids):
+            return not (self.cells(f.left) & self.cells(f.right))
+        if isinstance(f, ast.Compare):
+            return _compare(self.number(f.left), f.op, self.number(f.right))
+        if isinstance(f, ast.AllDifferent):
+            values = [self.enums[f.decision.id][i] for i in sorted(self.cells(f.cells))
+                      if i in self.enums[f.decision.id]]
+            return len(values) == len({(type(v), v) for v in values})
+        if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
+            values = self.each(f, self.holds)
+            return all(values) if f.fn == "all" else any(values)
+        if isinstance(f, ast.IsPiece):
+            cells = self.cells(f.cells)
+            return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}
+        if isinstance(f, ast.ConsistsOf):
+            cols = self.grid.cols
+            parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
+            return sorted(self.form(p) for p in parts) == sorted(_form(s) for s in self.shapes(f.family))
+        raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def shapes(self, fam: ast.Shapes) -> list:
+        """The shapes of a family, one per entry, as cell offsets."""
+        if fam.kind == "var":
+            return [self.shapevars[fam.arg.id]]
+        if isinstance(fam.arg, ast.Name) and fam.arg.id in self.params and isinstance(self.params[fam.arg.id], tuple):
+            sizes = list(self.params[fam.arg.id])
+        else:
+            sizes = [self.number(fam.arg)]
+        out = []
+        for k in sizes:
+            out.extend(polyominoes(k))
+        return out
+
+    def form(self, cells) -> tuple:
+        """The free shape of a set of cells (see :func:`_form`)."""
+        return _form([divmod(i, self.grid.cols) for i in cells])
+
+    def each(self, agg: ast.Aggregate, fn) -> list:
+        """``fn(body)`` at each cell of an aggregate's domain, its variable bound to the cell."""
+        var = agg.var.id
+        out = []
+        for i in sorted(self.cells(agg.domain)):
+            self.cellvars[var] = i
+            out.append(fn(agg.body))
+        self.cellvars.pop(var, None)
+        return out
+
+    def cell(self, e: ast.Expr) -> int | None:
+        """The cell a cell expression stands for: a ``for each`` cell variable, a pair's cell, or
+        ``p + d`` (one step from p in direction d; None off the grid)."""
+        if isinstance(e, ast.Name) and e.id in self.cellvars:
+            return self.cellvars[e.id]
+        if isinstance(e, ast.Name) and e.id in self.pair:
+            return self.pair[e.id]
+        if isinstance(e, ast.Add):
+            base = self.cell(e.left)
+            if base is None:
+                return None
+            dr, dc = self.step(e.right)
+            r, c = divmod(base, self.grid.cols)
+            r, c = r + e.sign * dr, c + e.sign * dc
+            return r * self.grid.cols + c if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
+        raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
+                            source=self.spec.source)
+
+    def step(self, e: ast.Expr) -> tuple[int, int]:
+        """A direction's step: up (-1, 0), right (0, 1), down (1, 0), left (0, -1)."""
+        name = e.name if isinstance(e, ast.Direction) else self.dirvars[e.id][0]
+        return {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[name]
+
+    def around(self, kind: str, p: int) -> frozenset[int]:
+        """``neighbours``: the grid graph's; ``diagonal``/``king``: corner or side-and-corner contact."""
+        if kind == "side":
+            return frozenset(self.adj[p])
+        r, c = divmod(p, self.grid.cols)
+        out = set()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr, dc) == (0, 0) or kind == "diagonal" and 0 in (dr, dc):
+                    continue
+                if 0 <= r + dr < self.grid.rows and 0 <= c + dc < self.grid.cols:
+                    out.add((r + dr) * self.grid.cols + c + dc)
+        return frozenset(out)
+
+    def rooms(self, span: Span | None) -> tuple[int, ...]:
+        if self.room_of is None:
+            raise SemanticError("rooms come from the map's room layer (a 'rooms:' block under the grid), and "
+                                "this map has none", span, source=self.spec.source)
+        return self.room_of
+
+    def over(self, domain) -> list[tuple[str, object]]:
+        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``set`` or ``shape``."""
+        rows, cols = self.grid.rows, self.grid.cols
+        if isinstance(domain, ast.Shapes):
+            return [("shape", s) for s in self.shapes(domain)]
+        if isinstance(domain, ast.Family):
+            if domain.kind == "cells":
+                return [("cell", i) for i in range(self.n)]
+            if domain.kind == "directions":
+                return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
+                        ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
+            if domain.kind == "rows":
+                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r}")) for r in range(rows)]
+            if domain.kind == "columns":
+                return [("set", (frozenset(range(c, self.n, cols)), f"column {c}")) for c in range(cols)]
+            if domain.kind == "rooms":
+                rooms = self.rooms(domain.span)
+                firsts = sorted({min(i for i in range(self.n) if rooms[i] == k) for k in set(rooms)})
+                return [("set", (frozenset(i for i in range(self.n) if rooms[i] == rooms[f]),
+                                 f"the room of {_rc(self.grid, f)}")) for f in firsts]
+            h, w = self.number(domain.height), self.number(domain.width)
+            step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
+            out = []
+            for r in range(0, rows - h + 1, step_r):
+                for c in range(0, cols - w + 1, step_c):
+                    cells = frozenset((r + dr) * cols + c + dc for dr in range(h) for dc in range(w))
+                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at ({r}, {c})")))
+            return out
+        if isinstance(domain, ast.Name) and domain.id in self.params:
+            return [("int", v) for v in self.int_set(domain)]
+        return [("cell", i) for i in sorted(self.cells(domain))]
+
+    def int_set(self, e: ast.Expr) -> tuple[int, ...]:
+        if isinstance(e, ast.Name) and e.id in self.params:
+            return tuple(self.params[e.id])
+        raise SemanticError("expected a 'set of int' parameter", getattr(e, "span", None), source=self.spec.source)
+
+
+def _counted(e) -> list:
+    """Every ``count(...)`` and ``value(...)`` inside a number expression."""
+    if isinstance(e, (ast.Count, ast.Value)):
+        return [e]
+    if isinstance(e, ast.Compare):
+        return _counted(e.left) + _counted(e.right)
+    if isinstance(e, (ast.Add, ast.Mul)):
+        return _counted(e.left) + _counted(e.right)
+    if isinstance(e, ast.Neg):
+        return _counted(e.operand)
+    return []
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal values of one kind: ``True`` is not the integer 1 here."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
+
+
+def _compare(left: int, op: str, right: int) -> bool:
+    return {"<=": left <= right, ">=": left >= right, "==": left == right,
+            "<": left < right, ">": left > right}[op]
+
+
+def _rooms_of(grid: Grid) -> tuple[int, ...] | None:
+    """Each cell's room number, from the room labels its text carries; None without a room layer.
+
+    A room is a maximal set of cells with equal labels joined through side
+    neighbours (links do not join rooms).
+    """
+    labels = [room_label(ch) for ch in grid.chars]
+    if all(label is None for label in labels):
+        return None
+    rows, cols = grid.rows, grid.cols
+    room: dict[int, int] = {}
+    number = -1
+    for start in range(rows * cols):
+        if start in room:
+            continue
+        number += 1
+        room[start] = number
+        queue = deque([start])
+        while queue:
+            u = queue.popleft()
+            r, c = divmod(u, cols)
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    v = (r + dr) * cols + c + dc
+                    if v not in room and labels[v] == labels[start]:
+                        room[v] = number
+                        queue.append(v)
+    return tuple(room[i] for i in range(rows * cols))
+
+
+def _form(cells) -> tuple:
+    """A set of (row, col) cells up to moves, rotations and reflections: the least of its eight images."""
+    images = []
+    for flip in (False, True):
+        for turn in range(4):
+            moved = []
+            for r, c in cells:
+                if flip:
+                    r, c = r, -c
+                for _ in range(turn):
+                    r, c = c, -r
+                moved.append((r, c))
+            top = min(r for r, _ in moved)
+            left = min(c for _, c in moved)
+            images.append(tuple(sorted((r - top, c - left) for r, c in moved)))
+    return min(images)
+
+
+def _side_pieces(cells, rows: int, cols: int) -> list[list[int]]:
+    """The pieces of a cell set joined through shared sides (links do not join pieces)."""
+    left = set(cells)
+    out = []
+    while left:
+        start = min(left)
+        piece, queue = {start}, deque([start])
+        left.discard(start)
+        while queue:
+            u = queue.popleft()
+            r, c = divmod(u, cols)
+            for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
+                if ok and v in left:
+                    left.discard(v)
+                    piece.add(v)
+                    queue.append(v)
+        out.append(sorted(piece))
+    return out
+
+
+def _on_border(grid: Grid, i: int) -> bool:
+    r, c = divmod(i, grid.cols)
+    return r in (0, grid.rows - 1) or c in (0, grid.cols - 1)

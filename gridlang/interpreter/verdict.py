@@ -1,0 +1,136 @@
+"""What the spec-level verifier reports: violations located at their rules."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+from typing import Sequence
+
+from ..errors import Span
+from ..grid import Cell, Grid
+
+_MAX_SHOWN = 12
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule (or one malformed decision) of one answer.
+
+    Attributes:
+        span: where the rule or ``decide`` statement starts in the spec;
+            None for a decision the spec does not declare.
+        rule_text: the statement's source text, on one line.
+        cells: the cells that show the violation, as ``(row, col)``,
+            0-based, row 0 at the top.
+        reason: one sentence saying what is wrong, with any ``for each``
+            binding (``k = 3``).
+    """
+
+    span: Span | None
+    rule_text: str
+    cells: tuple[Cell, ...] = ()
+    reason: str = ""
+
+    def render(self) -> str:
+        """``SPEC:LINE:COL: rule violated: RULE``, then the reason and the cells.
+
+        Returns:
+            Two lines: the located head and an indented detail line.
+        """
+        where = f"{self.span}: " if self.span is not None else ""
+        head = f"{where}rule violated: {self.rule_text}"
+        detail = self.reason
+        if self.cells:
+            shown = ", ".join(f"({r}, {c})" for r, c in self.cells[:_MAX_SHOWN])
+            more = len(self.cells) - _MAX_SHOWN
+            detail += ": " + shown + (f" and {more} more" if more > 0 else "")
+        return f"{head}\n    {detail}" if detail else head
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+@dataclass(frozen=True)
+class SpecVerdict:
+    """What the spec's rules say of one answer.
+
+    Attributes:
+        ok: no violation.
+        objective: the objective's value on this answer (an integer, in the
+            spec's own units), or None when the spec has no objective.
+        violations: every violation, in statement order.
+        regions: each region's members (cell indices).
+    """
+
+    ok: bool
+    objective: int | None
+    violations: list[Violation] = field(default_factory=list)
+    regions: dict[str, frozenset[int]] = field(default_factory=dict)
+
+    def render(self) -> str:
+        """Every violation's rendering, one after the other (empty when ok)."""
+        return "\n".join(v.render() for v in self.violations)
+
+
+def statement_text(source: str, node) -> str:
+    """A statement's source text, from its first to its last character, on one line.
+
+    The extent is that of every span inside the node (a statement's own span
+    stops at the end of its first line when it runs over several);
+    parentheses left open at the end are closed with the text that follows.
+    Comments are dropped and runs of white space become one space.
+
+    Args:
+        source: the spec's text.
+        node: an AST node with spans.
+
+    Returns:
+        The text, or ``""`` when the node has no span.
+    """
+    spans = list(_spans(node))
+    if not spans:
+        return ""
+    lines = source.splitlines()
+    start = min((s.line, s.column) for s in spans)
+    end = max((s.line, s.end_column if s.end_column else s.column + 1) for s in spans)
+    offsets = [0]
+    for line in source.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    if start[0] > len(lines):
+        return ""
+    a = offsets[start[0] - 1] + start[1] - 1
+    b = offsets[min(end[0], len(lines)) - 1] + end[1] - 1
+    text = source[a:b]
+    depth = text.count("(") - text.count(")")
+    while depth > 0:
+        m = re.compile(r"\s*\)").match(source, b)
+        if m is None:
+            break
+        b, depth = m.end(), depth - 1
+    text = re.sub(r"#[^\n]*", "", source[a:b])
+    return " ".join(text.split())
+
+
+def _spans(node):
+    if isinstance(node, Span):
+        yield node
+    elif isinstance(node, (tuple, list)):
+        for x in node:
+            yield from _spans(x)
+    elif hasattr(node, "__dataclass_fields__"):
+        for f in fields(node):
+            if f.name != "attr_spans":
+                yield from _spans(getattr(node, f.name))
+
+
+def _rc(grid: Grid, i: int) -> str:
+    r, c = divmod(i, grid.cols)
+    return f"({r}, {c})"
+
+
+def _s(items) -> str:
+    return "" if len(items) == 1 else "s"
+
+
+def _show(values: Sequence[object]) -> str:
+    return ", ".join(str(v) for v in values)
