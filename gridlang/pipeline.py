@@ -73,24 +73,25 @@ class Report:
 
 
 def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
-         map_data: MapData | None = None) -> tuple[Model, dict]:
+         map_data: MapData | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
     """Parse, check and compile; return the model and the seconds per phase.
 
     ``map_data``, when given, is the map already read (off a picture, say);
-    ``map_path`` then only names it.
+    ``map_path`` then only names it. The compiler reads ``deadline`` and
+    raises :class:`~gridlang.deadline.BuildTimeout` when it passes.
     """
     t0 = time.perf_counter()
     spec = parse_file(spec_path)
     symbols = check(spec)
     data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None)
-    model, seconds = load_checked(spec, symbols, data, params)
+    model, seconds = load_checked(spec, symbols, data, params, deadline)
     seconds.pop("read")
     seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
     return model, seconds
 
 
 def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
-                 params: dict[str, str] | None = None) -> tuple[Model, dict]:
+                 params: dict[str, str] | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
     """Compile a parsed and checked spec against a read map.
 
     Args:
@@ -98,18 +99,20 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         symbols: its symbols (:func:`gridlang.checker.check`).
         data: the map (:func:`gridlang.maps.read_map` or ``parse_map``).
         params: command-line parameter values, as text.
+        deadline: the command's deadline, read while compiling.
 
     Returns:
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
 
     Raises:
         GridlangError: a map or parameter problem, located.
+        BuildTimeout: ``deadline`` passed while compiling.
     """
     t0 = time.perf_counter()
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
-    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data)
+    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline)
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
 
 
@@ -232,11 +235,13 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
     Raises:
         GridlangError: bad input (located), a missing backend, or a failed
             verification.
+        BuildTimeout: the time limit ran out while the model was compiled
+            (no model, so no report: the answer is UNKNOWN).
     """
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
-    model, seconds = load(spec_path, map_path, params, map_data)
+    model, seconds = load(spec_path, map_path, params, map_data, options.deadline)
     return solve_model(model, backend, options, count, unique, seconds)
 
 

@@ -22,7 +22,7 @@ from .options import _options, _params
 
 def _cmd_solve(args) -> int:
     from ..backend import Status
-    from ..deadline import Deadline, catch_interrupt
+    from ..deadline import BuildTimeout, Deadline, catch_interrupt
     from ..pipeline import solve
 
     options = _options(args)
@@ -43,8 +43,11 @@ def _cmd_solve(args) -> int:
             args.spec, args.map = model.info["spec"], args.url
             report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
         else:
-            report = solve(args.spec, args.map, _params(args), args.backend, options,
-                           count=args.count, unique=args.unique, map_data=data)
+            try:
+                report = solve(args.spec, args.map, _params(args), args.backend, options,
+                               count=args.count, unique=args.unique, map_data=data)
+            except BuildTimeout:
+                return _compile_timeout(args, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] += read
@@ -62,6 +65,24 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _compile_timeout(args, deadline) -> int:
+    """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
+    reason = "the time limit ran out while the model was compiled"
+    if args.json:
+        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
+                          "bound": None, "verified": False, "decisions": None, "unique": None,
+                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
+                          "stats": {"reason": reason}}))
+    else:
+        print(f"status UNKNOWN   backend {args.backend}")
+        print(f"no solution found within the time limit of {args.time_limit:g} s, and none ruled out: {reason}")
+        print(f"time: total {deadline.elapsed():.2f} s")
+    if deadline.interrupted:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_NO_SOLUTION
 
 
 def _render(model, solution) -> str:

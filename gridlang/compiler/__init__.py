@@ -68,6 +68,7 @@ from pathlib import Path
 
 from .. import ast
 from ..checker import Symbols, check
+from ..deadline import Deadline
 from ..grid import Grid
 from ..ir import Model
 from ..maps import MapData, build_grid, read_map
@@ -103,7 +104,7 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
 
 
 def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object],
-                 map_path: str = "", map_data: MapData | None = None) -> Model:
+                 map_path: str = "", map_data: MapData | None = None, deadline: Deadline | None = None) -> Model:
     """Compile a checked spec over a built grid.
 
     Args:
@@ -114,6 +115,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         map_path: recorded in ``Model.info``.
         map_data: the map as read, used to locate errors in it (a rule
             that cannot hold at a map cell, a parameter from its header).
+        deadline: the command's deadline, or None.
 
     Returns:
         The model.
@@ -126,5 +128,8 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         ParamError: a parameter value makes a rule fail whatever the
             decisions (sizes that leave no room for a path), or repeats a
             value of an enumerated domain.
+        BuildTimeout: ``deadline`` (read every 16,384 constraints) passed first.
     """
-    return _Compiler(spec, symbols, grid, params, map_path, map_data).run()
+    compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
+    compiler.deadline = deadline
+    return compiler.run()

@@ -16,6 +16,7 @@ from typing import Union
 
 from .. import ast
 from ..checker import Symbols
+from ..deadline import Deadline
 from ..errors import GridlangError, SemanticError, Span, raise_all
 from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
@@ -30,6 +31,8 @@ CellValue = Union[bool, int]
 
 
 class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
+    deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
+
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
         self.map_data = map_data
@@ -85,6 +88,8 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
         if len(self.constraints) > MAX_CONSTRAINTS:
             self.check_size()
+        if self.deadline is not None and not len(self.constraints) & 0x3FFF:
+            self.deadline.check()
 
 
     # driver ---------------------------------------------------------------
