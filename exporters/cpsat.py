@@ -126,6 +126,10 @@ class CpSatSettings(Settings):
             except (AttributeError, TypeError, ValueError) as e:
                 kind = type(getattr(scratch, name)).__name__
                 raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
+        conflicts = self.parameters.get("max_number_of_conflicts")
+        if conflicts is not None and conflicts <= 0:
+            # CP-SAT takes it and stops before the first conflict: every run UNKNOWN.
+            raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' must be at least 1, not {conflicts!r}")
 
 
 class CpSatBackend(Backend):
@@ -412,7 +416,13 @@ class _Oracle:
         code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)
         self.wall_time += solver.WallTime()
         if code == cp_model.MODEL_INVALID:
-            raise BackendError("CP-SAT rejected the model: " + built.cp.Validate())
+            # Validate() explains a bad model; a bad parameter value (one the
+            # proto's types allow) is explained in the response's solution_info.
+            why = built.cp.Validate()
+            if why:
+                raise BackendError("CP-SAT rejected the model: " + " ".join(why.split()))
+            why = solver.SolutionInfo() or "no reason given"
+            raise BackendError("CP-SAT refused its parameters: " + " ".join(why.split()))
         if code == cp_model.INFEASIBLE:
             return Round("infeasible")
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

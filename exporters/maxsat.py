@@ -75,14 +75,15 @@ that chose each of them, and the reference they were compared with, are in
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
-from gridlang.cardinality import AtLeast
+from gridlang.cardinality import CostBound
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
-from gridlang.connectivity.driver import Round, lazy_solve
+from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
@@ -96,11 +97,6 @@ from gridlang.ir import (
 from gridlang.readers import read_dimacs_solution
 from gridlang.settings import Settings
 from gridlang.transforms import CARD_ENCODINGS, soft_objective
-
-COUNTER_MAX_SIZE = 2_000_000
-"""The largest ``units x cost`` for which the linear search counts the cost
-with PySAT's totalizer (see :class:`_Lsu`)."""
-
 
 @dataclass(frozen=True)
 class LsuSettings(Settings):
@@ -363,8 +359,16 @@ class MaxSatBackend(Backend):
         else:
             oracle, algorithm = _Rc2(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
+        if options.log:
+            _log(f"{len(low.hard):,} hard and {len(low.soft):,} soft clauses over {low.top:,} variables, "
+                 f"built in {build_seconds:.2f} s; algorithm {algorithm}, cardinality {s.card.encoding}")
+            oracle = LoggedOracle(oracle, model, _log, _conflicts)
         separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
         out = lazy_solve(model, oracle, low.lazy, deadline, separators)
+        if options.log:
+            _log(f"{out.status}: objective {out.objective}, bound {out.bound}, {out.stats['solver_calls']} solver "
+                 f"calls, {out.stats['cut_rounds']} cut rounds, {out.stats['cuts']} cuts, "
+                 f"{time.perf_counter() - start:.2f} s")
         if not out.stats["abandoned"]:
             oracle.close()
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
@@ -501,6 +505,17 @@ def _region_objective(model: Model, low: Lowered) -> bool:
     return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
+def _log(line: str) -> None:
+    """One line of ``--log``, on stderr so that ``--json`` keeps stdout to itself."""
+    print(f"maxsat: {line}", file=sys.stderr, flush=True)
+
+
+def _conflicts(oracle: _Oracle) -> str:
+    """The SAT solver's conflicts so far, for ``--log``."""
+    solver = getattr(oracle, "solver", None)
+    return f"{solver.accum_stats().get('conflicts', 0):,} conflicts so far" if solver is not None else ""
+
+
 class _Oracle:
     """What the three MaxSAT oracles share: the lowered model and the answer's decoding."""
 
@@ -586,14 +601,9 @@ class _Lsu(_Oracle):
     al., CP 2014) counts the falsified soft literals, each repeated by its
     weight, built once over the first incumbent's cost. Each call asks for
     an answer cheaper than the incumbent; UNSAT then proves the incumbent
-    optimal, since the cuts remove no solution.
-
-    The totalizer cut at the first cost ``c`` over ``W`` units has about
-    ``W c`` clauses. When that passes :data:`COUNTER_MAX_SIZE` and the
-    score to beat is the smaller side (a near-empty map: thousands of
-    cells, a pen of a few dozen), the search counts the satisfied units
-    instead, "at least ``W - c + 1``", with the counter of
-    :mod:`gridlang.cardinality`, grown as the score rises."""
+    optimal, since the cuts remove no solution. On a near-empty map the
+    counter counts the satisfied units instead
+    (:class:`gridlang.cardinality.CostBound`)."""
 
     improving = True
 
@@ -603,10 +613,7 @@ class _Lsu(_Oracle):
         super().__init__(model, low, settings)
         self.name = settings.lsu.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
-        self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
-        self.tot = None
-        self.gain: AtLeast | None = None
-        self.gain_seen = 0
+        self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         assumptions: list[int] = []
@@ -614,7 +621,8 @@ class _Lsu(_Oracle):
             best = self.cost(incumbent)
             if best <= 0:
                 return Round("infeasible")  # nothing is cheaper than cost 0
-            assumption = self._cheaper(best)
+            assumption, clauses = self.tot.below(best, max(self.low.top, self.solver.nof_vars()))
+            self.solver.append_formula(clauses)
             if assumption is None:
                 return Round("infeasible")  # no answer satisfies more units than there are
             if assumption:
@@ -626,32 +634,6 @@ class _Lsu(_Oracle):
         if not ok:
             return Round("infeasible")
         return Round("feasible", self.assignment(self.solver.get_model()), bound=trivial)
-
-    def _cheaper(self, best: int) -> int | None:
-        """The literal to assume for "cost below ``best``" (0: none needed; None: impossible),
-        the counter built or grown first."""
-        from pysat.card import ITotalizer
-
-        units = len(self.counted)
-        if self.tot is None and self.gain is None:
-            if units * best <= COUNTER_MAX_SIZE or best <= units - best + 1:
-                self.tot = ITotalizer(self.counted, ubound=best,
-                                      top_id=max(self.low.top, self.solver.nof_vars()))
-                self.solver.append_formula(self.tot.cnf.clauses)
-            else:
-                top = [max(self.low.top, self.solver.nof_vars())]
-
-                def new_var() -> int:
-                    top[0] += 1
-                    return top[0]
-
-                self.gain = AtLeast([-lit for lit in self.counted], new_var)
-        if self.tot is not None:
-            return -self.tot.rhs[best - 1] if best - 1 < units else 0
-        out = self.gain.output(units - best + 1)
-        self.solver.append_formula(self.gain.clauses[self.gain_seen:])
-        self.gain_seen = len(self.gain.clauses)
-        return out
 
     def add(self, cuts: list[Linear]) -> None:
         for cut in cuts:

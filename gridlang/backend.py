@@ -74,6 +74,8 @@ class SolveOptions:
             (``{"cpsat.num_workers": 8}``, ``{"milp.warmstart": False}``,
             ``{"maxsat.rc2.exhaust": True}``), read into the backend's
             settings dataclass (:mod:`gridlang.settings`) before any solving.
+        memory_limit: bytes; a model clearly larger is refused before
+            solving (:func:`gridlang.memory.check`). None: no limit.
     """
 
     time_limit: float | None = None
@@ -83,6 +85,7 @@ class SolveOptions:
     mip_gap: float | None = None
     log: bool = False
     extra: dict[str, object] = field(default_factory=dict)
+    memory_limit: int | None = None
 
     def clock(self) -> Deadline:
         """The deadline to solve under: :attr:`deadline`, else a new one from :attr:`time_limit`."""

@@ -69,7 +69,9 @@ class Deadline:
     Attributes:
         seconds: the limit as given.
         end: the ``time.perf_counter()`` reading at which time is up, or None.
-        interrupted: True once :meth:`stop` was called (Ctrl-C).
+        interrupted: True once :meth:`stop` was called (Ctrl-C, or a watchdog).
+        reason: None for Ctrl-C, else why :meth:`stop` was called
+            (``"memory limit"``).
     """
 
     def __init__(self, seconds: float | None = None, start: float | None = None):
@@ -77,6 +79,7 @@ class Deadline:
         self.seconds = seconds
         self.end = None if seconds is None else self.start + seconds
         self.interrupted = False
+        self.reason: str | None = None
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
@@ -101,10 +104,17 @@ class Deadline:
         """Seconds since the start."""
         return time.perf_counter() - self.start
 
-    def stop(self) -> None:
+    def stop(self, reason: str | None = None) -> None:
         """End the command's search now: every later :meth:`expired` is True
-        and the solver stop functions registered by :meth:`on_stop` run."""
+        and the solver stop functions registered by :meth:`on_stop` run.
+
+        Args:
+            reason: why, when not the user's Ctrl-C (``"memory limit"``);
+                the first stop's reason is kept in :attr:`reason`.
+        """
         with self._lock:
+            if not self.interrupted:
+                self.reason = reason
             self.interrupted = True
             hooks = list(self._hooks)
         for hook in hooks:

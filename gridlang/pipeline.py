@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .backend import Result, Session, SolveOptions, Status, get_backend
+from . import memory
 from .deadline import Deadline
 from . import ast
 from .checker import Symbols, check
@@ -261,6 +262,7 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
     engine = get_backend(backend)
     expired = options.deadline.expired()
     if not expired:
+        memory.check(model, engine.name, options.memory_limit)
         engine.load_library()  # about 1 s for OR-Tools or Pyomo: not when no time is left
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -271,8 +273,10 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
         session = engine.session(model, options)
         result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
+    if options.deadline.reason is not None:
+        result.stats["stopped"] = options.deadline.reason  # a watchdog's stop, not the user's
     report = Report(model, backend, result, seconds=seconds)
-    report.interrupted = options.deadline.interrupted
+    report.interrupted = options.deadline.interrupted and options.deadline.reason is None
     verify_seconds = 0.0
     if result.status.has_solution:
         t1 = time.perf_counter()
@@ -286,7 +290,7 @@ def solve_model(model: Model, backend: str = "cpsat", options: SolveOptions | No
             report.unique = False
         elif report.complete:
             report.unique = True
-        report.interrupted = options.deadline.interrupted
+        report.interrupted = options.deadline.interrupted and options.deadline.reason is None
     seconds["verify"] = verify_seconds
     seconds["total"] = sum(v for k, v in seconds.items() if k != "total")
     return report

@@ -88,6 +88,9 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
                              "a large MILP root node can run over by seconds)")
+        sp.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                        help="largest resident memory, e.g. 2G or 800M (default: 3/4 of the machine's); a model "
+                             "clearly larger is refused, a solve that grows past it stops as at the time limit")
         sp.add_argument("--workers", "-w", type=_workers, metavar="N",
                         help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
         sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
@@ -233,6 +236,16 @@ def _positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"give a number of seconds more than 0, not {text}"
                                          + (" (leave it out for no limit)" if value == math.inf else ""))
     return value
+
+
+def _memory_size(text: str) -> int:
+    """argparse type: a size in bytes (``512M``, ``2G``; a bare number is MiB)."""
+    from ..memory import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _integer(text: str, low: int, high: int) -> int:

@@ -23,6 +23,7 @@ from .options import _options, _params
 def _cmd_solve(args) -> int:
     from ..backend import Status
     from ..deadline import BuildTimeout, Deadline, catch_interrupt
+    from ..memory import watch
     from ..pipeline import solve
 
     options = _options(args)
@@ -34,7 +35,7 @@ def _cmd_solve(args) -> int:
     read = time.perf_counter() - read
     if data is not None:
         args.map = args.image
-    with catch_interrupt(options.deadline):
+    with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
         if args.url:
             from ..pipeline import solve_model
             from ..puzzlink import compile_url
@@ -69,7 +70,7 @@ def _cmd_solve(args) -> int:
 
 def _compile_timeout(args, deadline) -> int:
     """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
-    reason = "the time limit ran out while the model was compiled"
+    reason = f"the {deadline.reason or 'time limit'} ran out while the model was compiled"
     if args.json:
         print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
                           "bound": None, "verified": False, "decisions": None, "unique": None,
@@ -79,7 +80,7 @@ def _compile_timeout(args, deadline) -> int:
         print(f"status UNKNOWN   backend {args.backend}")
         print(f"no solution found within the time limit of {args.time_limit:g} s, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
-    if deadline.interrupted:
+    if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_NO_SOLUTION
@@ -126,7 +127,12 @@ def _report_text(report, time_limit: float | None = None) -> str:
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
+        if res.stats.get("stopped") == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
         lines.append(f"no solution found{within}, and none ruled out")
+    elif res.stats.get("stopped") == "memory limit":
+        lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
+                     "found before it")
     if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:
             lines.append("unique: the solution is the only one (proved)")
