@@ -147,7 +147,7 @@ def _build_parser() -> argparse.ArgumentParser:
     bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
     bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
     bt.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND", help="solver (default: cpsat)")
-    bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
+    bt.add_argument("--workers", "-w", type=_workers, help="worker processes (default: one per core; "
                     "one for cpsat, whose portfolio uses the cores)")
     bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
     bt.add_argument("--unique", action="store_true", help="prove each answer unique")
