@@ -467,7 +467,8 @@ class MilpSession(Session):
         """
         options = self.options
         if options.clock().expired():
-            return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0})
+            return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0,
+                                                 "reason": "the time limit ran out before the solve began"})
         try:
             import highspy
             import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)

@@ -201,9 +201,12 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             raise BackendError("the solver's answer breaks its own model: " + problems[0])
     if status == "optimal" and best_value is not None:
         bound = float(best_value)
-    return Outcome(status, best, best_value, bound if status != "infeasible" else None,
-                   {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
-                    "learned_cuts": tuple(learned), "abandoned": abandoned})
+    stats = {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
+             "learned_cuts": tuple(learned), "abandoned": abandoned}
+    if status in ("unknown", "feasible") and deadline.expired():
+        what = "memory limit was reached" if deadline.reason == "memory limit" else "time limit ran out"
+        stats["reason"] = f"the {what}" + (" before the first solver call" if not calls else "")
+    return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
 
 
 def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separators: Sequence[Separator],
