@@ -84,7 +84,7 @@ from typing import ClassVar, Iterable, Mapping
 from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity import cut_clause, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import ABANDON_AFTER, Deadline, SolverAbandoned
+from gridlang.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
@@ -240,7 +240,7 @@ class Program:
         BackendError: a constraint type the backend cannot lower.
     """
 
-    def __init__(self, model: Model, strategy: str):
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
         self.model = model
         self.lazy: list[Connected] = []
         self.constant = 0
@@ -248,7 +248,9 @@ class Program:
         lines += [f"{{ x({v}) }}.  % {var}" for v, var in enumerate(model.variables, 1)]
         lines += ["", "% constraints"]
         nodes: list[Connected] = []
-        for con in model.constraints:
+        for k, con in enumerate(model.constraints):
+            if deadline is not None and not k & 0xFFF:
+                deadline.check()
             where = f"  % {con.span}" if con.span else ""
             if isinstance(con, Connected):
                 if strategy == "reach":
@@ -308,6 +310,14 @@ class Program:
 
 # --------------------------------------------------------------------------
 # solving
+
+
+GROUND_FACTOR = 2.5
+"""clingo grounds a program in about this many times the seconds it took to
+write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
+
+REACH_MAX_MEMBERS = 1000
+"""By default, regions of more members than this go to the cut loop, not to ``reach``."""
 
 
 class _Clingo:
@@ -491,11 +501,32 @@ class AspBackend(Backend):
             args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
         return args
 
-    def _control(self, model: Model, options: SolveOptions) -> tuple[_Clingo, str]:
+    def _control(self, model: Model, options: SolveOptions, deadline: Deadline | None = None) -> tuple[_Clingo, str]:
+        """The program grounded into a new ``clingo.Control``, and the strategy.
+
+        Raises:
+            BuildTimeout: ``deadline`` passed while the program was written,
+                or clearly would while clingo grounds it (which cannot be
+                stopped: about :data:`GROUND_FACTOR` times as long as
+                writing the program took).
+        """
         strategy = self.strategy(options)
+        if options.connectivity is None and strategy == "reach" and any(
+                isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS for con in model.constraints):
+            # Grounding reachability grows faster than the region (a 3,265-cell
+            # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
+            # grounds); the cut loop grounds the rules alone.
+            strategy = "cuts"
         arguments = self.arguments(options, model)
         self.load_library()
-        return _Clingo(model, Program(model, strategy), arguments, options.log), strategy
+        t = time.perf_counter()
+        program = Program(model, strategy, deadline)
+        spent = time.perf_counter() - t
+        remaining = deadline.remaining() if deadline is not None else None
+        if remaining is not None and remaining < GROUND_FACTOR * spent:
+            raise BuildTimeout(f"the time limit would run out while clingo grounds the program (about "
+                               f"{GROUND_FACTOR * spent:.1f} s, {remaining:.1f} s left)")
+        return _Clingo(model, program, arguments, options.log), strategy
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
         """Solve ``model`` with clingo, under ``options.clock()``.
@@ -643,7 +674,13 @@ class AspSession(Session):
         # The driver's repairs must respect the added constraints too.
         model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
         if self.oracle is None:
-            self.oracle, self.strategy = self.backend._control(model, self.options)
+            try:
+                self.oracle, self.strategy = self.backend._control(model, self.options, self.options.clock())
+            except BuildTimeout as e:
+                seconds = time.perf_counter() - start
+                return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                              stats={"cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                     "reason": str(e) or "the time limit ran out while the program was written"})
             build = time.perf_counter() - start
         oracle = self.oracle
         out = lazy_solve(model, oracle, oracle.program.lazy, self.options.clock())
