@@ -203,7 +203,9 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         bound = float(best_value)
     stats = {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
              "learned_cuts": tuple(learned), "abandoned": abandoned}
-    if status in ("unknown", "feasible") and deadline.expired():
+    left = deadline.remaining()
+    # A solver given the time left stops a moment before the deadline itself.
+    if status in ("unknown", "feasible") and (deadline.expired() or (left is not None and left < 0.1)):
         what = "memory limit was reached" if deadline.reason == "memory limit" else "time limit ran out"
         stats["reason"] = f"the {what}" + (" before the first solver call" if not calls else "")
     return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
