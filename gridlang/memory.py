@@ -41,11 +41,12 @@ WATCH_SECONDS = 0.1
 BASE_BYTES = 60 * 2**20
 """What the Python process holds before any model (interpreter, gridlang, the spec)."""
 
-BYTES_PER_ITEM = {"cpsat": 2500, "milp": 2500, "maxsat": 1000, "asp": 1500}
+BYTES_PER_ITEM = {"cpsat": 1200, "milp": 800, "maxsat": 800, "asp": 800}
 """Bytes per IR variable, constraint and literal each backend clearly needs,
-rounded down from the peaks measured on the 100x100 and 200x200 near-empty
-maps (``docs/reliability.md``: CP-SAT 0.62 GB on 19,405 variables and 47,367
-constraints of 190,000 literals in all). Other backends: 1,500."""
+rounded down from the peaks measured on the near-empty maps
+(``docs/reliability.md``): 100x100 (207,000 items) CP-SAT 0.62 GB, MILP
+0.32 GB, MaxSAT 0.28 GB; 200x200 (827,000 items) CP-SAT 1.13 GB, MILP 0.8 GB. Other
+backends: 800."""
 
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.IGNORECASE)
 _UNITS = {"": 2**20, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
@@ -108,7 +109,7 @@ def estimate(model, backend: str) -> int:
     for con in model.constraints:
         literals += len(getattr(con, "lits", None) or getattr(con, "terms", None) or getattr(con, "members", ()))
     items = model.num_vars + len(model.constraints) + literals
-    return BASE_BYTES + BYTES_PER_ITEM.get(backend, 1500) * items
+    return BASE_BYTES + BYTES_PER_ITEM.get(backend, 800) * items
 
 
 def check(model, backend: str, limit: int | None) -> None:

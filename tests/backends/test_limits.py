@@ -116,7 +116,7 @@ def test_a_model_clearly_larger_than_the_memory_limit_is_refused_before_solving(
     code, out, err = proc.returncode, proc.stdout, proc.stderr
     assert code == 1
     assert out == ""
-    assert err.strip() == ("error: this 100x100 model (19,405 variables, 47,368 constraints) needs about 578 MB on "
+    assert err.strip() == ("error: this 100x100 model (19,405 variables, 47,368 constraints) needs about 309 MB on "
                            "cpsat, more than the memory limit of 150 MB; raise it with --memory-limit SIZE or use a "
                            "smaller map")
 
