@@ -67,7 +67,7 @@ def entry() -> None:
 
     Once the answer is printed and flushed, the process ends with
     ``os._exit``: tearing down the interpreter (freeing a large model,
-    Pyomo's and OR-Tools' modules) took 0.3 to 0.9 s of wall time after
+    Pyomo's and OR-Tools' modules) took 0.3 to 0.9 s of elapsed time after
     the answer, past a ``--time-limit``, and a solver thread left behind
     at the deadline could still be running in C++ while it happened.
     """
