@@ -292,3 +292,13 @@ def test_batch_does_not_read_a_device_to_resume(capsys):
     code, _, err = run(["batch", HORSE, DAILY, "--out", "/dev/full", "-t", "5", "--workers", "1"], capsys)
     assert code == 1
     assert err.strip() == "error: No space left on device"
+
+
+def test_the_linear_search_proves_the_optimum_counting_the_satisfied_units(monkeypatch, capsys):
+    import gridlang.cardinality as cardinality
+
+    # Force the counter of near-empty maps (AtLeast) on a daily of known optimum 66.
+    monkeypatch.setattr(cardinality, "COUNTER_MAX_SIZE", 0)
+    code, out, _ = run(["solve", HORSE, "--map", DAILY, "-b", "maxsat", "--json"], capsys)
+    report = json.loads(out)
+    assert (code, report["status"], report["objective"], report["verified_score"]) == (0, "OPTIMAL", 66, 66)
