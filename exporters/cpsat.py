@@ -72,7 +72,7 @@ from gridlang.connectivity import flow_arcs
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
@@ -137,7 +137,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = CpSatSettings
 
     def __init__(self) -> None:
@@ -224,6 +224,11 @@ class _Lowering:
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
+            elif isinstance(con, GraphConnected):
+                if con.loop and strategy != "cuts":
+                    self.add_loop(con)
+                else:
+                    self.connected.append(con)
             else:  # Connected: the model is prepared (Backend.prepare)
                 encoding = _encoding(con, strategy)
                 if encoding == "cuts":
@@ -348,6 +353,20 @@ class _Lowering:
                 if u in member and u != v and (v, u) != (last, first):
                     arcs.append((v, u, cp.NewBoolVar(f"arc_{con.name or 'path'}_{v}_{u}")))
                     self.extra_vars += 1
+        cp.AddCircuit(arcs)
+
+    def add_loop(self, con: GraphConnected) -> None:
+        """A single loop by ``AddCircuit``: two arcs per edge (``e == a_uv + a_vu``), and a
+        self-loop ``~o(v)`` per vertex, so that the vertices off the loop are skipped."""
+        cp = self.cp
+        index = {v: i for i, (v, _lit) in enumerate(con.members)}
+        arcs = [(i, i, self.lit(lit).Not()) for i, (_v, lit) in enumerate(con.members)]
+        for u, v, lit in con.edges:
+            there = cp.NewBoolVar(f"arc_{con.name}_{u}_{v}")
+            back = cp.NewBoolVar(f"arc_{con.name}_{v}_{u}")
+            self.extra_vars += 2
+            cp.Add(there + back == self.lit(lit))
+            arcs += [(index[u], index[v], there), (index[v], index[u], back)]
         cp.AddCircuit(arcs)
 
     def hint(self, assignment: Assignment) -> None:

@@ -189,13 +189,19 @@ class Decide:
         domain: ``"bool"``, or the parts of an enumeration in order: value
             names, integers and ``set of int`` parameters, whose union is the
             set of values each cell takes exactly one of.
-        on: the cells the decision is made on (a fixed cell set).
+        on: the cells the decision is made on (a fixed cell set); None for
+            a decision on edges.
+        lattice: None for a decision on cells; ``"edges"`` for one on the
+            edges between side neighbours (``on edges``), ``"corners"`` for
+            one on the edges of the lattice of cell corners (``on corner
+            edges``).
     """
 
     name: str
     domain: Union[str, tuple[DomainPart, ...]]
-    on: Expr
+    on: Expr | None
     span: Span | None = field(default=None, compare=False)
+    lattice: str | None = None
 
     @property
     def is_enum(self) -> bool:

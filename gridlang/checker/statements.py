@@ -130,7 +130,9 @@ class _Checker(ExpressionTypes):
                 if key in seen:
                     self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
                 seen.add(key)
-        t = self.type_of(st.on)
+        if st.lattice is not None and st.is_enum:
+            self.error(f"a decision on edges is Boolean: decide {st.name}: bool on edges", st.span)
+        t = self.type_of(st.on) if st.on is not None else Type.FIXED
         if t is not None and t is not Type.FIXED:
             self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
                        _span(st.on))

@@ -22,6 +22,7 @@ from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
 from ..maps import MapData
 from .diagnostics import Diagnostics, _show_set
+from .edges import EdgeLowering
 from .formulas import FormulaLowering
 from .regions import RegionLowering, anchor_connected
 
@@ -29,7 +30,7 @@ CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
 
 
-class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
         self.map_data = map_data
@@ -129,6 +130,9 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
 
     # statements -------------------------------------------------------------
     def decide(self, st: ast.Decide) -> None:
+        if st.lattice is not None:
+            self.decide_edges(st)
+            return
         if st.is_enum:
             self.decide_enum(st)
             return
@@ -427,6 +431,8 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
                     const += w
                     coef[-v] = coef.get(-v, 0) - w
             return const
+        if isinstance(e, ast.Degree):
+            return self.degree_terms(e, scale, coef)
         if isinstance(e, ast.Add):
             return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
         if isinstance(e, ast.Neg):
