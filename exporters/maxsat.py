@@ -88,6 +88,7 @@ from gridlang.ir import (
     Assignment,
     Clause,
     Connected,
+    GraphConnected,
     Linear,
     Model,
     Sense,
@@ -275,7 +276,7 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
             for r in con.roots:
                 out.hard.append([lit_of[r]] if r in lit_of else [])
             out.lazy.append(con)
-            if seed:
+            if seed and isinstance(con, Connected):
                 out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
     if model.objective is not None:
         soft = soft_objective(model.objective, out.hard)
@@ -298,7 +299,7 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
-    native = frozenset({Clause, Connected})
+    native = frozenset({Clause, Connected, GraphConnected})
     """Clauses, and connectivity by the cut loop; linear rows go through
     :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
     ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
