@@ -522,6 +522,9 @@ _DECODERS = {
     "nurikabe": _nurikabe,
     "heyawake": _heyawake,
 }
+from .puzzlink_lines import DECODERS as _LINE_DECODERS  # noqa: E402  (it reads the helpers above)
+
+_DECODERS.update(_LINE_DECODERS)
 GENRES = tuple(sorted(_DECODERS))
 
 
