@@ -195,6 +195,10 @@ class CpSatBackend(Backend):
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
         built = _Lowering(self.prepare(model), strategy)
+        if built.connected:
+            raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
+                               "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
+                               "cannot hold the loop")
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))

@@ -386,6 +386,9 @@ class MaxSatBackend(Backend):
         encoding = self.configure(options).card.encoding
         clauses = self._clauses(model, "tree", encoding)
         low = lower(clauses)
+        if low.lazy:
+            raise BackendError(f"{low.lazy[0].name!r} is connected through chosen edges, which only the lazy cut "
+                               "loop lowers on this backend; a file cannot hold it")
         comments = _header(model, low, fmt, encoding)
         from pysat.formula import CNF, WCNF
 

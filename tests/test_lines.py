@@ -250,3 +250,28 @@ def test_edge_misuse_is_located(rule, words, column):
         check(parse_spec(text, "t.grid"))
     assert words in str(info.value)
     assert f"t.grid:4:{column}:" in str(info.value)
+
+
+# ------------------------------------------------------------------ files and pictures
+
+def test_files_hold_a_loop_or_refuse_it(tmp_path, capsys):
+    """A single loop goes into a CP-SAT file as a circuit and into an ASP program as reachability;
+    the lazy edge cuts cannot live in a file, so the other formats refuse it by name."""
+    spec, map_ = str(PUZZLES / "masyu.grid"), str(PUZZLES / "instances" / "masyu" / "pzprjs_6x6.txt")
+    assert cli.main(["export", spec, "--map", map_, "--format", "pbtxt", "--output", str(tmp_path / "m.pbtxt")]) == 0
+    assert "circuit" in (tmp_path / "m.pbtxt").read_text(encoding="utf-8")
+    assert cli.main(["export", spec, "--map", map_, "--format", "asp", "--output", str(tmp_path / "m.lp")]) == 0
+    assert (tmp_path / "m.lp").read_text(encoding="utf-8").count("gedge(0,") == 60
+    capsys.readouterr()
+    for fmt in ("lp", "wcnf"):
+        assert cli.main(["export", spec, "--map", map_, "--format", fmt, "--output", str(tmp_path / f"m.{fmt}")]) != 0
+        assert "'line' is connected through chosen edges" in capsys.readouterr().err
+
+
+def test_picture_draws_the_line(tmp_path):
+    spec, map_ = str(PUZZLES / "slitherlink.grid"), str(PUZZLES / "instances" / "slitherlink" / "cspuz_4x4.txt")
+    assert cli.main(["solve", spec, "--map", map_, "--svg", str(tmp_path / "s.svg")]) == 0
+    svg = (tmp_path / "s.svg").read_text(encoding="utf-8")
+    path = svg.split('<path class="line line" d="')[1].split('"')[0]
+    assert path.count("M") == len(_known("slitherlink", "cspuz_4x4")) == 20
+    assert path.startswith("M8,8 L40,8 ")  # the top edge of cell (0, 0): corners (0, 0) and (0, 1), 32 px apart
