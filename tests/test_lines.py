@@ -273,5 +273,5 @@ def test_picture_draws_the_line(tmp_path):
     assert cli.main(["solve", spec, "--map", map_, "--svg", str(tmp_path / "s.svg")]) == 0
     svg = (tmp_path / "s.svg").read_text(encoding="utf-8")
     path = svg.split('<path class="line line" d="')[1].split('"')[0]
-    assert path.count("M") == len(_known("slitherlink", "cspuz_4x4")) == 20
+    assert path.count("M") == len(_known("slitherlink", "cspuz_4x4")) == 22
     assert path.startswith("M8,8 L40,8 ")  # the top edge of cell (0, 0): corners (0, 0) and (0, 1), 32 px apart
