@@ -14,6 +14,8 @@ every backend lowers. It is deliberately small:
   (a set of cells is connected in the grid graph and contains its roots).
   Connectivity is first-class: how it is lowered (single-commodity flow, lazy
   separator cuts, layered reachability) is each backend's choice.
+  :class:`GraphConnected` is connectivity over an explicit graph whose
+  vertices and edges carry literals (the lines of loop and path genres).
 * The **objective** is a weighted sum of literals plus a constant, to be
   maximised or minimised, or absent (find a solution, count, prove unique).
 
