@@ -62,7 +62,9 @@ class HeyawakePlugin(Plugin):
 
     def render(self, grid: Grid, solution: Solution) -> str:
         shaded = set(solution.true_cells("shaded"))
-        return draw(grid, {i: "#" if i in shaded else str(grid.chars[i]) for i in range(grid.size)}, room_index(grid))
+        # A shaded cell shows "#"; a shaded number keeps its number after the mark ("#2").
+        return draw(grid, {i: ("#" + (str(grid.chars[i]) if grid.chars[i] != "." else "")) if i in shaded
+                           else str(grid.chars[i]) for i in range(grid.size)}, room_index(grid))
 
 
 PLUGIN = HeyawakePlugin()
