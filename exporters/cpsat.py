@@ -231,6 +231,8 @@ class _Lowering:
             elif isinstance(con, GraphConnected):
                 if con.loop and strategy != "cuts":
                     self.add_loop(con)
+                elif con.roots and strategy == "tree":
+                    self.add_graph_tree(con)
                 else:
                     self.connected.append(con)
             else:  # Connected: the model is prepared (Backend.prepare)
@@ -372,6 +374,29 @@ class _Lowering:
             cp.Add(there + back == self.lit(lit))
             arcs += [(index[u], index[v], there), (index[v], index[u], back)]
         cp.AddCircuit(arcs)
+
+    def add_graph_tree(self, con: GraphConnected) -> None:
+        """What the roots reach through chosen edges, as a tree of depths: each member but a root
+        has a parent, a member one chosen edge away and less deep (depths 0 to members - 1)."""
+        cp = self.cp
+        member = dict(con.members)
+        depth = {v: cp.NewIntVar(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
+        for r in con.roots:
+            cp.Add(depth[r] == 0)
+        parents: dict[int, list] = {v: [] for v in member}
+        for u, v, lit in con.edges:
+            for a, b in ((u, v), (v, u)):  # a parent of b
+                if b in con.roots:
+                    continue
+                p = cp.NewBoolVar(f"parent_{con.name}_{b}_{a}")
+                cp.AddImplication(p, self.lit(lit))
+                cp.AddImplication(p, self.lit(member[a]))
+                cp.Add(depth[a] < depth[b]).OnlyEnforceIf(p)
+                parents[b].append(p)
+        self.extra_vars += len(depth) + sum(len(ps) for ps in parents.values())
+        for v, ps in parents.items():
+            if v not in con.roots:
+                cp.AddBoolOr([self.lit(member[v]).Not()] + ps)
 
     def hint(self, assignment: Assignment) -> None:
         self.cp.ClearHints()

@@ -251,6 +251,8 @@ class _Reader:
                     out.update(self.params[p.id])
                 else:
                     unknown = True
+            elif not isinstance(p, ast.Symbol):  # a range or the values of a tile: checked by the rules
+                unknown = True
         return out, unknown
 
     def show_domain(self, decl: ast.Decide) -> str:
@@ -260,6 +262,10 @@ class _Reader:
                 parts.append(p.id)
             elif isinstance(p, ast.IntLit):
                 parts.append(str(p.value))
+            elif isinstance(p, ast.DomainValues):
+                parts.append(f"the values of {p.tile.id}")
+            elif not isinstance(p, ast.Name):
+                parts.append("a range")
             elif self.params is not None and p.id in self.params:
                 parts.extend(str(x) for x in self.params[p.id])
             else:

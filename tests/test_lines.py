@@ -72,6 +72,11 @@ CASES = {
                         "require for each c in clue: count(clue and component of c along line) == 2\n"
                         "require for each c in clue: value(clue and component of c along line) == 2 * value(c)\n",
                         "1.2\n...\n1.2\n", "edges", None),
+    "component of a set": ("tile cell '.'\ntile clue number\ndecide line: bool on edges\n"
+                           "require for each c in clue: degree(line, c) == 1\n"
+                           "require for each p in cell: degree(line, p) == 0 or degree(line, p) == 2\n"
+                           "require for each cell p: degree(line, p) > 0 implies p in (component of clue along line)\n",
+                           "1..\n...\n..2\n", "edges", None),
 }
 
 
@@ -109,10 +114,12 @@ def test_edge_lowering_matches_brute_force(name, backend):
 
 
 def test_brute_force_counts():
-    """The counts themselves: 13 cycles in the 3x3 grid graph; the other cases have few answers."""
+    """The counts themselves: 13 cycles in the 3x3 grid graph; 12 simple paths between the opposite
+    corners of a 3x3 grid, no loop beside them; the other cases have few answers."""
     counts = {name: len(brute_force(*CASES[name][:3])) for name in CASES}
     assert counts == {"loop between cells": 13, "loop on corners": 13, "degree on corners": 3,
-                      "turn": 8, "straight beside": 4, "component along": 7}
+                      "turn": 8, "straight beside": 4, "component along": 7,
+                      "component of a set": 12}
 
 
 # ------------------------------------------------------------------ instances
@@ -126,6 +133,17 @@ def _instances():
 
 def _known(genre: str, name: str) -> set:
     return read_drawing((PUZZLES / "instances" / genre / f"{name}.answer").read_text(encoding="utf-8"))
+
+
+def test_domain_of_a_tile_values():
+    """``values of clue``: the distinct numbers on the map, ascending, after the listed values."""
+    spec = ("tile cell '.'\ntile clue number\ndecide n: {0} | values of clue on all\n"
+            "require for each c in clue: n[c] = value\nrequire for each p in cell: n[p] = 0\n")
+    spec_, symbols, data, _, _ = _judge(spec, "3 . 12\n. 3 .\n")
+    model, _ = load_checked(spec_, symbols, data, {})
+    assert model.decisions[0].values == (0, 3, 12)
+    report = solve_model(model, "cpsat", count=3)
+    assert [s.decisions["n"] for s in report.solutions] == [{0: 3, 1: 0, 2: 12, 3: 0, 4: 3, 5: 0}]
 
 
 @pytest.mark.parametrize("genre,name,backend", list(_instances()))

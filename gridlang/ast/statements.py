@@ -176,7 +176,16 @@ class DomainRange:
     span: Span | None = field(default=None, compare=False)
 
 
-DomainPart = Union[Symbol, IntLit, Name, DomainRange]
+@dataclass(frozen=True, slots=True)
+class DomainValues:
+    """``values of T`` in a domain: the distinct values of the cells of tile T on the map (a
+    number tile's numbers), ascending."""
+
+    tile: "Name"
+    span: Span | None = field(default=None, compare=False)
+
+
+DomainPart = Union[Symbol, IntLit, Name, DomainRange, DomainValues]
 """A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 

@@ -55,5 +55,12 @@ class EdgeTypes:
         if isinstance(e, ast.Bend):
             ok = self.edge_decision(e.name, f"{e.kind}(...)", False) & self.cell(e.cell, f"{e.kind}(...)")
             return Type.BOOL if ok else None
-        ok = self.edge_decision(e.name, "'component of p along'", False) & self.cell(e.cell, "'component of'")
+        ok = self.edge_decision(e.name, "'component of p along'", False)
+        if not self.is_cell(e.cell):
+            t = self.type_of(e.cell)
+            if t is not None and t is not Type.FIXED:
+                self.error(f"'component of ... along' starts from a cell, or a cell set known from the map; this "
+                           f"is {t.value}", getattr(e.cell, "span", None))
+                return None
+            ok &= t is not None
         return Type.CELLS if ok else None

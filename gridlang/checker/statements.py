@@ -111,6 +111,13 @@ class _Checker(ExpressionTypes):
         if st.is_enum:
             seen: set = set()
             for part in st.domain:
+                if isinstance(part, ast.DomainValues):
+                    if self.sym.kind_of(part.tile.id) != "tile":
+                        what = self.sym.kind_of(part.tile.id)
+                        self.error(f"'values of' takes a tile; {part.tile.id!r} is "
+                                   f"{'a ' + what if what else 'not declared'}"
+                                   f"{'' if what else self._suggest(part.tile.id)}", part.tile.span)
+                    continue
                 if isinstance(part, ast.Name):
                     decl = self.sym.params.get(part.id)
                     if decl is None or decl.type != "set of int":

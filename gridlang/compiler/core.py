@@ -162,6 +162,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                     values.append(v)
                 if high < low:
                     raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
+            elif isinstance(part, ast.DomainValues):  # the map's values of a tile, each once
+                tile = self.sym.tiles[part.tile.id]
+                found = {tile.value_of(ch) for ch, t in zip(self.grid.chars, self.grid.tiles) if t == part.tile.id}
+                values.extend(v for v in sorted(found) if v not in values)
             else:
                 seen = set()
                 for v in self.params[part.id]:

@@ -178,27 +178,29 @@ class EdgeLowering:
         self.constraints.append(GraphConnected(tuple(members), edges, (), True, f.name.id, span))
 
     def component_along(self, e: ast.ComponentAlong, within) -> dict[int, CellValue]:
-        """``component of p along line``: the cells the chosen edges join to p."""
-        p = self.cell_of(e.cell)
-        if p is None:
+        """``component of p along line`` (or ``of S``, a fixed cell set): the cells the chosen edges
+        join to p (to some cell of S)."""
+        roots = tuple(sorted(i for i, v in self.members(e.cell).items() if v is True))
+        if not roots:
             return {}
         if not hasattr(self, "along"):
-            self.along: dict[tuple[int, str], dict[int, CellValue]] = {}
-        key = (p, e.name.id)
+            self.along: dict[tuple, dict[int, CellValue]] = {}
+        key = (roots, e.name.id)
         if key not in self.along:
             es = self.edge_sets[e.name.id]
             span = self.current.span if self.current is not None else e.span
             m: dict[int, CellValue] = {}
+            r0, c0 = self.grid.cell(roots[0])
+            family = f"{e.name.id}_from_{r0}_{c0}" + ("" if len(roots) == 1 else f"_and_{len(roots) - 1}")
             for v in range(self.grid.size):
-                m[v] = True if v == p else self.new_var(f"{e.name.id}_from_{self.grid.cell(p)[0]}_"
-                                                         f"{self.grid.cell(p)[1]}", v)
+                m[v] = True if v in roots else self.new_var(family, v)
             for (u, v), lit in sorted(es.lits.items()):
                 for a, b in ((u, v), (v, u)):
                     if m[b] is not True:
                         self.clause([neg(m[a]), -lit, m[b]], span)
             members = tuple((v, self.lit(x)) for v, x in sorted(m.items()))
             edges = tuple((u, v, lit) for (u, v), lit in sorted(es.lits.items()))
-            self.constraints.append(GraphConnected(members, edges, (p,), False, e.name.id, span))
+            self.constraints.append(GraphConnected(members, edges, roots, False, e.name.id, span))
             self.along[key] = m
         m = self.along[key]
         return {i: v for i, v in m.items() if within is None or i in within}

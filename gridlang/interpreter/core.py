@@ -147,6 +147,9 @@ class Interpreter(EdgeRules, Expressions):
             elif isinstance(part, ast.DomainRange):
                 low, high = (self.number(b) for b in (part.low, part.high))
                 values.extend(range(low, high + 1))
+            elif isinstance(part, ast.DomainValues):
+                values.extend(v for v in sorted({self.tile_values[i] for i in range(self.n)
+                                                 if self.grid.tiles[i] == part.tile.id}) if v not in values)
             else:
                 values.extend(self.params[part.id])
         return tuple(values)

@@ -97,16 +97,17 @@ class EdgeRules:
         return 0 if p is None else sum(self.sides(e.name.id, p))
 
     def along(self, e: ast.ComponentAlong) -> frozenset[int]:
-        """``component of p along line``: breadth-first search over the chosen edges from p."""
-        p = self.cell(e.cell)
-        if p is None:
+        """``component of p along line`` (or ``of S``): breadth-first search over the chosen edges from p
+        (from every cell of S)."""
+        starts = self.cells(e.cell)
+        if not starts:
             return frozenset()
         adj: dict[Point, list[Point]] = {}
         for a, b in self.lines[e.name.id]:
             adj.setdefault(a, []).append(b)
             adj.setdefault(b, []).append(a)
-        start = divmod(p, self.grid.cols)
-        seen, queue = {start}, deque([start])
+        seen = {divmod(p, self.grid.cols) for p in starts}
+        queue = deque(sorted(seen))
         while queue:
             for w in adj.get(queue.popleft(), ()):
                 if w not in seen:

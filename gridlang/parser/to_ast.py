@@ -205,6 +205,9 @@ class _ToAst(Transformer_NonRecursive):
         bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
         return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
 
+    def dom_values(self, meta, c):
+        return ast.DomainValues(ast.Name(str(c[0]), self.sp(c[0])), self.sp(meta))
+
     def dom_bound_name(self, meta, c):
         return ast.Name(str(c[0]), self.sp(c[0]))
 
