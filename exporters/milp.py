@@ -114,6 +114,12 @@ def _check_highs_options(highspy: Any, options: Mapping[str, object]) -> None:
             raise BackendError(f"HiGHS refuses the value {value!r} for its option {name!r}")
 
 
+def _option_value(highs: Any, name: str) -> object:
+    """HiGHS's current value of option ``name`` (highspy returns ``(status, value)`` or the value)."""
+    got = highs.getOptionValue(name)
+    return got[1] if isinstance(got, tuple) else got
+
+
 def _set_threads(highs: Any, threads: int | None) -> None:
     """Ask for ``threads`` HiGHS threads (None: leave HiGHS's default).
 
@@ -538,6 +544,10 @@ class MilpSession(Session):
         stats["constraints"] = len(low.rows) + len(pyo.pm.cuts)
         stats["build_seconds"] = build_seconds
         stats["solver_seconds"] = oracle.solver_seconds
+        if not out.stats["abandoned"]:
+            # Read back from HiGHS, so that the figures say what it ran with.
+            stats["threads"] = _option_value(highs, "threads")
+            stats["mip_rel_gap"] = _option_value(highs, "mip_rel_gap")
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
                   "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
         if status is Status.FEASIBLE and out.objective is not None and out.bound is not None:

@@ -19,6 +19,9 @@ gives budgets and known optima) and ``puzzles/instances``:
   ``standard`` (the 233 of them), ``january`` (the 31 dailies of January
   2026), ``costlywalls``, ``lovebirds``, ``loversquarrel``;
 * ``snake-eggs``: the Snake Eggs instances, solved with ``--unique``;
+* ``genres``: every instance of every classic genre bundled with a spec
+  (``puzzles/instances/NAME/*.txt`` beside ``puzzles/NAME.grid``), solved
+  with ``--unique``;
 * ``hard-tail``: three near-empty 30x30 maps (grass with a few water
   cells, the horse near the centre) with budgets 30, 35 and 40, generated
   here with a fixed seed: the shape of map that took a 32-thread MILP
@@ -39,7 +42,7 @@ from typing import Any, Iterable, Sequence
 from .errors import GridlangError, MapError, Span
 
 SETS = ("dailies", "weeklies", "customs", "standard", "january", "costlywalls", "lovebirds",
-        "loversquarrel", "snake-eggs", "hard-tail")
+        "loversquarrel", "snake-eggs", "genres", "hard-tail")
 
 SPEC_OF = {"standard": "horse.grid", "costlywalls": "horse_costlywalls.grid", "lovebirds": "horse_lovebirds.grid",
            "loversquarrel": "horse_loversquarrel.grid"}
@@ -64,6 +67,11 @@ def cases(name: str, root: Path, pattern: str | None = None) -> list[dict[str, A
     if name == "snake-eggs":
         out = [{"name": p.name, "spec": puzzles / "snake_eggs.grid", "map": p, "params": {}, "expected": None,
                 "unique": True} for p in sorted((puzzles / "instances" / "snake_eggs").rglob("*.txt"))]
+    elif name == "genres":
+        out = [{"name": f"{spec.stem}/{p.stem}", "spec": spec, "map": p, "params": {}, "expected": None,
+                "unique": True}
+               for spec in sorted(puzzles.glob("*.grid")) if spec.stem != "snake_eggs"
+               for p in sorted((puzzles / "instances" / spec.stem).glob("*.txt"))]
     elif name == "hard-tail":
         out = [{"name": f"near-empty-30x30-budget-{b}", "spec": puzzles / "horse.grid", "map": hard_tail_map(b),
                 "params": {"budget": str(b)}, "expected": None, "unique": False} for b in (30, 35, 40)]

@@ -6,15 +6,21 @@ spec's ``= DEFAULT``. Values are checked against the declared type and
 bounds.
 
 Syntax of a value: ``12`` or ``-3`` for ``int``; ``1..5``, ``1,2,3`` or
-``{1,2,3}`` for ``set of int`` (a multiset is kept as a sorted tuple).
+``{1,2,3}`` for ``set of int`` (a multiset is kept as a sorted tuple); for
+``shapes``, a comma-separated list of named families (``tetrominoes``,
+``pentominoes``, ``polyominoes(N)``: every free polyomino of N cells) and
+drawn shapes, each its rows of ``0`` and ``1`` joined by ``/`` (``111/010``
+is the T tetromino), kept in order, a shape listed twice counting twice.
 """
 
 from __future__ import annotations
 
 import re
 
-from .checker import Symbols
 import difflib
+
+from . import shapes as polyomino
+from .checker import Symbols
 
 from .errors import GridlangError, ParamError, Span, raise_all
 from .limits import MAX_INT, MAX_SET_SIZE, shorten
@@ -38,6 +44,8 @@ def parse_value(raw: str, ptype: str) -> object:
             integer, not 12.5``).
     """
     raw = raw.strip()
+    if ptype == "shapes":
+        return _shapes(raw)
     if ptype == "int":
         if not _INT.match(raw):
             raise ValueError(f"must be an integer, not {_show(raw)}")
@@ -64,6 +72,39 @@ def parse_value(raw: str, ptype: str) -> object:
             raise ValueError(f"must be a set of integers (1..5, or 1,2,3); {_show(x)} is not an integer")
         _set_size(len(out))
     return tuple(sorted(out))
+
+
+_FAMILY = re.compile(r"^(tetrominoes|pentominoes|polyominoes\s*\(\s*(\d+)\s*\))$")
+_DRAWN = re.compile(r"^[01]+(/[01]+)*$")
+
+
+def _shapes(raw: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A ``shapes`` value: its shapes in canonical form (:func:`gridlang.shapes.canonical`), in order."""
+    out: list[tuple[tuple[int, int], ...]] = []
+    for item in (x.strip() for x in raw.split(",")):
+        m = _FAMILY.match(item)
+        if m:
+            k = 4 if item == "tetrominoes" else 5 if item == "pentominoes" else _int(m.group(2))
+            if not 1 <= k <= polyomino.MAX_SIZE:
+                raise ValueError(f"must list shapes; polyominoes({k}) is not a family gridlang builds "
+                                 f"(1 to {polyomino.MAX_SIZE} cells)")
+            out.extend(polyomino.polyominoes(k))
+        elif _DRAWN.match(item):
+            rows = item.split("/")
+            if len({len(r) for r in rows}) > 1:
+                raise ValueError(f"must list shapes; the rows of {_show(item)} differ in length")
+            cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "1"]
+            if not cells or len(cells) > polyomino.MAX_DRAWN:
+                raise ValueError(f"must list shapes; {_show(item)} has {len(cells)} cells "
+                                 f"(a drawn shape has 1 to {polyomino.MAX_DRAWN})")
+            if not polyomino.is_connected(cells):
+                raise ValueError(f"must list shapes; the cells of {_show(item)} do not share sides as one piece")
+            out.append(polyomino.canonical(cells))
+        else:
+            raise ValueError(f"must list shapes (pentominoes, tetrominoes, polyominoes(N), or rows of 0 and 1 "
+                             f"such as 111/010); {_show(item)} is neither")
+        _set_size(len(out))
+    return tuple(out)
 
 
 def _int(text: str) -> int:
@@ -124,7 +165,8 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
                     f"parameter {name!r} has no value: give --{name} VALUE, "
                     f"or a '{name}: VALUE' line above the map", decl.span))
                 continue
-            value = tuple(sorted(decl.default)) if isinstance(decl.default, frozenset) else decl.default
+            value = tuple(sorted(decl.default)) if isinstance(decl.default, frozenset) \
+                else parse_value(decl.default, "shapes") if isinstance(decl.default, str) else decl.default
         else:
             try:
                 value = parse_value(raw, decl.type)

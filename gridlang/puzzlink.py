@@ -491,25 +491,68 @@ def _heyawake(rd: _Reader) -> str:
     return _document(link, [], grid_text(link.rows, link.cols, cells) + "\n" + rooms_text(link.rows, link.cols, room))
 
 
-_PRESETS = {"p": "5", "t": "4", "d": "4, 4"}
+_PRESETS = {"p": "pentominoes", "t": "tetrominoes", "d": "tetrominoes, tetrominoes"}
 
 
 def _statuepark(rd: _Reader) -> str:
     link = rd.link
     circles = rd.circles() if not rd.body.startswith("/") else [0] * rd.n
     rest = rd.body[rd.i:]
-    if not rest.startswith("//") or len(rest) < 3:
-        at = rd.i + (2 if rest.startswith("//") else 0)
-        raise rd.error("gridlang reads Statue Park's preset piece banks (//p the pentominoes, //t the "
-                       "tetrominoes, //d two of each tetromino); this URL lists pieces of its own", at)
-    key = rest[2]
-    if key not in _PRESETS:
-        raise rd.error(f"unknown piece bank {key!r}: the presets are p (pentominoes), t (tetrominoes), "
-                       f"d (double tetrominoes)", rd.i + 2)
-    rd.i += 3
+    if rest.startswith("//"):
+        key = rest[2:3]
+        if key not in _PRESETS:
+            raise rd.error(f"unknown piece bank {key!r}: the presets are p (pentominoes), t (tetrominoes), "
+                           f"d (double tetrominoes)", rd.i + 2)
+        rd.i += 3
+        bank = _PRESETS[key]
+    else:
+        bank = _piece_bank(rd)
     rd.done()
     cells = ["." if v == 0 else "o" if v == 1 else "*" for v in circles]
-    return _document(link, [f"piece_sizes: {_PRESETS[key]}"], grid_text(link.rows, link.cols, cells))
+    return _document(link, [f"pieces: {bank}"], grid_text(link.rows, link.cols, cells))
+
+
+def _piece_bank(rd: _Reader) -> str:
+    """A bank of pieces of its own, ``/COUNT/PIECE/PIECE...``, as a ``shapes`` value (rows of 0 and 1).
+
+    Each piece is its width and height (one base-36 digit each) and then
+    its cells row by row, five to a base-32 digit, most significant first
+    (pzprjs's ``BankPiece``); or ``W:BITS``, the bits written out.
+    """
+    start = rd.i
+    parts = rd.body[rd.i:].split("/")
+    if len(parts) < 2 or parts[0] != "" or not parts[1].isdigit():
+        raise rd.error("a piece bank is //p, //t, //d or /COUNT/PIECE/...", start)
+    count = int(parts[1])
+    if not 1 <= count <= 100 or len(parts) != count + 2:
+        raise rd.error(f"the bank says {parts[1]} pieces and lists {max(0, len(parts) - 2)}", start + 1)
+    drawn, at = [], start + len(parts[1]) + 2
+    for piece in parts[2:]:
+        drawn.append(_bank_piece(rd, piece, at))
+        at += len(piece) + 1
+    rd.i = len(rd.body)
+    return ", ".join(drawn)
+
+
+def _bank_piece(rd: _Reader, piece: str, at: int) -> str:
+    if ":" in piece:
+        width_text, bits = piece.split(":", 1)
+        if not width_text.isdigit() or not 0 < int(width_text) <= 36 or not bits or set(bits) - {"0", "1"} \
+                or len(bits) % int(width_text):
+            raise rd.error(f"the piece {piece!r} is not WIDTH:BITS", at)
+        width = int(width_text)
+    else:
+        try:
+            width, height = int(piece[0], 36), int(piece[1], 36)
+            bits = "".join(format(int(ch, 32), "05b") for ch in piece[2:])
+        except (ValueError, IndexError):
+            raise rd.error(f"the piece {piece!r} is not a width, a height and its cells in base 32", at) from None
+        if width == 0 or height == 0 or len(piece) < 3:
+            raise rd.error(f"the piece {piece!r} has no cells", at)
+        bits = bits[:width * height].ljust(width * height, "0")
+    if "1" not in bits:
+        raise rd.error(f"the piece {piece!r} has no cells", at)
+    return "/".join(bits[k:k + width] for k in range(0, len(bits), width))
 
 
 _DECODERS = {

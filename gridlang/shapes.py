@@ -47,6 +47,25 @@ def canonical(shape) -> tuple[tuple[int, int], ...]:
     return orientations(shape)[0]
 
 
+MAX_DRAWN = 100
+"""The most cells of one shape drawn in a ``shapes`` parameter's value."""
+
+
+def is_connected(cells) -> bool:
+    """Whether ``(row, col)`` cells form one piece through shared sides (the empty set does not)."""
+    cells = set(cells)
+    if not cells:
+        return False
+    seen, todo = set(), [next(iter(cells))]
+    while todo:
+        r, c = todo.pop()
+        if (r, c) in seen:
+            continue
+        seen.add((r, c))
+        todo.extend(n for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)) if n in cells and n not in seen)
+    return seen == cells
+
+
 @functools.lru_cache(maxsize=None)
 def polyominoes(k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every free polyomino of ``k`` cells, as canonical forms, in order.

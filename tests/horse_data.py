@@ -32,3 +32,21 @@ def cases(variant: str) -> list[dict]:
     return sorted((e for e in manifest()
                    if e["variant"] == variant and e["budget"] is not None and known_optimum(e) is not None),
                   key=lambda e: e["file"])
+
+
+# A pocket above the water line is sealed off by the map itself: a model
+# without connectivity counts its 50 cells (53 in all); the horse reaches 2.
+POCKET = """\
+~~~~~~~~~~~~
+~..........~
+~..........~
+~..........~
+~..........~
+~..........~
+~.~~~~~~~~.~
+............
+............
+............
+.....H......
+............
+"""

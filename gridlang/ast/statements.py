@@ -145,7 +145,11 @@ class Tile:
 
 @dataclass(frozen=True, slots=True)
 class Param:
-    """``param NAME: int|set of int [OP N]... [= DEFAULT]``."""
+    """``param NAME: int|set of int|shapes [OP N]... [= DEFAULT]``.
+
+    ``default`` is an int, a frozenset of ints, or for ``shapes`` the
+    default's text (``"pentominoes"``), read by :func:`gridlang.params.parse_value`.
+    """
 
     name: str
     type: str

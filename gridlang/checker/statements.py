@@ -96,9 +96,10 @@ class _Checker(ExpressionTypes):
             return
         self.sym.params[st.name] = st
         if st.default is not None:
-            is_set = isinstance(st.default, frozenset)
-            if is_set != (st.type == "set of int"):
-                self.error(f"the default of {st.name!r} is not of type {st.type}", st.span)
+            kind = "set of int" if isinstance(st.default, frozenset) else "shapes" if isinstance(st.default, str) \
+                else "int"
+            if kind != st.type:
+                self.error(f"the default of {st.name!r} is not of type {st.type}", st.default_span or st.span)
         if st.bounds and st.type != "int":
             self.error(f"bounds apply to 'int' parameters, not to {st.type!r}", st.span)
         elif isinstance(st.default, int):

@@ -106,9 +106,12 @@ class ExpressionTypes(EdgeTypes):
         if fam.kind == "var":
             if self.env.get(fam.arg.id) == "shape":
                 return True
+            decl = self.sym.params.get(fam.arg.id)
+            if decl is not None and decl.type == "shapes" and fam.arg.id not in self.env:
+                return True
             what = self.env.get(fam.arg.id) or self.sym.kind_of(fam.arg.id)
-            self.error(f"a family of shapes is tetrominoes, pentominoes, polyominoes(N) or a 'for each shape' "
-                       f"variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
+            self.error(f"a family of shapes is tetrominoes, pentominoes, polyominoes(N), a 'shapes' parameter or "
+                       f"a 'for each shape' variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
                        f"{'' if what else self._suggest(fam.arg.id)}", fam.arg.span)
             return False
         t = self.type_of(fam.arg)
@@ -159,6 +162,10 @@ class ExpressionTypes(EdgeTypes):
             if kind in ("tile", "tag"):
                 return Type.FIXED
             if kind == "param":
+                if self.sym.params[e.id].type == "shapes":
+                    self.error(f"{e.id!r} is a 'shapes' parameter, a family of shapes: use it after 'is a piece "
+                               f"of', 'consists of' or 'for each shape s in'", e.span)
+                    return None
                 return Type.INT if self.sym.params[e.id].type == "int" else Type.INT_SET
             if kind == "decision" and self.sym.decisions[e.id].is_enum:
                 self.error(f"{e.id!r} is an enumerated decision; say which value, e.g. {e.id} = VALUE", e.span)

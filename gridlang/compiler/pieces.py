@@ -31,7 +31,9 @@ class PieceLowering:
     def family_shapes(self, fam: ast.Shapes) -> list[tuple[tuple[int, int], ...]]:
         """The shapes of a family, one per entry (canonical forms; an entry of a listed size twice, twice)."""
         if fam.kind == "var":
-            return [self.bound[fam.arg.id][1]]
+            if fam.arg.id in self.bound:
+                return [self.bound[fam.arg.id][1]]
+            return list(self.params[fam.arg.id])  # a `shapes` parameter: canonical shapes
         if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
                 and self.sym.params[fam.arg.id].type == "set of int":
             sizes = list(self.params[fam.arg.id])

@@ -200,7 +200,9 @@ class Expressions:
     def shapes(self, fam: ast.Shapes) -> list:
         """The shapes of a family, one per entry, as cell offsets."""
         if fam.kind == "var":
-            return [self.shapevars[fam.arg.id]]
+            if fam.arg.id in self.shapevars:
+                return [self.shapevars[fam.arg.id]]
+            return list(self.params[fam.arg.id])  # a `shapes` parameter
         if isinstance(fam.arg, ast.Name) and fam.arg.id in self.params and isinstance(self.params[fam.arg.id], tuple):
             sizes = list(self.params[fam.arg.id])
         else:

@@ -138,6 +138,9 @@ class _ToAst(Transformer_NonRecursive):
     def type_int_set(self, meta, c):
         return "set of int"
 
+    def type_shapes(self, meta, c):
+        return "shapes"
+
     def bound(self, meta, c):
         return (str(c[0]), c[1])
 
@@ -151,6 +154,18 @@ class _ToAst(Transformer_NonRecursive):
     def pv_range(self, meta, c):
         self.set_size(c[1] - c[0] + 1, meta)
         return _Default(frozenset(range(c[0], c[1] + 1)), self.sp(meta))
+
+    def pv_shapes(self, meta, c):
+        return _Default(", ".join(c), self.sp(meta))
+
+    def sd_tetrominoes(self, meta, c):
+        return "tetrominoes"
+
+    def sd_pentominoes(self, meta, c):
+        return "pentominoes"
+
+    def sd_polyominoes(self, meta, c):
+        return f"polyominoes({self.integer(c[0])})"
 
     def signed_int(self, meta, c):
         return -self.integer(c[1]) if len(c) == 2 else self.integer(c[0])

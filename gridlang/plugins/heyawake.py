@@ -61,10 +61,15 @@ class HeyawakePlugin(Plugin):
         return verify(grid, solution, params, variant)
 
     def render(self, grid: Grid, solution: Solution) -> str:
+        """The rooms outlined, ``#`` on a shaded cell and each number where the
+        map writes it; a shaded cell holding its room's number shows both
+        (``#2``), since in Heyawake the number belongs to the room, not the cell."""
         shaded = set(solution.true_cells("shaded"))
-        # A shaded cell shows "#"; a shaded number keeps its number after the mark ("#2").
-        return draw(grid, {i: ("#" + (str(grid.chars[i]) if grid.chars[i] != "." else "")) if i in shaded
-                           else str(grid.chars[i]) for i in range(grid.size)}, room_index(grid))
+        text = {}
+        for i in range(grid.size):
+            char = str(grid.chars[i])
+            text[i] = ("#" + char if char != "." else "#") if i in shaded else char
+        return draw(grid, text, room_index(grid))
 
 
 PLUGIN = HeyawakePlugin()

@@ -4,9 +4,11 @@ Published rules (Statue Park, as on puzz.link): place every piece of the
 bank on the grid as shaded cells, each exactly once (rotations and
 reflections allowed), so that no two pieces share a side, every black circle
 is shaded, no white circle is, and the unshaded cells form one side-connected
-area. The bank is given by ``piece_sizes`` (default 5): all tetrominoes for
-each 4 listed, all pentominoes for each 5. The answer is the decision
-``shaded``; map characters ``o`` a white circle, ``*`` a black circle.
+area. The bank is the parameter ``pieces`` (default: the twelve
+pentominoes), a list of shapes; a spec may instead give ``piece_sizes``, all
+tetrominoes for each 4 listed and all pentominoes for each 5. The answer is
+the decision ``shaded``; map characters ``o`` a white circle, ``*`` a black
+circle.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import Counter
 from ..grid import Grid
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import PENTOMINOES, TETROMINOES, cells_text, draw, piece_letter, pieces, verdict
+from .common import PENTOMINOES, TETROMINOES, cells_text, draw, free_form, piece_letter, pieces, verdict
 
 NAME = "Statue Park"
 
@@ -26,20 +28,23 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     shaded = set(solution.true_cells("shaded"))
     rows, cols = grid.rows, grid.cols
     problems = []
-    sizes = params.get("piece_sizes", (5,))
     bank: Counter = Counter()
-    for k in sizes if isinstance(sizes, (tuple, list)) else (sizes,):
-        table = {4: TETROMINOES, 5: PENTOMINOES}.get(int(k))
-        if table is None:
-            return verdict(NAME, [f"the verifier knows banks of tetrominoes and pentominoes, not of size {k}"])
-        bank.update(f"{k}{letter}" for letter in table)
+    if "pieces" in params:
+        bank.update(_name(free_form(shape)) for shape in params["pieces"])
+    else:
+        sizes = params.get("piece_sizes", (5,))
+        for k in sizes if isinstance(sizes, (tuple, list)) else (sizes,):
+            table = {4: TETROMINOES, 5: PENTOMINOES}.get(int(k))
+            if table is None:
+                return verdict(NAME, [f"the verifier knows banks of tetrominoes and pentominoes, not of size {k}"])
+            bank.update(f"{k}{letter}" for letter in table)
     placed: Counter = Counter()
     for piece in pieces(rows, cols, shaded):
-        letter = piece_letter(grid, piece)
-        if letter is None:
+        name = _name(free_form(divmod(i, cols) for i in piece))
+        if name not in bank:
             problems.append(f"the shaded cells {cells_text(grid, piece)} are no piece of the bank")
         else:
-            placed[f"{len(piece)}{letter}"] += 1
+            placed[name] += 1
     if placed != bank and not problems:
         missing, extra = bank - placed, placed - bank
         problems.append(f"the pieces placed differ from the bank: missing {sorted(missing.elements())}, "
@@ -52,6 +57,17 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     if len(pieces(rows, cols, set(range(rows * cols)) - shaded)) > 1:
         problems.append("the unshaded cells are not one connected area")
     return verdict(NAME, problems, pieces=sum(placed.values()))
+
+
+def _name(form: tuple) -> str:
+    """A free shape's name: ``4L``, ``5F`` for a tetromino or pentomino, else its rows (``##/#.``)."""
+    for table in (TETROMINOES, PENTOMINOES):
+        for letter, picture in table.items():
+            if free_form((r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row)
+                         if ch == "#") == form:
+                return f"{len(form)}{letter}"
+    height, width = max(r for r, _ in form) + 1, max(c for _, c in form) + 1
+    return "/".join("".join("#" if (r, c) in form else "." for c in range(width)) for r in range(height))
 
 
 class StatueParkPlugin(Plugin):

@@ -12,7 +12,7 @@ from gridlang.errors import GridlangError
 from gridlang.maps import parse_map
 from gridlang.puzzlink import UrlError, decode, genre_of, load_url, parse_url
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "puzzles" / "instances"
 
 # Every instance made from a real URL: (genre, instance, URL).
@@ -32,6 +32,7 @@ URLS = [
     ("heyawake", "cspuz_6x6", "https://puzz.link/p?heyawake/6/6/aa66aapv0fu0g2i3k"),
     ("statuepark", "pzprjs_7x7", "https://puzz.link/p?statuepark/7/7/078ii6000000290f0//t"),
     ("statuepark", "cspuz_7x6", "https://puzz.link/p?statuepark/7/6/0l050060i0107i//t"),
+    ("statuepark", "cspuz_6x5", "https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/22u"),
 ]
 
 
@@ -115,7 +116,11 @@ def test_numbers_of_any_size_become_space_separated_cells():
     ("https://puzz.link/p?nurikabe", 29, "gives no grid size"),
     ("https://puzz.link/nurikabe/5/5", 1, "has the puzzle after '?'"),
     ("https://puzz.link/p?sudoku/4/5/g1k23k3g", 28, "a Sudoku grid is square"),
-    ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/22u", 46, "preset piece banks"),
+    ("https://puzz.link/p?statuepark/6/5/0000591i00/3/23lg/22u", 47, "the bank says 3 pieces and lists 2"),
+    ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/2", 54, "is not a width, a height and its cells"),
+    ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/22!", 54, "is not a width, a height and its cells"),
+    ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/2200", 54, "has no cells"),
+    ("https://puzz.link/p?statuepark/6/5/0000591i00//q", 48, "unknown piece bank 'q'"),
     ("https://puzz.link/p?starbattle/6/6/x/4ilbhgdnmhou", 36, "number of stars first"),
 ])
 def test_bad_urls_are_located_errors(url, col, words):

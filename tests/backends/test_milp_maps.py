@@ -26,9 +26,9 @@ from gridlang.exporters.milp import MilpBackend  # noqa: E402
 from gridlang.ir import Cmp, Linear, Model  # noqa: E402
 from gridlang.pipeline import verify  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "horse"
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SPECS = {
     "standard": ROOT / "puzzles" / "horse.grid",
     "costlywalls": ROOT / "puzzles" / "horse_costlywalls.grid",

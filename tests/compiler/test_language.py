@@ -13,16 +13,17 @@ import itertools
 
 import pytest
 
-from gridlang.backend import SolveOptions
+from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
-from gridlang.errors import GridlangError, MapError, MultipleErrors, SemanticError
+from gridlang.errors import MapError, MultipleErrors, ParamError, SemanticError
 from gridlang.interpreter import Interpreter
 from gridlang.maps import build_grid, parse_map
-from gridlang.params import resolve_params
+from gridlang.params import parse_value, resolve_params
+from gridlang.shapes import polyominoes
 from gridlang.parser import parse_spec
 from gridlang.pipeline import load_checked, solve_model
 
-BACKENDS = ("cpsat", "milp", "maxsat")
+BACKENDS = tuple(backend_names())
 
 HEAD = "tile cell '.'\ntile clue number\ndecide x: bool on all\n"
 ROOMS = "..\n..\n.1\nrooms:\naa\nba\nbb\n"
@@ -82,6 +83,12 @@ CASES = {
                        "1..\n11.\n"),
     "consists of": (HEAD + "param sizes: set of int = {1, 2}\nrequire x consists of polyominoes(sizes)\n",
                     "...\n..."),
+    # A bank drawn in the map's header: a monomino and an L tromino.
+    "shapes parameter": (HEAD + "param bank: shapes = tetrominoes\nrequire x consists of bank\n",
+                         "bank: 1, 11/01\n...\n...\n"),
+    "for each shape of a parameter": (HEAD + "param bank: shapes = polyominoes(2), polyominoes(3)\n"
+                                      "require for each shape s in bank: not (x is a piece of s) or x in clue\n"
+                                      "require x is a piece of bank\n", "1..\n11.\n"),
 }
 
 
@@ -104,7 +111,6 @@ def brute_force(spec_text: str, map_text: str) -> set[frozenset[int]]:
     return found
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_lowering_matches_brute_force(name, backend):
     spec_text, map_text = CASES[name]
@@ -180,6 +186,10 @@ def _check_error(spec_text: str):
     (HEAD + "require for each cell p, each cell p: x[p]\n", (4, 36), "already bound"),
     (HEAD + "require for each direction d: count(x and d) == 1\n", (4, 43), "'and' combines cell sets; this is a direction"),
     (HEAD + "require for each cell p: x[right + p]\n", (4, 28), "write the cell first"),
+    (HEAD + "param bank: shapes = 5\n", (4, 22), "the default of 'bank' is not of type shapes"),
+    (HEAD + "param n: int = pentominoes\n", (4, 16), "the default of 'n' is not of type int"),
+    (HEAD + "param bank: shapes = tetrominoes\nrequire count(x) == bank\n", (5, 21), "is a 'shapes' parameter"),
+    (HEAD + "param bank: shapes >= 2 = tetrominoes\n", (4, 7), "bounds apply to 'int' parameters"),
 ])
 def test_construct_errors_are_located(text, where, words):
     errors = _check_error(text)
@@ -280,3 +290,30 @@ def test_plain_map_unchanged():
 def test_number_tile_conflicts_with_a_digit_character():
     errors = _check_error("tile one '1'\ntile clue number\n")
     assert any("a number tile claims every digit" in m for _, _, m in errors)
+
+
+@pytest.mark.parametrize("raw,words", [
+    ("10/1", "the rows of 10/1 differ in length"),
+    ("101", "do not share sides as one piece"),
+    ("000", "has 0 cells"),
+    ("pentomino", "pentomino is neither"),
+    ("polyominoes(9)", "polyominoes(9) is not a family gridlang builds"),
+])
+def test_a_bad_shapes_value_says_why(raw, words):
+    with pytest.raises(ValueError) as e:
+        parse_value(raw, "shapes")
+    assert words in str(e.value)
+
+
+def test_shapes_values_keep_order_and_repeats():
+    l_tromino = parse_value("11/01", "shapes")
+    assert parse_value("tetrominoes, 11/01, 10/11", "shapes") == polyominoes(4) + l_tromino * 2
+    assert len(parse_value("polyominoes(5)", "shapes")) == 12
+
+
+def test_a_shapes_value_in_the_map_header_is_located():
+    spec = parse_spec(HEAD + "param bank: shapes = tetrominoes\nrequire x consists of bank\n", "t.grid")
+    data = parse_map("bank: 11, 1x1\n..\n", "m.txt")
+    with pytest.raises(ParamError) as e:
+        resolve_params(check(spec), data, {})
+    assert e.value.span.line == 1 and "1x1 is neither" in e.value.message

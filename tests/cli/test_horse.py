@@ -10,28 +10,10 @@ from gridlang.backend import SolveOptions, Status
 from gridlang.cli import main
 from gridlang.pipeline import solve
 
-from horse_data import REPO
+from horse_data import POCKET, REPO
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY_07 = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")
-
-# A pocket above the water line is sealed off by the map itself: a model
-# without connectivity counts its 50 cells (53 in all); the horse reaches 2.
-POCKET = """\
-~~~~~~~~~~~~
-~..........~
-~..........~
-~..........~
-~..........~
-~..........~
-~.~~~~~~~~.~
-............
-............
-............
-.....H......
-............
-"""
-
 
 def run(argv, capsys):
     code = main([str(a) for a in argv])

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
-from gridlang.backend import SolveOptions
-from gridlang.grid import Grid
+from gridlang.backend import SolveOptions, backend_names
 from gridlang.pipeline import solve
 from gridlang.plugins import find_plugin
+from gridlang.shapes import polyominoes
 from gridlang.solution import Solution
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
-BACKENDS = ("cpsat", "milp", "maxsat")
+BACKENDS = tuple(backend_names())
 DECISION = {"starbattle": "star", "sudoku": "digit", "norinori": "shaded", "hitori": "shaded",
             "nurikabe": "shaded", "lits": "shaded", "heyawake": "shaded", "statuepark": "shaded"}
 SLOW: set[tuple[str, str, str]] = set()
@@ -119,7 +119,7 @@ def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
     else:
         new = "." if ch in "#*" else ("*" if genre == "starbattle" else "#")
     rows[r] = rows[r][:c] + new + rows[r][c + 1:]
-    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
+    params = {"box_rows": 2, "box_cols": 2} if genre == "sudoku" else {"stars": 1, "pieces": polyominoes(4)}
     verdict = find_plugin(_puzzle(genre)).verify(grid, _solution(genre, rows), params)
     assert not verdict.ok
     assert any(words in p for p in verdict.problems), verdict.problems
@@ -130,7 +130,7 @@ def test_verifier_rejects_a_broken_answer(genre, name, flip, words):
                                         ("heyawake", "cspuz_6x6"), ("statuepark", "cspuz_7x6")])
 def test_verifier_accepts_the_known_answer(genre, name):
     grid = _grid(genre, name)
-    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1, "piece_sizes": (4,)}
+    params = {"box_rows": 3, "box_cols": 3} if genre == "sudoku" else {"stars": 1, "pieces": polyominoes(4)}
     assert find_plugin(_puzzle(genre)).verify(grid, _solution(genre, known(genre, name)), params).ok
 
 
@@ -167,3 +167,13 @@ def test_renderer_outlines_rooms(capsys):
     assert code == 0
     assert out[0] == "+---+---+---+---+---+---+"
     assert out[1] == "| .   *   . | .   .   . |"
+
+
+def test_heyawake_drawing_keeps_the_number_of_a_shaded_cell(capsys):
+    # In this instance the cell holding the top room's 2 is shaded.
+    code = cli.main(["solve", str(PUZZLES / "heyawake.grid"), "--map",
+                     str(PUZZLES / "instances" / "heyawake" / "cspuz_6x6.txt")])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert out[1] == "|  #    . | #2    . |  .    # |"
+    assert out[5] == "|  3    #    . |  . |  #    . |"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from gridlang.backend import SolveOptions, Status, backend_names, get_backend
+from gridlang.backend import SolveOptions, Status, get_backend
 from gridlang.pipeline import solve
 
 from horse_data import HORSE_DATA, SPECS, known_optimum, manifest
-from test_horse import POCKET
+from horse_data import POCKET
 
 MAPS = [
     ("standard", "daily-2026-01-07.txt"),    # cherries
@@ -18,11 +18,6 @@ MAPS = [
     ("costlywalls", "bonus-2026-03-26-costlywalls.txt"),
     ("lovebirds", "bonus-2026-03-24-lovebirds.txt"),
 ]
-
-
-@pytest.fixture(params=backend_names())
-def backend(request):
-    return request.param
 
 
 SMALL = """budget: 3

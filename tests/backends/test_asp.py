@@ -36,7 +36,7 @@ from horse_data import HORSE_DATA, SPECS, known_optimum, manifest
 from snake_data import EXPECTED, INSTANCES, SPEC as EGGS, solution_rows
 from tiny import cell_model, grid_of
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 MAPS = REPO / "puzzles" / "maps"
 GOLDEN = REPO / "tests" / "golden"
 STRATEGIES = ("reach", "cuts")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_docs_api_examples_hold(monkeypatch):

@@ -12,7 +12,7 @@ from gridlang.solution import Solution
 from gridlang.plugins.horse import verify as horse_verify
 
 from horse_data import REPO
-from test_horse import POCKET
+from horse_data import POCKET
 
 HORSE = REPO / "puzzles" / "horse.grid"
 

@@ -105,5 +105,5 @@ def test_scip_solution_of_an_exported_file_decodes():
 
     name = "math3205_stub_10x10"
     model, _ = pipeline.load(SPEC, INSTANCES / f"{name}.txt")
-    sol = Path(__file__).resolve().parent / "golden" / f"scip-{name}.sol"
+    sol = Path(__file__).resolve().parents[1] / "golden" / f"scip-{name}.sol"
     assert decoded_rows(model, str(sol)) == EXPECTED[name]["solution"]

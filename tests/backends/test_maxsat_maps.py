@@ -20,7 +20,7 @@ from gridlang.exporters.maxsat import MaxSatBackend  # noqa: E402
 from gridlang import compiler  # noqa: E402
 from gridlang import pipeline  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 DATA = ROOT / "tests" / "data" / "horse"
 SPECS = {

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from gridlang.backend import SolveOptions, backend_names, get_backend
+from gridlang.backend import SolveOptions, get_backend
 from gridlang.errors import BackendError
 from gridlang.exporters.cpsat import CpSatSettings
 from gridlang.exporters.maxsat import MaxSatSettings
@@ -74,7 +74,6 @@ def test_a_bad_setting_stops_a_session_before_it_solves(backend, key, value, mon
         engine.session(model, SolveOptions(extra={key: value}))
 
 
-@pytest.mark.parametrize("backend", backend_names())
 def test_every_backend_has_a_frozen_settings_dataclass(backend):
     engine = get_backend(backend)
     settings = engine.configure(SolveOptions())

@@ -8,13 +8,26 @@ from pathlib import Path
 from gridlang.bench import SETS, cases, hard_tail_map, run, summary
 from gridlang.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_named_sets_hold_the_data_set_counts():
-    counts = {s: len(cases(s, REPO)) for s in SETS}
+    counts = {s: len(cases(s, REPO)) for s in SETS if s != "genres"}
     assert counts == {"dailies": 214, "weeklies": 7, "customs": 12, "standard": 233, "january": 31,
                       "costlywalls": 39, "lovebirds": 38, "loversquarrel": 8, "snake-eggs": 11, "hard-tail": 3}
+
+
+def test_the_genre_set_holds_every_bundled_genre_with_two_instances_or_more():
+    genres = [c["name"].split("/")[0] for c in cases("genres", REPO)]
+    assert {"nurikabe", "lits", "norinori", "starbattle", "heyawake", "hitori", "statuepark", "sudoku"} <= set(genres)
+    assert not {g for g in genres if g.startswith(("horse", "snake"))}
+    assert min(genres.count(g) for g in set(genres)) >= 2
+    assert all(c["unique"] for c in cases("genres", REPO))
+
+
+def test_a_genre_instance_is_correct_when_proved_unique(tmp_path):
+    rows = run(["genres"], ["cpsat"], tmp_path / "g.jsonl", root=REPO, pattern="statuepark/cspuz_6x5")
+    assert [(r["name"], r["unique"], r["correct"]) for r in rows] == [("statuepark/cspuz_6x5", True, True)]
 
 
 def test_hard_tail_maps_are_fixed_near_empty_30x30_grids():

@@ -16,7 +16,6 @@ import json
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,7 @@ from gridlang.errors import GridlangError
 from gridlang.interpreter import Interpreter, Violation, evaluate
 from gridlang.maps import build_grid, read_map
 from gridlang.params import resolve_params
-from gridlang.parser import parse_file, parse_spec
+from gridlang.parser import parse_file
 from gridlang.pipeline import load, solve, solve_model
 from gridlang.solution import Solution
 from gridlang.plugins import horse as horse_rules

@@ -17,7 +17,7 @@ from gridlang.backend import SolveOptions, Status
 from gridlang.deadline import Deadline, SolverAbandoned, run_solver
 from gridlang.pipeline import solve
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 HORSE = REPO / "puzzles" / "horse.grid"
 WEEKLY_05 = REPO / "tests" / "data" / "horse" / "weekly-05.txt"
 EGGS = REPO / "puzzles" / "snake_eggs.grid"

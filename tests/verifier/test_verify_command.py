@@ -8,7 +8,7 @@ from pathlib import Path
 
 from gridlang.cli import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")
 EGGS = str(REPO / "puzzles" / "snake_eggs.grid")

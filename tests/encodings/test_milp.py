@@ -348,6 +348,11 @@ def test_threads_and_gap_options_are_honoured():
     for workers in (1, 2, None, 1):
         result = MilpBackend().solve(model, SolveOptions(workers=workers, mip_gap=0.0))
         assert (result.status, result.objective) == (Status.OPTIMAL, 9)
+        # HiGHS's own option values, read back after the solve (0: HiGHS picks).
+        assert (result.stats["threads"], result.stats["mip_rel_gap"]) == (workers or 0, 0.0)
+    result = MilpBackend().solve(model, SolveOptions(workers=1, mip_gap=0.25))
+    assert result.stats["mip_rel_gap"] == 0.25 and result.objective is not None
+    assert result.objective >= 0.75 * 9
 
 
 def test_stats_report_sizes_and_times():

@@ -17,7 +17,7 @@ from gridlang.batch import completed, run_batch
 from gridlang.cli import main
 from horse_data import HORSE_DATA, known_optimum, manifest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "puzzles" / "horse.grid"
 DAILIES = [HORSE_DATA / f"daily-2026-01-{d:02d}.txt" for d in (1, 2, 3, 6, 7, 8)]
 OPTIMA = {e["file"]: known_optimum(e) for e in manifest()}
