@@ -66,6 +66,9 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.forms: dict[frozenset[int], tuple] = {}
         # The statement being compiled (for locating its errors).
         self.current = None
+        # Decisions on edges, and the components along them (gridlang.compiler.edges).
+        self.edge_sets: dict = {}
+        self.along: dict = {}
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:

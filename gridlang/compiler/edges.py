@@ -97,11 +97,10 @@ class EdgeLowering:
     """The compiler's methods for decisions on edges (a mixin)."""
 
     edge_sets: dict[str, EdgeSet]
+    along: dict[tuple, dict[int, CellValue]]  # (roots, decision) -> member per cell
 
     def decide_edges(self, st: ast.Decide) -> None:
         """``decide NAME: bool on edges`` (or ``on corner edges``): one variable per edge."""
-        if not hasattr(self, "edge_sets"):
-            self.edge_sets = {}
         width = self.grid.cols if st.lattice == "edges" else self.grid.cols + 1
         lits: dict[tuple[int, int], int] = {}
         entries = []
@@ -183,8 +182,6 @@ class EdgeLowering:
         roots = tuple(sorted(i for i, v in self.members(e.cell).items() if v is True))
         if not roots:
             return {}
-        if not hasattr(self, "along"):
-            self.along: dict[tuple, dict[int, CellValue]] = {}
         key = (roots, e.name.id)
         if key not in self.along:
             es = self.edge_sets[e.name.id]

@@ -60,9 +60,6 @@ class EdgeRules:
             self.fail(f"{d.name!r} is given on keys that are no edge between two {what}: " + ", ".join(bad[:5]))
         self.lines[d.name] = chosen
 
-    def point(self, name: str, p: int) -> Point:
-        return divmod(p, self.grid.cols)
-
     def sides(self, name: str, p: int) -> list[bool]:
         """Whether each side of cell p (up, right, down, left) carries a chosen edge of ``name``."""
         chosen = self.lines[name]
