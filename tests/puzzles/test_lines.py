@@ -72,6 +72,9 @@ CASES = {
                         "require for each c in clue: count(clue and component of c along line) == 2\n"
                         "require for each c in clue: value(clue and component of c along line) == 2 * value(c)\n",
                         "1.2\n...\n1.2\n", "edges", None),
+    "crossing room borders": (LOOP + "require for each room m: sum(count(line[p, q] for q in neighbours(p) and "
+                                     "not room(p)) for p in m) == 2\n",
+                              "...\n...\n...\nrooms:\naab\naab\nccb\n", "edges", None),
     "component of a set": ("tile cell '.'\ntile clue number\ndecide line: bool on edges\n"
                            "require for each c in clue: degree(line, c) == 1\n"
                            "require for each p in cell: degree(line, p) == 0 or degree(line, p) == 2\n"
@@ -118,7 +121,7 @@ def test_brute_force_counts():
     counts = {name: len(brute_force(*CASES[name][:3])) for name in CASES}
     assert counts == {"loop between cells": 13, "loop on corners": 13, "degree on corners": 3,
                       "turn": 8, "straight beside": 4, "component along": 7,
-                      "component of a set": 12}
+                      "component of a set": 12, "crossing room borders": 7}
 
 
 # ------------------------------------------------------------------ instances
