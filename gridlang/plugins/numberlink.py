@@ -43,7 +43,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class NumberlinkPlugin(Plugin):
-    """Numberlink: verifier and drawing (the lines in box-drawing characters between the numbers)."""
+    """Numberlink: verifier and drawing (the lines in box-drawing characters between the numbers,
+    each number one character: 10 to 35 as the letters a to z)."""
 
     name = "numberlink"
 
@@ -51,9 +52,9 @@ class NumberlinkPlugin(Plugin):
         return verify(grid, solution, params, variant)
 
     def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):
+        def clue(i):  # one character a cell: 0-9, then a-z for 10-35, # above
             n = number(grid.chars[i])
-            return None if n is None else str(n)[-1] if n < 10 else "#"
+            return None if n is None else "0123456789abcdefghijklmnopqrstuvwxyz"[n] if n < 36 else "#"
 
         return draw_between_cells(grid.rows, grid.cols, list(grid.chars), chosen_edges(solution), clue)
 
