@@ -295,3 +295,28 @@ def test_picture_draws_the_line(tmp_path):
     path = svg.split('<path class="line line" d="')[1].split('"')[0]
     assert path.count("M") == len(_known("slitherlink", "cspuz_4x4")) == 22
     assert path.startswith("M8,8 L40,8 ")  # the top edge of cell (0, 0): corners (0, 0) and (0, 1), 32 px apart
+
+
+# ------------------------------------------------------------------ more real URLs
+
+MORE = [
+    # SmilingWayne/PuzzleSolver, docs/puzzles/slitherlink.md: Janko's Slitherlink 421 on puzz.link
+    pytest.param("https://puzz.link/p?slither/10/10/ic5137bg7bchbgdccb7dgddg7ddabdgdhc7bg7316dbg", id="janko-421"),
+    # puzsq.logicpuzzle.app puzzles 101601 and 14223, as cited in a public Slitherlink solver's examples
+    pytest.param("https://puzz.link/p?slither/10/10/ld1080ddnbg2836dn1dn5380dgdnc0632daj", id="puzsq-101601"),
+    pytest.param("https://puzz.link/p?slither/10/10/58287d517c11ch11bg222cg37d82226c73bg322dg12ch23a617b68388d",
+                 id="puzsq-14223"),
+]
+
+
+@pytest.mark.parametrize("url", MORE)
+def test_every_backend_proves_the_same_unique_loop(url, capsys):
+    """No answer is stored: a verified answer proved unique is the puzzle's, and the backends agree on it."""
+    answers = {}
+    for backend in BACKENDS:
+        code = cli.main(["solve", "--url", url, "--unique", "--json", "--backend", backend, "--time-limit", "120"])
+        out = json.loads(capsys.readouterr().out)
+        assert (code, out["verified"], out["unique"]) == (0, True, True), backend
+        answers[backend] = out["decisions"]["line"]
+    first = next(iter(answers.values()))
+    assert all(a == first for a in answers.values())
