@@ -302,7 +302,7 @@ def test_picture_draws_the_line(tmp_path):
 MORE = [
     # SmilingWayne/PuzzleSolver, docs/puzzles/slitherlink.md: Janko's Slitherlink 421 on puzz.link
     pytest.param("https://puzz.link/p?slither/10/10/ic5137bg7bchbgdccb7dgddg7ddabdgdhc7bg7316dbg", id="janko-421"),
-    # puzsq.logicpuzzle.app puzzles 101601 and 14223, as cited in a public Slitherlink solver's examples
+    # puzsq.logicpuzzle.app, puzzles 101601 and 14223 (Puzzle Square JP), in their puzz.link form
     pytest.param("https://puzz.link/p?slither/10/10/ld1080ddnbg2836dn1dn5380dgdnc0632daj", id="puzsq-101601"),
     pytest.param("https://puzz.link/p?slither/10/10/58287d517c11ch11bg222cg37d82226c73bg322dg12ch23a617b68388d",
                  id="puzsq-14223"),
