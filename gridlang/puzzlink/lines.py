@@ -2,7 +2,7 @@
 
 The encodings, read from pzprjs (robx/pzprjs, MIT licence: each genre's
 ``decodePzpr`` in ``src/variety/*.js`` and ``src/variety-common/Encode.js``)
-and re-implemented here; the shared readers are :mod:`gridlang.puzzlink`'s:
+and re-implemented here; the shared readers are :mod:`gridlang.puzzlink.reader`'s:
 
 Masyu (``mashu``, ``masyu``, ``pearl``)
     the circles (``decodeCircle``): ``o`` white, ``*`` black.
@@ -22,7 +22,8 @@ or corner) is a variant the bundled specs do not state, so it is refused.
 
 from __future__ import annotations
 
-from .puzzlink import _document, _numbers, _Reader, error, grid_text
+from .reader import _document, _numbers, _Reader, grid_text
+from .url import error
 
 
 def _no_flags(rd: _Reader, genre: str) -> None:
