@@ -86,7 +86,7 @@ from gridlang.connectivity import cut_clause, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_THREADS = 1
@@ -120,6 +120,24 @@ before(K,W) :- next(K,V,W), in(K,V).
 before(K,W) :- next(K,V,W), before(K,V).
 reach(K,V) :- free(K), in(K,V), not before(K,V).
 :- in(K,V), not reach(K,V)."""
+
+GRAPH_RULES = """\
+#defined groot/2. #defined gfree/1. #defined gnext/3. #defined gedge/4.
+gin(K,V) :- gmember(K,V,L), L > 0, x(L).
+gin(K,V) :- gmember(K,V,L), L < 0, not x(-L).
+:- groot(K,V), not gin(K,V).
+gon(K,U,V) :- gedge(K,U,V,L), L > 0, x(L).
+gon(K,U,V) :- gedge(K,U,V,L), L < 0, not x(-L).
+gon(K,V,U) :- gon(K,U,V).
+greach(K,V) :- groot(K,V).
+greach(K,V) :- greach(K,U), gon(K,U,V), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gbefore(K,V).
+greach(K,V) :- gfree(K), gin(K,V), not gbefore(K,V).
+:- gin(K,V), not greach(K,V)."""
+"""Connectivity through chosen edges (:class:`~gridlang.ir.GraphConnected`):
+the same reachability as :data:`REACH_RULES`, over the node's own graph,
+an edge counting when its literal holds."""
 
 WAIT_STEP = 0.05
 """Seconds between two looks at the deadline while clingo searches."""
@@ -248,11 +266,19 @@ class Program:
         lines += [f"{{ x({v}) }}.  % {var}" for v, var in enumerate(model.variables, 1)]
         lines += ["", "% constraints"]
         nodes: list[Connected] = []
+        graphs: list[GraphConnected] = []
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
             where = f"  % {con.span}" if con.span else ""
-            if isinstance(con, Connected):
+            if isinstance(con, GraphConnected):
+                if strategy == "reach":
+                    graphs.append(con)
+                else:
+                    self.lazy.append(con)
+                    lit_of = dict(con.members)
+                    lines += [clause_rule([lit_of[r]]) + where for r in con.roots]
+            elif isinstance(con, Connected):
                 if strategy == "reach":
                     nodes.append(con)
                 else:
@@ -266,6 +292,8 @@ class Program:
                 raise BackendError(f"backend 'asp' cannot lower constraint {type(con).__name__}")
         if nodes:
             lines += ["", *self._reach(nodes)]
+        if graphs:
+            lines += ["", *self._graph_reach(graphs)]
         if model.objective is not None:
             lines += ["", *self._objective()]
         self.lines = lines
@@ -290,6 +318,22 @@ class Program:
         lines.append("% the grid graph between candidate cells")
         for u in sorted(candidates):
             lines += [f"edge({u},{v})." for v in grid.neighbours[u] if v in candidates and v != u]
+        return lines
+
+    def _graph_reach(self, nodes: list[GraphConnected]) -> list[str]:
+        """Reachability through chosen edges, one numbered graph per node (:data:`GRAPH_RULES`)."""
+        lines = ["% connectivity through chosen edges", GRAPH_RULES]
+        for k, con in enumerate(nodes):
+            roots = ", ".join(map(str, con.roots)) or "its least member"
+            lines.append(f"% graph {k}: {con.name}, {len(con.members)} vertices, {len(con.edges)} edges, "
+                         f"roots {roots}")
+            lines += [f"gmember({k},{v},{l})." for v, l in con.members]
+            lines += [f"gedge({k},{u},{v},{l})." for u, v, l in con.edges]
+            lines += [f"groot({k},{r})." for r in con.roots]
+            if not con.roots:
+                lines.append(f"gfree({k}).")
+                ordered = sorted(v for v, _ in con.members)
+                lines += [f"gnext({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
         return lines
 
     def _objective(self) -> list[str]:
@@ -468,7 +512,7 @@ class AspBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("reach", "cuts")
     formats: ClassVar[tuple[str, ...]] = ("asp",)
     imports: ClassVar[tuple[str, ...]] = ("clingo",)
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = AspSettings
 
     def __init__(self) -> None:

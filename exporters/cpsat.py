@@ -72,7 +72,7 @@ from gridlang.connectivity import flow_arcs
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
@@ -141,7 +141,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = CpSatSettings
 
     def __init__(self) -> None:
@@ -206,6 +206,10 @@ class CpSatBackend(Backend):
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
         built = _Lowering(self.prepare(model), strategy)
+        if built.connected:
+            raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
+                               "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
+                               "cannot hold the loop")
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))
@@ -239,6 +243,13 @@ class _Lowering:
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
+            elif isinstance(con, GraphConnected):
+                if con.loop and strategy != "cuts":
+                    self.add_loop(con)
+                elif con.roots and strategy == "tree":
+                    self.add_graph_tree(con)
+                else:
+                    self.connected.append(con)
             else:  # Connected: the model is prepared (Backend.prepare)
                 encoding = _encoding(con, strategy)
                 if encoding == "cuts":
@@ -364,6 +375,43 @@ class _Lowering:
                     arcs.append((v, u, cp.NewBoolVar(f"arc_{con.name or 'path'}_{v}_{u}")))
                     self.extra_vars += 1
         cp.AddCircuit(arcs)
+
+    def add_loop(self, con: GraphConnected) -> None:
+        """A single loop by ``AddCircuit``: two arcs per edge (``e == a_uv + a_vu``), and a
+        self-loop ``~o(v)`` per vertex, so that the vertices off the loop are skipped."""
+        cp = self.cp
+        index = {v: i for i, (v, _lit) in enumerate(con.members)}
+        arcs = [(i, i, self.lit(lit).Not()) for i, (_v, lit) in enumerate(con.members)]
+        for u, v, lit in con.edges:
+            there = cp.NewBoolVar(f"arc_{con.name}_{u}_{v}")
+            back = cp.NewBoolVar(f"arc_{con.name}_{v}_{u}")
+            self.extra_vars += 2
+            cp.Add(there + back == self.lit(lit))
+            arcs += [(index[u], index[v], there), (index[v], index[u], back)]
+        cp.AddCircuit(arcs)
+
+    def add_graph_tree(self, con: GraphConnected) -> None:
+        """What the roots reach through chosen edges, as a tree of depths: each member but a root
+        has a parent, a member one chosen edge away and less deep (depths 0 to members - 1)."""
+        cp = self.cp
+        member = dict(con.members)
+        depth = {v: cp.NewIntVar(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
+        for r in con.roots:
+            cp.Add(depth[r] == 0)
+        parents: dict[int, list] = {v: [] for v in member}
+        for u, v, lit in con.edges:
+            for a, b in ((u, v), (v, u)):  # a parent of b
+                if b in con.roots:
+                    continue
+                p = cp.NewBoolVar(f"parent_{con.name}_{b}_{a}")
+                cp.AddImplication(p, self.lit(lit))
+                cp.AddImplication(p, self.lit(member[a]))
+                cp.Add(depth[a] < depth[b]).OnlyEnforceIf(p)
+                parents[b].append(p)
+        self.extra_vars += len(depth) + sum(len(ps) for ps in parents.values())
+        for v, ps in parents.items():
+            if v not in con.roots:
+                cp.AddBoolOr([self.lit(member[v]).Not()] + ps)
 
     def hint(self, assignment: Assignment) -> None:
         self.cp.ClearHints()

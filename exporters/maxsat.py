@@ -90,6 +90,7 @@ from gridlang.ir import (
     Assignment,
     Clause,
     Connected,
+    GraphConnected,
     Linear,
     Model,
     Sense,
@@ -286,7 +287,7 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: D
             for r in con.roots:
                 out.hard.append([lit_of[r]] if r in lit_of else [])
             out.lazy.append(con)
-            if seed:
+            if seed and isinstance(con, Connected):
                 out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
     check()
     if model.objective is not None:
@@ -310,7 +311,7 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
-    native = frozenset({Clause, Connected})
+    native = frozenset({Clause, Connected, GraphConnected})
     """Clauses, and connectivity by the cut loop; linear rows go through
     :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
     ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
@@ -413,6 +414,9 @@ class MaxSatBackend(Backend):
         encoding = self.configure(options).card.encoding
         clauses = self._clauses(model, "tree", encoding)
         low = lower(clauses)
+        if low.lazy:
+            raise BackendError(f"{low.lazy[0].name!r} is connected through chosen edges, which only the lazy cut "
+                               "loop lowers on this backend; a file cannot hold it")
         comments = _header(model, low, fmt, encoding)
         from pysat.formula import CNF, WCNF
 

@@ -61,7 +61,7 @@ from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Connected, Constraint, Linear, Model
+from gridlang.ir import Assignment, Clause, Connected, Constraint, GraphConnected, Linear, Model
 from gridlang.linear import (
     AUTO,
     BINARY_TOL,
@@ -275,7 +275,7 @@ class MilpBackend(Backend):
     connectivity = (AUTO, CUTS, FLOW)
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = MilpSettings
 
     def __init__(self) -> None:

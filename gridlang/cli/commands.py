@@ -140,8 +140,13 @@ def _report_text(report, time_limit: float | None = None) -> str:
             lines.append("not unique: a second solution exists")
             lines.append("")
             lines.append(_render(model, report.solutions[1]))
-            lines.append("cells that differ: " + ", ".join(
-                str(model.grid.cell(c)) for c in _differing(report.solutions[0], report.solutions[1])))
+            differ = _differing(report.solutions[0], report.solutions[1])
+            cells = [str(model.grid.cell(c)) for c in differ if isinstance(c, int)]
+            edges = [f"{a}-{b}" for c in differ if not isinstance(c, int) for a, b in (c,)]
+            if cells:
+                lines.append("cells that differ: " + ", ".join(cells))
+            if edges:
+                lines.append("edges that differ: " + ", ".join(edges))
         else:
             more = "all of them" if report.complete else "stopped at the limit or the time limit"
             lines.append(f"solutions found: {len(report.solutions)} ({more})")
@@ -156,11 +161,11 @@ def _differing(a, b) -> list[int]:
     for name in set(a.decisions) | set(b.decisions):
         da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
         cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
-    return sorted(cells)
+    return sorted(cells, key=lambda c: (not isinstance(c, int), c))
 
 
 def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True}
+    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
     rows = []
     for r in range(grid.rows):
         rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]

@@ -37,7 +37,8 @@ from typing import Callable, Protocol, Sequence
 from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
-from ..ir import Assignment, Connected, Linear, Model, Sense, violations
+from ..ir import Assignment, Connected, GraphConnected, Linear, Model, Sense, violations
+from .graph import graph_cuts
 from .separation import repair, separator_cuts
 
 Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
@@ -223,7 +224,7 @@ def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separat
     out: list[Linear] = []
     violated = False
     for con in lazy:
-        for separate in separators:
+        for separate in ((lambda _g, c, a: graph_cuts(c, a)),) if isinstance(con, GraphConnected) else separators:
             for cut in separate(grid, con, answer):
                 violated = True
                 key = (cut.terms, cut.rhs)

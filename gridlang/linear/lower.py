@@ -22,7 +22,8 @@
 from __future__ import annotations
 
 from ..deadline import Deadline
-from ..ir import Clause, Cmp, Connected, Linear, Model
+from ..errors import BackendError
+from ..ir import Clause, Cmp, Connected, GraphConnected, Linear, Model
 from .connected import lower_depths, lower_flow, lower_positions, lower_roots, lower_seeds
 from .form import Column, LinearForm, add_row, affine, sanitize, span_tag
 
@@ -92,6 +93,12 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
             deadline.check()
         if isinstance(con, (Clause, Linear)):
             lower_row(low, con, k)
+        elif isinstance(con, GraphConnected):
+            # Lines: no rows; the lazy loop separates the edge cuts of gridlang.connectivity.graph.
+            if for_file:
+                raise BackendError(f"{con.name!r} is connected through chosen edges, which only the lazy cut "
+                                   "loop lowers on this backend; a file cannot hold it")
+            low.lazy.append((f"{sanitize(con.name)}_{k}", con))
         else:  # Connected: the model is prepared (Backend.prepare)
             key = sanitize(con.name) or f"region{k}"
             while key in keys:
