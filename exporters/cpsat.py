@@ -70,9 +70,9 @@ from typing import ClassVar, Mapping
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_solver
+from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Cmp, Connected, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
@@ -126,6 +126,10 @@ class CpSatSettings(Settings):
             except (AttributeError, TypeError, ValueError) as e:
                 kind = type(getattr(scratch, name)).__name__
                 raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
+        conflicts = self.parameters.get("max_number_of_conflicts")
+        if conflicts is not None and conflicts <= 0:
+            # CP-SAT takes it and stops before the first conflict: every run UNKNOWN.
+            raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' must be at least 1, not {conflicts!r}")
 
 
 class CpSatBackend(Backend):
@@ -137,7 +141,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model",)
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = CpSatSettings
 
     def __init__(self) -> None:
@@ -160,7 +164,14 @@ class CpSatBackend(Backend):
         settings = settings if settings is not None else self.configure(options)
         deadline = options.clock()
         start = time.perf_counter()
-        built = _Lowering(self.prepare(model), strategy)
+        try:
+            deadline.check()
+            built = _Lowering(self.prepare(model), strategy, deadline)
+        except BuildTimeout:
+            seconds = time.perf_counter() - start
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                          stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                 "reason": "the time limit ran out while the CP-SAT model was built"})
         build_seconds = time.perf_counter() - start
         oracle = _Oracle(built, options, settings)
         out = lazy_solve(model, oracle, built.connected, deadline)
@@ -195,6 +206,10 @@ class CpSatBackend(Backend):
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
         built = _Lowering(self.prepare(model), strategy)
+        if built.connected:
+            raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
+                               "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
+                               "cannot hold the loop")
         text = str(built.cp.Proto())
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))
@@ -209,7 +224,9 @@ class _Lowering:
     ``connected`` lists the nodes left to the cut loop (lowered lazily).
     """
 
-    def __init__(self, model: Model, strategy: str):
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
+        """Raises :class:`~gridlang.deadline.BuildTimeout` when ``deadline``
+        (read every 16,384 constraints) passes first."""
         from ortools.sat.python import cp_model
 
         self.cp_model = cp_model
@@ -219,11 +236,20 @@ class _Lowering:
         self.x = [self.cp.NewBoolVar(v.identifier()) for v in model.variables]
         self.connected: list[Connected] = []
         self.extra_vars = 0
-        for con in model.constraints:
+        for k, con in enumerate(model.constraints):
+            if deadline is not None and not k & 0x3FFF:
+                deadline.check()
             if isinstance(con, Clause):
                 self.cp.AddBoolOr([self.lit(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
+            elif isinstance(con, GraphConnected):
+                if con.loop and strategy != "cuts":
+                    self.add_loop(con)
+                elif con.roots and strategy == "tree":
+                    self.add_graph_tree(con)
+                else:
+                    self.connected.append(con)
             else:  # Connected: the model is prepared (Backend.prepare)
                 encoding = _encoding(con, strategy)
                 if encoding == "cuts":
@@ -350,6 +376,43 @@ class _Lowering:
                     self.extra_vars += 1
         cp.AddCircuit(arcs)
 
+    def add_loop(self, con: GraphConnected) -> None:
+        """A single loop by ``AddCircuit``: two arcs per edge (``e == a_uv + a_vu``), and a
+        self-loop ``~o(v)`` per vertex, so that the vertices off the loop are skipped."""
+        cp = self.cp
+        index = {v: i for i, (v, _lit) in enumerate(con.members)}
+        arcs = [(i, i, self.lit(lit).Not()) for i, (_v, lit) in enumerate(con.members)]
+        for u, v, lit in con.edges:
+            there = cp.NewBoolVar(f"arc_{con.name}_{u}_{v}")
+            back = cp.NewBoolVar(f"arc_{con.name}_{v}_{u}")
+            self.extra_vars += 2
+            cp.Add(there + back == self.lit(lit))
+            arcs += [(index[u], index[v], there), (index[v], index[u], back)]
+        cp.AddCircuit(arcs)
+
+    def add_graph_tree(self, con: GraphConnected) -> None:
+        """What the roots reach through chosen edges, as a tree of depths: each member but a root
+        has a parent, a member one chosen edge away and less deep (depths 0 to members - 1)."""
+        cp = self.cp
+        member = dict(con.members)
+        depth = {v: cp.NewIntVar(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
+        for r in con.roots:
+            cp.Add(depth[r] == 0)
+        parents: dict[int, list] = {v: [] for v in member}
+        for u, v, lit in con.edges:
+            for a, b in ((u, v), (v, u)):  # a parent of b
+                if b in con.roots:
+                    continue
+                p = cp.NewBoolVar(f"parent_{con.name}_{b}_{a}")
+                cp.AddImplication(p, self.lit(lit))
+                cp.AddImplication(p, self.lit(member[a]))
+                cp.Add(depth[a] < depth[b]).OnlyEnforceIf(p)
+                parents[b].append(p)
+        self.extra_vars += len(depth) + sum(len(ps) for ps in parents.values())
+        for v, ps in parents.items():
+            if v not in con.roots:
+                cp.AddBoolOr([self.lit(member[v]).Not()] + ps)
+
     def hint(self, assignment: Assignment) -> None:
         self.cp.ClearHints()
         for x, value in zip(self.x, assignment.values):
@@ -401,7 +464,13 @@ class _Oracle:
         code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)
         self.wall_time += solver.WallTime()
         if code == cp_model.MODEL_INVALID:
-            raise BackendError("CP-SAT rejected the model: " + built.cp.Validate())
+            # Validate() explains a bad model; a bad parameter value (one the
+            # proto's types allow) is explained in the response's solution_info.
+            why = built.cp.Validate()
+            if why:
+                raise BackendError("CP-SAT rejected the model: " + " ".join(why.split()))
+            why = solver.SolutionInfo() or "no reason given"
+            raise BackendError("CP-SAT refused its parameters: " + " ".join(why.split()))
         if code == cp_model.INFEASIBLE:
             return Round("infeasible")
         if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

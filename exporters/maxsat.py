@@ -75,19 +75,22 @@ that chose each of them, and the reference they were compared with, are in
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import ClassVar, Sequence
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.cardinality import CostBound
 from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
-from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_sat, run_solver, sat_interruptible
+from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
+from gridlang.deadline import BuildTimeout, Deadline, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
     Clause,
     Connected,
+    GraphConnected,
     Linear,
     Model,
     Sense,
@@ -149,10 +152,12 @@ class CardSettings(Settings):
         encoding: a :class:`pysat.card.EncType` name (or ``ktotalizer``) for
             ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise
             (``n <= 6``) or a sequential counter, larger ``k`` counts the
-            false literals instead.
+            false literals instead. ``auto`` (the default) takes the totalizer
+            on up to 1,000 literals and an encoding of ``O(n k)`` clauses or
+            fewer above (:func:`gridlang.transforms.to_cnf.card_encoding`).
     """
 
-    encoding: str = "totalizer"
+    encoding: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -249,7 +254,7 @@ class Lowered:
     lazy: list[Connected] = field(default_factory=list)
 
 
-def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
+def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: Deadline | None = None) -> Lowered:
     """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
 
     Args:
@@ -260,13 +265,20 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
         seed: start the cut loop of each connectivity node from the
             one-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`;
             ``seed_pairs`` adds its two-cell separators.
+        deadline: read every 65,536 constraints and between the phases.
 
     Returns:
         The clauses, the soft clauses and the objective's offset; the
         connectivity nodes are left to the cut loop (:attr:`Lowered.lazy`).
+
+    Raises:
+        BuildTimeout: ``deadline`` expired first.
     """
+    check = deadline.check if deadline is not None else (lambda: None)
     out = Lowered()
-    for con in model.constraints:
+    for k, con in enumerate(model.constraints):
+        if not k & 0xFFFF:
+            check()
         if isinstance(con, Clause):
             out.hard.append(con.lits)
         else:
@@ -275,8 +287,9 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False) -> Lowered:
             for r in con.roots:
                 out.hard.append([lit_of[r]] if r in lit_of else [])
             out.lazy.append(con)
-            if seed:
+            if seed and isinstance(con, Connected):
                 out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
+    check()
     if model.objective is not None:
         soft = soft_objective(model.objective, out.hard)
         out.soft, out.offset, out.sense = soft.soft, soft.offset, soft.sense
@@ -298,7 +311,7 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
-    native = frozenset({Clause, Connected})
+    native = frozenset({Clause, Connected, GraphConnected})
     """Clauses, and connectivity by the cut loop; linear rows go through
     :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
     ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
@@ -329,8 +342,16 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        clauses = self._clauses(model, strategy, s.card.encoding)
-        low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs)
+        deadline = options.clock()
+        try:
+            deadline.check()
+            clauses = self._clauses(model, strategy, s.card.encoding)
+            low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
+        except BuildTimeout:
+            seconds = time.perf_counter() - start
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                          stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                 "reason": "the time limit ran out while the clauses were built"})
         if model.objective is None:
             oracle, algorithm = _Sat(model, low, s), "sat"
         elif (s.algorithm == "lsu" or s.algorithm == "auto" and _region_objective(model, low)) \
@@ -339,8 +360,16 @@ class MaxSatBackend(Backend):
         else:
             oracle, algorithm = _Rc2(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
+        if options.log:
+            _log(f"{len(low.hard):,} hard and {len(low.soft):,} soft clauses over {low.top:,} variables, "
+                 f"built in {build_seconds:.2f} s; algorithm {algorithm}, cardinality {s.card.encoding}")
+            oracle = LoggedOracle(oracle, model, _log, _conflicts)
         separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
-        out = lazy_solve(model, oracle, low.lazy, options.clock(), separators)
+        out = lazy_solve(model, oracle, low.lazy, deadline, separators)
+        if options.log:
+            _log(f"{out.status}: objective {out.objective}, bound {out.bound}, {out.stats['solver_calls']} solver "
+                 f"calls, {out.stats['cut_rounds']} cut rounds, {out.stats['cuts']} cuts, "
+                 f"{time.perf_counter() - start:.2f} s")
         if not out.stats["abandoned"]:
             oracle.close()
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
@@ -385,6 +414,9 @@ class MaxSatBackend(Backend):
         encoding = self.configure(options).card.encoding
         clauses = self._clauses(model, "tree", encoding)
         low = lower(clauses)
+        if low.lazy:
+            raise BackendError(f"{low.lazy[0].name!r} is connected through chosen edges, which only the lazy cut "
+                               "loop lowers on this backend; a file cannot hold it")
         comments = _header(model, low, fmt, encoding)
         from pysat.formula import CNF, WCNF
 
@@ -477,6 +509,17 @@ def _region_objective(model: Model, low: Lowered) -> bool:
     return bool(members) and all(abs(cl[0]) in members for _, cl in low.soft)
 
 
+def _log(line: str) -> None:
+    """One line of ``--log``, on stderr so that ``--json`` keeps stdout to itself."""
+    print(f"maxsat: {line}", file=sys.stderr, flush=True)
+
+
+def _conflicts(oracle: _Oracle) -> str:
+    """The SAT solver's conflicts so far, for ``--log``."""
+    solver = getattr(oracle, "solver", None)
+    return f"{solver.accum_stats().get('conflicts', 0):,} conflicts so far" if solver is not None else ""
+
+
 class _Oracle:
     """What the three MaxSAT oracles share: the lowered model and the answer's decoding."""
 
@@ -562,7 +605,9 @@ class _Lsu(_Oracle):
     al., CP 2014) counts the falsified soft literals, each repeated by its
     weight, built once over the first incumbent's cost. Each call asks for
     an answer cheaper than the incumbent; UNSAT then proves the incumbent
-    optimal, since the cuts remove no solution."""
+    optimal, since the cuts remove no solution. On a near-empty map the
+    counter counts the satisfied units instead
+    (:class:`gridlang.cardinality.CostBound`)."""
 
     improving = True
 
@@ -572,23 +617,20 @@ class _Lsu(_Oracle):
         super().__init__(model, low, settings)
         self.name = settings.lsu.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
-        self.counted = [-cl[0] for w, cl in low.soft for _ in range(w)]
-        self.tot = None
+        self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
-        from pysat.card import ITotalizer
-
         assumptions: list[int] = []
         if incumbent is not None:
             best = self.cost(incumbent)
             if best <= 0:
                 return Round("infeasible")  # nothing is cheaper than cost 0
-            if self.tot is None:
-                self.tot = ITotalizer(self.counted, ubound=best,
-                                      top_id=max(self.low.top, self.solver.nof_vars()))
-                self.solver.append_formula(self.tot.cnf.clauses)
-            if best - 1 < len(self.counted):
-                assumptions = [-self.tot.rhs[best - 1]]
+            assumption, clauses = self.tot.below(best, max(self.low.top, self.solver.nof_vars()))
+            self.solver.append_formula(clauses)
+            if assumption is None:
+                return Round("infeasible")  # no answer satisfies more units than there are
+            if assumption:
+                assumptions = [assumption]
         ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
         trivial = self.score(0)  # no answer beats cost 0
         if ok is None:

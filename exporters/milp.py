@@ -59,9 +59,9 @@ from typing import Any, Callable, Iterable, Mapping
 
 from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.deadline import Deadline, run_solver
+from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Connected, Constraint, Linear, Model
+from gridlang.ir import Assignment, Clause, Connected, Constraint, GraphConnected, Linear, Model
 from gridlang.linear import (
     AUTO,
     BINARY_TOL,
@@ -275,7 +275,7 @@ class MilpBackend(Backend):
     connectivity = (AUTO, CUTS, FLOW)
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = MilpSettings
 
     def __init__(self) -> None:
@@ -473,7 +473,8 @@ class MilpSession(Session):
         """
         options = self.options
         if options.clock().expired():
-            return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0})
+            return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0,
+                                                 "reason": "the time limit ran out before the solve began"})
         try:
             import highspy
             import pyomo.environ  # noqa: F401  (the first import takes ~0.3 s)
@@ -497,9 +498,13 @@ class MilpSession(Session):
         """The body of :meth:`solve`, after the imports."""
         settings, strategy = self.settings, self.strategy
         kept = self._kept
+        deadline = self.options.clock()
         if kept is None:
             model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
-            low = lower_rows(self.backend.prepare(model), strategy, settings.seed_cuts)
+            try:
+                low = lower_rows(self.backend.prepare(model), strategy, settings.seed_cuts, deadline=deadline)
+            except BuildTimeout:
+                return _out_of_time(start, strategy, "the time limit ran out while the rows were built")
         else:
             low = kept.low
             model = kept.model.with_constraints(tuple(kept.pending))
@@ -528,11 +533,20 @@ class MilpSession(Session):
             # The columns hold the last answer, which the new rows block.
             opt.config.warmstart = False
         else:
+            # Pyomo's model and its loading into HiGHS cannot be stopped
+            # midway; they take about LOAD_FACTOR times as long as the rows
+            # took (measured on 60x60 to 200x200 maps), so a deadline they
+            # would clearly overrun ends the solve before they start.
+            remaining = deadline.remaining()
+            spent = time.perf_counter() - start
+            if remaining is not None and remaining < LOAD_FACTOR * spent:
+                return _out_of_time(start, strategy, f"the time limit would run out while the model is loaded "
+                                    f"into HiGHS (about {LOAD_FACTOR * spent:.1f} s, {remaining:.1f} s left)")
             pyo, opt, highs, build_seconds = self._load(model, low, start, warmstart, pool, stats, Highs)
             self._kept = _Kept(low, pyo, opt, highs, model)
 
         oracle = _Oracle(model, low, pyo, opt, highs, highspy, TC, pool=pool, warmstart=warmstart)
-        out = lazy_solve(model, oracle, [con for _, con in low.lazy], self.options.clock())
+        out = lazy_solve(model, oracle, [con for _, con in low.lazy], deadline)
         stats.update(out.stats)
         if out.stats["abandoned"]:
             self._kept = None  # HiGHS still runs on it in another thread
@@ -608,6 +622,18 @@ class MilpSession(Session):
         _set_threads(highs, options.workers)
         stats["load_seconds"] = time.perf_counter() - t
         return pyo, opt, highs, build_seconds
+
+
+LOAD_FACTOR = 2.5
+"""Pyomo's model plus its loading into HiGHS take about this many times the
+seconds the rows took (1.5 to 2.5 on 60x60 to 200x200 maps, under load)."""
+
+
+def _out_of_time(start: float, strategy: str, reason: str) -> Result:
+    """The UNKNOWN result of a build the deadline stopped."""
+    seconds = time.perf_counter() - start
+    return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                  stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0, "reason": reason})
 
 
 def to_pyomo(model: Model, connectivity: str = FLOW) -> tuple[Any, Callable[[Any], str]]:

@@ -170,21 +170,41 @@ class _Reader:
         shape = f"decision {decl.name!r} lists its cells as [[row, col], value] pairs"
         if node.kind != "array":
             raise self.error(shape, node.start, node.end)
-        cells: dict[int, object] = {}
-        listed: set[int] = set()
+        if decl.lattice is not None:
+            shape = (f"decision {decl.name!r} is made on edges: it lists them as [[[r1, c1], [r2, c2]], value], "
+                     f"the edge's two ends")
+        cells: dict = {}
+        listed: set = set()
         for entry in node.value:
             if entry.kind != "array" or len(entry.value) != 2 or entry.value[0].kind != "array":
                 raise self.error(shape + "; this entry is not one", entry.start, entry.end)
             where, value = entry.value
-            cell = self.cell(where)
+            cell = self.cell(where) if decl.lattice is None else self.edge(decl, where, shape)
             if cell in listed:
-                raise self.error(f"cell {_show_cell(self.grid, cell)} of {decl.name!r} is listed twice",
+                shown = _show_cell(self.grid, cell) if isinstance(cell, int) else f"edge {cell}"
+                raise self.error(f"{'cell ' if isinstance(cell, int) else ''}{shown} of {decl.name!r} is listed twice",
                                  where.start, where.end)
             listed.add(cell)
             v = self.value(decl, value)
             if v is not None:
                 cells[cell] = v
         return cells
+
+    def edge(self, decl: ast.Decide, node: _Node, shape: str) -> tuple:
+        """An edge ``[[r1, c1], [r2, c2]]``: two side-neighbouring cells, or two adjacent lattice corners."""
+        ends = node.value
+        if len(ends) != 2 or any(e.kind != "array" or len(e.value) != 2 or any(
+                p.kind != "scalar" or type(p.value) is not int for p in e.value) for e in ends):
+            raise self.error(shape + "; this entry is not one", node.start, node.end)
+        a, b = (tuple(p.value for p in e.value) for e in ends)
+        rows, cols = (self.grid.rows, self.grid.cols) if decl.lattice == "edges" else \
+            (self.grid.rows + 1, self.grid.cols + 1)
+        inside = all(0 <= r < rows and 0 <= c < cols for r, c in (a, b))
+        if not inside or abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+            what = "cells" if decl.lattice == "edges" else f"corners of the {rows}x{cols} lattice"
+            raise self.error(f"[{list(a)}, {list(b)}] is no edge of {decl.name!r}: its ends are two side-by-side "
+                             f"{what}, rows and columns from 0", node.start, node.end)
+        return (min(a, b), max(a, b))
 
     def cell(self, node: _Node) -> int:
         parts = node.value
@@ -231,6 +251,8 @@ class _Reader:
                     out.update(self.params[p.id])
                 else:
                     unknown = True
+            elif not isinstance(p, ast.Symbol):  # a range or the values of a tile: checked by the rules
+                unknown = True
         return out, unknown
 
     def show_domain(self, decl: ast.Decide) -> str:
@@ -240,6 +262,10 @@ class _Reader:
                 parts.append(p.id)
             elif isinstance(p, ast.IntLit):
                 parts.append(str(p.value))
+            elif isinstance(p, ast.DomainValues):
+                parts.append(f"the values of {p.tile.id}")
+            elif not isinstance(p, ast.Name):
+                parts.append("a range")
             elif self.params is not None and p.id in self.params:
                 parts.extend(str(x) for x in self.params[p.id])
             else:

@@ -157,7 +157,7 @@ def result_of(report: Report) -> SolveResult:
     grid = report.model.grid
     decisions = {}
     if report.solution is not None:
-        decisions = {name: {grid.cell(c): v for c, v in sorted(cells.items())}
+        decisions = {name: {grid.cell(c) if isinstance(c, int) else c: v for c, v in sorted(cells.items())}
                      for name, cells in report.solution.decisions.items()}
     return SolveResult(report.result.status.value, report.score if report.solution is not None else None,
                        report.result.bound, decisions, report.solution is not None, _unique(report),
@@ -259,7 +259,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
     }
     if report.solution is not None:
         out["decisions"] = {
-            name: sorted([list(model.grid.cell(c)), v if not isinstance(v, bool) else 1] for c, v in cells.items())
+            name: sorted([_where(model, c), v if not isinstance(v, bool) else 1] for c, v in cells.items())
             for name, cells in report.solution.decisions.items()
         }
     plugin = find_plugin(model.name)
@@ -303,3 +303,10 @@ def _param_text(value: object) -> str:
 
 __all__ = ["FORMAT_BACKEND", "SolveResult", "Spec", "export", "load_spec", "read", "report_json", "result_of",
            "solve", "verify"]
+
+
+def _where(model, key) -> list:
+    """A decision's key in JSON: ``[r, c]`` for a cell, ``[[r1, c1], [r2, c2]]`` for an edge."""
+    if isinstance(key, tuple):
+        return [list(end) for end in key]
+    return list(model.grid.cell(key))

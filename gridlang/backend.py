@@ -76,6 +76,8 @@ class SolveOptions:
             (``{"cpsat.num_workers": 8}``, ``{"milp.warmstart": False}``,
             ``{"maxsat.rc2.exhaust": True}``), read into the backend's
             settings dataclass (:mod:`gridlang.settings`) before any solving.
+        memory_limit: bytes; a model clearly larger is refused before
+            solving (:func:`gridlang.memory.check`). None: no limit.
     """
 
     time_limit: float | None = None
@@ -86,6 +88,7 @@ class SolveOptions:
     log: bool = False
     extra: dict[str, object] = field(default_factory=dict)
     solutions: int = 1
+    memory_limit: int | None = None
 
     def clock(self) -> Deadline:
         """The deadline to solve under: :attr:`deadline`, else a new one from :attr:`time_limit`."""

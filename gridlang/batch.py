@@ -145,30 +145,41 @@ def completed(out: Path) -> dict[str, dict]:
 
     A line that is not a JSON object with a ``map`` key (the torn last line
     of a killed batch) is removed from the file, which is rewritten
-    atomically when that happens.
+    atomically when that happens. A file with no result at all and a line
+    that is not even the start of a JSON object is some other file given
+    as ``--out`` by mistake (a map): it is refused, not rewritten. A device
+    or a pipe (``/dev/null``) is not read.
 
     Returns:
         ``{map: line}`` for every good line.
+
+    Raises:
+        MapError: the file holds no result, located at its first foreign line.
     """
-    if not out.exists():
+    if not out.is_file():
         return {}
     raw = out.read_bytes()
     good: dict[str, dict] = {}
     kept: list[bytes] = []
     broken = False
-    for line in raw.split(b"\n"):
+    foreign = 0
+    for i, line in enumerate(raw.split(b"\n"), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except ValueError:
-            broken = True
-            continue
+            record = None
         if not isinstance(record, dict) or not isinstance(record.get("map"), str):
             broken = True
+            if not foreign and not line.lstrip().startswith(b"{"):
+                foreign = i
             continue
         good[record["map"]] = record
         kept.append(line)
+    if foreign and not good:
+        raise MapError(f"{out} is not a results file: line {foreign} is not a gridlang result (a JSON object with "
+                       "a 'map' key); give --out a new file or one an earlier batch wrote", Span(str(out), foreign, 1))
     if broken or (raw and not raw.endswith(b"\n")):
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_bytes(b"".join(line + b"\n" for line in kept))

@@ -259,7 +259,7 @@ def region_style(style: Style, region: str) -> RegionStyle:
 # ---------------------------------------------------------------- drawing
 
 def draw(grid: Grid, solution: Solution | None = None, style: Style | None = None, cell: int = 32,
-         title: str = "", booleans: set[str] | None = None) -> Canvas:
+         title: str = "", booleans: set[str] | None = None, lattices: dict[str, str] | None = None) -> Canvas:
     """Draw a map and, when given, its answer.
 
     Args:
@@ -320,6 +320,13 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
         with canvas.group("decisions"):
             for name, values in solution.decisions.items():
                 boolean, k = kinds[name]
+                if lattices and name in lattices:  # a decision on edges: its chosen edges as line segments
+                    ms = mark_style(style, name, boolean, k)
+                    at = 0.5 if lattices[name] == "edges" else 0.0
+                    pairs = [tuple((pad + (c + at) * cell, pad + (r + at) * cell) for r, c in key)
+                             for key, v in sorted(values.items()) if v is True]
+                    canvas.segments(pairs, ms.colour, max(1.0, 0.12 * cell), cls=f"line {_css(name)}")
+                    continue
                 _decision(canvas, grid, cells, style, name, values, mark_style(style, name, boolean, k), boolean)
     return canvas
 
@@ -536,12 +543,13 @@ def picture(model: Model, solution: Solution | None, cell: int = 32) -> Canvas:
         symbols = model.source[1]
         impassable = set(symbols.tags.get("impassable", ()))
     booleans = {d.name for d in model.decisions if tuple(d.values) == (True,)}
+    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
     base = default_style(model.grid, impassable)
     declared = find_plugin(model.name).style(model.grid, solution)
     style = declared.over(base) if declared is not None else base
     where = Path(str(model.info.get("map", ""))).name
     title = f"{model.name}: {where}" if where else model.name
-    return draw(model.grid, solution, style, cell, title, booleans)
+    return draw(model.grid, solution, style, cell, title, booleans, lattices)
 
 
 def write_picture(canvas: Canvas, path: str | Path, fmt: str | None = None) -> str:

@@ -268,5 +268,6 @@ def too_long(raw: bytes, path: str, error: type[GridlangError], what: str, limit
     line, col = raw.count(b"\n", 0, limit) + 1, limit - start + 1
     end = raw.find(b"\n", start)
     shown = raw[start: end if end >= 0 else len(raw)].decode("utf-8", "replace")
-    return error(f"the {what} is {total} long; gridlang reads a {what} of at most {limit:,} bytes",
+    article = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
+    return error(f"the {what} is {total} long; gridlang reads {article} {what} of at most {limit:,} bytes",
                  Span(path, line, col), source="\n" * (line - 1) + shown)

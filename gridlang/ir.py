@@ -14,6 +14,8 @@ every backend lowers. It is deliberately small:
   (a set of cells is connected in the grid graph and contains its roots).
   Connectivity is first-class: how it is lowered (single-commodity flow, lazy
   separator cuts, layered reachability) is each backend's choice.
+  :class:`GraphConnected` is connectivity over an explicit graph whose
+  vertices and edges carry literals (the lines of loop and path genres).
 * The **objective** is a weighted sum of literals plus a constant, to be
   maximised or minimised, or absent (find a solution, count, prove unique).
 
@@ -164,7 +166,76 @@ class Connected:
     path: bool = False
 
 
-Constraint = Union[Clause, Linear, Connected]
+@dataclass(frozen=True, slots=True)
+class GraphConnected:
+    """On an explicit graph, the active vertices joined by active edges are connected (to their roots).
+
+    The graph is given here, not taken from the grid: its vertices are
+    numbered by the compiler (cells, or the corners of the cell lattice,
+    ``r * (cols + 1) + c``), each with a literal saying it is active, and
+    each edge carries a literal saying it is chosen. An edge counts only
+    when it is chosen and both its ends are active (the compiler states
+    ``edge -> both ends`` where it means that).
+
+    * Without roots: the active vertices form one connected graph through
+      the counted edges. No active vertex is connected.
+    * With ``roots``: every root is active, and every active vertex is
+      reached from a root through counted edges.
+    * With ``loop``: the node comes from ``is a loop``, whose degree rows
+      (every active vertex has two chosen edges, an inactive one none) the
+      model states separately; together they make the chosen edges one
+      single cycle. The flag adds no meaning: it lets CP-SAT lower the node
+      by ``AddCircuit``.
+
+    The lazy cut of a stray component ``S`` (an active vertex ``u`` in it,
+    an active ``v`` outside, no counted edge between): ``~u | ~v | OR(edge
+    literals crossing S)``, :func:`gridlang.connectivity.graph_cuts`.
+
+    Attributes:
+        members: ``(vertex, lit)`` pairs, ascending by vertex.
+        edges: ``(u, v, lit)`` with ``u < v``, members both.
+        roots: vertices that are active and reach every active vertex.
+        loop: the node comes from a single-loop rule (see above).
+        name: the rule's decision name, for messages and statistics.
+    """
+
+    members: tuple[tuple[int, int], ...]
+    edges: tuple[tuple[int, int, int], ...]
+    roots: tuple[int, ...] = ()
+    loop: bool = False
+    name: str = ""
+    span: Span | None = field(default=None, compare=False)
+
+    def reached(self, assignment: "Assignment") -> tuple[set[int], list[set[int]]]:
+        """The active vertices and their components through the counted edges.
+
+        Returns:
+            ``(active, components)``: components as vertex sets, the ones
+            holding a root first, then by smallest vertex.
+        """
+        active = {v for v, lit in self.members if assignment.holds(lit)}
+        adj: dict[int, list[int]] = {v: [] for v in active}
+        for u, v, lit in self.edges:
+            if u in active and v in active and assignment.holds(lit):
+                adj[u].append(v)
+                adj[v].append(u)
+        seen: set[int] = set()
+        comps: list[set[int]] = []
+        for start in [r for r in self.roots if r in active] + sorted(active):
+            if start in seen:
+                continue
+            comp, stack = {start}, [start]
+            while stack:
+                for w in adj[stack.pop()]:
+                    if w not in comp:
+                        comp.add(w)
+                        stack.append(w)
+            seen |= comp
+            comps.append(comp)
+        return active, comps
+
+
+Constraint = Union[Clause, Linear, Connected, GraphConnected]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +260,18 @@ class Decision:
         name: the spec name (``wall``, ``kind``).
         values: for a Boolean decision ``(True,)``; for an enumeration its
             values in declaration order.
-        cells: ``(cell, ((value, lit), ...))`` for every cell it is made on.
+        cells: ``(cell, ((value, lit), ...))`` for every cell it is made on;
+            for a decision on edges, ``(edge, ((True, lit),))`` with
+            ``edge = ((r1, c1), (r2, c2))`` its two ends (cells, or lattice
+            corners), the smaller first.
+        kind: ``"cells"``, ``"edges"`` (between side neighbours) or
+            ``"corners"`` (edges of the lattice of cell corners).
     """
 
     name: str
     values: tuple[object, ...]
-    cells: tuple[tuple[int, tuple[tuple[object, int], ...]], ...]
+    cells: tuple[tuple[object, tuple[tuple[object, int], ...]], ...]
+    kind: str = "cells"
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +388,16 @@ def broken_constraints(model: Model, assignment: Assignment) -> list[tuple[Const
                 continue
             if cells and len(model.grid.reach(cells, con.roots or (min(cells),))) != len(cells):
                 out.append((con, f"region {con.name!r} is not connected"))
+        elif isinstance(con, GraphConnected):
+            active, comps = con.reached(assignment)
+            missing = [r for r in con.roots if r not in active]
+            if missing:
+                out.append((con, f"{con.name!r} misses its root vertex {missing[0]}"))
+            elif con.roots and any(not comp & set(con.roots) for comp in comps):
+                out.append((con, f"{con.name!r} has chosen edges its roots do not reach"))
+            elif not con.roots and len(comps) > 1:
+                what = "loops" if con.loop else "separate pieces"
+                out.append((con, f"{con.name!r} falls into {len(comps)} {what}"))
     return out
 
 
@@ -349,6 +436,11 @@ def dump(model: Model) -> str:
             size += ", a path between them" if con.path else ""
             lines.append(f"  connected {con.name or 'region'}: {len(con.members)} candidate cells, "
                          f"roots {roots}{size}{where}")
+        elif isinstance(con, GraphConnected):
+            roots = ", ".join(map(str, con.roots)) or "any member"
+            kind = "one loop" if con.loop else "connected"
+            lines.append(f"  {kind} {con.name}: {len(con.members)} vertices, {len(con.edges)} edges, "
+                         f"roots {roots}{where}")
     if model.objective is not None:
         o = model.objective
         body = " + ".join(term(c, l) for c, l in o.terms).replace("+ -", "- ")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
+from . import memory
 from .deadline import Deadline
 from . import ast
 from .checker import Symbols, check
@@ -73,24 +74,25 @@ class Report:
 
 
 def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
-         map_data: MapData | None = None) -> tuple[Model, dict]:
+         map_data: MapData | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
     """Parse, check and compile; return the model and the seconds per phase.
 
     ``map_data``, when given, is the map already read (off a picture, say);
-    ``map_path`` then only names it.
+    ``map_path`` then only names it. The compiler reads ``deadline`` and
+    raises :class:`~gridlang.deadline.BuildTimeout` when it passes.
     """
     t0 = time.perf_counter()
     spec = parse_file(spec_path)
     symbols = check(spec)
     data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None)
-    model, seconds = load_checked(spec, symbols, data, params)
+    model, seconds = load_checked(spec, symbols, data, params, deadline)
     seconds.pop("read")
     seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
     return model, seconds
 
 
 def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
-                 params: dict[str, str] | None = None) -> tuple[Model, dict]:
+                 params: dict[str, str] | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
     """Compile a parsed and checked spec against a read map.
 
     Args:
@@ -98,18 +100,20 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         symbols: its symbols (:func:`gridlang.checker.check`).
         data: the map (:func:`gridlang.maps.read_map` or ``parse_map``).
         params: command-line parameter values, as text.
+        deadline: the command's deadline, read while compiling.
 
     Returns:
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
 
     Raises:
         GridlangError: a map or parameter problem, located.
+        BuildTimeout: ``deadline`` passed while compiling.
     """
     t0 = time.perf_counter()
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
-    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data)
+    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline)
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
 
 
@@ -233,11 +237,13 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
     Raises:
         GridlangError: bad input (located), a missing backend, or a failed
             verification.
+        BuildTimeout: the time limit ran out while the model was compiled
+            (no model, so no report: the answer is UNKNOWN).
     """
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
-    model, seconds = load(spec_path, map_path, params, map_data)
+    model, seconds = load(spec_path, map_path, params, map_data, options.deadline)
     return solve_model(model, backend, options, count, unique, seconds)
 
 
@@ -256,18 +262,23 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     seconds = dict(seconds or {})
     t0 = time.perf_counter()
     engine = get_backend(backend)
-    engine.load_library(model, options)
+    expired = options.deadline.expired()
+    if not expired:
+        memory.check(model, engine.name, options.memory_limit)
+        engine.load_library(model, options)  # about 1 s for OR-Tools or Pyomo: not when no time is left
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    session = engine.session(model, options)
-    if options.deadline.expired():
+    if expired:
         # Parsing and compiling used the time up: no solver is started.
         result = Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving"})
     else:
+        session = engine.session(model, options)
         result = session.solve()
     seconds["solve"] = time.perf_counter() - t0
+    if options.deadline.reason is not None:
+        result.stats["stopped"] = options.deadline.reason  # a watchdog's stop, not the user's
     report = Report(model, backend, result, seconds=seconds)
-    report.interrupted = options.deadline.interrupted
+    report.interrupted = options.deadline.interrupted and options.deadline.reason is None
     verify_seconds = 0.0
     if result.status.has_solution:
         t1 = time.perf_counter()
@@ -281,9 +292,11 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
             report.unique = False
         elif report.complete:
             report.unique = True
-        report.interrupted = options.deadline.interrupted
+        report.interrupted = options.deadline.interrupted and options.deadline.reason is None
     seconds["verify"] = verify_seconds
-    seconds["total"] = sum(v for k, v in seconds.items() if k != "total")
+    # The whole command by the deadline's clock (for the CLI, from its start:
+    # importing gridlang's own modules is in it, though in no phase).
+    seconds["total"] = max(sum(v for k, v in seconds.items() if k != "total"), options.deadline.elapsed())
     return report
 
 

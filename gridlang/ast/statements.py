@@ -180,7 +180,16 @@ class DomainRange:
     span: Span | None = field(default=None, compare=False)
 
 
-DomainPart = Union[Symbol, IntLit, Name, DomainRange]
+@dataclass(frozen=True, slots=True)
+class DomainValues:
+    """``values of T`` in a domain: the distinct values of the cells of tile T on the map (a
+    number tile's numbers), ascending."""
+
+    tile: "Name"
+    span: Span | None = field(default=None, compare=False)
+
+
+DomainPart = Union[Symbol, IntLit, Name, DomainRange, DomainValues]
 """A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 
@@ -193,13 +202,19 @@ class Decide:
         domain: ``"bool"``, or the parts of an enumeration in order: value
             names, integers and ``set of int`` parameters, whose union is the
             set of values each cell takes exactly one of.
-        on: the cells the decision is made on (a fixed cell set).
+        on: the cells the decision is made on (a fixed cell set); None for
+            a decision on edges.
+        lattice: None for a decision on cells; ``"edges"`` for one on the
+            edges between side neighbours (``on edges``), ``"corners"`` for
+            one on the edges of the lattice of cell corners (``on corner
+            edges``).
     """
 
     name: str
     domain: Union[str, tuple[DomainPart, ...]]
-    on: Expr
+    on: Expr | None
     span: Span | None = field(default=None, compare=False)
+    lattice: str | None = None
 
     @property
     def is_enum(self) -> bool:

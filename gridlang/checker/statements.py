@@ -112,6 +112,13 @@ class _Checker(ExpressionTypes):
         if st.is_enum:
             seen: set = set()
             for part in st.domain:
+                if isinstance(part, ast.DomainValues):
+                    if self.sym.kind_of(part.tile.id) != "tile":
+                        what = self.sym.kind_of(part.tile.id)
+                        self.error(f"'values of' takes a tile; {part.tile.id!r} is "
+                                   f"{'a ' + what if what else 'not declared'}"
+                                   f"{'' if what else self._suggest(part.tile.id)}", part.tile.span)
+                    continue
                 if isinstance(part, ast.Name):
                     decl = self.sym.params.get(part.id)
                     if decl is None or decl.type != "set of int":
@@ -131,7 +138,9 @@ class _Checker(ExpressionTypes):
                 if key in seen:
                     self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
                 seen.add(key)
-        t = self.type_of(st.on)
+        if st.lattice is not None and st.is_enum:
+            self.error(f"a decision on edges is Boolean: decide {st.name}: bool on edges", st.span)
+        t = self.type_of(st.on) if st.on is not None else Type.FIXED
         if t is not None and t is not Type.FIXED:
             self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
                        _span(st.on))

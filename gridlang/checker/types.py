@@ -4,10 +4,11 @@ from __future__ import annotations
 
 
 from .. import ast
+from .edges import EDGE_NODES, EdgeTypes
 from .symbols import Type
 
 
-class ExpressionTypes:
+class ExpressionTypes(EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -15,6 +16,8 @@ class ExpressionTypes:
         if isinstance(e, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.AllDifferent,
                           ast.Implies, ast.IsPiece, ast.ConsistsOf)):
             return self.relation(e)
+        if isinstance(e, ast.IsLoop):
+            return self.edge_type(e)
         nested, self.nested = self.nested, True
         try:
             return self._type_of(e)
@@ -167,6 +170,10 @@ class ExpressionTypes:
             if kind == "decision" and self.sym.decisions[e.id].is_enum:
                 self.error(f"{e.id!r} is an enumerated decision; say which value, e.g. {e.id} = VALUE", e.span)
                 return None
+            if kind == "decision" and self.sym.decisions[e.id].lattice is not None:
+                self.error(f"{e.id!r} is a decision on edges, not a cell set; use {e.id}[p, q] or "
+                           f"degree({e.id}, p)", e.span)
+                return None
             return Type.CELLS
         if isinstance(e, ast.IntLit):
             return Type.INT
@@ -270,6 +277,10 @@ class ExpressionTypes:
                     self.error(f"{name!r} has value names; say which value, e.g. {name}[...] = VALUE", e.name.span)
                     return None
                 return Type.LINEAR if ok else None
+            if kind == "decision" and self.sym.decisions[name].lattice is not None:
+                self.error(f"{name!r} is a decision on edges; {name}[p, q] names the edge between cells p and q",
+                           e.name.span)
+                return None
             if kind in ("decision", "region"):
                 return Type.BOOL if ok else None
             self.error(f"{name!r} is a parameter, not a cell set or a decision", e.name.span)
@@ -340,6 +351,8 @@ class ExpressionTypes:
             if e.fn == "count":
                 return Type.INT if body is Type.FACT else Type.LINEAR
             return body
+        if isinstance(e, EDGE_NODES):
+            return self.edge_type(e)
         if isinstance(e, ast.TileValue):
             self.error("'value' alone compares a decision with each cell's tile value (D = value)", e.span)
             return None

@@ -88,6 +88,9 @@ def _build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                         help="wall-clock limit for the solve (checked by the solver between its steps: "
                              "a large MILP root node can run over by seconds)")
+        sp.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                        help="largest resident memory, e.g. 2G or 800M (default: 3/4 of the machine's); a model "
+                             "clearly larger is refused, a solve that grows past it stops as at the time limit")
         sp.add_argument("--workers", "-w", type=_workers, metavar="N",
                         help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
         sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
@@ -144,7 +147,7 @@ def _build_parser() -> argparse.ArgumentParser:
     bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
     bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
     bt.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND", help="solver (default: auto)")
-    bt.add_argument("--workers", "-w", type=_positive_int, help="worker processes (default: one per core; "
+    bt.add_argument("--workers", "-w", type=_workers, help="worker processes (default: one per core; "
                     "one for cpsat, whose portfolio uses the cores)")
     bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
     bt.add_argument("--unique", action="store_true", help="prove each answer unique")
@@ -233,6 +236,16 @@ def _positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"give a number of seconds more than 0, not {text}"
                                          + (" (leave it out for no limit)" if value == math.inf else ""))
     return value
+
+
+def _memory_size(text: str) -> int:
+    """argparse type: a size in bytes (``512M``, ``2G``; a bare number is MiB)."""
+    from ..memory import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _integer(text: str, low: int, high: int) -> int:

@@ -22,7 +22,8 @@ from .options import _options, _params
 
 def _cmd_solve(args) -> int:
     from ..backend import Status
-    from ..deadline import Deadline, catch_interrupt
+    from ..deadline import BuildTimeout, Deadline, catch_interrupt
+    from ..memory import watch
     from ..pipeline import solve
 
     options = _options(args)
@@ -34,7 +35,7 @@ def _cmd_solve(args) -> int:
     read = time.perf_counter() - read
     if data is not None:
         args.map = args.image
-    with catch_interrupt(options.deadline):
+    with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
         if args.url:
             from ..pipeline import solve_model
             from ..puzzlink import compile_url
@@ -43,11 +44,14 @@ def _cmd_solve(args) -> int:
             args.spec, args.map = model.info["spec"], args.url
             report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
         else:
-            report = solve(args.spec, args.map, _params(args), args.backend, options,
-                           count=args.count, unique=args.unique, map_data=data)
+            try:
+                report = solve(args.spec, args.map, _params(args), args.backend, options,
+                               count=args.count, unique=args.unique, map_data=data)
+            except BuildTimeout:
+                return _compile_timeout(args, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
-        report.seconds["total"] += read
+        report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
     status = report.result.status
     if args.json:
         print(json.dumps(_report_json(report, args)))
@@ -62,6 +66,24 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _compile_timeout(args, deadline) -> int:
+    """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
+    reason = f"the {deadline.reason or 'time limit'} ran out while the model was compiled"
+    if args.json:
+        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
+                          "bound": None, "verified": False, "decisions": None, "unique": None,
+                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
+                          "stats": {"reason": reason}}))
+    else:
+        print(f"status UNKNOWN   backend {args.backend}")
+        print(f"no solution found within the time limit of {args.time_limit:g} s, and none ruled out: {reason}")
+        print(f"time: total {deadline.elapsed():.2f} s")
+    if deadline.interrupted and deadline.reason is None:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_NO_SOLUTION
 
 
 def _render(model, solution) -> str:
@@ -107,7 +129,12 @@ def _report_text(report, time_limit: float | None = None) -> str:
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
+        if res.stats.get("stopped") == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
         lines.append(f"no solution found{within}, and none ruled out")
+    elif res.stats.get("stopped") == "memory limit":
+        lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
+                     "found before it")
     if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:
             lines.append("unique: the solution is the only one (proved)")
@@ -115,8 +142,13 @@ def _report_text(report, time_limit: float | None = None) -> str:
             lines.append("not unique: a second solution exists")
             lines.append("")
             lines.append(_render(model, report.solutions[1]))
-            lines.append("cells that differ: " + ", ".join(
-                str(model.grid.cell(c)) for c in _differing(report.solutions[0], report.solutions[1])))
+            differ = _differing(report.solutions[0], report.solutions[1])
+            cells = [str(model.grid.cell(c)) for c in differ if isinstance(c, int)]
+            edges = [f"{a}-{b}" for c in differ if not isinstance(c, int) for a, b in (c,)]
+            if cells:
+                lines.append("cells that differ: " + ", ".join(cells))
+            if edges:
+                lines.append("edges that differ: " + ", ".join(edges))
         else:
             more = "all of them" if report.complete else "stopped at the limit or the time limit"
             lines.append(f"solutions found: {len(report.solutions)} ({more})")
@@ -131,11 +163,11 @@ def _differing(a, b) -> list[int]:
     for name in set(a.decisions) | set(b.decisions):
         da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
         cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
-    return sorted(cells)
+    return sorted(cells, key=lambda c: (not isinstance(c, int), c))
 
 
 def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True}
+    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
     rows = []
     for r in range(grid.rows):
         rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]

@@ -97,5 +97,9 @@ def _options(args):
             raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
                                "the whole command (parsing, every cut round, every solve)")
         extra[key] = value
+    from ..memory import default_limit
+
+    memory_limit = getattr(args, "memory_limit", None)
     return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,
-                        mip_gap=args.mip_gap, log=args.log, extra=extra)
+                        mip_gap=args.mip_gap, log=args.log, extra=extra,
+                        memory_limit=memory_limit if memory_limit is not None else default_limit())

@@ -47,6 +47,10 @@ Cell-set expressions
     chessboard colour count of a path (:meth:`_Compiler.path_parity`).
 ``require for each k in P: RULE``
     RULE compiled once per value of P, with ``k`` bound to it.
+``decide line: bool on edges`` / ``on corner edges``, ``line is a loop``, ...
+    one variable per edge; degrees as linear terms, bends as Tseitin
+    definitions, a loop and a component along the line through
+    :class:`~gridlang.ir.GraphConnected` (stated in :mod:`.edges`).
 ``require for each neighbours a, b: F``
     for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
     turned into clauses by distribution (NNF, then CNF, no auxiliaries);
@@ -68,6 +72,7 @@ from pathlib import Path
 
 from .. import ast
 from ..checker import Symbols, check
+from ..deadline import Deadline
 from ..grid import Grid
 from ..ir import Model
 from ..maps import MapData, build_grid, read_map
@@ -103,7 +108,7 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
 
 
 def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object],
-                 map_path: str = "", map_data: MapData | None = None) -> Model:
+                 map_path: str = "", map_data: MapData | None = None, deadline: Deadline | None = None) -> Model:
     """Compile a checked spec over a built grid.
 
     Args:
@@ -114,6 +119,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         map_path: recorded in ``Model.info``.
         map_data: the map as read, used to locate errors in it (a rule
             that cannot hold at a map cell, a parameter from its header).
+        deadline: the command's deadline, or None.
 
     Returns:
         The model.
@@ -126,5 +132,8 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         ParamError: a parameter value makes a rule fail whatever the
             decisions (sizes that leave no room for a path), or repeats a
             value of an enumerated domain.
+        BuildTimeout: ``deadline`` (read every 16,384 constraints) passed first.
     """
-    return _Compiler(spec, symbols, grid, params, map_path, map_data).run()
+    compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
+    compiler.deadline = deadline
+    return compiler.run()

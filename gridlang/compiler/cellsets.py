@@ -220,6 +220,8 @@ class CellSetLowering:
             p = self.cell_of(e.cell)
             comp = {} if p is None else self.component(p, e.within, e.span)
             return {i: v for i, v in comp.items() if within is None or i in within}
+        if isinstance(e, ast.ComponentAlong):
+            return self.component_along(e, within)
         if isinstance(e, ast.Sight):
             p = self.cell_of(e.cell)
             if p is None:

@@ -16,12 +16,14 @@ from typing import Union
 
 from .. import ast
 from ..checker import Symbols
+from ..deadline import Deadline
 from ..errors import GridlangError, SemanticError, Span, raise_all
 from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
 from ..maps import MapData
 from .diagnostics import Diagnostics, _show_set
+from .edges import EdgeLowering
 from .formulas import FormulaLowering
 from .regions import RegionLowering, anchor_connected
 
@@ -29,7 +31,9 @@ CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
 
 
-class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
+    deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
+
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
         self.map_data = map_data
@@ -65,6 +69,9 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
         self.forms: dict[frozenset[int], tuple] = {}
         # The statement being compiled (for locating its errors).
         self.current = None
+        # Decisions on edges, and the components along them (gridlang.compiler.edges).
+        self.edge_sets: dict = {}
+        self.along: dict = {}
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
@@ -85,6 +92,8 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
         if len(self.constraints) > MAX_CONSTRAINTS:
             self.check_size()
+        if self.deadline is not None and not len(self.constraints) & 0x3FFF:
+            self.deadline.check()
 
 
     # driver ---------------------------------------------------------------
@@ -129,6 +138,9 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
 
     # statements -------------------------------------------------------------
     def decide(self, st: ast.Decide) -> None:
+        if st.lattice is not None:
+            self.decide_edges(st)
+            return
         if st.is_enum:
             self.decide_enum(st)
             return
@@ -158,6 +170,10 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
                     values.append(v)
                 if high < low:
                     raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
+            elif isinstance(part, ast.DomainValues):  # the map's values of a tile, each once
+                tile = self.sym.tiles[part.tile.id]
+                found = {tile.value_of(ch) for ch, t in zip(self.grid.chars, self.grid.tiles) if t == part.tile.id}
+                values.extend(v for v in sorted(found) if v not in values)
             else:
                 seen = set()
                 for v in self.params[part.id]:
@@ -427,6 +443,8 @@ class _Compiler(RegionLowering, FormulaLowering, Diagnostics):
                     const += w
                     coef[-v] = coef.get(-v, 0) - w
             return const
+        if isinstance(e, ast.Degree):
+            return self.degree_terms(e, scale, coef)
         if isinstance(e, ast.Add):
             return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
         if isinstance(e, ast.Neg):

@@ -89,6 +89,10 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(f.fn == "all", self.over(f, self.lit_of), None)
         if isinstance(f, ast.IsPiece):
             return self.piece_lit(f)
+        if isinstance(f, ast.EdgeAt):
+            return self.edge_at(f)
+        if isinstance(f, ast.Bend):
+            return self.bend_lit(f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
 
     # --------------------------------------------------------------- shapes
@@ -282,6 +286,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return
         if isinstance(f, ast.IsPiece):
             self.assert_piece(f, guard)
+            return
+        if isinstance(f, ast.IsLoop):
+            self.is_loop(f, guard)
             return
         if isinstance(f, ast.ConsistsOf):
             self.assert_consists(f)

@@ -44,6 +44,9 @@ The family, all pure Python and free of solver imports:
   solving (cut vertices, with networkx), and the repair of an answer;
 * :mod:`.driver`: the one lazy-cut loop every backend runs (solve,
   separate, add, solve again with a hint), under the command's deadline;
+* :mod:`.graph`: the cuts of :class:`~gridlang.ir.GraphConnected`, connectivity
+  through chosen edges of an explicit graph (the lines of loop and path
+  genres);
 * :mod:`.encodings`: the arcs of the flow encodings and the choice of
   encoding per node, shared by the backends' native lowerings.
 """
@@ -51,7 +54,8 @@ The family, all pure Python and free of solver imports:
 from __future__ import annotations
 
 from .encodings import flow_arcs
+from .graph import graph_cuts
 from .separation import clause_cut, components, cut_clause, repair, root_side_cuts, seed_cuts, separator_cuts
 
-__all__ = ["clause_cut", "components", "cut_clause", "flow_arcs", "repair", "root_side_cuts", "seed_cuts",
+__all__ = ["clause_cut", "components", "cut_clause", "flow_arcs", "graph_cuts", "repair", "root_side_cuts", "seed_cuts",
            "separator_cuts"]

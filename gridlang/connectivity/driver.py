@@ -30,13 +30,15 @@ on every backend (``stats``: ``cut_rounds``, ``cuts``, ``solver_calls``,
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
-from ..ir import Assignment, Connected, Linear, Model, Sense, violations
+from ..ir import Assignment, Connected, GraphConnected, Linear, Model, Sense, violations
+from .graph import graph_cuts
 from .separation import repair, separator_cuts
 
 Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
@@ -200,9 +202,14 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             raise BackendError("the solver's answer breaks its own model: " + problems[0])
     if status == "optimal" and best_value is not None:
         bound = float(best_value)
-    return Outcome(status, best, best_value, bound if status != "infeasible" else None,
-                   {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
-                    "learned_cuts": tuple(learned), "abandoned": abandoned})
+    stats = {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
+             "learned_cuts": tuple(learned), "abandoned": abandoned}
+    left = deadline.remaining()
+    # A solver given the time left stops a moment before the deadline itself.
+    if status in ("unknown", "feasible") and (deadline.expired() or (left is not None and left < 0.1)):
+        what = "memory limit was reached" if deadline.reason == "memory limit" else "time limit ran out"
+        stats["reason"] = f"the {what}" + (" before the first solver call" if not calls else "")
+    return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
 
 
 def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separators: Sequence[Separator],
@@ -217,7 +224,7 @@ def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separat
     out: list[Linear] = []
     violated = False
     for con in lazy:
-        for separate in separators:
+        for separate in ((lambda _g, c, a: graph_cuts(c, a)),) if isinstance(con, GraphConnected) else separators:
             for cut in separate(grid, con, answer):
                 violated = True
                 key = (cut.terms, cut.rhs)
@@ -229,3 +236,49 @@ def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separat
         # exclude this answer; a backend that returns it anyway is broken.
         raise BackendError("the solver returned an answer that breaks a cut it was given")
     return out
+
+
+class LoggedOracle:
+    """An oracle that reports each call and each batch of cuts (a backend's ``--log``).
+
+    Args:
+        oracle: the backend's oracle, which it wraps.
+        model: the model, to give each answer's objective.
+        log: prints one line (a backend writes to stderr, so that ``--json``
+            keeps stdout to itself).
+        detail: optional, the oracle's own figures after a call (conflicts).
+    """
+
+    def __init__(self, oracle, model: Model, log: Callable[[str], None], detail: Callable[[object], str] | None = None):
+        self.oracle = oracle
+        self.model = model
+        self.log = log
+        self.detail = detail
+        self.improving = oracle.improving
+        self.calls = 0
+        self.cuts = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.oracle, name)  # hard_added, close and the backend's own figures
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        self.calls += 1
+        t = time.perf_counter()
+        r = self.oracle.solve(deadline, incumbent)
+        parts = [f"call {self.calls}" + (f" (to beat {incumbent})" if incumbent is not None else "") + f": {r.status}"]
+        if r.assignment is not None and self.model.objective is not None:
+            parts.append(f"objective {self.model.objective.value(r.assignment)}")
+        if r.bound is not None:
+            parts.append(f"bound {r.bound:g}")
+        parts.append(f"{time.perf_counter() - t:.2f} s")
+        extra = self.detail(self.oracle) if self.detail is not None else ""
+        self.log(", ".join(parts + ([extra] if extra else [])))
+        return r
+
+    def add(self, cuts: list[Linear]) -> None:
+        self.cuts += len(cuts)
+        self.log(f"{len(cuts)} cuts added ({self.cuts} in all)")
+        self.oracle.add(cuts)
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        self.oracle.hint(last, best)

@@ -247,6 +247,8 @@ def repair(model: "Model", assignment: Assignment, lazy: list[Connected]) -> Ass
     """
     values = list(assignment.values)
     for con in lazy:
+        if not isinstance(con, Connected):
+            continue  # a GraphConnected node is not repaired: the answer stays as it is
         chosen = set(assignment.true_cells(con.members))
         if not chosen:
             continue

@@ -35,6 +35,11 @@ Numbers
     not in P, and its P-neighbours join. No cell of A: the region is empty.
     Regions are computed in statement order; naming one before its
     ``region`` statement is an error, as in the compiler.
+Decisions on edges
+    An answer lists each chosen edge as its two ends (cells, or lattice
+    corners); degrees are counted, bends read off the two chosen sides,
+    ``line is a loop`` and ``component of p along line`` traced by
+    breadth-first search over the chosen edges (:mod:`.edges`).
 Rules
     ``A avoids B``: no cell in both. ``A in B``: every cell of A in B.
     ``X OP Y``: the comparison of two integers. ``S is connected [with size

@@ -15,6 +15,7 @@ from .. import ast
 from ..checker import Symbols
 from ..errors import ParamError
 from ..grid import Grid
+from .edges import EdgeRules
 from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
 from .graph import adjacency, components
 from .verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
@@ -25,7 +26,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(Expressions):
+class Interpreter(EdgeRules, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -66,7 +67,9 @@ class Interpreter(Expressions):
         self.violations: list[Violation] = []
         self.stmt: ast.Stmt | None = None
         # Fixed per map:
-        self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide)}
+        self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide) if d.on is not None}
+        self.lattices = self.edge_lattices()
+        self.lines: dict[str, set] = {}
         self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
         self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
                             for d in spec.of(ast.Decide)}
@@ -76,7 +79,7 @@ class Interpreter(Expressions):
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
-        self.bools, self.enums = {}, {}
+        self.bools, self.enums, self.lines = {}, {}, {}
         self.check_decisions(decisions)
         objective = None
         for st in self.spec.statements:
@@ -99,8 +102,11 @@ class Interpreter(Expressions):
                     f"the answer gives a decision {name!r}, which the spec does not declare (it has: {known})"))
         for d in self.spec.of(ast.Decide):
             given = dict(decisions.get(d.name, {}))
-            on = self.on[d.name]
             self.stmt = d
+            if d.lattice is not None:
+                self.check_edge_decision(d, given)
+                continue
+            on = self.on[d.name]
             strange = [i for i in given if type(i) is not int or not 0 <= i < self.n]
             if strange:
                 self.fail(f"{d.name!r} is given on keys that are no cell index of this {self.grid.rows}x"
@@ -141,6 +147,9 @@ class Interpreter(Expressions):
             elif isinstance(part, ast.DomainRange):
                 low, high = (self.number(b) for b in (part.low, part.high))
                 values.extend(range(low, high + 1))
+            elif isinstance(part, ast.DomainValues):
+                values.extend(v for v in sorted({self.tile_values[i] for i in range(self.n)
+                                                 if self.grid.tiles[i] == part.tile.id}) if v not in values)
             else:
                 values.extend(self.params[part.id])
         return tuple(values)
@@ -210,6 +219,8 @@ class Interpreter(Expressions):
                 table.pop(var, None)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
+        elif isinstance(st, ast.Holds) and isinstance(st.formula, ast.IsLoop):
+            self.is_loop(st.formula)
         elif isinstance(st, ast.Holds):
             if not self.holds(st.formula):
                 self.fail("the condition is false", sorted(self.cellvars.values()))

@@ -66,6 +66,8 @@ class Expressions:
                 seen.append(r2 * self.grid.cols + c2)
                 r2, c2 = r2 + dr, c2 + dc
             return frozenset(seen)
+        if isinstance(e, ast.ComponentAlong):
+            return self.along(e)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -134,6 +136,8 @@ class Expressions:
             return len(self.cells(e.operand))
         if isinstance(e, ast.Value):
             return sum(self.tile_values[i] for i in self.cells(e.operand))
+        if isinstance(e, ast.Degree):
+            return self.degree(e)
         if isinstance(e, ast.Add):
             return self.number(e.left) + e.sign * self.number(e.right)
         if isinstance(e, ast.Mul):
@@ -182,6 +186,8 @@ class Expressions:
         if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
             values = self.each(f, self.holds)
             return all(values) if f.fn == "all" else any(values)
+        if isinstance(f, (ast.EdgeAt, ast.Bend)):
+            return self.edge_holds(f)
         if isinstance(f, ast.IsPiece):
             cells = self.cells(f.cells)
             return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}

@@ -157,9 +157,15 @@ def round_assignment(model: Model, values: list[float | None]) -> Assignment:
 
 
 def integral_bound(bound: float | None, sense: Sense | None) -> float | None:
-    """A proved bound on an integer-valued objective, rounded towards the incumbent."""
+    """A proved bound on an integer-valued objective, rounded towards the incumbent.
+
+    The solver's bound may sit a relative :data:`INT_TOL` past the integer
+    it stands for; the slack is held below 0.5, so that a large bound
+    (``10**9``) is never rounded past the next integer.
+    """
     if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
         return None
+    slack = min(0.5, INT_TOL * max(1.0, abs(bound)))
     if sense is Sense.MAXIMIZE:
-        return float(math.floor(bound + INT_TOL * max(1.0, abs(bound))))
-    return float(math.ceil(bound - INT_TOL * max(1.0, abs(bound))))
+        return float(math.floor(bound + slack))
+    return float(math.ceil(bound - slack))

@@ -21,7 +21,9 @@
 
 from __future__ import annotations
 
-from ..ir import Clause, Cmp, Connected, Linear, Model
+from ..deadline import Deadline
+from ..errors import BackendError
+from ..ir import Clause, Cmp, Connected, GraphConnected, Linear, Model
 from .connected import lower_depths, lower_flow, lower_positions, lower_roots, lower_seeds
 from .form import Column, LinearForm, add_row, affine, sanitize, span_tag
 
@@ -57,7 +59,8 @@ def encoding_of(con: Connected, strategy: str) -> str:
     return CUTS
 
 
-def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = False) -> LinearForm:
+def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = False,
+               deadline: Deadline | None = None) -> LinearForm:
     """Lower the IR to columns and rows with the given connectivity strategy.
 
     ``for_file`` gives flow to every node the strategy would leave to the
@@ -68,6 +71,7 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
 
     Raises:
         BackendError: a Connected node names a root outside its members.
+        BuildTimeout: ``deadline`` (read every 4,096 constraints) passed first.
     """
     low = LinearForm(model, strategy, [])
     grid = model.grid
@@ -85,8 +89,16 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
     units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
     keys: set[str] = set()
     for k, con in enumerate(model.constraints, start=1):
+        if deadline is not None and not k & 0xFFF:
+            deadline.check()
         if isinstance(con, (Clause, Linear)):
             lower_row(low, con, k)
+        elif isinstance(con, GraphConnected):
+            # Lines: no rows; the lazy loop separates the edge cuts of gridlang.connectivity.graph.
+            if for_file:
+                raise BackendError(f"{con.name!r} is connected through chosen edges, which only the lazy cut "
+                                   "loop lowers on this backend; a file cannot hold it")
+            low.lazy.append((f"{sanitize(con.name)}_{k}", con))
         else:  # Connected: the model is prepared (Backend.prepare)
             key = sanitize(con.name) or f"region{k}"
             while key in keys:

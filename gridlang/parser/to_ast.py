@@ -173,6 +173,31 @@ class _ToAst(Transformer_NonRecursive):
     def decide_stmt(self, meta, c):
         return ast.Decide(str(c[0]), c[1], c[2], self.sp(c[0]))
 
+    def decide_edges(self, meta, c):
+        lattice = "corners" if len(c) > 3 else "edges"
+        return ast.Decide(str(c[0]), c[1], None, self.sp(c[0]), lattice)
+
+    def at_edge(self, meta, c):
+        return ast.EdgeAt(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
+
+    def degree(self, meta, c):
+        return ast.Degree(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def straight(self, meta, c):
+        return ast.Bend("straight", ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def turn(self, meta, c):
+        return ast.Bend("turn", ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def is_loop(self, meta, c):
+        e = c[0]
+        if not isinstance(e, ast.Name):
+            raise GridSyntaxError("'is a loop' applies to a decision on edges, by its name", self.sp(meta))
+        return ast.IsLoop(e, self.sp(meta))
+
+    def component_along(self, meta, c):
+        return ast.ComponentAlong(c[0], ast.Name(str(c[1]), self.sp(c[1])), self.sp(meta))
+
     def dom_bool(self, meta, c):
         return "bool"
 
@@ -194,6 +219,9 @@ class _ToAst(Transformer_NonRecursive):
     def dom_range(self, meta, c):
         bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
         return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
+
+    def dom_values(self, meta, c):
+        return ast.DomainValues(ast.Name(str(c[0]), self.sp(c[0])), self.sp(meta))
 
     def dom_bound_name(self, meta, c):
         return ast.Name(str(c[0]), self.sp(c[0]))

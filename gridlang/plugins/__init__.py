@@ -205,6 +205,9 @@ _REGISTRY: dict[str, str] = {
     "lits": f"{__name__}.lits",
     "heyawake": f"{__name__}.heyawake",
     "statue park": f"{__name__}.statuepark",
+    "masyu": f"{__name__}.masyu",
+    "slitherlink": f"{__name__}.slitherlink",
+    "numberlink": f"{__name__}.numberlink",
 }
 _LOADED: dict[str, Plugin] = {}
 

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from ..errors import MapError, Span
+from ..errors import MapError, read_source
+from ..limits import MAX_ANSWER_BYTES
 
 
 def read_text(path: str) -> str:
-    """The text of the answer file at ``path``.
+    """The text of the answer file at ``path``, at most
+    :data:`~gridlang.limits.MAX_ANSWER_BYTES` long (:func:`gridlang.errors.read_source`).
 
     Raises:
-        MapError: the file cannot be read or is not UTF-8 text, located at
-            its first line.
+        MapError: the file cannot be read, is too long (located where the
+            limit falls) or is not UTF-8 text (located at the first bad byte).
     """
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise MapError(f"cannot read solution file: {e}", Span(str(path), 1, 1)) from e
+    return read_source(path, MapError, "solution file", MAX_ANSWER_BYTES)
 
 
 def tokens(line: str) -> list[tuple[str, int]]:

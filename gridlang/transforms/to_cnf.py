@@ -18,10 +18,18 @@ span of the spec line it came from.
   encoding; ``2k > n`` counts the false literals instead
   (``sum -l_i >= n - k``, by a sequential counter, C. Sinz, CP 2005);
   ``k = 1`` otherwise a sequential counter; else the chosen
-  :class:`pysat.card.EncType` (by default the totalizer, O. Bailleux and
-  Y. Boufkhad, CP 2003, ``O(n^2)`` clauses and ``O(n log n)`` variables),
-  or ``ktotalizer``, the totalizer cut at ``k + 1`` outputs (PySAT's
-  ``ITotalizer``, R. Martins et al., CP 2014; ``O(n k)`` clauses).
+  :class:`pysat.card.EncType`, or ``ktotalizer``, the totalizer cut at
+  ``k + 1`` outputs (PySAT's ``ITotalizer``, R. Martins et al., CP 2014;
+  ``O(n k)`` clauses). The default, ``auto``, chooses by size: the
+  totalizer (O. Bailleux and Y. Boufkhad, CP 2003, ``O(n^2)`` clauses and
+  ``O(n log n)`` variables; the fastest on the real maps) for at most
+  :data:`TOTALIZER_MAX_INPUTS` literals, else the modulo totalizer cut at
+  ``k`` (``kmtotalizer``, T. Ogawa et al., ICTAI 2013; measured: 776,000
+  clauses for 38,000 literals and ``k = 40``), when ``n k`` is at most :data:`UNARY_MAX_SIZE`, else the
+  cardinality network (``cardnetwrk``, R. Asin et al., Constraints 2011;
+  ``O(n log^2 k)`` clauses). Before this choice ``count(wall) <= 40`` on a
+  60x60 map took 6.2 million clauses and 28 s to build, 1.6 GB; it now
+  takes 69,000 clauses and 0.3 s.
 * Unequal weights go to :mod:`pysat.pb` (``PBEnc``, its default encoding
   by Pindakaas).
 * ``enforce`` literals are appended, negated, to every clause of the
@@ -49,11 +57,29 @@ from typing import Iterable, Sequence
 from ..errors import BackendError
 from ..ir import Clause, Cmp, Linear, Model, Objective, Sense, Var
 
-CARD_ENCODINGS = ("seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
-"""Cardinality encodings :func:`linear_to_clauses` takes: :class:`pysat.card.EncType` names, and ``ktotalizer``."""
+CARD_ENCODINGS = ("auto", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
+"""Cardinality encodings :func:`linear_to_clauses` takes: ``auto`` (by size), :class:`pysat.card.EncType`
+names, and ``ktotalizer``."""
+
+TOTALIZER_MAX_INPUTS = 1000
+"""Under ``auto``, the most literals the full totalizer counts (about ``n^2 / 2``
+clauses: 0.5 million at 1,000)."""
+
+UNARY_MAX_SIZE = 4_000_000
+"""Under ``auto``, above this ``n k`` (and for counting the false literals
+when ``k > n / 2``) the cardinality network replaces the unary counters."""
 
 
-def linear_to_clauses(model: Model, encoding: str = "totalizer") -> Model:
+def card_encoding(encoding: str, n: int, k: int) -> str:
+    """The encoding ``auto`` stands for on ``sum of n literals <= k`` (others are returned as given)."""
+    if encoding != "auto":
+        return encoding
+    if n <= TOTALIZER_MAX_INPUTS:
+        return "totalizer"
+    return "kmtotalizer" if n * k <= UNARY_MAX_SIZE else "cardnetwrk"
+
+
+def linear_to_clauses(model: Model, encoding: str = "auto") -> Model:
     """The model with every linear constraint as clauses (see the module docstring).
 
     Auxiliary variables are numbered after the model's, in the order of the
@@ -97,7 +123,7 @@ def linear_to_clauses(model: Model, encoding: str = "totalizer") -> Model:
     return dataclasses.replace(model, variables=model.variables + tuple(aux), constraints=tuple(constraints))
 
 
-def linear_clauses(con: Linear, pool, encoding: str = "totalizer") -> list[tuple[int, ...]]:
+def linear_clauses(con: Linear, pool, encoding: str = "auto") -> list[tuple[int, ...]]:
     """The clauses of one linear constraint, auxiliary variables from ``pool``
     (a :class:`pysat.formula.IDPool`); see the module docstring."""
     guard = tuple(-lit for lit in con.enforce)
@@ -169,12 +195,15 @@ def _bound_clauses(lits: list[int], weights: list[int], op: Cmp, rhs: int, pool,
             return clauses + [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
         if 2 * k > len(lits):
             # Mostly true: count the false ones instead, ``sum(-l) >= n - k``
-            # (a ``>= k`` for small k arrives here), with a sequential counter.
+            # (a ``>= k`` for small k arrives here), with a sequential counter
+            # (``O(n (n - k))``), or a cardinality network when that is large.
+            small = encoding != "auto" or len(lits) * (len(lits) - k) <= UNARY_MAX_SIZE
             enc = CardEnc.atleast([-lit for lit in lits], bound=len(lits) - k, vpool=pool,
-                                  encoding=EncType.seqcounter)
+                                  encoding=EncType.seqcounter if small else EncType.cardnetwrk)
             return clauses + enc.clauses
         if k == 1:
             encoding = "seqcounter"
+        encoding = card_encoding(encoding, len(lits), k)
         if encoding == "ktotalizer":
             return clauses + _ktotalizer(lits, k, pool)
         enc = CardEnc.atmost(lits, bound=k, vpool=pool, encoding=getattr(EncType, encoding))

@@ -474,3 +474,30 @@ def test_a_solver_limit_without_a_time_limit_says_so(capsys):
         "status UNKNOWN   backend auto (cpsat) (auto)",  # a cpsat setting: auto picks cpsat
         "no solution found before the solver stopped at a limit of its own, and none ruled out",
     ]
+
+
+def test_an_endless_answer_file_is_refused_as_too_long(capsys):
+    code, out, err = run_cli(["verify", HORSE, "--map", DAILY, "--solution", "/dev/zero"], capsys)
+    assert code == 1
+    assert err.startswith("/dev/zero:1:16777217: error: the answer is more than 16,777,216 bytes long; "
+                          "gridlang reads an answer of at most 16,777,216 bytes")
+    code, out, err = run_cli(["decode", HORSE, "--map", DAILY, "--solution", "/dev/zero", "--format", "out"], capsys)
+    assert code == 1
+    assert err.startswith("/dev/zero:1:16777217: error: the solution file is more than 16,777,216 bytes long; "
+                          "gridlang reads a solution file of at most 16,777,216 bytes")
+
+
+def test_a_directory_as_an_answer_file_is_refused(tmp_path, capsys):
+    code, out, err = run_cli(["verify", HORSE, "--map", DAILY, "--solution", tmp_path], capsys)
+    assert code == 1
+    assert err.strip() == f"error: cannot read answer {tmp_path}: Is a directory"
+    code, out, err = run_cli(["decode", HORSE, "--map", DAILY, "--solution", tmp_path, "--format", "sol"], capsys)
+    assert code == 1
+    assert err.strip() == f"error: cannot read solution file {tmp_path}: Is a directory"
+
+
+def test_batch_workers_are_bounded(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["batch", HORSE, DAILY, "--out", "r.jsonl", "--workers", "100000"])
+    assert e.value.code == 1
+    assert "argument --workers/-w: give a whole number from 1 to 256, not 100000" in capsys.readouterr().err

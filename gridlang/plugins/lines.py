@@ -1,0 +1,164 @@
+"""What the line genres' plug-ins share: the chosen edges of an answer, traced and drawn.
+
+An answer's line is the set of its chosen edges ``((r1, c1), (r2, c2))``
+(smaller end first): between side-neighbouring cells for Masyu and
+Numberlink, between adjacent corners of the cell lattice for Slitherlink.
+These helpers read the published rules' words (a loop, a path, the
+degree of a point) on that set alone; they share nothing with the compiler.
+
+Drawing: box-drawing characters. For lines between cells, each cell is one
+character (its clue, or the line's shape through it: ``─ │ ┌ ┐ └ ┘``, a
+dead end ``╴ ╶ ╵ ╷``, ``·`` for no line) with ``─`` or a space between
+side-by-side cells and a row of ``│`` or spaces between rows, so the drawing
+is ``2R - 1`` lines of ``2C - 1`` characters. For lines on the corner
+lattice the drawing is ``2R + 1`` by ``2C + 1``: corners (``·`` where no
+line meets), edges ``─`` and ``│``, and each cell's clue between them.
+:func:`read_drawing` reads either back (an edge is any character other than
+a space in an edge position), which is the format of the instances'
+``.answer`` files.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterable
+
+from ..solution import Solution
+
+Point = tuple[int, int]
+Edge = tuple[Point, Point]
+
+_GLYPH = {  # (up, right, down, left) -> character
+    (0, 0, 0, 0): "·", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╶", (0, 0, 1, 0): "╷", (0, 0, 0, 1): "╴",
+    (1, 0, 1, 0): "│", (0, 1, 0, 1): "─", (0, 1, 1, 0): "┌", (0, 0, 1, 1): "┐", (1, 1, 0, 0): "└",
+    (1, 0, 0, 1): "┘", (1, 1, 1, 0): "├", (1, 0, 1, 1): "┤", (0, 1, 1, 1): "┬", (1, 1, 0, 1): "┴",
+    (1, 1, 1, 1): "┼",
+}
+
+
+def chosen_edges(solution: Solution, name: str = "line") -> set[Edge]:
+    """The edges of decision ``name`` the answer chooses, each with its smaller end first."""
+    out = set()
+    for key, value in solution.decisions.get(name, {}).items():
+        if value is True or value == 1:
+            a, b = (tuple(end) for end in key)
+            out.add((min(a, b), max(a, b)))
+    return out
+
+
+def adjacency(edges: Iterable[Edge]) -> dict[Point, list[Point]]:
+    """Point -> the points one chosen edge away."""
+    adj: dict[Point, list[Point]] = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return adj
+
+
+def groups(adj: dict[Point, list[Point]]) -> list[set[Point]]:
+    """The connected pieces of the line, by breadth-first search, in order of their smallest point."""
+    seen: set[Point] = set()
+    out = []
+    for start in sorted(adj):
+        if start in seen:
+            continue
+        piece, queue = {start}, deque([start])
+        while queue:
+            for w in adj[queue.popleft()]:
+                if w not in piece:
+                    piece.add(w)
+                    queue.append(w)
+        seen |= piece
+        out.append(piece)
+    return out
+
+
+def loop_problems(edges: set[Edge]) -> list[str]:
+    """The ways the edges fail to be one single closed loop (empty when they are one)."""
+    if not edges:
+        return ["no line is drawn"]
+    adj = adjacency(edges)
+    problems = []
+    ends = sorted(p for p, ws in adj.items() if len(ws) == 1)
+    branches = sorted(p for p, ws in adj.items() if len(ws) > 2)
+    if ends:
+        problems.append(f"the line has dead ends at {', '.join(map(str, ends[:6]))}")
+    if branches:
+        problems.append(f"the line branches or crosses at {', '.join(map(str, branches[:6]))}")
+    pieces = groups(adj)
+    if len(pieces) > 1:
+        problems.append(f"the line falls into {len(pieces)} pieces, not one loop")
+    return problems
+
+
+def sides(edges: set[Edge], p: Point) -> tuple[int, int, int, int]:
+    """Whether a line leaves point or cell p up, right, down, left (lines between cells or corners)."""
+    r, c = p
+    return (int(((r - 1, c), p) in edges), int((p, (r, c + 1)) in edges), int((p, (r + 1, c)) in edges),
+            int(((r, c - 1), p) in edges))
+
+
+def cell_sides(edges: set[Edge], r: int, c: int) -> int:
+    """How many of the four edges framing cell (r, c) on the corner lattice are chosen."""
+    frame = [((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)), ((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1))]
+    return sum(e in edges for e in frame)
+
+
+def draw_between_cells(rows: int, cols: int, chars: list[str], edges: set[Edge], clue) -> str:
+    """The drawing of lines between cells (see the module docstring); ``clue(i)`` is a cell's
+    own character or None."""
+    lines = []
+    for r in range(rows):
+        row = ""
+        for c in range(cols):
+            mark = clue(r * cols + c)
+            row += mark if mark is not None else _GLYPH[sides(edges, (r, c))]
+            if c + 1 < cols:
+                row += "─" if ((r, c), (r, c + 1)) in edges else " "
+        lines.append(row)
+        if r + 1 < rows:
+            lines.append(" ".join("│" if ((r, c), (r + 1, c)) in edges else " " for c in range(cols)))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def draw_on_corners(rows: int, cols: int, clue, edges: set[Edge]) -> str:
+    """The drawing of lines on the corner lattice (see the module docstring)."""
+    lines = []
+    for r in range(rows + 1):
+        row = ""
+        for c in range(cols + 1):
+            up, right, down, left = sides(edges, (r, c))
+            row += _GLYPH[(up, right, down, left)] if any((up, right, down, left)) else "·"
+            if c < cols:
+                row += "─" if ((r, c), (r, c + 1)) in edges else " "
+        lines.append(row)
+        if r < rows:
+            row = ""
+            for c in range(cols + 1):
+                row += "│" if ((r, c), (r + 1, c)) in edges else " "
+                if c < cols:
+                    mark = clue(r * cols + c)
+                    row += mark if mark is not None else " "
+            lines.append(row)
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def read_drawing(text: str) -> set[Edge]:
+    """The edges of a drawing made by :func:`draw_between_cells` or :func:`draw_on_corners`.
+
+    Line ``2r``, character ``2c + 1`` is the edge ``(r, c)-(r, c + 1)``; line
+    ``2r + 1``, character ``2c`` the edge ``(r, c)-(r + 1, c)``; an edge is
+    chosen when its character is not a space. Lines starting with ``#`` are
+    comments.
+    """
+    rows = [ln for ln in text.splitlines() if not ln.startswith("#")]
+    edges = set()
+    for y, line in enumerate(rows):
+        for x, ch in enumerate(line):
+            if ch == " ":
+                continue
+            if y % 2 == 0 and x % 2 == 1:
+                edges.add(((y // 2, x // 2), (y // 2, x // 2 + 1)))
+            elif y % 2 == 1 and x % 2 == 0:
+                edges.add(((y // 2, x // 2), (y // 2 + 1, x // 2)))
+    return edges

@@ -1,0 +1,51 @@
+"""The Slitherlink plug-in: its rules, checked on an answer, and its drawing.
+
+Published rules (Nikoli's Slitherlink, as on puzz.link ``slither``): draw
+one single loop along the grid lines (between the corners of the cells),
+without crossing or branching. A number in a cell tells how many of the
+four sides of that cell the loop runs along. The answer is the decision
+``line``, on the edges of the lattice of cell corners.
+"""
+
+from __future__ import annotations
+
+from ..grid import Grid
+from ..solution import Solution
+from . import Plugin, Verdict
+from .common import number, verdict
+from .lines import cell_sides, chosen_edges, draw_on_corners, loop_problems
+
+NAME = "Slitherlink"
+
+
+def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: str | None = None) -> Verdict:
+    """Check a Slitherlink answer: one loop on the grid lines, each number equal to its cell's sides on it."""
+    edges = chosen_edges(solution)
+    problems = loop_problems(edges)
+    for i, ch in enumerate(grid.chars):
+        n = number(ch)
+        if n is None:
+            continue
+        r, c = divmod(i, grid.cols)
+        got = cell_sides(edges, r, c)
+        if got != n:
+            problems.append(f"the cell at {(r, c)} has {got} sides on the loop, not {n}")
+    return verdict(NAME, problems, edges=len(edges))
+
+
+class SlitherlinkPlugin(Plugin):
+    """Slitherlink: verifier and drawing (the loop on the corner lattice, the numbers in their cells)."""
+
+    name = "slitherlink"
+
+    def verify(self, grid, solution, params, variant=None):
+        return verify(grid, solution, params, variant)
+
+    def render(self, grid: Grid, solution: Solution) -> str:
+        def clue(i):
+            return grid.chars[i] if number(grid.chars[i]) is not None else None
+
+        return draw_on_corners(grid.rows, grid.cols, clue, chosen_edges(solution))
+
+
+PLUGIN = SlitherlinkPlugin()
