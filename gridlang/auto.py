@@ -56,7 +56,7 @@ from typing import ClassVar, Sequence
 from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from .errors import BackendError, GridlangError
-from .ir import Clause, Connected, Linear, Model, Sense
+from .ir import Clause, Connected, GraphConnected, Linear, Model, Sense
 from .settings import Settings
 
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
@@ -195,7 +195,7 @@ class AutoBackend(Backend):
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()
-    native = frozenset({Clause, Linear, Connected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected})
     """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
     settings_class: ClassVar[type[Settings]] = AutoSettings
 
@@ -207,6 +207,10 @@ class AutoBackend(Backend):
         """The backends that will run ``model`` (:func:`plan`, then :func:`narrowed`)."""
         return narrowed(plan(Features.of(model, options)), options)
 
+
+    def runs_as(self, model: Model, options: SolveOptions) -> str:
+        """The backend picked for ``model``, or the one a race runs in this process."""
+        return self.choose(model, options)[0]
 
     def configure(self, options: SolveOptions) -> Settings:
         """Its :class:`AutoSettings`; each chosen backend reads its own ``NAME.`` keys.

@@ -208,6 +208,11 @@ class Backend(ABC):
             except ImportError as e:
                 raise BackendError(f"backend {cls.name!r} is not available: {e}") from e
 
+    def runs_as(self, model: Model, options: SolveOptions) -> str:
+        """The concrete backend that solves ``model`` here: this one (``auto``
+        names the one it picks, or the first of a race)."""
+        return self.name
+
     def strategy(self, options: SolveOptions) -> str:
         """The connectivity strategy to use, checked against :attr:`connectivity`.
 

@@ -264,7 +264,7 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     engine = get_backend(backend)
     expired = options.deadline.expired()
     if not expired:
-        memory.check(model, engine.name, options.memory_limit)
+        memory.check(model, engine.runs_as(model, options), options.memory_limit)
         engine.load_library(model, options)  # about 1 s for OR-Tools or Pyomo: not when no time is left
     seconds["startup"] = time.perf_counter() - t0
     t0 = time.perf_counter()
