@@ -225,7 +225,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
     todo = [m for m in files if m not in done]
     cores = os.cpu_count() or 1
     if workers is None:
-        workers = 1 if backend == "cpsat" else cores
+        workers = 1 if backend in ("cpsat", "auto") else cores  # a CP-SAT portfolio, an auto race: both cores
     workers = max(1, min(workers, len(todo) or 1))
     threads = max(1, cores // workers) if backend == "milp" else None
     tasks = [Task(str(spec), m, backend,
