@@ -78,11 +78,11 @@ import json
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.cardinality import CostBound
-from gridlang.connectivity import cut_clause, root_side_cuts, seed_cuts, separator_cuts
+from gridlang.connectivity import cut_clause, root_side_cuts, separator_cuts
 from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
@@ -96,8 +96,9 @@ from gridlang.ir import (
     Sense,
 )
 from gridlang.readers import read_dimacs_solution
+from gridlang.sat_form import Lowered, lower
 from gridlang.settings import Settings
-from gridlang.transforms import CARD_ENCODINGS, soft_objective
+from gridlang.transforms import CARD_ENCODINGS
 
 @dataclass(frozen=True)
 class LsuSettings(Settings):
@@ -225,76 +226,6 @@ class MaxSatSettings(Settings):
         if self.card.encoding not in CARD_ENCODINGS:
             raise BackendError(f"unknown cardinality encoding {self.card.encoding!r}; "
                                f"choose one of {', '.join(CARD_ENCODINGS)}")
-
-
-# --------------------------------------------------------------------------
-# lowering
-
-
-@dataclass
-class Lowered:
-    """A prepared model (clauses and connectivity nodes only) as the solver's clauses.
-
-    Attributes:
-        hard: hard clauses (sequences of DIMACS literals).
-        soft: ``(weight, clause)`` pairs, weights positive integers.
-        offset: the objective is ``offset - cost`` when maximising and
-            ``offset + cost`` when minimising (``cost``: total weight of the
-            falsified soft clauses).
-        sense: the objective's sense, or None without an objective.
-        top: the highest DIMACS variable in use.
-        lazy: connectivity nodes left to the cut loop.
-    """
-
-    hard: list[Sequence[int]] = field(default_factory=list)
-    soft: list[tuple[int, list[int]]] = field(default_factory=list)
-    offset: int = 0
-    sense: Sense | None = None
-    top: int = 0
-    lazy: list[Connected] = field(default_factory=list)
-
-
-def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: Deadline | None = None) -> Lowered:
-    """Lower a prepared model (see :meth:`MaxSatBackend.solve`) to hard and soft clauses.
-
-    Args:
-        model: a model of :class:`~gridlang.ir.Clause` and
-            :class:`~gridlang.ir.Connected` nodes only (its linear rows, and
-            with ``tree`` connectivity its connectivity nodes too, decomposed
-            by :meth:`~gridlang.backend.Backend.prepare`).
-        seed: start the cut loop of each connectivity node from the
-            one-cell separator cuts of :func:`gridlang.connectivity.seed_cuts`;
-            ``seed_pairs`` adds its two-cell separators.
-        deadline: read every 65,536 constraints and between the phases.
-
-    Returns:
-        The clauses, the soft clauses and the objective's offset; the
-        connectivity nodes are left to the cut loop (:attr:`Lowered.lazy`).
-
-    Raises:
-        BuildTimeout: ``deadline`` expired first.
-    """
-    check = deadline.check if deadline is not None else (lambda: None)
-    out = Lowered()
-    for k, con in enumerate(model.constraints):
-        if not k & 0xFFFF:
-            check()
-        if isinstance(con, Clause):
-            out.hard.append(con.lits)
-        else:
-            # Roots are members (the compiler says so too; repeating it is free).
-            lit_of = dict(con.members)
-            for r in con.roots:
-                out.hard.append([lit_of[r]] if r in lit_of else [])
-            out.lazy.append(con)
-            if seed and isinstance(con, Connected):
-                out.hard.extend(cut_clause(c) for c in seed_cuts(model.grid, con, seed_pairs))
-    check()
-    if model.objective is not None:
-        soft = soft_objective(model.objective, out.hard)
-        out.soft, out.offset, out.sense = soft.soft, soft.offset, soft.sense
-    out.top = model.num_vars
-    return out
 
 
 # --------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from gridlang.backend import SolveOptions, Status
 from gridlang.compiler import compile_puzzle
 from gridlang.deadline import Deadline
 from gridlang.errors import BackendError, MapError
-from gridlang.exporters.asp import AspBackend, Program, linear_rules
+from gridlang.exporters.asp import AspBackend
+from gridlang.logic_program import Program, linear_rules
 from gridlang.ir import (Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense,
                          violations)
 

@@ -1,0 +1,316 @@
+"""The IR as a logic program in gringo's input language (the asp backend's encoding).
+
+Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``:
+
+* every variable -> a choice rule ``{ x(V) }.``, its name in a comment;
+* :class:`~gridlang.ir.Clause` ``l1 | ... | ln`` -> ``:- not l1, ..., not ln.``
+  (``v`` is ``x(v)``, ``-v`` is ``not x(v)``; the empty clause ``:- #true.``);
+* :class:`~gridlang.ir.Linear` -> ``sum w_i l_i OP R`` with ``w_i > 0`` by
+  :func:`normalise`, then an integrity constraint: ``:- E, #count{ V : l; ... } > R.``
+  (unit weights) or ``#sum{ w,V : l; ... }``; ``==`` as both ``<`` and ``>``,
+  ``>= 1`` and ``<= n - 1`` as plain bodies, trivial sides decided outright.
+  The enforcement literals ``E`` join the body, the IR's half-reification;
+* the objective -> ``#maximize{ c,V : x(V); ... }`` or ``#minimize``, one weight
+  per variable (negative ones allowed), the constant kept aside. clingo
+  minimises and reports ``-sum`` for a maximisation, so the score is
+  ``constant - cost`` (maximise) or ``constant + cost`` (minimise);
+* :class:`~gridlang.ir.Connected`, strategy ``reach`` (default): facts
+  ``member(K,Cell,Lit)``, ``root(K,Cell)``, ``edge(U,V)`` (4-neighbours and
+  links, both ways, cells row-major) and recursive reachability, as in the
+  ``reached/1`` rules of the Hamiltonian-cycle encoding of M. Gebser,
+  R. Kaminski, B. Kaufmann, T. Schaub, *Answer Set Solving in Practice*,
+  Morgan & Claypool 2012::
+
+      in(K,V)    :- member(K,V,L), L > 0, x(L).
+      in(K,V)    :- member(K,V,L), L < 0, not x(-L).
+      reach(K,V) :- root(K,V).
+      reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
+      :- in(K,V), not reach(K,V).
+      :- root(K,V), not in(K,V).
+
+  A stable model holds only the ``reach`` atoms a chain of edges from a root
+  supports (clasp's unfounded-set checks see to it), so the constraint says
+  exactly "every member is reached from a root inside the set": no flow, no
+  cut loop, no ranks. Without roots the least member is the root:
+  ``next(K,U,V)`` chains the candidates, ``before(K,V)`` holds when a member
+  precedes ``V``, and ``reach(K,V) :- free(K), in(K,V), not before(K,V).``
+  Size: an ``in`` and a ``reach`` atom per candidate cell, a rule instance
+  per candidate arc. A region's size is a ``#count`` the IR states already;
+  a path needs nothing more (its degree constraints are IR rows).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .connectivity import cut_clause, seed_cuts
+from .deadline import Deadline
+from .errors import BackendError
+from .ir import Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, Sense
+
+REACH_RULES = """\
+#defined root/2. #defined free/1. #defined next/3. #defined edge/2.
+in(K,V) :- member(K,V,L), L > 0, x(L).
+in(K,V) :- member(K,V,L), L < 0, not x(-L).
+:- root(K,V), not in(K,V).
+reach(K,V) :- root(K,V).
+reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
+before(K,W) :- next(K,V,W), in(K,V).
+before(K,W) :- next(K,V,W), before(K,V).
+reach(K,V) :- free(K), in(K,V), not before(K,V).
+:- in(K,V), not reach(K,V)."""
+
+GRAPH_RULES = """\
+#defined groot/2. #defined gfree/1. #defined gnext/3. #defined gedge/4.
+gin(K,V) :- gmember(K,V,L), L > 0, x(L).
+gin(K,V) :- gmember(K,V,L), L < 0, not x(-L).
+:- groot(K,V), not gin(K,V).
+gon(K,U,V) :- gedge(K,U,V,L), L > 0, x(L).
+gon(K,U,V) :- gedge(K,U,V,L), L < 0, not x(-L).
+gon(K,V,U) :- gon(K,U,V).
+greach(K,V) :- groot(K,V).
+greach(K,V) :- greach(K,U), gon(K,U,V), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gbefore(K,V).
+greach(K,V) :- gfree(K), gin(K,V), not gbefore(K,V).
+:- gin(K,V), not greach(K,V)."""
+"""Connectivity through chosen edges (:class:`~gridlang.ir.GraphConnected`):
+the same reachability as :data:`REACH_RULES`, over the node's own graph,
+an edge counting when its literal holds."""
+
+
+
+def _lit(lit: int) -> str:
+    return f"x({lit})" if lit > 0 else f"not x({-lit})"
+
+
+def _rule(body: list[str]) -> str:
+    return ":- " + (", ".join(body) if body else "#true") + "."
+
+
+def clause_rule(lits: Iterable[int]) -> str:
+    """The integrity constraint of a clause: ``:- not l1, ..., not ln.``"""
+    return _rule([_lit(-l) for l in lits])
+
+
+def normalise(terms: Iterable[tuple[int, int]], rhs: int) -> tuple[list[tuple[int, int]], int]:
+    """``sum c * lit`` against ``rhs`` as ``sum w * lit`` with ``w > 0``, one literal per variable.
+
+    Args:
+        terms: ``(coef, lit)`` pairs; ``a * -v`` stands for ``a * (1 - x_v)``.
+        rhs: the right-hand side.
+
+    Returns:
+        ``(weight, lit)`` pairs, ascending by variable, and the right-hand
+        side with every constant moved to it.
+    """
+    coef: dict[int, int] = {}
+    for c, lit in terms:
+        v = abs(lit)
+        if lit > 0:
+            coef[v] = coef.get(v, 0) + c
+        else:
+            coef[v] = coef.get(v, 0) - c
+            rhs -= c
+    out = []
+    for v in sorted(coef):
+        c = coef[v]
+        if c > 0:
+            out.append((c, v))
+        elif c < 0:
+            out.append((-c, -v))  # c * x = c + |c| * (1 - x)
+            rhs -= c
+    return out, rhs
+
+
+def linear_rules(con: Linear) -> list[str]:
+    """The integrity constraints of a :class:`Linear` row (see the module docstring)."""
+    guard = [_lit(l) for l in con.enforce]
+    terms, rhs = normalise(con.terms, con.rhs)
+    total = sum(w for w, _ in terms)
+    parts = [Cmp.LE, Cmp.GE] if con.op is Cmp.EQ else [con.op]
+    out = []
+    for op in parts:
+        if op is Cmp.LE:
+            if rhs >= total:
+                continue
+            if rhs < 0:
+                out.append(_rule(guard))
+            elif all(w == 1 for w, _ in terms) and rhs == len(terms) - 1:
+                out.append(_rule(guard + [_lit(l) for _, l in terms]))
+            else:
+                out.append(_rule(guard + [_aggregate(terms) + f" > {rhs}"]))
+        else:
+            if rhs <= 0:
+                continue
+            if rhs > total:
+                out.append(_rule(guard))
+            elif all(w == 1 for w, _ in terms) and rhs == 1:
+                out.append(_rule(guard + [_lit(-l) for _, l in terms]))
+            else:
+                out.append(_rule(guard + [_aggregate(terms) + f" < {rhs}"]))
+    return out
+
+
+def _aggregate(terms: list[tuple[int, int]]) -> str:
+    if all(w == 1 for w, _ in terms):
+        return "#count{ " + "; ".join(f"{abs(l)} : {_lit(l)}" for _, l in terms) + " }"
+    return "#sum{ " + "; ".join(f"{w},{abs(l)} : {_lit(l)}" for w, l in terms) + " }"
+
+
+def constraint_rules(con: Constraint) -> list[str]:
+    """A clause or a linear row (the constraints a session adds) as rules.
+
+    Raises:
+        BackendError: any other constraint.
+    """
+    if isinstance(con, Clause):
+        return [clause_rule(con.lits)]
+    if isinstance(con, Linear):
+        return linear_rules(con)
+    raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+
+
+class Program:
+    """A model as a gringo program.
+
+    Args:
+        model: the IR model.
+        strategy: ``reach`` (connectivity by recursive rules) or ``cuts``
+            (left to the cut loop: :attr:`lazy`).
+
+    Attributes:
+        lines: the program, one statement (or comment) a line.
+        lazy: the connectivity nodes left to the cut loop.
+        constant: the objective's constant after normalisation (the score
+            is ``constant - cost`` when maximising, ``constant + cost``
+            when minimising).
+        rules: the number of statements, comments not counted.
+
+    Raises:
+        BackendError: a constraint type the backend cannot lower.
+    """
+
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
+        self.model = model
+        self.lazy: list[Connected] = []
+        self.constant = 0
+        lines = ["#show x/1.", "", "% variables: x(V) is IR variable V"]
+        lines += [f"{{ x({v}) }}.  % {var}" for v, var in enumerate(model.variables, 1)]
+        lines += ["", "% constraints"]
+        nodes: list[Connected] = []
+        graphs: list[GraphConnected] = []
+        for k, con in enumerate(model.constraints):
+            if deadline is not None and not k & 0xFFF:
+                deadline.check()
+            where = f"  % {con.span}" if con.span else ""
+            if isinstance(con, GraphConnected):
+                if strategy == "reach":
+                    graphs.append(con)
+                else:
+                    self.lazy.append(con)
+                    lit_of = dict(con.members)
+                    lines += [clause_rule([lit_of[r]]) + where for r in con.roots]
+            elif isinstance(con, Connected):
+                if strategy == "reach":
+                    nodes.append(con)
+                else:
+                    self.lazy.append(con)
+                    lit_of = dict(con.members)
+                    lines += [clause_rule([lit_of[r]] if r in lit_of else []) + where for r in con.roots]
+                    lines += [clause_rule(cut_clause(c)) + where for c in seed_cuts(model.grid, con)]
+            elif isinstance(con, (Clause, Linear)):
+                lines += [rule + where for rule in constraint_rules(con)]
+            else:
+                raise BackendError(f"backend 'asp' cannot lower constraint {type(con).__name__}")
+        if nodes:
+            lines += ["", *self._reach(nodes)]
+        if graphs:
+            lines += ["", *self._graph_reach(graphs)]
+        if model.objective is not None:
+            lines += ["", *self._objective()]
+        self.lines = lines
+        self.rules = sum(1 for s in lines if s and not s.startswith("%"))
+
+    def _reach(self, nodes: list[Connected]) -> list[str]:
+        grid = self.model.grid
+        lines = ["% connectivity by reachability (cells row-major: cell = row * "
+                 f"{grid.cols} + col)", REACH_RULES]
+        candidates: set[int] = set()
+        for k, con in enumerate(nodes):
+            cells = [c for c, _ in con.members]
+            candidates.update(cells)
+            roots = ", ".join(str(grid.cell(r)) for r in con.roots) or "its least member"
+            lines.append(f"% region {k}: {con.name or 'region'}, {len(cells)} candidate cells, roots {roots}")
+            lines += [f"member({k},{c},{l})." for c, l in con.members]
+            lines += [f"root({k},{r})." for r in con.roots]
+            if not con.roots:
+                lines.append(f"free({k}).")
+                ordered = sorted(cells)
+                lines += [f"next({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
+        lines.append("% the grid graph between candidate cells")
+        for u in sorted(candidates):
+            lines += [f"edge({u},{v})." for v in grid.neighbours[u] if v in candidates and v != u]
+        return lines
+
+    def _graph_reach(self, nodes: list[GraphConnected]) -> list[str]:
+        """Reachability through chosen edges, one numbered graph per node (:data:`GRAPH_RULES`)."""
+        lines = ["% connectivity through chosen edges", GRAPH_RULES]
+        for k, con in enumerate(nodes):
+            roots = ", ".join(map(str, con.roots)) or "its least member"
+            lines.append(f"% graph {k}: {con.name}, {len(con.members)} vertices, {len(con.edges)} edges, "
+                         f"roots {roots}")
+            lines += [f"gmember({k},{v},{l})." for v, l in con.members]
+            lines += [f"gedge({k},{u},{v},{l})." for u, v, l in con.edges]
+            lines += [f"groot({k},{r})." for r in con.roots]
+            if not con.roots:
+                lines.append(f"gfree({k}).")
+                ordered = sorted(v for v, _ in con.members)
+                lines += [f"gnext({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
+        return lines
+
+    def _objective(self) -> list[str]:
+        obj = self.model.objective
+        coef: dict[int, int] = {}
+        for c, lit in obj.terms:  # c * ~v = c - c * x(v)
+            coef[abs(lit)] = coef.get(abs(lit), 0) + (c if lit > 0 else -c)
+        self.constant = obj.constant + sum(c for c, lit in obj.terms if lit < 0)
+        terms = [(coef[v], v) for v in sorted(coef) if coef[v]]
+        word = "#maximize" if obj.sense is Sense.MAXIMIZE else "#minimize"
+        where = f"  % {obj.span}" if obj.span else ""
+        return ["% objective", word + "{ " + "; ".join(f"{c},{v} : x({v})" for c, v in terms) + " }." + where]
+
+    def text(self) -> str:
+        """The program, newline-terminated."""
+        return "\n".join(self.lines) + "\n"
+
+
+def _header(model: Model, program: Program) -> list[str]:
+    def clean(s: object) -> str:
+        return " ".join(str(s).split())
+
+    lines = [f"% gridlang asp export: {clean(model.name)}"]
+    lines += [f"% {clean(k)}: {clean(model.info[k])}" for k in sorted(model.info)]
+    lines += [f"% param {clean(k)} = {clean(model.params[k])}" for k in sorted(model.params)]
+    lines.append(f"% grid: {model.grid.rows} rows x {model.grid.cols} columns")
+    lines.append("% encoding: choice rule per variable, integrity constraints, #count/#sum, "
+                 "connectivity by recursive reachability")
+    lines.append(f"% variables: {model.num_vars}, statements: {program.rules}")
+    obj = model.objective
+    if obj is None:
+        lines.append("% objective: none")
+    else:
+        sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
+        lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
+    lines.append("% run: clingo FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
+    lines.append("% variable map: FILE.vars.json")
+    return lines
+
+
+def _variable_map(model: Model) -> dict[str, dict[str, object]]:
+    def cell(var) -> list[int] | None:
+        rowcol = var.rowcol or (model.grid.cell(var.cell) if var.cell is not None else None)
+        return list(rowcol) if rowcol is not None else None
+
+    return {f"x({v})": {"var": str(var), "family": var.family, "cell": cell(var), "value": var.value}
+            for v, var in enumerate(model.variables, 1)}
