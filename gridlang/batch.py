@@ -22,7 +22,8 @@ Engines:
 
 * a local process pool (``workers`` processes, default: one per core for
   the MILP and MaxSAT, one for CP-SAT, whose portfolio of 8 search workers
-  proved fastest even on 2 cores). Each worker parses the spec once and
+  proved fastest even on 2 cores, and one for ``auto``, whose race of two
+  backends takes both cores). Each worker parses the spec once and
   keeps its solver library loaded; MILP workers get ``cores // workers``
   HiGHS threads.
 * Dask distributed (``client``): the same tasks through
@@ -197,7 +198,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
         spec: the ``.grid`` spec.
         maps: map files and directories (see :func:`expand`).
         out: the JSON-lines results file (created, or resumed).
-        backend: ``cpsat``, ``milp`` or ``maxsat``.
+        backend: ``auto`` (the default), ``cpsat``, ``milp``, ``maxsat`` or ``asp``.
         workers: local worker processes (default: see the module docstring).
         time_limit: seconds per map.
         unique: prove each answer unique.
