@@ -276,7 +276,7 @@ class MaxSatBackend(Backend):
         deadline = options.clock()
         try:
             deadline.check()
-            clauses = self._clauses(model, strategy, s.card.encoding)
+            clauses = self._clauses(model, strategy, s.card.encoding, deadline)
             low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
         except BuildTimeout:
             seconds = time.perf_counter() - start
@@ -369,7 +369,7 @@ class MaxSatBackend(Backend):
             fp.write("\n")
         return [path, side]
 
-    def _clauses(self, model: Model, strategy: str, card_encoding: str) -> Model:
+    def _clauses(self, model: Model, strategy: str, card_encoding: str, deadline: Deadline | None = None) -> Model:
         """``model`` prepared for :func:`lower`: linear rows as clauses, and
         connectivity too under ``tree``; the model's variables come first.
 
@@ -377,7 +377,7 @@ class MaxSatBackend(Backend):
             BackendError: a node kind this backend cannot lower.
         """
         native = self.native if strategy == "cuts" else self.native - {Connected}
-        return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding}})
+        return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding, "deadline": deadline}})
 
     def read_solution(self, model: Model, path: str) -> Assignment:
         """Read an external MaxSAT or SAT solver's answer to a file this backend wrote.

@@ -302,3 +302,20 @@ def test_the_linear_search_proves_the_optimum_counting_the_satisfied_units(monke
     code, out, _ = run(["solve", HORSE, "--map", DAILY, "-b", "maxsat", "--json"], capsys)
     report = json.loads(out)
     assert (code, report["status"], report["objective"], report["verified_score"]) == (0, "OPTIMAL", 66, 66)
+
+
+def test_a_cardinality_encoding_too_long_for_the_time_left_is_not_begun():
+    # count(wall) <= 40 over 38,812 cells: 1.55 million units, about 0.64 s at
+    # rest; with 0.05 s left it is not started, and with no deadline it is.
+    from gridlang.deadline import BuildTimeout, Deadline
+    from gridlang.ir import Cmp, Linear, Model, Var
+    from gridlang.transforms import linear_to_clauses
+
+    n = 38_812
+    model = Model(name="count", grid=None, variables=tuple(Var("x", i) for i in range(n)),
+                  constraints=(Linear(tuple((1, v) for v in range(1, n + 1)), Cmp.LE, 40),), objective=None)
+    with pytest.raises(BuildTimeout):
+        linear_to_clauses(model, deadline=Deadline(0.05))
+    small = Model(name="count", grid=None, variables=tuple(Var("x", i) for i in range(30)),
+                  constraints=(Linear(tuple((1, v) for v in range(1, 31)), Cmp.LE, 4),), objective=None)
+    assert len(linear_to_clauses(small, deadline=Deadline(0.05)).constraints) > 30
