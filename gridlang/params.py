@@ -165,8 +165,13 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
                     f"parameter {name!r} has no value: give --{name} VALUE, "
                     f"or a '{name}: VALUE' line above the map", decl.span))
                 continue
-            value = tuple(sorted(decl.default)) if isinstance(decl.default, frozenset) \
-                else parse_value(decl.default, "shapes") if isinstance(decl.default, str) else decl.default
+            value = tuple(sorted(decl.default)) if isinstance(decl.default, frozenset) else decl.default
+            if isinstance(decl.default, str):  # a `shapes` default, named families
+                try:
+                    value = parse_value(decl.default, "shapes")
+                except ValueError as e:
+                    errors.append(ParamError(f"the default of {name} {e}", decl.default_span or decl.span))
+                    continue
         else:
             try:
                 value = parse_value(raw, decl.type)

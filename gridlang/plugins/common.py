@@ -176,11 +176,15 @@ def free_form(cells: Iterable[tuple[int, int]]) -> tuple:
     return min(images)
 
 
-def piece_letter(grid: Grid, cells: Iterable[int]) -> str | None:
-    """The letter of the tetromino or pentomino a set of cells forms, or None."""
-    form = free_form(divmod(i, grid.cols) for i in cells)
+def form_letter(form: tuple) -> str | None:
+    """The letter of the tetromino or pentomino with this :func:`free_form`, or None."""
     for table in (TETROMINOES, PENTOMINOES):
         for letter, picture in table.items():
             if free_form(_cells_of(picture)) == form:
                 return letter
     return None
+
+
+def piece_letter(grid: Grid, cells: Iterable[int]) -> str | None:
+    """The letter of the tetromino or pentomino a set of cells forms, or None."""
+    return form_letter(free_form(divmod(i, grid.cols) for i in cells))

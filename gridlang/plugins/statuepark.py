@@ -18,7 +18,7 @@ from collections import Counter
 from ..grid import Grid
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import PENTOMINOES, TETROMINOES, cells_text, draw, free_form, piece_letter, pieces, verdict
+from .common import PENTOMINOES, TETROMINOES, cells_text, draw, form_letter, free_form, piece_letter, pieces, verdict
 
 NAME = "Statue Park"
 
@@ -61,11 +61,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 def _name(form: tuple) -> str:
     """A free shape's name: ``4L``, ``5F`` for a tetromino or pentomino, else its rows (``##/#.``)."""
-    for table in (TETROMINOES, PENTOMINOES):
-        for letter, picture in table.items():
-            if free_form((r, c) for r, row in enumerate(picture.split("/")) for c, ch in enumerate(row)
-                         if ch == "#") == form:
-                return f"{len(form)}{letter}"
+    letter = form_letter(form)
+    if letter is not None:
+        return f"{len(form)}{letter}"
     height, width = max(r for r, _ in form) + 1, max(c for _, c in form) + 1
     return "/".join("".join("#" if (r, c) in form else "." for c in range(width)) for r in range(height))
 

@@ -317,3 +317,11 @@ def test_a_shapes_value_in_the_map_header_is_located():
     with pytest.raises(ParamError) as e:
         resolve_params(check(spec), data, {})
     assert e.value.span.line == 1 and "1x1 is neither" in e.value.message
+
+
+def test_a_shapes_default_out_of_range_is_located():
+    spec = parse_spec(HEAD + "param bank: shapes = polyominoes(9)\nrequire x consists of bank\n", "t.grid")
+    with pytest.raises(ParamError) as e:
+        resolve_params(check(spec), parse_map("..\n", "m.txt"), {})
+    assert (e.value.span.line, e.value.span.column) == (4, 22)
+    assert "polyominoes(9) is not a family gridlang builds" in e.value.message
