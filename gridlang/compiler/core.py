@@ -63,6 +63,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.components: dict[tuple, dict[int, CellValue]] = {}
         self.component_count = 0
         self.reified: dict[tuple, int] = {}
+        # `D[p] = D[q]` rules stated value by value: (D, {p, q}, guard, same) once each.
+        self.stated_same: set[tuple] = set()
         # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
         self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
         self.piece_count = 0

@@ -18,7 +18,9 @@ Rules
     ``require F`` (:meth:`FormulaLowering.assert_formula`) avoids auxiliary
     variables where it can: a conjunction becomes separate rules; ``A
     implies B`` states B with A's literal as an enforcement literal, so a
-    comparison under ``implies`` is one :class:`Linear` with enforcement; a
+    comparison under ``implies`` is one :class:`Linear` with enforcement;
+    ``D[p] = D[q]`` (or ``!=``) is stated value by value, as clauses with
+    no auxiliary variable (:meth:`FormulaLowering.assert_same`); a
     disjunction is one clause; ``all different D in S`` is ``sum of
     D[q]=v over S <= 1`` for each value v (``== 1`` when S has as many
     cells as D has values, which follows by counting).
@@ -113,6 +115,46 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         a = False if p is None else self.decision_lits[name][p]
         b = False if q is None else self.decision_lits[name][q]
         return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)], None)
+
+    def assert_same(self, f: ast.AtIs, guard: tuple[int, ...], same: bool) -> None:
+        """State ``D[p] = D[q]`` (``same``) or ``D[p] != D[q]`` under ``guard``, value by value.
+
+        The direct encoding, with no auxiliary variable: for each value v of
+        an enumerated D, ``guard & D[p]=v -> D[q]=v`` and back (same), or
+        ``~(guard & D[p]=v & D[q]=v)`` (different); for a Boolean D, v runs
+        over in and out. With D's one-hot rows these clauses are the rows
+        ``g + x[p,v] - x[q,v] <= 1`` of a MILP, where the reified form
+        (:meth:`same_value`, ``2k + 1`` auxiliary variables for k values)
+        needs its auxiliaries and their definitions. Size: ``2k`` clauses
+        (same) or ``k`` (different), each once per unordered pair of cells
+        and guard.
+        """
+        p, q = self.cell_of(f.cell), self.cell_of(f.value.cell)
+        name = f.name.id
+        if name in self.enum_lits:
+            left = (self.enum_lits[name][p] or {}) if p is not None else {}
+            right = (self.enum_lits[name][q] or {}) if q is not None else {}
+        else:
+            a = False if p is None else self.decision_lits[name][p]
+            b = False if q is None else self.decision_lits[name][q]
+            left, right = {True: a, False: neg(a)}, {True: b, False: neg(b)}  # off the grid: out
+        if not left or not right:  # a cell off D's cells has no value: it equals only another such
+            equal = not left and not right
+            self.clause_under(guard, [equal if same else not equal], f)
+            return
+        key = (name, frozenset((p, q)), frozenset(guard), same)
+        if key in self.stated_same:
+            return
+        self.stated_same.add(key)
+        off = [-g for g in guard]
+        span = self.current.span if self.current is not None else None
+        for v in dict.fromkeys(list(left) + list(right)):
+            a, b = left.get(v, False), right.get(v, False)
+            if same:
+                self.clause(off + [neg(a), b], span)
+                self.clause(off + [neg(b), a], span)
+            else:
+                self.clause(off + [neg(a), neg(b)], span)
 
     def over(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` for each cell of an aggregate's domain, with its variable bound to it."""
@@ -283,6 +325,12 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 self.fails(guard, f)
                 return
             self.constraints.append(Linear(terms, op, rhs, guard, span))
+            return
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
+            self.assert_same(f, guard, True)
+            return
+        if isinstance(f, ast.Not) and isinstance(f.operand, ast.AtIs) and isinstance(f.operand.value, ast.At):
+            self.assert_same(f.operand, guard, False)
             return
         if isinstance(f, ast.IsPiece):
             self.assert_piece(f, guard)

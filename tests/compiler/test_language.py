@@ -75,6 +75,10 @@ CASES = {
     "same value at two cells": (HEAD + "require for each c in clue: x[c] = x[c + down]\n", "1.2\n...\n"),
     "different value across": (HEAD + "require for each cell p, each q in neighbours(p): x[p] != x[q] or p in clue\n",
                                "1..\n..."),
+    "same value under implies": (HEAD + "require for each c in clue, each q in neighbours(c): x[c] implies x[c] = x[q]\n"
+                                        "require for each cell p: p in clue implies x[p] = x[p + down]\n", "1..\n..1\n"),
+    "different value under implies": (HEAD + "require for each c in clue, each q in neighbours(c): "
+                                             "not x[q] implies x[c] != x[q]\n", "1..\n..1\n"),
     "is a piece of": (HEAD + "require x is a piece of polyominoes(3)\n", "...\n...\n"),
     "piece as a condition": (HEAD + "require for each room m: (x and m) is a piece of polyominoes(2) "
                                     "or count(x and m) == 0\n", "...\n...\nrooms:\naab\nabb\n"),
@@ -142,6 +146,29 @@ def test_enumerated_decision_equal_at_two_cells():
         model, _ = load_checked(spec_ast, symbols, parse_map("...\n", "m.txt"), {})
         report = solve_model(model, backend, count=40)
         assert {tuple(s.decisions["kind"][i] for i in range(3)) for s in report.solutions} == expected
+
+
+@pytest.mark.parametrize("rule,count", [("kind[p] = kind[q]", 156), ("kind[p] != kind[q]", 183)])
+def test_enumerated_equality_under_implies_is_direct(rule, count):
+    """A guarded ``D[p] = D[q]`` or ``!=`` is stated value by value: the same answers, no auxiliary variable."""
+    spec = ("tile cell '.'\ndecide link: bool on all\ndecide kind: {a, b} | {3} on all\n"
+            f"require for each cell p, each q in neighbours(p): link[p] and link[q] implies {rule}\n")
+    *_, judge = _judge(spec, "...\n")
+    expected = {(links, kinds) for links in itertools.product((False, True), repeat=3)
+                for kinds in itertools.product(("a", "b", 3), repeat=3)
+                if judge.evaluate({"link": {i: True for i in range(3) if links[i]},
+                                   "kind": dict(enumerate(kinds))}).ok}
+    assert len(expected) == count
+    spec_ast = parse_spec(spec, "t.grid")
+    symbols = check(spec_ast)
+    model, _ = load_checked(spec_ast, symbols, parse_map("...\n", "m.txt"), {})
+    # One auxiliary: the guard "link[p] and link[q]" of each of the two pairs, shared by both directions.
+    assert sum(v.family == "aux" for v in model.variables) == 2
+    for backend in BACKENDS:
+        report = solve_model(model, backend, count=count + 3)
+        assert report.complete is True
+        assert {(tuple(i in s.decisions["link"] for i in range(3)), tuple(s.decisions["kind"][i] for i in range(3)))
+                for s in report.solutions} == expected
 
 
 def test_integer_decision_all_different_and_given_values():
