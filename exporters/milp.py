@@ -4,8 +4,9 @@ Lowering, in :mod:`gridlang.linear` (every Boolean variable ``v`` a binary
 column ``x_v``; a negative literal ``-v`` stands for ``1 - x_v``):
 
 * :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` -> the row
-  ``sum l_i >= 1``; :class:`~gridlang.ir.Linear` -> the same row, relaxed
-  by big-M on its enforcement literals (:mod:`gridlang.linear.lower`).
+  ``sum l_i >= 1``; :class:`~gridlang.ir.Linear` -> the same row; with
+  enforcement literals, two halves switched by ``e`` and ``~e`` become one
+  row per side and the rest is relaxed by big-M (:mod:`gridlang.linear.reified`).
 * :class:`~gridlang.ir.Connected`, by strategy: ``flow`` gives every node
   single-commodity flow, ``cuts`` leaves every node to the lazy cut loop,
   and ``auto`` (the default) gives a path of known length its positions,

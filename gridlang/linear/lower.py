@@ -3,11 +3,11 @@
 * :class:`~gridlang.ir.Clause` ``l_1 | ... | l_k`` is the row
   ``sum l_i >= 1``; a clause holding ``v`` and ``-v`` is dropped.
 * :class:`~gridlang.ir.Linear` ``sum a_i l_i OP b`` is the same row. With
-  ``enforce`` literals ``e_1..e_m`` it is relaxed by big-M when any of them is
-  false: ``L <= b + M * sum (1 - e_j)`` with ``M = max(L) - b``, and
-  ``L >= b - M' * sum (1 - e_j)`` with ``M' = b - min(L)``, where ``max(L)``
-  and ``min(L)`` come from the term bounds (each literal in [0, 1]). A side
-  whose ``M <= 0`` can never be violated and is dropped.
+  ``enforce`` literals it goes through :mod:`gridlang.linear.reified`: two
+  rows on the same terms switched by ``e`` and ``~e`` become one row per
+  side (``L + (c - a) e <= c``), a side that forces every term to its
+  bound becomes one implication row per term, and the rest is relaxed by
+  big-M (``L <= b + M * sum (1 - e_j)``, ``M = max(L) - b``).
 * :class:`~gridlang.ir.Connected` goes to one of the encodings of
   :mod:`gridlang.linear.connected` by strategy: ``flow`` for every node,
   ``cuts`` (the lazy cut loop: no rows but the roots and the seeds) for
@@ -26,6 +26,7 @@ from ..errors import BackendError
 from ..ir import Clause, Cmp, Connected, GraphConnected, Linear, Model
 from .connected import lower_depths, lower_flow, lower_positions, lower_roots, lower_seeds
 from .form import Column, LinearForm, add_row, affine, sanitize, span_tag
+from .reified import lower_guarded, pair_halves
 
 
 AUTO = "auto"
@@ -87,11 +88,17 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
              "index": v, "aux": False},
         ))
     units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
+    pairs = pair_halves(model.constraints)
     keys: set[str] = set()
     for k, con in enumerate(model.constraints, start=1):
         if deadline is not None and not k & 0xFFF:
             deadline.check()
-        if isinstance(con, (Clause, Linear)):
+        if k - 1 in pairs:
+            partner = pairs[k - 1] + 1
+            if partner > k:  # the pair is lowered at its first row
+                other = model.constraints[partner - 1]
+                lower_guarded(low, [(_linear_name(con, k), con), (_linear_name(other, partner), other)])
+        elif isinstance(con, (Clause, Linear)):
             lower_row(low, con, k)
         elif isinstance(con, GraphConnected):
             # Lines: no rows; the lazy loop separates the edge cuts of gridlang.connectivity.graph.
@@ -125,48 +132,26 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
 
 
 def lower_row(low: LinearForm, con: Clause | Linear, k: int) -> None:
-    """Lower a clause or linear constraint, the ``k``-th of its model (from 1), to a row."""
-    tag = f"{k}{span_tag(con.span)}"
+    """Lower a clause or linear constraint, the ``k``-th of its model (from 1), to rows."""
     if isinstance(con, Clause):
         lits = set(con.lits)
         if any(-l in lits for l in lits):
             return  # a tautology
         coefs, const = affine((1, l) for l in sorted(lits, key=abs))
-        add_row(low, f"clause_{tag}", coefs, const, 1, None)
-    else:
-        _lower_linear(low, con, f"linear_{tag}")
-
-
-def _lower_linear(low: LinearForm, con: Linear, name: str) -> None:
-    """A linear row, relaxed by big-M on its enforcement literals (see the module docstring)."""
-    coefs, const = affine(con.terms)
+        add_row(low, f"clause_{k}{span_tag(con.span)}", coefs, const, 1, None)
+        return
     enforce = set(con.enforce)
     if any(-l in enforce for l in enforce):
         return  # never switched on
-    if not enforce:
-        lo = con.rhs if con.op in (Cmp.GE, Cmp.EQ) else None
-        hi = con.rhs if con.op in (Cmp.LE, Cmp.EQ) else None
-        add_row(low, name, coefs, const, lo, hi)
+    if enforce:
+        lower_guarded(low, [(_linear_name(con, k), con)])
         return
-    # off = sum_j (1 - e_j): 0 exactly when every enforce literal holds.
-    off, off_const = affine((-1, l) for l in sorted(enforce, key=abs))
-    off_const += len(enforce)
-    lmax = const + sum(a for a in coefs.values() if a > 0)
-    lmin = const + sum(a for a in coefs.values() if a < 0)
-    sides = []
-    if con.op in (Cmp.LE, Cmp.EQ) and lmax > con.rhs:
-        sides.append(("le", lmax - con.rhs))
-    if con.op in (Cmp.GE, Cmp.EQ) and lmin < con.rhs:
-        sides.append(("ge", con.rhs - lmin))
-    for side, big_m in sides:
-        row = dict(coefs)
-        sign = -1 if side == "le" else 1
-        # le: L - M*off <= rhs;  ge: L + M*off >= rhs
-        for j, a in off.items():
-            row[j] = row.get(j, 0) + sign * big_m * a
-        row_const = const + sign * big_m * off_const
-        suffix = f"_{side}" if len(sides) > 1 or con.op is Cmp.EQ else ""
-        if side == "le":
-            add_row(low, name + suffix, row, row_const, None, con.rhs)
-        else:
-            add_row(low, name + suffix, row, row_const, con.rhs, None)
+    coefs, const = affine(con.terms)
+    lo = con.rhs if con.op in (Cmp.GE, Cmp.EQ) else None
+    hi = con.rhs if con.op in (Cmp.LE, Cmp.EQ) else None
+    add_row(low, _linear_name(con, k), coefs, const, lo, hi)
+
+
+def _linear_name(con: Linear, k: int) -> str:
+    """``linear_12_L22``: the label stem of the ``k``-th constraint's rows."""
+    return f"linear_{k}{span_tag(con.span)}"

@@ -233,6 +233,14 @@ LINEAR_CASES = {
     "forces_off": [Linear(((1, 1), (1, 2)), Cmp.GE, 3, (3, -4))],
     # enforce literals that contradict each other: never on
     "never_on": [Linear(((1, 1),), Cmp.GE, 2, (2, -2))],
+    # a reified degree, as Numberlink states it: x1 -> x2 + x3 + x4 == 0, ~x1 -> x2 + x3 + x4 == 2
+    "paired": [Linear(((1, 2), (1, 3), (1, 4)), Cmp.EQ, 0, (1,)),
+               Linear(((1, 2), (1, 3), (1, 4)), Cmp.EQ, 2, (-1,))],
+    # halves on a negative literal, with weights and a negative term: ~x5 -> L <= 1, x5 -> L >= 2
+    "paired_negative": [Linear(((2, 1), (-1, -2), (1, 3)), Cmp.LE, 1, (-5,)),
+                        Linear(((2, 1), (-1, -2), (1, 3)), Cmp.GE, 2, (5,))],
+    # two enforcement literals, a side that holds only at L's bound: x4 and ~x5 -> x1 - x2 + 2 ~x3 >= 3
+    "at_bound": [Linear(((1, 1), (-1, 2), (2, -3)), Cmp.GE, 3, (4, -5))],
 }
 
 
@@ -244,6 +252,35 @@ def test_linear_with_enforce_matches_brute_force(name):
     assert len(found) == brute_linear(5, cons) == EXPECTED_LINEAR_COUNTS[name]
 
 
+def test_guarded_rows_are_exact_and_a_pair_is_tighter_than_big_m():
+    """Every 0/1 point meets the rows exactly when it meets the IR; a pair is one row that cuts what big-M keeps."""
+    from gridlang.linear import lower_rows
+
+    for name, cons in LINEAR_CASES.items():
+        low = lower_rows(cell_model(grid_of(1, 5), cons), "cuts")
+        for values in itertools.product((0, 1), repeat=5):
+            rows_hold = all(_row_holds(row, values) for row in low.rows) and not low.infeasible
+            ir = violations(cell_model(grid_of(1, 5), cons), _assignment(values)) == []
+            assert rows_hold == ir, (name, values)
+    low = lower_rows(cell_model(grid_of(1, 5), LINEAR_CASES["paired"]), "cuts")
+    # x1 = 1/4: the two big-M rows allow L = x2 + x3 + x4 anywhere in [2 - 2 x1, min(3 (1 - x1), 2 + x1)]
+    # = [3/2, 9/4]; the pair says L = 2 - 2 x1 = 3/2 exactly.
+    assert not all(_row_holds(row, (0.25, 0.75, 0.75, 0.5, 0)) for row in low.rows)
+    assert all(_row_holds(row, (0.25, 0.5, 0.5, 0.5, 0)) for row in low.rows)
+    assert [(row.coefs, row.lo, row.hi) for row in low.rows] == [({0: 2, 1: 1, 2: 1, 3: 1}, 2, 2)]
+
+
+def _row_holds(row, values) -> bool:
+    lhs = sum(a * values[j] for j, a in row.coefs.items())
+    return (row.lo is None or lhs >= row.lo - 1e-9) and (row.hi is None or lhs <= row.hi + 1e-9)
+
+
+def _assignment(values):
+    from gridlang.ir import Assignment
+
+    return Assignment(tuple(bool(v) for v in values))
+
+
 # Counted by hand, over the 32 assignments of x1..x5.
 EXPECTED_LINEAR_COUNTS = {
     "le": 16 + 4 * 2,        # x4 off: 16; x4 on: 4 (x1,x2,x3) patterns with sum <= 1, x5 free
@@ -252,6 +289,9 @@ EXPECTED_LINEAR_COUNTS = {
     "redundant": 32,
     "forces_off": 32 - 8,    # x3 and not x4 is impossible
     "never_on": 32,
+    "paired": 2 * (1 + 3),   # x5 free; x1 on: (0,0,0); x1 off: 3 patterns with two of x2..x4
+    "paired_negative": 2 * (5 + 3),  # x4 free; x5 off: 5 of the 8 (x1, x2, x3) give L <= 1; on: 3 give L >= 2
+    "at_bound": 32 - 8 + 1,  # on for the 8 with x4, ~x5: only x1, ~x2, ~x3 meets it
 }
 
 
@@ -421,6 +461,19 @@ def test_written_file_solves_to_the_same_optimum(tmp_path, fmt):
     assignment = MilpBackend().read_solution(model, sol)
     assert model.objective.value(assignment) == 4
     assert violations(model, assignment) == []
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps"])
+def test_written_pair_of_halves_solves_to_the_same_optimum(tmp_path, fmt):
+    """A reified count written as its one paired row: a valid file, the backend's optimum."""
+    objective = Objective(Sense.MAXIMIZE, ((1, 1), (2, 2), (1, 3), (1, 4)), 0)
+    model = cell_model(grid_of(1, 5), LINEAR_CASES["paired"], objective)
+    assert MilpBackend().solve(model, SolveOptions()).objective == 3  # x1 off, x2 and one of x3, x4
+    path = str(tmp_path / f"m.{fmt}")
+    MilpBackend().write(model, path, fmt, SolveOptions())
+    with open(path, encoding="utf-8") as fh:
+        assert "linear_1_with_linear_2" in fh.read()
+    assert round(highs_solve(path).getInfo().objective_function_value) == 3
 
 
 def test_written_files_are_reproducible_and_labelled(tmp_path):
