@@ -320,3 +320,28 @@ def test_every_backend_proves_the_same_unique_loop(url, capsys):
         answers[backend] = out["decisions"]["line"]
     first = next(iter(answers.values()))
     assert all(a == first for a in answers.values())
+
+
+# Real 10x10 Numberlink URLs from public puzzle lists (docs/benchmarks.md, "Line genres"). The MILP is
+# left out: HiGHS finds no answer to either within 60 s (the relaxation is a fractional routing that
+# its LP cannot tell from a real one; docs/benchmarks.md says what was tried).
+NUMBERLINK_10X10 = [
+    pytest.param("https://puzz.link/p?numlin/10/10/1h2j65s5h3h1zk4y6k2i3m4l", id="numlin-1h2j65"),
+    pytest.param("https://puzz.link/p?numlin/10/10/2n1h4o3o2o51o6g6o5zj3n4", id="numlin-2n1h4o",
+                 marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("url", NUMBERLINK_10X10)
+def test_numberlink_10x10_has_one_answer_every_sat_backend_agrees_on(url, capsys):
+    """Proved unique and verified on CP-SAT, MaxSAT and clingo, and the same lines on each."""
+    answers = {}
+    for backend in ("cpsat", "maxsat", "asp"):
+        code = cli.main(["solve", "--url", url, "--unique", "--json", "--backend", backend, "--time-limit", "120"])
+        out = json.loads(capsys.readouterr().out)
+        assert (code, out["verified"], out["unique"]) == (0, True, True), backend
+        answers[backend] = (out["decisions"]["line"], out["decisions"]["number"])
+    first = next(iter(answers.values()))
+    assert all(a == first for a in answers.values())
+    # Every cell is on a line in both answers: 100 cells on 6 paths are 94 chosen edges of the 180.
+    assert sum(value for _, value in first[0]) == 94
