@@ -42,6 +42,11 @@ class EdgeTypes:
                    name.span)
         return None
 
+    def names_edges(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is the name of a decision on edges (``line is connected``)."""
+        decl = self.sym.decisions.get(e.id) if isinstance(e, ast.Name) and e.id not in self.env else None
+        return decl is not None and decl.lattice is not None
+
     def _on_edges(self, decl: ast.Decide) -> str:
         """The error for a decision on edges used as a decision on cells."""
         return (f"{decl.name!r} is a decision on edges: {decl.name}[p, q] is the edge between p and q, "

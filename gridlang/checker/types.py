@@ -84,6 +84,11 @@ class ExpressionTypes(EdgeTypes):
                 self.error(f"'{word}' is a rule of its own: it cannot stand inside not, and, or, implies or "
                            f"an aggregate; state it on its own line", e.span)
                 return None
+            if isinstance(e, ast.IsConnected) and self.names_edges(e.cells):
+                if e.size is not None:
+                    self.error(f"'with size' counts the cells of a cell set; {e.cells.id!r} is a decision on edges",
+                               _span(e.size))
+                return Type.BOOL
             if isinstance(e, ast.IsConnected):
                 t = self.type_of(e.cells)
                 if t is not None and not t.is_cells:

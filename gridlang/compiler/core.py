@@ -227,6 +227,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             self.subset(st)
         elif isinstance(st, ast.Compare):
             self.compare(st)
+        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.edge_sets:
+            self.lines_connected(st)
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):

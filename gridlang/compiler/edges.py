@@ -34,6 +34,10 @@ whose edges carry literals):
     clause asking for an edge, and a :class:`GraphConnected` node with
     ``loop`` set: the chosen edges form one cycle. Size: one variable and
     one row per vertex, one clause, one node.
+``line is connected``
+    a vertex literal per vertex, the ``or`` of its chosen edges (Tseitin),
+    and an unrooted :class:`GraphConnected` over the chosen edges. Size: one
+    variable per vertex with two or more edges, one node.
 ``component of p along line``
     a member literal ``m(v)`` per cell, ``m(p)`` true, the closure ``m(u) &
     e(u, v) -> m(v)`` both ways along every edge, and a
@@ -288,6 +292,20 @@ class EdgeLowering:
         self.clause(list(es.lits.values()), span)
         edges = tuple((u, v, self.lit(lit)) for (u, v), lit in sorted(es.lits.items()))
         self.constraints.append(GraphConnected(tuple(members), edges, (), True, f.name.id, span))
+
+    def lines_connected(self, st: ast.IsConnected) -> None:
+        """``line is connected``: a vertex is active when one of its edges is chosen (a Tseitin
+        ``or``), and the active vertices are connected through chosen edges (an unrooted
+        :class:`GraphConnected`)."""
+        name = st.cells.id
+        es = self.edge_sets[name]
+        members = []
+        for v in sorted({v for key in es.lits for v in key}):
+            active = self.combine(False, es.incident(v), None)
+            if active is not False:
+                members.append((v, self.lit(active)))
+        edges = tuple((u, v, self.lit(lit)) for (u, v), lit in sorted(es.lits.items()) if lit is not False)
+        self.constraints.append(GraphConnected(tuple(members), edges, (), False, name, st.span))
 
     def component_along(self, e: ast.ComponentAlong, within) -> dict[int, CellValue]:
         """``component of p along line`` (or ``of S``, a fixed cell set): the cells the chosen edges

@@ -209,6 +209,8 @@ class Interpreter(EdgeRules, Expressions):
                 counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
+        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.lattices:
+            self.lines_connected(st)
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):

@@ -178,6 +178,28 @@ class EdgeRules:
                     queue.append(w)
         return frozenset(r * self.grid.cols + c for r, c in seen)
 
+    def lines_connected(self, st: ast.IsConnected) -> None:
+        """``line is connected``: the chosen edges form one connected graph (none at all is connected)."""
+        adj: dict[Point, list[Point]] = {}
+        for a, b in self.lines[st.cells.id]:
+            adj.setdefault(a, []).append(b)
+            adj.setdefault(b, []).append(a)
+        pieces: list[set[Point]] = []
+        for start in sorted(adj):
+            if any(start in piece for piece in pieces):
+                continue
+            piece, queue = {start}, deque([start])
+            while queue:
+                for w in adj[queue.popleft()]:
+                    if w not in piece:
+                        piece.add(w)
+                        queue.append(w)
+            pieces.append(piece)
+        if len(pieces) > 1:
+            sizes = ", ".join(str(len(p)) for p in pieces)
+            self.fail(f"the chosen edges of {st.cells.id!r} fall into {len(pieces)} pieces ({sizes} points); "
+                      f"points of the second: " + ", ".join(map(str, sorted(pieces[1])[:5])))
+
     def is_loop(self, f: ast.IsLoop) -> None:
         """``line is a loop``: one closed loop, every end of a chosen edge meeting exactly two of them."""
         chosen = self.lines[f.name.id]

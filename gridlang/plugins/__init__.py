@@ -208,6 +208,7 @@ _REGISTRY: dict[str, str] = {
     "masyu": f"{__name__}.masyu",
     "slitherlink": f"{__name__}.slitherlink",
     "numberlink": f"{__name__}.numberlink",
+    "hashiwokakero": f"{__name__}.hashiwokakero",
 }
 _LOADED: dict[str, Plugin] = {}
 

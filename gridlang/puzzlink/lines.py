@@ -1,4 +1,4 @@
-"""puzz.link URLs of the line genres: Masyu, Numberlink, Slitherlink.
+"""puzz.link URLs of the line genres: Masyu, Numberlink, Slitherlink, Hashiwokakero.
 
 The encodings, read from pzprjs (robx/pzprjs, MIT licence: each genre's
 ``decodePzpr`` in ``src/variety/*.js`` and ``src/variety-common/Encode.js``)
@@ -15,6 +15,9 @@ Slitherlink (``slither``, ``slitherlink``)
     0-4 then two empty cells; ``g``-``z`` 1-20 empty cells; ``.`` a number
     not given (``?``, refused: a Slitherlink map has none). As in pzprjs,
     the empty cells after the last number may run past the grid's end.
+Hashiwokakero (``hashi``, ``hashikake``, ``bridges``)
+    the islands' numbers (``decodeNumber16``); ``.`` an island whose
+    number is not given, written ``?``.
 
 The ``f`` flag (``loop_full``, ``slither_full``: the loop visits every cell
 or corner) is a variant the bundled specs do not state, so it is refused.
@@ -80,5 +83,12 @@ def slitherlink(rd: _Reader) -> str:
     return _document(rd.link, [], grid_text(rd.link.rows, rd.link.cols, cells))
 
 
-DECODERS = {"masyu": masyu, "numberlink": numberlink, "slitherlink": slitherlink}
+def hashiwokakero(rd: _Reader) -> str:
+    """A Hashiwokakero URL's text map: ``.`` the sea, the islands' numbers, ``?`` an island without one."""
+    cells = _numbers(rd)
+    rd.done()
+    return _document(rd.link, [], grid_text(rd.link.rows, rd.link.cols, cells))
+
+
+DECODERS = {"masyu": masyu, "numberlink": numberlink, "slitherlink": slitherlink, "hashiwokakero": hashiwokakero}
 """Genre -> decoder, merged into :data:`gridlang.puzzlink.GENRES`."""

@@ -28,6 +28,9 @@ ALIASES: dict[str, str] = {
     "arukone": "numberlink",
     "slither": "slitherlink",
     "slitherlink": "slitherlink",
+    "hashi": "hashiwokakero",
+    "hashikake": "hashiwokakero",
+    "bridges": "hashiwokakero",
 }
 """pzprjs genre names and aliases -> the genre's name here (its spec's file name)."""
 
@@ -43,6 +46,7 @@ SPEC_PUZZLES: dict[str, str] = {
     "masyu": "Masyu",
     "numberlink": "Numberlink",
     "slitherlink": "Slitherlink",
+    "hashiwokakero": "Hashiwokakero",
 }
 """Genre -> the ``puzzle "NAME"`` of its bundled spec."""
 
