@@ -260,7 +260,7 @@ def test_json_answer_verifies(tmp_path, capsys):
 @pytest.mark.parametrize("rule,words,column", [
     ("require count(line) == 2", "'line' is a decision on edges, not a cell set", 15),
     ("require for each cell p: line[p]", "'line' is a decision on edges", 26),
-    ("require for each cell p: straight(line, p)", "is on corner edges", 35),
+    ("require for each cell p: straight(line, p)", "'line' is on corner edges, so this takes a corner", 41),
     ("require for each cell p: degree(x, p) == 2", "'x' is a decision on cells", 33),
     ("require for each cell p: not (line is a loop)", "'is a loop' is a rule of its own", 31),
 ])
