@@ -291,7 +291,7 @@ class ExpressionTypes(EdgeTypes):
             if name in self.env:
                 if self.env[name] in ("cell", "set"):
                     return Type.FACT if ok else None
-                self.error(f"{name!r} is {'an integer' if self.env[name] == 'int' else 'a cell'}, not a cell set "
+                self.error(f"{name!r} is {'an integer' if self.env[name] == 'int' else 'a corner' if self.env[name] == 'corner' else 'a cell'}, not a cell set "
                            f"or a decision", e.name.span)
                 return None
             kind = self.sym.kind_of(name)
