@@ -40,7 +40,9 @@ def _cmd_solve(args) -> int:
             from ..pipeline import solve_model
             from ..puzzlink import compile_url
 
+            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
             model, seconds = compile_url(args.url, args.spec, _params(args))
+            seconds["startup"] = before
             args.spec, args.map = model.info["spec"], args.url
             report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
         else:

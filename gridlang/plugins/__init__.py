@@ -209,6 +209,7 @@ _REGISTRY: dict[str, str] = {
     "slitherlink": f"{__name__}.slitherlink",
     "numberlink": f"{__name__}.numberlink",
     "hashiwokakero": f"{__name__}.hashiwokakero",
+    "arukone": f"{__name__}.arukone",
 }
 _LOADED: dict[str, Plugin] = {}
 
