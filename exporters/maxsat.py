@@ -242,6 +242,7 @@ class MaxSatBackend(Backend):
     connectivity = ("cuts", "tree")
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
+    seeds_cuts = True
     native = frozenset({Clause, Connected, GraphConnected})
     """Clauses, and connectivity by the cut loop; linear rows go through
     :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
@@ -401,11 +402,7 @@ def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[st
     def clean(s: object) -> str:
         return " ".join(str(s).split())
 
-    lines = [f"c gridlang {fmt} export: {clean(model.name)}"]
-    for key in sorted(model.info):
-        lines.append(f"c {clean(key)}: {clean(model.info[key])}")
-    for key in sorted(model.params):
-        lines.append(f"c param {clean(key)} = {clean(model.params[key])}")
+    lines = [f"c gridlang {fmt} export: {clean(model.name)}"] + [f"c {line}" for line in model.provenance()]
     lines.append(f"c grid: {model.grid.rows} rows x {model.grid.cols} columns")
     lines.append(f"c encoding: connectivity tree (binary level ranking), cardinality {card_encoding}, "
                  "pseudo-Boolean pindakaas")
@@ -423,15 +420,7 @@ def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[st
 
 def _variable_map(model: Model) -> dict[str, dict[str, object]]:
     """DIMACS variable -> its name, family, cell and value, for every variable of a prepared model."""
-    out: dict[str, dict[str, object]] = {}
-    for v, var in enumerate(model.variables, 1):
-        cell = None
-        if var.rowcol is not None:
-            cell = [var.rowcol[0], var.rowcol[1]]
-        elif var.cell is not None:
-            cell = list(model.grid.cell(var.cell))
-        out[str(v)] = {"var": str(var), "family": var.family, "cell": cell, "value": var.value}
-    return out
+    return {str(v): model.variable_record(v) for v in range(1, model.num_vars + 1)}
 
 
 def _region_objective(model: Model, low: Lowered) -> bool:

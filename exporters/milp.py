@@ -208,6 +208,7 @@ class MilpBackend(Backend):
     connectivity = (AUTO, CUTS, FLOW)
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.environ", "pyomo.contrib.appsi.solvers.highs")
+    seeds_cuts = True
     native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = MilpSettings
 

@@ -11,7 +11,14 @@ Its names are imported on first use, so that ``import gridlang`` (and
 
 from __future__ import annotations
 
+import time
+
 __version__ = "0.1.0"
+
+IMPORTED = time.perf_counter()
+"""When this process imported gridlang (``time.perf_counter``): the
+``gridlang`` command starts its clock there, so that its ``startup``
+seconds hold gridlang's own imports."""
 
 _API = ("load_spec", "solve", "export", "verify", "Spec", "SolveResult")
 

@@ -25,7 +25,7 @@ from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
-from .ir import Assignment, Constraint, Model
+from .ir import Assignment, Connected, Constraint, Model
 from .settings import Settings
 
 
@@ -182,6 +182,11 @@ class Backend(ABC):
     formats: ClassVar[tuple[str, ...]] = ()
     imports: ClassVar[tuple[str, ...]] = ()
     """Modules the backend needs to solve, imported by :meth:`load_library`."""
+    seeds_cuts: ClassVar[bool] = False
+    """True when solving a rooted ``Connected`` computes the separator cuts
+    of :func:`gridlang.connectivity.seed_cuts`, which import networkx (about
+    0.2 s): :meth:`load_library` imports it then, so that it counts as
+    start-up and not as solving."""
     native: ClassVar[frozenset[type]]
     """The IR node types the backend lowers itself (``Clause``, ``Linear``,
     ``Connected``); :meth:`prepare` decomposes the others."""
@@ -202,7 +207,10 @@ class Backend(ABC):
         Raises:
             BackendError: a solver module is missing.
         """
-        for name in cls.imports:
+        names = cls.imports
+        if cls.seeds_cuts and (model is None or any(isinstance(c, Connected) and c.roots for c in model.constraints)):
+            names += ("networkx",)
+        for name in names:
             try:
                 importlib.import_module(name)
             except ImportError as e:

@@ -323,12 +323,27 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
                 if lattices and name in lattices:  # a decision on edges: its chosen edges as line segments
                     ms = mark_style(style, name, boolean, k)
                     at = 0.5 if lattices[name] == "edges" else 0.0
-                    pairs = [tuple((pad + (c + at) * cell, pad + (r + at) * cell) for r, c in key)
-                             for key, v in sorted(values.items()) if v is True]
+                    pairs = [pair for key, v in sorted(values.items())
+                             for pair in _edge_strokes(key, v, pad, at, cell)]
                     canvas.segments(pairs, ms.colour, max(1.0, 0.12 * cell), cls=f"line {_css(name)}")
                     continue
                 _decision(canvas, grid, cells, style, name, values, mark_style(style, name, boolean, k), boolean)
     return canvas
+
+
+def _edge_strokes(key, value, pad: float, at: float, cell: float) -> list[tuple[tuple[float, float], ...]]:
+    """The segments of one edge of a decision on edges: one when chosen (True, or the value 1),
+    ``n`` side by side for the value ``n`` (two bridges), none for 0 or False."""
+    n = 1 if value is True else value if type(value) is int and value > 0 else 0
+    (r1, c1), (r2, c2) = key
+    ends = [(pad + (c + at) * cell, pad + (r + at) * cell) for r, c in ((r1, c1), (r2, c2))]
+    gap = 0.3 * cell
+    out = []
+    for k in range(n):
+        shift = (k - (n - 1) / 2) * gap  # across the edge: vertical for a horizontal edge
+        dx, dy = (0.0, shift) if r1 == r2 else (shift, 0.0)
+        out.append(tuple((x + dx, y + dy) for x, y in ends))
+    return out
 
 
 def _decision_kinds(solution: Solution | None, booleans: set[str] | None) -> dict[str, tuple[bool, int]]:

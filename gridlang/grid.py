@@ -17,7 +17,7 @@ the compiler.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 Cell = tuple[int, int]
 """A cell as ``(row, column)``, 0-based, row 0 at the top."""
@@ -218,6 +218,20 @@ class Grid:
 
 def _rooms(rows: int, cols: int, labels: list[str | None]) -> tuple[int, ...]:
     """Room index per cell: maximal orthogonally connected groups of equal labels."""
+    return tuple(flood_rooms(rows, cols, lambda u, v: labels[u] == labels[v]))
+
+
+def flood_rooms(rows: int, cols: int, joined: Callable[[int, int], bool]) -> list[int]:
+    """Number the rooms of a ``rows x cols`` grid by flood fill.
+
+    Args:
+        joined: ``joined(u, v)`` for side-neighbouring cells ``u < v``
+            (row-major indices): whether no border separates them.
+
+    Returns:
+        The room index of each cell, row-major; rooms are numbered from 0
+        in the order of their first cell.
+    """
     room = [-1] * (rows * cols)
     count = 0
     for start in range(rows * cols):
@@ -229,8 +243,8 @@ def _rooms(rows: int, cols: int, labels: list[str | None]) -> tuple[int, ...]:
             u = stack.pop()
             r, c = divmod(u, cols)
             for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
-                if ok and room[v] < 0 and labels[v] == labels[start]:
+                if ok and room[v] < 0 and joined(min(u, v), max(u, v)):
                     room[v] = count
                     stack.append(v)
         count += 1
-    return tuple(room)
+    return room

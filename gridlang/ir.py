@@ -330,6 +330,23 @@ class Model:
         """Names of the constraint node types the model uses."""
         return {type(c).__name__ for c in self.constraints}
 
+    def provenance(self) -> list[str]:
+        """The header lines every written file opens with, after its title:
+        ``KEY: VALUE`` per :attr:`info` entry, then ``param NAME = VALUE``,
+        sorted, each on one line (runs of white space become one space)."""
+        lines = [f"{key}: {self.info[key]}" for key in sorted(self.info)]
+        lines += [f"param {key} = {self.params[key]}" for key in sorted(self.params)]
+        return [" ".join(line.split()) for line in lines]
+
+    def variable_record(self, v: int) -> dict[str, object]:
+        """The ``.vars.json`` record of variable ``v`` (1-based): ``{"var",
+        "family", "cell": [row, col] or None, "value"}``, the cell from the
+        variable's own row and column, else from its cell index."""
+        var = self.variables[v - 1]
+        rowcol = var.rowcol or (self.grid.cell(var.cell) if var.cell is not None else None)
+        return {"var": str(var), "family": var.family, "cell": list(rowcol) if rowcol is not None else None,
+                "value": var.value}
+
 
 @dataclass(frozen=True, slots=True)
 class Assignment:

@@ -289,9 +289,7 @@ def _header(model: Model, program: Program) -> list[str]:
     def clean(s: object) -> str:
         return " ".join(str(s).split())
 
-    lines = [f"% gridlang asp export: {clean(model.name)}"]
-    lines += [f"% {clean(k)}: {clean(model.info[k])}" for k in sorted(model.info)]
-    lines += [f"% param {clean(k)} = {clean(model.params[k])}" for k in sorted(model.params)]
+    lines = [f"% gridlang asp export: {clean(model.name)}"] + [f"% {line}" for line in model.provenance()]
     lines.append(f"% grid: {model.grid.rows} rows x {model.grid.cols} columns")
     lines.append("% encoding: choice rule per variable, integrity constraints, #count/#sum, "
                  "connectivity by recursive reachability")
@@ -308,9 +306,4 @@ def _header(model: Model, program: Program) -> list[str]:
 
 
 def _variable_map(model: Model) -> dict[str, dict[str, object]]:
-    def cell(var) -> list[int] | None:
-        rowcol = var.rowcol or (model.grid.cell(var.cell) if var.cell is not None else None)
-        return list(rowcol) if rowcol is not None else None
-
-    return {f"x({v})": {"var": str(var), "family": var.family, "cell": cell(var), "value": var.value}
-            for v, var in enumerate(model.variables, 1)}
+    return {f"x({v})": model.variable_record(v) for v in range(1, model.num_vars + 1)}

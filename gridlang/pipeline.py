@@ -42,8 +42,9 @@ class Report:
         verdict: the puzzle verifier's verdict on it (None when the puzzle
             has no verifier; the IR check still ran).
         seconds: wall-clock seconds per phase: ``parse`` (spec, map and
-            parameters), ``compile``, ``startup`` (importing the solver
-            library, paid once per process), ``solve``, ``verify``, ``total``.
+            parameters), ``compile``, ``startup`` (what a process pays
+            once: for the command line, from gridlang's first import to
+            reading the spec, plus importing the solver library), ``solve``, ``verify``, ``total``.
         solutions: every solution found when counting (the first included).
         unique: with ``--unique`` (or a count that settles it): True when
             proved unique, False when a second solution was found, None when
@@ -243,7 +244,12 @@ def solve(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | 
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
+    # A command's clock starts with the process's first gridlang import: what
+    # it spent before reading the spec (importing gridlang, Lark and the
+    # language, reading the command line) is start-up too.
+    before = options.deadline.elapsed()
     model, seconds = load(spec_path, map_path, params, map_data, options.deadline)
+    seconds["startup"] = before
     return solve_model(model, backend, options, count, unique, seconds)
 
 
@@ -266,7 +272,7 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     if not expired:
         memory.check(model, engine.runs_as(model, options), options.memory_limit)
         engine.load_library(model, options)  # about 1 s for OR-Tools or Pyomo: not when no time is left
-    seconds["startup"] = time.perf_counter() - t0
+    seconds["startup"] = seconds.get("startup", 0.0) + time.perf_counter() - t0
     t0 = time.perf_counter()
     if expired:
         # Parsing and compiling used the time up: no solver is started.

@@ -13,13 +13,13 @@ from typing import Union
 from .expressions import (Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf,
     TileValue, Is, Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Direction, Sight,
     Shapes, IsPiece, ConsistsOf, Expr)
-from .edges import Bend, ComponentAlong, Degree, EdgeAt, IsLoop
+from .edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PFormula, Puzzle, CharSpec, Tile,
     Param, Symbol, DomainRange, DomainValues, DomainPart, Decide, Region, Avoids, Subset, Compare, Objective, IsConnected,
     IsPath, Family, ForEach, Holds, ForPairs, Rule)
 
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "Degree", "EdgeAt", "IsLoop",
+           "ComponentAlong", "CornersOf", "Degree", "EdgeAt", "IsLoop",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
            "DomainPart", "DomainRange", "DomainValues", "Expr", "Family", "ForEach", "ForPairs", "Holds", "Implies", "IntLit",
            "Is", "IsConnected", "IsPath", "IsPiece", "LineOf", "Mul", "Name", "Neg", "Not", "Objective", "Or",

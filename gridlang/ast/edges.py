@@ -1,9 +1,14 @@
-"""Expression nodes about decisions on edges: the lines of Masyu, Numberlink and Slitherlink.
+"""Expression nodes about decisions on edges: the lines of Masyu, Numberlink and Slitherlink,
+the bridges of Hashiwokakero, and the corners of the cell lattice.
 
 A decision ``on edges`` is made on every edge between two side neighbours
 of the map; ``on corner edges`` on every edge of the lattice of cell
-corners, ``(rows + 1) x (cols + 1)`` corners, each cell framed by four of
-its edges. The meaning of each node is stated in docs/language.md (Edges).
+corners, ``(rows + 1) x (cols + 1)`` corners, corner ``(r, c)`` the
+top-left corner of cell ``(r, c)``, each cell framed by four of its edges.
+A decision on edges is Boolean (an edge is chosen or not) or takes small
+integers (``0..2``: the number of bridges on it); where a construct asks
+whether an edge is chosen, an integer edge is chosen when its value is not
+0. The meaning of each node is stated in docs/language.md (Edges).
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ from .expressions import Expr, Name
 
 @dataclass(frozen=True, slots=True)
 class EdgeAt:
-    """``line[p, q]``: the edge between the side neighbours p and q is chosen (false when they are not neighbours)."""
+    """``line[p, q]``: the edge between the side neighbours p and q (two cells, or two corners on
+    corner edges) is chosen, a condition; for an integer decision its value, a number. False (0)
+    when they are not neighbours."""
 
     name: Name
     a: Expr
@@ -26,7 +33,9 @@ class EdgeAt:
 
 @dataclass(frozen=True, slots=True)
 class Degree:
-    """``degree(line, p)``: the number of chosen edges at cell p (on corner edges: of the four around p)."""
+    """``degree(line, p)``: the chosen edges at cell p (on corner edges: of the four framing p), or
+    at corner v (on corner edges: the up to four meeting at v); for an integer decision the sum
+    of their values."""
 
     name: Name
     cell: Expr
@@ -35,8 +44,9 @@ class Degree:
 
 @dataclass(frozen=True, slots=True)
 class Bend:
-    """``straight(line, p)`` or ``turn(line, p)``: p has exactly two chosen edges, on opposite
-    sides (``kind == "straight"``) or on two sides that meet at a corner (``"turn"``)."""
+    """``straight(line, p)`` or ``turn(line, p)``: p (a cell, or a corner on corner edges) has
+    exactly two chosen edges, on opposite sides (``kind == "straight"``) or on two sides that meet
+    at a corner (``"turn"``)."""
 
     kind: str
     name: Name
@@ -58,4 +68,14 @@ class ComponentAlong:
 
     cell: Expr
     name: Name
+    span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CornersOf:
+    """``corners(p)``: the four corners of cell p, ``(r, c)``, ``(r, c + 1)``, ``(r + 1, c)`` and
+    ``(r + 1, c + 1)`` for p = ``(r, c)``; a set of corners that ``for each`` and the aggregates
+    run over."""
+
+    cell: Expr
     span: Span | None = field(default=None, compare=False)

@@ -201,7 +201,8 @@ class Decide:
         name: the decision's name.
         domain: ``"bool"``, or the parts of an enumeration in order: value
             names, integers and ``set of int`` parameters, whose union is the
-            set of values each cell takes exactly one of.
+            set of values each cell takes exactly one of (each edge, for a
+            decision on edges, whose values are integers).
         on: the cells the decision is made on (a fixed cell set); None for
             a decision on edges.
         lattice: None for a decision on cells; ``"edges"`` for one on the
@@ -305,8 +306,9 @@ class Family:
     """A family of cell sets of the map that ``for each`` runs over.
 
     Attributes:
-        kind: ``"cells"`` (each cell), ``"directions"`` (up, right, down,
-            left), ``"rows"``, ``"columns"``, ``"rooms"``
+        kind: ``"cells"`` (each cell), ``"corners"`` (each corner of the
+            lattice of cell corners, row-major, ``(rows + 1) x (cols + 1)``),
+            ``"directions"`` (up, right, down, left), ``"rows"``, ``"columns"``, ``"rooms"``
             (the map's room layer), ``"windows"`` (every ``height`` x
             ``width`` rectangle of the grid, overlapping) or ``"blocks"``
             (the ``height`` x ``width`` rectangles that tile the grid from

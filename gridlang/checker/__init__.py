@@ -32,9 +32,15 @@ Types:
     a condition that depends on decisions (``star[p]``, ``count(star and r)
     == 1``, ``shaded[p] implies not shaded[q]``).
 
+``CORNERS``
+    corners of the lattice of cell corners (``corners(p)``, a ``for each
+    corner`` variable): what ``for each`` and the aggregates run over, and
+    what ``degree``, ``straight``, ``turn`` and ``line[v, w]`` take on a
+    decision on corner edges. Never a cell set.
+
 A ``for each`` variable is an integer, a cell (usable wherever a fixed cell
-set is: it is the set of that one cell) or a fixed cell set (a row, a
-column, a room, a window, a block).
+set is: it is the set of that one cell), a corner, or a fixed cell set (a
+row, a column, a room, a window, a block).
 """
 from __future__ import annotations
 

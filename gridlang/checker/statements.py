@@ -20,7 +20,7 @@ class _Checker(ExpressionTypes):
         self.errors: list[GridlangError] = []
         self.declared: dict[str, ast.Stmt] = {}
         # Names bound by `for each`: "int", "cell", "set" (a fixed cell set),
-        # "pair" (a cell of `for each neighbours a, b`).
+        # "pair" (a cell of `for each neighbours a, b`), "corner" (a corner of the lattice).
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
@@ -139,7 +139,10 @@ class _Checker(ExpressionTypes):
                     self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
                 seen.add(key)
         if st.lattice is not None and st.is_enum:
-            self.error(f"a decision on edges is Boolean: decide {st.name}: bool on edges", st.span)
+            for part in st.domain:
+                if isinstance(part, ast.Symbol):
+                    self.error(f"a decision on edges takes Boolean or integer values (decide {st.name}: 0..2 on "
+                               f"edges); {part.id!r} is a value name", part.span)
         t = self.type_of(st.on) if st.on is not None else Type.FIXED
         if t is not None and t is not Type.FIXED:
             self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
@@ -218,7 +221,7 @@ class _Checker(ExpressionTypes):
                     self.error(f"a window's or block's size is an integer known before solving; this is {t.value}",
                                _span(dim))
                     return None
-            return {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
+            return {"cells": "cell", "directions": "direction", "corners": "corner"}.get(domain.kind, "set")
         t = self.type_of(domain)
         if t is None:
             return None
@@ -226,8 +229,10 @@ class _Checker(ExpressionTypes):
             return "int"
         if t is Type.FIXED:
             return "cell"
-        self.error(f"'for each' runs over a set of integers (a 'set of int' parameter) or the cells of a "
-                   f"cell set known from the map; this is {t.value}", _span(domain))
+        if t is Type.CORNERS:
+            return "corner"
+        self.error(f"'for each' runs over a set of integers (a 'set of int' parameter), the cells of a "
+                   f"cell set known from the map, or corners (corners(p)); this is {t.value}", _span(domain))
         return None
 
     def _forpairs(self, st: ast.ForPairs) -> None:
@@ -271,6 +276,10 @@ class _Checker(ExpressionTypes):
         kind = self.sym.kind_of(ref.name.id)
         if kind is None:
             self.error(f"unknown name {ref.name.id!r}{self._suggest(ref.name.id)}", ref.name.span)
+            return None
+        if kind == "decision" and self.sym.decisions[ref.name.id].lattice is not None:
+            self.error(self._on_edges(self.sym.decisions[ref.name.id]) + " (in 'for each cell p, each q in "
+                       "neighbours(p)')", ref.name.span)
             return None
         if member:
             if kind == "param" or (kind == "decision" and self.sym.decisions[ref.name.id].is_enum):

@@ -19,6 +19,7 @@ class Type(enum.Enum):
     FACT = "a condition known from the map"
     BOOL = "a condition"
     DIRECTION = "a direction"
+    CORNERS = "a set of lattice corners"
 
     @property
     def is_cond(self) -> bool:

@@ -57,7 +57,9 @@ class ExpressionTypes(EdgeTypes):
                 return None if None in types else (Type.FACT if types == [Type.INT, Type.INT] else Type.BOOL)
             if isinstance(e, ast.AllDifferent):
                 decision = self.sym.decisions.get(e.decision.id)
-                if decision is None or not decision.is_enum:
+                if decision is not None and decision.lattice is not None:
+                    self.error(self._on_edges(decision), e.decision.span)
+                elif decision is None or not decision.is_enum:
                     what = self.sym.kind_of(e.decision.id)
                     self.error(f"'all different' takes an enumerated decision; {e.decision.id!r} is "
                                + ("a Boolean decision" if decision is not None else
@@ -82,6 +84,11 @@ class ExpressionTypes(EdgeTypes):
                 self.error(f"'{word}' is a rule of its own: it cannot stand inside not, and, or, implies or "
                            f"an aggregate; state it on its own line", e.span)
                 return None
+            if isinstance(e, ast.IsConnected) and self.names_edges(e.cells):
+                if e.size is not None:
+                    self.error(f"'with size' counts the cells of a cell set; {e.cells.id!r} is a decision on edges",
+                               _span(e.size))
+                return Type.BOOL
             if isinstance(e, ast.IsConnected):
                 t = self.type_of(e.cells)
                 if t is not None and not t.is_cells:
@@ -127,6 +134,13 @@ class ExpressionTypes(EdgeTypes):
             return self.env.get(e.id) in ("cell", "pair")
         return isinstance(e, ast.Add) and self.is_cell(e.left) and self.is_direction(e.right)
 
+    def is_corner(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names one corner of the lattice: a ``for each corner`` variable (or one over
+        ``corners(p)``), or an offset ``v + d`` of one."""
+        if isinstance(e, ast.Name):
+            return self.env.get(e.id) == "corner"
+        return isinstance(e, ast.Add) and self.is_corner(e.left) and self.is_direction(e.right)
+
     def is_direction(self, e: ast.Expr) -> bool:
         """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
         return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
@@ -135,6 +149,11 @@ class ExpressionTypes(EdgeTypes):
         """Check that ``e`` names one cell (a ``for each`` cell variable, or ``p + d``); report it otherwise."""
         if self.is_cell(e):
             return True
+        if self.is_corner(e):
+            self.error(f"{what} takes one cell; this is a corner of the lattice of cell corners (a corner "
+                       f"goes where a decision on corner edges is asked about one: degree(line, v), line[v, w])",
+                       _span(e))
+            return False
         t = self.type_of(e)
         if t is not None:
             self.error(f"{what} takes one cell (a 'for each' cell variable, or p + d); this is {t.value}", _span(e))
@@ -153,6 +172,8 @@ class ExpressionTypes(EdgeTypes):
                     return None
                 if kind == "direction":
                     return Type.DIRECTION
+                if kind == "corner":
+                    return Type.CORNERS
                 self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
                 return None
             kind = self.sym.kind_of(e.id)
@@ -167,12 +188,12 @@ class ExpressionTypes(EdgeTypes):
                                f"of', 'consists of' or 'for each shape s in'", e.span)
                     return None
                 return Type.INT if self.sym.params[e.id].type == "int" else Type.INT_SET
-            if kind == "decision" and self.sym.decisions[e.id].is_enum:
-                self.error(f"{e.id!r} is an enumerated decision; say which value, e.g. {e.id} = VALUE", e.span)
-                return None
             if kind == "decision" and self.sym.decisions[e.id].lattice is not None:
                 self.error(f"{e.id!r} is a decision on edges, not a cell set; use {e.id}[p, q] or "
                            f"degree({e.id}, p)", e.span)
+                return None
+            if kind == "decision" and self.sym.decisions[e.id].is_enum:
+                self.error(f"{e.id!r} is an enumerated decision; say which value, e.g. {e.id} = VALUE", e.span)
                 return None
             return Type.CELLS
         if isinstance(e, ast.IntLit):
@@ -212,8 +233,11 @@ class ExpressionTypes(EdgeTypes):
         if isinstance(e, ast.Add) and (self.is_direction(e.right) or self.is_direction(e.left)):
             if self.is_cell(e.left) and self.is_direction(e.right):
                 return Type.FIXED
+            if self.is_corner(e.left) and self.is_direction(e.right):
+                return Type.CORNERS
             side = e.left if self.is_direction(e.left) else e.left
-            self.error("a direction steps from one cell: write p + d or p - d with p a cell variable"
+            self.error("a direction steps from one cell or corner: write p + d or p - d with p a cell or "
+                       "corner variable"
                        if self.is_direction(e.right) else "write the cell first: p + d", _span(side))
             return None
         if isinstance(e, (ast.Add, ast.Mul)):
@@ -230,12 +254,17 @@ class ExpressionTypes(EdgeTypes):
                 return None
             return Type.LINEAR if Type.LINEAR in (tl, tr) else Type.INT
         if isinstance(e, ast.Is):
-            if self.env.get(e.decision.id) == "cell":
-                if not (isinstance(e.value, ast.Name) and self.env.get(e.value.id) == "cell"):
-                    self.error(f"{e.decision.id!r} is a cell; it equals another cell variable only", _span(e.value))
+            point = self.env.get(e.decision.id)
+            if point in ("cell", "corner"):
+                if not (isinstance(e.value, ast.Name) and self.env.get(e.value.id) == point):
+                    self.error(f"{e.decision.id!r} is a {point}; it equals another {point} variable only",
+                               _span(e.value))
                     return None
                 return Type.FACT
             decision = self.sym.decisions.get(e.decision.id)
+            if decision is not None and decision.lattice is not None:
+                self.error(self._on_edges(decision), e.decision.span)
+                return None
             if decision is None:
                 kind = self.sym.kind_of(e.decision.id)
                 self.error(f"'{e.decision.id} = ...' needs an enumerated decision; {e.decision.id!r} is "
@@ -262,7 +291,7 @@ class ExpressionTypes(EdgeTypes):
             if name in self.env:
                 if self.env[name] in ("cell", "set"):
                     return Type.FACT if ok else None
-                self.error(f"{name!r} is {'an integer' if self.env[name] == 'int' else 'a cell'}, not a cell set "
+                self.error(f"{name!r} is {'an integer' if self.env[name] == 'int' else 'a corner' if self.env[name] == 'corner' else 'a cell'}, not a cell set "
                            f"or a decision", e.name.span)
                 return None
             kind = self.sym.kind_of(name)
@@ -271,16 +300,16 @@ class ExpressionTypes(EdgeTypes):
                 return None
             if kind in ("tile", "tag"):
                 return Type.FACT if ok else None
+            if kind == "decision" and self.sym.decisions[name].lattice is not None:
+                self.error(f"{name!r} is a decision on edges; {name}[p, q] names the edge between cells p and q",
+                           e.name.span)
+                return None
             if kind == "decision" and self.sym.decisions[name].is_enum:
                 decision = self.sym.decisions[name]
                 if any(isinstance(p, ast.Symbol) for p in decision.domain):
                     self.error(f"{name!r} has value names; say which value, e.g. {name}[...] = VALUE", e.name.span)
                     return None
                 return Type.LINEAR if ok else None
-            if kind == "decision" and self.sym.decisions[name].lattice is not None:
-                self.error(f"{name!r} is a decision on edges; {name}[p, q] names the edge between cells p and q",
-                           e.name.span)
-                return None
             if kind in ("decision", "region"):
                 return Type.BOOL if ok else None
             self.error(f"{name!r} is a parameter, not a cell set or a decision", e.name.span)
@@ -297,6 +326,9 @@ class ExpressionTypes(EdgeTypes):
                            f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
                            e.name.span)
                 return None
+            if self.sym.decisions[e.name.id].lattice is not None:
+                self.error(self._on_edges(self.sym.decisions[e.name.id]), e.name.span)
+                return None
             return Type.BOOL if ok else None
         if isinstance(e, ast.AtIs):
             ok = self.cell(e.cell, f"{e.name.id}[...]")
@@ -306,6 +338,9 @@ class ExpressionTypes(EdgeTypes):
                 self.error(f"'{e.name.id}[...] = ...' needs an enumerated decision; {e.name.id!r} is "
                            f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
                            e.name.span)
+                return None
+            if decision.lattice is not None:
+                self.error(self._on_edges(decision), e.name.span)
                 return None
             self._enum_value(decision, e.value)
             return Type.BOOL if ok else None
@@ -329,10 +364,10 @@ class ExpressionTypes(EdgeTypes):
             return None if t is None or not ok else t
         if isinstance(e, ast.Aggregate):
             t = self.type_of(e.domain)
-            if t is not None and t is not Type.FIXED:
-                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map; this is "
-                           f"{t.value}", _span(e.domain))
-            bound = self._bind(e.var, "cell")
+            if t is not None and t not in (Type.FIXED, Type.CORNERS):
+                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map, or corners; "
+                           f"this is {t.value}", _span(e.domain))
+            bound = self._bind(e.var, "corner" if t is Type.CORNERS else "cell")
             body = self.type_of(e.body)
             if bound:
                 del self.env[e.var.id]
@@ -353,6 +388,8 @@ class ExpressionTypes(EdgeTypes):
             return body
         if isinstance(e, EDGE_NODES):
             return self.edge_type(e)
+        if isinstance(e, ast.CornersOf):
+            return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, ast.TileValue):
             self.error("'value' alone compares a decision with each cell's tile value (D = value)", e.span)
             return None

@@ -40,7 +40,9 @@ def _cmd_solve(args) -> int:
             from ..pipeline import solve_model
             from ..puzzlink import compile_url
 
+            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
             model, seconds = compile_url(args.url, args.spec, _params(args))
+            seconds["startup"] = before
             args.spec, args.map = model.info["spec"], args.url
             report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
         else:
@@ -91,7 +93,10 @@ def _render(model, solution) -> str:
     from ..plugins import find_plugin
 
     text = find_plugin(model.name).render(model.grid, solution)
-    return text if text is not None else _render_generic(model.grid, solution)
+    if text is not None:
+        return text
+    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
+    return _render_edges(model.grid, solution, lattices) if lattices else _render_generic(model.grid, solution)
 
 
 def _report_json(report, args) -> dict:
@@ -173,6 +178,24 @@ def _render_generic(grid, solution) -> str:
         rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
                             for c in range(grid.cols)))
     return "\n".join(rows)
+
+
+def _render_edges(grid, solution, lattices: dict[str, str]) -> str:
+    """The first decision on edges drawn in box-drawing characters (``═ ║`` for the value 2)
+    between the map's characters (a cell of two or more characters shown as ``#``)."""
+    from ..plugins.lines import draw_between_cells, draw_on_corners
+
+    name, lattice = next(iter(lattices.items()))
+    values = {}
+    for key, v in solution.decisions.get(name, {}).items():
+        if v is True or type(v) is int and v != 0:
+            values[key] = 1 if v is True else v
+    def char(i: int) -> str:
+        return grid.chars[i] if len(grid.chars[i]) == 1 else "#"
+
+    if lattice == "corners":
+        return draw_on_corners(grid.rows, grid.cols, char, values)
+    return draw_between_cells(grid.rows, grid.cols, list(grid.chars), values, char)
 
 
 def _format_backend(fmt: str):

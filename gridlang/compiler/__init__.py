@@ -47,10 +47,12 @@ Cell-set expressions
     chessboard colour count of a path (:meth:`_Compiler.path_parity`).
 ``require for each k in P: RULE``
     RULE compiled once per value of P, with ``k`` bound to it.
-``decide line: bool on edges`` / ``on corner edges``, ``line is a loop``, ...
-    one variable per edge; degrees as linear terms, bends as Tseitin
-    definitions, a loop and a component along the line through
-    :class:`~gridlang.ir.GraphConnected` (stated in :mod:`.edges`).
+``decide line: bool on edges`` / ``on corner edges``, ``0..2 on edges``, ``line is a loop``, ...
+    one variable per edge (one-hot per edge and value for integers);
+    degrees as linear terms, bends as Tseitin definitions, a loop, a
+    connected line and a component along the line through
+    :class:`~gridlang.ir.GraphConnected`; corners bound while compiling
+    (stated in :mod:`.edges`).
 ``require for each neighbours a, b: F``
     for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
     turned into clauses by distribution (NNF, then CNF, no auxiliaries);

@@ -49,7 +49,8 @@ def neg(v: CellValue) -> CellValue:
 class CellSetLowering:
     """Bindings of ``for each`` and the evaluation of cell sets (a mixin)."""
 
-    # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
+    # bound variables: name -> ("int", value) | ("cell", index) | ("corner", (row, col))
+    # | ("set", (frozenset, label)) | ("direction", (name, step)) | ("shape", shape)
     bound: dict
 
     def bind(self, name: str, kind: str, value) -> None:
@@ -68,10 +69,12 @@ class CellSetLowering:
         if isinstance(domain, ast.Shapes):
             return [("shape", shape) for shape in self.family_shapes(domain)]
         if isinstance(domain, ast.Family):
-            kind = {"cells": "cell", "directions": "direction"}.get(domain.kind, "set")
+            kind = {"cells": "cell", "directions": "direction", "corners": "corner"}.get(domain.kind, "set")
             return [(kind, v) for v in self.family(domain)]
         if isinstance(domain, ast.Name) and self.sym.params.get(domain.id) is not None:
             return [("int", v) for v in self.params[domain.id]]
+        if self.is_corners(domain):
+            return [("corner", v) for v in self.corner_set(domain)]
         return [("cell", i) for i in sorted(i for i, v in self.members(domain).items() if v is True)]
 
     def family(self, domain: ast.Family) -> list:
@@ -81,6 +84,8 @@ class CellSetLowering:
             return list(range(g.size))
         if domain.kind == "directions":
             return list(ast.Direction.STEPS.items())
+        if domain.kind == "corners":
+            return self.all_corners()
         if domain.kind == "rows":
             return [(frozenset(g.row_cells(r)), f"row {r}") for r in range(g.rows)]
         if domain.kind == "columns":

@@ -157,6 +157,39 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.decisions.append(Decision(st.name, (True,), tuple(cells)))
 
     def decide_enum(self, st: ast.Decide) -> None:
+        values = self.domain_of(st)
+        on = self.cells(st.on)
+        per_cell: list[dict[object, int] | None] = [None] * self.grid.size
+        cells = []
+        self.reserve(sum(v is True for v in on) * len(values))
+        for i, v in enumerate(on):
+            if v is True:
+                lits = self.one_hot(st.name, i, values, st.span)
+                per_cell[i] = lits
+                cells.append((i, tuple(lits.items())))
+        self.enum_lits[st.name] = per_cell
+        self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
+
+    def reserve(self, count: int) -> None:
+        """Refuse, before making them, ``count`` more variables than the model may hold."""
+        if len(self.variables) + count >= MAX_VARIABLES:
+            raise self.size_error(len(self.variables) + count, MAX_VARIABLES, "variables")
+
+    def one_hot(self, name: str, cell: int | None, values: list, span: Span | None, label: str | None = None
+                ) -> dict[object, int]:
+        """One variable per value, ``name[r,c]=v`` (or ``name=LABEL=v`` for an edge), and the row
+        ``sum == 1``: the one-hot encoding every enumerated decision shares. Returns value -> literal."""
+        lits = {value: self.new_var(name, cell, value if label is None else f"{label}={value}") for value in values}
+        self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), span))
+        return lits
+
+    def domain_of(self, st: ast.Decide) -> list[object]:
+        """The values of an enumerated decision, in order (the union of its domain's parts).
+
+        Raises:
+            SemanticError: a range is empty or repeats a value.
+            ParamError: a parameter repeats a value.
+        """
         values: list[object] = []
         for part in st.domain:
             if isinstance(part, ast.Symbol):
@@ -185,21 +218,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                             f"values of the enumerated decision {st.name!r} must be distinct", part.span)
                     seen.add(v)
                 values.extend(self.params[part.id])
-        on = self.cells(st.on)
-        if len(self.variables) + sum(v is True for v in on) * len(values) >= MAX_VARIABLES:
-            raise self.size_error(len(self.variables) + sum(v is True for v in on) * len(values),
-                                  MAX_VARIABLES, "variables")
-        per_cell: list[dict[object, int] | None] = [None] * self.grid.size
-        cells = []
-        for i, v in enumerate(on):
-            if v is True:
-                lits = {value: self.new_var(st.name, i, value) for value in values}
-                per_cell[i] = lits
-                self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), st.span))
-                cells.append((i, tuple(lits.items())))
-        self.enum_lits[st.name] = per_cell
         self.domain_values[st.name] = tuple(values)
-        self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
+        return values
 
 
     def rule(self, st) -> None:
@@ -209,6 +229,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             self.subset(st)
         elif isinstance(st, ast.Compare):
             self.compare(st)
+        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.edge_sets:
+            self.lines_connected(st)
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
@@ -447,6 +469,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             return const
         if isinstance(e, ast.Degree):
             return self.degree_terms(e, scale, coef)
+        if isinstance(e, ast.EdgeAt):
+            return self.edge_terms(e, scale, coef)
         if isinstance(e, ast.Add):
             return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
         if isinstance(e, ast.Neg):

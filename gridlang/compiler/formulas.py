@@ -68,7 +68,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if not isinstance(f.value, ast.TileValue):
                 self.check_in_domain(f.name.id, value, f.value)
             return lits.get(value, False)
-        if isinstance(f, ast.Is):  # p = q, two cells
+        if isinstance(f, ast.Is):  # p = q, two cells or two corners
+            if self.is_corner(f.decision):
+                return self.corner_of(f.decision) == self.corner_of(f.value)
             return self.cell_of(f.decision) == self.cell_of(f.value)
         if isinstance(f, ast.Not):
             return neg(self.lit_of(f.operand))
@@ -157,11 +159,14 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 self.clause(off + [neg(a), neg(b)], span)
 
     def over(self, agg: ast.Aggregate, fn) -> list:
-        """``fn(body)`` for each cell of an aggregate's domain, with its variable bound to it."""
-        cells = sorted(i for i, v in self.members(agg.domain).items() if v is True)
+        """``fn(body)`` for each cell (or corner) of an aggregate's domain, with its variable bound to it."""
+        if self.is_corners(agg.domain):
+            points = [("corner", v) for v in self.corner_set(agg.domain)]
+        else:
+            points = [("cell", i) for i in sorted(i for i, v in self.members(agg.domain).items() if v is True)]
         out = []
-        for i in cells:
-            self.bind(agg.var.id, "cell", i)
+        for kind, point in points:
+            self.bind(agg.var.id, kind, point)
             out.append(fn(agg.body))
         self.unbind(agg.var.id)
         return out
@@ -183,18 +188,27 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         return terms, rhs, {"<=": Cmp.LE, ">=": Cmp.GE, "==": Cmp.EQ}[op]
 
     def check_value_compare(self, f: ast.Compare) -> None:
-        """``D[p] == N`` with N known before solving must name a value of D (else an error located where N comes from)."""
+        """``D[p] == N`` (or ``bridge[p, q] == N``) with N known before solving must name a value of D
+        (else an error located where N comes from)."""
         for side, other in ((f.left, f.right), (f.right, f.left)):
-            if not (isinstance(side, ast.At) and side.name.id in self.domain_values) or f.op != "==":
+            if not (isinstance(side, (ast.At, ast.EdgeAt)) and side.name.id in self.domain_values) or f.op != "==":
                 continue
             value = self._constant(other)
             if value is None or value in self.domain_values[side.name.id]:
                 continue
             from .diagnostics import _show_set
 
-            message = (f"{side.name.id}[...] == {value} cannot hold: {value} is not a value of {side.name.id!r} "
-                       f"({_show_set(self.domain_values[side.name.id])})")
-            p = self.cell_of(side.cell)
+            edge = isinstance(side, ast.EdgeAt)
+            message = (f"{side.name.id}[{'p, q' if edge else '...'}] == {value} cannot hold: {value} is not a value "
+                       f"of {side.name.id!r} ({_show_set(self.domain_values[side.name.id])})")
+            if edge:
+                p = None if self.is_corner(side.a) else self.cell_of(side.a)
+                if self.edge_key(side) is None:
+                    continue
+                if p is None or not self.mentions_cell_value(other):
+                    raise SemanticError(message, f.span, source=self.spec.source)
+            else:
+                p = self.cell_of(side.cell)
             if p is None:
                 continue
             if self.map_data is not None and self.mentions_cell_value(other):
@@ -400,6 +414,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 parts.append(f"{name} = {value[1]}")
             elif kind == "direction":
                 parts.append(f"{name} = {value[0]}")
+            elif kind == "corner":
+                parts.append(f"{name} = corner {value}")
             else:
                 parts.append(f"{name} = {value}")
         return ", ".join(parts)

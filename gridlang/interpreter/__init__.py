@@ -37,9 +37,14 @@ Numbers
     ``region`` statement is an error, as in the compiler.
 Decisions on edges
     An answer lists each chosen edge as its two ends (cells, or lattice
-    corners); degrees are counted, bends read off the two chosen sides,
-    ``line is a loop`` and ``component of p along line`` traced by
-    breadth-first search over the chosen edges (:mod:`.edges`).
+    corners), or for an integer decision every edge with its value (an
+    edge is chosen when its value is not 0); degrees are the sums of the
+    values at a cell or corner, bends read off the two chosen sides, ``line
+    is a loop``, ``line is connected`` and ``component of p along line``
+    traced by breadth-first search over the chosen edges (:mod:`.edges`).
+    Corners are ``(r, c)`` from ``(0, 0)`` to ``(rows, cols)``, corner
+    ``(r, c)`` the top-left one of cell ``(r, c)``; ``corners(p)`` are its
+    four.
 Rules
     ``A avoids B``: no cell in both. ``A in B``: every cell of A in B.
     ``X OP Y``: the comparison of two integers. ``S is connected [with size

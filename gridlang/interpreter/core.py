@@ -59,6 +59,7 @@ class Interpreter(EdgeRules, Expressions):
         self.setvars: dict[str, tuple[frozenset[int], str]] = {}
         self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
         self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
+        self.cornervars: dict[str, tuple[int, int]] = {}
         self.room_of: tuple[int, ...] | None = _rooms_of(grid)
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
@@ -70,6 +71,7 @@ class Interpreter(EdgeRules, Expressions):
         self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide) if d.on is not None}
         self.lattices = self.edge_lattices()
         self.lines: dict[str, set] = {}
+        self.edge_values: dict[str, dict] = {}
         self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
         self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
                             for d in spec.of(ast.Decide)}
@@ -79,7 +81,8 @@ class Interpreter(EdgeRules, Expressions):
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
-        self.bools, self.enums, self.lines = {}, {}, {}
+        self.cornervars = {}
+        self.bools, self.enums, self.lines, self.edge_values = {}, {}, {}, {}
         self.check_decisions(decisions)
         objective = None
         for st in self.spec.statements:
@@ -161,7 +164,8 @@ class Interpreter(EdgeRules, Expressions):
         binding = ", ".join([f"{k} = {v}" for k, v in self.env.items()]
                             + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
                             + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
-                            + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()])
+                            + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
+                            + [f"{k} = corner {v}" for k, v in self.cornervars.items()])
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
@@ -205,6 +209,8 @@ class Interpreter(EdgeRules, Expressions):
                 counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
+        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.lattices:
+            self.lines_connected(st)
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
@@ -213,7 +219,7 @@ class Interpreter(EdgeRules, Expressions):
             var = st.var.id
             for kind, value in self.over(st.domain):
                 table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
-                         "direction": self.dirvars}[kind]
+                         "direction": self.dirvars, "corner": self.cornervars}[kind]
                 table[var] = value
                 self.rule(st.body)
                 table.pop(var, None)

@@ -138,6 +138,8 @@ class Expressions:
             return sum(self.tile_values[i] for i in self.cells(e.operand))
         if isinstance(e, ast.Degree):
             return self.degree(e)
+        if isinstance(e, ast.EdgeAt):
+            return self.edge_value(e)
         if isinstance(e, ast.Add):
             return self.number(e.left) + e.sign * self.number(e.right)
         if isinstance(e, ast.Mul):
@@ -164,6 +166,8 @@ class Expressions:
                 return False
             return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
         if isinstance(f, ast.Is):
+            if self.is_corner(f.decision):
+                return self.corner(f.decision) == self.corner(f.value)
             return self.cell(f.decision) == self.cell(f.value)
         if isinstance(f, ast.Not):
             return not self.holds(f.operand)
@@ -217,13 +221,15 @@ class Expressions:
         return _form([divmod(i, self.grid.cols) for i in cells])
 
     def each(self, agg: ast.Aggregate, fn) -> list:
-        """``fn(body)`` at each cell of an aggregate's domain, its variable bound to the cell."""
+        """``fn(body)`` at each cell (or corner) of an aggregate's domain, its variable bound to it."""
         var = agg.var.id
         out = []
-        for i in sorted(self.cells(agg.domain)):
-            self.cellvars[var] = i
+        table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
+        points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
+        for point in points:
+            table[var] = point
             out.append(fn(agg.body))
-        self.cellvars.pop(var, None)
+        table.pop(var, None)
         return out
 
     def cell(self, e: ast.Expr) -> int | None:
@@ -270,13 +276,16 @@ class Expressions:
         return self.room_of
 
     def over(self, domain) -> list[tuple[str, object]]:
-        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``set`` or ``shape``."""
+        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``corner``
+        (a ``(row, col)`` of the lattice), ``set``, ``shape`` or ``direction``."""
         rows, cols = self.grid.rows, self.grid.cols
         if isinstance(domain, ast.Shapes):
             return [("shape", s) for s in self.shapes(domain)]
         if isinstance(domain, ast.Family):
             if domain.kind == "cells":
                 return [("cell", i) for i in range(self.n)]
+            if domain.kind == "corners":
+                return [("corner", (r, c)) for r in range(rows + 1) for c in range(cols + 1)]
             if domain.kind == "directions":
                 return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
                         ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
@@ -299,6 +308,8 @@ class Expressions:
             return out
         if isinstance(domain, ast.Name) and domain.id in self.params:
             return [("int", v) for v in self.int_set(domain)]
+        if self.is_corners(domain):
+            return [("corner", v) for v in self.corners(domain)]
         return [("cell", i) for i in sorted(self.cells(domain))]
 
     def int_set(self, e: ast.Expr) -> tuple[int, ...]:

@@ -75,18 +75,9 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
         BuildTimeout: ``deadline`` (read every 4,096 constraints) passed first.
     """
     low = LinearForm(model, strategy, [])
-    grid = model.grid
     for v, var in enumerate(model.variables, start=1):
-        rowcol = None
-        if var.rowcol is not None:
-            rowcol = [var.rowcol[0], var.rowcol[1]]
-        elif var.cell is not None:
-            rowcol = list(grid.cell(var.cell))
-        low.columns.append(Column(
-            low.fresh(var.identifier()), 0, 1, True,
-            {"var": str(var), "family": var.family, "cell": rowcol, "value": var.value,
-             "index": v, "aux": False},
-        ))
+        low.columns.append(Column(low.fresh(var.identifier()), 0, 1, True,
+                                  {**model.variable_record(v), "index": v, "aux": False}))
     units = {con.lits[0] for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
     pairs = pair_halves(model.constraints)
     keys: set[str] = set()

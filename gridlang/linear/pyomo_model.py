@@ -125,11 +125,7 @@ class PyomoModel:
 def header_lines(model: Model, low: LinearForm, requested: str) -> list[str]:
     """The header comment of a file: the puzzle, its provenance and parameters, and the
     encoding of each region (``requested``: the strategy asked for)."""
-    lines = [f"gridlang model of puzzle {model.name!r}"]
-    for key in sorted(model.info):
-        lines.append(f"{key}: {model.info[key]}")
-    for key in sorted(model.params):
-        lines.append(f"param {key} = {model.params[key]}")
+    lines = [f"gridlang model of puzzle {model.name!r}"] + model.provenance()
     used = sorted(set(low.encodings.values()))
     if used in ([], [FLOW]):
         enc = "connectivity: " + ENCODING_TEXT[FLOW]

@@ -266,6 +266,12 @@ class _ToAst(Transformer_NonRecursive):
     def bind_direction(self, meta, c):
         return self._bind_family(meta, "directions", c)
 
+    def bind_corner(self, meta, c):
+        return self._bind_family(meta, "corners", c)
+
+    def corners_of(self, meta, c):
+        return ast.CornersOf(c[0], self.sp(meta))
+
     def direction(self, meta, c):
         return ast.Direction(str(c[0]), self.sp(c[0]))
 

@@ -208,6 +208,8 @@ _REGISTRY: dict[str, str] = {
     "masyu": f"{__name__}.masyu",
     "slitherlink": f"{__name__}.slitherlink",
     "numberlink": f"{__name__}.numberlink",
+    "hashiwokakero": f"{__name__}.hashiwokakero",
+    "arukone": f"{__name__}.arukone",
 }
 _LOADED: dict[str, Plugin] = {}
 

@@ -3,6 +3,8 @@
 An answer's line is the set of its chosen edges ``((r1, c1), (r2, c2))``
 (smaller end first): between side-neighbouring cells for Masyu and
 Numberlink, between adjacent corners of the cell lattice for Slitherlink.
+Hashiwokakero's bridges give each edge between cells a number, 0 to 2
+(:func:`edge_values`).
 These helpers read the published rules' words (a loop, a path, the
 degree of a point) on that set alone; they share nothing with the compiler.
 
@@ -10,12 +12,14 @@ Drawing: box-drawing characters. For lines between cells, each cell is one
 character (its clue, or the line's shape through it: ``─ │ ┌ ┐ └ ┘``, a
 dead end ``╴ ╶ ╵ ╷``, ``·`` for no line) with ``─`` or a space between
 side-by-side cells and a row of ``│`` or spaces between rows, so the drawing
-is ``2R - 1`` lines of ``2C - 1`` characters. For lines on the corner
+is ``2R - 1`` lines of ``2C - 1`` characters; an edge of value 2 (two
+bridges) is ``═`` or ``║``, and so is a cell that such edges cross
+straight. For lines on the corner
 lattice the drawing is ``2R + 1`` by ``2C + 1``: corners (``·`` where no
 line meets), edges ``─`` and ``│``, and each cell's clue between them.
 :func:`read_drawing` reads either back (an edge is any character other than
-a space in an edge position), which is the format of the instances'
-``.answer`` files.
+a space in an edge position), and :func:`read_values` with the doubled
+characters as 2, which is the format of the instances' ``.answer`` files.
 """
 
 from __future__ import annotations
@@ -43,6 +47,16 @@ def chosen_edges(solution: Solution, name: str = "line") -> set[Edge]:
         if value is True or value == 1:
             a, b = (tuple(end) for end in key)
             out.add((min(a, b), max(a, b)))
+    return out
+
+
+def edge_values(solution: Solution, name: str) -> dict[Edge, int]:
+    """The nonzero values of an integer decision on edges (Hashiwokakero's bridges), smaller end first."""
+    out = {}
+    for key, value in solution.decisions.get(name, {}).items():
+        if type(value) is int and value != 0:
+            a, b = (tuple(end) for end in key)
+            out[(min(a, b), max(a, b))] = value
     return out
 
 
@@ -104,20 +118,33 @@ def cell_sides(edges: set[Edge], r: int, c: int) -> int:
     return sum(e in edges for e in frame)
 
 
-def draw_between_cells(rows: int, cols: int, chars: list[str], edges: set[Edge], clue) -> str:
+def draw_between_cells(rows: int, cols: int, chars: list[str], edges: set[Edge] | dict[Edge, int], clue) -> str:
     """The drawing of lines between cells (see the module docstring); ``clue(i)`` is a cell's
-    own character or None."""
+    own character or None. ``edges`` is the set of chosen edges, or each chosen edge's value."""
+    value = edges.get if isinstance(edges, dict) else (lambda e, default=0: 1 if e in edges else default)
+
+    def across(e: Edge, single: str, double: str) -> str:
+        v = value(e, 0)
+        return " " if not v else double if v == 2 else single
+
     lines = []
     for r in range(rows):
         row = ""
         for c in range(cols):
             mark = clue(r * cols + c)
-            row += mark if mark is not None else _GLYPH[sides(edges, (r, c))]
+            if mark is None:
+                shape = sides(edges, (r, c))
+                mark = _GLYPH[shape]
+                ends = [((r, c - 1), (r, c)), ((r, c), (r, c + 1))] if shape == (0, 1, 0, 1) else \
+                    [((r - 1, c), (r, c)), ((r, c), (r + 1, c))] if shape == (1, 0, 1, 0) else []
+                if ends and all(value(e, 0) == 2 for e in ends):
+                    mark = "═" if shape == (0, 1, 0, 1) else "║"
+            row += mark
             if c + 1 < cols:
-                row += "─" if ((r, c), (r, c + 1)) in edges else " "
+                row += across(((r, c), (r, c + 1)), "─", "═")
         lines.append(row)
         if r + 1 < rows:
-            lines.append(" ".join("│" if ((r, c), (r + 1, c)) in edges else " " for c in range(cols)))
+            lines.append(" ".join(across(((r, c), (r + 1, c)), "│", "║") for c in range(cols)))
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -141,6 +168,18 @@ def draw_on_corners(rows: int, cols: int, clue, edges: set[Edge]) -> str:
                     row += mark if mark is not None else " "
             lines.append(row)
     return "\n".join(line.rstrip() for line in lines)
+
+
+def read_values(text: str) -> dict[Edge, int]:
+    """The edges of a drawing with their values: 2 for ``═`` and ``║``, 1 for any other mark
+    (positions as in :func:`read_drawing`)."""
+    rows = [ln for ln in text.splitlines() if not ln.startswith("#")]
+    out = {}
+    for edge in read_drawing(text):
+        (r, c), (r2, c2) = edge
+        y, x = (2 * r, 2 * c + 1) if r == r2 else (2 * r + 1, 2 * c)
+        out[edge] = 2 if rows[y][x] in "═║" else 1
+    return out
 
 
 def read_drawing(text: str) -> set[Edge]:

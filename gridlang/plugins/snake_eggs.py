@@ -41,7 +41,7 @@ outlined, with its size in every cell but the clue's.
 from __future__ import annotations
 
 import json
-from collections import Counter, deque
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..errors import MapError, Span, load_json
@@ -50,6 +50,7 @@ from ..limits import MAX_CELLS, MAX_COLS, MAX_ROWS
 from ..maps import MapData, json_item_spans, json_key_span
 from ..solution import Solution
 from . import Plugin, Verdict
+from .common import pieces, side_neighbours
 
 if TYPE_CHECKING:
     from ..draw import Style
@@ -67,39 +68,6 @@ def clue_value(ch: str) -> int | None:
         return None
     value = int(ch, 36)
     return value if value > 0 else None
-
-
-def _neighbours(rows: int, cols: int, i: int) -> list[int]:
-    r, c = divmod(i, cols)
-    out = []
-    if r > 0:
-        out.append(i - cols)
-    if r < rows - 1:
-        out.append(i + cols)
-    if c > 0:
-        out.append(i - 1)
-    if c < cols - 1:
-        out.append(i + 1)
-    return out
-
-
-def _components(rows: int, cols: int, cells: set[int]) -> list[list[int]]:
-    seen: set[int] = set()
-    comps = []
-    for start in sorted(cells):
-        if start in seen:
-            continue
-        seen.add(start)
-        comp, queue = [start], deque([start])
-        while queue:
-            u = queue.popleft()
-            for v in _neighbours(rows, cols, u):
-                if v in cells and v not in seen:
-                    seen.add(v)
-                    comp.append(v)
-                    queue.append(v)
-        comps.append(sorted(comp))
-    return comps
 
 
 def labels(grid: Grid, solution: Solution) -> dict[int, object]:
@@ -141,7 +109,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     ends = [i for i in range(n) if chars[i] == END]
     if len(ends) != 2:
         problems.append(f"the grid has {len(ends)} circled ends; the rules need exactly 2")
-    degree = {i: sum(1 for v in _neighbours(rows, cols, i) if v in snake) for i in snake}
+    degree = {i: sum(1 for v in side_neighbours(rows, cols, i) if v in snake) for i in snake}
     for e in ends:
         if e not in snake:
             problems.append(f"the circled cell {divmod(e, cols)} is not on the snake")
@@ -150,12 +118,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for i in sorted(snake):
         if i not in ends and degree[i] != 2:
             problems.append(f"snake cell {divmod(i, cols)} has {degree[i]} snake neighbours, not 2")
-    snake_comps = _components(rows, cols, snake)
+    snake_comps = pieces(rows, cols, snake)
     if len(snake_comps) != 1:
         problems.append(f"the snake falls into {len(snake_comps)} pieces")
     if len(snake) < 2:
         problems.append(f"the snake has {len(snake)} cells; it needs at least 2")
-    eggs = _components(rows, cols, set(range(n)) - snake)
+    eggs = pieces(rows, cols, set(range(n)) - snake)
     size_of = {i: len(comp) for comp in eggs for i in comp}
     sizes = params.get("sizes")
     expected = sorted(sizes) if isinstance(sizes, (tuple, list)) else None
@@ -194,7 +162,7 @@ def _walk(rows: int, cols: int, snake: set[int], ends: list[int]) -> list[int]:
         return sorted(snake)
     path, prev, cur = [ends[0]], None, ends[0]
     while True:
-        nxt = [v for v in _neighbours(rows, cols, cur) if v in snake and v != prev and v not in path]
+        nxt = [v for v in side_neighbours(rows, cols, cur) if v in snake and v != prev and v not in path]
         if len(nxt) != 1:
             return path
         prev, cur = cur, nxt[0]

@@ -32,7 +32,7 @@ piece banks (``decodePieceBank``)
     cells row by row, five to a base-32 digit (or ``W:BITS``).
 
 Genre names are pzprjs's, with its aliases (``mashu``/``masyu``/``pearl``,
-``numlin``/``numberlink``/``arukone``, ``slither``/``slitherlink``,
+``numlin``/``numberlink``, ``arukone``, ``slither``/``slitherlink``,
 ``heyawacky``); :data:`GENRES` lists what is decoded, :func:`genre_of` names
 the canonical genre of any alias. Every malformed URL is a
 :class:`UrlError` pointing at the character where the problem starts.
@@ -47,7 +47,7 @@ from .reader import _Reader
 from .shading import DECODERS as _SHADING_DECODERS
 from .url import ALIASES, SPEC_PUZZLES, Decoded, UrlError, error, genre_of, parse_url
 
-__all__ = ["ALIASES", "Decoded", "GENRES", "SPECS", "SPEC_PUZZLES", "UrlError", "bundled_spec", "compile_url", "decode",
+__all__ = ["ALIASES", "Decoded", "GENRES", "SPEC_PUZZLES", "UrlError", "bundled_spec", "compile_url", "decode",
            "error", "genre_of", "load_url", "parse_url"]
 
 _DECODERS = {**_SHADING_DECODERS, **_LINE_DECODERS}
@@ -77,36 +77,22 @@ def decode(url: str) -> Decoded:
     return Decoded(link.genre, text, link)
 
 
-
-
-# ------------------------------------------------------------------- writing
-
-
-
-# ------------------------------------------------------------------ genres
-
-
-
-
 GENRES: tuple[str, ...] = tuple(sorted(_DECODERS))
 """The genres whose URLs are decoded."""
 
 
 # --------------------------------------------------------------- using them
 
-SPECS = Path(__file__).resolve().parents[2] / "puzzles"
-"""Where the bundled genre specs are (``puzzles/GENRE.grid`` of the repository)."""
-
-
 def bundled_spec(genre: str) -> Path:
-    """The bundled spec of a genre, ``puzzles/GENRE.grid`` beside the package, else in the current directory.
+    """The bundled spec of a genre: ``GENRE.grid`` of the installed
+    ``gridlang.puzzles`` (the repository's ``puzzles/``).
 
     Raises:
-        UrlError: the genre has no bundled spec here.
+        UrlError: the genre has no bundled spec.
     """
-    path = SPECS / f"{genre}.grid"
-    if not path.is_file():  # an installed package: the checkout or project it runs in
-        path = Path.cwd() / "puzzles" / f"{genre}.grid"
+    from importlib import resources
+
+    path = Path(str(resources.files("gridlang.puzzles").joinpath(f"{genre}.grid")))
     if not path.is_file():
         raise UrlError(f"there is no bundled spec for {genre} ({path} is missing); give the spec's path")
     return path
@@ -148,18 +134,25 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
     """Parse, check and compile a spec against a URL's puzzle.
 
     Returns:
-        ``(model, seconds)`` as :func:`gridlang.pipeline.load_checked` gives them.
+        ``(model, seconds)``: the model, and seconds ``parse`` (the URL,
+        the spec, the grid and parameters) and ``compile``.
 
     Raises:
         GridlangError: a bad URL, spec, map or parameter, located.
     """
+    import time
+
     from ..checker import check
     from ..parser import parse_file
     from ..pipeline import load_checked
 
+    t0 = time.perf_counter()
     path, decoded, data = load_url(url, spec)
     tree = parse_file(path)
-    model, seconds = load_checked(tree, check(tree), data, params)
+    symbols = check(tree)
+    parse = time.perf_counter() - t0
+    model, seconds = load_checked(tree, symbols, data, params)
+    seconds["parse"] = parse + seconds.pop("read", 0.0)  # the URL, the spec, the grid and parameters
     model.info["spec"] = str(path)
     model.info["map"] = url
     return model, seconds

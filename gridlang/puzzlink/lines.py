@@ -1,4 +1,4 @@
-"""puzz.link URLs of the line genres: Masyu, Numberlink, Slitherlink.
+"""puzz.link URLs of the line genres: Masyu, Numberlink, Slitherlink, Hashiwokakero.
 
 The encodings, read from pzprjs (robx/pzprjs, MIT licence: each genre's
 ``decodePzpr`` in ``src/variety/*.js`` and ``src/variety-common/Encode.js``)
@@ -6,7 +6,8 @@ and re-implemented here; the shared readers are :mod:`gridlang.puzzlink.reader`'
 
 Masyu (``mashu``, ``masyu``, ``pearl``)
     the circles (``decodeCircle``): ``o`` white, ``*`` black.
-Numberlink (``numlin``, ``numberlink``, ``arukone``)
+Numberlink (``numlin``, ``numberlink``), Arukone (``arukone``: every cell on a line;
+with the ``e`` flag, Numberlink)
     the numbers (``decodeNumber16``), written with spaces between cells
     when a number has two figures or more.
 Slitherlink (``slither``, ``slitherlink``)
@@ -15,6 +16,9 @@ Slitherlink (``slither``, ``slitherlink``)
     0-4 then two empty cells; ``g``-``z`` 1-20 empty cells; ``.`` a number
     not given (``?``, refused: a Slitherlink map has none). As in pzprjs,
     the empty cells after the last number may run past the grid's end.
+Hashiwokakero (``hashi``, ``hashikake``, ``bridges``)
+    the islands' numbers (``decodeNumber16``); ``.`` an island whose
+    number is not given, written ``?``.
 
 The ``f`` flag (``loop_full``, ``slither_full``: the loop visits every cell
 or corner) is a variant the bundled specs do not state, so it is refused.
@@ -42,7 +46,18 @@ def masyu(rd: _Reader) -> str:
 
 
 def numberlink(rd: _Reader) -> str:
-    """A Numberlink URL's text map: ``.`` and the numbers."""
+    """A Numberlink or Arukone URL's text map: ``.`` and the numbers.
+
+    Arukone (pzprjs ``arukone``) asks for every cell to be on a line; its
+    ``e`` flag (``dontpassallcell``) lets cells stay empty, which is
+    Numberlink (:func:`~gridlang.puzzlink.url.parse_url` names it so).
+    Any other flag is refused.
+    """
+    allowed = "e" if rd.link.pid == "arukone" else ""
+    if set(rd.link.flags) - set(allowed):
+        raise error(rd.link, f"the flags {rd.link.flags!r} ask for a variant the bundled spec does not state"
+                    + (" (arukone takes e: cells may stay empty)" if allowed else ""),
+                    rd.link.url.find("/" + rd.link.flags + "/") + 1)
     cells = _numbers(rd)
     rd.done()
     if "?" in cells:
@@ -80,5 +95,12 @@ def slitherlink(rd: _Reader) -> str:
     return _document(rd.link, [], grid_text(rd.link.rows, rd.link.cols, cells))
 
 
-DECODERS = {"masyu": masyu, "numberlink": numberlink, "slitherlink": slitherlink}
+def hashiwokakero(rd: _Reader) -> str:
+    """A Hashiwokakero URL's text map: ``.`` the sea, the islands' numbers, ``?`` an island without one."""
+    cells = _numbers(rd)
+    rd.done()
+    return _document(rd.link, [], grid_text(rd.link.rows, rd.link.cols, cells))
+
+
+DECODERS = {"masyu": masyu, "numberlink": numberlink, "arukone": numberlink, "slitherlink": slitherlink, "hashiwokakero": hashiwokakero}
 """Genre -> decoder, merged into :data:`gridlang.puzzlink.GENRES`."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..grid import flood_rooms
 from .url import PuzzLink, UrlError, error
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -96,31 +97,12 @@ class _Reader:
         right = bits(chunk[:first], vertical)     # wall between (r, c) and (r, c + 1)
         below = bits(chunk[first:], horizontal)   # wall between (r, c) and (r + 1, c)
         self.i += need
-        room = [-1] * (rows * cols)
-        count = 0
-        for start in range(rows * cols):
-            if room[start] >= 0:
-                continue
-            room[start] = count
-            stack = [start]
-            while stack:
-                u = stack.pop()
-                r, c = divmod(u, cols)
-                steps = []
-                if c + 1 < cols and not right[r * (cols - 1) + c]:
-                    steps.append(u + 1)
-                if c > 0 and not right[r * (cols - 1) + c - 1]:
-                    steps.append(u - 1)
-                if r + 1 < rows and not below[r * cols + c]:
-                    steps.append(u + cols)
-                if r > 0 and not below[(r - 1) * cols + c]:
-                    steps.append(u - cols)
-                for v in steps:
-                    if room[v] < 0:
-                        room[v] = count
-                        stack.append(v)
-            count += 1
-        return room
+
+        def joined(u: int, v: int) -> bool:  # u < v, side neighbours
+            r, c = divmod(u, cols)
+            return not (right[r * (cols - 1) + c] if v == u + 1 else below[u])
+
+        return flood_rooms(rows, cols, joined)
 
     def circles(self) -> list[int]:
         """``decodeCircle``: 0 none, 1 white, 2 black, per cell."""

@@ -25,9 +25,12 @@ ALIASES: dict[str, str] = {
     "pearl": "masyu",
     "numlin": "numberlink",
     "numberlink": "numberlink",
-    "arukone": "numberlink",
+    "arukone": "arukone",
     "slither": "slitherlink",
     "slitherlink": "slitherlink",
+    "hashi": "hashiwokakero",
+    "hashikake": "hashiwokakero",
+    "bridges": "hashiwokakero",
 }
 """pzprjs genre names and aliases -> the genre's name here (its spec's file name)."""
 
@@ -42,7 +45,9 @@ SPEC_PUZZLES: dict[str, str] = {
     "statuepark": "Statue Park",
     "masyu": "Masyu",
     "numberlink": "Numberlink",
+    "arukone": "Arukone",
     "slitherlink": "Slitherlink",
+    "hashiwokakero": "Hashiwokakero",
 }
 """Genre -> the ``puzzle "NAME"`` of its bundled spec."""
 
@@ -145,6 +150,8 @@ def parse_url(url: str) -> PuzzLink:
         size.append(int(parts[j]))
     if size[0] > 200 or size[1] > 200:
         raise error(url, f"a {size[0]}x{size[1]} grid is larger than gridlang reads (200x200)", positions[i])
+    if genre == "arukone" and "e" in flags:
+        genre = "numberlink"  # pzprjs's dontpassallcell: cells may stay empty, as in Numberlink
     body_start = positions[i + 2] if i + 2 < len(parts) else len(url)
     body = "/".join(parts[i + 2:])
     return PuzzLink(url, pid, genre, size[0], size[1], body, body_start, flags, variant, positions[i])

@@ -219,6 +219,7 @@ def test_url_decodes_to_the_instance(url, genre, name):
     ("https://puzz.link/p?masyu/f/4/4/0003i0", "the flags 'f'", 27),
     ("https://puzz.link/p?slither/5/5/cbcb", "the data ends after 12 cells; a 5x5 grid has 25", 37),
     ("https://puzz.link/p?numlin/3/1/1.1", "number is missing", 32),
+    ("https://puzz.link/p?numlin/x/3/1/1g1", "the flags 'x'", 28),
 ])
 def test_bad_line_urls(url, words, column):
     with pytest.raises(GridlangError) as info:
@@ -236,6 +237,38 @@ def test_url_solves_with_the_bundled_spec(capsys):
     got = {(tuple(a), tuple(b)) for (a, b), v in out["decisions"]["line"] if v == 1}
     assert got == _known("slitherlink", "cspuz_4x4")
     assert all(len(entry) == 2 and len(entry[0]) == 2 and len(entry[0][0]) == 2 for entry in out["decisions"]["line"])
+
+
+# Arukone: pzprjs test/script/arukone.js (MIT licence), its 4x4 puzzle and the
+# answer its test accepts with every cell on a line ("passallcell").
+ARUKONE_URL = "https://puzz.link/p?arukone/4/4/12l3123j"
+ARUKONE_ANSWER = {((0, 0), (1, 0)), ((0, 1), (0, 2)), ((0, 2), (0, 3)), ((0, 3), (1, 3)), ((1, 0), (1, 1)),
+                  ((1, 1), (2, 1)), ((1, 2), (1, 3)), ((1, 2), (2, 2)), ((2, 0), (3, 0)), ((2, 3), (3, 3)),
+                  ((3, 0), (3, 1)), ((3, 1), (3, 2)), ((3, 2), (3, 3))}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arukone_url_fills_every_cell_and_is_unique(backend, capsys):
+    code = cli.main(["solve", "--url", ARUKONE_URL, "--unique", "--json", "--backend", backend])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["puzzle"] == "Arukone" and out["verified"] is True and out["unique"] is True
+    assert {(tuple(a), tuple(b)) for (a, b), v in out["decisions"]["line"] if v == 1} == ARUKONE_ANSWER
+
+
+def test_arukone_e_flag_is_numberlink(capsys):
+    # Janko's Arukone 181 leaves two cells empty: as pzprjs's arukone (every
+    # cell on a line) it has no answer; with the e flag it is Numberlink.
+    body = "8/8/g3k64l1j2m5k6134y5k2"
+    assert decode(f"https://puzz.link/p?arukone/e/{body}").genre == "numberlink"
+    assert cli.main(["solve", "--url", f"https://puzz.link/p?arukone/{body}", "--backend", "asp"]) == 2
+    assert "INFEASIBLE" in capsys.readouterr().out
+    assert cli.main(["solve", "--url", f"https://puzz.link/p?arukone/e/{body}", "--unique", "--json",
+                     "--backend", "asp"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["puzzle"] == "Numberlink" and out["unique"] is True
+    on_line = {tuple(p) for (a, b), v in out["decisions"]["line"] if v == 1 for p in (a, b)}
+    assert len(on_line) == 62
 
 
 def test_json_answer_verifies(tmp_path, capsys):
@@ -260,7 +293,7 @@ def test_json_answer_verifies(tmp_path, capsys):
 @pytest.mark.parametrize("rule,words,column", [
     ("require count(line) == 2", "'line' is a decision on edges, not a cell set", 15),
     ("require for each cell p: line[p]", "'line' is a decision on edges", 26),
-    ("require for each cell p: straight(line, p)", "is on corner edges", 35),
+    ("require for each cell p: straight(line, p)", "'line' is on corner edges, so this takes a corner", 41),
     ("require for each cell p: degree(x, p) == 2", "'x' is a decision on cells", 33),
     ("require for each cell p: not (line is a loop)", "'is a loop' is a rule of its own", 31),
 ])
@@ -320,6 +353,19 @@ def test_every_backend_proves_the_same_unique_loop(url, capsys):
         answers[backend] = out["decisions"]["line"]
     first = next(iter(answers.values()))
     assert all(a == first for a in answers.values())
+
+
+def test_bundled_specs_are_installed_with_the_package(tmp_path):
+    # Run outside the checkout: the genre's spec comes from the installed package.
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "gridlang", "solve", "--url", ARUKONE_URL, "--json",
+                          "--backend", "asp"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["puzzle"] == "Arukone" and answer["verified"] is True
+    assert Path(answer["spec"]).name == "arukone.grid" and Path(answer["spec"]).is_file()
 
 
 # Real 10x10 Numberlink URLs from public puzzle lists (docs/benchmarks.md, "Line genres"). The MILP is

@@ -1,0 +1,41 @@
+"""The Arukone plug-in: Numberlink's rules, and every cell on a line.
+
+Published rules (pzprjs ``arukone``, after Nikoli's Numberlink): join each
+pair of equal numbers by a line through the centres of cells, moving between
+side neighbours; lines do not cross, branch or share a cell; every line
+joins two numbers; and every cell is on a line (pzprjs's ``checkNoLine``,
+unless the URL's ``e`` flag lets cells stay empty, which is Numberlink).
+"""
+
+from __future__ import annotations
+
+from . import Verdict
+from .common import verdict
+from .lines import adjacency, chosen_edges
+from .numberlink import NumberlinkPlugin
+from .numberlink import verify as verify_numberlink
+
+NAME = "Arukone"
+
+
+def verify(grid, solution, params, variant=None) -> Verdict:
+    """Check an Arukone answer: Numberlink's rules (:func:`gridlang.plugins.numberlink.verify`), and no empty cell."""
+    first = verify_numberlink(grid, solution, params, variant)
+    problems = list(first.problems)
+    adj = adjacency(chosen_edges(solution))
+    empty = [divmod(i, grid.cols) for i in range(grid.rows * grid.cols) if divmod(i, grid.cols) not in adj]
+    if empty:
+        problems.append(f"{len(empty)} cells are on no line, e.g. {', '.join(map(str, empty[:6]))}")
+    return verdict(NAME, problems, edges=len(chosen_edges(solution)))
+
+
+class ArukonePlugin(NumberlinkPlugin):
+    """Arukone: Numberlink's drawing, and its verifier with every cell on a line."""
+
+    name = "arukone"
+
+    def verify(self, grid, solution, params, variant=None):
+        return verify(grid, solution, params, variant)
+
+
+PLUGIN = ArukonePlugin()
