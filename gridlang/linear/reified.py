@@ -19,9 +19,10 @@ Paired halves
     their two big-M rows only bound it. A reified count such as
     ``number[p] = 0 -> degree == 0`` with ``number[p] != 0 -> degree ==
     2`` becomes the one row ``degree + 2 x[p,0] == 2``, where big-M gave
-    three. A side that only one half has is paired with ``L``'s own bound
-    (``a = max(L)`` for ``<=``), which is exactly the other half's big-M
-    row; when both sides shift by the same amount they share one ranged row.
+    three. A side that only one half has, paired with ``L``'s own bound
+    (``a = max(L)`` for ``<=``), is exactly that half's big-M row, and is
+    written as one under its own name, unless both sides shift by the same
+    amount: then they share one ranged (or equality) row.
 
 Both forms are exact on 0/1 points: they cut off no integer point the IR
 allows and admit none it forbids. The measurements behind the choice
@@ -75,27 +76,30 @@ def lower_guarded(low: LinearForm, halves: list[tuple[str, Linear]]) -> None:
     lmax = const + sum(a for a in coefs.values() if a > 0)
     lmin = const + sum(a for a in coefs.values() if a < 0)
     sides = [_sides(con, lmin, lmax) for _, con in halves]
-    if len(halves) == 1:
-        name, con = halves[0]
-        for side, rhs in sides[0].items():
-            label = name + (f"_{side}" if len(sides[0]) > 1 or con.op is Cmp.EQ else "")
-            _big_m(low, label, con.enforce, coefs, const, side, rhs, lmin, lmax)
-        return
-    # L <= a [e] + c (1 - [e]), i.e. L + (c - a) [e] <= c, [e] being x_e or 1 - x_e. A half
-    # without the side stands at L's own bound there; the row is then the other half's big-M row.
-    e = halves[0][1].enforce[0]
-    shifts: dict[str, tuple[int, int]] = {}
-    for side, bound in (("le", lmax), ("ge", lmin)):
-        if side in sides[0] or side in sides[1]:
-            a, c = sides[0].get(side, bound), sides[1].get(side, bound)
-            shifts[side] = (c - a, c)
-    name = f"{halves[0][0]}_with_{halves[1][0]}"
-    if len(shifts) == 2 and shifts["le"][0] == shifts["ge"][0]:  # one body: a ranged or equality row
-        _shifted(low, name, coefs, const, e, shifts["le"][0], shifts["ge"][1], shifts["le"][1])
-        return
-    for side, (shift, c) in shifts.items():
-        _shifted(low, f"{name}_{side}", coefs, const, e, shift, c if side == "ge" else None,
-                 c if side == "le" else None)
+    # Big-M rows keep the names they have unpaired: linear_12_L22, with _le/_ge on an equality or two sides.
+    suffixed = [len(own) > 1 or con.op is Cmp.EQ for (_, con), own in zip(halves, sides)]
+    if len(halves) == 2:
+        # L <= a [e] + c (1 - [e]), i.e. L + (c - a) [e] <= c, [e] being x_e or 1 - x_e. A half
+        # without the side stands at L's own bound there, which makes the row the other half's big-M row.
+        e = halves[0][1].enforce[0]
+        shifts: dict[str, tuple[int, int]] = {}
+        for side, bound in (("le", lmax), ("ge", lmin)):
+            if side in sides[0] or side in sides[1]:
+                a, c = sides[0].get(side, bound), sides[1].get(side, bound)
+                shifts[side] = (c - a, c)
+        name = f"{halves[0][0]}_with_{halves[1][0]}"
+        if len(shifts) == 2 and shifts["le"][0] == shifts["ge"][0]:  # one body: a ranged or equality row
+            _shifted(low, name, coefs, const, e, shifts["le"][0], shifts["ge"][1], shifts["le"][1])
+            return
+        for side, (shift, c) in shifts.items():
+            if side in sides[0] and side in sides[1]:
+                _shifted(low, f"{name}_{side}", coefs, const, e, shift, c if side == "ge" else None,
+                         c if side == "le" else None)
+        sides = [{side: rhs for side, rhs in own.items() if side not in other}
+                 for own, other in ((sides[0], sides[1]), (sides[1], sides[0]))]
+    for (name, con), own, suffix in zip(halves, sides, suffixed):
+        for side, rhs in own.items():
+            _big_m(low, name + (f"_{side}" if suffix else ""), con.enforce, coefs, const, side, rhs, lmin, lmax)
 
 
 def _shifted(low: LinearForm, name: str, coefs: dict[int, int], const: int, e: int, shift: int,
