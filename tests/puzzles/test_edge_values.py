@@ -37,22 +37,12 @@ from gridlang.plugins.lines import read_drawing, read_values
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
 
+from tiny import lattice_edges
+
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 HASHI = PUZZLES / "instances" / "hashiwokakero"
 BACKENDS = tuple(backend_names())
-
-
-def _edges(rows: int, cols: int, lattice: str) -> list[tuple]:
-    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if c + 1 < w:
-                out.append(((r, c), (r, c + 1)))
-            if r + 1 < h:
-                out.append(((r, c), (r + 1, c)))
-    return out
 
 
 INT = "tile cell '.'\ntile clue number\ndecide b: 0..2 on edges\n"
@@ -114,7 +104,7 @@ def _nonzero(decisions: dict) -> frozenset:
 @functools.lru_cache(maxsize=None)
 def brute_force(spec_text: str, map_text: str, lattice: str, values: tuple[int, ...]) -> frozenset[frozenset]:
     *_, grid, judge = _judge(spec_text, map_text)
-    edges = _edges(grid.rows, grid.cols, lattice)
+    edges = lattice_edges(grid.rows, grid.cols, lattice)
     name, boolean = _name(spec_text), values == (0, 1)
     found = set()
     for combo in itertools.product(values, repeat=len(edges)):
@@ -278,7 +268,7 @@ def test_a_corner_rule_broken_by_a_missing_edge_is_located():
 def test_integer_edges_off_their_domain_or_missing_are_violations_of_the_decide():
     known = _hashi_known("pzprjs_5x5")
     text = (PUZZLES / "hashiwokakero.grid").read_text(encoding="utf-8")
-    every = {e: known.get(e, 0) for e in _edges(5, 5, "edges")}
+    every = {e: known.get(e, 0) for e in lattice_edges(5, 5, "edges")}
     assert _evaluate(text, HASHI / "pzprjs_5x5.txt", {"bridge": every}).ok
     bad = dict(every)
     bad[((4, 3), (4, 4))] = 3

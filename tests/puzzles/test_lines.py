@@ -35,23 +35,13 @@ from gridlang.plugins.lines import read_drawing
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
 
+from tiny import lattice_edges
+
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 BACKENDS = tuple(backend_names())
 GENRES = ("masyu", "numberlink", "slitherlink")
 PUZZLE = {"masyu": "Masyu", "numberlink": "Numberlink", "slitherlink": "Slitherlink"}
-
-
-def _edges(rows: int, cols: int, lattice: str) -> list[tuple]:
-    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if c + 1 < w:
-                out.append(((r, c), (r, c + 1)))
-            if r + 1 < h:
-                out.append(((r, c), (r + 1, c)))
-    return out
 
 
 LOOP = "tile cell '.'\ntile clue number\ndecide line: bool on edges\nrequire line is a loop\n"
@@ -94,7 +84,7 @@ def _judge(spec_text: str, map_text: str):
 @functools.lru_cache(maxsize=None)
 def brute_force(spec_text: str, map_text: str, lattice: str) -> frozenset[frozenset]:
     *_, grid, judge = _judge(spec_text, map_text)
-    edges = _edges(grid.rows, grid.cols, lattice)
+    edges = lattice_edges(grid.rows, grid.cols, lattice)
     found = set()
     for bits in itertools.product((False, True), repeat=len(edges)):
         chosen = {e: True for e, b in zip(edges, bits) if b}
@@ -188,7 +178,7 @@ def test_verifier_accepts_the_answer_and_rejects_a_broken_one(genre, name, words
 def test_masyu_verifier_reads_the_circles():
     """A loop round the whole 6x6 board is one loop, but breaks the circles' rules."""
     grid = _grid("masyu", "pzprjs_6x6")
-    ring = {e: True for e in _edges(6, 6, "edges")
+    ring = {e: True for e in lattice_edges(6, 6, "edges")
             if all(r in (0, 5) for r in (e[0][0], e[1][0])) and e[0][0] == e[1][0]
             or all(c in (0, 5) for c in (e[0][1], e[1][1])) and e[0][1] == e[1][1]}
     verdict = find_plugin("Masyu").verify(grid, Solution({"line": ring}, {}), {})
