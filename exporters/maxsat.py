@@ -437,7 +437,8 @@ def _log(line: str) -> None:
 def _conflicts(oracle: _Oracle) -> str:
     """The SAT solver's conflicts so far, for ``--log``."""
     solver = getattr(oracle, "solver", None)
-    return f"{solver.accum_stats().get('conflicts', 0):,} conflicts so far" if solver is not None else ""
+    stats = solver.accum_stats() if solver is not None else None  # None once abandoned after a Ctrl-C
+    return f"{stats.get('conflicts', 0):,} conflicts so far" if stats else ""
 
 
 class _Oracle:

@@ -273,6 +273,27 @@ SLICE_SECONDS = 1.0
 time left), from the conflict rate of the slice before."""
 
 
+_ABANDONED: list = []
+"""Solvers PySAT left in an undefined state, kept alive so that nothing frees them."""
+
+
+def _abandon(solver) -> None:
+    """Never touch ``solver``'s native solver again, nor free it.
+
+    From the main thread, PySAT meets a Ctrl-C during a call with a
+    ``longjmp`` out of the solver's C++ code, which skips its destructors
+    and can leave its memory inconsistent: freeing it afterwards aborted
+    the process (``free(): invalid pointer``, SIGABRT) instead of printing
+    the best answer and exiting 130. The wrapper's ``delete`` is a no-op
+    once its ``solver`` is None; the native object is kept here, so that
+    its own destructor never runs (the process ends soon after a Ctrl-C).
+    """
+    inner = getattr(solver, "solver", None)
+    if inner is not None:
+        _ABANDONED.append(inner)
+        solver.solver = None
+
+
 def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
     """One call of a PySAT solver under ``deadline``: True, False, or None when
     the time ran out or Ctrl-C stopped it.
@@ -322,6 +343,7 @@ def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, confl
         except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
             if "interrupt" not in str(e).lower():
                 raise
+            _abandon(solver)
             deadline.stop()
             return None
         if ok is not None:

@@ -105,3 +105,25 @@ def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130(backend):
     assert answer["status"] in ("FEASIBLE", "UNKNOWN")
     if answer["status"] == "FEASIBLE":
         assert answer["verified"] is True and answer["verified_score"] == answer["objective"] <= 169
+
+
+def test_a_sat_solver_pysat_jumped_out_of_is_never_freed():
+    # PySAT meets a Ctrl-C in the main thread with a longjmp out of CaDiCaL
+    # and raises "Caught keyboard interrupt"; the solver's memory may then be
+    # inconsistent, so it must not be freed (that aborted the process).
+    from pysat.solvers import Solver
+
+    from gridlang.deadline import _ABANDONED, run_sat
+
+    solver = Solver(name="cadical195", bootstrap_with=[[1, 2], [-1, 2]])
+    inner = solver.solver
+
+    def interrupted(assumptions=()):
+        raise RuntimeError("Caught keyboard interrupt")
+
+    solver.solve_limited = interrupted
+    deadline = Deadline(None)
+    assert run_sat(solver, "cadical195", [], deadline, 10_000) is None
+    assert deadline.expired()  # the Ctrl-C stops the whole command
+    solver.delete()  # a no-op now
+    assert inner in _ABANDONED and inner.cadical is not None  # never freed
