@@ -84,7 +84,7 @@ from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.cardinality import CostBound
 from gridlang.connectivity import cut_clause, root_side_cuts, separator_cuts
 from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
-from gridlang.deadline import BuildTimeout, Deadline, run_sat, run_solver, sat_interruptible
+from gridlang.deadline import BuildTimeout, Deadline, quiet_pysat_sigint, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
     Assignment,
@@ -274,6 +274,7 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
+        quiet_pysat_sigint()
         deadline = options.clock()
         try:
             deadline.check()

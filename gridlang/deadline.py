@@ -277,6 +277,23 @@ _ABANDONED: list = []
 """Solvers PySAT left in an undefined state, kept alive so that nothing frees them."""
 
 
+def quiet_pysat_sigint() -> None:
+    """Keep PySAT from installing its own SIGINT handler.
+
+    From the main thread, PySAT's solver calls and cardinality encodings
+    meet a Ctrl-C with a ``longjmp`` out of their C++ code, which skips its
+    destructors: freeing the solver afterwards aborted the process
+    (``free(): invalid pointer``), and a run was seen to hang. gridlang
+    handles Ctrl-C itself (:func:`catch_interrupt`), and CaDiCaL runs in
+    short slices (:func:`run_sat`), so PySAT is told it never runs in the
+    main thread (its ``MainThread.check``, which decides whether it installs
+    the handler).
+    """
+    from pysat import _utils
+
+    _utils.MainThread.check = staticmethod(lambda: False)
+
+
 def _abandon(solver) -> None:
     """Never touch ``solver``'s native solver again, nor free it.
 
@@ -324,15 +341,14 @@ def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, confl
         if ok is None:
             solver.clear_interrupt()
         return ok
-    # With a deadline a slice is sized by the conflict rate the solver last
-    # showed (kept on it between calls), the first one short: a first slice
-    # of the full budget ran 7 s past a 10 s limit on a 100x100 map, where
-    # CaDiCaL made 900 conflicts a second.
-    budget = conflicts
-    if deadline.end is not None:
-        rate = getattr(solver, "_gridlang_rate", None)
-        budget = FIRST_SLICE if rate is None else rate * min(SLICE_SECONDS, deadline.remaining() or 0.0)
-        budget = min(conflicts, budget)
+    # A slice is sized by the conflict rate the solver last showed (kept on
+    # it between calls), the first one short: a first slice of the full
+    # budget ran 7 s past a 10 s limit on a 100x100 map, where CaDiCaL made
+    # 900 conflicts a second. Without a deadline too, so that a Ctrl-C (read
+    # between slices) is answered within about SLICE_SECONDS.
+    rate = getattr(solver, "_gridlang_rate", None)
+    budget = FIRST_SLICE if rate is None else rate * min(SLICE_SECONDS, deadline.remaining() or SLICE_SECONDS)
+    budget = min(conflicts, budget)
     while not deadline.expired():
         remaining = deadline.remaining()
         before = solver.accum_stats().get("conflicts", 0)
@@ -348,11 +364,10 @@ def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, confl
             return None
         if ok is not None:
             return ok
-        if remaining is not None:
-            spent = max(time.perf_counter() - t, 1e-3)
-            rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
-            with contextlib.suppress(AttributeError):
-                solver._gridlang_rate = rate
-            left = deadline.remaining() or 0.0
-            budget = min(conflicts, rate * min(SLICE_SECONDS, left))
+        spent = max(time.perf_counter() - t, 1e-3)
+        rate = max(solver.accum_stats().get("conflicts", 0) - before, 1) / spent
+        with contextlib.suppress(AttributeError):
+            solver._gridlang_rate = rate
+        left = SLICE_SECONDS if remaining is None else deadline.remaining() or 0.0
+        budget = min(conflicts, rate * min(SLICE_SECONDS, left))
     return None
