@@ -248,3 +248,22 @@ def flood_rooms(rows: int, cols: int, joined: Callable[[int, int], bool]) -> lis
                     stack.append(v)
         count += 1
     return room
+
+
+def lattice_edges(rows: int, cols: int, lattice: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The edges of a decision on edges, as pairs of ``(row, col)`` ends, row-major by first end.
+
+    Args:
+        rows, cols: the map's size in cells.
+        lattice: ``"edges"`` (ends are cells) or ``"corners"`` (ends are
+            lattice corners, ``rows + 1`` by ``cols + 1``).
+    """
+    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if c + 1 < w:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < h:
+                out.append(((r, c), (r + 1, c)))
+    return out

@@ -204,21 +204,15 @@ class Program:
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
             where = f"  % {con.span}" if con.span else ""
-            if isinstance(con, GraphConnected):
+            if isinstance(con, (Connected, GraphConnected)):
                 if strategy == "reach":
-                    graphs.append(con)
-                else:
-                    self.lazy.append(con)
-                    lit_of = dict(con.members)
-                    lines += [clause_rule([lit_of[r]]) + where for r in con.roots]
-            elif isinstance(con, Connected):
-                if strategy == "reach":
-                    nodes.append(con)
+                    (graphs if isinstance(con, GraphConnected) else nodes).append(con)
                 else:
                     self.lazy.append(con)
                     lit_of = dict(con.members)
                     lines += [clause_rule([lit_of[r]] if r in lit_of else []) + where for r in con.roots]
-                    lines += [clause_rule(cut_clause(c)) + where for c in seed_cuts(model.grid, con)]
+                    if isinstance(con, Connected):  # cut-vertex seeds are known for cell regions only
+                        lines += [clause_rule(cut_clause(c)) + where for c in seed_cuts(model.grid, con)]
             elif isinstance(con, (Clause, Linear)):
                 lines += [rule + where for rule in constraint_rules(con)]
             else:

@@ -66,19 +66,3 @@ def connected_subsets(grid: Grid, roots=(), size=None, allowed=None) -> int:
             continue
         count += rooted_ok(grid, cells, roots)
     return count
-
-
-def lattice_edges(rows: int, cols: int, lattice: str) -> list[tuple]:
-    """Every edge of a ``rows x cols`` map as ``((r1, c1), (r2, c2))``, the
-    smaller end first, row by row: between side-neighbouring cells when
-    ``lattice`` is ``"edges"``, else between the ``(rows + 1) x (cols + 1)``
-    corners of the corner lattice."""
-    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if c + 1 < w:
-                out.append(((r, c), (r, c + 1)))
-            if r + 1 < h:
-                out.append(((r, c), (r + 1, c)))
-    return out

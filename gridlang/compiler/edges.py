@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 from .. import ast
 from ..errors import SemanticError
+from ..grid import lattice_edges
 from ..ir import Cmp, Decision, GraphConnected, Linear
 from .cellsets import CellValue, neg
 
@@ -110,25 +111,6 @@ class EdgeSet:
     def incident(self, v: int) -> list[CellValue]:
         """The chosen literals of v's edges, in the order up, right, down, left (only the existing ones)."""
         return [self.lits[k] for k in self.around(v) if k is not None]
-
-
-def lattice_edges(rows: int, cols: int, lattice: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The edges of a decision on edges, as pairs of ``(row, col)`` ends, row-major by first end.
-
-    Args:
-        rows, cols: the map's size in cells.
-        lattice: ``"edges"`` (ends are cells) or ``"corners"`` (ends are
-            lattice corners, ``rows + 1`` by ``cols + 1``).
-    """
-    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
-    out = []
-    for r in range(h):
-        for c in range(w):
-            if c + 1 < w:
-                out.append(((r, c), (r, c + 1)))
-            if r + 1 < h:
-                out.append(((r, c), (r + 1, c)))
-    return out
 
 
 class EdgeLowering:

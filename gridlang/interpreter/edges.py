@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import ast
+from ..grid import lattice_edges
 from .verdict import _MAX_SHOWN
 
 Point = tuple[int, int]
@@ -30,15 +31,7 @@ class EdgeRules:
 
     def possible_edges(self, lattice: str) -> set[Edge]:
         """Every edge a decision on ``lattice`` is made on."""
-        h, w = (self.grid.rows, self.grid.cols) if lattice == "edges" else (self.grid.rows + 1, self.grid.cols + 1)
-        out = set()
-        for r in range(h):
-            for c in range(w):
-                if c + 1 < w:
-                    out.add(((r, c), (r, c + 1)))
-                if r + 1 < h:
-                    out.add(((r, c), (r + 1, c)))
-        return out
+        return set(lattice_edges(self.grid.rows, self.grid.cols, lattice))
 
     def check_edge_decision(self, d: ast.Decide, given: dict) -> None:
         """Read the edges of ``d`` into ``self.edge_values`` and its chosen ones into ``self.lines``;
@@ -165,10 +158,7 @@ class EdgeRules:
         starts = self.cells(e.cell)
         if not starts:
             return frozenset()
-        adj: dict[Point, list[Point]] = {}
-        for a, b in self.lines[e.name.id]:
-            adj.setdefault(a, []).append(b)
-            adj.setdefault(b, []).append(a)
+        adj = _adjacency(self.lines[e.name.id])
         seen = {divmod(p, self.grid.cols) for p in starts}
         queue = deque(sorted(seen))
         while queue:
@@ -180,21 +170,7 @@ class EdgeRules:
 
     def lines_connected(self, st: ast.IsConnected) -> None:
         """``line is connected``: the chosen edges form one connected graph (none at all is connected)."""
-        adj: dict[Point, list[Point]] = {}
-        for a, b in self.lines[st.cells.id]:
-            adj.setdefault(a, []).append(b)
-            adj.setdefault(b, []).append(a)
-        pieces: list[set[Point]] = []
-        for start in sorted(adj):
-            if any(start in piece for piece in pieces):
-                continue
-            piece, queue = {start}, deque([start])
-            while queue:
-                for w in adj[queue.popleft()]:
-                    if w not in piece:
-                        piece.add(w)
-                        queue.append(w)
-            pieces.append(piece)
+        pieces = _pieces(_adjacency(self.lines[st.cells.id]))
         if len(pieces) > 1:
             sizes = ", ".join(str(len(p)) for p in pieces)
             self.fail(f"the chosen edges of {st.cells.id!r} fall into {len(pieces)} pieces ({sizes} points); "
@@ -206,21 +182,38 @@ class EdgeRules:
         if not chosen:
             self.fail(f"{f.name.id!r} has no chosen edge, so no loop")
             return
-        adj: dict[Point, list[Point]] = {}
-        for a, b in chosen:
-            adj.setdefault(a, []).append(b)
-            adj.setdefault(b, []).append(a)
+        adj = _adjacency(chosen)
         odd = sorted(v for v, ws in adj.items() if len(ws) != 2)
         if odd:
             self.fail(f"{len(odd)} point(s) meet 1, 3 or 4 chosen edges, not 2 (a dead end or a branch): "
                       + ", ".join(map(str, odd[:5])))
             return
-        start = min(adj)
-        seen, queue = {start}, deque([start])
+        if len(_pieces(adj)) > 1:
+            self.fail(f"the chosen edges of {f.name.id!r} form more than one loop")
+
+
+def _adjacency(edges) -> dict[Point, list[Point]]:
+    """Each end of ``edges`` (pairs of points) -> the points it is joined to."""
+    adj: dict[Point, list[Point]] = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return adj
+
+
+def _pieces(adj: dict[Point, list[Point]]) -> list[set[Point]]:
+    """The connected pieces of the graph ``adj``, in the order of their smallest point."""
+    pieces: list[set[Point]] = []
+    seen: set[Point] = set()
+    for start in sorted(adj):
+        if start in seen:
+            continue
+        piece, queue = {start}, deque([start])
         while queue:
             for w in adj[queue.popleft()]:
-                if w not in seen:
-                    seen.add(w)
+                if w not in piece:
+                    piece.add(w)
                     queue.append(w)
-        if len(seen) != len(adj):
-            self.fail(f"the chosen edges of {f.name.id!r} form more than one loop")
+        seen |= piece
+        pieces.append(piece)
+    return pieces

@@ -27,6 +27,7 @@ from gridlang import cli
 from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
 from gridlang.errors import GridlangError
+from gridlang.grid import lattice_edges
 from gridlang.interpreter import Interpreter
 from gridlang.maps import build_grid, parse_map, read_map
 from gridlang.params import resolve_params
@@ -37,7 +38,6 @@ from gridlang.plugins.lines import read_drawing, read_values
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
 
-from tiny import lattice_edges
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"

@@ -25,6 +25,7 @@ from gridlang import cli
 from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
 from gridlang.errors import GridlangError
+from gridlang.grid import lattice_edges
 from gridlang.interpreter import Interpreter
 from gridlang.maps import build_grid, parse_map, read_map
 from gridlang.params import resolve_params
@@ -35,7 +36,6 @@ from gridlang.plugins.lines import read_drawing
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
 
-from tiny import lattice_edges
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
@@ -381,3 +381,25 @@ def test_numberlink_10x10_has_one_answer_every_sat_backend_agrees_on(url, capsys
     assert all(a == first for a in answers.values())
     # Every cell is on a line in both answers: 100 cells on 6 paths are 94 chosen edges of the 180.
     assert sum(value for _, value in first[0]) == 94
+
+
+def _squares(*tops):
+    """The four edges around each 1x1 square of corners whose top-left corner is given."""
+    out = {}
+    for r, c in tops:
+        for e in (((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)), ((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1))):
+            out[e] = True
+    return out
+
+
+@pytest.mark.parametrize("rule,words", [
+    ("require line is a loop", "the chosen edges of 'line' form more than one loop"),
+    ("require line is connected", "the chosen edges of 'line' fall into 2 pieces (4, 4 points)"),
+])
+def test_two_separate_squares_break_loop_and_connected(rule, words):
+    # Corners of a 3x3 map: the squares at (0, 0) and (2, 2) share no corner.
+    *_, judge = _judge(f"tile cell '.'\ndecide line: bool on corner edges\n{rule}\n", "...\n...\n...\n")
+    assert judge.evaluate({"line": _squares((0, 0))}).ok
+    verdict = judge.evaluate({"line": _squares((0, 0), (2, 2))})
+    assert not verdict.ok
+    assert words in verdict.render(), verdict.render()
