@@ -274,7 +274,6 @@ class MaxSatBackend(Backend):
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
             raise BackendError("backend 'maxsat' needs python-sat: pip install 'python-sat[pb]'") from e
-        quiet_pysat_sigint()
         deadline = options.clock()
         try:
             deadline.check()
@@ -378,6 +377,7 @@ class MaxSatBackend(Backend):
         Raises:
             BackendError: a node kind this backend cannot lower.
         """
+        quiet_pysat_sigint()  # before the first cardinality encoding: solve and write both start here
         native = self.native if strategy == "cuts" else self.native - {Connected}
         return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding, "deadline": deadline}})
 
@@ -438,8 +438,7 @@ def _log(line: str) -> None:
 def _conflicts(oracle: _Oracle) -> str:
     """The SAT solver's conflicts so far, for ``--log``."""
     solver = getattr(oracle, "solver", None)
-    stats = solver.accum_stats() if solver is not None else None  # None once abandoned after a Ctrl-C
-    return f"{stats.get('conflicts', 0):,} conflicts so far" if stats else ""
+    return f"{solver.accum_stats().get('conflicts', 0):,} conflicts so far" if solver is not None else ""
 
 
 class _Oracle:

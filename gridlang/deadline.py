@@ -273,10 +273,6 @@ SLICE_SECONDS = 1.0
 time left), from the conflict rate of the slice before."""
 
 
-_ABANDONED: list = []
-"""Solvers PySAT left in an undefined state, kept alive so that nothing frees them."""
-
-
 def quiet_pysat_sigint() -> None:
     """Keep PySAT from installing its own SIGINT handler.
 
@@ -287,28 +283,11 @@ def quiet_pysat_sigint() -> None:
     handles Ctrl-C itself (:func:`catch_interrupt`), and CaDiCaL runs in
     short slices (:func:`run_sat`), so PySAT is told it never runs in the
     main thread (its ``MainThread.check``, which decides whether it installs
-    the handler).
+    the handler). Called before any PySAT work of the maxsat backend.
     """
     from pysat import _utils
 
     _utils.MainThread.check = staticmethod(lambda: False)
-
-
-def _abandon(solver) -> None:
-    """Never touch ``solver``'s native solver again, nor free it.
-
-    From the main thread, PySAT meets a Ctrl-C during a call with a
-    ``longjmp`` out of the solver's C++ code, which skips its destructors
-    and can leave its memory inconsistent: freeing it afterwards aborted
-    the process (``free(): invalid pointer``, SIGABRT) instead of printing
-    the best answer and exiting 130. The wrapper's ``delete`` is a no-op
-    once its ``solver`` is None; the native object is kept here, so that
-    its own destructor never runs (the process ends soon after a Ctrl-C).
-    """
-    inner = getattr(solver, "solver", None)
-    if inner is not None:
-        _ABANDONED.append(inner)
-        solver.solver = None
 
 
 def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, conflicts: int) -> bool | None:
@@ -354,14 +333,7 @@ def run_sat(solver, name: str, assumptions: list[int], deadline: Deadline, confl
         before = solver.accum_stats().get("conflicts", 0)
         t = time.perf_counter()
         solver.conf_budget(max(int(budget), 100))
-        try:
-            ok = solver.solve_limited(assumptions=assumptions)
-        except Exception as e:  # PySAT's own SIGINT handling (pysolvers.error)
-            if "interrupt" not in str(e).lower():
-                raise
-            _abandon(solver)
-            deadline.stop()
-            return None
+        ok = solver.solve_limited(assumptions=assumptions)  # a Ctrl-C is read after it (quiet_pysat_sigint)
         if ok is not None:
             return ok
         spent = max(time.perf_counter() - t, 1e-3)

@@ -107,25 +107,16 @@ def test_ctrl_c_prints_the_best_answer_so_far_and_exits_130(backend):
         assert answer["verified"] is True and answer["verified_score"] == answer["objective"] <= 169
 
 
-def test_a_sat_solver_pysat_jumped_out_of_is_never_freed():
-    # PySAT meets a Ctrl-C in the main thread with a longjmp out of CaDiCaL
-    # and raises "Caught keyboard interrupt"; the solver's memory may then be
-    # inconsistent, so it must not be freed (that aborted the process).
-    from pysat.solvers import Solver
+def test_maxsat_keeps_pysat_from_handling_ctrl_c_itself(monkeypatch):
+    # From the main thread PySAT meets SIGINT with a longjmp out of its C++
+    # code (freeing that solver later aborted the process); the maxsat
+    # backend tells it it is never in the main thread, so gridlang's own
+    # handler (catch_interrupt) is the only one.
+    from pysat._utils import MainThread
 
-    from gridlang.deadline import _ABANDONED, run_sat
-
-    solver = Solver(name="cadical195", bootstrap_with=[[1, 2], [-1, 2]])
-    inner = solver.solver
-
-    def interrupted(assumptions=()):
-        raise RuntimeError("Caught keyboard interrupt")
-
-    solver.solve_limited = interrupted
-    deadline = Deadline(None)
-    assert run_sat(solver, "cadical195", [], deadline, 10_000) is None
-    assert deadline.expired()  # the Ctrl-C stops the whole command
-    solver.delete()  # a no-op now
-    assert inner in _ABANDONED and inner.cadical is not None  # never freed
-    _ABANDONED.remove(inner)  # this one is sound: free it now, not at interpreter exit
-    inner.delete()
+    monkeypatch.setattr(MainThread, "check", staticmethod(lambda: True))  # as PySAT has it in the main thread
+    report = solve(HORSE, REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt", {"budget": "12"},
+                   backend="maxsat", options=SolveOptions(time_limit=60))
+    assert report.result.status is Status.OPTIMAL and report.result.objective == 66
+    assert threading.current_thread() is threading.main_thread()
+    assert MainThread.check() is False

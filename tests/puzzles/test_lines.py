@@ -387,7 +387,8 @@ def _squares(*tops):
     """The four edges around each 1x1 square of corners whose top-left corner is given."""
     out = {}
     for r, c in tops:
-        for e in (((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)), ((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1))):
+        for e in (((r, c), (r, c + 1)), ((r + 1, c), (r + 1, c + 1)),
+                  ((r, c), (r + 1, c)), ((r, c + 1), (r + 1, c + 1))):
             out[e] = True
     return out
 
