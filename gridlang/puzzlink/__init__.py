@@ -92,7 +92,11 @@ def bundled_spec(genre: str) -> Path:
     """
     from importlib import resources
 
-    path = Path(str(resources.files("gridlang.puzzles").joinpath(f"{genre}.grid")))
+    try:
+        path = Path(str(resources.files("gridlang.puzzles").joinpath(f"{genre}.grid")))
+    except ModuleNotFoundError:  # an install from before the specs were packaged
+        raise UrlError(f"there is no bundled spec for {genre} in this installation (reinstall gridlang, or "
+                       "give the spec's path)") from None
     if not path.is_file():
         raise UrlError(f"there is no bundled spec for {genre} ({path} is missing); give the spec's path")
     return path

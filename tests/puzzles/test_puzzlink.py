@@ -150,3 +150,16 @@ def test_load_url_names_the_map_after_the_genre():
     path, decoded, data = load_url("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g")
     assert path.name == "nurikabe.grid" and data.path == "<nurikabe from --url>"
     assert isinstance(decoded.text, str) and issubclass(UrlError, GridlangError)
+
+
+def test_an_install_without_the_bundled_specs_says_so(monkeypatch, capsys):
+    # An installation made before puzzles/ was packaged has no gridlang.puzzles.
+    from importlib import resources
+
+    def missing(package):
+        raise ModuleNotFoundError(f"No module named {package!r}")
+
+    monkeypatch.setattr(resources, "files", missing)
+    assert cli.main(["solve", "--url", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"]) == 1
+    err = capsys.readouterr().err
+    assert "there is no bundled spec for nurikabe in this installation" in err and "Traceback" not in err
