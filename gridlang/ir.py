@@ -147,6 +147,13 @@ class Connected:
       for such a path, by a native circuit constraint (CP-SAT's
       ``AddCircuit``) or by the positions along it (the MILP, when ``size``
       gives its length); MaxSAT treats it as plain connectivity.
+    * With ``through`` (a ``region R = reach from A through P`` rule): the
+      members are exactly the cells the roots reach by stepping onto
+      passable candidates, a flood fill. The compiler states this fully as
+      clauses (a member's passable neighbour is a member; a member is
+      passable) plus this node, so the field too adds no meaning: it lets a
+      backend define the members instead of choosing them (the asp
+      backend's least-fixpoint rules).
 
     Attributes:
         members: ``(cell, lit)`` pairs, ascending by cell.
@@ -156,6 +163,10 @@ class Connected:
             cuts. None when not fixed.
         name: the region's name in the spec, for messages and statistics.
         path: the members form a path between the two roots (see above).
+        through: None for any other connectivity rule; for a flood fill,
+            ``(cell, lit)`` pairs, ascending by cell: the candidates that
+            are passable only when ``lit`` holds. A candidate not listed
+            is always passable.
     """
 
     members: tuple[tuple[int, int], ...]
@@ -164,6 +175,7 @@ class Connected:
     name: str = ""
     span: Span | None = field(default=None, compare=False)
     path: bool = False
+    through: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``:
 
-* every variable -> a choice rule ``{ x(V) }.``, its name in a comment;
+* every variable -> a choice rule ``{ x(V) }.``, its name in a comment,
+  except the members of a flood fill, which are defined (below);
 * :class:`~gridlang.ir.Clause` ``l1 | ... | ln`` -> ``:- not l1, ..., not ln.``
   (``v`` is ``x(v)``, ``-v`` is ``not x(v)``; the empty clause ``:- #true.``);
 * :class:`~gridlang.ir.Linear` -> ``sum w_i l_i OP R`` with ``w_i > 0`` by
@@ -37,6 +38,24 @@ Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``
   Size: an ``in`` and a ``reach`` atom per candidate cell, a rule instance
   per candidate arc. A region's size is a ``#count`` the IR states already;
   a path needs nothing more (its degree constraints are IR rows).
+* a flood fill (:class:`~gridlang.ir.Connected` with ``through``: ``region R
+  = reach from A through P``), strategy ``reach``: its members are not
+  chosen but defined, as the least fixpoint of :data:`FILL_RULES` over
+  facts ``fmember(K,Cell,Lit)``, ``froot(K,Cell)`` and ``fgate(K,Cell,Lit)``
+  (a candidate passable only when ``Lit`` holds)::
+
+      fill(K,V) :- froot(K,V).
+      fill(K,V) :- fill(K,U), edge(U,V), fmember(K,V,_), not fshut(K,V).
+      x(L)      :- fill(K,V), fmember(K,V,L).
+
+  This is the region's own definition, so no reachability check and no
+  guess of the members is left to the solver; the closure clauses the
+  compiler states stay in the program as integrity constraints, and hold.
+  On the stalls of the 214 dailies (13 maps past 60 s with the members
+  chosen) it is what the five-rule peer program of issue 18 does. Used
+  when it is exact: the members are positive literals of no other node,
+  and no gate is the member of a defined region (a positive loop through
+  two fills would have a least fixpoint smaller than the IR allows).
 """
 
 from __future__ import annotations
@@ -59,6 +78,15 @@ before(K,W) :- next(K,V,W), in(K,V).
 before(K,W) :- next(K,V,W), before(K,V).
 reach(K,V) :- free(K), in(K,V), not before(K,V).
 :- in(K,V), not reach(K,V)."""
+
+FILL_RULES = """\
+#defined fgate/3. #defined edge/2.
+fshut(K,V) :- fgate(K,V,G), G > 0, not x(G).
+fshut(K,V) :- fgate(K,V,G), G < 0, x(-G).
+fill(K,V) :- froot(K,V).
+fill(K,V) :- fill(K,U), edge(U,V), fmember(K,V,_), not fshut(K,V).
+x(L) :- fill(K,V), fmember(K,V,L)."""
+"""A flood fill's members, defined as what its roots reach through open candidates."""
 
 GRAPH_RULES = """\
 #defined groot/2. #defined gfree/1. #defined gnext/3. #defined gedge/4.
@@ -195,15 +223,21 @@ class Program:
         self.model = model
         self.lazy: list[Connected] = []
         self.constant = 0
+        fills = _fills(model) if strategy == "reach" else []
+        defined = {lit for con in fills for _, lit in con.members}
         lines = ["#show x/1.", "", "% variables: x(V) is IR variable V"]
-        lines += [f"{{ x({v}) }}.  % {var}" for v, var in enumerate(model.variables, 1)]
+        lines += [f"{{ x({v}) }}.  % {var}" if v not in defined else f"% x({v}) is defined: {var}"
+                  for v, var in enumerate(model.variables, 1)]
         lines += ["", "% constraints"]
         nodes: list[Connected] = []
         graphs: list[GraphConnected] = []
+        filled = {id(con) for con in fills}
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
             where = f"  % {con.span}" if con.span else ""
+            if id(con) in filled:
+                continue
             if isinstance(con, (Connected, GraphConnected)):
                 if strategy == "reach":
                     (graphs if isinstance(con, GraphConnected) else nodes).append(con)
@@ -217,8 +251,8 @@ class Program:
                 lines += [rule + where for rule in constraint_rules(con)]
             else:
                 raise BackendError(f"backend 'asp' cannot lower constraint {type(con).__name__}")
-        if nodes:
-            lines += ["", *self._reach(nodes)]
+        if nodes or fills:
+            lines += ["", *self._reach(nodes, fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
         if model.objective is not None:
@@ -226,11 +260,24 @@ class Program:
         self.lines = lines
         self.rules = sum(1 for s in lines if s and not s.startswith("%"))
 
-    def _reach(self, nodes: list[Connected]) -> list[str]:
+    def _reach(self, nodes: list[Connected], fills: list[Connected]) -> list[str]:
         grid = self.model.grid
         lines = ["% connectivity by reachability (cells row-major: cell = row * "
-                 f"{grid.cols} + col)", REACH_RULES]
+                 f"{grid.cols} + col)"]
         candidates: set[int] = set()
+        if fills:
+            lines.append(FILL_RULES)
+        for k, con in enumerate(fills):
+            cells = [c for c, _ in con.members]
+            candidates.update(cells)
+            roots = ", ".join(str(grid.cell(r)) for r in con.roots)
+            lines.append(f"% flood fill {k}: {con.name or 'region'}, {len(cells)} candidate cells, roots {roots}")
+            lines += [f"fmember({k},{c},{l})." for c, l in con.members]
+            lines += [f"froot({k},{r})." for r in con.roots]
+            own = set(cells)
+            lines += [f"fgate({k},{c},{l})." for c, l in con.through if c in own]
+        if nodes:
+            lines.append(REACH_RULES)
         for k, con in enumerate(nodes):
             cells = [c for c, _ in con.members]
             candidates.update(cells)
@@ -277,6 +324,31 @@ class Program:
     def text(self) -> str:
         """The program, newline-terminated."""
         return "\n".join(self.lines) + "\n"
+
+
+def _fills(model: Model) -> list[Connected]:
+    """The flood fills whose members the program can define exactly (see the module docstring)."""
+    fills = [con for con in model.constraints if type(con) is Connected and con.through is not None
+             and con.roots and not con.path and all(lit > 0 for _, lit in con.members)]
+    if not fills:
+        return []
+    uses: dict[int, int] = {}
+    for con in model.constraints:
+        if isinstance(con, Connected):
+            for _, lit in con.members:
+                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
+        elif isinstance(con, GraphConnected):
+            for _, lit in con.members:
+                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
+            for _, _, lit in con.edges:
+                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
+    fills = [con for con in fills if all(uses[lit] == 1 for _, lit in con.members)]
+    while True:
+        defined = {lit for con in fills for _, lit in con.members}
+        kept = [con for con in fills if not any(abs(gate) in defined for _, gate in con.through)]
+        if len(kept) == len(fills):
+            return kept
+        fills = kept
 
 
 def _header(model: Model, program: Program) -> list[str]:

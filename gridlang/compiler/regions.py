@@ -47,7 +47,8 @@ class RegionLowering:
                 self.clause([-mu, neg(pv), mv], st.span)
         self.region_lits[st.name] = member
         members = tuple((i, m) for i, m in enumerate(member) if m is not False)
-        self.constraints.append(Connected(members, tuple(roots), None, st.name, st.span))
+        gates = tuple((i, passable[i]) for i, m in members if i not in root_set and passable[i] is not True)
+        self.constraints.append(Connected(members, tuple(roots), None, st.name, st.span, through=gates))
 
     def is_connected(self, st: ast.IsConnected) -> None:
         values = self.cells(st.cells)
@@ -209,7 +210,7 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...]) -> tuple[C
                 for cell, lit in members:
                     nbrs = tuple(lit_of[v] for v in grid.neighbours[cell] if v in cand)
                     extra.append(Clause((-lit,) + nbrs, con.span))
-        out.append(Connected(members, roots, size, con.name, con.span, con.path))
+        out.append(Connected(members, roots, size, con.name, con.span, con.path, con.through))
     return tuple(out + extra)
 
 

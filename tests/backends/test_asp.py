@@ -119,6 +119,77 @@ def test_several_roots_and_an_unreachable_root(strategy):
     assert AspBackend().solve(model, SolveOptions(connectivity=strategy)).status is Status.INFEASIBLE
 
 
+# ------------------------------------------------------------ flood fills (members defined, not chosen)
+
+TINY_PEN = """\
+~....~
+..H...
+...~..
+~.....
+"""
+
+
+def brute_walls(text: str, budget: int) -> int:
+    """Wall sets of at most ``budget`` grass cells keeping the horse off the border, by BFS."""
+    rows = text.split()
+    cells = {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(row)}
+    grass = [p for p, ch in cells.items() if ch == "."]
+    horse = next(p for p, ch in cells.items() if ch == "H")
+    edge = {p for p in cells if p[0] in (0, len(rows) - 1) or p[1] in (0, len(rows[0]) - 1)}
+    count = 0
+    for k in range(budget + 1):
+        for walls in itertools.combinations(grass, k):
+            blocked = set(walls) | {p for p, ch in cells.items() if ch == "~"}
+            seen, todo = {horse}, [horse]
+            while todo:
+                r, c = todo.pop()
+                for q in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                    if q in cells and q not in blocked and q not in seen:
+                        seen.add(q)
+                        todo.append(q)
+            count += not seen & edge
+    return count
+
+
+def test_flood_fill_is_defined_and_exact(tmp_path):
+    # The horse's pen defined by the fill rules has exactly the solutions of the
+    # pen chosen and checked by cuts, and as many as a BFS over every wall set.
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY_PEN)
+    model = compile_puzzle(SPECS["standard"], path, {"budget": "6"})
+    model = Model(model.name, model.grid, model.variables, model.constraints, None, model.decisions)
+    text = Program(model, "reach").text()
+    assert "fmember(0," in text and "member(0," not in text.replace("fmember(0,", "")
+    pen = next(con for con in model.constraints if isinstance(con, Connected))
+    assert pen.through and all(f"{{ x({lit}) }}." not in text for _, lit in pen.members)
+    filled = enumerate_solutions(model, "reach")
+    assert filled == enumerate_solutions(model, "cuts")
+    assert len(filled) == brute_walls(TINY_PEN, 6) == 153
+
+
+def test_fills_feeding_each_other_are_not_defined():
+    # Region 0 is passable where region 1 holds and the other way round: a
+    # positive loop, whose least fixpoint would lose solutions the IR has.
+    grid = grid_of(1, 3)
+    a = tuple((i, i + 1) for i in range(3))
+    b = tuple((i, i + 4) for i in range(3))
+    cons = [Connected(a, (0,), None, "a", through=((1, 5), (2, 6))),
+            Connected(b, (2,), None, "b", through=((0, 1), (1, 2)))]
+    model = cell_model(grid, cons, extra=3)
+    assert "fmember" not in Program(model, "reach").text()
+    alone = cell_model(grid, cons[:1] + [Clause((-5,))], extra=3)
+    assert "fmember(0," in Program(alone, "reach").text()
+
+
+def test_former_stall_is_proved():
+    # daily-2025-12-31 (optimum 90): with the pen chosen, clingo had not proved it in 60 s.
+    entry = next(e for e in manifest() if e["file"] == "daily-2025-12-31.txt")
+    report = pipeline.solve(SPECS["standard"], HORSE_DATA / entry["file"], {"budget": str(entry["budget"])}, "asp",
+                            SolveOptions(time_limit=60))
+    assert report.result.status is Status.OPTIMAL and report.verdict.ok
+    assert report.score == entry["optimal_score"] == 90
+
+
 # ------------------------------------------------------------ linear rows and objectives
 
 
