@@ -10,7 +10,9 @@ enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 
 A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
-:meth:`AutoBackend.load_library`) and forks a child process for the
+:meth:`AutoBackend.load_library`) and, unless that has proved the answer
+within ``race_after`` seconds (:class:`AutoSettings`; 0.3 s in a
+process's first race, 0 in a batch), forks a child process for the
 second, which shares the parent's pages copy-on-write and imports its own
 solver library (Pyomo's 0.5 CPU s are paid only there, on the other core;
 a process that races a second time imports both libraries first, so that
@@ -167,10 +169,12 @@ class AutoSettings(Settings):
 
     Attributes:
         race_after: seconds the first backend solves alone before the
-            child is forked (0: at once). On an idle machine the race pays
-            from the start; on a loaded one the child takes CPU from the
-            solve here, and a delay leaves the easy maps (solved within it)
-            to one process: no fork, no child.
+            child is forked (0: at once). Unset, it is
+            :data:`COLD_RACE_AFTER` in a process that has not raced yet
+            (its child would import its solver library first) and 0 in one
+            that has (a batch: both libraries are imported). A delay leaves
+            the easy maps (solved within it) to one process: no fork, no
+            child competing for memory and cache.
     """
 
     race_after: float = 0.0
@@ -305,6 +309,14 @@ class _Labelled(Session):
 _RACES = [0]
 """Races run in this process so far."""
 
+COLD_RACE_AFTER = 0.3
+"""Seconds the first backend solves alone in a process's first race (see
+:class:`AutoSettings`). Measured at rest on the 214 dailies, a fresh
+process per solve: forking the MILP child at once (it imports Pyomo, 0.7 s)
+made the median map 0.06 s slower than clingo alone (0.219 s against
+0.159 s, compile + solve), though clingo answered 200 of them; most dailies
+are proved within 0.3 s (docs/benchmarks.md, "The auto backend")."""
+
 KILL_AFTER = 2.0
 """Seconds past the deadline (or past a Ctrl-C) after which a race child
 that has not answered is killed and counted as UNKNOWN."""
@@ -347,8 +359,11 @@ class RaceSession(Session):
         """
         if not self.raced and not self.extra:
             self.raced = True
+            after = self.settings.race_after
+            if "auto.race_after" not in self.options.extra and _RACES[0] == 0:
+                after = COLD_RACE_AFTER  # the child would import its library first: let easy maps end alone
             _RACES[0] += 1
-            self.winner_name, result = race(self.model, self.options, self.names, self.settings.race_after)
+            self.winner_name, result = race(self.model, self.options, self.names, after)
             self.extra.extend(result.stats.get("learned_cuts", ()))
             return result
         if self.winner is None:

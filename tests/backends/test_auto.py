@@ -189,6 +189,27 @@ def test_a_delayed_race_reaches_the_same_optimum():
         get_backend("auto").configure(SolveOptions(extra={"auto.race_after": -1}))
 
 
+def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
+    # A process's first race forks its child after COLD_RACE_AFTER (the child
+    # would import Pyomo first); a later one at once; a given race_after wins.
+    import gridlang.auto as auto
+
+    delays = []
+
+    def recorded(model, options, names, after=0.0):
+        delays.append(after)
+        return race(model, options, names, after)
+
+    monkeypatch.setattr(auto, "race", recorded)
+    monkeypatch.setattr(auto, "_RACES", [0])
+    model = daily("daily-2026-01-10.txt")
+    best = known_optimum(entry("daily-2026-01-10.txt"))
+    for extra in ({}, {}, {"auto.race_after": 0.1}):
+        report = solve_model(model, "auto", SolveOptions(time_limit=120, extra=extra))
+        assert (report.result.status, report.score) == (Status.OPTIMAL, best)
+    assert delays == [auto.COLD_RACE_AFTER, 0.0, 0.1] and auto.COLD_RACE_AFTER == 0.3
+
+
 def test_a_race_session_goes_on_with_the_winner(tmp_path):
     from gridlang.auto import RaceSession
     from gridlang.ir import Clause, Cmp, Linear
