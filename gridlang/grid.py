@@ -16,8 +16,9 @@ the compiler.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Hashable, Iterable, Iterator
 
 Cell = tuple[int, int]
 """A cell as ``(row, column)``, 0-based, row 0 at the top."""
@@ -266,4 +267,36 @@ def lattice_edges(rows: int, cols: int, lattice: str) -> list[tuple[tuple[int, i
                 out.append(((r, c), (r, c + 1)))
             if r + 1 < h:
                 out.append(((r, c), (r + 1, c)))
+    return out
+
+
+def edge_adjacency(edges: Iterable[tuple[Hashable, Hashable]]) -> dict:
+    """Each end of ``edges`` (pairs of points: cells, corners) -> the points one edge away.
+
+    Shared by the two verifiers that read lines (the spec's interpreter and
+    the genres' published rules); the compiler never uses it.
+    """
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return adj
+
+
+def edge_pieces(adj: dict) -> list[set]:
+    """The connected pieces of the graph ``adj`` (from :func:`edge_adjacency`), by
+    breadth-first search, in the order of their smallest point."""
+    seen: set = set()
+    out = []
+    for start in sorted(adj):
+        if start in seen:
+            continue
+        piece, queue = {start}, deque([start])
+        while queue:
+            for w in adj[queue.popleft()]:
+                if w not in piece:
+                    piece.add(w)
+                    queue.append(w)
+        seen |= piece
+        out.append(piece)
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import ast
-from ..grid import lattice_edges
+from ..grid import edge_adjacency, edge_pieces, lattice_edges
 from .verdict import _MAX_SHOWN
 
 Point = tuple[int, int]
@@ -158,7 +158,7 @@ class EdgeRules:
         starts = self.cells(e.cell)
         if not starts:
             return frozenset()
-        adj = _adjacency(self.lines[e.name.id])
+        adj = edge_adjacency(self.lines[e.name.id])
         seen = {divmod(p, self.grid.cols) for p in starts}
         queue = deque(sorted(seen))
         while queue:
@@ -170,7 +170,7 @@ class EdgeRules:
 
     def lines_connected(self, st: ast.IsConnected) -> None:
         """``line is connected``: the chosen edges form one connected graph (none at all is connected)."""
-        pieces = _pieces(_adjacency(self.lines[st.cells.id]))
+        pieces = edge_pieces(edge_adjacency(self.lines[st.cells.id]))
         if len(pieces) > 1:
             sizes = ", ".join(str(len(p)) for p in pieces)
             self.fail(f"the chosen edges of {st.cells.id!r} fall into {len(pieces)} pieces ({sizes} points); "
@@ -182,38 +182,12 @@ class EdgeRules:
         if not chosen:
             self.fail(f"{f.name.id!r} has no chosen edge, so no loop")
             return
-        adj = _adjacency(chosen)
+        adj = edge_adjacency(chosen)
         odd = sorted(v for v, ws in adj.items() if len(ws) != 2)
         if odd:
             self.fail(f"{len(odd)} point(s) meet 1, 3 or 4 chosen edges, not 2 (a dead end or a branch): "
                       + ", ".join(map(str, odd[:5])))
             return
-        if len(_pieces(adj)) > 1:
+        if len(edge_pieces(adj)) > 1:
             self.fail(f"the chosen edges of {f.name.id!r} form more than one loop")
 
-
-def _adjacency(edges) -> dict[Point, list[Point]]:
-    """Each end of ``edges`` (pairs of points) -> the points it is joined to."""
-    adj: dict[Point, list[Point]] = {}
-    for a, b in edges:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-    return adj
-
-
-def _pieces(adj: dict[Point, list[Point]]) -> list[set[Point]]:
-    """The connected pieces of the graph ``adj``, in the order of their smallest point."""
-    pieces: list[set[Point]] = []
-    seen: set[Point] = set()
-    for start in sorted(adj):
-        if start in seen:
-            continue
-        piece, queue = {start}, deque([start])
-        while queue:
-            for w in adj[queue.popleft()]:
-                if w not in piece:
-                    piece.add(w)
-                    queue.append(w)
-        seen |= piece
-        pieces.append(piece)
-    return pieces

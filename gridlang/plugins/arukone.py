@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from . import Verdict
 from .common import verdict
-from .lines import adjacency, chosen_edges
+from ..grid import edge_adjacency
+from .lines import chosen_edges
 from .numberlink import NumberlinkPlugin
 from .numberlink import verify as verify_numberlink
 
@@ -22,7 +23,7 @@ def verify(grid, solution, params, variant=None) -> Verdict:
     """Check an Arukone answer: Numberlink's rules (:func:`gridlang.plugins.numberlink.verify`), and no empty cell."""
     first = verify_numberlink(grid, solution, params, variant)
     problems = list(first.problems)
-    adj = adjacency(chosen_edges(solution))
+    adj = edge_adjacency(chosen_edges(solution))
     empty = [divmod(i, grid.cols) for i in range(grid.rows * grid.cols) if divmod(i, grid.cols) not in adj]
     if empty:
         problems.append(f"{len(empty)} cells are on no line, e.g. {', '.join(map(str, empty[:6]))}")

@@ -24,9 +24,7 @@ characters as 2, which is the format of the instances' ``.answer`` files.
 
 from __future__ import annotations
 
-from collections import deque
-from typing import Iterable
-
+from ..grid import edge_adjacency, edge_pieces
 from ..solution import Solution
 
 Point = tuple[int, int]
@@ -60,38 +58,11 @@ def edge_values(solution: Solution, name: str) -> dict[Edge, int]:
     return out
 
 
-def adjacency(edges: Iterable[Edge]) -> dict[Point, list[Point]]:
-    """Point -> the points one chosen edge away."""
-    adj: dict[Point, list[Point]] = {}
-    for a, b in edges:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-    return adj
-
-
-def groups(adj: dict[Point, list[Point]]) -> list[set[Point]]:
-    """The connected pieces of the line, by breadth-first search, in order of their smallest point."""
-    seen: set[Point] = set()
-    out = []
-    for start in sorted(adj):
-        if start in seen:
-            continue
-        piece, queue = {start}, deque([start])
-        while queue:
-            for w in adj[queue.popleft()]:
-                if w not in piece:
-                    piece.add(w)
-                    queue.append(w)
-        seen |= piece
-        out.append(piece)
-    return out
-
-
 def loop_problems(edges: set[Edge]) -> list[str]:
     """The ways the edges fail to be one single closed loop (empty when they are one)."""
     if not edges:
         return ["no line is drawn"]
-    adj = adjacency(edges)
+    adj = edge_adjacency(edges)
     problems = []
     ends = sorted(p for p, ws in adj.items() if len(ws) == 1)
     branches = sorted(p for p, ws in adj.items() if len(ws) > 2)
@@ -99,7 +70,7 @@ def loop_problems(edges: set[Edge]) -> list[str]:
         problems.append(f"the line has dead ends at {', '.join(map(str, ends[:6]))}")
     if branches:
         problems.append(f"the line branches or crosses at {', '.join(map(str, branches[:6]))}")
-    pieces = groups(adj)
+    pieces = edge_pieces(adj)
     if len(pieces) > 1:
         problems.append(f"the line falls into {len(pieces)} pieces, not one loop")
     return problems

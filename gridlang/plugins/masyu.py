@@ -15,7 +15,8 @@ from ..grid import Grid
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import verdict
-from .lines import adjacency, chosen_edges, draw_between_cells, loop_problems
+from ..grid import edge_adjacency
+from .lines import chosen_edges, draw_between_cells, loop_problems
 
 NAME = "Masyu"
 
@@ -33,7 +34,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     """Check a Masyu answer: one loop, through every circle, turning and going straight as the circles say."""
     edges = chosen_edges(solution)
     problems = loop_problems(edges)
-    adj = adjacency(edges)
+    adj = edge_adjacency(edges)
     for i, ch in enumerate(grid.chars):
         if ch not in ("o", "*"):
             continue

@@ -15,7 +15,8 @@ from ..grid import Grid
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import adjacency, chosen_edges, draw_between_cells, groups
+from ..grid import edge_adjacency, edge_pieces
+from .lines import chosen_edges, draw_between_cells
 
 NAME = "Numberlink"
 
@@ -23,7 +24,7 @@ NAME = "Numberlink"
 def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: str | None = None) -> Verdict:
     """Check a Numberlink answer: every line a simple path joining two equal numbers, every number joined."""
     edges = chosen_edges(solution)
-    adj = adjacency(edges)
+    adj = edge_adjacency(edges)
     problems = []
     clues = {divmod(i, grid.cols): number(ch) for i, ch in enumerate(grid.chars) if number(ch) is not None}
     for p, n in sorted(clues.items()):
@@ -33,7 +34,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     branches = sorted(p for p, ws in adj.items() if p not in clues and len(ws) != 2)
     if branches:
         problems.append(f"lines end, branch or cross away from numbers at {', '.join(map(str, branches[:6]))}")
-    for piece in groups(adj):
+    for piece in edge_pieces(adj):
         ends = sorted(p for p in piece if p in clues)
         if len(ends) != 2:
             problems.append(f"the line through {min(piece)} joins {len(ends)} numbers, not 2")
