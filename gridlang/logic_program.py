@@ -60,6 +60,7 @@ Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 from .connectivity import cut_clause, seed_cuts
@@ -332,16 +333,8 @@ def _fills(model: Model) -> list[Connected]:
              and con.roots and not con.path and all(lit > 0 for _, lit in con.members)]
     if not fills:
         return []
-    uses: dict[int, int] = {}
-    for con in model.constraints:
-        if isinstance(con, Connected):
-            for _, lit in con.members:
-                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
-        elif isinstance(con, GraphConnected):
-            for _, lit in con.members:
-                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
-            for _, _, lit in con.edges:
-                uses[abs(lit)] = uses.get(abs(lit), 0) + 1
+    nodes = [con for con in model.constraints if isinstance(con, (Connected, GraphConnected))]
+    uses = Counter(abs(pair[-1]) for con in nodes for pair in con.members + getattr(con, "edges", ()))
     fills = [con for con in fills if all(uses[lit] == 1 for _, lit in con.members)]
     while True:
         defined = {lit for con in fills for _, lit in con.members}

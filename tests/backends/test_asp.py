@@ -177,6 +177,8 @@ def test_fills_feeding_each_other_are_not_defined():
             Connected(b, (2,), None, "b", through=((0, 1), (1, 2)))]
     model = cell_model(grid, cons, extra=3)
     assert "fmember" not in Program(model, "reach").text()
+    # Left to the reach rules, the two regions keep every solution the cut loop finds.
+    assert enumerate_solutions(model, "reach") == enumerate_solutions(model, "cuts")
     alone = cell_model(grid, cons[:1] + [Clause((-5,))], extra=3)
     assert "fmember(0," in Program(alone, "reach").text()
 
