@@ -11,9 +11,9 @@ enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
 :meth:`AutoBackend.load_library`) and, unless that has proved the answer
-within ``race_after`` seconds (:class:`AutoSettings`; 0.3 s in a
-process's first race, 0 in a batch), forks a child process for the
-second, which shares the parent's pages copy-on-write and imports its own
+within ``first_race_after`` seconds (0.3 s) in a process's first race or
+``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
+process for the second, which shares the parent's pages copy-on-write and imports its own
 solver library (Pyomo's 0.5 CPU s are paid only there, on the other core;
 a process that races a second time imports both libraries first, so that
 a batch pays the import once). The child solves the model under the
@@ -169,24 +169,34 @@ class AutoSettings(Settings):
 
     Attributes:
         race_after: seconds the first backend solves alone before the
-            child is forked (0: at once). Unset, it is
-            :data:`COLD_RACE_AFTER` in a process that has not raced yet
-            (its child would import its solver library first) and 0 in one
-            that has (a batch: both libraries are imported). A delay leaves
-            the easy maps (solved within it) to one process: no fork, no
-            child competing for memory and cache.
+            child is forked (0: at once), in a process that has raced
+            before (a batch: both libraries are imported, so the child
+            starts solving at once).
+        first_race_after: the same in a process's first race (a one-off
+            ``gridlang solve``), whose child imports its solver library
+            first. Measured at rest on the 214 dailies, a fresh process per
+            solve: forking the MILP child at once (it imports Pyomo, 0.7 s)
+            made the median map 0.06 s slower than clingo alone (0.219 s
+            against 0.159 s, compile + solve), though clingo answered 200
+            of them; most dailies are proved within 0.3 s
+            (docs/benchmarks.md, "At rest, a fresh process per solve").
+
+    A delay leaves the easy maps (solved within it) to one process: no
+    fork, no child competing for memory and cache.
     """
 
     race_after: float = 0.0
+    first_race_after: float = 0.3
 
     def check(self, backend: str) -> None:
         """Refuse a negative delay.
 
         Raises:
-            BackendError: ``race_after`` below 0.
+            BackendError: ``race_after`` or ``first_race_after`` below 0.
         """
-        if self.race_after < 0:
-            raise BackendError(f"--set {backend}.race_after={self.race_after}: give seconds, 0 or more")
+        for name in ("race_after", "first_race_after"):
+            if getattr(self, name) < 0:
+                raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give seconds, 0 or more")
 
 
 class AutoBackend(Backend):
@@ -309,13 +319,6 @@ class _Labelled(Session):
 _RACES = [0]
 """Races run in this process so far."""
 
-COLD_RACE_AFTER = 0.3
-"""Seconds the first backend solves alone in a process's first race (see
-:class:`AutoSettings`). Measured at rest on the 214 dailies, a fresh
-process per solve: forking the MILP child at once (it imports Pyomo, 0.7 s)
-made the median map 0.06 s slower than clingo alone (0.219 s against
-0.159 s, compile + solve), though clingo answered 200 of them; most dailies
-are proved within 0.3 s (docs/benchmarks.md, "The auto backend")."""
 
 KILL_AFTER = 2.0
 """Seconds past the deadline (or past a Ctrl-C) after which a race child
@@ -359,9 +362,7 @@ class RaceSession(Session):
         """
         if not self.raced and not self.extra:
             self.raced = True
-            after = self.settings.race_after
-            if "auto.race_after" not in self.options.extra and _RACES[0] == 0:
-                after = COLD_RACE_AFTER  # the child would import its library first: let easy maps end alone
+            after = self.settings.first_race_after if _RACES[0] == 0 else self.settings.race_after
             _RACES[0] += 1
             self.winner_name, result = race(self.model, self.options, self.names, after)
             self.extra.extend(result.stats.get("learned_cuts", ()))

@@ -190,8 +190,8 @@ def test_a_delayed_race_reaches_the_same_optimum():
 
 
 def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
-    # A process's first race forks its child after COLD_RACE_AFTER (the child
-    # would import Pyomo first); a later one at once; a given race_after wins.
+    # A process's first race forks its child after first_race_after (0.3 s:
+    # the child would import Pyomo first), a later one after race_after (0).
     import gridlang.auto as auto
 
     delays = []
@@ -201,13 +201,17 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
         return race(model, options, names, after)
 
     monkeypatch.setattr(auto, "race", recorded)
-    monkeypatch.setattr(auto, "_RACES", [0])
     model = daily("daily-2026-01-10.txt")
     best = known_optimum(entry("daily-2026-01-10.txt"))
-    for extra in ({}, {}, {"auto.race_after": 0.1}):
+    for first, extra in ((True, {}), (False, {}), (False, {"auto.race_after": 0.1}),
+                         (True, {"auto.first_race_after": 0.05})):
+        if first:
+            monkeypatch.setattr(auto, "_RACES", [0])
         report = solve_model(model, "auto", SolveOptions(time_limit=120, extra=extra))
         assert (report.result.status, report.score) == (Status.OPTIMAL, best)
-    assert delays == [auto.COLD_RACE_AFTER, 0.0, 0.1] and auto.COLD_RACE_AFTER == 0.3
+    assert delays == [0.3, 0.0, 0.1, 0.05]
+    with pytest.raises(BackendError, match="auto.first_race_after=-1"):
+        get_backend("auto").configure(SolveOptions(extra={"auto.first_race_after": -1}))
 
 
 def test_a_race_session_goes_on_with_the_winner(tmp_path):
