@@ -28,7 +28,7 @@ from gridlang.compiler import compile_puzzle
 from gridlang.deadline import Deadline
 from gridlang.errors import BackendError, MapError
 from gridlang.exporters.asp import AspBackend
-from gridlang.logic_program import Program, linear_rules
+from gridlang.logic_program import Program, _fills, _implied_by_fills, linear_rules
 from gridlang.ir import (Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense,
                          violations)
 
@@ -181,6 +181,28 @@ def test_fills_feeding_each_other_are_not_defined():
     assert enumerate_solutions(model, "reach") == enumerate_solutions(model, "cuts")
     alone = cell_model(grid, cons[:1] + [Clause((-5,))], extra=3)
     assert "fmember(0," in Program(alone, "reach").text()
+
+
+def test_clauses_a_fill_implies_are_left_out_and_no_others():
+    # Cell 0 is the root, gated by y3 (variable 7); cell 1 is passable when y0
+    # and y1 hold (4 and 5), cell 2 when y2 holds (6). Clauses 0-6 are the
+    # closure the compiler states, which the fill rules imply. 7 and 8 are not
+    # implied: 7 names only one of cell 1's two gates, and 8 asks the gate of
+    # the root, which is a member whether or not it is passable.
+    grid = grid_of(1, 3)
+    clauses = [(-1, 2, -4, -5), (-2, 1, -7), (-2, 3, -6), (-3, 2, -4, -5), (-2, 4), (-2, 5), (-3, 6),
+               (-1, 2, -4), (-1, 7)]
+    fill = Connected(((0, 1), (1, 2), (2, 3)), (0,), None, "pen", through=((0, 7), (1, 4), (1, 5), (2, 6)))
+    model = cell_model(grid, [Clause(c) for c in clauses] + [fill], extra=4)
+    assert _implied_by_fills(model, _fills(model)) == set(range(7))
+    text = Program(model, "reach").text()
+    assert "% 7 clauses the flood fills imply are left out" in text
+    assert ":- x(1), not x(2), x(4)." in text and ":- x(1), not x(7)." in text
+    # y3 is forced and y0 without y1 refused: (y0, y1) is (1, 1) with cell 2 in
+    # the pen exactly when y2 holds, or y0 is off and y1, y2 are free. Six in all,
+    # as the cut loop finds.
+    solutions = enumerate_solutions(model, "reach")
+    assert solutions == enumerate_solutions(model, "cuts") and len(solutions) == 6
 
 
 def test_former_stall_is_proved():
