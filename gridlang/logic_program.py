@@ -423,7 +423,7 @@ def _header(model: Model, program: Program) -> list[str]:
     else:
         sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
         lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
-    lines.append("% run: clingo FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
+    lines.append("% run: clingo --trans-ext=card FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
     lines.append("% variable map: FILE.vars.json")
     return lines
 

@@ -527,12 +527,14 @@ def test_stop_ends_the_search_at_once():
 
 
 @pytest.mark.parametrize("extra,words", [
-    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has opt_strategy, options, threads"),
+    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has opt_strategy, options, threads, trans_ext"),
     ({"asp.threads": "two"}, "backend 'asp': setting 'threads' takes an integer, not 'two'"),
     ({"asp.threads": -1}, "backend 'asp' needs at least 1 thread, not -1"),
-    ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast: "
+    ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast --trans-ext=card: "
                                    "'fast' invalid value for: 'opt-strategy'"),
-    ({"asp.options.no-such-option": 3}, "clingo refuses the options --opt-mode=opt --no-such-option=3: "
+    ({"asp.trans_ext": "most"}, "clingo refuses the options --opt-mode=opt --trans-ext=most: "
+                                "'most' invalid value for: 'trans-ext'"),
+    ({"asp.options.no-such-option": 3}, "clingo refuses the options --opt-mode=opt --trans-ext=card --no-such-option=3: "
                                         "unknown option: 'no-such-option'"),
 ])
 def test_bad_settings_are_one_sentence_errors(extra, words):
@@ -546,9 +548,29 @@ def test_settings_reach_clingo():
     options = SolveOptions(workers=2, extra={"asp.opt_strategy": "usc", "asp.options.configuration": "crafty",
                                              "asp.options.stats": True})
     assert backend.arguments(options) == ["--opt-mode=opt", "--opt-strategy=usc", "--parallel-mode=2",
-                                          "--configuration=crafty", "--stats"]
+                                          "--trans-ext=card", "--configuration=crafty", "--stats"]
     result = backend.solve(small_pen_model(), options)
     assert (result.status, result.objective) == (Status.OPTIMAL, -2)
+    # trans_ext is a setting of its own: by default card with an objective,
+    # clingo's dynamic without one; the same option given raw wins over it.
+    model = small_pen_model()
+    plain = Model(model.name, model.grid, model.variables, model.constraints, None, model.decisions)
+    assert "--trans-ext=card" in backend.arguments(SolveOptions(), model)
+    assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(), plain)
+    assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(extra={"asp.trans_ext": "dynamic"}))
+    raw = backend.arguments(SolveOptions(extra={"asp.trans_ext": "all", "asp.options.trans-ext": "weight"}))
+    assert [a for a in raw if a.startswith("--trans-ext")] == ["--trans-ext=weight"]
+
+
+def test_a_translated_wall_budget_proves_what_a_native_one_stalls_on():
+    # daily-2026-06-04 (optimum 57): with the budget kept as one native
+    # cardinality constraint (clingo's --trans-ext=dynamic) clasp proved it in
+    # 27 s at rest; translated into normal rules (the default, card), in 0.05 s.
+    entry = next(e for e in manifest() if e["file"] == "daily-2026-06-04.txt")
+    report = pipeline.solve(SPECS["standard"], HORSE_DATA / entry["file"], {"budget": str(entry["budget"])}, "asp",
+                            SolveOptions(time_limit=10))
+    assert report.result.status is Status.OPTIMAL and report.verdict.ok
+    assert report.score == known_optimum(entry) == 57
 
 
 def test_program_counts_and_cuts_strategy_leaves_connectivity_out():

@@ -184,7 +184,7 @@ def test_malformed_and_unknown_parameters(tmp_path):
     ("maxsat.conflicts=0", "maxsat", "setting 'conflicts' must be at least 1, not 0"),
     ("maxsat.rc2.solver=zz", "maxsat", "PySAT has no SAT solver 'zz'"),
     ("asp.threads=many", "asp", "backend 'asp': setting 'threads' takes an integer, not 'many'"),
-    ("asp.options.heuristc=Vsids", "asp", "clingo refuses the options --opt-mode=opt --heuristc=Vsids: "
+    ("asp.options.heuristc=Vsids", "asp", "clingo refuses the options --opt-mode=opt --trans-ext=card --heuristc=Vsids: "
                                           "unknown option: 'heuristc'"),
     ("asp.opt_strategy=usc,nope", "asp", "'usc,nope' invalid value for: 'opt-strategy'"),
 ])
