@@ -16,7 +16,6 @@ the compiler.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterable, Iterator
 
@@ -284,19 +283,11 @@ def edge_adjacency(edges: Iterable[tuple[Hashable, Hashable]]) -> dict:
 
 
 def edge_pieces(adj: dict) -> list[set]:
-    """The connected pieces of the graph ``adj`` (from :func:`edge_adjacency`), by
-    breadth-first search, in the order of their smallest point."""
-    seen: set = set()
-    out = []
-    for start in sorted(adj):
-        if start in seen:
-            continue
-        piece, queue = {start}, deque([start])
-        while queue:
-            for w in adj[queue.popleft()]:
-                if w not in piece:
-                    piece.add(w)
-                    queue.append(w)
-        seen |= piece
-        out.append(piece)
-    return out
+    """The connected pieces of the graph ``adj`` (from :func:`edge_adjacency`), in
+    the order of their smallest point (networkx's ``connected_components``)."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(adj)
+    graph.add_edges_from((a, b) for a, ends in adj.items() for b in ends)
+    return sorted(nx.connected_components(graph), key=min)

@@ -9,9 +9,9 @@ unless the URL's ``e`` flag lets cells stay empty, which is Numberlink).
 
 from __future__ import annotations
 
+from ..grid import edge_adjacency
 from . import Verdict
 from .common import verdict
-from ..grid import edge_adjacency
 from .lines import chosen_edges
 from .numberlink import NumberlinkPlugin
 from .numberlink import verify as verify_numberlink

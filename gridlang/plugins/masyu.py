@@ -11,11 +11,10 @@ on edges between cells; ``o`` is a white circle in the map, ``*`` a black one.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, edge_adjacency
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import verdict
-from ..grid import edge_adjacency
 from .lines import chosen_edges, draw_between_cells, loop_problems
 
 NAME = "Masyu"

@@ -11,11 +11,10 @@ cells.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, edge_adjacency, edge_pieces
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from ..grid import edge_adjacency, edge_pieces
 from .lines import chosen_edges, draw_between_cells
 
 NAME = "Numberlink"
