@@ -28,7 +28,7 @@ from gridlang.compiler import compile_puzzle
 from gridlang.deadline import Deadline
 from gridlang.errors import BackendError, MapError
 from gridlang.exporters.asp import AspBackend
-from gridlang.logic_program import Program, _fills, _implied_by_fills, linear_rules
+from gridlang.logic_program import Program, _fills, _header, _implied_by_fills, linear_rules
 from gridlang.ir import (Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense,
                          violations)
 
@@ -557,6 +557,9 @@ def test_settings_reach_clingo():
     plain = Model(model.name, model.grid, model.variables, model.constraints, None, model.decisions)
     assert "--trans-ext=card" in backend.arguments(SolveOptions(), model)
     assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(), plain)
+    # The exported program's header tells the clingo command the same.
+    assert "% run: clingo --trans-ext=card FILE > ANSWER" in _header(model, Program(model, "reach"))[-2]
+    assert "% run: clingo FILE > ANSWER" in _header(plain, Program(plain, "reach"))[-2]
     assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(extra={"asp.trans_ext": "dynamic"}))
     raw = backend.arguments(SolveOptions(extra={"asp.trans_ext": "all", "asp.options.trans-ext": "weight"}))
     assert [a for a in raw if a.startswith("--trans-ext")] == ["--trans-ext=weight"]
