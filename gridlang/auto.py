@@ -13,8 +13,9 @@ process (its library imported in the start-up phase,
 :meth:`AutoBackend.load_library`) and, unless that has proved the answer
 within ``first_race_after`` seconds (0.3 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
-process for the second, which shares the parent's pages copy-on-write and imports its own
-solver library (Pyomo's 0.5 CPU s are paid only there, on the other core;
+process for the second, which shares the parent's pages copy-on-write, runs
+at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
+(OR-Tools' 0.45 s, or Pyomo's 0.5 CPU s, are paid only there, on the other core;
 a process that races a second time imports both libraries first, so that
 a batch pays the import once). The child solves the model under the
 command's deadline and sends its :class:`~gridlang.backend.Result` back
@@ -97,7 +98,7 @@ class Features:
                    solutions=max(options.solutions, 1))
 
 
-def plan(features: Features) -> tuple[str, ...]:
+def plan(features: Features, race: tuple[str, ...] = ("asp", "cpsat")) -> tuple[str, ...]:
     """The backends to run for ``features``: one, or two to race.
 
     The rules (figures: docs/benchmarks.md, "The auto backend"):
@@ -112,10 +113,15 @@ def plan(features: Features) -> tuple[str, ...]:
     3. An objective on a large map (:data:`LARGE_CELLS` cells or more):
        ``cpsat``, the one backend that proves the near-empty 30x30 maps.
     4. Any other objective (the enclose.horse maps): ``asp`` raced against
-       ``milp``, one core each. On the 214 dailies clingo has the best
-       median but stalls now and then (13 maps past 60 s), the MILP the
-       second-best median and no stall; the faster of the two per map has
-       the best median and 90th percentile of the six pairs.
+       ``cpsat``, the child at a lower priority (:data:`CHILD_NICE`).
+       clingo has the best median on the 214 dailies, and each of its
+       slowest maps is proved faster by another backend. Raced on the 45
+       dailies clingo needs more than 0.25 s for (a fresh process per
+       solve, twice), CP-SAT and the MILP as partners took 36.0 and 37.9 s
+       on the slowest twelve, the slowest map 7.6 s against 10.1 s
+       (daily-2026-04-28, which clingo alone proves in 26 s);
+       docs/benchmarks.md, "The race partner". ``race``
+       (:attr:`AutoSettings.race`) names another pair.
 
     Returns:
         Backend names, from :data:`SOLVERS`.
@@ -126,7 +132,7 @@ def plan(features: Features) -> tuple[str, ...]:
         return ("maxsat",)
     if features.cells >= LARGE_CELLS:
         return ("cpsat",)
-    return ("asp", "milp")
+    return race
 
 
 def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
@@ -180,6 +186,9 @@ class AutoSettings(Settings):
             against 0.159 s, compile + solve), though clingo answered 200
             of them; most dailies are proved within 0.3 s
             (docs/benchmarks.md, "At rest, a fresh process per solve").
+        race: the two backends raced under rule 4 of :func:`plan` (an
+            objective on a map of fewer than :data:`LARGE_CELLS` cells),
+            comma-separated, the first solving in this process.
 
     A delay leaves the easy maps (solved within it) to one process: no
     fork, no child competing for memory and cache.
@@ -187,16 +196,26 @@ class AutoSettings(Settings):
 
     race_after: float = 0.0
     first_race_after: float = 0.3
+    race: str = "asp,cpsat"
 
     def check(self, backend: str) -> None:
-        """Refuse a negative delay.
+        """Refuse a negative delay, and a race that is not two different backends.
 
         Raises:
-            BackendError: ``race_after`` or ``first_race_after`` below 0.
+            BackendError: ``race_after`` or ``first_race_after`` below 0;
+                ``race`` not two names of :data:`SOLVERS`.
         """
         for name in ("race_after", "first_race_after"):
             if getattr(self, name) < 0:
                 raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give seconds, 0 or more")
+        pair = self.pair()
+        if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS):
+            raise BackendError(f"--set {backend}.race={self.race}: give two different backends of "
+                               f"{', '.join(SOLVERS)}, comma-separated (asp,cpsat)")
+
+    def pair(self) -> tuple[str, ...]:
+        """:attr:`race` as a tuple of names."""
+        return tuple(n.strip() for n in str(self.race).split(","))
 
 
 class AutoBackend(Backend):
@@ -204,7 +223,7 @@ class AutoBackend(Backend):
 
     name = "auto"
     library = "gridlang"
-    description = ("picks per model: asp raced against milp with an objective, cpsat on maps of "
+    description = ("picks per model: asp raced against cpsat with an objective, cpsat on maps of "
                    f"{LARGE_CELLS}+ cells, maxsat with one for --unique/--count, asp without one")
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
@@ -218,8 +237,13 @@ class AutoBackend(Backend):
 
     @staticmethod
     def choose(model: Model, options: SolveOptions) -> tuple[str, ...]:
-        """The backends that will run ``model`` (:func:`plan`, then :func:`narrowed`)."""
-        return narrowed(plan(Features.of(model, options)), options)
+        """The backends that will run ``model`` (:func:`plan`, then :func:`narrowed`).
+
+        Raises:
+            BackendError: a refused ``auto.`` setting (:meth:`AutoSettings.check`).
+        """
+        race = AutoSettings.read("auto", options.extra).pair()
+        return narrowed(plan(Features.of(model, options), race), options)
 
 
     def runs_as(self, model: Model, options: SolveOptions) -> str:
@@ -269,7 +293,7 @@ class AutoBackend(Backend):
         """The chosen backend's session, or a :class:`RaceSession` of two."""
         names = self.choose(model, options)
         if len(names) > 1 and not hasattr(os, "fork"):
-            names = names[-1:]  # no race without fork: the racer that never stalls (the MILP)
+            names = names[-1:]  # no race without fork: the partner, which has no stall on the dailies
         if len(names) == 1:
             return _Labelled(get_backend(names[0]).session(model, options), names[0])
         return RaceSession(self, model, options, names)
@@ -318,6 +342,12 @@ class _Labelled(Session):
 
 _RACES = [0]
 """Races run in this process so far."""
+
+
+CHILD_NICE = 10
+"""Niceness added to a race child: the backend in this process, which
+answers most maps, keeps its core when the child runs more threads than
+the machine has cores (CP-SAT's portfolio of 8 workers on 2 cores)."""
 
 
 KILL_AFTER = 2.0
@@ -527,6 +557,10 @@ def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> Non
             deadline.stop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda signum, frame: deadline.stop())
+        try:
+            os.nice(CHILD_NICE)
+        except OSError:  # not allowed here: the race still runs, at equal priority
+            pass
         pyomo_deps = sys.modules.get("pyomo.common.dependencies")
         if pyomo_deps is not None:  # held by another thread of the parent at the fork, it would never be let go
             pyomo_deps.capture_output_lock = threading.Lock()
