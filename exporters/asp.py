@@ -128,6 +128,8 @@ class _Clingo:
         self.ctl.configuration.solve.models = "0" if model.objective is not None else "1"
         self.parts = 0
         self.wall_time = self.cpu_time = 0.0
+        self.stats: dict | None = None
+        """clingo's statistics after the last search."""
         self.ground(program.text())
 
     def _logger(self, code, message: str) -> None:
@@ -180,7 +182,9 @@ class _Clingo:
         outcome = handle.get()
         handle.__exit__(None, None, None)  # SolveHandle's close; a handle left behind is never closed
         self.wall_time += time.perf_counter() - t0
-        summary = self.ctl.statistics["summary"]
+        # Control.statistics converts clingo's whole tree (about 1 ms): read once per search.
+        self.stats = self.ctl.statistics
+        summary = self.stats["summary"]
         self.cpu_time += summary["times"]["cpu"]
         obj = self.model.objective
         lower = summary.get("lower", []) if obj is not None else []
@@ -212,7 +216,8 @@ class _Clingo:
         return Assignment(tuple(values))
 
     def statistics(self) -> dict[str, object]:
-        lp, solvers = self.ctl.statistics["problem"]["lp"], self.ctl.statistics["solving"]["solvers"]
+        stats = self.stats if self.stats is not None else self.ctl.statistics
+        lp, solvers = stats["problem"]["lp"], stats["solving"]["solvers"]
         return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.program.rules,
                 "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
                 "threads": int(str(self.ctl.configuration.solve.parallel_mode).split(",")[0]),
