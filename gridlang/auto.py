@@ -65,9 +65,12 @@ from .settings import Settings
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 """The concrete backends ``auto`` chooses among."""
 
-LARGE_CELLS = 600
-"""Cells from which a map counts as large: the hard-tail 30x30 maps have 900,
-the largest daily 441, the weeklies 529 to 625, the community maps up to 900."""
+LARGE_CELLS = 500
+"""Cells from which a map counts as large: the largest daily has 441, the
+weeklies 529 to 625, the hard-tail 30x30 maps 900. On the four weeklies
+of 529 to 575 cells, at rest, a fresh process each, CP-SAT alone took
+0.18 to 10.6 s where the race of clingo and CP-SAT took 1.2 to 16.5 s
+(clingo alone 8.3 to 34 s; docs/benchmarks.md, "The race partner")."""
 
 
 @dataclass(frozen=True)

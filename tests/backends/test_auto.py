@@ -56,6 +56,8 @@ def test_the_rules_on_real_maps():
     assert AutoBackend.choose(model, opts) == ("asp", "cpsat")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "asp,milp"})) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "milp, asp"})) == ("milp", "asp")
+    weekly = daily("weekly-07.txt")  # 529 cells, the smallest weekly: CP-SAT alone beat the race on it
+    assert (weekly.grid.rows * weekly.grid.cols, AutoBackend.choose(weekly, opts)) == (529, ("cpsat",))
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
