@@ -101,7 +101,7 @@ class Features:
                    solutions=max(options.solutions, 1))
 
 
-def plan(features: Features, race: tuple[str, ...] = ("asp", "cpsat")) -> tuple[str, ...]:
+def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """The backends to run for ``features``: one, or two to race.
 
     The rules (figures: docs/benchmarks.md, "The auto backend"):
@@ -114,7 +114,10 @@ def plan(features: Features, race: tuple[str, ...] = ("asp", "cpsat")) -> tuple[
        ``--count``): ``maxsat``, the backend without a stall on the
        dailies (its slowest 7 CPU s; clingo left 13 unproved in 60 s).
     3. An objective on a large map (:data:`LARGE_CELLS` cells or more):
-       ``cpsat``, the one backend that proves the near-empty 30x30 maps.
+       ``cpsat``, the fastest backend on the weeklies (median 1.1 s, all
+       seven proved; clingo left two unproved in 60 s) and the only one
+       near the near-empty 30x30 maps (FEASIBLE at 125, bound 239, after
+       60 s on the first).
     4. Any other objective (the enclose.horse maps): ``asp`` raced against
        ``cpsat``, the child at a lower priority (:data:`CHILD_NICE`).
        clingo has the best median on the 214 dailies, and each of its
@@ -123,8 +126,8 @@ def plan(features: Features, race: tuple[str, ...] = ("asp", "cpsat")) -> tuple[
        solve, twice), CP-SAT and the MILP as partners took 36.0 and 37.9 s
        on the slowest twelve, the slowest map 7.6 s against 10.1 s
        (daily-2026-04-28, which clingo alone proves in 26 s);
-       docs/benchmarks.md, "The race partner". ``race``
-       (:attr:`AutoSettings.race`) names another pair.
+       docs/benchmarks.md, "The race partner". ``race`` names another
+       pair (None: the default of :attr:`AutoSettings.race`).
 
     Returns:
         Backend names, from :data:`SOLVERS`.
@@ -135,7 +138,7 @@ def plan(features: Features, race: tuple[str, ...] = ("asp", "cpsat")) -> tuple[
         return ("maxsat",)
     if features.cells >= LARGE_CELLS:
         return ("cpsat",)
-    return race
+    return race if race is not None else AutoSettings().pair()
 
 
 def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:

@@ -273,6 +273,34 @@ def test_the_default_partner_proves_the_daily_clingo_needs_longest_for():
     assert report.verdict.ok and report.result.stats["raced"] == "asp,cpsat"
 
 
+def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
+    # Two stand-in backends: the one here gives up at once, the child answers
+    # with its own niceness, so the race's answer is the child's.
+    import gridlang.auto as auto
+    from gridlang.auto import CHILD_NICE
+    from gridlang.backend import Result
+
+    class Stub:
+        def __init__(self, name):
+            self.name = name
+
+        def load_library(self):
+            pass
+
+        def session(self, model, options):
+            return self
+
+        def solve(self):
+            if self.name == "here":
+                return Result(Status.UNKNOWN)
+            return Result(Status.INFEASIBLE, stats={"nice": os.nice(0)})
+
+    monkeypatch.setattr(auto, "get_backend", Stub)
+    name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"))
+    lowered = min(19, os.nice(0) + CHILD_NICE)  # 19: the lowest priority there is
+    assert (name, result.status, result.stats["nice"]) == ("child", Status.INFEASIBLE, lowered)
+
+
 def test_a_child_forked_mid_solve_proves_a_map_clingo_stalls_on():
     name = "daily-2026-08-22.txt"  # clingo: 5 s at rest; the MILP: 0.25 s
     model = daily(name)
