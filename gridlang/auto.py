@@ -19,7 +19,10 @@ at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
 a process that races a second time imports both libraries first, so that
 a batch pays the import once). The child solves the model under the
 command's deadline and sends its :class:`~gridlang.backend.Result` back
-through a pipe, read by a thread here. The first proof (``OPTIMAL`` or
+through a pipe, read by a thread here. After ``yield_after`` seconds (1.0
+s) the search here gives way: the threads the race started in this
+process drop to the child's priority, so that CP-SAT's workers get the
+machine on the maps clingo finds hard. The first proof (``OPTIMAL`` or
 ``INFEASIBLE``) wins: a proof here kills the child (``SIGKILL``, at once,
 reaped by a thread); a proof from the child stops the solve here the way
 a Ctrl-C stops it. One fork, not two: a fork and a kill cost some 10 ms
@@ -47,6 +50,7 @@ backend ``NAME``, ``--mip-gap`` picks ``milp``. ``auto`` writes no files:
 from __future__ import annotations
 
 import gc
+import math
 import os
 import pickle
 import signal
@@ -195,6 +199,17 @@ class AutoSettings(Settings):
         race: the two backends raced under rule 4 of :func:`plan` (an
             objective on a map of fewer than :data:`LARGE_CELLS` cells),
             comma-separated, the first solving in this process.
+        yield_after: seconds into a race after which the search here gives
+            way: the threads the race started in this process drop to the
+            child's priority (:data:`CHILD_NICE`), so that the child, whose
+            CP-SAT runs 8 workers, gets the machine (``inf``: never). Until
+            then clingo keeps its core, and clingo proves most maps within a
+            second. On the 12 slowest dailies, a fresh process per map, at
+            rest (docs/benchmarks.md, "Giving way"): 1.0 s brought
+            daily-2026-04-28 from 5.8 to 3.3 s and daily-2026-09-03 from 3.7
+            to 2.6 s, and cost daily-2026-01-05 1.0 s (3.6 to 4.6 s; clingo
+            and CP-SAT each need 3.5 s alone there); the sum went from 24.7
+            to 22.9 s, the slowest map from 5.8 to 4.6 s.
 
     A delay leaves the easy maps (solved within it) to one process: no
     fork, no child competing for memory and cache.
@@ -203,16 +218,18 @@ class AutoSettings(Settings):
     race_after: float = 0.0
     first_race_after: float = 0.3
     race: str = "asp,cpsat"
+    yield_after: float = 1.0
 
     def check(self, backend: str) -> None:
         """Refuse a negative delay, and a race that is not two different backends.
 
         Raises:
-            BackendError: ``race_after`` or ``first_race_after`` below 0;
-                ``race`` not two names of :data:`SOLVERS`.
+            BackendError: ``race_after``, ``first_race_after`` or
+                ``yield_after`` below 0 (or not a number); ``race`` not two
+                names of :data:`SOLVERS`.
         """
-        for name in ("race_after", "first_race_after"):
-            if getattr(self, name) < 0:
+        for name in ("race_after", "first_race_after", "yield_after"):
+            if not getattr(self, name) >= 0:
                 raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give seconds, 0 or more")
         pair = self.pair()
         if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS):
@@ -400,7 +417,8 @@ class RaceSession(Session):
             self.raced = True
             after = self.settings.first_race_after if _RACES[0] == 0 else self.settings.race_after
             _RACES[0] += 1
-            self.winner_name, result = race(self.model, self.options, self.names, after)
+            self.winner_name, result = race(self.model, self.options, self.names, after,
+                                            self.settings.yield_after)
             self.extra.extend(result.stats.get("learned_cuts", ()))
             return result
         if self.winner is None:
@@ -411,7 +429,8 @@ class RaceSession(Session):
         return self.winner.solve()
 
 
-def race(model: Model, options: SolveOptions, names: Sequence[str], after: float = 0.0) -> tuple[str, Result]:
+def race(model: Model, options: SolveOptions, names: Sequence[str], after: float = 0.0,
+         yield_after: float = math.inf) -> tuple[str, Result]:
     """Solve ``model`` on ``names[0]`` in this process and on each other backend
     of ``names`` in a forked child; the first proof wins.
 
@@ -421,6 +440,12 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         names: two (or more) backend names whose libraries are imported.
         after: seconds to solve here alone before the children are forked
             (from a timer thread; none is forked when this one finishes first).
+        yield_after: seconds after which the threads started here since the
+            race began (the search's: clingo's, CP-SAT's workers) drop to the
+            children's priority, when a child runs by then (``inf``: never;
+            Linux only, where a thread has its own niceness). The threads
+            that were there before keep theirs: the process's priority is
+            the same after the race as before.
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
@@ -460,6 +485,13 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
             finally:
                 gc.unfreeze()
 
+    def give_way() -> None:
+        with lock:
+            if finished[0] or not children:
+                return
+            for tid in _threads() - before:
+                _lower(tid)
+
     def stop_all() -> None:
         local.stop()
         for child in list(children):
@@ -467,12 +499,17 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
 
     # With a delay the fork happens in a timer thread while this one solves:
     # the child runs only the other backend, never the solver running here.
+    before = _threads()
     timer = threading.Timer(after, spawn) if after > 0 else None
     if timer is None:
         spawn()
     else:
         timer.daemon = True
         timer.start()
+    giver = threading.Timer(yield_after, give_way) if before and math.isfinite(yield_after) else None
+    if giver is not None:
+        giver.daemon = True
+        giver.start()
     try:
         with parent.on_stop(stop_all):
             try:
@@ -489,8 +526,9 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
     finally:
         with lock:
             finished[0] = True
-        if timer is not None:
-            timer.cancel()
+        for t in (timer, giver):
+            if t is not None:
+                t.cancel()
         for child in list(children):
             child.kill()
     return _best(model, names, answers, parent.expired())
@@ -537,6 +575,23 @@ class _Child:
 
         _signal(self.pid, signal.SIGKILL)
         threading.Thread(target=_reap, args=(self.pid,), name="gridlang-reap", daemon=True).start()
+
+
+def _threads() -> set[int]:
+    """The ids of this process's threads (Linux's ``/proc/self/task``); empty elsewhere."""
+    try:
+        return {int(t) for t in os.listdir("/proc/self/task")}
+    except OSError:
+        return set()
+
+
+def _lower(tid: int) -> None:
+    """Add :data:`CHILD_NICE` to thread ``tid``'s niceness, as the race child did to its own."""
+    try:
+        nice = os.getpriority(os.PRIO_PROCESS, tid)
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, nice + CHILD_NICE))
+    except OSError:  # the thread has ended, or the system refuses: it keeps its priority
+        pass
 
 
 def _reap(pid: int) -> None:

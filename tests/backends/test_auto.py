@@ -208,9 +208,9 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
 
     delays = []
 
-    def recorded(model, options, names, after=0.0):
+    def recorded(model, options, names, after=0.0, *rest):
         delays.append(after)
-        return race(model, options, names, after)
+        return race(model, options, names, after, *rest)
 
     monkeypatch.setattr(auto, "race", recorded)
     model = daily("daily-2026-01-10.txt")
@@ -264,7 +264,7 @@ def test_a_delay_forks_no_child_when_the_first_backend_finishes_within_it(monkey
 
 
 def test_the_default_partner_proves_the_daily_clingo_needs_longest_for():
-    name = "daily-2026-04-28.txt"  # clingo alone: 22 to 26 s at rest; raced against CP-SAT: 7.3 to 7.8 s
+    name = "daily-2026-04-28.txt"  # clingo alone: 16 s at rest; raced against CP-SAT: 3.2 to 3.3 s
     model = daily(name)
     AutoBackend.load_library(model, SolveOptions())
     report = solve_model(model, "auto", SolveOptions(time_limit=120))
@@ -299,6 +299,60 @@ def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
     name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"))
     lowered = min(19, os.nice(0) + CHILD_NICE)  # 19: the lowest priority there is
     assert (name, result.status, result.stats["nice"]) == ("child", Status.INFEASIBLE, lowered)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="a thread's own niceness is Linux's")
+@pytest.mark.parametrize("yield_after", [0.1, float("inf")])
+def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_after):
+    # The backend here searches in a thread it starts (as clingo's async solve
+    # and CP-SAT's workers do); yield_after into the race that thread drops to
+    # the child's priority. The thread that called the race keeps its own, so
+    # the process is as it was once the race is over.
+    import threading
+
+    import gridlang.auto as auto
+    from gridlang.auto import CHILD_NICE
+    from gridlang.backend import Result
+
+    seen = {}
+
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    class Stub:
+        def __init__(self, name):
+            self.name = name
+
+        def load_library(self):
+            pass
+
+        def session(self, model, options):
+            return self
+
+        def solve(self):
+            if self.name == "child":
+                time.sleep(20)  # killed when the search here proves
+                return Result(Status.UNKNOWN)
+
+            def search():
+                time.sleep(1.0)
+                seen["search"] = nice()
+
+            thread = threading.Thread(target=search)
+            thread.start()
+            thread.join()
+            seen["caller"] = nice()
+            return Result(Status.INFEASIBLE)
+
+    monkeypatch.setattr(auto, "get_backend", Stub)
+    base = nice()
+    name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"),
+                        yield_after=yield_after)
+    lowered = min(19, base + CHILD_NICE) if yield_after < 1 else base
+    assert (name, result.status, seen) == ("here", Status.INFEASIBLE, {"search": lowered, "caller": base})
+    for bad in (-1, float("nan")):
+        with pytest.raises(BackendError, match="auto.yield_after="):
+            get_backend("auto").configure(SolveOptions(extra={"auto.yield_after": bad}))
 
 
 def test_a_child_forked_mid_solve_proves_a_map_clingo_stalls_on():
