@@ -1,4 +1,4 @@
-"""gridlang: state a grid puzzle's rules once, solve it with MILP, CP-SAT or MaxSAT.
+"""gridlang: state a grid puzzle's rules once, solve it with MILP, CP-SAT, MaxSAT or ASP.
 
 The Python API (:mod:`gridlang.api`, see docs/api.md)::
 

@@ -57,7 +57,8 @@ class _Parser(argparse.ArgumentParser):
 def _build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="gridlang",
-        description="State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT or MaxSAT.",
+        description=("State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT, MaxSAT\n"
+                     "or answer-set programming (clingo)."),
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
