@@ -444,8 +444,9 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
             race began (the search's: clingo's, CP-SAT's workers) drop to the
             children's priority, when a child runs by then (``inf``: never;
             Linux only, where a thread has its own niceness). The threads
-            that were there before keep theirs: the process's priority is
-            the same after the race as before.
+            that were there before keep theirs, so the calling thread, and
+            every thread it starts after the race, runs at the process's
+            priority as before.
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
