@@ -273,12 +273,9 @@ def test_the_default_partner_proves_the_daily_clingo_needs_longest_for():
     assert report.verdict.ok and report.result.stats["raced"] == "asp,cpsat"
 
 
-def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
-    # Two stand-in backends: the one here gives up at once, the child answers
-    # with its own niceness, so the race's answer is the child's.
+def stub_backends(monkeypatch, solve) -> None:
+    """Stand-in backends for :func:`race`: backend NAME answers ``solve(NAME)``."""
     import gridlang.auto as auto
-    from gridlang.auto import CHILD_NICE
-    from gridlang.backend import Result
 
     class Stub:
         def __init__(self, name):
@@ -291,11 +288,23 @@ def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
             return self
 
         def solve(self):
-            if self.name == "here":
-                return Result(Status.UNKNOWN)
-            return Result(Status.INFEASIBLE, stats={"nice": os.nice(0)})
+            return solve(self.name)
 
     monkeypatch.setattr(auto, "get_backend", Stub)
+
+
+def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
+    # Two stand-in backends: the one here gives up at once, the child answers
+    # with its own niceness, so the race's answer is the child's.
+    from gridlang.auto import CHILD_NICE
+    from gridlang.backend import Result
+
+    def solve(name):
+        if name == "here":
+            return Result(Status.UNKNOWN)
+        return Result(Status.INFEASIBLE, stats={"nice": os.nice(0)})
+
+    stub_backends(monkeypatch, solve)
     name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"))
     lowered = min(19, os.nice(0) + CHILD_NICE)  # 19: the lowest priority there is
     assert (name, result.status, result.stats["nice"]) == ("child", Status.INFEASIBLE, lowered)
@@ -310,7 +319,6 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     # the process is as it was once the race is over.
     import threading
 
-    import gridlang.auto as auto
     from gridlang.auto import CHILD_NICE
     from gridlang.backend import Result
 
@@ -319,32 +327,22 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     def nice() -> int:
         return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
-    class Stub:
-        def __init__(self, name):
-            self.name = name
+    def solve(name):
+        if name == "child":
+            time.sleep(20)  # killed when the search here proves
+            return Result(Status.UNKNOWN)
 
-        def load_library(self):
-            pass
+        def search():
+            time.sleep(1.0)
+            seen["search"] = nice()
 
-        def session(self, model, options):
-            return self
+        thread = threading.Thread(target=search)
+        thread.start()
+        thread.join()
+        seen["caller"] = nice()
+        return Result(Status.INFEASIBLE)
 
-        def solve(self):
-            if self.name == "child":
-                time.sleep(20)  # killed when the search here proves
-                return Result(Status.UNKNOWN)
-
-            def search():
-                time.sleep(1.0)
-                seen["search"] = nice()
-
-            thread = threading.Thread(target=search)
-            thread.start()
-            thread.join()
-            seen["caller"] = nice()
-            return Result(Status.INFEASIBLE)
-
-    monkeypatch.setattr(auto, "get_backend", Stub)
+    stub_backends(monkeypatch, solve)
     base = nice()
     name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"),
                         yield_after=yield_after)
