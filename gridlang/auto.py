@@ -20,9 +20,9 @@ a process that races a second time imports both libraries first, so that
 a batch pays the import once). The child solves the model under the
 command's deadline and sends its :class:`~gridlang.backend.Result` back
 through a pipe, read by a thread here. After ``yield_after`` seconds (1.0
-s) the search here gives way: the threads the race started in this
-process drop to the child's priority, so that CP-SAT's workers get the
-machine on the maps clingo finds hard. The first proof (``OPTIMAL`` or
+s) the search here gives way: the solver threads the race started in this
+process (clingo's search thread) drop to the child's priority, so that
+CP-SAT's workers get the machine on the maps clingo finds hard. The first proof (``OPTIMAL`` or
 ``INFEASIBLE``) wins: a proof here kills the child (``SIGKILL``, at once,
 reaped by a thread); a proof from the child stops the solve here the way
 a Ctrl-C stops it. One fork, not two: a fork and a kill cost some 10 ms
@@ -200,8 +200,8 @@ class AutoSettings(Settings):
             objective on a map of fewer than :data:`LARGE_CELLS` cells),
             comma-separated, the first solving in this process.
         yield_after: seconds into a race after which the search here gives
-            way: the threads the race started in this process drop to the
-            child's priority (:data:`CHILD_NICE`), so that the child, whose
+            way: the solver threads the race started in this process drop to
+            the child's priority (:data:`CHILD_NICE`), so that the child, whose
             CP-SAT runs 8 workers, gets the machine (``inf``: never). Until
             then clingo keeps its core, and clingo proves most maps within a
             second. On the 12 slowest dailies, a fresh process per map, at
@@ -440,13 +440,13 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         names: two (or more) backend names whose libraries are imported.
         after: seconds to solve here alone before the children are forked
             (from a timer thread; none is forked when this one finishes first).
-        yield_after: seconds after which the threads started here since the
-            race began (the search's: clingo's, CP-SAT's workers) drop to the
-            children's priority, when a child runs by then (``inf``: never;
-            Linux only, where a thread has its own niceness). The threads
-            that were there before keep theirs, so the calling thread, and
-            every thread it starts after the race, runs at the process's
-            priority as before.
+        yield_after: seconds after which the solver threads started here
+            since the race began (threads not run by Python: clingo's
+            search, CP-SAT's workers) drop to the children's priority, when
+            a child runs by then (``inf``: never; Linux only, where a thread
+            has its own niceness). Every Python thread keeps its priority,
+            the calling thread included, so the process runs as before once
+            the race's solver threads have ended.
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
@@ -490,7 +490,10 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         with lock:
             if finished[0] or not children:
                 return
-            for tid in _threads() - before:
+            # Only the solver's own threads: a Python thread started meanwhile (a
+            # pool's, in a process that runs other work) outlives the race.
+            python = {t.native_id for t in threading.enumerate()}
+            for tid in _threads() - before - python:
                 _lower(tid)
 
     def stop_all() -> None:

@@ -311,43 +311,61 @@ def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="a thread's own niceness is Linux's")
-@pytest.mark.parametrize("yield_after", [0.1, float("inf")])
+@pytest.mark.parametrize("yield_after", [0.3, float("inf")])
 def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_after):
-    # The backend here searches in a thread it starts (as clingo's async solve
-    # and CP-SAT's workers do); yield_after into the race that thread drops to
-    # the child's priority. The thread that called the race keeps its own, so
-    # the process is as it was once the race is over.
+    # clingo searches daily-2026-04-28 (16 s alone) in a thread of its own;
+    # the child, a stand-in, sleeps. yield_after into the race clingo's thread
+    # drops to the child's priority; the Python threads, the caller's and one
+    # started during the race (a pool's, say), keep theirs, and so does the
+    # search thread of another clingo solve, begun before the race.
     import threading
 
+    import gridlang.auto as auto
     from gridlang.auto import CHILD_NICE
     from gridlang.backend import Result
 
-    seen = {}
-
-    def nice() -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    def nice(tid: int) -> int:
+        return os.getpriority(os.PRIO_PROCESS, tid)
 
     def solve(name):
-        if name == "child":
-            time.sleep(20)  # killed when the search here proves
-            return Result(Status.UNKNOWN)
+        time.sleep(3.0)
+        return Result(Status.UNKNOWN)
 
-        def search():
-            time.sleep(1.0)
-            seen["search"] = nice()
-
-        thread = threading.Thread(target=search)
-        thread.start()
-        thread.join()
-        seen["caller"] = nice()
-        return Result(Status.INFEASIBLE)
-
+    real = auto.get_backend
     stub_backends(monkeypatch, solve)
-    base = nice()
-    name, result = race(daily("daily-2026-01-07.txt"), SolveOptions(time_limit=30), ("here", "child"),
-                        yield_after=yield_after)
+    stand_in = auto.get_backend
+    monkeypatch.setattr(auto, "get_backend", lambda name: real(name) if name == "asp" else stand_in(name))
+    model = daily("daily-2026-04-28.txt")
+    real("asp").load_library()
+    earlier = threading.Thread(target=lambda: real("asp").session(model, SolveOptions(time_limit=3.0)).solve())
+    known = {int(t) for t in os.listdir("/proc/self/task")}
+    earlier.start()
+    time.sleep(0.3)  # its search thread runs before the race begins
+    before = {int(t) for t in os.listdir("/proc/self/task")}
+    other = before - known - {earlier.native_id}
+    seen = {}
+    pool = threading.Event()
+
+    def watch():
+        time.sleep(0.1)
+        started = threading.Thread(target=pool.wait)
+        started.start()
+        time.sleep(1.4)
+        python = {t.native_id for t in threading.enumerate()}
+        solver = {int(t) for t in os.listdir("/proc/self/task")} - before - python
+        seen.update(solver={nice(t) for t in solver}, started=nice(started.native_id),
+                    caller=nice(threading.main_thread().native_id), other={nice(t) for t in other})
+        pool.set()
+
+    watcher = threading.Thread(target=watch)
+    base = nice(threading.get_native_id())
+    watcher.start()
+    name, result = race(model, SolveOptions(time_limit=2.5), ("asp", "child"), yield_after=yield_after)
+    watcher.join()
+    earlier.join()
     lowered = min(19, base + CHILD_NICE) if yield_after < 1 else base
-    assert (name, result.status, seen) == ("here", Status.INFEASIBLE, {"search": lowered, "caller": base})
+    assert (name, result.status) == ("asp", Status.FEASIBLE)
+    assert seen == {"solver": {lowered}, "started": base, "caller": base, "other": {base}}
     for bad in (-1, float("nan")):
         with pytest.raises(BackendError, match="auto.yield_after="):
             get_backend("auto").configure(SolveOptions(extra={"auto.yield_after": bad}))
