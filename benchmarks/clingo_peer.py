@@ -27,14 +27,13 @@ new ``gridlang solve --json`` process (the user's view), timed by its own
 ``seconds.compile + seconds.solve``. Both answers are compared with the
 known optimum in ``tests/data/horse/manifest.json``; the report gives the
 median, 90th percentile (the 193rd of 214 sorted times, as ``gridlang
-bench`` prints it) and maximum of each, and how many maps each left
+bench`` and ``milp_reference.py`` take it) and maximum of each, and how many maps each left
 unproved within ``--time-limit`` seconds.
 """
 
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import os
 import statistics
@@ -44,12 +43,9 @@ import time
 from collections import deque
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-HORSE_DATA = ROOT / "tests" / "data" / "horse"
-SPEC = ROOT / "puzzles" / "horse.grid"
-
-VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4}
-"""Tile values of the standard rules (puzzles/horse.grid); a portal is worth 1."""
+# The map reading, tile values and map list of the other reference model,
+# which shares no code with gridlang either.
+from milp_reference import SPEC, VALUES, cases, percentile, read_map
 
 PROGRAM = """
 { wall(V) : grass(V) } B :- budget(B).
@@ -60,10 +56,6 @@ reach(V) :- reach(U), edge(U, V), passable(V), not wall(V).
 #show wall/1.
 """
 
-
-def read_map(path: Path) -> list[str]:
-    """The map's rows (the game's characters)."""
-    return [r for r in (line.rstrip("\r\n") for line in path.read_text().splitlines()) if r]
 
 
 def neighbours(rows: list[str]) -> dict[tuple[int, int], list[tuple[int, int]]]:
@@ -167,23 +159,6 @@ def solve_gridlang(path: Path, budget: int, time_limit: float, backend: str) -> 
     return (d.get("verified_score") if good else None), d["status"] == "OPTIMAL" and good, s["compile"] + s["solve"]
 
 
-def cases(pattern: str) -> list[tuple[Path, int, int]]:
-    """``(map, budget, known optimum)`` of every standard map matching ``pattern``."""
-    out = []
-    for e in sorted(json.loads((HORSE_DATA / "manifest.json").read_text()), key=lambda e: e["file"]):
-        best = e["optimal_score"] if e["optimal_score"] is not None else e.get("reference_optimum")
-        if e["variant"] == "standard" and e["budget"] is not None and best is not None \
-                and fnmatch.fnmatch(e["file"], pattern):
-            out.append((HORSE_DATA / e["file"], e["budget"], best))
-    return out
-
-
-def p90(values: list[float]) -> float:
-    """The 90th percentile as ``gridlang bench`` prints it."""
-    v = sorted(values)
-    return v[min(len(v) - 1, int(0.9 * len(v)))]
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--maps", default="daily-*", help="map files matching this glob (default: the dailies)")
@@ -228,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for name, ts in times.items():
         label = name if name == "peer" else f"gridlang {args.backend}"
-        print(f"{label:15s} maps {len(ts):4d}  median {statistics.median(ts):.3f} s  p90 {p90(ts):.3f} s  "
+        print(f"{label:15s} maps {len(ts):4d}  median {statistics.median(ts):.3f} s  p90 {percentile(ts, 90):.3f} s  "
               f"max {max(ts):.3f} s  unproved {unproved[name]}")
     if wrong:
         print(f"{wrong} proved answers differ from the known optimum", file=sys.stderr)
