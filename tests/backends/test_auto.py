@@ -273,9 +273,12 @@ def test_the_default_partner_proves_the_daily_clingo_needs_longest_for():
     assert report.verdict.ok and report.result.stats["raced"] == "asp,cpsat"
 
 
-def stub_backends(monkeypatch, solve) -> None:
-    """Stand-in backends for :func:`race`: backend NAME answers ``solve(NAME)``."""
+def stub_backends(monkeypatch, solve, keep=()) -> None:
+    """Stand-in backends for :func:`race`: backend NAME answers ``solve(NAME)``,
+    but the backends named in ``keep`` stay the real ones."""
     import gridlang.auto as auto
+
+    real = auto.get_backend
 
     class Stub:
         def __init__(self, name):
@@ -290,7 +293,7 @@ def stub_backends(monkeypatch, solve) -> None:
         def solve(self):
             return solve(self.name)
 
-    monkeypatch.setattr(auto, "get_backend", Stub)
+    monkeypatch.setattr(auto, "get_backend", lambda name: real(name) if name in keep else Stub(name))
 
 
 def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
@@ -320,7 +323,6 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     # search thread of another clingo solve, begun before the race.
     import threading
 
-    import gridlang.auto as auto
     from gridlang.auto import CHILD_NICE
     from gridlang.backend import Result
 
@@ -331,13 +333,10 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
         time.sleep(3.0)
         return Result(Status.UNKNOWN)
 
-    real = auto.get_backend
-    stub_backends(monkeypatch, solve)
-    stand_in = auto.get_backend
-    monkeypatch.setattr(auto, "get_backend", lambda name: real(name) if name == "asp" else stand_in(name))
+    stub_backends(monkeypatch, solve, keep=("asp",))
     model = daily("daily-2026-04-28.txt")
-    real("asp").load_library()
-    earlier = threading.Thread(target=lambda: real("asp").session(model, SolveOptions(time_limit=3.0)).solve())
+    get_backend("asp").load_library()
+    earlier = threading.Thread(target=lambda: get_backend("asp").session(model, SolveOptions(time_limit=3.0)).solve())
     known = {int(t) for t in os.listdir("/proc/self/task")}
     earlier.start()
     time.sleep(0.3)  # its search thread runs before the race begins
