@@ -64,7 +64,8 @@ Settings (:class:`MaxSatSettings`, each overridable through
 standard maps, and ``rc2`` when the objective also prices decisions, as
 with costly walls), the SAT
 oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
-Glucose 3 without an objective), RC2's ``exhaust`` and ``minz``, the full
+Glucose 3 without an objective), the search's preferred phases (soft
+literals true on grids below 500 cells), RC2's ``exhaust`` and ``minz``, the full
 totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
 root-side cuts and the one-cell seeds. ``cuts`` is the default strategy;
 ``tree`` is exact but slower and serves the file export. The measurements
@@ -100,6 +101,11 @@ from gridlang.sat_form import Lowered, lower
 from gridlang.settings import Settings
 from gridlang.transforms import CARD_ENCODINGS
 
+SOFT_PHASE_CELLS = 500
+"""Grids below this many cells get ``lsu.phases = soft`` under ``auto``: the
+largest daily has 441 cells, the weeklies 529 to 625."""
+
+
 @dataclass(frozen=True)
 class LsuSettings(Settings):
     """The linear SAT-UNSAT search (``algorithm = "lsu"``, :class:`_Lsu`).
@@ -109,10 +115,20 @@ class LsuSettings(Settings):
         max_units: the search counts a soft clause of weight ``w`` as ``w``
             totalizer inputs; above this total weight RC2 runs instead
             (``stats["algorithm"]`` says which ran). At least 1.
+        phases: ``soft`` has the SAT solver prefer each soft literal true
+            (on enclose.horse: a cell in the pen), so that its first answer
+            is a large pen and the cost counter, built at that answer's
+            cost, is small; ``none`` leaves CaDiCaL's own phases; ``auto``
+            (the default) takes ``soft`` on grids of fewer than
+            :data:`SOFT_PHASE_CELLS` cells. On the 214 dailies (at most 441
+            cells) ``soft`` took the median from 0.160 to 0.137 s, but the 7
+            weeklies (529 to 625 cells) from 63 to 76 s in all
+            (``docs/benchmarks.md``).
     """
 
     solver: str = "cadical195"
     max_units: int = 100000
+    phases: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -213,6 +229,8 @@ class MaxSatSettings(Settings):
         """
         if self.algorithm not in ("auto", "lsu", "rc2"):
             raise BackendError(f"unknown MaxSAT algorithm {self.algorithm!r}; choose auto, lsu or rc2")
+        if self.lsu.phases not in ("auto", "soft", "none"):
+            raise BackendError(f"setting 'lsu.phases': unknown phases {self.lsu.phases!r}; choose auto, soft or none")
         from pysat.solvers import SolverNames
 
         known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
@@ -454,6 +472,8 @@ class _Oracle:
 
     def assignment(self, lits) -> Assignment:
         n = self.model.num_vars
+        if len(lits) >= n and (n == 0 or abs(lits[n - 1]) == n):
+            return Assignment(tuple(l > 0 for l in lits[:n]))  # PySAT's models list variables 1, 2, ... in order
         values = [False] * n
         for l in lits:
             if 0 < abs(l) <= n:
@@ -538,6 +558,12 @@ class _Lsu(_Oracle):
         super().__init__(model, low, settings)
         self.name = settings.lsu.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
+        phases = settings.lsu.phases
+        if phases == "soft" or phases == "auto" and model.grid.rows * model.grid.cols < SOFT_PHASE_CELLS:
+            try:
+                self.solver.set_phases([cl[0] for _, cl in low.soft if len(cl) == 1])
+            except NotImplementedError:
+                pass  # a solver without preferred phases searches as it would
         self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:

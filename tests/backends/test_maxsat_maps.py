@@ -96,6 +96,20 @@ def test_lsu_in_short_conflict_slices_reaches_the_optimum():
     assert solve_and_verify(compile_map(entry), conflicts=50) == 50
 
 
+def test_soft_phases_start_the_search_from_a_large_pen():
+    # Preferring pen cells gives a first answer near the optimum, so fewer
+    # calls are needed to prove it; ``auto`` takes soft phases below 500 cells.
+    entry = manifest()["daily-2026-03-08.txt"]
+    model = compile_map(entry)
+    calls = {}
+    for phases in ("none", "soft", "auto"):
+        result = MaxSatBackend().solve(model, SolveOptions(time_limit=600, extra={"lsu.phases": phases}))
+        assert entry["optimal_score"] == 86
+        assert (result.status, result.objective) == (Status.OPTIMAL, 86)
+        calls[phases] = result.stats["solver_calls"]
+    assert calls["soft"] == calls["auto"] < calls["none"] - 3
+
+
 @pytest.mark.parametrize("name", ["daily-2026-01-21.txt"])
 def test_tree_strategy_agrees(name):
     entry = manifest()[name]

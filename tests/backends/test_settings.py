@@ -41,6 +41,7 @@ def test_settings_are_frozen():
      "backend 'maxsat': setting 'rc2.minz' takes true or false, not 'yes'"),
     (MaxSatSettings, "maxsat", {"conflicts": 1.5}, "setting 'conflicts' takes an integer, not 1.5"),
     (MaxSatSettings, "maxsat", {"maxsat.card.encoding": "unary"}, "unknown cardinality encoding 'unary'"),
+    (MaxSatSettings, "maxsat", {"maxsat.lsu.phases": "true"}, "unknown phases 'true'; choose auto, soft or none"),
     (MilpSettings, "milp", {"milp.warmstart.x": True}, "backend 'milp' has no setting 'warmstart.x'"),
     (MilpSettings, "milp", {"milp.highs_options.presolve": "maybe"},
      "HiGHS refuses the value 'maybe' for its option 'presolve'"),
