@@ -7,7 +7,6 @@ parameter name.
 
 from __future__ import annotations
 
-import difflib
 
 from ..errors import BackendError, ParamError
 
@@ -67,6 +66,8 @@ def _unknown_flag(flag: str, args, declared: list[str]) -> str:
     """The message for a ``--NAME`` that is neither an option nor a declared
     parameter, naming the closest option or parameter (difflib ratio 0.6 or more)."""
     candidates = args.command_parser.long_options + [f"--{p}" for p in declared]
+    import difflib
+
     close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
     head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
     if close:

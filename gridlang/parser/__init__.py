@@ -5,23 +5,29 @@ The grammar is ``grammars/gridlang.lark`` (installed as
 :class:`~gridlang.errors.GridSyntaxError` with the file, line and column; the
 common mistakes get a curated sentence through Lark's ``match_examples``, the
 way Lark's own grammar loader reports errors.
+
+Two caches keep a command's start-up short, both in :func:`cache_dir`:
+Lark's own cache of the analysed grammar (:func:`build_parser`), and the
+AST of each spec file parsed without error (:func:`parse_file`), so that a
+spec read before costs neither Lark's import nor a parse.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-from importlib import resources
+import pickle
+import sys
+import zlib
 from pathlib import Path
-
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
+from typing import TYPE_CHECKING
 
 from .. import ast
 from ..errors import GridlangError, GridSyntaxError, Span, read_source, too_long
 from ..limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
-from .messages import _syntax_error
-from .to_ast import _ToAst
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 _OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 """How the grammar is built; part of the cache key."""
@@ -35,6 +41,8 @@ def _parser() -> Lark:
 
 def grammar_text() -> str:
     """The text of ``grammars/gridlang.lark`` as installed."""
+    from importlib import resources
+
     return resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
 
 
@@ -78,6 +86,8 @@ def build_parser(grammar: str, directory: Path | None) -> Lark:
     Returns:
         The parser.
     """
+    from lark import Lark
+
     if directory is None:
         return Lark(grammar, **_OPTIONS)
     return Lark(grammar, cache=str(cache_file(grammar, directory)), **_OPTIONS)
@@ -98,6 +108,11 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
             the limits of :mod:`gridlang.limits` (bytes, statements, an
             integer, a set of integers, the nesting of an expression).
     """
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from .messages import _syntax_error
+    from .to_ast import _ToAst
+
     raw = text.encode("utf-8", "surrogatepass")
     if len(raw) > MAX_SPEC_BYTES:
         raise too_long(raw, path, GridSyntaxError, "spec", MAX_SPEC_BYTES, len(raw))
@@ -129,7 +144,77 @@ def parse_file(path: str | Path) -> ast.Spec:
     """
     p = str(path)
     text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
-    return parse_spec(text, p)
+    return _parse_cached(text, p)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_cached(text: str, path: str) -> ast.Spec:
+    """:func:`parse_spec`, served from this process's memory or from the spec cache when it can be.
+
+    A command may read its spec twice (the shorthand ``--NAME VALUE``
+    parameters are looked up in it before the command runs); the AST is
+    immutable, so both get the same one.
+    """
+    directory = cache_dir()
+    if directory is None:
+        return parse_spec(text, path)
+    file = spec_cache_file(path, directory)
+    key = (_fingerprint(), path, text)
+    try:
+        with open(file, "rb") as fp:
+            stored_key, spec = pickle.load(fp)
+        if stored_key == key and isinstance(spec, ast.Spec):
+            return spec
+    except Exception:  # noqa: BLE001 - missing, unreadable, corrupt or from other code: parse afresh
+        pass
+    spec = parse_spec(text, path)
+    try:
+        temp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+        with open(temp, "wb") as fp:
+            pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
+    except OSError:
+        pass
+    return spec
+
+
+def spec_cache_file(path: str, directory: Path) -> Path:
+    """The spec cache's file for the spec at ``path`` (as given: the AST's spans name it so).
+
+    The file holds a pickle of ``(key, ast.Spec)``. The key is the spec's
+    whole text, its path, and :func:`_fingerprint` (the versions of Python,
+    Lark and gridlang, and the size and modification time of every source
+    file that shapes the AST), so that a change to any of them parses
+    afresh. Paths whose CRC-32 agree share a file; the key tells them apart.
+    """
+    return directory / f"spec-{zlib.crc32(path.encode('utf-8', 'surrogatepass')):08x}.ast-cache"
+
+
+@functools.lru_cache(maxsize=1)
+def _fingerprint() -> tuple:
+    """What a cached AST was made with: Python's and gridlang's versions, and
+    ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
+    errors' and the limits' modules, and of Lark's package, found without
+    importing it."""
+    from importlib.util import find_spec
+
+    from .. import __version__, grammars
+
+    here = Path(__file__).resolve().parent
+    package = here.parent
+    files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", package / "errors.py",
+             package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
+    lark = find_spec("lark")
+    if lark is not None and lark.origin:
+        files.append(Path(lark.origin).parent / "__init__.py")
+    stamps = []
+    for f in files:
+        try:
+            st = f.stat()
+            stamps.append((str(f), st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamps.append((str(f), None, None))
+    return (sys.version, __version__, tuple(stamps))
 
 
 def _check_nesting(statements: list, text: str) -> None:

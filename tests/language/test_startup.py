@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     )
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     # Run outside the checkout, whose gridlang/ would shadow the installed package.
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True,
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False,
                          cwd=tmp_path)
     code, modules = json.loads(out.stdout)
     assert code == 0
@@ -100,3 +101,63 @@ def test_the_command_counts_gridlang_s_own_start_up(capsys):
     assert code == 0
     assert seconds["startup"] >= 3.0
     assert seconds["total"] == pytest.approx(sum(v for k, v in seconds.items() if k != "total"), abs=0.05)
+
+
+def _probe_parse(path: str, cache: str) -> tuple[str, bool]:
+    """Parse ``path`` in a fresh process with the cache under ``cache``: (repr of the AST, whether Lark was imported)."""
+    probe = ("import json, sys\n"
+             "from gridlang.parser import parse_file\n"
+             f"spec = parse_file({path!r})\n"
+             "print(json.dumps([repr(spec.statements), 'lark' in sys.modules]))\n")
+    env = dict(os.environ, XDG_CACHE_HOME=cache)
+    # Run outside the checkout and the cache, whose gridlang/ would shadow the installed package.
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False,
+                         cwd=Path(path).parent)
+    assert out.returncode == 0, out.stderr
+    return tuple(json.loads(out.stdout))
+
+
+def test_a_parsed_spec_is_served_from_the_cache_without_lark(tmp_path):
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "horse.grid"
+    spec.write_text((REPO / "puzzles" / "horse.grid").read_text())
+    first, imported = _probe_parse(str(spec), str(tmp_path))
+    assert imported  # parsed, and cached
+    assert len(list((tmp_path / "gridlang").glob("spec-*.ast-cache"))) == 1
+    again, imported = _probe_parse(str(spec), str(tmp_path))
+    assert (again, imported) == (first, False)
+    # An edited spec is parsed afresh, never served from the old AST.
+    spec.write_text(spec.read_text().replace("param budget: int >= 0", "param budget: int >= 1"))
+    edited, imported = _probe_parse(str(spec), str(tmp_path))
+    assert imported and edited != first and "bounds=(('>=', 1),)" in edited
+
+
+def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "a.grid"
+    spec.write_text("tile a '.'\n")
+    parser._parse_cached.cache_clear()
+    want = parser.parse_file(spec)
+    file = parser.spec_cache_file(str(spec), tmp_path / "gridlang")
+    for content in (b"not a pickle", __import__("pickle").dumps((("old", str(spec), "tile a '.'\n"), "junk"))):
+        file.write_bytes(content)
+        parser._parse_cached.cache_clear()
+        assert parser.parse_file(spec) == want
+    # Written back by the parse: served from the file from now on.
+    parser._parse_cached.cache_clear()
+    monkeypatch.setattr(parser, "parse_spec", lambda *a: (_ for _ in ()).throw(AssertionError("parsed again")))
+    assert parser.parse_file(spec) == want
+
+
+def test_a_spec_with_a_syntax_error_is_never_cached(tmp_path, monkeypatch):
+    from gridlang.errors import GridSyntaxError
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "bad.grid"
+    spec.write_text("tile a '.'\ndecide x bool on a\n")
+    parser._parse_cached.cache_clear()
+    for _ in range(2):
+        with pytest.raises(GridSyntaxError) as e:
+            parser.parse_file(spec)
+        assert (e.value.span.line, e.value.span.column) == (2, 10)
+    assert not list((tmp_path / "gridlang").glob("spec-*"))
