@@ -12,9 +12,32 @@ beside it (``horse_data``, ``snake_data``, ``tiny``) import from any layer.
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 
 from gridlang.backend import backend_names
+
+
+def pytest_configure(config) -> None:
+    """Keep the parser's and the specs' caches (``$XDG_CACHE_HOME/gridlang``)
+    in a directory of this run, not the user's, and remove it afterwards;
+    the commands the tests start inherit it."""
+    config._gridlang_cache = tempfile.mkdtemp(prefix="gridlang-tests-cache-")
+    config._gridlang_cache_was = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = config._gridlang_cache
+
+
+def pytest_unconfigure(config) -> None:
+    if getattr(config, "_gridlang_cache", None) is None:
+        return
+    if config._gridlang_cache_was is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = config._gridlang_cache_was
+    shutil.rmtree(config._gridlang_cache, ignore_errors=True)
 
 
 @pytest.fixture(params=[n if n != "auto" else pytest.param(n, marks=pytest.mark.slow) for n in backend_names()])

@@ -47,13 +47,21 @@ def grammar_text() -> str:
 
 
 def cache_dir() -> Path | None:
-    """Where the built parser is kept: ``$XDG_CACHE_HOME/gridlang``, else
-    ``~/.cache/gridlang``; None (no cache) when neither can be made."""
+    """Where the built parser and the parsed specs are kept: ``$XDG_CACHE_HOME/gridlang``,
+    else ``~/.cache/gridlang``; None (no cache) when neither can be made or written.
+
+    Both caches are pickles, and unpickling runs code, so on a system with
+    user ids a directory that another user owns, or that its group or
+    anyone may write to, is not used either.
+    """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     path = Path(base) / "gridlang"
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
     except OSError:
+        return None
+    if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
         return None
     return path if os.access(path, os.W_OK) else None
 
@@ -164,6 +172,10 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
         with open(file, "rb") as fp:
             stored_key, spec = pickle.load(fp)
         if stored_key == key and isinstance(spec, ast.Spec):
+            try:
+                os.utime(file)  # recently used: kept when the cache is pruned
+            except OSError:
+                pass
             return spec
     except Exception:  # noqa: BLE001 - missing, unreadable, corrupt or from other code: parse afresh
         pass
@@ -173,9 +185,30 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
         with open(temp, "wb") as fp:
             pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
+        _prune(directory)
     except OSError:
         pass
     return spec
+
+
+SPEC_CACHE_FILES = 256
+"""The most spec files the cache keeps; beyond, the least recently used go."""
+
+
+def _prune(directory: Path) -> None:
+    """Remove the least recently used spec cache files beyond :data:`SPEC_CACHE_FILES`."""
+    files = []
+    for f in directory.glob("spec-*.ast-cache"):
+        try:
+            files.append((f.stat().st_mtime_ns, f))
+        except OSError:
+            continue  # removed meanwhile by another process
+    files.sort(reverse=True)
+    for _, f in files[SPEC_CACHE_FILES:]:
+        try:
+            f.unlink()
+        except OSError:
+            pass
 
 
 def spec_cache_file(path: str, directory: Path) -> Path:

@@ -63,6 +63,17 @@ def test_an_unwritable_cache_directory_means_no_cache(tmp_path, monkeypatch):
     assert build_parser(grammar_text(), None).parse("tile a '.'\n") is not None
 
 
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no user ids")
+def test_a_cache_directory_others_may_write_is_not_used(tmp_path, monkeypatch):
+    # Another user could plant a pickle there, and loading it would run their code.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / "gridlang"
+    (tmp_path / "gridlang").chmod(0o777)
+    assert cache_dir() is None
+    (tmp_path / "gridlang").chmod(0o700)
+    assert cache_dir() == tmp_path / "gridlang"
+
+
 def test_the_cache_follows_xdg_cache_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_dir() == tmp_path / "gridlang"
@@ -161,3 +172,24 @@ def test_a_spec_with_a_syntax_error_is_never_cached(tmp_path, monkeypatch):
             parser.parse_file(spec)
         assert (e.value.span.line, e.value.span.column) == (2, 10)
     assert not list((tmp_path / "gridlang").glob("spec-*"))
+
+
+def test_the_spec_cache_keeps_the_most_recently_used_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(parser, "SPEC_CACHE_FILES", 3)
+    specs = []
+    for i in range(5):
+        spec = tmp_path / f"s{i}.grid"
+        spec.write_text(f"tile t{i} '.'\n")
+        specs.append(spec)
+    parser._parse_cached.cache_clear()
+    for spec in specs[:3]:
+        parser.parse_file(spec)
+    first = parser.spec_cache_file(str(specs[0]), tmp_path / "gridlang")
+    os.utime(first, ns=(1, 1))  # the oldest, until read again
+    parser._parse_cached.cache_clear()
+    parser.parse_file(specs[0])  # served from the file, which is now the most recent
+    for spec in specs[3:]:
+        parser.parse_file(spec)
+    kept = {p.name for p in (tmp_path / "gridlang").glob("spec-*.ast-cache")}
+    assert kept == {parser.spec_cache_file(str(s), tmp_path / "gridlang").name for s in (specs[0], specs[3], specs[4])}
