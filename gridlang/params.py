@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 
-import difflib
 
 from . import shapes as polyomino
 from .checker import Symbols
@@ -194,6 +193,8 @@ def _unknown_keys(symbols: Symbols, data: MapData) -> list[GridlangError]:
     for key, (_, value_span) in data.params.items():
         if key in symbols.params:
             continue
+        import difflib
+
         close = difflib.get_close_matches(key, list(symbols.params), n=1, cutoff=0.75 if data.record else 0.6)
         if data.record and not close:
             continue
