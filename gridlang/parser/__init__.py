@@ -18,6 +18,7 @@ import functools
 import os
 import pickle
 import sys
+import threading
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -181,13 +182,16 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
         pass
     spec = parse_spec(text, path)
     try:
-        temp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+        temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         with open(temp, "wb") as fp:
             pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
         _prune(directory)
-    except OSError:
-        pass
+    except Exception:  # noqa: BLE001 - a spec that cannot be kept is parsed again next time, nothing more
+        try:
+            temp.unlink(missing_ok=True)
+        except OSError:
+            pass
     return spec
 
 

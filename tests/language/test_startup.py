@@ -193,3 +193,18 @@ def test_the_spec_cache_keeps_the_most_recently_used_files(tmp_path, monkeypatch
         parser.parse_file(spec)
     kept = {p.name for p in (tmp_path / "gridlang").glob("spec-*.ast-cache")}
     assert kept == {parser.spec_cache_file(str(s), tmp_path / "gridlang").name for s in (specs[0], specs[3], specs[4])}
+
+
+def test_a_spec_that_cannot_be_kept_is_still_parsed(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "a.grid"
+    spec.write_text("tile a '.'\n")
+    parser._parse_cached.cache_clear()
+
+    def refuse(*args, **kwargs):
+        raise RecursionError("too deep to pickle")
+
+    parser._parser()  # Lark's own cache is written with pickle too: built first
+    monkeypatch.setattr(parser.pickle, "dump", refuse)
+    assert parser.parse_file(spec).statements[0].name == "a"
+    assert list((tmp_path / "gridlang").glob("spec-*")) == []  # no cache file, no temporary file left
