@@ -84,3 +84,21 @@ def test_brute_force_counts_connected_subsets_of_a_2x3_grid():
     # the 5 whose missing pair cuts the grid; 6; the whole grid.
     assert [brute_count(grid, k) for k in range(7)] == [1, 6, 7, 10, 10, 6, 1]
     assert brute_count(grid, None) == 41
+
+
+def test_the_cut_loop_starts_from_the_seed_cuts(monkeypatch):
+    # Every seed cut is a row of the first model, on top of the cuts of the
+    # loop: the same map solved without seeds has exactly that many fewer rows.
+    from gridlang import compiler
+    from gridlang.exporters import cpsat
+
+    model = compiler.compile_puzzle(HORSE, DAILY_07)
+    backend = get_backend("cpsat")
+    seeded = backend.solve(model, SolveOptions(connectivity="cuts", time_limit=120))
+    monkeypatch.setattr(cpsat, "seed_cuts", lambda grid, con: [])
+    bare = backend.solve(model, SolveOptions(connectivity="cuts", time_limit=120))
+    for r in (seeded, bare):
+        assert (r.status, r.objective) == (Status.OPTIMAL, 66)
+    assert seeded.stats["seed_cuts"] > 0 and bare.stats["seed_cuts"] == 0
+    assert (seeded.stats["constraints"] - seeded.stats["seed_cuts"] - seeded.stats["cuts"]
+            == bare.stats["constraints"] - bare.stats["cuts"])
