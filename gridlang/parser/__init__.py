@@ -145,7 +145,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
 
 
 def parse_file(path: str | Path) -> ast.Spec:
-    """Read and parse a ``.grid`` file.
+    """Read and parse a ``.grid`` file; a file parsed before, unchanged, comes from the spec cache.
 
     Raises:
         GridSyntaxError: the file cannot be read, is not UTF-8, or does not
@@ -181,8 +181,8 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
     except Exception:  # noqa: BLE001 - missing, unreadable, corrupt or from other code: parse afresh
         pass
     spec = parse_spec(text, path)
+    temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         with open(temp, "wb") as fp:
             pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
