@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,16 @@ from gridlang.parser import build_parser, cache_dir, cache_file, grammar_text
 from horse_data import REPO
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
+
+
+def run_probe(probe: str, cache, cwd):
+    """Run ``probe`` in a fresh Python with the caches under ``cache``, in ``cwd``
+    (outside the checkout and the cache, whose gridlang/ would shadow the
+    installed package), and return the JSON it prints."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=cwd)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
 
 
 def test_the_parser_is_built_once_per_process():
@@ -87,11 +98,7 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
         f"    code = main(['check', {HORSE!r}])\n"
         "print(json.dumps([code, sorted(sys.modules)]))\n"
     )
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
-    # Run outside the checkout, whose gridlang/ would shadow the installed package.
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False,
-                         cwd=tmp_path)
-    code, modules = json.loads(out.stdout)
+    code, modules = run_probe(probe, tmp_path, tmp_path)
     assert code == 0
     loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("gridlang.")}
     for name in ("ortools", "pyomo", "pysat", "highspy", "networkx", "numpy",
@@ -120,12 +127,7 @@ def _probe_parse(path: str, cache: str) -> tuple[str, bool]:
              "from gridlang.parser import parse_file\n"
              f"spec = parse_file({path!r})\n"
              "print(json.dumps([repr(spec.statements), 'lark' in sys.modules]))\n")
-    env = dict(os.environ, XDG_CACHE_HOME=cache)
-    # Run outside the checkout and the cache, whose gridlang/ would shadow the installed package.
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False,
-                         cwd=Path(path).parent)
-    assert out.returncode == 0, out.stderr
-    return tuple(json.loads(out.stdout))
+    return tuple(run_probe(probe, cache, Path(path).parent))
 
 
 def test_a_parsed_spec_is_served_from_the_cache_without_lark(tmp_path):
@@ -150,7 +152,7 @@ def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeyp
     parser._parse_cached.cache_clear()
     want = parser.parse_file(spec)
     file = parser.spec_cache_file(str(spec), tmp_path / "gridlang")
-    for content in (b"not a pickle", __import__("pickle").dumps((("old", str(spec), "tile a '.'\n"), "junk"))):
+    for content in (b"not a pickle", pickle.dumps((("old", str(spec), "tile a '.'\n"), "junk"))):
         file.write_bytes(content)
         parser._parse_cached.cache_clear()
         assert parser.parse_file(spec) == want
