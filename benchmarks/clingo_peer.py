@@ -33,7 +33,6 @@ unproved within ``--time-limit`` seconds.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -45,7 +44,7 @@ from pathlib import Path
 
 # The map reading, tile values and map list of the other reference model,
 # which shares no code with gridlang either.
-from milp_reference import SPEC, VALUES, cases, percentile, read_map
+from milp_reference import SPEC, VALUES, arguments, cases, emit, percentile, read_map
 
 PROGRAM = """
 { wall(V) : grass(V) } B :- budget(B).
@@ -160,13 +159,9 @@ def solve_gridlang(path: Path, budget: int, time_limit: float, backend: str) -> 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--maps", default="daily-*", help="map files matching this glob (default: the dailies)")
-    p.add_argument("--compare", action="store_true", help="also run `gridlang solve --json`, interleaved")
+    p = arguments(__doc__, "also run `gridlang solve --json`, interleaved")
     p.add_argument("--backend", default="auto", help="gridlang's backend with --compare (default auto)")
     p.add_argument("--time-limit", type=float, default=60, help="seconds per solve (default 60)")
-    p.add_argument("--out", help="write one JSON line per map here")
-    p.add_argument("--quiet", action="store_true", help="print the summary only")
     args = p.parse_args(argv)
     todo = cases(args.maps)
     if not todo:
@@ -192,12 +187,9 @@ def main(argv: list[str] | None = None) -> int:
             times[name].append(r["seconds"])
             unproved[name] += not r["proved"]
             wrong += r["proved"] and r["score"] != optimum
-        if out:
-            out.write(json.dumps(row) + "\n")
-        if not args.quiet:
-            print(f"{path.name:28s} " + "  ".join(
-                f"{n} {row[n]['score']} {row[n]['seconds']:7.3f} s{'' if row[n]['proved'] else ' unproved'}"
-                for n in times), flush=True)
+        emit(row, out, None if args.quiet else f"{path.name:28s} " + "  ".join(
+            f"{n} {row[n]['score']} {row[n]['seconds']:7.3f} s{'' if row[n]['proved'] else ' unproved'}"
+            for n in times))
     if out:
         out.close()
     print()

@@ -235,13 +235,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[k]
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def emit(row: dict, out, line: str | None) -> None:
+    """One map's result: ``row`` as a JSON line to ``out`` (an open file, or None), and ``line`` printed (None: quiet)."""
+    if out:
+        out.write(json.dumps(row) + "\n")
+    if line is not None:
+        print(line, flush=True)
+
+
+def arguments(doc: str, compare: str) -> argparse.ArgumentParser:
+    """The options of a comparison script: ``--maps``, ``--compare`` (helped by ``compare``), ``--out``, ``--quiet``."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     p.add_argument("--maps", default="daily-*", help="map files matching this glob (default: the dailies)")
-    p.add_argument("--compare", action="store_true", help="also run gridlang's MILP path, interleaved")
+    p.add_argument("--compare", action="store_true", help=compare)
     p.add_argument("--out", help="write one JSON line per map here")
     p.add_argument("--quiet", action="store_true", help="print the summary only")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(__doc__, "also run gridlang's MILP path, interleaved").parse_args(argv)
     todo = cases(args.maps)
     if not todo:
         print("no maps match", file=sys.stderr)
@@ -264,12 +277,9 @@ def main(argv: list[str] | None = None) -> int:
             row[name] = {"score": score, "rounds": rounds, "seconds": round(wall, 4), "cpu": round(cpu, 4)}
             if score != optimum:
                 bad += 1
-        if out:
-            out.write(json.dumps(row) + "\n")
-        if not args.quiet:
-            print(f"{path.name:28s} " + "  ".join(
-                f"{n} {row[n]['score']:4d} {row[n]['seconds']:7.3f} s cpu {row[n]['cpu']:7.3f} s r{row[n]['rounds']}"
-                for n in solvers), flush=True)
+        emit(row, out, None if args.quiet else f"{path.name:28s} " + "  ".join(
+            f"{n} {row[n]['score']:4d} {row[n]['seconds']:7.3f} s cpu {row[n]['cpu']:7.3f} s r{row[n]['rounds']}"
+            for n in solvers))
     if out:
         out.close()
     print()
