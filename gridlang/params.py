@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 
-
 from . import shapes as polyomino
 from .checker import Symbols
 

@@ -7,7 +7,6 @@ parameter name.
 
 from __future__ import annotations
 
-
 from ..errors import BackendError, ParamError
 
 

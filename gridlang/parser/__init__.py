@@ -243,7 +243,7 @@ def _fingerprint() -> tuple:
              package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
-        files.append(Path(lark.origin).parent / "__init__.py")
+        files.append(Path(lark.origin))  # the package's __init__.py, which holds its version
     stamps = []
     for f in files:
         try:
