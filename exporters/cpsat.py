@@ -1,16 +1,21 @@
 """CP-SAT backend: OR-Tools' CP-SAT solver.
 
+The model is written straight into CP-SAT's model proto (``cp_model.proto``,
+through ``cp_model_helper``'s bindings, :class:`_Proto`), the same proto
+``ortools.sat.python.cp_model`` would write, without that module's
+import of pandas and numpy (0.29 s of a one-off ``gridlang solve``).
+
 Lowering:
 
-* variable ``v`` -> a ``BoolVar`` named ``Var.identifier()`` (``wall_3_4``);
-* :class:`~gridlang.ir.Clause` -> ``AddBoolOr``;
-* :class:`~gridlang.ir.Linear` -> a linear constraint, with
-  ``OnlyEnforceIf`` for its enforcement literals;
+* variable ``v`` -> a Boolean variable named ``Var.identifier()`` (``wall_3_4``);
+* :class:`~gridlang.ir.Clause` -> a ``bool_or`` constraint;
+* :class:`~gridlang.ir.Linear` -> a linear constraint, with its
+  enforcement literals;
 * :class:`~gridlang.ir.Connected`, by strategy (``--connectivity``):
 
   ``auto`` (default)
       each node by the encoding measured best for its kind: a path node
-      (``Connected.path``, from a path rule) by ``AddCircuit``, a region of
+      (``Connected.path``, from a path rule) by a circuit constraint, a region of
       known size by the depth-bounded ``tree``, any other region by lazy
       ``cuts``.
   ``cuts``
@@ -46,7 +51,7 @@ Lowering:
       exactly one when the size is known, at most one otherwise. Adds
       ``|V|`` depths and ``2|E|`` parent Booleans per node.
 
-  Path nodes under ``auto``: ``AddCircuit`` over the candidate cells, with
+  Path nodes under ``auto``: a circuit constraint over the candidate cells, with
   an arc literal per ordered pair of candidate neighbours, the self-loop
   ``~x_v`` (a cell off the path is skipped) and a fixed arc from the second
   end back to the first: the circuit through the chosen cells is then the
@@ -121,7 +126,9 @@ class CpSatSettings(Settings):
         Raises:
             BackendError: an unknown parameter, or a value of a type it does not take.
         """
-        from ortools.sat import sat_parameters_pb2
+        if not self.parameters:
+            return
+        from ortools.sat import sat_parameters_pb2  # protobuf's, for its field descriptors
 
         scratch = sat_parameters_pb2.SatParameters()
         fields = scratch.DESCRIPTOR.fields_by_name
@@ -147,7 +154,7 @@ class CpSatBackend(Backend):
     description: ClassVar[str] = "OR-Tools CP-SAT constraint solver"
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
-    imports = ("ortools.sat.python.cp_model",)
+    imports = ("ortools.sat.python.cp_model_helper",)
     native = frozenset({Clause, Linear, Connected, GraphConnected})
     settings_class = CpSatSettings
     seeds_cuts = True
@@ -222,7 +229,7 @@ class CpSatBackend(Backend):
             raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
                                "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
                                "cannot hold the loop")
-        text = str(built.cp.Proto())
+        text = str(built.cp.proto)
         header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
                                                            ("connectivity", strategy)))
         with open(path, "w", encoding="utf-8") as f:
@@ -231,28 +238,26 @@ class CpSatBackend(Backend):
 
 
 class _Lowering:
-    """The IR as a ``CpModel``; kept between cut rounds.
+    """The IR as a CP-SAT model proto (:class:`_Proto`); kept between cut rounds.
 
+    IR variable ``i`` (1-based) is proto variable ``i - 1``, so an IR
+    literal ``l`` is the proto reference :func:`_ref` gives.
     ``connected`` lists the nodes left to the cut loop (lowered lazily).
     """
 
     def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
         """Raises :class:`~gridlang.deadline.BuildTimeout` when ``deadline``
         (read every 16,384 constraints) passes first."""
-        from ortools.sat.python import cp_model
-
-        self.cp_model = cp_model
         self.model = model
-        self.cp = cp_model.CpModel()
-        self.cp.SetName(model.name)
-        self.x = [self.cp.NewBoolVar(v.identifier()) for v in model.variables]
+        self.cp = cp = _Proto(model.name)
+        self.x = [cp.bool_var(v.identifier()) for v in model.variables]
         self.connected: list[Connected] = []
         self.extra_vars = 0
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0x3FFF:
                 deadline.check()
             if isinstance(con, Clause):
-                self.cp.AddBoolOr([self.lit(l) for l in con.lits])
+                cp.bool_or([_ref(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
             elif isinstance(con, GraphConnected):
@@ -274,26 +279,13 @@ class _Lowering:
                     self.add_circuit(con)
         obj = model.objective
         if obj is not None:
-            expr = sum(c * self.lit(l) for c, l in obj.terms) + obj.constant
-            if obj.sense is Sense.MAXIMIZE:
-                self.cp.Maximize(expr)
-            else:
-                self.cp.Minimize(expr)
-
-    def lit(self, l: int):
-        x = self.x[abs(l) - 1]
-        return x if l > 0 else x.Not()
+            cp.objective([(c, _ref(l)) for c, l in obj.terms], obj.constant, obj.sense is Sense.MAXIMIZE)
 
     def add_linear(self, con: Linear) -> None:
-        expr = sum(c * self.lit(l) for c, l in con.terms)
-        if con.op is Cmp.LE:
-            ct = self.cp.Add(expr <= con.rhs)
-        elif con.op is Cmp.GE:
-            ct = self.cp.Add(expr >= con.rhs)
-        else:
-            ct = self.cp.Add(expr == con.rhs)
-        if con.enforce:
-            ct.OnlyEnforceIf([self.lit(l) for l in con.enforce])
+        terms = [(c, _ref(l)) for c, l in con.terms]
+        low = con.rhs if con.op is not Cmp.LE else None
+        high = con.rhs if con.op is not Cmp.GE else None
+        self.cp.linear(terms, low, high, [_ref(l) for l in con.enforce])
 
     def add_flow(self, con: Connected) -> None:
         cp = self.cp
@@ -312,30 +304,30 @@ class _Lowering:
         tag = con.name or "region"
         flow = {}
         for u, v in flow_arcs(self.model.grid, con):
-            f = cp.NewIntVar(0, big_m, f"flow_{tag}_{u}_{v}")
-            cp.Add(f <= big_m * self.lit(member[v]))
+            f = cp.int_var(0, big_m, f"flow_{tag}_{u}_{v}")
+            cp.linear([(1, f), (-big_m, _ref(member[v]))], None, 0)  # f <= big_m * x_v
             flow[u, v] = f
         self.extra_vars += len(flow)
-        inflow = {v: [] for v in cells}
-        outflow = {v: [] for v in cells}
+        balance: dict[int, list[tuple[int, int]]] = {v: [] for v in cells}  # in(v) - out(v)
         for (u, v), f in flow.items():
-            outflow[u].append(f)
-            inflow[v].append(f)
+            balance[u].append((-1, f))
+            balance[v].append((1, f))
         if roots:
             for v in cells:
                 if v not in roots:
-                    cp.Add(sum(inflow[v]) - sum(outflow[v]) == self.lit(member[v]))
+                    cp.linear(balance[v] + [(-1, _ref(member[v]))], 0, 0)
             return
         # No fixed root: the solver picks one member as the source.
-        pick = {v: cp.NewBoolVar(f"root_{tag}_{v}") for v in cells}
+        pick = {v: cp.bool_var(f"root_{tag}_{v}") for v in cells}
         self.extra_vars += len(pick)
         for v in cells:
-            cp.AddImplication(pick[v], self.lit(member[v]))
-            cp.Add(sum(inflow[v]) - sum(outflow[v]) >= self.lit(member[v]) - big_m * pick[v])
-        cp.AddAtMostOne(pick.values())
+            cp.implication(pick[v], _ref(member[v]))
+            # in(v) - out(v) >= x_v - big_m * pick_v
+            cp.linear(balance[v] + [(-1, _ref(member[v])), (big_m, pick[v])], 0, None)
+        cp.at_most_one(pick.values())
         # A non-empty region has a root.
         for v in cells:
-            cp.AddBoolOr([self.lit(member[v]).Not()] + list(pick.values()))
+            cp.bool_or([~_ref(member[v])] + list(pick.values()))
 
     def add_tree(self, con: Connected) -> None:
         cp = self.cp
@@ -344,20 +336,20 @@ class _Lowering:
             return
         limit = (con.size if con.size is not None else len(member)) - 1
         tag = con.name or "region"
-        depth = {v: cp.NewIntVar(0, max(limit, 0), f"depth_{tag}_{v}") for v in member}
+        depth = {v: cp.int_var(0, max(limit, 0), f"depth_{tag}_{v}") for v in member}
         roots = set(con.roots)
         pick = {}
         if roots:
             for r in roots:
-                cp.Add(depth[r] == 0)
+                cp.linear([(1, depth[r])], 0, 0)
         else:
-            pick = {v: cp.NewBoolVar(f"root_{tag}_{v}") for v in member}
+            pick = {v: cp.bool_var(f"root_{tag}_{v}") for v in member}
             for v, r in pick.items():
-                cp.AddImplication(r, self.lit(member[v]))
+                cp.implication(r, _ref(member[v]))
             if con.size is not None and con.size >= 1:
-                cp.AddExactlyOne(pick.values())
+                cp.exactly_one(pick.values())
             else:
-                cp.AddAtMostOne(pick.values())
+                cp.at_most_one(pick.values())
         self.extra_vars += len(depth) + len(pick)
         for v in member:
             if v in roots:
@@ -366,80 +358,195 @@ class _Lowering:
             for u in self.model.grid.neighbours[v]:
                 if u not in member or u == v:
                     continue
-                p = cp.NewBoolVar(f"parent_{tag}_{v}_{u}")
-                cp.AddImplication(p, self.lit(member[u]))
-                cp.Add(depth[u] < depth[v]).OnlyEnforceIf(p)
+                p = cp.bool_var(f"parent_{tag}_{v}_{u}")
+                cp.implication(p, _ref(member[u]))
+                cp.linear([(1, depth[u]), (-1, depth[v])], None, -1, [p])  # depth[u] < depth[v]
                 parents.append(p)
             self.extra_vars += len(parents)
             alternatives = parents + ([pick[v]] if pick else [])
-            cp.AddBoolOr([self.lit(member[v]).Not()] + alternatives)
+            cp.bool_or([~_ref(member[v])] + alternatives)
 
     def add_circuit(self, con: Connected) -> None:
         cp = self.cp
         member = dict(con.members)
         first, last = con.roots
-        arcs = [(last, first, cp.NewConstant(1))]
+        arcs = [(last, first, cp.constant(1))]
         for v in member:
             if v not in con.roots:
-                arcs.append((v, v, self.lit(member[v]).Not()))
+                arcs.append((v, v, ~_ref(member[v])))
             for u in self.model.grid.neighbours[v]:
                 if u in member and u != v and (v, u) != (last, first):
-                    arcs.append((v, u, cp.NewBoolVar(f"arc_{con.name or 'path'}_{v}_{u}")))
+                    arcs.append((v, u, cp.bool_var(f"arc_{con.name or 'path'}_{v}_{u}")))
                     self.extra_vars += 1
-        cp.AddCircuit(arcs)
+        cp.circuit(arcs)
 
     def add_loop(self, con: GraphConnected) -> None:
-        """A single loop by ``AddCircuit``: two arcs per edge (``e == a_uv + a_vu``), and a
+        """A single loop by a circuit constraint: two arcs per edge (``e == a_uv + a_vu``), and a
         self-loop ``~o(v)`` per vertex, so that the vertices off the loop are skipped."""
         cp = self.cp
         index = {v: i for i, (v, _lit) in enumerate(con.members)}
-        arcs = [(i, i, self.lit(lit).Not()) for i, (_v, lit) in enumerate(con.members)]
+        arcs = [(i, i, ~_ref(lit)) for i, (_v, lit) in enumerate(con.members)]
         for u, v, lit in con.edges:
-            there = cp.NewBoolVar(f"arc_{con.name}_{u}_{v}")
-            back = cp.NewBoolVar(f"arc_{con.name}_{v}_{u}")
+            there = cp.bool_var(f"arc_{con.name}_{u}_{v}")
+            back = cp.bool_var(f"arc_{con.name}_{v}_{u}")
             self.extra_vars += 2
-            cp.Add(there + back == self.lit(lit))
+            cp.linear([(1, there), (1, back), (-1, _ref(lit))], 0, 0)
             arcs += [(index[u], index[v], there), (index[v], index[u], back)]
-        cp.AddCircuit(arcs)
+        cp.circuit(arcs)
 
     def add_graph_tree(self, con: GraphConnected) -> None:
         """What the roots reach through chosen edges, as a tree of depths: each member but a root
         has a parent, a member one chosen edge away and less deep (depths 0 to members - 1)."""
         cp = self.cp
         member = dict(con.members)
-        depth = {v: cp.NewIntVar(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
+        depth = {v: cp.int_var(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
         for r in con.roots:
-            cp.Add(depth[r] == 0)
+            cp.linear([(1, depth[r])], 0, 0)
         parents: dict[int, list] = {v: [] for v in member}
         for u, v, lit in con.edges:
             for a, b in ((u, v), (v, u)):  # a parent of b
                 if b in con.roots:
                     continue
-                p = cp.NewBoolVar(f"parent_{con.name}_{b}_{a}")
-                cp.AddImplication(p, self.lit(lit))
-                cp.AddImplication(p, self.lit(member[a]))
-                cp.Add(depth[a] < depth[b]).OnlyEnforceIf(p)
+                p = cp.bool_var(f"parent_{con.name}_{b}_{a}")
+                cp.implication(p, _ref(lit))
+                cp.implication(p, _ref(member[a]))
+                cp.linear([(1, depth[a]), (-1, depth[b])], None, -1, [p])  # depth[a] < depth[b]
                 parents[b].append(p)
         self.extra_vars += len(depth) + sum(len(ps) for ps in parents.values())
         for v, ps in parents.items():
             if v not in con.roots:
-                cp.AddBoolOr([self.lit(member[v]).Not()] + ps)
+                cp.bool_or([~_ref(member[v])] + ps)
 
     def hint(self, assignment: Assignment) -> None:
-        self.cp.ClearHints()
-        for x, value in zip(self.x, assignment.values):
-            self.cp.AddHint(x, value)
+        self.cp.hint(self.x, assignment.values)
 
     def num_variables(self) -> int:
         return len(self.x) + self.extra_vars
 
     def num_constraints(self) -> int:
-        return len(self.cp.Proto().constraints)
+        return len(self.cp.proto.constraints)
 
+
+def _ref(l: int) -> int:
+    """The CP-SAT reference of IR literal ``l``: variable ``|l| - 1``, or its negation ``-|l|``."""
+    return l - 1 if l > 0 else l
+
+
+_INT64 = (-(2 ** 63), 2 ** 63 - 1)
+
+
+class _Proto:
+    """A CP-SAT model, written straight into CP-SAT's model proto (``cp_model.proto``).
+
+    The proto is the solver's own input format, the one every OR-Tools
+    front end writes; building it through ``cp_model_helper``'s bindings
+    skips ``ortools.sat.python.cp_model``, whose import (pandas among it)
+    costs some 0.3 s of a one-off ``gridlang solve`` (docs/benchmarks.md).
+    Every constraint is stated as ``cp_model`` states it, so the proto is
+    the same, text for text (``tests/backends/test_cpsat.py``).
+
+    A reference is a variable's index ``i`` or, for a Boolean, ``~i`` (its
+    negation, CP-SAT's ``-i - 1``). Linear terms are ``(coefficient,
+    reference)`` pairs; a negated Boolean ``~x`` is ``1 - x``.
+    """
+
+    def __init__(self, name: str):
+        from ortools.sat.python import cp_model_helper
+
+        self.helper = cp_model_helper
+        self.proto = cp_model_helper.CpModelProto()
+        self.proto.name = name
+        self._constants: dict[int, int] = {}
+
+    def int_var(self, low: int, high: int, name: str = "") -> int:
+        """A new integer variable in ``[low, high]``; its index."""
+        v = self.proto.variables.add()
+        v.domain.extend((low, high))
+        if name:
+            v.name = name
+        return len(self.proto.variables) - 1
+
+    def bool_var(self, name: str) -> int:
+        """A new Boolean variable; its index."""
+        return self.int_var(0, 1, name)
+
+    def constant(self, value: int) -> int:
+        """A variable fixed to ``value`` (one per value)."""
+        if value not in self._constants:
+            self._constants[value] = self.int_var(value, value)
+        return self._constants[value]
+
+    def bool_or(self, refs, enforce=()) -> None:
+        """At least one of ``refs`` holds (when every ``enforce`` literal does)."""
+        ct = self.proto.constraints.add()
+        if enforce:
+            ct.enforcement_literal.extend(list(enforce))
+        ct.bool_or.literals.extend(list(refs))
+
+    def implication(self, a: int, b: int) -> None:
+        """``a`` implies ``b``."""
+        ct = self.proto.constraints.add()
+        ct.enforcement_literal.append(a)
+        ct.bool_and.literals.append(b)
+
+    def at_most_one(self, refs) -> None:
+        self.proto.constraints.add().at_most_one.literals.extend(list(refs))
+
+    def exactly_one(self, refs) -> None:
+        self.proto.constraints.add().exactly_one.literals.extend(list(refs))
+
+    def linear(self, terms, low: int | None, high: int | None, enforce=()) -> None:
+        """``low <= sum of terms <= high`` (None: unbounded), when every ``enforce`` literal holds."""
+        offset, vars_ = _linear(terms)
+        ct = self.proto.constraints.add()
+        if enforce:
+            ct.enforcement_literal.extend(list(enforce))
+        ct.linear.vars.extend(list(vars_))
+        ct.linear.coeffs.extend(list(vars_.values()))
+        ct.linear.domain.extend((_INT64[0] if low is None else low - offset,
+                                 _INT64[1] if high is None else high - offset))
+
+    def circuit(self, arcs) -> None:
+        """A circuit over ``(tail, head, literal)`` arcs (a self-loop skips its node)."""
+        c = self.proto.constraints.add().circuit
+        for tail, head, lit in arcs:
+            c.tails.append(tail)
+            c.heads.append(head)
+            c.literals.append(lit)
+
+    def objective(self, terms, constant: int, maximize: bool) -> None:
+        """Minimise (or maximise) ``sum of terms + constant``; a maximum is a negated minimum,
+        scaled by -1, as ``cp_model`` writes it."""
+        terms = list(terms)
+        offset, vars_ = _linear(terms)
+        sign = -1 if maximize and terms else 1  # a constant objective is written as a minimum
+        obj = self.proto.objective
+        obj.vars.extend(list(vars_))
+        obj.coeffs.extend([sign * c for c in vars_.values()])
+        obj.offset = sign * (offset + constant)
+        obj.scaling_factor = sign
+
+    def hint(self, refs, values) -> None:
+        """Replace the solution hint: variable ``refs[i]`` takes ``values[i]``."""
+        self.proto.clear_solution_hint()
+        self.proto.solution_hint.vars.extend(list(refs))
+        self.proto.solution_hint.values.extend([int(v) for v in values])
+
+
+def _linear(terms) -> tuple[int, dict[int, int]]:
+    """``terms`` as a constant and a coefficient per variable, sorted by index, zeros dropped."""
+    offset = 0
+    coeffs: dict[int, int] = {}
+    for c, ref in terms:
+        if ref < 0:  # ~x = 1 - x
+            offset += c
+            c, ref = -c, ~ref
+        coeffs[ref] = coeffs.get(ref, 0) + c
+    return offset, {v: coeffs[v] for v in sorted(coeffs) if coeffs[v]}
 
 
 class _Oracle:
-    """The driver's view of a :class:`_Lowering`: one ``CpSolver`` run per call."""
+    """The driver's view of a :class:`_Lowering`: one CP-SAT run (a ``SolveWrapper``) per call."""
 
     improving = False
 
@@ -458,9 +565,8 @@ class _Oracle:
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         built, options = self.built, self.options
-        cp_model = built.cp_model
-        solver = cp_model.CpSolver()
-        params = solver.parameters
+        helper = built.cp.helper
+        params = helper.SatParameters()
         default = DEFAULT_WORKERS if built.model.objective is not None else SATISFACTION_WORKERS
         params.num_workers = options.workers or default
         params.log_search_progress = options.log
@@ -471,31 +577,35 @@ class _Oracle:
             params.max_time_in_seconds = max(remaining, 0.01)
         for name, value in self.settings.parameters.items():
             setattr(params, name, value)  # checked by CpSatSettings
+        solver = helper.SolveWrapper()  # made before the call, so that a stop always reaches it
+        solver.set_parameters(params)
         if options.log:
-            solver.log_callback = _log_to_stderr
-        code = run_solver(deadline, lambda: solver.Solve(built.cp), solver.StopSearch)
-        self.wall_time += solver.WallTime()
-        if code == cp_model.MODEL_INVALID:
-            # Validate() explains a bad model; a bad parameter value (one the
+            solver.add_log_callback(_log_to_stderr)
+        response = run_solver(deadline, lambda: solver.solve(built.cp.proto), solver.stop_search)
+        self.wall_time += response.wall_time
+        code, status = response.status, helper.CpSolverStatus
+        if code == status.MODEL_INVALID:
+            # The validator explains a bad model; a bad parameter value (one the
             # proto's types allow) is explained in the response's solution_info.
-            why = built.cp.Validate()
+            why = helper.CpSatHelper.validate_model(built.cp.proto)
             if why:
                 raise BackendError("CP-SAT rejected the model: " + " ".join(why.split()))
-            why = solver.SolutionInfo() or "no reason given"
+            why = response.solution_info or "no reason given"
             raise BackendError("CP-SAT refused its parameters: " + " ".join(why.split()))
-        if code == cp_model.INFEASIBLE:
+        if code == status.INFEASIBLE:
             return Round("infeasible")
-        if code not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if code not in (status.OPTIMAL, status.FEASIBLE):
             return Round("unknown")
-        assignment = Assignment(tuple(bool(solver.BooleanValue(x)) for x in built.x))
+        values = response.solution
+        assignment = Assignment(tuple(bool(values[i]) for i in built.x))
         bound = None
         objective = built.model.objective
         if objective is not None:
-            bound = solver.BestObjectiveBound()
-            if int(round(solver.ObjectiveValue())) != objective.value(assignment):
-                raise BackendError(f"CP-SAT reports the objective {solver.ObjectiveValue():g}, but its answer "
+            bound = response.best_objective_bound
+            if int(round(response.objective_value)) != objective.value(assignment):
+                raise BackendError(f"CP-SAT reports the objective {response.objective_value:g}, but its answer "
                                    f"scores {objective.value(assignment)} in the model")
-        return Round("optimal" if code == cp_model.OPTIMAL else "feasible", assignment, bound)
+        return Round("optimal" if code == status.OPTIMAL else "feasible", assignment, bound)
 
 
 def _log_to_stderr(line: str) -> None:

@@ -102,3 +102,113 @@ def test_the_cut_loop_starts_from_the_seed_cuts(monkeypatch):
     assert seeded.stats["seed_cuts"] > 0 and bare.stats["seed_cuts"] == 0
     assert (seeded.stats["constraints"] - seeded.stats["seed_cuts"] - seeded.stats["cuts"]
             == bare.stats["constraints"] - bare.stats["cuts"])
+
+
+# The proto gridlang writes for CP-SAT (exporters/cpsat.py, _Proto) must be the
+# one ortools.sat.python.cp_model writes for the same constraints, text for text.
+
+_BOOLS, _INTS = 3, 2  # variables 0-2 Boolean, 3-4 integer in [-4, 5]
+
+
+def _reference(ops):
+    from ortools.sat.python import cp_model
+
+    m = cp_model.CpModel()
+    m.SetName("p")
+    xs = [m.NewBoolVar(f"b{i}") for i in range(_BOOLS)] + [m.NewIntVar(-4, 5, f"i{i}") for i in range(_INTS)]
+
+    def lit(ref):
+        return xs[ref] if ref >= 0 else xs[~ref].Not()
+
+    for op in ops:
+        kind = op[0]
+        if kind == "linear":
+            _, terms, low, high, enforce = op
+            expr = sum(c * lit(r) for c, r in terms)
+            if low is not None and high is not None:
+                ct = m.AddLinearConstraint(expr, low, high) if low != high else m.Add(expr == low)
+            elif low is not None:
+                ct = m.Add(expr >= low)
+            else:
+                ct = m.Add(expr <= high)
+            if enforce:
+                ct.OnlyEnforceIf([lit(r) for r in enforce])
+        elif kind == "bool_or":
+            m.AddBoolOr([lit(r) for r in op[1]])
+        elif kind == "implication":
+            m.AddImplication(lit(op[1]), lit(op[2]))
+        elif kind == "at_most_one":
+            m.AddAtMostOne([lit(r) for r in op[1]])
+        elif kind == "exactly_one":
+            m.AddExactlyOne([lit(r) for r in op[1]])
+        elif kind == "circuit":
+            m.AddCircuit([(0, 1, m.NewConstant(1)), (1, 0, lit(op[1])), (0, 0, lit(op[2]))])
+        elif kind == "objective":
+            _, terms, constant, maximise = op
+            expr = sum(c * lit(r) for c, r in terms) + constant
+            m.Maximize(expr) if maximise else m.Minimize(expr)
+        elif kind == "hint":
+            m.ClearHints()
+            for i, value in enumerate(op[1]):
+                m.AddHint(xs[i], value)
+    return str(m.Proto())
+
+
+def _ours(ops):
+    from gridlang.exporters.cpsat import _Proto
+
+    p = _Proto("p")
+    for i in range(_BOOLS):
+        p.bool_var(f"b{i}")
+    for i in range(_INTS):
+        p.int_var(-4, 5, f"i{i}")
+    for op in ops:
+        kind = op[0]
+        if kind == "linear":
+            p.linear(*op[1:])
+        elif kind in ("bool_or", "at_most_one", "exactly_one"):
+            getattr(p, kind)(op[1])
+        elif kind == "implication":
+            p.implication(op[1], op[2])
+        elif kind == "circuit":
+            p.circuit([(0, 1, p.constant(1)), (1, 0, op[1]), (0, 0, op[2])])
+        elif kind == "objective":
+            p.objective(*op[1:])
+        elif kind == "hint":
+            p.hint(range(_BOOLS), op[1])
+    return str(p.proto)
+
+
+def _ops():
+    from hypothesis import strategies as st
+
+    boolean = st.integers(0, _BOOLS - 1)
+    literal = st.one_of(boolean, boolean.map(lambda i: ~i))
+    variable = st.one_of(literal, st.integers(_BOOLS, _BOOLS + _INTS - 1))
+    # At least one term: cp_model turns a sum of no terms into a Python bool, a constraint of its own kind.
+    terms = st.lists(st.tuples(st.integers(-3, 3), variable), min_size=1, max_size=5)
+    bound = st.one_of(st.none(), st.integers(-6, 6))
+    linear = st.tuples(st.just("linear"), terms, bound, bound, st.lists(literal, max_size=2)).filter(
+        lambda op: (op[2] is not None or op[3] is not None) and (op[2] is None or op[3] is None or op[2] <= op[3]))
+    literals = st.lists(literal, min_size=1, max_size=3)
+    return st.lists(st.one_of(
+        linear,
+        st.tuples(st.sampled_from(["bool_or", "at_most_one", "exactly_one"]), literals),
+        st.tuples(st.just("implication"), literal, literal),
+        st.tuples(st.just("circuit"), literal, literal),
+        st.tuples(st.just("hint"), st.lists(st.booleans(), min_size=_BOOLS, max_size=_BOOLS)),
+    ), max_size=6).flatmap(lambda ops: st.one_of(
+        st.just(ops),
+        st.tuples(st.just("objective"), st.lists(st.tuples(st.integers(-3, 3), literal), max_size=4),
+                  st.integers(-5, 5), st.booleans()).map(lambda obj: ops + [obj])))
+
+
+def test_the_proto_is_cp_model_s_text_for_text():
+    from hypothesis import given, settings
+
+    @settings(max_examples=300, deadline=None)
+    @given(_ops())
+    def same(ops):
+        assert _ours(ops) == _reference(ops)
+
+    same()

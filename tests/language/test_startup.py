@@ -106,6 +106,25 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
         assert name not in loaded, name
 
 
+def test_a_cp_sat_solve_imports_neither_pandas_nor_cp_model(tmp_path):
+    # CP-SAT's proto is written through cp_model_helper: ortools.sat.python.cp_model
+    # would import pandas and numpy, 0.29 s of a one-off solve.
+    daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from gridlang.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main(['solve', {HORSE!r}, '--map', {daily!r}, '--budget', '12', '--backend', 'cpsat', '--json'])\n"
+        "print(json.dumps([code, json.loads(out.getvalue())['objective'], sorted(sys.modules)]))\n"
+    )
+    code, objective, modules = run_probe(probe, tmp_path, tmp_path)
+    assert (code, objective) == (0, 66)
+    assert "ortools.sat.python.cp_model_helper" in modules
+    for name in ("pandas", "ortools.sat.python.cp_model"):
+        assert name not in modules, name
+
+
 def test_the_command_counts_gridlang_s_own_start_up(capsys):
     # A command begun 3 s before it reads the spec (gridlang's imports, on a
     # slow disk): those 3 s are start-up, and the phases add up to the total.
