@@ -15,10 +15,10 @@ within ``first_race_after`` seconds (0.3 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
 process for the second, which shares the parent's pages copy-on-write, runs
 at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
-(OR-Tools' 0.45 s, or Pyomo's 0.5 CPU s, are paid only there, on the other core;
-a process that races a second time imports both libraries first, so that
-a batch pays the import once). The child solves the model under the
-command's deadline and sends its :class:`~gridlang.backend.Result` back
+(CP-SAT's bindings and networkx, 0.15 s, or Pyomo's 0.5 CPU s, are paid
+only there, on the other core; a process that races a second time imports
+both libraries first, so that a batch pays the import once). The child
+solves the model under the command's deadline and sends its :class:`~gridlang.backend.Result` back
 through a pipe, read by a thread here. After ``yield_after`` seconds (1.0
 s) the search here gives way: the solver threads the race started in this
 process (clingo's search thread) drop to the child's priority, so that
