@@ -11,7 +11,7 @@ enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
 :meth:`AutoBackend.load_library`) and, unless that has proved the answer
-within ``first_race_after`` seconds (0.3 s) in a process's first race or
+within ``first_race_after`` seconds (0.45 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
 process for the second, which shares the parent's pages copy-on-write, runs
 at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
@@ -196,6 +196,12 @@ class AutoSettings(Settings):
             against 0.159 s, compile + solve), though clingo answered 200
             of them; most dailies are proved within 0.3 s
             (docs/benchmarks.md, "At rest, a fresh process per solve").
+            Since CP-SAT's child imports 0.15 s instead of 0.45 s, 0.45 s
+            (it was 0.3 s): on the ten dailies clingo proves in 0.3 to
+            0.5 s (a fresh process each, three runs) the sum went from
+            4.44 to 4.23 s (clingo alone: 4.26 s), and on the eight
+            slowest it stayed at 16.2 to 16.3 s (docs/benchmarks.md,
+            "CP-SAT without cp_model").
         race: the two backends raced under rule 4 of :func:`plan` (an
             objective on a map of fewer than :data:`LARGE_CELLS` cells),
             comma-separated, the first solving in this process.
@@ -216,7 +222,7 @@ class AutoSettings(Settings):
     """
 
     race_after: float = 0.0
-    first_race_after: float = 0.3
+    first_race_after: float = 0.45
     race: str = "asp,cpsat"
     yield_after: float = 1.0
 
