@@ -456,15 +456,19 @@ class _Proto:
         self.helper = cp_model_helper
         self.proto = cp_model_helper.CpModelProto()
         self.proto.name = name
+        self._variables = self.proto.variables
+        self._constraints = self.proto.constraints
+        self._count = 0
         self._constants: dict[int, int] = {}
 
     def int_var(self, low: int, high: int, name: str = "") -> int:
         """A new integer variable in ``[low, high]``; its index."""
-        v = self.proto.variables.add()
+        v = self._variables.add()
         v.domain.extend((low, high))
         if name:
             v.name = name
-        return len(self.proto.variables) - 1
+        self._count += 1
+        return self._count - 1
 
     def bool_var(self, name: str) -> int:
         """A new Boolean variable; its index."""
@@ -478,37 +482,37 @@ class _Proto:
 
     def bool_or(self, refs, enforce=()) -> None:
         """At least one of ``refs`` holds (when every ``enforce`` literal does)."""
-        ct = self.proto.constraints.add()
+        ct = self._constraints.add()
         if enforce:
             ct.enforcement_literal.extend(list(enforce))
         ct.bool_or.literals.extend(list(refs))
 
     def implication(self, a: int, b: int) -> None:
         """``a`` implies ``b``."""
-        ct = self.proto.constraints.add()
+        ct = self._constraints.add()
         ct.enforcement_literal.append(a)
         ct.bool_and.literals.append(b)
 
     def at_most_one(self, refs) -> None:
-        self.proto.constraints.add().at_most_one.literals.extend(list(refs))
+        self._constraints.add().at_most_one.literals.extend(list(refs))
 
     def exactly_one(self, refs) -> None:
-        self.proto.constraints.add().exactly_one.literals.extend(list(refs))
+        self._constraints.add().exactly_one.literals.extend(list(refs))
 
     def linear(self, terms, low: int | None, high: int | None, enforce=()) -> None:
         """``low <= sum of terms <= high`` (None: unbounded), when every ``enforce`` literal holds."""
         offset, vars_ = _linear(terms)
-        ct = self.proto.constraints.add()
+        ct = self._constraints.add()
         if enforce:
             ct.enforcement_literal.extend(list(enforce))
-        ct.linear.vars.extend(list(vars_))
-        ct.linear.coeffs.extend(list(vars_.values()))
-        ct.linear.domain.extend((_INT64[0] if low is None else low - offset,
-                                 _INT64[1] if high is None else high - offset))
+        row = ct.linear
+        row.vars.extend(list(vars_))
+        row.coeffs.extend(list(vars_.values()))
+        row.domain.extend((_INT64[0] if low is None else low - offset, _INT64[1] if high is None else high - offset))
 
     def circuit(self, arcs) -> None:
         """A circuit over ``(tail, head, literal)`` arcs (a self-loop skips its node)."""
-        c = self.proto.constraints.add().circuit
+        c = self._constraints.add().circuit
         for tail, head, lit in arcs:
             c.tails.append(tail)
             c.heads.append(head)
