@@ -52,7 +52,7 @@ class BuildTimeout(Exception):
     """The deadline passed while a solver's model was being built.
 
     Raised by :meth:`Deadline.check` between steps of a build that cannot
-    otherwise be stopped (clauses, rows, a ``CpModel``); a backend turns it
+    otherwise be stopped (clauses, rows, a CP-SAT model proto); a backend turns it
     into an UNKNOWN result whose ``stats["reason"]`` says so.
     """
 
