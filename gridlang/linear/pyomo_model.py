@@ -33,7 +33,7 @@ class PyomoModel:
     """
 
     def __init__(self, low: LinearForm, for_file: bool = False):
-        import pyomo.environ as pe
+        import pyomo.core as pe
         from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
         self._pe = pe
@@ -147,6 +147,8 @@ def write_body(pyo: PyomoModel, fmt: str) -> str:
     import io
     import os
     import tempfile
+
+    import pyomo.environ  # noqa: F401 - registers Pyomo's plugins, the writers among them
 
     if fmt == "lp":
         from pyomo.repn.plugins.lp_writer import LPWriter

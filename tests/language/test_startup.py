@@ -106,23 +106,47 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
         assert name not in loaded, name
 
 
-def test_a_cp_sat_solve_imports_neither_pandas_nor_cp_model(tmp_path):
+@pytest.mark.parametrize("backend,loaded,absent", [
     # CP-SAT's proto is written through cp_model_helper: ortools.sat.python.cp_model
     # would import pandas and numpy, 0.29 s of a one-off solve.
+    ("cpsat", "ortools.sat.python.cp_model_helper", ("pandas", "ortools.sat.python.cp_model")),
+    # The MILP is built with pyomo.core; pyomo.environ loads every plugin (0.2 s more),
+    # which only the LP and MPS writers need.
+    ("milp", "pyomo.core", ("pyomo.environ",)),
+])
+def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, absent):
     daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
     probe = (
         "import io, json, sys, contextlib\n"
         "from gridlang.cli import main\n"
         "out = io.StringIO()\n"
         "with contextlib.redirect_stdout(out):\n"
-        f"    code = main(['solve', {HORSE!r}, '--map', {daily!r}, '--budget', '12', '--backend', 'cpsat', '--json'])\n"
+        f"    code = main(['solve', {HORSE!r}, '--map', {daily!r}, '--budget', '12', '--backend', {backend!r}, "
+        "'--json'])\n"
         "print(json.dumps([code, json.loads(out.getvalue())['objective'], sorted(sys.modules)]))\n"
     )
     code, objective, modules = run_probe(probe, tmp_path, tmp_path)
     assert (code, objective) == (0, 66)
-    assert "ortools.sat.python.cp_model_helper" in modules
-    for name in ("pandas", "ortools.sat.python.cp_model"):
+    assert loaded in modules
+    for name in absent:
         assert name not in modules, name
+
+
+@pytest.mark.parametrize("fmt,marker", [("mps", "\nROWS\n"), ("lp", "\ns.t.\n")])
+def test_a_fresh_process_writes_lp_and_mps_files(tmp_path, fmt, marker):
+    # Solving no longer imports pyomo.environ; writing a file must still register Pyomo's writers.
+    daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
+    out = tmp_path / f"daily.{fmt}"
+    probe = (
+        "import io, json, contextlib\n"
+        "from gridlang.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['export', {HORSE!r}, '--map', {daily!r}, '--budget', '12', '--format', {fmt!r}, "
+        f"'-o', {str(out)!r}])\n"
+        "print(json.dumps(code))\n"
+    )
+    assert run_probe(probe, tmp_path, tmp_path) == 0
+    assert marker in out.read_text()
 
 
 def test_the_command_counts_gridlang_s_own_start_up(capsys):
