@@ -15,7 +15,7 @@ within ``first_race_after`` seconds (0.45 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
 process for the second, which shares the parent's pages copy-on-write, runs
 at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
-(CP-SAT's bindings and networkx, 0.15 s, or Pyomo's 0.5 CPU s, are paid
+(CP-SAT's bindings and networkx, 0.15 s, or Pyomo's 0.3 s, are paid
 only there, on the other core; a process that races a second time imports
 both libraries first, so that a batch pays the import once). The child
 solves the model under the command's deadline and sends its :class:`~gridlang.backend.Result` back
@@ -303,7 +303,7 @@ class AutoBackend(Backend):
     def load_library(cls, model: Model | None = None, options: SolveOptions | None = None) -> None:
         """Import the solver modules of the backend chosen for ``model``, or
         of the one a race runs in this process; a raced child imports its
-        own (Pyomo, the MILP's, takes 0.5 CPU s, clingo 0.03 s: the parent
+        own (Pyomo and HiGHS, the MILP's, take 0.3 s, clingo 0.03 s: the parent
         does not pay for a child it kills on most maps). After a first race
         the process imports every racer here, as it would for a batch.
 
