@@ -84,7 +84,7 @@ from gridlang.connectivity import flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_WORKERS = 8
@@ -538,15 +538,11 @@ class _Proto:
 
 
 def _linear(terms) -> tuple[int, dict[int, int]]:
-    """``terms`` as a constant and a coefficient per variable, sorted by index, zeros dropped."""
-    offset = 0
-    coeffs: dict[int, int] = {}
-    for c, ref in terms:
-        if ref < 0:  # ~x = 1 - x
-            offset += c
-            c, ref = -c, ~ref
-        coeffs[ref] = coeffs.get(ref, 0) + c
-    return offset, {v: coeffs[v] for v in sorted(coeffs) if coeffs[v]}
+    """``terms`` (coefficient, reference) as a constant and a coefficient per variable,
+    sorted by index, zeros dropped (:func:`gridlang.ir.affine`, whose literal ``l``
+    is reference ``l - 1``, or ``l`` when negative)."""
+    coefs, const = affine((c, ref + 1 if ref >= 0 else ref) for c, ref in terms)
+    return const, {v: coefs[v] for v in sorted(coefs)}
 
 
 class _Oracle:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Mapping, Union
+from typing import Iterable, Mapping, Union
 
 from .errors import Span
 from .grid import Grid
@@ -374,6 +374,25 @@ class Assignment:
     def true_cells(self, members: tuple[tuple[int, int], ...]) -> list[int]:
         """The cells of a ``(cell, lit)`` tuple whose literal holds."""
         return [cell for cell, lit in members if self.holds(lit)]
+
+
+def affine(terms: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
+    """``sum coef * lit`` over literals as ``(variable index -> coef, constant)``.
+
+    Indices are 0-based (variable ``v`` is index ``v - 1``); a negative
+    literal ``-v`` contributes ``coef * (1 - x_v)``; zero coefficients are
+    dropped. The MILP's rows and CP-SAT's linear constraints are built from it.
+    """
+    coefs: dict[int, int] = {}
+    const = 0
+    for coef, lit in terms:
+        j = abs(lit) - 1
+        if lit > 0:
+            coefs[j] = coefs.get(j, 0) + coef
+        else:
+            coefs[j] = coefs.get(j, 0) - coef
+            const += coef
+    return {j: a for j, a in coefs.items() if a != 0}, const
 
 
 def violations(model: Model, assignment: Assignment) -> list[str]:

@@ -13,8 +13,8 @@ HiGHS and runs the lazy-cut loop; nothing here imports a solver.
 
 from __future__ import annotations
 
-from .form import (BINARY_TOL, Column, LinearForm, Row, add_row, affine, integral_bound, round_assignment,
-                   sanitize)
+from ..ir import affine
+from .form import (BINARY_TOL, Column, LinearForm, Row, add_row, integral_bound, round_assignment, sanitize)
 from .lower import AUTO, CUTS, DEPTHS, ENCODING_TEXT, FLOW, POSITIONS, encoding_of, lower_row, lower_rows
 from .pyomo_model import DropMessage, PyomoModel, header_lines, sidecar_text, write_body, write_files
 

@@ -67,8 +67,8 @@ from __future__ import annotations
 
 from ..connectivity import components, cut_clause, flow_arcs, seed_cuts
 from ..errors import BackendError
-from ..ir import Connected
-from .form import Column, LinearForm, add_row, affine
+from ..ir import Connected, affine
+from .form import Column, LinearForm, add_row
 
 def lower_seeds(low: LinearForm, con: Connected, key: str, seed: int) -> None:
     """The separator cuts known before solving (``seed`` 1: one-cell, 2: also two-cell), as rows."""

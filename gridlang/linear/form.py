@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..errors import BackendError, Span
 from ..ir import Assignment, Connected, Model, Sense
@@ -98,23 +97,6 @@ class LinearForm:
 def sanitize(text: str) -> str:
     """``text`` with every character that is not a letter, digit or ``_`` made ``_`` (a file label)."""
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text)
-
-
-def affine(terms: Iterable[tuple[int, int]]) -> tuple[dict[int, int], int]:
-    """``sum coef * lit`` over literals as ``(column -> coef, constant)``.
-
-    A negative literal ``-v`` contributes ``coef * (1 - x_v)``.
-    """
-    coefs: dict[int, int] = {}
-    const = 0
-    for coef, lit in terms:
-        j = abs(lit) - 1
-        if lit > 0:
-            coefs[j] = coefs.get(j, 0) + coef
-        else:
-            coefs[j] = coefs.get(j, 0) - coef
-            const += coef
-    return {j: a for j, a in coefs.items() if a != 0}, const
 
 
 def add_row(low: LinearForm, name: str, coefs: dict[int, int], const: int,

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from ..deadline import Deadline
 from ..errors import BackendError
-from ..ir import Clause, Cmp, Connected, GraphConnected, Linear, Model
+from ..ir import Clause, Cmp, Connected, GraphConnected, Linear, Model, affine
 from .connected import lower_depths, lower_flow, lower_positions, lower_roots, lower_seeds
-from .form import Column, LinearForm, add_row, affine, sanitize, span_tag
+from .form import Column, LinearForm, add_row, sanitize, span_tag
 from .reified import lower_guarded, pair_halves
 
 

@@ -32,8 +32,8 @@ are in ``docs/benchmarks.md``.
 
 from __future__ import annotations
 
-from ..ir import Cmp, Constraint, Linear
-from .form import LinearForm, add_row, affine
+from ..ir import Cmp, Constraint, Linear, affine
+from .form import LinearForm, add_row
 
 
 def pair_halves(constraints: tuple[Constraint, ...]) -> dict[int, int]:
