@@ -133,8 +133,11 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
 
 
 @pytest.mark.parametrize("fmt,marker", [("mps", "\nROWS\n"), ("lp", "\ns.t.\n")])
-def test_a_fresh_process_writes_lp_and_mps_files(tmp_path, fmt, marker):
-    # Solving no longer imports pyomo.environ; writing a file must still register Pyomo's writers.
+def test_a_fresh_process_writes_lp_and_mps_files(tmp_path, fmt, marker, capsys):
+    # Solving no longer imports pyomo.environ; writing a file must still register Pyomo's writers,
+    # and a fresh process must write the same file as this one, where Pyomo is long loaded.
+    from gridlang.cli import main
+
     daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
     out = tmp_path / f"daily.{fmt}"
     probe = (
@@ -146,7 +149,11 @@ def test_a_fresh_process_writes_lp_and_mps_files(tmp_path, fmt, marker):
         "print(json.dumps(code))\n"
     )
     assert run_probe(probe, tmp_path, tmp_path) == 0
+    here = tmp_path / f"here.{fmt}"
+    assert main(["export", HORSE, "--map", daily, "--budget", "12", "--format", fmt, "-o", str(here)]) == 0
+    capsys.readouterr()
     assert marker in out.read_text()
+    assert out.read_text() == here.read_text()
 
 
 def test_the_command_counts_gridlang_s_own_start_up(capsys):
