@@ -253,6 +253,21 @@ def test_cpsat_refuses_a_conflict_limit_below_1(capsys):
     assert err.strip() == "error: CP-SAT parameter 'max_number_of_conflicts' must be at least 1, not 0"
 
 
+@pytest.mark.parametrize("extra,workers,full", [
+    ([], 2, "1 full problem subsolver: [max_lp]"),
+    (["--set", "cpsat.subsolvers=reduced_costs, max_lp", "--set", "cpsat.num_workers=3"], 3,
+     "2 full problem subsolvers: [max_lp, reduced_costs]"),
+    (["--workers", "8"], 8, "6 full problem subsolvers: [core, default_lp, max_lp, no_lp, quick_restart, "
+                            "reduced_costs]"),
+])
+def test_cpsat_runs_max_lp_for_an_objective_unless_told_otherwise(extra, workers, full, capsys):
+    code, out, err = run(["solve", HORSE, "--map", DAILY, "-b", "cpsat", "--log", "--json", "-t", "60", *extra],
+                         capsys)
+    assert code == 0 and json.loads(out)["objective"] == 66
+    assert "Starting search at" in err and f"s with {workers} workers." in err
+    assert full in err.splitlines()
+
+
 def test_maxsat_log_goes_to_stderr_and_json_stays_one_object(capsys):
     code, out, err = run(["solve", HORSE, "--map", DAILY, "-b", "maxsat", "--log", "--json"], capsys)
     assert code == 0

@@ -46,8 +46,9 @@ def test_settings_are_frozen():
     (MilpSettings, "milp", {"milp.highs_options.presolve": "maybe"},
      "HiGHS refuses the value 'maybe' for its option 'presolve'"),
     (CpSatSettings, "cpsat", {"cpsat.ListFields": 1}, "CP-SAT has no parameter 'ListFields'"),
-    (CpSatSettings, "cpsat", {"cpsat.subsolvers": "core"},
-     "CP-SAT parameter 'subsolvers' takes a value of type"),
+    (CpSatSettings, "cpsat", {"cpsat.subsolvers": 3}, "CP-SAT parameter 'subsolvers' takes a value of type"),
+    (CpSatSettings, "cpsat", {"cpsat.restart_algorithms": "LUBY_RESTART"},
+     "CP-SAT parameter 'restart_algorithms' takes a value of type"),
 ])
 def test_refusals_are_one_sentence(cls, backend, extra, words):
     with pytest.raises(BackendError) as e:
@@ -58,6 +59,8 @@ def test_refusals_are_one_sentence(cls, backend, extra, words):
 def test_cpsat_takes_any_parameter_of_its_proto():
     s = CpSatSettings.read("cpsat", {"cpsat.num_workers": 4, "cpsat.random_seed": 7, "maxsat.algorithm": "rc2"})
     assert dict(s.parameters) == {"num_workers": 4, "random_seed": 7}
+    s = CpSatSettings.read("cpsat", {"cpsat.subsolvers": "core, no_lp", "cpsat.ignore_subsolvers": "lns"})
+    assert dict(s.parameters) == {"subsolvers": "core, no_lp", "ignore_subsolvers": "lns"}
 
 
 @pytest.mark.parametrize("backend,key,value", [
