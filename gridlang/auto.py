@@ -1,12 +1,13 @@
-"""The ``auto`` backend: a concrete backend picked per model, or two raced.
+"""The ``auto`` backend: a concrete backend picked per model, or two raced on request.
 
 ``auto`` lowers nothing itself. For each model it reads a few features
 (:class:`Features`: the number of cells, whether there is an objective,
 the kinds of :class:`~gridlang.ir.Connected` node, how many solutions the
 command asks for) and applies the rules of :func:`plan`, measured on the
 enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
-"The auto backend"). A plan is either one backend, whose own
-:class:`~gridlang.backend.Session` then does all the work, or a race of two.
+"The auto backend"). A plan is one backend, whose own
+:class:`~gridlang.backend.Session` then does all the work, or, when
+``--set auto.race=A,B`` asks for one, a race of two.
 
 A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
@@ -69,14 +70,6 @@ from .settings import Settings
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 """The concrete backends ``auto`` chooses among."""
 
-LARGE_CELLS = 500
-"""Cells from which a map counts as large: the largest daily has 441, the
-weeklies 529 to 625, the hard-tail 30x30 maps 900. On the four weeklies
-of 529 to 575 cells, at rest, a fresh process each, CP-SAT alone took
-0.18 to 10.6 s where the race of clingo and CP-SAT took 1.2 to 16.5 s
-(clingo alone 8.3 to 34 s; docs/benchmarks.md, "The race partner")."""
-
-
 @dataclass(frozen=True)
 class Features:
     """What the rules of :func:`plan` look at.
@@ -117,21 +110,16 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
     2. An objective and more than one solution asked for (``--unique``,
        ``--count``): ``maxsat``, the backend without a stall on the
        dailies (its slowest 7 CPU s; clingo left 13 unproved in 60 s).
-    3. An objective on a large map (:data:`LARGE_CELLS` cells or more):
-       ``cpsat``, the fastest backend on the weeklies (median 1.1 s, all
-       seven proved; clingo left two unproved in 60 s) and the only one
-       near the near-empty 30x30 maps (FEASIBLE at 125, bound 239, after
-       60 s on the first).
-    4. Any other objective (the enclose.horse maps): ``asp`` raced against
-       ``cpsat``, the child at a lower priority (:data:`CHILD_NICE`).
-       clingo has the best median on the 214 dailies, and each of its
-       slowest maps is proved faster by another backend. Raced on the 45
-       dailies clingo needs more than 0.25 s for (a fresh process per
-       solve, twice), CP-SAT and the MILP as partners took 36.0 and 37.9 s
-       on the slowest twelve, the slowest map 7.6 s against 10.1 s
-       (daily-2026-04-28, which clingo alone proves in 26 s);
-       docs/benchmarks.md, "The race partner". ``race`` names another
-       pair (None: the default of :attr:`AutoSettings.race`).
+    3. Any other objective (the enclose.horse maps and variants):
+       ``cpsat``, whose ``max_lp`` portfolio (:mod:`gridlang.exporters.cpsat`)
+       is the fastest backend on every set measured, at rest, a fresh
+       process per solve, compile + solve: the 214 dailies median 0.057 s,
+       p90 0.24 s, slowest 0.98 s, against clingo's 0.081, 0.38 and 16.7 s
+       and the race of the two (clingo here, CP-SAT in a child)
+       0.080, 0.43 and 1.64 s; the weeklies and community maps, the
+       variants and the near-empty 30x30 maps too (docs/benchmarks.md,
+       "CP-SAT's max_lp portfolio"). ``race`` (``--set auto.race=A,B``)
+       races two backends instead (None or empty: CP-SAT alone).
 
     Returns:
         Backend names, from :data:`SOLVERS`.
@@ -140,9 +128,7 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
         return ("asp",)
     if features.solutions > 1:
         return ("maxsat",)
-    if features.cells >= LARGE_CELLS:
-        return ("cpsat",)
-    return race if race is not None else AutoSettings().pair()
+    return race if race else ("cpsat",)
 
 
 def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
@@ -202,13 +188,15 @@ class AutoSettings(Settings):
             4.44 to 4.23 s (clingo alone: 4.26 s), and on the eight
             slowest it stayed at 16.2 to 16.3 s (docs/benchmarks.md,
             "CP-SAT without cp_model").
-        race: the two backends raced under rule 4 of :func:`plan` (an
-            objective on a map of fewer than :data:`LARGE_CELLS` cells),
-            comma-separated, the first solving in this process.
+        race: two backends to race under rule 3 of :func:`plan` (an
+            objective, one answer asked for), comma-separated, the first
+            solving in this process (``asp,cpsat``); empty (the default):
+            no race, CP-SAT alone.
         yield_after: seconds into a race after which the search here gives
             way: the solver threads the race started in this process drop to
-            the child's priority (:data:`CHILD_NICE`), so that the child, whose
-            CP-SAT runs 8 workers, gets the machine (``inf``: never). Until
+            the child's priority (:data:`CHILD_NICE`), so that the child's
+            CP-SAT gets the machine (``inf``: never). Measured when CP-SAT
+            ran a portfolio of 8 workers: until
             then clingo keeps its core, and clingo proves most maps within a
             second. On the 12 slowest dailies, a fresh process per map, at
             rest (docs/benchmarks.md, "Giving way"): 1.0 s brought
@@ -223,7 +211,7 @@ class AutoSettings(Settings):
 
     race_after: float = 0.0
     first_race_after: float = 0.45
-    race: str = "asp,cpsat"
+    race: str = ""
     yield_after: float = 1.0
 
     def check(self, backend: str) -> None:
@@ -231,19 +219,21 @@ class AutoSettings(Settings):
 
         Raises:
             BackendError: ``race_after``, ``first_race_after`` or
-                ``yield_after`` below 0 (or not a number); ``race`` not two
-                names of :data:`SOLVERS`.
+                ``yield_after`` below 0 (or not a number); ``race`` neither
+                empty nor two names of :data:`SOLVERS`.
         """
         for name in ("race_after", "first_race_after", "yield_after"):
             if not getattr(self, name) >= 0:
                 raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give seconds, 0 or more")
         pair = self.pair()
-        if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS):
+        if pair and (len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS)):
             raise BackendError(f"--set {backend}.race={self.race}: give two different backends of "
                                f"{', '.join(SOLVERS)}, comma-separated (asp,cpsat)")
 
     def pair(self) -> tuple[str, ...]:
-        """:attr:`race` as a tuple of names."""
+        """:attr:`race` as a tuple of names; empty for no race."""
+        if not str(self.race).strip():
+            return ()
         return tuple(n.strip() for n in str(self.race).split(","))
 
 
@@ -252,8 +242,8 @@ class AutoBackend(Backend):
 
     name = "auto"
     library = "gridlang"
-    description = ("picks per model: asp raced against cpsat with an objective, cpsat on maps of "
-                   f"{LARGE_CELLS}+ cells, maxsat with one for --unique/--count, asp without one")
+    description = ("picks per model: cpsat with an objective, maxsat with one for --unique/--count, "
+                   "asp without one; races two on request (auto.race)")
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()

@@ -21,9 +21,9 @@ name a parameter of the spec (``budget``); ``params`` override them.
 Engines:
 
 * a local process pool (``workers`` processes, default: one per core for
-  the MILP and MaxSAT, one for CP-SAT, whose portfolio of 8 search workers
-  proved fastest even on 2 cores, and one for ``auto``, whose race of two
-  backends takes both cores). Each worker parses the spec once and
+  the MILP and MaxSAT, one for CP-SAT, whose two workers take both cores,
+  and one for ``auto``, which runs CP-SAT with an objective, or a race of
+  two backends on both cores). Each worker parses the spec once and
   keeps its solver library loaded; MILP workers get ``cores // workers``
   HiGHS threads.
 * Dask distributed (``client``): the same tasks through
@@ -226,7 +226,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
     todo = [m for m in files if m not in done]
     cores = os.cpu_count() or 1
     if workers is None:
-        workers = 1 if backend in ("cpsat", "auto") else cores  # a CP-SAT portfolio, an auto race: both cores
+        workers = 1 if backend in ("cpsat", "auto") else cores  # CP-SAT's two workers, an auto race: both cores
     workers = max(1, min(workers, len(todo) or 1))
     threads = max(1, cores // workers) if backend == "milp" else None
     tasks = [Task(str(spec), m, backend,

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from gridlang.auto import LARGE_CELLS, AutoBackend, Features, narrowed, plan, race
+from gridlang.auto import AutoBackend, Features, narrowed, plan, race
 from gridlang.backend import DEFAULT_BACKEND, SolveOptions, Status, backend_names, get_backend
 from gridlang.bench import hard_tail_map
 from gridlang.errors import BackendError
@@ -39,10 +39,9 @@ def test_auto_is_the_registered_default():
 
 def test_the_rules_as_documented():
     horse = Features(cells=196, objective=True, rooted=True, path=False, solutions=1)
-    assert plan(horse) == ("asp", "cpsat")
+    assert plan(horse) == plan(horse, ()) == ("cpsat",)
     assert plan(horse, ("asp", "milp")) == ("asp", "milp")
-    assert plan(Features(LARGE_CELLS, True, True, False, 1)) == ("cpsat",)
-    assert plan(Features(LARGE_CELLS - 1, True, True, False, 1)) == ("asp", "cpsat")
+    assert plan(Features(900, True, True, False, 1)) == ("cpsat",)
     assert plan(Features(100, False, False, True, 1)) == ("asp",)
     assert plan(Features(100, False, False, True, 2)) == ("asp",)
     assert plan(Features(196, True, True, False, 2)) == ("maxsat",)
@@ -53,11 +52,10 @@ def test_the_rules_on_real_maps():
     opts = SolveOptions()
     model = daily("daily-2026-01-07.txt")
     assert Features.of(model, opts) == Features(model.grid.rows * model.grid.cols, True, True, False, 1)
-    assert AutoBackend.choose(model, opts) == ("asp", "cpsat")
+    assert AutoBackend.choose(model, opts) == ("cpsat",)
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "asp,milp"})) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "milp, asp"})) == ("milp", "asp")
-    weekly = daily("weekly-07.txt")  # 529 cells, the smallest weekly: CP-SAT alone beat the race on it
-    assert (weekly.grid.rows * weekly.grid.cols, AutoBackend.choose(weekly, opts)) == (529, ("cpsat",))
+    assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": " "})) == ("cpsat",)
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
@@ -95,9 +93,12 @@ def test_explicit_wishes_narrow_the_choice():
         narrowed(horse, SolveOptions(connectivity="telepathy"))
 
 
+RACE = {"auto.race": "asp,cpsat"}
+
+
 @pytest.mark.parametrize("name", ["daily-2026-01-07.txt", "daily-2026-01-10.txt", "daily-2026-01-21.txt"])
 def test_a_race_reaches_the_known_optimum_verified(name):
-    report = solve_model(daily(name), "auto", SolveOptions(time_limit=120))
+    report = solve_model(daily(name), "auto", SolveOptions(time_limit=120, extra=RACE))
     assert report.result.status is Status.OPTIMAL and report.verdict.ok
     assert report.score == report.result.objective == known_optimum(entry(name))
     assert report.backend == "auto" and report.result.stats["raced"] == "asp,cpsat"
@@ -177,10 +178,14 @@ def test_auto_writes_no_files(tmp_path):
 
 
 def test_cli_json_says_which_backend_answered(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "gridlang", "solve", str(SPECS["standard"]), "--map",
-                          str(HORSE_DATA / "daily-2026-01-07.txt"), "--param", f"budget={entry('daily-2026-01-07.txt')['budget']}", "--json"],
-                         capture_output=True, text=True, cwd=tmp_path, check=True)
-    row = json.loads(out.stdout)
+    command = [sys.executable, "-m", "gridlang", "solve", str(SPECS["standard"]), "--map",
+               str(HORSE_DATA / "daily-2026-01-07.txt"), "--param",
+               f"budget={entry('daily-2026-01-07.txt')['budget']}", "--json"]
+    row = json.loads(subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=True).stdout)
+    assert (row["status"], row["objective"], row["backend"], row["chosen"]) == ("OPTIMAL", 66, "auto", "cpsat")
+    assert "raced" not in row["stats"]
+    command += ["--set", "auto.race=asp,cpsat"]
+    row = json.loads(subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=True).stdout)
     assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
     assert row["chosen"] in ("asp", "cpsat") and row["stats"]["raced"] == "asp,cpsat"
 
@@ -202,7 +207,7 @@ def test_ctrl_c_stops_both_children_and_keeps_the_better_answer(forked):
     deadline = Deadline(None)
     threading.Timer(2.0, deadline.stop).start()  # what the first Ctrl-C does
     t0 = time.perf_counter()
-    report = solve_model(model, "auto", SolveOptions(deadline=deadline))  # 900 cells: cpsat alone
+    report = solve_model(model, "auto", SolveOptions(deadline=deadline))  # cpsat alone
     assert time.perf_counter() - t0 < 2.0 + 3.0
     assert report.interrupted and report.result.stats["chosen"] == "cpsat"
     deadline = Deadline(None)
@@ -218,7 +223,7 @@ def test_ctrl_c_stops_both_children_and_keeps_the_better_answer(forked):
 
 def test_a_delayed_race_reaches_the_same_optimum():
     model = daily("daily-2026-01-10.txt")
-    report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={"auto.race_after": 0.2}))
+    report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={**RACE, "auto.race_after": 0.2}))
     assert (report.result.status, report.score) == (Status.OPTIMAL, known_optimum(entry("daily-2026-01-10.txt")))
     with pytest.raises(BackendError, match="auto.race_after=-1"):
         get_backend("auto").configure(SolveOptions(extra={"auto.race_after": -1}))
@@ -242,7 +247,7 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
                          (True, {"auto.first_race_after": 0.05})):
         if first:
             monkeypatch.setattr(auto, "_RACES", [0])
-        report = solve_model(model, "auto", SolveOptions(time_limit=120, extra=extra))
+        report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={**RACE, **extra}))
         assert (report.result.status, report.score) == (Status.OPTIMAL, best)
     assert delays == [0.45, 0.0, 0.1, 0.05]
     with pytest.raises(BackendError, match="auto.first_race_after=-1"):
@@ -286,11 +291,11 @@ def test_a_delay_forks_no_child_when_the_first_backend_finishes_within_it(monkey
     assert (result.status, result.objective, len(forks)) == (Status.OPTIMAL, 13, 1)
 
 
-def test_the_default_partner_proves_the_daily_clingo_needs_longest_for():
-    name = "daily-2026-04-28.txt"  # clingo alone: 16 s at rest; raced against CP-SAT: 3.2 to 3.3 s
+def test_cpsat_as_the_partner_proves_the_daily_clingo_needs_longest_for():
+    name = "daily-2026-04-28.txt"  # clingo alone: 16 s at rest; raced against CP-SAT: 1.6 s
     model = daily(name)
-    AutoBackend.load_library(model, SolveOptions())
-    report = solve_model(model, "auto", SolveOptions(time_limit=120))
+    AutoBackend.load_library(model, SolveOptions(extra=RACE))
+    report = solve_model(model, "auto", SolveOptions(time_limit=120, extra=RACE))
     assert (report.result.stats["chosen"], report.result.status, report.score) == \
         ("cpsat", Status.OPTIMAL, known_optimum(entry(name)))
     assert report.verdict.ok and report.result.stats["raced"] == "asp,cpsat"

@@ -27,7 +27,7 @@ def test_main_job_prints_66_with_12_walls_verified(capsys):
     assert "score 66 (verified)" in out
     assert "walls 12/12" in out
     assert "status OPTIMAL" in out
-    assert "backend auto (asp)" in out or "backend auto (cpsat)" in out  # the default races the two
+    assert "backend auto (cpsat)" in out  # an objective: CP-SAT
     for phase in ("parse", "compile", "solve", "verify"):
         assert f"{phase} " in out.splitlines()[-1]
     # The drawn map: 14 rows of 12, with the 12 walls as '#'.
@@ -44,7 +44,7 @@ def test_main_job_json_fields(capsys):
     assert data["objective"] == 66
     assert data["verified_score"] == 66
     assert data["horse"]["budget"] == 12
-    assert data["backend"] == "auto" and data["chosen"] in ("asp", "cpsat")
+    assert data["backend"] == "auto" and data["chosen"] == "cpsat"
     assert "walls" not in data and "budget" not in data  # the horse's figures sit under "horse"
     walls = data["horse"]["walls"]
     assert len(walls) == 12
@@ -154,7 +154,7 @@ def test_check_and_backends(capsys):
     assert "connectivity: auto, cuts, flow, tree (default auto); writes: pbtxt" in rows["cpsat"]
     assert "connectivity: auto, cuts, flow (default auto); writes: lp, mps" in rows["milp"]
     assert "connectivity: cuts, tree (default cuts); writes: wcnf, cnf" in rows["maxsat"]
-    assert "picks per model: asp raced against cpsat with an objective" in rows["auto"]
+    assert "picks per model: cpsat with an objective, maxsat with one for --unique/--count" in rows["auto"]
     assert rows["auto"].endswith("connectivity: auto, cuts, flow, tree, reach (default auto); writes: none")
 
 
