@@ -116,8 +116,11 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
        process per solve, compile + solve: the 214 dailies median 0.057 s,
        p90 0.24 s, slowest 0.98 s, against clingo's 0.081, 0.38 and 16.7 s
        and the race of the two (clingo here, CP-SAT in a child)
-       0.080, 0.43 and 1.64 s; the weeklies and community maps, the
-       variants and the near-empty 30x30 maps too (docs/benchmarks.md,
+       0.080, 0.43 and 1.64 s. It has the best median on the weeklies
+       (0.43 s; the MILP 0.85 s, clingo 11.6 s with two unproved), the
+       community maps, costly walls and lovebirds, and it proves the
+       near-empty 30x30 maps within 60 s. On the 8 lovers' quarrel maps
+       clingo is ahead (slowest 0.38 s against 2.1 s; docs/benchmarks.md,
        "CP-SAT's max_lp portfolio"). ``race`` (``--set auto.race=A,B``)
        races two backends instead (None or empty: CP-SAT alone).
 
