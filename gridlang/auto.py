@@ -108,8 +108,11 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
        ``--unique`` clingo took a median of 1.0 CPU s against MaxSAT's 3.0
        and CP-SAT's 5.4; on the genres' instances it is as fast as MaxSAT.
     2. An objective and more than one solution asked for (``--unique``,
-       ``--count``): ``maxsat``, the backend without a stall on the
-       dailies (its slowest 7 CPU s; clingo left 13 unproved in 60 s).
+       ``--count``): ``cpsat``. On 12 dailies (the slowest for CP-SAT and
+       clingo, and a few easy ones), a fresh process each, ``--unique``
+       took CP-SAT 13.5 s in all (slowest 4.6 s, daily-2026-01-05) against
+       MaxSAT's 50.6 s (14.7 s, 04-28), with the same verdicts; MaxSAT was
+       the choice when CP-SAT ran its portfolio of 8 workers.
     3. Any other objective (the enclose.horse maps and variants):
        ``cpsat``, whose ``max_lp`` portfolio (:mod:`gridlang.exporters.cpsat`)
        is the fastest backend on every set measured, at rest, a fresh
@@ -130,7 +133,7 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
     if not features.objective:
         return ("asp",)
     if features.solutions > 1:
-        return ("maxsat",)
+        return ("cpsat",)
     return race if race else ("cpsat",)
 
 
@@ -245,8 +248,7 @@ class AutoBackend(Backend):
 
     name = "auto"
     library = "gridlang"
-    description = ("picks per model: cpsat with an objective, maxsat with one for --unique/--count, "
-                   "asp without one; races two on request (auto.race)")
+    description = "picks per model: cpsat with an objective, asp without one; races two on request (auto.race)"
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()

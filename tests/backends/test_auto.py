@@ -44,8 +44,8 @@ def test_the_rules_as_documented():
     assert plan(Features(900, True, True, False, 1)) == ("cpsat",)
     assert plan(Features(100, False, False, True, 1)) == ("asp",)
     assert plan(Features(100, False, False, True, 2)) == ("asp",)
-    assert plan(Features(196, True, True, False, 2)) == ("maxsat",)
-    assert plan(Features(196, True, True, False, 5)) == ("maxsat",)
+    assert plan(Features(196, True, True, False, 2)) == ("cpsat",)
+    assert plan(Features(196, True, True, False, 5), ("asp", "milp")) == ("cpsat",)  # no race for many answers
 
 
 def test_the_rules_on_real_maps():
@@ -56,7 +56,7 @@ def test_the_rules_on_real_maps():
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "asp,milp"})) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "milp, asp"})) == ("milp", "asp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": " "})) == ("cpsat",)
-    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("maxsat",)
+    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("cpsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
     assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
@@ -162,7 +162,7 @@ def test_unique_after_a_race_goes_on_with_the_winner(tmp_path):
     report = solve(SPECS["standard"], path, None, "auto", SolveOptions(), count=3)
     assert (report.result.status, report.score, len(report.solutions), report.complete) == \
         (Status.OPTIMAL, 15, 1, True)
-    assert report.result.stats["chosen"] == "maxsat"  # more than one solution asked: no race
+    assert report.result.stats["chosen"] == "cpsat"  # more than one solution asked: no race
 
 
 def test_snake_eggs_unique_on_auto():

@@ -154,7 +154,7 @@ def test_check_and_backends(capsys):
     assert "connectivity: auto, cuts, flow, tree (default auto); writes: pbtxt" in rows["cpsat"]
     assert "connectivity: auto, cuts, flow (default auto); writes: lp, mps" in rows["milp"]
     assert "connectivity: cuts, tree (default cuts); writes: wcnf, cnf" in rows["maxsat"]
-    assert "picks per model: cpsat with an objective, maxsat with one for --unique/--count" in rows["auto"]
+    assert "picks per model: cpsat with an objective, asp without one; races two on request" in rows["auto"]
     assert rows["auto"].endswith("connectivity: auto, cuts, flow, tree, reach (default auto); writes: none")
 
 
