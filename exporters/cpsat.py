@@ -70,8 +70,12 @@ map in CP-SAT's default portfolio of eight, which shared the cores with
 six other searches. Alone it took the 214 dailies from a median of 0.114
 to 0.069 s and the slowest from 2.9 to 0.67 s. A model without an
 objective (a satisfaction or uniqueness question) gets CP-SAT's default
-portfolio of 4 workers. With a worker count given, CP-SAT picks its own
-portfolio of that size.
+portfolio of 4 workers. A worker count given for a model with an
+objective (``--workers 4``) still puts ``max_lp`` first: CP-SAT's own
+portfolios of 2 to 4 workers leave it out (they run ``default_lp``,
+``core`` and ``no_lp``). Its portfolio of 2 left a 168-cell daily
+unproved after 60 s, and ``core`` with ``no_lp`` (4 workers) did not
+prove daily-2026-01-07 in 10 minutes.
 
 Measurements behind the strategy and worker choices: ``docs/benchmarks.md``,
 "Settings and encodings tried".
@@ -95,10 +99,12 @@ from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
 from gridlang.settings import Settings, frozen_mapping
 
-OPTIMIZATION_SUBSOLVERS = ("max_lp",)
-"""The full-problem subsolvers of a model with an objective, by default (CP-SAT's names)."""
+OPTIMIZATION_SUBSOLVERS = ("max_lp", "core", "default_lp", "no_lp", "quick_restart", "reduced_costs")
+"""The full-problem subsolvers of a model with an objective (CP-SAT's names):
+CP-SAT's own list for 8 workers, ``max_lp`` first. CP-SAT runs the first
+``num_workers - 1`` of them, beside a worker for first solutions."""
 OPTIMIZATION_WORKERS = 2
-"""Workers of a model with an objective, by default: :data:`OPTIMIZATION_SUBSOLVERS` and a helper."""
+"""Workers of a model with an objective, by default: ``max_lp`` and a helper."""
 SATISFACTION_WORKERS = 4
 """Workers of a model without an objective, by default (CP-SAT's own portfolio of that size)."""
 
@@ -579,14 +585,12 @@ class _Oracle:
         built, options = self.built, self.options
         helper = built.cp.helper
         params = helper.SatParameters()
-        chosen = self.settings.parameters
-        if options.workers or "num_workers" in chosen or "subsolvers" in chosen:
-            params.num_workers = options.workers or 0  # 0: CP-SAT's own count (a setting may override it)
-        elif built.model.objective is not None:
-            params.num_workers = OPTIMIZATION_WORKERS
-            params.subsolvers.extend(OPTIMIZATION_SUBSOLVERS)
+        if built.model.objective is not None:
+            params.num_workers = options.workers or OPTIMIZATION_WORKERS
+            if "subsolvers" not in self.settings.parameters:
+                params.subsolvers.extend(OPTIMIZATION_SUBSOLVERS)
         else:
-            params.num_workers = SATISFACTION_WORKERS
+            params.num_workers = options.workers or SATISFACTION_WORKERS
         params.log_search_progress = options.log
         params.log_to_stdout = False
         params.catch_sigint_signal = False  # Ctrl-C is the deadline's (gridlang.deadline)

@@ -257,8 +257,9 @@ def test_cpsat_refuses_a_conflict_limit_below_1(capsys):
     ([], 2, "1 full problem subsolver: [max_lp]"),
     (["--set", "cpsat.subsolvers=reduced_costs, max_lp", "--set", "cpsat.num_workers=3"], 3,
      "2 full problem subsolvers: [max_lp, reduced_costs]"),
-    (["--workers", "8"], 8, "6 full problem subsolvers: [core, default_lp, max_lp, no_lp, quick_restart, "
-                            "reduced_costs]"),
+    (["--workers", "4"], 4, "3 full problem subsolvers: [core, default_lp, max_lp]"),
+    (["--set", "cpsat.num_workers=8"], 8, "6 full problem subsolvers: [core, default_lp, max_lp, no_lp, "
+                                          "quick_restart, reduced_costs]"),
 ])
 def test_cpsat_runs_max_lp_for_an_objective_unless_told_otherwise(extra, workers, full, capsys):
     code, out, err = run(["solve", HORSE, "--map", DAILY, "-b", "cpsat", "--log", "--json", "-t", "60", *extra],
