@@ -72,7 +72,10 @@ SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 
 @dataclass(frozen=True)
 class Features:
-    """What the rules of :func:`plan` look at.
+    """What the rules of :func:`plan` may look at. Today's rules read
+    ``objective`` and ``solutions``; the size and the kinds of region were
+    read by earlier rules (docs/benchmarks.md, "The auto backend") and are
+    kept for the next measured rule.
 
     Attributes:
         cells: cells of the grid.
