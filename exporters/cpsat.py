@@ -153,8 +153,12 @@ class CpSatSettings(Settings):
         for name, value in self.parameters.items():
             if name not in fields:
                 raise BackendError(f"CP-SAT has no parameter {name!r}")
+            if fields[name].is_repeated and (name not in _REPEATED or not isinstance(value, str)):
+                raise BackendError(f"CP-SAT parameter {name!r} is a list; --set gives only "
+                                   f"{', '.join(sorted(_REPEATED))}, as names separated by commas, "
+                                   f"not {value!r}")
             try:
-                _set_parameter(scratch, name, value, fields[name].is_repeated)
+                _set_parameter(scratch, name, value)
             except (AttributeError, TypeError, ValueError) as e:
                 kind = type(getattr(scratch, name)).__name__
                 raise BackendError(f"CP-SAT parameter {name!r} takes a value of type {kind}, not {value!r}") from e
@@ -598,7 +602,7 @@ class _Oracle:
         if remaining is not None:
             params.max_time_in_seconds = max(remaining, 0.01)
         for name, value in self.settings.parameters.items():
-            _set_parameter(params, name, value, name in _REPEATED)  # checked by CpSatSettings
+            _set_parameter(params, name, value)  # checked by CpSatSettings
         solver = helper.SolveWrapper()  # made before the call, so that a stop always reaches it
         solver.set_parameters(params)
         if options.log:
@@ -634,23 +638,18 @@ _REPEATED = frozenset({"subsolvers", "extra_subsolvers", "ignore_subsolvers", "f
 """CP-SAT's lists of names, which a ``--set`` gives comma-separated."""
 
 
-def _set_parameter(params, name: str, value: object, repeated: bool) -> None:
-    """Set CP-SAT parameter ``name`` on a fresh ``params``; a list of names from a comma-separated string.
-
-    ``--set cpsat.subsolvers=max_lp,core`` runs those two full-problem
-    workers (CP-SAT's own names) instead of its default portfolio.
+def _set_parameter(params, name: str, value: object) -> None:
+    """Set CP-SAT parameter ``name`` on a fresh ``params``; one of :data:`_REPEATED`
+    from a comma-separated string (``--set cpsat.subsolvers=max_lp,core`` runs
+    those two full-problem workers instead of the default portfolio).
 
     Raises:
-        TypeError, ValueError, AttributeError: the proto refuses the value
-            (a list other than of names, ``restart_algorithms`` or
-            ``subsolver_params``, is refused this way too).
+        TypeError, ValueError, AttributeError: the proto refuses the value.
     """
-    if not repeated:
+    if name in _REPEATED:
+        getattr(params, name).extend(item.strip() for item in str(value).split(",") if item.strip())
+    else:
         setattr(params, name, value)
-        return
-    if name not in _REPEATED or not isinstance(value, str):
-        raise TypeError(f"{name} takes a comma-separated list of names")
-    getattr(params, name).extend(item.strip() for item in value.split(",") if item.strip())
 
 
 def _log_to_stderr(line: str) -> None:

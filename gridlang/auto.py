@@ -135,9 +135,7 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
     """
     if not features.objective:
         return ("asp",)
-    if features.solutions > 1:
-        return ("cpsat",)
-    return race if race else ("cpsat",)
+    return race if race and features.solutions == 1 else ("cpsat",)
 
 
 def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:

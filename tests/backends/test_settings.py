@@ -46,9 +46,11 @@ def test_settings_are_frozen():
     (MilpSettings, "milp", {"milp.highs_options.presolve": "maybe"},
      "HiGHS refuses the value 'maybe' for its option 'presolve'"),
     (CpSatSettings, "cpsat", {"cpsat.ListFields": 1}, "CP-SAT has no parameter 'ListFields'"),
-    (CpSatSettings, "cpsat", {"cpsat.subsolvers": 3}, "CP-SAT parameter 'subsolvers' takes a value of type"),
+    (CpSatSettings, "cpsat", {"cpsat.subsolvers": 3},
+     "CP-SAT parameter 'subsolvers' is a list; --set gives only extra_subsolvers, filter_subsolvers, "
+     "ignore_subsolvers, subsolvers, as names separated by commas, not 3"),
     (CpSatSettings, "cpsat", {"cpsat.restart_algorithms": "LUBY_RESTART"},
-     "CP-SAT parameter 'restart_algorithms' takes a value of type"),
+     "CP-SAT parameter 'restart_algorithms' is a list; --set gives only"),
 ])
 def test_refusals_are_one_sentence(cls, backend, extra, words):
     with pytest.raises(BackendError) as e:
