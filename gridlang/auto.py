@@ -16,7 +16,7 @@ within ``first_race_after`` seconds (0.45 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
 process for the second, which shares the parent's pages copy-on-write, runs
 at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
-(CP-SAT's bindings and networkx, 0.15 s, or Pyomo's 0.3 s, are paid
+(CP-SAT's bindings and rustworkx, 0.08 s, or Pyomo's 0.3 s, are paid
 only there, on the other core; a process that races a second time imports
 both libraries first, so that a batch pays the import once). The child
 solves the model under the command's deadline and sends its :class:`~gridlang.backend.Result` back

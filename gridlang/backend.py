@@ -184,8 +184,8 @@ class Backend(ABC):
     """Modules the backend needs to solve, imported by :meth:`load_library`."""
     seeds_cuts: ClassVar[bool] = False
     """True when solving a rooted ``Connected`` computes the separator cuts
-    of :func:`gridlang.connectivity.seed_cuts`, which import networkx (about
-    0.2 s): :meth:`load_library` imports it then, so that it counts as
+    of :func:`gridlang.connectivity.seed_cuts`, which import rustworkx (about
+    0.02 s): :meth:`load_library` imports it then, so that it counts as
     start-up and not as solving."""
     native: ClassVar[frozenset[type]]
     """The IR node types the backend lowers itself (``Clause``, ``Linear``,
@@ -209,7 +209,7 @@ class Backend(ABC):
         """
         names = cls.imports
         if cls.seeds_cuts and (model is None or any(isinstance(c, Connected) and c.roots for c in model.constraints)):
-            names += ("networkx",)
+            names += ("rustworkx",)
         for name in names:
             try:
                 importlib.import_module(name)

@@ -284,10 +284,12 @@ def edge_adjacency(edges: Iterable[tuple[Hashable, Hashable]]) -> dict:
 
 def edge_pieces(adj: dict) -> list[set]:
     """The connected pieces of the graph ``adj`` (from :func:`edge_adjacency`), in
-    the order of their smallest point (networkx's ``connected_components``)."""
-    import networkx as nx
+    the order of their smallest point (rustworkx's ``connected_components``)."""
+    import rustworkx as rx
 
-    graph = nx.Graph()
-    graph.add_nodes_from(adj)
-    graph.add_edges_from((a, b) for a, ends in adj.items() for b in ends)
-    return sorted(nx.connected_components(graph), key=min)
+    points = list(adj)
+    index = {p: i for i, p in enumerate(points)}
+    graph = rx.PyGraph()
+    graph.add_nodes_from(points)
+    graph.add_edges_from_no_data([(index[a], index[b]) for a, ends in adj.items() for b in ends if index[a] < index[b]])
+    return sorted(({points[i] for i in piece} for piece in rx.connected_components(graph)), key=min)

@@ -41,7 +41,7 @@ connected answer.
 The family, all pure Python and free of solver imports:
 
 * :mod:`.separation`: the cuts an answer violates, the cuts known before
-  solving (cut vertices, with networkx), and the repair of an answer;
+  solving (cut vertices, with rustworkx), and the repair of an answer;
 * :mod:`.driver`: the one lazy-cut loop every backend runs (solve,
   separate, add, solve again with a hint), under the command's deadline;
 * :mod:`.graph`: the cuts of :class:`~gridlang.ir.GraphConnected`, connectivity

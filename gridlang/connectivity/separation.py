@@ -15,7 +15,7 @@ answer meeting the node. They import no solver; the lazy-cut driver
   separates the roots from every chosen cell outside ``R + N(R)``.
 * :func:`seed_cuts`: before the first solve, the separators of one cell
   (cut vertices) and, optionally, of two cells, from the biconnected
-  components of the candidate graph (networkx; J. Hopcroft and R. Tarjan,
+  components of the candidate graph (rustworkx; J. Hopcroft and R. Tarjan,
   CACM 1973).
 * :func:`repair`: an answer with its stray components switched off, when
   that is a solution: an incumbent for the driver while cuts are added.
@@ -190,14 +190,14 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
     roots = set(con.roots)
     if not roots <= set(lit_of):
         return []
-    import networkx as nx
+    import rustworkx as rx
 
-    top = -1  # the extra vertex standing for "some root"
-    graph = nx.Graph()
-    graph.add_nodes_from(lit_of)
-    graph.add_edges_from((u, v) for u in lit_of for v in grid.neighbours[u] if v in lit_of and u < v)
-    graph.add_edges_from((top, r) for r in roots)
-    reached, heads = _block_heads(nx, graph, top)
+    top = grid.size  # the extra vertex standing for "some root"; cells keep their index
+    graph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(top + 1))
+    graph.add_edges_from_no_data([(u, v) for u in lit_of for v in grid.neighbours[u] if v in lit_of and u < v]
+                                 + [(top, r) for r in roots])
+    reached, heads = _block_heads(rx, graph, top)
     cuts: list[Linear] = []
     single: set[tuple[int, int]] = set()
     for head, w in heads:
@@ -211,7 +211,9 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
         for a in sorted(reached):
             if a == top or a in roots:
                 continue
-            _, sub_heads = _block_heads(nx, nx.restricted_view(graph, [a], []), top)
+            without = graph.copy()
+            without.remove_node(a)  # a PyGraph keeps the other indices
+            _, sub_heads = _block_heads(rx, without, top)
             for b, w in sub_heads:
                 key = (w, min(a, b), max(a, b))
                 if b in roots or (w, b) in single or (w, a) in single or key in seen:
@@ -221,18 +223,21 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
     return cuts
 
 
-def _block_heads(nx, graph, top: int) -> tuple[set[int], list[tuple[int, int]]]:
+def _block_heads(rx, graph, top: int) -> tuple[set[int], list[tuple[int, int]]]:
     """The vertices connected to ``top``, and ``(head, w)`` for every vertex
     ``w`` of a biconnected block whose head (its vertex nearest ``top``) is
     not ``top``, sorted."""
-    reached = nx.node_connected_component(graph, top)
-    depth = nx.single_source_shortest_path_length(graph, top)
+    depth = {v: d for d, layer in enumerate(rx.bfs_layers(graph, [top])) for v in layer}
+    blocks: dict[int, set[int]] = {}
+    for (u, v), block in rx.biconnected_components(graph).items():
+        if u in depth:  # a block lies in one connected component: this one is top's
+            blocks.setdefault(block, set()).update((u, v))
     heads: list[tuple[int, int]] = []
-    for block in nx.biconnected_components(graph.subgraph(reached)):
+    for block in blocks.values():
         head = min(block, key=lambda v: (depth[v], v))
         if head != top:
             heads.extend((head, w) for w in block if w != head)
-    return set(reached), sorted(heads)
+    return set(depth), sorted(heads)
 
 
 def repair(model: "Model", assignment: Assignment, lazy: list[Connected]) -> Assignment | None:

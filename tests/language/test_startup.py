@@ -101,7 +101,7 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     code, modules = run_probe(probe, tmp_path, tmp_path)
     assert code == 0
     loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("gridlang.")}
-    for name in ("ortools", "pyomo", "pysat", "highspy", "networkx", "numpy",
+    for name in ("ortools", "pyomo", "pysat", "highspy", "rustworkx", "numpy",
                  "gridlang.backend", "gridlang.exporters", "gridlang.ir", "gridlang.deadline"):
         assert name not in loaded, name
 
