@@ -65,8 +65,8 @@ standard maps, and ``rc2`` when the objective also prices decisions, as
 with costly walls), the SAT
 oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
 Glucose 3 without an objective), the search's preferred phases (soft
-literals true on grids below 500 cells), RC2's ``exhaust`` and ``minz``, the full
-totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
+literals true on grids below 500 cells), RC2's ``exhaust`` and ``minz``, the
+modulo totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
 root-side cuts and the one-cell seeds. ``cuts`` is the default strategy;
 ``tree`` is exact but slower and serves the file export. The measurements
 that chose each of them, and the reference they were compared with, are in
@@ -169,8 +169,8 @@ class CardSettings(Settings):
         encoding: a :class:`pysat.card.EncType` name (or ``ktotalizer``) for
             ``sum <= k`` with ``2 <= k <= n / 2``; ``k = 1`` uses pairwise
             (``n <= 6``) or a sequential counter, larger ``k`` counts the
-            false literals instead. ``auto`` (the default) takes the totalizer
-            on up to 1,000 literals and an encoding of ``O(n k)`` clauses or
+            false literals instead. ``auto`` (the default) takes the modulo
+            totalizer on up to 1,000 literals and an encoding of ``O(n k)`` clauses or
             fewer above (:func:`gridlang.transforms.to_cnf.card_encoding`).
     """
 

@@ -163,7 +163,7 @@ def test_the_watchdog_refuses_a_limit_already_passed():
 
 
 def test_the_cardinality_encoding_is_chosen_by_size():
-    assert card_encoding("auto", 1000, 40) == "totalizer"
+    assert card_encoding("auto", 1000, 40) == "mtotalizer"
     assert card_encoding("auto", 1001, 40) == "kmtotalizer"
     assert card_encoding("auto", 40000, 200) == "cardnetwrk"
     assert card_encoding("seqcounter", 40000, 200) == "seqcounter"

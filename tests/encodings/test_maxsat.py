@@ -227,7 +227,7 @@ def test_linear_count_matches_brute_force(terms, op, rhs, enforce):
         assert len(enumerate_solutions(model, "cuts")) == want
 
 
-@pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", "ktotalizer", "kmtotalizer", "cardnetwrk"])
+@pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer", "cardnetwrk"])
 def test_cardinality_encodings_count(encoding):
     grid = make_grid(1, 6)
     con = Linear(tuple((1, v) for v in range(1, 6)), Cmp.LE, 2, (6,))
