@@ -41,8 +41,9 @@ states the clauses and their size.
 Solving. Models with an objective go, by default, to a linear SAT-UNSAT
 search (``algorithm = "lsu"``, :class:`_Lsu`): one incremental CaDiCaL
 1.9.5 solver holds the hard clauses, the cuts and an incremental totalizer
-counting the cost, and each call asks for a solution cheaper than the best
-one so far; an answer with stray components gets its cuts (and its repair
+counting the cost (on grids below :data:`SMALL_CELLS` cells the search
+begins on MiniSat-GH and moves to CaDiCaL after 0.5 s of its search), and
+each call asks for a solution cheaper than the best one so far; an answer with stray components gets its cuts (and its repair
 may become the best solution), and UNSAT under the bound proves the best
 solution optimal. ``algorithm = "rc2"`` runs RC2 instead (A. Ignatiev,
 A. Morgado, J. Marques-Silva, "RC2: an efficient MaxSAT solver", JSAT 2019),
@@ -63,7 +64,8 @@ Settings (:class:`MaxSatSettings`, each overridable through
 ``lsu`` when every objective term is on a region member, as on the
 standard maps, and ``rc2`` when the objective also prices decisions, as
 with costly walls), the SAT
-oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, Glucose 4 under RC2,
+oracle of each algorithm (CaDiCaL 1.9.5 for ``lsu``, after MiniSat-GH's
+first 0.5 s on grids below 500 cells, Glucose 4 under RC2,
 Glucose 3 without an objective), the search's preferred phases (soft
 literals true on grids below 500 cells), RC2's ``exhaust`` and ``minz``, the
 modulo totalizer for cardinality, CaDiCaL slices of 100,000 conflicts, the
@@ -77,6 +79,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -101,9 +104,9 @@ from gridlang.sat_form import Lowered, lower
 from gridlang.settings import Settings
 from gridlang.transforms import CARD_ENCODINGS
 
-SOFT_PHASE_CELLS = 500
-"""Grids below this many cells get ``lsu.phases = soft`` under ``auto``: the
-largest daily has 441 cells, the weeklies 529 to 625."""
+SMALL_CELLS = 500
+"""Grids below this many cells get ``lsu.phases = soft`` and ``lsu.start =
+mgh`` under ``auto``: the largest daily has 441 cells, the weeklies 529 to 625."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,20 @@ class LsuSettings(Settings):
 
     Attributes:
         solver: PySAT name of its SAT solver.
+        start, start_seconds: the search begins on the SAT solver
+            ``start`` (PySAT's name, of a solver PySAT can interrupt;
+            ``none``: on ``solver`` at once) and moves to ``solver`` once
+            ``start`` has searched for ``start_seconds`` in all: the new
+            solver is given every clause so far (the hard ones, the cuts
+            and the cost counter's) and repeats the interrupted call, the
+            incumbent kept. ``auto`` (the default) takes ``mgh`` on grids
+            of fewer than :data:`SMALL_CELLS` cells and ``none`` on larger
+            ones. MiniSat-GH (``mgh``) is quicker on the easy maps and
+            CaDiCaL on the hard proofs: on the 214 dailies, warm, ``mgh``
+            alone took the median from 0.119 to 0.092 s but the slowest map
+            (04-28) from 4.5 to 12.6 s; beginning on it for 0.5 s, the
+            median 0.088 s and the sum 60.9 s against 61.8 s
+            (``docs/benchmarks.md``).
         max_units: the search counts a soft clause of weight ``w`` as ``w``
             totalizer inputs; above this total weight RC2 runs instead
             (``stats["algorithm"]`` says which ran). At least 1.
@@ -120,13 +137,15 @@ class LsuSettings(Settings):
             is a large pen and the cost counter, built at that answer's
             cost, is small; ``none`` leaves CaDiCaL's own phases; ``auto``
             (the default) takes ``soft`` on grids of fewer than
-            :data:`SOFT_PHASE_CELLS` cells. On the 214 dailies (at most 441
+            :data:`SMALL_CELLS` cells. On the 214 dailies (at most 441
             cells) ``soft`` took the median from 0.160 to 0.137 s, but the 7
             weeklies (529 to 625 cells) from 63 to 76 s in all
             (``docs/benchmarks.md``).
     """
 
     solver: str = "cadical195"
+    start: str = "auto"
+    start_seconds: float = 0.5
     max_units: int = 100000
     phases: str = "auto"
 
@@ -235,9 +254,14 @@ class MaxSatSettings(Settings):
 
         known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
         for key, name in (("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver),
-                          ("sat.solver", self.sat.solver)):
-            if name not in known:
+                          ("sat.solver", self.sat.solver), ("lsu.start", self.lsu.start)):
+            if name not in known and not (key == "lsu.start" and name in ("auto", "none")):
                 raise BackendError(f"setting {key!r}: PySAT has no SAT solver {name!r}; it has {', '.join(known)}")
+        if self.lsu.start not in ("auto", "none") and not sat_interruptible(self.lsu.start):
+            raise BackendError(f"setting 'lsu.start': PySAT cannot interrupt {self.lsu.start!r}; "
+                               f"choose one it can, such as mgh or g4")
+        if not self.lsu.start_seconds >= 0:
+            raise BackendError(f"setting 'lsu.start_seconds' must be at least 0, not {self.lsu.start_seconds!r}")
         for key, value in (("conflicts", self.conflicts), ("lsu.max_units", self.lsu.max_units)):
             if value < 1:
                 raise BackendError(f"setting {key!r} must be at least 1, not {value!r}")
@@ -328,6 +352,7 @@ class MaxSatBackend(Backend):
         result.stats.update(out.stats)
         result.stats.update(
             algorithm=algorithm,
+            sat_solver=getattr(oracle, "solvers", None),
             connectivity=strategy,
             hard=len(low.hard) + oracle.hard_added,
             soft=len(low.soft),
@@ -553,18 +578,64 @@ class _Lsu(_Oracle):
     improving = True
 
     def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
+        super().__init__(model, low, settings)
+        lsu = settings.lsu
+        small = model.grid.size < SMALL_CELLS
+        start = ("mgh" if small else "none") if lsu.start == "auto" else lsu.start
+        self.starting = start not in ("none", lsu.solver)
+        self.added: list[list[int]] = []  # every clause given after the hard ones, while ``start`` runs
+        self.switched = False
+        self.started = 0.0  # seconds ``start`` has searched
+        self.phases = lsu.phases == "soft" or lsu.phases == "auto" and small
+        self._new_solver(start if self.starting else lsu.solver)
+        self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
+
+    def _new_solver(self, name: str) -> None:
+        """Load the hard clauses, and every clause added since, into a new SAT solver ``name``."""
         from pysat.solvers import Solver
 
-        super().__init__(model, low, settings)
-        self.name = settings.lsu.solver
-        self.solver = Solver(name=self.name, bootstrap_with=low.hard)
-        phases = settings.lsu.phases
-        if phases == "soft" or phases == "auto" and model.grid.rows * model.grid.cols < SOFT_PHASE_CELLS:
+        self.first = getattr(self, "name", name)
+        self.name = name
+        self.solver = Solver(name=name, bootstrap_with=self.low.hard)
+        self.solver.append_formula(self.added)
+        if self.phases:
             try:
-                self.solver.set_phases([cl[0] for _, cl in low.soft if len(cl) == 1])
+                self.solver.set_phases([cl[0] for _, cl in self.low.soft if len(cl) == 1])
             except NotImplementedError:
                 pass  # a solver without preferred phases searches as it would
-        self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
+
+    @property
+    def solvers(self) -> str:
+        """The SAT solvers that ran: ``start``, then ``solver`` once the search moved on."""
+        return f"{self.first}, then {self.name}" if self.switched else self.name
+
+    def _append(self, clauses: list[list[int]]) -> None:
+        self.solver.append_formula(clauses)
+        if self.starting:
+            self.added.extend(clauses)
+
+    def _call(self, assumptions: list[int], deadline: Deadline) -> bool | None:
+        """One SAT call: on ``start`` while its seconds last, then on ``solver``."""
+        if self.starting:
+            left = self.settings.lsu.start_seconds - self.started
+            if left > 0:
+                timer = threading.Timer(left, self.solver.interrupt)
+                t = time.perf_counter()
+                timer.start()
+                try:
+                    ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
+                finally:
+                    timer.cancel()
+                    timer.join()
+                self.started += time.perf_counter() - t
+                if ok is not None or deadline.expired():
+                    self.solver.clear_interrupt()  # the timer may have fired after the answer
+                    return ok
+            self.solver.delete()
+            self.starting, self.switched = False, True
+            self._new_solver(self.settings.lsu.solver)
+            self.added = []
+        return run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         assumptions: list[int] = []
@@ -573,12 +644,12 @@ class _Lsu(_Oracle):
             if best <= 0:
                 return Round("infeasible")  # nothing is cheaper than cost 0
             assumption, clauses = self.tot.below(best, max(self.low.top, self.solver.nof_vars()))
-            self.solver.append_formula(clauses)
+            self._append(clauses)
             if assumption is None:
                 return Round("infeasible")  # no answer satisfies more units than there are
             if assumption:
                 assumptions = [assumption]
-        ok = run_sat(self.solver, self.name, assumptions, deadline, self.settings.conflicts)
+        ok = self._call(assumptions, deadline)
         trivial = self.score(0)  # no answer beats cost 0
         if ok is None:
             return Round("unknown", bound=trivial)
@@ -587,8 +658,7 @@ class _Lsu(_Oracle):
         return Round("feasible", self.assignment(self.solver.get_model()), bound=trivial)
 
     def add(self, cuts: list[Linear]) -> None:
-        for cut in cuts:
-            self.solver.add_clause(cut_clause(cut))
+        self._append([cut_clause(cut) for cut in cuts])
         self.hard_added += len(cuts)
 
     def close(self) -> None:
@@ -609,6 +679,7 @@ class _Sat(_Lsu):
         self.name = settings.sat.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.tot = None
+        self.starting = self.switched = False
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         ok = run_sat(self.solver, self.name, [], deadline, self.settings.conflicts)

@@ -166,3 +166,38 @@ def known_optimum_maps() -> list[str]:
 def test_every_known_optimum(name):
     entry = manifest()[name]
     assert solve_and_verify(compile_map(entry)) == entry["optimal_score"]
+
+
+
+def _lsu(model, **extra):
+    result = MaxSatBackend().solve(model, SolveOptions(time_limit=600, extra=extra))
+    assert result.status is Status.OPTIMAL and result.stats["algorithm"] == "lsu"
+    _, verdict = pipeline.verify(model, result.assignment, result.objective)
+    assert verdict is not None and verdict.ok
+    return verdict.score, result.stats["sat_solver"]
+
+
+@pytest.mark.parametrize("name", ["daily-2026-08-08.txt", "daily-2026-08-16.txt", "daily-2026-08-24.txt"])
+def test_the_search_moves_from_minisat_to_cadical_with_every_clause(name):
+    # Below 500 cells the search begins on MiniSat-GH; wherever it moves to
+    # CaDiCaL (at once, or after some calls, cuts and counter clauses), the
+    # optimum is the same. 08-08 and 08-16 need separator cuts (28 and 20).
+    entry = manifest()[name]
+    want = entry["reference_optimum"]
+    model = compile_map(entry)
+    assert _lsu(model) == (want, "mgh")
+    assert _lsu(model, **{"lsu.start_seconds": 0.0}) == (want, "mgh, then cadical195")
+    for seconds in (0.002, 0.01):
+        score, solvers = _lsu(model, **{"lsu.start_seconds": seconds})
+        assert score == want and solvers in ("mgh", "mgh, then cadical195")
+    assert _lsu(model, **{"lsu.start": "none"}) == (want, "cadical195")
+
+
+def test_a_large_grid_runs_cadical_from_the_start(tmp_path):
+    # 25 x 20 = 500 cells: not a small grid, so CaDiCaL alone.
+    rows = ["~" * 25] * 9 + ["~" * 10 + ".H.." + "~" * 11] + ["~" * 25] * 10
+    path = tmp_path / "large.txt"
+    path.write_text("\n".join(rows) + "\n")
+    model = compiler.compile_puzzle(PUZZLES / "horse.grid", path, {"budget": "1"})
+    assert model.grid.size == 500
+    assert _lsu(model) == (4, "cadical195")
