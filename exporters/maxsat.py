@@ -253,9 +253,11 @@ class MaxSatSettings(Settings):
         from pysat.solvers import SolverNames
 
         known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
-        for key, name in (("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver),
-                          ("sat.solver", self.sat.solver), ("lsu.start", self.lsu.start)):
-            if name not in known and not (key == "lsu.start" and name in ("auto", "none")):
+        solvers = [("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver), ("sat.solver", self.sat.solver)]
+        if self.lsu.start not in ("auto", "none"):
+            solvers.append(("lsu.start", self.lsu.start))
+        for key, name in solvers:
+            if name not in known:
                 raise BackendError(f"setting {key!r}: PySAT has no SAT solver {name!r}; it has {', '.join(known)}")
         if self.lsu.start not in ("auto", "none") and not sat_interruptible(self.lsu.start):
             raise BackendError(f"setting 'lsu.start': PySAT cannot interrupt {self.lsu.start!r}; "
@@ -576,6 +578,10 @@ class _Lsu(_Oracle):
     (:class:`gridlang.cardinality.CostBound`)."""
 
     improving = True
+    starting = False
+    """True while the search runs on ``lsu.start``."""
+    switched = False
+    """True once it has moved to ``lsu.solver``."""
 
     def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
         super().__init__(model, low, settings)
@@ -583,18 +589,17 @@ class _Lsu(_Oracle):
         small = model.grid.size < SMALL_CELLS
         start = ("mgh" if small else "none") if lsu.start == "auto" else lsu.start
         self.starting = start not in ("none", lsu.solver)
+        self.first = start if self.starting else lsu.solver
         self.added: list[list[int]] = []  # every clause given after the hard ones, while ``start`` runs
-        self.switched = False
         self.started = 0.0  # seconds ``start`` has searched
         self.phases = lsu.phases == "soft" or lsu.phases == "auto" and small
-        self._new_solver(start if self.starting else lsu.solver)
+        self._new_solver(self.first)
         self.tot = CostBound([-cl[0] for w, cl in low.soft for _ in range(w)])
 
     def _new_solver(self, name: str) -> None:
         """Load the hard clauses, and every clause added since, into a new SAT solver ``name``."""
         from pysat.solvers import Solver
 
-        self.first = getattr(self, "name", name)
         self.name = name
         self.solver = Solver(name=name, bootstrap_with=self.low.hard)
         self.solver.append_formula(self.added)
@@ -679,7 +684,6 @@ class _Sat(_Lsu):
         self.name = settings.sat.solver
         self.solver = Solver(name=self.name, bootstrap_with=low.hard)
         self.tot = None
-        self.starting = self.switched = False
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         ok = run_sat(self.solver, self.name, [], deadline, self.settings.conflicts)

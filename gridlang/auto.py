@@ -1,10 +1,9 @@
 """The ``auto`` backend: a concrete backend picked per model, or two raced on request.
 
-``auto`` lowers nothing itself. For each model it reads a few features
-(:class:`Features`: the number of cells, whether there is an objective,
-the kinds of :class:`~gridlang.ir.Connected` node, how many solutions the
-command asks for) and applies the rules of :func:`plan`, measured on the
-enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
+``auto`` lowers nothing itself. For each model it reads what its rules
+need (:class:`Features`: whether there is an objective, how many
+solutions the command asks for) and applies the rules of :func:`plan`,
+measured on the enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 "The auto backend"). A plan is one backend, whose own
 :class:`~gridlang.backend.Session` then does all the work, or, when
 ``--set auto.race=A,B`` asks for one, a race of two.
@@ -72,33 +71,23 @@ SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 
 @dataclass(frozen=True)
 class Features:
-    """What the rules of :func:`plan` may look at. Today's rules read
-    ``objective`` and ``solutions``; the size and the kinds of region were
-    read by earlier rules (docs/benchmarks.md, "The auto backend") and are
-    kept for the next measured rule.
+    """What the rules of :func:`plan` look at. Earlier rules also read the
+    map's size and the kinds of region (docs/benchmarks.md, "The auto
+    backend"); a new rule adds the feature it reads here.
 
     Attributes:
-        cells: cells of the grid.
         objective: the model has an objective.
-        rooted: some connected region has roots (a pen grown from the horse).
-        path: some connected region is a path (a snake).
         solutions: the solutions the command asks for (1; 2 for ``--unique``;
             N for ``--count N``).
     """
 
-    cells: int
     objective: bool
-    rooted: bool
-    path: bool
     solutions: int
 
     @classmethod
     def of(cls, model: Model, options: SolveOptions) -> "Features":
         """The features of ``model`` solved with ``options``."""
-        regions = [c for c in model.constraints if type(c) is Connected]
-        return cls(cells=model.grid.rows * model.grid.cols, objective=model.objective is not None,
-                   rooted=any(c.roots and not c.path for c in regions), path=any(c.path for c in regions),
-                   solutions=max(options.solutions, 1))
+        return cls(objective=model.objective is not None, solutions=max(options.solutions, 1))
 
 
 def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, ...]:

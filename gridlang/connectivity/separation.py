@@ -197,7 +197,7 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
     graph.add_nodes_from(range(top + 1))
     graph.add_edges_from_no_data([(u, v) for u in lit_of for v in grid.neighbours[u] if v in lit_of and u < v]
                                  + [(top, r) for r in roots])
-    reached, heads = _block_heads(rx, graph, top)
+    reached, heads = _block_heads(graph, top)
     cuts: list[Linear] = []
     single: set[tuple[int, int]] = set()
     for head, w in heads:
@@ -213,7 +213,7 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
                 continue
             without = graph.copy()
             without.remove_node(a)  # a PyGraph keeps the other indices
-            _, sub_heads = _block_heads(rx, without, top)
+            _, sub_heads = _block_heads(without, top)
             for b, w in sub_heads:
                 key = (w, min(a, b), max(a, b))
                 if b in roots or (w, b) in single or (w, a) in single or key in seen:
@@ -223,10 +223,12 @@ def seed_cuts(grid: Grid, con: Connected, pairs: bool = False) -> list[Linear]:
     return cuts
 
 
-def _block_heads(rx, graph, top: int) -> tuple[set[int], list[tuple[int, int]]]:
-    """The vertices connected to ``top``, and ``(head, w)`` for every vertex
-    ``w`` of a biconnected block whose head (its vertex nearest ``top``) is
-    not ``top``, sorted."""
+def _block_heads(graph, top: int) -> tuple[set[int], list[tuple[int, int]]]:
+    """The vertices connected to ``top`` in the rustworkx ``graph``, and
+    ``(head, w)`` for every vertex ``w`` of a biconnected block whose head
+    (its vertex nearest ``top``) is not ``top``, sorted."""
+    import rustworkx as rx
+
     depth = {v: d for d, layer in enumerate(rx.bfs_layers(graph, [top])) for v in layer}
     blocks: dict[int, set[int]] = {}
     for (u, v), block in rx.biconnected_components(graph).items():

@@ -38,27 +38,26 @@ def test_auto_is_the_registered_default():
 
 
 def test_the_rules_as_documented():
-    horse = Features(cells=196, objective=True, rooted=True, path=False, solutions=1)
+    horse = Features(objective=True, solutions=1)
     assert plan(horse) == plan(horse, ()) == ("cpsat",)
     assert plan(horse, ("asp", "milp")) == ("asp", "milp")
-    assert plan(Features(900, True, True, False, 1)) == ("cpsat",)
-    assert plan(Features(100, False, False, True, 1)) == ("asp",)
-    assert plan(Features(100, False, False, True, 2)) == ("asp",)
-    assert plan(Features(196, True, True, False, 2)) == ("cpsat",)
-    assert plan(Features(196, True, True, False, 5), ("asp", "milp")) == ("cpsat",)  # no race for many answers
+    assert plan(Features(False, 1)) == ("asp",)
+    assert plan(Features(False, 2)) == ("asp",)
+    assert plan(Features(True, 2)) == ("cpsat",)
+    assert plan(Features(True, 5), ("asp", "milp")) == ("cpsat",)  # no race for many answers
 
 
 def test_the_rules_on_real_maps():
     opts = SolveOptions()
     model = daily("daily-2026-01-07.txt")
-    assert Features.of(model, opts) == Features(model.grid.rows * model.grid.cols, True, True, False, 1)
+    assert Features.of(model, opts) == Features(True, 1)
     assert AutoBackend.choose(model, opts) == ("cpsat",)
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "asp,milp"})) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "milp, asp"})) == ("milp", "asp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": " "})) == ("cpsat",)
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("cpsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
-    assert Features.of(eggs, opts) == Features(100, False, True, True, 1)
+    assert Features.of(eggs, opts) == Features(False, 1)
     assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
     spec = SPECS["standard"]
     from gridlang.checker import check
@@ -68,8 +67,7 @@ def test_the_rules_on_real_maps():
     tree = parse_file(spec)
     tail, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(30), "<tail>", "enclose.horse"),
                            {"budget": "30"})
-    assert Features.of(tail, opts).cells == 900
-    assert AutoBackend.choose(tail, opts) == ("cpsat",)
+    assert tail.grid.size == 900 and AutoBackend.choose(tail, opts) == ("cpsat",)
 
 
 def test_a_race_names_two_different_backends():

@@ -39,14 +39,19 @@ def compile_map(entry: dict):
     return compiler.compile_puzzle(spec, DATA / entry["file"], {"budget": str(entry["budget"])})
 
 
-def solve_and_verify(model, strategy: str = "cuts", **extra) -> int:
-    options = SolveOptions(connectivity=strategy, time_limit=600, extra=dict(extra))
+def solved(model, strategy: str = "cuts", time_limit: float = 600, **extra):
+    """The verified score of an OPTIMAL answer, and the result."""
+    options = SolveOptions(connectivity=strategy, time_limit=time_limit, extra=dict(extra))
     result = MaxSatBackend().solve(model, options)
     assert result.status is Status.OPTIMAL
     assert result.objective == model.objective.value(result.assignment)
     _, verdict = pipeline.verify(model, result.assignment, result.objective)
     assert verdict is not None and verdict.ok
-    return verdict.score
+    return verdict.score, result
+
+
+def solve_and_verify(model, strategy: str = "cuts", **extra) -> int:
+    return solved(model, strategy, **extra)[0]
 
 
 def test_daily_2026_01_07_scores_66():
@@ -169,28 +174,51 @@ def test_every_known_optimum(name):
 
 
 
-def _lsu(model, **extra):
-    result = MaxSatBackend().solve(model, SolveOptions(time_limit=600, extra=extra))
-    assert result.status is Status.OPTIMAL and result.stats["algorithm"] == "lsu"
-    _, verdict = pipeline.verify(model, result.assignment, result.objective)
-    assert verdict is not None and verdict.ok
-    return verdict.score, result.stats["sat_solver"]
+def _lsu(model, time_limit: float = 600, **extra) -> tuple[int, str]:
+    score, result = solved(model, time_limit=time_limit, **extra)
+    assert result.stats["algorithm"] == "lsu"
+    return score, result.stats["sat_solver"]
 
 
 @pytest.mark.parametrize("name", ["daily-2026-08-08.txt", "daily-2026-08-16.txt", "daily-2026-08-24.txt"])
-def test_the_search_moves_from_minisat_to_cadical_with_every_clause(name):
-    # Below 500 cells the search begins on MiniSat-GH; wherever it moves to
-    # CaDiCaL (at once, or after some calls, cuts and counter clauses), the
-    # optimum is the same. 08-08 and 08-16 need separator cuts (28 and 20).
+def test_the_search_begins_on_minisat_and_can_move_at_once(name):
+    # Below 500 cells the search begins on MiniSat-GH; with no seconds for it,
+    # CaDiCaL takes the first call; with lsu.start none it runs alone. The
+    # optimum is the same each way.
     entry = manifest()[name]
     want = entry["reference_optimum"]
     model = compile_map(entry)
     assert _lsu(model) == (want, "mgh")
     assert _lsu(model, **{"lsu.start_seconds": 0.0}) == (want, "mgh, then cadical195")
-    for seconds in (0.002, 0.01):
-        score, solvers = _lsu(model, **{"lsu.start_seconds": seconds})
-        assert score == want and solvers in ("mgh", "mgh, then cadical195")
     assert _lsu(model, **{"lsu.start": "none"}) == (want, "cadical195")
+
+
+def test_a_move_part_way_gives_cadical_the_cuts_and_the_counter(monkeypatch):
+    # On MiniSat-GH daily-2026-04-20 takes 14 calls and 56 cuts, 36 of them
+    # before its 7th call. Spending mgh's seconds there moves that call to
+    # CaDiCaL, which must be given those cuts and the cost counter's
+    # clauses, and still prove the published optimum 22.
+    from gridlang.exporters import maxsat
+
+    calls, moves = [], []
+    solve = maxsat._Lsu.solve
+
+    def spent_at_the_seventh(self, deadline, incumbent):
+        calls.append(incumbent)
+        if len(calls) == 7:
+            self.started = float("inf")
+            moves.append((self.hard_added, len(self.added)))
+        return solve(self, deadline, incumbent)
+
+    monkeypatch.setattr(maxsat._Lsu, "solve", spent_at_the_seventh)
+    entry = manifest()["daily-2026-04-20.txt"]
+    assert entry["optimal_score"] == 22
+    # 0.02 s without the move; a CaDiCaL missing the counter's clauses
+    # would go on answering the same pen until the limit.
+    assert _lsu(compile_map(entry), time_limit=30) == (22, "mgh, then cadical195")
+    cuts, given = moves[0]
+    assert cuts == 36 and given > cuts  # the cuts, and the counter's clauses besides
+
 
 
 def test_a_large_grid_runs_cadical_from_the_start(tmp_path):
