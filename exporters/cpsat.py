@@ -88,12 +88,13 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
+from gridlang.connectivity.windows import WindowStart, window_start, windowed_region
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
@@ -117,13 +118,16 @@ class CpSatSettings(Settings):
     parameter ``NAME`` (``--set cpsat.num_workers=4``), checked against
     CP-SAT's parameter proto (``SatParameters``) before solving and set on
     every solver run after gridlang's own choices (workers, time limit,
-    log), which it overrides.
+    log), which it overrides; except ``cpsat.window``, gridlang's own.
 
     Attributes:
         parameters: parameter name -> value.
+        window: run the window start (:mod:`gridlang.connectivity.windows`)
+            where it applies; ``--set cpsat.window=false`` turns it off.
     """
 
     parameters: Mapping[str, object] = field(default_factory=frozen_mapping)
+    window: bool = True
 
     @classmethod
     def read(cls, backend: str, extra: Mapping[str, object]) -> CpSatSettings:
@@ -134,7 +138,11 @@ class CpSatSettings(Settings):
                 value's type.
         """
         prefix = backend + "."
-        out = cls(frozen_mapping({k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}))
+        given = {k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}
+        window = given.pop("window", True)
+        if not isinstance(window, bool):
+            raise BackendError(f"backend {backend!r}: setting 'window' takes true or false, not {window!r}")
+        out = cls(frozen_mapping(given), window)
         out.check(backend)
         return out
 
@@ -144,6 +152,8 @@ class CpSatSettings(Settings):
         Raises:
             BackendError: an unknown parameter, or a value of a type it does not take.
         """
+        if not isinstance(self.window, bool):
+            raise BackendError(f"backend {backend!r}: setting 'window' takes true or false, not {self.window!r}")
         if not self.parameters:
             return
         from ortools.sat import sat_parameters_pb2  # protobuf's, for its field descriptors
@@ -194,11 +204,32 @@ class CpSatBackend(Backend):
                 parameters as ``extra["cpsat.NAME"]`` (:class:`CpSatSettings`).
             settings: those parameters, made by :meth:`configure` (None: made here).
 
+        On a large flood fill with an objective (:func:`~gridlang.connectivity.windows.windowed_region`),
+        unless ``cpsat.window`` is false or several solutions are asked
+        for, a window start comes first: the same solve on the model
+        confined to balls around the region's roots, whose best answer is
+        the first incumbent. Every call then asks CP-SAT for an answer
+        that beats the incumbent (an objective cutoff), so a proof that
+        none exists proves the incumbent optimal.
+
         Raises:
             BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
-        strategy = self.strategy(options)
         settings = settings if settings is not None else self.configure(options)
+        window = None
+        if settings.window and options.solutions == 1 and windowed_region(model) is not None:
+            window = window_start(model, lambda m, part: self._solve(m, replace(options, deadline=part), settings),
+                                  options.clock())
+        res = self._solve(model, options, settings, window)
+        if window is not None:
+            res.seconds += window.seconds
+            res.stats.update(window.stats())
+        return res
+
+    def _solve(self, model: Model, options: SolveOptions, settings: CpSatSettings,
+               window: WindowStart | None = None) -> Result:
+        """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
+        strategy = self.strategy(options)
         deadline = options.clock()
         start = time.perf_counter()
         try:
@@ -210,12 +241,15 @@ class CpSatBackend(Backend):
             deadline.check()
         except BuildTimeout:
             seconds = time.perf_counter() - start
-            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+            known = window is not None and window.assignment is not None
+            return Result(Status.FEASIBLE if known else Status.UNKNOWN, window.assignment if known else None,
+                          window.objective if known else None, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
                                  "reason": "the time limit ran out while the CP-SAT model was built"})
         build_seconds = time.perf_counter() - start
         oracle = _Oracle(built, options, settings)
-        out = lazy_solve(model, oracle, built.connected, deadline)
+        out = lazy_solve(model, oracle, built.connected, deadline,
+                         start=window.assignment if window is not None else None)
         status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
                   "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
         res = Result(status, out.assignment, out.objective, out.bound)
@@ -275,6 +309,7 @@ class _Lowering:
         self.x = [cp.bool_var(v.identifier()) for v in model.variables]
         self.connected: list[Connected] = []
         self.extra_vars = 0
+        self._cutoff: int | None = None
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0x3FFF:
                 deadline.check()
@@ -442,6 +477,20 @@ class _Lowering:
     def hint(self, assignment: Assignment) -> None:
         self.cp.hint(self.x, assignment.values)
 
+    def cutoff(self, incumbent: int) -> None:
+        """Require an objective better than ``incumbent``: one row, whose bounds later calls move."""
+        obj = self.model.objective
+        terms = [(c, _ref(l)) for c, l in obj.terms]
+        if obj.sense is Sense.MAXIMIZE:
+            low, high = incumbent + 1 - obj.constant, None
+        else:
+            low, high = None, incumbent - 1 - obj.constant
+        if self._cutoff is None:
+            self._cutoff = len(self.cp.proto.constraints)
+            self.cp.linear(terms, low, high)
+        else:
+            self.cp.relimit(self._cutoff, terms, low, high)
+
     def num_variables(self) -> int:
         return len(self.x) + self.extra_vars
 
@@ -532,6 +581,13 @@ class _Proto:
         row.coeffs.extend(list(vars_.values()))
         row.domain.extend((_INT64[0] if low is None else low - offset, _INT64[1] if high is None else high - offset))
 
+    def relimit(self, index: int, terms, low: int | None, high: int | None) -> None:
+        """Move the bounds of linear constraint ``index``, made by :meth:`linear` from the same ``terms``."""
+        offset, _ = _linear(terms)
+        domain = self._constraints[index].linear.domain
+        domain[0] = _INT64[0] if low is None else low - offset
+        domain[1] = _INT64[1] if high is None else high - offset
+
     def circuit(self, arcs) -> None:
         """A circuit over ``(tail, head, literal)`` arcs (a self-loop skips its node)."""
         c = self._constraints.add().circuit
@@ -587,6 +643,9 @@ class _Oracle:
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
         built, options = self.built, self.options
+        objective = built.model.objective
+        if incumbent is not None and objective is not None:
+            built.cutoff(incumbent)
         helper = built.cp.helper
         params = helper.SatParameters()
         if built.model.objective is not None:
@@ -621,11 +680,14 @@ class _Oracle:
         if code == status.INFEASIBLE:
             return Round("infeasible")
         if code not in (status.OPTIMAL, status.FEASIBLE):
-            return Round("unknown")
+            if incumbent is None or objective is None:
+                return Round("unknown")
+            # Nothing beats the incumbent beyond CP-SAT's bound; the incumbent itself stands.
+            pick = max if objective.sense is Sense.MAXIMIZE else min
+            return Round("unknown", bound=pick(response.best_objective_bound, incumbent))
         values = response.solution
         assignment = Assignment(tuple(bool(values[i]) for i in built.x))
         bound = None
-        objective = built.model.objective
         if objective is not None:
             bound = response.best_objective_bound
             if int(round(response.objective_value)) != objective.value(assignment):

@@ -135,6 +135,20 @@ class Deadline:
             with self._lock:
                 self._hooks.remove(hook)
 
+    @contextlib.contextmanager
+    def slice(self, seconds: float) -> Iterator["Deadline"]:
+        """A deadline for part of the work: it ends ``seconds`` from now, or
+        with this one if that comes first, and a :meth:`stop` of this one
+        (Ctrl-C, a watchdog) stops it too while the block runs.
+
+        Args:
+            seconds: the slice's own limit, in seconds from now.
+        """
+        left = self.remaining()
+        child = Deadline(seconds if left is None else min(seconds, left))
+        with self.on_stop(child.stop):
+            yield child
+
 
 NO_LIMIT = Deadline()
 """A deadline that never expires (for callers that give none). Never :meth:`stop` it."""

@@ -112,7 +112,7 @@ class Outcome:
 
 
 def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline: Deadline,
-               separators: Sequence[Separator] = (separator_cuts,)) -> Outcome:
+               separators: Sequence[Separator] = (separator_cuts,), start: Assignment | None = None) -> Outcome:
     """Run the lazy-cut loop (see the module docstring) until proof or deadline.
 
     Args:
@@ -124,6 +124,9 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         deadline: the command's deadline.
         separators: separation routines applied to every node of ``lazy``
             for every answer; duplicate cuts are dropped.
+        start: a solution known before the loop (a window start,
+            :mod:`gridlang.connectivity.windows`): the first incumbent, so
+            the first call is already asked to beat it.
 
     Returns:
         The outcome; its assignment meets every constraint of ``model``.
@@ -152,6 +155,8 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         if best is None or better(v, best_value):
             best, best_value = a, v
 
+    if start is not None:
+        consider(start)
     abandoned = False
     while not deadline.expired():
         try:

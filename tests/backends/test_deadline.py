@@ -40,6 +40,20 @@ def test_deadline_counts_down_and_stop_calls_the_hooks():
     assert Deadline(None).remaining() is None
 
 
+def test_a_slice_ends_first_of_its_own_limit_and_the_command_and_stops_with_it():
+    d = Deadline(10.0)
+    with d.slice(2.0) as part:
+        assert 1.0 < part.remaining() <= 2.0
+    with d.slice(60.0) as part:
+        assert 9.0 < part.remaining() <= 10.0
+        d.stop()  # Ctrl-C during the slice
+        assert part.expired() and part.remaining() == 0.0
+    with d.slice(5.0) as part:  # a slice of a stopped command is stopped from the start
+        assert part.expired()
+    with Deadline(None).slice(3.0) as part:
+        assert 2.0 < part.remaining() <= 3.0
+
+
 def test_run_solver_returns_the_value_and_raises_the_error():
     assert run_solver(Deadline(5.0), lambda: 42, lambda: None) == 42
     with pytest.raises(ZeroDivisionError):

@@ -56,6 +56,8 @@ def test_settings_are_frozen():
      "ignore_subsolvers, subsolvers, as names separated by commas, not 3"),
     (CpSatSettings, "cpsat", {"cpsat.restart_algorithms": "LUBY_RESTART"},
      "CP-SAT parameter 'restart_algorithms' is a list; --set gives only"),
+    (CpSatSettings, "cpsat", {"cpsat.window": "maybe"},
+     "backend 'cpsat': setting 'window' takes true or false, not 'maybe'"),
 ])
 def test_refusals_are_one_sentence(cls, backend, extra, words):
     with pytest.raises(BackendError) as e:
@@ -68,6 +70,9 @@ def test_cpsat_takes_any_parameter_of_its_proto():
     assert dict(s.parameters) == {"num_workers": 4, "random_seed": 7}
     s = CpSatSettings.read("cpsat", {"cpsat.subsolvers": "core, no_lp", "cpsat.ignore_subsolvers": "lns"})
     assert dict(s.parameters) == {"subsolvers": "core, no_lp", "ignore_subsolvers": "lns"}
+    assert s.window is True  # gridlang's own setting, not a parameter of CP-SAT
+    s = CpSatSettings.read("cpsat", {"cpsat.window": False, "cpsat.num_workers": 4})
+    assert s.window is False and dict(s.parameters) == {"num_workers": 4}
 
 
 @pytest.mark.parametrize("backend,key,value", [

@@ -1,0 +1,121 @@
+"""The window start (gridlang.connectivity.windows) and CP-SAT's objective cutoff."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridlang.backend import SolveOptions, Status, get_backend
+from gridlang.bench import hard_tail_map
+from gridlang.checker import check
+from gridlang.connectivity import windows
+from gridlang.connectivity.windows import WindowStart, window, window_radii, window_start, windowed_region
+from gridlang.deadline import Deadline
+from gridlang.ir import Sense, violations
+from gridlang.maps import parse_map, read_map
+from gridlang.parser import parse_file
+from gridlang.pipeline import load_checked, solve_model, verify
+
+from horse_data import REPO
+
+HORSE = REPO / "puzzles" / "horse.grid"
+DAILY_07 = REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt"
+EGGS = REPO / "puzzles" / "snake_eggs.grid"
+EGGS_MAP = REPO / "puzzles" / "instances" / "snake_eggs" / "jandhyala_ch32_6x6.txt"
+
+
+def compiled(spec, data, params):
+    tree = parse_file(spec)
+    model, _ = load_checked(tree, check(tree), data, params)
+    return model
+
+
+def tail(budget: int):
+    return compiled(HORSE, parse_map(hard_tail_map(budget), "<tail>", "enclose.horse"), {"budget": str(budget)})
+
+
+def daily(budget: int):
+    return compiled(HORSE, read_map(DAILY_07, "enclose.horse"), {"budget": str(budget)})
+
+
+def test_windows_are_the_smallest_balls_around_the_horse_holding_each_share():
+    model = tail(30)
+    con = windowed_region(model)
+    assert con is not None and len(con.members) == 760  # 900 cells less the border and the water
+    steps, radii = window_radii(model, con)
+    member = {c for c, _ in con.members}
+    assert steps == model.grid.distances(member, con.roots[0])  # the grid's own breadth-first search
+    assert radii == [9, 12, 15] and max(steps.values()) == 28
+    for share, radius in zip(windows.WINDOW_SHARES, radii):
+        within = [sum(1 for d in steps.values() if d <= r) for r in (radius - 1, radius)]
+        assert within[0] <= int(share * len(member)) < within[1]
+    clauses = window(con, steps, 12)
+    beyond = {c for c, d in steps.items() if d > 12}
+    lits = dict(con.members)
+    assert sorted(cl.lits for cl in clauses) == sorted((-lits[c],) for c in beyond)
+
+
+def test_no_window_start_below_its_size_or_without_an_objective():
+    assert windowed_region(daily(12)) is None  # 142 candidate cells
+    eggs = compiled(EGGS, read_map(EGGS_MAP, "snake-eggs"), {})
+    assert eggs.objective is None and windowed_region(eggs) is None
+
+
+def test_a_window_answer_is_an_answer_of_the_whole_map_and_its_optimum_is_every_backends(monkeypatch):
+    model = tail(40)
+    monkeypatch.setattr(windows, "WINDOW_SHARES", (0.20,))
+    cpsat = get_backend("cpsat")
+    settings = cpsat.configure(SolveOptions())
+    start = window_start(model, lambda m, part: cpsat._solve(m, SolveOptions(deadline=part), settings),
+                         Deadline(120))
+    assert (start.radii, start.statuses, start.objective) == ([9], ["OPTIMAL"], 177)
+    assert violations(model, start.assignment) == []
+    solution, verdict = verify(model, start.assignment, start.objective)  # the published rules, by BFS
+    assert verdict.ok and verdict.score == 177
+    con = windowed_region(model)
+    steps, _ = window_radii(model, con)
+    confined = model.with_constraints(window(con, steps, 9))
+    for other in ("milp", "asp"):
+        result = solve_model(confined, other, SolveOptions(time_limit=120)).result
+        assert (result.status, result.objective) == (Status.OPTIMAL, 177), other
+
+
+def test_cpsat_started_below_the_optimum_climbs_to_it_and_started_at_it_proves_it():
+    cpsat = get_backend("cpsat")
+    settings = cpsat.configure(SolveOptions())
+    fewer = solve_model(daily(11), "cpsat", SolveOptions(time_limit=60)).result
+    assert fewer.status is Status.OPTIMAL and fewer.objective == 61
+    assert solve_model(daily(11), "asp", SolveOptions(time_limit=60)).result.objective == 61
+    model = daily(12)
+    # 11 walls are within a budget of 12: an answer, not the best one.
+    assert violations(model, fewer.assignment) == []
+    climbed = cpsat._solve(model, SolveOptions(time_limit=60), settings, WindowStart(fewer.assignment, 61))
+    assert (climbed.status, climbed.objective, climbed.bound) == (Status.OPTIMAL, 66, 66.0)
+    proved = cpsat._solve(model, SolveOptions(time_limit=60), settings, WindowStart(climbed.assignment, 66))
+    assert (proved.status, proved.objective, proved.bound) == (Status.OPTIMAL, 66, 66.0)
+    assert proved.assignment == climbed.assignment  # nothing beats it, so the start is the answer
+
+
+def test_the_cutoff_is_one_row_whose_bound_moves():
+    from gridlang.exporters.cpsat import _INT64, _Lowering
+
+    model = daily(12)
+    assert model.objective.sense is Sense.MAXIMIZE
+    built = _Lowering(model, "cuts")
+    rows = len(built.cp.proto.constraints)
+    built.cutoff(60)
+    assert len(built.cp.proto.constraints) == rows + 1
+    row = built.cp.proto.constraints[rows].linear
+    low = 61 - model.objective.constant  # the objective's literals are all positive here
+    assert list(row.domain) == [low, _INT64[1]] and len(row.vars) == len(model.objective.terms)
+    built.cutoff(64)
+    assert len(built.cp.proto.constraints) == rows + 1 and list(row.domain) == [low + 4, _INT64[1]]
+
+
+@pytest.mark.parametrize("setting,ran", [(None, True), (False, False)])
+def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(setting, ran):
+    extra = {} if setting is None else {"cpsat.window": setting}
+    result = solve_model(tail(40), "cpsat", SolveOptions(time_limit=4, extra=extra)).result
+    assert ("window_radii" in result.stats) is ran
+    if ran:
+        assert result.stats["window_radii"].startswith("9")
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE) and result.bound >= result.objective
