@@ -88,13 +88,13 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
-from gridlang.connectivity.windows import WindowStart, window_start, windowed_region
+from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
 from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
@@ -216,15 +216,8 @@ class CpSatBackend(Backend):
             BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
         settings = settings if settings is not None else self.configure(options)
-        window = None
-        if settings.window and options.solutions == 1 and windowed_region(model) is not None:
-            window = window_start(model, lambda m, part: self._solve(m, replace(options, deadline=part), settings),
-                                  options.clock())
-        res = self._solve(model, options, settings, window)
-        if window is not None:
-            res.seconds += window.seconds
-            res.stats.update(window.stats())
-        return res
+        return solve_with_window_start(model, options, settings.window,
+                                       lambda m, opts, window: self._solve(m, opts, settings, window))
 
     def _solve(self, model: Model, options: SolveOptions, settings: CpSatSettings,
                window: WindowStart | None = None) -> Result:

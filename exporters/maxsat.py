@@ -88,6 +88,7 @@ from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.cardinality import CostBound
 from gridlang.connectivity import cut_clause, root_side_cuts, separator_cuts
 from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
+from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, quiet_pysat_sigint, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
 from gridlang.ir import (
@@ -228,6 +229,8 @@ class MaxSatSettings(Settings):
             in slices of at most this many conflicts and the clock is read
             between slices. At least 1.
         lsu, rc2, sat, card, cuts: the groups above.
+        window: run the window start (:mod:`gridlang.connectivity.windows`)
+            where it applies; ``--set maxsat.window=false`` turns it off.
     """
 
     bare: ClassVar[bool] = True
@@ -239,6 +242,7 @@ class MaxSatSettings(Settings):
     sat: SatSettings = field(default_factory=SatSettings)
     card: CardSettings = field(default_factory=CardSettings)
     cuts: CutSettings = field(default_factory=CutSettings)
+    window: bool = True
 
     def check(self, backend: str) -> None:
         """Refuse an unknown algorithm, SAT solver or cardinality encoding, and limits below 1.
@@ -307,13 +311,25 @@ class MaxSatBackend(Backend):
             ``sat``), ``cut_rounds`` (solver calls), ``cuts``, ``hard``,
             ``soft``, ``variables``, ``strategy`` and the solver settings.
 
+        On a large flood fill with an objective
+        (:func:`~gridlang.connectivity.windows.windowed_region`), unless
+        ``maxsat.window`` is false or several solutions are asked for, a
+        window start comes first, and its best answer is the linear
+        search's first incumbent.
+
         Raises:
             BackendError: PySAT is missing, a setting is refused, or a
                 construct cannot be lowered.
         """
+        s = settings if settings is not None else self.configure(options)
+        return solve_with_window_start(model, options, s.window,
+                                       lambda m, opts, window: self._solve(m, opts, s, window))
+
+    def _solve(self, model: Model, options: SolveOptions, s: MaxSatSettings,
+               window: WindowStart | None = None) -> Result:
+        """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
         start = time.perf_counter()
         strategy = self.strategy(options)
-        s = settings if settings is not None else self.configure(options)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
@@ -325,7 +341,9 @@ class MaxSatBackend(Backend):
             low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
         except BuildTimeout:
             seconds = time.perf_counter() - start
-            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+            known = window is not None and window.assignment is not None
+            return Result(Status.FEASIBLE if known else Status.UNKNOWN, window.assignment if known else None,
+                          window.objective if known else None, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
                                  "reason": "the time limit ran out while the clauses were built"})
         if model.objective is None:
@@ -341,7 +359,8 @@ class MaxSatBackend(Backend):
                  f"built in {build_seconds:.2f} s; algorithm {algorithm}, cardinality {s.card.encoding}")
             oracle = LoggedOracle(oracle, model, _log, _conflicts)
         separators = [separator_cuts] + ([root_side_cuts] if s.cuts.root_side else [])
-        out = lazy_solve(model, oracle, low.lazy, deadline, separators)
+        out = lazy_solve(model, oracle, low.lazy, deadline, separators,
+                         start=window.assignment if window is not None else None)
         if options.log:
             _log(f"{out.status}: objective {out.objective}, bound {out.bound}, {out.stats['solver_calls']} solver "
                  f"calls, {out.stats['cut_rounds']} cut rounds, {out.stats['cuts']} cuts, "

@@ -111,10 +111,11 @@ def test_the_cutoff_is_one_row_whose_bound_moves():
     assert len(built.cp.proto.constraints) == rows + 1 and list(row.domain) == [low + 4, _INT64[1]]
 
 
+@pytest.mark.parametrize("backend", ["cpsat", "maxsat"])
 @pytest.mark.parametrize("setting,ran", [(None, True), (False, False)])
-def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(setting, ran):
-    extra = {} if setting is None else {"cpsat.window": setting}
-    result = solve_model(tail(40), "cpsat", SolveOptions(time_limit=4, extra=extra)).result
+def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setting, ran):
+    extra = {} if setting is None else {f"{backend}.window": setting}
+    result = solve_model(tail(40), backend, SolveOptions(time_limit=4, extra=extra)).result
     assert ("window_radii" in result.stats) is ran
     if ran:
         assert result.stats["window_radii"].startswith("9")
