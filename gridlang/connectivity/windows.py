@@ -18,18 +18,21 @@ asks only for answers that beat it (an objective cutoff), so its search
 goes to the proof at once.
 
 Measured on the ``hard-tail`` maps (CP-SAT, this 2-core machine, budget 30
-/ 35 / 40): windows holding 20, 35 and 55 % of the region's candidate cells
-(radii 8, 11 and 14) found 157 / 187 / 248 in 6 / 9 / 8 s (optima 157,
-191, 252), and the cutoff search proved every optimum within 40 s in all,
-against 54 to 75 s (budget 30), 39 to 56 s and 26 to 31 s without them.
+/ 35 / 40): windows holding 15, 30 and 50 % of the region's candidate
+cells (radii 8, 11 and 14) found 157 / 187 / 248 in 6 / 7 to 11 / 5 s
+(optima 157, 191, 252), and the cutoff search proved every optimum
+within 36 to 41 s in all, against 54 to 75 s (budget 30, mostly
+unproved at 60 s), 39 to 56 s and 26 to 31 s without them.
 Given as a hint instead of a cutoff, the same answers left the proofs
 near 60 s. MaxSAT's linear search, whose every call already asks for an
 answer better than the incumbent, gets the same start: within 30 s it
 ends at 111 and 177 on budgets 30 and 40 with it, 76 and 121 without;
-within 600 s budget 40 stays unproved either way (209 with it). The technique is large-neighbourhood search's fixing of
-variables by distance (D. Pisinger, S. Ropke, "Large neighborhood search",
-Handbook of Metaheuristics, 2010), done once, before the search, as a
-primal heuristic.
+within 600 s budget 40 stays unproved either way (209 with it).
+
+The technique is large-neighbourhood search's fixing of variables by
+distance (D. Pisinger, S. Ropke, "Large neighborhood search", Handbook of
+Metaheuristics, 2010), done once, before the search, as a primal
+heuristic.
 """
 
 from __future__ import annotations
@@ -50,9 +53,12 @@ WINDOW_MIN_CELLS = 700
 weeklies (at most 625 cells) prove in under a second without; the
 ``hard-tail`` maps have 760 candidate cells."""
 
-WINDOW_SHARES = (0.20, 0.35, 0.55)
+WINDOW_SHARES = (0.15, 0.30, 0.50)
 """The windows, as shares of the region's candidate cells they hold (each
-the smallest ball around the roots holding at least that share)."""
+the smallest ball around the roots holding at least that share). On the
+hard tail, two runs each, the slowest of the three maps: 38 and 41 s with
+these; 43 s with 20, 35 and 55 %; 43 and 45 s with 20 and 40 %, which
+found less on budgets 35 and 40 (178 and 207)."""
 
 WINDOW_TIME_SHARE = 0.25
 """Of the time left when the start begins, the share all windows may take."""

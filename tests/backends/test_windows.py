@@ -44,7 +44,7 @@ def test_windows_are_the_smallest_balls_around_the_horse_holding_each_share():
     steps, radii = window_radii(model, con)
     member = {c for c, _ in con.members}
     assert steps == model.grid.distances(member, con.roots[0])  # the grid's own breadth-first search
-    assert radii == [9, 12, 15] and max(steps.values()) == 28
+    assert radii == [8, 11, 14] and max(steps.values()) == 28
     for share, radius in zip(windows.WINDOW_SHARES, radii):
         within = [sum(1 for d in steps.values() if d <= r) for r in (radius - 1, radius)]
         assert within[0] <= int(share * len(member)) < within[1]
@@ -118,5 +118,5 @@ def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setti
     result = solve_model(tail(40), backend, SolveOptions(time_limit=4, extra=extra)).result
     assert ("window_radii" in result.stats) is ran
     if ran:
-        assert result.stats["window_radii"].startswith("9")
+        assert result.stats["window_radii"].startswith("8")
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE) and result.bound >= result.objective
