@@ -49,9 +49,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..backend import Result, SolveOptions
 
 WINDOW_MIN_CELLS = 700
-"""A flood fill with fewer candidate cells gets no window start. The
-weeklies (at most 625 cells) prove in under a second without; the
-``hard-tail`` maps have 760 candidate cells."""
+"""A flood fill with fewer candidate cells gets no window start. No map of
+the game's sets has more than 367 (weekly-03, which CP-SAT proves in
+under a second without); the ``hard-tail`` maps have 760. Between the two
+the threshold is a choice, not a measurement: no real map lies there."""
 
 WINDOW_SHARES = (0.15, 0.30, 0.50)
 """The windows, as shares of the region's candidate cells they hold (each
@@ -216,8 +217,10 @@ def solve_with_window_start(model: Model, options: "SolveOptions", enabled: bool
     """
     window = None
     if enabled and options.solutions == 1 and windowed_region(model) is not None:
+        if options.deadline is None:  # one clock for the windows and the solve after them
+            options = replace(options, deadline=options.clock())
         window = window_start(model, lambda m, part: solve(m, replace(options, deadline=part), None),
-                              options.clock())
+                              options.deadline)
     result = solve(model, options, window)
     if window is not None:
         result.seconds += window.seconds

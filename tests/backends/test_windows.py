@@ -111,6 +111,16 @@ def test_the_cutoff_is_one_row_whose_bound_moves():
     assert len(built.cp.proto.constraints) == rows + 1 and list(row.domain) == [low + 4, _INT64[1]]
 
 
+def test_the_time_limit_covers_the_windows_and_the_solve_after_them():
+    import time
+
+    t0 = time.perf_counter()
+    result = get_backend("cpsat").solve(tail(30), SolveOptions(time_limit=8))  # no deadline given: one is made
+    # The windows take 2 s of the 8; a fresh clock for the solve after them would end near 10 s.
+    assert time.perf_counter() - t0 < 8 + 1.2
+    assert "window_radii" in result.stats and result.status in (Status.OPTIMAL, Status.FEASIBLE)
+
+
 @pytest.mark.parametrize("backend", ["cpsat", "maxsat"])
 @pytest.mark.parametrize("setting,ran", [(None, True), (False, False)])
 def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setting, ran):
