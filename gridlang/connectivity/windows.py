@@ -37,6 +37,7 @@ heuristic.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -148,7 +149,7 @@ def window(con: Connected, steps: dict[int, int], radius: int) -> tuple[Clause, 
 
 
 def window_start(model: Model, solve: Callable[[Model, Deadline], "Result"], deadline: Deadline,
-                 con: Connected | None = None) -> WindowStart:
+                 con: Connected | None = None, log: Callable[[str], None] | None = None) -> WindowStart:
     """Solve ``model`` confined to windows of growing radius; the best answer.
 
     Each window gets an even part of :data:`WINDOW_TIME_SHARE` of the time
@@ -162,6 +163,7 @@ def window_start(model: Model, solve: Callable[[Model, Deadline], "Result"], dea
         deadline: the command's deadline; each window runs under a
             :meth:`~gridlang.deadline.Deadline.slice` of it.
         con: the flood fill (default: :func:`windowed_region`).
+        log: prints one line per window (``--log``), or None.
 
     Returns:
         The start; its assignment, if any, meets every constraint of
@@ -185,6 +187,10 @@ def window_start(model: Model, solve: Callable[[Model, Deadline], "Result"], dea
             result = solve(model.with_constraints(window(con, steps, radius)), part)
         out.radii.append(radius)
         out.statuses.append(result.status.name)
+        if log is not None:
+            log(f"radius {radius} ({sum(1 for d in steps.values() if d <= radius)} of "
+                f"{len(con.members)} cells): {result.status.name}, objective {result.objective}, "
+                f"{time.perf_counter() - begun:.2f} s into the start")
         if result.assignment is not None and result.objective is not None and (
                 out.objective is None or (result.objective > out.objective if maximize
                                           else result.objective < out.objective)):
@@ -220,9 +226,14 @@ def solve_with_window_start(model: Model, options: "SolveOptions", enabled: bool
         if options.deadline is None:  # one clock for the windows and the solve after them
             options = replace(options, deadline=options.clock())
         window = window_start(model, lambda m, part: solve(m, replace(options, deadline=part), None),
-                              options.deadline)
+                              options.deadline, log=_log if options.log else None)
     result = solve(model, options, window)
     if window is not None:
         result.seconds += window.seconds
         result.stats.update(window.stats())
     return result
+
+
+def _log(line: str) -> None:
+    """A window's line of ``--log``, on stderr with the solvers' own."""
+    print("window start: " + line, file=sys.stderr, flush=True)

@@ -130,3 +130,9 @@ def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setti
     if ran:
         assert result.stats["window_radii"].startswith("8")
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE) and result.bound >= result.objective
+
+
+def test_log_gives_a_line_per_window(capsys):
+    solve_model(tail(40), "cpsat", SolveOptions(time_limit=4, log=True))
+    lines = [l for l in capsys.readouterr().err.splitlines() if l.startswith("window start: ")]
+    assert lines and lines[0].startswith("window start: radius 8 (143 of 762 cells): OPTIMAL, objective 143,")
