@@ -54,6 +54,26 @@ def test_a_slice_ends_first_of_its_own_limit_and_the_command_and_stops_with_it()
         assert 2.0 < part.remaining() <= 3.0
 
 
+def test_a_solver_left_behind_is_reported_so_not_as_never_called():
+    from gridlang.connectivity.driver import lazy_solve
+    from gridlang.ir import Objective, Sense
+
+    from tiny import cell_model, grid_of
+
+    class Stuck:  # an oracle whose solver ignored the stop, as RC2 on a 900-cell map did
+        improving = False
+
+        def solve(self, deadline, incumbent):
+            deadline.stop()
+            raise SolverAbandoned("the solver did not stop when asked")
+
+    model = cell_model(grid_of(1, 2), [], Objective(Sense.MAXIMIZE, ((1, 1), (1, 2))))
+    out = lazy_solve(model, Stuck(), [], Deadline(5.0))
+    assert out.status == "unknown" and out.stats["abandoned"] is True
+    assert out.stats["reason"] == ("the time limit ran out, and the solver, which did not stop when asked, "
+                                   "was left behind")
+
+
 def test_run_solver_returns_the_value_and_raises_the_error():
     assert run_solver(Deadline(5.0), lambda: 42, lambda: None) == 42
     with pytest.raises(ZeroDivisionError):
