@@ -140,8 +140,6 @@ class CpSatSettings(Settings):
         prefix = backend + "."
         given = {k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}
         window = given.pop("window", True)
-        if not isinstance(window, bool):
-            raise BackendError(f"backend {backend!r}: setting 'window' takes true or false, not {window!r}")
         out = cls(frozen_mapping(given), window)
         out.check(backend)
         return out
@@ -234,9 +232,7 @@ class CpSatBackend(Backend):
             deadline.check()
         except BuildTimeout:
             seconds = time.perf_counter() - start
-            known = window is not None and window.assignment is not None
-            return Result(Status.FEASIBLE if known else Status.UNKNOWN, window.assignment if known else None,
-                          window.objective if known else None, seconds=seconds, build_seconds=seconds,
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
                                  "reason": "the time limit ran out while the CP-SAT model was built"})
         build_seconds = time.perf_counter() - start
@@ -641,7 +637,7 @@ class _Oracle:
             built.cutoff(incumbent)
         helper = built.cp.helper
         params = helper.SatParameters()
-        if built.model.objective is not None:
+        if objective is not None:
             params.num_workers = options.workers or OPTIMIZATION_WORKERS
             if "subsolvers" not in self.settings.parameters:
                 params.subsolvers.extend(OPTIMIZATION_SUBSOLVERS)

@@ -341,9 +341,7 @@ class MaxSatBackend(Backend):
             low = lower(clauses, s.cuts.seed, s.cuts.seed_pairs, deadline)
         except BuildTimeout:
             seconds = time.perf_counter() - start
-            known = window is not None and window.assignment is not None
-            return Result(Status.FEASIBLE if known else Status.UNKNOWN, window.assignment if known else None,
-                          window.objective if known else None, seconds=seconds, build_seconds=seconds,
+            return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
                                  "reason": "the time limit ran out while the clauses were built"})
         if model.objective is None:

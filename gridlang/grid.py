@@ -180,20 +180,21 @@ class Grid:
                     stack.append(v)
         return seen
 
-    def distances(self, cells: set[int] | frozenset[int], start: int,
+    def distances(self, cells: set[int] | frozenset[int], start: int | Iterable[int],
                   limit: int | None = None) -> dict[int, int]:
         """Breadth-first steps from ``start`` to the cells of ``cells`` it reaches through ``cells``.
 
         Args:
             cells: the cell indices that may be walked through.
-            start: the start cell (distance 0), walked from even if not in ``cells``.
+            start: the start cell, or several (each at distance 0), walked
+                from even if not in ``cells``.
             limit: stop at this many steps (cells farther away are left out).
 
         Returns:
-            ``{cell: steps}`` for ``start`` and every cell reached.
+            ``{cell: steps}`` for the starts and every cell reached.
         """
-        dist = {start: 0}
-        frontier = [start]
+        dist = dict.fromkeys((start,) if isinstance(start, int) else start, 0)
+        frontier = list(dist)
         steps = 0
         while frontier and (limit is None or steps < limit):
             steps += 1

@@ -39,15 +39,15 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
+from ..backend import Result, Status
 from ..deadline import Deadline
 from ..ir import Assignment, Clause, Connected, Model, Sense
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..backend import Result, SolveOptions
+    from ..backend import SolveOptions
 
 WINDOW_MIN_CELLS = 700
 """A flood fill with fewer candidate cells gets no window start. No map of
@@ -125,14 +125,7 @@ def window_radii(model: Model, con: Connected) -> tuple[dict[int, int], list[int
         the radii ascending.
     """
     member = {c for c, _ in con.members}
-    steps = {r: 0 for r in con.roots if r in member}
-    queue = deque(steps)
-    while queue:
-        u = queue.popleft()
-        for v in model.grid.neighbours[u]:
-            if v in member and v not in steps:
-                steps[v] = steps[u] + 1
-                queue.append(v)
+    steps = model.grid.distances(member, [r for r in con.roots if r in member])
     ordered = sorted(steps.values())
     farthest = ordered[-1] if ordered else 0
     radii: list[int] = []
@@ -148,7 +141,7 @@ def window(con: Connected, steps: dict[int, int], radius: int) -> tuple[Clause, 
     return tuple(Clause((-lit,)) for cell, lit in con.members if steps.get(cell, radius + 1) > radius)
 
 
-def window_start(model: Model, solve: Callable[[Model, Deadline], "Result"], deadline: Deadline,
+def window_start(model: Model, solve: Callable[[Model, Deadline], Result], deadline: Deadline,
                  con: Connected | None = None, log: Callable[[str], None] | None = None) -> WindowStart:
     """Solve ``model`` confined to windows of growing radius; the best answer.
 
@@ -195,14 +188,14 @@ def window_start(model: Model, solve: Callable[[Model, Deadline], "Result"], dea
                 out.objective is None or (result.objective > out.objective if maximize
                                           else result.objective < out.objective)):
             out.assignment, out.objective = result.assignment, result.objective
-        if result.status.name != "OPTIMAL":
+        if result.status is not Status.OPTIMAL:
             break
     out.seconds = time.perf_counter() - begun
     return out
 
 
 def solve_with_window_start(model: Model, options: "SolveOptions", enabled: bool,
-                            solve: Callable[[Model, "SolveOptions", WindowStart | None], "Result"]) -> "Result":
+                            solve: Callable[[Model, "SolveOptions", WindowStart | None], Result]) -> Result:
     """A backend's solve, after a window start where one applies.
 
     The start runs when ``enabled`` (the backend's ``window`` setting),
@@ -220,6 +213,8 @@ def solve_with_window_start(model: Model, options: "SolveOptions", enabled: bool
     Returns:
         The full solve's result: its ``seconds`` include the start's, and
         its ``stats`` the start's figures (:meth:`WindowStart.stats`).
+        When the full solve ends with no answer (the time ran out while
+        its model was built), the start's answer is the result, FEASIBLE.
     """
     window = None
     if enabled and options.solutions == 1 and windowed_region(model) is not None:
@@ -229,6 +224,8 @@ def solve_with_window_start(model: Model, options: "SolveOptions", enabled: bool
                               options.deadline, log=_log if options.log else None)
     result = solve(model, options, window)
     if window is not None:
+        if result.assignment is None and window.assignment is not None:
+            result.status, result.assignment, result.objective = Status.FEASIBLE, window.assignment, window.objective
         result.seconds += window.seconds
         result.stats.update(window.stats())
     return result

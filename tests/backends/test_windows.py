@@ -43,7 +43,12 @@ def test_windows_are_the_smallest_balls_around_the_horse_holding_each_share():
     assert con is not None and len(con.members) == 760  # 900 cells less the border and the water
     steps, radii = window_radii(model, con)
     member = {c for c, _ in con.members}
-    assert steps == model.grid.distances(member, con.roots[0])  # the grid's own breadth-first search
+    # Breadth-first steps, by their definition: the horse at 0, every other
+    # reached cell one more than its nearest reached neighbour.
+    assert set(steps) == member and steps[con.roots[0]] == 0
+    for cell, d in steps.items():
+        if cell != con.roots[0]:
+            assert d == 1 + min(steps[v] for v in model.grid.neighbours[cell] if v in steps)
     assert radii == [8, 11, 14] and max(steps.values()) == 28
     for share, radius in zip(windows.WINDOW_SHARES, radii):
         within = [sum(1 for d in steps.values() if d <= r) for r in (radius - 1, radius)]
@@ -123,13 +128,36 @@ def test_the_time_limit_covers_the_windows_and_the_solve_after_them():
 
 @pytest.mark.parametrize("backend", ["cpsat", "maxsat"])
 @pytest.mark.parametrize("setting,ran", [(None, True), (False, False)])
-def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setting, ran):
+def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setting, ran, monkeypatch):
+    monkeypatch.setattr(windows, "WINDOW_SHARES", (0.15,))  # one window, with all of the start's 1.5 s
     extra = {} if setting is None else {f"{backend}.window": setting}
-    result = solve_model(tail(40), backend, SolveOptions(time_limit=4, extra=extra)).result
+    result = solve_model(tail(40), backend, SolveOptions(time_limit=6, extra=extra)).result
     assert ("window_radii" in result.stats) is ran
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
     if ran:
-        assert result.stats["window_radii"].startswith("8")
-    assert result.status in (Status.OPTIMAL, Status.FEASIBLE) and result.bound >= result.objective
+        # The first window holds the 143 cells within 8 steps of the horse, and 40
+        # walls close all of them in; the answer is at least the start's.
+        assert (result.stats["window_radii"], result.stats["window_statuses"]) == ("8", "OPTIMAL")
+        assert result.objective >= result.stats["window_objective"] >= 143
+
+
+def test_a_solve_that_ends_without_an_answer_keeps_the_windows(monkeypatch):
+    from gridlang.backend import Result
+
+    monkeypatch.setattr(windows, "WINDOW_SHARES", (0.15,))
+    model = tail(40)
+    cpsat = get_backend("cpsat")
+    settings = cpsat.configure(SolveOptions())
+
+    def solve(m, options, start):
+        if start is None:  # a window
+            return cpsat._solve(m, options, settings)
+        return Result(Status.UNKNOWN, stats={"reason": "the time limit ran out while the CP-SAT model was built"})
+
+    result = windows.solve_with_window_start(model, SolveOptions(time_limit=60), True, solve)
+    assert (result.status, result.objective, result.stats["window_radii"]) == (Status.FEASIBLE, 143, "8")
+    assert violations(model, result.assignment) == [] and model.objective.value(result.assignment) == 143
+    assert result.stats["reason"] == "the time limit ran out while the CP-SAT model was built"
 
 
 def test_log_gives_a_line_per_window(capsys):
