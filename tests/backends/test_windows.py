@@ -100,6 +100,17 @@ def test_cpsat_started_below_the_optimum_climbs_to_it_and_started_at_it_proves_i
     assert proved.assignment == climbed.assignment  # nothing beats it, so the start is the answer
 
 
+def test_a_search_stopped_at_once_claims_no_bound():
+    # CP-SAT stopped before its search reports the bound 0.0; under the cutoff
+    # that once became "the bound is the incumbent", 61, below the optimum 66.
+    cpsat = get_backend("cpsat")
+    fewer = solve_model(daily(11), "cpsat", SolveOptions(time_limit=60)).result
+    assert fewer.objective == 61
+    settings = cpsat.configure(SolveOptions(extra={"cpsat.max_time_in_seconds": 1e-5}))
+    stopped = cpsat._solve(daily(12), SolveOptions(time_limit=60), settings, WindowStart(fewer.assignment, 61))
+    assert (stopped.status, stopped.objective, stopped.bound) == (Status.FEASIBLE, 61, None)
+
+
 def test_the_cutoff_is_one_row_whose_bound_moves():
     from gridlang.exporters.cpsat import _INT64, _Lowering
 
