@@ -173,7 +173,6 @@ def test_every_known_optimum(name):
     assert solve_and_verify(compile_map(entry)) == entry["optimal_score"]
 
 
-
 def _lsu(model, time_limit: float = 600, **extra) -> tuple[int, str]:
     score, result = solved(model, time_limit=time_limit, **extra)
     assert result.stats["algorithm"] == "lsu"
@@ -218,7 +217,6 @@ def test_a_move_part_way_gives_cadical_the_cuts_and_the_counter(monkeypatch):
     assert _lsu(compile_map(entry), time_limit=30) == (22, "mgh, then cadical195")
     cuts, given = moves[0]
     assert cuts == 36 and given > cuts  # the cuts, and the counter's clauses besides
-
 
 
 def test_a_large_grid_runs_cadical_from_the_start(tmp_path):
