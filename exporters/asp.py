@@ -177,7 +177,7 @@ class _Clingo:
                 if deadline.expired():
                     handle.cancel()
                     if not handle.wait(ABANDON_AFTER):
-                        raise SolverAbandoned("clingo did not stop when asked")
+                        raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
                     break
         outcome = handle.get()
         handle.__exit__(None, None, None)  # SolveHandle's close; a handle left behind is never closed

@@ -54,7 +54,10 @@ rounds: :func:`gridlang.deadline.run_solver` interrupts the oracle at the
 command's deadline; CaDiCaL cannot be interrupted, so the search runs it in
 slices of at most ``conflicts`` conflicts and reads the clock between
 slices (:func:`gridlang.deadline.run_sat`; under RC2 the limit is then
-checked between rounds only). On a timeout the answer is FEASIBLE when an earlier
+checked between rounds only). RC2 runs in a child process where the system
+can fork (:class:`_ForkedRc2`, setting ``rc2.fork``): its core
+minimisation and exhaustion hold the GIL, which in this process kept the
+limit from being enforced. On a timeout the answer is FEASIBLE when an earlier
 round left a (repaired) solution, else UNKNOWN; ``Result.bound`` is a valid
 bound: for RC2 the last completed round's relaxation optimum, for the
 search the cost bound proved so far (the offset until the last call).
@@ -91,6 +94,7 @@ from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, quiet_pysat_sigint, run_sat, run_solver, sat_interruptible
 from gridlang.errors import BackendError
+from gridlang.forked import ForkedSolver, available
 from gridlang.ir import (
     Assignment,
     Clause,
@@ -161,6 +165,11 @@ class Rc2Settings(Settings):
         stratified: RC2Stratified, without hardening (which later cuts would
             invalidate).
         exhaust, minz, adapt: RC2's options of those names.
+        fork: run RC2 in a child process (:mod:`gridlang.forked`) where
+            the system can fork, so that the time limit holds while RC2
+            minimises or exhausts a core, calls which hold the GIL and
+            which its ``interrupt`` does not reach; ``false`` runs it in
+            this process.
     """
 
     solver: str = "g4"
@@ -168,6 +177,7 @@ class Rc2Settings(Settings):
     exhaust: bool = True
     minz: bool = True
     adapt: bool = False
+    fork: bool = True
 
 
 @dataclass(frozen=True)
@@ -350,7 +360,8 @@ class MaxSatBackend(Backend):
                 and sum(w for w, _ in low.soft) <= s.lsu.max_units:
             oracle, algorithm = _Lsu(model, low, s), "lsu"
         else:
-            oracle, algorithm = _Rc2(model, low, s), "rc2"
+            forked = s.rc2.fork and available()
+            oracle, algorithm = (_ForkedRc2 if forked else _Rc2)(model, low, s), "rc2"
         build_seconds = time.perf_counter() - start
         if options.log:
             _log(f"{len(low.hard):,} hard and {len(low.soft):,} soft clauses over {low.top:,} variables, "
@@ -580,6 +591,31 @@ class _Rc2(_Oracle):
 
     def close(self) -> None:
         self.rc2.delete()
+
+
+class _ForkedRc2(_Oracle):
+    """:class:`_Rc2` built and called in a child process (:class:`gridlang.forked.ForkedSolver`).
+
+    RC2 minimises and exhausts each core by SAT calls that hold the GIL and
+    that its ``interrupt`` does not reach; in this process they kept the
+    thread that enforces the time limit from running (a 60 s limit ran
+    75.5 s on the 900-cell near-empty map, budget 40). Across a pipe the
+    wait needs no GIL of RC2's, and a call that outlives its stop is killed.
+    """
+
+    def __init__(self, model: Model, low: Lowered, settings: MaxSatSettings):
+        super().__init__(model, low, settings)
+        self.child = ForkedSolver(lambda: _Rc2(model, low, settings), "RC2")
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        return self.child.timed_call(deadline, "solve", incumbent)
+
+    def add(self, cuts: list[Linear]) -> None:
+        self.child.call("add", cuts)
+        self.hard_added += len(cuts)
+
+    def close(self) -> None:
+        self.child.close()
 
 
 class _Lsu(_Oracle):

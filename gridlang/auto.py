@@ -60,9 +60,11 @@ import time
 from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
 
+from . import memory
 from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from .errors import BackendError, GridlangError
+from .forked import end_child, send_signal
 from .ir import Clause, Connected, GraphConnected, Linear, Model, Sense
 from .settings import Settings
 
@@ -490,7 +492,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
     def stop_all() -> None:
         local.stop()
         for child in list(children):
-            _signal(child.pid, signal.SIGTERM)
+            send_signal(child.pid, signal.SIGTERM)
 
     # With a delay the fork happens in a timer thread while this one solves:
     # the child runs only the other backend, never the solver running here.
@@ -542,6 +544,7 @@ class _Child:
         os.close(write_fd)
         self.pid, self.fd = pid, read_fd
         self.thread = None
+        memory.register_child(pid)  # its pages count towards --memory-limit
 
     def watch(self, answered) -> None:
         """Read the child's answer in a thread and hand it to ``answered(name, answer)``."""
@@ -567,9 +570,7 @@ class _Child:
 
     def kill(self) -> None:
         """Kill the child at once; a daemon thread reaps it."""
-
-        _signal(self.pid, signal.SIGKILL)
-        threading.Thread(target=_reap, args=(self.pid,), name="gridlang-reap", daemon=True).start()
+        end_child(self.pid)
 
 
 def _threads() -> set[int]:
@@ -586,20 +587,6 @@ def _lower(tid: int) -> None:
         nice = os.getpriority(os.PRIO_PROCESS, tid)
         os.setpriority(os.PRIO_PROCESS, tid, min(19, nice + CHILD_NICE))
     except OSError:  # the thread has ended, or the system refuses: it keeps its priority
-        pass
-
-
-def _reap(pid: int) -> None:
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except ProcessLookupError:
         pass
 
 

@@ -42,6 +42,10 @@ ABANDON_AFTER = 0.5
 class SolverAbandoned(Exception):
     """A stopped solver did not return within :data:`ABANDON_AFTER` seconds.
 
+    Its message says what became of the solver, as a clause of the
+    result's reason (``"the solver, which did not stop when asked, was
+    left behind"``).
+
     It goes on in a daemon thread until it returns (or the process ends);
     its model must not be used again. Backends turn this into an UNKNOWN
     round, so that the command still ends on time.
@@ -228,7 +232,7 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
                 stop()
             if stopped_at is not None and now > stopped_at + ABANDON_AFTER and worker.is_alive():
                 streams.restore()
-                raise SolverAbandoned("the solver did not stop when asked")
+                raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
     streams.restore()  # an interrupted HiGHS run left them on stderr's pipe (Pyomo's capture)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]

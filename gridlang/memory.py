@@ -11,7 +11,8 @@ the process, solver threads included. It is kept two ways:
    whose estimate exceeds the limit is refused with
    :class:`~gridlang.errors.BackendError` before the solver starts.
 2. **While solving.** :func:`watch` runs a thread that reads the
-   process's resident size (``/proc/self/statm``) every
+   process's resident size (``/proc/self/statm``; with a solver child
+   of :mod:`gridlang.forked`, the proportional sizes of both) every
    :data:`WATCH_SECONDS`; past the limit it stops the command's deadline
    with the reason ``"memory limit"``, which ends the search on every
    backend as the time limit does (the best verified answer so far comes
@@ -81,13 +82,59 @@ def default_limit() -> int | None:
     return None if total is None else total * 3 // 4
 
 
+_children: set[int] = set()
+_children_lock = threading.Lock()
+
+
+def register_child(pid: int) -> None:
+    """Count child process ``pid`` (a solver run apart, :mod:`gridlang.forked`) in :func:`resident`."""
+    with _children_lock:
+        _children.add(pid)
+
+
+def unregister_child(pid: int) -> None:
+    """Stop counting child process ``pid``."""
+    with _children_lock:
+        _children.discard(pid)
+
+
 def resident() -> int | None:
-    """The process's resident size in bytes (Linux ``/proc``), or None elsewhere."""
+    """The resident size in bytes of this process and its registered children
+    (Linux ``/proc``), or None elsewhere.
+
+    Alone, the process's resident set (``statm``). With children, whose
+    pages are shared copy-on-write after a fork, the sum of each one's
+    proportional set size (``Pss`` of ``smaps_rollup``: a page shared by
+    two counts half in each), so that no page counts twice.
+    """
+    with _children_lock:
+        children = sorted(_children)
+    if children:
+        total = 0
+        for pid in ["self", *children]:
+            size = _proportional(pid)
+            if size is None and pid == "self":
+                break
+            total += size or 0
+        else:
+            return total
     try:
         with open("/proc/self/statm", "rb") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _proportional(pid: int | str) -> int | None:
+    """``Pss`` of ``/proc/PID/smaps_rollup`` in bytes; None when it cannot be read (an ended child)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
+            for line in f:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def human(size: float) -> str:

@@ -100,8 +100,9 @@ class Outcome:
         bound: a proved bound on the objective (None if unknown).
         stats: ``cut_rounds``, ``cuts``, ``solver_calls``, ``learned_cuts``
             (every cut added, valid for every solution), ``abandoned``
-            (the oracle's solver did not stop when asked and still runs in
-            a thread of its own: the oracle must not be used or freed).
+            (the oracle's solver did not stop when asked: it still runs in
+            a thread of its own, or its child process was killed; the
+            oracle must not be used or freed).
     """
 
     status: str
@@ -157,12 +158,12 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
 
     if start is not None:
         consider(start)
-    abandoned = False
+    abandoned: str | None = None
     while not deadline.expired():
         try:
             r = oracle.solve(deadline, best_value if best is not None else None)
-        except SolverAbandoned:
-            abandoned = True  # the oracle's solver still runs: it must not be used again
+        except SolverAbandoned as e:
+            abandoned = str(e)  # the oracle's solver still runs, or was killed: it must not be used again
             break
         calls += 1
         if r.bound is not None:
@@ -208,13 +209,14 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
     if status == "optimal" and best_value is not None:
         bound = float(best_value)
     stats = {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
-             "learned_cuts": tuple(learned), "abandoned": abandoned}
+             "learned_cuts": tuple(learned), "abandoned": abandoned is not None}
     left = deadline.remaining()
     # A solver given the time left stops a moment before the deadline itself.
     if status in ("unknown", "feasible") and (deadline.expired() or (left is not None and left < 0.1)):
         what = "memory limit was reached" if deadline.reason == "memory limit" else "time limit ran out"
-        if abandoned:
-            stats["reason"] = f"the {what}, and the solver, which did not stop when asked, was left behind"
+        if abandoned is not None:
+            fate = abandoned or "the solver, which did not stop when asked, was left behind"
+            stats["reason"] = f"the {what}, and {fate}"
         else:
             stats["reason"] = f"the {what}" + (" before the first solver call" if not calls else "")
     return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)

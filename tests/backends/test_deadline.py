@@ -63,13 +63,22 @@ def test_a_solver_left_behind_is_reported_so_not_as_never_called():
     class Stuck:  # an oracle whose solver ignored the stop, as RC2 on a 900-cell map did
         improving = False
 
+        def __init__(self, ctrl_c: bool = False):
+            self.ctrl_c = ctrl_c
+
         def solve(self, deadline, incumbent):
-            deadline.stop()
-            raise SolverAbandoned("the solver did not stop when asked")
+            if self.ctrl_c:
+                deadline.stop()
+            else:
+                time.sleep(deadline.remaining())
+            raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
 
     model = cell_model(grid_of(1, 2), [], Objective(Sense.MAXIMIZE, ((1, 1), (1, 2))))
-    out = lazy_solve(model, Stuck(), [], Deadline(5.0))
+    out = lazy_solve(model, Stuck(), [], Deadline(0.2))
     assert out.status == "unknown" and out.stats["abandoned"] is True
+    assert out.stats["reason"] == ("the time limit ran out, and the solver, which did not stop when asked, "
+                                   "was left behind")
+    out = lazy_solve(model, Stuck(ctrl_c=True), [], Deadline(5.0))
     assert out.stats["reason"] == ("the time limit ran out, and the solver, which did not stop when asked, "
                                    "was left behind")
 
