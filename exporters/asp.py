@@ -476,12 +476,13 @@ class AspSession(Session):
         model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
         if self.oracle is None:
             try:
-                self.oracle, self.strategy = self.backend._control(model, self.options, self.options.clock())
+                clock = self.options.clock()
+                self.oracle, self.strategy = self.backend._control(model, self.options, clock)
             except BuildTimeout as e:
                 seconds = time.perf_counter() - start
                 return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
                               stats={"cut_rounds": 0, "cuts": 0, "solver_calls": 0,
-                                     "reason": str(e) or "the time limit ran out while the program was written"})
+                                     "reason": str(e) or f"{clock.cause()} while the program was written"})
             build = time.perf_counter() - start
         oracle = self.oracle
         out = lazy_solve(model, oracle, oracle.program.lazy, self.options.clock())

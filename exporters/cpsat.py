@@ -234,7 +234,7 @@ class CpSatBackend(Backend):
             seconds = time.perf_counter() - start
             return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
-                                 "reason": "the time limit ran out while the CP-SAT model was built"})
+                                 "reason": f"{deadline.cause()} while the CP-SAT model was built"})
         build_seconds = time.perf_counter() - start
         oracle = _Oracle(built, options, settings)
         out = lazy_solve(model, oracle, built.connected, deadline,

@@ -353,7 +353,7 @@ class MaxSatBackend(Backend):
             seconds = time.perf_counter() - start
             return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
                           stats={"connectivity": strategy, "cut_rounds": 0, "cuts": 0, "solver_calls": 0,
-                                 "reason": "the time limit ran out while the clauses were built"})
+                                 "reason": f"{deadline.cause()} while the clauses were built"})
         if model.objective is None:
             oracle, algorithm = _Sat(model, low, s), "sat"
         elif (s.algorithm == "lsu" or s.algorithm == "auto" and _region_objective(model, low)) \

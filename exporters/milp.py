@@ -406,9 +406,9 @@ class MilpSession(Session):
                 or the solver's answer breaks the model.
         """
         options = self.options
-        if options.clock().expired():
+        if (clock := options.clock()).expired():
             return Result(Status.UNKNOWN, stats={"connectivity": self.strategy, "cut_rounds": 0, "cuts": 0,
-                                                 "reason": "the time limit ran out before the solve began"})
+                                                 "reason": f"{clock.cause()} before the solve began"})
         try:
             import highspy
             from pyomo.contrib.appsi.base import TerminationCondition as TC
@@ -437,7 +437,7 @@ class MilpSession(Session):
             try:
                 low = lower_rows(self.backend.prepare(model), strategy, settings.seed_cuts, deadline=deadline)
             except BuildTimeout:
-                return _out_of_time(start, strategy, "the time limit ran out while the rows were built")
+                return _out_of_time(start, strategy, f"{deadline.cause()} while the rows were built")
         else:
             low = kept.low
             model = kept.model.with_constraints(tuple(kept.pending))

@@ -451,7 +451,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
     """
     parent = options.clock()
     if parent.expired():
-        return names[0], Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving",
+        return names[0], Result(Status.UNKNOWN, stats={"reason": f"{parent.cause()} before solving",
                                                        "chosen": names[0], "raced": ",".join(names)})
     local = Deadline(parent.seconds, start=parent.start)  # stopped by a child's proof, or by the parent
     answers: dict[str, Result | GridlangError] = {}

@@ -99,6 +99,14 @@ class Deadline:
         """True when the time is up or the user stopped the command."""
         return self.interrupted or (self.end is not None and time.perf_counter() >= self.end)
 
+    def cause(self) -> str:
+        """Why the time is up, as the start of a result's reason: ``"the
+        memory limit was reached"``, ``"the search was stopped"`` (Ctrl-C,
+        or another :meth:`stop`) or ``"the time limit ran out"``."""
+        if self.reason == "memory limit":
+            return "the memory limit was reached"
+        return "the search was stopped" if self.interrupted else "the time limit ran out"
+
     def check(self) -> None:
         """Raise :class:`BuildTimeout` when :meth:`expired`; for loops that build a model."""
         if self.expired():
@@ -150,7 +158,7 @@ class Deadline:
         """
         left = self.remaining()
         child = Deadline(seconds if left is None else min(seconds, left))
-        with self.on_stop(child.stop):
+        with self.on_stop(lambda: child.stop(self.reason)):
             yield child
 
 

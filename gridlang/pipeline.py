@@ -276,7 +276,7 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     t0 = time.perf_counter()
     if expired:
         # Parsing and compiling used the time up: no solver is started.
-        result = Result(Status.UNKNOWN, stats={"reason": "the time limit ran out before solving"})
+        result = Result(Status.UNKNOWN, stats={"reason": f"{options.deadline.cause()} before solving"})
     else:
         session = engine.session(model, options)
         result = session.solve()

@@ -72,7 +72,7 @@ def _cmd_solve(args) -> int:
 
 def _compile_timeout(args, deadline) -> int:
     """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
-    reason = f"the {deadline.reason or 'time limit'} ran out while the model was compiled"
+    reason = f"{deadline.cause()} while the model was compiled"
     if args.json:
         print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
                           "bound": None, "verified": False, "decisions": None, "unique": None,

@@ -213,12 +213,11 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
     left = deadline.remaining()
     # A solver given the time left stops a moment before the deadline itself.
     if status in ("unknown", "feasible") and (deadline.expired() or (left is not None and left < 0.1)):
-        what = "memory limit was reached" if deadline.reason == "memory limit" else "time limit ran out"
         if abandoned is not None:
             fate = abandoned or "the solver, which did not stop when asked, was left behind"
-            stats["reason"] = f"the {what}, and {fate}"
+            stats["reason"] = f"{deadline.cause()}, and {fate}"
         else:
-            stats["reason"] = f"the {what}" + (" before the first solver call" if not calls else "")
+            stats["reason"] = deadline.cause() + (" before the first solver call" if not calls else "")
     return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
 
 

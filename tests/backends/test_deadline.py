@@ -54,6 +54,17 @@ def test_a_slice_ends_first_of_its_own_limit_and_the_command_and_stops_with_it()
         assert 2.0 < part.remaining() <= 3.0
 
 
+def test_the_cause_says_which_stop_ended_the_time():
+    assert Deadline(0.0).cause() == "the time limit ran out"
+    ctrl_c = Deadline(10.0)
+    ctrl_c.stop()
+    assert ctrl_c.cause() == "the search was stopped"
+    watched = Deadline(10.0)
+    with watched.slice(5.0) as part:
+        watched.stop("memory limit")
+        assert part.cause() == watched.cause() == "the memory limit was reached"
+
+
 def test_a_solver_left_behind_is_reported_so_not_as_never_called():
     from gridlang.connectivity.driver import lazy_solve
     from gridlang.ir import Objective, Sense
@@ -79,7 +90,7 @@ def test_a_solver_left_behind_is_reported_so_not_as_never_called():
     assert out.stats["reason"] == ("the time limit ran out, and the solver, which did not stop when asked, "
                                    "was left behind")
     out = lazy_solve(model, Stuck(ctrl_c=True), [], Deadline(5.0))
-    assert out.stats["reason"] == ("the time limit ran out, and the solver, which did not stop when asked, "
+    assert out.stats["reason"] == ("the search was stopped, and the solver, which did not stop when asked, "
                                    "was left behind")
 
 
