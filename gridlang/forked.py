@@ -83,19 +83,19 @@ class ForkedSolver:
         gc.freeze()  # the child's collector leaves the parent's objects (and their pages) alone
         try:
             pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, which reports through the pipe
+                os.close(requests_w)
+                os.close(replies_r)
+                _serve(factory, requests_r, replies_w)
         finally:
-            gc.unfreeze()
-        if pid == 0:  # pragma: no cover - runs in the child, which reports through the pipe
-            os.close(requests_w)
-            os.close(replies_r)
-            _serve(factory, requests_r, replies_w)
+            gc.unfreeze()  # here only: the child never returns from _serve
         os.close(requests_r)
         os.close(replies_w)
         self.pid = pid
         self._to, self._from = requests_w, replies_r
         self.alive = True
         memory.register_child(pid)
-        self._finalizer = weakref.finalize(self, _end, pid, (requests_w, replies_r))
+        self._finalizer = weakref.finalize(self, _end, pid, (requests_w, replies_r), os.getpid())
 
     def call(self, method: str, *args: Any) -> Any:
         """``object.method(*args)`` in the child, waited for without a limit.
@@ -228,8 +228,10 @@ def _read_exactly(fd: int, size: int) -> bytes | None:
     return bytes(data)
 
 
-def _end(pid: int, fds: tuple[int, ...]) -> None:
-    """Close the pipes and :func:`end_child`."""
+def _end(pid: int, fds: tuple[int, ...], parent: int) -> None:
+    """Close the pipes and :func:`end_child`; nothing in another process (a later fork's child)."""
+    if os.getpid() != parent:
+        return
     for fd in fds:
         try:
             os.close(fd)
