@@ -64,7 +64,6 @@ from . import memory
 from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from .errors import BackendError, GridlangError
-from .forked import end_child, send_signal
 from .ir import Clause, Connected, GraphConnected, Linear, Model, Sense
 from .settings import Settings
 
@@ -492,7 +491,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
     def stop_all() -> None:
         local.stop()
         for child in list(children):
-            send_signal(child.pid, signal.SIGTERM)
+            child.terminate()
 
     # With a delay the fork happens in a timer thread while this one solves:
     # the child runs only the other backend, never the solver running here.
@@ -568,8 +567,16 @@ class _Child:
                 self.thread.join(KILL_AFTER)
                 return
 
+    def terminate(self) -> None:
+        """Ask the child to end its search (``SIGTERM``): it answers with its best."""
+        from .forked import send_signal  # a race's helpers, not every solve's start-up
+
+        send_signal(self.pid, signal.SIGTERM)
+
     def kill(self) -> None:
         """Kill the child at once; a daemon thread reaps it."""
+        from .forked import end_child
+
         end_child(self.pid)
 
 
