@@ -210,6 +210,12 @@ class CpSatBackend(Backend):
         that beats the incumbent (an objective cutoff), so a proof that
         none exists proves the incumbent optimal.
 
+        Returns:
+            The result; ``stats`` adds to the driver's ``connectivity``,
+            ``wall_time`` (CP-SAT's seconds), ``seed_cuts``, ``variables``,
+            ``constraints`` (the model's rows in the end) and
+            ``cutoff_rows`` (1 once a round had an incumbent to beat, else 0).
+
         Raises:
             BackendError: an unknown connectivity strategy or CP-SAT parameter.
         """
@@ -246,7 +252,8 @@ class CpSatBackend(Backend):
         res.build_seconds = build_seconds
         res.stats.update(out.stats)
         res.stats.update({"connectivity": strategy, "wall_time": oracle.wall_time, "seed_cuts": len(seeds),
-                          "variables": built.num_variables(), "constraints": built.num_constraints()})
+                          "variables": built.num_variables(), "constraints": built.num_constraints(),
+                          "cutoff_rows": built.cutoff_rows()})
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
@@ -479,6 +486,10 @@ class _Lowering:
             self.cp.linear(terms, low, high)
         else:
             self.cp.relimit(self._cutoff, terms, low, high)
+
+    def cutoff_rows(self) -> int:
+        """1 once :meth:`cutoff` has added its row, else 0."""
+        return int(self._cutoff is not None)
 
     def num_variables(self) -> int:
         return len(self.x) + self.extra_vars
