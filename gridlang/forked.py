@@ -69,24 +69,31 @@ class ForkedSolver:
         name: the solver's name, for messages (``"RC2"``).
 
     Raises:
-        BackendError: the system cannot fork (check :func:`available` first).
+        BackendError: the system cannot fork (check :func:`available` first),
+            or refuses a process or a pipe now.
     """
 
     def __init__(self, factory: Callable[[], Any], name: str):
         if not available():
             raise BackendError(f"{name} needs os.fork to run in a child process, which this system lacks")
         self.name = name
-        requests_r, requests_w = os.pipe()
-        replies_r, replies_w = os.pipe()
         sys.stdout.flush()
         sys.stderr.flush()
         gc.freeze()  # the child's collector leaves the parent's objects (and their pages) alone
+        fds: list[int] = []
         try:
+            fds.extend(os.pipe())
+            fds.extend(os.pipe())
+            requests_r, requests_w, replies_r, replies_w = fds
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the child, which reports through the pipe
                 os.close(requests_w)
                 os.close(replies_r)
                 _serve(factory, requests_r, replies_w)
+        except OSError as e:  # no process or pipe to be had (a process or file limit)
+            for fd in fds:
+                os.close(fd)
+            raise BackendError(f"could not start a child process for {name}: {e.strerror}") from e
         finally:
             gc.unfreeze()  # here only: the child never returns from _serve
         os.close(requests_r)
@@ -115,8 +122,9 @@ class ForkedSolver:
         Raises:
             SolverAbandoned: the child did not answer within
                 :data:`~gridlang.deadline.ABANDON_AFTER` seconds of being
-                stopped; it has been killed.
-            BackendError: the child ended without an answer.
+                stopped, and has been killed; or it ended without an
+                answer (killed from outside, or crashed). Either way the
+                caller keeps what it had found before the call.
         """
         self._send((method, (deadline.end, deadline.interrupted), args))
         return self._reply(deadline)
@@ -154,6 +162,8 @@ class ForkedSolver:
         data = _read(self._from)
         if data is None:
             self.close()
+            if deadline is not None:
+                raise SolverAbandoned("the solver's process ended without an answer")
             raise BackendError(f"{self.name}'s child process ended without an answer")
         kind, value = pickle.loads(data)
         if kind == "error":

@@ -108,16 +108,10 @@ def resident() -> int | None:
     two counts half in each), so that no page counts twice.
     """
     with _children_lock:
-        children = sorted(_children)
-    if children:
-        total = 0
-        for pid in ["self", *children]:
-            size = _proportional(pid)
-            if size is None and pid == "self":
-                break
-            total += size or 0
-        else:
-            return total
+        children = tuple(_children)
+    own = _proportional("self") if children else None
+    if own is not None:
+        return own + sum(_proportional(pid) or 0 for pid in children)  # an ended child counts 0
     try:
         with open("/proc/self/statm", "rb") as f:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

@@ -212,12 +212,12 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
              "learned_cuts": tuple(learned), "abandoned": abandoned is not None}
     left = deadline.remaining()
     # A solver given the time left stops a moment before the deadline itself.
-    if status in ("unknown", "feasible") and (deadline.expired() or (left is not None and left < 0.1)):
-        if abandoned is not None:
-            fate = abandoned or "the solver, which did not stop when asked, was left behind"
-            stats["reason"] = f"{deadline.cause()}, and {fate}"
-        else:
-            stats["reason"] = deadline.cause() + (" before the first solver call" if not calls else "")
+    out_of_time = deadline.expired() or (left is not None and left < 0.1)
+    if abandoned is not None:  # a solver stopped and left behind, or whose process ended
+        fate = abandoned or "the solver, which did not stop when asked, was left behind"
+        stats["reason"] = f"{deadline.cause()}, and {fate}" if out_of_time else fate
+    elif status in ("unknown", "feasible") and out_of_time:
+        stats["reason"] = deadline.cause() + (" before the first solver call" if not calls else "")
     return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
 
 
