@@ -118,7 +118,8 @@ def test_plot_draws_one_series_per_backend(tmp_path, capsys):
 
     fig = plot([a, b], tmp_path / "cdf.png")
     cdf, size = fig.axes
-    assert [line.get_label() for line in cdf.get_lines()] == ["maxsat: maxsat (3/3)", "cpsat: cpsat (3/3)"]
+    assert [line.get_label() for line in cdf.get_lines()] == ["maxsat: maxsat (3 of 3 solved)",
+                                                               "cpsat: cpsat (3 of 3 solved)"]
     assert len(size.collections) == 2
     assert main(["plot", str(a), str(b), "-o", str(tmp_path / "cdf.svg")]) == 0
     assert (tmp_path / "cdf.svg").read_text().lstrip().startswith("<?xml")
