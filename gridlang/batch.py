@@ -47,6 +47,7 @@ then are written, nothing half-done is, and the summary says
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -254,11 +255,12 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
         with out.open("a", encoding="utf-8") as sink:
             results = _run_dask(client, tasks, stop) if client is not None else _run_local(tasks, workers, stop)
             bar = _progress(len(tasks), show)
-            for record in results:
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                done[record["map"]] = record
-                bar.update(1)
+            with contextlib.closing(results):  # a line that cannot be written (a full disk) stops the workers
+                for record in results:
+                    sink.write(json.dumps(record) + "\n")
+                    sink.flush()
+                    done[record["map"]] = record
+                    bar.update(1)
             bar.close()
     summary = summarize([done[m] for m in files if m in done], skipped=len(files) - len(todo))
     summary.interrupted = stop.set
