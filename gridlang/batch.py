@@ -53,6 +53,7 @@ import os
 import socket
 import statistics
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
@@ -444,7 +445,7 @@ def connect(address: str, timeout: float = 5.0) -> Any:
 
     Args:
         address: the scheduler's address, as ``dask scheduler`` prints it.
-        timeout: seconds for the connection, and again for Dask's handshake.
+        timeout: seconds for the TCP connection; Dask's handshake gets twice as long.
 
     Raises:
         BackendError: the address does not parse, names another protocol,
@@ -479,10 +480,25 @@ def connect(address: str, timeout: float = 5.0) -> Any:
         raise BackendError(f"--scheduler {address}: cannot reach a Dask scheduler there: {why}") from None
     from distributed import Client
 
-    try:
-        return Client(f"tcp://{rest}", timeout=timeout)
-    except (OSError, TimeoutError) as e:
-        raise BackendError(f"--scheduler {address}: no Dask scheduler answered there ({e})") from None
+    # Dask's own timeout does not cover a peer that accepts and then says nothing (it waited for minutes):
+    # the client is made in a thread that is left behind if it has not answered in time.
+    made: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            made["client"] = Client(f"tcp://{rest}", timeout=timeout)
+        except Exception as e:  # noqa: BLE001 - reported below, in one line
+            made["error"] = e
+
+    thread = threading.Thread(target=make, name="gridlang-dask-connect", daemon=True)
+    thread.start()
+    thread.join(2 * timeout)
+    if thread.is_alive():
+        raise BackendError(f"--scheduler {address}: something listens there, but no Dask scheduler answered within "
+                           f"{2 * timeout:g} s")
+    if "error" in made:
+        raise BackendError(f"--scheduler {address}: no Dask scheduler answered there ({made['error']})")
+    return made["client"]
 
 
 class _NoBar:

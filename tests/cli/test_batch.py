@@ -96,13 +96,14 @@ def test_kill_9_mid_batch_then_rerun_completes_without_redoing(tmp_path):
             assert r == before[r["map"]]
 
 
-def test_the_same_batch_on_a_two_worker_dask_cluster(tmp_path):
+def test_the_same_batch_on_a_two_worker_dask_cluster(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.jsonl"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) \
-            as cluster, distributed.Client(cluster) as client:
-        summary = run_batch(SPEC, DAILIES[:4], out, backend="maxsat", client=client)
-        assert summary.statuses == {"OPTIMAL": 4}
+            as cluster:
+        assert main(["batch", str(SPEC), *map(str, DAILIES[:4]), "--out", str(out), "--backend", "maxsat",
+                     "--scheduler", cluster.scheduler_address]) == 0
+        assert "4 maps (0 done before): 4 OPTIMAL" in capsys.readouterr().out
     records = lines(out)
     check_optimal(records, DAILIES[:4])
     assert len({r["pid"] for r in records}) >= 1
@@ -344,6 +345,22 @@ def test_a_scheduler_port_where_nothing_listens_is_reported_within_seconds(tmp_p
     assert code == 1 and time.monotonic() - began < 10
     assert capsys.readouterr().err == (f"error: --scheduler tcp://127.0.0.1:{port}: cannot reach a Dask scheduler "
                                        "there: connection refused\n")
+
+
+def test_a_listener_that_is_no_dask_scheduler_is_given_up_in_time():
+    from gridlang.batch import connect
+    from gridlang.errors import BackendError
+
+    with socket.socket() as silent:  # accepts connections, answers nothing
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        address = "tcp://127.0.0.1:%d" % silent.getsockname()[1]
+        began = time.monotonic()
+        with pytest.raises(BackendError) as caught:
+            connect(address, timeout=1.0)
+        assert time.monotonic() - began < 5
+    assert caught.value.render() == (f"error: --scheduler {address}: something listens there, but no Dask scheduler "
+                                     "answered within 2 s")
 
 
 def test_plot_counts_the_maps_that_ended_in_an_error(tmp_path):
