@@ -385,8 +385,8 @@ def _run_local(tasks: list[Task], workers: int, stop: Interrupt) -> Iterator[dic
                 record["attempts"] = outcome.attempts
             yield record
         elif isinstance(outcome, Raised):
-            yield _error(outcome.task, f"error: the solve failed in the worker: {outcome.error}", None,
-                         attempts=outcome.attempts)
+            yield _error(outcome.task, f"error: the solve failed in the worker: {outcome.error}", outcome.pid,
+                         **({"attempts": outcome.attempts} if outcome.attempts > 1 else {}))
         elif isinstance(outcome, Died):
             last = outcome.deaths[-1]
             what = f"the worker solving this map {outcome.deaths[0].text()}"

@@ -82,11 +82,12 @@ class Done:
 
 @dataclass
 class Raised:
-    """The task function raised in the worker: the exception as ``Type: message``."""
+    """The task function raised in worker ``pid``: the exception as ``Type: message``."""
 
     task: Any
     error: str
     attempts: int = 1
+    pid: int | None = None
 
 
 @dataclass
@@ -257,7 +258,9 @@ class _Slot:
         except (EOFError, OSError):  # the worker died while it sent
             return None
         attempts = len(self.deaths) + 1
-        return Done(self.task, value, attempts) if kind == "done" else Raised(self.task, value, attempts)
+        if kind == "done":
+            return Done(self.task, value, attempts)
+        return Raised(self.task, value, attempts, self.process.pid)
 
     def death(self) -> Death:
         """How the (ended) worker died."""

@@ -274,6 +274,17 @@ def test_a_dead_worker_costs_only_its_map_which_is_tried_again_then_recorded_and
     assert records[-1]["status"] in ("FEASIBLE", "UNKNOWN") and "worker_died" not in records[-1]
 
 
+def test_the_pool_reports_what_a_task_raised_and_how_a_worker_ended():
+    from gridlang.workers import Died, Done, Raised, run_pool
+
+    done, raised = run_pool(["[1]", "{"], 1, json.loads)  # one worker: in order
+    assert isinstance(done, Done) and done.value == [1] and done.attempts == 1
+    assert isinstance(raised, Raised) and raised.error.startswith("JSONDecodeError: ") and raised.pid
+    [died] = run_pool([3], 2, os._exit)  # the task ends its worker, then the fresh one
+    assert isinstance(died, Died) and [(d.signal, d.exit_code) for d in died.deaths] == [(None, 3), (None, 3)]
+    assert died.deaths[0].text() == "exited with status 3" and died.deaths[0].pid != died.deaths[1].pid
+
+
 def test_a_second_batch_on_the_same_results_file_is_refused(tmp_path, capsys):
     out = tmp_path / "r.jsonl"
     proc = start(tmp_path, hard_maps(tmp_path, (30,)), out, "--backend", "maxsat", "--time-limit", "60")
