@@ -2,8 +2,10 @@
 
 The Python API (:mod:`gridlang.api`, see docs/api.md)::
 
-    spec = gridlang.load_spec("puzzles/horse.grid")
+    spec = gridlang.bundled("horse")                 # or gridlang.load_spec("path/to/spec.grid")
     result = gridlang.solve(spec, map="daily.txt", backend="cpsat", time_limit=10)
+    for answer in gridlang.solutions(gridlang.bundled("nurikabe"), url="https://puzz.link/p?nurikabe/..."):
+        ...
 
 Its names are imported on first use, so that ``import gridlang`` (and
 ``gridlang check``) stays fast.
@@ -70,7 +72,8 @@ def _find_checkout_packages() -> None:
 
 _find_checkout_packages()
 
-_API = ("load_spec", "solve", "export", "verify", "Spec", "SolveResult")
+_API = ("load_spec", "bundled", "bundled_specs", "bundled_map", "bundled_maps", "solve", "solutions", "export",
+        "verify", "Spec", "SolveResult", "Answers")
 
 
 def __getattr__(name: str):
