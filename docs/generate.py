@@ -129,7 +129,7 @@ def run(command: str, where: str, root: Path = ROOT) -> Run:
     """Run ``gridlang ...`` in a fresh Python in ``root``, its pictures drawn to a temporary folder.
 
     Raises:
-        DocsError: the command is not gridlang's, or exits with an error.
+        DocsError: the command is not gridlang's, exits with an error or runs past :data:`TIMEOUT`.
     """
     argv = shlex.split(command)
     if not argv or argv[0] != "gridlang":
@@ -141,8 +141,12 @@ def run(command: str, where: str, root: Path = ROOT) -> Run:
                 pictures[arg] = Path(tmp) / f"{len(pictures)}{Path(arg).suffix}"
                 arg = str(pictures[arg])
             args.append(arg)
-        out = subprocess.run([sys.executable, "-m", "gridlang", *args], cwd=root, capture_output=True,
-                             text=True, timeout=TIMEOUT)
+        try:
+            out = subprocess.run([sys.executable, "-m", "gridlang", *args], cwd=root, capture_output=True,
+                                 encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+                                 timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise DocsError(f"{where}: `{command}` ran for more than {TIMEOUT:g} s") from None
         if out.returncode != 0:
             raise DocsError(f"{where}: `{command}` exited with {out.returncode}:\n{out.stderr}")
         return Run(out.stdout, {name: path.read_bytes() for name, path in pictures.items()})

@@ -202,6 +202,12 @@ class Answers:
         self.report: Report | None = None
         self._started = False
 
+    def __repr__(self) -> str:
+        if self.report is None:
+            return f"<Answers of {self._model.name or 'a puzzle'}: not searched yet>"
+        more = {True: "all there are", False: "perhaps more", None: "searching"}[self.complete]
+        return f"<Answers of {self._model.name or 'a puzzle'}: {len(self.report.solutions)} found, {more}>"
+
     def __iter__(self) -> Iterator[SolveResult]:
         if self._started:
             raise RuntimeError("the answers of a solutions() call are found once; call solutions() again")
@@ -258,7 +264,10 @@ def solutions(spec: Spec | str | Path | None = None, map: str | Path | MapData |
         GridlangError: bad input (located) at the call; a missing backend
             or a failed verification during the loop.
         TypeError: as for :func:`solve`.
+        ValueError: ``limit`` under 1.
     """
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit={limit}: ask for 1 answer or more (None for all)")
     model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
                                      deadline)
     return Answers(model, backend, options, seconds, limit)

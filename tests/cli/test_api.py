@@ -141,6 +141,7 @@ def test_answers_come_one_at_a_time_each_verified():
     second = next(loop)
     assert second.verified and second.decisions != first.decisions
     assert list(loop) == [] and answers.complete is True
+    assert repr(answers) == "<Answers of Nurikabe: 2 found, all there are>"
     assert {frozenset(a) for a in (first.decisions["shaded"], second.decisions["shaded"])} == {
         frozenset({(1, 0), (1, 1)}), frozenset({(0, 1), (1, 1)})}
 
@@ -150,6 +151,9 @@ def test_answers_stop_at_the_limit_and_at_the_time_limit():
     blank = "\n".join(["." * 9] * 9) + "\n"  # far more answers than anyone can list
     answers = gridlang.solutions(sudoku, map=blank, limit=3, time_limit=120)
     assert len(list(answers)) == 3 and answers.complete is False
+    assert repr(answers) == "<Answers of Sudoku: 3 found, perhaps more>"
+    with pytest.raises(ValueError, match="limit=0"):
+        gridlang.solutions(sudoku, map=blank, limit=0)
     t0 = time.perf_counter()
     answers = gridlang.solutions(sudoku, map=blank, deadline=Deadline(3.0))
     found = sum(1 for _ in answers)
