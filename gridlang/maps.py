@@ -16,6 +16,11 @@ Two formats are accepted:
   any other key that names a parameter of the spec gives its value; other
   keys (a level's name, its date) are the record's own and are ignored.
 
+The header ``variant: NAME`` (a JSON record's ``"variant"`` key) is
+reserved, never a parameter: it names the rules the map is for, checked by
+:func:`check_variant` against the spec's ``puzzle "..." variant "..."``
+(``standard`` when the spec names none). A map without it makes no claim.
+
 A puzzle family's own instance formats are read by its plug-in
 (:meth:`gridlang.plugins.Plugin.read_map`), asked before these two.
 
@@ -31,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import ast
 from .checker import Symbols
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
@@ -38,6 +44,15 @@ from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+
+VARIANT = "variant"
+"""The reserved header naming the rules a map is for (never a parameter)."""
+
+STANDARD = "standard"
+"""The rules of a spec whose ``puzzle`` statement names no variant."""
+
+_VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_PUZZLE_LINE = re.compile(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
 
 
 @dataclass
@@ -58,6 +73,8 @@ class MapData:
         record: the map is a JSON record, whose keys other than parameters
             are fields of its own; in a text header every name must be a
             parameter.
+        variant: the rules the map states it is for (its ``variant:``
+            header) and where the name stands, or None.
     """
 
     path: str
@@ -68,6 +85,7 @@ class MapData:
     char_spans: list[list[Span]] | None = None
     key_spans: dict[str, Span] = field(default_factory=dict)
     record: bool = False
+    variant: tuple[str, Span] | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
@@ -157,6 +175,7 @@ def _read_text(path: str, text: str) -> MapData:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     params: dict[str, tuple[str, Span]] = {}
     keys: dict[str, Span] = {}
+    variant: tuple[str, Span] | None = None
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -168,8 +187,12 @@ def _read_text(path: str, text: str) -> MapData:
             break
         name = m.group(1)
         span = Span(path, i + 1, m.start(2) + 1, m.end(2) + 1)
-        if name in params:
+        if name in params or name == VARIANT and variant is not None:
             raise MapError(f"header {name!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
+        if name == VARIANT:
+            variant = (_variant_name(m.group(2), span, text), span)
+            i += 1
+            continue
         params[name] = (m.group(2), span)
         keys[name] = Span(path, i + 1, m.start(1) + 1, m.end(1) + 1)
         i += 1
@@ -185,7 +208,7 @@ def _read_text(path: str, text: str) -> MapData:
         positions.append((j + 1, 1))
     if not rows:
         raise MapError("the map has header lines but no grid", Span(path, max(i, 1), 1), source=text)
-    return MapData(path, text, rows, positions, params, key_spans=keys)
+    return MapData(path, text, rows, positions, params, key_spans=keys, variant=variant)
 
 
 def _read_json(path: str, text: str) -> MapData:
@@ -213,15 +236,22 @@ def _read_json(path: str, text: str) -> MapData:
     if not rows:
         raise MapError('the "map" string is empty', spans[0] if spans else Span(path, 1, 1), source=text)
     params, keys = {}, {}
+    variant = None
+    if VARIANT in record:
+        span = json_key_span(path, text, VARIANT)
+        if not isinstance(record[VARIANT], str):
+            raise MapError('"variant" names the rules the map is for, as a string ("costlywalls")', span,
+                           source=text)
+        variant = (_variant_name(record[VARIANT], span, text), span)
     for key, value in record.items():
-        if key != "map":
+        if key not in ("map", VARIANT):
             params[key] = (_json_raw(value), json_key_span(path, text, key))
             m = re.search(r'"%s"\s*:' % re.escape(key), text)
             if m is not None:
                 start = _offset_span(path, text, m.start())
                 keys[key] = Span(path, start.line, start.column, start.column + len(key) + 2)
     positions = [(s[0].line, s[0].column) for s in char_spans]
-    return MapData(path, text, rows, positions, params, char_spans, keys, record=True)
+    return MapData(path, text, rows, positions, params, char_spans, keys, record=True, variant=variant)
 
 
 def _json_raw(value: object) -> str:
@@ -401,3 +431,76 @@ def _legend(symbols: Symbols) -> str:
         spec = " ".join(s.first if s.first == s.last else f"{s.first}-{s.last}" for s in tile.chars)
         parts.append(f"{spec} {name}")
     return ", ".join(parts)
+
+
+def _variant_name(name: str, span: Span, text: str) -> str:
+    if not _VARIANT_NAME.match(name):
+        raise MapError(f"{VARIANT}: names the rules the map is for, one word of letters, digits, '_', '-' or '.' "
+                       f"({STANDARD}, costlywalls), not {name[:40]!r}", span, source=text)
+    return name
+
+
+def rules_of(spec: ast.Spec) -> str:
+    """The rules a spec states: its ``puzzle`` statement's variant, else :data:`STANDARD`."""
+    return spec.puzzle.variant if spec.puzzle is not None and spec.puzzle.variant else STANDARD
+
+
+def check_variant(spec: ast.Spec, data: MapData) -> None:
+    """Refuse a map whose ``variant:`` header names other rules than the spec's.
+
+    A map without the header makes no claim and passes.
+
+    Raises:
+        MapError: at the header's value, naming both rules and, when one is
+            found (:func:`spec_for`), the spec to use instead.
+    """
+    if data.variant is None:
+        return
+    stated, span = data.variant
+    rules = rules_of(spec)
+    if stated == rules:
+        return
+    other = spec_for(spec, stated)
+    use = f"use {other}" if other else f"no spec for the {stated} rules was found beside it"
+    raise MapError(f"this map is for the {stated} rules, but {spec.path} states the {rules} ones ({use})",
+                   span, source=data.source)
+
+
+def spec_for(spec: ast.Spec, rules: str) -> str | None:
+    """The spec of the same puzzle for other rules: a ``.grid`` file beside ``spec`` (named as
+    ``spec.path`` is), else a bundled one, whose ``puzzle`` line names the same puzzle and ``rules``.
+
+    Returns:
+        Its path, or None when there is none.
+    """
+    if spec.puzzle is None:
+        return None
+    here = Path(spec.path).parent
+    try:
+        from importlib import resources
+
+        bundled = Path(str(resources.files("gridlang.puzzles")))
+    except ModuleNotFoundError:
+        bundled = None
+    for folder, shown in ((here, here), (bundled, bundled)):
+        if folder is None or not folder.is_dir():
+            continue
+        for f in sorted(folder.glob("*.grid")):
+            try:
+                with f.open(encoding="utf-8") as handle:
+                    m = _PUZZLE_LINE.search(handle.read(8192))
+            except (OSError, UnicodeDecodeError):
+                continue
+            if m and m.group(1) == spec.puzzle.name and (m.group(2) or STANDARD) == rules:
+                return str(shown / f.name)
+    return None
+
+
+def stated_variant(path: str | Path, puzzle: str | None = None) -> str | None:
+    """The rules a map file states (its ``variant:`` header), or None: no header, or a map that
+    cannot be read (its own solve reports why)."""
+    try:
+        data = read_map(path, puzzle)
+    except GridlangError:
+        return None
+    return data.variant[0] if data.variant is not None else None

@@ -24,7 +24,7 @@ from .compiler import compile_spec
 from .errors import VerificationError
 from .interpreter import Interpreter
 from .ir import Assignment, Clause, Cmp, Constraint, Linear, Model, broken_constraints
-from .maps import MapData, build_grid, read_map
+from .maps import MapData, build_grid, check_variant, read_map
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
@@ -108,10 +108,12 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
 
     Raises:
-        GridlangError: a map or parameter problem, located.
+        GridlangError: a map or parameter problem, located; a map whose
+            ``variant:`` header names other rules than the spec's.
         BuildTimeout: ``deadline`` passed while compiling.
     """
     t0 = time.perf_counter()
+    check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()

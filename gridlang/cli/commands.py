@@ -401,8 +401,9 @@ def _claimed_objective(path: str) -> int | None:
 
 
 def _cmd_batch(args) -> int:
-    """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
-    from ..batch import run_batch
+    """Exit 0 when every map run has an answer or a proof, 4 if any answer failed verification, 1 on errors,
+    130 after a Ctrl-C (the answers finished by then are written)."""
+    from ..batch import connect, run_batch
 
     settings = {}
     for key, value in args.set:
@@ -410,14 +411,7 @@ def _cmd_batch(args) -> int:
             raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
                                f"but the backend is {args.backend!r}")
         settings[key] = value
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        try:
-            client = Client(args.scheduler, timeout=30)
-        except OSError as e:
-            raise BackendError(f"cannot reach the Dask scheduler {args.scheduler}: {e}") from e
+    client = connect(args.scheduler) if args.scheduler else None
     try:
         summary = run_batch(args.spec, args.maps, args.out, backend=args.backend, workers=args.workers,
                             time_limit=args.time_limit, unique=args.unique, params=_params(args),
@@ -425,7 +419,13 @@ def _cmd_batch(args) -> int:
     finally:
         if client is not None:
             client.close()
+    skipped = summary.other_rules_text()
+    if skipped:
+        print(skipped, file=sys.stderr)
     print(summary.text())
+    if summary.interrupted:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if summary.verify_failed:
         return EXIT_VERIFY_FAILED
     return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK
