@@ -50,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
         return action
 
     def error(self, message: str):
-        self.print_usage(sys.stderr)
+        """One line, ``gridlang COMMAND: error: MESSAGE``, and exit 1 (``--help`` shows the usage)."""
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 

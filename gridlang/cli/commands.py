@@ -17,7 +17,7 @@ from ..limits import MAX_ANSWER_BYTES, shorten
 from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
-from .options import _options, _params
+from .options import _options, _params, missing_spec
 
 
 def _cmd_solve(args) -> int:
@@ -26,6 +26,8 @@ def _cmd_solve(args) -> int:
     from ..memory import watch
     from ..pipeline import solve
 
+    if args.spec is None and not args.url:
+        raise missing_spec()
     options = _options(args)
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
