@@ -24,6 +24,7 @@ from .arguments import MAX_COUNT, MAX_WORKERS, _build_parser
 from .exits import (EXIT_BAD_INPUT, EXIT_CODES, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK,
                     EXIT_VERIFY_FAILED)
 from .options import _shorthand_params
+from .outputs import refuse_overwrites
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_CODES", "EXIT_INFEASIBLE", "EXIT_INTERRUPTED", "EXIT_NO_SOLUTION", "EXIT_OK",
            "EXIT_VERIFY_FAILED", "MAX_COUNT", "MAX_WORKERS", "entry", "main"]
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
             if not getattr(args, "accepts_params", False):
                 parser.error(f"unrecognized arguments: {' '.join(rest)}")
             args.param = list(args.param or []) + _shorthand_params(rest, args)
+        refuse_overwrites(args)  # before any work: an output must not destroy an input
         return args.run(args)
     except GridlangError as e:
         if debug:
