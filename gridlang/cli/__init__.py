@@ -68,6 +68,18 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        if debug:
+            raise
+        print("error: the machine ran out of memory; try a smaller map, or --memory-limit SIZE to stop in time",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as e:  # a bug: still one sentence, never a traceback unless asked for
+        if debug:
+            raise
+        print(f"error: gridlang failed on a problem it does not know ({type(e).__name__}: {e}); this is a bug: "
+              f"--debug shows where", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def entry() -> None:
