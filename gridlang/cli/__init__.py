@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     try:
         if rest:
             if not getattr(args, "accepts_params", False):
-                parser.error(f"unrecognized arguments: {' '.join(rest)}")
+                getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(rest)}")
             args.param = list(args.param or []) + _shorthand_params(rest, args)
         refuse_overwrites(args)  # before any work: an output must not destroy an input
         return args.run(args)

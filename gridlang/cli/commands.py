@@ -17,7 +17,7 @@ from ..limits import MAX_ANSWER_BYTES, shorten
 from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
-from .options import _options, _params, missing_spec
+from .options import _options, _params, missing_spec, settings_of
 
 
 def _cmd_solve(args) -> int:
@@ -406,12 +406,7 @@ def _cmd_batch(args) -> int:
     """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
     from ..batch import run_batch
 
-    settings = {}
-    for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
-            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
-                               f"but the backend is {args.backend!r}")
-        settings[key] = value
+    settings = settings_of(args)
     client = None
     if args.scheduler:
         from distributed import Client

@@ -7,7 +7,7 @@ parameter name.
 
 from __future__ import annotations
 
-from ..errors import BackendError, ParamError
+from ..errors import BackendError, ParamError, closest
 
 
 _CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
@@ -117,18 +117,38 @@ def _params(args) -> dict[str, str]:
     return out
 
 
+def settings_of(args) -> dict[str, object]:
+    """``--set BACKEND.SETTING=VALUE`` pairs by key, each naming a backend that is the one chosen
+    (any, under ``auto``).
+
+    Raises:
+        BackendError: a prefix that names no backend (with the closest), or another backend than ``--backend``.
+    """
+    from ..backend import backend_names
+
+    extra = {}
+    names = backend_names()
+    for key, value in args.set:
+        prefix = key.split(".", 1)[0]
+        if prefix not in names:
+            hint = f"did you mean {close}.{key.split('.', 1)[1]}?" if (close := closest(prefix, names)) else \
+                f"the backends are {', '.join(names)}"
+            raise BackendError(f"--set {key}: there is no backend {prefix!r}; {hint}")
+        if prefix != args.backend and args.backend != "auto":
+            raise BackendError(f"--set {key}: the setting is for backend {prefix!r}, "
+                               f"but the backend is {args.backend!r}")
+        extra[key] = value
+    return extra
+
+
 def _options(args):
     from ..backend import SolveOptions
 
-    extra = {}
-    for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
-            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
-                               f"but the backend is {args.backend!r}")
+    extra = settings_of(args)
+    for key in extra:
         if key in _CLOCKS:
             raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
                                "the whole command (parsing, every cut round, every solve)")
-        extra[key] = value
     from ..memory import default_limit
 
     memory_limit = getattr(args, "memory_limit", None)
