@@ -9,7 +9,7 @@ The answer is the decision ``shaded``.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import cells_text, draw, piece_letter, pieces, room_index, rooms, side_neighbours, verdict
@@ -30,7 +30,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         held = [i for i in room if i in shaded]
         letter[k] = piece_letter(grid, held) if len(held) == 4 and len(pieces(rows, cols, held)) == 1 else None
         if letter[k] is None:
-            problems.append(f"the room of {divmod(room[0], cols)} holds {cells_text(grid, held) or 'no cell'}, "
+            problems.append(f"the room at {cell_name(*divmod(room[0], cols))} holds {cells_text(grid, held) or 'no cell'}, "
                             f"not a tetromino")
     if len(pieces(rows, cols, shaded)) > 1:
         problems.append("the shaded cells are not one connected area")
