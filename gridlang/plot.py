@@ -59,8 +59,8 @@ def series(files: Sequence[str | Path]) -> dict[str, list[dict]]:
 
 
 def solved(record: dict) -> bool:
-    """A verified answer that is proved (OPTIMAL)."""
-    return bool(record.get("verified")) and record.get("status") == "OPTIMAL"
+    """A verified answer that is proved: OPTIMAL, or SOLVED for a puzzle without an objective."""
+    return bool(record.get("verified")) and record.get("status") in ("OPTIMAL", "SOLVED")
 
 
 def seconds(record: dict) -> float | None:
