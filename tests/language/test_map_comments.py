@@ -34,15 +34,19 @@ def blocks(tmp_path):
     return path, check(parse_spec(BLOCKS, str(path)))
 
 
+def kakuro(tmp_path, spaced: bool, head: str = "", indent: str = ""):
+    """The Kakuro map under ``head``, its cells side by side or separated by spaces."""
+    rows = [" ".join(row) if spaced else row for row in KAKURO.splitlines()]
+    path = tmp_path / "kakuro.txt"
+    path.write_text(head + "".join(indent + row + "\n" for row in rows))
+    return path
+
+
 @pytest.mark.parametrize("indent", ["", "  "])
 @pytest.mark.parametrize("spaced", [False, True], ids=["plain", "spaced"])
 def test_a_row_that_begins_with_a_hash_tile_is_never_read_as_a_comment(tmp_path, indent, spaced):
     _, symbols = blocks(tmp_path)
-    rows = KAKURO.splitlines()
-    if spaced:
-        rows = [" ".join(row) for row in rows]
-    path = tmp_path / "kakuro.txt"
-    path.write_text("".join(indent + row + "\n" for row in rows))
+    path = kakuro(tmp_path, spaced, indent=indent)
     with pytest.raises(MapError) as e:
         build_grid(symbols, read_map(path))
     span = e.value.span
@@ -54,11 +58,7 @@ def test_a_row_that_begins_with_a_hash_tile_is_never_read_as_a_comment(tmp_path,
 @pytest.mark.parametrize("spaced", [False, True], ids=["plain", "spaced"])
 def test_a_grid_line_marks_where_the_rows_start(tmp_path, capsys, spaced):
     spec, symbols = blocks(tmp_path)
-    rows = KAKURO.splitlines()
-    if spaced:
-        rows = [" ".join(row) for row in rows]
-    path = tmp_path / "kakuro.txt"
-    path.write_text("# a Kakuro's black cells\n\ngrid:\n" + "\n".join(rows) + "\n")
+    path = kakuro(tmp_path, spaced, head="# a Kakuro's black cells\n\ngrid:\n")
     grid = build_grid(symbols, read_map(path))
     assert (grid.rows, grid.cols) == (6, 5)
     assert main(["solve", str(spec), "--map", str(path), "--backend", "cpsat", "--json"]) == 0
