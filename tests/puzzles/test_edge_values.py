@@ -261,7 +261,7 @@ def test_a_corner_rule_broken_by_a_missing_edge_is_located():
     reasons = [(v.span.line, v.span.column, v.reason) for v in verdict.violations]
     assert (5, 9, "with v = the corner at row 1, column 1: the condition is false") in reasons
     assert (5, 9, "with v = the corner at row 1, column 2: the condition is false") in reasons
-    assert (6, 9, "with c = (0, 0): 4 == 6 is false (the cells counted)") in reasons
+    assert (6, 9, "with c = row 1, column 1: 4 == 6 is false (the cells counted)") in reasons
     assert len(reasons) == 3, reasons
 
 
