@@ -37,7 +37,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for r in range(rows - 1):
         for c in range(cols - 1):
             if all(i in shaded for i in (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)):
-                problems.append(f"the 2 x 2 block at {(r, c)} is shaded")
+                problems.append(f"the 2 x 2 block at {cell_name(r, c)} is shaded")
     for i in sorted(shaded):
         for j in side_neighbours(rows, cols, i):
             if j > i and j in shaded and room_of[i] != room_of[j] and letter[room_of[i]] is not None \
