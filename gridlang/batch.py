@@ -288,8 +288,8 @@ def _refuse_inputs(out: Path, spec: str | Path, files: Sequence[str]) -> None:
         except OSError:
             same = False
         if same:
-            raise MapError(f"--out {out} is {what} of this batch; results never overwrite an input: give --out "
-                           "a new file or one an earlier batch wrote")
+            raise MapError(f"--out {out} is {what} of this batch: writing it would destroy an input of "
+                           "'gridlang batch'; give another file (a new one, or one an earlier batch wrote)")
 
 
 def _by_rules(spec: Any, files: list[str]) -> tuple[list[str], dict[str, list[str]]]:

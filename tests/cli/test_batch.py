@@ -314,15 +314,15 @@ def test_outputs_never_overwrite_an_input(tmp_path, capsys):
     for target, what in ((spec, "the spec"), (record, "a map"), (manifest_file, "the manifest of the maps")):
         before = target.read_bytes()
         assert main(["batch", str(spec), str(folder), "--out", str(target), "--backend", "maxsat"]) == 1
-        assert capsys.readouterr().err.startswith(f"error: --out {target} is {what} of this batch; results never "
-                                                  "overwrite an input")
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: --out {target} is {what}") and "would destroy an input of 'gridlang batch'" in err
         assert target.read_bytes() == before
     results = tmp_path / "r.jsonl"
     results.write_text(json.dumps({"map": str(daily), "backend": "maxsat", "status": "ERROR", "verified": False})
                        + "\n")
     before = results.read_bytes()
     assert main(["plot", str(results), "-o", str(results)]) == 1
-    assert capsys.readouterr().err.startswith(f"error: --output {results} is one of the results files to plot")
+    assert capsys.readouterr().err.startswith(f"error: --output {results} is a results file: writing it would destroy")
     assert main(["plot", str(results), "-o", str(tmp_path / "figure.jsonl")]) == 1
     assert "a figure is written as .png, .svg or .pdf" in capsys.readouterr().err
     assert results.read_bytes() == before and not (tmp_path / "figure.jsonl").exists()
