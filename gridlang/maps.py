@@ -303,7 +303,7 @@ def _read_json(path: str, text: str) -> MapData:
     if VARIANT in record:
         span = json_key_span(path, text, VARIANT)
         if not isinstance(record[VARIANT], str):
-            raise MapError('"variant" names the rules the map is for, as a string ("costlywalls")', span,
+            raise MapError('"variant" names the rules the map is for, as a string ("standard", or the name a spec's puzzle statement gives after 'variant')', span,
                            source=text)
         variant = (_variant_name(record[VARIANT], span, text), span)
     for key, value in record.items():
@@ -534,7 +534,7 @@ def _legend(symbols: Symbols) -> str:
 def _variant_name(name: str, span: Span, text: str) -> str:
     if not _VARIANT_NAME.match(name):
         raise MapError(f"{VARIANT}: names the rules the map is for, one word of letters, digits, '_', '-' or '.' "
-                       f"({STANDARD}, costlywalls), not {name[:40]!r}", span, source=text)
+                       f"(as {STANDARD}, or a variant's name), not {name[:40]!r}", span, source=text)
     return name
 
 
