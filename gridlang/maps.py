@@ -303,7 +303,8 @@ def _read_json(path: str, text: str) -> MapData:
     if VARIANT in record:
         span = json_key_span(path, text, VARIANT)
         if not isinstance(record[VARIANT], str):
-            raise MapError('"variant" names the rules the map is for, as a string (\"standard\", or the name after 'variant' in a spec's puzzle statement)', span,
+            raise MapError('"variant" names the rules the map is for, as a string: "standard", or the name '
+                           "after 'variant' in a spec's puzzle statement", span,
                            source=text)
         variant = (_variant_name(record[VARIANT], span, text), span)
     for key, value in record.items():
