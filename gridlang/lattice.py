@@ -25,14 +25,20 @@ phase more than two pixels away: a half pitch scores at most half, a
 multiple of the pitch nothing (its other phases hold lines too).
 
 **Extent and regularity.** The lines near ``phase + k * pitch`` whose
-evidence is a fair share of the strongest make runs; the board is the run
-with the most evidence (gaps of up to two missing lines allowed: a
-drawing shows no line between two cells of water). Its lines are fitted by
-least squares; a line more than ``0.12`` pitch off the fit, or pitches
-along x and y more than 3 % apart, make the grid irregular, and the picture
-is refused rather than read. Beyond the outermost lines, a band one pitch
-wide inside the picture whose pixels mostly differ from the picture's edge
-is a row (or column) of cells that draw no lines.
+evidence is a tenth or more of the strongest quarter's are there; the
+board is the span of lines with the most evidence, a missing line inside it
+costing as much as a typical line brings (so a frame's stray line beyond a
+gap stays out, and a drawing's line missing between two rows of water is
+bridged). Its lines are fitted by least squares; a line more than
+:data:`MAX_OFF` pitch off the fit, or pitches along x and y more than
+:data:`MAX_ASPECT` apart, make the grid irregular, and the picture is
+refused rather than read. Beyond the outermost line, a band one pitch wide
+that the other axis's lines run through is a row (or column) whose own
+line was lost, to JPEG or to a crop; where the picture's edge cuts such a
+band it is read when :data:`PARTIAL` of it shows, and refused otherwise.
+Last, a band inside the picture whose pixels mostly differ from the
+picture's edge is a row of cells that draw no lines (gridlang's drawings
+draw none around water).
 
 **Scale.** The search runs on the picture shrunk (box filter) so that its
 longer side is at most :data:`COARSE_SIDE` pixels, where lines of a picture
@@ -50,8 +56,6 @@ import numpy as np
 
 from .errors import ImageError
 
-MARGIN = 0.15
-"""Share of the pitch cut from each side of a cell before reading it."""
 MIN_PITCH = 10.0
 """The smallest cell looked for, pixels (JPEG's 8-pixel blocks stay below it)."""
 COARSE_SIDE = 1100
@@ -111,17 +115,6 @@ class Lattice:
         """The same lattice in a picture ``factor`` times as large."""
         return Lattice(self.x.scaled(factor), self.y.scaled(factor))
 
-    def box(self, r: int, c: int, margin: float = MARGIN) -> tuple[int, int, int, int]:
-        """The inner pixel box of cell ``(r, c)``: ``(x0, y0, x1, y1)``, end exclusive,
-        ``margin`` (a share of the pitch) cut from each side."""
-        x0, y0, x1, y1 = self.inner(r, c, margin)
-        return int(np.ceil(x0)), int(np.ceil(y0)), int(np.floor(x1)) + 1, int(np.floor(y1)) + 1
-
-    def inner(self, r: int, c: int, margin: float = MARGIN) -> tuple[float, float, float, float]:
-        """The inner box of cell ``(r, c)`` in fractional pixels: ``(x0, y0, x1, y1)``."""
-        return (self.x.edge(c) + margin * self.x.pitch, self.y.edge(r) + margin * self.y.pitch,
-                self.x.edge(c + 1) - margin * self.x.pitch, self.y.edge(r + 1) - margin * self.y.pitch)
-
 
 def luma(rgb: np.ndarray) -> np.ndarray:
     """Brightness of an ``(h, w, 3)`` picture, ITU-R BT.601 weights, float32 ``(h, w)``."""
@@ -169,11 +162,6 @@ def line_hits(light: np.ndarray, axis: int, contrast: float = 4.0, min_run: int 
         if check:
             check()
     return out if axis == 0 else out.T
-
-
-def line_profile(light: np.ndarray, axis: int) -> np.ndarray:
-    """Per coordinate along ``axis`` (0: x, 1: y), the pixels on lines there (:func:`line_hits`), float."""
-    return line_hits(light, axis).sum(axis=axis).astype(float)
 
 
 def _mean_along(a: np.ndarray, width: int) -> np.ndarray:
@@ -255,8 +243,8 @@ def find_pitch(px: np.ndarray, py: np.ndarray, min_pitch: float = MIN_PITCH) -> 
     """The one pitch of square cells from both profiles (see the module).
 
     Args:
-        px: :func:`line_profile` along x (vertical lines).
-        py: the profile along y.
+        px: per x, the pixels on vertical lines there (:func:`line_hits`).
+        py: per y, the pixels on horizontal lines.
         min_pitch: the smallest cell, pixels.
 
     Returns:
@@ -413,7 +401,11 @@ def _find(rgb: np.ndarray, where: str, check: Callable[[], None] | None) -> tupl
     del light
     px, py = vertical.sum(axis=0).astype(float), horizontal.sum(axis=1).astype(float)
     lines = bool(px.max(initial=0) > 0 or py.max(initial=0) > 0)
+    if check:
+        check()
     found = find_pitch(px, py)
+    if check:
+        check()
     if found is None:
         return None, lines
     pitch, phase_x, phase_y = found

@@ -14,9 +14,10 @@
   converted strip by strip), so that no second full-size copy is made; a JPEG is decoded at the smallest of its reduced
   sizes (1/2, 1/4, 1/8) that is still larger than the working size.
 * **Transparency** is laid over white, as a browser shows it.
-* **Time.** The file is fed to Pillow's incremental decoder 16 kB at a
-  time (a JPEG, decoded at its draft size, at once), and the deadline is
-  read between the pieces and the stages; past it
+* **Time.** The file is fed to Pillow's incremental decoder in pieces
+  of about 2,000,000 pixels (a JPEG, decoded at its draft size, at once),
+  the picture shrunk in strips, and the deadline is read between the
+  pieces, the strips and the stages; past it
   :class:`~gridlang.deadline.BuildTimeout` is raised.
 
 Every failure is an :class:`~gridlang.errors.ImageError` that names the
@@ -156,7 +157,7 @@ def open_picture(path: str | Path, budget: Budget | None = None) -> Picture:
                     im.load()
                     decoded_im = im
                 else:
-                    decoded_im = _decode_in_pieces(p, budget)
+                    decoded_im = _decode_in_pieces(p, budget, dw * dh)
         except (OSError, ValueError, SyntaxError, EOFError) as e:
             text = str(e)
             if "truncated" in text or "incomplete" in text or isinstance(e, EOFError):
@@ -167,11 +168,13 @@ def open_picture(path: str | Path, budget: Budget | None = None) -> Picture:
     return Picture(rgb, out_w / w, (w, h))
 
 
-def _decode_in_pieces(path: Path, budget: Budget, piece: int = 16384):
-    """Decode a picture file fed to Pillow's incremental parser ``piece`` bytes at a time,
-    the deadline read between pieces (a large PNG takes seconds)."""
+def _decode_in_pieces(path: Path, budget: Budget, pixels: int, per_piece: float = 2e6):
+    """Decode a picture file fed to Pillow's incremental parser in pieces of about
+    ``per_piece`` pixels (1 to 64 kB of the file), the deadline read between pieces
+    (a large PNG takes seconds)."""
     from PIL import ImageFile
 
+    piece = int(min(65536, max(1024, path.stat().st_size * per_piece / max(1, pixels))))
     parser = ImageFile.Parser()
     with open(path, "rb") as f:
         while chunk := f.read(piece):
@@ -204,17 +207,19 @@ def _working(im, size: tuple[int, int], budget: Budget, strip_bytes: int = 16 * 
     w, h = im.size
     if size == (w, h):
         return np.asarray(flat(im))
-    if im.mode in ("RGB", "RGBA"):  # Pillow shrinks these itself, into a new picture of the small size
-        return np.asarray(flat(im.resize(size, Image.BOX)))
+    direct = im.mode in ("RGB", "RGBA")  # Pillow shrinks a box of these without a copy of the whole
     out = np.empty((size[1], size[0], 3), dtype=np.uint8)
     factor = h / size[1]
     rows = max(1, int(strip_bytes // (4 * w * factor)))  # output rows per strip
     for top in range(0, size[1], rows):
         bottom = min(size[1], top + rows)
         y0, y1 = top * factor, bottom * factor
-        lo, hi = int(np.floor(y0)), min(h, int(np.ceil(y1)))
-        part = flat(im.crop((0, lo, w, hi)))
-        part = part.resize((size[0], bottom - top), Image.BOX, box=(0, y0 - lo, w, y1 - lo))
+        if direct:
+            part = flat(im.resize((size[0], bottom - top), Image.BOX, box=(0, y0, w, y1)))
+        else:
+            lo, hi = int(np.floor(y0)), min(h, int(np.ceil(y1)))
+            part = flat(im.crop((0, lo, w, hi)))
+            part = part.resize((size[0], bottom - top), Image.BOX, box=(0, y0 - lo, w, y1 - lo))
         out[top:bottom] = np.asarray(part)
         budget.check()
     return out
