@@ -27,7 +27,7 @@ The status line adds ``walls N/budget``; ``--json`` adds
 the top; ``walls`` is null when there is no answer).
 
 Pictures are drawn in the game's colours (:mod:`.horse_draw`), and maps
-are read off the game's screenshots with the colours in
+are read off the game's screenshots with the cells of its screenshots in
 ``gridlang/data/horse_colours.json`` (:mod:`gridlang.imaging`; rebuilt by
 ``gridlang calibrate-image``).
 """
