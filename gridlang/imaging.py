@@ -56,10 +56,10 @@ SPREAD = 1.25
 MARGIN = 8.0
 """Least lead of the nearest tile over the next, RMS RGB distance."""
 NEAR_FLOOR = 50.0
-"""The least ``near``. Measured with calibrations from three of the game's four screenshots, on the
+"""The least ``near``. Measured with calibrations from three of a game's four screenshots, on the
 fourth and its 21 altered copies (docs/reliability.md): a tile the three show lay at most 45 from its
-nearest calibration cell (the horse of example.png; every other tile at most 27); bees, a cherry and a
-golden apple, which they lack, lay 60 or more from every cell."""
+nearest calibration cell (one sprite drawn differently in one screenshot; every other tile at most 27),
+and the tiles they lack lay 60 or more from every cell."""
 DISTINCT = 4.0
 """Calibration cells closer than this to a kept one of the same tile are not kept."""
 SAME_LINK = 20.0

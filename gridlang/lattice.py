@@ -28,8 +28,8 @@ multiple of the pitch nothing (its other phases hold lines too).
 evidence is a tenth or more of the strongest quarter's are there; the
 board is the span of lines with the most evidence, a missing line inside it
 costing as much as a typical line brings (so a frame's stray line beyond a
-gap stays out, and a drawing's line missing between two rows of water is
-bridged). Its lines are fitted by least squares; a line more than
+gap stays out, and a line missing between two rows of cells that draw none
+is bridged). Its lines are fitted by least squares; a line more than
 :data:`MAX_OFF` pitch off the fit, or pitches along x and y more than
 :data:`MAX_ASPECT` apart, make the grid irregular, and the picture is
 refused rather than read. Beyond the outermost line, a band one pitch wide
@@ -38,7 +38,7 @@ line was lost, to JPEG or to a crop; where the picture's edge cuts such a
 band it is read when :data:`PARTIAL` of it shows, and refused otherwise.
 Last, a band inside the picture whose pixels mostly differ from the
 picture's edge is a row of cells that draw no lines (gridlang's drawings
-draw none around water).
+leave them out around some tiles).
 
 **Scale.** The search runs on the picture shrunk (box filter) so that its
 longer side is at most :data:`COARSE_SIDE` pixels, where lines of a picture
@@ -496,7 +496,7 @@ def _extend(axis: Axis, other: Axis, rgb: np.ndarray, along: int, frame: np.ndar
     the map when it lies inside the picture and more than ``board`` of its
     pixels lie further than ``near`` (RGB distance) from every colour of the
     picture's edge (``frame``, :func:`edge_colours`): a drawing shows no
-    lines around cells of water at the map's edge. The band spans the
+    lines around some tiles at the map's edge. The band spans the
     cells of the ``other`` axis.
     """
     n = rgb.shape[1 - along]
