@@ -114,7 +114,20 @@ class BackendError(GridlangError, RuntimeError):
 
 class ImageError(GridlangError, ValueError):
     """A picture cannot be read as a puzzle: not an image, no grid in it, or a
-    tile whose colours the calibration does not know."""
+    tile whose colours the calibration does not know.
+
+    Args:
+        message: one sentence, lower case, no trailing period.
+        path: the picture or calibration file it is about; it is named
+            first: ``FILE: error: message``.
+    """
+
+    def __init__(self, message: str, path: str | None = None):
+        super().__init__(message)
+        self.path = path
+
+    def render(self) -> str:
+        return f"error: {self.message}" if self.path is None else f"{self.path}: error: {self.message}"
 
 
 class VerificationError(GridlangError, AssertionError):

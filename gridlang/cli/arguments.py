@@ -215,6 +215,11 @@ def _build_parser() -> argparse.ArgumentParser:
     i.add_argument("image", metavar="PICTURE", help="the screenshot (PNG, JPEG, ...)")
     i.add_argument("--spec", help="the spec whose plug-in reads it (default: the one plug-in that reads pictures)")
     i.add_argument("--calibration", metavar="FILE", help="colours to use (default: the plug-in's)")
+    i.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                   help="wall-clock limit for reading the picture")
+    i.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                   help="largest resident memory, e.g. 800M (default: 3/4 of the machine's); a picture "
+                        "clearly larger is refused before it is decoded")
     i.add_argument("--debug", action="store_true", help="show tracebacks")
     i.set_defaults(run=commands._cmd_import_image)
 

@@ -33,12 +33,16 @@ def _cmd_solve(args) -> int:
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
-    read = time.perf_counter()
-    data = _image_map(args) if args.image else None
-    read = time.perf_counter() - read
-    if data is not None:
-        args.map = args.image
     with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
+        read = time.perf_counter()
+        try:
+            data = _image_map(args, options.deadline, options.memory_limit) if args.image else None
+        except BuildTimeout:
+            args.map = args.image
+            return _compile_timeout(args, options.deadline, "while the picture was read")
+        read = time.perf_counter() - read
+        if data is not None:
+            args.map = args.image
         if args.url:
             from ..pipeline import solve_model
             from ..puzzlink import compile_url
@@ -73,9 +77,10 @@ def _cmd_solve(args) -> int:
     return EXIT_OK
 
 
-def _compile_timeout(args, deadline) -> int:
-    """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
-    reason = f"{deadline.cause()} while the model was compiled"
+def _compile_timeout(args, deadline, phase: str = "while the model was compiled") -> int:
+    """Report UNKNOWN when the time or memory limit ran out before there was a model to
+    report on: while the model was compiled, or the picture of ``--image`` read."""
+    reason = f"{deadline.cause()} {phase}"
     if args.json:
         print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
                           "bound": None, "verified": False, "decisions": None, "unique": None,
@@ -83,7 +88,8 @@ def _compile_timeout(args, deadline) -> int:
                           "stats": {"reason": reason}}))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
-        print(f"no solution found within the time limit of {args.time_limit:g} s, and none ruled out: {reason}")
+        limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
+        print(f"no solution found within {limit}, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
     if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)
@@ -318,19 +324,35 @@ def _image_plugin(args) -> Plugin:
     return readers[0]
 
 
-def _image_map(args):
-    """The map read off ``--image`` by the spec's plug-in, as map data (its rows located as lines 1, 2, ...)."""
+def _image_map(args, deadline=None, memory: int | None = None):
+    """The map read off ``--image`` by the spec's plug-in within the command's deadline and
+    memory limit, as map data (its rows located as lines 1, 2, ...)."""
     from ..maps import MapData
+    from ..picture import Budget
 
-    rows = _image_plugin(args).read_image(args.image, args.calibration)
+    rows = _image_plugin(args).read_image(args.image, args.calibration, Budget(deadline, memory))
     if rows is None:
         raise ImageError(f"the plug-in of {args.spec} reads no pictures; give --map instead")
     return MapData(args.image, "\n".join(rows) + "\n", rows, [(r + 1, 1) for r in range(len(rows))])
 
 
 def _cmd_import_image(args) -> int:
+    from ..deadline import BuildTimeout, Deadline, catch_interrupt
+    from ..memory import default_limit, watch
+    from ..picture import Budget
+
     plugin = _image_plugin(args)
-    rows = plugin.read_image(args.image, args.calibration)
+    deadline = Deadline(args.time_limit, start=args.started)
+    memory = args.memory_limit if args.memory_limit is not None else default_limit()
+    with catch_interrupt(deadline), watch(deadline, memory):
+        try:
+            rows = plugin.read_image(args.image, args.calibration, Budget(deadline, memory))
+        except BuildTimeout:
+            if deadline.interrupted and deadline.reason is None:
+                print("interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            raise ImageError(f"{deadline.cause()} while the picture was read ({deadline.elapsed():.1f} s)",
+                             path=args.image) from None
     if rows is None:
         raise ImageError(f"the plug-in of {args.spec} reads no pictures")
     print("\n".join(rows))

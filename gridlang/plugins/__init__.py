@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ..grid import Grid
     from ..ir import Model
     from ..maps import MapData
+    from ..picture import Budget
     from ..solution import Solution
 
 
@@ -158,19 +159,22 @@ class Plugin:
         """
         return None
 
-    def read_image(self, path: str, calibration: str | None = None) -> list[str] | None:
+    def read_image(self, path: str, calibration: str | None = None, budget: Budget | None = None) -> list[str] | None:
         """Read a map off a picture of the game (a screenshot).
 
         Args:
             path: the picture file.
             calibration: a calibration file to use instead of the family's own.
+            budget: the command's deadline and memory limit
+                (:class:`gridlang.picture.Budget`), read between the stages.
 
         Returns:
             The map's rows, or None when the family reads no pictures.
 
         Raises:
-            ImageError: not an image, no grid in it, or colours the
-                calibration does not know.
+            ImageError: not an image, no regular grid in it, or a cell whose
+                tile is unsure.
+            BuildTimeout: the deadline passed.
         """
         return None
 

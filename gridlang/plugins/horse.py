@@ -27,7 +27,7 @@ The status line adds ``walls N/budget``; ``--json`` adds
 the top; ``walls`` is null when there is no answer).
 
 Pictures are drawn in the game's colours (:mod:`.horse_draw`), and maps
-are read off the game's screenshots with the colours in
+are read off the game's screenshots with the cells of its screenshots in
 ``gridlang/data/horse_colours.json`` (:mod:`gridlang.imaging`; rebuilt by
 ``gridlang calibrate-image``).
 """
@@ -45,6 +45,7 @@ from . import Plugin, Verdict
 if TYPE_CHECKING:
     from ..draw import Style
     from ..ir import Model
+    from ..picture import Budget
 
 VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4, "U": 1}
 WATER = "~"
@@ -218,8 +219,8 @@ class HorsePlugin(Plugin):
 
         return style(grid, solution)
 
-    def read_image(self, path: str, calibration: str | None = None) -> list[str]:
-        """The map of a screenshot of the game, portals labelled by colour."""
+    def read_image(self, path: str, calibration: str | None = None, budget: Budget | None = None) -> list[str]:
+        """The map of a screenshot of the game, portals labelled by colour (:mod:`gridlang.imaging`)."""
         from ..imaging import calibration_from_json, load_calibration, read_picture
 
         if calibration is not None:
@@ -229,15 +230,13 @@ class HorsePlugin(Plugin):
 
             text = resources.files("gridlang.data").joinpath(CALIBRATION).read_text(encoding="utf-8")
             cal = calibration_from_json(json.loads(text), f"gridlang/data/{CALIBRATION}")
-        return read_picture(path, cal)
+        return read_picture(path, cal, budget)
 
     def calibrate_image(self, pairs: list[tuple[str, list[str]]]) -> dict:
-        """Water and grass are the background; every other character but
-        the animals and fruit is a portal, one colour per pair."""
+        """Every character but the game's own tiles is a portal, one colour per pair."""
         from ..imaging import calibrate
 
-        cal = calibrate(pairs, (WATER, GRASS), lambda ch: TILE_NAMES.get(ch, "portal"),
-                        lambda ch: ch not in TILE_NAMES)
+        cal = calibrate(pairs, lambda ch: TILE_NAMES.get(ch, "portal"), lambda ch: ch not in TILE_NAMES)
         return cal.to_json()
 
 

@@ -231,7 +231,7 @@ def test_a_cell_size_below_four_is_an_error(capsys):
 PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock)|portal|water|grass", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("module", ["draw.py", "canvas.py", "lattice.py", "imaging.py"])
+@pytest.mark.parametrize("module", ["draw.py", "canvas.py", "picture.py", "lattice.py", "imaging.py"])
 def test_the_drawing_and_reading_layers_name_no_puzzle(module):
     text = (REPO / "gridlang" / module).read_text(encoding="utf-8")
     found = [f"{module}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in PUZZLE_WORDS.finditer(text)]
