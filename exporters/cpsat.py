@@ -93,11 +93,13 @@ from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status
 from gridlang.connectivity import flow_arcs, seed_cuts
+from gridlang.connectivity.blocks import BlockPlan
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError, closest
-from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
+from gridlang.ir import (Assignment, Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table,
+                         affine)
 from gridlang.settings import Settings, frozen_mapping
 
 OPTIMIZATION_SUBSOLVERS = ("max_lp", "core", "default_lp", "no_lp", "quick_restart", "reduced_costs")
@@ -187,7 +189,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model_helper",)
-    native = frozenset({Clause, Linear, Connected, GraphConnected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
     settings_class = CpSatSettings
     seeds_cuts = True
 
@@ -315,6 +317,13 @@ class _Lowering:
                 cp.bool_or([_ref(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
+            elif isinstance(con, Table):
+                self.add_table(con)
+            elif isinstance(con, EqualBlocks):
+                if strategy == "cuts":
+                    self.connected.append(con)
+                else:
+                    self.add_blocks(con)
             elif isinstance(con, GraphConnected):
                 if con.loop and strategy != "cuts":
                     self.add_loop(con)
@@ -472,6 +481,51 @@ class _Lowering:
             if v not in con.roots:
                 cp.bool_or([~_ref(member[v])] + ps)
 
+    def add_table(self, con: Table) -> None:
+        """A table constraint over the literals' variables (a negated literal's column flipped)."""
+        rows = [[int(bit == (lit > 0)) for bit, lit in zip(row, con.lits)] for row in con.allowed]
+        self.cp.table([abs(lit) - 1 for lit in con.lits], rows)
+
+    def add_blocks(self, con: EqualBlocks) -> None:
+        """Blocks of equal labels by a flow inside each block from its one root (see the module docstring)."""
+        cp, plan = self.cp, BlockPlan.of(self.model.grid, con)
+        tag = con.name or "blocks"
+        label, size, ident, root = {}, {}, {}, {}
+        outflow: dict[int, list[int]] = {q: [] for q in plan.cells}
+        inflow: dict[int, list[int]] = {q: [] for q in plan.cells}
+        for q in plan.cells:
+            options = plan.options[q]
+            label[q] = cp.int_var(0, len(plan.labels) - 1, f"label_{tag}_{q}")
+            cp.linear([(1, label[q])] + [(-plan.code(v), _ref(lit)) for v, lit in options.items()], 0, 0)
+            size[q] = cp.int_var(1, plan.reach[q], f"size_{tag}_{q}")
+            exact = plan.exact(q)
+            if exact is not None:
+                cp.linear([(1, size[q])] + [(-n, _ref(options[v])) for v, n in exact.items()], 0, 0)
+            else:
+                for v, (lo, hi) in plan.bounds.get(q, {}).items():
+                    cp.linear([(1, size[q])], lo, hi, [_ref(options[v])])
+            ident[q] = cp.int_var_in(plan.roots(q), f"root_of_{tag}_{q}")
+            root[q] = cp.bool_var(f"root_{tag}_{q}")
+            cp.linear([(1, ident[q])], q, q, [root[q]])
+            cp.linear([(1, ident[q])], None, q - 1, [~root[q]])
+        for u, w in plan.edges:
+            same = cp.bool_var(f"same_{tag}_{u}_{w}")
+            cp.linear([(1, label[u]), (-1, label[w])], 0, 0, [same])
+            cp.linear_apart([(1, label[u]), (-1, label[w])], [~same])
+            cp.linear([(1, ident[u]), (-1, ident[w])], 0, 0, [same])
+            cp.linear([(1, size[u]), (-1, size[w])], 0, 0, [same])
+            cap = min(plan.reach[u], plan.reach[w]) - 1
+            for a, b in ((u, w), (w, u)):
+                f = cp.int_var(0, cap, f"flow_{tag}_{a}_{b}")
+                cp.linear([(1, f)], None, 0, [~same])
+                outflow[a].append(f)
+                inflow[b].append(f)
+        for q in plan.cells:
+            net = [(1, f) for f in outflow[q]] + [(-1, f) for f in inflow[q]]
+            cp.linear(net + [(-1, size[q])], -1, -1, [root[q]])  # the root sends size - 1
+            cp.linear(net, -1, -1, [~root[q]])  # every other cell keeps one unit
+        self.extra_vars += 4 * len(plan.cells) + 3 * len(plan.edges)
+
     def hint(self, assignment: Assignment) -> None:
         self.cp.hint(self.x, assignment.values)
 
@@ -543,6 +597,20 @@ class _Proto:
         self._count += 1
         return self._count - 1
 
+    def int_var_in(self, values, name: str = "") -> int:
+        """A new integer variable taking one of ``values`` (ascending integers); its index."""
+        v = self._variables.add()
+        values = list(values)
+        start = 0
+        for k in range(1, len(values) + 1):
+            if k == len(values) or values[k] != values[k - 1] + 1:
+                v.domain.extend((values[start], values[k - 1]))
+                start = k
+        if name:
+            v.name = name
+        self._count += 1
+        return self._count - 1
+
     def bool_var(self, name: str) -> int:
         """A new Boolean variable; its index."""
         return self.int_var(0, 1, name)
@@ -574,6 +642,10 @@ class _Proto:
 
     def linear(self, terms, low: int | None, high: int | None, enforce=()) -> None:
         """``low <= sum of terms <= high`` (None: unbounded), when every ``enforce`` literal holds."""
+        self._row(terms, (low, high), enforce)
+
+    def _row(self, terms, bounds, enforce) -> None:
+        """``sum of terms`` in the union of the intervals ``bounds`` (pairs of bounds, None: unbounded)."""
         offset, vars_ = _linear(terms)
         ct = self._constraints.add()
         if enforce:
@@ -581,7 +653,18 @@ class _Proto:
         row = ct.linear
         row.vars.extend(list(vars_))
         row.coeffs.extend(list(vars_.values()))
-        row.domain.extend((_INT64[0] if low is None else low - offset, _INT64[1] if high is None else high - offset))
+        row.domain.extend(_INT64[k % 2] if b is None else b - offset for k, b in enumerate(bounds))
+
+    def linear_apart(self, terms, enforce=()) -> None:
+        """``sum of terms != 0`` (when every ``enforce`` literal holds)."""
+        self._row(terms, (None, -1, 1, None), enforce)
+
+    def table(self, variables, rows) -> None:
+        """The variables (indices, Booleans) take one of ``rows`` (lists of 0 and 1): CP-SAT's table constraint."""
+        ct = self._constraints.add().table
+        ct.vars.extend(list(variables))
+        for row in rows:
+            ct.values.extend(row)
 
     def relimit(self, index: int, terms, low: int | None, high: int | None) -> None:
         """Move the bounds of linear constraint ``index``, made by :meth:`linear` from the same ``terms``."""

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 
 from .. import ast
+from .blocks import BLOCK_NODES, BlockTypes, runs_side
 from .edges import EDGE_NODES, EdgeTypes
 from .symbols import Type
 
 
-class ExpressionTypes(EdgeTypes):
+class ExpressionTypes(BlockTypes, EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -45,6 +46,8 @@ class ExpressionTypes(EdgeTypes):
                         t = None
                     types.append(t)
                 return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
+            if runs_side(e) is not None:
+                return self.runs_compare(e)
             if isinstance(e, ast.Compare):
                 types = []
                 for side in (e.left, e.right):
@@ -388,6 +391,8 @@ class ExpressionTypes(EdgeTypes):
             return body
         if isinstance(e, EDGE_NODES):
             return self.edge_type(e)
+        if isinstance(e, BLOCK_NODES):
+            return self.block_type(e)
         if isinstance(e, ast.CornersOf):
             return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, ast.TileValue):

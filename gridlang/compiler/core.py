@@ -22,6 +22,8 @@ from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
 from ..maps import MapData
+from ..checker.blocks import runs_side
+from .blocks import BlockLowering
 from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
@@ -31,7 +33,7 @@ CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
+class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Diagnostics):
     deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
@@ -74,6 +76,9 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
+        # The sizes of blocks of equal values (gridlang.compiler.blocks): decision -> {(cell, value): (lo, hi)}.
+        self.block_bounds: dict = {}
+        self.block_spans: dict = {}
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
@@ -119,6 +124,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
                 self.objective = Objective(sense, terms, const, st.span)
             self.check_size()
+        self.constraints.extend(self.equal_blocks())
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
@@ -361,6 +367,11 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         return v
 
     def compare(self, st: ast.Compare) -> None:
+        if runs_side(st) is not None:
+            self.assert_runs(st, ())
+            return
+        if self.block_rule(st, ()):
+            return
         self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)

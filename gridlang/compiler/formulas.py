@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ..grid import cell_name
 from .. import ast
+from ..checker.blocks import runs_side
 from ..errors import MapError, SemanticError
 from ..ir import Cmp, Linear
 from .cellsets import CellSetLowering, CellValue, neg
@@ -85,6 +86,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
                                           else b.get(i, False)], i) for i, x in a.items()]
             return self.combine(True, parts, None)
+        if runs_side(f) is not None:
+            return self.runs_lit(f)
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
@@ -332,6 +335,11 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if pushed is not None:
                 self.assert_formula(pushed, guard)
                 return
+        if runs_side(f) is not None:
+            self.assert_runs(f, guard)
+            return
+        if isinstance(f, ast.Compare) and self.block_rule(f, guard):
+            return
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
             if not terms or self.never(terms, op, rhs):
