@@ -220,7 +220,7 @@ class BlockLowering:
         c, variables, allowed = self.runs_table(f)
         if len(allowed) == 2 ** len(variables):
             return
-        if not allowed and not variables:
+        if not allowed:
             self.fails(guard, f, c)
             return
         span = self.current.span if self.current is not None else f.span

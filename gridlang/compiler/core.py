@@ -393,6 +393,10 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Di
         self.check_row(terms, rhs, st.span, "this rule")
         if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):
             self.fails((), st)
+        allowed = self.one_hot_values(terms, cmp, rhs)
+        if allowed is not None:
+            self.clause_under((), allowed, st)
+            return
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------

@@ -188,3 +188,4 @@ def seed_block_cuts(grid: Grid, con: EqualBlocks) -> list[list[int]]:
             pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in grid.neighbours[cell]
                          if w in lit and w != cell and label in lit[w])
     return out + [list(pair) for pair in sorted(pairs)]
+

@@ -122,10 +122,13 @@ def test_lowering_matches_brute_force(name, backend):
     assert _solve(name, backend) == brute_force(name)
 
 
+@pytest.mark.parametrize("strategy", ["cpsat:flow", "milp:flow", "asp:cuts", "maxsat:tree"])
 @pytest.mark.parametrize("name", [n for n in sorted(CASES) if "block" in n])
-def test_clause_decomposition_matches_brute_force(name):
-    """MaxSAT's tree strategy decomposes the blocks (roots, clauses, one connectivity per root)."""
-    assert _solve(name, "maxsat", "tree") == brute_force(name)
+def test_other_lowerings_match_brute_force(name, strategy):
+    """The blocks' other lowerings: the flow inside blocks (CP-SAT, MILP), the cut loop on clingo, and the
+    clause decomposition (MaxSAT's tree: roots, clauses, one connectivity per root)."""
+    backend, connectivity = strategy.split(":")
+    assert _solve(name, backend, connectivity) == brute_force(name)
 
 
 def test_cases_are_not_trivial():
@@ -141,7 +144,7 @@ def test_one_node_per_decision_not_one_region_per_cell():
     model, _ = load_checked(spec, symbols, data, {})
     blocks = [c for c in model.constraints if isinstance(c, EqualBlocks)]
     assert len(blocks) == 1 and len(blocks[0].cells) == 8 and len(blocks[0].bounds) == 8 * 3
-    assert model.kinds() == {"Linear", "EqualBlocks"}
+    assert model.kinds() == {"Clause", "Linear", "EqualBlocks"}  # the givens' unit clauses, the one-hot rows
 
 
 def test_runs_become_one_table_per_clue():
@@ -152,3 +155,52 @@ def test_runs_become_one_table_per_clue():
     assert len(tables) == 1 and len(tables[0].lits) == 8
     # a run of 3 in a ring of 8: 8 places
     assert len(tables[0].allowed) == 8
+
+
+# ------------------------------------------------------------------- errors
+
+def _errors(spec_text: str) -> list[tuple[int, int, str]]:
+    with pytest.raises(GridlangError) as e:
+        check(parse_spec(spec_text, "s.grid"))
+    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
+    return [(x.span.line, x.span.column, x.message) for x in errors]
+
+
+@pytest.mark.parametrize("rule,where,words", [
+    ("require for each c in clue: runs of shaded around c < 3", (4, 29), "compared with '==' only"),
+    ("require for each c in clue: runs of shaded around c == shaded", (4, 56),
+     "compared with a clue list known from the map, values(c), or one number; this is a cell set"),
+    ("require for each c in clue: count(runs of shaded around c) == 1", (4, 35),
+     "'runs of S around c' is compared with a clue list"),
+    ("require for each c in clue: runs of 3 around c == 2", (4, 37), "takes a cell set S; this is an integer"),
+    ("require runs of shaded around shaded == 2", (4, 31), "'runs of S around c' takes one cell"),
+    ("require for each c in clue: runs of shaded around c == runs of shaded around c", (4, 56),
+     "not with other runs"),
+    ("require for each cell p: count(component of p in (clue = clue[p])) == 1", (4, 51),
+     "'clue = clue[p]' needs a decision on cells; 'clue' is a tile"),
+    ("require for each cell p: count(component of p in (shaded = shaded[shaded])) == 1", (4, 67), "takes one cell"),
+])
+def test_errors_are_located(rule, where, words):
+    errors = _errors(TAPA + rule + "\n")
+    assert any((line, col) == where and words in msg for line, col, msg in errors), errors
+
+
+def test_two_decisions_in_one_block_set_are_a_syntax_error():
+    spec = FILL + "decide digit: 1..3 on all\ndecide other: 1..3 on all\n" \
+                  "require for each cell p: count(component of p in (digit = other[p])) == 1\n"
+    errors = _errors(spec)
+    assert errors[0][:2] == (5, 59) and "compares two decisions" in errors[0][2], errors
+
+
+def test_edge_decision_in_a_block_set_is_refused():
+    errors = _errors(FILL + "decide line: bool on edges\nrequire for each cell p: count(line = line[p]) == 1\n")
+    assert any((line, col) == (4, 32) and "decision on edges" in msg for line, col, msg in errors), errors
+
+
+def test_runs_that_cannot_hold_point_at_the_map_cell():
+    spec = parse_spec(TAPA + "require for each c in clue: runs of shaded around c == 9\n", "t.grid")
+    symbols = check(spec)
+    with pytest.raises(MapError) as e:
+        load_checked(spec, symbols, parse_map("...\n.9.\n...\n", "m.txt"), {})
+    assert (e.value.span.line, e.value.span.column) == (2, 2)
+    assert "fails whatever the decisions with c = row 2, column 2" in e.value.message
