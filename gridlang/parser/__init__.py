@@ -116,6 +116,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         GridSyntaxError: the text does not follow the grammar, or is beyond
             the limits of :mod:`gridlang.limits` (bytes, statements, an
             integer, a set of integers, the nesting of an expression).
+        SemanticError: a ``let`` used wrongly (:func:`gridlang.parser.lets.expand_lets`).
     """
     from lark.exceptions import UnexpectedInput, VisitError
 
@@ -136,6 +137,13 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
             err = e.orig_exc
             err.source = text
             raise err from e
+        raise
+    from .lets import expand_lets
+
+    try:
+        statements = expand_lets(statements, text)
+    except GridlangError as err:
+        err.source = text
         raise
     if len(statements) > MAX_STATEMENTS:
         raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
