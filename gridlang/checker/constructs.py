@@ -69,8 +69,10 @@ class ConstructTypes:
 
     def is_direction_expr(self, e) -> bool:
         """Whether ``e`` is ``direction(c)`` or ``-d`` of a direction (the forms a direction takes besides
-        ``up`` and a ``for each direction`` variable)."""
+        ``up`` and a ``for each direction`` variable). ``direction(c)``'s cell is checked here, where
+        a cell or a sight asks whether its step is a direction (an error is reported once)."""
         if isinstance(e, ast.DirectionOf):
+            self.type_of(e)
             return True
         return isinstance(e, ast.Neg) and self.is_direction(e.operand)
 

@@ -15,8 +15,9 @@ import json
 import pytest
 
 from gridlang import ast
-from gridlang.backend import SolveOptions, backend_names, get_backend
+from gridlang.backend import SolveOptions, backend_class, backend_names, get_backend
 from gridlang.checker import check
+from gridlang.checker.constructs import STRATEGIES
 from gridlang.errors import GridlangError, MapError, MultipleErrors
 from gridlang.interpreter import Interpreter
 from gridlang.maps import build_grid, parse_map
@@ -198,6 +199,11 @@ def _errors(spec_text: str) -> list[tuple[int, int, str]]:
     (HEAD + "decide owner: clue on all\nrequire for each c in clue: owner[c] == 1\n", (5, 29),
      "owner[...] is a cell; compare it"),
     (HEAD + "decide owner: clue on edges\n", (4, 15), "cells as values are for decisions on cells"),
+    ("tile cell '.'\ntile a arrow number\ndecide x: bool on all\nrequire for each p in a: x[p + direction(x)]\n",
+     (4, 42), "direction(...) takes one cell"),
+    ("tile cell '.'\ntile a arrow number\ndecide x: bool on all\n"
+     "require for each p in a: count(sight from p toward -direction(3) through x) == 1\n", (4, 63),
+     "direction(...) takes one cell"),
     (HEAD + "connectivity trees\n", (4, 14), "unknown connectivity strategy 'trees'"),
     (HEAD + "connectivity tree\nconnectivity flow\n", (5, 14), "at most one 'connectivity' statement"),
 ])
@@ -375,3 +381,8 @@ def test_a_spec_sets_the_connectivity_of_the_backends_that_offer_it():
     report = solve_model(model, "cpsat", SolveOptions(time_limit=60), count=100)
     assert report.solutions and report.solutions[0] and report.complete
     assert report.result.stats["connectivity"] == "tree"
+
+
+def test_the_checker_knows_the_strategies_of_every_backend():
+    offered = set().union(*(backend_class(name).connectivity for name in backend_names()))
+    assert set(STRATEGIES) == offered
