@@ -7,7 +7,9 @@ so the checker types the copy where it stands (a let is type-checked at
 each use) and the compiler and the verifier never meet a let. ``S[p]`` with
 S a let of a cell set is ``p in (S)``. A call ``down(c)`` of a part of a
 structured tile (``tile sum numbers down, across``) becomes a
-:class:`~gridlang.ast.Part`.
+:class:`~gridlang.ast.Part`, and the calls ``values(c)`` and ``distance(p,
+q)`` their nodes (they are no keywords, so a decision may be called
+``distance``; a let or a part of that name comes first).
 
 Hygiene, as in Scheme's ``syntax-rules``: a let sees the declared names and
 its own parameters, never the ``for each`` variables of the place it is
@@ -32,6 +34,9 @@ from dataclasses import replace
 
 from .. import ast
 from ..errors import GridlangError, SemanticError, raise_all
+
+_BUILTINS = {"values": ("values(c)", ast.ValuesOf), "distance": ("distance(p, q)", ast.Distance)}
+"""The calls that are constructs of the language, by name: how they are written, and their node."""
 
 MAX_EXPANSION = 200_000
 """The most AST nodes one statement may grow to through lets."""
@@ -184,6 +189,13 @@ class _Expander:
                 return replace(node, args=args)
             tile, index = self.parts[name]
             return ast.Part(name, tile, index, args[0], node.span)
+        if name in _BUILTINS:
+            form, make = _BUILTINS[name]
+            if len(args) != form.count(",") + 1:
+                self.report(f"{form} takes {form.count(',') + 1} argument{'s' if ',' in form else ''}; this call "
+                            f"has {len(args)}", node.span)
+                return replace(node, args=args)
+            return make(*args, node.span)
         return replace(node, args=args)
 
     # one use of a let --------------------------------------------------------------------

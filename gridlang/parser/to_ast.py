@@ -142,14 +142,8 @@ class _ToAst(Transformer_NonRecursive):
     def call(self, meta, c):
         return ast.Call(ast.Name(str(c[0]), self.sp(c[0])), tuple(c[1:]), self.sp(meta))
 
-    def values_of(self, meta, c):
-        return ast.ValuesOf(c[0], self.sp(meta))
-
     def direction_of(self, meta, c):
         return ast.DirectionOf(c[0], self.sp(meta))
-
-    def distance(self, meta, c):
-        return ast.Distance(c[0], c[1], self.sp(meta))
 
     def row_index(self, meta, c):
         return ast.IndexOf("row", c[0], self.sp(meta))

@@ -204,12 +204,21 @@ def _errors(spec_text: str) -> list[tuple[int, int, str]]:
     ("tile cell '.'\ntile a arrow number\ndecide x: bool on all\n"
      "require for each p in a: count(sight from p toward -direction(3) through x) == 1\n", (4, 63),
      "direction(...) takes one cell"),
+    (HEAD + "require for each cell p: distance(p) == 0\n", (4, 26), "distance(p, q) takes 2 arguments; this call has 1"),
     (HEAD + "connectivity trees\n", (4, 14), "unknown connectivity strategy 'trees'"),
     (HEAD + "connectivity tree\nconnectivity flow\n", (5, 14), "at most one 'connectivity' statement"),
 ])
 def test_errors_are_located(text, where, words):
     errors = _errors(text)
     assert any((line, col) == where and words in msg for line, col, msg in errors), errors
+
+
+def test_values_and_distance_are_calls_not_keywords():
+    spec = ("tile cell '.'\ntile c numbers\ndecide distance: bool on all\ndecide values: bool on all\n"
+            "require for each p in c, each q in cell: distance[p] implies distance(p, q) >= count(values(p))\n"
+            "require count(values) == count(distance)\n")
+    model, _ = _compile(spec, ". 1\n1,2 .\n")
+    assert {d.name for d in model.decisions} == {"distance", "values"}
 
 
 def test_a_let_error_at_several_uses_is_reported_once():
