@@ -177,7 +177,7 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
     def text(self, st) -> str:
         key = id(st)
         if key not in self.texts:
-            text = statement_text(self.spec.source, st)
+            text = statement_text(self.spec.source, st, self.spec.of(ast.Let))
             self.texts[key] = f"decide {text}" if isinstance(st, ast.Decide) else text
         return self.texts[key]
 

@@ -374,6 +374,9 @@ def test_verify_reports_a_rule_with_a_let_at_the_rules_line(tmp_path):
     assert {v.span.line for v in verdict.violations} == {down_sum, down_different}
     assert sum(v.span.line == down_sum for v in verdict.violations) == 2  # columns 1 and 2
     assert all(v.span.column == 9 for v in verdict.violations)
+    # The rule's own text, not the let's it uses.
+    assert {v.rule_text for v in verdict.violations} == {lines[down_sum - 1][len("require "):],
+                                                         lines[down_different - 1][len("require "):]}
 
 
 # ------------------------------------------------------ the connectivity statement
