@@ -38,8 +38,11 @@ class ClueLowering:
         """An error about map cell ``i``: at the cell in the map file, or at ``span`` in the spec."""
         r, c = self.grid.cell(i)
         where = f"row {r + 1}, column {c + 1}"
-        st = self.current if self.current is not None else self.statement
-        rule = f"the rule 'require {self.rule_text(st)}' ({st.span}) " if st is not None and st.span else ""
+        st = self.statement
+        rule = ""
+        if st is not None and st.span:
+            rule = (f"the rule 'require {self.rule_text(st)}' ({st.span}) " if self.current is st
+                    else f"'{self.rule_text(st)}' ({st.span}) ")
         if self.map_data is not None:
             return MapError(f"{rule}at {where}: {message}", self.map_data.span(r, c), source=self.map_data.source)
         return SemanticError(f"at {where}: {message}", span, source=self.spec.source)
