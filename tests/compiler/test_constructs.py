@@ -398,3 +398,10 @@ def test_a_spec_sets_the_connectivity_of_the_backends_that_offer_it():
 def test_the_checker_knows_the_strategies_of_every_backend():
     offered = set().union(*(backend_class(name).connectivity for name in backend_names()))
     assert set(STRATEGIES) == offered
+
+
+def test_an_unknown_number_in_the_objective_is_blamed_on_the_objective():
+    with pytest.raises(MapError) as e:
+        _compile(HEAD + "require count(x) >= 1\nmaximize value(clue) - count(x)\n", ". 1\n? .\n")
+    assert (e.value.span.line, e.value.span.column) == (2, 1)
+    assert e.value.message.startswith("'maximize value(clue) - count(x)' (s.grid:5:1) at row 2, column 1")
