@@ -75,6 +75,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
+        # Literals a one-literal clause of a rule made true (gridlang.compiler.pieces reads them).
+        self.units: set[int] = set()
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
@@ -93,6 +95,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
                 continue
             lits.append(v)
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
+        if len(lits) == 1:
+            self.units.add(lits[0])
         if len(self.constraints) > MAX_CONSTRAINTS:
             self.check_size()
         if self.deadline is not None and not len(self.constraints) & 0x3FFF:

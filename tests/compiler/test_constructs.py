@@ -318,6 +318,8 @@ def _unique(spec_text: str, map_text: str, backend: str):
 
 def test_shikaku_by_owner_and_rectangles(backend):
     model, solution = _unique(SHIKAKU, SHIKAKU_MAP, backend)
+    # Only the rectangles through each clue are placed (owner[c] = c holds it): 46, not 360.
+    assert sum(v.family == "piece" for v in model.variables) == 46
     owner = solution.decisions["owner"]
     cols = model.grid.cols
     vertical, horizontal = ([[int(x) for x in row.split()] for row in part.split("/")] for part in SHIKAKU_BORDERS)
