@@ -138,18 +138,20 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
             err.source = text
             raise err from e
         raise
-    from .lets import expand_lets
-
-    try:
-        statements = expand_lets(statements, text)
-    except GridlangError as err:
-        err.source = text
-        raise
     if len(statements) > MAX_STATEMENTS:
         raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
                               f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
     _check_nesting(statements, text)
-    return ast.Spec(tuple(statements), path, text)
+    from .lets import expand_lets
+
+    try:
+        expanded = expand_lets(statements, text)
+    except GridlangError as err:
+        err.source = text
+        raise
+    if expanded is not statements:
+        _check_nesting(expanded, text)  # the copies of lets nest too
+    return ast.Spec(tuple(expanded), path, text)
 
 
 def parse_file(path: str | Path) -> ast.Spec:

@@ -59,7 +59,8 @@ def expand_lets(statements: list, source: str) -> list:
     Raises:
         SemanticError: a let that refers to itself, a call with the wrong
             number of arguments, a name a let cannot see, an expansion past
-            :data:`MAX_EXPANSION` nodes; MultipleErrors for several.
+            :data:`MAX_EXPANSION` nodes or too deep to follow; MultipleErrors
+            for several.
     """
     lets: dict[str, ast.Let] = {}
     for st in statements:
@@ -77,9 +78,10 @@ def expand_lets(statements: list, source: str) -> list:
         expander.size = 0
         try:
             out.append(expander.walk(st, frozenset(), False))
-        except _TooLarge:
-            expander.report(f"through its lets this statement grows past {MAX_EXPANSION:,} nodes; name a "
-                            f"region or split the rule", st.span)
+        except (_TooLarge, RecursionError) as e:
+            grows = (f"grows past {MAX_EXPANSION:,} nodes" if isinstance(e, _TooLarge) else
+                     "nests deeper than gridlang follows")
+            expander.report(f"through its lets this statement {grows}; name a region or split the rule", st.span)
             out.append(st)
     raise_all(expander.errors)
     return out

@@ -407,3 +407,13 @@ def test_an_unknown_number_in_the_objective_is_blamed_on_the_objective():
         _compile(HEAD + "require count(x) >= 1\nmaximize value(clue) - count(x)\n", ". 1\n? .\n")
     assert (e.value.span.line, e.value.span.column) == (2, 1)
     assert e.value.message.startswith("'maximize value(clue) - count(x)' (s.grid:5:1) at row 2, column 1")
+
+
+def test_lets_nested_too_deep_are_refused_at_the_rule():
+    head = "tile cell '.'\ndecide x: bool on all\n"
+    chain = "".join(f"let f{k}(p) = {'not ' * 80}f{k + 1}(p)\n" for k in range(40)) + "let f40(p) = x[p]\n"
+    errors = _errors(head + chain + "require for each cell p: f0(p)\n")
+    assert [(line, col) for line, col, _ in errors] == [(44, 9)]
+    assert "through its lets this statement nests deeper than gridlang follows" in errors[0][2]
+    two = "let a(p) = " + "not " * 60 + "x[p]\nlet b(p) = " + "not " * 60 + "a(p)\nrequire for each cell p: b(p)\n"
+    assert "nested more than 100 levels deep" in _errors(head + two)[0][2]
