@@ -185,7 +185,7 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
             elif ms.shape in ("number", "letters"):
                 text = _label(v) if ms.shape == "number" else letter(v)
                 for i in cs:
-                    if text and not shows(cells[i]) and not cells[i].tile.solid:
+                    if text and not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
                         canvas.text(*cells[i].at(0.5, 0.5), text, glyphs.number_size(text, cells[i].size),
                                     ms.colour, cls=f"label {cls}")
             elif ms.shape != "none":
@@ -273,9 +273,10 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
     for name, values in on_cells.items():
         if not kinds[name][0] and mark_style(style, name, False).shape == "areas":
             groups.append((f"areas {css(name)}", strokes.borders(grid.rows, grid.cols, values.get, pad, cell)))
-    if style.borders is not None and inner and not style.corner_dots:
-        r0, c0 = divmod(inner[0], grid.cols)
-        r1, c1 = divmod(inner[-1], grid.cols)
+    boxed = [i for i in range(grid.size) if i not in outside or cells[i].tile.solid]
+    if style.borders is not None and boxed and not style.corner_dots:  # around the cells with boxes
+        r0, r1 = boxed[0] // grid.cols, boxed[-1] // grid.cols
+        c0, c1 = min(i % grid.cols for i in boxed), max(i % grid.cols for i in boxed)
         groups.append(("chassis", strokes.outline(r0, c0, r1, c1, pad, cell)))
     groups = [(cls, pairs) for cls, pairs in groups if pairs]
     if not groups:

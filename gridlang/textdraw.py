@@ -91,7 +91,7 @@ def tokens(grid: Grid, solution: Solution, looks: Looks) -> list[str]:
                     out[i] = mark + out[i] if mark == "#" and shown[i] else mark
             continue
         for i, v in values.items():
-            if shown[i] or looks.tile_look(grid, i) in ("block", "split"):
+            if shown[i] or looks.tile_look(grid, i) in ("block", "split", "frame"):
                 continue
             text = _value_text(look, v)
             if text:
