@@ -273,6 +273,22 @@ def test_an_outside_frame_has_no_boxes_and_the_border_runs_inside_it():
     assert text[:5] == [" ", "3", "1", "2", "2"]
 
 
+def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
+    # Kakuro's map: the clue row and column are boxed split cells; the corner is a frame cell.
+    chars = ["+", "4,0", "3,0", "0,3", ".", ".", "0,7", ".", "."]
+    tiles = ["frame" if ch == "+" else "sum" if "," in ch else "cell" for ch in chars]
+    looks = Looks(tiles={"frame": "frame", "sum": "split", "cell": "plain"}, decisions={"digit": "number"},
+                  valued=frozenset({"digit"}))
+    digits = Solution({"digit": {0: 0, 1: 0, 2: 0, 3: 0, 4: 1, 5: 2, 6: 0, 7: 3, 8: 4}}, {})
+    grid = Grid(3, 3, tuple(chars), tuple(tiles))
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, digits, style, CELL, "", set(), {}).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["1", "2", "3", "4"]
+    (chassis,) = classes(root, "chassis")
+    assert segments(chassis)[0] == ((PAD, PAD), (PAD + 3 * CELL, PAD))  # around the boxed frame too
+    assert tokens(grid, digits, looks)[:4] == [" ", "4\\", "3\\", "\\3"]
+
+
 def test_answer_looks_lamps_stones_tents_letters_and_areas():
     grid = Grid(2, 3, (".", "#", ".", ".", ".", "."), ("blank", "wall", "blank", "blank", "blank", "blank"))
     looks = Looks(tiles={"blank": "plain", "wall": "block"}, decisions={"light": "bulb"})
