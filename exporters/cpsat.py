@@ -96,7 +96,7 @@ from gridlang.connectivity import flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
-from gridlang.errors import BackendError
+from gridlang.errors import BackendError, closest
 from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
 from gridlang.settings import Settings, frozen_mapping
 
@@ -160,7 +160,9 @@ class CpSatSettings(Settings):
         fields = scratch.DESCRIPTOR.fields_by_name
         for name, value in self.parameters.items():
             if name not in fields:
-                raise BackendError(f"CP-SAT has no parameter {name!r}")
+                close = closest(name, list(fields) + ["window"])
+                raise BackendError(f"CP-SAT has no parameter {name!r}"
+                                   + (f"; did you mean {backend}.{close}?" if close else ""))
             if fields[name].is_repeated and (name not in _REPEATED or not isinstance(value, str)):
                 raise BackendError(f"CP-SAT parameter {name!r} is a list; --set gives only "
                                    f"{', '.join(sorted(_REPEATED))}, as names separated by commas, "

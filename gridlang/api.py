@@ -32,6 +32,7 @@ from .parser import parse_file
 from .pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
 from .plugins import find_plugin
 from .solved import SolveResult, result_of
+from .solution import differing
 
 
 @dataclass(frozen=True)
@@ -374,7 +375,11 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
     backend that answered: itself, or the one ``auto`` picked or whose
     proof came first in its race), ``connectivity``,
     ``seconds`` and ``stats``; with ``--count``/``--unique`` also
-    ``solutions_found`` and ``complete``.
+    ``solutions_found``, ``complete`` (no answer is left out) and
+    ``solutions`` (each in the shape of ``decisions``), and when a second
+    answer was found, ``second`` (the shape of ``decisions``) and ``differ``
+    (the ``[r, c]`` cells or ``[[r1, c1], [r2, c2]]`` edges whose values
+    differ). The shape is the JSON Schema ``gridlang/data/schemas/solve.json``.
     """
     res = report.result
     verdict = report.verdict
@@ -384,7 +389,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "spec": spec if spec is not None else model.info.get("spec"),
         "map": map if map is not None else model.info.get("map"),
         "size": [model.grid.rows, model.grid.cols],
-        "status": res.status.value,
+        "status": report.status,
         "objective": res.objective,
         "bound": res.bound,
         "verified": report.solution is not None,
@@ -393,10 +398,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "decisions": None,
     }
     if report.solution is not None:
-        out["decisions"] = {
-            name: sorted([_where(model, c), v if not isinstance(v, bool) else 1] for c, v in cells.items())
-            for name, cells in report.solution.decisions.items()
-        }
+        out["decisions"] = decisions_json(model, report.solution)
     plugin = find_plugin(model.name)
     extras = plugin.extras(model, report.solution)
     if plugin.name and extras:
@@ -406,16 +408,27 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in model.params.items()},
         "backend": report.backend,
         "chosen": res.stats.get("chosen", report.backend),
-        "connectivity": res.stats.get("connectivity"),
+        "connectivity": report.connectivity,
         "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
         "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},
     })
     if report.complete is not None:
         out["solutions_found"] = len(report.solutions)
         out["complete"] = report.complete
+        out["solutions"] = [decisions_json(model, solution) for solution in report.solutions]
+        if report.unique is False and len(report.solutions) > 1:
+            out["second"] = out["solutions"][1]
+            out["differ"] = [_where(model, key) for key in differing(report.solutions[0], report.solutions[1])]
     if report.interrupted:
         out["interrupted"] = True
     return out
+
+
+def decisions_json(model, solution) -> dict[str, list]:
+    """An answer as ``--json`` gives it: decision name -> ``[[[r, c], value], ...]`` (cells from 0),
+    ``[[[r1, c1], [r2, c2]], value]`` for an edge, a Boolean decision listing its true keys with value 1."""
+    return {name: sorted([_where(model, c), v if not isinstance(v, bool) else 1] for c, v in cells.items())
+            for name, cells in solution.decisions.items()}
 
 
 def _unique(report: Report) -> bool | None:

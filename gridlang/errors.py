@@ -147,6 +147,20 @@ def _is_control(ch: str) -> bool:
     return ch != "\t" and (ord(ch) < 32 or 127 <= ord(ch) < 160)
 
 
+def closest(word: str, candidates, cutoff: float = 0.6) -> str | None:
+    """The candidate closest to a misspelt ``word`` (:func:`difflib.get_close_matches`), or None."""
+    import difflib
+
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, candidates, cutoff: float = 0.6) -> str:
+    """``"; did you mean 'X'?"`` for the closest candidate to ``word``, or ``""`` when none is close."""
+    close = closest(word, candidates, cutoff)
+    return f"; did you mean {close!r}?" if close is not None else ""
+
+
 def raise_all(errors: list[GridlangError]) -> None:
     """Raise nothing, the one error, or a :class:`MultipleErrors` of them all."""
     if len(errors) == 1:

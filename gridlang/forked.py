@@ -48,6 +48,7 @@ from typing import Any, Callable
 from . import memory
 from .deadline import ABANDON_AFTER, OVERRUN_GRACE, Deadline, SolverAbandoned
 from .errors import BackendError
+from .lifeline import die_with_parent
 
 WAIT_STEP = 0.05
 """Seconds between two looks at the deadline while the child works."""
@@ -85,8 +86,10 @@ class ForkedSolver:
             fds.extend(os.pipe())
             fds.extend(os.pipe())
             requests_r, requests_w, replies_r, replies_w = fds
+            parent = os.getpid()
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the child, which reports through the pipe
+                die_with_parent(parent)  # killed with this thread, which makes and calls it (kill -9 included)
                 os.close(requests_w)
                 os.close(replies_r)
                 _serve(factory, requests_r, replies_w)

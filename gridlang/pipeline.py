@@ -23,8 +23,8 @@ from .checker import Symbols, check
 from .compiler import compile_spec
 from .errors import VerificationError
 from .interpreter import Interpreter
-from .ir import Assignment, Clause, Cmp, Constraint, Linear, Model, broken_constraints
-from .maps import MapData, build_grid, read_map
+from .ir import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, broken_constraints
+from .maps import MapData, build_grid, check_variant, read_map
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
@@ -68,11 +68,36 @@ class Report:
     interrupted: bool = False
 
     @property
+    def status(self) -> str:
+        """The status a person and ``--json`` read, from the backend's :class:`~gridlang.backend.Status`.
+
+        ``SOLVED`` for an answer to a puzzle without an objective (there is
+        no optimum to prove); ``OPTIMAL`` only for an objective proved
+        optimal; ``FEASIBLE``, ``INFEASIBLE``, ``UNKNOWN`` as the backend
+        says. The one place the backends' statuses are translated.
+        """
+        status = self.result.status
+        if self.model.objective is None and status.has_solution:
+            return SOLVED
+        return status.value
+
+    @property
+    def connectivity(self) -> str | None:
+        """The connectivity strategy the backend used, or None when the model has no connectivity constraint."""
+        if not any(isinstance(c, (Connected, GraphConnected)) for c in self.model.constraints):
+            return None
+        return self.result.stats.get("connectivity")
+
+    @property
     def score(self) -> int | None:
         """The verified score (the verifier's), else the solver's objective."""
         if self.verdict is not None and self.verdict.score is not None:
             return self.verdict.score
         return self.result.objective
+
+
+SOLVED = "SOLVED"
+"""The reported status of a solved puzzle that has no objective (:attr:`Report.status`)."""
 
 
 def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
@@ -108,10 +133,12 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
 
     Raises:
-        GridlangError: a map or parameter problem, located.
+        GridlangError: a map or parameter problem, located; a map whose
+            ``variant:`` header names other rules than the spec's.
         BuildTimeout: ``deadline`` passed while compiling.
     """
     t0 = time.perf_counter()
+    check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()

@@ -27,8 +27,10 @@ class SolveResult:
     """What one solve proved, decoded and verified.
 
     Attributes:
-        status: what the solve proved, a :class:`gridlang.backend.Status`
-            value (``OPTIMAL``, ``FEASIBLE``, ``INFEASIBLE``, ``UNKNOWN``).
+        status: what the solve proved (:attr:`gridlang.pipeline.Report.status`):
+            ``OPTIMAL`` (an objective proved optimal), ``SOLVED`` (an answer
+            to a puzzle without an objective), ``FEASIBLE``, ``INFEASIBLE``,
+            ``UNKNOWN``.
         objective: the objective value of the answer, as the verifier
             scores it (None without an objective or an answer).
         bound: the best proved bound on it (None if unknown).
@@ -111,14 +113,14 @@ class SolveResult:
         return (f"<figure>{self._repr_svg_()}<figcaption>{html.escape(self.summary())}</figcaption></figure>")
 
     def summary(self) -> str:
-        """One line: status, objective, verification, backend (``chosen`` in brackets under ``auto``)."""
+        """One line: status, objective, verification, backend (``auto: cpsat``: the one ``auto`` chose)."""
         parts = [self.status]
         if self.objective is not None:
             parts.append(f"objective {self.objective}")
         parts.append("verified" if self.verified else "no answer")
         if self.unique is not None:
             parts.append("unique" if self.unique else "not unique")
-        backend = self.backend if self.chosen == self.backend else f"{self.backend} ({self.chosen})"
+        backend = self.backend if self.chosen == self.backend else f"{self.backend}: {self.chosen}"
         return ", ".join(parts) + f"; backend {backend}"
 
     def __repr__(self) -> str:
@@ -147,7 +149,7 @@ def result_of(report: Report, solution: Solution | None = None, verdict: Verdict
         decisions = {name: {grid.cell(c) if isinstance(c, int) else c: v for c, v in sorted(cells.items())}
                      for name, cells in report.solution.decisions.items()}
     res = report.result
-    return SolveResult(res.status.value, report.score if report.solution is not None else None, res.bound,
+    return SolveResult(report.status, report.score if report.solution is not None else None, res.bound,
                        decisions, report.solution is not None, _unique(report), dict(report.seconds),
                        report.backend, str(res.stats.get("chosen", report.backend)), report)
 

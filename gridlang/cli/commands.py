@@ -13,11 +13,12 @@ import time
 from pathlib import Path
 
 from ..errors import BackendError, ImageError, ParamError
+from ..grid import cell_name
 from ..limits import MAX_ANSWER_BYTES, shorten
 from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
-from .options import _options, _params
+from .options import _options, _params, missing_spec, settings_of
 
 
 def _cmd_solve(args) -> int:
@@ -26,6 +27,8 @@ def _cmd_solve(args) -> int:
     from ..memory import watch
     from ..pipeline import solve
 
+    if args.spec is None and not args.url:
+        raise missing_spec()
     options = _options(args)
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
@@ -58,7 +61,7 @@ def _cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(_report_json(report, args)))
     else:
-        print(_report_text(report, args.time_limit))
+        print(_report_text(report, args.time_limit, args.count))
     _write_pictures(args, report.model, report.solution)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
@@ -106,7 +109,7 @@ def _report_json(report, args) -> dict:
     return report_json(report, str(args.spec), str(args.map))
 
 
-def _report_text(report, time_limit: float | None = None) -> str:
+def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
     from ..plugins import find_plugin
 
@@ -116,8 +119,7 @@ def _report_text(report, time_limit: float | None = None) -> str:
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    status = res.status.value
-    parts = [f"status {status}"]
+    parts = [f"status {report.status}"]
     if report.solution is not None:
         score = report.score
         if score is not None:
@@ -128,9 +130,7 @@ def _report_text(report, time_limit: float | None = None) -> str:
         if res.status is Status.FEASIBLE and res.bound is not None:
             parts.append(f"bound {res.bound:g}")
         parts.extend(find_plugin(model.name).summary(model, report.solution))
-    chosen = res.stats.get("chosen")
-    parts.append(f"backend {report.backend}" + (f" ({chosen})" if chosen and chosen != report.backend else "")
-                 + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
+    parts.append(backend_text(report))
     lines.append("   ".join(parts))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
@@ -141,35 +141,62 @@ def _report_text(report, time_limit: float | None = None) -> str:
     elif res.stats.get("stopped") == "memory limit":
         lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
                      "found before it")
-    if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
+    if count is not None and report.solution is not None:
+        lines.append(_count_text(len(report.solutions), count, report.complete))
+    elif len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
         if report.unique is True:
             lines.append("unique: the solution is the only one (proved)")
         elif report.unique is False and len(report.solutions) > 1:
             lines.append("not unique: a second solution exists")
             lines.append("")
             lines.append(_render(model, report.solutions[1]))
-            differ = _differing(report.solutions[0], report.solutions[1])
-            cells = [str(model.grid.cell(c)) for c in differ if isinstance(c, int)]
-            edges = [f"{a}-{b}" for c in differ if not isinstance(c, int) for a, b in (c,)]
+            from ..solution import differing
+
+            differ = differing(report.solutions[0], report.solutions[1])
+            cells = [model.grid.cell_name(c) for c in differ if isinstance(c, int)]
+            corners = {d.name for d in model.decisions if d.kind == "corners"}
+            edges = [_edge_name(model, key) for key in differ if not isinstance(key, int)]
             if cells:
-                lines.append("cells that differ: " + ", ".join(cells))
+                lines.append("cells that differ: " + "; ".join(cells))
             if edges:
-                lines.append("edges that differ: " + ", ".join(edges))
+                lines.append(("edges that differ: " if not corners else "edges (between corners) that differ: ")
+                             + "; ".join(edges))
         else:
-            more = "all of them" if report.complete else "stopped at the limit or the time limit"
-            lines.append(f"solutions found: {len(report.solutions)} ({more})")
+            lines.append("unique: not settled; the time limit ran out before the search for a second solution "
+                         "ended")
     s = report.seconds
     lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
                                       if k in s))
     return "\n".join(lines)
 
 
-def _differing(a, b) -> list[int]:
-    cells = set()
-    for name in set(a.decisions) | set(b.decisions):
-        da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
-        cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
-    return sorted(cells, key=lambda c: (not isinstance(c, int), c))
+def _count_text(found: int, asked: int, complete: bool | None) -> str:
+    """What ``--count N`` found: how many answers, and whether that is all of them."""
+    s = "" if found == 1 else "s"
+    if complete:
+        return f"{found} solution{s} found: all there are (the search proved there is no other)"
+    if found >= asked:
+        return (f"{found} solution{s} found, the {asked} asked for (--count {asked}); there may be more")
+    return (f"{found} solution{s} found; the time limit ran out before the search could tell whether there "
+            "are more")
+
+
+def _edge_name(model, key) -> str:
+    """An edge between two cells (or two corners), as a person reads it."""
+    (r1, c1), (r2, c2) = key
+    return f"{cell_name(r1, c1)} to {cell_name(r2, c2)}"
+
+
+def backend_text(report) -> str:
+    """The status line's backend: ``backend cpsat``, ``backend auto: cpsat`` (the one ``auto``
+    chose), then ``, connectivity flow`` when the model has a connectivity constraint."""
+    chosen = report.result.stats.get("chosen")
+    text = f"backend {report.backend}"
+    if chosen and chosen != report.backend:
+        text += f": {chosen}"
+    if report.connectivity is not None:
+        text += f", connectivity {report.connectivity}"
+    return text
 
 
 def _format_backend(fmt: str):
@@ -375,23 +402,12 @@ def _claimed_objective(path: str) -> int | None:
 
 
 def _cmd_batch(args) -> int:
-    """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
-    from ..batch import run_batch
+    """Exit 0 when every map run has an answer or a proof, 4 if any answer failed verification, 1 on errors,
+    130 after a Ctrl-C (the answers finished by then are written)."""
+    from ..batch import connect, run_batch
 
-    settings = {}
-    for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
-            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
-                               f"but the backend is {args.backend!r}")
-        settings[key] = value
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        try:
-            client = Client(args.scheduler, timeout=30)
-        except OSError as e:
-            raise BackendError(f"cannot reach the Dask scheduler {args.scheduler}: {e}") from e
+    settings = settings_of(args)
+    client = connect(args.scheduler) if args.scheduler else None
     try:
         summary = run_batch(args.spec, args.maps, args.out, backend=args.backend, workers=args.workers,
                             time_limit=args.time_limit, unique=args.unique, params=_params(args),
@@ -399,7 +415,13 @@ def _cmd_batch(args) -> int:
     finally:
         if client is not None:
             client.close()
+    skipped = summary.other_rules_text()
+    if skipped:
+        print(skipped, file=sys.stderr)
     print(summary.text())
+    if summary.interrupted:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if summary.verify_failed:
         return EXIT_VERIFY_FAILED
     return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK

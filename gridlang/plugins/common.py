@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable
 
-from ..grid import Grid
+from ..grid import Grid, cell_names
 from . import Verdict
 
 
@@ -75,15 +75,13 @@ def number(text: str) -> int | None:
 
 
 def rc(grid: Grid, i: int) -> str:
-    """``(r, c)`` of a cell index."""
-    return str(divmod(i, grid.cols))
+    """A cell index as a person reads it: ``row R, column C``, counted from 1."""
+    return grid.cell_name(i)
 
 
 def cells_text(grid: Grid, cells: Iterable[int], limit: int = 8) -> str:
-    """A few cells as ``(r, c), (r, c)...``."""
-    cells = sorted(cells)
-    shown = ", ".join(rc(grid, i) for i in cells[:limit])
-    return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+    """A few cells as ``row 1, column 3; row 2, column 3; ...`` (counted from 1)."""
+    return cell_names((divmod(i, grid.cols) for i in sorted(cells)), limit)
 
 
 def verdict(name: str, problems: list[str], **details) -> Verdict:

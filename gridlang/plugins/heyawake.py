@@ -9,7 +9,7 @@ one room border. The answer is the decision ``shaded``.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import cells_text, number, pieces, room_index, rooms, side_neighbours, verdict
@@ -30,7 +30,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         count = sum(1 for i in room if i in shaded)
         for n in numbers:
             if n != count:
-                problems.append(f"the room of {divmod(room[0], cols)} has {count} shaded cells, not {n}")
+                problems.append(f"the room at {cell_name(*divmod(room[0], cols))} has {count} shaded cells, not {n}")
     for i in sorted(shaded):
         close = [j for j in side_neighbours(rows, cols, i) if j in shaded and j > i]
         if close:

@@ -22,8 +22,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     shaded = set(solution.true_cells("shaded"))
     rows, cols = grid.rows, grid.cols
     problems = []
-    lines = [(f"row {r}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
-    lines += [(f"column {c}", range(c, rows * cols, cols)) for c in range(cols)]
+    lines = [(f"row {r + 1}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    lines += [(f"column {c + 1}", range(c, rows * cols, cols)) for c in range(cols)]
     for name, cells in lines:
         seen: dict[int, int] = {}
         for i in cells:

@@ -38,7 +38,7 @@ import json
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 
@@ -80,7 +80,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     walls = wall_cells(solution)
     for c in walls:
         if chars[c] != GRASS:
-            problems.append(f"a wall stands on {chars[c]!r} at {divmod(c, cols)}, not on grass")
+            problems.append(f"a wall stands on {chars[c]!r} at {cell_name(*divmod(c, cols))}, not on grass")
     budget = params.get("budget")
     if isinstance(budget, int) and len(walls) > budget:
         problems.append(f"{len(walls)} walls exceed the budget of {budget}")
@@ -122,8 +122,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
             continue
         reach, escape = flood(found[0])
         if escape is not None:
-            problems.append(f"the {'horse' if animal == 'H' else 'unicorn'} at {divmod(found[0], cols)} "
-                            f"reaches the border at {divmod(escape, cols)}")
+            problems.append(f"the {'horse' if animal == 'H' else 'unicorn'} at {cell_name(*divmod(found[0], cols))} "
+                            f"reaches the border at {cell_name(*divmod(escape, cols))}")
         enclosures[animal] = reach
     score = None
     if "H" in enclosures:

@@ -21,7 +21,7 @@ with the doubled characters as 2. Answers are drawn by
 
 from __future__ import annotations
 
-from ..grid import edge_adjacency, edge_pieces
+from ..grid import cell_names, edge_adjacency, edge_pieces
 from ..solution import Solution
 
 Point = tuple[int, int]
@@ -57,9 +57,9 @@ def loop_problems(edges: set[Edge]) -> list[str]:
     ends = sorted(p for p, ws in adj.items() if len(ws) == 1)
     branches = sorted(p for p, ws in adj.items() if len(ws) > 2)
     if ends:
-        problems.append(f"the line has dead ends at {', '.join(map(str, ends[:6]))}")
+        problems.append(f"the line has dead ends at {cell_names(ends[:6])}")
     if branches:
-        problems.append(f"the line branches or crosses at {', '.join(map(str, branches[:6]))}")
+        problems.append(f"the line branches or crosses at {cell_names(branches[:6])}")
     pieces = edge_pieces(adj)
     if len(pieces) > 1:
         problems.append(f"the line falls into {len(pieces)} pieces, not one loop")

@@ -11,7 +11,7 @@ on edges between cells; ``o`` is a white circle in the map, ``*`` a black one.
 
 from __future__ import annotations
 
-from ..grid import Grid, edge_adjacency
+from ..grid import Grid, cell_name, edge_adjacency
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import verdict
@@ -39,20 +39,20 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
             continue
         p = divmod(i, grid.cols)
         if p not in adj:
-            problems.append(f"the loop misses the circle at {p}")
+            problems.append(f"the loop misses the circle at {cell_name(*p)}")
             continue
         here = _shape(adj, p)
         near = [_shape(adj, q) for q in adj[p]]
         if ch == "*":
             if here != "turn":
-                problems.append(f"the loop does not turn on the black circle at {p}")
+                problems.append(f"the loop does not turn on the black circle at {cell_name(*p)}")
             elif any(s != "straight" for s in near):
-                problems.append(f"the loop does not go straight next to the black circle at {p}")
+                problems.append(f"the loop does not go straight next to the black circle at {cell_name(*p)}")
         else:
             if here != "straight":
-                problems.append(f"the loop does not go straight through the white circle at {p}")
+                problems.append(f"the loop does not go straight through the white circle at {cell_name(*p)}")
             elif all(s != "turn" for s in near):
-                problems.append(f"the loop turns next to the white circle at {p} on neither side")
+                problems.append(f"the loop turns next to the white circle at {cell_name(*p)} on neither side")
     return verdict(NAME, problems, edges=len(edges))
 
 

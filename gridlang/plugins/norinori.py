@@ -9,7 +9,7 @@ dominoes, which may cross room borders). The answer is the decision
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import cells_text, pieces, rooms, verdict
@@ -27,7 +27,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for room in found:
         count = sum(1 for i in room if i in shaded)
         if count != 2:
-            problems.append(f"the room of {divmod(room[0], grid.cols)} has {count} shaded cells, not 2")
+            problems.append(f"the room at {cell_name(*divmod(room[0], grid.cols))} has {count} shaded cells, not 2")
     for piece in pieces(grid.rows, grid.cols, shaded):
         if len(piece) != 2:
             problems.append(f"the shaded cells {cells_text(grid, piece)} form a piece of {len(piece)}, not a domino")

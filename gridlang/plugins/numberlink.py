@@ -11,7 +11,7 @@ cells.
 
 from __future__ import annotations
 
-from ..grid import Grid, edge_adjacency, edge_pieces
+from ..grid import Grid, cell_name, cell_names, edge_adjacency, edge_pieces
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
@@ -29,16 +29,16 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for p, n in sorted(clues.items()):
         d = len(adj.get(p, []))
         if d != 1:
-            problems.append(f"the number {n} at {p} has {d} lines leaving it, not 1")
+            problems.append(f"the number {n} at {cell_name(*p)} has {d} lines leaving it, not 1")
     branches = sorted(p for p, ws in adj.items() if p not in clues and len(ws) != 2)
     if branches:
-        problems.append(f"lines end, branch or cross away from numbers at {', '.join(map(str, branches[:6]))}")
+        problems.append(f"lines end, branch or cross away from numbers at {cell_names(branches[:6])}")
     for piece in edge_pieces(adj):
         ends = sorted(p for p in piece if p in clues)
         if len(ends) != 2:
-            problems.append(f"the line through {min(piece)} joins {len(ends)} numbers, not 2")
+            problems.append(f"the line through {cell_name(*min(piece))} joins {len(ends)} numbers, not 2")
         elif clues[ends[0]] != clues[ends[1]]:
-            problems.append(f"the line from {ends[0]} joins {clues[ends[0]]} to {clues[ends[1]]}")
+            problems.append(f"the line from {cell_name(*ends[0])} joins {clues[ends[0]]} to {clues[ends[1]]}")
     return verdict(NAME, problems, edges=len(edges))
 
 

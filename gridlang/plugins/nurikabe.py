@@ -9,7 +9,7 @@ numbered cells are unshaded. The answer is the decision ``shaded``.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import cells_text, number, pieces, verdict
@@ -33,7 +33,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         for c in range(cols - 1):
             block = [r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1]
             if all(i in shaded for i in block):
-                problems.append(f"the 2 x 2 block at {(r, c)} is shaded")
+                problems.append(f"the 2 x 2 block at {cell_name(r, c)} is shaded")
     for island in pieces(rows, cols, set(range(rows * cols)) - shaded):
         numbers = [clues[i] for i in island if i in clues]
         if len(numbers) != 1:

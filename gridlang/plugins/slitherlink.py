@@ -9,7 +9,7 @@ four sides of that cell the loop runs along. The answer is the decision
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
@@ -29,7 +29,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         r, c = divmod(i, grid.cols)
         got = cell_sides(edges, r, c)
         if got != n:
-            problems.append(f"the cell at {(r, c)} has {got} sides on the loop, not {n}")
+            problems.append(f"the cell at {cell_name(r, c)} has {got} sides on the loop, not {n}")
     return verdict(NAME, problems, edges=len(edges))
 
 

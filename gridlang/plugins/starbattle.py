@@ -8,7 +8,7 @@ not even at a corner. The answer is the decision ``star`` (its true cells).
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import cells_text, rooms, touching, verdict
@@ -29,9 +29,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     n = int(params.get("stars", 1))
     rows, cols = grid.rows, grid.cols
     problems = []
-    lines = [(f"row {r}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
-    lines += [(f"column {c}", range(c, rows * cols, cols)) for c in range(cols)]
-    lines += [(f"the room of {divmod(room[0], cols)}", room) for room in rooms(grid)]
+    lines = [(f"row {r + 1}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    lines += [(f"column {c + 1}", range(c, rows * cols, cols)) for c in range(cols)]
+    lines += [(f"the room at {cell_name(*divmod(room[0], cols))}", room) for room in rooms(grid)]
     if not rooms(grid):
         problems.append("the map has no rooms")
     for name, cells in lines:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import PENTOMINOES, TETROMINOES, cells_text, form_letter, free_form, pieces, verdict
@@ -51,9 +51,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
                         f"extra {sorted(extra.elements())}")
     for i, ch in enumerate(grid.chars):
         if ch == "*" and i not in shaded:
-            problems.append(f"the black circle at {divmod(i, cols)} is not covered")
+            problems.append(f"the black circle at {cell_name(*divmod(i, cols))} is not covered")
         if ch == "o" and i in shaded:
-            problems.append(f"the white circle at {divmod(i, cols)} is covered")
+            problems.append(f"the white circle at {cell_name(*divmod(i, cols))} is covered")
     if len(pieces(rows, cols, set(range(rows * cols)) - shaded)) > 1:
         problems.append("the unshaded cells are not one connected area")
     return verdict(NAME, problems, pieces=sum(placed.values()))

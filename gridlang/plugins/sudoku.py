@@ -9,7 +9,7 @@ stay. The answer is the decision ``digit`` (each cell's value).
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
@@ -30,12 +30,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for i in range(n * n):
         given = number(grid.chars[i])
         if digits.get(i) not in range(1, n + 1):
-            problems.append(f"cell {divmod(i, n)} holds {digits.get(i)!r}, not a digit 1 to {n}")
+            problems.append(f"the cell at {cell_name(*divmod(i, n))} holds {digits.get(i)!r}, not a digit 1 to {n}")
         elif given is not None and digits[i] != given:
-            problems.append(f"cell {divmod(i, n)} is given {given} but holds {digits[i]}")
-    groups = [(f"row {r}", [r * n + c for c in range(n)]) for r in range(n)]
-    groups += [(f"column {c}", [r * n + c for r in range(n)]) for c in range(n)]
-    groups += [(f"the box at {(r, c)}", [(r + dr) * n + c + dc for dr in range(height) for dc in range(width)])
+            problems.append(f"the cell at {cell_name(*divmod(i, n))} is given {given} but holds {digits[i]}")
+    groups = [(f"row {r + 1}", [r * n + c for c in range(n)]) for r in range(n)]
+    groups += [(f"column {c + 1}", [r * n + c for r in range(n)]) for c in range(n)]
+    groups += [(f"the box at {cell_name(r, c)}", [(r + dr) * n + c + dc for dr in range(height) for dc in range(width)])
                for r in range(0, n, height) for c in range(0, n, width)]
     for name, cells in groups:
         values = sorted(digits.get(i, 0) for i in cells)

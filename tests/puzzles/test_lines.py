@@ -184,7 +184,7 @@ def test_masyu_verifier_reads_the_circles():
             or all(c in (0, 5) for c in (e[0][1], e[1][1])) and e[0][1] == e[1][1]}
     verdict = find_plugin("Masyu").verify(grid, Solution({"line": ring}, {}), {})
     assert not verdict.ok
-    assert any("misses the circle at (1, 1)" in p for p in verdict.problems), verdict.problems
+    assert any("misses the circle at row 2, column 2" in p for p in verdict.problems), verdict.problems
 
 
 # ------------------------------------------------------------------ URLs

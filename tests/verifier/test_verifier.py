@@ -68,10 +68,10 @@ def test_rules_score_walls_budget_and_escape(tmp_path):
     assert v.score == 1
     # No wall below: the horse walks down to the border.
     v = horse_verify(model.grid, walls(model, (1, 1)), {"budget": 2})
-    assert not v.ok and any("reaches the border at (3, 2)" in p for p in v.problems)
+    assert not v.ok and any("reaches the border at row 4, column 3" in p for p in v.problems)
     # A wall on water or on the horse is not allowed.
     v = horse_verify(model.grid, walls(model, (0, 0), (2, 2)), {"budget": 2})
-    assert any("a wall stands on '~' at (0, 0)" in p for p in v.problems)
+    assert any("a wall stands on '~' at row 1, column 1" in p for p in v.problems)
     # Enclosed: horse + two grass cells = 3 points.
     v = horse_verify(model.grid, walls(model, (2, 2)), {"budget": 2})
     assert v.ok and v.score == 3
