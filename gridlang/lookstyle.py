@@ -74,7 +74,7 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
     for name, look in looks.decisions.items():
         if look == "tint":
             lattice = looks.lattices.get(name)
-            marks[name] = MarkStyle("tints") if lattice is None and _valued(looks, name) else \
+            marks[name] = MarkStyle("tints") if lattice is None and name in looks.valued else \
                 MarkStyle("tint", hashed_colour(name, 0.8, 0.5))
         elif look in MARKS:
             marks[name] = MARKS[look]
@@ -92,7 +92,3 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
                  outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE)
 
-
-def _valued(looks: Looks, name: str) -> bool:
-    """Whether a decision drawn as a tint has values of its own (not Boolean)."""
-    return name in looks.valued
