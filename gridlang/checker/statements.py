@@ -25,6 +25,8 @@ class _Checker(ExpressionTypes):
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
+        # `draw` statements, checked after every declaration (gridlang/checker/drawing.py).
+        self.draws: list[ast.Draw] = []
 
     def error(self, message: str, span) -> None:
         self.errors.append(SemanticError(message, span, source=self.spec.source))
@@ -42,6 +44,10 @@ class _Checker(ExpressionTypes):
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if self.draws:
+            from .drawing import check_draws
+
+            check_draws(self, self.draws)
         if not self.errors and not self.sym.decisions:
             self.error("the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
                        "and states rules (docs/language.md)" if not self.spec.statements else
@@ -79,6 +85,9 @@ class _Checker(ExpressionTypes):
     # statements -----------------------------------------------------------
     def _puzzle(self, st: ast.Puzzle) -> None:
         pass
+
+    def _draw(self, st: ast.Draw) -> None:
+        self.draws.append(st)
 
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):

@@ -98,14 +98,15 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
 
 
 def _render(model, solution) -> str:
-    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    """The answer drawn by the puzzle's plug-in, or else from the spec's looks (:mod:`gridlang.textdraw`)."""
+    from ..looks import of_model
     from ..plugins import find_plugin
+    from ..textdraw import render
 
     text = find_plugin(model.name).render(model.grid, solution)
     if text is not None:
         return text
-    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
-    return _render_edges(model.grid, solution, lattices) if lattices else _render_generic(model.grid, solution)
+    return render(model.grid, solution, of_model(model))
 
 
 def _report_json(report, args) -> dict:
@@ -202,33 +203,6 @@ def backend_text(report) -> str:
     if report.connectivity is not None:
         text += f", connectivity {report.connectivity}"
     return text
-
-
-def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
-    rows = []
-    for r in range(grid.rows):
-        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
-                            for c in range(grid.cols)))
-    return "\n".join(rows)
-
-
-def _render_edges(grid, solution, lattices: dict[str, str]) -> str:
-    """The first decision on edges drawn in box-drawing characters (``═ ║`` for the value 2)
-    between the map's characters (a cell of two or more characters shown as ``#``)."""
-    from ..plugins.lines import draw_between_cells, draw_on_corners
-
-    name, lattice = next(iter(lattices.items()))
-    values = {}
-    for key, v in solution.decisions.get(name, {}).items():
-        if v is True or type(v) is int and v != 0:
-            values[key] = 1 if v is True else v
-    def char(i: int) -> str:
-        return grid.chars[i] if len(grid.chars[i]) == 1 else "#"
-
-    if lattice == "corners":
-        return draw_on_corners(grid.rows, grid.cols, char, values)
-    return draw_between_cells(grid.rows, grid.cols, list(grid.chars), values, char)
 
 
 def _format_backend(fmt: str):
