@@ -19,24 +19,33 @@ from __future__ import annotations
 import enum
 import importlib
 import importlib.util
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
-from .ir import Assignment, Connected, Constraint, Model
+from .ir import Assignment, Connected, Constraint, Model, Sense
 from .settings import Settings
 
 
 class Status(enum.Enum):
     """What a solve proved.
 
-    * ``OPTIMAL``: a solution, proved optimal (or, with no objective, a
-      solution that satisfies every constraint).
-    * ``FEASIBLE``: a solution, optimality not proved (time limit).
+    * ``OPTIMAL``: a solution, proved optimal: the solver's proved bound
+      equals its objective value (with no objective, a solution that
+      satisfies every constraint).
+    * ``FEASIBLE``: a solution, optimality not proved: the time limit, or a
+      limit of the solver's own given with ``--set`` (a gap, a conflict or
+      node limit), stopped the search first; ``Result.bound`` is the bound
+      proved by then.
     * ``INFEASIBLE``: proved that no solution exists.
-    * ``UNKNOWN``: no solution and no proof (time limit).
+    * ``UNKNOWN``: no solution and no proof (a time or solver limit).
+
+    A backend reports what its solver proved, never what it was told to
+    accept: a solver that calls an answer optimal within a gap has proved
+    only its bound (:func:`proves_optimum`).
     """
 
     OPTIMAL = "OPTIMAL"
@@ -48,6 +57,49 @@ class Status(enum.Enum):
     def has_solution(self) -> bool:
         """True for OPTIMAL and FEASIBLE."""
         return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+
+INT_TOL = 1e-6
+"""Relative slack of a solver's bound past the integer it stands for (:func:`integral_bound`)."""
+
+
+def integral_bound(bound: float | None, sense: Sense | None) -> float | None:
+    """A proved bound on an integer-valued objective, rounded towards the incumbent.
+
+    Every IR objective has integer coefficients, so a bound of 66.4 on a
+    maximum proves 66. The solver's bound may sit a relative
+    :data:`INT_TOL` past the integer it stands for; the slack is held
+    below 0.5, so that a large bound (``10**9``) is never rounded past
+    the next integer.
+
+    Returns:
+        The rounded bound, or None for no bound (None, infinite or NaN, or
+        no objective).
+    """
+    if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
+        return None
+    slack = min(0.5, INT_TOL * max(1.0, abs(bound)))
+    if sense is Sense.MAXIMIZE:
+        return float(math.floor(bound + slack))
+    return float(math.ceil(bound - slack))
+
+
+def proves_optimum(value: int, bound: float | None, sense: Sense) -> bool:
+    """Whether a proved ``bound`` shows that an answer of objective ``value`` is optimal.
+
+    A solver stopped by a gap limit reports "optimal" with a bound past
+    its answer's value (CP-SAT's ``absolute_gap_limit``, HiGHS's
+    ``mip_rel_gap``); only a bound that the answer meets is a proof.
+
+    Args:
+        value: the answer's objective value.
+        bound: the solver's proved bound (None: none given, which proves nothing).
+        sense: the objective's sense.
+    """
+    rounded = integral_bound(bound, sense)
+    if rounded is None:
+        return False
+    return value >= rounded if sense is Sense.MAXIMIZE else value <= rounded
 
 
 @dataclass(slots=True)

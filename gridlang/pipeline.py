@@ -48,7 +48,9 @@ class Report:
         solutions: every solution found when counting (the first included).
         unique: with ``--unique`` (or a count that settles it): True when
             proved unique, False when a second solution was found, None when
-            the proof ran out of time or was not asked for.
+            the proof ran out of time or was not asked for, and with an
+            objective when the first answer is not proved optimal (a time
+            or solver limit stopped it: uniqueness is of optimal answers).
         interrupted: the deadline was stopped by the user (Ctrl-C); the
             answer is the best one found until then.
         complete: when counting, True if the enumeration proved there are no
@@ -292,7 +294,12 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
         verify_seconds += time.perf_counter() - t1
         report.solutions.append(report.solution)
     limit = 2 if unique else count
-    if limit is not None and limit > 1 and result.status.has_solution:
+    if limit is not None and limit > 1 and result.status.has_solution and model.objective is not None \
+            and result.status is not Status.OPTIMAL:
+        # Uniqueness and counts are of optimal answers: without a proof of the
+        # first one's optimality (a time or solver limit), neither is settled.
+        report.complete = False
+    elif limit is not None and limit > 1 and result.status.has_solution:
         verify_seconds += _enumerate(session, model, result, report, limit)
         if len(report.solutions) > 1:
             report.unique = False
