@@ -174,6 +174,39 @@ class CpSatSettings(Settings):
         if conflicts is not None and conflicts <= 0:
             # CP-SAT takes it and stops before the first conflict: every run UNKNOWN.
             raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' must be at least 1, not {conflicts!r}")
+        if conflicts is not None:
+            conflict_limit_workers(self.parameters.get("num_workers"), "num_workers")
+        for name, why in REFUSED.items():
+            if name in self.parameters and self.parameters[name] not in (False, 0):
+                raise BackendError(f"CP-SAT parameter {name!r} is refused: {why}")
+
+
+REFUSED = {
+    "fix_variables_to_their_hinted_value": "gridlang hints each cut round with the last answer, so CP-SAT "
+                                           "would search only that answer and call the puzzle infeasible "
+                                           "or that answer optimal without a proof",
+    "enumerate_all_solutions": "gridlang enumerates answers itself (--count, --unique) with blocking "
+                               "clauses; CP-SAT's own enumeration finds every answer before it returns "
+                               "and reports only the last",
+}
+"""CP-SAT parameters that change what its answers mean, each refused with the reason."""
+
+
+def conflict_limit_workers(workers: object, where: str) -> None:
+    """Refuse ``max_number_of_conflicts`` beside more than one worker.
+
+    CP-SAT applies the limit to each of its internal SAT searches, not to a
+    run: with several workers, its neighbourhood searches never reach it
+    and the run does not stop (a 14x12 daily still ran after 45 s). One
+    worker stops at it.
+
+    Raises:
+        BackendError: ``workers`` (from ``where``) is more than 1.
+    """
+    if isinstance(workers, int) and workers > 1:
+        raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' holds for one worker only (CP-SAT counts "
+                           f"conflicts per internal search, and its other workers never stop at it); "
+                           f"it runs with one worker, not {where} {workers}: give a time limit instead")
 
 
 class CpSatBackend(Backend):
@@ -192,6 +225,18 @@ class CpSatBackend(Backend):
     def __init__(self) -> None:
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
+
+    def configure(self, options: SolveOptions) -> CpSatSettings:
+        """The CP-SAT parameters of ``options``, checked (:class:`CpSatSettings`), and
+        ``max_number_of_conflicts`` refused beside ``--workers`` above 1.
+
+        Raises:
+            BackendError: a parameter refused.
+        """
+        settings = super().configure(options)
+        if "max_number_of_conflicts" in settings.parameters and "num_workers" not in settings.parameters:
+            conflict_limit_workers(options.workers, "--workers")
+        return settings
 
     def solve(self, model: Model, options: SolveOptions, settings: CpSatSettings | None = None) -> Result:
         """Solve ``model`` with CP-SAT, through the lazy-cut driver for the nodes left to cuts.
@@ -648,7 +693,9 @@ class _Oracle:
             built.cutoff(incumbent)
         helper = built.cp.helper
         params = helper.SatParameters()
-        if objective is not None:
+        if "max_number_of_conflicts" in self.settings.parameters:
+            params.num_workers = 1  # the only portfolio that stops at it (conflict_limit_workers)
+        elif objective is not None:
             params.num_workers = options.workers or OPTIMIZATION_WORKERS
             if "subsolvers" not in self.settings.parameters:
                 params.subsolvers.extend(OPTIMIZATION_SUBSOLVERS)
