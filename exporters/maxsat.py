@@ -566,8 +566,11 @@ class _Rc2(_Oracle):
             wcnf.append(cl, weight=w)
         wcnf.nv = max(wcnf.nv, low.top)
         kwargs = dict(solver=s.solver, exhaust=s.exhaust, minz=s.minz, adapt=s.adapt)
-        # Hardening is sound only for a fixed formula; cuts come later.
-        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s.stratified else RC2(wcnf, **kwargs)
+        # Hardening is sound only for a fixed formula; cuts come later. With no
+        # soft clause there is nothing to stratify, and RC2Stratified fails on
+        # such a formula (PySAT 1.9: "'NoneType' object is not iterable").
+        stratified = s.stratified and bool(low.soft)
+        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if stratified else RC2(wcnf, **kwargs)
         self.interruptible = sat_interruptible(s.solver)
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
