@@ -21,12 +21,12 @@ import importlib
 import importlib.util
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
-from .ir import Assignment, Connected, Constraint, Model, Sense
+from .ir import Assignment, Clause, Connected, Constraint, GraphConnected, Model, Sense
 from .settings import Settings
 
 
@@ -313,6 +313,11 @@ class Backend(ABC):
             passes: keyword arguments of each pass, by pass name
                 (``{"linear_to_clauses": {"encoding": "totalizer"}}``).
 
+        A connectivity node with a root outside its members, which can never
+        hold, becomes the empty clause first
+        (:func:`falsify_absent_roots`), so that every
+        backend and strategy calls such a map infeasible.
+
         Returns:
             ``model`` itself when the backend lowers every node kind it
             holds, else a new model whose variables start with ``model``'s.
@@ -321,6 +326,7 @@ class Backend(ABC):
             BackendError: a node that the backend can neither lower nor get
                 decomposed, named with the spec line it came from.
         """
+        model = falsify_absent_roots(model)
         keep = self.native if native is None else frozenset(native)
         if all(type(con) in keep for con in model.constraints):
             return model
@@ -364,6 +370,34 @@ class Backend(ABC):
             BackendError: the format is not one this backend writes.
         """
         raise BackendError(f"backend {self.name!r} writes no files")
+
+
+def falsify_absent_roots(model: Model) -> Model:
+    """``model`` with every connectivity node that has a root outside its members made the empty clause.
+
+    A root is a member by definition (:class:`~gridlang.ir.Connected`,
+    :class:`~gridlang.ir.GraphConnected`), and a cell absent from
+    ``members`` is never one, so such a node can never hold: a horse on
+    the border of its map, whose pen must avoid the border, gets one. The
+    empty clause says so to every backend alike, where each encoding of
+    connectivity would meet a root it has no variable for. A pure pass,
+    kept here rather than in :mod:`gridlang.transforms`, whose import (its
+    encodings) a backend that decomposes nothing does not pay.
+
+    Returns:
+        ``model`` itself when no node has such a root, else a new model
+        (same variables, each such node replaced in place).
+    """
+    def absent(con: Constraint) -> bool:
+        if not isinstance(con, (Connected, GraphConnected)) or not con.roots:
+            return False
+        members = {v for v, _ in con.members}
+        return any(r not in members for r in con.roots)
+
+    if not any(absent(con) for con in model.constraints):
+        return model
+    return replace(model, constraints=tuple(Clause((), con.span) if absent(con) else con
+                                            for con in model.constraints))
 
 
 # name -> (module, class). Modules are imported only when a backend is used.
