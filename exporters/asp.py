@@ -41,9 +41,10 @@ slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.errors.BackendError`.
 
-``write`` saves the program as a ``.lp`` file for the ``clingo`` command
-(format ``asp``) with a ``.vars.json`` sidecar; ``read_solution`` reads
-clingo's answer back (its text output, or ``--outf=2`` JSON).
+``write`` saves the program as a ``.lp`` file for the clingo application
+(format ``asp``; the wheel's is ``python -m clingo``, as the header says)
+with a ``.vars.json`` sidecar; ``read_solution`` reads clingo's answer back
+(its text output, or ``--outf=2`` JSON).
 """
 
 from __future__ import annotations

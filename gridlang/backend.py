@@ -400,6 +400,27 @@ def falsify_absent_roots(model: Model) -> Model:
                                             for con in model.constraints))
 
 
+def run_lines(fmt: str, command: str) -> list[str]:
+    """The header lines of an exported file that say how to solve it and read the answer back.
+
+    Every command is one a user of the pip wheels can run (the wheels ship
+    no ``clingo`` or ``highs`` executable: their Python modules serve);
+    ``FILE`` is the exported file, ``ANSWER`` the solver's answer, ``SPEC``
+    and ``MAP`` the spec and map the header names. ``tests/cli/test_exports.py``
+    runs them.
+
+    Args:
+        fmt: the format, as ``gridlang decode --format`` takes it.
+        command: a shell command that solves ``FILE`` and writes ``ANSWER``.
+
+    Returns:
+        ``run: COMMAND`` and ``then: gridlang decode ...``, without comment marks.
+    """
+    return [f"run: {command}",
+            f"then: gridlang decode SPEC --map MAP --solution ANSWER --format {fmt} (SPEC, MAP and parameters "
+            "as above)"]
+
+
 # name -> (module, class). Modules are imported only when a backend is used.
 _REGISTRY: dict[str, tuple[str, str]] = {
     "cpsat": ("gridlang.exporters.cpsat", "CpSatBackend"),
