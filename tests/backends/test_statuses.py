@@ -82,6 +82,7 @@ def test_a_cpsat_conflict_limit_with_several_workers_is_refused():
     ("auto", {"asp.options.enum-mode": "cautious"}, "clingo option '--enum-mode=cautious' is refused"),
     ("milp", {"milp.highs_options.objective_bound": -70.0},
      "HiGHS option 'objective_bound' = -70.0 is refused: HiGHS prunes every answer past it"),
+    ("milp", {"milp.highs_options.objective_bound": 0.0}, "HiGHS option 'objective_bound' = 0.0 is refused"),
     ("milp", {"milp.highs_options.solve_relaxation": True}, "HiGHS option 'solve_relaxation' = True is refused"),
     ("milp", {"milp.highs_options.mip_feasibility_tolerance": 0.5},
      "HiGHS option 'mip_feasibility_tolerance' = 0.5 is refused"),
