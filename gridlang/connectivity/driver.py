@@ -21,8 +21,10 @@ proved optimal (or infeasible below the incumbent) proves the same of the
 puzzle, and an incumbent that scores the relaxation's bound is optimal.
 An oracle's "optimal" counts only when the answer meets the bound it
 reports (:func:`~gridlang.backend.proves_optimum`): a solver stopped by a
-gap limit calls its answer optimal without proving it, and the loop then
-ends as when the time runs out, FEASIBLE with that bound.
+gap limit calls its answer optimal without proving it. Such a round counts
+as feasible; the loop goes on separating while its answer is disconnected,
+and ends FEASIBLE with the bound on the first connected one (unless an
+incumbent meets the bound first).
 When the deadline passes (or Ctrl-C stops it) the best true solution so
 far comes back as FEASIBLE with the relaxation's bound, or UNKNOWN.
 
