@@ -344,7 +344,8 @@ class CpSatBackend(Backend):
             raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
                                "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
                                "cannot hold the loop")
-        seeds = [cut for con in prepared.constraints if isinstance(con, Connected) for cut in seed_cuts(model.grid, con)]
+        seeds = [cut for con in prepared.constraints if isinstance(con, Connected)
+                 for cut in seed_cuts(model.grid, con)]
         for cut in seeds:
             built.add_linear(cut)
         lines = [f"gridlang pbtxt export: {model.name}", *model.provenance(),
