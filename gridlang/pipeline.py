@@ -407,7 +407,6 @@ def more_answers(session: Session, report: Report) -> Iterator[tuple[Solution, V
         terms = model.objective.terms
         session.add([Linear(terms, Cmp.EQ, first.objective - model.objective.constant)])
     last = first.assignment
-    report.complete = False
     deadline = session.options.clock()
     while not deadline.expired():
         session.add([Clause(blocking_clause(model, last))])
