@@ -98,6 +98,8 @@ class Symbols:
             (a tile or tag) whose cells are its values (``decide owner:
             clue on all``).
         connectivity: the spec's ``connectivity`` strategy, or None.
+        draws: the spec's ``draw`` statements that passed the checks, in
+            source order (:mod:`gridlang.looks`).
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -110,6 +112,7 @@ class Symbols:
     parts: dict[str, tuple[str, int]] = field(default_factory=dict)
     cell_decisions: dict[str, str] = field(default_factory=dict)
     connectivity: str | None = None
+    draws: list[ast.Draw] = field(default_factory=list)
 
     def kind_of(self, name: str) -> str | None:
         """``tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""

@@ -8,8 +8,9 @@ each use) and the compiler and the verifier never meet a let. ``S[p]`` with
 S a let of a cell set is ``p in (S)``. A call ``down(c)`` of a part of a
 structured tile (``tile sum numbers down, across``) becomes a
 :class:`~gridlang.ast.Part`, and the calls ``values(c)`` and ``distance(p,
-q)`` their nodes (they are no keywords, so a decision may be called
-``distance``; a let or a part of that name comes first).
+q)``, ``direction(c)`` their nodes (they are no keywords there, so a
+decision may be called ``distance``; a let or a part of that name comes
+first).
 
 Hygiene, as in Scheme's ``syntax-rules``: a let sees the declared names and
 its own parameters, never the ``for each`` variables of the place it is
@@ -35,7 +36,8 @@ from dataclasses import replace
 from .. import ast
 from ..errors import GridlangError, SemanticError, raise_all
 
-_BUILTINS = {"values": ("values(c)", ast.ValuesOf), "distance": ("distance(p, q)", ast.Distance)}
+_BUILTINS = {"values": ("values(c)", ast.ValuesOf), "direction": ("direction(c)", ast.DirectionOf),
+             "distance": ("distance(p, q)", ast.Distance)}
 """The calls that are constructs of the language, by name: how they are written, and their node."""
 
 MAX_EXPANSION = 200_000
