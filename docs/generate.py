@@ -21,7 +21,7 @@ on a line of its own; the first says what the block is:
     the text of a file of the repository, in a code block.
 ``genres NAME...``
     a table of genres: each spec's ``puzzle`` name (a link to its section),
-    its lines of rules (neither blank nor a comment), its ``decide``
+    its lines of rules (neither blank, a comment nor a ``draw``), its ``decide``
     statements and the number of its instances (``puzzles/instances/NAME``).
 
 Everything between the two comments is rewritten; edit the first comment,
@@ -186,7 +186,7 @@ def genres_table(names: list[str], root: Path = ROOT) -> str:
         title = tree.puzzle.name if tree.puzzle else name
         anchor = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
         rules = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-                 if line.strip() and not line.strip().startswith("#")]
+                 if line.strip() and not line.strip().startswith(("#", "draw "))]
         decide = ", ".join(f"`{line.removeprefix('decide ')}`".replace("|", "\\|") for line in rules
                            if line.startswith("decide "))
         instances = len(list((root / "puzzles" / "instances" / name).glob("*.txt")))
@@ -231,12 +231,14 @@ def same_picture(path: Path, data: bytes) -> bool:
         return False
     if path.suffix.lower() != ".png":
         return path.read_bytes() == data
-    from PIL import Image, ImageChops
+    from PIL import Image
 
     with Image.open(path) as old, Image.open(io.BytesIO(data)) as new:
         if old.size != new.size:
             return False
-        return ImageChops.difference(old.convert("RGBA"), new.convert("RGBA")).getbbox() is None
+        # Compared pixel by pixel: a difference image's getbbox() looks at the alpha channel alone
+        # (Pillow 10+), so two opaque pictures of one size would always pass as the same.
+        return old.convert("RGBA").tobytes() == new.convert("RGBA").tobytes()
 
 
 # ---------------------------------------------------------------- the whole run

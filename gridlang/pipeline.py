@@ -49,7 +49,9 @@ class Report:
         solutions: every solution found when counting (the first included).
         unique: with ``--unique`` (or a count that settles it): True when
             proved unique, False when a second solution was found, None when
-            the proof ran out of time or was not asked for.
+            the proof ran out of time or was not asked for, and with an
+            objective when the first answer is not proved optimal (a time
+            or solver limit stopped it: uniqueness is of optimal answers).
         interrupted: the deadline was stopped by the user (Ctrl-C); the
             answer is the best one found until then.
         complete: when counting, True if the enumeration proved there are no
@@ -395,12 +397,16 @@ def more_answers(session: Session, report: Report) -> Iterator[tuple[Solution, V
         VerificationError: an answer fails verification.
     """
     model, first = report.model, report.result
-    if model.objective is not None and first.status is Status.OPTIMAL:
+    report.complete = False
+    if model.objective is not None and first.status is not Status.OPTIMAL:
+        # Uniqueness and counts are of optimal answers: without a proof of the
+        # first one's optimality (a time or solver limit), neither is settled.
+        return
+    if model.objective is not None:
         # Count optimal solutions only: fix the objective at its optimum.
         terms = model.objective.terms
         session.add([Linear(terms, Cmp.EQ, first.objective - model.objective.constant)])
     last = first.assignment
-    report.complete = False
     deadline = session.options.clock()
     while not deadline.expired():
         session.add([Clause(blocking_clause(model, last))])

@@ -13,14 +13,17 @@ from typing import Union
 from .expressions import (Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf,
     TileValue, Is, Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Direction, Sight,
     Shapes, IsPiece, ConsistsOf, Expr)
+from .drawing import Draw
 from .edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from .blocks import RING, Runs, SameValue
+from .constructs import Call, Connectivity, DirectionOf, Distance, IndexOf, IsKnown, Let, Part, ValuesOf
 from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PFormula, Puzzle, CharSpec, Tile,
     Param, Symbol, DomainRange, DomainValues, DomainPart, Decide, Region, Avoids, Subset, Compare, Objective, IsConnected,
     IsPath, Family, ForEach, Holds, ForPairs, Rule)
 
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "CornersOf", "Degree", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
+           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
+           "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
            "DomainPart", "DomainRange", "DomainValues", "Expr", "Family", "ForEach", "ForPairs", "Holds", "Implies", "IntLit",
            "Is", "IsConnected", "IsPath", "IsPiece", "LineOf", "Mul", "Name", "Neg", "Not", "Objective", "Or",
@@ -33,7 +36,7 @@ Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath, Runs, SameValue
 """Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
 
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
-             ForEach, ForPairs, Holds, Objective]
+             ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity]
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,8 @@
 ``D = D[p]`` is a cell set that depends on decisions (``CELLS``): D is a
 decision on cells, Boolean or enumerated, and p one cell. ``runs of S
 around c`` has no type of its own: it stands only on one side of ``==``,
-the other side a clue list known from the map (a number, or ``values(c)``
-once the map's clue cells hold lists), and the comparison is a condition.
+the other side a clue list known from the map (``values(c)``, or one
+number), and the comparison is a condition.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class BlockTypes:
                        f"multiset), not '{e.op}'; 'not (... == ...)' says they differ", e.span)
             ok = False
         t = self.type_of(other)
-        if t is not None and not (t is Type.INT or t.name == "LIST"):
+        if t is not None and t not in (Type.INT, Type.LIST):
             self.error(f"'runs of S around c' is compared with a clue list known from the map, values(c), or one "
                        f"number; this is {t.value}", _span(other))
             return None

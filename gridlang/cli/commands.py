@@ -82,10 +82,7 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     report on: while the model was compiled, or the picture of ``--image`` read."""
     reason = f"{deadline.cause()} {phase}"
     if args.json:
-        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
-                          "bound": None, "verified": False, "decisions": None, "unique": None,
-                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
-                          "stats": {"reason": reason}}))
+        print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
         limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
@@ -97,15 +94,31 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     return EXIT_NO_SOLUTION
 
 
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
+
+
 def _render(model, solution) -> str:
-    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    """The answer drawn by the puzzle's plug-in, or else from the spec's looks (:mod:`gridlang.textdraw`)."""
+    from ..looks import of_model
     from ..plugins import find_plugin
+    from ..textdraw import render
 
     text = find_plugin(model.name).render(model.grid, solution)
     if text is not None:
         return text
-    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
-    return _render_edges(model.grid, solution, lattices) if lattices else _render_generic(model.grid, solution)
+    return render(model.grid, solution, of_model(model))
 
 
 def _report_json(report, args) -> dict:
@@ -116,7 +129,6 @@ def _report_json(report, args) -> dict:
 
 def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
-    from ..plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -124,19 +136,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    parts = [f"status {report.status}"]
-    if report.solution is not None:
-        score = report.score
-        if score is not None:
-            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
-            parts.insert(0, f"score {score} ({verified})")
-        else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
-        if res.status is Status.FEASIBLE and res.bound is not None:
-            parts.append(f"bound {res.bound:g}")
-        parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(backend_text(report))
-    lines.append("   ".join(parts))
+    lines.append(status_line(report))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
@@ -175,6 +175,33 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     return "\n".join(lines)
 
 
+def status_line(report) -> str:
+    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
+    walls 12/12   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    parts = [f"status {report.status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
+    parts.append(backend_text(report))
+    return "   ".join(parts)
+
+
+report_text = _report_text
+"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
+
+
 def _count_text(found: int, asked: int, complete: bool | None) -> str:
     """What ``--count N`` found: how many answers, and whether that is all of them."""
     s = "" if found == 1 else "s"
@@ -202,33 +229,6 @@ def backend_text(report) -> str:
     if report.connectivity is not None:
         text += f", connectivity {report.connectivity}"
     return text
-
-
-def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
-    rows = []
-    for r in range(grid.rows):
-        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
-                            for c in range(grid.cols)))
-    return "\n".join(rows)
-
-
-def _render_edges(grid, solution, lattices: dict[str, str]) -> str:
-    """The first decision on edges drawn in box-drawing characters (``═ ║`` for the value 2)
-    between the map's characters (a cell of two or more characters shown as ``#``)."""
-    from ..plugins.lines import draw_between_cells, draw_on_corners
-
-    name, lattice = next(iter(lattices.items()))
-    values = {}
-    for key, v in solution.decisions.get(name, {}).items():
-        if v is True or type(v) is int and v != 0:
-            values[key] = 1 if v is True else v
-    def char(i: int) -> str:
-        return grid.chars[i] if len(grid.chars[i]) == 1 else "#"
-
-    if lattice == "corners":
-        return draw_on_corners(grid.rows, grid.cols, char, values)
-    return draw_between_cells(grid.rows, grid.cols, list(grid.chars), values, char)
 
 
 def _format_backend(fmt: str):
@@ -529,3 +529,19 @@ def _cmd_backends(args) -> int:
               f"(default {cls.connectivity[0]}); writes: {formats}")
     return EXIT_OK
 
+
+def _cmd_serve(args) -> int:
+    """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    from ..memory import default_limit
+    from ..web.app import Settings
+    from ..web.server import default_workers, serve
+
+    workers = args.workers or default_workers()
+    memory = args.memory_limit
+    if memory is None and (total := default_limit()) is not None:
+        memory = total // workers
+    try:
+        serve(args.host, args.port, Settings(workers, args.queue, args.time_limit, memory))
+    except OSError as e:
+        raise BackendError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
+    return EXIT_OK

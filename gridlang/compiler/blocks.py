@@ -42,8 +42,6 @@ from ..ir import Clause, EqualBlocks, Table
 from ..transforms.table import forbidden_clauses
 from .cellsets import CellValue, neg
 
-_VALUES_OF = getattr(ast, "ValuesOf", ())
-"""``values(c)``'s node, where the language has it."""
 
 
 def ring_runs(bits) -> list[int]:
@@ -195,7 +193,7 @@ class BlockLowering:
     def clue_list(self, e) -> tuple[int | None, ...]:
         """The clue list a runs comparison reads: the numbers of ``values(c)``'s cell, separated by
         commas in its text (``?`` an unknown entry), or one number known before solving."""
-        if _VALUES_OF and isinstance(e, _VALUES_OF):
+        if isinstance(e, ast.ValuesOf):
             i = self.cell_of(e.cell)
             text = "" if i is None else str(self.grid.chars[i])
             entries = text.split(",")

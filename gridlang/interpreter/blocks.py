@@ -16,8 +16,6 @@ from __future__ import annotations
 from .. import ast
 from ..errors import SemanticError
 
-_VALUES_OF = getattr(ast, "ValuesOf", ())
-"""``values(c)``'s node, where the language has it."""
 
 
 class BlockRules:
@@ -68,7 +66,7 @@ class BlockRules:
     def clue_entries(self, e) -> list[int | None]:
         """The clue list ``e`` stands for: ``values(c)``'s cell's text split at its commas (``?``:
         None), or one number."""
-        if _VALUES_OF and isinstance(e, _VALUES_OF):
+        if isinstance(e, ast.ValuesOf):
             c = self.cell(e.cell)
             text = "" if c is None else str(self.grid.chars[c])
             parts = text.split(",")

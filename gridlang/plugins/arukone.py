@@ -31,7 +31,7 @@ def verify(grid, solution, params, variant=None) -> Verdict:
 
 
 class ArukonePlugin(NumberlinkPlugin):
-    """Arukone: Numberlink's drawing, and its verifier with every cell on a line."""
+    """Arukone: Numberlink's verifier, with every cell on a line."""
 
     name = "arukone"
 

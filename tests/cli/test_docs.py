@@ -85,6 +85,24 @@ def test_a_changed_output_is_out_of_date_until_the_script_rewrites_it(tmp_path):
     assert page.read_text() == text  # the same bytes on a rerun, though the seconds differ
 
 
+def test_two_opaque_pictures_of_one_size_differ_by_their_pixels(tmp_path):
+    """A difference image's getbbox() looks at alpha alone: opaque pictures compared so were all the same."""
+    import io
+
+    from PIL import Image
+
+    def png(colour) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGBA", (4, 4), colour).save(out, format="PNG")
+        return out.getvalue()
+
+    gen = generator()
+    path = tmp_path / "p.png"
+    path.write_bytes(png((255, 255, 255, 255)))
+    assert gen.same_picture(path, png((255, 255, 255, 255)))
+    assert not gen.same_picture(path, png((0, 0, 0, 255)))
+
+
 def test_timings_are_masked_and_kept_until_their_line_changes():
     gen = generator()
     old = "x\ntime: startup 0.35 s, total 0.82 s\n"

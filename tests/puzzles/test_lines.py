@@ -150,8 +150,9 @@ def test_known_answer_and_uniqueness(genre, name, backend):
 
 @pytest.mark.parametrize("genre", GENRES)
 def test_spec_is_short(genre):
+    """Its statements, less comments and the `draw` lines (how it looks, not its rules), fit in 12 lines."""
     lines = (PUZZLES / f"{genre}.grid").read_text(encoding="utf-8").splitlines()
-    assert len([ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]) <= 12
+    assert len([ln for ln in lines if ln.strip() and not ln.lstrip().startswith(("#", "draw "))]) <= 12
 
 
 def _grid(genre: str, name: str):
