@@ -24,6 +24,8 @@ class _Checker(ExpressionTypes):
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
+        # `format` statements, checked after every declaration (gridlang/checker/formats.py).
+        self.formats: list[ast.Format] = []
 
     def error(self, message: str, span) -> None:
         self.errors.append(SemanticError(message, span, source=self.spec.source))
@@ -38,6 +40,10 @@ class _Checker(ExpressionTypes):
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if self.formats:
+            from .formats import check_formats
+
+            check_formats(self, self.formats)
         if not self.errors and not self.sym.decisions:
             self.error("the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
                        "and states rules (docs/language.md)" if not self.spec.statements else
@@ -58,6 +64,9 @@ class _Checker(ExpressionTypes):
     # statements -----------------------------------------------------------
     def _puzzle(self, st: ast.Puzzle) -> None:
         pass
+
+    def _format(self, st: ast.Format) -> None:
+        self.formats.append(st)
 
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):
