@@ -112,11 +112,6 @@ class Decoded:
     spec: str = ""
     params: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def genre(self) -> str:
-        """The genre as the URL names it (kept for the callers of an earlier version)."""
-        return self.pid
-
 
 def _frame(fmt: ast.Format) -> str | None:
     return next((p.place for p in fmt.parts if p.place.startswith("outside")), None)

@@ -249,6 +249,9 @@ def test_one_row_one_column_and_one_cell():
         assert layer == rooms, (url, text)
         assert cells_of(text) == {(0, 0): "3" if len(rooms) == 1 else "2"}
         round_trip(tree, url, text)
+    # A bundled spec's URL of one column (gridlang 0.1 raised IndexError reading its borders).
+    lines = decode("https://puzz.link/p?lits/1/3/g").text.splitlines()
+    assert lines[lines.index("rooms:") + 1:] == ["a", "b", "b"]
 
 
 @pytest.mark.parametrize("item,url,column,words", [
