@@ -23,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .engine import Decoded, Engine
-from .url import PuzzLink, UrlError, Where, build_url, error, parse_url, url_line
+from .url import PuzzLink, UrlError, Where, error, parse_url, url_line
 
 __all__ = ["Decoded", "PuzzLink", "UrlError", "Where", "bundled_spec", "compile_url", "decode", "encode", "encode_map",
            "engine_of", "error", "load_url", "map_from_url", "parse_url", "url_line"]
@@ -81,7 +81,7 @@ def _reader_for(link: PuzzLink, spec):
     """
     from .. import ast
     from ..parser import parse_file
-    from .index import bundled_spec_for, format_of, listing
+    from .index import NoBundle, bundled_spec_for, format_of, listing
 
     if spec is None:
         return parse_file(bundled_spec(link.pid, link))
@@ -93,7 +93,7 @@ def _reader_for(link: PuzzLink, spec):
         return tree
     try:
         other = bundled_spec_for(link.pid)
-    except Exception:  # noqa: BLE001 - naming the bundled spec is a courtesy
+    except NoBundle:
         other = None
     hint = (f"; the bundled {other.name} reads them" if other is not None else
             f"; no bundled spec reads them either (they read: {listing()})")

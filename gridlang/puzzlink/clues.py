@@ -26,7 +26,7 @@ tokens: ``^2``, ``1,3,3``, ``12,7``.
 from __future__ import annotations
 
 from .body import ARROWS, UNKNOWN, Arrow, Body, Pair, Value
-from .encoding import Encoding, Part, Unwritable
+from .encoding import Encoding, Unwritable
 from .numbers import scan, write_runs
 
 _DIRECTION = {v: k for k, v in ARROWS.items()}

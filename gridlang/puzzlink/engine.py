@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import ast
-from ..errors import MapError
 from ..grid import flood_rooms
 from .body import UNKNOWN, Body, Value
 from .encoding import CELL_PLACES, Part, Unwritable, encodings

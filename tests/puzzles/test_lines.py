@@ -31,7 +31,7 @@ from gridlang.interpreter import Interpreter
 from gridlang.maps import build_grid, parse_map, read_map
 from gridlang.params import resolve_params
 from gridlang.parser import parse_file, parse_spec
-from gridlang.pipeline import load_checked, solve, solve_model
+from gridlang.pipeline import load_checked, solve_model
 from gridlang.plugins import find_plugin
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
