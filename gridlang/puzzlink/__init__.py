@@ -71,13 +71,12 @@ def _reader_for(link: PuzzLink, spec):
     """The parsed spec whose format reads ``link``.
 
     ``spec`` (a path or a parsed spec) reads it when its format names the
-    URL's genre; a spec that declares no format leaves it to the bundled
-    spec of that genre (the map is then checked against ``spec``'s own
-    tiles); None takes the bundled spec.
+    URL's genre; None takes the bundled spec whose format does.
 
     Raises:
-        UrlError: ``spec``'s format names other genres, or no bundled spec
-            reads the genre; at the URL's genre.
+        UrlError: ``spec`` declares no format, or its format names other
+            genres (the message names the bundled spec that reads the URL),
+            or no bundled spec reads the genre; at the URL's genre.
     """
     from .. import ast
     from ..parser import parse_file
@@ -87,9 +86,7 @@ def _reader_for(link: PuzzLink, spec):
         return parse_file(bundled_spec(link.pid, link))
     tree = spec if isinstance(spec, ast.Spec) else parse_file(spec)
     fmt = format_of(tree)
-    if fmt is None:
-        return parse_file(bundled_spec(link.pid, link))
-    if link.pid in fmt.names:
+    if fmt is not None and link.pid in fmt.names:
         return tree
     try:
         other = bundled_spec_for(link.pid)
@@ -97,8 +94,9 @@ def _reader_for(link: PuzzLink, spec):
         other = None
     hint = (f"; the bundled {other.name} reads them" if other is not None else
             f"; no bundled spec reads them either (they read: {listing()})")
-    raise error(link, f"the URL is a {link.pid} puzzle, but {Path(tree.path).name}'s format reads "
-                      f"{'/'.join(fmt.names)} URLs{hint}", link.pid_at)
+    reads = (f"'s format reads {'/'.join(fmt.names)} URLs" if fmt is not None else
+             " declares no puzz.link format (format puzzlink ...)")
+    raise error(link, f"the URL is a {link.pid} puzzle, but {Path(tree.path).name}{reads}{hint}", link.pid_at)
 
 
 def decode(url: str, spec=None, where: Where | None = None) -> Decoded:
@@ -106,9 +104,9 @@ def decode(url: str, spec=None, where: Where | None = None) -> Decoded:
 
     Args:
         url: the URL.
-        spec: the spec (a path or a parsed :class:`~gridlang.ast.Spec`);
-            None, or a spec without a format, reads the URL through the
-            bundled spec whose format names the URL's genre.
+        spec: the spec (a path or a parsed :class:`~gridlang.ast.Spec`)
+            whose format names the URL's genre, or None for the bundled
+            spec whose format does.
         where: where the URL stands, for error carets (default ``--url``).
 
     Returns:
@@ -159,7 +157,8 @@ def map_from_url(text: str, path: str, spec=None, puzzle: str | None = None):
     Args:
         text: the file's text.
         path: its name, for errors (the caret stands in the file).
-        spec: the parsed spec it is read for, or None for the bundled spec of the URL's genre.
+        spec: the parsed spec it is read for (its format reads the URL), or None for the bundled spec
+            of the URL's genre.
         puzzle: the spec's puzzle name (its plug-in reads the decoded map).
 
     Returns:
