@@ -82,10 +82,7 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     report on: while the model was compiled, or the picture of ``--image`` read."""
     reason = f"{deadline.cause()} {phase}"
     if args.json:
-        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
-                          "bound": None, "verified": False, "decisions": None, "unique": None,
-                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
-                          "stats": {"reason": reason}}))
+        print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
         limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
@@ -95,6 +92,21 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_NO_SOLUTION
+
+
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
 
 
 def _render(model, solution) -> str:
@@ -117,7 +129,6 @@ def _report_json(report, args) -> dict:
 
 def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
-    from ..plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -125,19 +136,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    parts = [f"status {report.status}"]
-    if report.solution is not None:
-        score = report.score
-        if score is not None:
-            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
-            parts.insert(0, f"score {score} ({verified})")
-        else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
-        if res.status is Status.FEASIBLE and res.bound is not None:
-            parts.append(f"bound {res.bound:g}")
-        parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(backend_text(report))
-    lines.append("   ".join(parts))
+    lines.append(status_line(report))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
@@ -174,6 +173,33 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
                                       if k in s))
     return "\n".join(lines)
+
+
+def status_line(report) -> str:
+    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
+    walls 12/12   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    parts = [f"status {report.status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
+    parts.append(backend_text(report))
+    return "   ".join(parts)
+
+
+report_text = _report_text
+"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
 
 
 def _count_text(found: int, asked: int, complete: bool | None) -> str:
@@ -518,3 +544,19 @@ def _cmd_backends(args) -> int:
               f"(default {cls.connectivity[0]}); writes: {formats}")
     return EXIT_OK
 
+
+def _cmd_serve(args) -> int:
+    """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    from ..memory import default_limit
+    from ..web.app import Settings
+    from ..web.server import default_workers, serve
+
+    workers = args.workers or default_workers()
+    memory = args.memory_limit
+    if memory is None and (total := default_limit()) is not None:
+        memory = total // workers
+    try:
+        serve(args.host, args.port, Settings(workers, args.queue, args.time_limit, memory))
+    except OSError as e:
+        raise BackendError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
+    return EXIT_OK
