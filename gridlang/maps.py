@@ -46,6 +46,7 @@ from pathlib import Path
 
 from . import ast
 from .checker import Symbols
+from .clues import misfit
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
 from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
@@ -466,6 +467,10 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
                         f"character {ch!r} at row {r + 1}, column {c + 1} is not a tile of this spec "
                         f"(tiles: {_legend(symbols)}){comment}", data.span(r, c)))
                 name = "?"
+            elif symbols.tiles[name].parts and len(errors) < 20:
+                problem = misfit(symbols.tiles[name].parts, ch)
+                if problem is not None:
+                    errors.append(data.error(f"row {r + 1}, column {c + 1}: {problem}", data.span(r, c)))
             tiles.append(name)
             where.setdefault(ch, []).append((r, c))
     raise_all(errors)

@@ -9,13 +9,16 @@ cells have the same shape exactly when their canonical forms are equal.
 ``polyominoes(k)`` is every free polyomino of k cells (1, 1, 2, 5, 12, 35
 for k = 1..6), grown cell by cell from the smaller ones; the tetrominoes
 are ``polyominoes(4)`` (I, L, O, S, T) and the pentominoes ``polyominoes(5)``
-(F, I, L, N, P, T, U, V, W, X, Y, Z). A placement of a shape is one of its
-orientations moved onto grid cells.
+(F, I, L, N, P, T, U, V, W, X, Y, Z). ``rectangles(n, ...)`` and ``squares(n,
+...)`` are the free rectangles and the square of n cells that fit a grid (of
+any size, not only up to :data:`MAX_SIZE`). A placement of a shape is one of
+its orientations moved onto grid cells.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 
 Shape = frozenset[tuple[int, int]]
 
@@ -85,6 +88,25 @@ def polyominoes(k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
                 if cell not in cells:
                     found.add(canonical(cells | {cell}))
     return tuple(sorted(found, key=lambda s: (_width(s), s)))
+
+
+def rectangles(n: int, rows: int, cols: int) -> list[tuple[tuple[int, int], ...]]:
+    """The free rectangles of ``n`` cells that fit a ``rows`` x ``cols`` grid (one turned either way),
+    canonical forms, narrowest first: ``rectangles(6, ...)`` is 1x6 and 2x3. Empty for n < 1."""
+    out = []
+    for h in range(1, math.isqrt(n) + 1 if n > 0 else 1):
+        w, rest = divmod(n, h)
+        if rest == 0 and (h <= rows and w <= cols or w <= rows and h <= cols):
+            out.append(canonical((r, c) for r in range(h) for c in range(w)))
+    return out
+
+
+def squares(n: int, rows: int, cols: int) -> list[tuple[tuple[int, int], ...]]:
+    """The square of ``n`` cells (n a perfect square, the side at most the grid's), or none."""
+    side = math.isqrt(n) if n > 0 else 0
+    if side < 1 or side * side != n or side > min(rows, cols):
+        return []
+    return [tuple((r, c) for r in range(side) for c in range(side))]
 
 
 def _width(shape) -> int:

@@ -209,6 +209,10 @@ class _FormatCheck:
                        item.encoding_span)
             return
         if enc.structured:
+            kind, word = ("arrow", "arrow number") if enc.name == "arrows" else ("numbers", "numbers")
+            if getattr(self.sym.chars, kind, None) is None:
+                self.error(f"{enc.name} gives clues of several parts ({_TOKENS[enc.name]}), and {spec} has no tile "
+                           f"for them: declare 'tile NAME {word}'", item.encoding_span)
             return
         if enc.values is not None:
             for v in enc.values:
@@ -253,6 +257,10 @@ class _FormatCheck:
         if Placement({}, self.sym).token(None) is None:
             self.error(f"the format leaves the cells empty, and {self.checker.spec.path} has no tile '.' for them",
                        self.fmt.kind_span)
+
+
+_TOKENS = {"arrows": "an arrow and a number, ^2", "number lists": "a list of numbers, 3,1,1",
+           "sum pairs": "two sums, 12,7"}
 
 
 def _place_word(kind: str) -> str:

@@ -22,6 +22,7 @@ from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
 from ..maps import MapData
+from .clues import ClueLowering
 from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
@@ -31,7 +32,7 @@ CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
     deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
@@ -74,6 +75,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
+        # Literals a one-literal clause of a rule made true (gridlang.compiler.pieces reads them).
+        self.units: set[int] = set()
 
     # variables and constraints -------------------------------------------
     def new_var(self, family: str, cell: int | None = None, value=None) -> int:
@@ -92,6 +95,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 continue
             lits.append(v)
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
+        if len(lits) == 1:
+            self.units.add(lits[0])
         if len(self.constraints) > MAX_CONSTRAINTS:
             self.check_size()
         if self.deadline is not None and not len(self.constraints) & 0x3FFF:
@@ -123,6 +128,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
             info["variant"] = puzzle.variant
+        if self.sym.connectivity is not None:
+            info["spec_connectivity"] = self.sym.connectivity
         regions = {name: tuple((i, v) for i, v in enumerate(vals) if not isinstance(v, bool))
                    for name, vals in self.region_lits.items()}
         return Model(
@@ -184,6 +191,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         return lits
 
     def domain_of(self, st: ast.Decide) -> list[object]:
+        if st.name in self.sym.cell_decisions:
+            values = self.cell_domain(st)
+            self.domain_values[st.name] = tuple(values)
+            return values
         """The values of an enumerated decision, in order (the union of its domain's parts).
 
         Raises:
@@ -208,7 +219,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             elif isinstance(part, ast.DomainValues):  # the map's values of a tile, each once
                 tile = self.sym.tiles[part.tile.id]
                 found = {tile.value_of(ch) for ch, t in zip(self.grid.chars, self.grid.tiles) if t == part.tile.id}
-                values.extend(v for v in sorted(found) if v not in values)
+                values.extend(v for v in sorted(found - {None}) if v not in values)  # a '?' is no value
             else:
                 seen = set()
                 for v in self.params[part.id]:
@@ -338,7 +349,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(value, ast.IntLit):
             return value.value
         if isinstance(value, ast.TileValue):
-            return self.sym.tiles[self.grid.tiles[cell]].value_of(self.grid.chars[cell])
+            return self.tile_value(cell, value.span)
+        if decision in self.sym.cell_decisions:  # a cell variable: the cell as (row, col)
+            kind, index = self.bound.get(value.id, (None, None))
+            return self.grid.cell(index if kind == "cell" else self.env[value.id])
         decl = self.sym.decisions[decision]
         if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
             return value.id
@@ -436,8 +450,16 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 return scale * int(self.env[e.id])
             value = self.params[e.id]
             return scale * int(value)
+        if isinstance(e, ast.SumOf) and isinstance(e.operand, ast.ValuesOf):
+            return scale * self.list_sum(e.operand)
         if isinstance(e, ast.SumOf):
             return scale * sum(self.params[e.operand.id])
+        if isinstance(e, ast.Part):
+            return scale * self.part_value(e)
+        if isinstance(e, (ast.Distance, ast.IndexOf)):
+            return scale * self.geometry(e)
+        if isinstance(e, ast.Count) and isinstance(e.operand, ast.ValuesOf):
+            return scale * len(self.list_values(e.operand))
         if isinstance(e, ast.At):
             # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
             p = self.cell_of(e.cell)
@@ -454,8 +476,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in sorted(self.members(e.operand).items()):
-                w = 1 if isinstance(e, ast.Count) else \
-                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
+                w = 1 if isinstance(e, ast.Count) else self.tile_value(i, e.span)
                 w *= scale
                 if v is False or w == 0:
                     continue

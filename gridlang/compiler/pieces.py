@@ -4,7 +4,9 @@ Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
 
 ``S is a piece of F``
     P ranges over the placements (any rotation or reflection) of F's shapes
-    on the cells S may hold. Stated as a rule: one new variable ``y(P)`` per
+    on the cells S may hold that hold every cell S surely holds (a fixed
+    cell, or a literal a rule's one-literal clause fixed: Shikaku's
+    ``owner[c] = c`` leaves the rectangles through c). Stated as a rule: one new variable ``y(P)`` per
     placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
     for every such cell. As a condition: the ``or`` over P of ``s == P`` on
     those cells, or, when the rule above already holds for the same set,
@@ -34,6 +36,10 @@ class PieceLowering:
             if fam.arg.id in self.bound:
                 return [self.bound[fam.arg.id][1]]
             return list(self.params[fam.arg.id])  # a `shapes` parameter: canonical shapes
+        if fam.kind in ("rectangles", "squares"):
+            sizes = range(1, self.grid.size + 1) if fam.arg is None else [self._constant(fam.arg)]
+            make = polyomino.rectangles if fam.kind == "rectangles" else polyomino.squares
+            return [shape for n in sizes for shape in make(n, self.grid.rows, self.grid.cols)]
         if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
                 and self.sym.params[fam.arg.id].type == "set of int":
             sizes = list(self.params[fam.arg.id])
@@ -47,12 +53,21 @@ class PieceLowering:
                 raise SemanticError(str(e), fam.span, source=self.spec.source) from e
         return out
 
-    def piece_placements(self, cand: dict[int, CellValue], shapes) -> list[tuple[int, frozenset[int]]]:
-        """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``."""
+    def piece_placements(self, cand: dict[int, CellValue], shapes, one: bool = False
+                         ) -> list[tuple[int, frozenset[int]]]:
+        """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``.
+
+        With ``one`` (the set is one piece), only the placements that hold every cell the set surely
+        holds: True, or a literal a rule's one-literal clause made true (``owner[c] = c``). The others
+        could only be chosen with that cell out of the set, so leaving them out changes no answer; for
+        Shikaku's ``(owner = c) is a piece of rectangles(N)`` it keeps the rectangles through c.
+        """
         allowed = set(cand)
+        surely = {i for i, v in cand.items() if v is True or v in self.units} if one else set()
         out = []
         for k, shape in enumerate(shapes):
-            out.extend((k, cells) for cells in polyomino.placements(shape, self.grid.rows, self.grid.cols, allowed))
+            out.extend((k, cells) for cells in polyomino.placements(shape, self.grid.rows, self.grid.cols, allowed)
+                       if surely <= cells)
         return out
 
     def piece_lit(self, f: ast.IsPiece) -> CellValue:
@@ -65,7 +80,7 @@ class PieceLowering:
             lits = [y for cells, y in chosen.items() if self.form_of(cells) in wanted]
             return self.combine(False, lits, None)
         options = []
-        for _, cells in self.piece_placements(cand, list(dict.fromkeys(self.family_shapes(f.family)))):
+        for _, cells in self.piece_placements(cand, list(dict.fromkeys(self.family_shapes(f.family))), one=True):
             options.append(self.combine(True, [cand[i] if i in cells else neg(cand[i]) for i in cand], None))
         return self.combine(False, options, None)
 
@@ -81,7 +96,7 @@ class PieceLowering:
         span = self.current.span if self.current is not None else None
         cand = self.members(f.cells)
         shapes = list(dict.fromkeys(self.family_shapes(f.family)))
-        options = self.piece_placements(cand, shapes)
+        options = self.piece_placements(cand, shapes, one=True)
         if not options:
             self.clause_under(guard, [], f)
             return

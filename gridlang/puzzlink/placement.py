@@ -54,9 +54,11 @@ class Placement:
                 self.by_value[None] = tile
             elif key != "number":
                 self.by_value[key] = tile
-        self.number = mapping.get("number") or symbols.chars.number
-        self.unknown = self.by_value.get(UNKNOWN, symbols.chars.get("?"))
-        self.empty = self.by_value.get(None, symbols.chars.get("."))
+        chars = symbols.chars
+        self.number = mapping.get("number") or chars.number
+        # the tiles whose own characters are '?' and '.' (not the clue tiles a '?' token may also name)
+        self.unknown = self.by_value.get(UNKNOWN, chars["?"] if "?" in chars else None)
+        self.empty = self.by_value.get(None, chars["."] if "." in chars else None)
 
     # values -> tokens ------------------------------------------------------
     def token(self, value: Value) -> str | None:

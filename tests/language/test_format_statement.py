@@ -118,3 +118,17 @@ def test_a_misspelt_word_in_the_statement_is_a_syntax_error_at_it():
     with pytest.raises(GridlangError) as info:
         parse_spec(HEAD + 'format puzzlink "t"\n    cells: number16\n', "t.grid")
     assert "t.grid:9:5: error: unexpected name 'cells'" in str(info.value)
+
+
+def test_structured_clues_need_their_tile():
+    text = "tile blank '.'\ndecide x: bool on all\nformat puzzlink \"t\":\n    cells: arrows\n"
+    with pytest.raises(GridlangError) as info:
+        check(parse_spec(text, "t.grid"))
+    assert "t.grid:4:12: error: arrows gives clues of several parts (an arrow and a number, ^2), and t.grid has no " \
+           "tile for them: declare 'tile NAME arrow number'" in str(info.value)
+    check(parse_spec(text + "tile clue arrow number\n", "t.grid"))
+    lists = text.replace("arrows", "number lists")
+    with pytest.raises(GridlangError) as info:
+        check(parse_spec(lists, "t.grid"))
+    assert "declare 'tile NAME numbers'" in str(info.value)
+    check(parse_spec(lists + "tile clue numbers\n", "t.grid"))

@@ -291,7 +291,8 @@ def test_a_snakeegg_url_reads_into_the_snake_eggs_spec(capsys):
 ])
 def test_import_prints_structured_clues(pid, items, url, rows, tmp_path, capsys):
     spec = tmp_path / f"{pid}.grid"
-    spec.write_text(f"tile blank '.'\ntile frame '+'\ndecide shaded: bool on blank\n"
+    spec.write_text(f"tile blank '.'\ntile frame '+'\ntile clue numbers\ntile arrows arrow number\n"
+                    f"decide shaded: bool on blank\n"
                     f'format puzzlink "{pid}" "yajirin":\n    {items}\n', encoding="utf-8")
     assert cli.main(["import", url, "--spec", str(spec)]) == 0
     assert ["".join(ln.split()) for ln in _body(capsys.readouterr().out)] == rows

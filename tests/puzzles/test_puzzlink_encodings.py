@@ -25,6 +25,8 @@ tile black '*'
 tile mark 'T'
 tile hole 'X'
 tile frame '+'
+tile lists numbers
+tile arrows arrow number
 param k: int >= 0 = 0
 param sizes: set of int = {1}
 param pieces: shapes = pentominoes
