@@ -177,7 +177,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
 
 def status_line(report) -> str:
     """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
-    walls 12/12   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
     from ..backend import Status
     from ..plugins import find_plugin
 
