@@ -113,7 +113,7 @@ def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str |
     """
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path)
+    data = read_map(map_path, spec=spec)
     check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)

@@ -116,17 +116,22 @@ class MapData:
         return MapError(message, span, source=self.source)
 
 
-def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
+def read_map(path: str | Path, puzzle: str | None = None, spec=None) -> MapData:
     """Read a map file without interpreting its characters.
 
-    The puzzle's plug-in reads it when the text is in a format of its own;
-    otherwise it is read as text or as a JSON level record.
+    A file that holds a puzz.link URL (its first line that is not a comment
+    is ``https://puzz.link/p?...``) is decoded through the spec's format
+    (:func:`gridlang.puzzlink.map_from_url`). Otherwise the puzzle's
+    plug-in reads it when the text is in a format of its own, and else it
+    is read as text or as a JSON level record.
 
     Args:
         path: the map or instance file.
         puzzle: the spec's ``puzzle`` name, whose plug-in is asked first;
             None asks every registered plug-in in turn (each recognises only
             its own formats).
+        spec: the parsed spec the map is read for, whose format reads a
+            URL; None reads a URL through the bundled spec of its genre.
 
     Returns:
         The grid rows and header parameters, with their locations.
@@ -137,16 +142,17 @@ def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
             limits of :mod:`gridlang.limits` (bytes, rows, columns, cells),
             or its rows are ragged; located at the line and column.
     """
-    return parse_map(read_source(path, MapError, "map", MAX_MAP_BYTES), str(path), puzzle)
+    return parse_map(read_source(path, MapError, "map", MAX_MAP_BYTES), str(path), puzzle, spec)
 
 
-def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapData:
+def parse_map(text: str, path: str = "<map>", puzzle: str | None = None, spec=None) -> MapData:
     """Read a map from its text, as :func:`read_map` reads a file.
 
     Args:
-        text: the map (text rows under optional headers, or a JSON record).
+        text: the map (text rows under optional headers, a JSON record, or a puzz.link URL).
         path: the name errors point at.
         puzzle: as in :func:`read_map`.
+        spec: as in :func:`read_map`.
 
     Raises:
         MapError: as :func:`read_map`.
@@ -154,6 +160,12 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapD
     p = path
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
+    from .puzzlink.url import url_line
+
+    if url_line(text) is not None:
+        from .puzzlink import map_from_url
+
+        return map_from_url(text, p, spec, puzzle)
     data = None
     for plugin in [find_plugin(puzzle)] if puzzle is not None else all_plugins():
         data = plugin.read_map(p, text)

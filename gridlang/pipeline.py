@@ -113,7 +113,7 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
     t0 = time.perf_counter()
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None)
+    data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None, spec=spec)
     model, seconds = load_checked(spec, symbols, data, params, deadline)
     seconds.pop("read")
     seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]

@@ -17,6 +17,7 @@ from .drawing import Draw
 from .edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from .blocks import RING, Runs, SameValue
 from .constructs import Call, Connectivity, DirectionOf, Distance, IndexOf, IsKnown, Let, Part, ValuesOf
+from .formats import Format, FormatEntry, FormatFlag, FormatItem
 from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PFormula, Puzzle, CharSpec, Tile,
     Param, Symbol, DomainRange, DomainValues, DomainPart, Decide, Region, Avoids, Subset, Compare, Objective, IsConnected,
     IsPath, Family, ForEach, Holds, ForPairs, Rule)
@@ -24,6 +25,7 @@ from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PForm
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
            "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
            "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
+           "Format", "FormatEntry", "FormatFlag", "FormatItem",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
            "DomainPart", "DomainRange", "DomainValues", "Expr", "Family", "ForEach", "ForPairs", "Holds", "Implies", "IntLit",
            "Is", "IsConnected", "IsPath", "IsPiece", "LineOf", "Mul", "Name", "Neg", "Not", "Objective", "Or",
@@ -36,7 +38,7 @@ Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath, Runs, SameValue
 """Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
 
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
-             ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity]
+             ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity, Format]
 
 
 @dataclass(frozen=True, slots=True)

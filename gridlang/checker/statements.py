@@ -25,6 +25,8 @@ class _Checker(ExpressionTypes):
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
+        # `format` statements, checked after every declaration (gridlang/checker/formats.py).
+        self.formats: list[ast.Format] = []
         self.reported: set = set()
         # `draw` statements, checked after every declaration (gridlang/checker/drawing.py).
         self.draws: list[ast.Draw] = []
@@ -49,6 +51,10 @@ class _Checker(ExpressionTypes):
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if self.formats:
+            from .formats import check_formats
+
+            check_formats(self, self.formats)
         for let in self.sym.lets.values():  # uses were checked where they stand; this checks the unused too
             if not let.parens:
                 self.nested = False
@@ -94,6 +100,9 @@ class _Checker(ExpressionTypes):
     # statements -----------------------------------------------------------
     def _puzzle(self, st: ast.Puzzle) -> None:
         pass
+
+    def _format(self, st: ast.Format) -> None:
+        self.formats.append(st)
 
     def _draw(self, st: ast.Draw) -> None:
         self.draws.append(st)

@@ -129,8 +129,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
     common(e)
-    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp (a clingo .lp program)")
-    e.add_argument("--output", "-o", required=True, help="file to write")
+    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp "
+                   "(a clingo .lp program), puzzlink (the map as a puzz.link URL, through the spec's format)")
+    e.add_argument("--output", "-o", required=True, help="file to write (- for standard output, puzzlink only)")
     e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
     e.set_defaults(run=commands._cmd_export)
 
@@ -200,6 +201,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
     im.add_argument("url", help="the puzz.link URL")
+    im.add_argument("--spec", help="the .grid spec whose format reads it (default: the bundled spec of its genre)")
     im.add_argument("--debug", action="store_true", help="show tracebacks")
     im.set_defaults(run=commands._cmd_import)
 

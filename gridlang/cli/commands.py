@@ -177,7 +177,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
 
 def status_line(report) -> str:
     """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
-    walls 12/12   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
     from ..backend import Status
     from ..plugins import find_plugin
 
@@ -247,6 +247,8 @@ def _cmd_export(args) -> int:
     from ..pipeline import load
 
     fmt = args.format.lower()
+    if fmt == "puzzlink":
+        return _export_url(args)
     engine = _format_backend(fmt)
     model, _ = load(args.spec, args.map, _params(args))
     written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
@@ -254,6 +256,19 @@ def _cmd_export(args) -> int:
         print(f"wrote {path}")
     for note in getattr(engine, "notes", ()):
         print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _export_url(args) -> int:
+    """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
+    from ..puzzlink import encode_map
+
+    url = encode_map(args.spec, args.map, _params(args))
+    if args.output == "-":
+        print(url)
+        return EXIT_OK
+    Path(args.output).write_text(url + "\n", encoding="utf-8")
+    print(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -498,7 +513,7 @@ def _cmd_plot(args) -> int:
 def _cmd_import(args) -> int:
     from ..puzzlink import decode
 
-    print(decode(args.url).text, end="")
+    print(decode(args.url, args.spec).text, end="")
     return EXIT_OK
 
 

@@ -103,7 +103,7 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
     """
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path)
+    data = read_map(map_path, spec=spec)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     return compile_spec(spec, symbols, grid, values, map_path=str(map_path), map_data=data)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lark import Token, v_args
-from lark.visitors import Transformer_NonRecursive
 
 from .. import ast
 from ..errors import GridSyntaxError, Span
 from ..limits import MAX_SET_SIZE, check_int
+from .formats import FormatMixin
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ def _span(path: str, meta_or_token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(FormatMixin):
     """Lark parse tree -> :mod:`gridlang.ast` nodes (without recursion, so
     that nesting is measured, not a RecursionError)."""
 

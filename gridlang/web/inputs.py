@@ -248,9 +248,10 @@ def load_spec(problem: Problem):
         if problem.bundled is not None:
             path = spec_path(problem.bundled)
         else:
-            from ..puzzlink import bundled_spec, decode
+            from ..puzzlink import bundled_spec, parse_url
 
-            path = bundled_spec(decode(problem.puzzle.strip()).genre)
+            link = parse_url(problem.puzzle.strip())
+            path = bundled_spec(link.pid, link)
         tree = parse_file(path)
         name = f"puzzles/{path.name}"
     return tree, check(tree), name
@@ -269,16 +270,11 @@ def load(problem: Problem) -> Loaded:
     puzzle = tree.puzzle.name if tree.puzzle else None
     if not problem.is_url:
         return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME)
-    from ..puzzlink import SPEC_PUZZLES, decode, error
+    from ..puzzlink import decode
 
     url = problem.puzzle.strip()
-    decoded = decode(url)
-    want = SPEC_PUZZLES[decoded.genre]
-    if puzzle is None or " ".join(puzzle.split()).casefold() != want.casefold():
-        raise error(decoded.link, f"the URL is a {decoded.link.pid} puzzle ({want}), but {spec_name} states "
-                                  f"{'the rules of ' + repr(puzzle) if puzzle else 'no puzzle name'}",
-                    url.find("?") + 1)
-    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.genre} from the URL>", puzzle), spec_name, url)
+    decoded = decode(url, tree)  # the spec's format reads it, or the error names the bundled spec that does
+    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.pid} from the URL>", puzzle), spec_name, url)
 
 
 def spec_info(tree, symbols) -> dict:
