@@ -17,13 +17,13 @@ import pytest
 
 from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
-from gridlang.errors import GridlangError, MapError, MultipleErrors
-from gridlang.interpreter import Interpreter
+from gridlang.errors import MapError
 from gridlang.ir import EqualBlocks, Table
-from gridlang.maps import build_grid, parse_map
-from gridlang.params import resolve_params
+from gridlang.maps import parse_map
 from gridlang.parser import parse_spec
 from gridlang.pipeline import load_checked, solve_model
+
+from tiny import spec_judge as _judge, spec_errors as _errors
 
 BACKENDS = tuple(b for b in backend_names() if b != "auto")
 
@@ -71,15 +71,6 @@ CASES = {
     "runs differ": (TAPA + "require for each c in clue: not (runs of shaded around c == 1)\nrequire count(shaded) <= 2\n",
                     "...\n.1.\n...\n", "shaded", (False, True)),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    judge = Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
-    return spec, symbols, data, grid, judge
 
 
 @functools.cache
@@ -158,12 +149,6 @@ def test_runs_become_one_table_per_clue():
 
 
 # ------------------------------------------------------------------- errors
-
-def _errors(spec_text: str) -> list[tuple[int, int, str]]:
-    with pytest.raises(GridlangError) as e:
-        check(parse_spec(spec_text, "s.grid"))
-    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
-    return [(x.span.line, x.span.column, x.message) for x in errors]
 
 
 @pytest.mark.parametrize("rule,where,words", [
