@@ -65,7 +65,8 @@ MARK_LOOKS: dict[str, str] = {
 """The looks of a Boolean decision on cells."""
 
 VALUE_LOOKS: dict[str, str] = {
-    "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue)",
+    "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue); a "
+              "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
@@ -214,6 +215,14 @@ def of_model(model) -> Looks:
                      lattices=lattices, valued=frozenset(d.name for d in model.decisions
                                                          if d.kind == "cells" and tuple(d.values) != (True,)))
     return resolve(model.source[1], dict(model.params))
+
+
+def figures(value: object) -> str:
+    """A value as the look ``number`` writes it: its text, nothing for a negative integer (pzprjs's -1,
+    a cell left without a number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return ""
+    return str(value)
 
 
 def letter(value: object) -> str:

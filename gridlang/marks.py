@@ -16,7 +16,7 @@ from dataclasses import replace
 from . import glyphs, strokes
 from .canvas import Canvas
 from .grid import Grid
-from .looks import letter
+from .looks import figures, letter
 from .solution import Solution
 from .style import Cell, MarkStyle, Style, hashed_colour, mark_style
 
@@ -183,7 +183,7 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                         canvas.text(*cells[i].at(0.5, 0.5), _label(v), 0.45 * cells[i].size, ms.colour,
                                     cls=f"label {cls}")
             elif ms.shape in ("number", "letters"):
-                text = _label(v) if ms.shape == "number" else letter(v)
+                text = figures(v) if ms.shape == "number" else letter(v)
                 for i in cs:
                     if text and not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
                         canvas.text(*cells[i].at(0.5, 0.5), text, glyphs.number_size(text, cells[i].size),

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, letter
+from .looks import Looks, figures, letter
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -106,7 +106,9 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if isinstance(v, tuple):
         return ""
-    return str(v) if isinstance(v, int) or look == "number" else str(v)[:2]
+    if look == "number":
+        return figures(v)
+    return str(v) if isinstance(v, int) else str(v)[:2]
 
 
 def render(grid: Grid, solution: Solution, looks: Looks) -> str:

@@ -289,6 +289,21 @@ def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     assert tokens(grid, digits, looks)[:4] == [" ", "4\\", "3\\", "\\3"]
 
 
+def test_a_negative_digit_and_a_split_cell_without_sums_draw_nothing():
+    # pzprjs's -1 is a cell left without a number (Sukoro, View); a Kakuro clue cell without sums is `+`.
+    chars = ["+", "0,3", ".", "."]
+    tiles = ["block", "sum", "cell", "cell"]
+    looks = Looks(tiles={"block": "split", "sum": "split", "cell": "plain"}, decisions={"digit": "number"},
+                  valued=frozenset({"digit"}))
+    digits = Solution({"digit": {0: 0, 1: 0, 2: -1, 3: 0}}, {})
+    grid = Grid(2, 2, tuple(chars), tuple(tiles))
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, digits, style, CELL, "", set(), {}).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["0"]
+    assert sorted(e.text for e in classes(root, "clue") if e.text) == ["3"]
+    assert tokens(grid, digits, looks) == ["\\", "\\3", ".", "0"]
+
+
 def test_answer_looks_lamps_stones_tents_letters_and_areas():
     grid = Grid(2, 3, (".", "#", ".", ".", ".", "."), ("blank", "wall", "blank", "blank", "blank", "blank"))
     looks = Looks(tiles={"blank": "plain", "wall": "block"}, decisions={"light": "bulb"})
