@@ -128,7 +128,9 @@ class Looks:
 
     def outside(self, grid: Grid) -> frozenset[int]:
         """The cells of the map's outside frame: every cell of an edge row or column that ends in a
-        cell of a ``frame`` tile (a map with outside clues, pzprjs's ``excell``)."""
+        cell of a ``frame`` tile and holds no empty cell (``plain``) of the grid (a map with outside
+        clues, pzprjs's ``excell``): so the last row of a map framed above and on the left, which
+        starts with the frame cell of a row without a clue, stays in the grid."""
         frame = {i for i in range(grid.size) if self.tile_look(grid, i) == "frame"}
         if not frame:
             return frozenset()
@@ -136,7 +138,7 @@ class Looks:
         lines = [grid.row_cells(0), grid.row_cells(rows - 1), grid.column_cells(0), grid.column_cells(cols - 1)]
         out: set[int] = set(frame)
         for line in lines:
-            if line[0] in frame or line[-1] in frame:
+            if (line[0] in frame or line[-1] in frame) and all(self.tile_look(grid, i) != "plain" for i in line):
                 out.update(line)
         return frozenset(out)
 

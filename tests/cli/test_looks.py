@@ -273,6 +273,16 @@ def test_an_outside_frame_has_no_boxes_and_the_border_runs_inside_it():
     assert text[:5] == [" ", "3", "1", "2", "2"]
 
 
+def test_a_frame_above_and_on_the_left_leaves_the_last_row_and_column_in_the_grid():
+    # Doppelblock's map: clues above and on the left; the last row has no clue (its first cell is a
+    # frame cell), and neither has the last column, yet both are the grid's.
+    chars = ["+", "1", "+", "+", "2", ".", ".", ".", "+", ".", ".", "."]
+    tiles = ["frame" if ch == "+" else "blank" if ch == "." else "clue" for ch in chars]
+    looks = Looks(tiles={"frame": "frame", "clue": "number", "blank": "plain"})
+    grid = Grid(3, 4, tuple(chars), tuple(tiles))
+    assert looks.outside(grid) == frozenset({0, 1, 2, 3, 4, 8})
+
+
 def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     # Kakuro's map: the clue row and column are boxed split cells; the corner is a frame cell.
     chars = ["+", "4,0", "3,0", "0,3", ".", ".", "0,7", ".", "."]
