@@ -21,7 +21,8 @@ Defaults, for a name that no ``draw`` statement names:
   ``digit`` number; a decision on edges line; a decision whose values are
   cells areas; any other ``default`` (a hashed mark for a Boolean
   decision, labels for an enumeration);
-* a region: ``default`` (shaded and outlined in hashed colours).
+* a region: ``default`` (shaded and outlined in hashed colours);
+* the room layer (``draw rooms as ...``): ``walls``, thick borders.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ TILE_LOOKS: dict[str, str] = {
              "and columns that end in such a cell are drawn without boxes, their clues standing free",
     "split": "a grey cell split by a diagonal, its first number below it on the left, its second above it "
              "on the right (Kakuro's sums, 12,7)",
+    "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
+              "Sudoku's cage sum)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
@@ -94,8 +97,17 @@ REGION_LOOKS: dict[str, str] = {
 BLOCK_LOOKS: dict[str, str] = {"rooms": "thick borders around each block, as a room layer is drawn"}
 """The looks of ``draw H x W block as LOOK``."""
 
-LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS}
+ROOM_LOOKS: dict[str, str] = {
+    "walls": "thick borders between rooms (the default)",
+    "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
+}
+"""The looks of ``draw rooms as LOOK``: the map's room layer."""
+
+LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS}
 """Every look's word."""
+
+ROOM_LAYER = "rooms"
+"""The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
 
 STANDARD: dict[str, str] = {"shaded": "shade", "star": "star", "light": "bulb", "tent": "tent", "line": "line",
                             "bridge": "bridges", "digit": "number"}
@@ -113,6 +125,7 @@ class Looks:
         blocks: the sizes ``(height, width)`` of the blocks drawn as rooms.
         lattices: decision name -> ``edges`` or ``corners`` for the decisions on edges.
         valued: the decisions on cells whose values are integers, names or cells (not Boolean).
+        rooms: the look of the map's room layer (``walls`` or ``cages``).
     """
 
     tiles: dict[str, str] = field(default_factory=dict)
@@ -121,6 +134,7 @@ class Looks:
     blocks: tuple[tuple[int, int], ...] = ()
     lattices: dict[str, str] = field(default_factory=dict)
     valued: frozenset[str] = frozenset()
+    rooms: str = "walls"
 
     def tile_look(self, grid: Grid, i: int) -> str:
         """The look of cell ``i``'s tile (``plain`` for an unknown tile)."""
@@ -178,6 +192,9 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     """
     draws = list(getattr(symbols, "draws", ()))
     named = {d.name: d.look for d in draws if d.name is not None}
+    rooms = "walls"
+    if ROOM_LAYER in named and symbols.kind_of(ROOM_LAYER) is None:  # else the name is the spec's own
+        rooms = named.pop(ROOM_LAYER)
     tiles = {}
     for name, tile in symbols.tiles.items():
         look = named.get(name)
@@ -197,7 +214,7 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     lattices = {name: d.lattice for name, d in symbols.decisions.items() if d.lattice is not None}
     valued = frozenset(name for name, d in symbols.decisions.items()
                        if d.lattice is None and (d.is_enum or name in cell_valued))
-    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued)
+    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms)
 
 
 def _int(expr, params: dict[str, object]) -> int | None:

@@ -256,8 +256,12 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
              pad: int, cell: int) -> None:
     """Thick borders: between rooms, around blocks, between areas of a decision's equal values; the chassis."""
     groups = []
-    if style.borders is not None and grid.rooms:
+    if style.borders is not None and grid.rooms and not style.cages:
         groups.append(("rooms", strokes.borders(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell)))
+    if style.borders is not None and grid.rooms and style.cages:
+        lines = strokes.cage_lines(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell, 0.1 * cell)
+        canvas.segments(strokes.dashes(lines, 0.12 * cell, 0.08 * cell), style.borders, max(1.0, cell / 24),
+                        cls="cages")
     outside = style.outside or frozenset()
     inner = [i for i in range(grid.size) if i not in outside]
     if style.borders is not None and style.blocks and inner:
