@@ -30,10 +30,12 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .checker import Symbols
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
+from .json_spans import LineIndex, StringChars, item_offsets, members
 from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
 from .plugins import all_plugins, find_plugin
 
@@ -53,11 +55,15 @@ class MapData:
         params: header parameters: name -> (raw text, span of the value);
             a JSON value other than a string or a list of numbers is kept
             as its JSON text (``12.5``, ``true``).
-        char_spans: for JSON maps, the span of every grid character, row by row.
+        char_spans: the span of every grid cell, row by row, for maps
+            whose cells do not stand one character apart (cells separated
+            by spaces, a Snake Eggs record).
         key_spans: where each header parameter's name stands.
         record: the map is a JSON record, whose keys other than parameters
             are fields of its own; in a text header every name must be a
             parameter.
+        locate: for JSON maps, ``(row, col) -> Span`` of a grid character
+            inside the ``"map"`` string, computed when asked.
     """
 
     path: str
@@ -68,9 +74,12 @@ class MapData:
     char_spans: list[list[Span]] | None = None
     key_spans: dict[str, Span] = field(default_factory=dict)
     record: bool = False
+    locate: Callable[[int, int], Span] | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
+        if self.locate is not None:
+            return self.locate(row, col)
         if self.char_spans is not None:
             return self.char_spans[row][col]
         line, start = self.positions[row]
@@ -139,18 +148,27 @@ def check_size(data: MapData) -> None:
     Raises:
         MapError: at the first row, column or cell past the limit.
     """
-    if len(data.rows) > MAX_ROWS:
-        raise data.error(f"the grid has {len(data.rows):,} rows; a map has at most {MAX_ROWS:,}",
-                         data.span(MAX_ROWS, 0))
-    for r, row in enumerate(data.rows):
-        if len(row) > MAX_COLS:
-            raise data.error(f"row {r + 1} of the grid has {len(row):,} cells; a map has at most "
-                             f"{MAX_COLS:,} columns", data.span(r, MAX_COLS))
-    width = len(data.rows[0])
-    if len(data.rows) * width > MAX_CELLS:
+    problem = size_problem([len(row) for row in data.rows])
+    if problem is not None:
+        message, r, c = problem
+        raise data.error(message, data.span(r, c))
+
+
+def size_problem(widths: list[int]) -> tuple[str, int, int] | None:
+    """What is wrong with a grid whose rows have ``widths`` cells, against the limits of
+    :func:`check_size`: the sentence and the ``(row, col)`` of the first cell past the
+    limit, or None. For readers that check the size before they locate every cell."""
+    if len(widths) > MAX_ROWS:
+        return f"the grid has {len(widths):,} rows; a map has at most {MAX_ROWS:,}", MAX_ROWS, 0
+    for r, width in enumerate(widths):
+        if width > MAX_COLS:
+            return f"row {r + 1} of the grid has {width:,} cells; a map has at most {MAX_COLS:,} columns", r, MAX_COLS
+    width = widths[0]
+    if len(widths) * width > MAX_CELLS:
         r, c = divmod(MAX_CELLS, width)
-        raise data.error(f"the grid has {len(data.rows):,} rows of {width:,} cells, {len(data.rows) * width:,} "
-                         f"in all; a map has at most {MAX_CELLS:,} cells", data.span(r, c))
+        return (f"the grid has {len(widths):,} rows of {width:,} cells, {len(widths) * width:,} in all; a map has "
+                f"at most {MAX_CELLS:,} cells"), r, c
+    return None
 
 
 def _read_text(path: str, text: str) -> MapData:
@@ -189,39 +207,46 @@ def _read_text(path: str, text: str) -> MapData:
 
 
 def _read_json(path: str, text: str) -> MapData:
+    """A JSON level record, in time linear in its text: the grid's characters are located
+    when an error needs them (:mod:`gridlang.json_spans`)."""
     record = load_json(text, path, MapError, "map")
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
-    spans = _json_string_spans(path, text, "map")
+    index = LineIndex(path, text)
+    places = members(text)
+    chars = StringChars(text, places["map"][1])
     grid_text = record["map"]
-    rows, char_spans = [], []
-    current, current_spans = [], []
-    for ch, span in zip(grid_text, spans):
-        if ch == "\n":
-            rows.append("".join(current))
-            char_spans.append(current_spans)
-            current, current_spans = [], []
-        elif ch != "\r":
-            current.append(ch)
-            current_spans.append(span)
-    if current:
-        rows.append("".join(current))
-        char_spans.append(current_spans)
-    keep = [k for k, r in enumerate(rows) if r.strip()]
-    rows = [rows[k] for k in keep]
-    char_spans = [char_spans[k] for k in keep]
+    rows: list[str] = []
+    starts: list[int] = []  # each kept row's first character, as an index into grid_text
+    pieces: list[str] = []  # each kept row as written, carriage returns included
+    at = 0
+    for piece in grid_text.split("\n"):
+        row = piece.replace("\r", "")
+        if row.strip():
+            rows.append(row)
+            starts.append(at)
+            pieces.append(piece)
+        at += len(piece) + 1
+
+    def locate(r: int, c: int) -> Span:
+        piece = pieces[r]
+        if "\r" in piece:  # the c-th character that is not a carriage return
+            kept = [k for k, ch in enumerate(piece) if ch != "\r"]
+            c = kept[c] if c < len(kept) else len(piece) + c - len(kept)
+        return index.span(chars.offset(starts[r] + c))
+
     if not rows:
-        raise MapError('the "map" string is empty', spans[0] if spans else Span(path, 1, 1), source=text)
+        raise MapError('the "map" string is empty', index.span(chars.offset(0)), source=text)
     params, keys = {}, {}
     for key, value in record.items():
         if key != "map":
-            params[key] = (_json_raw(value), json_key_span(path, text, key))
-            m = re.search(r'"%s"\s*:' % re.escape(key), text)
-            if m is not None:
-                start = _offset_span(path, text, m.start())
-                keys[key] = Span(path, start.line, start.column, start.column + len(key) + 2)
-    positions = [(s[0].line, s[0].column) for s in char_spans]
-    return MapData(path, text, rows, positions, params, char_spans, keys, record=True)
+            key_at, value_at = places.get(key, (0, 0))
+            params[key] = (_json_raw(value), index.span(value_at))
+            keys[key] = index.span(key_at, len(key) + 2)
+    data = MapData(path, text, rows, [], params, None, keys, record=True, locate=locate)
+    check_size(data)  # before a position is worked out for each row
+    data.positions = [(s.line, s.column) for s in (locate(r, 0) for r in range(len(rows)))]
+    return data
 
 
 def _json_raw(value: object) -> str:
@@ -239,69 +264,28 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
 
     Args:
         path: the file's name, for the spans.
-        text: the JSON text.
-        key: the object key whose value is the array (its first occurrence).
+        text: the JSON text (an object, already decoded without error).
+        key: the top-level key whose value is the array.
         count: how many items to locate.
 
     Returns:
-        ``count`` spans, each at the ``{`` or ``[`` opening an item; items
+        ``count`` spans, each at the first character of an item; items
         past the last one found (or all, if ``key`` is absent) get the span
-        of the key itself (or line 1, column 1).
+        of the key itself (or line 1, column 1). Linear in the text.
     """
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
-    spans: list[Span] = []
-    if m is None:
+    index = LineIndex(path, text)
+    place = members(text).get(key)
+    if place is None:
         return [Span(path, 1, 1)] * count
-    i, depth, in_str = m.end(), 0, False
-    while i < len(text) and len(spans) < count:
-        ch = text[i]
-        if in_str:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "{[":
-            if depth == 0:
-                spans.append(_offset_span(path, text, i))
-            depth += 1
-        elif ch in "}]":
-            if depth == 0:
-                break
-            depth -= 1
-        i += 1
-    return spans + [_offset_span(path, text, m.start())] * (count - len(spans))
+    spans = [index.span(i) for i in item_offsets(text, place[1], count)]
+    return spans + [index.span(place[0])] * (count - len(spans))
 
 
 def json_key_span(path: str, text: str, key: str) -> Span:
-    """Where the value of the first ``"key":`` in a JSON text begins (line 1,
-    column 1 when the key is absent)."""
-    m = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
-    if m is None:
-        return Span(path, 1, 1)
-    return _offset_span(path, text, m.end())
-
-
-def _offset_span(path: str, text: str, offset: int) -> Span:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return Span(path, line, col)
-
-
-def _json_string_spans(path: str, text: str, key: str) -> list[Span]:
-    """The span of each decoded character of the JSON string value at ``key``."""
-    m = re.search(r'"%s"\s*:\s*"' % re.escape(key), text)
-    if m is None:
-        return []
-    spans, i = [], m.end()
-    while i < len(text) and text[i] != '"':
-        spans.append(_offset_span(path, text, i))
-        if text[i] == "\\":
-            i += 6 if text[i + 1 : i + 2] == "u" else 2
-        else:
-            i += 1
-    return spans
+    """Where the value of the top-level ``"key":`` of a JSON object begins (line 1, column 1
+    when the key is absent)."""
+    place = members(text).get(key)
+    return Span(path, 1, 1) if place is None else LineIndex(path, text).span(place[1])
 
 
 def _check_rectangular(data: MapData) -> None:
@@ -316,6 +300,9 @@ def _check_rectangular(data: MapData) -> None:
 
 
 def _end_of_row(data: MapData, r: int) -> Span:
+    if data.locate is not None:
+        last = data.locate(r, len(data.rows[r]) - 1)
+        return Span(data.path, last.line, last.column + 1)
     if data.char_spans is not None:
         last = data.char_spans[r][-1] if data.char_spans[r] else Span(data.path, 1, 1)
         return Span(data.path, last.line, last.column + 1)
