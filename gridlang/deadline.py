@@ -162,6 +162,22 @@ class Deadline:
             yield child
 
 
+    @contextlib.contextmanager
+    def ahead(self, seconds: float) -> Iterator["Deadline"]:
+        """A deadline that ends ``seconds`` before this one (at most half its limit
+        earlier), for a search whose answer must still be checked before this one
+        ends; a :meth:`stop` of this one stops it too while the block runs. It
+        counts from the same start, so its reasons and times read as this one's.
+
+        Args:
+            seconds: the time kept back for the work after it, in seconds.
+        """
+        limit = None if self.seconds is None else self.seconds - min(seconds, self.seconds / 2)
+        child = Deadline(limit, start=self.start)
+        with self.on_stop(lambda: child.stop(self.reason)):
+            yield child
+
+
 NO_LIMIT = Deadline()
 """A deadline that never expires (for callers that give none). Never :meth:`stop` it."""
 
