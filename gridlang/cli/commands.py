@@ -36,21 +36,23 @@ def _cmd_solve(args) -> int:
     if data is not None:
         args.map = args.image
     with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
-        if args.url:
-            from ..pipeline import solve_model
-            from ..puzzlink import compile_url
+        try:
+            if args.url:
+                from ..pipeline import solve_model
+                from ..puzzlink import compile_url
 
-            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
-            model, seconds = compile_url(args.url, args.spec, _params(args))
-            seconds["startup"] = before
-            args.spec, args.map = model.info["spec"], args.url
-            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
-        else:
-            try:
+                before = options.deadline.elapsed()  # start-up, as in pipeline.solve
+                model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
+                seconds["startup"] = before
+                args.spec, args.map = model.info["spec"], args.url
+                report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            else:
                 report = solve(args.spec, args.map, _params(args), args.backend, options,
                                count=args.count, unique=args.unique, map_data=data)
-            except BuildTimeout:
-                return _compile_timeout(args, options.deadline)
+        except BuildTimeout:
+            if args.url:
+                args.map = args.url
+            return _compile_timeout(args, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
@@ -80,7 +82,13 @@ def _compile_timeout(args, deadline) -> int:
                           "stats": {"reason": reason}}))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
-        print(f"no solution found within the time limit of {args.time_limit:g} s, and none ruled out: {reason}")
+        if deadline.reason == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
+        elif args.time_limit is not None and not deadline.interrupted:
+            within = f" within the time limit of {args.time_limit:g} s"
+        else:
+            within = ""
+        print(f"no solution found{within}, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
     if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)
