@@ -28,11 +28,11 @@ import re
 from array import array
 from typing import Iterator
 
-from .errors import Span, json_int
+from .errors import Span
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
-_DECODER = json.JSONDecoder(parse_int=json_int)
+_DECODER = json.JSONDecoder(parse_int=str, parse_float=str)  # the values are skipped, never used
 
 
 class LineIndex:
@@ -66,31 +66,46 @@ def members(text: str, start: int = 0) -> dict[str, tuple[int, int]]:
     return {key: (at, value) for key, at, value in _entries(text, start, "{")}
 
 
+def nth_key(text: str, n: int, start: int = 0) -> int | None:
+    """The offset of the ``n``-th key (from 0) of the JSON object at ``start``, found without
+    walking past it; None when the object has fewer."""
+    entry = next(itertools.islice(_entries(text, start, "{"), n, None), None)
+    return None if entry is None else entry[1]
+
+
 def item_offsets(text: str, start: int, count: int) -> list[int]:
     """Where the first ``count`` items of the JSON array at ``start`` begin (fewer if it has fewer)."""
     return [value for _, value, _ in itertools.islice(_entries(text, start, "["), count)]
 
 
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_AFTER = re.compile(r"[ \t\n\r]*(,?)[ \t\n\r]*")
+"""White space, an optional comma, white space: what stands between two entries."""
+
+
 def _entries(text: str, start: int, opening: str) -> Iterator[tuple[str | None, int, int]]:
     """``(key, offset of the entry, offset of its value)`` for each member of the object (``{``)
-    or item of the array (``[``, key None) at ``start``, each value skipped by the C decoder."""
-    i = _skip(text, start)
+    or item of the array (``[``, key None) at ``start``, each value skipped by the C scanner."""
+    space, colon, after = _SPACE.match, _COLON.match, _AFTER.match
+    scan, skip = json.decoder.scanstring, _DECODER.scan_once
+    i = space(text, start).end()
     if text[i : i + 1] != opening:
         return
-    i = _skip(text, i + 1)
+    i = space(text, i + 1).end()
+    keyed = opening == "{"
     try:
         while text[i : i + 1] not in ("]", "}", ""):
             key, value = None, i
-            if opening == "{":
-                key, j = json.decoder.scanstring(text, i + 1)
-                value = _skip(text, _skip(text, j) + 1)  # past ':'
-            _, end = _DECODER.raw_decode(text, value)
+            if keyed:
+                key, j = scan(text, i + 1)
+                value = colon(text, j).end()
+            end = skip(text, value)[1]
             yield key, i, value
-            i = _skip(text, end)
-            if text[i : i + 1] != ",":
+            m = after(text, end)
+            if not m.group(1):
                 return
-            i = _skip(text, i + 1)
-    except (ValueError, RecursionError):
+            i = m.end()
+    except (ValueError, StopIteration, RecursionError, AttributeError):
         return
 
 

@@ -30,13 +30,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from .checker import Symbols
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
-from .json_spans import LineIndex, StringChars, item_offsets, members
-from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
+from .json_spans import LineIndex, StringChars, item_offsets, members, nth_key
+from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROWS
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
@@ -70,9 +70,9 @@ class MapData:
     source: str
     rows: list[str]
     positions: list[tuple[int, int]]
-    params: dict[str, tuple[str, Span]] = field(default_factory=dict)
+    params: Mapping[str, tuple[str, Span]] = field(default_factory=dict)
     char_spans: list[list[Span]] | None = None
-    key_spans: dict[str, Span] = field(default_factory=dict)
+    key_spans: Mapping[str, Span] = field(default_factory=dict)
     record: bool = False
     locate: Callable[[int, int], Span] | None = None
 
@@ -213,6 +213,10 @@ def _read_json(path: str, text: str) -> MapData:
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
     index = LineIndex(path, text)
+    if len(record) > MAX_RECORD_KEYS:
+        raise MapError(f"the record has {len(record):,} keys; a map record has at most {MAX_RECORD_KEYS:,} "
+                       '(the "map", the parameters and fields of its own)',
+                       index.span(nth_key(text, MAX_RECORD_KEYS) or 0), source=text)
     places = members(text)
     chars = StringChars(text, places["map"][1])
     grid_text = record["map"]
@@ -237,16 +241,54 @@ def _read_json(path: str, text: str) -> MapData:
 
     if not rows:
         raise MapError('the "map" string is empty', index.span(chars.offset(0)), source=text)
-    params, keys = {}, {}
-    for key, value in record.items():
-        if key != "map":
-            key_at, value_at = places.get(key, (0, 0))
-            params[key] = (_json_raw(value), index.span(value_at))
-            keys[key] = index.span(key_at, len(key) + 2)
-    data = MapData(path, text, rows, [], params, None, keys, record=True, locate=locate)
+    fields = _RecordFields({k: v for k, v in record.items() if k != "map"}, places, index)
+    data = MapData(path, text, rows, [], fields, None, fields.key_spans, record=True, locate=locate)
     check_size(data)  # before a position is worked out for each row
     data.positions = [(s.line, s.column) for s in (locate(r, 0) for r in range(len(rows)))]
     return data
+
+
+class _RecordFields(Mapping):
+    """A JSON record's fields other than ``"map"``, as :attr:`MapData.params` holds them
+    (``(parameter text, span of the value)``), each made when it is asked for: a record may
+    carry hundreds of thousands of fields of its own, which nothing reads.
+
+    Attributes:
+        key_spans: field -> the span of its key, likewise made when asked for.
+    """
+
+    def __init__(self, record: dict, places: dict[str, tuple[int, int]], index: LineIndex):
+        self.record = record
+        self.places = places
+        self.index = index
+        self.key_spans = _KeySpans(self)
+
+    def __getitem__(self, key: str) -> tuple[str, Span]:
+        return _json_raw(self.record[key]), self.index.span(self.places.get(key, (0, 0))[1])
+
+    def __iter__(self):
+        return iter(self.record)
+
+    def __len__(self) -> int:
+        return len(self.record)
+
+
+class _KeySpans(Mapping):
+    """Where each field's key stands (see :class:`_RecordFields`)."""
+
+    def __init__(self, fields: _RecordFields):
+        self.fields = fields
+
+    def __getitem__(self, key: str) -> Span:
+        if key not in self.fields.record:
+            raise KeyError(key)
+        return self.fields.index.span(self.fields.places.get(key, (0, 0))[0], len(key) + 2)
+
+    def __iter__(self):
+        return iter(self.fields.record)
+
+    def __len__(self) -> int:
+        return len(self.fields.record)
 
 
 def _json_raw(value: object) -> str:

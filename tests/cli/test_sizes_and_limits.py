@@ -170,6 +170,17 @@ def test_a_json_record_of_a_million_cells_is_refused_as_fast_as_its_text(tmp_pat
                               "1,000,000 in all; a map has at most 40,000 cells")
 
 
+def test_a_json_record_of_200000_fields_is_refused_at_its_1001st_key(tmp_path):
+    record = {"map": "~~~\n~H~\n~~~", "budget": 1, **{f"k{i}": i for i in range(200_000)}}
+    path = tmp_path / "fields.json"
+    path.write_text(json.dumps(record))
+    run = gridlang(["solve", HORSE, "--map", path, "--time-limit", 5], tmp_path)
+    within_time(run, 5)
+    assert run.code == 1
+    at = path.read_text().index('"k998"') + 1  # key 1,001 after "map" and "budget"
+    assert run.err.startswith(f"{path}:1:{at}: error: the record has 200,002 keys; a map record has at most 1,000")
+
+
 def test_json_errors_point_into_the_map_string_past_escapes():
     text = json.dumps({"name": "a \"quoted\" level", "map": "~~~\r\n~H~\r\n~\u00e9~\r\n~~~", "budget": 1})
     data = parse_map(text, "m.json")
