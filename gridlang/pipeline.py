@@ -318,8 +318,10 @@ shared 2-core machine under a load of 8: 0.55, 0.75 and 0.73 s."""
 def check_seconds(model: Model) -> float:
     """The seconds a search keeps back to check its last answer within the time limit
     (:data:`CHECK_SECONDS_PER_ITEM` per item of the model, as :func:`gridlang.memory.estimate`
-    counts them)."""
-    return CHECK_SECONDS_PER_ITEM * memory.items(model)
+    counts them); none below a quarter of a second, which the limit's slack covers (the
+    real maps' models, whose time then goes to the search, as before)."""
+    seconds = CHECK_SECONDS_PER_ITEM * memory.items(model)
+    return seconds if seconds >= 0.25 else 0.0
 
 
 def _enumerate(session: Session, model: Model, first: Result, report: Report, limit: int) -> float:

@@ -97,15 +97,17 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.fixed_sets: dict[tuple, object] = {}
         # Enumerated decisions: their values as a set, for membership tests.
         self.domain_sets: dict[str, frozenset] = {}
+        self.steps = 0  # loop steps that may make nothing (step())
 
     # variables and constraints -------------------------------------------
     def tick(self) -> None:
         """Read the compiler's budget: the size limits, then the deadline.
 
         Called every :data:`TICK` + 1 variables and constraints (see
-        :class:`_Constraints`) and by every step that can grow with a
-        domain or the grid without making either (a scan of placements, a
-        binding of ``for each``). The memory limit reaches the compiler
+        :class:`_Constraints`) and by the steps that can grow with a domain
+        or the grid without making either (every 4,096 placements of a
+        shape, every 256 bindings of ``for each``: :meth:`step`). A model
+        smaller than that compiles whole, whatever the time left. The memory limit reaches the compiler
         through the deadline: :func:`gridlang.memory.watch` stops it with
         the reason ``"memory limit"``.
 
@@ -117,12 +119,22 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if self.deadline is not None:
             self.deadline.check()
 
-    def new_var(self, family: str, cell: int | None = None, value=None) -> int:
-        if not len(self.variables) & TICK or len(self.variables) >= MAX_VARIABLES:
+    def step(self) -> None:
+        """One step of a loop that may make nothing (a binding of ``for each``, a cell of ``for each
+        neighbours``): the size limits each time, the deadline every 256 steps (:meth:`tick`)."""
+        self.steps += 1
+        if self.steps & 0xFF:
+            self.check_size()
+        else:
             self.tick()
+
+    def new_var(self, family: str, cell: int | None = None, value=None) -> int:
         rowcol = self.grid.cell(cell) if cell is not None else None
         self.variables.append(Var(family, cell, value, rowcol))
-        return len(self.variables)
+        count = len(self.variables)
+        if not count & TICK or count >= MAX_VARIABLES:
+            self.tick()
+        return count
 
     def clause(self, values: list[CellValue], span: Span | None) -> None:
         lits = []
@@ -307,7 +319,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             for kind, value in self.bindings(st.var, st.domain):
                 self.bind(st.var.id, kind, value)
                 self.rule(st.body)
-                self.tick()
+                self.step()
             self.unbind(st.var.id)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
@@ -347,7 +359,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                     if key not in seen:
                         seen.add(key)
                         self.constraints.append(Clause(key, st.span))
-            self.tick()
+            self.step()
         self.env.pop(st.a.id, None)
         self.env.pop(st.b.id, None)
 

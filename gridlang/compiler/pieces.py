@@ -166,7 +166,7 @@ class PieceLowering:
                         rim.add(v)
             rims.append(sorted(rim))
             total += len(rim)
-            if not n & TICK:
+            if not (n + 1) & TICK:
                 self.tick()
             if total > MAX_CONSTRAINTS:
                 raise self.size_error(total, MAX_CONSTRAINTS, "constraints")

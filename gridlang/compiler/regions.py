@@ -184,7 +184,7 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...], deadline: 
     Args:
         grid: the model's grid graph.
         constraints: the lowered constraints.
-        deadline: read once per node (None: no limit).
+        deadline: read every 64 nodes (None: no limit).
 
     Returns:
         The constraints with such nodes replaced and the new clauses appended.
@@ -197,11 +197,13 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...], deadline: 
         isinstance(con, Connected) and con.size is None for con in constraints) else {}
     out: list[Constraint] = []
     extra: list[Constraint] = []
+    nodes = 0
     for con in constraints:
         if not isinstance(con, Connected):
             out.append(con)
             continue
-        if deadline is not None:
+        nodes += 1
+        if deadline is not None and not nodes & 0x3F:
             deadline.check()
         members = tuple((cell, lit) for cell, lit in con.members if -lit not in forced)
         roots = con.roots
