@@ -51,9 +51,10 @@ slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.errors.BackendError`.
 
-``write`` saves the program as a ``.lp`` file for the ``clingo`` command
-(format ``asp``) with a ``.vars.json`` sidecar; ``read_solution`` reads
-clingo's answer back (its text output, or ``--outf=2`` JSON).
+``write`` saves the program as a ``.lp`` file for the clingo application
+(format ``asp``; the wheel's is ``python -m clingo``, as the header says)
+with a ``.vars.json`` sidecar; ``read_solution`` reads clingo's answer back
+(its text output, or ``--outf=2`` JSON).
 """
 
 from __future__ import annotations
@@ -105,6 +106,47 @@ class AspSettings(Settings):
     threads: int = 0
     trans_ext: str = "auto"
     options: Mapping[str, object] = field(default_factory=frozen_mapping)
+
+    def check(self, backend: str) -> None:
+        """Refuse the clingo options that change what its answers mean (:data:`REFUSED_OPTIONS`).
+
+        Raises:
+            BackendError: the first such option, with the reason.
+        """
+        for key, value in self.options.items():
+            name = _LONG_NAMES.get(key, key)
+            refused = REFUSED_OPTIONS.get(name)
+            if refused is None:
+                continue
+            allowed, why = refused
+            if str(value).lower() not in allowed:
+                raise BackendError(f"clingo option '--{name}={value}' is refused: {why}"
+                                   if value is not True else f"clingo option '--{name}' is refused: {why}")
+
+
+REFUSED_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "enum-mode": (frozenset({"auto", "bt", "record"}),
+                  "its answer would be the brave or cautious consequences (or a subset-minimal or user's "
+                  "model), not an answer of the puzzle; bt, record and auto enumerate answers"),
+    "project": (frozenset({"no", "false"}),
+                "gridlang projects answers onto the decisions itself (--count, --unique)"),
+    "opt-mode": (frozenset(), "gridlang runs clingo with --opt-mode=opt, whose last model it proves optimal"),
+    "models": (frozenset(), "gridlang sets how many models clingo computes (--count and --unique ask for more)"),
+    "supp-models": (frozenset({"false", "no"}),
+                    "supported models are not answer sets: a region could be held together by a loop of its "
+                    "own cells instead of being reached from its root"),
+    "no-ufs-check": (frozenset({"false", "no"}),
+                     "without the unfounded-set check clingo's answers need not be answer sets: a region "
+                     "could be held together by a loop of its own cells"),
+    "lemma-in": (frozenset(), "lemmas read from a file are taken as proved, so statuses would rest on them"),
+}
+"""clingo options that change what its answers or statuses mean: name -> (the values
+allowed, the reason for refusing any other). Options that only stop the search early
+(``solve-limit``, ``opt-stop``) are allowed: clingo then reports no exhausted search,
+and the answer is FEASIBLE with its bound."""
+
+_LONG_NAMES = {"e": "enum-mode", "n": "models"}
+"""clingo's one-letter options that :data:`REFUSED_OPTIONS` names in full."""
 
 WAIT_STEP = 0.05
 """Seconds between two looks at the deadline while clingo searches."""

@@ -34,7 +34,7 @@ from .errors import GridlangError, Span, json_int, load_json, read_source
 from .grid import Grid
 from .interpreter import SpecVerdict, evaluate
 from .limits import MAX_ANSWER_BYTES
-from .maps import build_grid, read_map
+from .maps import build_grid, check_variant, read_map
 from .params import resolve_params
 from .parser import parse_file
 
@@ -113,6 +113,7 @@ def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str |
     spec = parse_file(spec_path)
     symbols = check(spec)
     data = read_map(map_path)
+    check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     decisions = read_answer(answer_path, grid, symbols, values)

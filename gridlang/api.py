@@ -1,33 +1,38 @@
-"""The Python API: load a spec once, solve, export and verify maps with it.
+"""The Python API: load a spec once, solve, enumerate, export and verify maps with it.
 
     >>> import gridlang
-    >>> spec = gridlang.load_spec("puzzles/horse.grid")
-    >>> result = gridlang.solve(spec, map="puzzles/maps/daily-2026-01-07.txt", backend="maxsat")
+    >>> spec = gridlang.bundled("horse")
+    >>> result = gridlang.solve(spec, map=gridlang.bundled_map("daily-2026-01-07"), backend="maxsat")
     >>> result.status, result.objective, result.verified
     ('OPTIMAL', 66, True)
     >>> len(result.decisions["wall"])
     12
 
 The command line and the batch workers are built on these functions; the
-JSON a ``solve --json`` prints is :meth:`SolveResult.to_json`.
+JSON a ``solve --json`` prints is :meth:`SolveResult.to_json`. docs/api.md
+shows each function at work.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from . import ast
-from .backend import DEFAULT_BACKEND, SolveOptions, get_backend
+from . import ast, catalog
+from .backend import DEFAULT_BACKEND, SolveOptions, Status, get_backend
 from .checker import Symbols, check
 from .deadline import Deadline
 from .errors import BackendError
+from .ir import Model
 from .maps import MapData, parse_map, read_map
 from .parser import parse_file
-from .pipeline import Report, load_checked, solve_model
+from .pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
 from .plugins import find_plugin
+from .solved import SolveResult, result_of
+from .solution import differing
 
 
 @dataclass(frozen=True)
@@ -41,13 +46,26 @@ class Spec:
     """
 
     path: str
-    ast: ast.Spec
-    symbols: Symbols
+    ast: ast.Spec = field(repr=False)
+    symbols: Symbols = field(repr=False)
 
     @property
     def puzzle(self) -> str | None:
         """The ``puzzle "NAME"`` of the spec, or None."""
         return self.ast.puzzle.name if self.ast.puzzle else None
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The names of the spec's parameters (``budget``), in the order declared."""
+        return tuple(self.symbols.params)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The names of the spec's decisions (``wall``, ``shaded``), in the order declared."""
+        return tuple(self.symbols.decisions)
+
+    def __repr__(self) -> str:
+        return f"<Spec {self.puzzle or Path(self.path).stem!r} from {self.path}>"
 
 
 def load_spec(path: str | Path) -> Spec:
@@ -58,6 +76,52 @@ def load_spec(path: str | Path) -> Spec:
     """
     tree = parse_file(path)
     return Spec(str(path), tree, check(tree))
+
+
+def bundled(name: str) -> Spec:
+    """A spec shipped with gridlang, parsed and checked, from any directory.
+
+    Args:
+        name: the spec's name, its file name in the repository's
+            ``puzzles/`` without ``.grid`` (``horse``, ``horse_lovebirds``,
+            ``nurikabe``, ``snake_eggs``; :func:`bundled_specs` lists them),
+            or a puzz.link genre alias (``mashu``, ``slither``).
+
+    Raises:
+        NotBundledError: no shipped spec has that name (a
+            :class:`~gridlang.errors.GridlangError` and a ``LookupError``;
+            the message names the closest).
+    """
+    return load_spec(catalog.spec_path(name))
+
+
+def bundled_specs() -> tuple[str, ...]:
+    """The names of the shipped specs, sorted, for :func:`bundled`."""
+    return catalog.spec_names()
+
+
+def bundled_map(name: str) -> Path:
+    """The file of a map or instance shipped with gridlang, for ``map=``.
+
+    Args:
+        name: its path under the repository's ``puzzles/maps/`` or
+            ``puzzles/instances/``, without ``.txt``: ``daily-2026-01-07``,
+            ``nurikabe/pzprjs_5x5``, ``snake_eggs/jandhyala_ch32_6x6``
+            (:func:`bundled_maps` lists them).
+
+    Raises:
+        NotBundledError: no shipped map has that name (the message names the closest).
+    """
+    return catalog.map_path(name)
+
+
+def bundled_maps(under: str | None = None) -> tuple[str, ...]:
+    """The names of the shipped maps and instances, sorted, for :func:`bundled_map`.
+
+    Args:
+        under: only a genre's instances (``nurikabe``, ``snake_eggs``), or None for all.
+    """
+    return catalog.map_names(under)
 
 
 def read(spec: Spec, map: str | Path | MapData) -> MapData:
@@ -74,94 +138,166 @@ def read(spec: Spec, map: str | Path | MapData) -> MapData:
     return read_map(map, spec.puzzle)
 
 
-@dataclass
-class SolveResult:
-    """What one solve proved, decoded and verified.
-
-    Attributes:
-        status: ``OPTIMAL``, ``FEASIBLE``, ``INFEASIBLE`` or ``UNKNOWN``.
-        objective: the objective value of the answer (None without one).
-        bound: the best proved bound on it (None if unknown).
-        decisions: decision name -> {(row, col): value}; a Boolean decision
-            lists its true cells (value True).
-        verified: the answer passed every check (model, spec rules, the
-            puzzle's published rules); False when there is no answer.
-        unique: True when proved unique, False when a second answer was
-            found, None when not asked or not proved in time.
-        seconds: wall-clock seconds per phase (``startup``, ``parse``,
-            ``compile``, ``solve``, ``verify``, ``total``).
-        backend: the backend that solved it.
-        report: the full pipeline report (model, raw result, every solution).
-    """
-
-    status: str
-    objective: int | None
-    bound: float | None
-    decisions: dict[str, dict[tuple[int, int], object]]
-    verified: bool
-    unique: bool | None
-    seconds: dict[str, float]
-    backend: str
-    report: Report = field(repr=False)
-
-    def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
-        """The object ``gridlang solve --json`` prints (see the README)."""
-        return report_json(self.report, spec, map)
-
-
-def solve(spec: Spec | str | Path, map: str | Path | MapData, backend: str = DEFAULT_BACKEND,
-          time_limit: float | None = None, params: Mapping[str, object] | None = None,
-          unique: bool = False, count: int | None = None, settings: Mapping[str, object] | None = None,
-          connectivity: str | None = None, workers: int | None = None,
-          deadline: Deadline | None = None) -> SolveResult:
+def solve(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
+          backend: str = DEFAULT_BACKEND, time_limit: float | None = None,
+          params: Mapping[str, object] | None = None, unique: bool = False, count: int | None = None,
+          settings: Mapping[str, object] | None = None, connectivity: str | None = None,
+          workers: int | None = None, deadline: Deadline | None = None, *, url: str | None = None) -> SolveResult:
     """Solve one map of a spec, decode the answer and verify it.
 
     Args:
-        spec: a :class:`Spec` (parsed once, reused) or a spec path.
-        map: the map: a path, its text, or a :class:`MapData`.
+        spec: a :class:`Spec` (parsed once, reused) or a spec path; with
+            ``url``, None takes the genre's bundled spec.
+        map: the map: a path (:func:`bundled_map` gives the shipped ones),
+            its text, or a :class:`MapData`.
         backend: ``auto`` (the default: picks per map, :mod:`gridlang.auto`), ``cpsat``, ``milp``,
             ``maxsat`` or ``asp``.
         time_limit: seconds for the whole call (every solve shares them).
         params: parameter values (``{"budget": 12}``), as numbers or text.
         unique: prove the answer unique or find a second one.
-        count: enumerate up to this many answers.
+        count: enumerate up to this many answers (all of them are in
+            ``result.report.solutions``; :func:`solutions` yields them one
+            by one).
         settings: backend settings, ``{"maxsat.algorithm": "rc2"}``.
         connectivity: a connectivity strategy of the backend.
         workers: solver threads.
         deadline: a shared :class:`~gridlang.deadline.Deadline` (overrides
             ``time_limit``; Ctrl-C handling goes through it).
+        url: a puzz.link URL, instead of ``map``: the puzzle it encodes,
+            solved with ``spec`` or, when none is given, its genre's
+            bundled spec (as ``gridlang solve --url``).
 
     Returns:
-        The result.
+        The result: ``backend`` is the backend asked for, ``chosen`` the
+        one that answered.
 
     Raises:
         GridlangError: bad input (located), a missing backend, or an answer
             that fails verification (:class:`~gridlang.errors.VerificationError`).
+        TypeError: neither or both of ``map`` and ``url`` given, or no spec
+            without ``url``.
     """
+    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
+                                     deadline)
+    return result_of(solve_model(model, backend, options, count, unique, seconds))
+
+
+class Answers:
+    """The answers of :func:`solutions`, found one at a time as the loop asks for them.
+
+    Iterating yields a :class:`SolveResult` per answer, each verified
+    before it is yielded. After the loop (or a ``break``):
+
+    Attributes:
+        complete: True when the answers yielded are all there are (the
+            enumeration proved that no other exists), False when the time
+            limit or ``limit`` stopped it first; None before the first.
+        report: the pipeline report: ``report.solutions`` holds every
+            answer found, ``report.result`` the first solve's result.
+    """
+
+    def __init__(self, model: Model, backend: str, options: SolveOptions, seconds: dict, limit: int | None):
+        self._model, self._backend, self._options = model, backend, options
+        self._seconds, self._limit = seconds, limit
+        self.complete: bool | None = None
+        self.report: Report | None = None
+        self._started = False
+
+    def __repr__(self) -> str:
+        if self.report is None:
+            return f"<Answers of {self._model.name or 'a puzzle'}: not searched yet>"
+        more = {True: "all there are", False: "perhaps more", None: "searching"}[self.complete]
+        return f"<Answers of {self._model.name or 'a puzzle'}: {len(self.report.solutions)} found, {more}>"
+
+    def __iter__(self) -> Iterator[SolveResult]:
+        if self._started:
+            raise RuntimeError("the answers of a solutions() call are found once; call solutions() again")
+        self._started = True
+        limit = self._limit if self._limit is not None else sys.maxsize
+        report, session = first_answer(self._model, self._backend, self._options, limit, self._seconds)
+        self.report = report
+        finish(report, self._options)
+        if report.solution is None:
+            self.complete = report.result.status is Status.INFEASIBLE
+            return
+        self.complete = False
+        yield result_of(report)
+        if limit <= 1:
+            return
+        for solution, verdict in more_answers(session, report):
+            finish(report, self._options)
+            yield result_of(report, solution, verdict)
+            if len(report.solutions) >= limit:
+                return
+        self.complete = bool(report.complete)
+        finish(report, self._options)
+
+
+def solutions(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
+              backend: str = DEFAULT_BACKEND, time_limit: float | None = None,
+              params: Mapping[str, object] | None = None, limit: int | None = None,
+              settings: Mapping[str, object] | None = None, connectivity: str | None = None,
+              workers: int | None = None, deadline: Deadline | None = None, *,
+              url: str | None = None) -> Answers:
+    """The answers of a map, one by one, each verified: ``for answer in gridlang.solutions(...)``.
+
+    The spec and the map are read and compiled at the call (bad input
+    raises there); each answer is searched for when the loop asks for it:
+    the first by one solve, each next one by solving again with the
+    answers so far excluded (a blocking clause each, in the same solver
+    session). With an objective, only optimal answers are enumerated.
+
+    Args:
+        spec, map, url, backend, params, settings, connectivity, workers:
+            as for :func:`solve`.
+        time_limit: seconds for all the answers together, counted from the
+            call (a loop that pauses between answers spends them too);
+            when they run out, the loop ends.
+        limit: stop after this many answers (None: all there are).
+        deadline: a shared :class:`~gridlang.deadline.Deadline` (overrides
+            ``time_limit``).
+
+    Returns:
+        An iterable :class:`Answers` (once): its ``complete`` says after
+        the loop whether the answers were all there are.
+
+    Raises:
+        GridlangError: bad input (located) at the call; a missing backend
+            or a failed verification during the loop.
+        TypeError: as for :func:`solve`.
+        ValueError: ``limit`` under 1.
+    """
+    if limit is not None and limit < 1:
+        raise ValueError(f"limit={limit}: ask for 1 answer or more (None for all)")
+    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
+                                     deadline)
+    return Answers(model, backend, options, seconds, limit)
+
+
+def _model(spec, map, url, time_limit, params, settings, connectivity, workers, deadline
+           ) -> tuple[Model, dict[str, float], SolveOptions]:
+    """The compiled model of :func:`solve`'s arguments, its seconds, and the options with the call's deadline."""
     start = time.perf_counter()
-    if not isinstance(spec, Spec):
-        spec = load_spec(spec)
-    data = read(spec, map)
-    text_params = {k: _param_text(v) for k, v in (params or {}).items()}
+    if map is not None and url is not None:
+        raise TypeError("give map= or url=, not both")
+    if map is None and url is None:
+        raise TypeError("give the puzzle: map= (a path, the map's text, or bundled_map(NAME)) or url=")
+    if spec is None and url is None:
+        raise TypeError("give a spec: a Spec, a spec's path, or bundled(NAME)")
     options = SolveOptions(time_limit=time_limit, connectivity=connectivity, workers=workers,
                            extra=dict(settings or {}))
     options.deadline = deadline if deadline is not None else Deadline(time_limit, start=start)
-    model, seconds = load_checked(spec.ast, spec.symbols, data, text_params)
+    text_params = {k: _param_text(v) for k, v in (params or {}).items()}
+    if url is not None:
+        from .puzzlink import compile_url
+
+        model, seconds = compile_url(url, spec.path if isinstance(spec, Spec) else spec, text_params)
+        return model, seconds, options
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec)
+    model, seconds = load_checked(spec.ast, spec.symbols, read(spec, map), text_params)
     seconds["parse"] = seconds.pop("read")
-    report = solve_model(model, backend, options, count, unique, seconds)
-    return result_of(report)
-
-
-def result_of(report: Report) -> SolveResult:
-    """The :class:`SolveResult` of a pipeline :class:`~gridlang.pipeline.Report`."""
-    grid = report.model.grid
-    decisions = {}
-    if report.solution is not None:
-        decisions = {name: {grid.cell(c) if isinstance(c, int) else c: v for c, v in sorted(cells.items())}
-                     for name, cells in report.solution.decisions.items()}
-    return SolveResult(report.result.status.value, report.score if report.solution is not None else None,
-                       report.result.bound, decisions, report.solution is not None, _unique(report),
-                       dict(report.seconds), report.backend, report)
+    return model, seconds, options
 
 
 def export(spec: Spec | str | Path, map: str | Path | MapData, format: str, path: str | Path,
@@ -239,7 +375,11 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
     backend that answered: itself, or the one ``auto`` picked or whose
     proof came first in its race), ``connectivity``,
     ``seconds`` and ``stats``; with ``--count``/``--unique`` also
-    ``solutions_found`` and ``complete``.
+    ``solutions_found``, ``complete`` (no answer is left out) and
+    ``solutions`` (each in the shape of ``decisions``), and when a second
+    answer was found, ``second`` (the shape of ``decisions``) and ``differ``
+    (the ``[r, c]`` cells or ``[[r1, c1], [r2, c2]]`` edges whose values
+    differ). The shape is the JSON Schema ``gridlang/data/schemas/solve.json``.
     """
     res = report.result
     verdict = report.verdict
@@ -249,7 +389,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "spec": spec if spec is not None else model.info.get("spec"),
         "map": map if map is not None else model.info.get("map"),
         "size": [model.grid.rows, model.grid.cols],
-        "status": res.status.value,
+        "status": report.status,
         "objective": res.objective,
         "bound": res.bound,
         "verified": report.solution is not None,
@@ -258,10 +398,7 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "decisions": None,
     }
     if report.solution is not None:
-        out["decisions"] = {
-            name: sorted([_where(model, c), v if not isinstance(v, bool) else 1] for c, v in cells.items())
-            for name, cells in report.solution.decisions.items()
-        }
+        out["decisions"] = decisions_json(model, report.solution)
     plugin = find_plugin(model.name)
     extras = plugin.extras(model, report.solution)
     if plugin.name and extras:
@@ -271,16 +408,27 @@ def report_json(report: Report, spec: str | None = None, map: str | None = None)
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in model.params.items()},
         "backend": report.backend,
         "chosen": res.stats.get("chosen", report.backend),
-        "connectivity": res.stats.get("connectivity"),
+        "connectivity": report.connectivity,
         "seconds": {k: round(v, 4) for k, v in report.seconds.items()},
         "stats": {k: v for k, v in res.stats.items() if isinstance(v, (int, float, str, bool))},
     })
     if report.complete is not None:
         out["solutions_found"] = len(report.solutions)
         out["complete"] = report.complete
+        out["solutions"] = [decisions_json(model, solution) for solution in report.solutions]
+        if report.unique is False and len(report.solutions) > 1:
+            out["second"] = out["solutions"][1]
+            out["differ"] = [_where(model, key) for key in differing(report.solutions[0], report.solutions[1])]
     if report.interrupted:
         out["interrupted"] = True
     return out
+
+
+def decisions_json(model, solution) -> dict[str, list]:
+    """An answer as ``--json`` gives it: decision name -> ``[[[r, c], value], ...]`` (cells from 0),
+    ``[[[r1, c1], [r2, c2]], value]`` for an edge, a Boolean decision listing its true keys with value 1."""
+    return {name: sorted([_where(model, c), v if not isinstance(v, bool) else 1] for c, v in cells.items())
+            for name, cells in solution.decisions.items()}
 
 
 def _unique(report: Report) -> bool | None:
@@ -301,8 +449,9 @@ def _param_text(value: object) -> str:
     return str(value)
 
 
-__all__ = ["FORMAT_BACKEND", "SolveResult", "Spec", "export", "load_spec", "read", "report_json", "result_of",
-           "solve", "verify"]
+__all__ = ["FORMAT_BACKEND", "Answers", "SolveResult", "Spec", "bundled", "bundled_map", "bundled_maps",
+           "bundled_specs", "export", "load_spec", "read", "report_json", "result_of", "solutions", "solve",
+           "verify"]
 
 
 def _where(model, key) -> list:

@@ -536,8 +536,12 @@ class _Child:
     def __init__(self, name: str, model: Model, options: SolveOptions):
         self.name = name
         read_fd, write_fd = os.pipe()
+        parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
+            from .lifeline import die_with_parent
+
+            die_with_parent(parent, tied=False)  # forked from a timer thread, which ends at once: watch the pid
             os.close(read_fd)
             _child(model, options, name, write_fd)
         os.close(write_fd)

@@ -130,7 +130,7 @@ def run(sets: Sequence[str], backends: Sequence[str], out: str | Path, root: str
                 row = _fresh(case, backend, time_limit, settings) if fresh else _warm(case, backend, time_limit,
                                                                                       settings)
                 row.update(set=set_name, name=case["name"], expected=case["expected"])
-                row["correct"] = bool(row.get("verified")) and row.get("status") == "OPTIMAL" and (
+                row["correct"] = bool(row.get("verified")) and row.get("status") in ("OPTIMAL", "SOLVED") and (
                     case["expected"] is None or row.get("objective") == case["expected"]) and (
                     not case["unique"] or row.get("unique") is True)
                 sink.write(json.dumps(row) + "\n")

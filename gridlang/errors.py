@@ -115,7 +115,20 @@ class BackendError(GridlangError, RuntimeError):
 
 class ImageError(GridlangError, ValueError):
     """A picture cannot be read as a puzzle: not an image, no grid in it, or a
-    tile whose colours the calibration does not know."""
+    tile whose colours the calibration does not know.
+
+    Args:
+        message: one sentence, lower case, no trailing period.
+        path: the picture or calibration file it is about; it is named
+            first: ``FILE: error: message``.
+    """
+
+    def __init__(self, message: str, path: str | None = None):
+        super().__init__(message)
+        self.path = path
+
+    def render(self) -> str:
+        return f"error: {self.message}" if self.path is None else f"{self.path}: error: {self.message}"
 
 
 class VerificationError(GridlangError, AssertionError):
@@ -146,6 +159,20 @@ def _is_control(ch: str) -> bool:
     """A control character other than a tab (shown as U+FFFD, so that a file
     cannot send escape sequences to the terminal)."""
     return ch != "\t" and (ord(ch) < 32 or 127 <= ord(ch) < 160)
+
+
+def closest(word: str, candidates, cutoff: float = 0.6) -> str | None:
+    """The candidate closest to a misspelt ``word`` (:func:`difflib.get_close_matches`), or None."""
+    import difflib
+
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, candidates, cutoff: float = 0.6) -> str:
+    """``"; did you mean 'X'?"`` for the closest candidate to ``word``, or ``""`` when none is close."""
+    close = closest(word, candidates, cutoff)
+    return f"; did you mean {close!r}?" if close is not None else ""
 
 
 def raise_all(errors: list[GridlangError]) -> None:

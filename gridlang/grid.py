@@ -46,6 +46,23 @@ class Token(str):
         return (Token, (str(self), self.room))
 
 
+def cell_name(row: int, col: int) -> str:
+    """A cell as a person reads it: ``row R, column C``, counted from 1 (``row`` and ``col`` from 0).
+
+    Text and error messages name cells this way; JSON keeps ``[r, c]`` from 0.
+    """
+    return f"row {row + 1}, column {col + 1}"
+
+
+def cell_names(cells: Iterable[tuple[int, int]], limit: int | None = None) -> str:
+    """Cells as a person reads them, ``row 1, column 3; row 2, column 3``, at most ``limit`` of them
+    (then ``and N more``)."""
+    cells = list(cells)
+    shown = cells if limit is None else cells[:limit]
+    text = "; ".join(cell_name(r, c) for r, c in shown)
+    return text + (f"; and {len(cells) - len(shown)} more" if len(cells) > len(shown) else "")
+
+
 def room_label(text: str) -> str | None:
     """The room label a map cell's text carries (None for a plain string)."""
     return getattr(text, "room", None)
@@ -143,6 +160,10 @@ class Grid:
     def cell(self, i: int) -> Cell:
         """Return ``(row, col)`` of cell index ``i``."""
         return divmod(i, self.cols)
+
+    def cell_name(self, i: int) -> str:
+        """Cell ``i`` as a person reads it: ``row R, column C``, counted from 1 (the function :func:`cell_name`)."""
+        return cell_name(*divmod(i, self.cols))
 
     def index(self, row: int, col: int) -> int:
         """Return the index of the cell at ``(row, col)``."""

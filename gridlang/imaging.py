@@ -1,25 +1,32 @@
-"""Reading a puzzle's map off a picture: each cell's tile by its colours.
+"""Reading a puzzle's map off a picture: each cell's tile by its nearest known cell.
 
-:func:`read_picture` finds the picture's grid (:mod:`gridlang.lattice`) and
-names every cell's tile with a :class:`Calibration`, the colours of each
-tile learned from pictures whose maps are known (:func:`calibrate`).
+:func:`read_picture` opens the picture within the command's limits
+(:mod:`gridlang.picture`), finds its grid (:mod:`gridlang.lattice`) and
+names every cell's tile with a :class:`Calibration`: cells of pictures
+whose maps are known (:func:`calibrate`).
 
-**The tiles.** Only the inner part of a cell is read (a margin of 15% of the
-pitch on each side keeps grid lines and neighbours out). A pixel is
-*background* when it lies within ``near_background`` (RGB distance) of a
-colour of a background tile (open ground, say, or a lake); a cell whose
-non-background pixels are fewer than the ``foreground`` share is the
-background tile with the most pixels. Otherwise its foreground pixels are
-matched, class by class, to that class's palette (its colours and their
-shares of a typical cell's foreground, learned from the calibration
-pictures): each pixel goes to the nearest palette colour within
-``near_object``, and the class scores the histogram intersection
-``sum_j min(share_j, weight_j)`` (Swain and Ballard, "Color indexing", IJCV
-7(1), 1991). The best class wins; below ``min_score`` the colour is unknown.
+**Cells at one size.** The board is resampled with a box filter so that
+every cell is :data:`CELL` pixels square, whatever the picture's scale;
+the outer :data:`EDGE` pixels of each side are cut (grid lines and
+neighbours stay out), and the rest is averaged in blocks to a thumbnail of
+:data:`THUMB` x :data:`THUMB` colours. At this size a cell looks the same
+whether the screenshot was zoomed, shrunk or compressed as JPEG.
 
-**Linked tiles** (pairs joined across the map) are one class per colour.
-Each class has its own map character, so a pair read off a picture is
-labelled by its colour; a colour seen other than twice is an error.
+**Nearest cell.** The distance of two thumbnails is the root mean square,
+over their pixels, of the RGB distance. A cell takes the tile of the
+nearest calibration thumbnail, provided that
+
+* it lies within the calibration's ``near`` (:data:`SPREAD` times the
+  largest distance from a calibration cell to the nearest cell of the same
+  tile in another of its pictures, and at least :data:`NEAR_FLOOR`), and
+* every thumbnail of another tile lies at least ``margin`` further.
+
+Otherwise the cell is unsure, and the picture is refused with the cell's
+row and column: a map is never printed with a tile it did not read.
+
+**Linked tiles** (pairs joined across the map) are one tile per colour.
+Each has its own map character, so a pair read off a picture is labelled
+by its colour; a colour seen other than twice is an error.
 
 The calibration is data, a JSON file (:func:`save_calibration`), rebuilt
 from picture/map pairs by :func:`calibrate` (``gridlang calibrate-image``).
@@ -35,135 +42,172 @@ from typing import Callable, Iterable
 import numpy as np
 
 from .errors import ImageError
-from .lattice import MARGIN, Lattice, find_lattice, load_image
+from .lattice import Lattice, find_lattice
+from .picture import Budget, open_picture
 
+CELL = 16
+"""Pixels per cell side the board is resampled to (the game draws a tile in 16 x 16 art pixels)."""
+EDGE = 2
+"""Pixels cut from each side of a resampled cell."""
+THUMB = 6
+"""Side of a cell's thumbnail, in blocks of ``(CELL - 2 * EDGE) / THUMB`` pixels."""
+SPREAD = 1.25
+"""``near`` is this many times the largest distance between calibration cells of one tile."""
+MARGIN = 8.0
+"""Least lead of the nearest tile over the next, RMS RGB distance."""
+NEAR_FLOOR = 50.0
+"""The least ``near``. Measured with calibrations from three of a game's four screenshots, on the
+fourth and its 21 altered copies (docs/reliability.md): a tile the three show lay at most 45 from its
+nearest calibration cell (one sprite drawn differently in one screenshot; every other tile at most 27),
+and the tiles they lack lay 60 or more from every cell."""
+DISTINCT = 4.0
+"""Calibration cells closer than this to a kept one of the same tile are not kept."""
+SAME_LINK = 20.0
+"""Linked pairs of two pictures whose mean thumbnails lie this close are one colour."""
 LINK_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
-"""Characters given to linked classes, in order, when a map leaves one free."""
-
-NEAR_BACKGROUND = 12.0
-NEAR_OBJECT = 20.0
-MIN_SCORE = 0.5
+"""Characters given to linked tiles, in order, when a map leaves one free."""
+MAX_CELLS = 40_000
+"""The most cells a picture may show (a map's limit, :mod:`gridlang.maps`)."""
 
 
-# ---------------------------------------------------------------- colours
+# ---------------------------------------------------------------- thumbnails
 
-def _hex(rgb: Iterable[int]) -> str:
-    return "#" + "".join(f"{int(v):02x}" for v in rgb)
+def thumbnails(rgb: np.ndarray, lattice: Lattice) -> np.ndarray:
+    """Every cell's thumbnail (see the module).
+
+    Args:
+        rgb: ``(height, width, 3)`` uint8 pixels.
+        lattice: the grid, in the pixels of ``rgb``; cells the picture's edge
+            cuts are filled out with the edge's pixels.
+
+    Returns:
+        ``(rows, cols, THUMB * THUMB * 3)`` float32 colours.
+    """
+    from PIL import Image
+
+    h, w = rgb.shape[:2]
+    x0, y0 = lattice.x.start, lattice.y.start
+    x1, y1 = lattice.x.edge(lattice.cols), lattice.y.edge(lattice.rows)
+    pad = int(np.ceil(max(0.0, -x0, -y0, x1 - w, y1 - h)))
+    if pad:
+        rgb = np.pad(rgb, ((pad, pad), (pad, pad), (0, 0)), mode="edge")
+    board = Image.fromarray(rgb).resize((lattice.cols * CELL, lattice.rows * CELL), Image.BOX,
+                                        box=(x0 + pad, y0 + pad, x1 + pad, y1 + pad))
+    a = np.asarray(board, dtype=np.float32).reshape(lattice.rows, CELL, lattice.cols, CELL, 3)
+    inner = a[:, EDGE:CELL - EDGE, :, EDGE:CELL - EDGE]
+    b = (CELL - 2 * EDGE) // THUMB
+    t = inner.reshape(lattice.rows, THUMB, b, lattice.cols, THUMB, b, 3).mean(axis=(2, 5))
+    return t.transpose(0, 2, 1, 3, 4).reshape(lattice.rows, lattice.cols, THUMB * THUMB * 3)
 
 
-def _unhex(text: str) -> tuple[int, int, int]:
-    t = text.lstrip("#")
-    return int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16)
+def distances(queries: np.ndarray, prototypes: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """RMS RGB distance of every query thumbnail to every prototype: ``(n, d)`` and ``(m, d)`` to ``(n, m)``."""
+    p = prototypes.astype(np.float64)
+    pp = (p * p).sum(axis=1)
+    out = np.empty((len(queries), len(p)))
+    for lo in range(0, len(queries), chunk):
+        q = queries[lo: lo + chunk].astype(np.float64)
+        d2 = (q * q).sum(axis=1)[:, None] + pp[None, :] - 2.0 * q @ p.T
+        out[lo: lo + chunk] = np.sqrt(np.maximum(d2, 0.0) / (THUMB * THUMB))
+    return out
 
 
-def _pack(rgb: np.ndarray) -> np.ndarray:
-    a = rgb.astype(np.int32)
-    return (a[..., 0] << 16) | (a[..., 1] << 8) | a[..., 2]
+def _hex(thumb: np.ndarray) -> str:
+    return "".join(f"{int(v):02x}" for v in np.clip(np.rint(thumb), 0, 255))
 
 
-def _unpack(packed: np.ndarray) -> np.ndarray:
-    return np.stack([(packed >> 16) & 255, (packed >> 8) & 255, packed & 255], axis=-1).astype(float)
+def _unhex(text: str) -> np.ndarray:
+    return np.frombuffer(bytes.fromhex(text), dtype=np.uint8).astype(np.float32)
 
 
-def _nearest(colours: np.ndarray, palette: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each colour (``(n, 3)``), the index of the nearest palette colour and its RGB distance."""
-    if len(palette) == 0:
-        return np.zeros(len(colours), dtype=int), np.full(len(colours), np.inf)
-    d = np.sqrt(((colours[:, None, :] - palette[None, :, :]) ** 2).sum(axis=2))
-    j = np.argmin(d, axis=1)
-    return j, d[np.arange(len(colours)), j]
-
+# ---------------------------------------------------------------- the calibration
 
 @dataclass
 class TileClass:
-    """The colours of one tile as a picture shows it.
+    """One tile as pictures show it.
 
     Attributes:
         char: its map character.
         name: a word for messages (the tile's name).
-        colours: ``(k, 3)`` RGB of the palette.
-        weights: each colour's share of a typical cell's foreground pixels.
+        cells: ``(k, THUMB * THUMB * 3)`` thumbnails of calibration cells of this tile.
         linked: one colour of a linked tile (one linked pair).
     """
 
     char: str
     name: str
-    colours: np.ndarray
-    weights: np.ndarray
+    cells: np.ndarray
     linked: bool = False
-
-    def score(self, colours: np.ndarray, counts: np.ndarray, near: float) -> float:
-        """Histogram intersection of foreground pixels (colours ``(n, 3)``, counts ``(n,)``)
-        with this class's palette."""
-        total = counts.sum()
-        if total == 0 or len(self.colours) == 0:
-            return 0.0
-        j, d = _nearest(colours, self.colours)
-        ok = d <= near
-        share = np.bincount(j[ok], weights=counts[ok], minlength=len(self.colours)) / total
-        return float(np.minimum(share, self.weights).sum())
 
 
 @dataclass
 class Calibration:
-    """Colours learned from pictures with known maps (see the module).
+    """Cells learned from pictures with known maps (see the module).
 
     Attributes:
-        background: background char -> ``(k, 3)`` colours.
-        classes: the foreground tiles, linked colours included.
-        foreground: least share of non-background pixels in a cell with a tile on it.
-        margin: share of the pitch cut from each side of a cell.
-        near_background: RGB distance within which a pixel is background.
-        near_object: RGB distance within which a pixel matches a palette colour.
-        min_score: least histogram intersection for a tile to be named.
+        classes: the tiles, one per linked colour.
+        near: largest distance to the nearest calibration cell for a tile to be read.
+        margin: least lead of the nearest tile over the next.
         sources: the pictures it was learned from (names only).
     """
 
-    background: dict[str, np.ndarray]
     classes: list[TileClass]
-    foreground: float
+    near: float = NEAR_FLOOR
     margin: float = MARGIN
-    near_background: float = NEAR_BACKGROUND
-    near_object: float = NEAR_OBJECT
-    min_score: float = MIN_SCORE
     sources: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         """A JSON object; :func:`calibration_from_json` reads it back."""
         return {
-            "about": "tile colours for reading pictures; rebuild with gridlang calibrate-image",
+            "about": "cells of known tiles for reading pictures; rebuild with gridlang calibrate-image",
             "sources": self.sources,
+            "cell": CELL, "edge": EDGE, "thumb": THUMB,
+            "near": round(self.near, 2),
             "margin": self.margin,
-            "near_background": self.near_background,
-            "near_object": self.near_object,
-            "foreground": round(self.foreground, 4),
-            "min_score": self.min_score,
-            "background": {ch: [_hex(c) for c in cols] for ch, cols in self.background.items()},
-            "classes": [
-                {"char": k.char, "name": k.name, "linked": k.linked,
-                 "palette": [[_hex(c), round(float(w), 4)] for c, w in zip(k.colours, k.weights)]}
-                for k in self.classes
-            ],
+            "classes": [{"char": k.char, "name": k.name, "linked": k.linked, "cells": [_hex(t) for t in k.cells]}
+                        for k in self.classes],
         }
+
+    def classify(self, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The nearest tile of each thumbnail (``(n, d)``).
+
+        Returns:
+            ``(best, distance, lead)``: the index of the nearest class, the
+            distance to it, and how much nearer it is than any other class.
+        """
+        prototypes = np.concatenate([k.cells for k in self.classes])
+        owner = np.concatenate([np.full(len(k.cells), i) for i, k in enumerate(self.classes)])
+        d = distances(thumbs, prototypes)
+        per_class = np.full((len(thumbs), len(self.classes)), np.inf)
+        for i in range(len(self.classes)):
+            per_class[:, i] = d[:, owner == i].min(axis=1)
+        order = np.argsort(per_class, axis=1)
+        best = order[:, 0]
+        first = per_class[np.arange(len(thumbs)), best]
+        second = per_class[np.arange(len(thumbs)), order[:, 1]] if len(self.classes) > 1 else np.full(
+            len(thumbs), np.inf)
+        return best, first, second - first
 
 
 def calibration_from_json(data: dict, where: str = "the calibration") -> Calibration:
     """Read a calibration from its JSON object.
 
     Raises:
-        ImageError: a key is missing or a colour is not ``#rrggbb``.
+        ImageError: a key is missing, a cell is not hexadecimal of the
+            right length, or it was made for another thumbnail size.
     """
     try:
-        background = {ch: np.array([_unhex(c) for c in cols], dtype=float).reshape(-1, 3)
-                      for ch, cols in data["background"].items()}
-        classes = [TileClass(k["char"], k["name"],
-                             np.array([_unhex(c) for c, _ in k["palette"]], dtype=float).reshape(-1, 3),
-                             np.array([w for _, w in k["palette"]], dtype=float),
-                             bool(k.get("linked", False)))
-                   for k in data["classes"]]
-        return Calibration(background, classes, float(data["foreground"]),
-                           float(data.get("margin", MARGIN)), float(data.get("near_background", NEAR_BACKGROUND)),
-                           float(data.get("near_object", NEAR_OBJECT)), float(data.get("min_score", MIN_SCORE)),
+        if (data["cell"], data["edge"], data["thumb"]) != (CELL, EDGE, THUMB):
+            raise ValueError(f"it was made for cells of {data['cell']}, {data['edge']}, {data['thumb']} pixels")
+        size = THUMB * THUMB * 3
+        classes = []
+        for k in data["classes"]:
+            cells = np.array([_unhex(t) for t in k["cells"]], dtype=np.float32).reshape(-1, size)
+            if len(cells) == 0:
+                raise ValueError(f"tile {k['char']!r} has no cells")
+            classes.append(TileClass(str(k["char"]), str(k["name"]), cells, bool(k.get("linked", False))))
+        if not classes:
+            raise ValueError("it has no tiles")
+        return Calibration(classes, float(data["near"]), float(data.get("margin", MARGIN)),
                            list(data.get("sources", [])))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise ImageError(f"{where} is not a calibration ({type(e).__name__}: {e})") from e
@@ -185,22 +229,20 @@ def load_calibration(path: str | Path) -> Calibration:
 
 
 def calibration_text(data: dict) -> str:
-    """A calibration's JSON object as text: one line per setting, background
-    tile and class, so that a rebuilt calibration diffs line by line."""
+    """A calibration's JSON object as text: one line per setting and per
+    calibration cell, so that a rebuilt calibration diffs line by line."""
     lines = ["{"]
     items = list(data.items())
     for n, (key, value) in enumerate(items):
         end = "," if n < len(items) - 1 else ""
-        if key == "background":
-            lines.append(f' "{key}": {{')
-            inner = list(value.items())
-            for m, (ch, colours) in enumerate(inner):
-                lines.append(f"  {json.dumps(ch)}: {json.dumps(colours)}" + ("," if m < len(inner) - 1 else ""))
-            lines.append(" }" + end)
-        elif key == "classes":
+        if key == "classes":
             lines.append(f' "{key}": [')
             for m, k in enumerate(value):
-                lines.append(f"  {json.dumps(k)}" + ("," if m < len(value) - 1 else ""))
+                head = json.dumps({kk: vv for kk, vv in k.items() if kk != "cells"})[:-1]
+                lines.append(f"  {head}, \"cells\": [")
+                for j, cell in enumerate(k["cells"]):
+                    lines.append(f"   {json.dumps(cell)}" + ("," if j < len(k["cells"]) - 1 else ""))
+                lines.append("  ]}" + ("," if m < len(value) - 1 else ""))
             lines.append(" ]" + end)
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value)}{end}")
@@ -213,214 +255,186 @@ def save_calibration(calibration: Calibration, path: str | Path) -> None:
     Path(path).write_text(calibration_text(calibration.to_json()), encoding="utf-8")
 
 
-# ---------------------------------------------------------------- cells
+# ---------------------------------------------------------------- reading
 
-@dataclass
-class _Cell:
-    colours: np.ndarray  # (n, 3) distinct colours of its inner box
-    counts: np.ndarray   # (n,) pixels of each
-    background: dict[str, int]  # background char -> pixels
-    foreground: np.ndarray  # mask over colours: not background
-
-    @property
-    def total(self) -> int:
-        return int(self.counts.sum())
-
-    @property
-    def fg_share(self) -> float:
-        return float(self.counts[self.foreground].sum()) / max(1, self.total)
-
-
-def _cells(rgb: np.ndarray, lattice: Lattice, background: dict[str, np.ndarray], margin: float,
-           near_background: float) -> list[list[_Cell]]:
-    packed = _pack(rgb)
-    distinct, inverse = np.unique(packed, return_inverse=True)
-    inverse = inverse.reshape(packed.shape)
-    colours = _unpack(distinct)
-    nearest_bg: dict[str, np.ndarray] = {}
-    for ch, pal in background.items():
-        _, d = _nearest(colours, pal)
-        nearest_bg[ch] = d
-    is_bg = np.zeros(len(distinct), dtype=bool)
-    for d in nearest_bg.values():
-        is_bg |= d <= near_background
-    h, w = packed.shape
-    out = []
-    for r in range(lattice.rows):
-        row = []
-        for c in range(lattice.cols):
-            x0, y0, x1, y1 = lattice.box(r, c, margin)
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-            ids, counts = np.unique(inverse[y0:y1, x0:x1], return_counts=True)
-            bg = {}
-            for ch, d in nearest_bg.items():
-                closest = np.ones(len(ids), dtype=bool)
-                for other, d2 in nearest_bg.items():
-                    if other != ch:
-                        closest &= d[ids] <= d2[ids]
-                bg[ch] = int(counts[(d[ids] <= near_background) & closest].sum())
-            row.append(_Cell(colours[ids], counts, bg, ~is_bg[ids]))
-        out.append(row)
-    return out
+def _board(path: str | Path, budget: Budget | None) -> tuple[np.ndarray, Lattice]:
+    """A picture's pixels (working size) and its grid."""
+    budget = budget or Budget()
+    picture = open_picture(path, budget)
+    where = str(path)
+    try:
+        lattice = find_lattice(picture.rgb, "the picture", budget.check)
+    except ImageError as e:
+        raise ImageError(e.message, path=where) from e
+    if lattice.rows * lattice.cols > MAX_CELLS:
+        raise ImageError(f"the picture shows a grid of {lattice.rows:,} rows and {lattice.cols:,} columns, "
+                         f"{lattice.rows * lattice.cols:,} cells; a map has at most {MAX_CELLS:,}", path=where)
+    budget.check()
+    return picture.rgb, lattice
 
 
-def read_picture(path: str | Path, calibration: Calibration) -> list[str]:
+@dataclass(frozen=True)
+class Reading:
+    """Every cell of a picture as the calibration names it.
+
+    Attributes:
+        chars: the nearest tile's character per cell, ``rows`` strings.
+        sure: per cell, ``(rows, cols)`` bool: the nearest tile lies within
+            ``near`` and leads the next by ``margin`` or more.
+        names: the nearest tile's name per cell, ``(rows, cols)``.
+        distance: the distance to it, ``(rows, cols)``.
+        lead: how much nearer it is than the next tile, ``(rows, cols)``.
+    """
+
+    chars: list[str]
+    sure: np.ndarray
+    names: np.ndarray
+    distance: np.ndarray
+    lead: np.ndarray
+
+
+def read_cells(path: str | Path, calibration: Calibration, budget: Budget | None = None) -> Reading:
+    """Name every cell of a picture, sure or not (:func:`read_picture` refuses the unsure ones).
+
+    Raises:
+        ImageError: not a picture, or no regular grid in it.
+        BuildTimeout: the deadline passed.
+    """
+    rgb, lattice = _board(path, budget)
+    rows, cols = lattice.rows, lattice.cols
+    best, dist, lead = calibration.classify(thumbnails(rgb, lattice).reshape(rows * cols, -1))
+    chars = [calibration.classes[int(b)].char for b in best]
+    names = np.array([calibration.classes[int(b)].name for b in best], dtype=object)
+    sure = (dist <= calibration.near) & (lead >= calibration.margin)
+    return Reading(["".join(chars[r * cols:(r + 1) * cols]) for r in range(rows)], sure.reshape(rows, cols),
+                   names.reshape(rows, cols), dist.reshape(rows, cols), lead.reshape(rows, cols))
+
+
+def read_picture(path: str | Path, calibration: Calibration, budget: Budget | None = None) -> list[str]:
     """Read a map off a picture.
 
     Args:
         path: the picture file.
-        calibration: the tiles' colours.
+        calibration: the tiles' cells.
+        budget: the command's deadline and memory limit.
 
     Returns:
         The map's rows, top to bottom, one character per cell; linked tiles
         carry their colour's character.
 
     Raises:
-        ImageError: not an image, no grid found, a cell whose colours match
-            no tile, or a linked colour seen other than twice.
+        ImageError: not a picture, no regular grid in it, a cell no tile of
+            the calibration matches surely, or a linked colour seen other
+            than twice; the message names the file, and the cell by row and
+            column counted from 1.
+        BuildTimeout: the deadline passed.
     """
-    rgb = load_image(path)
-    lattice = find_lattice(rgb, str(path))
-    cells = _cells(rgb, lattice, calibration.background, calibration.margin, calibration.near_background)
-    rows: list[list[str]] = []
+    return checked(read_cells(path, calibration, budget), calibration, path)
+
+
+def checked(reading: Reading, calibration: Calibration, path: str | Path) -> list[str]:
+    """The map of a :class:`Reading`, or the sentence that refuses it (see :func:`read_picture`).
+
+    Raises:
+        ImageError: a cell is unsure, or a linked colour is seen other than twice.
+    """
+    unsure = np.argwhere(~reading.sure)
+    if len(unsure):
+        r, c = (int(v) for v in unsure[0])
+        dist, lead, name = float(reading.distance[r, c]), float(reading.lead[r, c]), reading.names[r, c]
+        why = (f"its nearest tile, {name}, lies at {dist:.0f}, beyond the {calibration.near:.0f} "
+               f"within which a tile is read" if dist > calibration.near else
+               f"it is nearly as close to another tile as to {name} ({dist:.0f}, the next {dist + lead:.0f})")
+        more = f" ({len(unsure)} cells are unsure)" if len(unsure) > 1 else ""
+        raise ImageError(f"the tile at row {r + 1}, column {c + 1} is unsure: {why}{more}; if the picture "
+                         f"shows a tile the calibration lacks, add a picture of it with gridlang calibrate-image",
+                         path=str(path))
+    linked = {k.char: k.name for k in calibration.classes if k.linked}
     seen: dict[str, list[tuple[int, int]]] = {}
-    for r, line in enumerate(cells):
-        out = []
-        for c, cell in enumerate(line):
-            if cell.fg_share < calibration.foreground:
-                ch = max(cell.background, key=lambda k: cell.background[k])
-            else:
-                fg_colours, fg_counts = cell.colours[cell.foreground], cell.counts[cell.foreground]
-                scores = [k.score(fg_colours, fg_counts, calibration.near_object) for k in calibration.classes]
-                best = int(np.argmax(scores)) if scores else -1
-                if best < 0 or scores[best] < calibration.min_score:
-                    main = fg_colours[int(np.argmax(fg_counts))]
-                    raise ImageError(
-                        f"{path}: the tile at row {r + 1}, column {c + 1} has colours no tile of the calibration "
-                        f"has (mostly {_hex(main)}; best match "
-                        f"{calibration.classes[best].name if best >= 0 else 'none'} at {max(scores, default=0):.2f}); "
-                        f"add a picture that shows it with gridlang calibrate-image")
-                ch = calibration.classes[best].char
-                if calibration.classes[best].linked:
-                    seen.setdefault(ch, []).append((r, c))
-            out.append(ch)
-        rows.append(out)
+    for r, row in enumerate(reading.chars):
+        for c, ch in enumerate(row):
+            if ch in linked:
+                seen.setdefault(ch, []).append((r, c))
     for ch, where in seen.items():
         if len(where) != 2:
-            name = next(k.name for k in calibration.classes if k.char == ch)
-            cells_text = ", ".join(f"(row {r + 1}, column {c + 1})" for r, c in where)
+            text = ", ".join(f"row {r + 1}, column {c + 1}" for r, c in where)
             if len(where) == 1:
-                raise ImageError(f"{path}: the {name} tile at {cells_text} has no twin of its colour; "
-                                 f"linked tiles come in pairs")
-            raise ImageError(f"{path}: {len(where)} {name} tiles of one colour at {cells_text}; "
-                             f"linked tiles come in pairs")
-    return ["".join(row) for row in rows]
+                raise ImageError(f"the {linked[ch]} tile at {text} has no twin of its colour; linked tiles come "
+                                 f"in pairs", path=str(path))
+            raise ImageError(f"{len(where)} {linked[ch]} tiles of one colour, at {text}; linked tiles come in pairs",
+                             path=str(path))
+    return reading.chars
 
 
 # ---------------------------------------------------------------- calibrating
 
-def calibrate(pairs: list[tuple[str | Path, list[str]]], backgrounds: Iterable[str],
-              name_of: Callable[[str], str], linked: Callable[[str], bool]) -> Calibration:
-    """Learn the tiles' colours from pictures whose maps are known.
+def calibrate(pairs: list[tuple[str | Path, list[str]]], name_of: Callable[[str], str],
+              linked: Callable[[str], bool]) -> Calibration:
+    """Learn the tiles' cells from pictures whose maps are known.
 
     Args:
         pairs: ``(picture file, map rows)``; each picture's grid must have the
             map's size.
-        backgrounds: the characters of background tiles: cells
-            that carry nothing.
         name_of: a word for the tile of a map character (for messages).
         linked: whether a map character is a linked tile; each linked pair of
-            a picture becomes one class, merged with a class of the same
-            colours from another picture.
+            a picture becomes one tile, merged with a tile of the same colour
+            from another picture (mean thumbnails within :data:`SAME_LINK`).
 
     Returns:
-        The calibration: background colours (each 0.3% or more of their
-        cells' pixels), each class's palette (colours of 1% or more of its
-        foreground pixels, 12 at most), and the foreground threshold midway
-        between the largest share seen on a background cell and the smallest
-        on a tile.
+        The calibration: each tile's distinct cells (none within
+        :data:`DISTINCT` of another kept one), ``near`` (see the module) and
+        :data:`MARGIN`.
 
     Raises:
         ImageError: a picture cannot be read, or its grid differs from its map.
     """
-    backgrounds = list(backgrounds)
-    pictures = []
-    bg_counts: dict[str, dict[int, int]] = {ch: {} for ch in backgrounds}
-    for path, rows in pairs:
-        rgb = load_image(path)
-        lattice = find_lattice(rgb, str(path))
-        if (lattice.rows, lattice.cols) != (len(rows), len(rows[0]) if rows else 0):
-            raise ImageError(f"{path} shows a grid of {lattice.rows} rows and {lattice.cols} columns, "
-                             f"but its map has {len(rows)} rows and {len(rows[0]) if rows else 0} columns")
-        packed = _pack(rgb)
-        pictures.append((path, rows, rgb, lattice))
+    groups: dict[tuple[int, str], list[np.ndarray]] = {}
+    for n, (path, rows) in enumerate(pairs):
+        rgb, lattice = _board(path, None)
+        width = len(rows[0]) if rows else 0
+        if (lattice.rows, lattice.cols) != (len(rows), width):
+            raise ImageError(f"the picture shows a grid of {lattice.rows} rows and {lattice.cols} columns, "
+                             f"but its map has {len(rows)} rows and {width} columns", path=str(path))
+        thumbs = thumbnails(rgb, lattice)
         for r, row in enumerate(rows):
             for c, ch in enumerate(row):
-                if ch in bg_counts:
-                    x0, y0, x1, y1 = lattice.box(r, c)
-                    ids, counts = np.unique(packed[y0:y1, x0:x1], return_counts=True)
-                    tally = bg_counts[ch]
-                    for i, n in zip(ids.tolist(), counts.tolist()):
-                        tally[i] = tally.get(i, 0) + n
-    background = {}
-    for ch, tally in bg_counts.items():
-        total = sum(tally.values())
-        keep = sorted((i for i, n in tally.items() if total and n >= 0.003 * total), key=lambda i: -tally[i])
-        background[ch] = _unpack(np.array(keep, dtype=np.int64)).reshape(-1, 3)
-
-    # foreground colour counts per class key; linked keys are per picture and character
-    fg: dict[tuple, dict[int, int]] = {}
-    shares_bg: list[float] = []
-    shares_fg: list[float] = []
-    order: list[tuple] = []
-    for path, rows, rgb, lattice in pictures:
-        cells = _cells(rgb, lattice, background, MARGIN, NEAR_BACKGROUND)
-        for r, row in enumerate(rows):
-            for c, ch in enumerate(row):
-                cell = cells[r][c]
-                if ch in background:
-                    shares_bg.append(cell.fg_share)
-                    continue
-                shares_fg.append(cell.fg_share)
-                key = (str(path), ch) if linked(ch) else ("", ch)
-                if key not in fg:
-                    fg[key] = {}
-                    order.append(key)
-                tally = fg[key]
-                for colour, n in zip(_pack(cell.colours[cell.foreground].astype(np.int32)).tolist(),
-                                     cell.counts[cell.foreground].tolist()):
-                    tally[colour] = tally.get(colour, 0) + n
-    threshold = 0.5 * (max(shares_bg, default=0.0) + min(shares_fg, default=1.0))
-
-    def palette(tally: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
-        total = sum(tally.values())
-        keep = sorted((i for i, n in tally.items() if n >= 0.01 * total), key=lambda i: -tally[i])[:12]
-        return (_unpack(np.array(keep, dtype=np.int64)).reshape(-1, 3),
-                np.array([tally[i] / total for i in keep], dtype=float))
-
+                groups.setdefault((n, ch), []).append(thumbs[r, c])
+    # one class per plain character; linked pairs joined by colour across pictures
     classes: list[TileClass] = []
-    tallies: list[dict[int, int]] = []
-    for key in order:
-        ch = key[1]
-        colours, weights = palette(fg[key])
-        is_linked = bool(key[0])
-        merged = False
-        for k, existing in enumerate(classes):
-            if existing.linked != is_linked:
+    members: list[list[tuple[int, np.ndarray]]] = []
+    for (n, ch), cells in groups.items():
+        found = None
+        for k, cls in enumerate(classes):
+            if cls.linked != linked(ch):
                 continue
-            same = (existing.char == ch) if not is_linked else (
-                existing.score(colours, weights, NEAR_OBJECT) >= 0.6
-                and TileClass(ch, "", colours, weights).score(existing.colours, existing.weights, NEAR_OBJECT) >= 0.6)
-            if same:
-                for colour, n in fg[key].items():
-                    tallies[k][colour] = tallies[k].get(colour, 0) + n
-                classes[k].colours, classes[k].weights = palette(tallies[k])
-                merged = True
+            if not cls.linked and cls.char == ch:
+                found = k
+            elif cls.linked:
+                mean = np.mean([t for _, t in members[k]], axis=0)
+                if distances(np.mean(cells, axis=0)[None], mean[None])[0, 0] <= SAME_LINK:
+                    found = k
+            if found is not None:
                 break
-        if not merged:
+        if found is None:
             taken = {k.char for k in classes}
-            if ch in taken:
-                ch = next(p for p in LINK_CHARS if p not in taken)
-            classes.append(TileClass(ch, name_of(key[1]), colours, weights, is_linked))
-            tallies.append(dict(fg[key]))
-    return Calibration(background, classes, threshold, sources=[Path(str(p)).name for p, _ in pairs])
+            char = ch if ch not in taken else next(p for p in LINK_CHARS if p not in taken)
+            classes.append(TileClass(char, name_of(ch), np.zeros((0, THUMB * THUMB * 3), np.float32), linked(ch)))
+            members.append([])
+            found = len(classes) - 1
+        members[found] += [(n, t) for t in cells]
+    spread = 0.0
+    for cls, cells in zip(classes, members):
+        pictures = np.array([n for n, _ in cells])
+        thumbs = np.array([t for _, t in cells], dtype=np.float32)
+        if len(set(pictures.tolist())) > 1:
+            d = distances(thumbs, thumbs)
+            d[pictures[:, None] == pictures[None, :]] = np.inf
+            reach = d.min(axis=1)
+            spread = max(spread, float(reach[np.isfinite(reach)].max()))
+        kept: list[np.ndarray] = []
+        for t in thumbs:
+            if not kept or distances(t[None], np.array(kept))[0].min() > DISTINCT:
+                kept.append(np.rint(t))
+        cls.cells = np.array(kept, dtype=np.float32)
+    near = max(NEAR_FLOOR, SPREAD * spread)
+    return Calibration(classes, near, MARGIN, sources=[Path(str(p)).name for p, _ in pairs])

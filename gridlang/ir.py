@@ -432,7 +432,7 @@ def broken_constraints(model: Model, assignment: Assignment) -> list[tuple[Const
             cells = set(assignment.true_cells(con.members))
             missing = [r for r in con.roots if r not in cells]
             if missing:
-                out.append((con, f"region {con.name!r} misses its root cell {model.grid.cell(missing[0])}"))
+                out.append((con, f"region {con.name!r} misses its root cell at {model.grid.cell_name(missing[0])}"))
                 continue
             if cells and len(model.grid.reach(cells, con.roots or (min(cells),))) != len(cells):
                 out.append((con, f"region {con.name!r} is not connected"))

@@ -25,7 +25,9 @@ module reads two extensions of it, each recognised by its own syntax:
     acccbb
 
 Header lines (``name: value``) above the grid, ``#`` comment lines and blank
-lines above the grid and around ``rooms:`` are as in the plain format. Each
+lines above the grid, a ``grid:`` line marking where the grid starts, and
+blank lines around ``rooms:`` are as in the plain format (:mod:`gridlang.maps`:
+a ``#`` line above the grid of a spec with a ``#`` tile needs ``grid:``). Each
 cell of the result is a :class:`~gridlang.grid.Token`: its text, carrying its
 room label. Errors point at the line and column of the offending cell.
 """
@@ -36,7 +38,7 @@ import re
 
 from .errors import MapError, Span
 from .grid import Token
-from .maps import MapData, size_problem
+from .maps import COMMENT, GRID_MARKER, MapData, grid_start, header_lines, is_comment, size_problem
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _ROOMS = re.compile(r"^\s*rooms\s*:\s*$")
@@ -86,19 +88,16 @@ def read_layered(path: str, text: str) -> MapData | None:
         return None
     lines = _lines(text)
     params: dict[str, tuple[str, Span]] = {}
-    i = 0
-    while i < len(lines):
+    start, marker = grid_start(lines, _ROOMS)
+    for i in range(start if marker is None else marker - 1):
         line = lines[i]
-        if not line.strip() or line.lstrip().startswith("#"):
-            i += 1
-            continue
         m = _HEADER.match(line)
-        if m is None or _ROOMS.match(line):
-            break
+        if m is None or not line.strip() or is_comment(line):
+            continue
         if m.group(1) in params:
             raise MapError(f"header {m.group(1)!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
         params[m.group(1)] = (m.group(2), Span(path, i + 1, m.start(2) + 1, m.end(2) + 1))
-        i += 1
+    i = start
     grid, i = _block(path, text, lines, i, "grid")
     rooms = None
     while i < len(lines) and not lines[i].strip():
@@ -124,7 +123,7 @@ def read_layered(path: str, text: str) -> MapData | None:
         rows.append([Token(cell, rooms[r][c][0] if rooms is not None else None) for c, (cell, _) in enumerate(row)])
         spans.append([span for _, span in row])
     positions = [(row[0].line, row[0].column) for row in spans]
-    return MapData(path, text, rows, positions, params, spans)
+    return MapData(path, text, rows, positions, params, spans, comments=header_lines(lines), grid_line=marker)
 
 
 def _lines(text: str) -> list[str]:
@@ -132,13 +131,8 @@ def _lines(text: str) -> list[str]:
 
 
 def _grid_start(lines: list[str]) -> int | None:
-    for i, line in enumerate(lines):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        if _HEADER.match(line) and not _ROOMS.match(line):
-            continue
-        return i
-    return None
+    start, _ = grid_start(lines, _ROOMS)
+    return start if start < len(lines) else None
 
 
 def _indent(line: str) -> int:
@@ -180,8 +174,19 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
         if len(row) != width:
             where = row[width] if len(row) > width else None
             span = where[1] if where else Span(path, start + r + 1, len(lines[start + r].rstrip()) + 1)
-            raise MapError(f"row {r + 1} of the {what} has {len(row)} cells; the first row has {width}", span,
-                           source=text)
+            notes = []
+            if spaced:
+                k = next(k for k in range(start, end) if len(lines[k].split()) > 1) - start
+                note = f"every row is split on white space, because row {k + 1} holds white space between cells"
+                if width == 1 and len(rows[0][0][0]) > 1:
+                    first = rows[0][0][0]
+                    note += f", so the first row, {first if len(first) <= 20 else first[:17] + '...'!r}, is one cell"
+                notes.append(note)
+            if is_comment(lines[start + r]):
+                notes.append(f"a comment line ({COMMENT!r}) stands only above the grid")
+            detail = f" ({'; '.join(notes)})" if notes else ""
+            raise MapError(f"row {r + 1} of the {what} has {len(row)} cells; the first row has {width}{detail}",
+                           span, source=text)
     return rows, end
 
 

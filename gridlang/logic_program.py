@@ -67,6 +67,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
+from .backend import run_lines
 from .connectivity import cut_clause, seed_cuts
 from .deadline import Deadline
 from .errors import BackendError
@@ -571,8 +572,10 @@ def _header(model: Model, program: Program) -> list[str]:
         sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
         lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
     # The asp backend's own default (AspSettings.trans_ext, auto): card with an objective, when small.
+    # The clingo wheel ships no clingo executable; its module is the clingo application.
     flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
-    lines.append(f"% run: clingo {flag}FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
+    lines += [f"% {line}" for line in run_lines("asp", f"python -m clingo {flag}FILE > ANSWER")]
+    lines.append("% (a clingo executable from Potassco takes the same arguments)")
     lines.append("% variable map: FILE.vars.json")
     return lines
 

@@ -10,11 +10,24 @@ Two formats are accepted:
 
   Optional ``name: value`` header lines stand above the grid and give
   parameters (a name that is no parameter of the spec is an error, see
-  :func:`gridlang.params.resolve_params`); blank lines and lines starting
-  with ``#`` above the grid are skipped. Every row must have the same width.
+  :func:`gridlang.params.resolve_params`); blank lines and comment lines
+  (their first character other than a space ``#``) above the grid are
+  skipped. The grid starts at the first other line, or right under a line
+  ``grid:``, under which every line is a row, whatever its first
+  character. A ``#`` line above the grid of a spec that declares ``#`` as
+  a tile could be either, so :func:`build_grid` refuses it unless a
+  ``grid:`` line says where the grid starts. Every row must have the same
+  width; a blank line ends the grid.
 * **JSON**: a level record ``{"map": "~~..\\n~C.C...", "budget": 12}``;
   any other key that names a parameter of the spec gives its value; other
   keys (a level's name, its date) are the record's own and are ignored.
+  The ``"map"`` string has no comments; blank lines may stand only at its
+  start and end.
+
+The header ``variant: NAME`` (a JSON record's ``"variant"`` key) is
+reserved, never a parameter: it names the rules the map is for, checked by
+:func:`check_variant` against the spec's ``puzzle "..." variant "..."``
+(``standard`` when the spec names none). A map without it makes no claim.
 
 A puzzle family's own instance formats are read by its plug-in
 (:meth:`gridlang.plugins.Plugin.read_map`), asked before these two.
@@ -32,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from . import ast
 from .checker import Symbols
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
@@ -40,6 +54,19 @@ from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROW
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+GRID_MARKER = re.compile(r"^\s*grid\s*:\s*$")
+"""A line ``grid:``: the grid starts on the next line, whatever that line's first character."""
+COMMENT = "#"
+"""What a comment line above the grid starts with (after any spaces)."""
+
+VARIANT = "variant"
+"""The reserved header naming the rules a map is for (never a parameter)."""
+
+STANDARD = "standard"
+"""The rules of a spec whose ``puzzle`` statement names no variant."""
+
+_VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_PUZZLE_LINE = re.compile(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
 
 
 @dataclass
@@ -51,10 +78,10 @@ class MapData:
         source: the file's text.
         rows: the grid rows, top to bottom.
         positions: for each row, ``(line, column)`` of its first character in
-            the file (1-based); for JSON, per character (see ``char_spans``).
+            the file (1-based); for JSON, of each row's first character (see ``locate``).
         params: header parameters: name -> (raw text, span of the value);
-            a JSON value other than a string or a list of numbers is kept
-            as its JSON text (``12.5``, ``true``).
+            a JSON value other than a string is kept as its compact JSON
+            text (``12``, ``[1,2,3]``, ``12.5``, ``true``).
         char_spans: the span of every grid cell, row by row, for maps
             whose cells do not stand one character apart (cells separated
             by spaces, a Snake Eggs record).
@@ -64,6 +91,10 @@ class MapData:
             parameter.
         locate: for JSON maps, ``(row, col) -> Span`` of a grid character
             inside the ``"map"`` string, computed when asked.
+        variant: the rules the map states it is for (its ``variant:``
+            header) and where the name stands, or None.
+        comments: the lines (1-based) above the grid read as comments.
+        grid_line: the line (1-based) of a ``grid:`` marker, or None.
     """
 
     path: str
@@ -75,6 +106,9 @@ class MapData:
     key_spans: Mapping[str, Span] = field(default_factory=dict)
     record: bool = False
     locate: Callable[[int, int], Span] | None = None
+    variant: tuple[str, Span] | None = None
+    comments: list[int] = field(default_factory=list)
+    grid_line: int | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
@@ -175,22 +209,23 @@ def _read_text(path: str, text: str) -> MapData:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     params: dict[str, tuple[str, Span]] = {}
     keys: dict[str, Span] = {}
-    i = 0
-    while i < len(lines):
-        line = lines[i]
+    variant: tuple[str, Span] | None = None
+    comments = header_lines(lines)
+    i, marker = grid_start(lines)
+    for j in range(i if marker is None else marker - 1):
+        line = lines[j]
         m = _HEADER.match(line)
-        if not line.strip() or line.lstrip().startswith("#"):
-            i += 1
+        if m is None or not line.strip() or is_comment(line):
             continue
-        if m is None:
-            break
         name = m.group(1)
-        span = Span(path, i + 1, m.start(2) + 1, m.end(2) + 1)
-        if name in params:
-            raise MapError(f"header {name!r} is given twice", Span(path, i + 1, m.start(1) + 1), source=text)
+        span = Span(path, j + 1, m.start(2) + 1, m.end(2) + 1)
+        if name in params or name == VARIANT and variant is not None:
+            raise MapError(f"header {name!r} is given twice", Span(path, j + 1, m.start(1) + 1), source=text)
+        if name == VARIANT:
+            variant = (_variant_name(m.group(2), span, text), span)
+            continue
         params[name] = (m.group(2), span)
-        keys[name] = Span(path, i + 1, m.start(1) + 1, m.end(1) + 1)
-        i += 1
+        keys[name] = Span(path, j + 1, m.start(1) + 1, m.end(1) + 1)
     rows, positions = [], []
     for j in range(i, len(lines)):
         line = lines[j].rstrip("\n")
@@ -199,11 +234,57 @@ def _read_text(path: str, text: str) -> MapData:
             if any(lines[k].strip() for k in range(j, len(lines))):
                 raise MapError("a blank line splits the grid", Span(path, j + 1, 1), source=text)
             break
+        if GRID_MARKER.match(line):
+            raise MapError("a 'grid:' line stands inside the grid; it belongs above the grid's first row",
+                           Span(path, j + 1, len(line) - len(line.lstrip()) + 1), source=text)
         rows.append(line)
         positions.append((j + 1, 1))
     if not rows:
-        raise MapError("the map has header lines but no grid", Span(path, max(i, 1), 1), source=text)
-    return MapData(path, text, rows, positions, params, key_spans=keys)
+        where = marker if marker is not None else max(i, 1)
+        raise MapError("the map has header lines but no grid", Span(path, where, 1), source=text)
+    return MapData(path, text, rows, positions, params, key_spans=keys, comments=comments, grid_line=marker,
+                   variant=variant)
+
+
+def is_comment(line: str) -> bool:
+    """Whether a line above the grid is a comment (``#`` its first character other than a space)."""
+    return line.lstrip().startswith(COMMENT)
+
+
+def grid_start(lines: list[str], stop=None) -> tuple[int, int | None]:
+    """Where a text map's grid starts.
+
+    Args:
+        lines: the file's lines.
+        stop: a compiled pattern of lines that end the part above the grid
+            other than grid rows (the layered format's ``rooms:``).
+
+    Returns:
+        ``(index, marker)``: the 0-based index of the grid's first line
+        (``len(lines)`` when there is none), and the 1-based line of a
+        ``grid:`` marker above it, or None. Above the grid stand blank
+        lines, comments and ``name: value`` headers; under a ``grid:``
+        line only blank lines are skipped.
+    """
+    for i, line in enumerate(lines):
+        if GRID_MARKER.match(line):
+            j = i + 1
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            return j, i + 1
+        if not line.strip() or is_comment(line):
+            continue
+        if _HEADER.match(line) and not (stop is not None and stop.match(line)):
+            continue
+        return i, None
+    return len(lines), None
+
+
+def header_lines(lines: list[str]) -> list[int]:
+    """The comment lines (1-based) above the grid (or above a ``grid:`` line)."""
+    i, marker = grid_start(lines)
+    end = i if marker is None else marker - 1
+    return [j + 1 for j in range(end) if lines[j].strip() and is_comment(lines[j])]
 
 
 def _read_json(path: str, text: str) -> MapData:
@@ -221,16 +302,16 @@ def _read_json(path: str, text: str) -> MapData:
     chars = StringChars(text, places["map"][1])
     grid_text = record["map"]
     rows: list[str] = []
-    starts: list[int] = []  # each kept row's first character, as an index into grid_text
-    pieces: list[str] = []  # each kept row as written, carriage returns included
+    starts: list[int] = []  # each row's first character, as an index into grid_text
+    pieces: list[str] = []  # each row as written, carriage returns included
     at = 0
     for piece in grid_text.split("\n"):
-        row = piece.replace("\r", "")
-        if row.strip():
-            rows.append(row)
-            starts.append(at)
-            pieces.append(piece)
+        rows.append(piece.replace("\r", ""))
+        starts.append(at)
+        pieces.append(piece)
         at += len(piece) + 1
+    if len(rows) > 1 and not pieces[-1]:  # the string's last line break ends the last row
+        del rows[-1], starts[-1], pieces[-1]
 
     def locate(r: int, c: int) -> Span:
         piece = pieces[r]
@@ -239,19 +320,40 @@ def _read_json(path: str, text: str) -> MapData:
             c = kept[c] if c < len(kept) else len(piece) + c - len(kept)
         return index.span(chars.offset(starts[r] + c))
 
-    if not rows:
+    keep = [k for k, r in enumerate(rows) if r.strip()]
+    if not keep:
         raise MapError('the "map" string is empty', index.span(chars.offset(0)), source=text)
-    fields = _RecordFields({k: v for k, v in record.items() if k != "map"}, places, index)
-    data = MapData(path, text, rows, [], fields, None, fields.key_spans, record=True, locate=locate)
+    for k in range(keep[0], keep[-1] + 1):
+        if not rows[k].strip():  # a row is never dropped: only the string's first and last lines may be blank
+            where = locate(k, 0) if rows[k] else _after(locate(k - 1, len(rows[k - 1]) - 1))
+            raise MapError(f'a blank line splits the grid of the "map" string (after its row {k - keep[0]})',
+                           where, source=text)
+    rows, starts, pieces = (part[keep[0]:keep[-1] + 1] for part in (rows, starts, pieces))
+    variant = None
+    if VARIANT in record:
+        span = index.span(places[VARIANT][1])
+        if not isinstance(record[VARIANT], str):
+            raise MapError('"variant" names the rules the map is for, as a string: "standard", or the name '
+                           "after 'variant' in a spec's puzzle statement", span,
+                           source=text)
+        variant = (_variant_name(record[VARIANT], span, text), span)
+    fields = _RecordFields({k: v for k, v in record.items() if k not in ("map", VARIANT)}, places, index)
+    data = MapData(path, text, rows, [], fields, None, fields.key_spans, record=True, locate=locate,
+                   variant=variant)
     check_size(data)  # before a position is worked out for each row
     data.positions = [(s.line, s.column) for s in (locate(r, 0) for r in range(len(rows)))]
     return data
 
 
+def _after(span: Span) -> Span:
+    """Just after a character (where the line break that follows a JSON map's row stands)."""
+    return Span(span.file, span.line, span.column + 1)
+
+
 class _RecordFields(Mapping):
-    """A JSON record's fields other than ``"map"``, as :attr:`MapData.params` holds them
-    (``(parameter text, span of the value)``), each made when it is asked for: a record may
-    carry hundreds of thousands of fields of its own, which nothing reads.
+    """A JSON record's fields other than ``"map"`` and ``"variant"``, as :attr:`MapData.params`
+    holds them (``(parameter text, span of the value)``), each made when it is asked for: a
+    record may carry many fields of its own, which nothing reads.
 
     Attributes:
         key_spans: field -> the span of its key, likewise made when asked for.
@@ -292,13 +394,12 @@ class _KeySpans(Mapping):
 
 
 def _json_raw(value: object) -> str:
-    """A JSON value as parameter text: a string as it is, a list of integers
-    as ``1,2,3``, anything else (``12.5``, ``true``, ``null``) as its JSON."""
+    """A JSON value as parameter text: a string as it is, anything else as
+    its compact JSON (``12``, ``[1,2,3]``, ``12.5``, ``true``), so that a
+    list is a set of integers and never an integer (``"budget": [1]`` is refused)."""
     if isinstance(value, str):
         return value
-    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        return ",".join(str(v) for v in value)
-    return json.dumps(value)
+    return json.dumps(value, separators=(",", ":"))
 
 
 def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
@@ -335,8 +436,10 @@ def _check_rectangular(data: MapData) -> None:
     for r, row in enumerate(data.rows):
         if len(row) != width:
             col = min(len(row), width)
+            comment = (f"; a comment line ({COMMENT!r}) stands only above the grid"
+                       if data.char_spans is None and data.locate is None and is_comment(row) else "")
             raise data.error(
-                f"row {r + 1} of the grid has {len(row)} cells; the first row has {width}",
+                f"row {r + 1} of the grid has {len(row)} cells; the first row has {width}{comment}",
                 data.span(r, col) if col < len(row) else _end_of_row(data, r),
             )
 
@@ -363,8 +466,11 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
         The grid graph with link edges.
 
     Raises:
-        MapError: one problem; MultipleErrors: several.
+        MapError: one problem; MultipleErrors: several. A comment line
+            above the grid of a spec that declares ``#`` as a tile (it could
+            be a row) is refused unless a ``grid:`` line marks the grid.
     """
+    _check_comments(symbols, data)
     errors: list[GridlangError] = []
     tiles: list[str] = []
     where: dict[str, list[tuple[int, int]]] = {}
@@ -373,9 +479,12 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
             name = symbols.chars.get(ch)
             if name is None:
                 if len(errors) < 20:
+                    comment = (f"; a comment line ({COMMENT!r}) stands only above the grid"
+                               if c == 0 and ch == COMMENT and data.char_spans is None and data.locate is None
+                               else "")
                     errors.append(data.error(
                         f"character {ch!r} at row {r + 1}, column {c + 1} is not a tile of this spec "
-                        f"(tiles: {_legend(symbols)})", data.span(r, c)))
+                        f"(tiles: {_legend(symbols)}){comment}", data.span(r, c)))
                 name = "?"
             tiles.append(name)
             where.setdefault(ch, []).append((r, c))
@@ -424,9 +533,105 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
     return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)))
 
 
+def _check_comments(symbols: Symbols, data: MapData) -> None:
+    """Refuse a comment line above the grid that could be a row: the spec declares ``#`` as a tile
+    and no ``grid:`` line says where the grid starts.
+
+    Raises:
+        MapError: at the first such line.
+    """
+    if not data.comments or data.grid_line is not None:
+        return
+    name = symbols.chars.get(COMMENT)
+    if name is None:
+        return
+    line = data.comments[0]
+    text = data.source.replace("\r\n", "\n").replace("\r", "\n").split("\n")[line - 1]
+    more = len(data.comments) - 1
+    others = f" (and {more} more line{'s' if more > 1 else ''} like it)" if more else ""
+    raise data.error(
+        f"line {line} begins with {COMMENT!r}, which this spec declares as the tile {name!r}: it could be a "
+        f"row of the grid or a comment{others}; write a line 'grid:' above the grid's first row (every line "
+        f"under it is a row; {COMMENT!r} lines above it are comments)",
+        Span(data.path, line, len(text) - len(text.lstrip()) + 1))
+
+
 def _legend(symbols: Symbols) -> str:
     parts = []
     for name, tile in symbols.tiles.items():
         spec = " ".join(s.first if s.first == s.last else f"{s.first}-{s.last}" for s in tile.chars)
         parts.append(f"{spec} {name}")
     return ", ".join(parts)
+
+
+def _variant_name(name: str, span: Span, text: str) -> str:
+    if not _VARIANT_NAME.match(name):
+        raise MapError(f"{VARIANT}: names the rules the map is for, one word of letters, digits, '_', '-' or '.' "
+                       f"(as {STANDARD}, or a variant's name), not {name[:40]!r}", span, source=text)
+    return name
+
+
+def rules_of(spec: ast.Spec) -> str:
+    """The rules a spec states: its ``puzzle`` statement's variant, else :data:`STANDARD`."""
+    return spec.puzzle.variant if spec.puzzle is not None and spec.puzzle.variant else STANDARD
+
+
+def check_variant(spec: ast.Spec, data: MapData) -> None:
+    """Refuse a map whose ``variant:`` header names other rules than the spec's.
+
+    A map without the header makes no claim and passes.
+
+    Raises:
+        MapError: at the header's value, naming both rules and, when one is
+            found (:func:`spec_for`), the spec to use instead.
+    """
+    if data.variant is None:
+        return
+    stated, span = data.variant
+    rules = rules_of(spec)
+    if stated == rules:
+        return
+    other = spec_for(spec, stated)
+    use = f"use {other}" if other else f"no spec for the {stated} rules was found beside it"
+    raise MapError(f"this map is for the {stated} rules, but {spec.path} states the {rules} ones ({use})",
+                   span, source=data.source)
+
+
+def spec_for(spec: ast.Spec, rules: str) -> str | None:
+    """The spec of the same puzzle for other rules: a ``.grid`` file beside ``spec`` (named as
+    ``spec.path`` is), else a bundled one, whose ``puzzle`` line names the same puzzle and ``rules``.
+
+    Returns:
+        Its path, or None when there is none.
+    """
+    if spec.puzzle is None:
+        return None
+    here = Path(spec.path).parent
+    try:
+        from importlib import resources
+
+        bundled = Path(str(resources.files("gridlang.puzzles")))
+    except ModuleNotFoundError:
+        bundled = None
+    for folder, shown in ((here, here), (bundled, bundled)):
+        if folder is None or not folder.is_dir():
+            continue
+        for f in sorted(folder.glob("*.grid")):
+            try:
+                with f.open(encoding="utf-8") as handle:
+                    m = _PUZZLE_LINE.search(handle.read(8192))
+            except (OSError, UnicodeDecodeError):
+                continue
+            if m and m.group(1) == spec.puzzle.name and (m.group(2) or STANDARD) == rules:
+                return str(shown / f.name)
+    return None
+
+
+def stated_variant(path: str | Path, puzzle: str | None = None) -> str | None:
+    """The rules a map file states (its ``variant:`` header), or None: no header, or a map that
+    cannot be read (its own solve reports why)."""
+    try:
+        data = read_map(path, puzzle)
+    except GridlangError:
+        return None
+    return data.variant[0] if data.variant is not None else None

@@ -6,7 +6,7 @@ spec's ``= DEFAULT``. Values are checked against the declared type and
 bounds.
 
 Syntax of a value: ``12`` or ``-3`` for ``int``; ``1..5``, ``1,2,3`` or
-``{1,2,3}`` for ``set of int`` (a multiset is kept as a sorted tuple); for
+``{1,2,3}`` (or a JSON list ``[1,2,3]``) for ``set of int`` (a multiset is kept as a sorted tuple); for
 ``shapes``, a comma-separated list of named families (``tetrominoes``,
 ``pentominoes``, ``polyominoes(N)``: every free polyomino of N cells) and
 drawn shapes, each its rows of ``0`` and ``1`` joined by ``/`` (``111/010``
@@ -55,7 +55,7 @@ def parse_value(raw: str, ptype: str) -> object:
             raise ValueError(f"must be a set of integers; the range {raw} is empty")
         _set_size(hi - lo + 1)
         return tuple(range(lo, hi + 1))
-    body = raw[1:-1] if raw.startswith("{") and raw.endswith("}") else raw
+    body = raw[1:-1] if raw[:1] + raw[-1:] in ("{}", "[]") else raw
     items = [x.strip() for x in body.replace(" ", ",").split(",") if x.strip()]
     out: list[int] = []
     for x in items:

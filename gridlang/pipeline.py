@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
 from .backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
 from . import memory
@@ -22,8 +23,8 @@ from .checker import Symbols, check
 from .compiler import compile_spec
 from .errors import VerificationError
 from .interpreter import Interpreter
-from .ir import Assignment, Clause, Cmp, Constraint, Linear, Model, broken_constraints
-from .maps import MapData, build_grid, read_map
+from .ir import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, broken_constraints
+from .maps import MapData, build_grid, check_variant, read_map
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
@@ -48,7 +49,9 @@ class Report:
         solutions: every solution found when counting (the first included).
         unique: with ``--unique`` (or a count that settles it): True when
             proved unique, False when a second solution was found, None when
-            the proof ran out of time or was not asked for.
+            the proof ran out of time or was not asked for, and with an
+            objective when the first answer is not proved optimal (a time
+            or solver limit stopped it: uniqueness is of optimal answers).
         interrupted: the deadline was stopped by the user (Ctrl-C); the
             answer is the best one found until then.
         complete: when counting, True if the enumeration proved there are no
@@ -67,11 +70,36 @@ class Report:
     interrupted: bool = False
 
     @property
+    def status(self) -> str:
+        """The status a person and ``--json`` read, from the backend's :class:`~gridlang.backend.Status`.
+
+        ``SOLVED`` for an answer to a puzzle without an objective (there is
+        no optimum to prove); ``OPTIMAL`` only for an objective proved
+        optimal; ``FEASIBLE``, ``INFEASIBLE``, ``UNKNOWN`` as the backend
+        says. The one place the backends' statuses are translated.
+        """
+        status = self.result.status
+        if self.model.objective is None and status.has_solution:
+            return SOLVED
+        return status.value
+
+    @property
+    def connectivity(self) -> str | None:
+        """The connectivity strategy the backend used, or None when the model has no connectivity constraint."""
+        if not any(isinstance(c, (Connected, GraphConnected)) for c in self.model.constraints):
+            return None
+        return self.result.stats.get("connectivity")
+
+    @property
     def score(self) -> int | None:
         """The verified score (the verifier's), else the solver's objective."""
         if self.verdict is not None and self.verdict.score is not None:
             return self.verdict.score
         return self.result.objective
+
+
+SOLVED = "SOLVED"
+"""The reported status of a solved puzzle that has no objective (:attr:`Report.status`)."""
 
 
 def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
@@ -107,10 +135,12 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
 
     Raises:
-        GridlangError: a map or parameter problem, located.
+        GridlangError: a map or parameter problem, located; a map whose
+            ``variant:`` header names other rules than the spec's.
         BuildTimeout: ``deadline`` passed while compiling.
     """
     t0 = time.perf_counter()
+    check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
@@ -264,7 +294,48 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     options = options or SolveOptions()
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
-    options = replace(options, solutions=2 if unique else max(count or 1, 1))
+    limit = 2 if unique else count
+    report, session = first_answer(model, backend, options, max(limit or 1, 1), seconds)
+    if limit is not None and limit > 1 and report.solution is not None:
+        for _ in more_answers(session, report):
+            if len(report.solutions) >= limit:
+                break
+        if len(report.solutions) > 1:
+            report.unique = False
+        elif report.complete:
+            report.unique = True
+    finish(report, options)
+    return report
+
+
+def first_answer(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOptions | None = None,
+                 solutions: int = 1, seconds: dict | None = None) -> tuple[Report, Session | None]:
+    """Solve a compiled model once and verify its answer.
+
+    Args:
+        model: the model.
+        backend: the backend's name.
+        options: solver options; the deadline is ``options.deadline``, else
+            one made now from ``options.time_limit``.
+        solutions: how many answers the caller will ask for in all (2 or
+            more turns off what serves a single answer only: ``auto``'s
+            race, the window start).
+        seconds: the seconds of the phases before, added to.
+
+    Returns:
+        The report (``seconds`` has ``startup``, ``solve`` and ``verify``,
+        not yet ``total``: see :func:`finish`), and the session to ask for
+        more answers (:func:`more_answers`), or None when the time ran out
+        before the first solve.
+
+    Raises:
+        GridlangError: a missing backend, a setting it refuses, a failed
+            verification.
+    """
+    options = options or SolveOptions()
+    if options.deadline is None:
+        options = replace(options, deadline=Deadline(options.time_limit))
+    options = replace(options, solutions=solutions)
     seconds = dict(seconds or {})
     t0 = time.perf_counter()
     engine = get_backend(backend)
@@ -274,38 +345,27 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
         engine.load_library(model, options)  # about 1 s for OR-Tools or Pyomo: not when no time is left
     seconds["startup"] = seconds.get("startup", 0.0) + time.perf_counter() - t0
     t0 = time.perf_counter()
-    # The search ends early enough for its last answer to be checked within the limit.
-    with options.deadline.ahead(check_seconds(model)) as search:
-        if expired:
-            # Parsing and compiling used the time up: no solver is started.
-            result = Result(Status.UNKNOWN, stats={"reason": f"{options.deadline.cause()} before solving"})
-        else:
-            session = engine.session(model, replace(options, deadline=search))
-            result = session.solve()
-        seconds["solve"] = time.perf_counter() - t0
-        if options.deadline.reason is not None:
-            result.stats["stopped"] = options.deadline.reason  # a watchdog's stop, not the user's
-        report = Report(model, backend, result, seconds=seconds)
-        report.interrupted = options.deadline.interrupted and options.deadline.reason is None
-        verify_seconds = 0.0
-        if result.status.has_solution:
-            t1 = time.perf_counter()
-            report.solution, report.verdict = verify(model, result.assignment, result.objective)
-            verify_seconds += time.perf_counter() - t1
-            report.solutions.append(report.solution)
-        limit = 2 if unique else count
-        if limit is not None and limit > 1 and result.status.has_solution:
-            verify_seconds += _enumerate(session, model, result, report, limit)
-            if len(report.solutions) > 1:
-                report.unique = False
-            elif report.complete:
-                report.unique = True
-            report.interrupted = options.deadline.interrupted and options.deadline.reason is None
-    seconds["verify"] = verify_seconds
-    # The whole command by the deadline's clock (for the CLI, from its start:
-    # importing gridlang's own modules is in it, though in no phase).
-    seconds["total"] = max(sum(v for k, v in seconds.items() if k != "total"), options.deadline.elapsed())
-    return report
+    session = None
+    if expired:
+        # Parsing and compiling used the time up: no solver is started.
+        result = Result(Status.UNKNOWN, stats={"reason": f"{options.deadline.cause()} before solving"})
+    else:
+        # The search (this one and more_answers') ends early enough for its last answer to be
+        # checked within the limit.
+        session = engine.session(model, replace(options, deadline=options.deadline.ahead(check_seconds(model))))
+        result = session.solve()
+    seconds["solve"] = time.perf_counter() - t0
+    if options.deadline.reason is not None:
+        result.stats["stopped"] = options.deadline.reason  # a watchdog's stop, not the user's
+    report = Report(model, backend, result, seconds=seconds)
+    report.interrupted = options.deadline.interrupted and options.deadline.reason is None
+    seconds["verify"] = 0.0
+    if result.status.has_solution:
+        t1 = time.perf_counter()
+        report.solution, report.verdict = verify(model, result.assignment, result.objective)
+        seconds["verify"] += time.perf_counter() - t1
+        report.solutions.append(report.solution)
+    return report, session
 
 
 CHECK_SECONDS_PER_ITEM = 3e-6
@@ -324,33 +384,61 @@ def check_seconds(model: Model) -> float:
     return seconds if seconds >= 0.25 else 0.0
 
 
-def _enumerate(session: Session, model: Model, first: Result, report: Report, limit: int) -> float:
-    """Find further solutions by blocking clauses; return the seconds spent verifying.
+def finish(report: Report, options: SolveOptions) -> None:
+    """Close a report's timing: ``total``, the whole command by the deadline's clock (for the CLI,
+    from its start: importing gridlang's own modules is in it, though in no phase)."""
+    seconds = report.seconds
+    report.interrupted = options.deadline.interrupted and options.deadline.reason is None
+    seconds["total"] = max(sum(v for k, v in seconds.items() if k != "total"), options.deadline.elapsed())
+
+
+def more_answers(session: Session, report: Report) -> Iterator[tuple[Solution, Verdict | None]]:
+    """Find further answers by blocking clauses, each verified, until none is left or the deadline passes.
 
     Each clause goes into ``session``, the backend's :class:`Session`, which
     rebuilds the solver model or (MILP) adds the clause to the one it kept.
+    With an objective and an optimal first answer, only optimal answers
+    are found (the objective is fixed at its optimum).
+
+    Args:
+        session: the session of :func:`first_answer`.
+        report: its report, whose first answer is blocked first; each
+            answer is appended to ``report.solutions``, its seconds to
+            ``report.seconds``, and ``report.complete`` says whether the
+            enumeration proved there are no more.
+
+    Yields:
+        Each further answer and the puzzle verifier's verdict on it (None
+        when the puzzle has no verifier).
+
+    Raises:
+        VerificationError: an answer fails verification.
     """
-    if model.objective is not None and first.status is Status.OPTIMAL:
+    model, first = report.model, report.result
+    report.complete = False
+    if model.objective is not None and first.status is not Status.OPTIMAL:
+        # Uniqueness and counts are of optimal answers: without a proof of the
+        # first one's optimality (a time or solver limit), neither is settled.
+        return
+    if model.objective is not None:
         # Count optimal solutions only: fix the objective at its optimum.
         terms = model.objective.terms
         session.add([Linear(terms, Cmp.EQ, first.objective - model.objective.constant)])
     last = first.assignment
-    verify_seconds = 0.0
-    report.complete = False
     deadline = session.options.clock()
-    while len(report.solutions) < limit and not deadline.expired():
+    while not deadline.expired():
         session.add([Clause(blocking_clause(model, last))])
         t0 = time.perf_counter()
         res = session.solve()
         report.seconds["solve"] += time.perf_counter() - t0
         if res.status is Status.INFEASIBLE:
             report.complete = True
-            break
+            return
         if not res.status.has_solution:
-            break
+            return
         t1 = time.perf_counter()
-        solution, _ = verify(model, res.assignment, res.objective)
-        verify_seconds += time.perf_counter() - t1
+        solution, verdict = verify(model, res.assignment, res.objective)
+        report.seconds["verify"] += time.perf_counter() - t1
         report.solutions.append(solution)
         last = res.assignment
-    return verify_seconds
+        yield solution, verdict

@@ -3,23 +3,34 @@
 :func:`plot` reads one or more JSON-lines files written by ``gridlang
 batch`` (or ``benchmarks/bench.py``) and draws, with matplotlib, two panels:
 
-* the cumulative share of maps solved (a verified answer, proved optimal or
-  feasible without an objective) against seconds, on a log axis, one
+* the cumulative share of maps solved (a verified answer, proved optimal,
+  or ``SOLVED`` without an objective) against seconds, on a log axis, one
   series per file and backend (the presentation of the UCSD enclose.horse
-  study);
+  study). The share is of every map of the series: a map that ended in an
+  error, or without a proof (FEASIBLE, UNKNOWN, INFEASIBLE), counts in the
+  denominator, so a series reaches 1 only when every map was solved;
 * seconds against the number of cells, one marker series per file and
   backend.
 
-A series is labelled ``FILE-STEM: BACKEND`` (just the backend with one file).
+A series is labelled ``FILE-STEM: BACKEND`` (just the backend with one
+file), then how many of its maps were solved and what became of the rest:
+``maxsat (8 of 10 solved; 2 errors)``. An ERROR line without a ``backend``
+(written by an earlier version) joins the file's backend when the file has
+only one.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Sequence
 
 from .errors import MapError, Span
+
+SOLVED_STATUSES = ("OPTIMAL", "SOLVED")
+"""Statuses that count as solved (with a verified answer): a proved optimum, or an answer where there is
+no objective (``SOLVED``; ``OPTIMAL`` in lines of earlier versions)."""
 
 
 def load_results(path: str | Path) -> list[dict]:
@@ -50,8 +61,11 @@ def series(files: Sequence[str | Path]) -> dict[str, list[dict]]:
     """Records grouped by series label (see the module docstring), in file order."""
     groups: dict[str, list[dict]] = {}
     for f in files:
-        for r in load_results(f):
-            label = str(r.get("backend", "?"))
+        records = load_results(f)
+        backends = {r["backend"] for r in records if isinstance(r.get("backend"), str)}
+        only = next(iter(backends)) if len(backends) == 1 else "?"
+        for r in records:
+            label = str(r.get("backend", only))
             if len(files) > 1:
                 label = f"{Path(f).stem}: {label}"
             groups.setdefault(label, []).append(r)
@@ -59,8 +73,19 @@ def series(files: Sequence[str | Path]) -> dict[str, list[dict]]:
 
 
 def solved(record: dict) -> bool:
-    """A verified answer that is proved (OPTIMAL)."""
-    return bool(record.get("verified")) and record.get("status") == "OPTIMAL"
+    """A verified answer that is proved optimal, or a verified answer without an objective."""
+    return bool(record.get("verified")) and record.get("status") in SOLVED_STATUSES
+
+
+def legend(label: str, records: Sequence[dict]) -> str:
+    """``LABEL (K of N solved; E errors, U unsolved)``: every map counts in N."""
+    n = len(records)
+    k = sum(solved(r) for r in records)
+    errors = sum(r.get("status") == "ERROR" for r in records)
+    rest = n - k - errors
+    parts = [f"{errors} error{'s' if errors != 1 else ''}"] if errors else []
+    parts += [f"{rest} unsolved"] if rest else []
+    return f"{label} ({k} of {n} solved" + (f"; {', '.join(parts)})" if parts else ")")
 
 
 def seconds(record: dict) -> float | None:
@@ -80,12 +105,16 @@ def plot(files: Sequence[str | Path], out: str | Path, title: str | None = None)
         The matplotlib ``Figure`` (its axes: share solved, seconds by cells).
 
     Raises:
-        MapError: a results file cannot be read.
+        MapError: a results file cannot be read; ``out`` is one of the
+            results files, or has a suffix no figure format has.
     """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    _check_output(Path(out), files, FigureCanvasBase.get_supported_filetypes())
 
     groups = series(files)
     fig, (cdf, size) = plt.subplots(1, 2, figsize=(11, 4.2))
@@ -94,14 +123,16 @@ def plot(files: Sequence[str | Path], out: str | Path, title: str | None = None)
         n = len(records)
         if times:
             cdf.step([times[0]] + times, [0.0] + [(i + 1) / n for i in range(len(times))], where="post",
-                     label=f"{label} ({len(times)}/{n})")
+                     label=legend(label, records))
+        else:  # nothing solved: the series is named all the same
+            cdf.plot([], [], label=legend(label, records))
         points = [(r["size"][0] * r["size"][1], seconds(r)) for r in records
                   if isinstance(r.get("size"), list) and len(r["size"]) == 2 and seconds(r) is not None]
         if points:
             size.scatter([p[0] for p in points], [p[1] for p in points], s=10, alpha=0.7, label=label)
     cdf.set_xscale("log")
     cdf.set_xlabel("seconds")
-    cdf.set_ylabel("share of maps solved")
+    cdf.set_ylabel("share of all maps solved")
     cdf.set_ylim(0, 1.02)
     cdf.grid(True, which="both", alpha=0.3)
     cdf.legend(fontsize=8)
@@ -117,3 +148,18 @@ def plot(files: Sequence[str | Path], out: str | Path, title: str | None = None)
     fig.savefig(str(out))
     plt.close(fig)
     return fig
+
+
+def _check_output(out: Path, files: Sequence[str | Path], formats: dict[str, str]) -> None:
+    """Refuse a figure file that is one of the results files, or whose suffix is no figure format."""
+    for f in files:
+        try:
+            same = out.exists() and Path(f).exists() and os.path.samefile(out, f)
+        except OSError:
+            same = False
+        if same:
+            raise MapError(f"--output {out} is one of the results files to plot; a figure never overwrites its "
+                           "input: give it a new name ending in .png, .svg or .pdf")
+    if out.suffix[1:].lower() not in formats:
+        raise MapError(f"--output {out}: a figure is written as .png, .svg or .pdf (or another format matplotlib "
+                       f"writes: {', '.join(sorted(formats))}), chosen by the suffix")

@@ -29,7 +29,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, TypeVar
 
-from .errors import BackendError
+from .errors import BackendError, closest
 
 S = TypeVar("S", bound="Settings")
 
@@ -147,7 +147,9 @@ def _put(cls: type[Settings], backend: str, name: str, value: object, given: dic
         target[part] = value
         return
     if strict:
-        raise BackendError(f"backend {backend!r} has no setting {name!r}; it has {', '.join(cls.names())}")
+        close = closest(name, cls.names())
+        hint = f"did you mean {backend}.{close}? It has" if close else "it has"
+        raise BackendError(f"backend {backend!r} has no setting {name!r}; {hint} {', '.join(cls.names())}")
 
 
 def _check_type(backend: str, name: str, kind: Any, value: object) -> None:

@@ -85,3 +85,20 @@ def blocking_clause(model: Model, assignment: Assignment) -> tuple[int, ...]:
             else:
                 out.extend(-lit if assignment.holds(lit) else lit for _value, lit in options)
     return tuple(out)
+
+
+def differing(a: Solution, b: Solution) -> list:
+    """The keys whose value differs between two answers: cell indices first, then edges, each sorted.
+
+    Args:
+        a, b: two decoded answers of one model.
+
+    Returns:
+        Cell indices (``int``) and edges (``((r1, c1), (r2, c2))``) where a
+        decision has another value (or a value in one answer only).
+    """
+    keys = set()
+    for name in set(a.decisions) | set(b.decisions):
+        da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
+        keys |= {k for k in set(da) | set(db) if da.get(k) != db.get(k)}
+    return sorted(keys, key=lambda k: (not isinstance(k, int), k))

@@ -6,6 +6,7 @@ import operator
 
 from .. import ast
 from ..errors import GridlangError, SemanticError, Span, raise_all
+from ..parser.reserved import reserved_message, reserved_use
 from .symbols import Symbols, Type
 from .types import ExpressionTypes, _span
 
@@ -24,6 +25,8 @@ class _Checker(ExpressionTypes):
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
+        # `draw` statements, checked after every declaration (gridlang/checker/drawing.py).
+        self.draws: list[ast.Draw] = []
 
     def error(self, message: str, span) -> None:
         self.errors.append(SemanticError(message, span, source=self.spec.source))
@@ -35,9 +38,16 @@ class _Checker(ExpressionTypes):
         objectives = self.spec.of(ast.Objective)
         for extra in objectives[1:]:
             self.error("a spec has at most one objective; this is the second", extra.span)
+        if self._reserved_names():
+            # Every use of such a name reads as the language's word: the errors there would only follow from it.
+            raise_all(self.errors)
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if self.draws:
+            from .drawing import check_draws
+
+            check_draws(self, self.draws)
         if not self.errors and not self.sym.decisions:
             self.error("the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
                        "and states rules (docs/language.md)" if not self.spec.statements else
@@ -45,6 +55,23 @@ class _Checker(ExpressionTypes):
                        "(decide NAME: bool on CELLS)", Span(self.spec.path, 1, 1))
         raise_all(self.errors)
         return self.sym
+
+    def _reserved_names(self) -> bool:
+        """One located error for each declaration whose name is a reserved word (:data:`RESERVED`)."""
+        kinds = {ast.Tile: "tile", ast.Param: "parameter", ast.Decide: "decision", ast.Region: "region"}
+        found = False
+        for st in self.spec.statements:
+            kind = kinds.get(type(st))
+            if kind is None:
+                continue
+            names = [(st.name, kind, st.span)]
+            if isinstance(st, ast.Tile):
+                names += [(tag, "tag", st.attr_spans.get("tag", st.span)) for tag in st.tags]
+            for name, what, span in names:
+                if reserved_use(name) is not None:
+                    found = True
+                    self.error(reserved_message(name, what), span)
+        return found
 
     def declare(self, name: str, st) -> bool:
         if name in self.declared:
@@ -58,6 +85,9 @@ class _Checker(ExpressionTypes):
     # statements -----------------------------------------------------------
     def _puzzle(self, st: ast.Puzzle) -> None:
         pass
+
+    def _draw(self, st: ast.Draw) -> None:
+        self.draws.append(st)
 
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):
@@ -191,7 +221,11 @@ class _Checker(ExpressionTypes):
             self.error(f"a rule is a condition; this is {t.value}{hint}", _span(e))
 
     def _bind(self, var: ast.Name, kind: str) -> bool:
-        if var.id in self.declared or var.id in ("border", "all"):
+        if reserved_use(var.id) is not None:
+            self.error(f"{var.id!r} is {reserved_use(var.id)} in gridlang, so it cannot name a 'for each' variable",
+                       var.span)
+            return False
+        if var.id in self.declared:
             self.error(f"{var.id!r} is already declared; a 'for each' variable needs a new name", var.span)
             return False
         if var.id in self.env:

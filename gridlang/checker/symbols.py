@@ -72,6 +72,8 @@ class Symbols:
         params: parameter name -> Param.
         decisions: decision name -> Decide.
         regions: region name -> Region.
+        draws: the spec's ``draw`` statements that passed the checks, in
+            source order (:mod:`gridlang.looks`).
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -80,6 +82,7 @@ class Symbols:
     params: dict[str, ast.Param] = field(default_factory=dict)
     decisions: dict[str, ast.Decide] = field(default_factory=dict)
     regions: dict[str, ast.Region] = field(default_factory=dict)
+    draws: list[ast.Draw] = field(default_factory=list)
 
     def kind_of(self, name: str) -> str | None:
         """``tile``, ``tag``, ``param``, ``decision``, ``region`` or None."""

@@ -1,7 +1,8 @@
 """The ``gridlang`` command line.
 
 Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
-``backends``, ``import-image``, ``calibrate-image``. Bad input prints
+``backends``, ``import-image``, ``calibrate-image``, ``serve`` (the page
+and its JSON API, :mod:`gridlang.web`). Bad input prints
 ``file:line:col: error: ...`` with the line and a caret, never a traceback
 (``--debug`` shows it).
 
@@ -24,6 +25,7 @@ from .arguments import MAX_COUNT, MAX_WORKERS, _build_parser
 from .exits import (EXIT_BAD_INPUT, EXIT_CODES, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK,
                     EXIT_VERIFY_FAILED)
 from .options import _shorthand_params
+from .outputs import refuse_overwrites
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_CODES", "EXIT_INFEASIBLE", "EXIT_INTERRUPTED", "EXIT_NO_SOLUTION", "EXIT_OK",
            "EXIT_VERIFY_FAILED", "MAX_COUNT", "MAX_WORKERS", "entry", "main"]
@@ -46,8 +48,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     try:
         if rest:
             if not getattr(args, "accepts_params", False):
-                parser.error(f"unrecognized arguments: {' '.join(rest)}")
+                getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(rest)}")
             args.param = list(args.param or []) + _shorthand_params(rest, args)
+        refuse_overwrites(args)  # before any work: an output must not destroy an input
         return args.run(args)
     except GridlangError as e:
         if debug:
@@ -66,6 +69,18 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        if debug:
+            raise
+        print("error: the machine ran out of memory; try a smaller map, or --memory-limit SIZE to stop in time",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except Exception as e:  # a bug: still one sentence, never a traceback unless asked for
+        if debug:
+            raise
+        print(f"error: gridlang failed on a problem it does not know ({type(e).__name__}: {e}); this is a bug: "
+              f"--debug shows where", file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def entry() -> None:

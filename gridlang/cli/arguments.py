@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
+import re
 
+from ..errors import did_you_mean
 from ..limits import shorten
 
 from . import commands
@@ -50,8 +51,18 @@ class _Parser(argparse.ArgumentParser):
         return action
 
     def error(self, message: str):
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+        """One line, ``gridlang COMMAND: error: MESSAGE``, and exit 1 (``--help`` shows the usage);
+        a misspelt subcommand, choice or option gets the closest one."""
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}{self._suggestion(message)}\n")
+
+    def _suggestion(self, message: str) -> str:
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice is not None:
+            return did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        unknown = re.match(r"unrecognized arguments: (--[^\s=]+)", message)
+        if unknown is not None:
+            return did_you_mean(unknown.group(1), self.long_options)
+        return ""
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -204,6 +215,11 @@ def _build_parser() -> argparse.ArgumentParser:
     i.add_argument("image", metavar="PICTURE", help="the screenshot (PNG, JPEG, ...)")
     i.add_argument("--spec", help="the spec whose plug-in reads it (default: the one plug-in that reads pictures)")
     i.add_argument("--calibration", metavar="FILE", help="colours to use (default: the plug-in's)")
+    i.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                   help="wall-clock limit for reading the picture")
+    i.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                   help="largest resident memory, e.g. 800M (default: 3/4 of the machine's); a picture "
+                        "clearly larger is refused before it is decoded")
     i.add_argument("--debug", action="store_true", help="show tracebacks")
     i.set_defaults(run=commands._cmd_import_image)
 
@@ -213,6 +229,22 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--spec", help="the spec whose plug-in reads the pictures (default: the one that does)")
     r.add_argument("--debug", action="store_true", help="show tracebacks")
     r.set_defaults(run=commands._cmd_calibrate_image)
+    sv = sub.add_parser("serve", help="the page in a browser and its JSON API (localhost by default)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1, this machine only; see docs/api.md before "
+                         "exposing it)")
+    sv.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
+    sv.add_argument("--workers", "-w", type=_workers, help="worker processes that solve (default: one per core)")
+    sv.add_argument("--queue", type=_queue, default=8, metavar="N",
+                    help="requests that may wait for a worker (default 8); more are answered 503 with Retry-After")
+    sv.add_argument("--time-limit", "-t", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                    help="the longest a solve may run, and a request's default (default 60)")
+    sv.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                    help="largest resident memory of each worker (default: 3/4 of the machine's, shared out)")
+    sv.add_argument("--debug", action="store_true", help="show tracebacks")
+    sv.set_defaults(run=commands._cmd_serve)
+    for name, command in sub.choices.items():
+        command.set_defaults(command_parser=command)
     return p
 
 
@@ -305,6 +337,16 @@ def _setting(text: str) -> tuple[str, object]:
                                              "more than any solver setting takes")
         return key, value
     return key, raw
+
+
+def _port(text: str) -> int:
+    """argparse type for ``--port``: 0 (a free one) to 65,535."""
+    return _integer(text, 0, 65_535)
+
+
+def _queue(text: str) -> int:
+    """argparse type for ``serve --queue``: 0 to 10,000 waiting requests."""
+    return _integer(text, 0, 10_000)
 
 
 def _positive_int(text: str) -> int:

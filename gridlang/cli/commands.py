@@ -13,11 +13,12 @@ import time
 from pathlib import Path
 
 from ..errors import BackendError, ImageError, ParamError
+from ..grid import cell_name
 from ..limits import MAX_ANSWER_BYTES, shorten
 from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
-from .options import _options, _params
+from .options import _options, _params, missing_spec, settings_of
 
 
 def _cmd_solve(args) -> int:
@@ -26,16 +27,22 @@ def _cmd_solve(args) -> int:
     from ..memory import watch
     from ..pipeline import solve
 
+    if args.spec is None and not args.url:
+        raise missing_spec()
     options = _options(args)
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
-    read = time.perf_counter()
-    data = _image_map(args) if args.image else None
-    read = time.perf_counter() - read
-    if data is not None:
-        args.map = args.image
     with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
+        read = time.perf_counter()
+        try:
+            data = _image_map(args, options.deadline, options.memory_limit) if args.image else None
+        except BuildTimeout:
+            args.map = args.image
+            return _compile_timeout(args, options.deadline, "while the picture was read")
+        read = time.perf_counter() - read
+        if data is not None:
+            args.map = args.image
         try:
             if args.url:
                 from ..pipeline import solve_model
@@ -60,7 +67,7 @@ def _cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(_report_json(report, args)))
     else:
-        print(_report_text(report, args.time_limit))
+        print(_report_text(report, args.time_limit, args.count))
     _write_pictures(args, report.model, report.solution)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
@@ -72,14 +79,12 @@ def _cmd_solve(args) -> int:
     return EXIT_OK
 
 
-def _compile_timeout(args, deadline) -> int:
-    """Report UNKNOWN when the time limit ran out while the model was compiled (no model to report on)."""
-    reason = f"{deadline.cause()} while the model was compiled"
+def _compile_timeout(args, deadline, phase: str = "while the model was compiled") -> int:
+    """Report UNKNOWN when the time or memory limit ran out before there was a model to
+    report on: while the model was compiled, or the picture of ``--image`` read."""
+    reason = f"{deadline.cause()} {phase}"
     if args.json:
-        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
-                          "bound": None, "verified": False, "decisions": None, "unique": None,
-                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
-                          "stats": {"reason": reason}}))
+        print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
         if deadline.reason == "memory limit":
@@ -96,15 +101,31 @@ def _compile_timeout(args, deadline) -> int:
     return EXIT_NO_SOLUTION
 
 
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
+
+
 def _render(model, solution) -> str:
-    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    """The answer drawn by the puzzle's plug-in, or else from the spec's looks (:mod:`gridlang.textdraw`)."""
+    from ..looks import of_model
     from ..plugins import find_plugin
+    from ..textdraw import render
 
     text = find_plugin(model.name).render(model.grid, solution)
     if text is not None:
         return text
-    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
-    return _render_edges(model.grid, solution, lattices) if lattices else _render_generic(model.grid, solution)
+    return render(model.grid, solution, of_model(model))
 
 
 def _report_json(report, args) -> dict:
@@ -113,9 +134,8 @@ def _report_json(report, args) -> dict:
     return report_json(report, str(args.spec), str(args.map))
 
 
-def _report_text(report, time_limit: float | None = None) -> str:
+def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
-    from ..plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -123,8 +143,54 @@ def _report_text(report, time_limit: float | None = None) -> str:
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    status = res.status.value
-    parts = [f"status {status}"]
+    lines.append(status_line(report))
+    if res.status is Status.UNKNOWN and report.solution is None:
+        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
+                  else " before the solver stopped at a limit of its own")
+        if res.stats.get("stopped") == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
+        lines.append(f"no solution found{within}, and none ruled out")
+    elif res.stats.get("stopped") == "memory limit":
+        lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
+                     "found before it")
+    if count is not None and report.solution is not None:
+        lines.append(_count_text(len(report.solutions), count, report.complete))
+    elif len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
+        if report.unique is True:
+            lines.append("unique: the solution is the only one (proved)")
+        elif report.unique is False and len(report.solutions) > 1:
+            lines.append("not unique: a second solution exists")
+            lines.append("")
+            lines.append(_render(model, report.solutions[1]))
+            from ..solution import differing
+
+            differ = differing(report.solutions[0], report.solutions[1])
+            cells = [model.grid.cell_name(c) for c in differ if isinstance(c, int)]
+            corners = {d.name for d in model.decisions if d.kind == "corners"}
+            edges = [_edge_name(model, key) for key in differ if not isinstance(key, int)]
+            if cells:
+                lines.append("cells that differ: " + "; ".join(cells))
+            if edges:
+                lines.append(("edges that differ: " if not corners else "edges (between corners) that differ: ")
+                             + "; ".join(edges))
+        else:
+            lines.append("unique: not settled; the time limit ran out before the search for a second solution "
+                         "ended")
+    s = report.seconds
+    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
+                                      if k in s))
+    return "\n".join(lines)
+
+
+def status_line(report) -> str:
+    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
+    walls 12/12   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    parts = [f"status {report.status}"]
     if report.solution is not None:
         score = report.score
         if score is not None:
@@ -135,75 +201,41 @@ def _report_text(report, time_limit: float | None = None) -> str:
         if res.status is Status.FEASIBLE and res.bound is not None:
             parts.append(f"bound {res.bound:g}")
         parts.extend(find_plugin(model.name).summary(model, report.solution))
-    chosen = res.stats.get("chosen")
-    parts.append(f"backend {report.backend}" + (f" ({chosen})" if chosen and chosen != report.backend else "")
-                 + (f" ({res.stats['connectivity']})" if "connectivity" in res.stats else ""))
-    lines.append("   ".join(parts))
-    if res.status is Status.UNKNOWN and report.solution is None:
-        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
-                  else " before the solver stopped at a limit of its own")
-        if res.stats.get("stopped") == "memory limit":
-            within = " before the process reached the memory limit (--memory-limit)"
-        lines.append(f"no solution found{within}, and none ruled out")
-    elif res.stats.get("stopped") == "memory limit":
-        lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
-                     "found before it")
-    if len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
-        if report.unique is True:
-            lines.append("unique: the solution is the only one (proved)")
-        elif report.unique is False and len(report.solutions) > 1:
-            lines.append("not unique: a second solution exists")
-            lines.append("")
-            lines.append(_render(model, report.solutions[1]))
-            differ = _differing(report.solutions[0], report.solutions[1])
-            cells = [str(model.grid.cell(c)) for c in differ if isinstance(c, int)]
-            edges = [f"{a}-{b}" for c in differ if not isinstance(c, int) for a, b in (c,)]
-            if cells:
-                lines.append("cells that differ: " + ", ".join(cells))
-            if edges:
-                lines.append("edges that differ: " + ", ".join(edges))
-        else:
-            more = "all of them" if report.complete else "stopped at the limit or the time limit"
-            lines.append(f"solutions found: {len(report.solutions)} ({more})")
-    s = report.seconds
-    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
-                                      if k in s))
-    return "\n".join(lines)
+    parts.append(backend_text(report))
+    return "   ".join(parts)
 
 
-def _differing(a, b) -> list[int]:
-    cells = set()
-    for name in set(a.decisions) | set(b.decisions):
-        da, db = a.decisions.get(name, {}), b.decisions.get(name, {})
-        cells |= {c for c in set(da) | set(db) if da.get(c) != db.get(c)}
-    return sorted(cells, key=lambda c: (not isinstance(c, int), c))
+report_text = _report_text
+"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
 
 
-def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
-    rows = []
-    for r in range(grid.rows):
-        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
-                            for c in range(grid.cols)))
-    return "\n".join(rows)
+def _count_text(found: int, asked: int, complete: bool | None) -> str:
+    """What ``--count N`` found: how many answers, and whether that is all of them."""
+    s = "" if found == 1 else "s"
+    if complete:
+        return f"{found} solution{s} found: all there are (the search proved there is no other)"
+    if found >= asked:
+        return (f"{found} solution{s} found, the {asked} asked for (--count {asked}); there may be more")
+    return (f"{found} solution{s} found; the time limit ran out before the search could tell whether there "
+            "are more")
 
 
-def _render_edges(grid, solution, lattices: dict[str, str]) -> str:
-    """The first decision on edges drawn in box-drawing characters (``═ ║`` for the value 2)
-    between the map's characters (a cell of two or more characters shown as ``#``)."""
-    from ..plugins.lines import draw_between_cells, draw_on_corners
+def _edge_name(model, key) -> str:
+    """An edge between two cells (or two corners), as a person reads it."""
+    (r1, c1), (r2, c2) = key
+    return f"{cell_name(r1, c1)} to {cell_name(r2, c2)}"
 
-    name, lattice = next(iter(lattices.items()))
-    values = {}
-    for key, v in solution.decisions.get(name, {}).items():
-        if v is True or type(v) is int and v != 0:
-            values[key] = 1 if v is True else v
-    def char(i: int) -> str:
-        return grid.chars[i] if len(grid.chars[i]) == 1 else "#"
 
-    if lattice == "corners":
-        return draw_on_corners(grid.rows, grid.cols, char, values)
-    return draw_between_cells(grid.rows, grid.cols, list(grid.chars), values, char)
+def backend_text(report) -> str:
+    """The status line's backend: ``backend cpsat``, ``backend auto: cpsat`` (the one ``auto``
+    chose), then ``, connectivity flow`` when the model has a connectivity constraint."""
+    chosen = report.result.stats.get("chosen")
+    text = f"backend {report.backend}"
+    if chosen and chosen != report.backend:
+        text += f": {chosen}"
+    if report.connectivity is not None:
+        text += f", connectivity {report.connectivity}"
+    return text
 
 
 def _format_backend(fmt: str):
@@ -299,19 +331,35 @@ def _image_plugin(args) -> Plugin:
     return readers[0]
 
 
-def _image_map(args):
-    """The map read off ``--image`` by the spec's plug-in, as map data (its rows located as lines 1, 2, ...)."""
+def _image_map(args, deadline=None, memory: int | None = None):
+    """The map read off ``--image`` by the spec's plug-in within the command's deadline and
+    memory limit, as map data (its rows located as lines 1, 2, ...)."""
     from ..maps import MapData
+    from ..picture import Budget
 
-    rows = _image_plugin(args).read_image(args.image, args.calibration)
+    rows = _image_plugin(args).read_image(args.image, args.calibration, Budget(deadline, memory))
     if rows is None:
         raise ImageError(f"the plug-in of {args.spec} reads no pictures; give --map instead")
     return MapData(args.image, "\n".join(rows) + "\n", rows, [(r + 1, 1) for r in range(len(rows))])
 
 
 def _cmd_import_image(args) -> int:
+    from ..deadline import BuildTimeout, Deadline, catch_interrupt
+    from ..memory import default_limit, watch
+    from ..picture import Budget
+
     plugin = _image_plugin(args)
-    rows = plugin.read_image(args.image, args.calibration)
+    deadline = Deadline(args.time_limit, start=args.started)
+    memory = args.memory_limit if args.memory_limit is not None else default_limit()
+    with catch_interrupt(deadline), watch(deadline, memory):
+        try:
+            rows = plugin.read_image(args.image, args.calibration, Budget(deadline, memory))
+        except BuildTimeout:
+            if deadline.interrupted and deadline.reason is None:
+                print("interrupted", file=sys.stderr)
+                return EXIT_INTERRUPTED
+            raise ImageError(f"{deadline.cause()} while the picture was read ({deadline.elapsed():.1f} s)",
+                             path=args.image) from None
     if rows is None:
         raise ImageError(f"the plug-in of {args.spec} reads no pictures")
     print("\n".join(rows))
@@ -409,23 +457,12 @@ def _claimed_objective(path: str) -> int | None:
 
 
 def _cmd_batch(args) -> int:
-    """Exit 0 when every map has an answer or a proof, 4 if any answer failed verification, 1 on errors."""
-    from ..batch import run_batch
+    """Exit 0 when every map run has an answer or a proof, 4 if any answer failed verification, 1 on errors,
+    130 after a Ctrl-C (the answers finished by then are written)."""
+    from ..batch import connect, run_batch
 
-    settings = {}
-    for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
-            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
-                               f"but the backend is {args.backend!r}")
-        settings[key] = value
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        try:
-            client = Client(args.scheduler, timeout=30)
-        except OSError as e:
-            raise BackendError(f"cannot reach the Dask scheduler {args.scheduler}: {e}") from e
+    settings = settings_of(args)
+    client = connect(args.scheduler) if args.scheduler else None
     try:
         summary = run_batch(args.spec, args.maps, args.out, backend=args.backend, workers=args.workers,
                             time_limit=args.time_limit, unique=args.unique, params=_params(args),
@@ -433,7 +470,13 @@ def _cmd_batch(args) -> int:
     finally:
         if client is not None:
             client.close()
+    skipped = summary.other_rules_text()
+    if skipped:
+        print(skipped, file=sys.stderr)
     print(summary.text())
+    if summary.interrupted:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if summary.verify_failed:
         return EXIT_VERIFY_FAILED
     return EXIT_BAD_INPUT if summary.statuses.get("ERROR") else EXIT_OK
@@ -493,3 +536,19 @@ def _cmd_backends(args) -> int:
               f"(default {cls.connectivity[0]}); writes: {formats}")
     return EXIT_OK
 
+
+def _cmd_serve(args) -> int:
+    """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    from ..memory import default_limit
+    from ..web.app import Settings
+    from ..web.server import default_workers, serve
+
+    workers = args.workers or default_workers()
+    memory = args.memory_limit
+    if memory is None and (total := default_limit()) is not None:
+        memory = total // workers
+    try:
+        serve(args.host, args.port, Settings(workers, args.queue, args.time_limit, memory))
+    except OSError as e:
+        raise BackendError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
+    return EXIT_OK

@@ -7,7 +7,7 @@ parameter name.
 
 from __future__ import annotations
 
-from ..errors import BackendError, ParamError
+from ..errors import BackendError, ParamError, closest
 
 
 _CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
@@ -32,7 +32,7 @@ def _shorthand_params(rest: list[str], args) -> list[str]:
             suggests the closest of either); a value is missing.
         GridlangError: the spec itself does not parse or check (located).
     """
-    declared = _declared_params(args.spec)
+    declared = _declared_params(args.spec, getattr(args, "url", None))
     out, i = [], 0
     while i < len(rest):
         arg = rest[i]
@@ -53,12 +53,44 @@ def _shorthand_params(rest: list[str], args) -> list[str]:
     return out
 
 
-def _declared_params(spec_path: str) -> list[str]:
-    """The parameter names a spec declares, in order (parsing and checking it)."""
+def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]:
+    """The parameter names a spec declares, in order (parsing and checking it).
+
+    Args:
+        spec_path: the spec; None takes the bundled spec of ``url``'s genre.
+        url: a puzz.link URL (``solve --url``), or None.
+
+    Raises:
+        ParamError: no spec and no URL.
+        GridlangError: the spec or the URL is wrong (located).
+    """
     from ..checker import check
     from ..parser import parse_file
 
+    if spec_path is None:
+        if url is None:
+            raise missing_spec()
+        from ..puzzlink import bundled_spec, decode
+
+        spec_path = bundled_spec(decode(url).genre)
     return list(check(parse_file(spec_path)).params)
+
+
+def missing_spec() -> ParamError:
+    """The error for ``solve`` without a spec and without ``--url``."""
+    return ParamError("give the spec: gridlang solve SPEC --map MAP (only --url may leave it out, for its "
+                      "genre's bundled spec)")
+
+
+def spec_name(args) -> str:
+    """The spec as a message names it: its path, or the bundled spec ``--url`` implies."""
+    if args.spec is not None:
+        return str(args.spec)
+    if getattr(args, "url", None):
+        from ..puzzlink import bundled_spec, decode
+
+        return str(bundled_spec(decode(args.url).genre))
+    raise missing_spec()
 
 
 def _unknown_flag(flag: str, args, declared: list[str]) -> str:
@@ -68,7 +100,7 @@ def _unknown_flag(flag: str, args, declared: list[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(flag, candidates, n=1, cutoff=0.6)
-    head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {args.spec}"
+    head = f"{flag} is neither an option of 'gridlang {args.command}' nor a parameter of {spec_name(args)}"
     if close:
         return f"{head}; did you mean {close[0]}?"
     return (f"{head} (its parameters: {', '.join(declared) or 'none'}; "
@@ -85,18 +117,38 @@ def _params(args) -> dict[str, str]:
     return out
 
 
+def settings_of(args) -> dict[str, object]:
+    """``--set BACKEND.SETTING=VALUE`` pairs by key, each naming a backend that is the one chosen
+    (any, under ``auto``).
+
+    Raises:
+        BackendError: a prefix that names no backend (with the closest), or another backend than ``--backend``.
+    """
+    from ..backend import backend_names
+
+    extra = {}
+    names = backend_names()
+    for key, value in args.set:
+        prefix = key.split(".", 1)[0]
+        if prefix not in names:
+            hint = f"did you mean {close}.{key.split('.', 1)[1]}?" if (close := closest(prefix, names)) else \
+                f"the backends are {', '.join(names)}"
+            raise BackendError(f"--set {key}: there is no backend {prefix!r}; {hint}")
+        if prefix != args.backend and args.backend != "auto":
+            raise BackendError(f"--set {key}: the setting is for backend {prefix!r}, "
+                               f"but the backend is {args.backend!r}")
+        extra[key] = value
+    return extra
+
+
 def _options(args):
     from ..backend import SolveOptions
 
-    extra = {}
-    for key, value in args.set:
-        if key.split(".", 1)[0] != args.backend and args.backend != "auto":
-            raise BackendError(f"--set {key}: the setting is for backend {key.split('.', 1)[0]!r}, "
-                               f"but the backend is {args.backend!r}")
+    extra = settings_of(args)
+    for key in extra:
         if key in _CLOCKS:
             raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
                                "the whole command (parsing, every cut round, every solve)")
-        extra[key] = value
     from ..memory import default_limit
 
     memory_limit = getattr(args, "memory_limit", None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
+from ..grid import cell_name
 from .. import ast
 from ..errors import SemanticError, Span
 from ..ir import Clause, Connected
@@ -89,23 +90,23 @@ class CellSetLowering:
         if domain.kind == "corners":
             return self.all_corners()
         if domain.kind == "rows":
-            return [(frozenset(g.row_cells(r)), f"row {r}") for r in range(g.rows)]
+            return [(frozenset(g.row_cells(r)), f"row {r + 1}") for r in range(g.rows)]
         if domain.kind == "columns":
-            return [(frozenset(g.column_cells(c)), f"column {c}") for c in range(g.cols)]
+            return [(frozenset(g.column_cells(c)), f"column {c + 1}") for c in range(g.cols)]
         if domain.kind == "rooms":
             self.need_rooms(domain.span)
-            return [(frozenset(cells), f"the room of {g.cell(cells[0])}") for cells in g.room_cells()]
+            return [(frozenset(cells), f"the room at {g.cell_name(cells[0])}") for cells in g.room_cells()]
         h, w = (self._constant(d) for d in (domain.height, domain.width))
         if h is None or w is None or h < 1 or w < 1:
             raise SemanticError(f"a {domain.kind[:-1]}'s size must be at least 1x1, not {h}x{w}", domain.span,
                                 source=self.spec.source)
         if domain.kind == "windows":
-            return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} window at {(r, c)}")
+            return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} window at {cell_name(r, c)}")
                     for r in range(g.rows - h + 1) for c in range(g.cols - w + 1))
         if g.rows % h or g.cols % w:
             raise SemanticError(f"{h}x{w} blocks do not tile this {g.rows}x{g.cols} map", domain.span,
                                 source=self.spec.source)
-        return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {(r, c)}")
+        return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {cell_name(r, c)}")
                 for r in range(0, g.rows, h) for c in range(0, g.cols, w))
 
     def need_rooms(self, span: Span | None) -> None:

@@ -28,6 +28,7 @@ Rules
 
 from __future__ import annotations
 
+from ..grid import cell_name
 from .. import ast
 from ..errors import MapError, SemanticError
 from ..ir import Cmp, Linear
@@ -405,20 +406,20 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         raise SemanticError(message, st.span, source=self.spec.source)
 
     def binding_text(self) -> str:
-        """``p = (2, 3), r = row 2``: the ``for each`` bindings in force."""
+        """``p = row 3, column 4; r = row 2``: the ``for each`` bindings in force (cells counted from 1)."""
         parts = []
         for name, (kind, value) in self.bound.items():
             if kind == "cell":
-                parts.append(f"{name} = {self.grid.cell(value)}")
+                parts.append(f"{name} = {self.grid.cell_name(value)}")
             elif kind == "set":
                 parts.append(f"{name} = {value[1]}")
             elif kind == "direction":
                 parts.append(f"{name} = {value[0]}")
             elif kind == "corner":
-                parts.append(f"{name} = corner {value}")
+                parts.append(f"{name} = the corner at {cell_name(*value)}")
             else:
                 parts.append(f"{name} = {value}")
-        return ", ".join(parts)
+        return "; ".join(parts)
 
 
 def _push_not(f: ast.Expr) -> ast.Expr | None:

@@ -14,7 +14,7 @@ from typing import Mapping
 from .. import ast
 from ..checker import Symbols
 from ..errors import ParamError
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from .edges import EdgeRules
 from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
 from .graph import adjacency, components
@@ -163,11 +163,11 @@ class Interpreter(EdgeRules, Expressions):
     def fail(self, reason: str, cells=()) -> None:
         """Record a violation of the current statement, naming the ``for each`` bindings in force."""
         st = self.stmt
-        binding = ", ".join([f"{k} = {v}" for k, v in self.env.items()]
+        binding = "; ".join([f"{k} = {v}" for k, v in self.env.items()]
                             + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
                             + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
                             + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
-                            + [f"{k} = corner {v}" for k, v in self.cornervars.items()])
+                            + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()])
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
@@ -260,11 +260,11 @@ class Interpreter(EdgeRules, Expressions):
         bad_ends = [e for e in ends if degree[e] != 1]
         if bad_ends:
             self.fail("an end needs exactly one neighbour in the set; "
-                      + ", ".join(f"{_rc(self.grid, e)} has {degree[e]}" for e in bad_ends), bad_ends)
+                      + "; ".join(f"{_rc(self.grid, e)} has {degree[e]}" for e in bad_ends), bad_ends)
         bad = [u for u in sorted(cells) if u not in ends and degree[u] != 2]
         if bad:
             self.fail("a cell other than the ends needs exactly two neighbours in the set; "
-                      + ", ".join(f"{_rc(self.grid, u)} has {degree[u]}" for u in bad[:_MAX_SHOWN])
+                      + "; ".join(f"{_rc(self.grid, u)} has {degree[u]}" for u in bad[:_MAX_SHOWN])
                       + (" ..." if len(bad) > _MAX_SHOWN else ""), bad)
         pieces = components(self.adj, cells)
         if len(pieces) > 1:
@@ -277,7 +277,7 @@ class Interpreter(EdgeRules, Expressions):
             for v in self.adj[u]:
                 self.pair[a], self.pair[b] = u, v
                 if not self.formula(st.body):
-                    self.fail(f"false for {a} = {_rc(self.grid, u)}, {b} = {_rc(self.grid, v)}", (u, v))
+                    self.fail(f"false for {a} = {_rc(self.grid, u)} and {b} = {_rc(self.grid, v)}", (u, v))
         self.pair.pop(a, None)
         self.pair.pop(b, None)
 

@@ -11,7 +11,7 @@ from collections import deque
 
 from .. import ast
 from ..errors import SemanticError, Span
-from ..grid import Grid, room_label
+from ..grid import Grid, cell_name, room_label
 from ..shapes import polyominoes
 from .graph import components
 from .verdict import _rc
@@ -299,19 +299,19 @@ class Expressions:
                 return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
                         ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
             if domain.kind == "rows":
-                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r}")) for r in range(rows)]
+                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r + 1}")) for r in range(rows)]
             if domain.kind == "columns":
-                return [("set", (frozenset(range(c, self.n, cols)), f"column {c}")) for c in range(cols)]
+                return [("set", (frozenset(range(c, self.n, cols)), f"column {c + 1}")) for c in range(cols)]
             if domain.kind == "rooms":
                 rooms = sorted(self.room_sets(domain.span).values(), key=min)
-                return [("set", (cells, f"the room of {_rc(self.grid, min(cells))}")) for cells in rooms]
+                return [("set", (cells, f"the room at {_rc(self.grid, min(cells))}")) for cells in rooms]
             h, w = self.number(domain.height), self.number(domain.width)
             step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
             out = []
             for r in range(0, rows - h + 1, step_r):
                 for c in range(0, cols - w + 1, step_c):
                     cells = frozenset((r + dr) * cols + c + dc for dr in range(h) for dc in range(w))
-                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at ({r}, {c})")))
+                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at {cell_name(r, c)}")))
             return out
         if isinstance(domain, ast.Name) and domain.id in self.params:
             return [("int", v) for v in self.int_set(domain)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Sequence
 
 from ..errors import Span
-from ..grid import Cell, Grid
+from ..grid import Cell, Grid, cell_names
 
 _MAX_SHOWN = 12
 
@@ -41,9 +41,7 @@ class Violation:
         head = f"{where}rule violated: {self.rule_text}"
         detail = self.reason
         if self.cells:
-            shown = ", ".join(f"({r}, {c})" for r, c in self.cells[:_MAX_SHOWN])
-            more = len(self.cells) - _MAX_SHOWN
-            detail += ": " + shown + (f" and {more} more" if more > 0 else "")
+            detail += ": " + cell_names(self.cells, _MAX_SHOWN)
         return f"{head}\n    {detail}" if detail else head
 
     def __str__(self) -> str:
@@ -124,8 +122,8 @@ def _spans(node):
 
 
 def _rc(grid: Grid, i: int) -> str:
-    r, c = divmod(i, grid.cols)
-    return f"({r}, {c})"
+    """A cell as a person reads it: ``row R, column C``, counted from 1."""
+    return grid.cell_name(i)
 
 
 def _s(items) -> str:

@@ -89,7 +89,7 @@ def lower_roots(low: LinearForm, con: Connected, key: str, units: set[int]) -> N
     for r in con.roots:
         if r not in lit_of:
             raise BackendError(
-                f"region {con.name!r}: root cell {grid.cell(r)} is not among its members")
+                f"region {con.name!r}: the root cell at {grid.cell_name(r)} is not among its members")
         lit = lit_of[r]
         if lit in units:
             continue

@@ -120,6 +120,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     from lark.exceptions import UnexpectedInput, VisitError
 
     from .messages import _syntax_error
+    from .reserved import reserved_declarations
     from .to_ast import _ToAst
 
     raw = text.encode("utf-8", "surrogatepass")
@@ -128,6 +129,11 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
+        reserved = reserved_declarations(text, path)
+        if reserved:  # a use of a reserved name fails to parse; the mistake is where it is declared
+            from ..errors import raise_all
+
+            raise_all(reserved)
         raise _syntax_error(e, text, path) from e
     try:
         statements = _ToAst(path).transform(tree)

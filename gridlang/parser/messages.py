@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import re
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..errors import GridSyntaxError, Span
+from ..errors import GridSyntaxError, Span, closest
 
 
 # Curated messages: each maps to examples of text that fail at the same
@@ -71,18 +72,56 @@ def _parser_message(e: UnexpectedInput, text: str) -> str:
         curated = None
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
-        base = f"unexpected character {ch!r}"
+        word = re.match(r"[A-Za-z_][A-Za-z0-9_]*", text[e.pos_in_stream:])
+        base = f"unexpected character {ch!r}" if word is None else f"unexpected name {word.group(0)!r}"
         if ch.isalnum() and not ch.isascii():
             base += "; a name is made of ASCII letters, digits and '_' (a tile's map character may be any)"
+        if word is not None:
+            base += _keyword_hint(word.group(0), e.allowed or (), _starts_line(text, e.pos_in_stream))
     elif isinstance(e, UnexpectedToken):
         tok = e.token
         base = "unexpected end of spec" if tok.type == "$END" else f"unexpected {_describe(tok)}"
-        expected = sorted(_pretty(t) for t in e.accepts or e.expected)
-        if expected and not curated:
+        accepts = e.accepts or e.expected
+        hint = _keyword_hint(str(tok), accepts, _starts_line(text, tok.start_pos)) if tok.type == "NAME" else ""
+        expected = sorted(_pretty(t) for t in accepts)
+        if hint:
+            base += hint
+        elif expected and not curated:
             base += "; expected " + _join(expected)
     else:
         base = "unexpected end of spec"
     return f"{base}: {curated}" if curated else base
+
+
+def _starts_line(text: str, pos: int | None) -> bool:
+    """Whether only spaces stand before ``pos`` on its line (where a statement may begin)."""
+    if pos is None:
+        return False
+    start = text.rfind("\n", 0, pos) + 1
+    return not text[start:pos].strip()
+
+
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """Every word of the grammar (its quoted literals that look like names)."""
+    from . import grammar_text
+
+    return frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text()))
+
+
+def _keyword_hint(word: str, accepts, line_start: bool) -> str:
+    """``; did you mean 'require'?`` for a misspelt keyword: one the parser accepts there,
+    or, at the start of a line, any keyword (a statement may begin there)."""
+    if word in keywords():
+        return ""
+    allowed = set()
+    for terminal in accepts:
+        pretty = _pretty(terminal)
+        if pretty.startswith("'") and pretty[1:-1] in keywords():
+            allowed.add(pretty[1:-1])
+    candidates = allowed | (keywords() if line_start else set())
+    close = closest(word, sorted(candidates), cutoff=0.75)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def _describe(tok: Token) -> str:

@@ -417,6 +417,15 @@ class _ToAst(Transformer_NonRecursive):
     def p_implies(self, meta, c):
         return ast.PImplies(c[0], c[1], self.sp(meta))
 
+    def draw_stmt(self, meta, c):
+        name, look = c
+        return ast.Draw(str(name), str(look), span=self.sp(meta), name_span=self.sp(name), look_span=self.sp(look))
+
+    def draw_blocks(self, meta, c):
+        (height, width), look = c
+        return ast.Draw(None, str(look), height, width, self.sp(meta), name_span=self.sp(meta),
+                        look_span=self.sp(look))
+
     def objective_stmt(self, meta, c):
         sense = "maximize" if str(c[0]).startswith("max") else "minimize"
         return ast.Objective(sense, c[1], self.sp(meta))

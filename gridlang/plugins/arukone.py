@@ -9,7 +9,7 @@ unless the URL's ``e`` flag lets cells stay empty, which is Numberlink).
 
 from __future__ import annotations
 
-from ..grid import edge_adjacency
+from ..grid import cell_names, edge_adjacency
 from . import Verdict
 from .common import verdict
 from .lines import chosen_edges
@@ -26,12 +26,12 @@ def verify(grid, solution, params, variant=None) -> Verdict:
     adj = edge_adjacency(chosen_edges(solution))
     empty = [divmod(i, grid.cols) for i in range(grid.rows * grid.cols) if divmod(i, grid.cols) not in adj]
     if empty:
-        problems.append(f"{len(empty)} cells are on no line, e.g. {', '.join(map(str, empty[:6]))}")
+        problems.append(f"{len(empty)} cells are on no line, e.g. {cell_names(empty[:6])}")
     return verdict(NAME, problems, edges=len(chosen_edges(solution)))
 
 
 class ArukonePlugin(NumberlinkPlugin):
-    """Arukone: Numberlink's drawing, and its verifier with every cell on a line."""
+    """Arukone: Numberlink's verifier, with every cell on a line."""
 
     name = "arukone"
 

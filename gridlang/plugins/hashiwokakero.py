@@ -1,4 +1,4 @@
-"""The Hashiwokakero plug-in: its rules, checked on an answer, and its drawing.
+"""The Hashiwokakero plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Hashiwokakero, as on puzz.link ``hashi``, pzprjs
 ``hashikake``): join the islands (the cells with a number, or ``?`` for a
@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import draw_between_cells, edge_values
+from .lines import edge_values
 
 NAME = "Hashiwokakero"
 
@@ -42,7 +42,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     problems = []
     bad = sorted(e for e, v in values.items() if v not in (1, 2))
     if bad:
-        problems.append(f"an edge carries 1 or 2 bridges; {', '.join(f'{e}: {values[e]}' for e in bad[:4])}")
+        problems.append(f"an edge carries 1 or 2 bridges; {'; '.join(f'{cell_name(*e[0])} to {cell_name(*e[1])}: {values[e]}' for e in bad[:4])}")
 
     def at(r: int, c: int, dr: int, dc: int) -> int:
         a, b = (r, c), (r + dr, c + dc)
@@ -55,9 +55,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         r, c = divmod(i, cols)
         up, right, down, left = (at(r, c, dr, dc) for dr, dc in _DIRECTIONS)
         if (up or down) and (left or right):
-            problems.append(f"two bridges cross at {(r, c)}")
+            problems.append(f"two bridges cross at {cell_name(r, c)}")
         elif up != down or left != right:
-            problems.append(f"a bridge ends or changes in the sea at {(r, c)}")
+            problems.append(f"a bridge ends or changes in the sea at {cell_name(r, c)}")
     joined: dict[tuple[int, int], set[tuple[int, int]]] = {p: set() for p in islands}
     ends = 0
     for r, c in islands:
@@ -65,9 +65,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         got = sum(at(r, c, dr, dc) for dr, dc in _DIRECTIONS)
         ends += got
         if n is not None and got != n:
-            problems.append(f"the island {n} at {(r, c)} has {got} bridges")
+            problems.append(f"the island {n} at {cell_name(r, c)} has {got} bridges")
         elif n is None and got == 0:
-            problems.append(f"the island at {(r, c)} has no bridge")
+            problems.append(f"the island at {cell_name(r, c)} has no bridge")
         for dr, dc in _DIRECTIONS:
             k = at(r, c, dr, dc)
             rr, cc = r + dr, c + dc
@@ -84,24 +84,18 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
                     queue.append(q)
         apart = [p for p in islands if p not in seen]
         if apart:
-            problems.append(f"the bridges leave {len(apart)} island(s) apart from the one at {islands[0]}, "
-                            f"e.g. {apart[0]}")
+            problems.append(f"the bridges leave {len(apart)} island(s) apart from the one at {cell_name(*islands[0])}, "
+                            f"e.g. {cell_name(*apart[0])}")
     return verdict(NAME, problems, bridges=ends // 2)
 
 
 class HashiwokakeroPlugin(Plugin):
-    """Hashiwokakero: verifier and drawing (bridges as ``─ │``, two bridges as ``═ ║``, between the islands)."""
+    """Hashiwokakero: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "hashiwokakero"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):  # an island's number (one figure, 1-8) or ?
-            return grid.chars[i] if _island(grid.chars[i]) else None
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), edge_values(solution, "bridge"), clue)
 
 
 PLUGIN = HashiwokakeroPlugin()

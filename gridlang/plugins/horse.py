@@ -16,7 +16,9 @@ independently of any ``.grid`` spec and of the IR:
 
 Variants (the game's bonus rounds):
 
-* ``costlywalls``: every wall placed costs 6 points.
+* ``costlywalls``: every wall placed costs 6 points, the game's price, or
+  what the spec's parameter ``wall_cost`` says when it declares one: the
+  price is the spec's to choose (``--wall_cost 2``), the rest is the game's.
 * ``lovebirds``: the unicorn must be in the horse's enclosure; the score is
   that enclosure's value.
 * ``loversquarrel``: horse and unicorn must both be enclosed, in two
@@ -27,7 +29,7 @@ The status line adds ``walls N/budget``; ``--json`` adds
 the top; ``walls`` is null when there is no answer).
 
 Pictures are drawn in the game's colours (:mod:`.horse_draw`), and maps
-are read off the game's screenshots with the colours in
+are read off the game's screenshots with the cells of its screenshots in
 ``gridlang/data/horse_colours.json`` (:mod:`gridlang.imaging`; rebuilt by
 ``gridlang calibrate-image``).
 """
@@ -38,13 +40,14 @@ import json
 from collections import deque
 from typing import TYPE_CHECKING
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 
 if TYPE_CHECKING:
     from ..draw import Style
     from ..ir import Model
+    from ..picture import Budget
 
 VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4, "U": 1}
 WATER = "~"
@@ -64,7 +67,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         grid: the map; only its characters and size are read.
         solution: the decoded answer; its Boolean decisions' true cells are
             the walls.
-        params: ``budget`` (walls) is read.
+        params: ``budget`` (walls) is read, and under ``costlywalls``
+            ``wall_cost`` (points per wall; :data:`WALL_COST` when absent).
         variant: one of :data:`VARIANTS` (None means ``standard``).
 
     Returns:
@@ -80,7 +84,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     walls = wall_cells(solution)
     for c in walls:
         if chars[c] != GRASS:
-            problems.append(f"a wall stands on {chars[c]!r} at {divmod(c, cols)}, not on grass")
+            problems.append(f"a wall stands on {chars[c]!r} at {cell_name(*divmod(c, cols))}, not on grass")
     budget = params.get("budget")
     if isinstance(budget, int) and len(walls) > budget:
         problems.append(f"{len(walls)} walls exceed the budget of {budget}")
@@ -122,8 +126,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
             continue
         reach, escape = flood(found[0])
         if escape is not None:
-            problems.append(f"the {'horse' if animal == 'H' else 'unicorn'} at {divmod(found[0], cols)} "
-                            f"reaches the border at {divmod(escape, cols)}")
+            problems.append(f"the {'horse' if animal == 'H' else 'unicorn'} at {cell_name(*divmod(found[0], cols))} "
+                            f"reaches the border at {cell_name(*divmod(escape, cols))}")
         enclosures[animal] = reach
     score = None
     if "H" in enclosures:
@@ -136,7 +140,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
                 problems.append("the horse and the unicorn share an enclosure")
             else:
                 score += value(enclosures["U"])
-        score -= WALL_COST.get(variant, 0) * len(walls)
+        score -= wall_cost(params, variant) * len(walls)
     details = {
         "walls": [list(divmod(c, cols)) for c in walls],
         "budget": budget,
@@ -144,6 +148,15 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         "variant": variant,
     }
     return Verdict(not problems, score, problems, "enclose.horse", details)
+
+
+def wall_cost(params: dict[str, object], variant: str) -> int:
+    """Points each wall costs: the spec's ``wall_cost`` under ``costlywalls`` when it
+    declares one (an integer), else the game's price (:data:`WALL_COST`, 0 for the other variants)."""
+    given = params.get("wall_cost")
+    if variant in WALL_COST and isinstance(given, int) and not isinstance(given, bool):
+        return given
+    return WALL_COST.get(variant, 0)
 
 
 def wall_cells(solution: Solution) -> list[int]:
@@ -218,8 +231,8 @@ class HorsePlugin(Plugin):
 
         return style(grid, solution)
 
-    def read_image(self, path: str, calibration: str | None = None) -> list[str]:
-        """The map of a screenshot of the game, portals labelled by colour."""
+    def read_image(self, path: str, calibration: str | None = None, budget: Budget | None = None) -> list[str]:
+        """The map of a screenshot of the game, portals labelled by colour (:mod:`gridlang.imaging`)."""
         from ..imaging import calibration_from_json, load_calibration, read_picture
 
         if calibration is not None:
@@ -229,15 +242,13 @@ class HorsePlugin(Plugin):
 
             text = resources.files("gridlang.data").joinpath(CALIBRATION).read_text(encoding="utf-8")
             cal = calibration_from_json(json.loads(text), f"gridlang/data/{CALIBRATION}")
-        return read_picture(path, cal)
+        return read_picture(path, cal, budget)
 
     def calibrate_image(self, pairs: list[tuple[str, list[str]]]) -> dict:
-        """Water and grass are the background; every other character but
-        the animals and fruit is a portal, one colour per pair."""
+        """Every character but the game's own tiles is a portal, one colour per pair."""
         from ..imaging import calibrate
 
-        cal = calibrate(pairs, (WATER, GRASS), lambda ch: TILE_NAMES.get(ch, "portal"),
-                        lambda ch: ch not in TILE_NAMES)
+        cal = calibrate(pairs, lambda ch: TILE_NAMES.get(ch, "portal"), lambda ch: ch not in TILE_NAMES)
         return cal.to_json()
 
 

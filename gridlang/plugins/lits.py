@@ -1,4 +1,4 @@
-"""The LITS plug-in: its rules, checked on an answer, and its drawing.
+"""The LITS plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's LITS, as on puzz.link): shade a tetromino (four
 side-connected cells) in every outlined room; all shaded cells form one
@@ -9,10 +9,10 @@ The answer is the decision ``shaded``.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, piece_letter, pieces, room_index, rooms, side_neighbours, verdict
+from .common import cells_text, piece_letter, pieces, room_index, rooms, side_neighbours, verdict
 
 NAME = "LITS"
 
@@ -30,14 +30,14 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         held = [i for i in room if i in shaded]
         letter[k] = piece_letter(grid, held) if len(held) == 4 and len(pieces(rows, cols, held)) == 1 else None
         if letter[k] is None:
-            problems.append(f"the room of {divmod(room[0], cols)} holds {cells_text(grid, held) or 'no cell'}, "
+            problems.append(f"the room at {cell_name(*divmod(room[0], cols))} holds {cells_text(grid, held) or 'no cell'}, "
                             f"not a tetromino")
     if len(pieces(rows, cols, shaded)) > 1:
         problems.append("the shaded cells are not one connected area")
     for r in range(rows - 1):
         for c in range(cols - 1):
             if all(i in shaded for i in (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)):
-                problems.append(f"the 2 x 2 block at {(r, c)} is shaded")
+                problems.append(f"the 2 x 2 block at {cell_name(r, c)} is shaded")
     for i in sorted(shaded):
         for j in side_neighbours(rows, cols, i):
             if j > i and j in shaded and room_of[i] != room_of[j] and letter[room_of[i]] is not None \
@@ -47,22 +47,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class LitsPlugin(Plugin):
-    """LITS: verifier and drawing (each shaded cell shows its tetromino's letter)."""
+    """LITS: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "lits"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        room_of = room_index(grid)
-        text = {}
-        for room in rooms(grid):
-            held = [i for i in room if i in shaded]
-            name = piece_letter(grid, held) or "#"
-            text.update({i: name for i in held})
-        return draw(grid, text, room_of)
 
 
 PLUGIN = LitsPlugin()

@@ -1,4 +1,4 @@
-"""The Masyu plug-in: its rules, checked on an answer, and its drawing.
+"""The Masyu plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Masyu, as on puzz.link ``mashu``): draw one
 single loop through the centres of cells, moving between side neighbours,
@@ -11,11 +11,11 @@ on edges between cells; ``o`` is a white circle in the map, ``*`` a black one.
 
 from __future__ import annotations
 
-from ..grid import Grid, edge_adjacency
+from ..grid import Grid, cell_name, edge_adjacency
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import verdict
-from .lines import chosen_edges, draw_between_cells, loop_problems
+from .lines import chosen_edges, loop_problems
 
 NAME = "Masyu"
 
@@ -39,36 +39,30 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
             continue
         p = divmod(i, grid.cols)
         if p not in adj:
-            problems.append(f"the loop misses the circle at {p}")
+            problems.append(f"the loop misses the circle at {cell_name(*p)}")
             continue
         here = _shape(adj, p)
         near = [_shape(adj, q) for q in adj[p]]
         if ch == "*":
             if here != "turn":
-                problems.append(f"the loop does not turn on the black circle at {p}")
+                problems.append(f"the loop does not turn on the black circle at {cell_name(*p)}")
             elif any(s != "straight" for s in near):
-                problems.append(f"the loop does not go straight next to the black circle at {p}")
+                problems.append(f"the loop does not go straight next to the black circle at {cell_name(*p)}")
         else:
             if here != "straight":
-                problems.append(f"the loop does not go straight through the white circle at {p}")
+                problems.append(f"the loop does not go straight through the white circle at {cell_name(*p)}")
             elif all(s != "turn" for s in near):
-                problems.append(f"the loop turns next to the white circle at {p} on neither side")
+                problems.append(f"the loop turns next to the white circle at {cell_name(*p)} on neither side")
     return verdict(NAME, problems, edges=len(edges))
 
 
 class MasyuPlugin(Plugin):
-    """Masyu: verifier and drawing (the loop in box-drawing characters, the circles ``o`` and ``*``)."""
+    """Masyu: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "masyu"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):
-            return {"o": "○", "*": "●"}.get(grid.chars[i])
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), chosen_edges(solution), clue)
 
 
 PLUGIN = MasyuPlugin()

@@ -1,4 +1,4 @@
-"""The Numberlink plug-in: its rules, checked on an answer, and its drawing.
+"""The Numberlink plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Numberlink, as on puzz.link ``numlin``): join
 each pair of equal numbers by a line through the centres of cells, moving
@@ -11,11 +11,11 @@ cells.
 
 from __future__ import annotations
 
-from ..grid import Grid, edge_adjacency, edge_pieces
+from ..grid import Grid, cell_name, cell_names, edge_adjacency, edge_pieces
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import chosen_edges, draw_between_cells
+from .lines import chosen_edges
 
 NAME = "Numberlink"
 
@@ -29,34 +29,26 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for p, n in sorted(clues.items()):
         d = len(adj.get(p, []))
         if d != 1:
-            problems.append(f"the number {n} at {p} has {d} lines leaving it, not 1")
+            problems.append(f"the number {n} at {cell_name(*p)} has {d} lines leaving it, not 1")
     branches = sorted(p for p, ws in adj.items() if p not in clues and len(ws) != 2)
     if branches:
-        problems.append(f"lines end, branch or cross away from numbers at {', '.join(map(str, branches[:6]))}")
+        problems.append(f"lines end, branch or cross away from numbers at {cell_names(branches[:6])}")
     for piece in edge_pieces(adj):
         ends = sorted(p for p in piece if p in clues)
         if len(ends) != 2:
-            problems.append(f"the line through {min(piece)} joins {len(ends)} numbers, not 2")
+            problems.append(f"the line through {cell_name(*min(piece))} joins {len(ends)} numbers, not 2")
         elif clues[ends[0]] != clues[ends[1]]:
-            problems.append(f"the line from {ends[0]} joins {clues[ends[0]]} to {clues[ends[1]]}")
+            problems.append(f"the line from {cell_name(*ends[0])} joins {clues[ends[0]]} to {clues[ends[1]]}")
     return verdict(NAME, problems, edges=len(edges))
 
 
 class NumberlinkPlugin(Plugin):
-    """Numberlink: verifier and drawing (the lines in box-drawing characters between the numbers,
-    each number one character: 10 to 35 as the letters a to z)."""
+    """Numberlink: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "numberlink"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):  # one character a cell: 0-9, then a-z for 10-35, # above
-            n = number(grid.chars[i])
-            return None if n is None else "0123456789abcdefghijklmnopqrstuvwxyz"[n] if n < 36 else "#"
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), chosen_edges(solution), clue)
 
 
 PLUGIN = NumberlinkPlugin()

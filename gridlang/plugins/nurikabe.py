@@ -1,4 +1,4 @@
-"""The Nurikabe plug-in: its rules, checked on an answer, and its drawing.
+"""The Nurikabe plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Nurikabe, as on puzz.link): shade cells so that
 the shaded cells form one orthogonally connected wall without a 2 x 2 block
@@ -9,10 +9,10 @@ numbered cells are unshaded. The answer is the decision ``shaded``.
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, number, pieces, verdict
+from .common import cells_text, number, pieces, verdict
 
 NAME = "Nurikabe"
 
@@ -33,7 +33,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         for c in range(cols - 1):
             block = [r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1]
             if all(i in shaded for i in block):
-                problems.append(f"the 2 x 2 block at {(r, c)} is shaded")
+                problems.append(f"the 2 x 2 block at {cell_name(r, c)} is shaded")
     for island in pieces(rows, cols, set(range(rows * cols)) - shaded):
         numbers = [clues[i] for i in island if i in clues]
         if len(numbers) != 1:
@@ -45,16 +45,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class NurikabePlugin(Plugin):
-    """Nurikabe: verifier and drawing (``#`` shaded, the numbers)."""
+    """Nurikabe: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "nurikabe"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        return draw(grid, {i: "#" if i in shaded else str(grid.chars[i]) for i in range(grid.size)})
 
 
 PLUGIN = NurikabePlugin()

@@ -45,7 +45,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..errors import MapError, Span, load_json
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..limits import MAX_CELLS, MAX_COLS, MAX_ROWS
 from ..maps import MapData, json_item_spans, json_key_span
 from ..solution import Solution
@@ -104,7 +104,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     label = labels(grid, solution)
     missing = [i for i in range(n) if i not in label]
     if missing:
-        problems.append(f"{len(missing)} cells have no value, first {divmod(missing[0], cols)}")
+        problems.append(f"{len(missing)} cells have no value, the first at {cell_name(*divmod(missing[0], cols))}")
     snake = {i for i in range(n) if label.get(i) == SNAKE}
     ends = [i for i in range(n) if chars[i] == END]
     if len(ends) != 2:
@@ -112,12 +112,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     degree = {i: sum(1 for v in side_neighbours(rows, cols, i) if v in snake) for i in snake}
     for e in ends:
         if e not in snake:
-            problems.append(f"the circled cell {divmod(e, cols)} is not on the snake")
+            problems.append(f"the circled cell at {cell_name(*divmod(e, cols))} is not on the snake")
         elif degree[e] != 1:
-            problems.append(f"the circled cell {divmod(e, cols)} has {degree[e]} snake neighbours, not 1")
+            problems.append(f"the circled cell at {cell_name(*divmod(e, cols))} has {degree[e]} snake neighbours, not 1")
     for i in sorted(snake):
         if i not in ends and degree[i] != 2:
-            problems.append(f"snake cell {divmod(i, cols)} has {degree[i]} snake neighbours, not 2")
+            problems.append(f"the snake cell at {cell_name(*divmod(i, cols))} has {degree[i]} snake neighbours, not 2")
     snake_comps = pieces(rows, cols, snake)
     if len(snake_comps) != 1:
         problems.append(f"the snake falls into {len(snake_comps)} pieces")
@@ -138,16 +138,16 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         if i in snake:
             continue
         if label.get(i) != size_of[i] and i in label:
-            problems.append(f"cell {divmod(i, cols)} is labelled {label.get(i)!r} but its egg has {size_of[i]} cells")
+            problems.append(f"the cell at {cell_name(*divmod(i, cols))} is labelled {label.get(i)!r} but its egg has {size_of[i]} cells")
             break
     for i, ch in enumerate(chars):
         k = clue_value(ch)
         if k is None:
             continue
         if i in snake:
-            problems.append(f"clue {ch!r} at {divmod(i, cols)} is on the snake")
+            problems.append(f"clue {ch!r} at {cell_name(*divmod(i, cols))} is on the snake")
         elif size_of[i] != k:
-            problems.append(f"clue {ch!r} at {divmod(i, cols)} lies in an egg of {size_of[i]} cells, not {k}")
+            problems.append(f"clue {ch!r} at {cell_name(*divmod(i, cols))} lies in an egg of {size_of[i]} cells, not {k}")
     details = {
         "snake": [list(divmod(i, cols)) for i in _walk(rows, cols, snake, ends)],
         "snake_length": len(snake),

@@ -1,4 +1,4 @@
-"""The Star Battle plug-in: its rules, checked on an answer, and its drawing.
+"""The Star Battle plug-in: its rules, checked on an answer.
 
 Published rules (Hans Eendebak's Star Battle, as on puzz.link): place stars
 so that every row, every column and every outlined room holds exactly N
@@ -8,10 +8,10 @@ not even at a corner. The answer is the decision ``star`` (its true cells).
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, room_index, rooms, touching, verdict
+from .common import cells_text, rooms, touching, verdict
 
 NAME = "Star Battle"
 
@@ -29,9 +29,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     n = int(params.get("stars", 1))
     rows, cols = grid.rows, grid.cols
     problems = []
-    lines = [(f"row {r}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
-    lines += [(f"column {c}", range(c, rows * cols, cols)) for c in range(cols)]
-    lines += [(f"the room of {divmod(room[0], cols)}", room) for room in rooms(grid)]
+    lines = [(f"row {r + 1}", range(r * cols, (r + 1) * cols)) for r in range(rows)]
+    lines += [(f"column {c + 1}", range(c, rows * cols, cols)) for c in range(cols)]
+    lines += [(f"the room at {cell_name(*divmod(room[0], cols))}", room) for room in rooms(grid)]
     if not rooms(grid):
         problems.append("the map has no rooms")
     for name, cells in lines:
@@ -46,15 +46,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class StarBattlePlugin(Plugin):
-    """Star Battle: verifier and drawing (``*`` a star)."""
+    """Star Battle: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "starbattle"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        return draw(grid, {i: "*" for i in solution.true_cells("star")}, room_index(grid))
 
 
 PLUGIN = StarBattlePlugin()

@@ -1,4 +1,4 @@
-"""The Statue Park plug-in: its rules, checked on an answer, and its drawing.
+"""The Statue Park plug-in: its rules, checked on an answer.
 
 Published rules (Statue Park, as on puzz.link): place every piece of the
 bank on the grid as shaded cells, each exactly once (rotations and
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import PENTOMINOES, TETROMINOES, cells_text, draw, form_letter, free_form, piece_letter, pieces, verdict
+from .common import PENTOMINOES, TETROMINOES, cells_text, form_letter, free_form, pieces, verdict
 
 NAME = "Statue Park"
 
@@ -51,9 +51,9 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
                         f"extra {sorted(extra.elements())}")
     for i, ch in enumerate(grid.chars):
         if ch == "*" and i not in shaded:
-            problems.append(f"the black circle at {divmod(i, cols)} is not covered")
+            problems.append(f"the black circle at {cell_name(*divmod(i, cols))} is not covered")
         if ch == "o" and i in shaded:
-            problems.append(f"the white circle at {divmod(i, cols)} is covered")
+            problems.append(f"the white circle at {cell_name(*divmod(i, cols))} is covered")
     if len(pieces(rows, cols, set(range(rows * cols)) - shaded)) > 1:
         problems.append("the unshaded cells are not one connected area")
     return verdict(NAME, problems, pieces=sum(placed.values()))
@@ -69,19 +69,12 @@ def _name(form: tuple) -> str:
 
 
 class StatueParkPlugin(Plugin):
-    """Statue Park: verifier and drawing (each piece by its letter, the circles)."""
+    """Statue Park: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "statuepark"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        text = {i: str(ch) for i, ch in enumerate(grid.chars)}
-        for piece in pieces(grid.rows, grid.cols, shaded):
-            text.update({i: piece_letter(grid, piece) or "#" for i in piece})
-        return draw(grid, text)
 
 
 PLUGIN = StatueParkPlugin()

@@ -1,4 +1,4 @@
-"""The Sudoku plug-in: its rules, checked on an answer, and its drawing.
+"""The Sudoku plug-in: its rules, checked on an answer.
 
 Published rules: fill an N x N grid with the digits 1 to N, N = box_rows x
 box_cols (box_rows and box_cols 3 when not given), so that every row, every
@@ -9,10 +9,10 @@ stay. The answer is the decision ``digit`` (each cell's value).
 
 from __future__ import annotations
 
-from ..grid import Grid
+from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import draw, number, verdict
+from .common import number, verdict
 
 NAME = "Sudoku"
 
@@ -30,12 +30,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     for i in range(n * n):
         given = number(grid.chars[i])
         if digits.get(i) not in range(1, n + 1):
-            problems.append(f"cell {divmod(i, n)} holds {digits.get(i)!r}, not a digit 1 to {n}")
+            problems.append(f"the cell at {cell_name(*divmod(i, n))} holds {digits.get(i)!r}, not a digit 1 to {n}")
         elif given is not None and digits[i] != given:
-            problems.append(f"cell {divmod(i, n)} is given {given} but holds {digits[i]}")
-    groups = [(f"row {r}", [r * n + c for c in range(n)]) for r in range(n)]
-    groups += [(f"column {c}", [r * n + c for r in range(n)]) for c in range(n)]
-    groups += [(f"the box at {(r, c)}", [(r + dr) * n + c + dc for dr in range(height) for dc in range(width)])
+            problems.append(f"the cell at {cell_name(*divmod(i, n))} is given {given} but holds {digits[i]}")
+    groups = [(f"row {r + 1}", [r * n + c for c in range(n)]) for r in range(n)]
+    groups += [(f"column {c + 1}", [r * n + c for r in range(n)]) for c in range(n)]
+    groups += [(f"the box at {cell_name(r, c)}", [(r + dr) * n + c + dc for dr in range(height) for dc in range(width)])
                for r in range(0, n, height) for c in range(0, n, width)]
     for name, cells in groups:
         values = sorted(digits.get(i, 0) for i in cells)
@@ -45,20 +45,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class SudokuPlugin(Plugin):
-    """Sudoku: verifier and drawing (the digits, boxes outlined)."""
+    """Sudoku: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "sudoku"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        digits = solution.decisions.get("digit", {})
-        n = grid.rows
-        height = int(n ** 0.5 + 1e-9)
-        width = n // height if height else n
-        box = [(i // n // height) * n + (i % n) // width for i in range(n * n)]
-        return draw(grid, {i: str(v) for i, v in digits.items()}, box)
 
 
 PLUGIN = SudokuPlugin()

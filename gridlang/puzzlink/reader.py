@@ -99,8 +99,10 @@ class _Reader:
         self.i += need
 
         def joined(u: int, v: int) -> bool:  # u < v, side neighbours
+            if v == u + cols:  # one above the other (in one column, u + 1 is the cell below too)
+                return not below[u]
             r, c = divmod(u, cols)
-            return not (right[r * (cols - 1) + c] if v == u + 1 else below[u])
+            return not right[r * (cols - 1) + c]
 
         return flood_rooms(rows, cols, joined)
 

@@ -29,6 +29,7 @@ ALIASES: dict[str, str] = {
     "slither": "slitherlink",
     "slitherlink": "slitherlink",
     "hashi": "hashiwokakero",
+    "hashiwokakero": "hashiwokakero",
     "hashikake": "hashiwokakero",
     "bridges": "hashiwokakero",
 }

@@ -58,5 +58,5 @@ def test_fresh_process_per_solve_proves_uniqueness(tmp_path, capsys):
                  "--out", str(out), "--metric", "elapsed", "--root", str(REPO), "--quiet"])
     assert code == 0
     row = json.loads(out.read_text())
-    assert (row["status"], row["unique"], row["correct"], row["cpu"]) == ("OPTIMAL", True, True, None)
+    assert (row["status"], row["unique"], row["correct"], row["cpu"]) == ("SOLVED", True, True, None)
     assert "snake-eggs   cpsat   maps    1  correct    1  elapsed median" in capsys.readouterr().out

@@ -27,7 +27,7 @@ def test_main_job_prints_66_with_12_walls_verified(capsys):
     assert "score 66 (verified)" in out
     assert "walls 12/12" in out
     assert "status OPTIMAL" in out
-    assert "backend auto (cpsat)" in out  # an objective: CP-SAT
+    assert "backend auto: cpsat, connectivity auto" in out  # an objective: CP-SAT
     for phase in ("parse", "compile", "solve", "verify"):
         assert f"{phase} " in out.splitlines()[-1]
     # The drawn map: 14 rows of 12, with the 12 walls as '#'.

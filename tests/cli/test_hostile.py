@@ -471,7 +471,7 @@ def test_a_solver_limit_without_a_time_limit_says_so(capsys):
                            capsys)
     assert code == 3
     assert out.splitlines()[:2] == [
-        "status UNKNOWN   backend auto (cpsat) (auto)",  # a cpsat setting: auto picks cpsat
+        "status UNKNOWN   backend auto: cpsat, connectivity auto",  # a cpsat setting: auto picks cpsat
         "no solution found before the solver stopped at a limit of its own, and none ruled out",
     ]
 

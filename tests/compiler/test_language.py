@@ -270,7 +270,7 @@ def test_rule_that_cannot_hold_points_at_the_clue():
     with pytest.raises(MapError) as e:
         _compile(HEAD + "require for each c in clue: count(x and neighbours(c)) == value(c)\n", "..\n.7\n")
     assert (e.value.span.line, e.value.span.column) == (2, 2)
-    assert "fails whatever the decisions with c = (1, 1)" in e.value.message
+    assert "fails whatever the decisions with c = row 2, column 2; see row 2, column 2 ('7')" in e.value.message
 
 
 def test_sight_needs_a_side_neighbour():

@@ -171,11 +171,11 @@ def test_hashiwokakero_verifier_rejects_a_changed_bridge():
     lighter = dict(known)
     lighter[((0, 0), (0, 1))] = 1  # one bridge of the double from the 4 over the sea to the 2
     verdict = plugin.verify(grid, Solution({"bridge": lighter}, {}), {})
-    assert "a bridge ends or changes in the sea at (0, 1)" in verdict.problems
-    assert "the island 4 at (0, 0) has 3 bridges" in verdict.problems
+    assert "a bridge ends or changes in the sea at row 1, column 2" in verdict.problems
+    assert "the island 4 at row 1, column 1 has 3 bridges" in verdict.problems
     cut = {e: v for e, v in known.items() if e[0][0] != 4 and e[1][0] != 4}  # no bridge to the bottom row
     verdict = plugin.verify(grid, Solution({"bridge": cut}, {}), {})
-    assert any("apart from the one at (0, 0)" in p for p in verdict.problems), verdict.problems
+    assert any("apart from the one at row 1, column 1" in p for p in verdict.problems), verdict.problems
 
 
 @pytest.mark.parametrize("url,name", [
@@ -206,7 +206,7 @@ def test_hashiwokakero_json_lists_every_edge_with_its_value_and_verifies(tmp_pat
     assert cli.main(["verify", spec, "--map", map_, "--solution", str(path)]) != 0
     err = capsys.readouterr()
     assert "hashiwokakero.grid:24:9: rule violated: for each c in clue: degree(bridge, c) == value(c)" in err.out + err.err
-    assert "with c = (0, 0): 3 == 4 is false" in err.out + err.err
+    assert "with c = row 1, column 1: 3 == 4 is false" in err.out + err.err
 
 
 def test_hashiwokakero_picture_draws_double_bridges_as_two_strokes(tmp_path):
@@ -259,9 +259,9 @@ def test_a_corner_rule_broken_by_a_missing_edge_is_located():
     broken = {e: True for e in known if e != ((0, 0), (0, 1))}
     verdict = _evaluate(SLITHER_BY_CORNERS, instance, {"line": broken})
     reasons = [(v.span.line, v.span.column, v.reason) for v in verdict.violations]
-    assert (5, 9, "with v = corner (0, 0): the condition is false") in reasons
-    assert (5, 9, "with v = corner (0, 1): the condition is false") in reasons
-    assert (6, 9, "with c = (0, 0): 4 == 6 is false (the cells counted)") in reasons
+    assert (5, 9, "with v = the corner at row 1, column 1: the condition is false") in reasons
+    assert (5, 9, "with v = the corner at row 1, column 2: the condition is false") in reasons
+    assert (6, 9, "with c = row 1, column 1: 4 == 6 is false (the cells counted)") in reasons
     assert len(reasons) == 3, reasons
 
 

@@ -227,8 +227,8 @@ def test_an_egg_cell_given_another_size_breaks_the_egg_rules():
         (43, "with k = 3: the set has 2 cells, not 3", ((4, 5), (5, 5))),
         (43, "with k = 4: the set has 5 cells, not 4", ((0, 1), (0, 2), (1, 1), (2, 1), (3, 5))),
         (43, "with k = 4: the set falls into 2 pieces (4, 1 cells); the cells off the largest piece", ((3, 5),)),
-        (46, "false for a = (3, 5), b = (4, 5)", ((3, 5), (4, 5))),
-        (46, "false for a = (4, 5), b = (3, 5)", ((4, 5), (3, 5))),
+        (46, "false for a = row 4, column 6 and b = row 5, column 6", ((3, 5), (4, 5))),
+        (46, "false for a = row 5, column 6 and b = row 4, column 6", ((4, 5), (3, 5))),
     ]
     assert verdict.violations[0].rule_text == "for each k in sizes: (kind = k) is connected with size k"
     assert verdict.violations[3].rule_text == ("for each neighbours a, b: kind[a] != snake and kind[b] != snake "
@@ -241,7 +241,8 @@ def test_an_egg_cell_put_on_the_snake_breaks_the_path_and_the_counts():
     answer["kind"][grid.index(5, 5)] = "snake"
     verdict = evaluate(spec, symbols, grid, values, answer)
     assert [(v.span.line, v.reason) for v in verdict.violations] == [
-        (36, "a cell other than the ends needs exactly two neighbours in the set; (5, 4) has 3, (5, 5) has 1"),
+        (36, "a cell other than the ends needs exactly two neighbours in the set; row 6, column 5 has 3; "
+         "row 6, column 6 has 1"),
         (40, "22 == 21 is false (the cells counted)"),
         (43, "with k = 3: the set has 2 cells, not 3"),
     ]
@@ -260,7 +261,7 @@ def test_malformed_decisions_are_violations_of_their_decide_statement(daily):
     assert verdict.violations[0].reason == "the answer gives a decision 'walls', which the spec does not declare " \
                                            "(it has: wall)"
     assert verdict.violations[1].render() == (f"{spec.path}:20:8: rule violated: decide wall: bool on grass\n"
-                                              f"    'wall' is true on cells it is not made on: (0, 0)")
+                                              f"    'wall' is true on cells it is not made on: row 1, column 1")
     assert verdict.objective == 66  # the wall on water is reported, then ignored
 
 
@@ -570,13 +571,14 @@ def test_a_path_without_two_ends_is_a_violation_with_the_end_cells(tmp_path):
     spec_path, map_path = write_world(tmp_path, text, "o.o\n.o.\n")
     [v] = evaluate(*setup(spec_path, map_path), {"s": {0: True, 1: True, 2: True}}).violations
     assert v.render() == (f"{spec_path}:4:9: rule violated: s is a path between end\n"
-                          "    a path needs exactly two end cells; the map has 3: (0, 0), (0, 2), (1, 1)")
+                          "    a path needs exactly two end cells; the map has 3: row 1, column 1; row 1, column 3; "
+                          "row 2, column 2")
 
 
 def test_a_long_list_of_cells_is_cut_short():
     v = Violation(None, "pen avoids border", tuple((0, c) for c in range(15)), "15 cells in both sets")
-    assert str(v) == ("rule violated: pen avoids border\n    15 cells in both sets: (0, 0), (0, 1), (0, 2), "
-                      "(0, 3), (0, 4), (0, 5), (0, 6), (0, 7), (0, 8), (0, 9), (0, 10), (0, 11) and 3 more")
+    assert str(v) == ("rule violated: pen avoids border\n    15 cells in both sets: "
+                      + "; ".join(f"row 1, column {c}" for c in range(1, 13)) + "; and 3 more")
 
 
 # ------------------------------------------------------------------ answer files
