@@ -402,8 +402,8 @@ class AspBackend(Backend):
                 stopped: about :data:`GROUND_FACTOR` times as long as
                 writing the program took).
         """
-        strategy = self.strategy(options)
-        if options.connectivity is None and strategy == "reach" and any(
+        strategy = self.strategy(options, model)
+        if self.requested(options, model) is None and strategy == "reach" and any(
                 isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS for con in model.constraints):
             # Grounding reachability grows faster than the region (a 3,265-cell
             # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
@@ -460,7 +460,7 @@ class AspBackend(Backend):
         if fmt not in self.formats:
             raise BackendError(f"backend 'asp' writes {', '.join(self.formats)}, not {fmt!r}")
         self.notes = []
-        if self.strategy(options) != "reach":
+        if self.strategy(options, model) != "reach":
             self.notes.append("a cut loop cannot live in a file; the file states connectivity by reachability")
         program = Program(self.prepare(model), "reach")
         with open(path, "w", encoding="utf-8", newline="\n") as f:

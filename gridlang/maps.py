@@ -47,6 +47,7 @@ from typing import Callable, Mapping
 
 from . import ast
 from .checker import Symbols
+from .clues import misfit
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
 from .json_spans import LineIndex, StringChars, item_offsets, members, nth_key
@@ -486,6 +487,10 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
                         f"character {ch!r} at row {r + 1}, column {c + 1} is not a tile of this spec "
                         f"(tiles: {_legend(symbols)}){comment}", data.span(r, c)))
                 name = "?"
+            elif symbols.tiles[name].parts and len(errors) < 20:
+                problem = misfit(symbols.tiles[name].parts, ch)
+                if problem is not None:
+                    errors.append(data.error(f"row {r + 1}, column {c + 1}: {problem}", data.span(r, c)))
             tiles.append(name)
             where.setdefault(ch, []).append((r, c))
     raise_all(errors)

@@ -128,21 +128,34 @@ class CellSetLowering:
             base = self.cell_of(e.left)
             if base is None:
                 return None
-            dr, dc = self.step_of(e.right)
+            step = self.step_of(e.right)
+            if step is None:
+                return None
+            dr, dc = step
             r, c = self.grid.cell(base)
             r, c = r + e.sign * dr, c + e.sign * dc
             return self.grid.index(r, c) if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
         raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
                             source=self.spec.source)
 
-    def step_of(self, e: ast.Expr) -> tuple[int, int]:
-        """The ``(rows, columns)`` step of a direction (a literal or a ``for each direction`` variable)."""
+    def step_of(self, e: ast.Expr) -> tuple[int, int] | None:
+        """The ``(rows, columns)`` step of a direction (a literal, a ``for each direction`` variable, an
+        arrow's ``direction(c)``, or ``-d``); None for the arrow of a cell off the grid."""
         if isinstance(e, ast.Direction):
             return e.step
+        if isinstance(e, ast.DirectionOf):
+            return self.arrow_step(e)
+        if isinstance(e, ast.Neg):
+            step = self.step_of(e.operand)
+            return None if step is None else (-step[0], -step[1])
         return self.bound[e.id][1][1]
 
     def is_direction(self, e: ast.Expr) -> bool:
-        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
+        if isinstance(e, (ast.DirectionOf, ast.Direction)):
+            return True
+        if isinstance(e, ast.Neg):
+            return self.is_direction(e.operand)
+        return isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
 
     def members(self, e: ast.Expr, within: set[int] | frozenset[int] | None = None) -> dict[int, CellValue]:
         """The cells that may be in the set ``e``, each with True or its literal.
@@ -240,7 +253,8 @@ class CellSetLowering:
             if p is None:
                 return {}
             if self.is_direction(e.toward):
-                line = self.line_from(p, self.step_of(e.toward))
+                step = self.step_of(e.toward)
+                line = [] if step is None else self.line_from(p, step)
             else:
                 q = self.cell_of(e.toward)
                 line = [] if q is None else self.line_beyond(p, q, e.span)
@@ -342,6 +356,8 @@ class CellSetLowering:
         # A domain holds value names and integers, never a Boolean (True == 1 in a set).
         if values is None or not isinstance(value, bool) and value in self.domain_sets[decision]:
             return
+        if decision in self.sym.cell_decisions:
+            raise self.cell_value_missing(decision, value, where)
         from .diagnostics import _show_set
 
         raise SemanticError(f"{value!r} is not a value of {decision!r} ({_show_set(values)})",

@@ -22,6 +22,7 @@ from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_VARIABLES
 from ..maps import MapData
+from .clues import ClueLowering
 from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
@@ -51,7 +52,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
@@ -98,6 +99,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         # Enumerated decisions: their values as a set, for membership tests.
         self.domain_sets: dict[str, frozenset] = {}
         self.steps = 0  # loop steps that may make nothing (step())
+        # Literals a one-literal clause of a rule made true (gridlang.compiler.pieces reads them).
+        self.units: set[int] = set()
 
     # variables and constraints -------------------------------------------
     def tick(self) -> None:
@@ -145,6 +148,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 continue
             lits.append(v)
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
+        if len(lits) == 1:
+            self.units.add(lits[0])
 
 
     # driver ---------------------------------------------------------------
@@ -172,6 +177,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
             info["variant"] = puzzle.variant
+        if self.sym.connectivity is not None:
+            info["spec_connectivity"] = self.sym.connectivity
         regions = {name: tuple((i, v) for i, v in enumerate(vals) if not isinstance(v, bool))
                    for name, vals in self.region_lits.items()}
         return Model(
@@ -264,7 +271,14 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                     f"{total * max(places, 1):,} variables, more than the {MAX_VARIABLES:,} a model holds",
                     part.span, source=self.spec.source)
 
-        for part in st.domain:
+        if st.name in self.sym.cell_decisions:
+            cells = self.cell_domain(st)
+            fits(len(cells), st.domain[0], f"the cells of {self.spec_text(st.domain[0].span)}")
+            values.extend(cells)
+            st_domain: tuple = ()
+        else:
+            st_domain = st.domain
+        for part in st_domain:
             mark = len(values)
             if isinstance(part, ast.Symbol):
                 values.append(part.id)
@@ -283,7 +297,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             elif isinstance(part, ast.DomainValues):  # the map's values of a tile, each once
                 tile = self.sym.tiles[part.tile.id]
                 found = {tile.value_of(ch) for ch, t in zip(self.grid.chars, self.grid.tiles) if t == part.tile.id}
-                new = [v for v in sorted(found) if v not in seen]
+                new = [v for v in sorted(found - {None}) if v not in seen]  # a '?' is no value
                 fits(len(new), part, f"'values of {part.tile.id}'")
                 values.extend(new)
             else:
@@ -421,7 +435,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(value, ast.IntLit):
             return value.value
         if isinstance(value, ast.TileValue):
-            return self.sym.tiles[self.grid.tiles[cell]].value_of(self.grid.chars[cell])
+            return self.tile_value(cell, value.span)
+        if decision in self.sym.cell_decisions:  # a cell variable: the cell as (row, col)
+            kind, index = self.bound.get(value.id, (None, None))
+            return self.grid.cell(index if kind == "cell" else self.env[value.id])
         decl = self.sym.decisions[decision]
         if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
             return value.id
@@ -520,8 +537,16 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 return scale * int(self.env[e.id])
             value = self.params[e.id]
             return scale * int(value)
+        if isinstance(e, ast.SumOf) and isinstance(e.operand, ast.ValuesOf):
+            return scale * self.list_sum(e.operand)
         if isinstance(e, ast.SumOf):
             return scale * sum(self.params[e.operand.id])
+        if isinstance(e, ast.Part):
+            return scale * self.part_value(e)
+        if isinstance(e, (ast.Distance, ast.IndexOf)):
+            return scale * self.geometry(e)
+        if isinstance(e, ast.Count) and isinstance(e.operand, ast.ValuesOf):
+            return scale * len(self.list_values(e.operand))
         if isinstance(e, ast.At):
             # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
             p = self.cell_of(e.cell)
@@ -538,8 +563,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in sorted(self.members(e.operand).items()):
-                w = 1 if isinstance(e, ast.Count) else \
-                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
+                w = 1 if isinstance(e, ast.Count) else self.tile_value(i, e.span)
                 w *= scale
                 if v is False or w == 0:
                     continue

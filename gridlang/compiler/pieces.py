@@ -4,8 +4,10 @@ Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
 
 ``S is a piece of F``
     P ranges over the placements (any rotation or reflection) of F's shapes
-    on the cells S may hold. Stated as a rule: one new variable ``y(P)`` per
-    placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
+    on the cells S may hold that hold every cell S surely holds (a fixed
+    cell, or a literal a rule's one-literal clause fixed: Shikaku's
+    ``owner[c] = c`` leaves the rectangles through c). Stated as a rule:
+    one new variable ``y(P)`` per placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
     for every such cell. As a condition: the ``or`` over P of ``S == P``,
     which is ``s(c)`` for the k cells c of P and ``count(S) <= k`` (one
     reified count per set and size, shared by the placements), or, when
@@ -52,6 +54,10 @@ class PieceLowering:
             if fam.arg.id in self.bound:
                 return [self.bound[fam.arg.id][1]]
             return list(self.params[fam.arg.id])  # a `shapes` parameter: canonical shapes
+        if fam.kind in ("rectangles", "squares"):
+            sizes = range(1, self.grid.size + 1) if fam.arg is None else [self._constant(fam.arg)]
+            make = polyomino.rectangles if fam.kind == "rectangles" else polyomino.squares
+            return [shape for n in sizes for shape in make(n, self.grid.rows, self.grid.cols)]
         if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
                 and self.sym.params[fam.arg.id].type == "set of int":
             sizes = list(self.params[fam.arg.id])
@@ -65,26 +71,37 @@ class PieceLowering:
                 raise SemanticError(str(e), fam.span, source=self.spec.source) from e
         return out
 
-    def piece_placements(self, cand: dict[int, CellValue], shapes) -> list[tuple[int, Placement]]:
+    def piece_placements(self, cand: dict[int, CellValue], shapes, one: bool = False
+                         ) -> list[tuple[int, Placement]]:
         """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``.
+
+        With ``one`` (the set is one piece), only the placements that hold every cell the set surely
+        holds: True, or a literal a rule's one-literal clause made true (``owner[c] = c``). The others
+        could only be chosen with that cell out of the set, so leaving them out changes no answer; for
+        Shikaku's ``(owner = c) is a piece of rectangles(N)`` it keeps the rectangles through c, which
+        are the only ones tried.
 
         Raises:
             SemanticError: more placements than the model has variables left
                 (:data:`~gridlang.limits.MAX_VARIABLES`), at the statement;
                 computed before any is made when the set may hold every
-                cell, else counted as they are made.
+                cell and surely holds none, else counted as they are made.
             BuildTimeout: the deadline passed (or the memory limit was reached) meanwhile.
         """
         room = MAX_VARIABLES - len(self.variables)
         rows, cols = self.grid.rows, self.grid.cols
-        if len(cand) == rows * cols:
+        surely = sorted(i for i, v in cand.items() if v is True or v in self.units) if one else []
+        if len(cand) == rows * cols and not surely:
             total = sum(polyomino.count_placements(shape, rows, cols) for shape in shapes)
             if total > room:
                 raise self.size_error(len(self.variables) + total, MAX_VARIABLES, "variables")
         allowed = frozenset(cand)
+        through = surely[0] if surely else None
         out: list[tuple[int, Placement]] = []
         for k, shape in enumerate(shapes):
-            for cells in polyomino.placements(shape, rows, cols, allowed):
+            for cells in polyomino.placements(shape, rows, cols, allowed, through):
+                if len(surely) > 1 and not set(surely) <= set(cells):
+                    continue
                 out.append((k, cells))
                 if not len(out) & TICK:
                     if len(out) > room:
@@ -109,7 +126,7 @@ class PieceLowering:
         fixed = sum(v is True for v in cand.values())
         at_most = {k: self.reify(terms, Cmp.LE, k - fixed) for k in sizes}
         options = [self.combine(True, [cand[i] for i in cells] + [at_most[len(cells)]], None)
-                   for _, cells in self.piece_placements(cand, shapes)]
+                   for _, cells in self.piece_placements(cand, shapes, one=True)]
         return self.combine(False, options, None)
 
     def assert_piece(self, f: ast.IsPiece, guard: tuple[int, ...]) -> None:
@@ -117,7 +134,7 @@ class PieceLowering:
         span = self.current.span if self.current is not None else None
         cand = self.members(f.cells)
         shapes = list(dict.fromkeys(self.family_shapes(f.family)))
-        options = self.piece_placements(cand, shapes)
+        options = self.piece_placements(cand, shapes, one=True)
         if not options:
             self.clause_under(guard, [], f)
             return
