@@ -149,8 +149,9 @@ def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setti
     assert ("window_radii" in result.stats) is ran
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
     if ran:
-        # The first window holds the 143 cells within 8 steps of the horse, and 40 walls close all of them in: at rest the window is proved in its share of the time
-        # (a busy machine may leave it FEASIBLE); the answer is at least the start's.
+        # The first window holds the 143 cells within 8 steps of the horse, and 40 walls
+        # close all of them in: at rest the window is proved in its share of the time (a
+        # busy machine may leave it FEASIBLE); the answer is at least the start's.
         assert result.stats["window_radii"] == "8" and result.stats["window_statuses"] in ("OPTIMAL", "FEASIBLE")
         assert result.objective >= result.stats["window_objective"]
         if result.stats["window_statuses"] == "OPTIMAL":
