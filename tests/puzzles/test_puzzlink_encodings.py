@@ -104,6 +104,17 @@ def test_a_number_not_given_goes_to_the_number_tile_when_mapped_there():
     round_trip(tree, url, text)
 
 
+def test_a_slash_between_two_parts_is_read_and_written():
+    # pzprjs test/script/aquarium.js: borders, a '/', then the clues outside: 3 above column 3, 2 1 3 left
+    # of rows 0 to 2. pzprjs drops one character after the borders, so the '/' must be written back.
+    tree = spec("rooms: borders", "separator: slash", "outside top left: number16 (empty = frame)")
+    url = "https://puzz.link/p?t/4/4/bu8i90/i3213g"
+    text = decode(url, tree).text
+    rows = grid(text)
+    assert rows[0] == ["+", "+", "+", "+", "3"] and [r[0] for r in rows] == ["+", "2", "1", "3", "+"]
+    round_trip(tree, url, text)
+
+
 def test_number10or16_reads_circles_as_0_and_the_bank_of_sizes():
     # pzprjs test/script/snakeegg.js: circles at (0,1) and (0,3), clues 4 and 2, sizes 1..4.
     tree = spec("cells: number10or16 (0 = white)", "sizes: size bank")
