@@ -49,6 +49,7 @@ TILE_LOOKS: dict[str, str] = {
              "on the right (Kakuro's sums, 12,7)",
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
+    "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 

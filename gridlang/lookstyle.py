@@ -24,6 +24,7 @@ LAMP = "#007f60"
 LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
+TREE = "#2e9e3e"
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
@@ -36,6 +37,7 @@ TILES: dict[str, TileStyle] = {
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
+    "tree": TileStyle(WHITE, "tree", TREE),
 }
 """A tile look's style."""
 
