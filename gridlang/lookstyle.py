@@ -25,6 +25,7 @@ LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
 TREE = "#2e9e3e"
+WATER = "#0096ff"  # pzprjs's shadecolor for water
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
@@ -43,6 +44,7 @@ TILES: dict[str, TileStyle] = {
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
+    "water": MarkStyle("shade", WATER),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
