@@ -75,6 +75,8 @@ VALUE_LOOKS: dict[str, str] = {
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
+    "blocks": "each value as a digit, and thick borders between side neighbours of different values "
+              "(the blocks of equal values, as pzprjs draws a Fillomino)",
     "hidden": "nothing",
 }
 """The looks of a decision on cells with integer or named values."""

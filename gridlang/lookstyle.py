@@ -57,6 +57,7 @@ MARKS: dict[str, MarkStyle] = {
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
     "areas": MarkStyle("areas", INK),
+    "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),

@@ -148,7 +148,7 @@ def _rooms(grid: Grid, solution: Solution, looks: Looks) -> list | None:
             parts.append([((i // grid.cols - r0) // h, (i % grid.cols - c0) // w) for i in range(grid.size)])
     for name, values in solution.decisions.items():
         look = looks.decisions.get(name)
-        if look == "areas":
+        if look in ("areas", "blocks"):
             parts.append([values.get(i) for i in range(grid.size)])
         elif look == "walls" and looks.lattices.get(name) == "edges":
             parts.append(_divided(grid, values))

@@ -389,3 +389,19 @@ def test_answer_looks_lamps_stones_tents_letters_and_areas():
     assert render(grid, solution, looks).splitlines() == [
         "+---+---+---+", "| ● | # | ^ |", "|   +---+---+", "| A | B   ○ |", "+---+---+---+"]
     assert (letter(1), letter(26), letter(27), letter(0)) == ("A", "Z", "AA", "")
+
+
+def test_blocks_look_writes_the_digits_and_outlines_the_blocks():
+    """``blocks``: a value decision's digits in the answer's colour, and thick borders between different
+    values (pzprjs's Fillomino), in the picture and in the text."""
+    grid = Grid(2, 3, (".", "2", ".", ".", ".", "."), ("blank", "given", "blank", "blank", "blank", "blank"))
+    looks = Looks(tiles={"blank": "plain", "given": "number"}, decisions={"digit": "blocks"},
+                  valued=frozenset({"digit"}))
+    solution = Solution({"digit": {0: 2, 1: 2, 2: 3, 3: 1, 4: 3, 5: 3}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, solution, style, CELL).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["1", "2", "3", "3", "3"]  # not over the given 2
+    (blocks,) = classes(root, "areas digit")
+    assert len(segments(blocks)) == 4  # 2|3 and 2/1 and 2/3 on the top row's bottom, 1|3
+    assert render(grid, solution, looks).splitlines() == [
+        "+---+---+---+", "| 2   2 | 3 |", "+---+---+   |", "| 1 | 3   3 |", "+---+---+---+"]
