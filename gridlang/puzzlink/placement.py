@@ -56,8 +56,12 @@ class Placement:
                 self.by_value[key] = tile
         chars = symbols.chars
         self.number = mapping.get("number") or chars.number
-        # the tiles whose own characters are '?' and '.' (not the clue tiles a '?' token may also name)
-        self.unknown = self.by_value.get(UNKNOWN, chars["?"] if "?" in chars else None)
+        # the tiles of '?' and '.': a tile's own character; else, for an item that reads numbers (not a
+        # fixed few values sent to tiles), a '?' is a number not given, held by the clue tile that holds
+        # a '?' token in a map
+        reads_numbers = enc is None or enc.values is None or self.fixed is None
+        self.unknown = self.by_value.get(UNKNOWN, chars["?"] if "?" in chars else
+                                         chars.get("?") if reads_numbers else None)
         self.empty = self.by_value.get(None, chars["."] if "." in chars else None)
 
     # values -> tokens ------------------------------------------------------
@@ -82,7 +86,7 @@ class Placement:
         if name is None or name not in self.tiles:
             return None
         chars = [ch for spec in self.tiles[name].chars for ch in spec.chars()]
-        if prefer in chars:
+        if prefer in chars or (prefer == "?" and self.symbols.chars.get("?") == name):
             return prefer
         return chars[0] if chars else None
 

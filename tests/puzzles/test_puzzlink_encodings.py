@@ -262,7 +262,6 @@ def test_one_row_one_column_and_one_cell():
     ("cells: circles (1 = white, 2 = black)", "https://puzz.link/p?t/3/3/0r0", 28, "unexpected 'r' in the circles"),
     ("cells: arrows", "https://puzz.link/p?t/2/2/3x", 28, "an arrow's number takes 1 hexadecimal digit"),
     ("cells: number lists", "https://puzz.link/p?t/2/2/fz", 27, "'fz' is no list of numbers"),
-    ("cells: number16", "https://puzz.link/p?t/2/2/.i", 27, "a number not given (?) has no tile in t.grid"),
     ("rooms: borders", "https://puzz.link/p?t/3/3/0w00", 28, "unexpected 'w' in the room borders"),
 ])
 def test_bad_bodies_are_located_in_the_url(item, url, column, words):
