@@ -28,6 +28,7 @@ TENT = "#2e7d32"
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "symbols": TileStyle(WHITE, "symbols", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -51,6 +52,7 @@ MARKS: dict[str, MarkStyle] = {
     "hidden": MarkStyle("none"),
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
+    "symbols": MarkStyle("symbols", ANSWER),
     "areas": MarkStyle("areas", INK),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),

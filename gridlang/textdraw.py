@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, letter
+from .looks import Looks, letter, symbol
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -54,6 +54,8 @@ def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
     if look in ("number", "char", "default"):
         return text
+    if look == "symbols":
+        return symbol(text) or "."
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):
@@ -104,6 +106,8 @@ def _value_text(look: str, v: object) -> str:
     characters at most for a name)."""
     if look == "letters":
         return letter(v)
+    if look == "symbols":
+        return symbol(v)
     if isinstance(v, tuple):
         return ""
     return str(v) if isinstance(v, int) or look == "number" else str(v)[:2]
