@@ -47,6 +47,7 @@ TILE_LOOKS: dict[str, str] = {
     "split": "a grey cell split by a diagonal, its first number below it on the left, its second above it "
              "on the right (Kakuro's sums, 12,7)",
     "symbols": "its number as pzprjs's symbol on a white cell: 1 a circle, 2 a triangle, 3 a square",
+    "corner": "its number small in the cell's top left corner, a line free to pass the cell's centre",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 

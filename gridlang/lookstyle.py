@@ -29,6 +29,7 @@ TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
     "symbols": TileStyle(WHITE, "symbols", INK),
+    "corner": TileStyle(WHITE, "corner", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),

@@ -1,8 +1,11 @@
-"""The look ``symbols``: numbers 1, 2, 3 drawn as pzprjs draws Hakoiri's, a circle, a triangle and a
-square (its ``getNumberTextCore``), givens in ink and answers in the answer's green, 0 as nothing."""
+"""Looks drawn as pzprjs draws some genres: ``symbols``, numbers 1, 2, 3 as Hakoiri's circle, triangle
+and square (pzprjs's ``getNumberTextCore``), givens in ink and answers in the answer's green, 0 as
+nothing; ``corner``, a room's number small in its cell's top left corner with the line free to pass
+the cell (Nagenawa, pzprjs's ``textoption`` TOPLEFT)."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -50,3 +53,20 @@ def test_symbols_draw_integers_only():
     with pytest.raises(GridlangError) as info:
         check(parse_spec(spec, "t.grid"))
     assert "'symbols' draws integer values; 'kind' has value names (a, b)" in info.value.message
+
+
+def test_a_corner_number_leaves_the_cell_to_the_line():
+    # a 1x3 row: the number 3 in the first cell, a line through all three cells
+    grid = Grid(1, 3, ("3", ".", "."), ("clue", "blank", "blank"))
+    looks = Looks(tiles={"clue": "corner", "blank": "plain"}, decisions={"line": "line"},
+                  lattices={"line": "edges"})
+    solution = Solution({"line": {((0, 0), (0, 1)): 1, ((0, 1), (0, 2)): 1}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, solution, style, CELL, lattices={"line": "edges"}).to_svg())
+    (text,) = [e for e in root.iter() if "clue" in e.get("class", "").split()]
+    pad = round(0.25 * CELL)
+    assert text.text == "3" and float(text.get("x")) < pad + 0.3 * CELL and float(text.get("y")) < pad + 0.5 * CELL
+    ends = [float(x) for x in re.findall(r"M([-\d.]+),", " ".join(e.get("d", "") for e in root.iter()
+                                                                     if "line" in e.get("class", "").split()))]
+    assert min(ends) == pad + 0.5 * CELL  # from the clue cell's centre: nothing to stop at
+    assert render(grid, solution, looks) == "3───╴"
