@@ -240,7 +240,7 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         painter(canvas, c)
     elif name == "char":
         canvas.text(*c.at(0.5, 0.5), c.char, 0.6 * c.size, c.tile.ink, bold=True)
-    elif name == "corner":  # pzprjs's textoption TOPLEFT (Nagenawa's room numbers)
+    elif name == "corner":  # pzprjs's textoption TOPLEFT
         if glyphs.has_figures(text):
             canvas.text(*c.at(0.24, 0.26), text, 0.4 * c.size, c.tile.ink, cls="clue")
     elif name == "symbols":

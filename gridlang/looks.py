@@ -220,7 +220,7 @@ def of_model(model) -> Looks:
 
 
 SYMBOLS = {1: "○", 2: "△", 3: "□"}
-"""The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``, Hakoiri)."""
+"""The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``)."""
 
 
 def symbol(value: object) -> str:
