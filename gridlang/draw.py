@@ -62,7 +62,7 @@ __all__ = ["Cell", "MarkStyle", "Painter", "RegionStyle", "Style", "TileStyle", 
 _AREA_SHAPES = ("shade", "tint", "bulb")
 """Boolean marks that fill their cells, drawn under the grid lines and the glyphs."""
 
-_INKED = ("char", "text", "clue", "split", "symbols", "corner")
+_INKED = ("char", "text", "clue", "split", "symbols")
 """Glyphs that are text alone: on a shaded cell they take the style's ``shade_ink``."""
 
 
@@ -240,9 +240,6 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         painter(canvas, c)
     elif name == "char":
         canvas.text(*c.at(0.5, 0.5), c.char, 0.6 * c.size, c.tile.ink, bold=True)
-    elif name == "corner":  # pzprjs's textoption TOPLEFT
-        if glyphs.has_figures(text):
-            canvas.text(*c.at(0.24, 0.26), text, 0.4 * c.size, c.tile.ink, cls="clue")
     elif name == "symbols":
         canvas.text(*c.at(0.5, 0.5), symbol(text), 0.7 * c.size, c.tile.ink, cls="clue")
     elif name == "disc":
@@ -264,6 +261,9 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         glyphs.cross(canvas, c.x, c.y, c.size, c.tile.ink)
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
+    elif name == "corner":
+        if glyphs.has_figures(text):
+            canvas.text(c.x + 0.22 * c.size, c.y + 0.2 * c.size, text, 0.28 * c.size, c.tile.ink, cls="clue corner")
 
 
 # ---------------------------------------------------------------- a model's answer
