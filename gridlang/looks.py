@@ -50,11 +50,13 @@ TILE_LOOKS: dict[str, str] = {
     "symbols": "its number as pzprjs's symbol on a white cell: 1 a circle, 2 a triangle, 3 a square",
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
+    "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
+    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",

@@ -53,7 +53,7 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner"):
+    if look in ("number", "char", "default", "corner", "tree"):
         return text
     if look == "symbols":
         return symbol(text) or "."

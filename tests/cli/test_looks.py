@@ -342,6 +342,30 @@ def test_cage_lines_meet_at_inner_corners():
     assert strokes.dashes([((0, 0), (10, 0))], 4, 2) == [((0, 0), (4, 0)), ((6, 0), (10, 0))]
 
 
+def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
+    # Tents' trees (`draw tree as tree`): a crown and a trunk per tree, its map character in the text.
+    grid = Grid(1, 3, ("T", ".", "T"), ("tree", "blank", "tree"))
+    looks = Looks(tiles={"tree": "tree", "blank": "plain"}, decisions={"tent": "tent"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({"tent": {1: True}}, {}), style, CELL, booleans={"tent"}).to_svg())
+    assert len(classes(root, "tree")) == 4  # two trees, each a crown and a trunk
+    assert len(classes(root, "mark tent")) == 2  # the tent and its door
+    assert tokens(grid, Solution({"tent": {1: True}}, {}), looks) == ["T", "^", "T"]
+
+
+def test_water_is_shading_in_pzprjs_blue():
+    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    water = Solution({"shaded": {0: True, 1: True}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())
+    fills = {e.get("fill") for e in classes(root, "mark shaded")}
+    assert fills == {"#0096ff"}
+    assert {e.get("fill") for e in classes(root, "clue") if e.text == "2"} == {"#ffffff"}
+    assert tokens(grid, water, looks) == ["#2", "#"]
+
+
 def test_answer_looks_lamps_stones_tents_letters_and_areas():
     grid = Grid(2, 3, (".", "#", ".", ".", ".", "."), ("blank", "wall", "blank", "blank", "blank", "blank"))
     looks = Looks(tiles={"blank": "plain", "wall": "block"}, decisions={"light": "bulb"})
