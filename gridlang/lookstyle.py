@@ -30,6 +30,7 @@ WATER = "#0096ff"  # pzprjs's shadecolor for water
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "symbols": TileStyle(WHITE, "symbols", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -56,6 +57,7 @@ MARKS: dict[str, MarkStyle] = {
     "hidden": MarkStyle("none"),
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
+    "symbols": MarkStyle("symbols", ANSWER),
     "areas": MarkStyle("areas", INK),
     "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
