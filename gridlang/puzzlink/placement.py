@@ -7,7 +7,8 @@ tile with ``value digit`` that has a character for it (``'0'-'4'``,
 ``'1'-'9' 'A'-'Z'``); ``?`` goes to the tile whose character is ``?``;
 nothing goes to the tile whose character is ``.``. A tile's token is the
 character named by the value when the tile has one (``?``, ``.``, the
-digit), else its first character. Structured values (an arrow, a list, a
+digit), else its first character; ``(? = clue)`` to a ``number`` tile
+writes ``?``, its number not given, as a map does. Structured values (an arrow, a list, a
 pair) are written as their own tokens.
 """
 
@@ -68,7 +69,7 @@ class Placement:
         if value is None:
             return self._char(self.empty, ".")
         if value == UNKNOWN:
-            return self._char(self.unknown, "?")
+            return "?" if self._number_tile(self.unknown) else self._char(self.unknown, "?")
         if value in self.by_value:
             return self._number_token(self.by_value[value], value, exact=False)
         if self.number is not None:
@@ -77,6 +78,10 @@ class Placement:
             if tile.digit_value and self._digit_char(tile, value) is not None:
                 return self._digit_char(tile, value)
         return None
+
+    def _number_tile(self, name: str | None) -> str | None:
+        """``name`` when it is a ``number`` tile (whose cells may be ``?``), else None."""
+        return name if name is not None and name in self.tiles and self.tiles[name].number else None
 
     def _char(self, name: str | None, prefer: str) -> str | None:
         if name is None or name not in self.tiles:
@@ -121,7 +126,8 @@ class Placement:
             return None
         if tok == "?" and name == self.unknown:
             return UNKNOWN
-        explicit = [k for k, t in self.by_value.items() if t == name]
+        # a number tile's '?' entry was answered above: its numbers are its own
+        explicit = [k for k, t in self.by_value.items() if t == name and not (k == UNKNOWN and self._number_tile(t))]
         if len(explicit) == 1:
             return explicit[0]
         numbered = self._number_of(name, tok)
