@@ -28,6 +28,7 @@ TENT = "#2e7d32"
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "letters": TileStyle(WHITE, "letter", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),

@@ -54,6 +54,8 @@ def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
     if look in ("number", "char", "default"):
         return text
+    if look == "letters":
+        return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):

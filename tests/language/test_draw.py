@@ -63,7 +63,7 @@ def test_declared_looks_and_defaults():
                                 "decision on cells is drawn as shade, star, bulb, tent, dot, cross, circle, disc, "
                                 "stones, tint or hidden"),
     ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
-                              "a tile is drawn as number, char, block, circle, disc, cross, plain, frame or split"),
+                              "a tile is drawn as number, char, letters, block, circle, disc, cross, plain, frame or split"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),
     ("draw kind as number", 14, "'number' draws integer values; 'kind' has value names (snake): draw it as tint"),
     ("draw pen as shade", 13, "a region is drawn as tint, walls or hidden"),
