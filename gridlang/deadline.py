@@ -177,6 +177,26 @@ class Deadline:
             yield child
 
 
+    def ahead(self, seconds: float) -> "Deadline":
+        """A deadline that ends ``seconds`` before this one (at most half its limit
+        earlier), for a search whose answer must still be checked before this one
+        ends. It counts from the same start, so its reasons and times read as this
+        one's, and a :meth:`stop` of this one (Ctrl-C, the memory watchdog) stops
+        it too, for as long as this one lives.
+
+        Args:
+            seconds: the time kept back for the work after it, in seconds.
+        """
+        limit = None if self.seconds is None else self.seconds - min(seconds, self.seconds / 2)
+        child = Deadline(limit, start=self.start)
+        with self._lock:
+            self._hooks.append(lambda: child.stop(self.reason))
+            stopped = self.interrupted
+        if stopped:
+            child.stop(self.reason)
+        return child
+
+
 NO_LIMIT = Deadline()
 """A deadline that never expires (for callers that give none). Never :meth:`stop` it."""
 

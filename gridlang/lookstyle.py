@@ -36,6 +36,7 @@ TILES: dict[str, TileStyle] = {
     "plain": TileStyle(WHITE),
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
+    "corner": TileStyle(WHITE, "corner", INK),
 }
 """A tile look's style."""
 
@@ -91,5 +92,5 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
                        for name, look in looks.decisions.items())
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
-                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE)
+                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Iterator
 
 Shape = frozenset[tuple[int, int]]
 
@@ -113,28 +114,52 @@ def _width(shape) -> int:
     return max(c for _, c in shape) - min(c for _, c in shape)
 
 
-def placements(shape, rows: int, cols: int, allowed: set[int] | None = None) -> list[frozenset[int]]:
-    """Every placement of a shape (any orientation) on a ``rows`` x ``cols`` grid.
+def placements(shape, rows: int, cols: int, allowed: set[int] | frozenset[int] | None = None,
+               through: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Every placement of a shape (any orientation) on a ``rows`` x ``cols`` grid, one at a time.
 
     Args:
         shape: the shape's cells.
         rows, cols: the grid's size.
         allowed: when given, only placements whose cells all lie in it.
+        through: when given, only placements holding this cell.
 
-    Returns:
-        Each placement as a set of cell indices (row-major), without repeats,
-        in a fixed order.
+    Yields:
+        Each placement as its cell indices (row-major), ascending, without
+        repeats (distinct orientations never cover the same cells), in a
+        fixed order: orientation by orientation, positions row by row.
+        With ``allowed``, only the positions that put an orientation's
+        first cell on an allowed cell are tried, so the time is linear in
+        ``len(allowed)``, not in the grid; with ``through``, only the
+        positions that put one of its cells on that cell.
     """
-    out: dict[frozenset[int], None] = {}
     for form in orientations(shape):
         height = max(r for r, _ in form) + 1
         width = max(c for _, c in form) + 1
-        for r in range(rows - height + 1):
-            for c in range(cols - width + 1):
-                cells = frozenset((r + dr) * cols + c + dc for dr, dc in form)
-                if allowed is None or cells <= allowed:
-                    out.setdefault(cells, None)
-    return list(out)
+        if through is not None:
+            tr, tc = divmod(through, cols)
+            corners = iter(sorted((tr - dr, tc - dc) for dr, dc in form))
+        elif allowed is None:
+            corners = ((r, c) for r in range(rows - height + 1) for c in range(cols - width + 1))
+        else:
+            r0, c0 = form[0]
+            corners = ((i // cols - r0, i % cols - c0) for i in sorted(allowed))
+        for r, c in corners:
+            if not (0 <= r <= rows - height and 0 <= c <= cols - width):
+                continue
+            cells = tuple((r + dr) * cols + c + dc for dr, dc in form)
+            if allowed is None or allowed.issuperset(cells):
+                yield cells
+
+
+def count_placements(shape, rows: int, cols: int) -> int:
+    """How many placements :func:`placements` yields on the whole grid (without ``allowed``)."""
+    total = 0
+    for form in orientations(shape):
+        height = max(r for r, _ in form) + 1
+        width = max(c for _, c in form) + 1
+        total += max(rows - height + 1, 0) * max(cols - width + 1, 0)
+    return total
 
 
 def picture(shape) -> str:

@@ -43,21 +43,23 @@ def _cmd_solve(args) -> int:
         read = time.perf_counter() - read
         if data is not None:
             args.map = args.image
-        if args.url:
-            from ..pipeline import solve_model
-            from ..puzzlink import compile_url
+        try:
+            if args.url:
+                from ..pipeline import solve_model
+                from ..puzzlink import compile_url
 
-            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
-            model, seconds = compile_url(args.url, args.spec, _params(args))
-            seconds["startup"] = before
-            args.spec, args.map = model.info["spec"], args.url
-            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
-        else:
-            try:
+                before = options.deadline.elapsed()  # start-up, as in pipeline.solve
+                model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
+                seconds["startup"] = before
+                args.spec, args.map = model.info["spec"], args.url
+                report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            else:
                 report = solve(args.spec, args.map, _params(args), args.backend, options,
                                count=args.count, unique=args.unique, map_data=data)
-            except BuildTimeout:
-                return _compile_timeout(args, options.deadline)
+        except BuildTimeout:
+            if args.url:
+                args.map = args.url
+            return _compile_timeout(args, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
@@ -85,8 +87,13 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
         print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
-        limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
-        print(f"no solution found within {limit}, and none ruled out: {reason}")
+        if deadline.reason == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
+        elif args.time_limit is not None and not deadline.interrupted:
+            within = f" within the time limit of {args.time_limit:g} s"
+        else:
+            within = ""
+        print(f"no solution found{within}, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
     if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)

@@ -134,7 +134,9 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         ParamError: a parameter value makes a rule fail whatever the
             decisions (sizes that leave no room for a path), or repeats a
             value of an enumerated domain.
-        BuildTimeout: ``deadline`` (read every 16,384 constraints) passed first.
+        BuildTimeout: ``deadline`` (read every 4,096 variables and constraints, and by every step
+            that grows with a domain or the grid) passed first, or was stopped (Ctrl-C, the
+            memory limit).
     """
     compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
     compiler.deadline = deadline

@@ -204,7 +204,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if not (isinstance(side, (ast.At, ast.EdgeAt)) and side.name.id in self.domain_values) or f.op != "==":
                 continue
             value = self._constant(other)
-            if value is None or value in self.domain_values[side.name.id]:
+            if value is None or value in self.domain_sets[side.name.id]:
                 continue
             from .diagnostics import _show_set
 

@@ -62,6 +62,7 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
         self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
         self.cornervars: dict[str, tuple[int, int]] = {}
         self.room_of: tuple[int, ...] | None = _rooms_of(grid)
+        self.room_groups: dict[int, frozenset[int]] | None = None  # each room's cells, once asked
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
@@ -154,8 +155,9 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
                 low, high = (self.number(b) for b in (part.low, part.high))
                 values.extend(range(low, high + 1))
             elif isinstance(part, ast.DomainValues):
+                seen = set(values)
                 values.extend(v for v in sorted({self.tile_values[i] for i in range(self.n)
-                                                 if self.grid.tiles[i] == part.tile.id} - {None}) if v not in values)
+                                                 if self.grid.tiles[i] == part.tile.id} - {None}) if v not in seen)
             else:
                 values.extend(self.params[part.id])
         return tuple(values)

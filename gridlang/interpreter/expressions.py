@@ -36,12 +36,12 @@ class Expressions:
             p = self.cell(e.cell)
             if p is None:
                 return frozenset()
+            cols = self.grid.cols
             if e.kind == "row":
-                return frozenset(i for i in range(self.n) if i // self.grid.cols == p // self.grid.cols)
+                return frozenset(range(p - p % cols, p - p % cols + cols))
             if e.kind == "column":
-                return frozenset(i for i in range(self.n) if i % self.grid.cols == p % self.grid.cols)
-            rooms = self.rooms(e.span)
-            return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
+                return frozenset(range(p % cols, self.n, cols))
+            return self.room_sets(e.span)[self.rooms(e.span)[p]]
         if isinstance(e, ast.Sight):
             p = self.cell(e.cell)
             if p is None:
@@ -297,6 +297,15 @@ class Expressions:
                                 "this map has none", span, source=self.spec.source)
         return self.room_of
 
+    def room_sets(self, span: Span | None) -> dict[int, frozenset[int]]:
+        """Each room's cells, by the room's number (grouped once per map)."""
+        if self.room_groups is None:
+            groups: dict[int, list[int]] = {}
+            for i, room in enumerate(self.rooms(span)):
+                groups.setdefault(room, []).append(i)
+            self.room_groups = {room: frozenset(cells) for room, cells in groups.items()}
+        return self.room_groups
+
     def over(self, domain) -> list[tuple[str, object]]:
         """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``corner``
         (a ``(row, col)`` of the lattice), ``set``, ``shape`` or ``direction``."""
@@ -316,10 +325,8 @@ class Expressions:
             if domain.kind == "columns":
                 return [("set", (frozenset(range(c, self.n, cols)), f"column {c + 1}")) for c in range(cols)]
             if domain.kind == "rooms":
-                rooms = self.rooms(domain.span)
-                firsts = sorted({min(i for i in range(self.n) if rooms[i] == k) for k in set(rooms)})
-                return [("set", (frozenset(i for i in range(self.n) if rooms[i] == rooms[f]),
-                                 f"the room at {_rc(self.grid, f)}")) for f in firsts]
+                rooms = sorted(self.room_sets(domain.span).values(), key=min)
+                return [("set", (cells, f"the room at {_rc(self.grid, min(cells))}")) for cells in rooms]
             h, w = self.number(domain.height), self.number(domain.width)
             step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
             out = []

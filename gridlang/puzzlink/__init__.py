@@ -233,8 +233,14 @@ def encode_map(spec_path, map_path, params: dict[str, str] | None = None) -> str
     return encode(tree, data, params)
 
 
-def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str] | None = None):
+def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str] | None = None, deadline=None):
     """Parse, check and compile a spec against a URL's puzzle.
+
+    Args:
+        url: the puzz.link URL.
+        spec: the spec to use, or None for the genre's bundled one.
+        params: parameter values from the command line, as text.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`, read while compiling.
 
     Returns:
         ``(model, seconds)``: the model, and seconds ``parse`` (the URL,
@@ -242,6 +248,7 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
 
     Raises:
         GridlangError: a bad URL, spec, map or parameter, located.
+        BuildTimeout: ``deadline`` passed while compiling.
     """
     import time
 
@@ -254,7 +261,7 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
     tree = parse_file(path)
     symbols = check(tree)
     parse = time.perf_counter() - t0
-    model, seconds = load_checked(tree, symbols, data, params)
+    model, seconds = load_checked(tree, symbols, data, params, deadline)
     seconds["parse"] = parse + seconds.pop("read", 0.0)  # the URL, the spec, the grid and parameters
     model.info["spec"] = str(path)
     model.info["map"] = url
