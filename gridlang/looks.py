@@ -51,11 +51,13 @@ TILE_LOOKS: dict[str, str] = {
              "on the right (Kakuro's sums, 12,7)",
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
+    "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
+    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",
@@ -75,6 +77,8 @@ VALUE_LOOKS: dict[str, str] = {
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
+    "blocks": "each value as a digit, and thick borders between side neighbours of different values "
+              "(the blocks of equal values, as pzprjs draws a Fillomino)",
     "hidden": "nothing",
 }
 """The looks of a decision on cells with integer or named values."""

@@ -24,6 +24,8 @@ LAMP = "#007f60"
 LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
+TREE = "#2e9e3e"
+WATER = "#0096ff"  # pzprjs's shadecolor for water
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
@@ -37,11 +39,13 @@ TILES: dict[str, TileStyle] = {
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
+    "tree": TileStyle(WHITE, "tree", TREE),
 }
 """A tile look's style."""
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
+    "water": MarkStyle("shade", WATER),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
@@ -54,6 +58,7 @@ MARKS: dict[str, MarkStyle] = {
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
     "areas": MarkStyle("areas", INK),
+    "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),

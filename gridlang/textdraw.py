@@ -53,7 +53,7 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner"):
+    if look in ("number", "char", "default", "corner", "tree"):
         return text
     if look == "letters":
         return (letter(int(text)) or text) if text.isdigit() else text
@@ -150,7 +150,7 @@ def _rooms(grid: Grid, solution: Solution, looks: Looks) -> list | None:
             parts.append([((i // grid.cols - r0) // h, (i % grid.cols - c0) // w) for i in range(grid.size)])
     for name, values in solution.decisions.items():
         look = looks.decisions.get(name)
-        if look == "areas":
+        if look in ("areas", "blocks"):
             parts.append([values.get(i) for i in range(grid.size)])
         elif look == "walls" and looks.lattices.get(name) == "edges":
             parts.append(_divided(grid, values))

@@ -1,14 +1,14 @@
 """Which map token a decoded value becomes, and back: a format item's mapping over the spec's tiles.
 
 A mapping ``(1 = white, 2 = black)``, ``(? = black)``, ``(empty = frame)``,
-``(number = clue)`` sends a value to a tile. Without an entry, a number
+``(number = clue)`` sends a value to a tile; ``(? = clue)`` with a clue tile
+(``tile clue number``) makes a ``?`` that tile's cell written ``?``. Without an entry, a number
 goes to the spec's ``number`` tile (its token is the number), else to the
 tile with ``value digit`` that has a character for it (``'0'-'4'``,
 ``'1'-'9' 'A'-'Z'``); ``?`` goes to the tile whose character is ``?``;
 nothing goes to the tile whose character is ``.``. A tile's token is the
 character named by the value when the tile has one (``?``, ``.``, the
-digit), else its first character; ``(? = clue)`` to a ``number`` tile
-writes ``?``, its number not given, as a map does. Structured values (an arrow, a list, a
+digit), else its first character. Structured values (an arrow, a list, a
 pair) are written as their own tokens.
 """
 
@@ -69,7 +69,7 @@ class Placement:
         if value is None:
             return self._char(self.empty, ".")
         if value == UNKNOWN:
-            return "?" if self._number_tile(self.unknown) else self._char(self.unknown, "?")
+            return self._char(self.unknown, "?")
         if value in self.by_value:
             return self._number_token(self.by_value[value], value, exact=False)
         if self.number is not None:
@@ -79,13 +79,11 @@ class Placement:
                 return self._digit_char(tile, value)
         return None
 
-    def _number_tile(self, name: str | None) -> str | None:
-        """``name`` when it is a ``number`` tile (whose cells may be ``?``), else None."""
-        return name if name is not None and name in self.tiles and self.tiles[name].number else None
-
     def _char(self, name: str | None, prefer: str) -> str | None:
         if name is None or name not in self.tiles:
             return None
+        if prefer == "?" and self._holds_numbers(name):
+            return "?"  # a clue tile's cell whose number is not given
         chars = [ch for spec in self.tiles[name].chars for ch in spec.chars()]
         if prefer in chars:
             return prefer
@@ -102,6 +100,11 @@ class Placement:
             if ch is not None or exact:
                 return ch
         return None if exact else self._char(name, str(value))
+
+    def _holds_numbers(self, name: str | None) -> bool:
+        """Whether ``name`` is a clue tile (``number``, ``numbers``, ``arrow number``), whose cells may be ``?``."""
+        tile = self.tiles.get(name) if name is not None else None
+        return tile is not None and (tile.number or tile.clue is not None)
 
     @staticmethod
     def _digit_char(tile, value: int) -> str | None:
@@ -120,14 +123,16 @@ class Placement:
             if parsed is not None:
                 return parsed
         name = self.symbols.chars.get(tok)
+        if tok == "?" and name is None and self._holds_numbers(self.unknown):
+            return UNKNOWN
         if name is None:
             return NOT_MINE
         if tok == "." and name == self.empty:
             return None
         if tok == "?" and name == self.unknown:
             return UNKNOWN
-        # a number tile's '?' entry was answered above: its numbers are its own
-        explicit = [k for k, t in self.by_value.items() if t == name and not (k == UNKNOWN and self._number_tile(t))]
+        explicit = [k for k, t in self.by_value.items() if t == name
+                    and not (k == UNKNOWN and tok != "?" and self._holds_numbers(name))]
         if len(explicit) == 1:
             return explicit[0]
         numbered = self._number_of(name, tok)
