@@ -38,6 +38,8 @@ TILE_LOOKS: dict[str, str] = {
     "number": "its number on a white cell: a list of numbers small around the centre, an arrow beside "
               "its number (the cell's text, 7, 1,3,3, ^2)",
     "char": "its map character on a white cell",
+    "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
+               "a ? as it is",
     "block": "a black cell, its number (if any) in white",
     "circle": "a white circle, its number (if any) inside",
     "disc": "a black circle, its number (if any) inside in white",

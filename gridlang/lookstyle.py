@@ -31,6 +31,7 @@ TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
     "symbols": TileStyle(WHITE, "symbols", INK),
+    "letters": TileStyle(WHITE, "letter", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),

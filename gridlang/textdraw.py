@@ -57,6 +57,8 @@ def tile_text(look: str, text: str) -> str:
         return text
     if look == "symbols":
         return symbol(text) or "."
+    if look == "letters":
+        return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):
