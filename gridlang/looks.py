@@ -58,7 +58,7 @@ TILE_LOOKS: dict[str, str] = {
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
-    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
+    "blue": "the cell filled blue, as pzprjs fills a tank; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",

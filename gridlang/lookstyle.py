@@ -25,7 +25,7 @@ LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
 TREE = "#2e9e3e"
-WATER = "#0096ff"  # pzprjs's shadecolor for water
+BLUE = "#0096ff"  # pzprjs's shade colour of a filled tank (Aquarium)
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
@@ -46,7 +46,7 @@ TILES: dict[str, TileStyle] = {
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
-    "water": MarkStyle("shade", WATER),
+    "blue": MarkStyle("shade", BLUE),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),

@@ -365,9 +365,9 @@ def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
 
 
 def test_water_is_shading_in_pzprjs_blue():
-    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    # Aquarium's water (`draw shaded as blue`): the shaded cell filled #0096ff, its number in white.
     grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
-    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "blue"})
     water = Solution({"shaded": {0: True, 1: True}}, {})
     style = looks_style(grid, looks).over(default_style(grid))
     root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())

@@ -60,7 +60,7 @@ def test_declared_looks_and_defaults():
     ("draw line as shade", 14, "'line' cannot be drawn as 'shade' (a look of a Boolean decision on cells); "
                                "a decision on edges is drawn as line, bridges, walls or hidden"),
     ("draw shaded as line", 16, "'shaded' cannot be drawn as 'line' (a look of a decision on edges); a Boolean "
-                                "decision on cells is drawn as shade, water, star, bulb, tent, dot, cross, circle, disc, "
+                                "decision on cells is drawn as shade, blue, star, bulb, tent, dot, cross, circle, disc, "
                                 "stones, tint or hidden"),
     ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
                               "a tile is drawn as number, char, letters, block, circle, disc, cross, plain, frame, "
