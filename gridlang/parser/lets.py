@@ -5,10 +5,11 @@ language: right after parsing, each use (``NAME``, ``NAME(ARGS)``) is
 replaced by a copy of EXPR with the arguments in place of the parameters,
 so the checker types the copy where it stands (a let is type-checked at
 each use) and the compiler and the verifier never meet a let. ``S[p]`` with
-S a let of a cell set is ``p in (S)``. A call ``down(c)`` of a part of a
-structured tile (``tile sum numbers down, across``) becomes a
-:class:`~gridlang.ast.Part`, and the calls ``values(c)`` and ``distance(p,
-q)``, ``direction(c)`` their nodes (they are no keywords there, so a
+S a let of a cell set is ``count(p) == 1 and p in (S)``: false off the grid,
+as for a declared set. A call ``down(c)`` of a part of a structured tile
+(``tile sum numbers down, across``) becomes a :class:`~gridlang.ast.Part`,
+and the calls ``values(c)`` and ``distance(p, q)``, ``direction(c)`` their
+nodes (they are no keywords there, so a
 decision may be called ``distance``; a let or a part of that name comes
 first).
 
@@ -154,7 +155,11 @@ class _Expander:
             return self.call(node, scope)
         if isinstance(node, ast.At) and expr and node.name.id in self.lets and node.name.id not in scope:
             cells = self.use(self.lets[node.name.id], None, node.name, scope)
-            return ast.Subset(self.walk(node.cell, scope, True), cells, node.span)
+            cell = self.walk(node.cell, scope, True)
+            # p is one cell, or none off the grid: there S[p] is false, as for a declared set (an
+            # empty set is a subset of every set, so the subset alone would hold there).
+            on_grid = ast.Compare(ast.Count(cell, node.span), "==", ast.IntLit(1, node.span), node.span)
+            return ast.And((on_grid, ast.Subset(cell, cells, node.span)), node.span)
         if isinstance(node, (ast.Aggregate, ast.ForEach)):
             inner = scope | {node.var.id}
             domain = self.walk(node.domain, scope, True)
