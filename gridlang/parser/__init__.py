@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from .. import ast
 from ..errors import GridlangError, GridSyntaxError, Span, read_source, too_long
 from ..limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
+from ..nodes import field_names
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -278,7 +279,7 @@ def _check_nesting(statements: list, text: str) -> None:
                 raise GridSyntaxError(f"this expression is nested more than {MAX_NESTING} levels deep (each "
                                       "operator, 'not', count(...) or rule inside another adds a level); "
                                       "split it into regions or rules", node.span, source=text)
-            for name in type(node).__dataclass_fields__:
+            for name in field_names(node):
                 child = getattr(node, name)
                 if isinstance(child, tuple):
                     stack.extend((c, depth + 1) for c in reversed(child) if _is_node(c))
@@ -288,6 +289,6 @@ def _check_nesting(statements: list, text: str) -> None:
 
 def _is_node(x) -> bool:
     """An AST node that can hold others (not a span, a name or a literal)."""
-    return hasattr(x, "__dataclass_fields__") and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
+    return bool(field_names(x)) and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
 
 
