@@ -277,7 +277,7 @@ class CpSatBackend(Backend):
     def _solve(self, model: Model, options: SolveOptions, settings: CpSatSettings,
                window: WindowStart | None = None) -> Result:
         """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
-        strategy = self.strategy(options)
+        strategy = self.strategy(options, model)
         deadline = options.clock()
         start = time.perf_counter()
         try:
@@ -310,8 +310,8 @@ class CpSatBackend(Backend):
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
         """Write the CP-SAT model proto as text, a complete model, and its ``.vars.json`` sidecar.
 
-        Connectivity: ``flow`` unless ``options.connectivity`` asks for
-        ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
+        Connectivity: ``flow`` unless ``options.connectivity`` (or the spec's
+        ``connectivity`` statement) asks for ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
         live in a file) gets ``flow`` and a note in :attr:`notes`. Rooted
         regions get the one-cell separator cuts gridlang's own solve starts
         from (:func:`gridlang.connectivity.seed_cuts`), valid for every
@@ -334,7 +334,7 @@ class CpSatBackend(Backend):
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'cpsat' writes {', '.join(self.formats)}, not {fmt!r}")
-        requested = self.strategy(options) if options.connectivity is not None else "flow"
+        requested = self.strategy(options, model) if self.requested(options, model) is not None else "flow"
         strategy = requested if requested in ("flow", "tree") else "flow"
         self.notes = []
         if strategy != requested:

@@ -339,7 +339,7 @@ class MaxSatBackend(Backend):
                window: WindowStart | None = None) -> Result:
         """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
         start = time.perf_counter()
-        strategy = self.strategy(options)
+        strategy = self.strategy(options, model)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:

@@ -289,7 +289,7 @@ class MilpBackend(Backend):
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
-        requested = self.strategy(options)
+        requested = self.strategy(options, model)
         self.notes = []
         if requested == CUTS:
             note = ("lazy separator cuts cannot live in a file; "
@@ -385,7 +385,7 @@ class MilpSession(Session):
 
     def __init__(self, backend: MilpBackend, model: Model, options: SolveOptions,
                  settings: MilpSettings | None = None):
-        self.strategy = backend.strategy(options)
+        self.strategy = backend.strategy(options, model)
         super().__init__(backend, model, options, settings)
         self._kept: _Kept | None = None
 

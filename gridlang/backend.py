@@ -273,13 +273,23 @@ class Backend(ABC):
         names the one it picks, or the first of a race)."""
         return self.name
 
-    def strategy(self, options: SolveOptions) -> str:
-        """The connectivity strategy to use, checked against :attr:`connectivity`.
+    def requested(self, options: SolveOptions, model: Model | None = None) -> str | None:
+        """The connectivity strategy asked for, or None: ``options.connectivity`` (``--connectivity``),
+        else the spec's ``connectivity`` statement (``model.info["spec_connectivity"]``) when this
+        backend offers that strategy (a backend without it keeps its default)."""
+        if options.connectivity is not None:
+            return options.connectivity
+        wished = model.info.get("spec_connectivity") if model is not None else None
+        return wished if wished in self.connectivity else None
+
+    def strategy(self, options: SolveOptions, model: Model | None = None) -> str:
+        """The connectivity strategy to use, checked against :attr:`connectivity`: the one
+        :meth:`requested`, else the backend's default.
 
         Raises:
             BackendError: the strategy is not one this backend offers.
         """
-        chosen = options.connectivity or self.connectivity[0]
+        chosen = self.requested(options, model) or self.connectivity[0]
         if chosen not in self.connectivity:
             raise BackendError(
                 f"backend {self.name!r} has no connectivity strategy {chosen!r}; "

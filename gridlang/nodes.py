@@ -31,7 +31,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
-__all__ = ["FrozenInstanceError", "field", "field_names", "node"]
+__all__ = ["FrozenInstanceError", "field", "field_names", "field_types", "node", "replace"]
 
 
 class FrozenInstanceError(AttributeError):
@@ -86,6 +86,27 @@ def field_names(x: object) -> tuple[str, ...]:
         return names
     fields = getattr(type(x), "__dataclass_fields__", None)
     return tuple(fields) if fields is not None else ()
+
+
+def field_types(cls: type) -> dict[str, str]:
+    """The annotation of each field of a node class made by :func:`node`, as written (text, under
+    ``from __future__ import annotations``), in order."""
+    annotations = cls.__dict__.get("__annotations__", {})
+    return {name: str(annotations[name]) for name in cls._fields}
+
+
+def replace(x: Any, **changes: Any) -> Any:
+    """A copy of the node ``x`` (made by :func:`node`) with the fields in ``changes`` given new values,
+    as ``dataclasses.replace`` makes one.
+
+    Raises:
+        TypeError: a name in ``changes`` that is not a field of ``x``.
+    """
+    fields = type(x)._fields
+    unknown = next((name for name in changes if name not in fields), None)
+    if unknown is not None:
+        raise TypeError(f"{type(x).__name__}() got an unexpected keyword argument {unknown!r}")
+    return type(x)(**{name: changes[name] if name in changes else getattr(x, name) for name in fields})
 
 
 def node(cls: type) -> type:

@@ -43,21 +43,23 @@ def _cmd_solve(args) -> int:
         read = time.perf_counter() - read
         if data is not None:
             args.map = args.image
-        if args.url:
-            from ..pipeline import solve_model
-            from ..puzzlink import compile_url
+        try:
+            if args.url:
+                from ..pipeline import solve_model
+                from ..puzzlink import compile_url
 
-            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
-            model, seconds = compile_url(args.url, args.spec, _params(args))
-            seconds["startup"] = before
-            args.spec, args.map = model.info["spec"], args.url
-            report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
-        else:
-            try:
+                before = options.deadline.elapsed()  # start-up, as in pipeline.solve
+                model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
+                seconds["startup"] = before
+                args.spec, args.map = model.info["spec"], args.url
+                report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            else:
                 report = solve(args.spec, args.map, _params(args), args.backend, options,
                                count=args.count, unique=args.unique, map_data=data)
-            except BuildTimeout:
-                return _compile_timeout(args, options.deadline)
+        except BuildTimeout:
+            if args.url:
+                args.map = args.url
+            return _compile_timeout(args, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
@@ -82,19 +84,36 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     report on: while the model was compiled, or the picture of ``--image`` read."""
     reason = f"{deadline.cause()} {phase}"
     if args.json:
-        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
-                          "bound": None, "verified": False, "decisions": None, "unique": None,
-                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
-                          "stats": {"reason": reason}}))
+        print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
-        limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
-        print(f"no solution found within {limit}, and none ruled out: {reason}")
+        if deadline.reason == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
+        elif args.time_limit is not None and not deadline.interrupted:
+            within = f" within the time limit of {args.time_limit:g} s"
+        else:
+            within = ""
+        print(f"no solution found{within}, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
     if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_NO_SOLUTION
+
+
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
 
 
 def _render(model, solution) -> str:
@@ -117,7 +136,6 @@ def _report_json(report, args) -> dict:
 
 def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
-    from ..plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -125,19 +143,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    parts = [f"status {report.status}"]
-    if report.solution is not None:
-        score = report.score
-        if score is not None:
-            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
-            parts.insert(0, f"score {score} ({verified})")
-        else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
-        if res.status is Status.FEASIBLE and res.bound is not None:
-            parts.append(f"bound {res.bound:g}")
-        parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(backend_text(report))
-    lines.append("   ".join(parts))
+    lines.append(status_line(report))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
@@ -174,6 +180,33 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
                                       if k in s))
     return "\n".join(lines)
+
+
+def status_line(report) -> str:
+    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
+    ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    parts = [f"status {report.status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
+    parts.append(backend_text(report))
+    return "   ".join(parts)
+
+
+report_text = _report_text
+"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
 
 
 def _count_text(found: int, asked: int, complete: bool | None) -> str:
@@ -221,6 +254,8 @@ def _cmd_export(args) -> int:
     from ..pipeline import load
 
     fmt = args.format.lower()
+    if fmt == "puzzlink":
+        return _export_url(args)
     engine = _format_backend(fmt)
     model, _ = load(args.spec, args.map, _params(args))
     written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
@@ -228,6 +263,19 @@ def _cmd_export(args) -> int:
         print(f"wrote {path}")
     for note in getattr(engine, "notes", ()):
         print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _export_url(args) -> int:
+    """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
+    from ..puzzlink import encode_map
+
+    url = encode_map(args.spec, args.map, _params(args))
+    if args.output == "-":
+        print(url)
+        return EXIT_OK
+    Path(args.output).write_text(url + "\n", encoding="utf-8")
+    print(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -472,7 +520,7 @@ def _cmd_plot(args) -> int:
 def _cmd_import(args) -> int:
     from ..puzzlink import decode
 
-    print(decode(args.url).text, end="")
+    print(decode(args.url, args.spec).text, end="")
     return EXIT_OK
 
 
@@ -503,3 +551,19 @@ def _cmd_backends(args) -> int:
               f"(default {cls.connectivity[0]}); writes: {formats}")
     return EXIT_OK
 
+
+def _cmd_serve(args) -> int:
+    """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    from ..memory import default_limit
+    from ..web.app import Settings
+    from ..web.server import default_workers, serve
+
+    workers = args.workers or default_workers()
+    memory = args.memory_limit
+    if memory is None and (total := default_limit()) is not None:
+        memory = total // workers
+    try:
+        serve(args.host, args.port, Settings(workers, args.queue, args.time_limit, memory))
+    except OSError as e:
+        raise BackendError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
+    return EXIT_OK

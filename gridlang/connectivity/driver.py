@@ -162,6 +162,7 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         v = value(a)
         if best is None or better(v, best_value):
             best, best_value = a, v
+            deadline.improved(v)
 
     if start is not None:
         consider(start)

@@ -117,6 +117,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         GridSyntaxError: the text does not follow the grammar, or is beyond
             the limits of :mod:`gridlang.limits` (bytes, statements, an
             integer, a set of integers, the nesting of an expression).
+        SemanticError: a ``let`` used wrongly (:func:`gridlang.parser.lets.expand_lets`).
     """
     from lark.exceptions import UnexpectedInput, VisitError
 
@@ -148,7 +149,16 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
                               f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
     _check_nesting(statements, text)
-    return ast.Spec(tuple(statements), path, text)
+    from .lets import expand_lets
+
+    try:
+        expanded = expand_lets(statements, text)
+    except GridlangError as err:
+        err.source = text
+        raise
+    if expanded is not statements:
+        _check_nesting(expanded, text)  # the copies of lets nest too
+    return ast.Spec(tuple(expanded), path, text)
 
 
 def parse_file(path: str | Path) -> ast.Spec:
@@ -238,7 +248,7 @@ def spec_cache_file(path: str, directory: Path) -> Path:
 def _fingerprint() -> tuple:
     """What a cached AST was made with: Python's and gridlang's versions, and
     ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
-    errors' and the limits' modules, and of Lark's package, found without
+    nodes', the errors' and the limits' modules, and of Lark's package, found without
     importing it."""
     from importlib.util import find_spec
 
@@ -247,7 +257,7 @@ def _fingerprint() -> tuple:
     here = Path(__file__).resolve().parent
     package = here.parent
     files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", package / "errors.py",
-             package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
+             package / "nodes.py", package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
         files.append(Path(lark.origin))  # the package's __init__.py, which holds its version

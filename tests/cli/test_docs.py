@@ -43,9 +43,11 @@ def test_the_docs_show_what_gridlang_prints_today():
 def test_every_gallery_genre_has_its_output_and_picture():
     gen = generator()
     found = gen.blocks("docs/gallery.md", (REPO / "docs" / "gallery.md").read_text(encoding="utf-8"))
-    runs = [b.args for b in found if b.kind == "run"]
+    runs = [b.args for b in found if b.kind == "run" and b.args.startswith("gridlang solve ")]
     assert len(runs) == 12 and all("--png docs/gallery/" in r for r in runs)
     assert len({r.split("--png ")[1] for r in runs}) == 12
+    imports = [b.args for b in found if b.kind == "run" and b.args.startswith("gridlang import ")]
+    assert len(imports) == 12  # the map each instance's URL stands for
     readme = gen.blocks("README.md", (REPO / "README.md").read_text(encoding="utf-8"))
     assert [b.kind for b in readme] == ["run", "run", "run", "draw"]
 

@@ -96,3 +96,19 @@ def test_importing_the_ast_compiles_no_code():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_replace_copies_a_node_with_new_fields_as_dataclasses_replace_does():
+    from gridlang.nodes import replace
+
+    name = ast.Name("x", HERE)
+    other = replace(name, id="y")
+    assert (other.id, other.span) == ("y", name.span) and name.id == "x"
+    with pytest.raises(TypeError, match="unexpected keyword argument 'nope'"):
+        replace(name, nope=1)
+
+
+def test_field_types_are_the_annotations_as_written():
+    from gridlang.nodes import field_types
+
+    assert field_types(ast.Distance) == {"a": "Expr", "b": "Expr", "span": "Span | None"}
