@@ -22,6 +22,7 @@ Usage::
     python benchmarks/clingo_peer.py --compare --maps 'daily-2026-01-0*' --backend cpsat
     python benchmarks/clingo_peer.py --compare --fresh       # both as a user runs them: a new process each
     python benchmarks/clingo_peer.py MAP BUDGET              # the script alone on one map: its answer as JSON
+    python benchmarks/clingo_peer.py --batch 2 --maps '*'    # the 233 standard maps on a pool of 2 processes
 
 The peer is timed warm (clingo imported before timing), from the facts'
 text to the proved optimum. With ``--compare`` each map is then solved by a
@@ -41,6 +42,11 @@ each timed from its start to its exit by the wall clock, with its CPU
 seconds (user and system, its threads included); which of the two runs
 first alternates from map to map. Run alone on one map, the script imports
 nothing but ``sys``, ``json``, ``collections`` and clingo.
+
+With ``--batch N`` the peer runs as ``gridlang batch`` does: the maps on a
+pool of ``N`` worker processes, each importing clingo once, answers written
+as they come; it prints the total wall time and maps per second
+(``benchmarks/peak_memory.py`` measures the pool's memory from outside).
 """
 
 from __future__ import annotations
@@ -254,6 +260,37 @@ def script(argv: list[str]) -> int:
     return 0
 
 
+def _batch_task(task: tuple) -> tuple[str, int | None, bool, int]:
+    """One map of ``--batch``, in a pool worker: ``(name, score, proved, known optimum)``."""
+    path, budget, optimum, limit = task
+    got, proved = solve_peer(path, budget, limit)
+    return path.name, got, proved, optimum
+
+
+def batch(todo: list, workers: int, limit: float, out=None) -> int:
+    """The maps of ``todo`` on a pool of ``workers`` processes; prints wall time, maps per second, misses.
+
+    Returns:
+        1 when a proved answer differs from the known optimum, else 0.
+    """
+    import multiprocessing
+    import time
+
+    t0 = time.perf_counter()
+    proved_right = unproved = wrong = 0
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for name, got, proved, optimum in pool.imap_unordered(_batch_task, [(*t, limit) for t in todo]):
+            unproved += not proved
+            wrong += proved and got != optimum
+            proved_right += proved and got == optimum
+            if out is not None:
+                out.write(json.dumps({"name": name, "score": got, "proved": proved, "optimum": optimum}) + "\n")
+    wall = time.perf_counter() - t0
+    print(f"peer batch: {len(todo)} maps on {workers} processes in {wall:.1f} s, {len(todo) / wall:.2f} maps/s; "
+          f"{proved_right} proved at the known optimum, {unproved} unproved, {wrong} wrong")
+    return 1 if wrong else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     import statistics
     import time
@@ -265,11 +302,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--time-limit", type=float, default=60, help="seconds per solve (default 60)")
     p.add_argument("--fresh", action="store_true",
                    help="with --compare: the peer script and gridlang each in a new process, timed start to exit")
+    p.add_argument("--batch", type=int, metavar="N", help="the peer alone on a pool of N processes, as gridlang batch")
     args = p.parse_args(argv)
     todo = cases(args.maps)
     if not todo:
         print("no maps match", file=sys.stderr)
         return 1
+    if args.batch:
+        with open(args.out or "/dev/null", "w") as out:
+            return batch(todo, args.batch, args.time_limit, out)
     if not args.fresh:
         solve_peer(*todo[0][:2], args.time_limit)  # warm-up: clingo's import is paid before timing
     times: dict[str, list[float]] = {"peer": []}

@@ -50,3 +50,15 @@ def test_fresh_runs_time_both_sides_as_a_person_waits():
         assert (row[side]["score"], row[side]["proved"]) == (66, True)
         assert row[side]["seconds"] > 0 and row[side]["cpu"] > 0
     assert row["gridlang"]["phases"]["solve"] > 0
+
+
+def test_the_peer_batch_solves_maps_on_a_pool_as_gridlang_batch_does(tmp_path, capsys):
+    import json
+
+    todo = [(HORSE_DATA / e["file"], e["budget"], known_optimum(e)) for e in manifest()
+            if e["file"] in ("daily-2026-01-07.txt", "daily-2026-01-27.txt")]
+    with open(tmp_path / "rows.jsonl", "w") as out:
+        assert peer.batch(todo, 2, 60, out) == 0
+    rows = sorted((r["name"], r["score"], r["proved"]) for r in map(json.loads, open(tmp_path / "rows.jsonl")))
+    assert rows == sorted((path.name, optimum, True) for path, _, optimum in todo)
+    assert "2 maps on 2 processes" in capsys.readouterr().out
