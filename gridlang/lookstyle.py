@@ -24,10 +24,14 @@ LAMP = "#007f60"
 LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
+TREE = "#2e9e3e"
+BLUE = "#0096ff"  # pzprjs's shade colour of a filled tank (Aquarium)
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "symbols": TileStyle(WHITE, "symbols", INK),
+    "letters": TileStyle(WHITE, "letter", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -35,11 +39,14 @@ TILES: dict[str, TileStyle] = {
     "plain": TileStyle(WHITE),
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
+    "corner": TileStyle(WHITE, "corner", INK),
+    "tree": TileStyle(WHITE, "tree", TREE),
 }
 """A tile look's style."""
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
+    "blue": MarkStyle("shade", BLUE),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
@@ -51,7 +58,9 @@ MARKS: dict[str, MarkStyle] = {
     "hidden": MarkStyle("none"),
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
+    "symbols": MarkStyle("symbols", ANSWER),
     "areas": MarkStyle("areas", INK),
+    "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),
@@ -90,5 +99,5 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
                        for name, look in looks.decisions.items())
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
-                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE)
+                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages")
 

@@ -70,6 +70,11 @@ CELLS = [
     pytest.param("cells: number16", "https://puzz.link/p?t/6/6/g3q2h3jbj3i3i2g",
                  {(0, 1): "3", (2, 1): "2", (2, 4): "3", (3, 3): "11", (4, 2): "3", (5, 0): "3", (5, 4): "2"},
                  id="number16-cave"),
+    # a clue whose number is not given (pzprjs's -2, '.') mapped to the number tile is its '?':
+    # cspuz_rs_puzzles minesweeper.rs's test URL (MIT licence)
+    pytest.param("cells: number16 (? = clue)", "https://puzz.link/p?t/5/3/1g1g.j.0g1g.",
+                 {(0, 0): "1", (0, 2): "1", (0, 4): "?", (1, 4): "?", (2, 0): "0", (2, 2): "1", (2, 4): "?"},
+                 id="number16-unknown-mines"),
     pytest.param("cells: number10", "https://puzz.link/p?t/5/5/2a2c4a2g2a4c2a2",
                  {(0, 0): "2", (0, 2): "2", (1, 1): "4", (1, 3): "2", (3, 1): "2", (3, 3): "4", (4, 2): "2",
                   (4, 4): "2"}, id="number10-sukoro"),
@@ -90,6 +95,28 @@ def test_cells_read_as_pzprjs_reads_them_and_write_back(item, url, expected):
     tree = spec(item)
     text = decode(url, tree).text
     assert cells_of(text) == expected
+    round_trip(tree, url, text)
+
+
+def test_a_number_not_given_goes_to_the_number_tile_when_mapped_there():
+    # cspuz_rs shikaku.rs's test URL (MIT licence): 6 6 in row 2, 4 ? 8 in row 3 (`.` is pzprjs's -2),
+    # 4 4 in row 5. Mapped to the number tile, the ? is that tile's cell `?`, and is written back as `.`.
+    tree = spec("cells: number16 (? = clue)")
+    url = "https://puzz.link/p?t/6/6/s66j4.g8n4h4g"
+    text = decode(url, tree).text
+    assert cells_of(text) == {(2, 1): "6", (2, 2): "6", (3, 1): "4", (3, 2): "?", (3, 4): "8", (5, 1): "4",
+                              (5, 4): "4"}
+    round_trip(tree, url, text)
+
+
+def test_a_slash_between_two_parts_is_read_and_written():
+    # pzprjs test/script/aquarium.js: borders, a '/', then the clues outside: 3 above column 3, 2 1 3 left
+    # of rows 0 to 2. pzprjs drops one character after the borders, so the '/' must be written back.
+    tree = spec("rooms: borders", "separator: slash", "outside top left: number16 (empty = frame)")
+    url = "https://puzz.link/p?t/4/4/bu8i90/i3213g"
+    text = decode(url, tree).text
+    rows = grid(text)
+    assert rows[0] == ["+", "+", "+", "+", "3"] and [r[0] for r in rows] == ["+", "2", "1", "3", "+"]
     round_trip(tree, url, text)
 
 
