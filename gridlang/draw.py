@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 from . import glyphs
 from .canvas import Canvas
 from .grid import Grid
+from .looks import tile_letters
 from .marks import area, borders, css, decision, decision_kinds, edges, tints
 from .solution import Solution
 from .style import (Cell, MarkStyle, Painter, RegionStyle, Style, TileStyle, default_style, hashed_colour,
@@ -258,6 +259,10 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         glyphs.cross(canvas, c.x, c.y, c.size, c.tile.ink)
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
+    elif name == "letters":
+        if glyphs.has_figures(text):
+            shown = tile_letters(text)
+            canvas.text(*c.at(0.5, 0.5), shown, glyphs.number_size(shown, c.size), c.tile.ink, cls="clue")
     elif name == "corner":
         if glyphs.has_figures(text):
             canvas.text(c.x + 0.22 * c.size, c.y + 0.2 * c.size, text, 0.28 * c.size, c.tile.ink, cls="clue corner")

@@ -49,6 +49,7 @@ TILE_LOOKS: dict[str, str] = {
              "on the right (Kakuro's sums, 12,7)",
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
+    "letters": "its number as a letter on a white cell: 1 A, 2 B, ... (a letter clue written as a number)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
@@ -242,6 +243,12 @@ def figures(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         return ""
     return str(value)
+
+
+def tile_letters(text: str) -> str:
+    """A map cell's text for the tile look ``letters``: a whole number as its letter (``3`` is C), any
+    other text (``?``, ``.``) as it is."""
+    return letter(int(text)) if text.isdigit() else text
 
 
 def letter(value: object) -> str:

@@ -36,6 +36,7 @@ TILES: dict[str, TileStyle] = {
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
+    "letters": TileStyle(WHITE, "letters", INK),
 }
 """A tile look's style."""
 

@@ -331,6 +331,21 @@ def test_cages_are_dashed_inside_their_rooms_and_a_corner_sum_leaves_the_cell_to
     assert tokens(grid, digits, looks) == ["1", "2", "3", "1"]
 
 
+def test_a_letters_tile_writes_its_numbers_as_letters_and_an_answer_leaves_it_alone():
+    # Letter clues written as numbers (1 = A): `draw clue as letters`; the answer's letters stay off them.
+    chars = ["3", ".", "1", "?"]
+    tiles = ["clue", "blank", "clue", "clue"]
+    looks = Looks(tiles={"clue": "letters", "blank": "plain"}, decisions={"letter": "letters"},
+                  valued=frozenset({"letter"}))
+    grid = Grid(2, 2, tuple(chars), tuple(tiles))
+    letters = Solution({"letter": {0: 3, 1: 2, 2: 1, 3: 2}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, letters, style, CELL, "", set(), {}).to_svg())
+    assert sorted(e.text for e in classes(root, "clue")) == ["?", "A", "C"]
+    assert [e.text for e in classes(root, "label")] == ["B"]
+    assert tokens(grid, letters, looks) == ["C", "B", "A", "?"]
+
+
 def test_cage_lines_meet_at_inner_corners():
     # An L-shaped cage of three cells and one cell apart: the L's outline is six lines, inset by 4
     # pixels; the lines of its inner corner meet at one point.
