@@ -63,8 +63,8 @@ def test_declared_looks_and_defaults():
                                 "decision on cells is drawn as shade, star, bulb, tent, dot, cross, circle, disc, "
                                 "stones, tint or hidden"),
     ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
-                              "a tile is drawn as number, char, block, circle, disc, cross, plain, frame, split or "
-                              "corner"),
+                              "a tile is drawn as number, char, block, circle, disc, cross, plain, frame, split, "
+                              "corner or letters"),
     ("draw rooms as shade", 15, "the room layer is drawn as walls or cages"),
     ("draw shaded as cages", 16, "'shaded' cannot be drawn as 'cages' (a look of the room layer)"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),
