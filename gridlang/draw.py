@@ -46,6 +46,7 @@ from .canvas import Canvas
 from .grid import Grid
 from .looks import tile_letters
 from .marks import area, borders, css, decision, decision_kinds, edges, tints
+from .looks import symbol
 from .solution import Solution
 from .style import (Cell, MarkStyle, Painter, RegionStyle, Style, TileStyle, default_style, hashed_colour,
                     mark_style, region_style)
@@ -62,7 +63,7 @@ __all__ = ["Cell", "MarkStyle", "Painter", "RegionStyle", "Style", "TileStyle", 
 _AREA_SHAPES = ("shade", "tint", "bulb")
 """Boolean marks that fill their cells, drawn under the grid lines and the glyphs."""
 
-_INKED = ("char", "text", "clue", "split")
+_INKED = ("char", "text", "clue", "split", "symbols")
 """Glyphs that are text alone: on a shaded cell they take the style's ``shade_ink``."""
 
 
@@ -240,6 +241,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         painter(canvas, c)
     elif name == "char":
         canvas.text(*c.at(0.5, 0.5), c.char, 0.6 * c.size, c.tile.ink, bold=True)
+    elif name == "symbols":
+        canvas.text(*c.at(0.5, 0.5), symbol(text), 0.7 * c.size, c.tile.ink, cls="clue")
     elif name == "disc":
         canvas.ellipse(*c.at(0.5, 0.5), 0.3 * c.size, 0.3 * c.size, fill=c.tile.ink)
     elif name == "ring":
@@ -257,6 +260,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
             glyphs.clue(canvas, c.x, c.y, c.size, text, "#ffffff" if name == "filled" else c.tile.ink, cls="clue")
     elif name == "crossed":
         glyphs.cross(canvas, c.x, c.y, c.size, c.tile.ink)
+    elif name == "tree":
+        glyphs.tree(canvas, c.x, c.y, c.size, c.tile.ink, cls="tree")
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
     elif name == "letters":

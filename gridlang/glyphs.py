@@ -138,6 +138,12 @@ def tent(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | N
                    fill="#ffffff", cls=cls)
 
 
+def tree(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:
+    """A tree: a round crown in ``ink`` on a brown trunk."""
+    canvas.rect(x + 0.44 * s, y + 0.5 * s, 0.12 * s, 0.34 * s, fill="#8d5a2b", cls=cls)
+    canvas.ellipse(x + 0.5 * s, y + 0.4 * s, 0.3 * s, 0.27 * s, fill=ink, cls=cls)
+
+
 def bulb(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:
     """A lamp: a filled circle (pzprjs Akari's)."""
     canvas.ellipse(x + s / 2, y + s / 2, 0.33 * s, 0.33 * s, fill=ink, cls=cls)

@@ -24,10 +24,13 @@ LAMP = "#007f60"
 LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
+TREE = "#2e9e3e"
+WATER = "#0096ff"  # pzprjs's shadecolor for water
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "symbols": TileStyle(WHITE, "symbols", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -36,12 +39,14 @@ TILES: dict[str, TileStyle] = {
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
+    "tree": TileStyle(WHITE, "tree", TREE),
     "letters": TileStyle(WHITE, "letters", INK),
 }
 """A tile look's style."""
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
+    "water": MarkStyle("shade", WATER),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
@@ -53,7 +58,9 @@ MARKS: dict[str, MarkStyle] = {
     "hidden": MarkStyle("none"),
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
+    "symbols": MarkStyle("symbols", ANSWER),
     "areas": MarkStyle("areas", INK),
+    "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, figures, letter, tile_letters
+from .looks import Looks, figures, letter, symbol, tile_letters
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -53,8 +53,10 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner"):
+    if look in ("number", "char", "default", "corner", "tree"):
         return text
+    if look == "symbols":
+        return symbol(text) or "."
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):
@@ -108,6 +110,8 @@ def _value_text(look: str, v: object) -> str:
     characters at most for a name)."""
     if look == "letters":
         return letter(v)
+    if look == "symbols":
+        return symbol(v)
     if isinstance(v, tuple):
         return ""
     if look == "number":
@@ -151,7 +155,7 @@ def _rooms(grid: Grid, solution: Solution, looks: Looks) -> list | None:
             parts.append([((i // grid.cols - r0) // h, (i % grid.cols - c0) // w) for i in range(grid.size)])
     for name, values in solution.decisions.items():
         look = looks.decisions.get(name)
-        if look == "areas":
+        if look in ("areas", "blocks"):
             parts.append([values.get(i) for i in range(grid.size)])
         elif look == "walls" and looks.lattices.get(name) == "edges":
             parts.append(_divided(grid, values))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 
 from .. import ast
+from .blocks import BLOCK_NODES, BlockTypes, runs_side
 from .constructs import CONSTRUCT_NODES, ConstructTypes
 from .edges import EDGE_NODES, EdgeTypes
 from .symbols import Type
 
 
-class ExpressionTypes(ConstructTypes, EdgeTypes):
+class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -46,6 +47,8 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
                         t = None
                     types.append(t)
                 return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
+            if runs_side(e) is not None:
+                return self.runs_compare(e)
             if isinstance(e, ast.Compare):
                 types = []
                 for side in (e.left, e.right):
@@ -403,6 +406,8 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
             return body
         if isinstance(e, EDGE_NODES):
             return self.edge_type(e)
+        if isinstance(e, BLOCK_NODES):
+            return self.block_type(e)
         if isinstance(e, ast.CornersOf):
             return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, CONSTRUCT_NODES):

@@ -15,6 +15,7 @@ from .. import ast
 from ..checker import Symbols
 from ..errors import ParamError
 from ..grid import Grid, cell_name
+from .blocks import BlockRules
 from .clues import ClueMeanings
 from .edges import EdgeRules
 from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
@@ -27,7 +28,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(EdgeRules, ClueMeanings, Expressions):
+class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -208,6 +209,10 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
             out = left - right
             if out:
                 self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
+        elif isinstance(st, ast.Compare) and ast.Runs in (type(st.left), type(st.right)):
+            if not self.runs_hold(st):
+                c = self.cell(st.left.cell if isinstance(st.left, ast.Runs) else st.right.cell)
+                self.fail("the runs around the cell differ from the clue", () if c is None else (c,))
         elif isinstance(st, ast.Compare):
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):

@@ -72,6 +72,8 @@ class Expressions:
             return frozenset(seen)
         if isinstance(e, ast.ComponentAlong):
             return self.along(e)
+        if isinstance(e, ast.SameValue):
+            return self.same_value_cells(e)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -188,6 +190,8 @@ class Expressions:
             return self.cells(f.left) <= self.cells(f.right)
         if isinstance(f, ast.Avoids):
             return not (self.cells(f.left) & self.cells(f.right))
+        if isinstance(f, ast.Compare) and ast.Runs in (type(f.left), type(f.right)):
+            return self.runs_hold(f)
         if isinstance(f, ast.Compare):
             return _compare(self.number(f.left), f.op, self.number(f.right))
         if isinstance(f, ast.AllDifferent):

@@ -405,6 +405,15 @@ class _ToAst(FormatMixin):
     def at_same_not(self, meta, c):
         return ast.Not(self.at_same(meta, c), self.sp(meta))
 
+    def same_value(self, meta, c):
+        if str(c[0]) != str(c[1]):
+            raise GridSyntaxError(f"'{c[0]} = {c[1]}[...]' compares two decisions; the cells where a decision "
+                                  f"takes its value at p are written {c[0]} = {c[0]}[p]", self.sp(c[1]))
+        return ast.SameValue(ast.Name(str(c[0]), self.sp(c[0])), c[2], self.sp(meta))
+
+    def runs(self, meta, c):
+        return ast.Runs(c[0], c[1], self.sp(meta))
+
     def neighbours(self, meta, c):
         return ast.Around("side", c[0], self.sp(meta))
 

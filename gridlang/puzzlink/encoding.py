@@ -20,7 +20,9 @@ which objects a part fills from the format item's place:
     line's clues from the grid outwards (pzprjs's ``excellRows`` and
     ``excellCols``);
 a parameter's name
-    one value for the parameter (``field``, ``piece bank``, ...).
+    one value for the parameter (``field``, ``piece bank``, ...);
+``separator``
+    nothing: a ``/`` between two parts (``slash``), written always.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outs
 """Places whose objects become map cells (numbers, marks, clues)."""
 
 PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "outside top left stacked",
-          "corners")
+          "corners", "separator")
 """Every place a format item may name besides a parameter."""
 
 

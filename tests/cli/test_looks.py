@@ -376,6 +376,30 @@ def test_cage_lines_meet_at_inner_corners():
     assert strokes.dashes([((0, 0), (10, 0))], 4, 2) == [((0, 0), (4, 0)), ((6, 0), (10, 0))]
 
 
+def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
+    # Tents' trees (`draw tree as tree`): a crown and a trunk per tree, its map character in the text.
+    grid = Grid(1, 3, ("T", ".", "T"), ("tree", "blank", "tree"))
+    looks = Looks(tiles={"tree": "tree", "blank": "plain"}, decisions={"tent": "tent"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({"tent": {1: True}}, {}), style, CELL, booleans={"tent"}).to_svg())
+    assert len(classes(root, "tree")) == 4  # two trees, each a crown and a trunk
+    assert len(classes(root, "mark tent")) == 2  # the tent and its door
+    assert tokens(grid, Solution({"tent": {1: True}}, {}), looks) == ["T", "^", "T"]
+
+
+def test_water_is_shading_in_pzprjs_blue():
+    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    water = Solution({"shaded": {0: True, 1: True}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())
+    fills = {e.get("fill") for e in classes(root, "mark shaded")}
+    assert fills == {"#0096ff"}
+    assert {e.get("fill") for e in classes(root, "clue") if e.text == "2"} == {"#ffffff"}
+    assert tokens(grid, water, looks) == ["#2", "#"]
+
+
 def test_answer_looks_lamps_stones_tents_letters_and_areas():
     grid = Grid(2, 3, (".", "#", ".", ".", ".", "."), ("blank", "wall", "blank", "blank", "blank", "blank"))
     looks = Looks(tiles={"blank": "plain", "wall": "block"}, decisions={"light": "bulb"})
@@ -399,3 +423,19 @@ def test_answer_looks_lamps_stones_tents_letters_and_areas():
     assert render(grid, solution, looks).splitlines() == [
         "+---+---+---+", "| ● | # | ^ |", "|   +---+---+", "| A | B   ○ |", "+---+---+---+"]
     assert (letter(1), letter(26), letter(27), letter(0)) == ("A", "Z", "AA", "")
+
+
+def test_blocks_look_writes_the_digits_and_outlines_the_blocks():
+    """``blocks``: a value decision's digits in the answer's colour, and thick borders between different
+    values (pzprjs's Fillomino), in the picture and in the text."""
+    grid = Grid(2, 3, (".", "2", ".", ".", ".", "."), ("blank", "given", "blank", "blank", "blank", "blank"))
+    looks = Looks(tiles={"blank": "plain", "given": "number"}, decisions={"digit": "blocks"},
+                  valued=frozenset({"digit"}))
+    solution = Solution({"digit": {0: 2, 1: 2, 2: 3, 3: 1, 4: 3, 5: 3}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, solution, style, CELL).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["1", "2", "3", "3", "3"]  # not over the given 2
+    (blocks,) = classes(root, "areas digit")
+    assert len(segments(blocks)) == 4  # 2|3 and 2/1 and 2/3 on the top row's bottom, 1|3
+    assert render(grid, solution, looks).splitlines() == [
+        "+---+---+---+", "| 2   2 | 3 |", "+---+---+   |", "| 1 | 3   3 |", "+---+---+---+"]

@@ -18,12 +18,12 @@ from gridlang import ast
 from gridlang.backend import SolveOptions, backend_class, backend_names, get_backend
 from gridlang.checker import check
 from gridlang.checker.constructs import STRATEGIES
-from gridlang.errors import GridlangError, MapError, MultipleErrors
-from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, parse_map
-from gridlang.params import resolve_params
+from gridlang.errors import MapError
+from gridlang.maps import parse_map
 from gridlang.parser import parse_spec
 from gridlang.pipeline import load_checked, solve_model
+
+from tiny import spec_judge as _judge, spec_errors as _errors
 
 BACKENDS = tuple(backend_names())
 
@@ -69,14 +69,6 @@ CASES = {
     "rectangles of a clue's size": (HEAD + "require for each c in clue: (component of c in x) is a piece of "
                                            "rectangles(value(c))\nrequire clue in x\n", "2..\n..1\n"),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
 
 
 def brute_force(spec_text: str, map_text: str, domains: dict[str, list]) -> set[tuple]:
@@ -154,12 +146,6 @@ def test_cases_are_not_trivial():
 
 
 # ------------------------------------------------------------------- errors
-
-def _errors(spec_text: str) -> list[tuple[int, int, str]]:
-    with pytest.raises(GridlangError) as e:
-        check(parse_spec(spec_text, "s.grid"))
-    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
-    return [(x.span.line, x.span.column, x.message) for x in errors]
 
 
 @pytest.mark.parametrize("text,where,words", [

@@ -50,6 +50,8 @@ def test_a_format_may_stand_above_what_it_names():
     ("cells: circles (1 = white, 2 = white)", 9, 5, "1 and 2 both go to 'white'"),
     ("cells: borders", 9, 12, "borders cannot fill cells; it fills rooms"),
     ("rooms: number16", 9, 12, "number16 cannot fill rooms"),
+    ("cells: slash", 9, 12, "slash cannot fill cells; it fills separator"),
+    ("separator: number16", 9, 16, "number16 cannot fill separator"),
     ("stars: borders", 9, 12, "borders cannot fill an int parameter"),
     ("stars: piece bank", 9, 12, "piece bank cannot fill an int parameter; it fills a shapes parameter"),
     ("room numbers: number16", 9, 5, "a 'rooms: borders' item comes before them"),
