@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from . import glyphs
 from .canvas import Canvas
 from .grid import Grid
-from .looks import tile_letters
+from .looks import letter
 from .marks import area, borders, css, decision, decision_kinds, edges, tints
 from .looks import symbol
 from .solution import Solution
@@ -63,7 +63,7 @@ __all__ = ["Cell", "MarkStyle", "Painter", "RegionStyle", "Style", "TileStyle", 
 _AREA_SHAPES = ("shade", "tint", "bulb")
 """Boolean marks that fill their cells, drawn under the grid lines and the glyphs."""
 
-_INKED = ("char", "text", "clue", "split", "symbols")
+_INKED = ("char", "text", "letter", "clue", "split", "symbols")
 """Glyphs that are text alone: on a shaded cell they take the style's ``shade_ink``."""
 
 
@@ -248,6 +248,10 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     elif name == "ring":
         canvas.ellipse(*c.at(0.5, 0.5), 0.36 * c.size, 0.36 * c.size, stroke=c.tile.ink,
                        width=max(1.0, 0.08 * c.size))
+    elif name == "letter":
+        if glyphs.has_figures(text):
+            shown = letter(int(text)) if text.isdigit() else text
+            canvas.text(*c.at(0.5, 0.5), shown, glyphs.number_size(shown, c.size), c.tile.ink, cls="clue")
     elif name == "text":
         if glyphs.is_clue(text):
             canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")
@@ -264,10 +268,6 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         glyphs.tree(canvas, c.x, c.y, c.size, c.tile.ink, cls="tree")
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
-    elif name == "letters":
-        if glyphs.has_figures(text):
-            shown = tile_letters(text)
-            canvas.text(*c.at(0.5, 0.5), shown, glyphs.number_size(shown, c.size), c.tile.ink, cls="clue")
     elif name == "corner":
         if glyphs.has_figures(text):
             canvas.text(c.x + 0.22 * c.size, c.y + 0.2 * c.size, text, 0.28 * c.size, c.tile.ink, cls="clue corner")

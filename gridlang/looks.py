@@ -38,6 +38,8 @@ TILE_LOOKS: dict[str, str] = {
     "number": "its number on a white cell: a list of numbers small around the centre, an arrow beside "
               "its number (the cell's text, 7, 1,3,3, ^2)",
     "char": "its map character on a white cell",
+    "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
+               "a ? as it is",
     "block": "a black cell, its number (if any) in white",
     "circle": "a white circle, its number (if any) inside",
     "disc": "a black circle, its number (if any) inside in white",
@@ -51,13 +53,12 @@ TILE_LOOKS: dict[str, str] = {
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
-    "letters": "its number as a letter on a white cell: 1 A, 2 B, ... (a letter clue written as a number)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
-    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
+    "blue": "the cell filled blue, as pzprjs fills a tank; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",
@@ -271,12 +272,6 @@ def figures(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         return ""
     return str(value)
-
-
-def tile_letters(text: str) -> str:
-    """A map cell's text for the tile look ``letters``: a whole number as its letter (``3`` is C), any
-    other text (``?``, ``.``) as it is."""
-    return letter(int(text)) if text.isdigit() else text
 
 
 def letter(value: object) -> str:

@@ -25,12 +25,13 @@ LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
 TREE = "#2e9e3e"
-WATER = "#0096ff"  # pzprjs's shadecolor for water
+BLUE = "#0096ff"  # pzprjs's shade colour of a filled tank (Aquarium)
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
     "symbols": TileStyle(WHITE, "symbols", INK),
+    "letters": TileStyle(WHITE, "letter", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -40,13 +41,12 @@ TILES: dict[str, TileStyle] = {
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
     "tree": TileStyle(WHITE, "tree", TREE),
-    "letters": TileStyle(WHITE, "letters", INK),
 }
 """A tile look's style."""
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
-    "water": MarkStyle("shade", WATER),
+    "blue": MarkStyle("shade", BLUE),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),

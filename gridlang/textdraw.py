@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, figures, letter, symbol, tile_letters
+from .looks import Looks, figures, letter, symbol
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -57,14 +57,14 @@ def tile_text(look: str, text: str) -> str:
         return text
     if look == "symbols":
         return symbol(text) or "."
+    if look == "letters":
+        return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):
         return text if has_figures(text) else "○" if look == "circle" else "●"
     if look == "cross":
         return "x"
-    if look == "letters":
-        return tile_letters(text)
     if look == "frame":
         return text if has_figures(text) else " "
     if look == "split":

@@ -89,6 +89,9 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                            f"an aggregate; state it on its own line", e.span)
                 return None
             if isinstance(e, ast.IsConnected) and self.names_edges(e.cells):
+                if e.diagonal:
+                    self.error(f"'is diagonally connected' joins cells by their corners; {e.cells.id!r} is a "
+                               "decision on edges (say 'is connected')", e.span)
                 if e.size is not None:
                     self.error(f"'with size' counts the cells of a cell set; {e.cells.id!r} is a decision on edges",
                                _span(e.size))

@@ -249,7 +249,8 @@ class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
             size = self.number(st.size)
             if len(cells) != size:
                 self.fail(f"the set has {len(cells)} cell{_s(cells)}, not {size}", cells)
-        pieces = components(self.adj, cells)
+        adj = [self.grid.king_neighbours(i) for i in range(self.grid.size)] if st.diagonal else self.adj
+        pieces = components(adj, cells)
         if len(pieces) > 1:
             stray = [i for piece in pieces[1:] for i in piece]
             self.fail(f"the set falls into {len(pieces)} pieces ({', '.join(str(len(p)) for p in pieces)} "

@@ -368,6 +368,9 @@ class _ToAst(FormatMixin):
     def connected(self, meta, c):
         return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta))
 
+    def connected_diagonally(self, meta, c):
+        return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta), diagonal=True)
+
     def is_path(self, meta, c):
         return ast.IsPath(c[0], c[1], self.sp(meta))
 

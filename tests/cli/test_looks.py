@@ -319,6 +319,17 @@ def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     assert tokens(grid, digits, looks)[:4] == [" ", "4\\", "3\\", "\\3"]
 
 
+def test_letter_clues_are_drawn_as_letters():
+    # pzprjs writes Dominion's letters as numbers (1 for A); they are drawn, and printed, as letters.
+    grid = Grid(1, 4, ("2", "?", "27", "."), ("clue", "clue", "clue", "blank"))
+    looks = Looks(tiles={"clue": "letters", "blank": "plain"}, decisions={"shaded": "shade"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    shaded = Solution({"shaded": {3: True}}, {})
+    root = ET.fromstring(draw(grid, shaded, style, CELL, "", {"shaded"}, {}).to_svg())
+    assert [e.text for e in classes(root, "clue")] == ["B", "?", "AA"]
+    assert tokens(grid, shaded, looks) == ["B", "?", "AA", "#"]
+
+
 def test_a_negative_digit_and_a_split_cell_without_sums_draw_nothing():
     # pzprjs's -1 is a cell left without a number (Sukoro, View); a Kakuro clue cell without sums is `+`.
     chars = ["+", "0,3", ".", "."]
@@ -388,9 +399,9 @@ def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
 
 
 def test_water_is_shading_in_pzprjs_blue():
-    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    # Aquarium's water (`draw shaded as blue`): the shaded cell filled #0096ff, its number in white.
     grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
-    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "blue"})
     water = Solution({"shaded": {0: True, 1: True}}, {})
     style = looks_style(grid, looks).over(default_style(grid))
     root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())
