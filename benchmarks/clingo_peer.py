@@ -20,6 +20,9 @@ Usage::
     python benchmarks/clingo_peer.py                         # the peer alone, the 214 dailies
     python benchmarks/clingo_peer.py --compare               # interleaved with `gridlang solve --json`
     python benchmarks/clingo_peer.py --compare --maps 'daily-2026-01-0*' --backend cpsat
+    python benchmarks/clingo_peer.py --compare --fresh       # both as a user runs them: a new process each
+    python benchmarks/clingo_peer.py MAP BUDGET              # the script alone on one map: its answer as JSON
+    python benchmarks/clingo_peer.py --batch 2 --maps '*'    # the 233 standard maps on a pool of 2 processes
 
 The peer is timed warm (clingo imported before timing), from the facts'
 text to the proved optimum. With ``--compare`` each map is then solved by a
@@ -29,22 +32,31 @@ known optimum in ``tests/data/horse/manifest.json``; the report gives the
 median, 90th percentile (the 193rd of 214 sorted times, as ``gridlang
 bench`` and ``milp_reference.py`` take it) and maximum of each, and how many maps each left
 unproved within ``--time-limit`` seconds.
+
+With ``--fresh`` both sides are timed as a person waits for them: each map
+is solved by a new ``python clingo_peer.py MAP BUDGET`` process (the peer
+as a script: Python's start, clingo's import, the facts, grounding and the
+proof, its answer printed) and by a new ``gridlang solve SPEC --map MAP
+--budget B --json`` process (the ``gridlang`` command beside this Python),
+each timed from its start to its exit by the wall clock, with its CPU
+seconds (user and system, its threads included); which of the two runs
+first alternates from map to map. Run alone on one map, the script imports
+nothing but ``sys``, ``json``, ``collections`` and clingo.
+
+With ``--batch N`` the peer runs as ``gridlang batch`` does: the maps on a
+pool of ``N`` worker processes, each importing clingo once, answers written
+as they come; it prints the total wall time and maps per second
+(``benchmarks/peak_memory.py`` measures the pool's memory from outside).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import statistics
-import subprocess
 import sys
-import time
 from collections import deque
-from pathlib import Path
 
-# The map reading, tile values and map list of the other reference model,
-# which shares no code with gridlang either.
-from milp_reference import SPEC, VALUES, arguments, cases, emit, percentile, read_map
+VALUES = {".": 1, "H": 1, "C": 4, "G": 11, "S": -4}
+"""The tiles' values (``milp_reference.VALUES``; the script alone imports nothing of it)."""
 
 PROGRAM = """
 { wall(V) : grass(V) } B :- budget(B).
@@ -55,6 +67,12 @@ reach(V) :- reach(U), edge(U, V), passable(V), not wall(V).
 #show wall/1.
 """
 
+
+
+def read_map(path) -> list[str]:
+    """The map's rows (equal width, the game's characters), as ``milp_reference.read_map`` reads them."""
+    with open(path, encoding="utf-8") as f:
+        return [r for r in (line.rstrip("\r\n") for line in f) if r]
 
 
 def neighbours(rows: list[str]) -> dict[tuple[int, int], list[tuple[int, int]]]:
@@ -114,7 +132,7 @@ def score(rows: list[str], walls: set[tuple[int, int]], budget: int) -> int | No
     return sum(VALUES.get(rows[r][c], 1) for r, c in seen)
 
 
-def solve_peer(path: Path, budget: int, time_limit: float) -> tuple[int | None, bool]:
+def solve_peer(path, budget: int, time_limit: float) -> tuple[int | None, bool]:
     """Solve one map with the peer program on one clingo thread.
 
     Returns:
@@ -142,49 +160,183 @@ def solve_peer(path: Path, budget: int, time_limit: float) -> tuple[int | None, 
     return (score(rows, last[0], budget) if last else None), proved
 
 
-def solve_gridlang(path: Path, budget: int, time_limit: float, backend: str) -> tuple[int | None, bool, float]:
-    """``gridlang solve --json`` in a new process: ``(verified score, proved, compile + solve seconds)``."""
+def _environment() -> dict[str, str]:
+    import os
+
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's run keeps its bytecode caches
-    run = subprocess.run([sys.executable, "-m", "gridlang", "solve", str(SPEC), "--map", str(path),
-                          "--budget", str(budget), "--backend", backend, "--time-limit", str(time_limit),
-                          "--json"], capture_output=True, text=True, env=env, cwd="/")
+    return env
+
+
+def _gridlang_command(path, budget: int, time_limit: float, backend: str) -> list[str]:
+    """``gridlang solve --json`` as a user types it: the console script beside this Python, else ``-m gridlang``."""
+    from pathlib import Path
+
+    from milp_reference import SPEC
+
+    script = Path(sys.executable).with_name("gridlang")
+    head = [str(script)] if script.is_file() else [sys.executable, "-m", "gridlang"]
+    return head + ["solve", str(SPEC), "--map", str(path), "--budget", str(budget), "--backend", backend,
+                   "--time-limit", str(time_limit), "--json"]
+
+
+def _gridlang_answer(stdout: str) -> tuple[int | None, bool, dict]:
+    """A ``gridlang solve --json`` answer: ``(verified score, proved, seconds by phase)``."""
     try:
-        d = json.loads(run.stdout)
+        d = json.loads(stdout)
     except json.JSONDecodeError:
-        return None, False, float("nan")
-    s = d["seconds"]
+        return None, False, {}
     good = d.get("verified") is True
-    return (d.get("verified_score") if good else None), d["status"] == "OPTIMAL" and good, s["compile"] + s["solve"]
+    return (d.get("verified_score") if good else None), d.get("status") == "OPTIMAL" and good, d.get("seconds", {})
+
+
+def solve_gridlang(path, budget: int, time_limit: float, backend: str) -> tuple[int | None, bool, float]:
+    """``gridlang solve --json`` in a new process: ``(verified score, proved, compile + solve seconds)``."""
+    import subprocess
+
+    run = subprocess.run(_gridlang_command(path, budget, time_limit, backend), capture_output=True, text=True,
+                         env=_environment(), cwd="/")
+    got, proved, s = _gridlang_answer(run.stdout)
+    return got, proved, (s["compile"] + s["solve"]) if s else float("nan")
+
+
+def timed_process(command: list[str]) -> tuple[str, float, float]:
+    """Run ``command`` in a new process from ``/``: ``(standard output, wall seconds, CPU seconds)``.
+
+    The wall clock runs from just before the process is started to its
+    exit; the CPU seconds are its user and system time, its threads
+    included (``wait4``'s resource usage).
+    """
+    import os
+    import subprocess
+    import tempfile
+    import time
+
+    with tempfile.TemporaryFile("w+") as out:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL, env=_environment(), cwd="/")
+        _, _, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = 0  # reaped above
+        out.seek(0)
+        return out.read(), wall, usage.ru_utime + usage.ru_stime
+
+
+def solve_fresh(path, budget: int, time_limit: float, backend: str, order: int) -> dict[str, dict]:
+    """One map solved by the peer script and by ``gridlang solve``, each in a new process, timed as a user waits.
+
+    Args:
+        order: 0 runs the peer first, 1 gridlang first.
+
+    Returns:
+        ``{"peer": ..., "gridlang": ...}``, each ``score``, ``proved``,
+        ``seconds`` (the wall clock, start to exit) and ``cpu``; gridlang's
+        also ``phases``, its own ``seconds``.
+    """
+    peer = [sys.executable, __file__, str(path), str(budget), "--time-limit", str(time_limit)]
+    runs = [("peer", peer), ("gridlang", _gridlang_command(path, budget, time_limit, backend))]
+    row = {}
+    for name, command in (runs if order == 0 else runs[::-1]):
+        stdout, wall, cpu = timed_process(command)
+        if name == "peer":
+            try:
+                d = json.loads(stdout)
+                got, proved, phases = d["score"], d["proved"], None
+            except (json.JSONDecodeError, KeyError):
+                got, proved, phases = None, False, None
+        else:
+            got, proved, phases = _gridlang_answer(stdout)
+        row[name] = {"score": got, "proved": proved, "seconds": round(wall, 4), "cpu": round(cpu, 4)}
+        if phases is not None:
+            row[name]["phases"] = phases
+    return row
+
+
+def script(argv: list[str]) -> int:
+    """The peer as a script on one map: ``MAP BUDGET [--time-limit S]``; prints ``{"score", "proved"}``."""
+    limit = float(argv[argv.index("--time-limit") + 1]) if "--time-limit" in argv else 60.0
+    got, proved = solve_peer(argv[0], int(argv[1]), limit)
+    print(json.dumps({"score": got, "proved": proved}))
+    return 0
+
+
+def _batch_task(task: tuple) -> tuple[str, int | None, bool, int]:
+    """One map of ``--batch``, in a pool worker: ``(name, score, proved, known optimum)``."""
+    path, budget, optimum, limit = task
+    got, proved = solve_peer(path, budget, limit)
+    return path.name, got, proved, optimum
+
+
+def batch(todo: list, workers: int, limit: float, out=None) -> int:
+    """The maps of ``todo`` on a pool of ``workers`` processes; prints wall time, maps per second, misses.
+
+    Returns:
+        1 when a proved answer differs from the known optimum, else 0.
+    """
+    import multiprocessing
+    import time
+
+    t0 = time.perf_counter()
+    proved_right = unproved = wrong = 0
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for name, got, proved, optimum in pool.imap_unordered(_batch_task, [(*t, limit) for t in todo]):
+            unproved += not proved
+            wrong += proved and got != optimum
+            proved_right += proved and got == optimum
+            if out is not None:
+                out.write(json.dumps({"name": name, "score": got, "proved": proved, "optimum": optimum}) + "\n")
+    wall = time.perf_counter() - t0
+    print(f"peer batch: {len(todo)} maps on {workers} processes in {wall:.1f} s, {len(todo) / wall:.2f} maps/s; "
+          f"{proved_right} proved at the known optimum, {unproved} unproved, {wrong} wrong")
+    return 1 if wrong else 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    import statistics
+    import time
+
+    from milp_reference import arguments, cases, emit, percentile
+
     p = arguments(__doc__, "also run `gridlang solve --json`, interleaved")
     p.add_argument("--backend", default="auto", help="gridlang's backend with --compare (default auto)")
     p.add_argument("--time-limit", type=float, default=60, help="seconds per solve (default 60)")
+    p.add_argument("--fresh", action="store_true",
+                   help="with --compare: the peer script and gridlang each in a new process, timed start to exit")
+    p.add_argument("--batch", type=int, metavar="N", help="the peer alone on a pool of N processes, as gridlang batch")
     args = p.parse_args(argv)
     todo = cases(args.maps)
     if not todo:
         print("no maps match", file=sys.stderr)
         return 1
-    solve_peer(*todo[0][:2], args.time_limit)  # warm-up: clingo's import is paid before timing
+    if args.batch:
+        with open(args.out or "/dev/null", "w") as out:
+            return batch(todo, args.batch, args.time_limit, out)
+    if not args.fresh:
+        solve_peer(*todo[0][:2], args.time_limit)  # warm-up: clingo's import is paid before timing
     times: dict[str, list[float]] = {"peer": []}
     if args.compare:
         times["gridlang"] = []
+    cpu: dict[str, list[float]] = {k: [] for k in times}
     unproved = {k: 0 for k in times}
     wrong = 0
     out = open(args.out, "w") if args.out else None
-    for path, budget, optimum in todo:
-        t0 = time.perf_counter()
-        got, proved = solve_peer(path, budget, args.time_limit)
-        row = {"name": path.name, "optimum": optimum,
-               "peer": {"score": got, "proved": proved, "seconds": round(time.perf_counter() - t0, 4)}}
-        if args.compare:
-            g, g_proved, g_sec = solve_gridlang(path, budget, args.time_limit, args.backend)
-            row["gridlang"] = {"score": g, "proved": g_proved, "seconds": round(g_sec, 4)}
+    for k, (path, budget, optimum) in enumerate(todo):
+        if args.compare and args.fresh:
+            row = {"name": path.name, "optimum": optimum, **solve_fresh(path, budget, args.time_limit, args.backend,
+                                                                         k % 2)}
+        else:
+            t0 = time.perf_counter()
+            got, proved = solve_peer(path, budget, args.time_limit)
+            row = {"name": path.name, "optimum": optimum,
+                   "peer": {"score": got, "proved": proved, "seconds": round(time.perf_counter() - t0, 4)}}
+            if args.compare:
+                g, g_proved, g_sec = solve_gridlang(path, budget, args.time_limit, args.backend)
+                row["gridlang"] = {"score": g, "proved": g_proved, "seconds": round(g_sec, 4)}
         for name in times:
             r = row[name]
             times[name].append(r["seconds"])
+            if "cpu" in r:
+                cpu[name].append(r["cpu"])
             unproved[name] += not r["proved"]
             wrong += r["proved"] and r["score"] != optimum
         emit(row, out, None if args.quiet else f"{path.name:28s} " + "  ".join(
@@ -195,12 +347,17 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for name, ts in times.items():
         label = name if name == "peer" else f"gridlang {args.backend}"
-        print(f"{label:15s} maps {len(ts):4d}  median {statistics.median(ts):.3f} s  p90 {percentile(ts, 90):.3f} s  "
-              f"max {max(ts):.3f} s  unproved {unproved[name]}")
+        line = (f"{label:15s} maps {len(ts):4d}  median {statistics.median(ts):.3f} s  p90 {percentile(ts, 90):.3f} s  "
+                f"max {max(ts):.3f} s  unproved {unproved[name]}")
+        if cpu[name]:
+            line += f"  cpu median {statistics.median(cpu[name]):.3f} s  p90 {percentile(cpu[name], 90):.3f} s"
+        print(line)
     if wrong:
         print(f"{wrong} proved answers differ from the known optimum", file=sys.stderr)
     return 1 if wrong else 0
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and not sys.argv[1].startswith("-"):
+        sys.exit(script(sys.argv[1:]))
     sys.exit(main())

@@ -9,8 +9,13 @@ in the format of ``gridlang batch`` (so ``gridlang plot`` draws it), plus
 ``set``, ``expected`` (the known optimum, or None), ``correct`` (verified,
 proved, and at the known optimum; with ``unique``, proved unique),
 ``wall`` (seconds of the whole call, process start-up included when
-fresh) and ``cpu`` (CPU seconds of the call, solver threads included;
-warm only).
+fresh), ``cpu`` (CPU seconds of the call, solver threads included; when
+fresh, the child process's own, where the system reports them) and, when
+fresh, ``peak_memory`` (the process's peak resident size, bytes).
+
+The summary gives, beside the chosen phases (``compile+solve`` by
+default), the end-to-end wall time of the same rows: with ``--fresh``
+what a person waits for, from the process's start to its exit.
 
 Named sets, from a checkout's ``tests/data/horse`` (its ``manifest.json``
 gives budgets and known optima) and ``puzzles/instances``:
@@ -176,19 +181,45 @@ def _fresh(case: dict, backend: str, time_limit: float | None, settings) -> dict
     if case["unique"]:
         cmd.append("--unique")
     t0 = time.perf_counter()
-    # From a neutral directory: a checkout's gridlang/ would shadow the installed package.
-    import subprocess
-
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tempfile.gettempdir())
+    stdout, stderr, cpu, peak = _child(cmd)
     wall = time.perf_counter() - t0
     if tmp is not None:
         Path(tmp.name).unlink()
     try:
-        row = json.loads(proc.stdout)
+        row = json.loads(stdout)
     except ValueError:
-        row = {"status": "ERROR", "verified": False, "error": proc.stderr.strip()[-500:], "backend": backend}
-    row.update(map=_map_name(case), wall=round(wall, 4), cpu=None)
+        row = {"status": "ERROR", "verified": False, "error": stderr.strip()[-500:], "backend": backend}
+    row.update(map=_map_name(case), wall=round(wall, 4), cpu=None if cpu is None else round(cpu, 4),
+               peak_memory=peak)
     return row
+
+
+def _child(cmd: list[str]) -> tuple[str, str, float | None, int | None]:
+    """Run ``cmd`` from a neutral directory (a checkout's gridlang/ would shadow the installed package).
+
+    Returns:
+        Its standard output and error, its CPU seconds (user and system,
+        its threads included) and its peak resident size in bytes, the
+        last two None where the system has no ``os.wait4``.
+    """
+    import os
+    import subprocess
+    import tempfile
+
+    where = tempfile.gettempdir()
+    if not hasattr(os, "wait4"):
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=where)
+        return proc.stdout, proc.stderr, None, None
+    # Files, not pipes: the child is reaped by os.wait4 (for its resource usage), so nothing may wait on pipes.
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out, tempfile.TemporaryFile("w+", encoding="utf-8") as err:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=where)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
+    return stdout, stderr, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * scale
 
 
 def _map_name(case: dict) -> str:
@@ -210,25 +241,42 @@ def metric(row: dict[str, Any], name: str) -> float | None:
 
 
 def summary(rows: Iterable[dict[str, Any]], name: str = "compile+solve", baseline: str | None = None) -> list[str]:
-    """Per set and backend: maps, correct, median, p90 and max of ``name``, ratios of median and p90
-    against ``baseline`` (default: the first backend)."""
-    import statistics
-
+    """Per set and backend: maps, correct, median, p90 and max of ``name``, and beside them of the
+    end-to-end wall time (``elapsed``: with ``--fresh``, the process's start to its exit), each with
+    the ratios of median and p90 against ``baseline`` (default: the first backend)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         groups.setdefault((r.get("set", "?"), r.get("backend", "?")), []).append(r)
     lines = []
-    base: dict[str, tuple[float, float]] = {}
+    base: dict[tuple[str, str], tuple[float, float]] = {}
+    shown = [name] if name == "elapsed" else [name, "elapsed"]
     for (set_name, backend), rs in groups.items():
-        values = sorted(v for r in rs if (v := metric(r, name)) is not None)
-        if not values:
-            continue
-        med, p90 = statistics.median(values), values[min(len(values) - 1, int(0.9 * len(values)))]
-        if baseline is None or backend == baseline:
-            base.setdefault(set_name, (med, p90))
-        b = base.get(set_name)
-        ratio = f"  x{med / b[0]:.2f} / x{p90 / b[1]:.2f}" if b and b[0] > 0 and b[1] > 0 else ""
-        slow = max(rs, key=lambda r: metric(r, name) or 0.0)
-        lines.append(f"{set_name:12s} {backend:7s} maps {len(rs):4d}  correct {sum(r['correct'] for r in rs):4d}  "
-                     f"{name} median {med:.3f} s  p90 {p90:.3f} s  max {values[-1]:.3f} s ({slow['name']}){ratio}")
+        parts = []
+        for each in shown:
+            figures = _figures(rs, each)
+            if figures is None:
+                continue
+            med, p90, top, slow = figures
+            if baseline is None or backend == baseline:
+                base.setdefault((set_name, each), (med, p90))
+            b = base.get((set_name, each))
+            ratio = f"  x{med / b[0]:.2f} / x{p90 / b[1]:.2f}" if b and b[0] > 0 and b[1] > 0 else ""
+            label = "end to end" if each == "elapsed" and name != "elapsed" else each
+            parts.append(f"{label} median {med:.3f} s  p90 {p90:.3f} s  max {top:.3f} s ({slow}){ratio}")
+        if parts:
+            lines.append(f"{set_name:12s} {backend:7s} maps {len(rs):4d}  correct {sum(r['correct'] for r in rs):4d}  "
+                         + "  |  ".join(parts))
     return lines
+
+
+def _figures(rows: list[dict[str, Any]], name: str) -> tuple[float, float, float, str] | None:
+    """Median, 90th percentile and maximum of ``name`` over ``rows``, and the name of the slowest;
+    None when no row has it."""
+    import statistics
+
+    timed = [(v, r) for r in rows if (v := metric(r, name)) is not None]
+    if not timed:
+        return None
+    values = sorted(v for v, _ in timed)
+    slow = max(timed, key=lambda t: t[0])[1]
+    return statistics.median(values), values[min(len(values) - 1, int(0.9 * len(values)))], values[-1], slow["name"]

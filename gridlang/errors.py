@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from .nodes import node
 from pathlib import Path
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Span:
     """A location in a source file: 1-based line and column.
 

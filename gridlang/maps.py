@@ -169,12 +169,13 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None, spec=No
     p = path
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
-    from .puzzlink.url import url_line
+    if "://" in text:  # a URL line holds one; without it the puzz.link package is not imported (its engine, 8 ms)
+        from .puzzlink.url import url_line
 
-    if url_line(text) is not None:
-        from .puzzlink import map_from_url
+        if url_line(text) is not None:
+            from .puzzlink import map_from_url
 
-        return map_from_url(text, p, spec, puzzle)
+            return map_from_url(text, p, spec, puzzle)
     data = None
     for plugin in [find_plugin(puzzle)] if puzzle is not None else all_plugins():
         data = plugin.read_map(p, text)

@@ -7,7 +7,7 @@ compiled by :mod:`gridlang.compiler`. Every node keeps its source span
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..nodes import node
 from typing import Union
 
 from .expressions import (Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf,
@@ -41,7 +41,7 @@ Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsCon
              ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity, Format]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Spec:
     """A parsed spec: its statements in source order and where it came from."""
 

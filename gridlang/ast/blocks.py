@@ -11,13 +11,12 @@ in docs/language.md ("Blocks and runs").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..errors import Span
+from ..nodes import field, node
 from .expressions import Expr, Name
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SameValue:
     """``D = D[p]``: the cells on which D is made and takes the value D takes at cell p.
 
@@ -33,7 +32,7 @@ class SameValue:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Runs:
     """``runs of S around c``: the lengths of the maximal runs of S-cells among the eight cells around c.
 

@@ -11,13 +11,13 @@ cells", "Named expressions", "Cells as numbers").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..nodes import field, node
 
 from ..errors import Span
 from .expressions import Expr, Name
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Let:
     """``let NAME = EXPR`` or ``let NAME(P, ...) = EXPR``: a named expression.
 
@@ -35,7 +35,7 @@ class Let:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Call:
     """``NAME(ARGS)`` before it is resolved: a let with parameters, or a part of a structured tile."""
 
@@ -44,7 +44,7 @@ class Call:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Part:
     """``down(c)``: the part of a ``tile T numbers A, B, ...`` cell named ``name`` (an integer).
 
@@ -62,7 +62,7 @@ class Part:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ValuesOf:
     """``values(c)``: the numbers a clue cell holds, in order (a list known from the map)."""
 
@@ -70,7 +70,7 @@ class ValuesOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DirectionOf:
     """``direction(c)``: the direction of an arrow clue's arrow (a direction, as ``up`` is)."""
 
@@ -78,7 +78,7 @@ class DirectionOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Distance:
     """``distance(p, q)``: the side steps between two cells, ``|dr| + |dc|`` (an integer)."""
 
@@ -87,7 +87,7 @@ class Distance:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IndexOf:
     """``row index(p)`` or ``column index(p)``: the cell's row or column, counted from 1 at the top
     (left), as messages count them.
@@ -102,7 +102,7 @@ class IndexOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IsKnown:
     """``N is known``: the numbers, list or direction N reads from map cells hold no ``?``
     (a direction: the cell has an arrow). A condition known from the map."""
@@ -111,7 +111,7 @@ class IsKnown:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Connectivity:
     """``connectivity STRATEGY``: the connectivity encoding for the backends that offer it
     (``--connectivity`` overrides it)."""

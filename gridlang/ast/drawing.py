@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..nodes import field, node
 
 from ..errors import Span
 from .expressions import Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Draw:
     """``draw NAME as LOOK``, or ``draw H x W block as LOOK``.
 

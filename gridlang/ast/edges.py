@@ -13,13 +13,13 @@ whether an edge is chosen, an integer edge is chosen when its value is not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..nodes import field, node
 
 from ..errors import Span
 from .expressions import Expr, Name
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class EdgeAt:
     """``line[p, q]``: the edge between the side neighbours p and q (two cells, or two corners on
     corner edges) is chosen, a condition; for an integer decision its value, a number. False (0)
@@ -31,7 +31,7 @@ class EdgeAt:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Degree:
     """``degree(line, p)``: the chosen edges at cell p (on corner edges: of the four framing p), or
     at corner v (on corner edges: the up to four meeting at v); for an integer decision the sum
@@ -42,7 +42,7 @@ class Degree:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Bend:
     """``straight(line, p)`` or ``turn(line, p)``: p (a cell, or a corner on corner edges) has
     exactly two chosen edges, on opposite sides (``kind == "straight"``) or on two sides that meet
@@ -54,7 +54,7 @@ class Bend:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IsLoop:
     """``line is a loop``: the chosen edges form one single closed loop (at least one edge)."""
 
@@ -62,7 +62,7 @@ class IsLoop:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ComponentAlong:
     """``component of p along line``: the cells joined to p by chosen edges (p included)."""
 
@@ -71,7 +71,7 @@ class ComponentAlong:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CornersOf:
     """``corners(p)``: the four corners of cell p, ``(r, c)``, ``(r, c + 1)``, ``(r + 1, c)`` and
     ``(r + 1, c + 1)`` for p = ``(r, c)``; a set of corners that ``for each`` and the aggregates

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..nodes import field, node
 from typing import Union
 
 from ..errors import Span
@@ -10,7 +10,7 @@ from ..errors import Span
 
 # ----------------------------------------------------------------- expressions
 
-@dataclass(frozen=True, slots=True)
+@node
 class Name:
     """A reference to a tile, tag, parameter, decision or region."""
 
@@ -18,7 +18,7 @@ class Name:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IntLit:
     """An integer literal."""
 
@@ -26,21 +26,21 @@ class IntLit:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Border:
     """The cells in the first or last row or column."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AllCells:
     """Every cell of the map."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Not:
     """Complement of a cell set."""
 
@@ -48,7 +48,7 @@ class Not:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class And:
     """Intersection of cell sets."""
 
@@ -56,7 +56,7 @@ class And:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Or:
     """Union of cell sets."""
 
@@ -64,7 +64,7 @@ class Or:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Count:
     """``count(S)``: the number of cells in S."""
 
@@ -72,7 +72,7 @@ class Count:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Value:
     """``value(S)``: the sum of the tile values of the cells in S."""
 
@@ -80,7 +80,7 @@ class Value:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Add:
     """``left + right`` or ``left - right`` (``sign`` is +1 or -1)."""
 
@@ -90,7 +90,7 @@ class Add:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Mul:
     """``left * right``; at most one side may depend on decisions."""
 
@@ -99,7 +99,7 @@ class Mul:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Neg:
     """``-operand``."""
 
@@ -107,7 +107,7 @@ class Neg:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SumOf:
     """``sum(P)``: the sum of the integers of a ``set of int`` parameter."""
 
@@ -115,14 +115,14 @@ class SumOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class TileValue:
     """``value`` on the right of ``D = value``: each cell's own tile value."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Is:
     """``D = V``: the cells where the enumerated decision D takes the value V.
 
@@ -138,7 +138,7 @@ class Is:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Implies:
     """``A implies B``: B holds wherever A does (conditions only)."""
 
@@ -147,7 +147,7 @@ class Implies:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class At:
     """``S[p]``: cell p is in the cell set S; ``D[p]``: an integer decision's value at p.
 
@@ -161,7 +161,7 @@ class At:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AtIs:
     """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``).
 
@@ -176,7 +176,7 @@ class AtIs:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Around:
     """The neighbours of a cell: ``neighbours(p)``, ``diagonal neighbours(p)``, ``king neighbours(p)``.
 
@@ -192,7 +192,7 @@ class Around:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class LineOf:
     """``row(p)``, ``column(p)``, ``room(p)``: the row, column or room that holds cell p.
 
@@ -206,7 +206,7 @@ class LineOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Component:
     """``component of p in S``: the cells of S connected to p through S (empty when p is not in S)."""
 
@@ -215,7 +215,7 @@ class Component:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Aggregate:
     """``count(F for q in S)``, ``sum(N for q in S)``, ``all(F for q in S)``, ``any(F for q in S)``.
 
@@ -236,7 +236,7 @@ class Aggregate:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AllDifferent:
     """``all different D in S``: no two cells of S take the same value of the enumerated decision D."""
 
@@ -245,7 +245,7 @@ class AllDifferent:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Direction:
     """``up``, ``down``, ``left`` or ``right``: a step between side neighbours.
 
@@ -264,7 +264,7 @@ class Direction:
         return Direction.STEPS[self.name]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Sight:
     """``sight from p toward q through S``: the cells seen from p looking toward its side neighbour q.
 
@@ -279,7 +279,7 @@ class Sight:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Shapes:
     """A family of polyominoes.
 
@@ -297,7 +297,7 @@ class Shapes:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IsPiece:
     """``S is a piece of F``: S is exactly one polyomino of F, in any rotation or reflection."""
 
@@ -306,7 +306,7 @@ class IsPiece:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ConsistsOf:
     """``S consists of F``: S is one piece of each entry of F, no two overlapping or sharing a side."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Union
 
 from ..errors import Span
+from ..nodes import field, node
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class FormatEntry:
     """``KEY = VALUE`` in a format item's mapping.
 
@@ -29,7 +29,7 @@ class FormatEntry:
     value_span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class FormatItem:
     """``PLACE: ENCODING [(KEY = VALUE, ...)]``: a part of the URL's body and where its values go.
 
@@ -48,7 +48,7 @@ class FormatItem:
     encoding_span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class FormatFlag:
     """``flag "X": NAME = INT``: the URL's flag X sets parameter NAME to INT."""
 
@@ -60,7 +60,7 @@ class FormatFlag:
     param_span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Format:
     """``format KIND "NAME" "ALIAS"...: ITEM...``: a URL format of the puzzle.
 

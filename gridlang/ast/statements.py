@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..nodes import field, node
 from typing import Union
 
 from ..errors import Span
@@ -11,7 +11,7 @@ from .expressions import Expr, IntLit, Name
 
 # ------------------------------------------------- formulas over a pair of cells
 
-@dataclass(frozen=True, slots=True)
+@node
 class CellRef:
     """``S[a]``: the set or decision S at the cell bound to ``a``."""
 
@@ -20,7 +20,7 @@ class CellRef:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PMember:
     """``S[a]``: cell ``a`` is in the cell set S (a tile, tag, Boolean decision or region)."""
 
@@ -28,7 +28,7 @@ class PMember:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PEq:
     """``D[a] = V`` or ``D[a] = D[b]``: a decision's value at a cell.
 
@@ -41,7 +41,7 @@ class PEq:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PNot:
     """``not F``."""
 
@@ -49,7 +49,7 @@ class PNot:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PAnd:
     """``F and G and ...``."""
 
@@ -57,7 +57,7 @@ class PAnd:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class POr:
     """``F or G or ...``."""
 
@@ -65,7 +65,7 @@ class POr:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PImplies:
     """``F implies G``."""
 
@@ -79,7 +79,7 @@ PFormula = Union[PMember, PEq, PNot, PAnd, POr, PImplies]
 
 # ------------------------------------------------------------------ statements
 
-@dataclass(frozen=True, slots=True)
+@node
 class Puzzle:
     """``puzzle "NAME" [variant "VARIANT"]``: names the rules, and so the verifier."""
 
@@ -88,7 +88,7 @@ class Puzzle:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CharSpec:
     """A map character or an inclusive range of them (``'0'-'9'``)."""
 
@@ -101,7 +101,7 @@ class CharSpec:
         return [chr(c) for c in range(ord(self.first), ord(self.last) + 1)]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Tile:
     """``tile NAME CHARS... [value N] [linked] [exactly N | at most N | at least N] [TAG...]``.
 
@@ -154,7 +154,7 @@ class Tile:
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Param:
     """``param NAME: int|set of int|shapes [OP N]... [= DEFAULT]``.
 
@@ -170,7 +170,7 @@ class Param:
     default_span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Symbol:
     """A value name in an enumerated domain (``snake`` in ``{snake} | sizes``)."""
 
@@ -178,7 +178,7 @@ class Symbol:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DomainRange:
     """``LOW..HIGH`` in a domain: the integers from LOW to HIGH, both included.
 
@@ -191,7 +191,7 @@ class DomainRange:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DomainValues:
     """``values of T`` in a domain: the distinct values of the cells of tile T on the map (a
     number tile's numbers), ascending."""
@@ -204,7 +204,7 @@ DomainPart = Union[Symbol, IntLit, Name, DomainRange, DomainValues]
 """A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Decide:
     """``decide NAME: DOMAIN on CELLS``: one decision per cell of CELLS.
 
@@ -234,7 +234,7 @@ class Decide:
         return self.domain != "bool"
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Region:
     """``region NAME = reach from ROOTS through PASSABLE``: the flood fill.
 
@@ -248,7 +248,7 @@ class Region:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Avoids:
     """``require A avoids B``: no cell is in both."""
 
@@ -257,7 +257,7 @@ class Avoids:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Subset:
     """``require A in B``: every cell of A is in B."""
 
@@ -266,7 +266,7 @@ class Subset:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Compare:
     """``require LEFT OP RIGHT`` over linear sums."""
 
@@ -276,7 +276,7 @@ class Compare:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Objective:
     """``maximize EXPR`` or ``minimize EXPR``."""
 
@@ -285,7 +285,7 @@ class Objective:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IsConnected:
     """``require S is connected [with size N]``, ``require S is diagonally connected``.
 
@@ -300,7 +300,7 @@ class IsConnected:
     diagonal: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IsPath:
     """``require S is a path between E``: S is one induced simple path whose ends are E.
 
@@ -314,7 +314,7 @@ class IsPath:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Family:
     """A family of cell sets of the map that ``for each`` runs over.
 
@@ -336,7 +336,7 @@ class Family:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ForEach:
     """``require for each x in D: RULE``: RULE once per member of D.
 
@@ -351,7 +351,7 @@ class ForEach:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Holds:
     """``require F``: the condition F holds (F built from relations with not, and, or, implies)."""
 
@@ -359,7 +359,7 @@ class Holds:
     span: Span | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ForPairs:
     """``require for each neighbours a, b: F``: F holds for every ordered pair of neighbouring cells."""
 

@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
             deadline and ``seconds.total`` count from there; None for now.
     """
     started = time.perf_counter() if started is None else started
-    parser = _build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _build_parser(argv[0] if argv else None)
     args, rest = parser.parse_known_args(argv)
     debug = getattr(args, "debug", False)
     args.started = started

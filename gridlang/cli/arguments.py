@@ -65,7 +65,17 @@ class _Parser(argparse.ArgumentParser):
         return ""
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def _build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``gridlang`` parser; given ``command``, one of :data:`COMMANDS`, with that subcommand alone.
+
+    A command reads one subcommand's arguments, and building all thirteen
+    subparsers there were then (each an ``ArgumentParser`` with its own formatter) took 34
+    million instructions, some 6 ms of every command at rest. The first
+    argument names the subcommand when it is one (argparse takes nothing
+    before it but ``--help`` and ``--version``), so the parser built for
+    it parses, and refuses, exactly as the whole one does; any other first
+    argument gets the whole parser, for the usage and the closest command.
+    """
     p = _Parser(
         prog="gridlang",
         description=("State a grid puzzle's rules once in a .grid spec; solve it with MILP, CP-SAT, MaxSAT\n"
@@ -75,86 +85,108 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"gridlang {__import__('gridlang').__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, add in _SUBCOMMANDS.items():
+        if command not in _SUBCOMMANDS or name == command:
+            add(sub)
+    for each in sub.choices.values():
+        each.set_defaults(command_parser=each)
+    return p
 
-    def common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False, url: bool = False) -> None:
-        sp.add_argument("spec", nargs="?" if url else None, help="the .grid spec" + (
-            " (with --url: the genre's bundled spec when omitted)" if url else ""))
-        if need_map:
-            alternatives = image or url
-            where = sp.add_mutually_exclusive_group(required=True) if alternatives else sp
-            where.add_argument("--map", "-m", required=not alternatives, help="map or instance file (text or JSON)")
-            if image:
-                where.add_argument("--image", metavar="PICTURE", help="read the map off a screenshot of the game")
-                sp.add_argument("--calibration", metavar="FILE", help="colours for --image (default: the plug-in's)")
-            if url:
-                where.add_argument("--url", help="a puzz.link URL, decoded into the map (gridlang import URL shows it)")
-            sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
-                            help="set a parameter the spec declares (also --NAME VALUE)")
-            sp.set_defaults(accepts_params=True, command_parser=sp)
-        sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
-    def solver_options(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND",
-                        help="solver: %(choices)s (default: auto, which picks per map)")
-        sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree, reach; default per backend: gridlang backends)")
-        sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
-                        help="wall-clock limit for the solve (checked by the solver between its steps: "
-                             "a large MILP root node can run over by seconds)")
-        sp.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
-                        help="largest resident memory, e.g. 2G or 800M (default: 3/4 of the machine's); a model "
-                             "clearly larger is refused, a solve that grows past it stops as at the time limit")
-        sp.add_argument("--workers", "-w", type=_workers, metavar="N",
-                        help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
-        sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
-        sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
-        sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
-                        help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
-                             "(any CP-SAT parameter), milp.seed_cuts=1; repeatable")
+def _common(sp: argparse.ArgumentParser, need_map: bool = True, image: bool = False, url: bool = False) -> None:
+    """The spec, the map (or ``--image``, ``--url``), ``--param`` and ``--debug``."""
+    sp.add_argument("spec", nargs="?" if url else None, help="the .grid spec" + (
+        " (with --url: the genre's bundled spec when omitted)" if url else ""))
+    if need_map:
+        alternatives = image or url
+        where = sp.add_mutually_exclusive_group(required=True) if alternatives else sp
+        where.add_argument("--map", "-m", required=not alternatives, help="map or instance file (text or JSON)")
+        if image:
+            where.add_argument("--image", metavar="PICTURE", help="read the map off a screenshot of the game")
+            sp.add_argument("--calibration", metavar="FILE", help="colours for --image (default: the plug-in's)")
+        if url:
+            where.add_argument("--url", help="a puzz.link URL, decoded into the map (gridlang import URL shows it)")
+        sp.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                        help="set a parameter the spec declares (also --NAME VALUE)")
+        sp.set_defaults(accepts_params=True, command_parser=sp)
+    sp.add_argument("--debug", action="store_true", help="show tracebacks")
 
-    def pictures(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--svg", metavar="FILE", help="draw the verified answer as SVG")
-        sp.add_argument("--png", metavar="FILE", help="draw the verified answer as PNG")
-        sp.add_argument("--cell", type=_cell_pixels, default=32, metavar="PIXELS",
-                        help="side of a cell in --svg and --png pictures (default 32)")
+def _solver_options(sp: argparse.ArgumentParser) -> None:
+    """The backend, its strategy, limits, workers and settings."""
+    sp.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND",
+                    help="solver: %(choices)s (default: auto, which picks per map)")
+    sp.add_argument("--connectivity", "-c", help="connectivity strategy (auto, cuts, flow, tree, reach; default per backend: gridlang backends)")
+    sp.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                    help="wall-clock limit for the solve (checked by the solver between its steps: "
+                         "a large MILP root node can run over by seconds)")
+    sp.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                    help="largest resident memory, e.g. 2G or 800M (default: 3/4 of the machine's); a model "
+                         "clearly larger is refused, a solve that grows past it stops as at the time limit")
+    sp.add_argument("--workers", "-w", type=_workers, metavar="N",
+                    help=f"solver threads / portfolio workers (1 to {MAX_WORKERS})")
+    sp.add_argument("--mip-gap", type=_mip_gap, metavar="GAP", help="relative MIP gap, 0 or more (milp)")
+    sp.add_argument("--log", action="store_true", help="show the solver's log on stderr")
+    sp.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
+                    help="a backend setting, e.g. maxsat.algorithm=rc2, cpsat.num_workers=4 "
+                         "(any CP-SAT parameter), milp.seed_cuts=1; repeatable")
 
+def _pictures(sp: argparse.ArgumentParser) -> None:
+    """``--svg``, ``--png`` and ``--cell``."""
+    sp.add_argument("--svg", metavar="FILE", help="draw the verified answer as SVG")
+    sp.add_argument("--png", metavar="FILE", help="draw the verified answer as PNG")
+    sp.add_argument("--cell", type=_cell_pixels, default=32, metavar="PIXELS",
+                    help="side of a cell in --svg and --png pictures (default 32)")
+
+
+def _add_solve(sub) -> None:
     s = sub.add_parser("solve", help="solve a puzzle and verify the answer", epilog=EXIT_CODES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    common(s, image=True, url=True)
-    solver_options(s)
-    pictures(s)
+    _common(s, image=True, url=True)
+    _solver_options(s)
+    _pictures(s)
     s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=commands._cmd_solve)
 
+
+def _add_export(sub) -> None:
     e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
-    common(e)
+    _common(e)
     e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp "
                    "(a clingo .lp program), puzzlink (the map as a puzz.link URL, through the spec's format)")
     e.add_argument("--output", "-o", required=True, help="file to write (- for standard output, puzzlink only)")
     e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
     e.set_defaults(run=commands._cmd_export)
 
+
+def _add_decode(sub) -> None:
     d = sub.add_parser("decode", help="read an external solver's solution file and verify it")
-    common(d)
+    _common(d)
     d.add_argument("--solution", "-s", required=True, help="the solver's solution file")
     d.add_argument("--format", "-f", help="format the model was exported in (default: from the file name; asp for clingo's output)")
     d.add_argument("--json", action="store_true", help="print one JSON object")
-    pictures(d)
+    _pictures(d)
     d.set_defaults(run=commands._cmd_decode)
 
+
+def _add_compile(sub) -> None:
     c = sub.add_parser("compile", help="compile a spec against a map and describe the model")
-    common(c)
+    _common(c)
     c.add_argument("--dump-ir", action="store_true", help="print every variable and constraint")
     c.set_defaults(run=commands._cmd_compile)
 
+
+def _add_verify(sub) -> None:
     v = sub.add_parser("verify", help="check an answer against the spec's own rules, evaluated directly")
-    common(v)
+    _common(v)
     v.add_argument("--solution", "-s", required=True,
                    help="the answer: what solve --json prints, or its decisions object alone")
     v.add_argument("--objective", type=_objective, help="the score the answer claims (default: the file's objective)")
     v.set_defaults(run=commands._cmd_verify)
 
+
+def _add_batch(sub) -> None:
     bt = sub.add_parser("batch", help="solve many maps, one JSON line each, resumable (a process pool or Dask)")
     bt.add_argument("spec", help="the .grid spec")
     bt.add_argument("maps", nargs="+", metavar="MAP_OR_DIR", help="map files and directories of maps")
@@ -171,6 +203,8 @@ def _build_parser() -> argparse.ArgumentParser:
     bt.add_argument("--debug", action="store_true", help="show tracebacks")
     bt.set_defaults(run=commands._cmd_batch)
 
+
+def _add_plot(sub) -> None:
     pl = sub.add_parser("plot", help="plot batch results: share solved against time, time against size")
     pl.add_argument("results", nargs="+", help="JSON-lines results files (one series per file and backend)")
     pl.add_argument("--output", "-o", required=True, help="figure file: .png, .svg or .pdf")
@@ -178,6 +212,8 @@ def _build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--debug", action="store_true", help="show tracebacks")
     pl.set_defaults(run=commands._cmd_plot)
 
+
+def _add_bench(sub) -> None:
     bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
     from ..bench import SETS
 
@@ -199,20 +235,28 @@ def _build_parser() -> argparse.ArgumentParser:
     bn.add_argument("--debug", action="store_true", help="show tracebacks")
     bn.set_defaults(run=commands._cmd_bench)
 
+
+def _add_import(sub) -> None:
     im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
     im.add_argument("url", help="the puzz.link URL")
     im.add_argument("--spec", help="the .grid spec whose format reads it (default: the bundled spec of its genre)")
     im.add_argument("--debug", action="store_true", help="show tracebacks")
     im.set_defaults(run=commands._cmd_import)
 
+
+def _add_check(sub) -> None:
     k = sub.add_parser("check", help="parse and check a spec")
-    common(k, need_map=False)
+    _common(k, need_map=False)
     k.set_defaults(run=commands._cmd_check)
 
+
+def _add_backends(sub) -> None:
     b = sub.add_parser("backends", help="list the backends and whether their solvers are installed")
     b.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     b.set_defaults(run=commands._cmd_backends)
 
+
+def _add_import_image(sub) -> None:
     i = sub.add_parser("import-image", help="read a map off a screenshot of the game and print it")
     i.add_argument("image", metavar="PICTURE", help="the screenshot (PNG, JPEG, ...)")
     i.add_argument("--spec", help="the spec whose plug-in reads it (default: the one plug-in that reads pictures)")
@@ -225,12 +269,17 @@ def _build_parser() -> argparse.ArgumentParser:
     i.add_argument("--debug", action="store_true", help="show tracebacks")
     i.set_defaults(run=commands._cmd_import_image)
 
+
+def _add_calibrate_image(sub) -> None:
     r = sub.add_parser("calibrate-image", help="learn the colours import-image needs from screenshots with known maps")
     r.add_argument("pairs", nargs="+", metavar="PICTURE MAP", help="screenshots, each followed by its map file")
     r.add_argument("--output", "-o", required=True, help="the calibration file to write (JSON)")
     r.add_argument("--spec", help="the spec whose plug-in reads the pictures (default: the one that does)")
     r.add_argument("--debug", action="store_true", help="show tracebacks")
     r.set_defaults(run=commands._cmd_calibrate_image)
+
+
+def _add_serve(sub) -> None:
     sv = sub.add_parser("serve", help="the page in a browser and its JSON API (localhost by default)")
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1, this machine only; see docs/api.md before "
@@ -245,9 +294,28 @@ def _build_parser() -> argparse.ArgumentParser:
                     help="largest resident memory of each worker (default: 3/4 of the machine's, shared out)")
     sv.add_argument("--debug", action="store_true", help="show tracebacks")
     sv.set_defaults(run=commands._cmd_serve)
-    for name, command in sub.choices.items():
-        command.set_defaults(command_parser=command)
-    return p
+
+
+_SUBCOMMANDS = {
+    "solve": _add_solve,
+    "export": _add_export,
+    "decode": _add_decode,
+    "compile": _add_compile,
+    "verify": _add_verify,
+    "batch": _add_batch,
+    "plot": _add_plot,
+    "bench": _add_bench,
+    "import": _add_import,
+    "check": _add_check,
+    "backends": _add_backends,
+    "import-image": _add_import_image,
+    "calibrate-image": _add_calibrate_image,
+    "serve": _add_serve,
+}
+"""Each subcommand and the function that adds its parser, in the order ``--help`` lists them."""
+
+COMMANDS = tuple(_SUBCOMMANDS)
+"""The subcommands' names."""
 
 
 def _cell_pixels(text: str) -> int:

@@ -39,7 +39,6 @@ from .. import ast
 from ..checker.blocks import runs_side
 from ..errors import MapError, SemanticError
 from ..ir import Clause, EqualBlocks, Table
-from ..transforms.table import forbidden_clauses
 from .cellsets import CellValue, neg
 
 
@@ -226,6 +225,9 @@ class BlockLowering:
             name = f"runs around {self.grid.cell_name(c)}" if c is not None else "runs"
             self.constraints.append(Table(tuple(variables), tuple(allowed), name, span))
             return
+        # Here only: importing gridlang.transforms (its encodings, 10 ms) is for the backends that decompose.
+        from ..transforms.table import forbidden_clauses
+
         for clause in forbidden_clauses(tuple(variables), tuple(allowed)):
             self.clause([-g for g in guard] + list(clause), span)
 

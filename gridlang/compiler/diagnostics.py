@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import ast
 from ..errors import GridlangError, MapError, ParamError, SemanticError, Span
 from ..limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
+from ..nodes import field_names
 
 
 class Diagnostics:
@@ -146,8 +147,8 @@ def _names(node) -> list[str]:
         elif isinstance(x, tuple):
             for y in x:
                 walk(y)
-        elif hasattr(x, "__dataclass_fields__"):
-            for f in x.__dataclass_fields__:
+        else:
+            for f in field_names(x):
                 if f != "span":
                     walk(getattr(x, f))
 

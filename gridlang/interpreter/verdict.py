@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..errors import Span
 from ..grid import Cell, Grid, cell_names
+from ..nodes import field_names
 
 _MAX_SHOWN = 12
 
@@ -124,10 +125,10 @@ def _spans(node):
     elif isinstance(node, (tuple, list)):
         for x in node:
             yield from _spans(x)
-    elif hasattr(node, "__dataclass_fields__"):
-        for f in fields(node):
-            if f.name != "attr_spans":
-                yield from _spans(getattr(node, f.name))
+    else:
+        for name in field_names(node):
+            if name != "attr_spans":
+                yield from _spans(getattr(node, name))
 
 
 def _rc(grid: Grid, i: int) -> str:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from .. import ast
 from ..errors import GridlangError, GridSyntaxError, Span, read_source, too_long
 from ..limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
+from ..nodes import field_names
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -247,7 +248,7 @@ def spec_cache_file(path: str, directory: Path) -> Path:
 def _fingerprint() -> tuple:
     """What a cached AST was made with: Python's and gridlang's versions, and
     ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
-    errors' and the limits' modules, and of Lark's package, found without
+    nodes', the errors' and the limits' modules, and of Lark's package, found without
     importing it."""
     from importlib.util import find_spec
 
@@ -256,7 +257,7 @@ def _fingerprint() -> tuple:
     here = Path(__file__).resolve().parent
     package = here.parent
     files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", package / "errors.py",
-             package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
+             package / "nodes.py", package / "limits.py", *sorted(here.glob("*.py")), *sorted((package / "ast").glob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
         files.append(Path(lark.origin))  # the package's __init__.py, which holds its version
@@ -288,7 +289,7 @@ def _check_nesting(statements: list, text: str) -> None:
                 raise GridSyntaxError(f"this expression is nested more than {MAX_NESTING} levels deep (each "
                                       "operator, 'not', count(...) or rule inside another adds a level); "
                                       "split it into regions or rules", node.span, source=text)
-            for name in type(node).__dataclass_fields__:
+            for name in field_names(node):
                 child = getattr(node, name)
                 if isinstance(child, tuple):
                     stack.extend((c, depth + 1) for c in reversed(child) if _is_node(c))
@@ -298,6 +299,6 @@ def _check_nesting(statements: list, text: str) -> None:
 
 def _is_node(x) -> bool:
     """An AST node that can hold others (not a span, a name or a literal)."""
-    return hasattr(x, "__dataclass_fields__") and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
+    return bool(field_names(x)) and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
 
 

@@ -5,10 +5,11 @@ language: right after parsing, each use (``NAME``, ``NAME(ARGS)``) is
 replaced by a copy of EXPR with the arguments in place of the parameters,
 so the checker types the copy where it stands (a let is type-checked at
 each use) and the compiler and the verifier never meet a let. ``S[p]`` with
-S a let of a cell set is ``p in (S)``. A call ``down(c)`` of a part of a
-structured tile (``tile sum numbers down, across``) becomes a
-:class:`~gridlang.ast.Part`, and the calls ``values(c)`` and ``distance(p,
-q)``, ``direction(c)`` their nodes (they are no keywords there, so a
+S a let of a cell set is ``count(p) == 1 and p in (S)``: false off the grid,
+as for a declared set. A call ``down(c)`` of a part of a structured tile
+(``tile sum numbers down, across``) becomes a :class:`~gridlang.ast.Part`,
+and the calls ``values(c)`` and ``distance(p, q)``, ``direction(c)`` their
+nodes (they are no keywords there, so a
 decision may be called ``distance``; a let or a part of that name comes
 first).
 
@@ -29,11 +30,10 @@ expansion passes :data:`MAX_EXPANSION` nodes is refused.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from dataclasses import replace
 
 from .. import ast
+from ..nodes import field_types, replace
 from ..errors import GridlangError, SemanticError, raise_all
 
 _BUILTINS = {"values": ("values(c)", ast.ValuesOf), "direction": ("direction(c)", ast.DirectionOf),
@@ -95,22 +95,27 @@ def _has_call(node) -> bool:
         return True
     if isinstance(node, tuple):
         return any(_has_call(x) for x in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, (ast.Name, ast.IntLit)):
+    if _is_node(node) and not isinstance(node, (ast.Name, ast.IntLit)):
         return any(_has_call(getattr(node, f)) for f in _fields(type(node)))
     return False
+
+
+def _is_node(x) -> bool:
+    """Whether ``x`` is an AST node (made by :func:`gridlang.nodes.node`)."""
+    return isinstance(getattr(type(x), "_fields", None), tuple) and not isinstance(x, tuple)
 
 
 @functools.lru_cache(maxsize=None)
 def _fields(cls: type) -> tuple[str, ...]:
     """The fields of an AST node class that may hold other nodes."""
-    return tuple(f.name for f in dataclasses.fields(cls) if f.name != "span")
+    return tuple(name for name in cls._fields if name != "span")
 
 
 @functools.lru_cache(maxsize=None)
 def _expression_fields(cls: type) -> frozenset[str]:
     """The fields of an AST node class that hold expressions (a name there is a value, not a
     decision's or a set's name)."""
-    return frozenset(f.name for f in dataclasses.fields(cls) if "Expr" in str(f.type))
+    return frozenset(name for name, kind in field_types(cls).items() if "Expr" in kind)
 
 
 class _TooLarge(Exception):
@@ -145,7 +150,7 @@ class _Expander:
             if expr and node.id in self.lets and node.id not in scope:
                 return self.use(self.lets[node.id], None, node, scope)
             return node
-        if not dataclasses.is_dataclass(node) or isinstance(node, (ast.IntLit, ast.Symbol, ast.Let)):
+        if not _is_node(node) or isinstance(node, (ast.IntLit, ast.Symbol, ast.Let)):
             return node
         self.size += 1
         if self.size > MAX_EXPANSION:
@@ -154,7 +159,11 @@ class _Expander:
             return self.call(node, scope)
         if isinstance(node, ast.At) and expr and node.name.id in self.lets and node.name.id not in scope:
             cells = self.use(self.lets[node.name.id], None, node.name, scope)
-            return ast.Subset(self.walk(node.cell, scope, True), cells, node.span)
+            cell = self.walk(node.cell, scope, True)
+            # p is one cell, or none off the grid: there S[p] is false, as for a declared set (an
+            # empty set is a subset of every set, so the subset alone would hold there).
+            on_grid = ast.Compare(ast.Count(cell, node.span), "==", ast.IntLit(1, node.span), node.span)
+            return ast.And((on_grid, ast.Subset(cell, cells, node.span)), node.span)
         if isinstance(node, (ast.Aggregate, ast.ForEach)):
             inner = scope | {node.var.id}
             domain = self.walk(node.domain, scope, True)
@@ -236,7 +245,7 @@ class _Expander:
             return tuple(self.copy(let, x, binding, avoid, inner) for x in node)
         if isinstance(node, ast.Name):
             return self.copy_name(let, node, binding, avoid, inner, expr=True)
-        if not dataclasses.is_dataclass(node) or isinstance(node, (ast.IntLit, ast.Symbol)):
+        if not _is_node(node) or isinstance(node, (ast.IntLit, ast.Symbol)):
             return node
         if isinstance(node, ast.Aggregate):
             var = node.var
@@ -279,6 +288,6 @@ def _free(node) -> frozenset[str]:
         return frozenset((node.id,))
     if isinstance(node, tuple):
         return frozenset().union(*(_free(x) for x in node)) if node else frozenset()
-    if dataclasses.is_dataclass(node) and not isinstance(node, ast.IntLit):
+    if _is_node(node) and not isinstance(node, ast.IntLit):
         return frozenset().union(*(_free(getattr(node, f)) for f in _fields(type(node))))
     return frozenset()

@@ -13,6 +13,7 @@ import itertools
 import pytest
 
 from gridlang.cli import main
+from gridlang.cli.arguments import COMMANDS, _build_parser
 
 from horse_data import REPO
 
@@ -136,6 +137,7 @@ SUBCOMMANDS = {
     "import-image": [["import-image"], ["import-image", "missing.png"]],
     "calibrate-image": [["calibrate-image"], ["calibrate-image", "a.png"], ["calibrate-image", "a.png", "a.txt"]],
     "backends": [["backends", "extra"]],
+    "serve": [["serve", "--port", "70000"], ["serve", "--queue", "many"], ["serve", "extra"]],
     "": [[], ["slove", HORSE], ["--no-such-option"]],
 }
 
@@ -146,3 +148,12 @@ def test_every_subcommand_refuses_missing_or_bad_arguments_in_one_line(command, 
     for argv in SUBCOMMANDS[command]:
         code, _, err = run(argv, capsys)
         refused(code, err, argv)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_the_parser_built_for_one_subcommand_reads_it_as_the_whole_parser_does(command):
+    whole = _build_parser()._subparsers._group_actions[0].choices[command]
+    alone = _build_parser(command)._subparsers._group_actions[0].choices
+    assert list(alone) == [command]
+    assert [(a.option_strings, a.dest, a.default, a.required) for a in alone[command]._actions] == \
+        [(a.option_strings, a.dest, a.default, a.required) for a in whole._actions]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gridlang.bench import SETS, cases, hard_tail_map, run, summary
 from gridlang.cli import main
+from gridlang.schemas import validator
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,6 +51,7 @@ def test_warm_rows_are_interleaved_correct_and_summarised(tmp_path):
     lines = summary(rows)
     assert lines[0].startswith("january      maxsat  maps    2  correct    2  compile+solve median ")
     assert lines[0].endswith("x1.00 / x1.00")
+    assert "x1.00 / x1.00  |  end to end median " in lines[0]  # the time a user waits, beside the phases
 
 
 def test_fresh_process_per_solve_proves_uniqueness(tmp_path, capsys):
@@ -58,5 +60,19 @@ def test_fresh_process_per_solve_proves_uniqueness(tmp_path, capsys):
                  "--out", str(out), "--metric", "elapsed", "--root", str(REPO), "--quiet"])
     assert code == 0
     row = json.loads(out.read_text())
-    assert (row["status"], row["unique"], row["correct"], row["cpu"]) == ("SOLVED", True, True, None)
-    assert "snake-eggs   cpsat   maps    1  correct    1  elapsed median" in capsys.readouterr().out
+    assert (row["status"], row["unique"], row["correct"]) == ("SOLVED", True, True)
+    assert 0 < row["cpu"] and 10 * 2**20 < row["peak_memory"] < 2**32  # the child's own, Python's start included
+    validator("bench").validate(row)
+    line = capsys.readouterr().out
+    assert "snake-eggs   cpsat   maps    1  correct    1  elapsed median" in line and "end to end" not in line
+
+
+def test_the_summary_gives_the_wait_beside_the_phases():
+    rows = [{"set": "s", "backend": b, "name": f"m{i}", "correct": True, "wall": w,
+             "seconds": {"compile": c / 2, "solve": c / 2}}
+            for i, (b, w, c) in enumerate([("auto", 0.5, 0.1), ("asp", 0.25, 0.2)])]
+    auto, asp = summary(rows)
+    assert auto == ("s            auto    maps    1  correct    1  compile+solve median 0.100 s  p90 0.100 s  max 0.100 s "
+                    "(m0)  x1.00 / x1.00  |  end to end median 0.500 s  p90 0.500 s  max 0.500 s (m0)  x1.00 / x1.00")
+    assert asp.endswith("compile+solve median 0.200 s  p90 0.200 s  max 0.200 s (m1)  x2.00 / x2.00  |  "
+                        "end to end median 0.250 s  p90 0.250 s  max 0.250 s (m1)  x0.50 / x0.50")

@@ -340,6 +340,18 @@ def test_yajilin_by_arrows(backend):
     assert sorted(model.grid.cell(i) for i in solution.decisions["shaded"]) == [(2, 0), (2, 2), (4, 3)]
 
 
+def test_a_let_of_cells_indexed_off_the_grid_is_false(backend):
+    """``y[p + up]`` with ``let y = not x``: on the top row there is no cell above, so y[p + up] is
+    false, as for a declared set (it was true: the empty set is a subset of ``not x``). On a 2x2
+    grid the top row is then free (4 ways) and each column of the bottom row has 3: 9 answers."""
+    spec_text = ("tile cell '.'\ndecide x: bool on all\nlet y = not x\n"
+                 "require for each cell p: y[p + up] implies x[p]\n")
+    spec, symbols, data, _, _ = _judge(spec_text, "..\n..\n")
+    model, _ = load_checked(spec, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=120), count=20)
+    assert report.complete is True and len(report.solutions) == 9
+
+
 def test_a_let_compiles_to_the_model_of_its_expression_written_in_place():
     written = KAKURO.replace("let run(c, d) = sight from c toward d through white\n", "")
     for d in ("down", "right"):

@@ -109,10 +109,13 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
 @pytest.mark.parametrize("backend,loaded,absent", [
     # CP-SAT's proto is written through cp_model_helper: ortools.sat.python.cp_model
     # would import pandas and numpy, 0.29 s of a one-off solve.
-    ("cpsat", "ortools.sat.python.cp_model_helper", ("pandas", "ortools.sat.python.cp_model")),
+    # A text map is read without the puzz.link package (its engine and URL reader, 8 ms), and a
+    # backend that decomposes nothing without gridlang.transforms (its encodings, 6 ms).
+    ("cpsat", "ortools.sat.python.cp_model_helper",
+     ("pandas", "ortools.sat.python.cp_model", "gridlang.puzzlink", "gridlang.transforms")),
     # The MILP is built with pyomo.core; pyomo.environ loads every plugin (0.2 s more),
     # which only the LP and MPS writers need.
-    ("milp", "pyomo.core", ("pyomo.environ",)),
+    ("milp", "pyomo.core", ("pyomo.environ", "gridlang.puzzlink")),
 ])
 def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, absent):
     daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
