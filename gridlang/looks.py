@@ -152,15 +152,22 @@ class Looks:
         """The cells of the map's outside frame: every cell of an edge row or column that ends in a
         cell of a ``frame`` tile and holds no empty cell (``plain``) of the grid (a map with outside
         clues, pzprjs's ``excell``): so the last row of a map framed above and on the left, which
-        starts with the frame cell of a row without a clue, stays in the grid."""
+        starts with the frame cell of a row without a clue, stays in the grid. Behind a framed edge
+        line, the next line inwards is framed too when it is such a line with a frame cell between its
+        ends (the corner of clues stacked several to a line)."""
         frame = {i for i in range(grid.size) if self.tile_look(grid, i) == "frame"}
         if not frame:
             return frozenset()
         rows, cols = grid.rows, grid.cols
-        lines = [grid.row_cells(0), grid.row_cells(rows - 1), grid.column_cells(0), grid.column_cells(cols - 1)]
+        sides = [[grid.row_cells(r) for r in range(rows)], [grid.row_cells(r) for r in reversed(range(rows))],
+                 [grid.column_cells(c) for c in range(cols)], [grid.column_cells(c) for c in reversed(range(cols))]]
         out: set[int] = set(frame)
-        for line in lines:
-            if (line[0] in frame or line[-1] in frame) and all(self.tile_look(grid, i) != "plain" for i in line):
+        for side in sides:
+            for depth, line in enumerate(side):
+                ends = line[0] in frame or line[-1] in frame
+                if not (ends and all(self.tile_look(grid, i) != "plain" for i in line)
+                        and (depth == 0 or any(i in frame for i in line[1:-1]))):
+                    break
                 out.update(line)
         return frozenset(out)
 

@@ -32,7 +32,7 @@ def shows(c: Cell) -> bool:
     glyph = c.tile.glyph
     if glyph in ("char", "text"):
         return glyphs.is_clue(text)
-    if glyph in ("clue", "circled", "filled", "split"):
+    if glyph in ("clue", "circled", "filled", "split", "letter"):
         return glyphs.has_figures(text)
     if glyph == "symbols":
         return bool(symbol(text))

@@ -76,7 +76,8 @@ def tile_text(look: str, text: str) -> str:
 def tokens(grid: Grid, solution: Solution, looks: Looks) -> list[str]:
     """Every cell's token: its tile's, with the decisions on cells over it (see the module docstring)."""
     out = [tile_text(looks.tile_look(grid, i), str(grid.chars[i])) for i in range(grid.size)]
-    shown = [looks.tile_look(grid, i) not in ("plain", "frame", "cross", "corner") and has_figures(out[i])
+    shown = [looks.tile_look(grid, i) not in ("plain", "frame", "cross", "corner")
+             and has_figures(str(grid.chars[i]) if looks.tile_look(grid, i) == "letters" else out[i])
              for i in range(grid.size)]
     for name, values in solution.decisions.items():
         if name in looks.lattices:

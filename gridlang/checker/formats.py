@@ -78,7 +78,7 @@ class _FormatCheck:
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
             self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, outside top left, "
-                       f"outside all, a separator, or a parameter (parameters: {declared})", item.place_span)
+                       f"outside all, outside top left stacked, a separator, or a parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
         if enc is None:
@@ -265,7 +265,7 @@ _TOKENS = {"arrows": "an arrow and a number, ^2", "number lists": "a list of num
 
 def _place_word(kind: str) -> str:
     return {"int": "an int parameter", "shapes": "a shapes parameter", "set of int": "a set of int parameter",
-            "outside": "outside top left, outside all"}.get(kind, kind)
+            "outside": "outside top left, outside all, outside top left stacked"}.get(kind, kind)
 
 
 def _values(values: tuple[int, ...]) -> str:

@@ -14,6 +14,11 @@ which objects a part fills from the format item's place:
 ``outside top left``, ``outside all``
     the clues outside the grid (pzprjs excells): the columns' clues above,
     then the rows' clues on the left (and, for ``all``, below and right);
+``outside top left stacked``
+    the same above and on the left, several clues per line: half the rows
+    (rounded up) above each column, half the columns left of each row, each
+    line's clues from the grid outwards (pzprjs's ``excellRows`` and
+    ``excellCols``);
 a parameter's name
     one value for the parameter (``field``, ``piece bank``, ...);
 ``separator``
@@ -27,10 +32,11 @@ from dataclasses import dataclass, field
 
 from .body import Body, Value
 
-CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all")
+CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outside top left stacked")
 """Places whose objects become map cells (numbers, marks, clues)."""
 
-PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "corners", "separator")
+PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "outside top left stacked",
+          "corners", "separator")
 """Every place a format item may name besides a parameter."""
 
 

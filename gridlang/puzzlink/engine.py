@@ -16,8 +16,9 @@ format shares:
   ``encodeEmpty``, given borders).
 
 The map's shape: ``outside top left`` adds a row above and a column on the
-left, ``outside all`` one on every side; the grid's own cells sit inside
-that frame. Frame cells without a clue, and the corners, take the outside
+left, ``outside all`` one on every side, ``outside top left stacked`` half
+as many rows above and columns on the left as the grid has (rounded up);
+the grid's own cells sit inside that frame. Frame cells without a clue, and the corners, take the outside
 item's ``empty`` tile; a ``rooms:`` layer gives the frame a room of its own.
 """
 
@@ -35,6 +36,8 @@ from .text import document, grid_text, rooms_text
 from .url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")
+STACKED = "outside top left stacked"
+"""The frame of pzprjs's ``excellRows``/``excellCols`` of half the grid: several clues per line."""
 
 
 @dataclass
@@ -43,7 +46,7 @@ class Layout:
 
     Attributes:
         cols, rows: the grid's size (the URL's).
-        frame: ``outside top left``, ``outside all``, or None.
+        frame: ``outside top left``, ``outside all``, ``outside top left stacked``, or None.
     """
 
     cols: int
@@ -52,7 +55,13 @@ class Layout:
 
     @property
     def top(self) -> int:
-        return 1 if self.frame else 0
+        """The frame's rows above the grid: 1, or half the rows (rounded up) when stacked."""
+        return (self.rows + 1) // 2 if self.frame == STACKED else 1 if self.frame else 0
+
+    @property
+    def left(self) -> int:
+        """The frame's columns left of the grid: 1, or half the columns (rounded up) when stacked."""
+        return (self.cols + 1) // 2 if self.frame == STACKED else 1 if self.frame else 0
 
     @property
     def far(self) -> int:
@@ -65,16 +74,27 @@ class Layout:
 
     @property
     def width(self) -> int:
-        return self.cols + self.top + self.far
+        return self.cols + self.left + self.far
 
     def inner(self, k: int) -> tuple[int, int]:
         """Map ``(row, column)`` of the grid's cell ``k`` (row-major)."""
         r, c = divmod(k, self.cols)
-        return r + self.top, c + self.top
+        return r + self.top, c + self.left
+
+    def is_inside(self, r: int, c: int) -> bool:
+        """Whether map cell ``(r, c)`` is one of the grid's own cells."""
+        return self.top <= r < self.top + self.rows and self.left <= c < self.left + self.cols
 
     def outside(self, k: int) -> tuple[int, int]:
-        """Map ``(row, column)`` of clue ``k`` outside the grid, in pzprjs's excell order."""
+        """Map ``(row, column)`` of clue ``k`` outside the grid, in pzprjs's excell order; stacked, each
+        column's clues from the grid upwards, then each row's from the grid leftwards."""
         cols, rows = self.cols, self.rows
+        if self.frame == STACKED:
+            top, left = self.top, self.left
+            if k < cols * top:
+                return top - 1 - k % top, left + k // top
+            k -= cols * top
+            return top + k // left, left - 1 - k % left
         if self.frame == "outside top left":
             return (0, k + 1) if k < cols else (k - cols + 1, 0)
         if k < cols:
@@ -86,9 +106,23 @@ class Layout:
         return k - 2 * cols - rows + 1, cols + 1
 
     def outside_count(self) -> int:
+        if self.frame == STACKED:
+            return self.cols * self.top + self.rows * self.left
         return (self.cols + self.rows) * (2 if self.frame == "outside all" else 1)
 
+    @classmethod
+    def of_map(cls, width: int, height: int, frame: str | None) -> Layout | None:
+        """The layout of a map of ``width`` x ``height`` cells, or None when no grid fits in its frame."""
+        if frame == STACKED:
+            cols = next((n for n in range(1, width + 1) if n + (n + 1) // 2 == width), None)
+            rows = next((n for n in range(1, height + 1) if n + (n + 1) // 2 == height), None)
+            return None if cols is None or rows is None else cls(cols, rows, frame)
+        grow = 2 if frame == "outside all" else 1 if frame else 0
+        return None if height <= grow or width <= grow else cls(width - grow, height - grow, frame)
+
     def is_corner(self, r: int, c: int) -> bool:
+        if self.frame == STACKED:
+            return r < self.top and c < self.left
         return (r in (0, self.height - 1) if self.far else r == 0) and (c in (0, self.width - 1) if self.far
                                                                          else c == 0) and self.frame is not None
 
@@ -239,7 +273,7 @@ class Engine:
         flat = []
         for r in range(layout.height):
             for c in range(layout.width):
-                inside = layout.top <= r < layout.top + link.rows and layout.top <= c < layout.top + link.cols
+                inside = layout.is_inside(r, c)
                 flat.append(tokens[r][c] or (inner if inside else outer))
         rooms = None
         if room is not None:
@@ -281,12 +315,11 @@ class Engine:
                 in the map.
         """
         rows = data.rows
-        grow = 2 if self.frame == "outside all" else 1 if self.frame else 0
         height, width = len(rows), len(rows[0])
-        if height <= grow or width <= grow:
+        layout = Layout.of_map(width, height, self.frame)
+        if layout is None:
             raise data.error(f"a map of this format has a frame of clues around the grid; {width}x{height} "
                              "leaves no grid inside it", data.span(0, 0))
-        layout = Layout(width - grow, height - grow, self.frame)
         claimed = [[False] * width for _ in range(height)]
         cells: list[Value] = [None] * (layout.cols * layout.rows)
         room: list[int] | None = None
@@ -380,7 +413,7 @@ class Engine:
             for c, tok in enumerate(row):
                 if claimed[r][c] or layout.is_corner(r, c):
                     continue
-                inside = layout.top <= r < layout.top + layout.rows and layout.top <= c < layout.top + layout.cols
+                inside = layout.is_inside(r, c)
                 if tok == (inner if inside else outer):
                     continue
                 items = ", ".join(f"{p.place}: {p.encoding}" for p in self.fmt.parts) or "no items"

@@ -284,6 +284,25 @@ def test_a_frame_above_and_on_the_left_leaves_the_last_row_and_column_in_the_gri
     assert looks.outside(grid) == frozenset({0, 1, 2, 3, 4, 8})
 
 
+def test_clues_stacked_two_deep_stand_free_and_a_grid_row_of_givens_stays_in_the_grid():
+    # A Nonogram's map: two rows of clues above a 3x3 grid and two columns on the left, the corner
+    # block of frame cells; every clue row and column stands free, the grid's rows do not.
+    chars = ["+", "+", "1", "+", "+",
+             "+", "+", "2", "3", "1",
+             "+", "3", ".", ".", ".",
+             "1", "1", ".", ".", ".",
+             "+", "+", ".", ".", "."]
+    tiles = ["frame" if ch == "+" else "blank" if ch == "." else "clue" for ch in chars]
+    looks = Looks(tiles={"frame": "frame", "clue": "number", "blank": "plain"})
+    grid = Grid(5, 5, tuple(chars), tuple(tiles))
+    assert looks.outside(grid) == frozenset(range(10)) | {10, 11, 15, 16, 20, 21}
+    # Skyscrapers' map with a row of given digits: framed on one line only, so that row stays inside.
+    chars = ["+", "1", "+", "+", "2", "1", "3", "+", "+", ".", ".", "+", "+", "+", "+", "+"]
+    tiles = ["frame" if ch == "+" else "blank" if ch == "." else "clue" for ch in chars]
+    grid = Grid(4, 4, tuple(chars), tuple(tiles))
+    assert looks.outside(grid) == frozenset({0, 1, 2, 3, 4, 7, 8, 11, 12, 13, 14, 15})
+
+
 def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     # Kakuro's map: the clue row and column are boxed split cells; the corner is a frame cell.
     chars = ["+", "4,0", "3,0", "0,3", ".", ".", "0,7", ".", "."]
@@ -340,6 +359,21 @@ def test_cages_are_dashed_inside_their_rooms_and_a_corner_sum_leaves_the_cell_to
     assert sorted(e.text for e in classes(root, "corner")) == ["3", "4"]
     assert sorted(e.text for e in classes(root, "label")) == ["1", "1", "2", "3"]
     assert tokens(grid, digits, looks) == ["1", "2", "3", "1"]
+
+
+def test_a_letters_tile_writes_its_numbers_as_letters_and_an_answer_leaves_it_alone():
+    # Letter clues written as numbers (1 = A): `draw clue as letters`; the answer's letters stay off them.
+    chars = ["3", ".", "1", "?"]
+    tiles = ["clue", "blank", "clue", "clue"]
+    looks = Looks(tiles={"clue": "letters", "blank": "plain"}, decisions={"letter": "letters"},
+                  valued=frozenset({"letter"}))
+    grid = Grid(2, 2, tuple(chars), tuple(tiles))
+    letters = Solution({"letter": {0: 3, 1: 2, 2: 1, 3: 2}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, letters, style, CELL, "", set(), {}).to_svg())
+    assert sorted(e.text for e in classes(root, "clue")) == ["?", "A", "C"]
+    assert [e.text for e in classes(root, "label")] == ["B"]
+    assert tokens(grid, letters, looks) == ["C", "B", "A", "?"]
 
 
 def test_cage_lines_meet_at_inner_corners():

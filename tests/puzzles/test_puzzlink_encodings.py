@@ -148,6 +148,27 @@ def test_marks_and_the_clues_outside_top_left():
     round_trip(tree, url, text)
 
 
+def test_clues_stacked_above_and_left_several_to_a_line():
+    # pzprjs test/script/nonogram.js (6x6): 3 clue rows above, 3 clue columns on the left, each line's
+    # clues from the grid outwards: column 0 reads 1 (next to the grid) then 2, so 2 stands above 1.
+    tree = spec("outside top left stacked: number16 (empty = frame)")
+    url = "https://puzz.link/p?t/6/6/12g1111h11112j12g11g21j11g3h"
+    text = decode(url, tree).text
+    rows = grid(text)
+    assert len(rows) == 9 and all(len(r) == 9 for r in rows)
+    assert [r[3] for r in rows[:3]] == ["+", "2", "1"] and [r[4] for r in rows[:3]] == ["1", "1", "1"]
+    assert rows[3][:3] == ["+", "2", "1"] and rows[8][:3] == ["+", "+", "3"] and rows[6][:3] == ["+", "+", "+"]
+    assert all(tok == "." for r in rows[3:] for tok in r[3:])
+    round_trip(tree, url, text)
+    # 6 columns, 7 rows: 4 clue rows above (7 halved, rounded up), 3 columns on the left.
+    url = "https://puzz.link/p?t/6/7/31h12h31h111g2i5l32g22g11g1211113h"
+    rows = grid(decode(url, tree).text)
+    assert len(rows) == 11 and all(len(r) == 9 for r in rows)
+    assert [r[6] for r in rows[:4]] == ["+", "1", "1", "1"]
+    assert rows[9][:3] == ["1", "1", "1"] and [r[8] for r in rows[:4]] == ["+", "+", "+", "5"]
+    round_trip(tree, url, decode(url, tree).text)
+
+
 def test_clues_outside_all_four_sides():
     # pzprjs test/script/skyscrapers.js: bottom of columns 1 and 2: 1 and 3; left of row 1: 4; right of row 2: 3.
     tree = spec("outside all: number16 (empty = frame)", "cells: number16")
