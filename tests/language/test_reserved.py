@@ -13,7 +13,8 @@ from gridlang.errors import GridlangError, MultipleErrors
 from gridlang.parser import grammar_text, parse_spec
 from gridlang.parser.reserved import RESERVED
 
-KEYWORDS = sorted(set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text())))
+KEYWORDS = sorted(set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text()))
+                  | {"up", "down", "left", "right"})  # DIRECTION, a pattern ending at a word boundary
 
 # The places a tile's name is used; each must read the name as the tile.
 USES = {
