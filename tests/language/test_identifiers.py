@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from gridlang import ast
 from gridlang.checker import check
-from gridlang.parser import grammar_text, parse_spec
+from gridlang.parser import parse_spec
+from gridlang.parser.messages import keywords
 
-# every word of the grammar: quoted keywords and the words of keyword terminals written as patterns
-_WORDS = set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text()))
-_WORDS |= {"up", "down", "left", "right", "maximize", "maximise", "minimize", "minimise"}
-KEYWORDS = sorted(_WORDS)
+KEYWORDS = sorted(keywords())
 SUFFIXES = ["_of", "sum", "2", "_"]
 
 
