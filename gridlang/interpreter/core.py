@@ -13,6 +13,7 @@ from typing import Mapping
 
 from .. import ast
 from ..checker import Symbols
+from ..equivalence import is_condition
 from ..errors import ParamError
 from ..grid import Grid, cell_name
 from .clues import ClueMeanings
@@ -208,6 +209,11 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
             out = left - right
             if out:
                 self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
+        elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
+            left, right = self.holds(st.left), self.holds(st.right)
+            if left != right:
+                self.fail(f"the two sides of '=' differ: the left {'holds' if left else 'does not hold'}, "
+                          f"the right {'holds' if right else 'does not hold'}")
         elif isinstance(st, ast.Compare):
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):
