@@ -136,7 +136,7 @@ class Is:
     """
 
     decision: Name
-    value: "Expr"
+    value: Union[Name, IntLit, TileValue]  # or a cell expression: no let parameter is substituted there
     span: Span | None = field(default=None, compare=False)
 
 

@@ -66,6 +66,9 @@ def test_the_counts_the_rules_give():
 
 
 @pytest.mark.parametrize("rule, column, message", [
+    ("require for each cell p: count(kind = p + right) >= 0\n", 39,
+     "'kind = V' takes for V a value name, an integer, the name of one or 'value'; compare a sum at a cell: "
+     "kind[p] == ..."),
     ("require for each cell p: x[p] = count(y)\n", 33,
      "'=' between a condition and a linear sum: both sides are conditions (their "
      "equivalence) or both numbers"),
@@ -75,6 +78,6 @@ def test_the_counts_the_rules_give():
 ])
 def test_a_mixture_is_an_error_at_its_operand(rule, column, message):
     with pytest.raises(GridlangError) as e:
-        check(parse_spec(HEAD + rule, "t.grid"))
-    assert (e.value.span.line, e.value.span.column) == (5, column)
+        check(parse_spec(HEAD.replace("decide y", "decide kind: {1, 2} on all\ndecide y") + rule, "t.grid"))
+    assert (e.value.span.line, e.value.span.column) == (6, column)
     assert e.value.message == message
