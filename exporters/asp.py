@@ -71,7 +71,7 @@ from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
-from gridlang.ir import Assignment, Clause, Connected, Constraint, GraphConnected, Linear, Model, Sense
+from gridlang.ir import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
 from gridlang.logic_program import (Program, _header, _variable_map, add_direct, add_objective, program_atoms,
                                     translates_cards)
 from gridlang.settings import Settings, frozen_mapping
@@ -353,7 +353,7 @@ class AspBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("reach", "cuts")
     formats: ClassVar[tuple[str, ...]] = ("asp",)
     imports: ClassVar[tuple[str, ...]] = ("clingo",)
-    native = frozenset({Clause, Linear, Connected, GraphConnected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected, EqualBlocks})
     settings_class = AspSettings
 
     def __init__(self) -> None:

@@ -57,6 +57,22 @@ Lowering:
   end back to the first: the circuit through the chosen cells is then the
   path from the first end to the second.
 
+* :class:`~gridlang.ir.Table` -> CP-SAT's table constraint over the
+  literals' variables (a negated literal's column flipped).
+* :class:`~gridlang.ir.EqualBlocks` (blocks of equal labels), under
+  ``auto`` and ``cuts`` by the lazy cuts of
+  :func:`gridlang.connectivity.blocks.block_cuts` through the same loop; under
+  ``flow`` and ``tree`` (and in a file) by a flow inside each block: per
+  cell an integer label code, an integer ``root_of`` (the index of the
+  block's root, its lowest cell; a cell is a root exactly when it is its
+  own), an integer block size (equal to the label's size when every label
+  fixes it) and a root Boolean; per edge a Boolean ``same`` (equal label
+  codes, else different), which forces equal ``root_of`` and sizes and
+  allows flow both ways (``0 .. H - 1``); the root sends size - 1 units,
+  every other cell keeps one. On the real 6x6 and 5x5 Fillominos the flow
+  did not prove uniqueness in 120 s where the cut loop took 5 to 9 s, hence
+  the default (docs/language.md, "Blocks and runs").
+
 Settings: any CP-SAT parameter, as ``cpsat.NAME`` in
 ``SolveOptions.extra`` (``--set cpsat.num_workers=4``), checked against
 CP-SAT's parameter proto before solving (:class:`CpSatSettings`).
@@ -97,11 +113,13 @@ from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status, run_lines
 from gridlang.connectivity import flow_arcs, seed_cuts
+from gridlang.connectivity.blocks import BlockPlan
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError, closest
-from gridlang.ir import Assignment, Clause, Cmp, Connected, GraphConnected, Linear, Model, Sense, affine
+from gridlang.ir import (Assignment, Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table,
+                         affine)
 from gridlang.settings import Settings, frozen_mapping
 
 OPTIMIZATION_SUBSOLVERS = ("max_lp", "core", "default_lp", "no_lp", "quick_restart", "reduced_costs")
@@ -224,7 +242,7 @@ class CpSatBackend(Backend):
     connectivity: ClassVar[tuple[str, ...]] = ("auto", "cuts", "flow", "tree")
     formats: ClassVar[tuple[str, ...]] = ("pbtxt",)
     imports = ("ortools.sat.python.cp_model_helper",)
-    native = frozenset({Clause, Linear, Connected, GraphConnected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
     settings_class = CpSatSettings
     seeds_cuts = True
 
@@ -424,6 +442,13 @@ class _Lowering:
                 cp.bool_or([_ref(l) for l in con.lits])
             elif isinstance(con, Linear):
                 self.add_linear(con)
+            elif isinstance(con, Table):
+                self.add_table(con)
+            elif isinstance(con, EqualBlocks):
+                if strategy in ("auto", "cuts"):
+                    self.connected.append(con)
+                else:
+                    self.add_blocks(con)
             elif isinstance(con, GraphConnected):
                 if con.loop and strategy != "cuts":
                     self.add_loop(con)
@@ -616,6 +641,63 @@ class _Lowering:
             if v not in con.roots:
                 cp.bool_or([~_ref(member[v])] + ps)
 
+    def add_table(self, con: Table) -> None:
+        """A table constraint over the literals' variables (a negated literal's column flipped)."""
+        rows = [[int(bit == (lit > 0)) for bit, lit in zip(row, con.lits)] for row in con.allowed]
+        self.cp.table([abs(lit) - 1 for lit in con.lits], rows)
+
+    def add_blocks(self, con: EqualBlocks) -> None:
+        """Blocks of equal labels by a flow inside each block from its one root (see the module docstring)."""
+        cp, plan = self.cp, BlockPlan.of(self.model.grid, con)
+        tag = con.name or "blocks"
+        label, size, ident, root = {}, {}, {}, {}
+        outflow: dict[int, list[int]] = {q: [] for q in plan.cells}
+        inflow: dict[int, list[int]] = {q: [] for q in plan.cells}
+        for q in plan.cells:
+            options = plan.options[q]
+            label[q] = self.aux_var("label", tag, (q,), len(plan.labels) - 1)
+            cp.linear([(1, label[q])] + [(-plan.code(v), _ref(lit)) for v, lit in options.items()], 0, 0)
+            size[q] = self.aux_values("size", tag, (q,), range(1, plan.reach[q] + 1))
+            exact = plan.exact(q)
+            if exact is not None:
+                cp.linear([(1, size[q])] + [(-n, _ref(options[v])) for v, n in exact.items()], 0, 0)
+            else:
+                for v, (lo, hi) in plan.bounds.get(q, {}).items():
+                    cp.linear([(1, size[q])], lo, hi, [_ref(options[v])])
+            ident[q] = self.aux_values("root_of", tag, (q,), plan.roots(q))
+            root[q] = self.aux_var("root", tag, (q,))
+            cp.linear([(1, ident[q])], q, q, [root[q]])
+            cp.linear([(1, ident[q])], None, q - 1, [~root[q]])
+        for u, w in plan.edges:
+            same = self.aux_var("same", tag, (u, w))
+            cp.linear([(1, label[u]), (-1, label[w])], 0, 0, [same])
+            cp.linear_apart([(1, label[u]), (-1, label[w])], [~same])
+            cp.linear([(1, ident[u]), (-1, ident[w])], 0, 0, [same])
+            cp.linear([(1, size[u]), (-1, size[w])], 0, 0, [same])
+            cap = min(plan.reach[u], plan.reach[w]) - 1
+            for a, b in ((u, w), (w, u)):
+                f = self.aux_var("flow", tag, (a, b), cap)
+                cp.linear([(1, f)], None, 0, [~same])
+                outflow[a].append(f)
+                inflow[b].append(f)
+        for q in plan.cells:
+            net = [(1, f) for f in outflow[q]] + [(-1, f) for f in inflow[q]]
+            cp.linear(net + [(-1, size[q])], -1, -1, [root[q]])  # the root sends size - 1
+            cp.linear(net, -1, -1, [~root[q]])  # every other cell keeps one unit
+
+    def aux_values(self, family: str, tag: str, ends: tuple[int, ...], values) -> int:
+        """An auxiliary variable (:meth:`aux_var`) taking one of ``values``, ascending integers."""
+        values = list(values)
+        index = self.aux_var(family, tag, ends, values[-1])
+        domain = self.cp.proto.variables[index].domain
+        domain.clear()
+        start = 0
+        for k in range(1, len(values) + 1):
+            if k == len(values) or values[k] != values[k - 1] + 1:
+                domain.extend((values[start], values[k - 1]))
+                start = k
+        return index
+
     def hint(self, assignment: Assignment) -> None:
         self.cp.hint(self.x, assignment.values)
 
@@ -722,6 +804,10 @@ class _Proto:
 
     def linear(self, terms, low: int | None, high: int | None, enforce=()) -> None:
         """``low <= sum of terms <= high`` (None: unbounded), when every ``enforce`` literal holds."""
+        self._row(terms, (low, high), enforce)
+
+    def _row(self, terms, bounds, enforce) -> None:
+        """``sum of terms`` in the union of the intervals ``bounds`` (pairs of bounds, None: unbounded)."""
         offset, vars_ = _linear(terms)
         ct = self._constraints.add()
         if enforce:
@@ -729,7 +815,18 @@ class _Proto:
         row = ct.linear
         row.vars.extend(list(vars_))
         row.coeffs.extend(list(vars_.values()))
-        row.domain.extend((_INT64[0] if low is None else low - offset, _INT64[1] if high is None else high - offset))
+        row.domain.extend(_INT64[k % 2] if b is None else b - offset for k, b in enumerate(bounds))
+
+    def linear_apart(self, terms, enforce=()) -> None:
+        """``sum of terms != 0`` (when every ``enforce`` literal holds)."""
+        self._row(terms, (None, -1, 1, None), enforce)
+
+    def table(self, variables, rows) -> None:
+        """The variables (indices, Booleans) take one of ``rows`` (lists of 0 and 1): CP-SAT's table constraint."""
+        ct = self._constraints.add().table
+        ct.vars.extend(list(variables))
+        for row in rows:
+            ct.values.extend(row)
 
     def relimit(self, index: int, terms, low: int | None, high: int | None) -> None:
         """Move the bounds of linear constraint ``index``, made by :meth:`linear` from the same ``terms``."""

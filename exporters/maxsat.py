@@ -99,6 +99,7 @@ from gridlang.ir import (
     Assignment,
     Clause,
     Connected,
+    EqualBlocks,
     GraphConnected,
     Linear,
     Model,
@@ -301,10 +302,12 @@ class MaxSatBackend(Backend):
     formats = ("wcnf", "cnf")
     imports = ("pysat.solvers", "pysat.card", "pysat.pb", "pysat.examples.rc2")
     seeds_cuts = True
-    native = frozenset({Clause, Connected, GraphConnected})
-    """Clauses, and connectivity by the cut loop; linear rows go through
-    :func:`gridlang.transforms.linear_to_clauses`, and connectivity too under
-    ``tree`` (:func:`gridlang.transforms.decompose_connected_tree`)."""
+    native = frozenset({Clause, Connected, GraphConnected, EqualBlocks})
+    """Clauses, and connectivity and blocks of equal labels by the cut loop;
+    linear rows go through :func:`gridlang.transforms.linear_to_clauses`, and
+    connectivity and blocks too under ``tree``
+    (:func:`gridlang.transforms.decompose_connected_tree`,
+    :func:`gridlang.transforms.decompose_equal_blocks`)."""
     settings_class = MaxSatSettings
 
     def solve(self, model: Model, options: SolveOptions, settings: MaxSatSettings | None = None) -> Result:
@@ -451,7 +454,7 @@ class MaxSatBackend(Backend):
             BackendError: a node kind this backend cannot lower.
         """
         quiet_pysat_sigint()  # before the first cardinality encoding: solve and write both start here
-        native = self.native if strategy == "cuts" else self.native - {Connected}
+        native = self.native if strategy == "cuts" else self.native - {Connected, EqualBlocks}
         return self.prepare(model, native, {"linear_to_clauses": {"encoding": card_encoding, "deadline": deadline}})
 
     def read_solution(self, model: Model, path: str) -> Assignment:

@@ -62,7 +62,7 @@ from gridlang.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError
-from gridlang.ir import Assignment, Clause, Connected, Constraint, GraphConnected, Linear, Model
+from gridlang.ir import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
 from gridlang.linear import (
     AUTO,
     BINARY_TOL,
@@ -210,7 +210,7 @@ class MilpBackend(Backend):
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.core", "pyomo.contrib.appsi.solvers.highs")
     seeds_cuts = True
-    native = frozenset({Clause, Linear, Connected, GraphConnected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected, EqualBlocks})
     settings_class = MilpSettings
 
     def __init__(self) -> None:

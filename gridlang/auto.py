@@ -64,7 +64,7 @@ from . import memory
 from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from .errors import BackendError, GridlangError
-from .ir import Clause, Connected, GraphConnected, Linear, Model, Sense
+from .ir import Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table
 from .settings import Settings
 
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
@@ -243,7 +243,7 @@ class AutoBackend(Backend):
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()
-    native = frozenset({Clause, Linear, Connected, GraphConnected})
+    native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
     """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
     settings_class: ClassVar[type[Settings]] = AutoSettings
 

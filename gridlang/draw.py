@@ -44,7 +44,9 @@ from typing import TYPE_CHECKING
 from . import glyphs
 from .canvas import Canvas
 from .grid import Grid
+from .looks import letter
 from .marks import area, borders, css, decision, decision_kinds, edges, tints
+from .looks import symbol
 from .solution import Solution
 from .style import (Cell, MarkStyle, Painter, RegionStyle, Style, TileStyle, default_style, hashed_colour,
                     mark_style, region_style)
@@ -61,7 +63,7 @@ __all__ = ["Cell", "MarkStyle", "Painter", "RegionStyle", "Style", "TileStyle", 
 _AREA_SHAPES = ("shade", "tint", "bulb")
 """Boolean marks that fill their cells, drawn under the grid lines and the glyphs."""
 
-_INKED = ("char", "text", "clue", "split")
+_INKED = ("char", "text", "letter", "clue", "split", "symbols")
 """Glyphs that are text alone: on a shaded cell they take the style's ``shade_ink``."""
 
 
@@ -239,11 +241,17 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         painter(canvas, c)
     elif name == "char":
         canvas.text(*c.at(0.5, 0.5), c.char, 0.6 * c.size, c.tile.ink, bold=True)
+    elif name == "symbols":
+        canvas.text(*c.at(0.5, 0.5), symbol(text), 0.7 * c.size, c.tile.ink, cls="clue")
     elif name == "disc":
         canvas.ellipse(*c.at(0.5, 0.5), 0.3 * c.size, 0.3 * c.size, fill=c.tile.ink)
     elif name == "ring":
         canvas.ellipse(*c.at(0.5, 0.5), 0.36 * c.size, 0.36 * c.size, stroke=c.tile.ink,
                        width=max(1.0, 0.08 * c.size))
+    elif name == "letter":
+        if glyphs.has_figures(text):
+            shown = letter(int(text)) if text.isdigit() else text
+            canvas.text(*c.at(0.5, 0.5), shown, glyphs.number_size(shown, c.size), c.tile.ink, cls="clue")
     elif name == "text":
         if glyphs.is_clue(text):
             canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")

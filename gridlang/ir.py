@@ -247,7 +247,105 @@ class GraphConnected:
         return active, comps
 
 
-Constraint = Union[Clause, Linear, Connected, GraphConnected]
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The literals take one of the allowed rows of truth values (a table constraint).
+
+    Attributes:
+        lits: the literals, in order.
+        allowed: the rows of truth values ``lits`` may take, each as long
+            as ``lits``, without repeats; an empty tuple allows nothing.
+        name: what the table comes from, for messages.
+    """
+
+    lits: tuple[int, ...]
+    allowed: tuple[tuple[bool, ...], ...]
+    name: str = ""
+    span: Span | None = field(default=None, compare=False)
+
+    def holds(self, assignment: "Assignment") -> bool:
+        """Whether the literals' values under ``assignment`` are an allowed row."""
+        return tuple(assignment.holds(l) for l in self.lits) in set(self.allowed)
+
+
+@dataclass(frozen=True, slots=True)
+class EqualBlocks:
+    """A labelling of cells whose blocks (side-connected groups of equal labels) have bounded sizes.
+
+    Each listed cell takes exactly one of its labels (the model states the
+    one-hot rows as :class:`Linear` nodes; this node assumes them). A
+    *block* is a maximal set of listed cells with equal labels joined
+    through the grid graph's edges (4-neighbours and links) between them.
+    For each bound ``(cell, label, lo, hi)``: when ``cell`` takes ``label``,
+    its block has at least ``lo`` and at most ``hi`` cells (``hi`` None: no
+    upper bound). Fillomino's rule "every block has as many cells as its
+    number" is the bounds ``(p, v, v, v)`` for every cell p and value v.
+
+    Lowered natively by CP-SAT and the MILP (a single-commodity flow inside
+    each block from its one root, the block's lowest cell), by clingo
+    (reachability inside blocks, counted), and by MaxSAT's lazy cut loop
+    (:func:`gridlang.connectivity.blocks.block_cuts`); elsewhere by
+    :func:`gridlang.transforms.equal_blocks.decompose_equal_blocks`.
+
+    Attributes:
+        cells: ``(cell, ((label, lit), ...))`` ascending by cell.
+        bounds: ``(cell, label, lo, hi)``, ascending, at most one per cell and label.
+        name: the decision's name in the spec, for messages and statistics.
+    """
+
+    cells: tuple[tuple[int, tuple[tuple[object, int], ...]], ...]
+    bounds: tuple[tuple[int, object, int, int | None], ...]
+    name: str = ""
+    span: Span | None = field(default=None, compare=False)
+
+    def labels(self, assignment: "Assignment") -> dict[int, object]:
+        """Each listed cell's label under ``assignment`` (the first true literal; a cell with none is left out)."""
+        out: dict[int, object] = {}
+        for cell, options in self.cells:
+            for label, lit in options:
+                if assignment.holds(lit):
+                    out[cell] = label
+                    break
+        return out
+
+    def blocks(self, grid: Grid, labels: Mapping[int, object]) -> list[list[int]]:
+        """The blocks of a labelling, each ascending, by their lowest cell."""
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for start in sorted(labels):
+            if start in seen:
+                continue
+            block, stack = {start}, [start]
+            while stack:
+                u = stack.pop()
+                for v in grid.neighbours[u]:
+                    if v not in block and v in labels and labels[v] == labels[start] \
+                            and isinstance(labels[v], bool) == isinstance(labels[start], bool):
+                        block.add(v)
+                        stack.append(v)
+            seen |= block
+            out.append(sorted(block))
+        return out
+
+    def broken(self, grid: Grid, assignment: "Assignment") -> list[tuple[list[int], int, object, int, int | None]]:
+        """The blocks whose size breaks a bound: ``(block, cell, label, lo, hi)`` per broken bound's block."""
+        labels = self.labels(assignment)
+        block_of: dict[int, list[int]] = {}
+        for block in self.blocks(grid, labels):
+            for cell in block:
+                block_of[cell] = block
+        out, reported = [], set()
+        for cell, label, lo, hi in self.bounds:
+            if cell not in labels or labels[cell] != label or isinstance(label, bool) != isinstance(labels[cell], bool):
+                continue
+            block = block_of[cell]
+            if (len(block) < lo or hi is not None and len(block) > hi) and block[0] not in reported:
+                reported.add(block[0])
+                out.append((block, cell, label, lo, hi))
+        return out
+
+
+Constraint = Union[Clause, Linear, Connected, GraphConnected, Table, EqualBlocks]
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +544,15 @@ def broken_constraints(model: Model, assignment: Assignment) -> list[tuple[Const
             elif not con.roots and len(comps) > 1:
                 what = "loops" if con.loop else "separate pieces"
                 out.append((con, f"{con.name!r} falls into {len(comps)} {what}"))
+        elif isinstance(con, Table):
+            if not con.holds(assignment):
+                out.append((con, f"table {con.name or ''} is false: " + ", ".join(
+                    model.lit_name(l if assignment.holds(l) else -l) for l in con.lits)))
+        elif isinstance(con, EqualBlocks):
+            for block, cell, label, lo, hi in con.broken(model.grid, assignment)[:1]:
+                want = f"{lo}" if lo == hi else f"at least {lo}" + (f" and at most {hi}" if hi is not None else "")
+                out.append((con, f"the block of {con.name!r} = {label!r} at {model.grid.cell_name(cell)} has "
+                                 f"{len(block)} cells, not {want}"))
     return out
 
 
@@ -489,6 +596,11 @@ def dump(model: Model) -> str:
             kind = "one loop" if con.loop else "connected"
             lines.append(f"  {kind} {con.name}: {len(con.members)} vertices, {len(con.edges)} edges, "
                          f"roots {roots}{where}")
+        elif isinstance(con, Table):
+            body = ", ".join(model.lit_name(l) for l in con.lits)
+            lines.append(f"  table {con.name}({body}): {len(con.allowed)} allowed rows{where}")
+        elif isinstance(con, EqualBlocks):
+            lines.append(f"  equal blocks {con.name}: {len(con.cells)} cells, {len(con.bounds)} size bounds{where}")
     if model.objective is not None:
         o = model.objective
         body = " + ".join(term(c, l) for c, l in o.terms).replace("+ -", "- ")

@@ -69,9 +69,10 @@ from typing import Iterable
 
 from .backend import run_lines
 from .connectivity import cut_clause, seed_cuts
+from .connectivity.blocks import BlockPlan
 from .deadline import Deadline
 from .errors import BackendError
-from .ir import Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, Sense
+from .ir import Clause, Cmp, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
 
 REACH_RULES = """\
 #defined root/2. #defined free/1. #defined next/3. #defined edge/2.
@@ -117,6 +118,20 @@ greach(K,V) :- gfree(K), gin(K,V), not gbefore(K,V).
 the same reachability as :data:`REACH_RULES`, over the node's own graph,
 an edge counting when its literal holds."""
 
+
+BLOCK_RULES = """\
+blab(K,Q,V) :- blit(K,Q,V,L), L > 0, x(L).
+blab(K,Q,V) :- blit(K,Q,V,L), L < 0, not x(-L).
+bsame(K,U,W) :- bedge(K,U,W), blab(K,U,V), blab(K,W,V).
+bin(K,Q,Q) :- bcell(K,Q).
+bin(K,Q,W) :- bin(K,Q,U), bsame(K,U,W), bnear(K,Q,W).
+:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmin(K,Q,V,N) } < 0.
+:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmax(K,Q,V,N) } > 0."""
+"""Blocks of equal labels (:class:`~gridlang.ir.EqualBlocks`): ``bin(K,Q,W)``,
+W is in Q's block, is what Q reaches through equal neighbours within its
+``bnear`` ball (the cells at most its reach away: see :func:`_block_facts`),
+and one count per cell and bound side compares it with the bound of the
+label Q takes."""
 
 
 def _lit(lit: int) -> str:
@@ -334,6 +349,7 @@ class Program:
         lines += ["", "% constraints"]
         nodes: list[Connected] = []
         graphs: list[GraphConnected] = []
+        blocks: list[EqualBlocks] = []
         filled = {id(con) for con in fills}
         implied = _implied_by_fills(model, fills)
         if implied:
@@ -344,7 +360,9 @@ class Program:
             where = f"  % {con.span}" if con.span else ""
             if id(con) in filled or k in implied:
                 continue
-            if isinstance(con, (Connected, GraphConnected)):
+            if isinstance(con, EqualBlocks):
+                (blocks if strategy == "reach" else self.lazy).append(con)
+            elif isinstance(con, (Connected, GraphConnected)):
                 if strategy == "reach":
                     (graphs if isinstance(con, GraphConnected) else nodes).append(con)
                 else:
@@ -367,6 +385,10 @@ class Program:
             lines += ["", *self._reach(nodes, fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
+        if blocks:
+            lines += ["", "% blocks of equal labels", BLOCK_RULES]
+            for k, con in enumerate(blocks):
+                lines += _block_facts(model, k, con)
         self.weights: list[tuple[int, int]] = []
         if model.objective is not None and direct:
             self.weights = self.objective_terms()
@@ -447,6 +469,34 @@ class Program:
     def text(self) -> str:
         """The program, newline-terminated."""
         return "\n".join(self.lines) + "\n"
+
+
+def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
+    """The facts of one :class:`~gridlang.ir.EqualBlocks` node for :data:`BLOCK_RULES`.
+
+    ``bnear(K,Q,W)``: W is at most ``H(Q)`` steps from Q through listed
+    cells, H(Q) the most cells Q's block may have. A block of at most H(Q)
+    cells lies within ``H(Q) - 1`` steps, so Q counts it exactly; a larger
+    one holds ``H(Q) + 1`` cells within H(Q) steps (its first breadth-first
+    layers), so Q counts more than any bound of its allows. Labels are
+    given by their codes (:meth:`BlockPlan.code`); a label without an upper
+    bound gets the number of listed cells, which no block exceeds.
+    """
+    plan = BlockPlan.of(model.grid, con)
+    listed = set(plan.cells)
+    n = len(plan.cells)
+    lines = [f"% blocks {k}: {con.name or 'labels'}, {n} cells, {len(con.bounds)} size bounds"]
+    for q in plan.cells:
+        lines.append(f"bcell({k},{q}).")
+        lines += [f"blit({k},{q},{plan.code(v)},{lit})." for v, lit in plan.options[q].items()]
+        bounds = plan.bounds.get(q, {})
+        for v in plan.options[q]:
+            lo, hi = bounds.get(v, (1, None))
+            lines.append(f"bmin({k},{q},{plan.code(v)},{lo}). bmax({k},{q},{plan.code(v)},{n if hi is None else hi}).")
+        near = model.grid.distances(listed, q, plan.reach[q])
+        lines += [f"bnear({k},{q},{w})." for w in sorted(near) if w != q]
+    lines += [f"bedge({k},{u},{w}). bedge({k},{w},{u})." for u, w in plan.edges]
+    return lines
 
 
 CARD_MAX_ATOMS = 500_000

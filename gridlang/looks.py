@@ -38,6 +38,8 @@ TILE_LOOKS: dict[str, str] = {
     "number": "its number on a white cell: a list of numbers small around the centre, an arrow beside "
               "its number (the cell's text, 7, 1,3,3, ^2)",
     "char": "its map character on a white cell",
+    "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
+               "a ? as it is",
     "block": "a black cell, its number (if any) in white",
     "circle": "a white circle, its number (if any) inside",
     "disc": "a black circle, its number (if any) inside in white",
@@ -47,6 +49,7 @@ TILE_LOOKS: dict[str, str] = {
              "and columns that end in such a cell are drawn without boxes, their clues standing free",
     "split": "a grey cell split by a diagonal, its first number below it on the left, its second above it "
              "on the right (Kakuro's sums, 12,7)",
+    "symbols": "its number as pzprjs's symbol on a white cell: 1 a circle, 2 a triangle, 3 a square",
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
@@ -55,7 +58,7 @@ TILE_LOOKS: dict[str, str] = {
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
-    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
+    "blue": "the cell filled blue, as pzprjs fills a tank; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",
@@ -73,8 +76,11 @@ VALUE_LOOKS: dict[str, str] = {
     "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue); a "
               "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
+    "symbols": "each value as pzprjs's symbol: 1 a circle, 2 a triangle, 3 a square (0 nothing)",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
+    "blocks": "each value as a digit, and thick borders between side neighbours of different values "
+              "(the blocks of equal values, as pzprjs draws a Fillomino)",
     "hidden": "nothing",
 }
 """The looks of a decision on cells with integer or named values."""
@@ -236,6 +242,21 @@ def of_model(model) -> Looks:
                      lattices=lattices, valued=frozenset(d.name for d in model.decisions
                                                          if d.kind == "cells" and tuple(d.values) != (True,)))
     return resolve(model.source[1], dict(model.params))
+
+
+SYMBOLS = {1: "○", 2: "△", 3: "□"}
+"""The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``)."""
+
+
+def symbol(value: object) -> str:
+    """A number as a symbol (the look ``symbols``): 1 a circle, 2 a triangle, 3 a square; ``?`` as
+    it is; nothing for anything else (0, an empty cell)."""
+    if value == "?":
+        return "?"
+    try:
+        return SYMBOLS.get(int(value), "")  # a map's text ("2") or a decision's value (2)
+    except (TypeError, ValueError):
+        return ""
 
 
 def figures(value: object) -> str:

@@ -25,11 +25,13 @@ LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
 TREE = "#2e9e3e"
-WATER = "#0096ff"  # pzprjs's shadecolor for water
+BLUE = "#0096ff"  # pzprjs's shade colour of a filled tank (Aquarium)
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
     "char": TileStyle(WHITE, "text", INK),
+    "symbols": TileStyle(WHITE, "symbols", INK),
+    "letters": TileStyle(WHITE, "letter", INK),
     "block": TileStyle(INK, "clue", WHITE, solid=True),
     "circle": TileStyle(WHITE, "circled", INK),
     "disc": TileStyle(WHITE, "filled", INK),
@@ -44,7 +46,7 @@ TILES: dict[str, TileStyle] = {
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
-    "water": MarkStyle("shade", WATER),
+    "blue": MarkStyle("shade", BLUE),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
@@ -56,7 +58,9 @@ MARKS: dict[str, MarkStyle] = {
     "hidden": MarkStyle("none"),
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
+    "symbols": MarkStyle("symbols", ANSWER),
     "areas": MarkStyle("areas", INK),
+    "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),

@@ -16,7 +16,7 @@ from dataclasses import replace
 from . import glyphs, strokes
 from .canvas import Canvas
 from .grid import Grid
-from .looks import figures, letter
+from .looks import figures, letter, symbol
 from .solution import Solution
 from .style import Cell, MarkStyle, Style, hashed_colour, mark_style
 
@@ -34,6 +34,8 @@ def shows(c: Cell) -> bool:
         return glyphs.is_clue(text)
     if glyph in ("clue", "circled", "filled", "split"):
         return glyphs.has_figures(text)
+    if glyph == "symbols":
+        return bool(symbol(text))
     return False
 
 
@@ -182,8 +184,8 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                     if cells[i].tile.glyph is None:
                         canvas.text(*cells[i].at(0.5, 0.5), _label(v), 0.45 * cells[i].size, ms.colour,
                                     cls=f"label {cls}")
-            elif ms.shape in ("number", "letters"):
-                text = figures(v) if ms.shape == "number" else letter(v)
+            elif ms.shape in ("number", "letters", "symbols", "blocks"):
+                text = letter(v) if ms.shape == "letters" else symbol(v) if ms.shape == "symbols" else figures(v)
                 for i in cs:
                     if text and not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
                         canvas.text(*cells[i].at(0.5, 0.5), text, glyphs.number_size(text, cells[i].size),
@@ -275,7 +277,7 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
 
             groups.append(("blocks", strokes.borders(grid.rows, grid.cols, block, pad, cell)))
     for name, values in on_cells.items():
-        if not kinds[name][0] and mark_style(style, name, False).shape == "areas":
+        if not kinds[name][0] and mark_style(style, name, False).shape in ("areas", "blocks"):
             groups.append((f"areas {css(name)}", strokes.borders(grid.rows, grid.cols, values.get, pad, cell)))
     boxed = [i for i in range(grid.size) if i not in outside or cells[i].tile.solid]
     if style.borders is not None and boxed and not style.corner_dots:  # around the cells with boxes

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .connectivity import cut_clause, seed_cuts
+from .connectivity.blocks import seed_block_cuts
 from .deadline import Deadline
-from .ir import Clause, Connected, Model, Sense
+from .ir import Clause, Connected, EqualBlocks, Model, Sense
 from .transforms import soft_objective
 
 
@@ -68,6 +69,10 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: D
             check()
         if isinstance(con, Clause):
             out.hard.append(con.lits)
+        elif isinstance(con, EqualBlocks):
+            out.lazy.append(con)
+            if seed:
+                out.hard.extend(seed_block_cuts(model.grid, con))
         else:
             # Roots are members (the compiler says so too; repeating it is free).
             lit_of = dict(con.members)

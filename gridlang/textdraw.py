@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, figures, letter
+from .looks import Looks, figures, letter, symbol
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -55,6 +55,10 @@ def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
     if look in ("number", "char", "default", "corner", "tree"):
         return text
+    if look == "symbols":
+        return symbol(text) or "."
+    if look == "letters":
+        return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
         return text if has_figures(text) else "#"
     if look in ("circle", "disc"):
@@ -105,6 +109,8 @@ def _value_text(look: str, v: object) -> str:
     characters at most for a name)."""
     if look == "letters":
         return letter(v)
+    if look == "symbols":
+        return symbol(v)
     if isinstance(v, tuple):
         return ""
     if look == "number":
@@ -148,7 +154,7 @@ def _rooms(grid: Grid, solution: Solution, looks: Looks) -> list | None:
             parts.append([((i // grid.cols - r0) // h, (i % grid.cols - c0) // w) for i in range(grid.size)])
     for name, values in solution.decisions.items():
         look = looks.decisions.get(name)
-        if look == "areas":
+        if look in ("areas", "blocks"):
             parts.append([values.get(i) for i in range(grid.size)])
         elif look == "walls" and looks.lattices.get(name) == "edges":
             parts.append(_divided(grid, values))

@@ -1,4 +1,5 @@
-"""Tiny hand-built IR models and brute-force counts, shared by the backend tests.
+"""Tiny hand-built IR models and brute-force counts, shared by the backend tests; tiny specs judged by the
+interpreter and their located errors, shared by the language tests.
 
 The brute force reads the rules of :class:`gridlang.ir.Connected` directly
 (every root in, every member reached from some root; without roots one
@@ -7,8 +8,14 @@ piece; the empty set is connected), independently of the encodings under test.
 
 from __future__ import annotations
 
+from gridlang.checker import check
+from gridlang.errors import GridlangError, MultipleErrors
 from gridlang.grid import Grid
+from gridlang.interpreter import Interpreter
 from gridlang.ir import Model, Var
+from gridlang.maps import build_grid, parse_map
+from gridlang.params import resolve_params
+from gridlang.parser import parse_spec
 
 
 def grid_of(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
@@ -66,3 +73,23 @@ def connected_subsets(grid: Grid, roots=(), size=None, allowed=None) -> int:
             continue
         count += rooted_ok(grid, cells, roots)
     return count
+
+
+def spec_judge(spec_text: str, map_text: str):
+    """A tiny spec and map read, checked and built: ``(spec, symbols, map data, grid, interpreter)``; the
+    interpreter judges answers by the spec's rules alone (the reference the lowerings are counted against)."""
+    spec = parse_spec(spec_text, "t.grid")
+    symbols = check(spec)
+    data = parse_map(map_text, "m.txt")
+    grid = build_grid(symbols, data)
+    return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
+
+
+def spec_errors(spec_text: str) -> list[tuple[int, int, str]]:
+    """The checker's errors on a spec that must fail, as ``(line, column, message)``."""
+    import pytest
+
+    with pytest.raises(GridlangError) as e:
+        check(parse_spec(spec_text, "s.grid"))
+    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
+    return [(x.span.line, x.span.column, x.message) for x in errors]

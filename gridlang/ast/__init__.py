@@ -15,6 +15,7 @@ from .expressions import (Name, IntLit, Border, AllCells, Not, And, Or, Count, V
     Shapes, IsPiece, ConsistsOf, Expr)
 from .drawing import Draw
 from .edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
+from .blocks import RING, Runs, SameValue
 from .constructs import Call, Connectivity, DirectionOf, Distance, IndexOf, IsKnown, Let, Part, ValuesOf
 from .formats import Format, FormatEntry, FormatFlag, FormatItem
 from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PFormula, Puzzle, CharSpec, Tile,
@@ -22,7 +23,7 @@ from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PForm
     IsPath, Family, ForEach, Holds, ForPairs, Rule)
 
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop",
+           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
            "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
            "Format", "FormatEntry", "FormatFlag", "FormatItem",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
@@ -33,7 +34,7 @@ __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At"
            "Value"]
 
 
-Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath]
+Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath, Runs, SameValue]
 """Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
 
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,

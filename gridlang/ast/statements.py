@@ -287,15 +287,17 @@ class Objective:
 
 @dataclass(frozen=True, slots=True)
 class IsConnected:
-    """``require S is connected [with size N]``.
+    """``require S is connected [with size N]``, ``require S is diagonally connected``.
 
     The cells of S induce a connected subgraph of the grid graph (the empty
-    set is connected); with a size, S also has exactly N cells.
+    set is connected); with a size, S also has exactly N cells. ``diagonal``:
+    cells that share only a corner are neighbours too (8-connectivity).
     """
 
     cells: Expr
     size: Expr | None = None
     span: Span | None = field(default=None, compare=False)
+    diagonal: bool = False
 
 
 @dataclass(frozen=True, slots=True)

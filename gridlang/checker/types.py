@@ -4,12 +4,13 @@ from __future__ import annotations
 
 
 from .. import ast
+from .blocks import BLOCK_NODES, BlockTypes, runs_side
 from .constructs import CONSTRUCT_NODES, ConstructTypes
 from .edges import EDGE_NODES, EdgeTypes
 from .symbols import Type
 
 
-class ExpressionTypes(ConstructTypes, EdgeTypes):
+class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -46,6 +47,8 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
                         t = None
                     types.append(t)
                 return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
+            if runs_side(e) is not None:
+                return self.runs_compare(e)
             if isinstance(e, ast.Compare) and e.op == "==":
                 is_equivalence, t = self._equivalence(e)
                 if is_equivalence:
@@ -90,6 +93,9 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
                            f"an aggregate; state it on its own line", e.span)
                 return None
             if isinstance(e, ast.IsConnected) and self.names_edges(e.cells):
+                if e.diagonal:
+                    self.error(f"'is diagonally connected' joins cells by their corners; {e.cells.id!r} is a "
+                               "decision on edges (say 'is connected')", e.span)
                 if e.size is not None:
                     self.error(f"'with size' counts the cells of a cell set; {e.cells.id!r} is a decision on edges",
                                _span(e.size))
@@ -428,6 +434,8 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
             return body
         if isinstance(e, EDGE_NODES):
             return self.edge_type(e)
+        if isinstance(e, BLOCK_NODES):
+            return self.block_type(e)
         if isinstance(e, ast.CornersOf):
             return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, CONSTRUCT_NODES):

@@ -248,6 +248,8 @@ class CellSetLowering:
             return {i: v for i, v in comp.items() if within is None or i in within}
         if isinstance(e, ast.ComponentAlong):
             return self.component_along(e, within)
+        if isinstance(e, ast.SameValue):
+            return self.same_value_members(e, within)
         if isinstance(e, ast.Sight):
             p = self.cell_of(e.cell)
             if p is None:

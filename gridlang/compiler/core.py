@@ -23,6 +23,8 @@ from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from ..limits import MAX_VARIABLES
 from ..maps import MapData
+from ..checker.blocks import runs_side
+from .blocks import BlockLowering
 from .clues import ClueLowering
 from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
@@ -53,7 +55,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
+class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
@@ -95,6 +97,9 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
+        # The sizes of blocks of equal values (gridlang.compiler.blocks): decision -> {(cell, value): (lo, hi)}.
+        self.block_bounds: dict = {}
+        self.block_spans: dict = {}
         # Sets known from the map (tiles, tags, the border, rooms): found once (gridlang.compiler.cellsets).
         self.fixed_sets: dict[tuple, object] = {}
         # Enumerated decisions: their values as a set, for membership tests.
@@ -174,6 +179,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
                 sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
                 self.objective = Objective(sense, terms, const, st.span)
             self.check_size()
+        for con in self.equal_blocks():  # appended one by one, as every constraint is (tick)
+            self.constraints.append(con)
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
@@ -464,6 +471,11 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
         return v
 
     def compare(self, st: ast.Compare) -> None:
+        if runs_side(st) is not None:
+            self.assert_runs(st, ())
+            return
+        if self.block_rule(st, ()):
+            return
         self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)
@@ -485,6 +497,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Dia
         self.check_row(terms, rhs, st.span, "this rule")
         if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):
             self.fails((), st)
+        allowed = self.one_hot_values(terms, cmp, rhs)
+        if allowed is not None:
+            self.clause_under((), allowed, st)
+            return
         self.constraints.append(Linear(terms, cmp, rhs, (), st.span))
 
     # expressions ------------------------------------------------------------

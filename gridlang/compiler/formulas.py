@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from ..grid import cell_name
 from .. import ast
+from ..checker.blocks import runs_side
 from ..errors import MapError, SemanticError
 from ..equivalence import is_condition, is_number
 from ..ir import Cmp, Linear
@@ -98,6 +99,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
                                           else b.get(i, False)], i) for i, x in a.items()]
             return self.combine(True, parts, None)
+        if runs_side(f) is not None:
+            return self.runs_lit(f)
         if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):  # equivalence
             a, b = self.lit_of(f.left), self.lit_of(f.right)
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
@@ -251,6 +254,26 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 out.append(tuple((1, l) for l in lits))
         return out
 
+    def one_hot_values(self, terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> list[int] | None:
+        """The literals of the values that meet ``sum terms OP rhs``, when ``terms`` are literals of one
+        cell's enumerated decision only (``digit[g] == 4``); else None.
+
+        The decision's one-hot row makes the sum the coefficient of its one
+        true literal (0 for a value the terms leave out), so the row holds
+        exactly when one of these literals does: one clause, where the row
+        itself would be a pseudo-Boolean constraint for the clause-based
+        backends (a sum of 36 weighted literals for a 6x6 Fillomino's cell).
+        """
+        if not hasattr(self, "_one_hot"):
+            self._one_hot = {lit: (name, cell) for name, per_cell in self.enum_lits.items()
+                             for cell, lits in enumerate(per_cell) if lits for lit in lits.values()}
+        groups = {self._one_hot.get(v) for _, v in terms}
+        if len(groups) != 1 or None in groups:
+            return None
+        name, cell = groups.pop()
+        coef = {v: c for c, v in terms}
+        return [lit for lit in self.enum_lits[name][cell].values() if op.holds(coef.get(lit, 0), rhs)]
+
     @staticmethod
     def never(terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> bool:
         """Whether ``sum terms OP rhs`` fails for every value of its 0/1 literals."""
@@ -349,6 +372,11 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if pushed is not None:
                 self.assert_formula(pushed, guard)
                 return
+        if runs_side(f) is not None:
+            self.assert_runs(f, guard)
+            return
+        if isinstance(f, ast.Compare) and self.block_rule(f, guard):
+            return
         equivalence = f.operand if isinstance(f, ast.Not) else f
         if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,
                                                                                              self.sym):
@@ -364,6 +392,10 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 if not terms and op.holds(0, rhs):
                     return
                 self.fails(guard, f)
+                return
+            allowed = self.one_hot_values(terms, op, rhs)
+            if allowed is not None:
+                self.clause_under(guard, allowed, f)
                 return
             self.constraints.append(Linear(terms, op, rhs, guard, span))
             return

@@ -13,7 +13,7 @@ from .. import ast
 from ..deadline import Deadline
 from ..errors import GridlangError, SemanticError, Span, raise_all
 from ..grid import Grid
-from ..ir import Clause, Cmp, Connected, Constraint, Linear
+from ..ir import Clause, Cmp, Connected, Constraint, GraphConnected, Linear
 from .cellsets import CellValue, neg
 
 
@@ -74,6 +74,14 @@ class RegionLowering:
                 self.constraints.append(Clause((), st.span))
         if size is not None and size <= 1 and not roots:
             return  # at most one cell: always connected
+        if st.diagonal:
+            # side and corner neighbours, an explicit graph: an edge is there when both its cells are
+            # members (the lazy cuts need an edge's literal to imply its ends)
+            where = {i for i, _ in members}
+            edges = tuple((u, v, self.lit(self.combine(True, [values[u], values[v]], None)))
+                          for u in sorted(where) for v in self.grid.king_neighbours(u) if u < v and v in where)
+            self.constraints.append(GraphConnected(members, edges, roots, False, self.describe(st.cells), st.span))
+            return
         self.constraints.append(Connected(members, roots, size, self.describe(st.cells), st.span))
 
     def is_path(self, st: ast.IsPath) -> None:

@@ -10,7 +10,8 @@ Mathematical Programming*, ch. 32):
    the best true solution so far (an improving search may use it);
 2. separate: the vertex-separator cuts every answer violates
    (:func:`~gridlang.connectivity.separation.separator_cuts`, plus any
-   extra separators the backend asks for);
+   extra separators the backend asks for; for blocks of equal labels,
+   :func:`~gridlang.connectivity.blocks.block_cuts`);
 3. none: the answer is a solution; proved optimal if the relaxation's
    answer was. Otherwise repair the answer (drop its stray components,
    :func:`~gridlang.connectivity.separation.repair`) into an incumbent,
@@ -44,7 +45,8 @@ from ..backend import integral_bound, proves_optimum
 from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
-from ..ir import Assignment, Connected, GraphConnected, Linear, Model, Sense, violations
+from ..ir import Assignment, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, violations
+from .blocks import block_cuts
 from .graph import graph_cuts
 from .separation import repair, separator_cuts
 
@@ -253,7 +255,13 @@ def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separat
     out: list[Linear] = []
     violated = False
     for con in lazy:
-        for separate in ((lambda _g, c, a: graph_cuts(c, a)),) if isinstance(con, GraphConnected) else separators:
+        if isinstance(con, GraphConnected):
+            routines = ((lambda _g, c, a: graph_cuts(c, a)),)
+        elif isinstance(con, EqualBlocks):
+            routines = (block_cuts,)
+        else:
+            routines = separators
+        for separate in routines:
             for cut in separate(grid, con, answer):
                 violated = True
                 key = (cut.terms, cut.rhs)

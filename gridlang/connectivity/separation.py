@@ -255,7 +255,7 @@ def repair(model: "Model", assignment: Assignment, lazy: list[Connected]) -> Ass
     values = list(assignment.values)
     for con in lazy:
         if not isinstance(con, Connected):
-            continue  # a GraphConnected node is not repaired: the answer stays as it is
+            continue  # a GraphConnected or EqualBlocks node is not repaired: the answer stays as it is
         chosen = set(assignment.true_cells(con.members))
         if not chosen:
             continue

@@ -16,6 +16,7 @@ from ..checker import Symbols
 from ..equivalence import is_condition
 from ..errors import ParamError
 from ..grid import Grid, cell_name
+from .blocks import BlockRules
 from .clues import ClueMeanings
 from .edges import EdgeRules
 from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
@@ -28,7 +29,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(EdgeRules, ClueMeanings, Expressions):
+class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -209,6 +210,10 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
             out = left - right
             if out:
                 self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
+        elif isinstance(st, ast.Compare) and ast.Runs in (type(st.left), type(st.right)):
+            if not self.runs_hold(st):
+                c = self.cell(st.left.cell if isinstance(st.left, ast.Runs) else st.right.cell)
+                self.fail("the runs around the cell differ from the clue", () if c is None else (c,))
         elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
             left, right = self.holds(st.left), self.holds(st.right)
             if left != right:
@@ -250,7 +255,8 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
             size = self.number(st.size)
             if len(cells) != size:
                 self.fail(f"the set has {len(cells)} cell{_s(cells)}, not {size}", cells)
-        pieces = components(self.adj, cells)
+        adj = [self.grid.king_neighbours(i) for i in range(self.grid.size)] if st.diagonal else self.adj
+        pieces = components(adj, cells)
         if len(pieces) > 1:
             stray = [i for piece in pieces[1:] for i in piece]
             self.fail(f"the set falls into {len(pieces)} pieces ({', '.join(str(len(p)) for p in pieces)} "

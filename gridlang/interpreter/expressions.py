@@ -73,6 +73,8 @@ class Expressions:
             return frozenset(seen)
         if isinstance(e, ast.ComponentAlong):
             return self.along(e)
+        if isinstance(e, ast.SameValue):
+            return self.same_value_cells(e)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -192,6 +194,8 @@ class Expressions:
             return self.cells(f.left) <= self.cells(f.right)
         if isinstance(f, ast.Avoids):
             return not (self.cells(f.left) & self.cells(f.right))
+        if isinstance(f, ast.Compare) and ast.Runs in (type(f.left), type(f.right)):
+            return self.runs_hold(f)
         if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):
             return self.holds(f.left) == self.holds(f.right)
         if isinstance(f, ast.Compare):

@@ -21,7 +21,7 @@ DIRECTIONS = frozenset({"up", "down", "left", "right"})
 BUILT_IN_SETS = frozenset({"all", "border", "edges", "corners"})
 RESERVED = DIRECTIONS | BUILT_IN_SETS | frozenset({
     "any", "column", "component", "corner", "count", "degree", "diagonal", "king", "neighbours", "not", "room",
-    "row", "sight", "straight", "sum", "turn", "value"})
+    "row", "runs", "sight", "straight", "sum", "turn", "value"})
 """The words that cannot name a tile, tag, parameter, decision, region or ``for each`` variable."""
 
 _DECLARATION = re.compile(r"^[ \t]*(tile|param|decide|region)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)

@@ -368,6 +368,9 @@ class _ToAst(FormatMixin):
     def connected(self, meta, c):
         return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta))
 
+    def connected_diagonally(self, meta, c):
+        return ast.IsConnected(c[0], c[1] if len(c) > 1 else None, self.sp(meta), diagonal=True)
+
     def is_path(self, meta, c):
         return ast.IsPath(c[0], c[1], self.sp(meta))
 
@@ -391,6 +394,9 @@ class _ToAst(FormatMixin):
 
     def at(self, meta, c):
         return ast.At(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+
+    def runs(self, meta, c):
+        return ast.Runs(c[0], c[1], self.sp(meta))
 
     def neighbours(self, meta, c):
         return ast.Around("side", c[0], self.sp(meta))
@@ -527,6 +533,12 @@ class _ToAst(FormatMixin):
         if isinstance(right, ast.Neg) and isinstance(right.operand, ast.IntLit):  # kind = -1
             right = ast.IntLit(-right.operand.value, right.span)
         plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
+        if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: D's block at p
+            if right.name.id != left.id:
+                raise GridSyntaxError(f"'{left.id} = {right.name.id}[...]' compares two decisions; the cells where "
+                                      f"a decision takes its value at p are written {left.id} = {left.id}[p]",
+                                      right.name.span)
+            return ast.SameValue(left, right.cell, self.sp(meta))
         if isinstance(left, ast.Name) and (plain or isinstance(right, (ast.Add, ast.Neg, ast.Call))):
             return ast.Is(left, right, self.sp(meta))
         if isinstance(left, ast.At) and (plain or isinstance(right, ast.At) and right.name.id == left.name.id):

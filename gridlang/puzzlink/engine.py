@@ -251,7 +251,7 @@ class Engine:
             rooms = rooms_text(layout.height, layout.width, full)
         headers = [(name, text) for name, text in params.items()]
         text = document(f"{link.pid} {link.size}, from {link.url}", headers,
-                        grid_text(layout.height, layout.width, flat), rooms)
+                        grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars)
         return Decoded(link.pid, text, link, self.spec.path, params)
 
     def _flags(self, link: PuzzLink) -> dict[str, str]:

@@ -33,13 +33,15 @@ def rooms_text(rows: int, cols: int, room: list[int]) -> str:
     return "rooms:\n" + grid_text(rows, cols, [label[a] for a in room])
 
 
-def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None) -> str:
+def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None,
+             hash_tile: bool = False) -> str:
     """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer.
 
-    A grid whose first row begins with ``#`` (a tile written ``#``) stands under a ``grid:``
-    line, so that the map reader cannot take the row for a comment (docs/language.md, "Map files").
+    A grid whose first row begins with ``#``, or any grid of a spec with a tile written ``#``
+    (``hash_tile``), stands under a ``grid:`` line, so that the map reader cannot take a row for a
+    comment nor refuse the title as a possible row (docs/language.md, "Map files").
     """
-    marker = ["grid:"] if grid.startswith("#") else []
+    marker = ["grid:"] if grid.startswith("#") or hash_tile else []
     lines = [f"# {title}"] + [f"{name}: {value}" for name, value in headers] + marker + [grid]
     if rooms is not None:
         lines.append(rooms)

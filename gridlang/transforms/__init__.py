@@ -4,6 +4,12 @@ Each pass is a pure function from a :class:`~gridlang.ir.Model` to a new
 one (the input is never changed), named for what it does, as CPMpy's
 ``transformations/`` are:
 
+* :func:`~.equal_blocks.decompose_equal_blocks`: every
+  :class:`~gridlang.ir.EqualBlocks` node as a root per block, clauses,
+  rows and one :class:`~gridlang.ir.Connected` per possible root
+  (:mod:`.equal_blocks`);
+* :func:`~.table.table_to_clauses`: every :class:`~gridlang.ir.Table` as
+  the clauses forbidding its other rows, merged (:mod:`.table`);
 * :func:`~.connected_tree.decompose_connected_tree`: every
   :class:`~gridlang.ir.Connected` node as the clauses of a spanning tree
   with binary ranks (:mod:`.connected_tree`);
@@ -24,8 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Collection, Mapping
 
-from ..ir import Clause, Connected, Linear, Model
+from ..ir import Clause, Connected, EqualBlocks, Linear, Model, Table
 from .connected_tree import decompose_connected_tree
+from .equal_blocks import decompose_equal_blocks
+from .table import table_to_clauses
 from .to_cnf import CARD_ENCODINGS, SoftObjective, linear_to_clauses, soft_objective
 
 
@@ -50,6 +58,8 @@ class Decomposition:
 
 
 DECOMPOSITIONS: tuple[Decomposition, ...] = (
+    Decomposition(EqualBlocks, frozenset({Clause, Linear, Connected}), decompose_equal_blocks),
+    Decomposition(Table, frozenset({Clause}), table_to_clauses),
     Decomposition(Connected, frozenset({Clause}), decompose_connected_tree),
     Decomposition(Linear, frozenset({Clause}), linear_to_clauses),
 )
@@ -92,4 +102,5 @@ def decompose(model: Model, native: Collection[type],
 
 
 __all__ = ["CARD_ENCODINGS", "DECOMPOSITIONS", "Decomposition", "SoftObjective", "decompose",
-           "decompose_connected_tree", "linear_to_clauses", "soft_objective"]
+           "decompose_connected_tree", "decompose_equal_blocks", "linear_to_clauses", "soft_objective",
+           "table_to_clauses"]

@@ -300,6 +300,17 @@ def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     assert tokens(grid, digits, looks)[:4] == [" ", "4\\", "3\\", "\\3"]
 
 
+def test_letter_clues_are_drawn_as_letters():
+    # pzprjs writes Dominion's letters as numbers (1 for A); they are drawn, and printed, as letters.
+    grid = Grid(1, 4, ("2", "?", "27", "."), ("clue", "clue", "clue", "blank"))
+    looks = Looks(tiles={"clue": "letters", "blank": "plain"}, decisions={"shaded": "shade"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    shaded = Solution({"shaded": {3: True}}, {})
+    root = ET.fromstring(draw(grid, shaded, style, CELL, "", {"shaded"}, {}).to_svg())
+    assert [e.text for e in classes(root, "clue")] == ["B", "?", "AA"]
+    assert tokens(grid, shaded, looks) == ["B", "?", "AA", "#"]
+
+
 def test_a_negative_digit_and_a_split_cell_without_sums_draw_nothing():
     # pzprjs's -1 is a cell left without a number (Sukoro, View); a Kakuro clue cell without sums is `+`.
     chars = ["+", "0,3", ".", "."]
@@ -354,9 +365,9 @@ def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
 
 
 def test_water_is_shading_in_pzprjs_blue():
-    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    # Aquarium's water (`draw shaded as blue`): the shaded cell filled #0096ff, its number in white.
     grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
-    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "blue"})
     water = Solution({"shaded": {0: True, 1: True}}, {})
     style = looks_style(grid, looks).over(default_style(grid))
     root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())
@@ -389,3 +400,19 @@ def test_answer_looks_lamps_stones_tents_letters_and_areas():
     assert render(grid, solution, looks).splitlines() == [
         "+---+---+---+", "| ● | # | ^ |", "|   +---+---+", "| A | B   ○ |", "+---+---+---+"]
     assert (letter(1), letter(26), letter(27), letter(0)) == ("A", "Z", "AA", "")
+
+
+def test_blocks_look_writes_the_digits_and_outlines_the_blocks():
+    """``blocks``: a value decision's digits in the answer's colour, and thick borders between different
+    values (pzprjs's Fillomino), in the picture and in the text."""
+    grid = Grid(2, 3, (".", "2", ".", ".", ".", "."), ("blank", "given", "blank", "blank", "blank", "blank"))
+    looks = Looks(tiles={"blank": "plain", "given": "number"}, decisions={"digit": "blocks"},
+                  valued=frozenset({"digit"}))
+    solution = Solution({"digit": {0: 2, 1: 2, 2: 3, 3: 1, 4: 3, 5: 3}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, solution, style, CELL).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["1", "2", "3", "3", "3"]  # not over the given 2
+    (blocks,) = classes(root, "areas digit")
+    assert len(segments(blocks)) == 4  # 2|3 and 2/1 and 2/3 on the top row's bottom, 1|3
+    assert render(grid, solution, looks).splitlines() == [
+        "+---+---+---+", "| 2   2 | 3 |", "+---+---+   |", "| 1 | 3   3 |", "+---+---+---+"]

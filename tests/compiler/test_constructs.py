@@ -18,12 +18,12 @@ from gridlang import ast
 from gridlang.backend import SolveOptions, backend_class, backend_names, get_backend
 from gridlang.checker import check
 from gridlang.checker.constructs import STRATEGIES
-from gridlang.errors import GridlangError, MapError, MultipleErrors
-from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, parse_map
-from gridlang.params import resolve_params
+from gridlang.errors import MapError
+from gridlang.maps import parse_map
 from gridlang.parser import parse_spec
 from gridlang.pipeline import load_checked, solve_model
+
+from tiny import spec_judge as _judge, spec_errors as _errors
 
 BACKENDS = tuple(backend_names())
 
@@ -64,19 +64,13 @@ CASES = {
     "row and column index": (HEAD + "require for each cell p: x[p] implies row index(p) + column index(p) == 4\n"
                                     "require count(x) >= 1\n", "...\n...\n"),
     "rectangles": (HEAD + "require x is a piece of rectangles(4)\n", "....\n....\n"),
+    "diagonally connected": (HEAD + "require x is diagonally connected\nrequire clue avoids x\n", "1..\n...\n"),
+    "diagonally connected with size": (HEAD + "require x is diagonally connected with size 3\n", "...\n...\n"),
     "squares as a condition": (HEAD + "require x is a piece of squares(4) or count(x) == 1\n", "...\n...\n"),
     "rectangles of any size": (HEAD + "require x is a piece of rectangles\n", "...\n...\n"),
     "rectangles of a clue's size": (HEAD + "require for each c in clue: (component of c in x) is a piece of "
                                            "rectangles(value(c))\nrequire clue in x\n", "2..\n..1\n"),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
 
 
 def brute_force(spec_text: str, map_text: str, domains: dict[str, list]) -> set[tuple]:
@@ -151,15 +145,14 @@ def test_cases_are_not_trivial():
     sizes = {name: len(brute_force(*CASES[name], {"x": [False, True]})) for name in CASES}
     assert all(n > 0 for n in sizes.values()), sizes
     assert sizes["rectangles"] == 5 and sizes["rectangles of any size"] == 18 and sizes["named parts"] == 2
+    # corners join cells: more sets than side neighbours alone allow (of the 2x3 map's 5 free cells,
+    # 29 sets are connected through sides and corners, 22 through sides)
+    side = len(brute_force(HEAD + "require x is connected\nrequire clue avoids x\n", "1..\n...\n",
+                           {"x": [False, True]}))
+    assert sizes["diagonally connected"] == 29 and side == 22
 
 
 # ------------------------------------------------------------------- errors
-
-def _errors(spec_text: str) -> list[tuple[int, int, str]]:
-    with pytest.raises(GridlangError) as e:
-        check(parse_spec(spec_text, "s.grid"))
-    errors = e.value.errors if isinstance(e.value, MultipleErrors) else [e.value]
-    return [(x.span.line, x.span.column, x.message) for x in errors]
 
 
 @pytest.mark.parametrize("text,where,words", [
@@ -206,6 +199,8 @@ def _errors(spec_text: str) -> list[tuple[int, int, str]]:
      "direction(...) takes one cell"),
     (HEAD + "require for each cell p: distance(p) == 0\n", (4, 26), "distance(p, q) takes 2 arguments; this call has 1"),
     (HEAD + "connectivity trees\n", (4, 14), "unknown connectivity strategy 'trees'"),
+    (HEAD + "decide line: bool on edges\nrequire line is diagonally connected\n", (5, 9),
+     "'is diagonally connected' joins cells by their corners; 'line' is a decision on edges"),
     (HEAD + "connectivity tree\nconnectivity flow\n", (5, 14), "at most one 'connectivity' statement"),
 ])
 def test_errors_are_located(text, where, words):

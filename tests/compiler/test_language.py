@@ -16,12 +16,13 @@ import pytest
 from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
 from gridlang.errors import MapError, MultipleErrors, ParamError, SemanticError
-from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, parse_map
+from gridlang.maps import parse_map
 from gridlang.params import parse_value, resolve_params
 from gridlang.shapes import polyominoes
 from gridlang.parser import parse_spec
 from gridlang.pipeline import load_checked, solve_model
+
+from tiny import spec_judge as _judge
 
 BACKENDS = tuple(backend_names())
 
@@ -94,15 +95,6 @@ CASES = {
                                       "require for each shape s in bank: not (x is a piece of s) or x in clue\n"
                                       "require x is a piece of bank\n", "1..\n11.\n"),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    judge = Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
-    return spec, symbols, data, grid, judge
 
 
 def brute_force(spec_text: str, map_text: str) -> set[frozenset[int]]:

@@ -14,7 +14,7 @@ import pytest
 
 from gridlang.backend import SolveOptions, get_backend
 from gridlang.errors import BackendError, Span
-from gridlang.ir import Clause, Cmp, Connected, GraphConnected, Linear, Model
+from gridlang.ir import Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 from gridlang.transforms import decompose, decompose_connected_tree, linear_to_clauses
 
 from tiny import cell_model, connected_subsets, grid_of
@@ -56,7 +56,8 @@ def test_every_backend_refuses_an_unknown_node_in_files(backend, tmp_path):
 
 def test_every_backend_declares_its_native_kinds(backend):
     engine = get_backend(backend)
-    assert {Clause, GraphConnected} <= engine.native <= {Clause, Linear, Connected, GraphConnected}
+    assert {Clause, GraphConnected} <= engine.native <= {Clause, Linear, Connected, GraphConnected, Table,
+                                                         EqualBlocks}
     model = cell_model(grid_of(2, 2), [Clause((1,))])
     assert engine.prepare(model) is model  # nothing to decompose: the model itself
 

@@ -148,3 +148,18 @@ def test_a_decoded_grid_whose_first_row_begins_with_a_hash_keeps_its_rows(tmp_pa
     text = decode("https://puzz.link/p?hashes/3/2/40", spec).text
     assert text.splitlines()[1:] == ["grid:", "#..", "..#"]
     assert parse_map(text, "hashes").rows == ["#..", "..#"]
+
+
+def test_a_decoded_map_of_a_spec_with_a_hash_tile_stands_under_a_grid_line(tmp_path):
+    """Its title line begins with ``#``, which such a spec's map reader would take for a possible row,
+    even when no row begins with ``#`` (pzprjs's test URL of Akari, its black cells written ``#``)."""
+    from gridlang.maps import parse_map
+    from gridlang.puzzlink import decode
+
+    spec = tmp_path / "lamps.grid"
+    spec.write_text('puzzle "Lamps"\ntile white \'.\'\ntile black \'#\'\ntile clue number\n'
+                    'decide light: bool on white\nrequire count(light) == 1\n'
+                    'format puzzlink "lamps":\n    cells: number4 (? = black)\n')
+    text = decode("https://puzz.link/p?lamps/3/2/6.i", spec).text
+    assert text.splitlines()[1:] == ["grid:", "1.#", "..."]
+    assert parse_map(text, "lamps").rows == ["1.#", "..."]

@@ -29,12 +29,14 @@ from gridlang.checker import check
 from gridlang.errors import GridlangError
 from gridlang.grid import lattice_edges
 from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, parse_map, read_map
+from gridlang.maps import build_grid, read_map
 from gridlang.params import resolve_params
 from gridlang.parser import parse_file, parse_spec
 from gridlang.pipeline import load_checked, solve, solve_model
 from gridlang.plugins import find_plugin
 from gridlang.solution import Solution
+
+from tiny import spec_judge as _judge
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,14 +83,6 @@ CASES = {
     "integer on corners": ("tile cell '.'\ndecide w: 0..2 on corner edges\n"
                            "require for each corner v: degree(w, v) == 2\n", ".\n", "corners", (0, 1, 2), 3),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
 
 
 def _name(spec_text: str) -> str:

@@ -16,13 +16,17 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
+from gridlang.maps import parse_map
+from gridlang.parser import parse_file
 from gridlang.plugins import find_plugin
+from gridlang.puzzlink import encode
 from gridlang.shapes import polyominoes
 from gridlang.solution import Solution
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
-GENRES = ("starbattle", "sudoku", "norinori", "hitori", "nurikabe", "lits", "heyawake", "statuepark")
+GENRES = ("starbattle", "sudoku", "norinori", "hitori", "nurikabe", "lits", "heyawake", "statuepark", "tapa",
+          "fillomino")
 
 
 @pytest.mark.parametrize("genre", GENRES)
@@ -132,3 +136,19 @@ def test_heyawake_drawing_keeps_the_number_of_a_shaded_cell(capsys):
     assert code == 0
     assert out[1] == "|  #    . | #2    . |  .    # |"
     assert out[5] == "|  3    #    . |  . |  #    . |"
+
+
+def test_a_fillomino_size_not_given_is_a_cell_of_its_own(capsys):
+    """pzprjs's ``?`` clue (``.`` in the URL): a cell whose size is not told, read as the ``?`` tile and
+    written back as ``.``. On this 2x2 the ``?`` cannot be 1 (beside the given 1), so the other three
+    cells make one region of 3."""
+    url = "https://puzz.link/p?fillomino/2/2/.1h"
+    code = cli.main(["import", url])
+    text = capsys.readouterr().out
+    assert code == 0 and text.splitlines()[1:] == ["?1", ".."]
+    spec = parse_file(PUZZLES / "fillomino.grid")
+    assert encode(spec, parse_map(text, "m.txt", spec.puzzle.name)) == url
+    code = cli.main(["solve", "--url", url, "--unique", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["unique"] is True and out["verified"] is True
+    assert out["decisions"]["digit"] == [[[0, 0], 3], [[0, 1], 1], [[1, 0], 3], [[1, 1], 3]]

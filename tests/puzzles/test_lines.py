@@ -27,14 +27,14 @@ from gridlang.backend import SolveOptions, backend_names
 from gridlang.checker import check
 from gridlang.errors import GridlangError
 from gridlang.grid import lattice_edges
-from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, parse_map, read_map
-from gridlang.params import resolve_params
+from gridlang.maps import build_grid, read_map
 from gridlang.parser import parse_file, parse_spec
 from gridlang.pipeline import load_checked, solve_model
 from gridlang.plugins import find_plugin
 from gridlang.puzzlink import decode
 from gridlang.solution import Solution
+
+from tiny import spec_judge as _judge
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,14 +71,6 @@ CASES = {
                            "require for each cell p: degree(line, p) > 0 implies p in (component of clue along line)\n",
                            "1..\n...\n..2\n", "edges", None),
 }
-
-
-def _judge(spec_text: str, map_text: str):
-    spec = parse_spec(spec_text, "t.grid")
-    symbols = check(spec)
-    data = parse_map(map_text, "m.txt")
-    grid = build_grid(symbols, data)
-    return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
 
 
 @functools.lru_cache(maxsize=None)

@@ -216,8 +216,8 @@ def test_a_users_spec_outside_the_repository_reads_its_own_urls(tmp_path):
     written = run("export", "my.grid", "--map", "k.txt", "--format", "puzzlink", "--output", "-")
     assert written.returncode == 0, written.stderr
     assert written.stdout.strip() == KURODOKO_URL
-    unknown = run("solve", "--url", KURODOKO_URL)
-    assert unknown.returncode == 1 and "unknown genre 'kurodoko'" in unknown.stderr
+    unknown = run("solve", "--url", KURODOKO_URL.replace("kurodoko/", "nosuchgenre/"))
+    assert unknown.returncode == 1 and "unknown genre 'nosuchgenre'" in unknown.stderr
 
 
 def test_a_map_file_may_hold_a_url(tmp_path, capsys):

@@ -70,6 +70,11 @@ CELLS = [
     pytest.param("cells: number16", "https://puzz.link/p?t/6/6/g3q2h3jbj3i3i2g",
                  {(0, 1): "3", (2, 1): "2", (2, 4): "3", (3, 3): "11", (4, 2): "3", (5, 0): "3", (5, 4): "2"},
                  id="number16-cave"),
+    # a clue whose number is not given (pzprjs's -2, '.') mapped to the number tile is its '?':
+    # cspuz_rs_puzzles minesweeper.rs's test URL (MIT licence)
+    pytest.param("cells: number16 (? = clue)", "https://puzz.link/p?t/5/3/1g1g.j.0g1g.",
+                 {(0, 0): "1", (0, 2): "1", (0, 4): "?", (1, 4): "?", (2, 0): "0", (2, 2): "1", (2, 4): "?"},
+                 id="number16-unknown-mines"),
     pytest.param("cells: number10", "https://puzz.link/p?t/5/5/2a2c4a2g2a4c2a2",
                  {(0, 0): "2", (0, 2): "2", (1, 1): "4", (1, 3): "2", (3, 1): "2", (3, 3): "4", (4, 2): "2",
                   (4, 4): "2"}, id="number10-sukoro"),

@@ -1,0 +1,191 @@
+"""Blocks of equal values and runs around a cell: each lowering counted against brute force, on every backend.
+
+For a tiny map and a spec that uses one construct, every answer (every
+assignment of the spec's one decision) is judged by the interpreter (sets
+and breadth-first search, no IR); the answers so found must be exactly
+those each backend enumerates, with its native lowering and, for MaxSAT,
+with the clause decomposition too (``--connectivity tree``). Errors are
+asserted at their line and column.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+
+from gridlang.backend import SolveOptions, backend_names
+from gridlang.checker import check
+from gridlang.errors import MapError
+from gridlang.ir import EqualBlocks, Table
+from gridlang.maps import parse_map
+from gridlang.parser import parse_spec
+from gridlang.pipeline import load_checked, solve_model
+
+from tiny import spec_judge as _judge, spec_errors as _errors
+
+BACKENDS = tuple(b for b in backend_names() if b != "auto")
+
+FILL = "tile cell '.'\ntile given number\n"
+BLOCK = "require for each cell p: count(component of p in (digit = digit[p])) == digit[p]\n"
+GIVEN = "require for each g in given: digit[g] == value(g)\n"
+TAPA = "tile blank '.'\ntile clue number\ndecide shaded: bool on blank\n"
+
+# name -> (spec, map, decision, its values)
+CASES = {
+    "blocks of their own size": (FILL + "decide digit: 1..3 on all\n" + BLOCK, "...\n...\n", "digit", (1, 2, 3)),
+    "blocks with givens": (FILL + "decide digit: 1..3 on all\n" + BLOCK + GIVEN, "3...\n....\n", "digit",
+                           (1, 2, 3)),
+    "block size against a constant": (FILL + "decide x: bool on all\n"
+                                      "require for each cell p: count(component of p in (x = x[p])) <= 2\n",
+                                      "...\n...\n", "x", (False, True)),
+    "block size both ways round": (FILL + "decide digit: 1..3 on all\n"
+                                   "require for each cell p: digit[p] + 1 > count(component of p in (digit = digit[p]))\n"
+                                   "require for each cell p: 2 <= count(component of p in (digit = digit[p]))\n",
+                                   "...\n...\n", "digit", (1, 2, 3)),
+    "blocks of a named enumeration": (FILL + "decide kind: {a, b} on all\n"
+                                      "require for each cell p: count(component of p in (kind = kind[p])) >= 2\n"
+                                      "require for each cell p: kind[p] = b implies count(kind = kind[p]) <= 2\n",
+                                      "...\n...\n", "kind", ("a", "b")),
+    "blocks on some cells": (FILL + "tile wall '#'\ndecide digit: 1..3 on cell\n"
+                             "require for each p in cell: count(component of p in (digit = digit[p])) == digit[p]\n",
+                             ".#.\n...\n", "digit", (1, 2, 3)),
+    "guarded block size": (FILL + "decide digit: 1..2 on all\n"
+                           "require for each cell p: digit[p] = 2 implies "
+                           "count(component of p in (digit = digit[p])) == 2\n", "...\n...\n", "digit", (1, 2)),
+    "runs of one number": (TAPA + "require for each c in clue: runs of shaded around c == value(c)\n",
+                           "...\n.3.\n...\n", "shaded", (False, True)),
+    "runs of a full ring": (TAPA + "require for each c in clue: runs of shaded around c == value(c)\n",
+                            "...\n.8.\n...\n", "shaded", (False, True)),
+    "runs at the edge": (TAPA + "require for each c in clue: runs of shaded around c == value(c)\n",
+                         "2..\n...\n", "shaded", (False, True)),
+    "runs of no cell": (TAPA + "require for each c in clue: runs of shaded around c == value(c)\n",
+                        "...\n.0.\n...\n", "shaded", (False, True)),
+    "runs of a complement": (TAPA + "require for each c in clue: runs of (not shaded) around c == 2\n",
+                             "...\n.1.\n...\n", "shaded", (False, True)),
+    "runs under a guard": (TAPA + "require for each c in clue: shaded[c + up] implies runs of shaded around c == 3\n",
+                           "...\n.1.\n...\n", "shaded", (False, True)),
+    "runs as a condition": (TAPA + "require for each c in clue: runs of shaded around c == 2 or count(shaded) == 1\n",
+                            "...\n.1.\n...\n", "shaded", (False, True)),
+    "runs differ": (TAPA + "require for each c in clue: not (runs of shaded around c == 1)\nrequire count(shaded) <= 2\n",
+                    "...\n.1.\n...\n", "shaded", (False, True)),
+}
+
+
+@functools.cache
+def brute_force(name: str) -> frozenset[tuple]:
+    spec_text, map_text, decision, values = CASES[name]
+    spec, symbols, data, grid, judge = _judge(spec_text, map_text)
+    cells = sorted(judge.on[decision])
+    found = set()
+    for combo in itertools.product(values, repeat=len(cells)):
+        answer = dict(zip(cells, combo))
+        if isinstance(values[0], bool):
+            answer = {i: True for i, v in answer.items() if v}
+        if judge.evaluate({decision: answer}).ok:
+            found.add(_key(answer, cells, values))
+    return frozenset(found)
+
+
+def _key(answer: dict, cells: list[int], values) -> tuple:
+    if isinstance(values[0], bool):
+        return tuple(i in answer for i in cells)
+    return tuple(answer[i] for i in cells)
+
+
+def _solve(name: str, backend: str, connectivity: str | None = None) -> set[tuple]:
+    spec_text, map_text, decision, values = CASES[name]
+    spec, symbols, data, grid, judge = _judge(spec_text, map_text)
+    model, _ = load_checked(spec, symbols, data, {})
+    expected = brute_force(name)
+    report = solve_model(model, backend, SolveOptions(time_limit=120, connectivity=connectivity),
+                         count=len(expected) + 3)
+    assert report.complete is True or not expected
+    cells = sorted(judge.on[decision])
+    return {_key(s.decisions[decision], cells, values) for s in report.solutions}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_lowering_matches_brute_force(name, backend):
+    if backend == "auto":
+        pytest.skip("auto runs one of the others")
+    assert _solve(name, backend) == brute_force(name)
+
+
+@pytest.mark.parametrize("strategy", ["cpsat:flow", "milp:flow", "asp:cuts", "maxsat:tree"])
+@pytest.mark.parametrize("name", [n for n in sorted(CASES) if "block" in n])
+def test_other_lowerings_match_brute_force(name, strategy):
+    """The blocks' other lowerings: the flow inside blocks (CP-SAT, MILP), the cut loop on clingo, and the
+    clause decomposition (MaxSAT's tree: roots, clauses, one connectivity per root)."""
+    backend, connectivity = strategy.split(":")
+    assert _solve(name, backend, connectivity) == brute_force(name)
+
+
+def test_cases_are_not_trivial():
+    sizes = {name: len(brute_force(name)) for name in CASES}
+    assert all(0 < n < 3 ** 9 for n in sizes.values()), sizes
+    # 2x3 and 2x4 Fillominos of sizes 1..3, counted by a separate search: 16 and 3 (with a 3 in a corner)
+    assert sizes["blocks of their own size"] == 16 and sizes["blocks with givens"] == 3, sizes
+
+
+def test_one_node_per_decision_not_one_region_per_cell():
+    spec_text, map_text, *_ = CASES["blocks with givens"]
+    spec, symbols, data, *_ = _judge(spec_text, map_text)
+    model, _ = load_checked(spec, symbols, data, {})
+    blocks = [c for c in model.constraints if isinstance(c, EqualBlocks)]
+    assert len(blocks) == 1 and len(blocks[0].cells) == 8 and len(blocks[0].bounds) == 8 * 3
+    assert model.kinds() == {"Clause", "Linear", "EqualBlocks"}  # the givens' unit clauses, the one-hot rows
+
+
+def test_runs_become_one_table_per_clue():
+    spec_text, map_text, *_ = CASES["runs of one number"]
+    spec, symbols, data, *_ = _judge(spec_text, map_text)
+    model, _ = load_checked(spec, symbols, data, {})
+    tables = [c for c in model.constraints if isinstance(c, Table)]
+    assert len(tables) == 1 and len(tables[0].lits) == 8
+    # a run of 3 in a ring of 8: 8 places
+    assert len(tables[0].allowed) == 8
+
+
+# ------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("rule,where,words", [
+    ("require for each c in clue: runs of shaded around c < 3", (4, 29), "compared with '==' only"),
+    ("require for each c in clue: runs of shaded around c == shaded", (4, 56),
+     "compared with a clue list known from the map, values(c), or one number; this is a cell set"),
+    ("require for each c in clue: count(runs of shaded around c) == 1", (4, 35),
+     "'runs of S around c' is compared with a clue list"),
+    ("require for each c in clue: runs of 3 around c == 2", (4, 37), "takes a cell set S; this is an integer"),
+    ("require runs of shaded around shaded == 2", (4, 31), "'runs of S around c' takes one cell"),
+    ("require for each c in clue: runs of shaded around c == runs of shaded around c", (4, 56),
+     "not with other runs"),
+    ("require for each cell p: count(component of p in (clue = clue[p])) == 1", (4, 51),
+     "'clue = clue[p]' needs a decision on cells; 'clue' is a tile"),
+    ("require for each cell p: count(component of p in (shaded = shaded[shaded])) == 1", (4, 67), "takes one cell"),
+])
+def test_errors_are_located(rule, where, words):
+    errors = _errors(TAPA + rule + "\n")
+    assert any((line, col) == where and words in msg for line, col, msg in errors), errors
+
+
+def test_two_decisions_in_one_block_set_are_a_syntax_error():
+    spec = FILL + "decide digit: 1..3 on all\ndecide other: 1..3 on all\n" \
+                  "require for each cell p: count(component of p in (digit = other[p])) == 1\n"
+    errors = _errors(spec)
+    assert errors[0][:2] == (5, 59) and "compares two decisions" in errors[0][2], errors
+
+
+def test_edge_decision_in_a_block_set_is_refused():
+    errors = _errors(FILL + "decide line: bool on edges\nrequire for each cell p: count(line = line[p]) == 1\n")
+    assert any((line, col) == (4, 32) and "decision on edges" in msg for line, col, msg in errors), errors
+
+
+def test_runs_that_cannot_hold_point_at_the_map_cell():
+    spec = parse_spec(TAPA + "require for each c in clue: runs of shaded around c == 9\n", "t.grid")
+    symbols = check(spec)
+    with pytest.raises(MapError) as e:
+        load_checked(spec, symbols, parse_map("...\n.9.\n...\n", "m.txt"), {})
+    assert (e.value.span.line, e.value.span.column) == (2, 2)
+    assert "fails whatever the decisions with c = row 2, column 2" in e.value.message
