@@ -130,11 +130,13 @@ class Is:
     or an ``int`` parameter), an :class:`IntLit`, or :class:`TileValue` (the
     cell's own tile value, so the value may differ from cell to cell). A cell
     on which D is not made is never in the set. ``D != V`` is parsed as
-    ``Not(Is(D, V))``.
+    ``Not(Is(D, V))``. With a cell variable for D it is the condition that
+    two cells are one (``p = q``, ``q = p + right``: ``value`` a cell
+    expression), with an integer name a comparison (``k = 3``).
     """
 
     decision: Name
-    value: Union[Name, IntLit, TileValue]
+    value: Union[Name, IntLit, TileValue]  # or a cell expression: no let parameter is substituted there
     span: Span | None = field(default=None, compare=False)
 
 

@@ -368,6 +368,10 @@ class _Checker(ExpressionTypes):
             return
         if isinstance(value, (ast.IntLit, ast.TileValue)):
             return
+        if not isinstance(value, ast.Name):
+            self.error(f"'{decision.name} = V' takes for V a value name, an integer, the name of one or "
+                       f"'value'; compare a sum at a cell: {decision.name}[p] == ...", _span(value))
+            return
         symbols = {p.id for p in decision.domain if isinstance(p, ast.Symbol)}
         if value.id in symbols:
             return

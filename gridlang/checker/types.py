@@ -49,6 +49,10 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                 return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
             if runs_side(e) is not None:
                 return self.runs_compare(e)
+            if isinstance(e, ast.Compare) and e.op == "==":
+                is_equivalence, t = self._equivalence(e)
+                if is_equivalence:
+                    return t
             if isinstance(e, ast.Compare):
                 types = []
                 for side in (e.left, e.right):
@@ -158,6 +162,22 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
         """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
         return (isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
                 or self.is_direction_expr(e))
+
+    def _equivalence(self, e: ast.Compare) -> tuple[bool, Type | None]:
+        """``F == G`` (``F = G``) of two conditions, their equivalence: (True, its type, or None after
+        an error); (False, None) when the left side is no condition, a comparison the caller types."""
+        saved, reported = len(self.errors), set(self.reported)
+        left = self.type_of(e.left)
+        if left is None or not left.is_cond:  # typed again, and reported, as a comparison
+            del self.errors[saved:]
+            self.reported = reported
+            return False, None
+        right = self.type_of(e.right)
+        if right is not None and not right.is_cond:
+            self.error(f"'=' between a condition and {right.value}: both sides are conditions (their "
+                       f"equivalence) or both numbers", _span(e.right))
+            return True, None
+        return True, None if right is None else _cond(left, right)
 
     def cell(self, e: ast.Expr, what: str) -> bool:
         """Check that ``e`` names one cell (a ``for each`` cell variable, or ``p + d``); report it otherwise."""
@@ -271,6 +291,11 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             return Type.LINEAR if Type.LINEAR in (tl, tr) else Type.INT
         if isinstance(e, ast.Is):
             point = self.env.get(e.decision.id)
+            if point == "int" or point is None and e.decision.id not in self.sym.decisions and \
+                    getattr(self.sym.params.get(e.decision.id), "type", None) == "int":  # k = 3: numbers
+                return self.relation(ast.Compare(e.decision, "==", e.value, e.span))
+            if point == "cell" and not isinstance(e.value, ast.Name):  # q = p + d
+                return Type.FACT if self.cell(e.value, f"'{e.decision.id} = ...'") else None
             if point in ("cell", "corner"):
                 if not (isinstance(e.value, ast.Name) and self.env.get(e.value.id) == point):
                     self.error(f"{e.decision.id!r} is a {point}; it equals another {point} variable only",

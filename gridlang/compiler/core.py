@@ -16,6 +16,7 @@ from typing import Union
 
 from .. import ast
 from ..checker import Symbols
+from ..equivalence import is_condition
 from ..deadline import Deadline
 from ..errors import GridlangError, SemanticError, Span, raise_all
 from ..grid import Grid
@@ -328,6 +329,8 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             self.avoids(st)
         elif isinstance(st, ast.Subset):
             self.subset(st)
+        elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
+            self.assert_formula(st, ())  # the equivalence of two conditions
         elif isinstance(st, ast.Compare):
             self.compare(st)
         elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.edge_sets:

@@ -32,6 +32,7 @@ from ..grid import cell_name
 from .. import ast
 from ..checker.blocks import runs_side
 from ..errors import MapError, SemanticError
+from ..equivalence import is_condition, is_number
 from ..ir import Cmp, Linear
 from .cellsets import CellSetLowering, CellValue, neg
 from .pieces import PieceLowering
@@ -70,6 +71,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if not isinstance(f.value, ast.TileValue):
                 self.check_in_domain(f.name.id, value, f.value)
             return lits.get(value, False)
+        if isinstance(f, ast.Is) and is_number(f.decision, self.sym,
+                                               self.bound.get(f.decision.id, ("",))[0] == "int"):
+            return self.lit_of(ast.Compare(f.decision, "==", f.value, f.span))  # k = 3
         if isinstance(f, ast.Is):  # p = q, two cells or two corners
             if self.is_corner(f.decision):
                 return self.corner_of(f.decision) == self.corner_of(f.value)
@@ -97,6 +101,10 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(True, parts, None)
         if runs_side(f) is not None:
             return self.runs_lit(f)
+        if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):  # equivalence
+            a, b = self.lit_of(f.left), self.lit_of(f.right)
+            return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
+                                None)
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
@@ -368,6 +376,15 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             self.assert_runs(f, guard)
             return
         if isinstance(f, ast.Compare) and self.block_rule(f, guard):
+            return
+        equivalence = f.operand if isinstance(f, ast.Not) else f
+        if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,
+                                                                                             self.sym):
+            # F == G: (not F or G) and (F or not G); F != G: (F or G) and (not F or not G)
+            a, b = self.lit_of(equivalence.left), self.lit_of(equivalence.right)
+            b = neg(b) if f is not equivalence else b
+            self.clause_under(guard, [neg(a), b], f)
+            self.clause_under(guard, [a, neg(b)], f)
             return
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)

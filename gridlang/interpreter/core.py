@@ -13,6 +13,7 @@ from typing import Mapping
 
 from .. import ast
 from ..checker import Symbols
+from ..equivalence import is_condition
 from ..errors import ParamError
 from ..grid import Grid, cell_name
 from .blocks import BlockRules
@@ -213,6 +214,11 @@ class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
             if not self.runs_hold(st):
                 c = self.cell(st.left.cell if isinstance(st.left, ast.Runs) else st.right.cell)
                 self.fail("the runs around the cell differ from the clue", () if c is None else (c,))
+        elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
+            left, right = self.holds(st.left), self.holds(st.right)
+            if left != right:
+                self.fail(f"the two sides of '=' differ: the left {'holds' if left else 'does not hold'}, "
+                          f"the right {'holds' if right else 'does not hold'}")
         elif isinstance(st, ast.Compare):
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):

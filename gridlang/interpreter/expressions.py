@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 
 from .. import ast
+from ..equivalence import is_condition, is_number
 from ..errors import SemanticError, Span
 from ..grid import Grid, cell_name, room_label
 from ..shapes import polyominoes
@@ -174,6 +175,9 @@ class Expressions:
             if p is None or p not in self.enums[f.name.id]:
                 return False
             return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
+        if isinstance(f, ast.Is) and is_number(f.decision, self.sym,
+                                               isinstance(self.env.get(f.decision.id), int)):
+            return self.number(f.decision) == self.number(f.value)  # k = 3
         if isinstance(f, ast.Is):
             if self.is_corner(f.decision):
                 return self.corner(f.decision) == self.corner(f.value)
@@ -192,6 +196,8 @@ class Expressions:
             return not (self.cells(f.left) & self.cells(f.right))
         if isinstance(f, ast.Compare) and ast.Runs in (type(f.left), type(f.right)):
             return self.runs_hold(f)
+        if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):
+            return self.holds(f.left) == self.holds(f.right)
         if isinstance(f, ast.Compare):
             return _compare(self.number(f.left), f.op, self.number(f.right))
         if isinstance(f, ast.AllDifferent):

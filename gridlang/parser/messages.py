@@ -103,10 +103,14 @@ def _starts_line(text: str, pos: int | None) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def keywords() -> frozenset[str]:
-    """Every word of the grammar (its quoted literals that look like names)."""
+    """Every word of the grammar: its quoted literals that look like names, and the words of the
+    keyword terminals written as patterns (they end at a word boundary: DIRECTION, MAXIMIZE, MINIMIZE)."""
     from . import grammar_text
 
-    return frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text()))
+    return frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text())) | _PATTERN_WORDS
+
+
+_PATTERN_WORDS = frozenset({"up", "down", "left", "right", "maximize", "maximise", "minimize", "minimise"})
 
 
 def _keyword_hint(word: str, accepts, line_start: bool) -> str:

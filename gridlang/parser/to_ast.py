@@ -395,25 +395,6 @@ class _ToAst(FormatMixin):
     def at(self, meta, c):
         return ast.At(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
 
-    def at_is(self, meta, c):
-        return ast.AtIs(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
-
-    def at_is_not(self, meta, c):
-        return ast.Not(self.at_is(meta, c), self.sp(meta))
-
-    def at_same(self, meta, c):
-        other = ast.At(ast.Name(str(c[2]), self.sp(c[2])), c[3], self.sp(meta))
-        return ast.AtIs(ast.Name(str(c[0]), self.sp(c[0])), c[1], other, self.sp(meta))
-
-    def at_same_not(self, meta, c):
-        return ast.Not(self.at_same(meta, c), self.sp(meta))
-
-    def same_value(self, meta, c):
-        if str(c[0]) != str(c[1]):
-            raise GridSyntaxError(f"'{c[0]} = {c[1]}[...]' compares two decisions; the cells where a decision "
-                                  f"takes its value at p are written {c[0]} = {c[0]}[p]", self.sp(c[1]))
-        return ast.SameValue(ast.Name(str(c[0]), self.sp(c[0])), c[2], self.sp(meta))
-
     def runs(self, meta, c):
         return ast.Runs(c[0], c[1], self.sp(meta))
 
@@ -544,11 +525,29 @@ class _ToAst(FormatMixin):
     def sum_(self, meta, c):
         return ast.SumOf(c[0], self.sp(meta))
 
-    def is_(self, meta, c):
-        return ast.Is(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
+    def equals(self, meta, c):
+        """``A = B``, by what the two sides are: a decision's value (``kind = snake``, ``digit[p] = 3``,
+        ``owner[p] = owner[q]``: :class:`ast.Is`, :class:`ast.AtIs`), one cell (``q = p + right``), or else
+        ``A == B``, the equality of two numbers or the equivalence of two conditions (the checker tells)."""
+        left, right = c
+        if isinstance(right, ast.Neg) and isinstance(right.operand, ast.IntLit):  # kind = -1
+            right = ast.IntLit(-right.operand.value, right.span)
+        plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
+        if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: D's block at p
+            if right.name.id != left.id:
+                raise GridSyntaxError(f"'{left.id} = {right.name.id}[...]' compares two decisions; the cells where "
+                                      f"a decision takes its value at p are written {left.id} = {left.id}[p]",
+                                      right.name.span)
+            return ast.SameValue(left, right.cell, self.sp(meta))
+        if isinstance(left, ast.Name) and (plain or isinstance(right, (ast.Add, ast.Neg, ast.Call))):
+            return ast.Is(left, right, self.sp(meta))
+        if isinstance(left, ast.At) and (plain or isinstance(right, ast.At) and right.name.id == left.name.id):
+            return ast.AtIs(left.name, left.cell, right, self.sp(meta))
+        return ast.Compare(left, "==", right, self.sp(meta))
 
-    def is_not(self, meta, c):
-        return ast.Not(ast.Is(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta)), self.sp(meta))
+    def not_equals(self, meta, c):
+        """``A != B``: ``not (A = B)``; between conditions, their exclusive or."""
+        return ast.Not(self.equals(meta, c), self.sp(meta))
 
     def tile_value(self, meta, c):
         return ast.TileValue(self.sp(meta))

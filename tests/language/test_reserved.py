@@ -3,17 +3,17 @@ declared, with one located error; every other keyword of the grammar may name a 
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from gridlang import ast
 from gridlang.checker import check
 from gridlang.errors import GridlangError, MultipleErrors
-from gridlang.parser import grammar_text, parse_spec
+from gridlang.parser import parse_spec
+from gridlang.parser.messages import keywords
 from gridlang.parser.reserved import RESERVED
 
-KEYWORDS = sorted(set(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text())))
+KEYWORDS = sorted(keywords())
 
 # The places a tile's name is used; each must read the name as the tile.
 USES = {
