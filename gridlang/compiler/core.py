@@ -26,6 +26,7 @@ from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
 from .regions import RegionLowering, anchor_connected
+from .tags import definition
 
 CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
@@ -33,6 +34,7 @@ CellValue = Union[bool, int]
 
 class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
     deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
+    anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
@@ -129,7 +131,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             name=puzzle.name if puzzle else Path(self.spec.path).stem,
             grid=self.grid,
             variables=tuple(self.variables),
-            constraints=anchor_connected(self.grid, tuple(self.constraints)),
+            constraints=anchor_connected(self.grid, tuple(self.constraints)) if self.anchor else tuple(self.constraints),
             objective=self.objective,
             decisions=tuple(self.decisions),
             regions=regions,
@@ -349,6 +351,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
     # errors that depend on the map --------------------------------------------
 
 
+    @definition
     def lit(self, v: CellValue) -> int:
         """A literal for a cell value; a constant True gets one shared variable fixed true."""
         if v is True:
@@ -390,6 +393,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         members = self.members(e)
         return [members.get(i, False) for i in range(self.grid.size)]
 
+    @definition
     def combine(self, is_and: bool, values: list[CellValue], cell: int | None) -> CellValue:
         absorbing, neutral = (False, True) if is_and else (True, False)
         lits = []
