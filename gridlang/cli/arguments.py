@@ -10,6 +10,7 @@ from ..errors import did_you_mean
 from ..limits import shorten
 
 from . import commands
+from . import why as why_commands
 from .exits import EXIT_BAD_INPUT, EXIT_CODES
 
 MAX_WORKERS = 256
@@ -125,7 +126,23 @@ def _build_parser() -> argparse.ArgumentParser:
     s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--forced", action="store_true",
+                   help="also find the cells that hold the same value in every answer (every optimal one), "
+                        "and the open ones")
+    s.add_argument("--explain", action="store_true",
+                   help="when there is no answer, name a minimal set of rule instances that cannot hold together")
     s.set_defaults(run=commands._cmd_solve)
+
+    h = sub.add_parser("hint", help="explain a puzzle's answer step by step, easiest deduction first",
+                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    common(h, url=True)
+    solver_options(h)
+    pictures(h)
+    h.add_argument("--json", action="store_true", help="print one JSON object (its steps under 'steps')")
+    h.add_argument("--steps", type=_positive_int, metavar="N", help="stop after N steps (default: all)")
+    h.add_argument("--step", type=_positive_int, default=1, metavar="K",
+                   help="the step --svg and --png draw (default 1)")
+    h.set_defaults(run=why_commands._cmd_hint)
 
     e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
     common(e)
