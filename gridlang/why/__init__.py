@@ -101,5 +101,9 @@ def solve_hints(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
         tagged, tagging = compile_tagged(model)
         hints = explain_steps(tagged, tagging, report.result.assignment, options.deadline, max_steps)
         report.seconds["hints"] = hints.seconds
+        if hints.open:
+            report.unique = False  # an open entry takes another value in some answer
+        elif hints.complete:
+            report.unique = True  # every entry follows from the rules
     finish(report, options)
     return report, hints

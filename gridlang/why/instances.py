@@ -94,7 +94,7 @@ def entry_text(model: Model, entry: Entry, value: object) -> str:
     return f"{place} is {entry.decision} {value}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Instance:
     """One rule instance, described.
 
@@ -121,6 +121,9 @@ class Instance:
     binding: str = ""
     clues: tuple[str, ...] = ()
     params: dict[str, object] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"<Instance {self.text()}>"
 
     def text(self) -> str:
         """``SPEC:LINE:COL: RULE  [BINDING; PARAMS]``."""
