@@ -90,9 +90,10 @@ def write_forced_pictures(args, model, forced) -> None:
 def _cmd_hint(args) -> int:
     """``gridlang hint``: solve, then explain the answer step by step.
 
-    Exit 0 when the steps reach the whole answer, 3 when the time ran out
-    first (the steps found so far are printed), 2 when the puzzle has no
-    answer, 130 after Ctrl-C; open cells (several answers) still exit 0.
+    Exit 0 when the steps reach the whole answer (or the ``--steps`` asked
+    for), 3 when the time ran out first (the steps found so far are
+    printed), 2 when the puzzle has no answer, 130 after Ctrl-C; open cells
+    (several answers) still exit 0.
     """
     from ..backend import Status
     from ..deadline import Deadline, catch_interrupt
@@ -142,6 +143,6 @@ def _cmd_hint(args) -> int:
         return EXIT_INTERRUPTED
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
-    if hints is None or hints.unknown:
+    if hints is None or hints.unknown and options.deadline.expired():
         return EXIT_NO_SOLUTION
     return EXIT_OK

@@ -138,19 +138,25 @@ def forced_text(model: Model, forced: Forced, render=None) -> str:
     drawn = state_text(model, forced.forced, list(forced.open) + list(forced.unknown), render)
     if drawn:
         lines += [drawn, ""]
-    total = len(forced.forced) + len(forced.open) + len(forced.unknown)
+    every = [e for e, _ in forced.forced] + list(forced.open) + list(forced.unknown)
     if forced.complete:
-        lines.append(f"forced: {len(forced.forced)} of {total} entr{'y' if total == 1 else 'ies'} hold the same "
-                     f"value in every {'optimal ' if model.objective is not None else ''}answer"
+        lines.append(f"forced: {len(forced.forced)} of the {len(every)} {_noun(every)} hold the same value in every "
+                     f"{'optimal ' if model.objective is not None else ''}answer"
                      f"{'; the answer is unique' if not forced.open else ''}")
     else:
-        lines.append(f"forced: not settled; the time ran out with {len(forced.unknown)} entries neither proved "
-                     f"forced nor seen to change (marked {OPEN})")
+        lines.append(f"forced: not settled; the time ran out with {len(forced.unknown)} {_noun(forced.unknown)} "
+                     f"neither proved forced nor seen to change (marked {OPEN})")
     if forced.open:
         lines.append(f"open ({len(forced.open)}, marked {OPEN}): " + _names(model, forced.open))
     lines.append(f"forced cells: {forced.solves} more solve{'s' if forced.solves != 1 else ''}, "
                  f"{forced.seconds:.2f} s")
     return "\n".join(lines)
+
+
+def _noun(ents: list[Entry]) -> str:
+    """``cells``, ``edges`` or ``cells and edges``: what the entries are."""
+    kinds = {"cells" if e.kind == "cells" else "edges" for e in ents}
+    return " and ".join(sorted(kinds)) or "cells"
 
 
 def _names(model: Model, ents: Iterable[Entry], limit: int = 12) -> str:
