@@ -21,12 +21,19 @@ searched, cheapest first:
    rule; its known cells are then cut down, one at a time, to those unit
    propagation still needs. The candidate with fewest cells is taken
    (one with none at once).
-2. **Two instances that share a cell, by unit propagation**, the same way.
-3. **Any number, by minimal unsatisfiable subsets.** For every open cell,
+2. **One instance beside an open cell, by a failed literal**: the cell's
+   other value fails by unit propagation under the instance and the known
+   cells (one step of look-ahead that step 1 misses), the most
+   constrained cells first.
+3. **Two instances that share a cell, by unit propagation**, the same way.
+4. **Two instances beside an open cell, by a failed literal.**
+5. **Any number, by minimal unsatisfiable subsets.** For every open cell,
    one full solver call with every instance and known cell and the cell's
    other value gives a core; the :data:`SHRINK` cores with fewest
    instances are shrunk to minimal ones (:func:`~gridlang.why.mus.minimal_core`,
    instances tried for removal before cells), and the smallest is taken.
+   Each call may spend :data:`CONFLICTS` conflicts; a core whose shrinking
+   ran out of them is kept, marked not minimal.
 
 So a step of one or two instances is the smallest there is whenever unit
 propagation sees it; beyond that the step is minimal (no instance or
@@ -51,17 +58,21 @@ from typing import Hashable, Sequence
 from ..deadline import Deadline
 from ..ir import Assignment, Model
 from .instances import Entry, Instance, describe, entries
-from .mus import minimal_core
+from .mus import Core, minimal_core
 from .oracle import Oracle
 
 SHRINK = 4
-"""In the third search, how many of the smallest cores are shrunk to minimal ones."""
+"""In the last search, how many of the smallest cores are shrunk to minimal ones."""
 
 PROBED = 16
-"""In the third search, the most cells given a new core per step."""
+"""In the last search, the most cells given a new core per step."""
+
+CONFLICTS = 20_000
+"""The conflicts one solver call of the search may spend (a few tenths of a second) before it is
+given up: on Snake Eggs a relaxed set of instances can take minutes to settle."""
 
 TRIED = 8
-"""In the first two searches, how many candidates have their known cells cut down."""
+"""In the searches by propagation, how many candidates have their known cells cut down."""
 
 
 @dataclass
@@ -75,6 +86,10 @@ class Step:
         instances: the instances described, in the order of ``groups``.
         search: how it was found: ``propagation`` (one or two instances,
             by unit propagation) or ``core`` (a minimal unsatisfiable subset).
+        minimal: no instance or known cell of it can go (for a step found by
+            propagation: as unit propagation sees it). False for a core whose
+            shrinking ran out of :data:`CONFLICTS`: still enough, perhaps
+            more than needed.
     """
 
     decides: list[tuple[Entry, object]]
@@ -82,6 +97,7 @@ class Step:
     known: list[tuple[Entry, object]]
     instances: list[Instance] = field(default_factory=list)
     search: str = "propagation"
+    minimal: bool = True
 
     @property
     def cost(self) -> tuple[int, int]:
@@ -133,7 +149,7 @@ class _Search:
                          {h for c in self.cells[g] for h in by_cell[c]} | set(whole)) - {g} for g in groups}
         self.selectors = self.oracle.switches
         self.places = {g: [divmod(c, model.grid.cols) for c in self.cells[g]] for g in groups}
-        self.orders: dict[Entry, list] = {}
+        self.orders: dict[Entry, tuple[list, list]] = {}
         self.cores: dict[Entry, tuple[list, list[int]]] = {}  # unsatisfiable sets found, kept while valid
         self.known_cells: set[int] = set()
         self.clue_cells = {c for g in groups for name, kind, c in g[1] if kind == "cell"}
@@ -149,17 +165,25 @@ class _Search:
         facts = list(self.known.values())
         base = (self.oracle.propagate([], facts) or set()) | self.selectors
         active: list = []
-        found = self._singles(wanted, facts, base, active)
-        if found is None and not self.deadline.expired():
-            found = self._pairs(wanted, facts, active)
-        if found is not None:
-            return self._finish(found[0], found[1], unknown, "propagation")
-        if self.deadline.expired():
-            return None
+        searches = (lambda: self._singles(wanted, facts, base, active),
+                    lambda: self._probes(unknown, facts, 1),
+                    lambda: self._pairs(wanted, facts, active),
+                    lambda: self._probes(unknown, facts, 2))
+        for search in searches:
+            found = search()
+            if found is not None:
+                return self._finish(found[0], found[1], unknown, "propagation", found[2])
+            if self.deadline.expired():
+                return None
         return self._by_cores(unknown, facts)
 
+    def _forces(self, groups: list, facts: list[int], lit: int) -> bool:
+        """Whether unit propagation from ``groups``, ``facts`` and the negation of ``lit`` fails
+        (a failed literal: ``lit`` follows, at one step of look-ahead)."""
+        return self.oracle.propagate(groups, facts + [-lit]) is None
+
     def _singles(self, wanted: dict[int, Entry], facts: list[int], base: set[int], active: list
-                 ) -> tuple[list, list[int]] | None:
+                 ) -> tuple[list, list[int], int] | None:
         """One instance that sets an open cell by unit propagation, with the fewest known cells
         among the first :data:`TRIED` found (one that needs none is taken at once). ``active``
         gets the instances that derive anything beyond ``base`` (what the known cells give alone)."""
@@ -173,12 +197,31 @@ class _Search:
             if lit is None or len(found) >= TRIED:
                 continue
             alone = self.oracle.propagate([g], [])
-            if alone and any(l in wanted for l in alone):
-                return [g], []
+            lone = next((l for l in alone or () if l in wanted), None)
+            if lone is not None:
+                return [g], [], lone
             found.append(([g], lit))
         return self._fewest(found, facts)
 
-    def _pairs(self, wanted: dict[int, Entry], facts: list[int], active: list) -> tuple[list, list[int]] | None:
+    def _probes(self, unknown: list[Entry], facts: list[int], size: int) -> tuple[list, list[int], int] | None:
+        """One instance (``size`` 1) or two (2) beside an open cell whose other value fails by unit
+        propagation with the known cells; the most constrained cells first, the fewest known cells
+        among the first :data:`TRIED` found."""
+        found = []
+        for e in sorted(unknown, key=self._freedom):
+            lit = self.target[e]
+            around = self._around(e)
+            sets = [[g] for g in around] if size == 1 else \
+                [[g, h] for i, g in enumerate(around) for h in around[i + 1:]]
+            for groups in sets:
+                if self._forces(groups, facts, lit):
+                    found.append((groups, lit))
+                    break
+            if len(found) >= TRIED or self.deadline.expired():
+                break
+        return self._fewest(found, facts)
+
+    def _pairs(self, wanted: dict[int, Entry], facts: list[int], active: list) -> tuple[list, list[int], int] | None:
         """Two instances that share a cell (or one of them the whole grid), as :meth:`_singles`.
 
         Unit propagation from two instances derives something only if one of
@@ -202,24 +245,25 @@ class _Search:
                 return None
         return self._fewest(found, facts)
 
-    def _fewest(self, found: list[tuple[list, int]], facts: list[int]) -> tuple[list, list[int]] | None:
-        """The candidate whose known cells, cut down one at a time, are fewest."""
+    def _fewest(self, found: list[tuple[list, int]], facts: list[int]) -> tuple[list, list[int], int] | None:
+        """The candidate whose known cells, cut down one at a time (while unit propagation still
+        refutes the other value), are fewest."""
         best = None
         for groups, lit in found:
             used = list(facts)
             for f in list(facts):
                 trial = [x for x in used if x != f]
-                implied = self.oracle.propagate(groups, trial)
-                if implied and lit in implied:
+                if self._forces(groups, trial, lit):
                     used = trial
             if best is None or len(used) < len(best[1]):
-                best = (groups, used)
+                best = (groups, used, lit)
         return best
 
     def _by_cores(self, unknown: list[Entry], facts: list[int]) -> Step | None:
-        """The third search: a core per open cell (kept from earlier steps while nothing near it
+        """The last search: a core per open cell (kept from earlier steps while nothing near it
         changed; at most :data:`PROBED` new ones, the most constrained cells first), the
-        :data:`SHRINK` smallest shrunk to minimal ones, the smallest of those taken."""
+        :data:`SHRINK` smallest shrunk to minimal ones, the smallest of those taken. A call that
+        spends :data:`CONFLICTS` conflicts is given up: its cell waits, or its item is kept."""
         cores = []
         fresh = 0
         for e in sorted(unknown, key=self._freedom):
@@ -229,12 +273,14 @@ class _Search:
                     continue
                 fresh += 1
                 order = self._nearest(e)
-                r = self.oracle.check(order, facts + [-lit])
+                r = self.oracle.check(order, facts + [-lit], CONFLICTS)
                 if r.status == "sat":
                     self.open.add(e)
                     continue
                 if r.status != "unsat":
-                    return None
+                    if self.deadline.expired():
+                        return None
+                    continue
                 rank = {g: k for k, g in enumerate(order)}
                 self.cores[e] = (sorted(r.groups, key=rank.__getitem__), r.lits)
             groups, lits = self.cores[e]
@@ -242,15 +288,20 @@ class _Search:
         cores.sort(key=lambda c: c[:2])
         best = None
         for _, _, lit, groups, lits in cores[:SHRINK]:
-            core = minimal_core(self.oracle, groups[::-1], lits, [-lit])
-            if core is None or not core.minimal:
-                continue
-            cost = (len(core.groups), len(core.lits))
+            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], CONFLICTS)
+            if core is None:
+                if self.deadline.expired():
+                    return None
+                core = Core(groups, lits, minimal=False)  # the first call ran out: the core as found
+            cost = (not core.minimal, len(core.groups), len(core.lits))
             if best is None or cost < best[0]:
-                best = (cost, core)
+                best = (cost, core, lit)
         if best is None:
             return None
-        return self._finish(best[1].groups, best[1].lits, self.unknown(), "core")
+        step = self._finish(best[1].groups, best[1].lits, self.unknown(), "core", best[2])
+        if step is not None:
+            step.minimal = best[1].minimal
+        return step
 
     def _freedom(self, e: Entry) -> int:
         """How little is known around an entry: minus the known entries and clue cells beside its cells."""
@@ -263,8 +314,7 @@ class _Search:
     def _nearest(self, e: Entry) -> list:
         """Every instance, those nearest the entry first (by the grid distance between cells;
         an instance over the whole grid as if 2 cells away). Computed once per entry."""
-        order = self.orders.get(e)
-        if order is None:
+        if e not in self.orders:
             cols = self.model.grid.cols
             at = [divmod(c, cols) for c in _entry_cells(e, self.model.grid.rows, cols)]
 
@@ -274,11 +324,19 @@ class _Search:
                     return 2
                 return min(abs(r - a) + abs(c - b) for r, c in places for a, b in at)
 
-            order = self.orders[e] = sorted(self.oracle.groups, key=distance)
-        return order
+            far = {g: distance(g) for g in self.oracle.groups}
+            order = sorted(self.oracle.groups, key=far.__getitem__)
+            self.orders[e] = (order, [g for g in order if far[g] <= 1 or not self.places[g]])
+        return self.orders[e][0]
 
-    def _finish(self, groups: list, facts: list[int], unknown: list[Entry], search: str) -> Step | None:
-        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown])
+    def _around(self, e: Entry) -> list:
+        """The instances about the entry's cells or their side neighbours, and those over the whole grid."""
+        self._nearest(e)
+        return self.orders[e][1]
+
+    def _finish(self, groups: list, facts: list[int], unknown: list[Entry], search: str, sure: int) -> Step | None:
+        """The step of an explanation: every open cell it implies (at least ``sure``, the one it was found for)."""
+        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure])
         if not decided:
             return None
         of_lit = {self.target[e]: e for e in unknown}
@@ -316,7 +374,7 @@ def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
 
 
 def decided_by(oracle: Oracle, groups: Sequence[Hashable], facts: Sequence[int],
-               candidates: Sequence[int]) -> list[int]:
+               candidates: Sequence[int], sure: Sequence[int] = ()) -> list[int]:
     """Which of ``candidates`` follow from the instances ``groups`` and the literals ``facts``.
 
     The backbone of ``groups`` and ``facts`` restricted to the candidates,
@@ -325,20 +383,25 @@ def decided_by(oracle: Oracle, groups: Sequence[Hashable], facts: Sequence[int],
     falsify (unsatisfiable) means the rest follow. One call per round,
     rarely more than a few.
 
+    Args:
+        oracle, groups, facts, candidates: as above.
+        sure: candidates already known to follow, returned when a call runs
+            out of time or of its :data:`CONFLICTS` before the rest is settled.
+
     Returns:
-        The candidates that follow, in their order; empty when the deadline
-        passed first.
+        The candidates that follow, in their order (``sure`` when the
+        search was cut short).
     """
     left = list(candidates)
     while left:
         flag = oracle.new_var()
         oracle.add_clause([-flag] + [-l for l in left])
-        r = oracle.check(groups, list(facts) + [flag])
+        r = oracle.check(groups, list(facts) + [flag], CONFLICTS)
         oracle.add_clause([-flag])
         if r.status == "unsat":
             return left
         if r.status != "sat":
-            return []
+            return [l for l in candidates if l in set(sure)]
         left = [l for l in left if r.assignment.holds(l)]
     return []
 

@@ -60,7 +60,7 @@ class Core:
 
 
 def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int] = (),
-                 hard: Sequence[int] = ()) -> Core | None:
+                 hard: Sequence[int] = (), budget: int | None = None) -> Core | None:
     """Shrink an unsatisfiable set of instances and literals to a minimal one.
 
     Args:
@@ -70,13 +70,16 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
             instances, first first.
         hard: literals always assumed, never part of the answer (the
             negation of a conclusion to explain).
+        budget: the conflicts each call may spend (None: no limit but the
+            deadline); an item whose call runs out is kept, and the core
+            is then not known to be minimal.
 
     Returns:
-        The core, or None when the items have an answer (or the deadline
-        passed before that was settled).
+        The core, or None when the items have an answer (or the deadline,
+        or the budget, passed before that was settled).
     """
     before = oracle.calls
-    first = oracle.check(groups, list(lits) + list(hard))
+    first = oracle.check(groups, list(lits) + list(hard), budget)
     if first.status != "unsat":
         return None
     order = {("g", g): k for k, g in enumerate(groups)}
@@ -88,16 +91,19 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
     while todo:
         item = todo.pop()
         rest = kept + todo
-        r = oracle.check([x for k, x in rest if k == "g"], [x for k, x in rest if k == "l"] + list(hard))
+        r = oracle.check([x for k, x in rest if k == "g"], [x for k, x in rest if k == "l"] + list(hard), budget)
         if r.status == "unsat":
             inside = {("g", g) for g in r.groups} | {("l", l) for l in r.lits}
             todo = [x for x in todo if x in inside]
         elif r.status == "sat":
             kept.append(item)
-        else:
+        elif oracle.deadline.expired():
             kept.extend([item] + todo)
             minimal = False
             break
+        else:  # the budget ran out: keep the item, unproved
+            kept.append(item)
+            minimal = False
     kept.sort(key=order.__getitem__)
     return Core([x for k, x in kept if k == "g"], [x for k, x in kept if k == "l"], minimal, oracle.calls - before)
 

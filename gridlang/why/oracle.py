@@ -105,7 +105,8 @@ class Oracle:
         self.selector: dict[Hashable, int] = {}
         self.of_selector: dict[int, Hashable] = {}
         self.members: dict[Hashable, list] = {}  # instance -> its constraints
-        self.lazy: list[tuple[Connected | GraphConnected, tuple[int, ...], Hashable | None, int | None]] = []
+        # connectivity left to cuts: (node, guard, the instances it needs, its definition)
+        self.lazy: list[tuple[Connected | GraphConnected, tuple[int, ...], frozenset, int | None]] = []
         self.solver = Solver(name=SOLVER)
         self.calls = 0
         self.seconds = 0.0
@@ -136,9 +137,45 @@ class Oracle:
                 if isinstance(con, Connected):
                     for cut in seed_cuts(model.grid, con):
                         self.solver.add_clause(cut_clause(cut) + list(guard))
-                self.lazy.append((con, guard, tag, definition))
+                self.lazy.append((con, guard, frozenset(() if tag is None else (tag,)), definition))
+        self._anchor(model, tags)
         self.groups = list(self.selector)
         self.switches |= set(self.of_selector)
+
+    def _anchor(self, model: Model, tags) -> None:
+        """Root each unrooted connectivity rule at a member another instance fixes, as the
+        compiler's :func:`~gridlang.compiler.regions.anchor_connected` does, but switched by both
+        instances: the node rooted there (cells farther than its size from the root excluded)
+        holds when both do, and the rule alone keeps its own node. Without a root, the cuts of
+        a region of known size are weak, and Snake Eggs' calls took minutes."""
+        units: dict[int, Hashable | None] = {}
+        for con, tag in zip(model.constraints, tags):
+            if isinstance(con, Clause) and len(con.lits) == 1:
+                units.setdefault(con.lits[0], tag)
+        grid = model.grid
+        for con, guard, needs, definition in list(self.lazy):
+            if not isinstance(con, Connected) or con.roots or not needs:
+                continue
+            fixed = [(cell, units[lit]) for cell, lit in con.members if lit in units]
+            if not fixed:
+                continue
+            root, by = fixed[0]
+            both = needs | ({by} if by is not None else set())
+            guard = tuple(-self.selector[t] for t in sorted(both, key=self.groups_order))
+            lit_of = dict(con.members)
+            if con.size is not None:
+                dist = grid.distances(set(lit_of), root)
+                for cell in sorted(lit_of):
+                    if dist.get(cell, con.size) >= con.size:
+                        self.solver.add_clause([-lit_of[cell]] + list(guard))
+            rooted = Connected(con.members, (root,), con.size, con.name, con.span, con.path, con.through)
+            for cut in seed_cuts(grid, rooted):
+                self.solver.add_clause(cut_clause(cut) + list(guard))
+            self.lazy.append((rooted, guard, frozenset(both), definition))
+
+    def groups_order(self, tag: Hashable) -> int:
+        """A tag's place among the instances (the order of their selectors)."""
+        return self.selector[tag]
 
     def _readers(self, model: Model, tags, made, outputs: dict[int, tuple[int, int]]) -> None:
         """For each definition, the instances and definitions whose constraints read its variables
@@ -197,7 +234,7 @@ class Oracle:
         read = [v for d, v in self.switch.items() if self._read(d, active, memo)]
         return list(lits) + [self.selector[g] for g in groups] + read, active, memo
 
-    def check(self, groups: Iterable[Hashable], lits: Iterable[int] = ()) -> Check:
+    def check(self, groups: Iterable[Hashable], lits: Iterable[int] = (), budget: int | None = None) -> Check:
         """Whether the instances ``groups`` and the literals ``lits`` have an answer.
 
         Args:
@@ -205,14 +242,20 @@ class Oracle:
                 core favours those given first.
             lits: literals assumed true (known cells, a negated conclusion),
                 assumed before the instances.
+            budget: give up (unknown) after this many conflicts, over all
+                the call's cut rounds; None for no limit but the deadline.
 
         Returns:
             The :class:`Check`: an answer, a core, or unknown when the
-            deadline passed.
+            deadline passed or the budget was spent.
         """
         assumptions, active, memo = self._assumptions(groups, lits)
+        before = self.solver.accum_stats().get("conflicts", 0)
         while True:
-            ok = self._solve(assumptions)
+            left = None if budget is None else budget - (self.solver.accum_stats().get("conflicts", 0) - before)
+            if left is not None and left <= 0:
+                return Check("unknown")
+            ok = self._solve(assumptions, left)
             if ok is None:
                 return Check("unknown")
             if not ok:
@@ -221,10 +264,10 @@ class Oracle:
                              lits=[l for l in core if l not in self.switches])
             assignment = self._assignment()
             cuts = 0
-            for con, guard, tag, definition in self.lazy:
-                if tag is not None and tag not in active:
+            for con, guard, needs, definition in self.lazy:
+                if not needs <= active:
                     continue
-                if tag is None and definition is not None and not self._read(definition, active, memo):
+                if not needs and definition is not None and not self._read(definition, active, memo):
                     continue
                 found = (graph_cuts(con, assignment) if isinstance(con, GraphConnected)
                          else separator_cuts(self.model.grid, con, assignment))
@@ -245,16 +288,21 @@ class Oracle:
         ok, implied = self.solver.propagate(assumptions=assumptions)
         return set(implied) if ok else None
 
-    def _solve(self, assumptions: list[int]) -> bool | None:
-        """One solver call in slices of :data:`SLICE_CONFLICTS`, the deadline read between them."""
+    def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
+        """One solver call in slices of :data:`SLICE_CONFLICTS`, the deadline read between them;
+        None when the deadline passed, or after ``budget`` conflicts."""
         t = time.perf_counter()
+        spent = 0
         try:
-            while not self.deadline.expired():
+            while not self.deadline.expired() and (budget is None or spent < budget):
                 self.calls += 1
-                self.solver.conf_budget(SLICE_CONFLICTS)
+                size = SLICE_CONFLICTS if budget is None else min(SLICE_CONFLICTS, budget - spent)
+                before = self.solver.accum_stats().get("conflicts", 0)
+                self.solver.conf_budget(size)
                 ok = self.solver.solve_limited(assumptions=assumptions)
                 if ok is not None:
                     return ok
+                spent += max(self.solver.accum_stats().get("conflicts", 0) - before, 1)
             return None
         finally:
             self.seconds += time.perf_counter() - t

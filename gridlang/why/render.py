@@ -67,7 +67,8 @@ def step_json(model: Model, step: Step) -> dict:
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
             "known": values_json(model, step.known),
             "cost": list(step.cost),
-            "search": step.search}
+            "search": step.search,
+            "minimal": step.minimal}
 
 
 def hints_json(model: Model, hints: Hints) -> dict:

@@ -106,3 +106,16 @@ def test_explain_on_a_puzzle_with_an_answer_says_there_is_nothing_to_explain(cap
                  str(REPO / "puzzles" / "instances" / "sudoku" / "pzprjs_4x4.txt"), "--explain"])
     assert code == 0
     assert "explain: nothing to explain, the puzzle is not proved infeasible" in capsys.readouterr().out
+
+
+def test_a_conflict_budget_gives_up_and_a_core_cut_short_is_not_called_minimal():
+    from gridlang.why.mus import minimal_core
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(*_paths("sudoku"))
+    tagged, tagging = compile_tagged(model)
+    oracle = Oracle(tagged, tagging)
+    assert oracle.check(oracle.groups, [], budget=0).status == "unknown"
+    assert minimal_core(oracle, oracle.groups, budget=0) is None
+    core = minimal_core(oracle, oracle.groups)
+    assert core is not None and core.minimal and len(core.groups) == 3

@@ -72,7 +72,7 @@ def test_hint_text_names_each_step(capsys):
     assert "nurikabe.grid:21:9: for each c in clue: count(component of c in not shaded) == value(c)  " \
            "[c = row 4, column 3 (clue 1)]" in out
     assert ".5###\n.#2.#\n.####\n.#1#.\n###3.\n" in out
-    assert "solved in 8 steps, each checked" in out
+    assert "solved in 9 steps, each checked" in out
 
 
 def test_hint_json_validates_and_gives_steps(capsys):
@@ -88,6 +88,7 @@ def test_hint_json_validates_and_gives_steps(capsys):
     assert decided == sorted(record["decisions"]["digit"])
     first = record["steps"][0]
     assert first["cost"] == [1, 0] and first["cells"] == [] and first["rules"][0]["rule"].startswith("for each g")
+    assert all(step["minimal"] for step in record["steps"])  # no core's shrinking ran out of its budget
     del jsonschema
 
 
@@ -103,10 +104,10 @@ def test_hint_on_a_puzzle_with_two_answers_leaves_the_open_cells(capsys):
 def test_a_step_picture_highlights_what_it_uses_and_decides(tmp_path, capsys):
     svg = tmp_path / "step.svg"
     code = main(["hint", str(REPO / "puzzles" / "nurikabe.grid"), "--map",
-                 str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt"), "--step", "7", "--svg", str(svg)])
+                 str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt"), "--step", "8", "--svg", str(svg)])
     assert code == 0
     text = svg.read_text(encoding="utf-8")
-    # step 7: the 2x2 window at row 3, column 4 (four cells), three known cells, one cell decided
+    # step 8: the 2x2 window at row 3, column 4 (four cells), three known cells, one cell decided
     assert text.count('class="uses rule"') == 4
     assert text.count('class="known"') == 3
     assert text.count('class="decides"') == 1
