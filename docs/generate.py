@@ -21,7 +21,7 @@ on a line of its own; the first says what the block is:
     the text of a file of the repository, in a code block.
 ``genres NAME...``
     a table of genres: each spec's ``puzzle`` name (a link to its section),
-    its lines of rules (neither blank nor a comment), its ``decide``
+    its lines of rules (neither blank, a comment, a ``draw`` nor the URL ``format``), its ``decide``
     statements and the number of its instances (``puzzles/instances/NAME``).
 
 Everything between the two comments is rewritten; edit the first comment,
@@ -181,6 +181,7 @@ def code(lines: list[str], old: str) -> str:
 
 def genres_table(names: list[str], root: Path = ROOT) -> str:
     """The gallery's table of genres (see the module's docstring)."""
+    from gridlang import ast
     from gridlang.parser import parse_file
 
     rows = ["| genre | lines of rules | decisions | instances |", "| --- | --- | --- | --- |"]
@@ -189,8 +190,9 @@ def genres_table(names: list[str], root: Path = ROOT) -> str:
         tree = parse_file(path)
         title = tree.puzzle.name if tree.puzzle else name
         anchor = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
-        rules = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
-                 if line.strip() and not line.strip().startswith("#")]
+        formats = {n for f in tree.of(ast.Format) for n in range(f.span.line, max(i.span.line for i in f.items) + 1)}
+        rules = [line.strip() for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if line.strip() and not line.strip().startswith(("#", "draw ")) and k not in formats]
         decide = ", ".join(f"`{line.removeprefix('decide ')}`".replace("|", "\\|") for line in rules
                            if line.startswith("decide "))
         instances = len(list((root / "puzzles" / "instances" / name).glob("*.txt")))
@@ -235,12 +237,14 @@ def same_picture(path: Path, data: bytes) -> bool:
         return False
     if path.suffix.lower() != ".png":
         return path.read_bytes() == data
-    from PIL import Image, ImageChops
+    from PIL import Image
 
     with Image.open(path) as old, Image.open(io.BytesIO(data)) as new:
         if old.size != new.size:
             return False
-        return ImageChops.difference(old.convert("RGBA"), new.convert("RGBA")).getbbox() is None
+        # Compared pixel by pixel: a difference image's getbbox() looks at the alpha channel alone
+        # (Pillow 10+), so two opaque pictures of one size would always pass as the same.
+        return old.convert("RGBA").tobytes() == new.convert("RGBA").tobytes()
 
 
 # ---------------------------------------------------------------- the whole run

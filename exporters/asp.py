@@ -10,6 +10,14 @@ cut-vertex cuts of :func:`gridlang.connectivity.seed_cuts`; each round's
 cuts are grounded into a new part of the same ``clingo.Control``
 (multi-shot solving: what clasp learnt stays).
 
+Building: the text of :class:`~gridlang.logic_program.Program` (the choice
+of the variables, the connectivity facts and rules) is grounded; the
+clauses, rows and objective go to clingo's backend as ground rules
+(:func:`~gridlang.logic_program.add_direct`), the same ground program at a
+fraction of the time and memory, read against the deadline every 4,096
+constraints. A program whose grounding clearly would not fit in the memory
+limit is not grounded (:func:`_check_grounding_memory`).
+
 Solving: ground once, solve with ``--opt-mode=opt`` (every improving model,
 the last proved optimal) asynchronously; the calling thread waits in steps
 of 0.05 s and cancels the search when the command's
@@ -29,7 +37,9 @@ after a comma; ``auto`` leaves clingo's choice, ``bb,lin`` on one thread and
 (``--parallel-mode``; 0: ``SolveOptions.workers``, else
 :data:`PRICED_THREADS` when the objective prices decisions off the regions,
 as costly walls do, and :data:`DEFAULT_THREADS` otherwise), ``trans_ext``
-(``--trans-ext``; ``auto``: ``card`` when the model has an objective, so
+(``--trans-ext``; ``auto``: ``card`` when the model has an objective and
+the rewriting makes at most :data:`~gridlang.logic_program.CARD_MAX_ATOMS`
+auxiliary atoms, so
 that clasp rewrites cardinality constraints into normal rules and learns
 over their auxiliary atoms: clingo's own ``dynamic`` kept the wall budget
 of some dailies as one native constraint and proved daily-2026-06-04 in
@@ -41,9 +51,10 @@ slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.errors.BackendError`.
 
-``write`` saves the program as a ``.lp`` file for the ``clingo`` command
-(format ``asp``) with a ``.vars.json`` sidecar; ``read_solution`` reads
-clingo's answer back (its text output, or ``--outf=2`` JSON).
+``write`` saves the program as a ``.lp`` file for the clingo application
+(format ``asp``; the wheel's is ``python -m clingo``, as the header says)
+with a ``.vars.json`` sidecar; ``read_solution`` reads clingo's answer back
+(its text output, or ``--outf=2`` JSON).
 """
 
 from __future__ import annotations
@@ -61,7 +72,8 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Connected, Constraint, GraphConnected, Linear, Model, Sense
-from gridlang.logic_program import Program, _header, _variable_map, constraint_rules
+from gridlang.logic_program import (Program, _header, _variable_map, add_direct, add_objective, program_atoms,
+                                    translates_cards)
 from gridlang.settings import Settings, frozen_mapping
 
 DEFAULT_THREADS = 1
@@ -82,7 +94,9 @@ class AspSettings(Settings):
             cardinality constraints, such as a wall budget; ``dynamic``
             (clingo's own default) those it judges small; ``all``,
             ``weight`` and ``no``. ``auto`` (the default): ``card`` for a
-            model with an objective, ``dynamic`` for one without.
+            model with an objective whose rewriting stays small
+            (:func:`~gridlang.logic_program.translates_cards`), ``dynamic``
+            otherwise.
         options: any clingo command-line option, one at a time as
             ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
     """
@@ -92,6 +106,47 @@ class AspSettings(Settings):
     threads: int = 0
     trans_ext: str = "auto"
     options: Mapping[str, object] = field(default_factory=frozen_mapping)
+
+    def check(self, backend: str) -> None:
+        """Refuse the clingo options that change what its answers mean (:data:`REFUSED_OPTIONS`).
+
+        Raises:
+            BackendError: the first such option, with the reason.
+        """
+        for key, value in self.options.items():
+            name = _LONG_NAMES.get(key, key)
+            refused = REFUSED_OPTIONS.get(name)
+            if refused is None:
+                continue
+            allowed, why = refused
+            if str(value).lower() not in allowed:
+                raise BackendError(f"clingo option '--{name}={value}' is refused: {why}"
+                                   if value is not True else f"clingo option '--{name}' is refused: {why}")
+
+
+REFUSED_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "enum-mode": (frozenset({"auto", "bt", "record"}),
+                  "its answer would be the brave or cautious consequences (or a subset-minimal or user's "
+                  "model), not an answer of the puzzle; bt, record and auto enumerate answers"),
+    "project": (frozenset({"no", "false"}),
+                "gridlang projects answers onto the decisions itself (--count, --unique)"),
+    "opt-mode": (frozenset(), "gridlang runs clingo with --opt-mode=opt, whose last model it proves optimal"),
+    "models": (frozenset(), "gridlang sets how many models clingo computes (--count and --unique ask for more)"),
+    "supp-models": (frozenset({"false", "no"}),
+                    "supported models are not answer sets: a region could be held together by a loop of its "
+                    "own cells instead of being reached from its root"),
+    "no-ufs-check": (frozenset({"false", "no"}),
+                     "without the unfounded-set check clingo's answers need not be answer sets: a region "
+                     "could be held together by a loop of its own cells"),
+    "lemma-in": (frozenset(), "lemmas read from a file are taken as proved, so statuses would rest on them"),
+}
+"""clingo options that change what its answers or statuses mean: name -> (the values
+allowed, the reason for refusing any other). Options that only stop the search early
+(``solve-limit``, ``opt-stop``) are allowed: clingo then reports no exhausted search,
+and the answer is FEASIBLE with its bound."""
+
+_LONG_NAMES = {"e": "enum-mode", "n": "models"}
+"""clingo's one-letter options that :data:`REFUSED_OPTIONS` names in full."""
 
 WAIT_STEP = 0.05
 """Seconds between two looks at the deadline while clingo searches."""
@@ -105,6 +160,11 @@ GROUND_FACTOR = 2.5
 """clingo grounds a program in about this many times the seconds it took to
 write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
 
+GROUND_BYTES_PER_CHAR = 40
+"""clingo's grounding holds about this many bytes per character of the program's text at
+its peak (measured on the reachability programs of near-empty maps; see
+:func:`_check_grounding_memory`)."""
+
 REACH_MAX_MEMBERS = 1000
 """By default, regions of more members than this go to the cut loop, not to ``reach``."""
 
@@ -114,7 +174,8 @@ class _Clingo:
 
     improving = False
 
-    def __init__(self, model: Model, program: Program, arguments: list[str], log: bool):
+    def __init__(self, model: Model, program: Program, arguments: list[str], log: bool,
+                 deadline: Deadline | None = None):
         import clingo
 
         self.model = model
@@ -131,6 +192,13 @@ class _Clingo:
         self.stats: dict | None = None
         """clingo's statistics after the last search."""
         self.ground(program.text())
+        # The clauses, rows and objective go to clingo as ground rules (gridlang.logic_program.add_direct).
+        with self.ctl.backend() as backend:
+            self.atoms = program_atoms(backend, model.num_vars)
+            self.statements = program.rules + add_direct(backend, self.atoms, program.direct, deadline)
+            if program.weights:
+                add_objective(backend, self.atoms, program.weights, model.objective.sense)
+                self.statements += 1
 
     def _logger(self, code, message: str) -> None:
         self.messages.append(message.strip())
@@ -149,10 +217,10 @@ class _Clingo:
             raise BackendError(f"clingo cannot ground the program: {detail}") from e
 
     def add(self, cuts: list[Linear]) -> None:
-        """Ground the cuts (or any clauses and rows) into a new part."""
-        rules = [r for cut in cuts for r in constraint_rules(cut)]
-        if rules:
-            self.ground("\n".join(rules) + "\n")
+        """Add the cuts (or any clauses and rows) as ground rules."""
+        if cuts:
+            with self.ctl.backend() as backend:
+                self.statements += add_direct(backend, self.atoms, cuts)
 
     def hint(self, last: Assignment, best: Assignment | None) -> None:
         """clasp keeps its phases and learnt clauses between calls; nothing to hint."""
@@ -218,10 +286,33 @@ class _Clingo:
     def statistics(self) -> dict[str, object]:
         stats = self.stats if self.stats is not None else self.ctl.statistics
         lp, solvers = stats["problem"]["lp"], stats["solving"]["solvers"]
-        return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.program.rules,
+        return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.statements,
                 "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
                 "threads": int(str(self.ctl.configuration.solve.parallel_mode).split(",")[0]),
                 "wall_time": round(self.wall_time, 4), "cpu_time": round(self.cpu_time, 4)}
+
+
+def _check_grounding_memory(program: Program, limit: int | None, deadline: Deadline | None) -> None:
+    """Do not ground a program that clearly would not fit in the memory limit.
+
+    clingo parses and grounds in C++, where the watchdog of
+    :mod:`gridlang.memory` can stop nothing: it notices the limit only once
+    grounding has passed it. So the peak is predicted from the text's
+    length (:data:`GROUND_BYTES_PER_CHAR`), and a program it puts past
+    ``limit`` bytes is not grounded: ``deadline`` is stopped for the memory
+    limit, as the watchdog would, and :class:`BuildTimeout` says why.
+    """
+    from gridlang.memory import human, resident
+
+    size = resident() if limit is not None else None
+    if size is None:
+        return
+    need = GROUND_BYTES_PER_CHAR * sum(len(line) + 1 for line in program.lines)
+    if size + need > limit:
+        if deadline is not None:
+            deadline.stop("memory limit")
+        raise BuildTimeout(f"the memory limit would be reached while clingo grounds the program (about "
+                           f"{human(need)} more, {human(max(limit - size, 0))} left)")
 
 
 def _prices_decisions(model: Model) -> bool:
@@ -296,7 +387,7 @@ class AspBackend(Backend):
         if "trans-ext" not in s["options"]:
             trans = s["trans_ext"]
             if trans == "auto":
-                trans = "card" if model is None or model.objective is not None else "dynamic"
+                trans = "card" if translates_cards(model) else "dynamic"
             args.append(f"--trans-ext={trans}")
         for key, value in sorted(s["options"].items()):
             args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
@@ -311,8 +402,8 @@ class AspBackend(Backend):
                 stopped: about :data:`GROUND_FACTOR` times as long as
                 writing the program took).
         """
-        strategy = self.strategy(options)
-        if options.connectivity is None and strategy == "reach" and any(
+        strategy = self.strategy(options, model)
+        if self.requested(options, model) is None and strategy == "reach" and any(
                 isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS for con in model.constraints):
             # Grounding reachability grows faster than the region (a 3,265-cell
             # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
@@ -321,13 +412,14 @@ class AspBackend(Backend):
         arguments = self.arguments(options, model)
         self.load_library()
         t = time.perf_counter()
-        program = Program(model, strategy, deadline)
+        program = Program(model, strategy, deadline, direct=True)
         spent = time.perf_counter() - t
         remaining = deadline.remaining() if deadline is not None else None
         if remaining is not None and remaining < GROUND_FACTOR * spent:
             raise BuildTimeout(f"the time limit would run out while clingo grounds the program (about "
                                f"{GROUND_FACTOR * spent:.1f} s, {remaining:.1f} s left)")
-        return _Clingo(model, program, arguments, options.log), strategy
+        _check_grounding_memory(program, options.memory_limit, deadline)
+        return _Clingo(model, program, arguments, options.log, deadline), strategy
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
         """Solve ``model`` with clingo, under ``options.clock()``.
@@ -368,7 +460,7 @@ class AspBackend(Backend):
         if fmt not in self.formats:
             raise BackendError(f"backend 'asp' writes {', '.join(self.formats)}, not {fmt!r}")
         self.notes = []
-        if self.strategy(options) != "reach":
+        if self.strategy(options, model) != "reach":
             self.notes.append("a cut loop cannot live in a file; the file states connectivity by reachability")
         program = Program(self.prepare(model), "reach")
         with open(path, "w", encoding="utf-8", newline="\n") as f:

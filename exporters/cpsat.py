@@ -81,17 +81,21 @@ Measurements behind the strategy and worker choices: ``docs/benchmarks.md``,
 "Settings and encodings tried".
 
 ``write`` saves the CP-SAT model proto as text (``pbtxt``), with flow
-connectivity, or the tree encoding on request.
+connectivity (or the tree encoding on request) and the seed cuts, a header
+that says how to solve it with gridlang's own parameters (a proto cannot
+hold them) and a ``.vars.json`` sidecar; ``read_solution`` reads CP-SAT's
+response back (:mod:`gridlang.readers.cpsat`).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import dataclass, field
 from typing import ClassVar, Mapping
 
-from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.backend import Backend, Result, SolveOptions, Status, run_lines
 from gridlang.connectivity import flow_arcs, seed_cuts
 from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
@@ -176,6 +180,39 @@ class CpSatSettings(Settings):
         if conflicts is not None and conflicts <= 0:
             # CP-SAT takes it and stops before the first conflict: every run UNKNOWN.
             raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' must be at least 1, not {conflicts!r}")
+        if conflicts is not None:
+            conflict_limit_workers(self.parameters.get("num_workers"), "num_workers")
+        for name, why in REFUSED.items():
+            if name in self.parameters and self.parameters[name] not in (False, 0):
+                raise BackendError(f"CP-SAT parameter {name!r} is refused: {why}")
+
+
+REFUSED = {
+    "fix_variables_to_their_hinted_value": "gridlang hints each cut round with the last answer, so CP-SAT "
+                                           "would search only that answer and call the puzzle infeasible "
+                                           "or that answer optimal without a proof",
+    "enumerate_all_solutions": "gridlang enumerates answers itself (--count, --unique) with blocking "
+                               "clauses; CP-SAT's own enumeration finds every answer before it returns "
+                               "and reports only the last",
+}
+"""CP-SAT parameters that change what its answers mean, each refused with the reason."""
+
+
+def conflict_limit_workers(workers: object, where: str) -> None:
+    """Refuse ``max_number_of_conflicts`` beside more than one worker.
+
+    CP-SAT applies the limit to each of its internal SAT searches, not to a
+    run: with several workers, its neighbourhood searches never reach it
+    and the run does not stop (a 14x12 daily still ran after 45 s). One
+    worker stops at it.
+
+    Raises:
+        BackendError: ``workers`` (from ``where``) is more than 1.
+    """
+    if isinstance(workers, int) and workers > 1:
+        raise BackendError(f"CP-SAT parameter 'max_number_of_conflicts' holds for one worker only (CP-SAT counts "
+                           f"conflicts per internal search, and its other workers never stop at it); "
+                           f"it runs with one worker, not {where} {workers}: give a time limit instead")
 
 
 class CpSatBackend(Backend):
@@ -194,6 +231,18 @@ class CpSatBackend(Backend):
     def __init__(self) -> None:
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
+
+    def configure(self, options: SolveOptions) -> CpSatSettings:
+        """The CP-SAT parameters of ``options``, checked (:class:`CpSatSettings`), and
+        ``max_number_of_conflicts`` refused beside ``--workers`` above 1.
+
+        Raises:
+            BackendError: a parameter refused.
+        """
+        settings = super().configure(options)
+        if "max_number_of_conflicts" in settings.parameters and "num_workers" not in settings.parameters:
+            conflict_limit_workers(options.workers, "--workers")
+        return settings
 
     def solve(self, model: Model, options: SolveOptions, settings: CpSatSettings | None = None) -> Result:
         """Solve ``model`` with CP-SAT, through the lazy-cut driver for the nodes left to cuts.
@@ -228,7 +277,7 @@ class CpSatBackend(Backend):
     def _solve(self, model: Model, options: SolveOptions, settings: CpSatSettings,
                window: WindowStart | None = None) -> Result:
         """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
-        strategy = self.strategy(options)
+        strategy = self.strategy(options, model)
         deadline = options.clock()
         start = time.perf_counter()
         try:
@@ -259,36 +308,95 @@ class CpSatBackend(Backend):
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
-        """Write the CP-SAT model proto as text, a complete model.
+        """Write the CP-SAT model proto as text, a complete model, and its ``.vars.json`` sidecar.
 
-        Connectivity: ``flow`` unless ``options.connectivity`` asks for
-        ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
-        live in a file) gets ``flow`` and a note in :attr:`notes`. The header
-        comments name the puzzle, the map and the encoding used.
+        Connectivity: ``flow`` unless ``options.connectivity`` (or the spec's
+        ``connectivity`` statement) asks for ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
+        live in a file) gets ``flow`` and a note in :attr:`notes`. Rooted
+        regions get the one-cell separator cuts gridlang's own solve starts
+        from (:func:`gridlang.connectivity.seed_cuts`), valid for every
+        answer. The header comments name the puzzle, its provenance and
+        parameters, the encoding, and how to solve the file with the
+        parameters gridlang solves with (CP-SAT's portfolio on fewer than 8
+        workers leaves out ``max_lp``, whose linear relaxation holds the
+        clauses, and proves little on these maps without it: the figures
+        are in docs/benchmarks.md, "The pbtxt export") and read the answer
+        back (:meth:`read_solution`). The sidecar maps every proto variable,
+        by index, to its record (:meth:`_Lowering.variable_map`).
+
+        Returns:
+            ``[path, path + ".vars.json"]``.
 
         Raises:
-            BackendError: ``fmt`` is not ``pbtxt``, or the strategy is not
-                one this backend offers.
+            BackendError: ``fmt`` is not ``pbtxt``, the strategy is not
+                one this backend offers, or a line genre's region is
+                connected through chosen edges other than a single loop.
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'cpsat' writes {', '.join(self.formats)}, not {fmt!r}")
-        requested = self.strategy(options) if options.connectivity is not None else "flow"
+        requested = self.strategy(options, model) if self.requested(options, model) is not None else "flow"
         strategy = requested if requested in ("flow", "tree") else "flow"
         self.notes = []
         if strategy != requested:
             self.notes.append(f"the {requested} strategy's cut loop cannot live in a file; "
                               "the file uses single-commodity flow for connectivity")
-        built = _Lowering(self.prepare(model), strategy)
+        prepared = self.prepare(model)
+        built = _Lowering(prepared, strategy)
         if built.connected:
             raise BackendError(f"{built.connected[0].name!r} is connected through chosen edges, which CP-SAT "
                                "lowers by a circuit for a single loop and by the lazy cut loop otherwise; a file "
                                "cannot hold the loop")
-        text = str(built.cp.proto)
-        header = "".join(f"# {k}: {v}\n" for k, v in (("puzzle", model.name), *sorted(model.info.items()),
-                                                           ("connectivity", strategy)))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(header + text)
-        return [path]
+        seeds = [cut for con in prepared.constraints if isinstance(con, Connected)
+                 for cut in seed_cuts(model.grid, con)]
+        for cut in seeds:
+            built.add_linear(cut)
+        lines = [f"gridlang pbtxt export: {model.name}", *model.provenance(),
+                 f"grid: {model.grid.rows} rows x {model.grid.cols} columns",
+                 f"connectivity: {strategy}",
+                 f"seed cuts: {len(seeds)} (one-cell separator cuts, valid for every answer)",
+                 f"variables: {built.num_variables()} ({model.num_vars} model, "
+                 f"{built.num_variables() - model.num_vars} auxiliary), constraints: {built.num_constraints()}"]
+        lines += run_lines("pbtxt", _run_command(model.objective is not None))
+        lines.append("variable map: FILE.vars.json (proto variable index -> cell)")
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write("".join(f"# {' '.join(line.split())}\n" for line in lines) + str(built.cp.proto))
+        side = path + ".vars.json"
+        with open(side, "w", encoding="utf-8", newline="\n") as f:
+            f.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in built.variable_map().items())
+                    + "\n}\n")
+        return [path, side]
+
+    def read_solution(self, model: Model, path: str) -> Assignment:
+        """Read CP-SAT's response to a file this backend wrote (``str(solver.response_proto)``).
+
+        The model's variables are the proto's first ones, in order
+        (:func:`gridlang.readers.read_cpsat_response`); flows, depths and
+        the other auxiliary variables after them are ignored.
+
+        Returns:
+            The assignment of the model's variables.
+
+        Raises:
+            MapError: the response is malformed, reports no solution, or
+                gives too few or non-Boolean values, with the file, line
+                and column.
+        """
+        from gridlang.readers import read_cpsat_response  # only here: a solve does not pay its import
+
+        return Assignment(read_cpsat_response(str(path), model.num_vars))
+
+
+def _run_command(objective: bool) -> str:
+    """The header's command that solves a ``pbtxt`` file with gridlang's own portfolio (the
+    wheel has no CP-SAT executable; ``ortools.sat.python`` reads the file and writes the response)."""
+    if objective:
+        params = (f"s.parameters.num_workers = {OPTIMIZATION_WORKERS}; s.parameters.subsolvers.extend(["
+                  + ", ".join(f"'{name}'" for name in OPTIMIZATION_SUBSOLVERS) + "])")
+    else:
+        params = f"s.parameters.num_workers = {SATISFACTION_WORKERS}"
+    return ("python -c \"from ortools.sat.python import cp_model as c; m = c.CpModel(); "
+            "m.proto.parse_text_format(open('FILE').read()); s = c.CpSolver(); " + params
+            + "; s.solve(m); open('ANSWER', 'w').write(str(s.response_proto))\"")
 
 
 class _Lowering:
@@ -306,7 +414,8 @@ class _Lowering:
         self.cp = cp = _Proto(model.name)
         self.x = [cp.bool_var(v.identifier()) for v in model.variables]
         self.connected: list[Connected] = []
-        self.extra_vars = 0
+        self.aux: dict[int, tuple[str, str, tuple[int, ...], bool]] = {}
+        """Proto index of each auxiliary variable -> (family, region, cells or vertices, on a graph)."""
         self._cutoff: int | None = None
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0x3FFF:
@@ -336,6 +445,48 @@ class _Lowering:
         if obj is not None:
             cp.objective([(c, _ref(l)) for c, l in obj.terms], obj.constant, obj.sense is Sense.MAXIMIZE)
 
+    def aux_var(self, family: str, tag: str, ends: tuple[int, ...], high: int = 1, graph: bool = False) -> int:
+        """A new auxiliary variable in ``[0, high]``, named ``FAMILY_TAG_END...`` (``flow_pen_14_15``);
+        its index. ``ends`` are cells, or a graph's vertices when ``graph``."""
+        index = self.cp.int_var(0, high, f"{family}_{tag}_" + "_".join(map(str, ends)))
+        self.aux[index] = (family, tag, ends, graph)
+        return index
+
+    def variable_map(self) -> dict[str, dict[str, object]]:
+        """The ``.vars.json`` sidecar: proto variable index -> its record, for every variable.
+
+        A model variable's record is :meth:`gridlang.ir.Model.variable_record`
+        with ``name`` (the proto's), ``index`` (the IR's) and ``aux`` false;
+        an auxiliary one gives ``name``, ``var``, ``family`` (``flow``,
+        ``depth``, ``parent``, ``root``, ``arc``, ``constant``), ``cell``
+        (its first cell, or null on a graph of corners), ``arc`` (for two
+        cells) or ``vertices``, and ``aux`` true.
+        """
+        grid = self.model.grid
+        out: dict[str, dict[str, object]] = {}
+        for i, var in enumerate(self.model.variables):
+            out[str(i)] = {"name": var.identifier(), **self.model.variable_record(i + 1), "index": i + 1,
+                           "aux": False}
+        constants = self.cp.constants()
+        for index in range(len(self.model.variables), len(self.cp.proto.variables)):
+            name = self.cp.proto.variables[index].name
+            if index in constants:
+                out[str(index)] = {"name": name, "var": f"constant {constants[index]}", "family": "constant",
+                                   "cell": None, "value": constants[index], "aux": True}
+                continue
+            family, tag, ends, graph = self.aux[index]
+            if graph:
+                record = {"var": f"{family}({tag})[{'->'.join(map(str, ends))}]", "cell": None,
+                          "vertices": list(ends)}
+            else:
+                cells = [list(grid.cell(c)) for c in ends]
+                text = "->".join(f"{r},{c}" for r, c in cells)
+                record = {"var": f"{family}({tag})[{text}]", "cell": cells[0]}
+                if len(cells) == 2:
+                    record["arc"] = cells
+            out[str(index)] = {"name": name, **record, "family": family, "value": None, "aux": True}
+        return out
+
     def add_linear(self, con: Linear) -> None:
         terms = [(c, _ref(l)) for c, l in con.terms]
         low = con.rhs if con.op is not Cmp.LE else None
@@ -359,10 +510,9 @@ class _Lowering:
         tag = con.name or "region"
         flow = {}
         for u, v in flow_arcs(self.model.grid, con):
-            f = cp.int_var(0, big_m, f"flow_{tag}_{u}_{v}")
+            f = self.aux_var("flow", tag, (u, v), big_m)
             cp.linear([(1, f), (-big_m, _ref(member[v]))], None, 0)  # f <= big_m * x_v
             flow[u, v] = f
-        self.extra_vars += len(flow)
         balance: dict[int, list[tuple[int, int]]] = {v: [] for v in cells}  # in(v) - out(v)
         for (u, v), f in flow.items():
             balance[u].append((-1, f))
@@ -373,8 +523,7 @@ class _Lowering:
                     cp.linear(balance[v] + [(-1, _ref(member[v]))], 0, 0)
             return
         # No fixed root: the solver picks one member as the source.
-        pick = {v: cp.bool_var(f"root_{tag}_{v}") for v in cells}
-        self.extra_vars += len(pick)
+        pick = {v: self.aux_var("root", tag, (v,)) for v in cells}
         for v in cells:
             cp.implication(pick[v], _ref(member[v]))
             # in(v) - out(v) >= x_v - big_m * pick_v
@@ -391,21 +540,20 @@ class _Lowering:
             return
         limit = (con.size if con.size is not None else len(member)) - 1
         tag = con.name or "region"
-        depth = {v: cp.int_var(0, max(limit, 0), f"depth_{tag}_{v}") for v in member}
+        depth = {v: self.aux_var("depth", tag, (v,), max(limit, 0)) for v in member}
         roots = set(con.roots)
         pick = {}
         if roots:
             for r in roots:
                 cp.linear([(1, depth[r])], 0, 0)
         else:
-            pick = {v: cp.bool_var(f"root_{tag}_{v}") for v in member}
+            pick = {v: self.aux_var("root", tag, (v,)) for v in member}
             for v, r in pick.items():
                 cp.implication(r, _ref(member[v]))
             if con.size is not None and con.size >= 1:
                 cp.exactly_one(pick.values())
             else:
                 cp.at_most_one(pick.values())
-        self.extra_vars += len(depth) + len(pick)
         for v in member:
             if v in roots:
                 continue
@@ -413,11 +561,10 @@ class _Lowering:
             for u in self.model.grid.neighbours[v]:
                 if u not in member or u == v:
                     continue
-                p = cp.bool_var(f"parent_{tag}_{v}_{u}")
+                p = self.aux_var("parent", tag, (v, u))
                 cp.implication(p, _ref(member[u]))
                 cp.linear([(1, depth[u]), (-1, depth[v])], None, -1, [p])  # depth[u] < depth[v]
                 parents.append(p)
-            self.extra_vars += len(parents)
             alternatives = parents + ([pick[v]] if pick else [])
             cp.bool_or([~_ref(member[v])] + alternatives)
 
@@ -431,8 +578,7 @@ class _Lowering:
                 arcs.append((v, v, ~_ref(member[v])))
             for u in self.model.grid.neighbours[v]:
                 if u in member and u != v and (v, u) != (last, first):
-                    arcs.append((v, u, cp.bool_var(f"arc_{con.name or 'path'}_{v}_{u}")))
-                    self.extra_vars += 1
+                    arcs.append((v, u, self.aux_var("arc", con.name or "path", (v, u))))
         cp.circuit(arcs)
 
     def add_loop(self, con: GraphConnected) -> None:
@@ -442,9 +588,8 @@ class _Lowering:
         index = {v: i for i, (v, _lit) in enumerate(con.members)}
         arcs = [(i, i, ~_ref(lit)) for i, (_v, lit) in enumerate(con.members)]
         for u, v, lit in con.edges:
-            there = cp.bool_var(f"arc_{con.name}_{u}_{v}")
-            back = cp.bool_var(f"arc_{con.name}_{v}_{u}")
-            self.extra_vars += 2
+            there = self.aux_var("arc", con.name, (u, v), graph=True)
+            back = self.aux_var("arc", con.name, (v, u), graph=True)
             cp.linear([(1, there), (1, back), (-1, _ref(lit))], 0, 0)
             arcs += [(index[u], index[v], there), (index[v], index[u], back)]
         cp.circuit(arcs)
@@ -454,7 +599,7 @@ class _Lowering:
         has a parent, a member one chosen edge away and less deep (depths 0 to members - 1)."""
         cp = self.cp
         member = dict(con.members)
-        depth = {v: cp.int_var(0, max(len(member) - 1, 0), f"depth_{con.name}_{v}") for v in member}
+        depth = {v: self.aux_var("depth", con.name, (v,), max(len(member) - 1, 0), graph=True) for v in member}
         for r in con.roots:
             cp.linear([(1, depth[r])], 0, 0)
         parents: dict[int, list] = {v: [] for v in member}
@@ -462,12 +607,11 @@ class _Lowering:
             for a, b in ((u, v), (v, u)):  # a parent of b
                 if b in con.roots:
                     continue
-                p = cp.bool_var(f"parent_{con.name}_{b}_{a}")
+                p = self.aux_var("parent", con.name, (b, a), graph=True)
                 cp.implication(p, _ref(lit))
                 cp.implication(p, _ref(member[a]))
                 cp.linear([(1, depth[a]), (-1, depth[b])], None, -1, [p])  # depth[a] < depth[b]
                 parents[b].append(p)
-        self.extra_vars += len(depth) + sum(len(ps) for ps in parents.values())
         for v, ps in parents.items():
             if v not in con.roots:
                 cp.bool_or([~_ref(member[v])] + ps)
@@ -494,7 +638,7 @@ class _Lowering:
         return int(self._cutoff is not None)
 
     def num_variables(self) -> int:
-        return len(self.x) + self.extra_vars
+        return len(self.x) + len(self.aux)
 
     def num_constraints(self) -> int:
         return len(self.cp.proto.constraints)
@@ -552,6 +696,10 @@ class _Proto:
         if value not in self._constants:
             self._constants[value] = self.int_var(value, value)
         return self._constants[value]
+
+    def constants(self) -> dict[int, int]:
+        """The variables :meth:`constant` made: index -> value."""
+        return {index: value for value, index in self._constants.items()}
 
     def bool_or(self, refs, enforce=()) -> None:
         """At least one of ``refs`` holds (when every ``enforce`` literal does)."""
@@ -650,7 +798,9 @@ class _Oracle:
             built.cutoff(incumbent)
         helper = built.cp.helper
         params = helper.SatParameters()
-        if objective is not None:
+        if "max_number_of_conflicts" in self.settings.parameters:
+            params.num_workers = 1  # the only portfolio that stops at it (conflict_limit_workers)
+        elif objective is not None:
             params.num_workers = options.workers or OPTIMIZATION_WORKERS
             if "subsolvers" not in self.settings.parameters:
                 params.subsolvers.extend(OPTIMIZATION_SUBSOLVERS)

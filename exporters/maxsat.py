@@ -87,7 +87,7 @@ import time
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from gridlang.backend import Backend, Result, SolveOptions, Status
+from gridlang.backend import Backend, Result, SolveOptions, Status, run_lines
 from gridlang.cardinality import CostBound
 from gridlang.connectivity import cut_clause, root_side_cuts, separator_cuts
 from gridlang.connectivity.driver import LoggedOracle, Round, lazy_solve
@@ -339,7 +339,7 @@ class MaxSatBackend(Backend):
                window: WindowStart | None = None) -> Result:
         """One lowering and its cut loop, beginning from ``window``'s answer (if any) as the incumbent."""
         start = time.perf_counter()
-        strategy = self.strategy(options)
+        strategy = self.strategy(options, model)
         try:
             import pysat  # noqa: F401
         except ModuleNotFoundError as e:
@@ -488,7 +488,16 @@ def _header(model: Model, low: Lowered, fmt: str, card_encoding: str) -> list[st
         lines.append(f"c objective: minimize, offset {low.offset}: score = {low.offset} + cost")
     else:
         lines.append("c objective: none")
-    lines.append("c variable map: <file>.vars.json")
+    if fmt == "wcnf":
+        command = "python -m pysat.examples.rc2 -vv FILE > ANSWER"  # RC2, as the wheel installs it
+    else:
+        command = ("python -c \"from pysat.formula import CNF; from pysat.solvers import Solver; "
+                   "s = Solver(bootstrap_with=CNF(from_file='FILE').clauses); "
+                   "print('s SATISFIABLE' if s.solve() else 's UNSATISFIABLE'); print('v', *(s.get_model() or []), 0)\""
+                   " > ANSWER")
+    lines += [f"c {line}" for line in run_lines(fmt, command)]
+    lines.append("c (any MaxSAT or SAT solver will do: its 'v' lines are read)")
+    lines.append("c variable map: FILE.vars.json")
     return lines
 
 
@@ -566,8 +575,11 @@ class _Rc2(_Oracle):
             wcnf.append(cl, weight=w)
         wcnf.nv = max(wcnf.nv, low.top)
         kwargs = dict(solver=s.solver, exhaust=s.exhaust, minz=s.minz, adapt=s.adapt)
-        # Hardening is sound only for a fixed formula; cuts come later.
-        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if s.stratified else RC2(wcnf, **kwargs)
+        # Hardening is sound only for a fixed formula; cuts come later. With no
+        # soft clause there is nothing to stratify, and RC2Stratified fails on
+        # such a formula (PySAT 1.9: "'NoneType' object is not iterable").
+        stratified = s.stratified and bool(low.soft)
+        self.rc2 = RC2Stratified(wcnf, blo="div", nohard=True, **kwargs) if stratified else RC2(wcnf, **kwargs)
         self.interruptible = sat_interruptible(s.solver)
 
     def solve(self, deadline: Deadline, incumbent: int | None) -> Round:

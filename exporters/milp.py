@@ -129,8 +129,9 @@ class MilpSettings(Settings):
 class _Oracle:
     """The driver's view of a model loaded into HiGHS: one HiGHS run per call.
 
-    A run stopped by a relative gap (HiGHS says optimal, but its bound is
-    not the answer's value) counts as feasible, not proved. With
+    A run stopped by a gap (HiGHS says optimal, but its bound is not the
+    answer's value) counts as feasible, not proved: the driver checks the
+    bound, and goes on separating cuts while the answer is disconnected. With
     ``pool``, HiGHS's other improving answers of the run come along, for
     more cuts per round and more repairs; with ``warmstart``, the next run
     starts from the best repaired answer (appsi hands the Pyomo values to
@@ -180,10 +181,10 @@ class _Oracle:
         else:
             opt.load_vars()
         found = round_assignment(self.model, self.pyo.values())
-        proved = tc is TC.optimal and (bound is None or self.model.objective is None
-                                       or bound == self.model.objective.value(found))
         others = _saved_answers(opt, self.pyo, self.model, limit=_POOL_LIMIT) if self.pool else ()
-        return Round("optimal" if proved else "feasible", found, bound, others)
+        # HiGHS's "optimal" within a relative or absolute gap: the driver
+        # compares the bound with the answer (gridlang.backend.proves_optimum).
+        return Round("optimal" if tc is TC.optimal else "feasible", found, bound, others)
 
     def add(self, cuts: list[Linear]) -> None:
         new = []
@@ -288,7 +289,7 @@ class MilpBackend(Backend):
         """
         if fmt not in self.formats:
             raise BackendError(f"backend 'milp' writes {' and '.join(self.formats)}, not {fmt!r}")
-        requested = self.strategy(options)
+        requested = self.strategy(options, model)
         self.notes = []
         if requested == CUTS:
             note = ("lazy separator cuts cannot live in a file; "
@@ -384,7 +385,7 @@ class MilpSession(Session):
 
     def __init__(self, backend: MilpBackend, model: Model, options: SolveOptions,
                  settings: MilpSettings | None = None):
-        self.strategy = backend.strategy(options)
+        self.strategy = backend.strategy(options, model)
         super().__init__(backend, model, options, settings)
         self._kept: _Kept | None = None
 

@@ -9,7 +9,8 @@ object alone::
 Cells are ``[row, col]``, 0-based, row 0 at the top. A Boolean decision lists
 its true cells with the value ``1`` (``true`` is accepted; ``0`` or ``false``
 mark a cell false, the same as leaving it out). An enumerated decision lists
-each cell's value: a value name as a string, an integer as a number.
+each cell's value: a value name as a string, an integer as a number, a
+cell (the value of a decision whose values are cells) as ``[row, col]``.
 
 Every problem raises :class:`AnswerError` located in the answer file
 (``file:line:col``), at the key, entry or value that is wrong: text that is
@@ -112,7 +113,7 @@ def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str |
     """
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path)
+    data = read_map(map_path, spec=spec)
     check_variant(spec, data)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
@@ -225,6 +226,11 @@ class _Reader:
                 return True if v in (True, 1) else None
             raise self.error(f"{decl.name!r} is a Boolean decision: its value is 1 (true) or 0 (false)",
                              node.start, node.end)
+        if decl.name in self.sym.cell_decisions:  # a cell, [row, col]: which cells is the rules' question
+            if node.kind == "array" and len(v) == 2 and all(p.kind == "scalar" and type(p.value) is int for p in v):
+                return (v[0].value, v[1].value)
+            raise self.error(f"a value of {decl.name!r} is a cell of {self.sym.cell_decisions[decl.name]!r}, "
+                             f"[row, col] counted from 0", node.start, node.end)
         names = [p.id for p in decl.domain if isinstance(p, ast.Symbol)]
         ints, open_ints = self.ints(decl)
         if node.kind == "scalar" and isinstance(v, str):

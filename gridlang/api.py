@@ -135,8 +135,8 @@ def read(spec: Spec, map: str | Path | MapData) -> MapData:
     if isinstance(map, MapData):
         return map
     if isinstance(map, str) and "\n" in map:
-        return parse_map(map, "<map>", spec.puzzle)
-    return read_map(map, spec.puzzle)
+        return parse_map(map, "<map>", spec.puzzle, spec=spec.ast)
+    return read_map(map, spec.puzzle, spec=spec.ast)
 
 
 def solve(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,

@@ -19,24 +19,33 @@ from __future__ import annotations
 import enum
 import importlib
 import importlib.util
+import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
-from .ir import Assignment, Connected, Constraint, Model
+from .ir import Assignment, Clause, Connected, Constraint, GraphConnected, Model, Sense
 from .settings import Settings
 
 
 class Status(enum.Enum):
     """What a solve proved.
 
-    * ``OPTIMAL``: a solution, proved optimal (or, with no objective, a
-      solution that satisfies every constraint).
-    * ``FEASIBLE``: a solution, optimality not proved (time limit).
+    * ``OPTIMAL``: a solution, proved optimal: the solver's proved bound
+      equals its objective value (with no objective, a solution that
+      satisfies every constraint).
+    * ``FEASIBLE``: a solution, optimality not proved: the time limit, or a
+      limit of the solver's own given with ``--set`` (a gap, a conflict or
+      node limit), stopped the search first; ``Result.bound`` is the bound
+      proved by then.
     * ``INFEASIBLE``: proved that no solution exists.
-    * ``UNKNOWN``: no solution and no proof (time limit).
+    * ``UNKNOWN``: no solution and no proof (a time or solver limit).
+
+    A backend reports what its solver proved, never what it was told to
+    accept: a solver that calls an answer optimal within a gap has proved
+    only its bound (:func:`proves_optimum`).
     """
 
     OPTIMAL = "OPTIMAL"
@@ -48,6 +57,49 @@ class Status(enum.Enum):
     def has_solution(self) -> bool:
         """True for OPTIMAL and FEASIBLE."""
         return self in (Status.OPTIMAL, Status.FEASIBLE)
+
+
+INT_TOL = 1e-6
+"""Relative slack of a solver's bound past the integer it stands for (:func:`integral_bound`)."""
+
+
+def integral_bound(bound: float | None, sense: Sense | None) -> float | None:
+    """A proved bound on an integer-valued objective, rounded towards the incumbent.
+
+    Every IR objective has integer coefficients, so a bound of 66.4 on a
+    maximum proves 66. The solver's bound may sit a relative
+    :data:`INT_TOL` past the integer it stands for; the slack is held
+    below 0.5, so that a large bound (``10**9``) is never rounded past
+    the next integer.
+
+    Returns:
+        The rounded bound, or None for no bound (None, infinite or NaN, or
+        no objective).
+    """
+    if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
+        return None
+    slack = min(0.5, INT_TOL * max(1.0, abs(bound)))
+    if sense is Sense.MAXIMIZE:
+        return float(math.floor(bound + slack))
+    return float(math.ceil(bound - slack))
+
+
+def proves_optimum(value: int, bound: float | None, sense: Sense) -> bool:
+    """Whether a proved ``bound`` shows that an answer of objective ``value`` is optimal.
+
+    A solver stopped by a gap limit reports "optimal" with a bound past
+    its answer's value (CP-SAT's ``absolute_gap_limit``, HiGHS's
+    ``mip_rel_gap``); only a bound that the answer meets is a proof.
+
+    Args:
+        value: the answer's objective value.
+        bound: the solver's proved bound (None: none given, which proves nothing).
+        sense: the objective's sense.
+    """
+    rounded = integral_bound(bound, sense)
+    if rounded is None:
+        return False
+    return value >= rounded if sense is Sense.MAXIMIZE else value <= rounded
 
 
 @dataclass(slots=True)
@@ -221,13 +273,23 @@ class Backend(ABC):
         names the one it picks, or the first of a race)."""
         return self.name
 
-    def strategy(self, options: SolveOptions) -> str:
-        """The connectivity strategy to use, checked against :attr:`connectivity`.
+    def requested(self, options: SolveOptions, model: Model | None = None) -> str | None:
+        """The connectivity strategy asked for, or None: ``options.connectivity`` (``--connectivity``),
+        else the spec's ``connectivity`` statement (``model.info["spec_connectivity"]``) when this
+        backend offers that strategy (a backend without it keeps its default)."""
+        if options.connectivity is not None:
+            return options.connectivity
+        wished = model.info.get("spec_connectivity") if model is not None else None
+        return wished if wished in self.connectivity else None
+
+    def strategy(self, options: SolveOptions, model: Model | None = None) -> str:
+        """The connectivity strategy to use, checked against :attr:`connectivity`: the one
+        :meth:`requested`, else the backend's default.
 
         Raises:
             BackendError: the strategy is not one this backend offers.
         """
-        chosen = options.connectivity or self.connectivity[0]
+        chosen = self.requested(options, model) or self.connectivity[0]
         if chosen not in self.connectivity:
             raise BackendError(
                 f"backend {self.name!r} has no connectivity strategy {chosen!r}; "
@@ -261,6 +323,11 @@ class Backend(ABC):
             passes: keyword arguments of each pass, by pass name
                 (``{"linear_to_clauses": {"encoding": "totalizer"}}``).
 
+        A connectivity node with a root outside its members, which can never
+        hold, becomes the empty clause first
+        (:func:`falsify_absent_roots`), so that every
+        backend and strategy calls such a map infeasible.
+
         Returns:
             ``model`` itself when the backend lowers every node kind it
             holds, else a new model whose variables start with ``model``'s.
@@ -269,6 +336,7 @@ class Backend(ABC):
             BackendError: a node that the backend can neither lower nor get
                 decomposed, named with the spec line it came from.
         """
+        model = falsify_absent_roots(model)
         keep = self.native if native is None else frozenset(native)
         if all(type(con) in keep for con in model.constraints):
             return model
@@ -312,6 +380,55 @@ class Backend(ABC):
             BackendError: the format is not one this backend writes.
         """
         raise BackendError(f"backend {self.name!r} writes no files")
+
+
+def falsify_absent_roots(model: Model) -> Model:
+    """``model`` with every connectivity node that has a root outside its members made the empty clause.
+
+    A root is a member by definition (:class:`~gridlang.ir.Connected`,
+    :class:`~gridlang.ir.GraphConnected`), and a cell absent from
+    ``members`` is never one, so such a node can never hold: a horse on
+    the border of its map, whose pen must avoid the border, gets one. The
+    empty clause says so to every backend alike, where each encoding of
+    connectivity would meet a root it has no variable for. A pure pass,
+    kept here rather than in :mod:`gridlang.transforms`, whose import (its
+    encodings) a backend that decomposes nothing does not pay.
+
+    Returns:
+        ``model`` itself when no node has such a root, else a new model
+        (same variables, each such node replaced in place).
+    """
+    def absent(con: Constraint) -> bool:
+        if not isinstance(con, (Connected, GraphConnected)) or not con.roots:
+            return False
+        members = {v for v, _ in con.members}
+        return any(r not in members for r in con.roots)
+
+    if not any(absent(con) for con in model.constraints):
+        return model
+    return replace(model, constraints=tuple(Clause((), con.span) if absent(con) else con
+                                            for con in model.constraints))
+
+
+def run_lines(fmt: str, command: str) -> list[str]:
+    """The header lines of an exported file that say how to solve it and read the answer back.
+
+    Every command is one a user of the pip wheels can run (the wheels ship
+    no ``clingo`` or ``highs`` executable: their Python modules serve);
+    ``FILE`` is the exported file, ``ANSWER`` the solver's answer, ``SPEC``
+    and ``MAP`` the spec and map the header names. ``tests/cli/test_exports.py``
+    runs them.
+
+    Args:
+        fmt: the format, as ``gridlang decode --format`` takes it.
+        command: a shell command that solves ``FILE`` and writes ``ANSWER``.
+
+    Returns:
+        ``run: COMMAND`` and ``then: gridlang decode ...``, without comment marks.
+    """
+    return [f"run: {command}",
+            f"then: gridlang decode SPEC --map MAP --solution ANSWER --format {fmt} (SPEC, MAP and parameters "
+            "as above)"]
 
 
 # name -> (module, class). Modules are imported only when a backend is used.

@@ -52,16 +52,18 @@ def spec_path(name: str) -> Path:
 
     Args:
         name: the spec's name (:func:`spec_names`), or a puzz.link genre
-            name or alias (``mashu``, ``slither``).
+            name or alias its format declares (``mashu``, ``slither``).
 
     Raises:
         NotBundledError: no shipped spec has that name (the message names
             the closest, or lists them all).
     """
-    from .puzzlink import ALIASES
-
     name = str(name)
-    path = puzzles_folder() / f"{ALIASES.get(name.casefold(), name)}.grid"
+    path = puzzles_folder() / f"{name}.grid"
+    if "/" not in name and not path.is_file():
+        from .puzzlink.index import bundled_spec_for
+
+        path = bundled_spec_for(name.casefold()) or path  # a name its format declares
     if "/" in name or not path.is_file():
         raise NotBundledError(f"no bundled spec is called {name!r}" + _hint(name, spec_names()))
     return path

@@ -76,6 +76,9 @@ class Deadline:
         interrupted: True once :meth:`stop` was called (Ctrl-C, or a watchdog).
         reason: None for Ctrl-C, else why :meth:`stop` was called
             (``"memory limit"``).
+        listener: called with the objective of each better answer the
+            search finds (:meth:`improved`), or None; ``gridlang serve``
+            shows it as the best so far while the solve runs.
     """
 
     def __init__(self, seconds: float | None = None, start: float | None = None):
@@ -86,6 +89,7 @@ class Deadline:
         self.reason: str | None = None
         self._hooks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
+        self.listener: Callable[[int | None], None] | None = None
 
     def remaining(self) -> float | None:
         """Seconds left (never below 0), or None without a limit; 0 once stopped."""
@@ -132,6 +136,16 @@ class Deadline:
         for hook in hooks:
             hook()
 
+    def improved(self, objective: int | None) -> None:
+        """Tell :attr:`listener` (if any) that the search found a better answer.
+
+        Args:
+            objective: the answer's objective value (None without an objective).
+        """
+        listener = self.listener
+        if listener is not None:
+            listener(objective)
+
     @contextlib.contextmanager
     def on_stop(self, hook: Callable[[], None]) -> Iterator[None]:
         """Call ``hook`` (a solver's stop function) if :meth:`stop` is called
@@ -158,8 +172,29 @@ class Deadline:
         """
         left = self.remaining()
         child = Deadline(seconds if left is None else min(seconds, left))
+        child.listener = self.listener
         with self.on_stop(lambda: child.stop(self.reason)):
             yield child
+
+
+    def ahead(self, seconds: float) -> "Deadline":
+        """A deadline that ends ``seconds`` before this one (at most half its limit
+        earlier), for a search whose answer must still be checked before this one
+        ends. It counts from the same start, so its reasons and times read as this
+        one's, and a :meth:`stop` of this one (Ctrl-C, the memory watchdog) stops
+        it too, for as long as this one lives.
+
+        Args:
+            seconds: the time kept back for the work after it, in seconds.
+        """
+        limit = None if self.seconds is None else self.seconds - min(seconds, self.seconds / 2)
+        child = Deadline(limit, start=self.start)
+        with self._lock:
+            self._hooks.append(lambda: child.stop(self.reason))
+            stopped = self.interrupted
+        if stopped:
+            child.stop(self.reason)
+        return child
 
 
 NO_LIMIT = Deadline()

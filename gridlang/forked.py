@@ -25,8 +25,10 @@ child's pages count towards ``--memory-limit``
 process and its registered children).
 
 Arguments and results cross the pipe pickled (a round's answer, a batch of
-cuts); an exception raised in the child is raised again in the parent
-(as :class:`~gridlang.errors.BackendError` when it does not pickle).
+cuts); a :class:`~gridlang.errors.GridlangError` raised in the child is
+raised again in the parent, and any other exception (a fault of the solver
+library) as a :class:`~gridlang.errors.BackendError` naming the solver and
+the exception, with the original as its cause.
 
 Needs ``os.fork`` (Linux, macOS): :func:`available`.
 """
@@ -46,8 +48,8 @@ import weakref
 from typing import Any, Callable
 
 from . import memory
-from .deadline import ABANDON_AFTER, OVERRUN_GRACE, Deadline, SolverAbandoned
-from .errors import BackendError
+from .deadline import ABANDON_AFTER, OVERRUN_GRACE, BuildTimeout, Deadline, SolverAbandoned
+from .errors import BackendError, GridlangError
 from .lifeline import die_with_parent
 
 WAIT_STEP = 0.05
@@ -172,7 +174,10 @@ class ForkedSolver:
         if kind == "error":
             if isinstance(value, SolverAbandoned):
                 self.close()
-            raise value
+            if isinstance(value, (GridlangError, SolverAbandoned, BuildTimeout)) or not isinstance(value, Exception):
+                raise value
+            # A fault of the solver library (its traceback stayed in the child): one sentence, the cause kept.
+            raise BackendError(f"{self.name} failed in its child process: {type(value).__name__}: {value}") from value
         return value
 
 

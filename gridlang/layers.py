@@ -38,7 +38,7 @@ import re
 
 from .errors import MapError, Span
 from .grid import Token
-from .maps import COMMENT, GRID_MARKER, MapData, grid_start, header_lines, is_comment
+from .maps import COMMENT, GRID_MARKER, MapData, grid_start, header_lines, is_comment, size_problem
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _ROOMS = re.compile(r"^\s*rooms\s*:\s*$")
@@ -147,6 +147,18 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
     if end == start:
         raise MapError(f"the map has no {what}", Span(path, start + 1, 1), source=text)
     spaced = any(len(lines[j].split()) > 1 for j in range(start, end))
+    # The limits of gridlang.maps.check_size, before a span is made for every cell.
+    widths = [len(lines[j].split()) if spaced else len(lines[j].strip()) for j in range(start, end)]
+    problem = size_problem(widths)
+    if problem is not None:
+        message, r, c = problem
+        message = message.replace("the grid", f"the {what}", 1)
+        line = lines[start + r]
+        if spaced:
+            column = [m.start() for m in re.finditer(r"\S+", line)][c] if c < widths[r] else len(line.rstrip())
+        else:
+            column = _indent(line) + c
+        raise MapError(message, Span(path, start + r + 1, column + 1), source=text)
     rows: list[Cells] = []
     for j in range(start, end):
         line = lines[j]
@@ -154,7 +166,8 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
             cells = [(m.group(0), Span(path, j + 1, m.start() + 1, m.end() + 1)) for m in re.finditer(r"\S+", line)]
         else:
             body = line.rstrip()
-            cells = [(ch, Span(path, j + 1, k + 1)) for k, ch in enumerate(body) if k >= _indent(line)]
+            indent = _indent(line)
+            cells = [(body[k], Span(path, j + 1, k + 1)) for k in range(indent, len(body))]
         rows.append(cells)
     width = len(rows[0])
     for r, row in enumerate(rows):

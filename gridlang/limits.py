@@ -12,6 +12,7 @@ whole, rows and cells by :func:`gridlang.maps.read_map`):
   statements;
 * a map or instance: at most :data:`MAX_MAP_BYTES` bytes,
   :data:`MAX_ROWS` rows, :data:`MAX_COLS` columns and :data:`MAX_CELLS` cells;
+  a JSON map record at most :data:`MAX_RECORD_KEYS` keys;
 * an answer or an external solver's solution file: at most
   :data:`MAX_ANSWER_BYTES` bytes.
 
@@ -52,6 +53,9 @@ MAX_COLS = 1_000
 
 MAX_CELLS = 40_000
 """Cells of a map's grid (rows times columns)."""
+
+MAX_RECORD_KEYS = 1_000
+"""Keys of a JSON map record: ``"map"``, the parameters and the level's own fields."""
 
 MAX_ANSWER_BYTES = 16_777_216
 """Bytes in an answer file or an external solver's solution file (16 MiB)."""

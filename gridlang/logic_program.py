@@ -67,6 +67,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
+from .backend import run_lines
 from .connectivity import cut_clause, seed_cuts
 from .deadline import Deadline
 from .errors import BackendError
@@ -161,33 +162,49 @@ def normalise(terms: Iterable[tuple[int, int]], rhs: int) -> tuple[list[tuple[in
     return out, rhs
 
 
-def linear_rules(con: Linear) -> list[str]:
-    """The integrity constraints of a :class:`Linear` row (see the module docstring)."""
-    guard = [_lit(l) for l in con.enforce]
+Aggregate = tuple[list[tuple[int, int]], str, int]
+"""``(terms, op, bound)``: ``sum of w * lit over terms OP bound``, OP ``>`` or ``<``, weights positive."""
+
+
+def linear_parts(con: Linear) -> list[tuple[list[int], Aggregate | None]]:
+    """The integrity constraints of a :class:`Linear` row (see the module docstring), each as the
+    IR literals of its body (the enforcement literals first) and an aggregate or None.
+
+    One form for both ways a program is made: :func:`linear_rules` writes
+    it as text, :func:`add_direct` hands it to clingo's backend.
+    """
+    guard = list(con.enforce)
     terms, rhs = normalise(con.terms, con.rhs)
     total = sum(w for w, _ in terms)
+    unit = all(w == 1 for w, _ in terms)
     parts = [Cmp.LE, Cmp.GE] if con.op is Cmp.EQ else [con.op]
-    out = []
+    out: list[tuple[list[int], Aggregate | None]] = []
     for op in parts:
         if op is Cmp.LE:
             if rhs >= total:
                 continue
             if rhs < 0:
-                out.append(_rule(guard))
-            elif all(w == 1 for w, _ in terms) and rhs == len(terms) - 1:
-                out.append(_rule(guard + [_lit(l) for _, l in terms]))
+                out.append((guard, None))
+            elif unit and rhs == len(terms) - 1:
+                out.append((guard + [l for _, l in terms], None))
             else:
-                out.append(_rule(guard + [_aggregate(terms) + f" > {rhs}"]))
+                out.append((guard, (terms, ">", rhs)))
         else:
             if rhs <= 0:
                 continue
             if rhs > total:
-                out.append(_rule(guard))
-            elif all(w == 1 for w, _ in terms) and rhs == 1:
-                out.append(_rule(guard + [_lit(-l) for _, l in terms]))
+                out.append((guard, None))
+            elif unit and rhs == 1:
+                out.append((guard + [-l for _, l in terms], None))
             else:
-                out.append(_rule(guard + [_aggregate(terms) + f" < {rhs}"]))
+                out.append((guard, (terms, "<", rhs)))
     return out
+
+
+def linear_rules(con: Linear) -> list[str]:
+    """The integrity constraints of a :class:`Linear` row as text (see the module docstring)."""
+    return [_rule([_lit(l) for l in body] + ([_aggregate(agg[0]) + f" {agg[1]} {agg[2]}"] if agg else []))
+            for body, agg in linear_parts(con)]
 
 
 def _aggregate(terms: list[tuple[int, int]]) -> str:
@@ -209,6 +226,71 @@ def constraint_rules(con: Constraint) -> list[str]:
     raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
 
 
+def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Deadline | None = None) -> int:
+    """Hand clauses and linear rows to clingo as ground rules, with no text to parse or ground.
+
+    The rules are those :func:`clause_rule` and :func:`linear_rules` write
+    (an aggregate becomes a weight rule defining a fresh atom, which the
+    integrity constraint then holds or denies), so the ground program is
+    the one gringo would make of the text; time and memory are linear in
+    the literals. On a 200x200 map's 190,000 clauses: 4 s and 40 MB, where
+    parsing and grounding their text took 19 s and 1.2 GB.
+
+    Args:
+        backend: an open ``clingo.Backend``.
+        atoms: IR variable ``v`` -> its program atom (``atoms[v]``), from
+            :func:`program_atoms`.
+        constraints: clauses and linear rows.
+        deadline: read every 4,096 constraints (None: no limit).
+
+    Returns:
+        The number of rules added.
+
+    Raises:
+        BackendError: a constraint other than a clause or a row.
+        BuildTimeout: ``deadline`` passed.
+    """
+    def lit(l: int) -> int:
+        return atoms[l] if l > 0 else -atoms[-l]
+
+    rules = 0
+    for k, con in enumerate(constraints):
+        if deadline is not None and not k & 0xFFF:
+            deadline.check()
+        if isinstance(con, Clause):
+            parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
+        elif isinstance(con, Linear):
+            parts = linear_parts(con)
+        else:
+            raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+        for body, agg in parts:
+            ground = [lit(l) for l in body]
+            if agg is not None:
+                terms, op, bound = agg
+                holds = backend.add_atom()
+                backend.add_weight_rule([holds], bound + 1 if op == ">" else bound, [(lit(l), w) for w, l in terms])
+                ground.append(holds if op == ">" else -holds)
+            backend.add_rule([], ground)
+            rules += 1
+    return rules
+
+
+def program_atoms(backend, count: int) -> list[int]:
+    """The program atom of ``x(V)`` for each IR variable V in 1..count (index 0 unused); the
+    atoms the grounded text made are looked up, not made again."""
+    import clingo
+
+    return [0] + [backend.add_atom(clingo.Function("x", [clingo.Number(v)])) for v in range(1, count + 1)]
+
+
+def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
+    """The objective's ``#maximize``/``#minimize`` (:meth:`Program.objective_terms`) as clingo's
+    minimize statement at priority 0: the weights as written when minimising, negated when
+    maximising, which is what gringo makes of the text."""
+    sign = -1 if sense is Sense.MAXIMIZE else 1
+    backend.add_minimize(0, [(atoms[v], sign * c) for c, v in terms])
+
+
 class Program:
     """A model as a gringo program.
 
@@ -216,28 +298,39 @@ class Program:
         model: the IR model.
         strategy: ``reach`` (connectivity by recursive rules) or ``cuts``
             (left to the cut loop: :attr:`lazy`).
+        deadline: read every 4,096 constraints (None: no limit).
+        direct: leave the clauses, the rows and the objective out of the
+            text, for :func:`add_direct` and :func:`add_objective` to hand
+            to clingo as ground rules (the solver's way; a file keeps
+            them all as text), and choose the variables by ranges.
 
     Attributes:
         lines: the program, one statement (or comment) a line.
         lazy: the connectivity nodes left to the cut loop.
+        direct: with ``direct``, the clauses and rows left out of the text.
+        weights: with ``direct``, the objective's ``(weight, V)`` terms.
         constant: the objective's constant after normalisation (the score
             is ``constant - cost`` when maximising, ``constant + cost``
             when minimising).
-        rules: the number of statements, comments not counted.
+        rules: the number of statements of the text, comments not counted.
 
     Raises:
         BackendError: a constraint type the backend cannot lower.
     """
 
-    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None):
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None, direct: bool = False):
         self.model = model
         self.lazy: list[Connected] = []
         self.constant = 0
+        self.direct: list[Constraint] = []
         fills = _fills(model) if strategy == "reach" else []
         defined = {lit for con in fills for _, lit in con.members}
         lines = ["#show x/1.", "", "% variables: x(V) is IR variable V"]
-        lines += [f"{{ x({v}) }}.  % {var}" if v not in defined else f"% x({v}) is defined: {var}"
-                  for v, var in enumerate(model.variables, 1)]
+        if direct:
+            lines += _choice_ranges(model.num_vars, defined)
+        else:
+            lines += [f"{{ x({v}) }}.  % {var}" if v not in defined else f"% x({v}) is defined: {var}"
+                      for v, var in enumerate(model.variables, 1)]
         lines += ["", "% constraints"]
         nodes: list[Connected] = []
         graphs: list[GraphConnected] = []
@@ -257,9 +350,15 @@ class Program:
                 else:
                     self.lazy.append(con)
                     lit_of = dict(con.members)
-                    lines += [clause_rule([lit_of[r]] if r in lit_of else []) + where for r in con.roots]
+                    clauses = [Clause((lit_of[r],) if r in lit_of else ()) for r in con.roots]
                     if isinstance(con, Connected):  # cut-vertex seeds are known for cell regions only
-                        lines += [clause_rule(cut_clause(c)) + where for c in seed_cuts(model.grid, con)]
+                        clauses += [Clause(tuple(cut_clause(c))) for c in seed_cuts(model.grid, con)]
+                    if direct:
+                        self.direct += clauses
+                    else:
+                        lines += [clause_rule(c.lits) + where for c in clauses]
+            elif isinstance(con, (Clause, Linear)) and direct:
+                self.direct.append(con)
             elif isinstance(con, (Clause, Linear)):
                 lines += [rule + where for rule in constraint_rules(con)]
             else:
@@ -268,7 +367,10 @@ class Program:
             lines += ["", *self._reach(nodes, fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
-        if model.objective is not None:
+        self.weights: list[tuple[int, int]] = []
+        if model.objective is not None and direct:
+            self.weights = self.objective_terms()
+        elif model.objective is not None:
             lines += ["", *self._objective()]
         self.lines = lines
         self.rules = sum(1 for s in lines if s and not s.startswith("%"))
@@ -325,13 +427,19 @@ class Program:
                 lines += [f"gnext({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
         return lines
 
-    def _objective(self) -> list[str]:
+    def objective_terms(self) -> list[tuple[int, int]]:
+        """The objective as ``(weight, V)`` over the variables, each once, ascending, zero weights
+        left out; the constant this leaves is :attr:`constant`."""
         obj = self.model.objective
         coef: dict[int, int] = {}
         for c, lit in obj.terms:  # c * ~v = c - c * x(v)
             coef[abs(lit)] = coef.get(abs(lit), 0) + (c if lit > 0 else -c)
         self.constant = obj.constant + sum(c for c, lit in obj.terms if lit < 0)
-        terms = [(coef[v], v) for v in sorted(coef) if coef[v]]
+        return [(coef[v], v) for v in sorted(coef) if coef[v]]
+
+    def _objective(self) -> list[str]:
+        obj = self.model.objective
+        terms = self.objective_terms()
         word = "#maximize" if obj.sense is Sense.MAXIMIZE else "#minimize"
         where = f"  % {obj.span}" if obj.span else ""
         return ["% objective", word + "{ " + "; ".join(f"{c},{v} : x({v})" for c, v in terms) + " }." + where]
@@ -339,6 +447,46 @@ class Program:
     def text(self) -> str:
         """The program, newline-terminated."""
         return "\n".join(self.lines) + "\n"
+
+
+CARD_MAX_ATOMS = 500_000
+"""The most auxiliary atoms clasp's translation of cardinality rules (``--trans-ext=card``)
+may make before the asp backend leaves them native (``dynamic``): a wall budget of 40
+over the 38,814 grass cells of a 200x200 map made 1.6 million, which took clasp past
+1.3 GB (about 800 bytes each) and 50 s before the first search."""
+
+
+def card_translation(model: Model) -> int:
+    """The auxiliary atoms clasp's ``--trans-ext=card`` makes of the model's cardinality rows,
+    about ``n * k`` for a ``#count`` of n literals against a bound k (a sequential counter)."""
+    total = 0
+    for con in model.constraints:
+        if isinstance(con, Linear) and len(con.terms) > 2:
+            for _, agg in linear_parts(con):
+                if agg is not None and all(w == 1 for w, _ in agg[0]):
+                    n, bound = len(agg[0]), agg[2] + (1 if agg[1] == ">" else 0)
+                    total += n * min(bound, n - bound + 1)
+    return total
+
+
+def translates_cards(model: Model | None) -> bool:
+    """Whether ``auto`` takes ``--trans-ext=card`` for ``model``: when it has an objective
+    (see :mod:`gridlang.exporters.asp`) and the translation stays within :data:`CARD_MAX_ATOMS`."""
+    return model is None or model.objective is not None and card_translation(model) <= CARD_MAX_ATOMS
+
+
+def _choice_ranges(count: int, defined: set[int]) -> list[str]:
+    """Choice rules for the variables 1..count not ``defined``, one per run of consecutive ones
+    (``{ x(1..38814) }.``): a handful of statements for gringo, not one per variable."""
+    lines, start = [], None
+    for v in range(1, count + 2):
+        free = v <= count and v not in defined
+        if free and start is None:
+            start = v
+        elif not free and start is not None:
+            lines.append(f"{{ x({start}..{v - 1}) }}." if v - 1 > start else f"{{ x({start}) }}.")
+            start = None
+    return lines
 
 
 def _fills(model: Model) -> list[Connected]:
@@ -423,9 +571,11 @@ def _header(model: Model, program: Program) -> list[str]:
     else:
         sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
         lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
-    # The asp backend's own default (AspSettings.trans_ext, auto): card with an objective.
-    flag = "--trans-ext=card " if obj is not None else ""
-    lines.append(f"% run: clingo {flag}FILE > ANSWER, then gridlang decode ... --solution ANSWER --format asp")
+    # The asp backend's own default (AspSettings.trans_ext, auto): card with an objective, when small.
+    # The clingo wheel ships no clingo executable; its module is the clingo application.
+    flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
+    lines += [f"% {line}" for line in run_lines("asp", f"python -m clingo {flag}FILE > ANSWER")]
+    lines.append("% (a clingo executable from Potassco takes the same arguments)")
     lines.append("% variable map: FILE.vars.json")
     return lines
 

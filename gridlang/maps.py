@@ -43,12 +43,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Mapping
 
 from . import ast
 from .checker import Symbols
+from .clues import misfit
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
-from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_ROWS
+from .json_spans import LineIndex, StringChars, item_offsets, members, nth_key
+from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROWS
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
@@ -76,15 +79,19 @@ class MapData:
         source: the file's text.
         rows: the grid rows, top to bottom.
         positions: for each row, ``(line, column)`` of its first character in
-            the file (1-based); for JSON, per character (see ``char_spans``).
+            the file (1-based); for JSON, of each row's first character (see ``locate``).
         params: header parameters: name -> (raw text, span of the value);
             a JSON value other than a string is kept as its compact JSON
             text (``12``, ``[1,2,3]``, ``12.5``, ``true``).
-        char_spans: for JSON maps, the span of every grid character, row by row.
+        char_spans: the span of every grid cell, row by row, for maps
+            whose cells do not stand one character apart (cells separated
+            by spaces, a Snake Eggs record).
         key_spans: where each header parameter's name stands.
         record: the map is a JSON record, whose keys other than parameters
             are fields of its own; in a text header every name must be a
             parameter.
+        locate: for JSON maps, ``(row, col) -> Span`` of a grid character
+            inside the ``"map"`` string, computed when asked.
         variant: the rules the map states it is for (its ``variant:``
             header) and where the name stands, or None.
         comments: the lines (1-based) above the grid read as comments.
@@ -95,16 +102,19 @@ class MapData:
     source: str
     rows: list[str]
     positions: list[tuple[int, int]]
-    params: dict[str, tuple[str, Span]] = field(default_factory=dict)
+    params: Mapping[str, tuple[str, Span]] = field(default_factory=dict)
     char_spans: list[list[Span]] | None = None
-    key_spans: dict[str, Span] = field(default_factory=dict)
+    key_spans: Mapping[str, Span] = field(default_factory=dict)
     record: bool = False
+    locate: Callable[[int, int], Span] | None = None
     variant: tuple[str, Span] | None = None
     comments: list[int] = field(default_factory=list)
     grid_line: int | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
+        if self.locate is not None:
+            return self.locate(row, col)
         if self.char_spans is not None:
             return self.char_spans[row][col]
         line, start = self.positions[row]
@@ -115,17 +125,22 @@ class MapData:
         return MapError(message, span, source=self.source)
 
 
-def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
+def read_map(path: str | Path, puzzle: str | None = None, spec=None) -> MapData:
     """Read a map file without interpreting its characters.
 
-    The puzzle's plug-in reads it when the text is in a format of its own;
-    otherwise it is read as text or as a JSON level record.
+    A file that holds a puzz.link URL (its first line that is not a comment
+    is ``https://puzz.link/p?...``) is decoded through the spec's format
+    (:func:`gridlang.puzzlink.map_from_url`). Otherwise the puzzle's
+    plug-in reads it when the text is in a format of its own, and else it
+    is read as text or as a JSON level record.
 
     Args:
         path: the map or instance file.
         puzzle: the spec's ``puzzle`` name, whose plug-in is asked first;
             None asks every registered plug-in in turn (each recognises only
             its own formats).
+        spec: the parsed spec the map is read for, whose format reads a
+            URL; None reads a URL through the bundled spec of its genre.
 
     Returns:
         The grid rows and header parameters, with their locations.
@@ -136,16 +151,17 @@ def read_map(path: str | Path, puzzle: str | None = None) -> MapData:
             limits of :mod:`gridlang.limits` (bytes, rows, columns, cells),
             or its rows are ragged; located at the line and column.
     """
-    return parse_map(read_source(path, MapError, "map", MAX_MAP_BYTES), str(path), puzzle)
+    return parse_map(read_source(path, MapError, "map", MAX_MAP_BYTES), str(path), puzzle, spec)
 
 
-def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapData:
+def parse_map(text: str, path: str = "<map>", puzzle: str | None = None, spec=None) -> MapData:
     """Read a map from its text, as :func:`read_map` reads a file.
 
     Args:
-        text: the map (text rows under optional headers, or a JSON record).
+        text: the map (text rows under optional headers, a JSON record, or a puzz.link URL).
         path: the name errors point at.
         puzzle: as in :func:`read_map`.
+        spec: as in :func:`read_map`.
 
     Raises:
         MapError: as :func:`read_map`.
@@ -153,6 +169,12 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None) -> MapD
     p = path
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
+    from .puzzlink.url import url_line
+
+    if url_line(text) is not None:
+        from .puzzlink import map_from_url
+
+        return map_from_url(text, p, spec, puzzle)
     data = None
     for plugin in [find_plugin(puzzle)] if puzzle is not None else all_plugins():
         data = plugin.read_map(p, text)
@@ -173,18 +195,27 @@ def check_size(data: MapData) -> None:
     Raises:
         MapError: at the first row, column or cell past the limit.
     """
-    if len(data.rows) > MAX_ROWS:
-        raise data.error(f"the grid has {len(data.rows):,} rows; a map has at most {MAX_ROWS:,}",
-                         data.span(MAX_ROWS, 0))
-    for r, row in enumerate(data.rows):
-        if len(row) > MAX_COLS:
-            raise data.error(f"row {r + 1} of the grid has {len(row):,} cells; a map has at most "
-                             f"{MAX_COLS:,} columns", data.span(r, MAX_COLS))
-    width = len(data.rows[0])
-    if len(data.rows) * width > MAX_CELLS:
+    problem = size_problem([len(row) for row in data.rows])
+    if problem is not None:
+        message, r, c = problem
+        raise data.error(message, data.span(r, c))
+
+
+def size_problem(widths: list[int]) -> tuple[str, int, int] | None:
+    """What is wrong with a grid whose rows have ``widths`` cells, against the limits of
+    :func:`check_size`: the sentence and the ``(row, col)`` of the first cell past the
+    limit, or None. For readers that check the size before they locate every cell."""
+    if len(widths) > MAX_ROWS:
+        return f"the grid has {len(widths):,} rows; a map has at most {MAX_ROWS:,}", MAX_ROWS, 0
+    for r, width in enumerate(widths):
+        if width > MAX_COLS:
+            return f"row {r + 1} of the grid has {width:,} cells; a map has at most {MAX_COLS:,} columns", r, MAX_COLS
+    width = widths[0]
+    if len(widths) * width > MAX_CELLS:
         r, c = divmod(MAX_CELLS, width)
-        raise data.error(f"the grid has {len(data.rows):,} rows of {width:,} cells, {len(data.rows) * width:,} "
-                         f"in all; a map has at most {MAX_CELLS:,} cells", data.span(r, c))
+        return (f"the grid has {len(widths):,} rows of {width:,} cells, {len(widths) * width:,} in all; a map has "
+                f"at most {MAX_CELLS:,} cells"), r, c
+    return None
 
 
 def _read_text(path: str, text: str) -> MapData:
@@ -270,58 +301,109 @@ def header_lines(lines: list[str]) -> list[int]:
 
 
 def _read_json(path: str, text: str) -> MapData:
+    """A JSON level record, in time linear in its text: the grid's characters are located
+    when an error needs them (:mod:`gridlang.json_spans`)."""
     record = load_json(text, path, MapError, "map")
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
-    spans = _json_string_spans(path, text, "map")
+    index = LineIndex(path, text)
+    if len(record) > MAX_RECORD_KEYS:
+        raise MapError(f"the record has {len(record):,} keys; a map record has at most {MAX_RECORD_KEYS:,} "
+                       '(the "map", the parameters and fields of its own)',
+                       index.span(nth_key(text, MAX_RECORD_KEYS) or 0), source=text)
+    places = members(text)
+    chars = StringChars(text, places["map"][1])
     grid_text = record["map"]
-    rows, char_spans = [], []
-    current, current_spans = [], []
-    for ch, span in zip(grid_text, spans):
-        if ch == "\n":
-            rows.append("".join(current))
-            char_spans.append(current_spans)
-            current, current_spans = [], []
-        elif ch != "\r":
-            current.append(ch)
-            current_spans.append(span)
-    if current:
-        rows.append("".join(current))
-        char_spans.append(current_spans)
+    rows: list[str] = []
+    starts: list[int] = []  # each row's first character, as an index into grid_text
+    pieces: list[str] = []  # each row as written, carriage returns included
+    at = 0
+    for piece in grid_text.split("\n"):
+        rows.append(piece.replace("\r", ""))
+        starts.append(at)
+        pieces.append(piece)
+        at += len(piece) + 1
+    if len(rows) > 1 and not pieces[-1]:  # the string's last line break ends the last row
+        del rows[-1], starts[-1], pieces[-1]
+
+    def locate(r: int, c: int) -> Span:
+        piece = pieces[r]
+        if "\r" in piece:  # the c-th character that is not a carriage return
+            kept = [k for k, ch in enumerate(piece) if ch != "\r"]
+            c = kept[c] if c < len(kept) else len(piece) + c - len(kept)
+        return index.span(chars.offset(starts[r] + c))
+
     keep = [k for k, r in enumerate(rows) if r.strip()]
     if not keep:
-        raise MapError('the "map" string is empty', spans[0] if spans else Span(path, 1, 1), source=text)
+        raise MapError('the "map" string is empty', index.span(chars.offset(0)), source=text)
     for k in range(keep[0], keep[-1] + 1):
         if not rows[k].strip():  # a row is never dropped: only the string's first and last lines may be blank
-            where = char_spans[k][0] if char_spans[k] else _after(path, text, char_spans[k - 1])
+            where = locate(k, 0) if rows[k] else _after(locate(k - 1, len(rows[k - 1]) - 1))
             raise MapError(f'a blank line splits the grid of the "map" string (after its row {k - keep[0]})',
                            where, source=text)
-    rows = rows[keep[0]:keep[-1] + 1]
-    char_spans = char_spans[keep[0]:keep[-1] + 1]
-    params, keys = {}, {}
+    rows, starts, pieces = (part[keep[0]:keep[-1] + 1] for part in (rows, starts, pieces))
     variant = None
     if VARIANT in record:
-        span = json_key_span(path, text, VARIANT)
+        span = index.span(places[VARIANT][1])
         if not isinstance(record[VARIANT], str):
             raise MapError('"variant" names the rules the map is for, as a string: "standard", or the name '
                            "after 'variant' in a spec's puzzle statement", span,
                            source=text)
         variant = (_variant_name(record[VARIANT], span, text), span)
-    for key, value in record.items():
-        if key not in ("map", VARIANT):
-            params[key] = (_json_raw(value), json_key_span(path, text, key))
-            m = re.search(r'"%s"\s*:' % re.escape(key), text)
-            if m is not None:
-                start = _offset_span(path, text, m.start())
-                keys[key] = Span(path, start.line, start.column, start.column + len(key) + 2)
-    positions = [(s[0].line, s[0].column) for s in char_spans]
-    return MapData(path, text, rows, positions, params, char_spans, keys, record=True, variant=variant)
+    fields = _RecordFields({k: v for k, v in record.items() if k not in ("map", VARIANT)}, places, index)
+    data = MapData(path, text, rows, [], fields, None, fields.key_spans, record=True, locate=locate,
+                   variant=variant)
+    check_size(data)  # before a position is worked out for each row
+    data.positions = [(s.line, s.column) for s in (locate(r, 0) for r in range(len(rows)))]
+    return data
 
 
-def _after(path: str, text: str, row: list[Span]) -> Span:
-    """Just after the last character of a JSON map's row (where the line break that follows stands)."""
-    last = row[-1] if row else Span(path, 1, 1)
-    return Span(path, last.line, last.column + 1)
+def _after(span: Span) -> Span:
+    """Just after a character (where the line break that follows a JSON map's row stands)."""
+    return Span(span.file, span.line, span.column + 1)
+
+
+class _RecordFields(Mapping):
+    """A JSON record's fields other than ``"map"`` and ``"variant"``, as :attr:`MapData.params`
+    holds them (``(parameter text, span of the value)``), each made when it is asked for: a
+    record may carry many fields of its own, which nothing reads.
+
+    Attributes:
+        key_spans: field -> the span of its key, likewise made when asked for.
+    """
+
+    def __init__(self, record: dict, places: dict[str, tuple[int, int]], index: LineIndex):
+        self.record = record
+        self.places = places
+        self.index = index
+        self.key_spans = _KeySpans(self)
+
+    def __getitem__(self, key: str) -> tuple[str, Span]:
+        return _json_raw(self.record[key]), self.index.span(self.places.get(key, (0, 0))[1])
+
+    def __iter__(self):
+        return iter(self.record)
+
+    def __len__(self) -> int:
+        return len(self.record)
+
+
+class _KeySpans(Mapping):
+    """Where each field's key stands (see :class:`_RecordFields`)."""
+
+    def __init__(self, fields: _RecordFields):
+        self.fields = fields
+
+    def __getitem__(self, key: str) -> Span:
+        if key not in self.fields.record:
+            raise KeyError(key)
+        return self.fields.index.span(self.fields.places.get(key, (0, 0))[0], len(key) + 2)
+
+    def __iter__(self):
+        return iter(self.fields.record)
+
+    def __len__(self) -> int:
+        return len(self.fields.record)
 
 
 def _json_raw(value: object) -> str:
@@ -338,69 +420,28 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
 
     Args:
         path: the file's name, for the spans.
-        text: the JSON text.
-        key: the object key whose value is the array (its first occurrence).
+        text: the JSON text (an object, already decoded without error).
+        key: the top-level key whose value is the array.
         count: how many items to locate.
 
     Returns:
-        ``count`` spans, each at the ``{`` or ``[`` opening an item; items
+        ``count`` spans, each at the first character of an item; items
         past the last one found (or all, if ``key`` is absent) get the span
-        of the key itself (or line 1, column 1).
+        of the key itself (or line 1, column 1). Linear in the text.
     """
-    m = re.search(r'"%s"\s*:\s*\[' % re.escape(key), text)
-    spans: list[Span] = []
-    if m is None:
+    index = LineIndex(path, text)
+    place = members(text).get(key)
+    if place is None:
         return [Span(path, 1, 1)] * count
-    i, depth, in_str = m.end(), 0, False
-    while i < len(text) and len(spans) < count:
-        ch = text[i]
-        if in_str:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "{[":
-            if depth == 0:
-                spans.append(_offset_span(path, text, i))
-            depth += 1
-        elif ch in "}]":
-            if depth == 0:
-                break
-            depth -= 1
-        i += 1
-    return spans + [_offset_span(path, text, m.start())] * (count - len(spans))
+    spans = [index.span(i) for i in item_offsets(text, place[1], count)]
+    return spans + [index.span(place[0])] * (count - len(spans))
 
 
 def json_key_span(path: str, text: str, key: str) -> Span:
-    """Where the value of the first ``"key":`` in a JSON text begins (line 1,
-    column 1 when the key is absent)."""
-    m = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
-    if m is None:
-        return Span(path, 1, 1)
-    return _offset_span(path, text, m.end())
-
-
-def _offset_span(path: str, text: str, offset: int) -> Span:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return Span(path, line, col)
-
-
-def _json_string_spans(path: str, text: str, key: str) -> list[Span]:
-    """The span of each decoded character of the JSON string value at ``key``."""
-    m = re.search(r'"%s"\s*:\s*"' % re.escape(key), text)
-    if m is None:
-        return []
-    spans, i = [], m.end()
-    while i < len(text) and text[i] != '"':
-        spans.append(_offset_span(path, text, i))
-        if text[i] == "\\":
-            i += 6 if text[i + 1 : i + 2] == "u" else 2
-        else:
-            i += 1
-    return spans
+    """Where the value of the top-level ``"key":`` of a JSON object begins (line 1, column 1
+    when the key is absent)."""
+    place = members(text).get(key)
+    return Span(path, 1, 1) if place is None else LineIndex(path, text).span(place[1])
 
 
 def _check_rectangular(data: MapData) -> None:
@@ -409,7 +450,7 @@ def _check_rectangular(data: MapData) -> None:
         if len(row) != width:
             col = min(len(row), width)
             comment = (f"; a comment line ({COMMENT!r}) stands only above the grid"
-                       if data.char_spans is None and is_comment(row) else "")
+                       if data.char_spans is None and data.locate is None and is_comment(row) else "")
             raise data.error(
                 f"row {r + 1} of the grid has {len(row)} cells; the first row has {width}{comment}",
                 data.span(r, col) if col < len(row) else _end_of_row(data, r),
@@ -417,6 +458,9 @@ def _check_rectangular(data: MapData) -> None:
 
 
 def _end_of_row(data: MapData, r: int) -> Span:
+    if data.locate is not None:
+        last = data.locate(r, len(data.rows[r]) - 1)
+        return Span(data.path, last.line, last.column + 1)
     if data.char_spans is not None:
         last = data.char_spans[r][-1] if data.char_spans[r] else Span(data.path, 1, 1)
         return Span(data.path, last.line, last.column + 1)
@@ -449,11 +493,16 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
             if name is None:
                 if len(errors) < 20:
                     comment = (f"; a comment line ({COMMENT!r}) stands only above the grid"
-                               if c == 0 and ch == COMMENT and data.char_spans is None else "")
+                               if c == 0 and ch == COMMENT and data.char_spans is None and data.locate is None
+                               else "")
                     errors.append(data.error(
                         f"character {ch!r} at row {r + 1}, column {c + 1} is not a tile of this spec "
                         f"(tiles: {_legend(symbols)}){comment}", data.span(r, c)))
                 name = "?"
+            elif symbols.tiles[name].parts and len(errors) < 20:
+                problem = misfit(symbols.tiles[name].parts, ch)
+                if problem is not None:
+                    errors.append(data.error(f"row {r + 1}, column {c + 1}: {problem}", data.span(r, c)))
             tiles.append(name)
             where.setdefault(ch, []).append((r, c))
     raise_all(errors)

@@ -146,11 +146,15 @@ def estimate(model, backend: str) -> int:
         model: a compiled :class:`~gridlang.ir.Model`.
         backend: the backend's name.
     """
+    return BASE_BYTES + BYTES_PER_ITEM.get(backend, 800) * items(model)
+
+
+def items(model) -> int:
+    """A model's size: its variables, constraints and their literals."""
     literals = 0
     for con in model.constraints:
         literals += len(getattr(con, "lits", None) or getattr(con, "terms", None) or getattr(con, "members", ()))
-    items = model.num_vars + len(model.constraints) + literals
-    return BASE_BYTES + BYTES_PER_ITEM.get(backend, 800) * items
+    return model.num_vars + len(model.constraints) + literals
 
 
 def check(model, backend: str, limit: int | None) -> None:

@@ -185,23 +185,52 @@ def resolve_params(symbols: Symbols, data: MapData | None, cli: dict[str, str] |
     return out
 
 
+MAX_KEY_ERRORS = 20
+"""Unknown header or record keys reported at most (a map of 4 MiB holds some 300,000)."""
+
+
 def _unknown_keys(symbols: Symbols, data: MapData) -> list[GridlangError]:
     """Header names that are no parameter of the spec: every one in a text
-    header, a near miss of a parameter's name in a JSON record."""
+    header, a near miss of a parameter's name in a JSON record (the first
+    :data:`MAX_KEY_ERRORS`).
+
+    A record's own keys are many in a hostile file: each is first compared
+    with the parameters' names by its letters alone (what
+    ``difflib.SequenceMatcher.quick_ratio`` bounds the ratio by), so that
+    ``difflib`` runs only on the few that could be near misses.
+    """
+    import difflib
+
     errors: list[GridlangError] = []
-    for key, (_, value_span) in data.params.items():
+    names = list(symbols.params)
+    others = [str.maketrans("", "", "".join(set(name))) for name in names]  # deletes the name's letters
+    cutoff = 0.75 if data.record else 0.6
+    for key in data.params:  # the key alone: a record's field is made into text and a span only if reported
         if key in symbols.params:
             continue
-        import difflib
-
-        close = difflib.get_close_matches(key, list(symbols.params), n=1, cutoff=0.75 if data.record else 0.6)
+        close: list[str] = []
+        if not data.record or _could_be_close(key, names, others, cutoff):
+            close = difflib.get_close_matches(key, names, n=1, cutoff=cutoff)
         if data.record and not close:
             continue
-        hint = f"; did you mean {close[0]!r}?" if close else f" (its parameters: {', '.join(symbols.params) or 'none'})"
+        hint = f"; did you mean {close[0]!r}?" if close else f" (its parameters: {', '.join(names) or 'none'})"
         where = "record" if data.record else "header"
-        errors.append(_err(f"{where} key {key!r} names no parameter of the spec{hint}",
-                           data.key_spans.get(key, value_span), data))
+        span = data.key_spans[key] if key in data.key_spans else data.params[key][1]
+        errors.append(_err(f"{where} key {key!r} names no parameter of the spec{hint}", span, data))
+        if len(errors) == MAX_KEY_ERRORS:
+            break
     return errors
+
+
+def _could_be_close(key: str, names: list[str], others: list[dict], cutoff: float) -> bool:
+    """Whether ``key`` could be within ``cutoff`` of some name by ``difflib``'s ratio: its
+    characters found in the name (``len(key)`` less what deleting the name's letters leaves)
+    bound the matching characters from above, and ``str.translate`` counts them at C speed."""
+    for name, other in zip(names, others):
+        shared = min(len(key) - len(key.translate(other)), len(name))
+        if 2 * shared >= cutoff * (len(key) + len(name)):
+            return True
+    return False
 
 
 def _err(message: str, span: Span | None, data: MapData | None) -> ParamError:

@@ -9,13 +9,17 @@ cells have the same shape exactly when their canonical forms are equal.
 ``polyominoes(k)`` is every free polyomino of k cells (1, 1, 2, 5, 12, 35
 for k = 1..6), grown cell by cell from the smaller ones; the tetrominoes
 are ``polyominoes(4)`` (I, L, O, S, T) and the pentominoes ``polyominoes(5)``
-(F, I, L, N, P, T, U, V, W, X, Y, Z). A placement of a shape is one of its
-orientations moved onto grid cells.
+(F, I, L, N, P, T, U, V, W, X, Y, Z). ``rectangles(n, ...)`` and ``squares(n,
+...)`` are the free rectangles and the square of n cells that fit a grid (of
+any size, not only up to :data:`MAX_SIZE`). A placement of a shape is one of
+its orientations moved onto grid cells.
 """
 
 from __future__ import annotations
 
 import functools
+import math
+from typing import Iterator
 
 Shape = frozenset[tuple[int, int]]
 
@@ -87,32 +91,75 @@ def polyominoes(k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(sorted(found, key=lambda s: (_width(s), s)))
 
 
+def rectangles(n: int, rows: int, cols: int) -> list[tuple[tuple[int, int], ...]]:
+    """The free rectangles of ``n`` cells that fit a ``rows`` x ``cols`` grid (one turned either way),
+    canonical forms, narrowest first: ``rectangles(6, ...)`` is 1x6 and 2x3. Empty for n < 1."""
+    out = []
+    for h in range(1, math.isqrt(n) + 1 if n > 0 else 1):
+        w, rest = divmod(n, h)
+        if rest == 0 and (h <= rows and w <= cols or w <= rows and h <= cols):
+            out.append(canonical((r, c) for r in range(h) for c in range(w)))
+    return out
+
+
+def squares(n: int, rows: int, cols: int) -> list[tuple[tuple[int, int], ...]]:
+    """The square of ``n`` cells (n a perfect square, the side at most the grid's), or none."""
+    side = math.isqrt(n) if n > 0 else 0
+    if side < 1 or side * side != n or side > min(rows, cols):
+        return []
+    return [tuple((r, c) for r in range(side) for c in range(side))]
+
+
 def _width(shape) -> int:
     return max(c for _, c in shape) - min(c for _, c in shape)
 
 
-def placements(shape, rows: int, cols: int, allowed: set[int] | None = None) -> list[frozenset[int]]:
-    """Every placement of a shape (any orientation) on a ``rows`` x ``cols`` grid.
+def placements(shape, rows: int, cols: int, allowed: set[int] | frozenset[int] | None = None,
+               through: int | None = None) -> Iterator[tuple[int, ...]]:
+    """Every placement of a shape (any orientation) on a ``rows`` x ``cols`` grid, one at a time.
 
     Args:
         shape: the shape's cells.
         rows, cols: the grid's size.
         allowed: when given, only placements whose cells all lie in it.
+        through: when given, only placements holding this cell.
 
-    Returns:
-        Each placement as a set of cell indices (row-major), without repeats,
-        in a fixed order.
+    Yields:
+        Each placement as its cell indices (row-major), ascending, without
+        repeats (distinct orientations never cover the same cells), in a
+        fixed order: orientation by orientation, positions row by row.
+        With ``allowed``, only the positions that put an orientation's
+        first cell on an allowed cell are tried, so the time is linear in
+        ``len(allowed)``, not in the grid; with ``through``, only the
+        positions that put one of its cells on that cell.
     """
-    out: dict[frozenset[int], None] = {}
     for form in orientations(shape):
         height = max(r for r, _ in form) + 1
         width = max(c for _, c in form) + 1
-        for r in range(rows - height + 1):
-            for c in range(cols - width + 1):
-                cells = frozenset((r + dr) * cols + c + dc for dr, dc in form)
-                if allowed is None or cells <= allowed:
-                    out.setdefault(cells, None)
-    return list(out)
+        if through is not None:
+            tr, tc = divmod(through, cols)
+            corners = iter(sorted((tr - dr, tc - dc) for dr, dc in form))
+        elif allowed is None:
+            corners = ((r, c) for r in range(rows - height + 1) for c in range(cols - width + 1))
+        else:
+            r0, c0 = form[0]
+            corners = ((i // cols - r0, i % cols - c0) for i in sorted(allowed))
+        for r, c in corners:
+            if not (0 <= r <= rows - height and 0 <= c <= cols - width):
+                continue
+            cells = tuple((r + dr) * cols + c + dc for dr, dc in form)
+            if allowed is None or allowed.issuperset(cells):
+                yield cells
+
+
+def count_placements(shape, rows: int, cols: int) -> int:
+    """How many placements :func:`placements` yields on the whole grid (without ``allowed``)."""
+    total = 0
+    for form in orientations(shape):
+        height = max(r for r, _ in form) + 1
+        width = max(c for _, c in form) + 1
+        total += max(rows - height + 1, 0) * max(cols - width + 1, 0)
+    return total
 
 
 def picture(shape) -> str:

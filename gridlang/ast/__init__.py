@@ -13,13 +13,18 @@ from typing import Union
 from .expressions import (Name, IntLit, Border, AllCells, Not, And, Or, Count, Value, Add, Mul, Neg, SumOf,
     TileValue, Is, Implies, At, AtIs, Around, LineOf, Component, Aggregate, AllDifferent, Direction, Sight,
     Shapes, IsPiece, ConsistsOf, Expr)
+from .drawing import Draw
 from .edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
+from .constructs import Call, Connectivity, DirectionOf, Distance, IndexOf, IsKnown, Let, Part, ValuesOf
+from .formats import Format, FormatEntry, FormatFlag, FormatItem
 from .statements import (CellRef, PMember, PEq, PNot, PAnd, POr, PImplies, PFormula, Puzzle, CharSpec, Tile,
     Param, Symbol, DomainRange, DomainValues, DomainPart, Decide, Region, Avoids, Subset, Compare, Objective, IsConnected,
     IsPath, Family, ForEach, Holds, ForPairs, Rule)
 
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "CornersOf", "Degree", "EdgeAt", "IsLoop",
+           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop",
+           "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
+           "Format", "FormatEntry", "FormatFlag", "FormatItem",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
            "DomainPart", "DomainRange", "DomainValues", "Expr", "Family", "ForEach", "ForPairs", "Holds", "Implies", "IntLit",
            "Is", "IsConnected", "IsPath", "IsPiece", "LineOf", "Mul", "Name", "Neg", "Not", "Objective", "Or",
@@ -32,7 +37,7 @@ Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath]
 """Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
 
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
-             ForEach, ForPairs, Holds, Objective]
+             ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity, Format]
 
 
 @dataclass(frozen=True, slots=True)

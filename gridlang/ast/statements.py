@@ -121,6 +121,12 @@ class Tile:
         tags: extra names under which this tile's cells can be referred to.
         number: the tile of the cells that hold a whole number; each
             cell's value is its number.
+        clue: ``"numbers"`` for ``tile NAME numbers [PART, ...]`` (cells
+            holding a list of numbers, ``1,3,3``), ``"arrow"`` for ``tile
+            NAME arrow number`` (an arrow and a number, ``^2``); None
+            otherwise (:mod:`gridlang.clues` reads the cells).
+        parts: the names of a ``numbers`` tile's entries, by position
+            (``down, across``); empty when they are not named.
     """
 
     name: str
@@ -133,11 +139,16 @@ class Tile:
     number: bool = False
     span: Span | None = field(default=None, compare=False)
     attr_spans: dict = field(default_factory=dict, compare=False, hash=False)
+    clue: str | None = None
+    parts: tuple[str, ...] = ()
 
-    def value_of(self, ch: str) -> int:
-        """The value of a cell of this tile written as ``ch``."""
-        if self.number:
-            return int(ch)
+    def value_of(self, ch: str) -> int | None:
+        """The value of a cell of this tile written as ``ch``; None for a number tile's cell that
+        holds no single known number (``?``, or a list: :func:`gridlang.clues.why_no_value` says which)."""
+        if self.number or self.clue is not None:
+            from ..clues import single_value
+
+            return single_value(ch)
         if self.digit_value:
             return int(ch, 36)
         return self.value

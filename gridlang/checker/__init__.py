@@ -37,6 +37,9 @@ Types:
     corner`` variable): what ``for each`` and the aggregates run over, and
     what ``degree``, ``straight``, ``turn`` and ``line[v, w]`` take on a
     decision on corner edges. Never a cell set.
+``LIST``
+    the numbers a clue cell holds, in order (``values(c)``): what
+    ``count(...)`` and ``sum(...)`` take, and ``is known`` asks about.
 
 A ``for each`` variable is an integer, a cell (usable wherever a fixed cell
 set is: it is the set of that one cell), a corner, or a fixed cell set (a

@@ -25,8 +25,17 @@ class _Checker(ExpressionTypes):
         self.env: dict[str, str] = {}
         # True while checking a condition nested in another expression.
         self.nested = False
+        # `format` statements, checked after every declaration (gridlang/checker/formats.py).
+        self.formats: list[ast.Format] = []
+        self.reported: set = set()
+        # `draw` statements, checked after every declaration (gridlang/checker/drawing.py).
+        self.draws: list[ast.Draw] = []
 
     def error(self, message: str, span) -> None:
+        key = (message, span)
+        if key in self.reported:  # a let's expression, copied to each use, reports its error once
+            return
+        self.reported.add(key)
         self.errors.append(SemanticError(message, span, source=self.spec.source))
 
     def run(self) -> Symbols:
@@ -42,6 +51,18 @@ class _Checker(ExpressionTypes):
         for st in self.spec.statements:
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
+        if self.formats:
+            from .formats import check_formats
+
+            check_formats(self, self.formats)
+        for let in self.sym.lets.values():  # uses were checked where they stand; this checks the unused too
+            if not let.parens:
+                self.nested = False
+                self.type_of(let.body)
+        if self.draws:
+            from .drawing import check_draws
+
+            check_draws(self, self.draws)
         if not self.errors and not self.sym.decisions:
             self.error("the spec is empty; a spec declares tiles, decides on cells (decide NAME: bool on CELLS) "
                        "and states rules (docs/language.md)" if not self.spec.statements else
@@ -80,6 +101,12 @@ class _Checker(ExpressionTypes):
     def _puzzle(self, st: ast.Puzzle) -> None:
         pass
 
+    def _format(self, st: ast.Format) -> None:
+        self.formats.append(st)
+
+    def _draw(self, st: ast.Draw) -> None:
+        self.draws.append(st)
+
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):
             return
@@ -93,9 +120,11 @@ class _Checker(ExpressionTypes):
                 if digits:
                     self.error(f"a number tile claims every digit, but {digits[0]!r} is already a "
                                f"{self.sym.chars[digits[0]]!r} tile", st.span)
+        if st.clue is not None:
+            self.clue_tile(st)
         for spec in st.chars:
             for ch in spec.chars():
-                owner = self.sym.chars.get(ch)
+                owner = self.sym.chars.claimed(ch)
                 if owner is not None:
                     self.error(f"map character {ch!r} is already a {owner!r} tile"
                                + (" (a number tile claims every digit)" if ch not in self.sym.chars else ""),
@@ -130,6 +159,18 @@ class _Checker(ExpressionTypes):
                                "declared with it", st.default_span or st.span)
 
     def _decide(self, st: ast.Decide) -> None:
+        if self.cell_valued(st):
+            if st.lattice is not None:
+                self.error("a decision on edges takes Boolean or integer values; cells as values are for "
+                           "decisions on cells", st.domain[0].span)
+            elif self.declare(st.name, st):
+                self.sym.cell_decisions[st.name] = st.domain[0].id
+                self.sym.decisions[st.name] = st
+            t = self.type_of(st.on) if st.on is not None else Type.FIXED
+            if t is not None and t is not Type.FIXED:
+                self.error(f"a decision is made on a fixed cell set (tiles, tags, border, all); this is {t.value}",
+                           _span(st.on))
+            return
         if st.is_enum:
             seen: set = set()
             for part in st.domain:
@@ -319,6 +360,9 @@ class _Checker(ExpressionTypes):
 
     def _enum_value(self, decision: ast.Decide, value) -> None:
         """Check the value compared with an enumerated decision."""
+        if decision.name in self.sym.cell_decisions:
+            self.cell_value(decision, value)
+            return
         if not decision.is_enum:
             self.error(f"{decision.name!r} is a Boolean decision; use it as a cell set", _span(value))
             return

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 
 from .. import ast
+from .constructs import CONSTRUCT_NODES, ConstructTypes
 from .edges import EDGE_NODES, EdgeTypes
 from .symbols import Type
 
 
-class ExpressionTypes(EdgeTypes):
+class ExpressionTypes(ConstructTypes, EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -121,6 +122,12 @@ class ExpressionTypes(EdgeTypes):
                        f"a 'for each shape' variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
                        f"{'' if what else self._suggest(fam.arg.id)}", fam.arg.span)
             return False
+        if fam.kind in ("rectangles", "squares"):
+            t = Type.INT if fam.arg is None else self.type_of(fam.arg)
+            if t is not None and t is not Type.INT:
+                self.error(f"{fam.kind}(N) takes a number of cells known before solving; this is {t.value}",
+                           _span(fam.arg))
+            return t is Type.INT
         t = self.type_of(fam.arg)
         if t is not None and t not in (Type.INT, Type.INT_SET):
             self.error(f"polyominoes(...) takes a number of cells, or a set of them; this is {t.value}",
@@ -143,7 +150,8 @@ class ExpressionTypes(EdgeTypes):
 
     def is_direction(self, e: ast.Expr) -> bool:
         """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
-        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
+        return (isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
+                or self.is_direction_expr(e))
 
     def cell(self, e: ast.Expr, what: str) -> bool:
         """Check that ``e`` names one cell (a ``for each`` cell variable, or ``p + d``); report it otherwise."""
@@ -222,6 +230,8 @@ class ExpressionTypes(EdgeTypes):
             t = self.type_of(e.operand)
             if t is None:
                 return None
+            if t is Type.LIST and isinstance(e, ast.Count):
+                return Type.INT
             if not t.is_cells:
                 fn = "count" if isinstance(e, ast.Count) else "value"
                 hint = f" (count the cells where it holds: {fn}(... for q in S))" if t.is_cond else ""
@@ -275,10 +285,12 @@ class ExpressionTypes(EdgeTypes):
             return Type.CELLS
         if isinstance(e, ast.SumOf):
             t = self.type_of(e.operand)
-            if t is not None and t is not Type.INT_SET:
+            if t is not None and t not in (Type.INT_SET, Type.LIST):
                 self.error(f"sum(...) takes a set of integers; this is {t.value}", _span(e.operand))
                 return None
             return None if t is None else Type.INT
+        if isinstance(e, ast.Neg) and self.is_direction(e.operand):
+            return Type.DIRECTION
         if isinstance(e, ast.Neg):
             t = self.type_of(e.operand)
             if t is not None and not t.is_number:
@@ -303,6 +315,9 @@ class ExpressionTypes(EdgeTypes):
             if kind == "decision" and self.sym.decisions[name].lattice is not None:
                 self.error(f"{name!r} is a decision on edges; {name}[p, q] names the edge between cells p and q",
                            e.name.span)
+                return None
+            if kind == "decision" and name in self.sym.cell_decisions:
+                self.error(f"{name}[...] is a cell; compare it: {name}[p] = c, or {name}[p] = {name}[q]", e.span)
                 return None
             if kind == "decision" and self.sym.decisions[name].is_enum:
                 decision = self.sym.decisions[name]
@@ -390,6 +405,8 @@ class ExpressionTypes(EdgeTypes):
             return self.edge_type(e)
         if isinstance(e, ast.CornersOf):
             return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
+        if isinstance(e, CONSTRUCT_NODES):
+            return self.construct_type(e)
         if isinstance(e, ast.TileValue):
             self.error("'value' alone compares a decision with each cell's tile value (D = value)", e.span)
             return None

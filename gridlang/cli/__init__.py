@@ -1,7 +1,8 @@
 """The ``gridlang`` command line.
 
 Subcommands: ``solve``, ``export``, ``decode``, ``compile``, ``check``,
-``backends``, ``import-image``, ``calibrate-image``. Bad input prints
+``backends``, ``import-image``, ``calibrate-image``, ``serve`` (the page
+and its JSON API, :mod:`gridlang.web`). Bad input prints
 ``file:line:col: error: ...`` with the line and a caret, never a traceback
 (``--debug`` shows it).
 

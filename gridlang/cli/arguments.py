@@ -146,8 +146,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
     common(e)
-    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp (a clingo .lp program)")
-    e.add_argument("--output", "-o", required=True, help="file to write")
+    e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp "
+                   "(a clingo .lp program), puzzlink (the map as a puzz.link URL, through the spec's format)")
+    e.add_argument("--output", "-o", required=True, help="file to write (- for standard output, puzzlink only)")
     e.add_argument("--connectivity", "-c", help="connectivity strategy for the file")
     e.set_defaults(run=commands._cmd_export)
 
@@ -217,6 +218,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     im = sub.add_parser("import", help="decode a puzz.link URL and print the genre's text map")
     im.add_argument("url", help="the puzz.link URL")
+    im.add_argument("--spec", help="the .grid spec whose format reads it (default: the bundled spec of its genre)")
     im.add_argument("--debug", action="store_true", help="show tracebacks")
     im.set_defaults(run=commands._cmd_import)
 
@@ -246,6 +248,20 @@ def _build_parser() -> argparse.ArgumentParser:
     r.add_argument("--spec", help="the spec whose plug-in reads the pictures (default: the one that does)")
     r.add_argument("--debug", action="store_true", help="show tracebacks")
     r.set_defaults(run=commands._cmd_calibrate_image)
+    sv = sub.add_parser("serve", help="the page in a browser and its JSON API (localhost by default)")
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1, this machine only; see docs/api.md before "
+                         "exposing it)")
+    sv.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0 picks a free one)")
+    sv.add_argument("--workers", "-w", type=_workers, help="worker processes that solve (default: one per core)")
+    sv.add_argument("--queue", type=_queue, default=8, metavar="N",
+                    help="requests that may wait for a worker (default 8); more are answered 503 with Retry-After")
+    sv.add_argument("--time-limit", "-t", type=_positive_seconds, default=60.0, metavar="SECONDS",
+                    help="the longest a solve may run, and a request's default (default 60)")
+    sv.add_argument("--memory-limit", type=_memory_size, metavar="SIZE",
+                    help="largest resident memory of each worker (default: 3/4 of the machine's, shared out)")
+    sv.add_argument("--debug", action="store_true", help="show tracebacks")
+    sv.set_defaults(run=commands._cmd_serve)
     for name, command in sub.choices.items():
         command.set_defaults(command_parser=command)
     return p
@@ -340,6 +356,16 @@ def _setting(text: str) -> tuple[str, object]:
                                              "more than any solver setting takes")
         return key, value
     return key, raw
+
+
+def _port(text: str) -> int:
+    """argparse type for ``--port``: 0 (a free one) to 65,535."""
+    return _integer(text, 0, 65_535)
+
+
+def _queue(text: str) -> int:
+    """argparse type for ``serve --queue``: 0 to 10,000 waiting requests."""
+    return _integer(text, 0, 10_000)
 
 
 def _positive_int(text: str) -> int:

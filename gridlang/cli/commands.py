@@ -48,27 +48,28 @@ def _cmd_solve(args) -> int:
         if data is not None:
             args.map = args.image
         forced = explanation = None
-        if args.url:
-            from ..pipeline import solve_model
-            from ..puzzlink import compile_url
+        try:
+            if args.url:
+                from ..pipeline import solve_model
+                from ..puzzlink import compile_url
 
-            before = options.deadline.elapsed()  # start-up, as in pipeline.solve
-            model, seconds = compile_url(args.url, args.spec, _params(args))
-            seconds["startup"] = before
-            args.spec, args.map = model.info["spec"], args.url
-            if args.forced:
-                report, forced = solve_forced(model, args.backend, options, seconds)
-            else:
-                report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
-        else:
-            try:
+                before = options.deadline.elapsed()  # start-up, as in pipeline.solve
+                model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
+                seconds["startup"] = before
+                args.spec, args.map = model.info["spec"], args.url
                 if args.forced:
-                    report, forced = load_and_solve_forced(args, options, data)
+                    report, forced = solve_forced(model, args.backend, options, seconds)
                 else:
-                    report = solve(args.spec, args.map, _params(args), args.backend, options,
-                                   count=args.count, unique=args.unique, map_data=data)
-            except BuildTimeout:
-                return _compile_timeout(args, options.deadline)
+                    report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            elif args.forced:
+                report, forced = load_and_solve_forced(args, options, data)
+            else:
+                report = solve(args.spec, args.map, _params(args), args.backend, options,
+                               count=args.count, unique=args.unique, map_data=data)
+        except BuildTimeout:
+            if args.url:
+                args.map = args.url
+            return _compile_timeout(args, options.deadline)
         if args.explain and report.result.status is Status.INFEASIBLE:
             explanation = explain_report(report, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
@@ -98,14 +99,16 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     report on: while the model was compiled, or the picture of ``--image`` read."""
     reason = f"{deadline.cause()} {phase}"
     if args.json:
-        print(json.dumps({"spec": str(args.spec), "map": str(args.map), "status": "UNKNOWN", "objective": None,
-                          "bound": None, "verified": False, "decisions": None, "unique": None,
-                          "backend": args.backend, "seconds": {"total": round(deadline.elapsed(), 4)},
-                          "stats": {"reason": reason}}))
+        print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
     else:
         print(f"status UNKNOWN   backend {args.backend}")
-        limit = f"the time limit of {args.time_limit:g} s" if args.time_limit is not None else "the limits"
-        print(f"no solution found within {limit}, and none ruled out: {reason}")
+        if deadline.reason == "memory limit":
+            within = " before the process reached the memory limit (--memory-limit)"
+        elif args.time_limit is not None and not deadline.interrupted:
+            within = f" within the time limit of {args.time_limit:g} s"
+        else:
+            within = ""
+        print(f"no solution found{within}, and none ruled out: {reason}")
         print(f"time: total {deadline.elapsed():.2f} s")
     if deadline.interrupted and deadline.reason is None:
         print("interrupted", file=sys.stderr)
@@ -113,15 +116,31 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     return EXIT_NO_SOLUTION
 
 
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
+
+
 def _render(model, solution) -> str:
-    """The answer drawn by the puzzle's plug-in, or else by :func:`_render_generic`."""
+    """The answer drawn by the puzzle's plug-in, or else from the spec's looks (:mod:`gridlang.textdraw`)."""
+    from ..looks import of_model
     from ..plugins import find_plugin
+    from ..textdraw import render
 
     text = find_plugin(model.name).render(model.grid, solution)
     if text is not None:
         return text
-    lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
-    return _render_edges(model.grid, solution, lattices) if lattices else _render_generic(model.grid, solution)
+    return render(model.grid, solution, of_model(model))
 
 
 def _report_json(report, args) -> dict:
@@ -132,7 +151,6 @@ def _report_json(report, args) -> dict:
 
 def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
     from ..backend import Status
-    from ..plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -140,19 +158,7 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     if report.solution is not None:
         lines.append(_render(model, report.solution))
         lines.append("")
-    parts = [f"status {report.status}"]
-    if report.solution is not None:
-        score = report.score
-        if score is not None:
-            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
-            parts.insert(0, f"score {score} ({verified})")
-        else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
-        if res.status is Status.FEASIBLE and res.bound is not None:
-            parts.append(f"bound {res.bound:g}")
-        parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(backend_text(report))
-    lines.append("   ".join(parts))
+    lines.append(status_line(report))
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
@@ -191,6 +197,33 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     return "\n".join(lines)
 
 
+def status_line(report) -> str:
+    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
+    ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
+    from ..backend import Status
+    from ..plugins import find_plugin
+
+    res = report.result
+    model = report.model
+    parts = [f"status {report.status}"]
+    if report.solution is not None:
+        score = report.score
+        if score is not None:
+            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
+            parts.insert(0, f"score {score} ({verified})")
+        else:
+            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
+        if res.status is Status.FEASIBLE and res.bound is not None:
+            parts.append(f"bound {res.bound:g}")
+        parts.extend(find_plugin(model.name).summary(model, report.solution))
+    parts.append(backend_text(report))
+    return "   ".join(parts)
+
+
+report_text = _report_text
+"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
+
+
 def _count_text(found: int, asked: int, complete: bool | None) -> str:
     """What ``--count N`` found: how many answers, and whether that is all of them."""
     s = "" if found == 1 else "s"
@@ -220,33 +253,6 @@ def backend_text(report) -> str:
     return text
 
 
-def _render_generic(grid, solution) -> str:
-    marked = {c for cells in solution.decisions.values() for c, v in cells.items() if v is True and isinstance(c, int)}
-    rows = []
-    for r in range(grid.rows):
-        rows.append("".join("#" if r * grid.cols + c in marked else grid.chars[r * grid.cols + c]
-                            for c in range(grid.cols)))
-    return "\n".join(rows)
-
-
-def _render_edges(grid, solution, lattices: dict[str, str]) -> str:
-    """The first decision on edges drawn in box-drawing characters (``═ ║`` for the value 2)
-    between the map's characters (a cell of two or more characters shown as ``#``)."""
-    from ..plugins.lines import draw_between_cells, draw_on_corners
-
-    name, lattice = next(iter(lattices.items()))
-    values = {}
-    for key, v in solution.decisions.get(name, {}).items():
-        if v is True or type(v) is int and v != 0:
-            values[key] = 1 if v is True else v
-    def char(i: int) -> str:
-        return grid.chars[i] if len(grid.chars[i]) == 1 else "#"
-
-    if lattice == "corners":
-        return draw_on_corners(grid.rows, grid.cols, char, values)
-    return draw_between_cells(grid.rows, grid.cols, list(grid.chars), values, char)
-
-
 def _format_backend(fmt: str):
     from ..errors import BackendError
 
@@ -263,6 +269,8 @@ def _cmd_export(args) -> int:
     from ..pipeline import load
 
     fmt = args.format.lower()
+    if fmt == "puzzlink":
+        return _export_url(args)
     engine = _format_backend(fmt)
     model, _ = load(args.spec, args.map, _params(args))
     written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
@@ -270,6 +278,19 @@ def _cmd_export(args) -> int:
         print(f"wrote {path}")
     for note in getattr(engine, "notes", ()):
         print(f"note: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _export_url(args) -> int:
+    """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
+    from ..puzzlink import encode_map
+
+    url = encode_map(args.spec, args.map, _params(args))
+    if args.output == "-":
+        print(url)
+        return EXIT_OK
+    Path(args.output).write_text(url + "\n", encoding="utf-8")
+    print(f"wrote {args.output}")
     return EXIT_OK
 
 
@@ -520,7 +541,7 @@ def _cmd_plot(args) -> int:
 def _cmd_import(args) -> int:
     from ..puzzlink import decode
 
-    print(decode(args.url).text, end="")
+    print(decode(args.url, args.spec).text, end="")
     return EXIT_OK
 
 
@@ -551,3 +572,19 @@ def _cmd_backends(args) -> int:
               f"(default {cls.connectivity[0]}); writes: {formats}")
     return EXIT_OK
 
+
+def _cmd_serve(args) -> int:
+    """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    from ..memory import default_limit
+    from ..web.app import Settings
+    from ..web.server import default_workers, serve
+
+    workers = args.workers or default_workers()
+    memory = args.memory_limit
+    if memory is None and (total := default_limit()) is not None:
+        memory = total // workers
+    try:
+        serve(args.host, args.port, Settings(workers, args.queue, args.time_limit, memory))
+    except OSError as e:
+        raise BackendError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
+    return EXIT_OK

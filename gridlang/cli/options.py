@@ -70,9 +70,10 @@ def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]
     if spec_path is None:
         if url is None:
             raise missing_spec()
-        from ..puzzlink import bundled_spec, decode
+        from ..puzzlink import bundled_spec, parse_url
 
-        spec_path = bundled_spec(decode(url).genre)
+        link = parse_url(url)
+        spec_path = bundled_spec(link.pid, link)
     return list(check(parse_file(spec_path)).params)
 
 
@@ -87,9 +88,10 @@ def spec_name(args) -> str:
     if args.spec is not None:
         return str(args.spec)
     if getattr(args, "url", None):
-        from ..puzzlink import bundled_spec, decode
+        from ..puzzlink import bundled_spec, parse_url
 
-        return str(bundled_spec(decode(args.url).genre))
+        link = parse_url(args.url)
+        return str(bundled_spec(link.pid, link))
     raise missing_spec()
 
 

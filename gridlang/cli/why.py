@@ -112,7 +112,7 @@ def _cmd_hint(args) -> int:
         if args.url:
             from ..puzzlink import compile_url
 
-            model, seconds = compile_url(args.url, args.spec, _params(args))
+            model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
             args.spec, args.map = model.info["spec"], args.url
         else:
             from ..pipeline import load

@@ -104,7 +104,7 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
     """
     spec = parse_file(spec_path)
     symbols = check(spec)
-    data = read_map(map_path)
+    data = read_map(map_path, spec=spec)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     return compile_spec(spec, symbols, grid, values, map_path=str(map_path), map_data=data)
@@ -135,7 +135,9 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         ParamError: a parameter value makes a rule fail whatever the
             decisions (sizes that leave no room for a path), or repeats a
             value of an enumerated domain.
-        BuildTimeout: ``deadline`` (read every 16,384 constraints) passed first.
+        BuildTimeout: ``deadline`` (read every 4,096 variables and constraints, and by every step
+            that grows with a domain or the grid) passed first, or was stopped (Ctrl-C, the
+            memory limit).
     """
     compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
     compiler.deadline = deadline

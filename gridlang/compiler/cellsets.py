@@ -27,7 +27,7 @@ Cell sets
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Iterable, Union
 
 from ..grid import cell_name
 from .. import ast
@@ -66,21 +66,23 @@ class CellSetLowering:
         self.bound.pop(name, None)
         self.env.pop(name, None)
 
-    def bindings(self, var: ast.Name, domain) -> list[tuple[str, object]]:
-        """What a ``for each`` variable takes, in order: ``(kind, value)`` pairs."""
+    def bindings(self, var: ast.Name, domain) -> Iterable[tuple[str, object]]:
+        """What a ``for each`` variable takes, in order: ``(kind, value)`` pairs (windows and
+        blocks made one at a time, as they are bound)."""
         if isinstance(domain, ast.Shapes):
             return [("shape", shape) for shape in self.family_shapes(domain)]
         if isinstance(domain, ast.Family):
             kind = {"cells": "cell", "directions": "direction", "corners": "corner"}.get(domain.kind, "set")
-            return [(kind, v) for v in self.family(domain)]
+            return ((kind, v) for v in self.family(domain))
         if isinstance(domain, ast.Name) and self.sym.params.get(domain.id) is not None:
             return [("int", v) for v in self.params[domain.id]]
         if self.is_corners(domain):
             return [("corner", v) for v in self.corner_set(domain)]
         return [("cell", i) for i in sorted(i for i, v in self.members(domain).items() if v is True)]
 
-    def family(self, domain: ast.Family) -> list:
-        """The members of a family: cell indices, or ``(frozenset of cells, label)`` pairs."""
+    def family(self, domain: ast.Family) -> Iterable:
+        """The members of a family: cell indices, or ``(frozenset of cells, label)`` pairs (windows
+        and blocks as a generator: together they can hold many times the grid's cells)."""
         g = self.grid
         if domain.kind == "cells":
             return list(range(g.size))
@@ -100,13 +102,13 @@ class CellSetLowering:
             raise SemanticError(f"a {domain.kind[:-1]}'s size must be at least 1x1, not {h}x{w}", domain.span,
                                 source=self.spec.source)
         if domain.kind == "windows":
-            return [(frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} window at {cell_name(r, c)}")
-                    for r in range(g.rows - h + 1) for c in range(g.cols - w + 1)]
+            return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} window at {cell_name(r, c)}")
+                    for r in range(g.rows - h + 1) for c in range(g.cols - w + 1))
         if g.rows % h or g.cols % w:
             raise SemanticError(f"{h}x{w} blocks do not tile this {g.rows}x{g.cols} map", domain.span,
                                 source=self.spec.source)
-        return [(frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {cell_name(r, c)}")
-                for r in range(0, g.rows, h) for c in range(0, g.cols, w)]
+        return ((frozenset(g.rectangle(r, c, h, w)), f"the {h}x{w} block at {cell_name(r, c)}")
+                for r in range(0, g.rows, h) for c in range(0, g.cols, w))
 
     def need_rooms(self, span: Span | None) -> None:
         """Raise when the map has no room layer."""
@@ -127,21 +129,34 @@ class CellSetLowering:
             base = self.cell_of(e.left)
             if base is None:
                 return None
-            dr, dc = self.step_of(e.right)
+            step = self.step_of(e.right)
+            if step is None:
+                return None
+            dr, dc = step
             r, c = self.grid.cell(base)
             r, c = r + e.sign * dr, c + e.sign * dc
             return self.grid.index(r, c) if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
         raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
                             source=self.spec.source)
 
-    def step_of(self, e: ast.Expr) -> tuple[int, int]:
-        """The ``(rows, columns)`` step of a direction (a literal or a ``for each direction`` variable)."""
+    def step_of(self, e: ast.Expr) -> tuple[int, int] | None:
+        """The ``(rows, columns)`` step of a direction (a literal, a ``for each direction`` variable, an
+        arrow's ``direction(c)``, or ``-d``); None for the arrow of a cell off the grid."""
         if isinstance(e, ast.Direction):
             return e.step
+        if isinstance(e, ast.DirectionOf):
+            return self.arrow_step(e)
+        if isinstance(e, ast.Neg):
+            step = self.step_of(e.operand)
+            return None if step is None else (-step[0], -step[1])
         return self.bound[e.id][1][1]
 
     def is_direction(self, e: ast.Expr) -> bool:
-        return isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
+        if isinstance(e, (ast.DirectionOf, ast.Direction)):
+            return True
+        if isinstance(e, ast.Neg):
+            return self.is_direction(e.operand)
+        return isinstance(e, ast.Name) and self.bound.get(e.id, ("",))[0] == "direction"
 
     def members(self, e: ast.Expr, within: set[int] | frozenset[int] | None = None) -> dict[int, CellValue]:
         """The cells that may be in the set ``e``, each with True or its literal.
@@ -163,7 +178,8 @@ class CellSetLowering:
             kind = self.sym.kind_of(e.id)
             if kind in ("tile", "tag"):
                 owners = {e.id} if kind == "tile" else set(self.sym.tags[e.id])
-                return keep(i for i, t in enumerate(self.grid.tiles) if t in owners)
+                return self.fixed(("tile", e.id), lambda: (i for i, t in enumerate(self.grid.tiles) if t in owners),
+                                  within)
             if kind == "decision":
                 return self.sparse(self.decision_lits[e.id], within)
             if kind == "region":
@@ -173,9 +189,10 @@ class CellSetLowering:
                 return self.sparse(self.region_lits[e.id], within)
             raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
         if isinstance(e, ast.Border):
-            return keep(i for i in range(self.grid.size) if self.grid.is_border(i))
+            return self.fixed(("border",), lambda: (i for i in range(self.grid.size) if self.grid.is_border(i)),
+                              within)
         if isinstance(e, ast.AllCells):
-            return keep(range(self.grid.size))
+            return self.fixed(("all",), lambda: range(self.grid.size), within)
         if isinstance(e, ast.Not):
             inner = self.members(e.operand, within)
             universe = range(self.grid.size) if within is None else within
@@ -222,7 +239,10 @@ class CellSetLowering:
                 return keep(self.grid.column_cells(c))
             self.need_rooms(e.span)
             room = self.grid.rooms[p]
-            return keep(i for i, x in enumerate(self.grid.rooms) if x == room)
+            if ("rooms",) not in self.fixed_sets:
+                self.fixed_sets[("rooms",)] = [(tuple(cells), frozenset(cells)) for cells in self.grid.room_cells()]
+            ordered, cells = self.fixed_sets[("rooms",)][room]
+            return self.pick(ordered, cells, within)
         if isinstance(e, ast.Component):
             p = self.cell_of(e.cell)
             comp = {} if p is None else self.component(p, e.within, e.span)
@@ -234,7 +254,8 @@ class CellSetLowering:
             if p is None:
                 return {}
             if self.is_direction(e.toward):
-                line = self.line_from(p, self.step_of(e.toward))
+                step = self.step_of(e.toward)
+                line = [] if step is None else self.line_from(p, step)
             else:
                 q = self.cell_of(e.toward)
                 line = [] if q is None else self.line_beyond(p, q, e.span)
@@ -248,6 +269,25 @@ class CellSetLowering:
                     out[i] = seen
             return out
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+
+    def fixed(self, key: tuple, make, within) -> dict[int, CellValue]:
+        """A set known from the map (a tile, a tag, the border, every cell): its cells are found
+        once per compilation (``make()``, ascending), then picked from in time linear in the
+        smaller of the set and ``within``."""
+        if key not in self.fixed_sets:
+            ordered = tuple(make())
+            self.fixed_sets[key] = (ordered, frozenset(ordered))
+        ordered, cells = self.fixed_sets[key]
+        return self.pick(ordered, cells, within)
+
+    @staticmethod
+    def pick(ordered: tuple[int, ...], cells: frozenset[int], within) -> dict[int, CellValue]:
+        """``{i: True}`` for the cells of a fixed set (ascending) that lie in ``within`` (None: all)."""
+        if within is None:
+            return dict.fromkeys(ordered, True)
+        if len(within) * 4 < len(ordered):
+            return {i: True for i in sorted(within) if i in cells}
+        return {i: True for i in ordered if i in within}
 
     def line_beyond(self, p: int, q: int, span: Span | None) -> list[int]:
         """The cells q, q + d, q + 2d, ... to the edge, d the step from p to its side neighbour q."""
@@ -314,8 +354,11 @@ class CellSetLowering:
     def check_in_domain(self, decision: str, value, where) -> None:
         """A value named in the spec (a literal, parameter or loop variable) must be one of the decision's."""
         values = self.domain_values.get(decision)
-        if values is None or any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in values):
+        # A domain holds value names and integers, never a Boolean (True == 1 in a set).
+        if values is None or not isinstance(value, bool) and value in self.domain_sets[decision]:
             return
+        if decision in self.sym.cell_decisions:
+            raise self.cell_value_missing(decision, value, where)
         from .diagnostics import _show_set
 
         raise SemanticError(f"{value!r} is not a value of {decision!r} ({_show_set(values)})",

@@ -20,8 +20,9 @@ from ..deadline import Deadline
 from ..errors import GridlangError, SemanticError, Span, raise_all
 from ..grid import Grid
 from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
-from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
+from ..limits import MAX_VARIABLES
 from ..maps import MapData
+from .clues import ClueLowering
 from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
@@ -32,8 +33,28 @@ CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
-    deadline: Deadline | None = None  # read every 16,384 clauses (BuildTimeout)
+TICK = 0xFFF
+"""The compiler reads its budget (:meth:`_Compiler.tick`) every ``TICK + 1``
+variables and every ``TICK + 1`` constraints, and at steps that make neither."""
+
+
+class _Constraints(list):
+    """The model's constraints as they are lowered: every :data:`TICK` + 1
+    appended, ``tick`` is called, so that no lowering can grow the model
+    without the compiler reading its deadline and its size limits."""
+
+    def __init__(self, tick) -> None:
+        super().__init__()
+        self.tick = tick
+
+    def append(self, con) -> None:
+        super().append(con)
+        if not len(self) & TICK:
+            self.tick()
+
+
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
+    deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
@@ -50,7 +71,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.params = params
         self.map_path = map_path
         self.variables: list[Var] = []
-        self.constraints: list = []
+        self.constraints: list = _Constraints(self.tick)
         self.decision_lits: dict[str, list[CellValue]] = {}
         self.region_lits: dict[str, list[CellValue]] = {}
         self.decisions: list[Decision] = []
@@ -67,23 +88,58 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.reified: dict[tuple, int] = {}
         # `D[p] = D[q]` rules stated value by value: (D, {p, q}, guard, same) once each.
         self.stated_same: set[tuple] = set()
-        # `S is a piece of F` stated as a rule: S's cells -> {placement: its variable}.
-        self.pieces: dict[tuple, dict[frozenset[int], int]] = {}
+        # `S is a piece of F` stated as a rule: S's cells -> (shape, variable) per placement.
+        self.pieces: dict[tuple, list[tuple[tuple, int]]] = {}
         self.piece_count = 0
-        self.forms: dict[frozenset[int], tuple] = {}
         # The statement being compiled (for locating its errors).
         self.current = None
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
+        # Sets known from the map (tiles, tags, the border, rooms): found once (gridlang.compiler.cellsets).
+        self.fixed_sets: dict[tuple, object] = {}
+        # Enumerated decisions: their values as a set, for membership tests.
+        self.domain_sets: dict[str, frozenset] = {}
+        self.steps = 0  # loop steps that may make nothing (step())
+        # Literals a one-literal clause of a rule made true (gridlang.compiler.pieces reads them).
+        self.units: set[int] = set()
 
     # variables and constraints -------------------------------------------
-    def new_var(self, family: str, cell: int | None = None, value=None) -> int:
-        if len(self.variables) >= MAX_VARIABLES:
+    def tick(self) -> None:
+        """Read the compiler's budget: the size limits, then the deadline.
+
+        Called every :data:`TICK` + 1 variables and constraints (see
+        :class:`_Constraints`) and by the steps that can grow with a domain
+        or the grid without making either (every 4,096 placements of a
+        shape, every 256 bindings of ``for each``: :meth:`step`). A model
+        smaller than that compiles whole, whatever the time left. The memory limit reaches the compiler
+        through the deadline: :func:`gridlang.memory.watch` stops it with
+        the reason ``"memory limit"``.
+
+        Raises:
+            SemanticError: the model is past a size limit (located at the statement).
+            BuildTimeout: the deadline passed, or was stopped (Ctrl-C, the memory limit).
+        """
+        self.check_size()
+        if self.deadline is not None:
+            self.deadline.check()
+
+    def step(self) -> None:
+        """One step of a loop that may make nothing (a binding of ``for each``, a cell of ``for each
+        neighbours``): the size limits each time, the deadline every 256 steps (:meth:`tick`)."""
+        self.steps += 1
+        if self.steps & 0xFF:
             self.check_size()
+        else:
+            self.tick()
+
+    def new_var(self, family: str, cell: int | None = None, value=None) -> int:
         rowcol = self.grid.cell(cell) if cell is not None else None
         self.variables.append(Var(family, cell, value, rowcol))
-        return len(self.variables)
+        count = len(self.variables)
+        if not count & TICK or count >= MAX_VARIABLES:
+            self.tick()
+        return count
 
     def clause(self, values: list[CellValue], span: Span | None) -> None:
         lits = []
@@ -94,10 +150,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 continue
             lits.append(v)
         self.constraints.append(Clause(tuple(dict.fromkeys(lits)), span))
-        if len(self.constraints) > MAX_CONSTRAINTS:
-            self.check_size()
-        if self.deadline is not None and not len(self.constraints) & 0x3FFF:
-            self.deadline.check()
+        if len(lits) == 1:
+            self.units.add(lits[0])
 
 
     # driver ---------------------------------------------------------------
@@ -125,13 +179,16 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
             info["variant"] = puzzle.variant
+        if self.sym.connectivity is not None:
+            info["spec_connectivity"] = self.sym.connectivity
         regions = {name: tuple((i, v) for i, v in enumerate(vals) if not isinstance(v, bool))
                    for name, vals in self.region_lits.items()}
         return Model(
             name=puzzle.name if puzzle else Path(self.spec.path).stem,
             grid=self.grid,
             variables=tuple(self.variables),
-            constraints=anchor_connected(self.grid, tuple(self.constraints)) if self.anchor else tuple(self.constraints),
+            constraints=(anchor_connected(self.grid, tuple(self.constraints), self.deadline) if self.anchor
+                         else tuple(self.constraints)),
             objective=self.objective,
             decisions=tuple(self.decisions),
             regions=regions,
@@ -159,8 +216,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.decisions.append(Decision(st.name, (True,), tuple(cells)))
 
     def decide_enum(self, st: ast.Decide) -> None:
-        values = self.domain_of(st)
         on = self.cells(st.on)
+        values = self.domain_of(st, sum(v is True for v in on))
         per_cell: list[dict[object, int] | None] = [None] * self.grid.size
         cells = []
         self.reserve(sum(v is True for v in on) * len(values))
@@ -185,42 +242,80 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         self.constraints.append(Linear(tuple((1, l) for l in lits.values()), Cmp.EQ, 1, (), span))
         return lits
 
-    def domain_of(self, st: ast.Decide) -> list[object]:
+    def domain_of(self, st: ast.Decide, places: int) -> list[object]:
         """The values of an enumerated decision, in order (the union of its domain's parts).
 
+        Linear in the number of values, which is held to what the model can
+        take: ``places`` (the cells or edges the decision is made on) times
+        the values must fit in :data:`~gridlang.limits.MAX_VARIABLES` with
+        the variables made so far, and a range is measured before any of its
+        values is made.
+
+        Args:
+            st: the ``decide`` statement.
+            places: the cells or edges it is made on.
+
         Raises:
-            SemanticError: a range is empty or repeats a value.
+            SemanticError: a range is empty or repeats a value, or the
+                values cannot fit in the model (located at the part that
+                makes them too many).
             ParamError: a parameter repeats a value.
         """
         values: list[object] = []
-        for part in st.domain:
+        seen: set[object] = set()
+        room = (MAX_VARIABLES - len(self.variables)) // max(places, 1)
+
+        def fits(count: int, part, what: str) -> None:
+            total = len(values) + count
+            if total > room:
+                where = f"{places:,} {'edges' if st.lattice else 'cells'}" if places else "no cell"
+                raise SemanticError(
+                    f"with {what}, {st.name!r} has {total:,} values on {where} of this map: "
+                    f"{total * max(places, 1):,} variables, more than the {MAX_VARIABLES:,} a model holds",
+                    part.span, source=self.spec.source)
+
+        if st.name in self.sym.cell_decisions:
+            cells = self.cell_domain(st)
+            fits(len(cells), st.domain[0], f"the cells of {self.spec_text(st.domain[0].span)}")
+            values.extend(cells)
+            st_domain: tuple = ()
+        else:
+            st_domain = st.domain
+        for part in st_domain:
+            mark = len(values)
             if isinstance(part, ast.Symbol):
                 values.append(part.id)
             elif isinstance(part, ast.IntLit):
                 values.append(part.value)
             elif isinstance(part, ast.DomainRange):
                 low, high = (self._constant(b) for b in (part.low, part.high))
-                for v in range(low, high + 1):
-                    if v in values:
-                        raise SemanticError(f"the range {low}..{high} repeats the value {v} of {st.name!r}",
-                                            part.span, source=self.spec.source)
-                    values.append(v)
                 if high < low:
                     raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
+                fits(high - low + 1, part, f"the range {self.spec_text(part.span)} ({low:,}..{high:,})")
+                repeated = next((v for v in range(low, high + 1) if v in seen), None)
+                if repeated is not None:
+                    raise SemanticError(f"the range {low}..{high} repeats the value {repeated} of {st.name!r}",
+                                        part.span, source=self.spec.source)
+                values.extend(range(low, high + 1))
             elif isinstance(part, ast.DomainValues):  # the map's values of a tile, each once
                 tile = self.sym.tiles[part.tile.id]
                 found = {tile.value_of(ch) for ch, t in zip(self.grid.chars, self.grid.tiles) if t == part.tile.id}
-                values.extend(v for v in sorted(found) if v not in values)
+                new = [v for v in sorted(found - {None}) if v not in seen]  # a '?' is no value
+                fits(len(new), part, f"'values of {part.tile.id}'")
+                values.extend(new)
             else:
-                seen = set()
+                given: set[object] = set()
                 for v in self.params[part.id]:
-                    if v in seen or v in values:
+                    if v in given or v in seen:
                         raise self.param_error(
                             part.id, f"{part.id} = {_show_set(self.params[part.id])} repeats the value {v}, but the "
                             f"values of the enumerated decision {st.name!r} must be distinct", part.span)
-                    seen.add(v)
+                    given.add(v)
+                fits(len(self.params[part.id]), part, f"{part.id}")
                 values.extend(self.params[part.id])
+            seen.update(values[mark:])
         self.domain_values[st.name] = tuple(values)
+        self.domain_sets[st.name] = frozenset(values)
         return values
 
 
@@ -241,7 +336,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             for kind, value in self.bindings(st.var, st.domain):
                 self.bind(st.var.id, kind, value)
                 self.rule(st.body)
-                self.check_size()
+                self.step()
             self.unbind(st.var.id)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
@@ -251,18 +346,21 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
             raise TypeError(f"unknown rule {st!r}")
 
     def avoids(self, st: ast.Avoids) -> None:
-        a, b = self.cells(st.left), self.cells(st.right)
-        for x, y in zip(a, b):
-            if x is not False and y is not False:
-                self.clause([_neg(x), _neg(y)], st.span)
+        a = self.members(st.left)
+        b = self.members(st.right, set(a))
+        for i in sorted(a):
+            if i in b:
+                self.clause([_neg(a[i]), _neg(b[i])], st.span)
 
     def subset(self, st: ast.Subset) -> None:
-        a, b = self.cells(st.left), self.cells(st.right)
+        a = self.members(st.left)
+        b = self.members(st.right, set(a))
         errors: list[GridlangError] = []
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i in sorted(a):
+            x, y = a[i], b.get(i, False)
             if x is True and y is False:
                 errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
-            elif x is not False and y is not True:
+            elif y is not True:
                 self.clause([_neg(x), y], st.span)
         raise_all(errors)
 
@@ -278,7 +376,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                     if key not in seen:
                         seen.add(key)
                         self.constraints.append(Clause(key, st.span))
-            self.check_size()
+            self.step()
         self.env.pop(st.a.id, None)
         self.env.pop(st.b.id, None)
 
@@ -340,7 +438,10 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(value, ast.IntLit):
             return value.value
         if isinstance(value, ast.TileValue):
-            return self.sym.tiles[self.grid.tiles[cell]].value_of(self.grid.chars[cell])
+            return self.tile_value(cell, value.span)
+        if decision in self.sym.cell_decisions:  # a cell variable: the cell as (row, col)
+            kind, index = self.bound.get(value.id, (None, None))
+            return self.grid.cell(index if kind == "cell" else self.env[value.id])
         decl = self.sym.decisions[decision]
         if any(isinstance(p, ast.Symbol) and p.id == value.id for p in decl.domain):
             return value.id
@@ -402,13 +503,14 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 return absorbing
             if v is not neutral:
                 lits.append(v)
-        lits = sorted(set(lits))
-        if not lits:
+        distinct = set(lits)
+        if not distinct:
             return neutral
-        if len(lits) == 1:
+        if len(distinct) == 1:
             return lits[0]
-        if any(-l in lits for l in lits):
+        if any(-l in distinct for l in distinct):
             return absorbing
+        lits = sorted(distinct)
         key = (is_and, tuple(lits))
         if key in self.aux_cache:
             return self.aux_cache[key]
@@ -440,8 +542,16 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
                 return scale * int(self.env[e.id])
             value = self.params[e.id]
             return scale * int(value)
+        if isinstance(e, ast.SumOf) and isinstance(e.operand, ast.ValuesOf):
+            return scale * self.list_sum(e.operand)
         if isinstance(e, ast.SumOf):
             return scale * sum(self.params[e.operand.id])
+        if isinstance(e, ast.Part):
+            return scale * self.part_value(e)
+        if isinstance(e, (ast.Distance, ast.IndexOf)):
+            return scale * self.geometry(e)
+        if isinstance(e, ast.Count) and isinstance(e.operand, ast.ValuesOf):
+            return scale * len(self.list_values(e.operand))
         if isinstance(e, ast.At):
             # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
             p = self.cell_of(e.cell)
@@ -458,8 +568,7 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in sorted(self.members(e.operand).items()):
-                w = 1 if isinstance(e, ast.Count) else \
-                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
+                w = 1 if isinstance(e, ast.Count) else self.tile_value(i, e.span)
                 w *= scale
                 if v is False or w == 0:
                     continue
@@ -480,11 +589,24 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, Diagnostics):
         if isinstance(e, ast.Neg):
             return self._linear(e.operand, -scale, coef)
         if isinstance(e, ast.Mul):
-            left_const = self._constant(e.left)
-            if left_const is not None:
-                return self._linear(e.right, scale * left_const, coef)
-            right_const = self._constant(e.right)
-            return self._linear(e.left, scale * right_const, coef)
+            # Each side once: trying one side as a constant and then evaluating it again doubled the
+            # work at every level of a product, 2**depth in all (51 s for 20 factors).
+            sides = []
+            for side in (e.left, e.right):
+                terms: dict[int, int] = {}
+                sides.append((self._linear(side, 1, terms), terms))
+            (lc, lt), (rc, rt) = sides
+            if not any(lt.values()):
+                factor, const, terms = lc, rc, rt
+            elif not any(rt.values()):
+                factor, const, terms = rc, lc, lt
+            else:
+                raise SemanticError("a product takes a number known before solving on one side", e.span,
+                                    source=self.spec.source)
+            for v, c in terms.items():
+                if c:
+                    coef[v] = coef.get(v, 0) + scale * factor * c
+            return scale * factor * const
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     @staticmethod

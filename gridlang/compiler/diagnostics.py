@@ -49,6 +49,11 @@ class Diagnostics:
                 f"limit of {MAX_ROW_MAGNITUDE:,} up to which every backend computes exactly",
                 span, source=self.spec.source)
 
+    def spec_text(self, span: Span) -> str:
+        """The spec's text under a one-line span (``0..budget``)."""
+        line = self.spec.source.splitlines()[span.line - 1]
+        return line[span.column - 1 : (span.end_column or span.column + 1) - 1]
+
     def rule_text(self, st) -> str:
         sp = st.span
         line = self.spec.source.splitlines()[sp.line - 1]

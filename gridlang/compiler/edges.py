@@ -129,7 +129,7 @@ class EdgeLowering:
         terms: dict[Key, tuple] = {}
         entries = []
         edges = lattice_edges(rows, cols, st.lattice)
-        values = self.domain_of(st) if st.is_enum else None
+        values = self.domain_of(st, len(edges)) if st.is_enum else None
         if values is not None:
             self.reserve(len(edges) * len(values))
         for a, b in edges:
@@ -304,8 +304,9 @@ class EdgeLowering:
             m: dict[int, CellValue] = {}
             r0, c0 = self.grid.cell(roots[0])
             family = f"{e.name.id}_from_{r0}_{c0}" + ("" if len(roots) == 1 else f"_and_{len(roots) - 1}")
+            rooted = set(roots)
             for v in range(self.grid.size):
-                m[v] = True if v in roots else self.new_var(family, v)
+                m[v] = True if v in rooted else self.new_var(family, v)
             for (u, v), lit in sorted(es.lits.items()):
                 for a, b in ((u, v), (v, u)):
                     if m[b] is not True:

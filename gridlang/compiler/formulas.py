@@ -75,10 +75,19 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.cell_of(f.decision) == self.cell_of(f.value)
         if isinstance(f, ast.Not):
             return neg(self.lit_of(f.operand))
-        if isinstance(f, (ast.And, ast.Or)):
-            return self.combine(isinstance(f, ast.And), [self.lit_of(g) for g in f.operands], None)
+        if isinstance(f, (ast.And, ast.Or)):  # a constant that decides it ends the evaluation
+            is_and, parts = isinstance(f, ast.And), []
+            for g in f.operands:
+                v = self.lit_of(g)
+                if v is (not is_and):
+                    return v
+                parts.append(v)
+            return self.combine(is_and, parts, None)
         if isinstance(f, ast.Implies):
-            return self.combine(False, [neg(self.lit_of(f.left)), self.lit_of(f.right)], None)
+            left = self.lit_of(f.left)
+            return True if left is False else self.combine(False, [neg(left), self.lit_of(f.right)], None)
+        if isinstance(f, ast.IsKnown):
+            return self.known(f.operand)
         if isinstance(f, (ast.Subset, ast.Avoids)):
             a = self.members(f.left)
             b = self.members(f.right, set(a))
@@ -195,7 +204,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if not (isinstance(side, (ast.At, ast.EdgeAt)) and side.name.id in self.domain_values) or f.op != "==":
                 continue
             value = self._constant(other)
-            if value is None or value in self.domain_values[side.name.id]:
+            if value is None or value in self.domain_sets[side.name.id]:
                 continue
             from .diagnostics import _show_set
 

@@ -4,16 +4,29 @@ Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
 
 ``S is a piece of F``
     P ranges over the placements (any rotation or reflection) of F's shapes
-    on the cells S may hold. Stated as a rule: one new variable ``y(P)`` per
-    placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
-    for every such cell. As a condition: the ``or`` over P of ``s == P`` on
-    those cells, or, when the rule above already holds for the same set,
-    the ``or`` of the ``y(P)`` of the shapes asked for.
+    on the cells S may hold that hold every cell S surely holds (a fixed
+    cell, or a literal a rule's one-literal clause fixed: Shikaku's
+    ``owner[c] = c`` leaves the rectangles through c). Stated as a rule:
+    one new variable ``y(P)`` per placement, ``sum y == 1`` and ``s(c) == sum of y(P) over P holding c``
+    for every such cell. As a condition: the ``or`` over P of ``S == P``,
+    which is ``s(c)`` for the k cells c of P and ``count(S) <= k`` (one
+    reified count per set and size, shared by the placements), or, when
+    the rule above already holds for the same set, the ``or`` of the
+    ``y(P)`` of the shapes asked for.
 ``S consists of F``
     one variable per entry k of F and placement P: ``sum over P of y(k, P) ==
     1`` for each k; ``s(c) == sum of y(k, P) over the (k, P) holding c``;
     and ``~y(k, P) | ~s(v)`` for every cell v that shares a side with P
     without being in it, so two pieces never touch.
+
+Size and time: linear in the placements and their cells. The placements
+are counted (or, where the set may hold every cell, computed) before their
+variables are made, and the rim clauses before they are written, so that a
+family too large for the map is refused at its statement
+(:data:`~gridlang.limits.MAX_VARIABLES`,
+:data:`~gridlang.limits.MAX_CONSTRAINTS`) without being built; the
+compiler's budget (:meth:`~gridlang.compiler.core._Compiler.tick`) is read
+while they are generated.
 """
 
 from __future__ import annotations
@@ -22,7 +35,14 @@ from .. import ast
 from .. import shapes as polyomino
 from ..errors import SemanticError
 from ..ir import Cmp, Linear
+from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
 from .cellsets import CellValue, neg
+
+Placement = tuple[int, ...]
+"""A placement's cell indices, ascending."""
+
+TICK = 0xFFF
+"""The compiler's budget is read every ``TICK + 1`` placements generated."""
 
 
 class PieceLowering:
@@ -34,6 +54,10 @@ class PieceLowering:
             if fam.arg.id in self.bound:
                 return [self.bound[fam.arg.id][1]]
             return list(self.params[fam.arg.id])  # a `shapes` parameter: canonical shapes
+        if fam.kind in ("rectangles", "squares"):
+            sizes = range(1, self.grid.size + 1) if fam.arg is None else [self._constant(fam.arg)]
+            make = polyomino.rectangles if fam.kind == "rectangles" else polyomino.squares
+            return [shape for n in sizes for shape in make(n, self.grid.rows, self.grid.cols)]
         if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
                 and self.sym.params[fam.arg.id].type == "set of int":
             sizes = list(self.params[fam.arg.id])
@@ -47,12 +71,44 @@ class PieceLowering:
                 raise SemanticError(str(e), fam.span, source=self.spec.source) from e
         return out
 
-    def piece_placements(self, cand: dict[int, CellValue], shapes) -> list[tuple[int, frozenset[int]]]:
-        """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``."""
-        allowed = set(cand)
-        out = []
+    def piece_placements(self, cand: dict[int, CellValue], shapes, one: bool = False
+                         ) -> list[tuple[int, Placement]]:
+        """``(entry, placement)`` for each entry of ``shapes`` and each of its placements on the cells of ``cand``.
+
+        With ``one`` (the set is one piece), only the placements that hold every cell the set surely
+        holds: True, or a literal a rule's one-literal clause made true (``owner[c] = c``). The others
+        could only be chosen with that cell out of the set, so leaving them out changes no answer; for
+        Shikaku's ``(owner = c) is a piece of rectangles(N)`` it keeps the rectangles through c, which
+        are the only ones tried.
+
+        Raises:
+            SemanticError: more placements than the model has variables left
+                (:data:`~gridlang.limits.MAX_VARIABLES`), at the statement;
+                computed before any is made when the set may hold every
+                cell and surely holds none, else counted as they are made.
+            BuildTimeout: the deadline passed (or the memory limit was reached) meanwhile.
+        """
+        room = MAX_VARIABLES - len(self.variables)
+        rows, cols = self.grid.rows, self.grid.cols
+        surely = sorted(i for i, v in cand.items() if v is True or v in self.units) if one else []
+        if len(cand) == rows * cols and not surely:
+            total = sum(polyomino.count_placements(shape, rows, cols) for shape in shapes)
+            if total > room:
+                raise self.size_error(len(self.variables) + total, MAX_VARIABLES, "variables")
+        allowed = frozenset(cand)
+        through = surely[0] if surely else None
+        out: list[tuple[int, Placement]] = []
         for k, shape in enumerate(shapes):
-            out.extend((k, cells) for cells in polyomino.placements(shape, self.grid.rows, self.grid.cols, allowed))
+            for cells in polyomino.placements(shape, rows, cols, allowed, through):
+                if len(surely) > 1 and not set(surely) <= set(cells):
+                    continue
+                out.append((k, cells))
+                if not len(out) & TICK:
+                    if len(out) > room:
+                        raise self.size_error(len(self.variables) + len(out), MAX_VARIABLES, "variables")
+                    self.tick()
+        if len(out) > room:
+            raise self.size_error(len(self.variables) + len(out), MAX_VARIABLES, "variables")
         return out
 
     def piece_lit(self, f: ast.IsPiece) -> CellValue:
@@ -62,42 +118,42 @@ class PieceLowering:
         key = tuple(sorted(cand.items()))
         chosen = self.pieces.get(key)
         if chosen is not None:
-            lits = [y for cells, y in chosen.items() if self.form_of(cells) in wanted]
-            return self.combine(False, lits, None)
-        options = []
-        for _, cells in self.piece_placements(cand, list(dict.fromkeys(self.family_shapes(f.family)))):
-            options.append(self.combine(True, [cand[i] if i in cells else neg(cand[i]) for i in cand], None))
+            return self.combine(False, [y for shape, y in chosen if shape in wanted], None)
+        shapes = list(dict.fromkeys(self.family_shapes(f.family)))
+        sizes = {len(shape) for shape in shapes}
+        # count(S) <= k, once per size: with the k cells of P in S, S == P.
+        terms = tuple((1, v) for _, v in sorted(cand.items()) if v is not True)
+        fixed = sum(v is True for v in cand.values())
+        at_most = {k: self.reify(terms, Cmp.LE, k - fixed) for k in sizes}
+        options = [self.combine(True, [cand[i] for i in cells] + [at_most[len(cells)]], None)
+                   for _, cells in self.piece_placements(cand, shapes, one=True)]
         return self.combine(False, options, None)
-
-    def form_of(self, cells: frozenset[int]) -> tuple:
-        """The free shape of a placement (its canonical form), computed once per placement."""
-        form = self.forms.get(cells)
-        if form is None:
-            form = self.forms[cells] = polyomino.canonical(self.grid.cell(i) for i in cells)
-        return form
 
     def assert_piece(self, f: ast.IsPiece, guard: tuple[int, ...]) -> None:
         """``S is a piece of F`` as a rule: one-hot over the placements."""
         span = self.current.span if self.current is not None else None
         cand = self.members(f.cells)
         shapes = list(dict.fromkeys(self.family_shapes(f.family)))
-        options = self.piece_placements(cand, shapes)
+        options = self.piece_placements(cand, shapes, one=True)
         if not options:
             self.clause_under(guard, [], f)
             return
-        chosen: dict[frozenset[int], int] = {}
         self.piece_count += 1
-        for n, (_, cells) in enumerate(options):
-            chosen[cells] = self.new_var("piece", None, f"{self.piece_count}.{n}")
-        self.constraints.append(Linear(tuple((1, y) for y in chosen.values()), Cmp.EQ, 1, guard, span))
-        self.cover(cand, [(cells, y) for cells, y in chosen.items()], guard, span)
+        placed = [(cells, self.new_var("piece", None, f"{self.piece_count}.{n}"))
+                  for n, (_, cells) in enumerate(options)]
+        self.constraints.append(Linear(tuple((1, y) for _, y in placed), Cmp.EQ, 1, guard, span))
+        self.cover(cand, placed, guard, span)
         if not guard:
-            self.pieces[tuple(sorted(cand.items()))] = chosen
+            self.pieces[tuple(sorted(cand.items()))] = [(shapes[k], y) for (k, _), (_, y) in zip(options, placed)]
 
-    def cover(self, cand: dict[int, CellValue], placed: list[tuple[frozenset[int], int]], guard, span) -> None:
+    def cover(self, cand: dict[int, CellValue], placed: list[tuple[Placement, int]], guard, span) -> None:
         """``s(c) == sum of y over the placements holding c``, for every cell S may hold."""
+        holding: dict[int, list[int]] = {}
+        for cells, y in placed:
+            for i in cells:
+                holding.setdefault(i, []).append(y)
         for i, v in sorted(cand.items()):
-            terms = [(-1, y) for cells, y in placed if i in cells]
+            terms = [(-1, y) for y in holding.get(i, ())]
             rhs = 0
             if v is True:
                 rhs = -1
@@ -114,8 +170,25 @@ class PieceLowering:
         cand = self.members(f.cells)
         shapes = self.family_shapes(f.family)
         options = self.piece_placements(cand, shapes)
+        cols, rows = self.grid.cols, self.grid.rows
+        rims = []
+        total = len(self.constraints)
+        for n, (_, cells) in enumerate(options):
+            inside = set(cells)
+            rim = set()
+            for i in cells:
+                r, c = divmod(i, cols)
+                for v, ok in ((i - cols, r > 0), (i + cols, r < rows - 1), (i - 1, c > 0), (i + 1, c < cols - 1)):
+                    if ok and v not in inside and v in cand:
+                        rim.add(v)
+            rims.append(sorted(rim))
+            total += len(rim)
+            if not (n + 1) & TICK:
+                self.tick()
+            if total > MAX_CONSTRAINTS:
+                raise self.size_error(total, MAX_CONSTRAINTS, "constraints")
         self.piece_count += 1
-        placed: list[tuple[frozenset[int], int]] = []
+        placed: list[tuple[Placement, int]] = []
         per_entry: dict[int, list[int]] = {k: [] for k in range(len(shapes))}
         for n, (k, cells) in enumerate(options):
             y = self.new_var("piece", None, f"{self.piece_count}.{k}.{n}")
@@ -126,14 +199,6 @@ class PieceLowering:
                 self.fails((), f)
             self.constraints.append(Linear(tuple((1, y) for y in ys), Cmp.EQ, 1, (), span))
         self.cover(cand, placed, (), span)
-        cols = self.grid.cols
-        for cells, y in placed:
-            rim = set()
-            for i in cells:
-                r, c = divmod(i, cols)
-                for v, ok in ((i - cols, r > 0), (i + cols, r < self.grid.rows - 1), (i - 1, c > 0),
-                              (i + 1, c < cols - 1)):
-                    if ok and v not in cells and v in cand:
-                        rim.add(v)
-            for v in sorted(rim):
+        for (cells, y), rim in zip(placed, rims):
+            for v in rim:
                 self.clause([-y, neg(cand[v])], span)

@@ -74,9 +74,14 @@ class TaggedConstraints(list):
         self.defining = 0
         self.current: int | None = None
         self.index = {id(st): k for k, st in enumerate(compiler.spec.statements)}
+        from .core import TICK  # the compiler's own list reads its budget as often
+
+        self.mask = TICK
 
     def append(self, con) -> None:
         super().append(con)
+        if not len(self) & self.mask:
+            self.compiler.tick()
         self.tags.append(None if self.defining else self.tag(con))
         self.definitions.append(self.current if self.defining else None)
 

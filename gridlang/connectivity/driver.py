@@ -19,6 +19,12 @@ Mathematical Programming*, ch. 32):
 The loop is exact: every cut holds for every solution, so a relaxation
 proved optimal (or infeasible below the incumbent) proves the same of the
 puzzle, and an incumbent that scores the relaxation's bound is optimal.
+An oracle's "optimal" counts only when the answer meets the bound it
+reports (:func:`~gridlang.backend.proves_optimum`): a solver stopped by a
+gap limit calls its answer optimal without proving it. Such a round counts
+as feasible; the loop goes on separating while its answer is disconnected,
+and ends FEASIBLE with the bound on the first connected one (unless an
+incumbent meets the bound first).
 When the deadline passes (or Ctrl-C stops it) the best true solution so
 far comes back as FEASIBLE with the relaxation's bound, or UNKNOWN.
 
@@ -34,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
+from ..backend import integral_bound, proves_optimum
 from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
@@ -155,6 +162,7 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         v = value(a)
         if best is None or better(v, best_value):
             best, best_value = a, v
+            deadline.improved(v)
 
     if start is not None:
         consider(start)
@@ -166,8 +174,17 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             abandoned = str(e)  # the oracle's solver still runs, or was killed: it must not be used again
             break
         calls += 1
-        if r.bound is not None:
-            bound = r.bound
+        within_gap = False
+        if sense is not None and r.bound is not None:
+            bound = integral_bound(r.bound, sense)
+            if r.status == "optimal" and r.assignment is not None \
+                    and not proves_optimum(value(r.assignment), r.bound, sense):
+                # "Optimal" within a gap the user allowed (a solver setting): the
+                # bound is proved, the answer's optimality is not. The loop goes
+                # on while the answer is disconnected, so that the answer it ends
+                # with is within the gap of a bound of the puzzle's own.
+                r = Round("feasible", r.assignment, r.bound, r.others)
+                within_gap = True
         if r.status == "infeasible":
             status = "optimal" if best is not None else "infeasible"
             break
@@ -192,8 +209,8 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         if best is not None and sense is not None and bound is not None and best_value == bound:
             status = "optimal"
             break
-        if r.status != "optimal" and not oracle.improving:
-            break  # the time ran out on a disconnected answer
+        if r.status != "optimal" and not oracle.improving and not within_gap:
+            break  # the time (or a limit of the solver's) ran out on a disconnected answer
         rounds += 1
         learned.extend(cuts)
         oracle.add(cuts)
@@ -208,6 +225,9 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             raise BackendError("the solver's answer breaks its own model: " + problems[0])
     if status == "optimal" and best_value is not None:
         bound = float(best_value)
+    elif bound is not None and best_value is not None:
+        # A call asked to beat the incumbent bounds only the answers better than it.
+        bound = float(max(bound, best_value) if sense is Sense.MAXIMIZE else min(bound, best_value))
     stats = {"cut_rounds": rounds, "cuts": len(learned), "solver_calls": calls,
              "learned_cuts": tuple(learned), "abandoned": abandoned is not None}
     left = deadline.remaining()

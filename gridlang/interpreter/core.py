@@ -15,6 +15,7 @@ from .. import ast
 from ..checker import Symbols
 from ..errors import ParamError
 from ..grid import Grid, cell_name
+from .clues import ClueMeanings
 from .edges import EdgeRules
 from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
 from .graph import adjacency, components
@@ -26,7 +27,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(EdgeRules, Expressions):
+class Interpreter(EdgeRules, ClueMeanings, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -61,6 +62,7 @@ class Interpreter(EdgeRules, Expressions):
         self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
         self.cornervars: dict[str, tuple[int, int]] = {}
         self.room_of: tuple[int, ...] | None = _rooms_of(grid)
+        self.room_groups: dict[int, frozenset[int]] | None = None  # each room's cells, once asked
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
@@ -141,6 +143,8 @@ class Interpreter(EdgeRules, Expressions):
             self.enums[d.name] = {i: v for i, v in given.items() if i in on}
 
     def domain(self, d: ast.Decide) -> tuple[object, ...]:
+        if d.name in self.sym.cell_decisions:
+            return self.cell_values(d)
         values: list[object] = []
         for part in d.domain:
             if isinstance(part, ast.Symbol):
@@ -151,8 +155,9 @@ class Interpreter(EdgeRules, Expressions):
                 low, high = (self.number(b) for b in (part.low, part.high))
                 values.extend(range(low, high + 1))
             elif isinstance(part, ast.DomainValues):
+                seen = set(values)
                 values.extend(v for v in sorted({self.tile_values[i] for i in range(self.n)
-                                                 if self.grid.tiles[i] == part.tile.id}) if v not in values)
+                                                 if self.grid.tiles[i] == part.tile.id} - {None}) if v not in seen)
             else:
                 values.extend(self.params[part.id])
         return tuple(values)
@@ -174,7 +179,7 @@ class Interpreter(EdgeRules, Expressions):
     def text(self, st) -> str:
         key = id(st)
         if key not in self.texts:
-            text = statement_text(self.spec.source, st)
+            text = statement_text(self.spec.source, st, self.spec.of(ast.Let))
             self.texts[key] = f"decide {text}" if isinstance(st, ast.Decide) else text
         return self.texts[key]
 
@@ -314,7 +319,9 @@ class Interpreter(EdgeRules, Expressions):
         if isinstance(value, ast.IntLit):
             return value.value
         if isinstance(value, ast.TileValue):
-            return self.tile_values[cell]
+            return self.tile_value(cell, value.span)
+        if decision in self.sym.cell_decisions:  # a cell variable: the cell as (row, col)
+            return divmod(self.cell(value), self.grid.cols)
         if value.id in self.value_names[decision]:
             return value.id
         if value.id in self.env:

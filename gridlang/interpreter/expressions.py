@@ -36,19 +36,23 @@ class Expressions:
             p = self.cell(e.cell)
             if p is None:
                 return frozenset()
+            cols = self.grid.cols
             if e.kind == "row":
-                return frozenset(i for i in range(self.n) if i // self.grid.cols == p // self.grid.cols)
+                return frozenset(range(p - p % cols, p - p % cols + cols))
             if e.kind == "column":
-                return frozenset(i for i in range(self.n) if i % self.grid.cols == p % self.grid.cols)
-            rooms = self.rooms(e.span)
-            return frozenset(i for i in range(self.n) if rooms[i] == rooms[p])
+                return frozenset(range(p % cols, self.n, cols))
+            return self.room_sets(e.span)[self.rooms(e.span)[p]]
         if isinstance(e, ast.Sight):
             p = self.cell(e.cell)
             if p is None:
                 return frozenset()
-            if isinstance(e.toward, ast.Direction) or isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
+            if isinstance(e.toward, (ast.Direction, ast.DirectionOf, ast.Neg)) or \
+                    isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
                 q = None
-                dr, dc = self.step(e.toward)
+                step = self.step(e.toward)
+                if step is None:
+                    return frozenset()
+                dr, dc = step
                 r, c = divmod(p, self.grid.cols)
                 r2, c2 = r + dr, c + dc
             else:
@@ -106,7 +110,7 @@ class Expressions:
             name = e.decision.id
             values = self.enums[name]
             if isinstance(e.value, ast.TileValue):
-                return frozenset(i for i, v in values.items() if _same(v, self.tile_values[i]))
+                return frozenset(i for i, v in values.items() if _same(v, self.tile_value(i, e.value.span)))
             target = self.resolve(name, e.value, None)
             return frozenset(i for i, v in values.items() if _same(v, target))
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
@@ -130,12 +134,15 @@ class Expressions:
             if e.id in self.env:
                 return int(self.env[e.id])
             return int(self.params[e.id])
+        if isinstance(e, (ast.Part, ast.Distance, ast.IndexOf)) or isinstance(e, (ast.Count, ast.SumOf)) \
+                and isinstance(e.operand, ast.ValuesOf):
+            return self.clue_number(e)
         if isinstance(e, ast.SumOf):
             return sum(self.int_set(e.operand))
         if isinstance(e, ast.Count):
             return len(self.cells(e.operand))
         if isinstance(e, ast.Value):
-            return sum(self.tile_values[i] for i in self.cells(e.operand))
+            return sum(self.tile_value(i, e.span) for i in self.cells(e.operand))
         if isinstance(e, ast.Degree):
             return self.degree(e)
         if isinstance(e, ast.EdgeAt):
@@ -192,9 +199,13 @@ class Expressions:
             return all(values) if f.fn == "all" else any(values)
         if isinstance(f, (ast.EdgeAt, ast.Bend)):
             return self.edge_holds(f)
+        if isinstance(f, ast.IsPiece) and f.family.kind in ("rectangles", "squares"):
+            return self.rectangular(self.cells(f.cells), f.family)
         if isinstance(f, ast.IsPiece):
             cells = self.cells(f.cells)
             return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}
+        if isinstance(f, ast.IsKnown):
+            return self.is_known(f.operand)
         if isinstance(f, ast.ConsistsOf):
             cols = self.grid.cols
             parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
@@ -207,6 +218,8 @@ class Expressions:
             if fam.arg.id in self.shapevars:
                 return [self.shapevars[fam.arg.id]]
             return list(self.params[fam.arg.id])  # a `shapes` parameter
+        if fam.kind in ("rectangles", "squares"):
+            return self.rectangle_shapes(fam)
         if isinstance(fam.arg, ast.Name) and fam.arg.id in self.params and isinstance(self.params[fam.arg.id], tuple):
             sizes = list(self.params[fam.arg.id])
         else:
@@ -243,15 +256,24 @@ class Expressions:
             base = self.cell(e.left)
             if base is None:
                 return None
-            dr, dc = self.step(e.right)
+            step = self.step(e.right)
+            if step is None:
+                return None
+            dr, dc = step
             r, c = divmod(base, self.grid.cols)
             r, c = r + e.sign * dr, c + e.sign * dc
             return r * self.grid.cols + c if 0 <= r < self.grid.rows and 0 <= c < self.grid.cols else None
         raise SemanticError("expected one cell (a 'for each' cell variable)", getattr(e, "span", None),
                             source=self.spec.source)
 
-    def step(self, e: ast.Expr) -> tuple[int, int]:
-        """A direction's step: up (-1, 0), right (0, 1), down (1, 0), left (0, -1)."""
+    def step(self, e: ast.Expr) -> tuple[int, int] | None:
+        """A direction's step: up (-1, 0), right (0, 1), down (1, 0), left (0, -1); ``direction(c)``
+        the arrow's (None off the grid), ``-d`` the other way."""
+        if isinstance(e, ast.DirectionOf):
+            return self.arrow(e)
+        if isinstance(e, ast.Neg):
+            step = self.step(e.operand)
+            return None if step is None else (-step[0], -step[1])
         name = e.name if isinstance(e, ast.Direction) else self.dirvars[e.id][0]
         return {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[name]
 
@@ -275,6 +297,15 @@ class Expressions:
                                 "this map has none", span, source=self.spec.source)
         return self.room_of
 
+    def room_sets(self, span: Span | None) -> dict[int, frozenset[int]]:
+        """Each room's cells, by the room's number (grouped once per map)."""
+        if self.room_groups is None:
+            groups: dict[int, list[int]] = {}
+            for i, room in enumerate(self.rooms(span)):
+                groups.setdefault(room, []).append(i)
+            self.room_groups = {room: frozenset(cells) for room, cells in groups.items()}
+        return self.room_groups
+
     def over(self, domain) -> list[tuple[str, object]]:
         """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``corner``
         (a ``(row, col)`` of the lattice), ``set``, ``shape`` or ``direction``."""
@@ -294,10 +325,8 @@ class Expressions:
             if domain.kind == "columns":
                 return [("set", (frozenset(range(c, self.n, cols)), f"column {c + 1}")) for c in range(cols)]
             if domain.kind == "rooms":
-                rooms = self.rooms(domain.span)
-                firsts = sorted({min(i for i in range(self.n) if rooms[i] == k) for k in set(rooms)})
-                return [("set", (frozenset(i for i in range(self.n) if rooms[i] == rooms[f]),
-                                 f"the room at {_rc(self.grid, f)}")) for f in firsts]
+                rooms = sorted(self.room_sets(domain.span).values(), key=min)
+                return [("set", (cells, f"the room at {_rc(self.grid, min(cells))}")) for cells in rooms]
             h, w = self.number(domain.height), self.number(domain.width)
             step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
             out = []

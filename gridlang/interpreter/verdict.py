@@ -70,22 +70,31 @@ class SpecVerdict:
         return "\n".join(v.render() for v in self.violations)
 
 
-def statement_text(source: str, node) -> str:
+def statement_text(source: str, node, elsewhere=()) -> str:
     """A statement's source text, from its first to its last character, on one line.
 
     The extent is that of every span inside the node (a statement's own span
-    stops at the end of its first line when it runs over several);
+    stops at the end of its first line when it runs over several), leaving
+    out the spans that lie in the text of a node of ``elsewhere``: the lets
+    whose expressions were copied into the statement;
     parentheses left open at the end are closed with the text that follows.
     Comments are dropped and runs of white space become one space.
 
     Args:
         source: the spec's text.
         node: an AST node with spans.
+        elsewhere: nodes (``let`` statements) whose text is not the statement's.
 
     Returns:
         The text, or ``""`` when the node has no span.
     """
-    spans = list(_spans(node))
+    apart = []
+    for other in elsewhere:
+        inside = list(_spans(other))
+        if inside:
+            apart.append((min((s.line, s.column) for s in inside),
+                          max((s.line, s.end_column or s.column + 1) for s in inside)))
+    spans = [s for s in _spans(node) if not any(a <= (s.line, s.column) < b for a, b in apart)]
     if not spans:
         return ""
     lines = source.splitlines()

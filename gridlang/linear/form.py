@@ -14,14 +14,12 @@ integer, so the objective is one).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
+from ..backend import integral_bound  # noqa: F401 - shared with every backend, kept here too
 from ..errors import BackendError, Span
 from ..ir import Assignment, Connected, Model, Sense
 
-INT_TOL = 1e-6
-"""Relative slack when rounding a solver's dual bound to an integer."""
 BINARY_TOL = 1e-4
 """How far a solver value may sit from 0 or 1 and still count as binary."""
 
@@ -137,17 +135,3 @@ def round_assignment(model: Model, values: list[float | None]) -> Assignment:
         out.append(val > 0.5)
     return Assignment(tuple(out))
 
-
-def integral_bound(bound: float | None, sense: Sense | None) -> float | None:
-    """A proved bound on an integer-valued objective, rounded towards the incumbent.
-
-    The solver's bound may sit a relative :data:`INT_TOL` past the integer
-    it stands for; the slack is held below 0.5, so that a large bound
-    (``10**9``) is never rounded past the next integer.
-    """
-    if bound is None or sense is None or math.isinf(bound) or math.isnan(bound):
-        return None
-    slack = min(0.5, INT_TOL * max(1.0, abs(bound)))
-    if sense is Sense.MAXIMIZE:
-        return float(math.floor(bound + slack))
-    return float(math.ceil(bound - slack))

@@ -6,10 +6,12 @@ solver object), so importing this module imports no solver.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from ..errors import BackendError
 from ..ir import Assignment, Model
+from .form import BINARY_TOL
 from .pyomo_model import PyomoModel
 
 _scheduler_threads: int | None = None
@@ -41,6 +43,36 @@ def check_highs_options(highspy: Any, options: Mapping[str, object]) -> None:
             accepted = False
         if not accepted:
             raise BackendError(f"HiGHS refuses the value {value!r} for its option {name!r}")
+        why = _refused(name, value)
+        if why:
+            raise BackendError(f"HiGHS option {name!r} = {value!r} is refused: {why}")
+
+
+REFUSED_OPTIONS: dict[str, tuple[tuple[object, ...], str]] = {
+    "solve_relaxation": ((False, "off", "false"),
+                         "HiGHS would solve the LP relaxation, whose answer is fractional, not a puzzle's answer"),
+    "objective_bound": ((math.inf, "inf"),
+                        "HiGHS prunes every answer past it, and reports the best one left as optimal "
+                        "(on daily-2026-01-07, -70 gave an 'optimal' 54, the optimum being 66)"),
+}
+"""HiGHS options that change what its answers or statuses mean: name -> (the values
+allowed, HiGHS's defaults; the reason for refusing any other). Options that only
+stop the search early (``mip_rel_gap``, ``mip_abs_gap``, ``mip_max_nodes``,
+``objective_target``, ``time_limit``...) are allowed: the answer is then
+FEASIBLE with HiGHS's bound."""
+
+TOLERANCES = ("mip_feasibility_tolerance", "primal_feasibility_tolerance")
+"""Tolerances that would let HiGHS answer with fractional binary columns when loose."""
+
+
+def _refused(name: str, value: object) -> str | None:
+    """Why HiGHS option ``name = value`` is refused, or None."""
+    if name in REFUSED_OPTIONS and value not in REFUSED_OPTIONS[name][0]:
+        return REFUSED_OPTIONS[name][1]
+    if name in TOLERANCES and isinstance(value, (int, float)) and value > BINARY_TOL:
+        return (f"gridlang reads a binary column within {BINARY_TOL:g} of 0 or 1; a looser tolerance lets "
+                "HiGHS answer with fractions")
+    return None
 
 
 def option_value(highs: Any, name: str) -> object:

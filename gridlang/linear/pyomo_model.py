@@ -17,6 +17,7 @@ import json
 import logging
 from typing import Any
 
+from ..backend import run_lines
 from ..ir import Assignment, Model, Sense
 from .form import LinearForm, Row, sanitize
 from .lower import CUTS, ENCODING_TEXT, FLOW
@@ -122,9 +123,10 @@ class PyomoModel:
         return [v.value for v in self.x]
 
 
-def header_lines(model: Model, low: LinearForm, requested: str) -> list[str]:
-    """The header comment of a file: the puzzle, its provenance and parameters, and the
-    encoding of each region (``requested``: the strategy asked for)."""
+def header_lines(model: Model, low: LinearForm, requested: str, fmt: str = "lp") -> list[str]:
+    """The header comment of a file: the puzzle, its provenance and parameters, the
+    encoding of each region (``requested``: the strategy asked for), and how to solve
+    the file and read the answer back (``fmt``: ``lp`` or ``mps``)."""
     lines = [f"gridlang model of puzzle {model.name!r}"] + model.provenance()
     used = sorted(set(low.encodings.values()))
     if used in ([], [FLOW]):
@@ -138,6 +140,10 @@ def header_lines(model: Model, low: LinearForm, requested: str) -> list[str]:
         enc += f" (requested: {ENCODING_TEXT[requested]}, which cannot live in a file)"
     lines.append(enc)
     lines.append("columns: see the sidecar .vars.json; rows end in _L<line> of the spec")
+    # The highspy wheel ships no highs executable; its module solves the file as well.
+    lines += run_lines(fmt, f"python -c \"import highspy; h = highspy.Highs(); h.readModel('FILE'); "
+                            f"h.run(); h.writeSolution('ANSWER', 1)\"")
+    lines.append("(any MIP solver will do: HiGHS, Gurobi, SCIP and CBC solution files are read)")
     # One line per header entry, whatever the values hold.
     return [" ".join(line.split()) for line in lines]
 
@@ -224,7 +230,7 @@ def write_files(path: str, fmt: str, model: Model, low: LinearForm, requested: s
     body = write_body(PyomoModel(low, for_file=True), fmt)
     mark = "\\ " if fmt == "lp" else "* "
     with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write("".join(f"{mark}{line}\n" for line in header_lines(model, low, requested)) + body)
+        fh.write("".join(f"{mark}{line}\n" for line in header_lines(model, low, requested, fmt)) + body)
     sidecar = str(path) + ".vars.json"
     with open(sidecar, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(sidecar_text(low, "ONE_VAR_CONSTANT" in body))

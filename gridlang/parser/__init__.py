@@ -116,6 +116,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         GridSyntaxError: the text does not follow the grammar, or is beyond
             the limits of :mod:`gridlang.limits` (bytes, statements, an
             integer, a set of integers, the nesting of an expression).
+        SemanticError: a ``let`` used wrongly (:func:`gridlang.parser.lets.expand_lets`).
     """
     from lark.exceptions import UnexpectedInput, VisitError
 
@@ -147,7 +148,16 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
                               f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
     _check_nesting(statements, text)
-    return ast.Spec(tuple(statements), path, text)
+    from .lets import expand_lets
+
+    try:
+        expanded = expand_lets(statements, text)
+    except GridlangError as err:
+        err.source = text
+        raise
+    if expanded is not statements:
+        _check_nesting(expanded, text)  # the copies of lets nest too
+    return ast.Spec(tuple(expanded), path, text)
 
 
 def parse_file(path: str | Path) -> ast.Spec:

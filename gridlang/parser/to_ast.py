@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lark import Token, v_args
-from lark.visitors import Transformer_NonRecursive
 
 from .. import ast
 from ..errors import GridSyntaxError, Span
 from ..limits import MAX_SET_SIZE, check_int
+from .formats import FormatMixin
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +18,20 @@ class _Default:
 
     value: object
     span: Span | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    """The named parts of a ``numbers`` tile, with where each is written."""
+
+    names: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Params:
+    """A let's parameters."""
+
+    names: tuple[ast.Name, ...]
 
 
 def _attr_word(kind: str) -> str:
@@ -42,7 +56,7 @@ def _span(path: str, meta_or_token) -> Span:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(FormatMixin):
     """Lark parse tree -> :mod:`gridlang.ast` nodes (without recursion, so
     that nesting is measured, not a RecursionError)."""
 
@@ -94,6 +108,54 @@ class _ToAst(Transformer_NonRecursive):
                                   tile.attr_spans["value"])
         return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, number=True,
                         span=tile.span, attr_spans=tile.attr_spans)
+
+    def _clue_tile(self, meta, c, clue: str):
+        parts = next((x for x in c[1:] if isinstance(x, _Parts)), _Parts(()))
+        tile = self.tile_stmt(meta, [c[0]] + [x for x in c[1:] if not isinstance(x, _Parts)])
+        if "value" in tile.attr_spans:
+            raise GridSyntaxError(f"tile {tile.name!r} is a clue tile: its cells hold their own numbers",
+                                  tile.attr_spans["value"])
+        spans = dict(tile.attr_spans, parts=tuple(span for _, span in parts.names))
+        return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, span=tile.span,
+                        attr_spans=spans, clue=clue, parts=tuple(name for name, _ in parts.names))
+
+    def tile_numbers(self, meta, c):
+        return self._clue_tile(meta, c, "numbers")
+
+    def tile_arrow(self, meta, c):
+        return self._clue_tile(meta, c, "arrow")
+
+    def clue_parts(self, meta, c):
+        return _Parts(tuple((str(t), self.sp(t)) for t in c))
+
+    def let_stmt(self, meta, c):
+        params = c[1] if len(c) == 3 else None
+        names = params.names if params is not None else ()
+        return ast.Let(str(c[0]), names, c[-1], params is not None, self.sp(c[0]))
+
+    def let_params(self, meta, c):
+        return _Params(tuple(ast.Name(str(t), self.sp(t)) for t in c))
+
+    def connectivity_stmt(self, meta, c):
+        return ast.Connectivity(str(c[0]), self.sp(c[0]))
+
+    def call(self, meta, c):
+        return ast.Call(ast.Name(str(c[0]), self.sp(c[0])), tuple(c[1:]), self.sp(meta))
+
+    def row_index(self, meta, c):
+        return ast.IndexOf("row", c[0], self.sp(meta))
+
+    def column_index(self, meta, c):
+        return ast.IndexOf("column", c[0], self.sp(meta))
+
+    def known_relation(self, meta, c):
+        return ast.IsKnown(c[0], self.sp(meta))
+
+    def fam_rectangles(self, meta, c):
+        return ast.Shapes("rectangles", c[0] if c else None, self.sp(meta))
+
+    def fam_squares(self, meta, c):
+        return ast.Shapes("squares", c[0] if c else None, self.sp(meta))
 
     def char_one(self, meta, c):
         ch = _char(c[0], self.path)
@@ -416,6 +478,15 @@ class _ToAst(Transformer_NonRecursive):
 
     def p_implies(self, meta, c):
         return ast.PImplies(c[0], c[1], self.sp(meta))
+
+    def draw_stmt(self, meta, c):
+        name, look = c
+        return ast.Draw(str(name), str(look), span=self.sp(meta), name_span=self.sp(name), look_span=self.sp(look))
+
+    def draw_blocks(self, meta, c):
+        (height, width), look = c
+        return ast.Draw(None, str(look), height, width, self.sp(meta), name_span=self.sp(meta),
+                        look_span=self.sp(look))
 
     def objective_stmt(self, meta, c):
         sense = "maximize" if str(c[0]).startswith("max") else "minimize"

@@ -7,20 +7,22 @@ family needs beyond its ``.grid`` spec lives in one module here, a
 * :meth:`Plugin.verify` re-checks an answer from the family's published
   rules (a breadth-first search over the map, never the IR), and its score
   is the one gridlang reports;
-* :meth:`Plugin.render` draws an answer for the terminal;
+* :meth:`Plugin.render` draws an answer for the terminal in a family's
+  own way (else the spec's looks draw it, :mod:`gridlang.textdraw`);
 * :meth:`Plugin.read_map` reads the family's own instance formats;
 * :meth:`Plugin.summary` adds figures to the status line;
 * :meth:`Plugin.extras` adds a JSON object under the plug-in's own key in
   ``--json`` output;
-* :meth:`Plugin.style` says how pictures of its answers look (``--svg``,
-  ``--png``: :mod:`gridlang.draw`);
+* :meth:`Plugin.style` says how pictures of its answers look in a family's
+  own way (``--svg``, ``--png``: :mod:`gridlang.draw`; else the spec's
+  ``draw`` statements say it, :mod:`gridlang.looks`);
 * :meth:`Plugin.read_image` reads a map off a screenshot of the game, and
   :meth:`Plugin.calibrate_image` learns the colours it needs for that from
   screenshots with known maps (:mod:`gridlang.imaging`).
 
 Every hook has a default that does nothing, so a puzzle with no plug-in
-(:data:`DEFAULT`) is checked against the compiled model alone and drawn by
-the generic renderer.
+(:data:`DEFAULT`) is checked against the compiled model alone and drawn
+from its spec's looks.
 
 A plug-in is found by the spec's ``puzzle "NAME"`` statement, compared
 case-insensitively, through :func:`find_plugin`. The registry maps names to
@@ -92,8 +94,8 @@ class Plugin:
         """Draw an answer for the terminal.
 
         Returns:
-            Text lines joined by newlines, or None to use the generic drawing
-            (the map with every true Boolean decision shown as ``#``).
+            Text lines joined by newlines, or None to draw it from the spec's
+            looks (:mod:`gridlang.textdraw`).
         """
         return None
 
@@ -155,7 +157,7 @@ class Plugin:
         Returns:
             A style whose parts override :func:`gridlang.draw.default_style`
             (tile colours and glyphs, decision marks, region shades), or None
-            for the defaults alone.
+            to draw from the spec's looks (:mod:`gridlang.looks`).
         """
         return None
 

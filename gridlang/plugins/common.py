@@ -1,4 +1,4 @@
-"""What the grid-genre plug-ins share: the map read plainly, and a drawing with room borders.
+"""What the grid-genre plug-ins share: the map read plainly, rooms, pieces and their shapes.
 
 The verifiers of the classic genres (Star Battle, Sudoku, Norinori,
 Hitori, Nurikabe, LITS, Heyawake, Statue Park) read the map's cell texts
@@ -87,53 +87,6 @@ def cells_text(grid: Grid, cells: Iterable[int], limit: int = 8) -> str:
 def verdict(name: str, problems: list[str], **details) -> Verdict:
     """The verdict of a genre verifier: ok when there is no problem."""
     return Verdict(not problems, None, problems, name, details)
-
-
-def draw(grid: Grid, text: dict[int, str], room_of: list[int] | None = None) -> str:
-    """The grid as text: each cell's text (``.`` when absent), rooms outlined.
-
-    Without rooms the cells are separated by single spaces. With rooms a
-    ``|`` stands between side-by-side cells of different rooms and a line of
-    ``-`` under cells whose lower neighbour is in another room; the outer
-    frame is drawn with ``+``, ``-`` and ``|``.
-    """
-    rows, cols = grid.rows, grid.cols
-    cell = [text.get(i, ".") for i in range(rows * cols)]
-    width = max(len(c) for c in cell)
-    if room_of is None:
-        return "\n".join(" ".join(cell[r * cols + c].rjust(width) for c in range(cols)) for r in range(rows))
-
-    def wall_right(r: int, c: int) -> bool:
-        return c == cols - 1 or room_of[r * cols + c] != room_of[r * cols + c + 1]
-
-    def wall_below(r: int, c: int) -> bool:
-        return r == rows - 1 or room_of[r * cols + c] != room_of[(r + 1) * cols + c]
-
-    def rule(walls: list[bool], corners: list[str]) -> str:
-        out = corners[0]
-        for c in range(cols):
-            out += ("-" if walls[c] else " ") * (width + 2) + corners[c + 1]
-        return out
-
-    def corner(across: bool, down: bool) -> str:
-        return "+" if across and down else "-" if across else "|" if down else " "
-
-    frame = rule([True] * cols, ["+"] * (cols + 1))
-    lines = [frame]
-    for r in range(rows):
-        line = "|"
-        for c in range(cols):
-            line += " " + cell[r * cols + c].rjust(width) + " " + ("|" if wall_right(r, c) else " ")
-        lines.append(line)
-        if r < rows - 1:
-            walls = [wall_below(r, c) for c in range(cols)]
-            corners = [corner(walls[0], True)]
-            corners += [corner(walls[c] or walls[c + 1], wall_right(r, c) or wall_right(r + 1, c))
-                        for c in range(cols - 1)]
-            corners.append(corner(walls[-1], True))
-            lines.append(rule(walls, corners))
-    lines.append(frame)
-    return "\n".join(lines)
 
 
 def room_index(grid: Grid) -> list[int] | None:

@@ -1,4 +1,4 @@
-"""The Hashiwokakero plug-in: its rules, checked on an answer, and its drawing.
+"""The Hashiwokakero plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Hashiwokakero, as on puzz.link ``hashi``, pzprjs
 ``hashikake``): join the islands (the cells with a number, or ``?`` for a
@@ -23,7 +23,7 @@ from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import draw_between_cells, edge_values
+from .lines import edge_values
 
 NAME = "Hashiwokakero"
 
@@ -90,18 +90,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class HashiwokakeroPlugin(Plugin):
-    """Hashiwokakero: verifier and drawing (bridges as ``─ │``, two bridges as ``═ ║``, between the islands)."""
+    """Hashiwokakero: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "hashiwokakero"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):  # an island's number (one figure, 1-8) or ?
-            return grid.chars[i] if _island(grid.chars[i]) else None
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), edge_values(solution, "bridge"), clue)
 
 
 PLUGIN = HashiwokakeroPlugin()

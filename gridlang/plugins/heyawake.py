@@ -1,4 +1,4 @@
-"""The Heyawake plug-in: its rules, checked on an answer, and its drawing.
+"""The Heyawake plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Heyawake, as on puzz.link): shade cells so that
 no two shaded cells share a side; the unshaded cells form one side-connected
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, number, pieces, room_index, rooms, side_neighbours, verdict
+from .common import cells_text, number, pieces, room_index, rooms, side_neighbours, verdict
 
 NAME = "Heyawake"
 
@@ -53,23 +53,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class HeyawakePlugin(Plugin):
-    """Heyawake: verifier and drawing (``#`` shaded, the numbers, rooms outlined)."""
+    """Heyawake: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "heyawake"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        """The rooms outlined, ``#`` on a shaded cell and each number where the
-        map writes it; a shaded cell holding its room's number shows both
-        (``#2``), since in Heyawake the number belongs to the room, not the cell."""
-        shaded = set(solution.true_cells("shaded"))
-        text = {}
-        for i in range(grid.size):
-            char = str(grid.chars[i])
-            text[i] = ("#" + char if char != "." else "#") if i in shaded else char
-        return draw(grid, text, room_index(grid))
 
 
 PLUGIN = HeyawakePlugin()

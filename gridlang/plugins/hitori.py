@@ -1,4 +1,4 @@
-"""The Hitori plug-in: its rules, checked on an answer, and its drawing.
+"""The Hitori plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Hitori, as on puzz.link): shade cells so that no
 number appears unshaded more than once in a row or a column, no two shaded
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, number, pieces, side_neighbours, verdict
+from .common import cells_text, number, pieces, side_neighbours, verdict
 
 NAME = "Hitori"
 
@@ -45,16 +45,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class HitoriPlugin(Plugin):
-    """Hitori: verifier and drawing (``#`` a shaded cell, the numbers of the others)."""
+    """Hitori: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "hitori"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        return draw(grid, {i: "#" if i in shaded else str(grid.chars[i]) for i in range(grid.size)})
 
 
 PLUGIN = HitoriPlugin()

@@ -16,7 +16,9 @@ independently of any ``.grid`` spec and of the IR:
 
 Variants (the game's bonus rounds):
 
-* ``costlywalls``: every wall placed costs 6 points.
+* ``costlywalls``: every wall placed costs 6 points, the game's price, or
+  what the spec's parameter ``wall_cost`` says when it declares one: the
+  price is the spec's to choose (``--wall_cost 2``), the rest is the game's.
 * ``lovebirds``: the unicorn must be in the horse's enclosure; the score is
   that enclosure's value.
 * ``loversquarrel``: horse and unicorn must both be enclosed, in two
@@ -65,7 +67,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         grid: the map; only its characters and size are read.
         solution: the decoded answer; its Boolean decisions' true cells are
             the walls.
-        params: ``budget`` (walls) is read.
+        params: ``budget`` (walls) is read, and under ``costlywalls``
+            ``wall_cost`` (points per wall; :data:`WALL_COST` when absent).
         variant: one of :data:`VARIANTS` (None means ``standard``).
 
     Returns:
@@ -137,7 +140,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
                 problems.append("the horse and the unicorn share an enclosure")
             else:
                 score += value(enclosures["U"])
-        score -= WALL_COST.get(variant, 0) * len(walls)
+        score -= wall_cost(params, variant) * len(walls)
     details = {
         "walls": [list(divmod(c, cols)) for c in walls],
         "budget": budget,
@@ -145,6 +148,15 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         "variant": variant,
     }
     return Verdict(not problems, score, problems, "enclose.horse", details)
+
+
+def wall_cost(params: dict[str, object], variant: str) -> int:
+    """Points each wall costs: the spec's ``wall_cost`` under ``costlywalls`` when it
+    declares one (an integer), else the game's price (:data:`WALL_COST`, 0 for the other variants)."""
+    given = params.get("wall_cost")
+    if variant in WALL_COST and isinstance(given, int) and not isinstance(given, bool):
+        return given
+    return WALL_COST.get(variant, 0)
 
 
 def wall_cells(solution: Solution) -> list[int]:

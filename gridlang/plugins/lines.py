@@ -1,4 +1,4 @@
-"""What the line genres' plug-ins share: the chosen edges of an answer, traced and drawn.
+"""What the line genres' plug-ins share: the chosen edges of an answer, traced, and answer files read.
 
 An answer's line is the set of its chosen edges ``((r1, c1), (r2, c2))``
 (smaller end first): between side-neighbouring cells for Masyu and
@@ -8,18 +8,15 @@ Hashiwokakero's bridges give each edge between cells a number, 0 to 2
 These helpers read the published rules' words (a loop, a path, the
 degree of a point) on that set alone; they share nothing with the compiler.
 
-Drawing: box-drawing characters. For lines between cells, each cell is one
-character (its clue, or the line's shape through it: ``─ │ ┌ ┐ └ ┘``, a
-dead end ``╴ ╶ ╵ ╷``, ``·`` for no line) with ``─`` or a space between
-side-by-side cells and a row of ``│`` or spaces between rows, so the drawing
-is ``2R - 1`` lines of ``2C - 1`` characters; an edge of value 2 (two
-bridges) is ``═`` or ``║``, and so is a cell that such edges cross
-straight. For lines on the corner
-lattice the drawing is ``2R + 1`` by ``2C + 1``: corners (``·`` where no
-line meets), edges ``─`` and ``│``, and each cell's clue between them.
-:func:`read_drawing` reads either back (an edge is any character other than
-a space in an edge position), and :func:`read_values` with the doubled
-characters as 2, which is the format of the instances' ``.answer`` files.
+The instances' ``.answer`` files draw a line in box-drawing characters:
+for lines between cells, each cell one character (its clue, or the line's
+shape through it) with ``─`` or a space between side-by-side cells and a
+row of ``│`` or spaces between rows (``═`` and ``║`` for two bridges); for
+lines on the corner lattice, the corners with the edges between them and
+each cell's clue. :func:`read_drawing` reads either back (an edge is any
+character other than a space in an edge position), and :func:`read_values`
+with the doubled characters as 2. Answers are drawn by
+:mod:`gridlang.textdraw`, from the spec's looks.
 """
 
 from __future__ import annotations
@@ -29,13 +26,6 @@ from ..solution import Solution
 
 Point = tuple[int, int]
 Edge = tuple[Point, Point]
-
-_GLYPH = {  # (up, right, down, left) -> character
-    (0, 0, 0, 0): "·", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╶", (0, 0, 1, 0): "╷", (0, 0, 0, 1): "╴",
-    (1, 0, 1, 0): "│", (0, 1, 0, 1): "─", (0, 1, 1, 0): "┌", (0, 0, 1, 1): "┐", (1, 1, 0, 0): "└",
-    (1, 0, 0, 1): "┘", (1, 1, 1, 0): "├", (1, 0, 1, 1): "┤", (0, 1, 1, 1): "┬", (1, 1, 0, 1): "┴",
-    (1, 1, 1, 1): "┼",
-}
 
 
 def chosen_edges(solution: Solution, name: str = "line") -> set[Edge]:
@@ -89,58 +79,6 @@ def cell_sides(edges: set[Edge], r: int, c: int) -> int:
     return sum(e in edges for e in frame)
 
 
-def draw_between_cells(rows: int, cols: int, chars: list[str], edges: set[Edge] | dict[Edge, int], clue) -> str:
-    """The drawing of lines between cells (see the module docstring); ``clue(i)`` is a cell's
-    own character or None. ``edges`` is the set of chosen edges, or each chosen edge's value."""
-    value = edges.get if isinstance(edges, dict) else (lambda e, default=0: 1 if e in edges else default)
-
-    def across(e: Edge, single: str, double: str) -> str:
-        v = value(e, 0)
-        return " " if not v else double if v == 2 else single
-
-    lines = []
-    for r in range(rows):
-        row = ""
-        for c in range(cols):
-            mark = clue(r * cols + c)
-            if mark is None:
-                shape = sides(edges, (r, c))
-                mark = _GLYPH[shape]
-                ends = [((r, c - 1), (r, c)), ((r, c), (r, c + 1))] if shape == (0, 1, 0, 1) else \
-                    [((r - 1, c), (r, c)), ((r, c), (r + 1, c))] if shape == (1, 0, 1, 0) else []
-                if ends and all(value(e, 0) == 2 for e in ends):
-                    mark = "═" if shape == (0, 1, 0, 1) else "║"
-            row += mark
-            if c + 1 < cols:
-                row += across(((r, c), (r, c + 1)), "─", "═")
-        lines.append(row)
-        if r + 1 < rows:
-            lines.append(" ".join(across(((r, c), (r + 1, c)), "│", "║") for c in range(cols)))
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def draw_on_corners(rows: int, cols: int, clue, edges: set[Edge]) -> str:
-    """The drawing of lines on the corner lattice (see the module docstring)."""
-    lines = []
-    for r in range(rows + 1):
-        row = ""
-        for c in range(cols + 1):
-            up, right, down, left = sides(edges, (r, c))
-            row += _GLYPH[(up, right, down, left)] if any((up, right, down, left)) else "·"
-            if c < cols:
-                row += "─" if ((r, c), (r, c + 1)) in edges else " "
-        lines.append(row)
-        if r < rows:
-            row = ""
-            for c in range(cols + 1):
-                row += "│" if ((r, c), (r + 1, c)) in edges else " "
-                if c < cols:
-                    mark = clue(r * cols + c)
-                    row += mark if mark is not None else " "
-            lines.append(row)
-    return "\n".join(line.rstrip() for line in lines)
-
-
 def read_values(text: str) -> dict[Edge, int]:
     """The edges of a drawing with their values: 2 for ``═`` and ``║``, 1 for any other mark
     (positions as in :func:`read_drawing`)."""
@@ -154,7 +92,7 @@ def read_values(text: str) -> dict[Edge, int]:
 
 
 def read_drawing(text: str) -> set[Edge]:
-    """The edges of a drawing made by :func:`draw_between_cells` or :func:`draw_on_corners`.
+    """The edges of a drawing of lines between cells or on the corner lattice (the module docstring).
 
     Line ``2r``, character ``2c + 1`` is the edge ``(r, c)-(r, c + 1)``; line
     ``2r + 1``, character ``2c`` the edge ``(r, c)-(r + 1, c)``; an edge is

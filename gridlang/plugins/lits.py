@@ -1,4 +1,4 @@
-"""The LITS plug-in: its rules, checked on an answer, and its drawing.
+"""The LITS plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's LITS, as on puzz.link): shade a tetromino (four
 side-connected cells) in every outlined room; all shaded cells form one
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, piece_letter, pieces, room_index, rooms, side_neighbours, verdict
+from .common import cells_text, piece_letter, pieces, room_index, rooms, side_neighbours, verdict
 
 NAME = "LITS"
 
@@ -47,22 +47,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class LitsPlugin(Plugin):
-    """LITS: verifier and drawing (each shaded cell shows its tetromino's letter)."""
+    """LITS: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "lits"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        room_of = room_index(grid)
-        text = {}
-        for room in rooms(grid):
-            held = [i for i in room if i in shaded]
-            name = piece_letter(grid, held) or "#"
-            text.update({i: name for i in held})
-        return draw(grid, text, room_of)
 
 
 PLUGIN = LitsPlugin()

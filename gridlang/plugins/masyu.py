@@ -1,4 +1,4 @@
-"""The Masyu plug-in: its rules, checked on an answer, and its drawing.
+"""The Masyu plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Masyu, as on puzz.link ``mashu``): draw one
 single loop through the centres of cells, moving between side neighbours,
@@ -15,7 +15,7 @@ from ..grid import Grid, cell_name, edge_adjacency
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import verdict
-from .lines import chosen_edges, draw_between_cells, loop_problems
+from .lines import chosen_edges, loop_problems
 
 NAME = "Masyu"
 
@@ -57,18 +57,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class MasyuPlugin(Plugin):
-    """Masyu: verifier and drawing (the loop in box-drawing characters, the circles ``o`` and ``*``)."""
+    """Masyu: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "masyu"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):
-            return {"o": "○", "*": "●"}.get(grid.chars[i])
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), chosen_edges(solution), clue)
 
 
 PLUGIN = MasyuPlugin()

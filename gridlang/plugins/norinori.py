@@ -1,4 +1,4 @@
-"""The Norinori plug-in: its rules, checked on an answer, and its drawing.
+"""The Norinori plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Norinori, as on puzz.link): shade cells so that
 every outlined room holds exactly two shaded cells and every shaded cell
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, pieces, room_index, rooms, verdict
+from .common import cells_text, pieces, rooms, verdict
 
 NAME = "Norinori"
 
@@ -35,15 +35,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class NorinoriPlugin(Plugin):
-    """Norinori: verifier and drawing (``#`` shaded)."""
+    """Norinori: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "norinori"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        return draw(grid, {i: "#" for i in solution.true_cells("shaded")}, room_index(grid))
 
 
 PLUGIN = NorinoriPlugin()

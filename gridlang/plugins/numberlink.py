@@ -1,4 +1,4 @@
-"""The Numberlink plug-in: its rules, checked on an answer, and its drawing.
+"""The Numberlink plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Numberlink, as on puzz.link ``numlin``): join
 each pair of equal numbers by a line through the centres of cells, moving
@@ -15,7 +15,7 @@ from ..grid import Grid, cell_name, cell_names, edge_adjacency, edge_pieces
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import chosen_edges, draw_between_cells
+from .lines import chosen_edges
 
 NAME = "Numberlink"
 
@@ -43,20 +43,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class NumberlinkPlugin(Plugin):
-    """Numberlink: verifier and drawing (the lines in box-drawing characters between the numbers,
-    each number one character: 10 to 35 as the letters a to z)."""
+    """Numberlink: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "numberlink"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):  # one character a cell: 0-9, then a-z for 10-35, # above
-            n = number(grid.chars[i])
-            return None if n is None else "0123456789abcdefghijklmnopqrstuvwxyz"[n] if n < 36 else "#"
-
-        return draw_between_cells(grid.rows, grid.cols, list(grid.chars), chosen_edges(solution), clue)
 
 
 PLUGIN = NumberlinkPlugin()

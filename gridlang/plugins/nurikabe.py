@@ -1,4 +1,4 @@
-"""The Nurikabe plug-in: its rules, checked on an answer, and its drawing.
+"""The Nurikabe plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Nurikabe, as on puzz.link): shade cells so that
 the shaded cells form one orthogonally connected wall without a 2 x 2 block
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, number, pieces, verdict
+from .common import cells_text, number, pieces, verdict
 
 NAME = "Nurikabe"
 
@@ -45,16 +45,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class NurikabePlugin(Plugin):
-    """Nurikabe: verifier and drawing (``#`` shaded, the numbers)."""
+    """Nurikabe: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "nurikabe"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        return draw(grid, {i: "#" if i in shaded else str(grid.chars[i]) for i in range(grid.size)})
 
 
 PLUGIN = NurikabePlugin()

@@ -1,4 +1,4 @@
-"""The Slitherlink plug-in: its rules, checked on an answer, and its drawing.
+"""The Slitherlink plug-in: its rules, checked on an answer.
 
 Published rules (Nikoli's Slitherlink, as on puzz.link ``slither``): draw
 one single loop along the grid lines (between the corners of the cells),
@@ -13,7 +13,7 @@ from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
 from .common import number, verdict
-from .lines import cell_sides, chosen_edges, draw_on_corners, loop_problems
+from .lines import cell_sides, chosen_edges, loop_problems
 
 NAME = "Slitherlink"
 
@@ -34,18 +34,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class SlitherlinkPlugin(Plugin):
-    """Slitherlink: verifier and drawing (the loop on the corner lattice, the numbers in their cells)."""
+    """Slitherlink: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "slitherlink"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        def clue(i):
-            return grid.chars[i] if number(grid.chars[i]) is not None else None
-
-        return draw_on_corners(grid.rows, grid.cols, clue, chosen_edges(solution))
 
 
 PLUGIN = SlitherlinkPlugin()

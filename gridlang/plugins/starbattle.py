@@ -1,4 +1,4 @@
-"""The Star Battle plug-in: its rules, checked on an answer, and its drawing.
+"""The Star Battle plug-in: its rules, checked on an answer.
 
 Published rules (Hans Eendebak's Star Battle, as on puzz.link): place stars
 so that every row, every column and every outlined room holds exactly N
@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import cells_text, draw, room_index, rooms, touching, verdict
+from .common import cells_text, rooms, touching, verdict
 
 NAME = "Star Battle"
 
@@ -46,15 +46,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class StarBattlePlugin(Plugin):
-    """Star Battle: verifier and drawing (``*`` a star)."""
+    """Star Battle: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "starbattle"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        return draw(grid, {i: "*" for i in solution.true_cells("star")}, room_index(grid))
 
 
 PLUGIN = StarBattlePlugin()

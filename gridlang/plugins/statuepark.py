@@ -1,4 +1,4 @@
-"""The Statue Park plug-in: its rules, checked on an answer, and its drawing.
+"""The Statue Park plug-in: its rules, checked on an answer.
 
 Published rules (Statue Park, as on puzz.link): place every piece of the
 bank on the grid as shaded cells, each exactly once (rotations and
@@ -18,7 +18,7 @@ from collections import Counter
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import PENTOMINOES, TETROMINOES, cells_text, draw, form_letter, free_form, piece_letter, pieces, verdict
+from .common import PENTOMINOES, TETROMINOES, cells_text, form_letter, free_form, pieces, verdict
 
 NAME = "Statue Park"
 
@@ -69,19 +69,12 @@ def _name(form: tuple) -> str:
 
 
 class StatueParkPlugin(Plugin):
-    """Statue Park: verifier and drawing (each piece by its letter, the circles)."""
+    """Statue Park: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "statuepark"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        shaded = set(solution.true_cells("shaded"))
-        text = {i: str(ch) for i, ch in enumerate(grid.chars)}
-        for piece in pieces(grid.rows, grid.cols, shaded):
-            text.update({i: piece_letter(grid, piece) or "#" for i in piece})
-        return draw(grid, text)
 
 
 PLUGIN = StatueParkPlugin()

@@ -1,4 +1,4 @@
-"""The Sudoku plug-in: its rules, checked on an answer, and its drawing.
+"""The Sudoku plug-in: its rules, checked on an answer.
 
 Published rules: fill an N x N grid with the digits 1 to N, N = box_rows x
 box_cols (box_rows and box_cols 3 when not given), so that every row, every
@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..grid import Grid, cell_name
 from ..solution import Solution
 from . import Plugin, Verdict
-from .common import draw, number, verdict
+from .common import number, verdict
 
 NAME = "Sudoku"
 
@@ -45,20 +45,12 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
 
 
 class SudokuPlugin(Plugin):
-    """Sudoku: verifier and drawing (the digits, boxes outlined)."""
+    """Sudoku: the verifier of the published rules (drawn from the spec's looks)."""
 
     name = "sudoku"
 
     def verify(self, grid, solution, params, variant=None):
         return verify(grid, solution, params, variant)
-
-    def render(self, grid: Grid, solution: Solution) -> str:
-        digits = solution.decisions.get("digit", {})
-        n = grid.rows
-        height = int(n ** 0.5 + 1e-9)
-        width = n // height if height else n
-        box = [(i // n // height) * n + (i % n) // width for i in range(n * n)]
-        return draw(grid, {i: str(v) for i, v in digits.items()}, box)
 
 
 PLUGIN = SudokuPlugin()

@@ -1,141 +1,246 @@
-"""puzz.link URLs: decode a puzzle's URL into the text map of its genre.
+"""puzz.link URLs read and written through a spec's ``format puzzlink`` statement.
 
-A puzz.link (pzprjs) URL is ``https://puzz.link/p?GENRE/[v:VARIANT/][FLAGS/]COLS/ROWS/BODY``.
-The body holds the puzzle in the genre's encoding; the encodings below are
-the pzprjs ones (``src/variety-common/Encode.js`` and each genre's
-``src/variety/*.js`` in robx/pzprjs, MIT licence), read from their
-description and re-implemented here:
+A spec states its URL format (docs/language.md, "puzz.link formats")::
 
-numbers (``decodeNumber16``)
-    one cell after the other: ``0``-``f`` a number 0-15; ``-XX`` two hex
-    digits (16-255); ``+XXX`` three (256-4095); ``=XXX`` 4096 more;
-    ``%XXX``/``@XXX`` 8192 more; ``*XXXX`` 12240 more; ``$XXXXX`` 77776
-    more; ``.`` a number not given (``?``); ``g``-``z`` skip 1-20 cells.
-room borders (``decodeBorder``)
-    base-32 digits of 5 bits each, most significant first: first the
-    ``(cols-1)*rows`` borders between side-by-side cells, row by row, then
-    the ``cols*(rows-1)`` borders between cells one above the other, row by
-    row. The rooms are the areas the borders enclose.
-room numbers (``decodeRoomNumber16``)
-    the number encoding, one entry per room, rooms in the order of their
-    first cell (row-major); the number stands in the room's top cell of its
-    leftmost column.
-Hitori numbers (``decodeHitori``)
-    one character per cell, base 36 (``1``-``z``); ``-XX`` two base-36
-    digits; ``.``... (``%``/``@`` an unknown number).
-circles (``decodeCircle``)
-    base-27 digits, three cells each (9, 3, 1): 0 none, 1 white, 2 black.
-piece banks (``decodePieceBank``)
-    ``//K`` a preset (``p`` the 12 pentominoes, ``t`` the 5 tetrominoes,
-    ``d`` two of each tetromino), or ``/N/P1/.../PN``, N pieces of the
-    puzzle's own: width and height (one base-36 digit each), then the
-    cells row by row, five to a base-32 digit (or ``W:BITS``).
+    format puzzlink "GENRE" "ALIAS":
+        rooms: borders
+        room numbers: number16
 
-Genre names are pzprjs's, with its aliases (``mashu``/``masyu``/``pearl``,
-``numlin``/``numberlink``, ``arukone``, ``slither``/``slitherlink``,
-``heyawacky``); :data:`GENRES` lists what is decoded, :func:`genre_of` names
-the canonical genre of any alias. Every malformed URL is a
-:class:`UrlError` pointing at the character where the problem starts.
+This package holds what every format shares and names no genre: the URL
+envelope (:mod:`.url`), the body read from the left (:mod:`.body`), pzprjs's
+shared encodings (:mod:`.numbers`, :mod:`.clues`, :mod:`.bits`,
+:mod:`.banks`, listed by :func:`.encoding.encodings`), the engine that runs
+a declaration both ways (:mod:`.engine`), and the index of the bundled
+specs by the genre names their formats declare (:mod:`.index`).
+
+Which spec reads a URL: the one given (its format must name the URL's
+genre), else the bundled spec whose format names it. Every malformed URL
+is a :class:`UrlError` pointing at the character where the problem starts.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .lines import DECODERS as _LINE_DECODERS
-from .reader import _Reader
-from .shading import DECODERS as _SHADING_DECODERS
-from .url import ALIASES, SPEC_PUZZLES, Decoded, UrlError, error, genre_of, parse_url
+from .engine import Decoded, Engine
+from .url import PuzzLink, UrlError, Where, error, parse_url, url_line
 
-__all__ = ["ALIASES", "Decoded", "GENRES", "SPEC_PUZZLES", "UrlError", "bundled_spec", "compile_url", "decode",
-           "error", "genre_of", "load_url", "parse_url"]
-
-_DECODERS = {**_SHADING_DECODERS, **_LINE_DECODERS}
+__all__ = ["Decoded", "PuzzLink", "UrlError", "Where", "bundled_spec", "compile_url", "decode", "encode", "encode_map",
+           "engine_of", "error", "load_url", "map_from_url", "parse_url", "url_line"]
 
 
-
-def decode(url: str) -> Decoded:
-    """Decode a puzz.link URL into its genre's text map.
-
-    Args:
-        url: the URL.
-
-    Returns:
-        The genre and its text map (see ``docs/gallery.md`` for each format).
+def bundled_spec(pid: str, link: PuzzLink | None = None) -> Path:
+    """The bundled spec whose format reads ``pid`` URLs.
 
     Raises:
-        UrlError: the URL is malformed, its genre is not decoded, or its body
-            disagrees with its size.
+        UrlError: no bundled spec reads them, or none are installed; at the
+            URL's genre when ``link`` is given.
     """
-    link = parse_url(url)
-    decoder = _DECODERS.get(link.genre)
-    if decoder is None:
-        raise error(link, f"gridlang does not decode {link.genre} URLs yet (it decodes: "
-                          f"{', '.join(sorted(_DECODERS))})", link.offset)
-    reader = _Reader(link)
-    text = decoder(reader)
-    return Decoded(link.genre, text, link)
+    from .index import NoBundle, bundled_spec_for, listing
 
-
-GENRES: tuple[str, ...] = tuple(sorted(_DECODERS))
-"""The genres whose URLs are decoded."""
-
-
-# --------------------------------------------------------------- using them
-
-def bundled_spec(genre: str) -> Path:
-    """The bundled spec of a genre: ``GENRE.grid`` of the installed
-    ``gridlang.puzzles`` (the repository's ``puzzles/``).
-
-    Raises:
-        UrlError: the genre has no bundled spec.
-    """
-    from importlib import resources
-
+    at = link.pid_at if link is not None else None
     try:
-        path = Path(str(resources.files("gridlang.puzzles").joinpath(f"{genre}.grid")))
-    except ModuleNotFoundError:  # an install from before the specs were packaged
-        raise UrlError(f"there is no bundled spec for {genre} in this installation (reinstall gridlang, or "
-                       "give the spec's path)") from None
-    if not path.is_file():
-        raise UrlError(f"there is no bundled spec for {genre} ({path} is missing); give the spec's path")
+        path = bundled_spec_for(pid)
+    except NoBundle:
+        raise _error(link, f"there is no bundled spec for {pid} in this installation (reinstall gridlang, or give "
+                           "the spec's path)", at) from None
+    if path is None:
+        raise _error(link, f"unknown genre {pid!r}: no bundled spec reads its URLs (they read: {listing()}); give "
+                           f"a spec whose format names {pid!r}", at)
     return path
 
 
-def load_url(url: str, spec: str | Path | None = None):
-    """Decode a URL into a map for a spec, choosing the genre's bundled spec when none is given.
+def _error(link: PuzzLink | None, message: str, at: int | None) -> UrlError:
+    return error(link, message, at) if link is not None else UrlError(message)
 
-    Args:
-        url: the puzz.link URL.
-        spec: the ``.grid`` spec, or None for the genre's bundled one.
 
-    Returns:
-        ``(spec_path, decoded, map_data)``: the spec to use, the decoded
-        puzzle, and its map (:class:`~gridlang.maps.MapData`, named after
-        the URL's genre).
+def engine_of(spec) -> Engine | None:
+    """The format engine of a parsed spec, or None when it declares no puz.link format.
 
     Raises:
-        UrlError: the URL is malformed, or its genre is not the spec's.
-        GridlangError: the spec cannot be read.
+        GridlangError: the spec does not check.
+    """
+    from ..checker import check
+    from .index import format_of
+
+    fmt = format_of(spec)
+    return None if fmt is None else Engine(spec, check(spec), fmt)
+
+
+def _reader_for(link: PuzzLink, spec):
+    """The parsed spec whose format reads ``link``.
+
+    ``spec`` (a path or a parsed spec) reads it when its format names the
+    URL's genre; None takes the bundled spec whose format does.
+
+    Raises:
+        UrlError: ``spec`` declares no format, or its format names other
+            genres (the message names the bundled spec that reads the URL),
+            or no bundled spec reads the genre; at the URL's genre.
+    """
+    from .. import ast
+    from ..parser import parse_file
+    from .index import NoBundle, bundled_spec_for, format_of, listing
+
+    if spec is None:
+        return parse_file(bundled_spec(link.pid, link))
+    tree = spec if isinstance(spec, ast.Spec) else parse_file(spec)
+    fmt = format_of(tree)
+    if fmt is not None and link.pid in fmt.names:
+        return tree
+    try:
+        other = bundled_spec_for(link.pid)
+    except NoBundle:
+        other = None
+    hint = (f"; the bundled {other.name} reads them" if other is not None else
+            f"; no bundled spec reads them either (they read: {listing()})")
+    reads = (f"'s format reads {'/'.join(fmt.names)} URLs" if fmt is not None else
+             " declares no puzz.link format (format puzzlink ...)")
+    raise error(link, f"the URL is a {link.pid} puzzle, but {Path(tree.path).name}{reads}{hint}", link.pid_at)
+
+
+def decode(url: str, spec=None, where: Where | None = None) -> Decoded:
+    """Read a puzz.link URL into a text map through a spec's format.
+
+    Args:
+        url: the URL.
+        spec: the spec (a path or a parsed :class:`~gridlang.ast.Spec`)
+            whose format names the URL's genre, or None for the bundled
+            spec whose format does.
+        where: where the URL stands, for error carets (default ``--url``).
+
+    Returns:
+        The text map and what it was read with.
+
+    Raises:
+        UrlError: a malformed URL, a genre no (given or bundled) spec
+            reads, a body its format cannot read; located in the URL.
+        GridlangError: the spec cannot be read or does not check.
+    """
+    link = parse_url(url, where)
+    return engine_of(_reader_for(link, spec)).decode(link)
+
+
+def load_url(url: str, spec=None, where: Where | None = None, name: str | None = None):
+    """Decode a URL into a map for a spec (the bundled one of its genre when none is given).
+
+    Args:
+        url: the URL.
+        spec: a spec path, or None.
+        where: where the URL stands (default ``--url``).
+        name: what the map is called in messages (default ``<PID from --url>``).
+
+    Returns:
+        ``(spec_path, decoded, map_data)``.
+
+    Raises:
+        UrlError: as :func:`decode`.
+        GridlangError: the spec cannot be read, or the decoded map is not one of its maps.
     """
     from ..maps import parse_map
+
     from ..parser import parse_file
 
-    decoded = decode(url)
-    path = Path(spec) if spec is not None else bundled_spec(decoded.genre)
-    puzzle = parse_file(path).puzzle
-    name = puzzle.name if puzzle is not None else None
-    want = SPEC_PUZZLES[decoded.genre]
-    if name is None or " ".join(name.split()).casefold() != want.casefold():
-        raise error(decoded.link, f"the URL is a {decoded.link.pid} puzzle ({want}), but {path} states "
-                                  f"{'the rules of ' + repr(name) if name else 'no puzzle name'}",
-                    decoded.link.url.find("?") + 1)
-    data = parse_map(decoded.text, f"<{decoded.genre} from --url>", name)
+    link = parse_url(url, where)
+    reader = _reader_for(link, spec)
+    decoded = engine_of(reader).decode(link)
+    path = Path(spec) if spec is not None else Path(reader.path)
+    tree = reader if path == Path(reader.path) else parse_file(path)
+    puzzle = tree.puzzle.name if tree.puzzle is not None else None
+    data = parse_map(decoded.text, name or f"<{link.pid} from {link.where.path}>", puzzle)
     return path, decoded, data
 
 
-def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str] | None = None):
+def map_from_url(text: str, path: str, spec=None, puzzle: str | None = None):
+    """The map of a file that holds a puzz.link URL instead of a grid (see :func:`url_line`).
+
+    Args:
+        text: the file's text.
+        path: its name, for errors (the caret stands in the file).
+        spec: the parsed spec it is read for (its format reads the URL), or None for the bundled spec
+            of the URL's genre.
+        puzzle: the spec's puzzle name (its plug-in reads the decoded map).
+
+    Returns:
+        The decoded map, or None when the file holds no URL.
+
+    Raises:
+        UrlError: as :func:`decode`, located in the file.
+    """
+    from ..maps import parse_map
+
+    found = url_line(text)
+    if found is None:
+        return None
+    line, column, url = found
+    link = parse_url(url, Where(path, line, column, text))
+    reader = _reader_for(link, spec)
+    decoded = engine_of(reader).decode(link)
+    if puzzle is None and reader.puzzle is not None:
+        puzzle = reader.puzzle.name
+    return parse_map(decoded.text, f"<{link.pid} from {path}>", puzzle)
+
+
+def encode(spec, data, params: dict[str, str] | None = None) -> str:
+    """Write a read map as a puzz.link URL through its spec's format.
+
+    Args:
+        spec: the spec, a path or a parsed :class:`~gridlang.ast.Spec`.
+        data: the map (:class:`~gridlang.maps.MapData`).
+        params: parameter values from the command line, as text.
+
+    Returns:
+        The URL, named by the format's first genre name.
+
+    Raises:
+        GridlangError: the spec declares no format, a parameter is bad, or
+            the format cannot write the map (located in the map).
+    """
+    from .. import ast
+    from ..errors import SemanticError, Span
+    from ..params import resolve_params
+    from ..parser import parse_file
+
+    tree = spec if isinstance(spec, ast.Spec) else parse_file(spec)
+    engine = engine_of(tree)
+    if engine is None:
+        raise SemanticError(f"{tree.path} declares no puzz.link format (format puzzlink \"NAME\": ...), so its maps "
+                            "have no URL", Span(tree.path, 1, 1))
+    symbols = engine.sym
+    values = resolve_params(symbols, data, params)
+    raw = {}
+    for name, param in symbols.params.items():
+        if params and name in params:
+            raw[name] = params[name]
+        elif name in data.params:
+            raw[name] = data.params[name][0]
+        elif isinstance(param.default, str):
+            raw[name] = param.default
+    return engine.encode(data, values, raw)
+
+
+def encode_map(spec_path, map_path, params: dict[str, str] | None = None) -> str:
+    """Write a map file as a puzz.link URL through its spec's format (see :func:`encode`).
+
+    Raises:
+        GridlangError: as :func:`encode`, or the map file cannot be read.
+    """
+    from ..maps import read_map
+    from ..parser import parse_file
+
+    tree = parse_file(spec_path)
+    data = read_map(map_path, tree.puzzle.name if tree.puzzle else None, spec=tree)
+    return encode(tree, data, params)
+
+
+def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str] | None = None, deadline=None):
     """Parse, check and compile a spec against a URL's puzzle.
+
+    Args:
+        url: the puzz.link URL.
+        spec: the spec to use, or None for the genre's bundled one.
+        params: parameter values from the command line, as text.
+        deadline: the command's :class:`~gridlang.deadline.Deadline`, read while compiling.
 
     Returns:
         ``(model, seconds)``: the model, and seconds ``parse`` (the URL,
@@ -143,6 +248,7 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
 
     Raises:
         GridlangError: a bad URL, spec, map or parameter, located.
+        BuildTimeout: ``deadline`` passed while compiling.
     """
     import time
 
@@ -155,7 +261,7 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
     tree = parse_file(path)
     symbols = check(tree)
     parse = time.perf_counter() - t0
-    model, seconds = load_checked(tree, symbols, data, params)
+    model, seconds = load_checked(tree, symbols, data, params, deadline)
     seconds["parse"] = parse + seconds.pop("read", 0.0)  # the URL, the spec, the grid and parameters
     model.info["spec"] = str(path)
     model.info["map"] = url

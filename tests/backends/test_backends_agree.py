@@ -67,3 +67,34 @@ def test_sealed_pocket_on_every_backend_and_strategy(backend, tmp_path):
     for strategy in set(type(get_backend(backend)).connectivity) & {"cuts", "flow", "reach"}:
         report = solve(SPECS["standard"], path, None, backend, SolveOptions(connectivity=strategy))
         assert (report.result.status, report.score) == (Status.OPTIMAL, 2), strategy
+
+
+ROOT_OUTSIDE = {
+    "horse on the border": "budget: 3\n~H~\n~.~\n~~~\n",
+    "horse alone, 1x1": "budget: 0\nH\n",
+    "horse on a corner": "budget: 4\nH..\n...\n...\n",
+}
+"""Maps whose horse stands on the border: its pen must avoid the border and
+holds it, so no answer exists. The compiled region lists no border cell,
+the root included; MILP said "root cell (0, 1) is not among its members"
+(exit 1) and CP-SAT's tree raised KeyError."""
+
+
+@pytest.mark.parametrize("name", list(ROOT_OUTSIDE))
+def test_a_root_outside_its_region_is_infeasible_on_every_backend_and_strategy(backend, tmp_path, name):
+    path = tmp_path / "border.txt"
+    path.write_text(ROOT_OUTSIDE[name])
+    for strategy in type(get_backend(backend)).connectivity:
+        report = solve(SPECS["standard"], path, None, backend, SolveOptions(connectivity=strategy))
+        assert report.result.status is Status.INFEASIBLE, strategy
+        assert report.solution is None
+
+
+def test_a_root_outside_its_region_exits_2_from_the_command_line(tmp_path, capsys):
+    from gridlang.cli import main
+
+    path = tmp_path / "border.txt"
+    path.write_text(ROOT_OUTSIDE["horse on the border"])
+    for args in (["--backend", "milp"], ["--backend", "milp", "-c", "flow"], ["--backend", "cpsat", "-c", "tree"]):
+        assert main(["solve", str(SPECS["standard"]), "--map", str(path), *args]) == 2, args
+    assert "Traceback" not in capsys.readouterr().err

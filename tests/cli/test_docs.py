@@ -43,9 +43,11 @@ def test_the_docs_show_what_gridlang_prints_today():
 def test_every_gallery_genre_has_its_output_and_picture():
     gen = generator()
     found = gen.blocks("docs/gallery.md", (REPO / "docs" / "gallery.md").read_text(encoding="utf-8"))
-    runs = [b.args for b in found if b.kind == "run"]
+    runs = [b.args for b in found if b.kind == "run" and b.args.startswith("gridlang solve ")]
     assert len(runs) == 12 and all("--png docs/gallery/" in r for r in runs)
     assert len({r.split("--png ")[1] for r in runs}) == 12
+    imports = [b.args for b in found if b.kind == "run" and b.args.startswith("gridlang import ")]
+    assert len(imports) == 12  # the map each instance's URL stands for
     readme = gen.blocks("README.md", (REPO / "README.md").read_text(encoding="utf-8"))
     assert [b.kind for b in readme] == ["run", "run", "run", "draw"]
 
@@ -83,6 +85,24 @@ def test_a_changed_output_is_out_of_date_until_the_script_rewrites_it(tmp_path):
     assert gen.generate(check=True, root=tmp_path, docs=("docs/page.md",)) == []
     gen.generate(root=tmp_path, docs=("docs/page.md",))
     assert page.read_text() == text  # the same bytes on a rerun, though the seconds differ
+
+
+def test_two_opaque_pictures_of_one_size_differ_by_their_pixels(tmp_path):
+    """A difference image's getbbox() looks at alpha alone: opaque pictures compared so were all the same."""
+    import io
+
+    from PIL import Image
+
+    def png(colour) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGBA", (4, 4), colour).save(out, format="PNG")
+        return out.getvalue()
+
+    gen = generator()
+    path = tmp_path / "p.png"
+    path.write_bytes(png((255, 255, 255, 255)))
+    assert gen.same_picture(path, png((255, 255, 255, 255)))
+    assert not gen.same_picture(path, png((0, 0, 0, 255)))
 
 
 def test_timings_are_masked_and_kept_until_their_line_changes():

@@ -319,7 +319,7 @@ def test_rows_within_the_limit_solve_exactly(tmp_path, capsys, backend):
     assert code == 0 and "score 66 (checked by the spec's rules)" in out
 
 
-def test_a_model_beyond_the_variable_limit_is_refused_at_its_statement(tmp_path, capsys):
+def test_a_model_beyond_the_variable_limit_is_refused_at_the_values_that_make_it(tmp_path, capsys):
     spec = write(tmp_path, "tile cell '.'\nparam sizes: set of int\ndecide kind: {snake} | sizes on all\n"
                            "require count(kind = snake) >= 1\n", "enum.grid")
     path = write(tmp_path, "sizes: 1..100\n" + ("." * 200 + "\n") * 200, "wide.txt")
@@ -327,8 +327,8 @@ def test_a_model_beyond_the_variable_limit_is_refused_at_its_statement(tmp_path,
     code, out, err = run_cli(["compile", spec, "--map", path], capsys)
     assert time.perf_counter() - t0 < 5
     assert (code, out) == (1, "")
-    assert err.startswith(f"{spec}:3:8: error: on this 200x200 map the statement makes the model larger than "
-                          "1,000,000 variables, the most gridlang builds")
+    assert err.startswith(f"{spec}:3:24: error: with sizes, 'kind' has 101 values on 40,000 cells of this map: "
+                          "4,040,000 variables, more than the 1,000,000 a model holds")
 
 
 # ------------------------------------------------------------- the command line

@@ -135,7 +135,9 @@ def test_snake_eggs_png_shows_the_snake_green_and_each_egg_in_its_tint(six):
 
 # ---------------------------------------------------------------- defaults
 
-def test_a_puzzle_without_plugin_gets_hashed_colours_blocks_and_a_shaded_region(tmp_path):
+def test_a_puzzle_without_plugin_or_looks_gets_hashed_colours_blocks_and_a_shaded_region(tmp_path):
+    """No plug-in and no `draw` statement: tiles and decisions of no standard look take colours
+    hashed from their names; the tile of empty cells ('.') is white, as every genre's."""
     spec = tmp_path / "fence.grid"
     spec.write_text(HORSE.read_text().replace('puzzle "enclose.horse"', 'puzzle "Fence Test"'))
     report = solve(spec, DAILY_07)
@@ -145,7 +147,9 @@ def test_a_puzzle_without_plugin_gets_hashed_colours_blocks_and_a_shaded_region(
     marks = classes(root, "mark wall")
     assert len(marks) == 12 and {m.get("fill") for m in marks} == {hashed_colour("wall", 0.3, 0.6)} == {"#7a1f4b"}
     grass = classes(root, "tile tile-grass")
-    assert {t.get("fill") for t in grass} == {hashed_colour("grass", 0.88, 0.35)}
+    assert {t.get("fill") for t in grass} == {"#ffffff"}
+    cherries = classes(root, "tile tile-cherry")
+    assert {t.get("fill") for t in cherries} == {hashed_colour("cherry", 0.88, 0.35)}
     assert len(classes(root, "glyph glyph-char")) == 11  # the cherries and the horse; grass is the commonest, water impassable
     assert len(classes(root, "region region-pen")) == 1
     assert canvas.to_svg() == picture(report.model, report.solution, cell=20).to_svg()  # the same, run after run
@@ -227,11 +231,12 @@ def test_a_cell_size_below_four_is_an_error(capsys):
         "gridlang solve: error: argument --cell: a cell must be 4 pixels or more, not 3")
 
 
-# "wall-clock" is a measure of time, not the puzzle's wall.
-PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock)|portal|water|grass", re.IGNORECASE)
+# "wall-clock" is a measure of time, not the puzzle's wall; "walls" is a look (thick borders on edges).
+PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock|s\b)|portal|water|grass", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("module", ["draw.py", "canvas.py", "picture.py", "lattice.py", "imaging.py"])
+@pytest.mark.parametrize("module", ["draw.py", "canvas.py", "picture.py", "lattice.py", "imaging.py", "looks.py", "lookstyle.py",
+                                    "glyphs.py", "strokes.py", "textdraw.py"])
 def test_the_drawing_and_reading_layers_name_no_puzzle(module):
     text = (REPO / "gridlang" / module).read_text(encoding="utf-8")
     found = [f"{module}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in PUZZLE_WORDS.finditer(text)]

@@ -121,7 +121,7 @@ def test_registered_plugin_reads_its_map_and_fills_the_status_line_and_json(tall
     assert isinstance(find_plugin("Tally Marks"), Plugin) and find_plugin("TALLY MARKS").name == "tally"
     assert main(["solve", str(spec), "--map", str(grid)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("##...\n")  # no renderer of its own: the generic drawing
+    assert out.startswith("# # . . .\n")  # no renderer of its own: drawn from the spec's looks
     assert "score 2 (checked by the spec's rules)   status OPTIMAL   marked 2   backend" in out
     assert main(["solve", str(spec), "--map", str(grid), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -484,12 +484,16 @@ def test_written_files_are_reproducible_and_labelled(tmp_path):
     assert open(a[0], "rb").read() == open(b[0], "rb").read()
     assert open(a[1], "rb").read() == open(b[1], "rb").read()
     text = open(a[0]).read()
-    assert text.splitlines()[:6] == [
+    assert text.splitlines()[:9] == [
         "* gridlang model of puzzle 'tiny'",
         "* map: tiny.txt",
         "* spec: tiny.grid",
         "* connectivity: single-commodity flow",
         "* columns: see the sidecar .vars.json; rows end in _L<line> of the spec",
+        "* run: python -c \"import highspy; h = highspy.Highs(); h.readModel('FILE'); h.run(); "
+        "h.writeSolution('ANSWER', 1)\"",
+        "* then: gridlang decode SPEC --map MAP --solution ANSWER --format mps (SPEC, MAP and parameters as above)",
+        "* (any MIP solver will do: HiGHS, Gurobi, SCIP and CBC solution files are read)",
         "* Source:     Pyomo MPS Writer",
     ]
     assert backend.notes == []

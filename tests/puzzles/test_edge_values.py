@@ -4,9 +4,9 @@
   assignment of values to a tiny map's edges is judged by the interpreter
   (sums and BFS over the given edges, no IR), and each backend must
   enumerate exactly the assignments it accepts.
-* The real Hashiwokakero instances solve to their published answers,
-  proved unique, on every backend; the genre's verifier accepts them and
-  rejects a changed bridge; their URLs decode to the instances.
+* The real Hashiwokakero instances (solved to their published answers by
+  tests/puzzles/test_instances.py): the genre's verifier accepts them and
+  rejects a changed bridge.
 * Slitherlink stated with explicit corner rules (degree 0 or 2 at every
   corner, each clue counted over the cell's corners, the line connected)
   gives the bundled spec's unique answer on its instances.
@@ -34,8 +34,6 @@ from gridlang.params import resolve_params
 from gridlang.parser import parse_file, parse_spec
 from gridlang.pipeline import load_checked, solve, solve_model
 from gridlang.plugins import find_plugin
-from gridlang.plugins.lines import read_drawing, read_values
-from gridlang.puzzlink import decode
 from gridlang.solution import Solution
 
 
@@ -138,19 +136,14 @@ def test_brute_force_counts():
 
 # ------------------------------------------------------------------ Hashiwokakero
 
+def _published(folder: str, name: str, decision: str) -> dict:
+    """The published answer's edges with a value other than 0 (``NAME.answer.json``)."""
+    answer = json.loads((PUZZLES / "instances" / folder / f"{name}.answer.json").read_text(encoding="utf-8"))
+    return {(tuple(a), tuple(b)): v for (a, b), v in answer["decisions"][decision] if v}
+
+
 def _hashi_known(name: str) -> dict:
-    return read_values((HASHI / f"{name}.answer").read_text(encoding="utf-8"))
-
-
-@pytest.mark.parametrize("name", ["pzprjs_5x5", "cspuz_6x6"])
-def test_hashiwokakero_known_answer_and_uniqueness(name, backend):
-    report = solve(PUZZLES / "hashiwokakero.grid", HASHI / f"{name}.txt", backend=backend, unique=True,
-                   options=SolveOptions(time_limit=120))
-    assert report.verdict is not None and report.verdict.ok, "the genre's own verifier ran and accepted it"
-    bridges = report.solution.decisions["bridge"]
-    assert len(bridges) == {"pzprjs_5x5": 40, "cspuz_6x6": 60}[name], "every edge has a value"
-    assert {e: v for e, v in bridges.items() if v} == _hashi_known(name)
-    assert report.unique is True and len(report.solutions) == 1
+    return _published("hashiwokakero", name, "bridge")
 
 
 def test_hashiwokakero_answers_as_drawn():
@@ -176,18 +169,6 @@ def test_hashiwokakero_verifier_rejects_a_changed_bridge():
     cut = {e: v for e, v in known.items() if e[0][0] != 4 and e[1][0] != 4}  # no bridge to the bottom row
     verdict = plugin.verify(grid, Solution({"bridge": cut}, {}), {})
     assert any("apart from the one at row 1, column 1" in p for p in verdict.problems), verdict.problems
-
-
-@pytest.mark.parametrize("url,name", [
-    ("https://puzz.link/p?hashi/5/5/4g2i3h23k3g1g3g4g3", "pzprjs_5x5"),
-    ("https://puzz.link/p?hashikake/6/6/3g1g2.g.g2h.g2g.h.g4g3h4g.g2g.h2", "cspuz_6x6"),
-])
-def test_hashiwokakero_url_decodes_to_the_instance(url, name):
-    decoded = decode(url)
-    assert decoded.genre == "hashiwokakero"
-    grid = [ln for ln in decoded.text.splitlines() if not ln.startswith("#")]
-    assert grid == [ln for ln in (HASHI / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-                    if not ln.startswith("#")]
 
 
 def test_hashiwokakero_json_lists_every_edge_with_its_value_and_verifies(tmp_path, capsys):
@@ -228,6 +209,8 @@ decide line: bool on corner edges
 require for each corner v: degree(line, v) == 0 or degree(line, v) == 2
 require for each c in clue: sum(count(line[v, w] for w in corners(c)) for v in corners(c)) == 2 * value(c)
 require line is connected
+format puzzlink "slither":
+    cells: number4
 """
 
 
@@ -240,7 +223,7 @@ def test_slitherlink_stated_by_its_corners_gives_the_bundled_answer(name, backen
     report = solve(spec, instance, backend=backend, unique=True, options=SolveOptions(time_limit=120))
     assert report.verdict is not None and report.verdict.ok, "Slitherlink's own verifier accepted it"
     assert report.unique is True and bundled.unique is True
-    known = read_drawing((PUZZLES / "instances" / "slitherlink" / f"{name}.answer").read_text(encoding="utf-8"))
+    known = set(_published("slitherlink", name, "line"))
     assert set(report.solution.decisions["line"]) == set(bundled.solution.decisions["line"]) == known
 
 
@@ -254,7 +237,7 @@ def _evaluate(spec_text: str, map_path: Path, decisions: dict):
 
 def test_a_corner_rule_broken_by_a_missing_edge_is_located():
     instance = PUZZLES / "instances" / "slitherlink" / "cspuz_4x4.txt"
-    known = read_drawing((PUZZLES / "instances" / "slitherlink" / "cspuz_4x4.answer").read_text(encoding="utf-8"))
+    known = _published("slitherlink", "cspuz_4x4", "line")
     assert _evaluate(SLITHER_BY_CORNERS, instance, {"line": {e: True for e in known}}).ok
     broken = {e: True for e in known if e != ((0, 0), (0, 1))}
     verdict = _evaluate(SLITHER_BY_CORNERS, instance, {"line": broken})

@@ -1,8 +1,12 @@
-"""puzz.link URLs: decoded into each genre's text map, solved to the known answer, and bad URLs located."""
+"""puzz.link URLs through the specs' formats: solved with the bundled spec or a user's own, printed by
+``gridlang import``, written back by ``gridlang export --format puzzlink``, read from map files, and
+bad URLs located."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,10 +14,11 @@ import pytest
 from gridlang import cli
 from gridlang.errors import GridlangError
 from gridlang.maps import parse_map
-from gridlang.puzzlink import UrlError, decode, genre_of, load_url, parse_url
+from gridlang.puzzlink import UrlError, decode, load_url, parse_url
 
 ROOT = Path(__file__).resolve().parents[2]
-INSTANCES = ROOT / "puzzles" / "instances"
+PUZZLES = ROOT / "puzzles"
+INSTANCES = PUZZLES / "instances"
 
 # Every instance made from a real URL: (genre, instance, URL).
 URLS = [
@@ -37,14 +42,13 @@ URLS = [
 
 
 def _body(text: str) -> list[str]:
-    return [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+    return [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("# ")]
 
 
 @pytest.mark.parametrize("genre,name,url", URLS, ids=[f"{g}-{n}" for g, n, _ in URLS])
-def test_url_decodes_to_the_instance_file(genre, name, url):
-    decoded = decode(url)
-    assert decoded.genre == genre
-    assert _body(decoded.text) == _body((INSTANCES / genre / f"{name}.txt").read_text(encoding="utf-8"))
+def test_the_instance_file_holds_the_url(genre, name, url):
+    assert url in (INSTANCES / genre / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    assert Path(decode(url).spec).name == f"{genre}.grid"
 
 
 @pytest.mark.parametrize("genre,name,url", URLS, ids=[f"{g}-{n}" for g, n, _ in URLS])
@@ -53,18 +57,24 @@ def test_solve_url_with_the_bundled_spec_gives_the_known_answer(genre, name, url
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["unique"] is True and out["verified"] and out["map"] == url
     assert out["spec"].endswith(f"{genre}.grid")
-    answer = (INSTANCES / genre / f"{name}.answer").read_text(encoding="utf-8").split()
-    name_of = {"starbattle": "star", "sudoku": "digit"}.get(genre, "shaded")
-    if genre == "sudoku":
-        got = {(r, c): v for (r, c), v in out["decisions"][name_of]}
-        assert ["".join(str(got[r, c]) for c in range(len(answer))) for r in range(len(answer))] == answer
-    else:
-        marked = {tuple(cell) for cell, _ in out["decisions"][name_of]}
-        assert marked == {(r, c) for r, row in enumerate(answer) for c, ch in enumerate(row) if ch in "#*"}
+    known = json.loads((INSTANCES / genre / f"{name}.answer.json").read_text(encoding="utf-8"))
+    assert out["decisions"] == known["decisions"]
+
+
+def test_decoded_maps_of_each_kind():
+    """A room layer with the stars in a header; numbers of several figures; Sudoku's boxes from the size;
+    a bank of pieces drawn as rows of 0 and 1."""
+    assert _body(decode("https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou").text)[:3] == [
+        "stars: 1", "......", "......"]
+    assert _body(decode("https://puzz.link/p?nurikabe/3/2/-28h+1f4h").text) == [" 40   .   .", "500   .   ."]
+    assert _body(decode("https://puzz.link/p?sudoku/6/6/g1zt").text)[:2] == ["box_rows: 2", "box_cols: 3"]
+    assert "pieces: 10/10/11, 11/11" in _body(decode("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/22u").text)
+    data = parse_map(decode("https://puzz.link/p?nurikabe/3/2/-28h+1f4h").text, "m.txt")
+    assert data.rows == [["40", ".", "."], ["500", ".", "."]]
 
 
 def test_solve_with_a_spec_and_a_url(capsys):
-    code = cli.main(["solve", str(ROOT / "puzzles" / "nurikabe.grid"), "--url",
+    code = cli.main(["solve", str(PUZZLES / "nurikabe.grid"), "--url",
                      "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g", "--unique"])
     out = capsys.readouterr().out
     assert code == 0 and "unique: the solution is the only one (proved)" in out
@@ -81,31 +91,27 @@ def test_import_prints_the_text_map(capsys):
 
 @pytest.mark.parametrize("alias,genre", [("mashu", "masyu"), ("masyu", "masyu"), ("pearl", "masyu"),
                                          ("numlin", "numberlink"), ("slither", "slitherlink"),
-                                         ("heyawacky", "heyawake"), ("Nurikabe", "nurikabe")])
-def test_pzprjs_aliases(alias, genre):
-    assert genre_of(alias) == genre
+                                         ("heyawacky", "heyawake"), ("Nurikabe", "nurikabe"), ("hashi", "hashiwokakero"),
+                                         ("bridges", "hashiwokakero"), ("snakeegg", "snake_eggs")])
+def test_the_bundled_specs_are_found_by_the_names_their_formats_declare(alias, genre):
+    from gridlang.puzzlink import bundled_spec
+
+    assert bundled_spec(alias.lower()).name == f"{genre}.grid"
 
 
 def test_alias_decodes_like_its_genre():
     a = decode("https://puzz.link/p?heyawacky/6/6/aa66aapv0fu0g2i3k")
     b = decode("https://puzz.link/p?heyawake/6/6/aa66aapv0fu0g2i3k")
-    assert a.genre == b.genre == "heyawake" and _body(a.text) == _body(b.text)
+    assert a.spec == b.spec and _body(a.text) == _body(b.text)
 
 
 def test_edit_suffix_and_variant_field_are_read():
-    link = parse_url("https://puzz.link/p?nurikabe_edit/v:x/5/5/g5k2o1k3g")
-    assert (link.genre, link.cols, link.rows, link.body, link.variant) == ("nurikabe", 5, 5, "g5k2o1k3g", "x")
-
-
-def test_numbers_of_any_size_become_space_separated_cells():
-    decoded = decode("https://puzz.link/p?nurikabe/3/2/-28h+1f4h")
-    assert _body(decoded.text) == [" 40   .   .", "500   .   ."]
-    data = parse_map(decoded.text, "m.txt")
-    assert data.rows == [["40", ".", "."], ["500", ".", "."]]
+    link = parse_url("https://puzz.link/p?type=editor&nurikabe_edit/v:x/5/5/g5k2o1k3g")
+    assert (link.pid, link.cols, link.rows, link.body, link.variant) == ("nurikabe", 5, 5, "g5k2o1k3g", "x")
 
 
 @pytest.mark.parametrize("url,col,words", [
-    ("https://puzz.link/p?kakuro/4/4/9q0", 21, "unknown genre 'kakuro'"),
+    ("https://puzz.link/p?kakuro/4/4/9q0", 21, "unknown genre 'kakuro': no bundled spec reads its URLs"),
     ("https://puzz.link/p?mashu/4/4/9q0", 34, "the circles of a 4x4 grid take 6 characters; the URL has 3"),
     ("https://puzz.link/p?nurikabe/5/6/g5k2o1k3g", 43, "the data ends after 25 cells; a 5x6 grid has 30"),
     ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g5", 43, "after the puzzle's data"),
@@ -115,13 +121,15 @@ def test_numbers_of_any_size_become_space_separated_cells():
     ("https://puzz.link/p?nurikabe/five/5/g5", 37, "the grid size is two whole numbers"),
     ("https://puzz.link/p?nurikabe", 29, "gives no grid size"),
     ("https://puzz.link/nurikabe/5/5", 1, "has the puzzle after '?'"),
-    ("https://puzz.link/p?sudoku/4/5/g1k23k3g", 28, "a Sudoku grid is square"),
+    ("https://puzz.link/p?sudoku/4/5/g1k23k3g", 28, "a 4x5 grid has no box_rows in "),
     ("https://puzz.link/p?statuepark/6/5/0000591i00/3/23lg/22u", 47, "the bank says 3 pieces and lists 2"),
     ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/2", 54, "is not a width, a height and its cells"),
     ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/22!", 54, "is not a width, a height and its cells"),
     ("https://puzz.link/p?statuepark/6/5/0000591i00/2/23lg/2200", 54, "has no cells"),
     ("https://puzz.link/p?statuepark/6/5/0000591i00//q", 48, "unknown piece bank 'q'"),
-    ("https://puzz.link/p?starbattle/6/6/x/4ilbhgdnmhou", 36, "number of stars first"),
+    ("https://puzz.link/p?starbattle/x/6/6/1/4ilbhgdnmhou", 32, "the flags 'x' ask for a variant"),
+    ("https://puzz.link/p?starbattle/6/6/x/4ilbhgdnmhou", 36, "'stars' first, a whole number followed by '/'"),
+    ("https://puzz.link/p?masyu/f/4/4/0003i0", 27, "(flag 'f'; its format's flags: none)"),
 ])
 def test_bad_urls_are_located_errors(url, col, words):
     with pytest.raises(UrlError) as e:
@@ -132,17 +140,17 @@ def test_bad_urls_are_located_errors(url, col, words):
     assert lines[1].strip() == url and lines[2].index("^") - 4 == col - 1
 
 
-def test_url_of_another_genre_than_the_spec_is_an_error(capsys):
-    code = cli.main(["solve", str(ROOT / "puzzles" / "lits.grid"), "--url", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"])
+def test_url_of_another_genre_than_the_spec_names_the_spec_that_reads_it(capsys):
+    code = cli.main(["solve", str(PUZZLES / "lits.grid"), "--url", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"])
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
-    assert err.startswith("--url:1:21: error: the URL is a nurikabe puzzle (Nurikabe), but ")
-    assert "states the rules of 'LITS'" in err
+    assert err.startswith("--url:1:21: error: the URL is a nurikabe puzzle, but lits.grid's format reads lits URLs; "
+                          "the bundled nurikabe.grid reads them")
 
 
 def test_map_and_url_together_are_refused(capsys):
     with pytest.raises(SystemExit) as e:
-        cli.main(["solve", str(ROOT / "puzzles" / "lits.grid"), "--url", "x", "--map", "y"])
+        cli.main(["solve", str(PUZZLES / "lits.grid"), "--url", "x", "--map", "y"])
     assert e.value.code == 1
 
 
@@ -163,3 +171,148 @@ def test_an_install_without_the_bundled_specs_says_so(monkeypatch, capsys):
     assert cli.main(["solve", "--url", "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"]) == 1
     err = capsys.readouterr().err
     assert "there is no bundled spec for nurikabe in this installation" in err and "Traceback" not in err
+
+
+# ------------------------------------------------------------------ a user's own spec
+
+# Kurodoko (pzprjs "kurodoko", test/script/kurodoko.js, MIT licence): its test URL and the answer its
+# checker accepts, the shaded cells.
+KURODOKO = '''\
+puzzle "Kurodoko"
+
+format puzzlink "kurodoko" "kuro":
+    cells: number16
+
+tile blank '.'
+tile clue number
+decide shaded: bool on all
+require for each c in clue: not shaded[c]
+require for each c in clue: 1 + sum(count(sight from c toward q through not shaded) for q in neighbours(c)) == value(c)
+require for each cell p: shaded[p] implies not any(shaded[q] for q in neighbours(p))
+require (not shaded) is connected
+'''
+KURODOKO_URL = "https://puzz.link/p?kurodoko/5/5/i7g5l2l2g4i"
+KURODOKO_SHADED = [[0, 1], [1, 2], [2, 1], [2, 4], [3, 2], [4, 0], [4, 4]]
+
+
+def test_a_users_spec_outside_the_repository_reads_its_own_urls(tmp_path):
+    """``gridlang solve my.grid --url URL``, ``import --spec`` and ``export --format puzzlink`` in a
+    process of its own, in a folder outside the checkout: the format in the spec is all it takes."""
+    (tmp_path / "my.grid").write_text(KURODOKO, encoding="utf-8")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "gridlang", *args], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120)
+
+    out = run("solve", "my.grid", "--url", KURODOKO_URL, "--unique", "--json")
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout)
+    assert answer["unique"] is True and answer["verified"] is True
+    assert [cell for cell, _ in answer["decisions"]["shaded"]] == KURODOKO_SHADED
+    printed = run("import", KURODOKO_URL.replace("kurodoko/", "kuro/"), "--spec", "my.grid")
+    assert printed.returncode == 0, printed.stderr
+    assert _body(printed.stdout) == ["...7.", "5....", "..2..", "....2", ".4..."]
+    (tmp_path / "k.txt").write_text(printed.stdout, encoding="utf-8")
+    written = run("export", "my.grid", "--map", "k.txt", "--format", "puzzlink", "--output", "-")
+    assert written.returncode == 0, written.stderr
+    assert written.stdout.strip() == KURODOKO_URL
+    unknown = run("solve", "--url", KURODOKO_URL)
+    assert unknown.returncode == 1 and "unknown genre 'kurodoko'" in unknown.stderr
+
+
+def test_a_map_file_may_hold_a_url(tmp_path, capsys):
+    spec = tmp_path / "my.grid"
+    spec.write_text(KURODOKO, encoding="utf-8")
+    holder = tmp_path / "k.txt"
+    holder.write_text(f"# pzprjs test/script/kurodoko.js\n\n{KURODOKO_URL}\n", encoding="utf-8")
+    assert cli.main(["solve", str(spec), "--map", str(holder), "--json", "--backend", "cpsat"]) == 0
+    assert [cell for cell, _ in json.loads(capsys.readouterr().out)["decisions"]["shaded"]] == KURODOKO_SHADED
+    holder.write_text(f"# pzprjs\n  {KURODOKO_URL[:-3]}!k\n", encoding="utf-8")
+    assert cli.main(["solve", str(spec), "--map", str(holder)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{holder}:2:{3 + len(KURODOKO_URL) - 3}: error: unexpected '!' in the number encoding")
+    assert err.splitlines()[1].strip() == f"{KURODOKO_URL[:-3]}!k"
+
+
+def test_export_writes_a_url_from_a_map(tmp_path, capsys):
+    instance = INSTANCES / "heyawake" / "pzprjs_6x6.txt"
+    map_ = tmp_path / "h.txt"
+    assert cli.main(["import", "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"]) == 0
+    map_.write_text(capsys.readouterr().out, encoding="utf-8")
+    for source in (map_, instance):
+        out = tmp_path / "u.txt"
+        assert cli.main(["export", str(PUZZLES / "heyawake.grid"), "--map", str(source), "--format", "puzzlink",
+                         "--output", str(out)]) == 0
+        assert out.read_text(encoding="utf-8").strip() == "https://puzz.link/p?heyawake/6/6/lll155007rs12222j"
+
+
+def test_export_of_a_map_the_format_cannot_write_is_located(tmp_path, capsys):
+    map_ = tmp_path / "m.txt"
+    map_.write_text("...\n.x.\n", encoding="utf-8")
+    spec = tmp_path / "t.grid"
+    spec.write_text(KURODOKO + "tile other 'x'\n", encoding="utf-8")
+    assert cli.main(["export", str(spec), "--map", str(map_), "--format", "puzzlink", "--output", "-"]) == 1
+    assert capsys.readouterr().err.startswith(f"{map_}:2:2: error: 'x' at row 2, column 2 has no place in ")
+    assert cli.main(["export", str(PUZZLES / "horse.grid"), "--map", str(map_), "--format", "puzzlink",
+                     "--output", "-"]) == 1
+    assert "declares no puzz.link format" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ Snake Egg, structured clues
+
+def test_a_snakeegg_url_reads_into_the_snake_eggs_spec(capsys):
+    """pzprjs test/script/snakeegg.js (MIT licence): the URL puzzles/instances/snake_eggs/pzprjs_test_5x5.txt was
+    converted from, read by the bundled Snake Eggs spec (circles 0 -> ends, the bank //4 -> sizes 1..4), and the
+    snake of the answer pzprjs's checker accepts."""
+    url = "https://puzz.link/p?snakeegg/5/5/a0a0l4a2f//4"
+    decoded = decode(url)
+    assert Path(decoded.spec).name == "snake_eggs.grid"
+    instance = (INSTANCES / "snake_eggs" / "pzprjs_test_5x5.txt").read_text(encoding="utf-8")
+    assert _body(decoded.text) == [ln for ln in instance.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert cli.main(["solve", "--url", url, "--unique", "--json", "--backend", "cpsat"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["puzzle"] == "Snake Eggs" and out["unique"] is True and out["verified"] is True
+    snake = {tuple(cell) for cell, kind in out["decisions"]["kind"] if kind == "snake"}
+    assert snake == {(0, 0), (0, 1), (0, 3), (1, 0), (1, 3), (1, 4), (2, 0), (2, 1), (2, 2), (2, 4), (3, 2), (3, 4),
+                     (4, 2), (4, 3), (4, 4)}
+
+
+@pytest.mark.parametrize("pid,items,url,rows", [
+    # pzprjs test/script/yajilin.js: a left arrow 2 at (2, 3), an up arrow 0 at (4, 4)
+    ("yajilin", "cells: arrows", "https://puzz.link/p?yajirin/5/5/m32j10",
+     [".....", ".....", "...<2.", ".....", "....^0"]),
+    # pzprjs test/script/tapa.js
+    ("tapa", "cells: number lists", "https://puzz.link/p?tapa/5/5/3n5hchhajn2",
+     ["3....", "....5", "..3,1,1..", "3,1....", "....2"]),
+    # pzprjs test/script/kakuro.js: the clues outside in row 0 and column 0
+    ("kakuro", "cells: sum pairs\n    outside top left: sum pairs (empty = frame)",
+     "https://puzz.link/p?kakuro/5/5/48la0.na0lh3l0Bn.0cl.c4a3",
+     ["++12,04,0++", "+4,8..10,00,0", "0,10....10,0", "0,3..17,3..", "+0,21....", "+0,00,12..0,0"]),
+])
+def test_import_prints_structured_clues(pid, items, url, rows, tmp_path, capsys):
+    spec = tmp_path / f"{pid}.grid"
+    spec.write_text(f"tile blank '.'\ntile frame '+'\ntile clue numbers\ntile arrows arrow number\n"
+                    f"decide shaded: bool on blank\n"
+                    f'format puzzlink "{pid}" "yajirin":\n    {items}\n', encoding="utf-8")
+    assert cli.main(["import", url, "--spec", str(spec)]) == 0
+    assert ["".join(ln.split()) for ln in _body(capsys.readouterr().out)] == rows
+
+
+def test_the_url_package_names_no_genre():
+    """``gridlang/puzzlink/`` holds the shared mechanisms only: no bundled genre's name or puzz.link name is
+    in its code (the genres are data: their specs' format statements)."""
+    import re
+
+    from gridlang import ast
+    from gridlang.parser import parse_file
+
+    names = set()
+    for path in PUZZLES.glob("*.grid"):
+        spec = parse_file(path)
+        names.add(path.stem.replace("_", " "))
+        names.update(f.lower() for fmt in spec.of(ast.Format) for f in fmt.names)
+        if spec.puzzle is not None:
+            names.add(spec.puzzle.name.lower())
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "gridlang" / "puzzlink").glob("*.py")).lower()
+    found = sorted(n for n in names if re.search(r"\b" + re.escape(n) + r"\b", code))
+    assert found == []

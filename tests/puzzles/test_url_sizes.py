@@ -10,9 +10,11 @@ from gridlang.checker import check
 from gridlang.maps import build_grid
 from gridlang.parser import parse_file
 from gridlang.plugins.common import rooms
-from gridlang.puzzlink import GENRES, UrlError, load_url
+from gridlang.puzzlink import UrlError, load_url
 
 SIZES = [(1, 5), (5, 1), (1, 1), (1, 2), (3, 1)]  # (cols, rows), as a URL writes them
+GENRES = ("arukone", "hashiwokakero", "heyawake", "hitori", "lits", "masyu", "norinori", "numberlink", "nurikabe",
+          "slitherlink", "starbattle", "statuepark", "sudoku")  # names the bundled specs' formats declare
 
 
 def _borders(cols: int, rows: int, digit: str) -> str:

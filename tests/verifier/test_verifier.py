@@ -98,3 +98,35 @@ def test_portal_twins_are_adjacent(tmp_path):
     assert v.ok and v.score == 3  # H and both portals; the wall stops the walk to the border
     v = horse_verify(model.grid, walls(model), {"budget": 2})
     assert not v.ok
+
+
+def test_the_costly_walls_price_is_the_specs_parameter(tmp_path):
+    model = grid_of(tmp_path, "budget: 4\n~~~~~~~\n~H.C.~~\n~~~.~~~\n~~~.~~~\n",
+                    REPO / "puzzles" / "horse_costlywalls.grid")
+    sealed = walls(model, (3, 3))  # H . C . and the cell below C: 1 + 1 + 4 + 1 + 1
+    for cost, score in ((None, 8 - 6), (6, 8 - 6), (2, 8 - 2), (0, 8)):
+        params = {"budget": 4} if cost is None else {"budget": 4, "wall_cost": cost}
+        assert horse_verify(model.grid, sealed, params, "costlywalls").score == score
+    # The game's other rules keep no price, whatever a spec declares.
+    assert horse_verify(model.grid, sealed, {"budget": 4, "wall_cost": 2}, "standard").score == 8
+
+
+@pytest.mark.parametrize("how", ["flag", "header"])
+@pytest.mark.parametrize("cost", [0, 2, 3])
+def test_costly_walls_with_another_price_verify(tmp_path, how, cost):
+    # The plug-in's checker assumed 6 points a wall whatever the spec said: an
+    # optimal answer under --wall_cost 2 ended in exit 4 ("the solver claims 53,
+    # but the enclose.horse rules score this answer 1").
+    from gridlang.pipeline import solve
+
+    spec = REPO / "puzzles" / "horse_costlywalls.grid"
+    bonus = REPO / "puzzles" / "maps" / "bonus-2026-03-26-costlywalls.txt"
+    path = tmp_path / "bonus.txt"
+    path.write_text((f"wall_cost: {cost}\n" if how == "header" else "") + bonus.read_text())
+    report = solve(spec, path, {"wall_cost": str(cost)} if how == "flag" else None, "cpsat")
+    assert report.verdict.ok and report.score == report.result.objective
+    # The same walls under the standard rules score the pen; the price comes off it.
+    standard = horse_verify(report.model.grid, report.solution, {"budget": 13}, "standard").score
+    assert report.score == standard - cost * len(report.verdict.details["walls"])
+    if cost == 0:
+        assert report.score == 79  # the map's optimum under the standard rules

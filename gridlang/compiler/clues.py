@@ -1,0 +1,153 @@
+"""Lowering of structured clue cells, cells as numbers, and decisions whose values are cells.
+
+Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
+Nothing here adds a node kind: what a map cell holds is a constant while
+compiling, and a decision whose values are cells is an enumerated decision.
+
+``value(c)``, ``down(c)``, ``values(c)``, ``count(values(c))``, ``sum(values(c))``
+    constants read from the map cell's clue (:mod:`gridlang.clues`); no
+    variable, no constraint. A ``?`` (or a list where one number is wanted,
+    or a cell of another tile) is an error at the map cell when the number
+    is used; ``N is known`` (a constant condition) lets a rule say what
+    ``?`` means, and ``and``, ``or`` and ``implies`` do not evaluate past a
+    constant that decides them.
+``direction(c)``, ``-d``
+    the arrow's step, or the step reversed, while compiling.
+``distance(p, q)``, ``row index(p)``, ``column index(p)``
+    constants.
+``decide owner: clue on all`` (values are the cells of a fixed set K)
+    the one-hot encoding of enumerated decisions with the cells of K, as
+    ``(row, col)``, for values: a variable ``owner[r,c]=(r2, c2)`` per cell
+    and value and a row ``sum == 1`` per cell. Size: ``|on| x |K|``
+    variables, ``|on|`` rows. ``owner = c`` is the set of the literals of
+    value c; ``owner[p] = c`` one literal; ``owner[p] = owner[q]`` as for any
+    enumeration (value by value, or the ``or`` of ``and``s).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from ..clues import Clue, read_clue, why_no_value
+from ..errors import MapError, SemanticError
+
+
+class ClueLowering:
+    """What map cells hold, as constants while compiling (a mixin)."""
+
+    def at_map_cell(self, i: int, message: str, span) -> Exception:
+        """An error about map cell ``i``: at the cell in the map file, or at ``span`` in the spec."""
+        r, c = self.grid.cell(i)
+        where = f"row {r + 1}, column {c + 1}"
+        st = self.statement
+        rule = ""
+        if st is not None and st.span:
+            rule = (f"the rule 'require {self.rule_text(st)}' ({st.span}) " if self.current is st
+                    else f"'{self.rule_text(st)}' ({st.span}) ")
+        if self.map_data is not None:
+            return MapError(f"{rule}at {where}: {message}", self.map_data.span(r, c), source=self.map_data.source)
+        return SemanticError(f"at {where}: {message}", span, source=self.spec.source)
+
+    def tile_value(self, i: int, span=None) -> int:
+        """The value of map cell ``i`` (``value(c)``, ``D = value``); an error when it has no single known one."""
+        value = self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i])
+        if value is None:
+            raise self.at_map_cell(i, why_no_value(self.grid.chars[i]), span)
+        return value
+
+    def clue_of(self, e, what: str) -> tuple[int, Clue] | None:
+        """The cell an expression's ``cell`` names and its clue (None off the grid); an error when the
+        cell holds no clue."""
+        i = self.cell_of(e.cell)
+        if i is None:
+            return None
+        clue = read_clue(self.grid.chars[i])
+        if clue is None:
+            raise self.at_map_cell(i, f"{what} reads a clue cell; {self.grid.chars[i]!r} holds none", e.span)
+        return i, clue
+
+    def part_value(self, e: ast.Part) -> int:
+        """``down(c)``: the part's entry (0 off the grid)."""
+        i = self.cell_of(e.cell)
+        if i is None:
+            return 0
+        if self.grid.tiles[i] != e.tile:
+            raise self.at_map_cell(i, f"{e.name}(c) reads a part of a {e.tile!r} cell; this is a "
+                                      f"{self.grid.tiles[i]!r} cell ({self.grid.chars[i]!r})", e.span)
+        entry = read_clue(self.grid.chars[i]).entries[e.index]
+        if entry is None:
+            raise self.at_map_cell(i, f"{e.name} is '?' in {self.grid.chars[i]!r}; say what '?' means, e.g. "
+                                      f"'{e.name}(c) is known implies ...'", e.span)
+        return entry
+
+    def list_values(self, e: ast.ValuesOf) -> tuple[int | None, ...]:
+        """``values(c)``: the clue's entries (empty off the grid)."""
+        found = self.clue_of(e, "values(c)")
+        return () if found is None else found[1].entries
+
+    def list_sum(self, e: ast.ValuesOf) -> int:
+        """``sum(values(c))``; an error when an entry is ``?``."""
+        values = self.list_values(e)
+        if None in values:
+            i = self.cell_of(e.cell)
+            raise self.at_map_cell(i, f"{self.grid.chars[i]!r} holds '?'; sum(values(c)) needs every number "
+                                      f"('values(c) is known implies ...')", e.span)
+        return sum(values)
+
+    def arrow_step(self, e: ast.DirectionOf) -> tuple[int, int] | None:
+        """``direction(c)``'s step; None off the grid (no cell follows); an error without an arrow."""
+        found = self.clue_of(e, "direction(c)")
+        if found is None:
+            return None
+        i, clue = found
+        if clue.direction is None:
+            raise self.at_map_cell(i, f"direction(c) reads an arrow; {self.grid.chars[i]!r} has none (say what "
+                                      f"a clue without one means: 'direction(c) is known implies ...')", e.span)
+        return ast.Direction.STEPS[clue.direction]
+
+    def geometry(self, e) -> int:
+        """``distance(p, q)``, ``row index(p)``, ``column index(p)``: constants."""
+        if isinstance(e, ast.IndexOf):
+            i = self.cell_of(e.cell)
+            if i is None:
+                raise SemanticError(f"{e.kind} index(...) of a cell off the grid ({self.binding_text()})", e.span,
+                                    source=self.spec.source)
+            return self.grid.cell(i)[0 if e.kind == "row" else 1] + 1
+        p, q = self.cell_of(e.a), self.cell_of(e.b)
+        if p is None or q is None:
+            raise SemanticError(f"distance(p, q) of a cell off the grid ({self.binding_text()})", e.span,
+                                source=self.spec.source)
+        (r1, c1), (r2, c2) = self.grid.cell(p), self.grid.cell(q)
+        return abs(r1 - r2) + abs(c1 - c2)
+
+    def known(self, e) -> bool:
+        """``N is known``: every number, list and arrow N reads from map cells holds no ``?``."""
+        if isinstance(e, ast.Value):
+            return all(self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
+                       for i, v in self.members(e.operand).items() if v is True)
+        if isinstance(e, ast.Part):
+            i = self.cell_of(e.cell)
+            return i is None or self.grid.tiles[i] == e.tile and read_clue(self.grid.chars[i]).entries[e.index] \
+                is not None
+        if isinstance(e, (ast.ValuesOf, ast.DirectionOf)):
+            i = self.cell_of(e.cell)
+            clue = None if i is None else read_clue(self.grid.chars[i])
+            if isinstance(e, ast.ValuesOf):
+                return i is None or clue is not None and clue.known
+            return i is None or clue is not None and clue.direction is not None
+        if isinstance(e, (ast.Add, ast.Mul)):
+            return self.known(e.left) and self.known(e.right)
+        if isinstance(e, (ast.Neg, ast.SumOf, ast.Count)):
+            return self.known(e.operand)
+        return True
+
+    def cell_domain(self, st: ast.Decide) -> list[tuple[int, int]]:
+        """The values of a decision whose values are cells: the cells of its set, ``(row, col)``, row-major."""
+        cells = self.members(st.domain[0])
+        return [self.grid.cell(i) for i in sorted(i for i, v in cells.items() if v is True)]
+
+    def cell_value_missing(self, decision: str, value: tuple[int, int], where) -> Exception:
+        """The error for ``owner = c`` with c not one of the decision's cells."""
+        i = self.grid.index(*value)
+        kind = self.sym.cell_decisions[decision]
+        return self.at_map_cell(i, f"this cell is not a {kind!r} cell, so no cell takes it as its {decision!r}",
+                                getattr(where, "span", None))

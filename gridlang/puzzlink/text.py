@@ -1,0 +1,41 @@
+"""Text maps written from decoded URLs: the grid, the ``rooms:`` layer, the header lines."""
+
+from __future__ import annotations
+
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def grid_text(rows: int, cols: int, cells: list[str]) -> str:
+    """Rows of cell tokens: one character each, or separated by spaces (right-aligned) when any is longer."""
+    spaced = any(len(c) > 1 for c in cells)
+    width = max((len(c) for c in cells), default=1) if spaced else 1
+    lines = []
+    for r in range(rows):
+        row = cells[r * cols:(r + 1) * cols]
+        lines.append(" ".join(c.rjust(width) for c in row) if spaced else "".join(row))
+    return "\n".join(lines)
+
+
+def rooms_text(rows: int, cols: int, room: list[int]) -> str:
+    """The ``rooms:`` block: a letter per room, reused for rooms that do not touch."""
+    count = max(room) + 1
+    touching: list[set[int]] = [set() for _ in range(count)]
+    for i, a in enumerate(room):
+        r, c = divmod(i, cols)
+        for j in ((i + 1) if c + 1 < cols else None, (i + cols) if r + 1 < rows else None):
+            if j is not None and room[j] != a:
+                touching[a].add(room[j])
+                touching[room[j]].add(a)
+    label: dict[int, str] = {}
+    for a in range(count):
+        used = {label[b] for b in touching[a] if b in label}
+        label[a] = next((x for x in _LABELS if x not in used), None) or str(a)
+    return "rooms:\n" + grid_text(rows, cols, [label[a] for a in room])
+
+
+def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None) -> str:
+    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer."""
+    lines = [f"# {title}"] + [f"{name}: {value}" for name, value in headers] + [grid]
+    if rooms is not None:
+        lines.append(rooms)
+    return "\n".join(lines) + "\n"

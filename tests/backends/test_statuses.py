@@ -1,0 +1,121 @@
+"""A status says what the solver proved: solver settings that stop early or change meaning.
+
+OPTIMAL only with a proof: a gap, a conflict or node limit given with
+``--set`` ends in FEASIBLE with the bound proved (or UNKNOWN), on every
+backend and through ``auto``; ``unique`` is settled only from a complete
+search; a setting that changes what a solver's answers mean is refused by
+name. The optimum of daily-2026-01-07 is 66 (tests/data/horse/manifest.json).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from gridlang.backend import SolveOptions, Status
+from gridlang.errors import BackendError
+from gridlang.pipeline import solve
+
+from horse_data import REPO, SPECS
+
+DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
+OPTIMUM = 66
+
+
+def _solve(backend: str, settings: dict, unique: bool = False, **options):
+    return solve(SPECS["standard"], DAILY_07, None, backend, SolveOptions(extra=settings, **options), unique=unique)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "auto"])
+@pytest.mark.parametrize("setting", [{"cpsat.absolute_gap_limit": 1000}, {"cpsat.relative_gap_limit": 0.9}])
+def test_a_cpsat_gap_gives_feasible_with_its_bound_and_settles_no_uniqueness(backend, setting):
+    report = _solve(backend, setting, unique=True)
+    res = report.result
+    assert res.status is Status.FEASIBLE
+    assert report.verdict.ok and res.objective == report.score <= OPTIMUM
+    assert res.bound >= OPTIMUM > res.objective  # a bound, not the answer's value
+    assert report.unique is None and len(report.solutions) == 1
+
+
+def test_a_tight_cpsat_gap_still_proves_what_it_proves():
+    res = _solve("cpsat", {"cpsat.relative_gap_limit": 0.0}).result
+    assert (res.status, res.objective, res.bound) == (Status.OPTIMAL, OPTIMUM, OPTIMUM)
+
+
+@pytest.mark.parametrize("settings,options", [({"milp.highs_options.mip_abs_gap": 1000.0}, {}),
+                                              ({}, {"mip_gap": 0.5})])
+def test_a_milp_gap_gives_feasible_with_its_bound(settings, options):
+    report = _solve("milp", settings, **options)
+    assert report.result.status is Status.FEASIBLE
+    assert report.result.bound >= OPTIMUM > report.result.objective
+
+
+def test_a_cpsat_conflict_limit_without_a_time_limit_ends():
+    # CP-SAT counts conflicts per internal search: with several workers the
+    # run never stopped at the limit (still running after 45 s); one worker does.
+    cmd = [sys.executable, "-m", "gridlang", "solve", str(SPECS["standard"]), "--map", str(DAILY_07),
+           "--backend", "cpsat", "--set", "cpsat.max_number_of_conflicts=1"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "no solution found before the solver stopped at a limit of its own" in done.stdout
+
+
+def test_a_cpsat_conflict_limit_with_several_workers_is_refused():
+    for settings, options in (({"cpsat.num_workers": 4}, {}), ({}, {"workers": 4})):
+        with pytest.raises(BackendError, match="'max_number_of_conflicts' holds for one worker only"):
+            _solve("cpsat", {"cpsat.max_number_of_conflicts": 100, **settings}, **options)
+
+
+@pytest.mark.parametrize("backend,settings,words", [
+    ("cpsat", {"cpsat.fix_variables_to_their_hinted_value": True},
+     "CP-SAT parameter 'fix_variables_to_their_hinted_value' is refused: gridlang hints each cut round"),
+    ("cpsat", {"cpsat.enumerate_all_solutions": True},
+     "CP-SAT parameter 'enumerate_all_solutions' is refused"),
+    ("asp", {"asp.options.enum-mode": "cautious"},
+     "clingo option '--enum-mode=cautious' is refused: its answer would be the brave or cautious consequences"),
+    ("asp", {"asp.options.e": "brave"}, "clingo option '--enum-mode=brave' is refused"),
+    ("asp", {"asp.options.project": "auto"}, "clingo option '--project=auto' is refused"),
+    ("asp", {"asp.options.opt-mode": "ignore"}, "clingo option '--opt-mode=ignore' is refused"),
+    ("asp", {"asp.options.supp-models": True}, "clingo option '--supp-models' is refused"),
+    ("auto", {"asp.options.enum-mode": "cautious"}, "clingo option '--enum-mode=cautious' is refused"),
+    ("milp", {"milp.highs_options.objective_bound": -70.0},
+     "HiGHS option 'objective_bound' = -70.0 is refused: HiGHS prunes every answer past it"),
+    ("milp", {"milp.highs_options.objective_bound": 0.0}, "HiGHS option 'objective_bound' = 0.0 is refused"),
+    ("milp", {"milp.highs_options.solve_relaxation": True}, "HiGHS option 'solve_relaxation' = True is refused"),
+    ("milp", {"milp.highs_options.mip_feasibility_tolerance": 0.5},
+     "HiGHS option 'mip_feasibility_tolerance' = 0.5 is refused"),
+])
+def test_settings_that_change_what_answers_mean_are_refused_by_name(backend, settings, words):
+    with pytest.raises(BackendError) as e:
+        _solve(backend, settings)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize("backend,settings", [
+    ("asp", {"asp.options.enum-mode": "record"}), ("asp", {"asp.options.solve-limit": "100000"}),
+    ("milp", {"milp.highs_options.mip_feasibility_tolerance": 1e-6}),
+])
+def test_settings_that_keep_the_meaning_are_accepted(backend, settings):
+    res = _solve(backend, settings, time_limit=120).result
+    assert (res.status, res.objective) == (Status.OPTIMAL, OPTIMUM)
+
+
+@pytest.mark.parametrize("settings", [{"asp.options.solve-limit": "10"}, {"asp.options.opt-stop": "100"}])
+def test_a_clingo_limit_gives_no_proof(settings):
+    res = _solve("asp", settings).result
+    assert res.status in (Status.FEASIBLE, Status.UNKNOWN)
+    if res.status is Status.FEASIBLE:
+        assert res.bound >= OPTIMUM >= res.objective
+
+
+@pytest.mark.parametrize("fork", [True, False])
+def test_stratified_rc2_without_soft_clauses_solves(tmp_path, fork):
+    # The pen is the horse alone: every objective term is fixed, no soft clause is left,
+    # and PySAT's RC2Stratified failed on that formula ("'NoneType' object is not iterable").
+    path = tmp_path / "one.txt"
+    path.write_text("budget: 0\n~~~\n~H~\n~~~\n")
+    report = solve(SPECS["standard"], path, None, "maxsat", SolveOptions(extra={
+        "maxsat.algorithm": "rc2", "maxsat.rc2.stratified": True, "maxsat.rc2.fork": fork}))
+    assert (report.result.status, report.score) == (Status.OPTIMAL, 1)
