@@ -72,9 +72,10 @@ class ForcedCells:
     seconds: float
     details: Forced = field(compare=False)
 
-    def to_json(self) -> dict[str, Any]:
-        """What ``gridlang solve --forced --json`` prints."""
-        return self.result.to_json() | render.forced_json(self.result.report.model, self.details)
+    def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
+        """What ``gridlang solve --forced --json`` prints. (``spec`` and ``map``: the names recorded, as
+        :meth:`gridlang.SolveResult.to_json` takes them)."""
+        return self.result.to_json(spec, map) | render.forced_json(self.result.report.model, self.details)
 
     def picture(self, format: str = "svg", cell: int = 32) -> str | bytes:
         """The forced cells drawn as an answer, the open ones greyed with a ``?`` (``solve --forced --svg``)."""
@@ -117,9 +118,10 @@ class Why:
             return "nothing to explain: the puzzle is not proved infeasible"
         return render.explanation_text(Explanation(self.instances, self.minimal) if self.instances else None)
 
-    def to_json(self) -> dict[str, Any]:
-        """What ``gridlang solve --explain --json`` prints."""
-        out = self.result.to_json()
+    def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
+        """What ``gridlang solve --explain --json`` prints. (``spec`` and ``map``: the names recorded, as
+        :meth:`gridlang.SolveResult.to_json` takes them)."""
+        out = self.result.to_json(spec, map)
         out["explanation"] = [i.to_json() for i in self.instances] or None
         if self.instances:
             out["explanation_minimal"] = self.minimal
@@ -171,9 +173,10 @@ class HintSteps:
 
         return render.hints_text(self.result.report.model, self.details, _render)
 
-    def to_json(self) -> dict[str, Any]:
-        """What ``gridlang hint --json`` prints."""
-        return self.result.to_json() | render.hints_json(self.result.report.model, self.details)
+    def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
+        """What ``gridlang hint --json`` prints. (``spec`` and ``map``: the names recorded, as
+        :meth:`gridlang.SolveResult.to_json` takes them)."""
+        return self.result.to_json(spec, map) | render.hints_json(self.result.report.model, self.details)
 
     def picture(self, step: int = 1, format: str = "svg", cell: int = 32) -> str | bytes:
         """Step ``step`` (from 1) drawn as ``gridlang hint --step K --svg`` draws it: the cells known
