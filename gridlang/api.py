@@ -384,6 +384,47 @@ def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
     return None if found is None else hints_of(result_of(report), found)
 
 
+def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0,
+             params: Mapping[str, object] | None = None, backend: str = "cpsat", check_backend: str | None = None,
+             time_limit: float | None = None, deadline: Deadline | None = None):
+    """Make a puzzle of a spec's genre: a unique answer, and no clue that could go.
+
+    As ``gridlang generate SPEC --size RxC --seed N``; the method is in
+    :mod:`gridlang.generation` (an answer first, every clue it allows, then
+    clues taken away while the answer stays unique; checked by a second
+    backend). For any spec whose clues are tiles (numbers, pearls, givens).
+
+    Args:
+        spec: a :class:`Spec`, a spec's path, or a bundled spec's name.
+        size: ``(rows, cols)`` in cells, or ``"RxC"``.
+        seed: the random seed (the same arguments make the same puzzle).
+        params: the spec's parameters (``{"box_rows": 2}``), written in the
+            map's header.
+        backend: the solver that proves uniqueness while clues go.
+        check_backend: the second solver (default ``maxsat``, or ``cpsat``
+            when ``backend`` is ``maxsat``).
+        time_limit, deadline: as for :func:`solve`.
+
+    Returns:
+        A :class:`~gridlang.generation.Generated`: ``map`` (the map's text),
+        ``url`` (puzz.link, when the spec declares a format), ``seed``,
+        ``clues``, ``seconds``, ``checked_by``, ``to_json()``.
+
+    Raises:
+        GenerateError: the spec has no clue tile, its blank map has no
+            answer, or the time ran out first.
+        GridlangError: a bad parameter.
+    """
+    from .generation import generate as make
+
+    if isinstance(size, str):
+        from .cli.generate import size as parse_size
+
+        size = parse_size(size)
+    rows, cols = size
+    return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline)
+
+
 def _model(spec, map, url, time_limit, params, settings, connectivity, workers, deadline
            ) -> tuple[Model, dict[str, float], SolveOptions]:
     """The compiled model of :func:`solve`'s arguments, its seconds, and the options with the call's deadline."""
@@ -560,7 +601,7 @@ def _param_text(value: object) -> str:
 
 
 __all__ = ["FORMAT_BACKEND", "Answers", "SolveResult", "Spec", "bundled", "bundled_map", "bundled_maps",
-           "bundled_specs", "explain", "export", "forced", "hints", "load_spec", "read", "report_json", "result_of",
+           "bundled_specs", "explain", "export", "forced", "generate", "hints", "load_spec", "read", "report_json", "result_of",
            "solutions", "solve", "verify"]
 
 

@@ -144,6 +144,28 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="the step --svg and --png draw (default 1)")
     h.set_defaults(run=why_commands._cmd_hint)
 
+    from . import generate as generate_command
+
+    g = sub.add_parser("generate", help="make puzzles of a spec's genre: a unique answer, no redundant clue",
+                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("spec", help="the .grid spec, or a bundled spec's name (nurikabe)")
+    g.add_argument("--size", required=True, type=generate_command.size, metavar="RxC", help="rows x columns (6x6)")
+    g.add_argument("--seed", type=int, default=0, metavar="N", help="the first seed (default 0); the same seed "
+                   "makes the same puzzle")
+    g.add_argument("--count", type=_positive_int, default=1, metavar="N", help="make N puzzles, seeds N, N+1, ...")
+    g.add_argument("--json", action="store_true", help="one JSON object per puzzle and line: map, url, seed, clues")
+    g.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="set a parameter the spec declares, written in each map's header (box_rows=2)")
+    g.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
+                   help="the solver that proves uniqueness while clues are taken away (default: cpsat)")
+    g.add_argument("--check-backend", choices=_BackendNames(), metavar="BACKEND",
+                   help="the second solver, which checks each puzzle unique and each clue needed "
+                        "(default: maxsat, or cpsat when --backend is maxsat)")
+    g.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                   help="wall-clock limit for all the puzzles")
+    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    g.set_defaults(run=generate_command._cmd_generate)
+
     e = sub.add_parser("export", help="write the model for an external solver (LP, MPS, WCNF, CNF, pbtxt, ASP)")
     common(e)
     e.add_argument("--format", "-f", required=True, help="lp | mps (milp), wcnf | cnf (maxsat), pbtxt (cpsat), asp "
