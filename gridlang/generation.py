@@ -69,6 +69,12 @@ from .errors import GridlangError
 MAX_VALUE = 9
 """The largest number a generated number clue holds (one character in the map)."""
 
+TERRAIN = 0.25
+"""With an objective: the share of cells given the first tile declared after the blank one (water)."""
+
+EXTRAS = 0.03
+"""With an objective: the share of cells given each later tile (cherries, apples, bees)."""
+
 FIXED = 6
 """How many random cells step 1 fixes first (halved while that has no answer)."""
 
@@ -90,7 +96,10 @@ class Generated:
         clues: the number of clue cells.
         seconds: the time it took.
         checked_by: the backend that proved it unique and each clue needed.
-        tries: the answers drawn before one gave a unique full map.
+        tries: the answers (maps, for a spec with an objective) drawn before
+            one gave a unique full map.
+        objective: for a spec with an objective, the unique optimum's score
+            (``clues`` is then 0); None otherwise.
     """
 
     map: str
@@ -101,11 +110,16 @@ class Generated:
     checked_by: str
     tries: int = 1
     grid: list[str] = field(default_factory=list, repr=False)
+    objective: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"map", "url", "seed", "clues", "seconds", "checked_by"}``, as ``generate --json`` prints."""
-        return {"map": self.map, "url": self.url, "seed": self.seed, "clues": self.clues,
-                "seconds": round(self.seconds, 3), "checked_by": self.checked_by}
+        """``{"map", "url", "seed", "clues", "seconds", "checked_by"}`` (and ``objective`` for a spec
+        with one), as ``generate --json`` prints."""
+        out = {"map": self.map, "url": self.url, "seed": self.seed, "clues": self.clues,
+               "seconds": round(self.seconds, 3), "checked_by": self.checked_by}
+        if self.objective is not None:
+            out["objective"] = self.objective
+        return out
 
 
 def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
@@ -417,6 +431,8 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     maker = _Maker(spec, rows, cols, text_params, backend, check_backend or other_backend(backend),
                    random.Random(seed), deadline)
     blank = [maker.blank * cols] * rows
+    if any(isinstance(st, ast.Objective) for st in spec.ast.statements):
+        return _terrain(maker, seed, start)
     tries = 0
     while True:
         tries += 1
@@ -452,6 +468,54 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
         url = encode(spec.ast, maker.data(grid), text_params)
     return Generated(map_text(grid, text_params, maker.rooms), url, seed, clues, time.perf_counter() - start,
                      checker, tries, grid)
+
+
+def _terrain(maker: _Maker, seed: int, start: float) -> Generated:
+    """A map for a spec with an objective: random terrain and parameters, drawn until the optimum is
+    unique, uses at least one decision, and the second backend finds the same optimum, unique."""
+    from .pipeline import solve_model
+    from .puzzlink import encode, engine_of
+
+    spec, rng = maker.spec, maker.rng
+    tiles = spec.symbols.tiles
+    order = [(name, ch) for name, chars in maker.clues for ch in chars[:1]]
+    counted = [(name, ch) for name, ch in order if tiles[name].count and tiles[name].count[0] == "=="]
+    rest = [(name, ch) for name, ch in order if (name, ch) not in counted]
+    free = {name: p for name, p in spec.symbols.params.items() if p.default is None and p.type == "int"}
+    tries = 0
+    while not maker.deadline.expired():
+        tries += 1
+        cells = [maker.blank] * (maker.rows * maker.cols)
+        for i in range(len(cells)):
+            x = rng.random()
+            for k, (_, ch) in enumerate(rest):
+                share = TERRAIN if k == 0 else EXTRAS
+                if x < share:
+                    cells[i] = ch
+                    break
+                x -= share
+        open_cells = [i for i, ch in enumerate(cells) if ch == maker.blank]
+        for name, ch in counted:
+            for i in rng.sample(open_cells, min(tiles[name].count[1], len(open_cells))):
+                cells[i] = ch
+                open_cells.remove(i)
+        for name in free:
+            maker.params[name] = str(rng.randint(1, maker.rows + maker.cols))
+        grid = ["".join(cells[r * maker.cols:(r + 1) * maker.cols]) for r in range(maker.rows)]
+        try:
+            model = maker.model(grid)
+        except GridlangError:
+            continue
+        first = solve_model(model, maker.backend, SolveOptions(deadline=maker.deadline), unique=True)
+        if first.unique is not True or not any(v for d in first.solution.decisions.values() for v in d.values()):
+            continue
+        check = solve_model(model, maker.check_backend, SolveOptions(deadline=maker.deadline), unique=True)
+        if check.unique is not True or check.result.objective != first.result.objective:
+            continue
+        url = encode(spec.ast, maker.data(grid), maker.params) if engine_of(spec.ast) is not None else None
+        return Generated(map_text(grid, maker.params), url, seed, 0, time.perf_counter() - start,
+                         maker.check_backend, tries, grid, first.result.objective)
+    raise GenerateError(f"the time ran out before a map with a unique optimum was drawn ({maker.deadline.cause()})")
 
 
 def _room_count(layer: list[str]) -> int:

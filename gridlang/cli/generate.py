@@ -51,7 +51,8 @@ def _cmd_generate(args) -> int:
             else:
                 if k:
                     print()
-                print(f"# seed {g.seed}: {g.clues} clues, unique (checked by {g.checked_by}), {g.seconds:.2f} s")
+                what = f"{g.clues} clues, unique" if g.objective is None else f"unique optimum {g.objective}"
+                print(f"# seed {g.seed}: {what} (checked by {g.checked_by}), {g.seconds:.2f} s")
                 if g.url:
                     print(f"# {g.url}")
                 print(g.map, end="", flush=True)

@@ -128,3 +128,13 @@ def test_a_bad_size_is_refused(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["generate", "nurikabe", "--size", "4y4"])
     assert stop.value.code == 1 and "write ROWSxCOLS" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_an_enclose_horse_map_has_a_budget_and_a_unique_optimum(seed):
+    made = gridlang.generate("horse", (8, 8), seed=seed, time_limit=300)
+    assert made.map.startswith("budget: ") and made.url is None and made.checked_by == "maxsat"
+    result = gridlang.solve(gridlang.bundled("horse"), map=made.map, backend="milp", unique=True, time_limit=120)
+    assert result.status == "OPTIMAL" and result.unique is True
+    assert result.objective == made.objective and result.decisions["wall"]
+    assert sum(row.count("H") for row in made.map.splitlines()[1:]) == 1
