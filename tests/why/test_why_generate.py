@@ -138,3 +138,22 @@ def test_an_enclose_horse_map_has_a_budget_and_a_unique_optimum(seed):
     assert result.status == "OPTIMAL" and result.unique is True
     assert result.objective == made.objective and result.decisions["wall"]
     assert sum(row.count("H") for row in made.map.splitlines()[1:]) == 1
+
+
+def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
+    import random
+
+    from gridlang.deadline import Deadline
+    from gridlang.generation import _Maker
+
+    sudoku = _Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+                    random.Random(0), Deadline(120))
+    full = ["1234", "3412", "2143", "4321"]
+    dug = sudoku.dig_by_oracle(full)
+    assert dug is not None and all(a == b or b == "." for ra, rb in zip(full, dug) for a, b in zip(ra, rb))
+    text = "box_rows: 2\nbox_cols: 2\n" + "".join(row + "\n" for row in dug)
+    assert _unique(gridlang.bundled("sudoku"), text) is True
+    clues = [(r, c) for r in range(4) for c in range(4) if dug[r][c] != "."]
+    assert all(_unique(gridlang.bundled("sudoku"), _blanked(text, r, c, 2)) is False for r, c in clues)
+    nurikabe = _Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
+    assert nurikabe.dig_by_oracle(["2.", ".."]) is None  # its decision is made on the blank cells only
