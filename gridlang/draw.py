@@ -256,8 +256,13 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
             glyphs.clue(canvas, c.x, c.y, c.size, text, "#ffffff" if name == "filled" else c.tile.ink, cls="clue")
     elif name == "crossed":
         glyphs.cross(canvas, c.x, c.y, c.size, c.tile.ink)
+    elif name == "tree":
+        glyphs.tree(canvas, c.x, c.y, c.size, c.tile.ink, cls="tree")
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
+    elif name == "corner":
+        if glyphs.has_figures(text):
+            canvas.text(c.x + 0.22 * c.size, c.y + 0.2 * c.size, text, 0.28 * c.size, c.tile.ink, cls="clue corner")
 
 
 # ---------------------------------------------------------------- a model's answer

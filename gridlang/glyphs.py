@@ -109,9 +109,9 @@ def _arrow(canvas: Canvas, cx: float, cy: float, dx: int, dy: int, length: float
 def split(canvas: Canvas, x: float, y: float, s: float, text: str, ink: Colour, cls: str | None = None) -> None:
     """Kakuro's clue cell: a diagonal from the top-left corner, the first number of ``text``
     (the down sum) below it on the left, the second (the across sum) above it on the right;
-    a 0 or missing entry is not written."""
+    a 0 or missing entry is not written, nor a text without figures (a clue cell without sums, ``+``)."""
     canvas.segments([((x, y), (x + s, y + s))], ink, max(1.0, s / 32), cls=cls)
-    entries = text.split(",") if text != "." else []
+    entries = text.split(",") if has_figures(text) else []
     places = ((0.28, 0.72), (0.72, 0.28))
     for entry, (u, v) in zip(entries, places):
         if entry not in ("", "0"):
@@ -136,6 +136,12 @@ def tent(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | N
                    fill=ink, cls=cls)
     canvas.polygon([(x + 0.5 * s, y + 0.48 * s), (x + 0.62 * s, y + 0.82 * s), (x + 0.38 * s, y + 0.82 * s)],
                    fill="#ffffff", cls=cls)
+
+
+def tree(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:
+    """A tree: a round crown in ``ink`` on a brown trunk."""
+    canvas.rect(x + 0.44 * s, y + 0.5 * s, 0.12 * s, 0.34 * s, fill="#8d5a2b", cls=cls)
+    canvas.ellipse(x + 0.5 * s, y + 0.4 * s, 0.3 * s, 0.27 * s, fill=ink, cls=cls)
 
 
 def bulb(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:

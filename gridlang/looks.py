@@ -21,7 +21,8 @@ Defaults, for a name that no ``draw`` statement names:
   ``digit`` number; a decision on edges line; a decision whose values are
   cells areas; any other ``default`` (a hashed mark for a Boolean
   decision, labels for an enumeration);
-* a region: ``default`` (shaded and outlined in hashed colours).
+* a region: ``default`` (shaded and outlined in hashed colours);
+* the room layer (``draw rooms as ...``): ``walls``, thick borders.
 """
 
 from __future__ import annotations
@@ -46,11 +47,15 @@ TILE_LOOKS: dict[str, str] = {
              "and columns that end in such a cell are drawn without boxes, their clues standing free",
     "split": "a grey cell split by a diagonal, its first number below it on the left, its second above it "
              "on the right (Kakuro's sums, 12,7)",
+    "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
+              "Sudoku's cage sum)",
+    "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
 MARK_LOOKS: dict[str, str] = {
     "shade": "the cell filled dark grey; a number on it stays readable, in white",
+    "water": "the cell filled blue, as pzprjs draws water; a number on it in white",
     "star": "a black star",
     "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
     "tent": "a tent (a triangle)",
@@ -65,7 +70,8 @@ MARK_LOOKS: dict[str, str] = {
 """The looks of a Boolean decision on cells."""
 
 VALUE_LOOKS: dict[str, str] = {
-    "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue)",
+    "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue); a "
+              "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
@@ -93,8 +99,17 @@ REGION_LOOKS: dict[str, str] = {
 BLOCK_LOOKS: dict[str, str] = {"rooms": "thick borders around each block, as a room layer is drawn"}
 """The looks of ``draw H x W block as LOOK``."""
 
-LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS}
+ROOM_LOOKS: dict[str, str] = {
+    "walls": "thick borders between rooms (the default)",
+    "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
+}
+"""The looks of ``draw rooms as LOOK``: the map's room layer."""
+
+LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS}
 """Every look's word."""
+
+ROOM_LAYER = "rooms"
+"""The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
 
 STANDARD: dict[str, str] = {"shaded": "shade", "star": "star", "light": "bulb", "tent": "tent", "line": "line",
                             "bridge": "bridges", "digit": "number"}
@@ -112,6 +127,7 @@ class Looks:
         blocks: the sizes ``(height, width)`` of the blocks drawn as rooms.
         lattices: decision name -> ``edges`` or ``corners`` for the decisions on edges.
         valued: the decisions on cells whose values are integers, names or cells (not Boolean).
+        rooms: the look of the map's room layer (``walls`` or ``cages``).
     """
 
     tiles: dict[str, str] = field(default_factory=dict)
@@ -120,6 +136,7 @@ class Looks:
     blocks: tuple[tuple[int, int], ...] = ()
     lattices: dict[str, str] = field(default_factory=dict)
     valued: frozenset[str] = frozenset()
+    rooms: str = "walls"
 
     def tile_look(self, grid: Grid, i: int) -> str:
         """The look of cell ``i``'s tile (``plain`` for an unknown tile)."""
@@ -127,7 +144,9 @@ class Looks:
 
     def outside(self, grid: Grid) -> frozenset[int]:
         """The cells of the map's outside frame: every cell of an edge row or column that ends in a
-        cell of a ``frame`` tile (a map with outside clues, pzprjs's ``excell``)."""
+        cell of a ``frame`` tile and holds no empty cell (``plain``) of the grid (a map with outside
+        clues, pzprjs's ``excell``): so the last row of a map framed above and on the left, which
+        starts with the frame cell of a row without a clue, stays in the grid."""
         frame = {i for i in range(grid.size) if self.tile_look(grid, i) == "frame"}
         if not frame:
             return frozenset()
@@ -135,7 +154,7 @@ class Looks:
         lines = [grid.row_cells(0), grid.row_cells(rows - 1), grid.column_cells(0), grid.column_cells(cols - 1)]
         out: set[int] = set(frame)
         for line in lines:
-            if line[0] in frame or line[-1] in frame:
+            if (line[0] in frame or line[-1] in frame) and all(self.tile_look(grid, i) != "plain" for i in line):
                 out.update(line)
         return frozenset(out)
 
@@ -175,6 +194,9 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     """
     draws = list(getattr(symbols, "draws", ()))
     named = {d.name: d.look for d in draws if d.name is not None}
+    rooms = "walls"
+    if ROOM_LAYER in named and symbols.kind_of(ROOM_LAYER) is None:  # else the name is the spec's own
+        rooms = named.pop(ROOM_LAYER)
     tiles = {}
     for name, tile in symbols.tiles.items():
         look = named.get(name)
@@ -194,7 +216,7 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     lattices = {name: d.lattice for name, d in symbols.decisions.items() if d.lattice is not None}
     valued = frozenset(name for name, d in symbols.decisions.items()
                        if d.lattice is None and (d.is_enum or name in cell_valued))
-    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued)
+    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms)
 
 
 def _int(expr, params: dict[str, object]) -> int | None:
@@ -214,6 +236,14 @@ def of_model(model) -> Looks:
                      lattices=lattices, valued=frozenset(d.name for d in model.decisions
                                                          if d.kind == "cells" and tuple(d.values) != (True,)))
     return resolve(model.source[1], dict(model.params))
+
+
+def figures(value: object) -> str:
+    """A value as the look ``number`` writes it: its text, nothing for a negative integer (pzprjs's -1,
+    a cell left without a number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return ""
+    return str(value)
 
 
 def letter(value: object) -> str:

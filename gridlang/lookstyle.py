@@ -24,6 +24,8 @@ LAMP = "#007f60"
 LIT = "#c0ff7f"
 SPLIT = "#c0c0c0"
 TENT = "#2e7d32"
+TREE = "#2e9e3e"
+WATER = "#0096ff"  # pzprjs's shadecolor for water
 
 TILES: dict[str, TileStyle] = {
     "number": TileStyle(WHITE, "clue", INK),
@@ -35,11 +37,14 @@ TILES: dict[str, TileStyle] = {
     "plain": TileStyle(WHITE),
     "frame": TileStyle(WHITE, "clue", INK, lines=False),
     "split": TileStyle(SPLIT, "split", INK, solid=True),
+    "corner": TileStyle(WHITE, "corner", INK),
+    "tree": TileStyle(WHITE, "tree", TREE),
 }
 """A tile look's style."""
 
 MARKS: dict[str, MarkStyle] = {
     "shade": MarkStyle("shade", SHADE),
+    "water": MarkStyle("shade", WATER),
     "star": MarkStyle("star", INK),
     "bulb": MarkStyle("bulb", LAMP, fill=LIT),
     "tent": MarkStyle("tent", TENT),
@@ -90,5 +95,5 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
                        for name, look in looks.decisions.items())
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
-                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE)
+                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages")
 

@@ -85,7 +85,7 @@ class MapData:
             text (``12``, ``[1,2,3]``, ``12.5``, ``true``).
         char_spans: the span of every grid cell, row by row, for maps
             whose cells do not stand one character apart (cells separated
-            by spaces, a Snake Eggs record).
+            by spaces, a JSON record).
         key_spans: where each header parameter's name stands.
         record: the map is a JSON record, whose keys other than parameters
             are fields of its own; in a text header every name must be a

@@ -16,7 +16,7 @@ from dataclasses import replace
 from . import glyphs, strokes
 from .canvas import Canvas
 from .grid import Grid
-from .looks import letter
+from .looks import figures, letter
 from .solution import Solution
 from .style import Cell, MarkStyle, Style, hashed_colour, mark_style
 
@@ -183,7 +183,7 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                         canvas.text(*cells[i].at(0.5, 0.5), _label(v), 0.45 * cells[i].size, ms.colour,
                                     cls=f"label {cls}")
             elif ms.shape in ("number", "letters"):
-                text = _label(v) if ms.shape == "number" else letter(v)
+                text = figures(v) if ms.shape == "number" else letter(v)
                 for i in cs:
                     if text and not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
                         canvas.text(*cells[i].at(0.5, 0.5), text, glyphs.number_size(text, cells[i].size),
@@ -256,8 +256,12 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
              pad: int, cell: int) -> None:
     """Thick borders: between rooms, around blocks, between areas of a decision's equal values; the chassis."""
     groups = []
-    if style.borders is not None and grid.rooms:
+    if style.borders is not None and grid.rooms and not style.cages:
         groups.append(("rooms", strokes.borders(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell)))
+    if style.borders is not None and grid.rooms and style.cages:
+        lines = strokes.cage_lines(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell, 0.1 * cell)
+        canvas.segments(strokes.dashes(lines, 0.12 * cell, 0.08 * cell), style.borders, max(1.0, cell / 24),
+                        cls="cages")
     outside = style.outside or frozenset()
     inner = [i for i in range(grid.size) if i not in outside]
     if style.borders is not None and style.blocks and inner:

@@ -137,3 +137,66 @@ def outline(r0: int, c0: int, r1: int, c1: int, pad: float, s: float) -> list[Se
     """The four sides of the rectangle of cells from ``(r0, c0)`` to ``(r1, c1)`` inclusive."""
     x0, y0, x1, y1 = pad + c0 * s, pad + r0 * s, pad + (c1 + 1) * s, pad + (r1 + 1) * s
     return [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x0, y1), (x1, y1)), ((x0, y0), (x0, y1))]
+
+
+def cage_lines(rows: int, cols: int, label, pad: float, s: float, inset: float) -> list[Segment]:
+    """The outlines of cages, drawn ``inset`` pixels inside their cells (a Killer Sudoku's cages, inside
+    the thick borders of its boxes).
+
+    Each side of a cell on its cage's boundary (a neighbour of another label, or the grid's edge) gives
+    a line ``inset`` inside it. At each end the line stops ``inset`` short of the cell's corner when the
+    cell's other side there is on the boundary too (an outer corner), runs ``inset`` past it when the
+    cell across the corner is in the same cage (an inner corner, where it meets that cell's line), and
+    reaches the corner otherwise (it goes on in the neighbour).
+
+    Args:
+        rows, cols: the grid's size.
+        label: cell index -> its cage's label (None: no cage; such cells draw nothing).
+        pad, s: the frame and a cell's side, pixels.
+        inset: pixels between a cell's side and its cage line.
+    """
+    def at(r: int, c: int):
+        return label(r * cols + c) if 0 <= r < rows and 0 <= c < cols else None
+
+    out: list[Segment] = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        here = label(i)
+        if here is None:
+            continue
+        x0, y0 = pad + c * s, pad + r * s
+        # side: (neighbour step, the two ends as (perpendicular step, its sign along the side))
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if at(r + dr, c + dc) == here:
+                continue
+            ends = []
+            for er, ec in (((0, -1), (0, 1)) if dr else ((-1, 0), (1, 0))):
+                if at(r + er, c + ec) != here:
+                    ends.append(-inset)  # an outer corner
+                elif at(r + er + dr, c + ec + dc) == here:
+                    ends.append(inset)  # an inner corner
+                else:
+                    ends.append(0.0)
+            if dr:
+                y = y0 + (inset if dr < 0 else s - inset)
+                out.append(((x0 - ends[0], y), (x0 + s + ends[1], y)))
+            else:
+                x = x0 + (inset if dc < 0 else s - inset)
+                out.append(((x, y0 - ends[0]), (x, y0 + s + ends[1])))
+    return out
+
+
+def dashes(segments: list[Segment], on: float, off: float) -> list[Segment]:
+    """Each segment cut into dashes ``on`` pixels long with gaps of ``off`` pixels, from its start."""
+    out: list[Segment] = []
+    for (x1, y1), (x2, y2) in segments:
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length == 0:
+            continue
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        t = 0.0
+        while t < length:
+            u = min(t + on, length)
+            out.append(((x1 + ux * t, y1 + uy * t), (x1 + ux * u, y1 + uy * u)))
+            t = u + off
+    return out

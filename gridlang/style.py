@@ -155,6 +155,7 @@ class Style:
             (but ``solid`` tiles), and the chassis drawn inside them.
         corner_dots: the grid is drawn as dots at the corners of the cells.
         shade_ink: the colour of a glyph on a cell shaded by a decision.
+        cages: the room layer is drawn as cages (a dashed line inside each room) instead of thick borders.
     """
 
     background: Colour | None = None
@@ -175,6 +176,7 @@ class Style:
     outside: frozenset[int] | None = None
     corner_dots: bool | None = None
     shade_ink: Colour | None = None
+    cages: bool | None = None
 
     def over(self, base: Style) -> Style:
         """This style, with ``base`` filling in what it leaves out (dicts are merged)."""

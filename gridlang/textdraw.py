@@ -5,7 +5,8 @@ Each cell shows one token, all tokens right-aligned to the widest:
 * a tile by its look: its text for ``number`` and ``char`` (``.`` for an
   empty cell), ``#`` or its number for ``block``, ``○`` and ``●`` (or the
   number inside) for ``circle`` and ``disc``, ``x`` for ``cross``, a blank
-  for ``frame``, ``DOWN\\ACROSS`` for ``split`` (``12\\7``, a 0 left out),
+  for ``frame``, ``DOWN\\ACROSS`` for ``split`` (``12\\7``, a 0 left out), the number for
+  ``corner`` (an answer's value on the cell replaces it),
   the map's character for ``default``;
 * over it, a decision on cells by its look: ``#`` for ``shade`` (``#2``
   when the cell shows a number), ``*`` star, ``o`` bulb, ``^`` tent, ``·``
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 from .glyphs import has_figures
 from .grid import Grid
-from .looks import Looks, letter
+from .looks import Looks, figures, letter
 from .solution import Solution
 
 Edge = tuple[tuple[int, int], tuple[int, int]]
@@ -52,7 +53,7 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default"):
+    if look in ("number", "char", "default", "corner", "tree"):
         return text
     if look == "block":
         return text if has_figures(text) else "#"
@@ -71,7 +72,7 @@ def tile_text(look: str, text: str) -> str:
 def tokens(grid: Grid, solution: Solution, looks: Looks) -> list[str]:
     """Every cell's token: its tile's, with the decisions on cells over it (see the module docstring)."""
     out = [tile_text(looks.tile_look(grid, i), str(grid.chars[i])) for i in range(grid.size)]
-    shown = [looks.tile_look(grid, i) not in ("plain", "frame", "cross") and has_figures(out[i])
+    shown = [looks.tile_look(grid, i) not in ("plain", "frame", "cross", "corner") and has_figures(out[i])
              for i in range(grid.size)]
     for name, values in solution.decisions.items():
         if name in looks.lattices:
@@ -106,7 +107,9 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if isinstance(v, tuple):
         return ""
-    return str(v) if isinstance(v, int) or look == "number" else str(v)[:2]
+    if look == "number":
+        return figures(v)
+    return str(v) if isinstance(v, int) else str(v)[:2]
 
 
 def render(grid: Grid, solution: Solution, looks: Looks) -> str:

@@ -13,7 +13,8 @@ import difflib
 from typing import TYPE_CHECKING
 
 from .. import ast
-from ..looks import BLOCK_LOOKS, EDGE_LOOKS, LOOKS, MARK_LOOKS, REGION_LOOKS, TILE_LOOKS, VALUE_LOOKS
+from ..looks import (BLOCK_LOOKS, EDGE_LOOKS, LOOKS, MARK_LOOKS, REGION_LOOKS, ROOM_LAYER, ROOM_LOOKS, TILE_LOOKS,
+                     VALUE_LOOKS)
 from .symbols import Type
 
 if TYPE_CHECKING:
@@ -29,11 +30,12 @@ def _what(table: dict[str, str]) -> str:
     """What a look of ``table`` draws, for an error message."""
     return {id(TILE_LOOKS): "a tile", id(MARK_LOOKS): "a Boolean decision on cells",
             id(VALUE_LOOKS): "a decision on cells with values", id(EDGE_LOOKS): "a decision on edges",
-            id(REGION_LOOKS): "a region", id(BLOCK_LOOKS): "blocks"}[id(table)]
+            id(REGION_LOOKS): "a region", id(BLOCK_LOOKS): "blocks", id(ROOM_LOOKS): "the room layer"}[id(table)]
 
 
 def _fits(look: str) -> list[dict[str, str]]:
-    return [t for t in (TILE_LOOKS, MARK_LOOKS, VALUE_LOOKS, EDGE_LOOKS, REGION_LOOKS, BLOCK_LOOKS) if look in t]
+    return [t for t in (TILE_LOOKS, MARK_LOOKS, VALUE_LOOKS, EDGE_LOOKS, REGION_LOOKS, BLOCK_LOOKS, ROOM_LOOKS)
+            if look in t]
 
 
 def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
@@ -94,6 +96,8 @@ def _table(checker: _Checker, d: ast.Draw) -> dict[str, str] | None:
         checker.error(f"{d.name!r} is a cell set of every map; 'draw' names a tile, a tag, a decision or a "
                       "region", d.name_span)
         return None
+    if kind is None and d.name == ROOM_LAYER:
+        return ROOM_LOOKS
     if kind is None:
         close = difflib.get_close_matches(d.name, list(checker.declared), n=1)
         checker.error(f"unknown name {d.name!r} ('draw' names a tile, a tag, a decision or a region)"
@@ -118,6 +122,8 @@ def _kind(checker: _Checker, d: ast.Draw) -> str:
         return "a block"
     sym = checker.sym
     kind = sym.kind_of(d.name)
+    if kind is None and d.name == ROOM_LAYER:
+        return "the room layer"
     if kind != "decision":
         return f"a {kind}"
     decide = sym.decisions[d.name]

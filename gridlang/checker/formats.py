@@ -78,7 +78,7 @@ class _FormatCheck:
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
             self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, outside top left, "
-                       f"outside all, or a parameter (parameters: {declared})", item.place_span)
+                       f"outside all, a separator, or a parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
         if enc is None:

@@ -211,4 +211,20 @@ class Borders(Encoding):
         return _pack(right) + _pack(below)
 
 
-ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), Borders())
+class Slash(Encoding):
+    """A ``/`` that pzprjs writes between two parts and skips when reading (its ``outbstr.substr(1)``)."""
+
+    name = "slash"
+    places = frozenset({"separator"})
+    keys = "none"
+
+    def decode(self, body, count, part):
+        if body.rest.startswith("/"):
+            body.i += 1
+        return [], []
+
+    def encode(self, values, part):
+        return "/"
+
+
+ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), Borders(), Slash())

@@ -15,7 +15,9 @@ which objects a part fills from the format item's place:
     the clues outside the grid (pzprjs excells): the columns' clues above,
     then the rows' clues on the left (and, for ``all``, below and right);
 a parameter's name
-    one value for the parameter (``field``, ``piece bank``, ...).
+    one value for the parameter (``field``, ``piece bank``, ...);
+``separator``
+    nothing: a ``/`` between two parts (``slash``), written always.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from .body import Body, Value
 CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all")
 """Places whose objects become map cells (numbers, marks, clues)."""
 
-PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "corners")
+PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "corners", "separator")
 """Every place a format item may name besides a parameter."""
 
 

@@ -195,6 +195,9 @@ class Engine:
         for idx, item in enumerate(parts):
             enc = self.encodings[item.encoding]
             part = self._part(item, layout, cells)
+            if item.place == "separator":
+                enc.decode(body, 0, part)
+                continue
             if part.ptype is not None:
                 if item.encoding != "size" and body.at_end():
                     continue  # absent: the parameter keeps its default
@@ -305,6 +308,8 @@ class Engine:
                 if value is None:
                     value = values.get(item.place)
                 vals = [value]
+            elif item.place == "separator":
+                vals = []
             elif item.place == "rooms":
                 vals = room = self._rooms(data, layout)
                 room_cells = [[k for k, x in enumerate(room) if x == j] for j in range(max(room) + 1)]

@@ -1,7 +1,8 @@
 """Which map token a decoded value becomes, and back: a format item's mapping over the spec's tiles.
 
 A mapping ``(1 = white, 2 = black)``, ``(? = black)``, ``(empty = frame)``,
-``(number = clue)`` sends a value to a tile. Without an entry, a number
+``(number = clue)`` sends a value to a tile; ``(? = clue)`` with a clue tile
+(``tile clue number``) makes a ``?`` that tile's cell written ``?``. Without an entry, a number
 goes to the spec's ``number`` tile (its token is the number), else to the
 tile with ``value digit`` that has a character for it (``'0'-'4'``,
 ``'1'-'9' 'A'-'Z'``); ``?`` goes to the tile whose character is ``?``;
@@ -81,6 +82,8 @@ class Placement:
     def _char(self, name: str | None, prefer: str) -> str | None:
         if name is None or name not in self.tiles:
             return None
+        if prefer == "?" and self._holds_numbers(name):
+            return "?"  # a clue tile's cell whose number is not given
         chars = [ch for spec in self.tiles[name].chars for ch in spec.chars()]
         if prefer in chars:
             return prefer
@@ -97,6 +100,11 @@ class Placement:
             if ch is not None or exact:
                 return ch
         return None if exact else self._char(name, str(value))
+
+    def _holds_numbers(self, name: str | None) -> bool:
+        """Whether ``name`` is a clue tile (``number``, ``numbers``, ``arrow number``), whose cells may be ``?``."""
+        tile = self.tiles.get(name) if name is not None else None
+        return tile is not None and (tile.number or tile.clue is not None)
 
     @staticmethod
     def _digit_char(tile, value: int) -> str | None:
@@ -115,13 +123,16 @@ class Placement:
             if parsed is not None:
                 return parsed
         name = self.symbols.chars.get(tok)
+        if tok == "?" and name is None and self._holds_numbers(self.unknown):
+            return UNKNOWN
         if name is None:
             return NOT_MINE
         if tok == "." and name == self.empty:
             return None
         if tok == "?" and name == self.unknown:
             return UNKNOWN
-        explicit = [k for k, t in self.by_value.items() if t == name]
+        explicit = [k for k, t in self.by_value.items() if t == name
+                    and not (k == UNKNOWN and tok != "?" and self._holds_numbers(name))]
         if len(explicit) == 1:
             return explicit[0]
         numbered = self._number_of(name, tok)

@@ -34,8 +34,13 @@ def rooms_text(rows: int, cols: int, room: list[int]) -> str:
 
 
 def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None) -> str:
-    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer."""
-    lines = [f"# {title}"] + [f"{name}: {value}" for name, value in headers] + [grid]
+    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer.
+
+    A grid whose first row begins with ``#`` (a tile written ``#``) stands under a ``grid:``
+    line, so that the map reader cannot take the row for a comment (docs/language.md, "Map files").
+    """
+    marker = ["grid:"] if grid.startswith("#") else []
+    lines = [f"# {title}"] + [f"{name}: {value}" for name, value in headers] + marker + [grid]
     if rooms is not None:
         lines.append(rooms)
     return "\n".join(lines) + "\n"

@@ -36,6 +36,7 @@ import tiny
 from horse_data import HORSE_DATA, SPECS, known_optimum, manifest
 from snake_data import EXPECTED, INSTANCES, SPEC as EGGS, solution_rows
 from tiny import cell_model, grid_of
+from timing import busy
 
 REPO = Path(__file__).resolve().parents[2]
 MAPS = REPO / "puzzles" / "maps"
@@ -507,7 +508,7 @@ def test_time_limit_is_honoured():
     model = compile_puzzle(SPECS["standard"], HORSE_DATA / entry["file"], {"budget": str(entry["budget"])})
     start = time.perf_counter()
     result = AspBackend().solve(model, SolveOptions(time_limit=0.5))
-    assert time.perf_counter() - start < 0.5 + 0.4
+    assert time.perf_counter() - start < busy(0.5 + 0.4)  # the whole search takes about 4 s
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
     if result.status is Status.FEASIBLE:
         assert result.objective < 95 <= result.bound
@@ -522,7 +523,7 @@ def test_stop_ends_the_search_at_once():
     threading.Timer(0.3, deadline.stop).start()
     start = time.perf_counter()
     result = AspBackend().solve(model, SolveOptions(deadline=deadline))
-    assert time.perf_counter() - start < 0.3 + 0.4
+    assert time.perf_counter() - start < busy(0.3 + 0.4)
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
 
 

@@ -18,6 +18,8 @@ from gridlang.bench import hard_tail_map
 from gridlang.deadline import Deadline, SolverAbandoned, run_solver
 from gridlang.pipeline import solve
 
+from timing import busy
+
 REPO = Path(__file__).resolve().parents[2]
 HORSE = REPO / "puzzles" / "horse.grid"
 WEEKLY_05 = REPO / "tests" / "data" / "horse" / "weekly-05.txt"
@@ -115,7 +117,7 @@ def test_a_solver_that_ignores_stop_is_abandoned_and_the_streams_come_back():
         run_solver(Deadline(0.2), stubborn, lambda: None)
     release.set()
     assert sys.stdout is saved
-    assert time.perf_counter() - start < 2.0
+    assert time.perf_counter() - start < busy(1.5)  # the stubborn solver would hold on for 10 s
 
 
 def test_a_solver_that_honours_stop_returns_its_answer():
@@ -134,7 +136,7 @@ def test_unique_within_the_limit_on_every_backend(backend):
     start = time.perf_counter()
     report = solve(EGGS, DERIVED_03, backend=backend, options=SolveOptions(time_limit=limit), unique=True)
     elapsed = time.perf_counter() - start
-    assert elapsed < limit + 1.5 + 2.0  # the limit, the abandon grace, the start-up imports
+    assert elapsed < busy(limit + 1.5)  # the limit, the abandon grace, the start-up imports
     if report.result.status is Status.OPTIMAL:
         assert report.unique in (True, None)
     else:

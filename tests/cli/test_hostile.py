@@ -18,6 +18,7 @@ from gridlang.limits import MAX_NESTING, MAX_SPEC_BYTES
 from gridlang.parser import parse_spec
 
 from horse_data import REPO
+from timing import busy
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 HORSE_TEXT = (REPO / "puzzles" / "horse.grid").read_text()
@@ -123,7 +124,7 @@ def test_a_spec_beyond_the_size_limit_is_refused_at_once(tmp_path, capsys):
     spec = write(tmp_path, HORSE_TEXT + "require count(wall) <= budget\n" * 170_000, "huge.grid")
     t0 = time.perf_counter()
     code, out, err = run_cli(["check", spec], capsys)
-    assert time.perf_counter() - t0 < 2
+    assert time.perf_counter() - t0 < busy(1.0)  # parsing the 170,000 lines would take far longer
     head = len(HORSE_TEXT.encode())
     line = HORSE_TEXT.count("\n") + (MAX_SPEC_BYTES - head) // 30 + 1
     column = (MAX_SPEC_BYTES - head) % 30 + 1

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from gridlang import strokes
 from gridlang.canvas import SVG_NS
 from gridlang.draw import default_style, draw, picture
 from gridlang.grid import Grid
@@ -273,6 +274,16 @@ def test_an_outside_frame_has_no_boxes_and_the_border_runs_inside_it():
     assert text[:5] == [" ", "3", "1", "2", "2"]
 
 
+def test_a_frame_above_and_on_the_left_leaves_the_last_row_and_column_in_the_grid():
+    # Doppelblock's map: clues above and on the left; the last row has no clue (its first cell is a
+    # frame cell), and neither has the last column, yet both are the grid's.
+    chars = ["+", "1", "+", "+", "2", ".", ".", ".", "+", ".", ".", "."]
+    tiles = ["frame" if ch == "+" else "blank" if ch == "." else "clue" for ch in chars]
+    looks = Looks(tiles={"frame": "frame", "clue": "number", "blank": "plain"})
+    grid = Grid(3, 4, tuple(chars), tuple(tiles))
+    assert looks.outside(grid) == frozenset({0, 1, 2, 3, 4, 8})
+
+
 def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     # Kakuro's map: the clue row and column are boxed split cells; the corner is a frame cell.
     chars = ["+", "4,0", "3,0", "0,3", ".", ".", "0,7", ".", "."]
@@ -287,6 +298,72 @@ def test_a_frame_of_split_clues_keeps_its_boxes_and_no_digit_stands_outside():
     (chassis,) = classes(root, "chassis")
     assert segments(chassis)[0] == ((PAD, PAD), (PAD + 3 * CELL, PAD))  # around the boxed frame too
     assert tokens(grid, digits, looks)[:4] == [" ", "4\\", "3\\", "\\3"]
+
+
+def test_a_negative_digit_and_a_split_cell_without_sums_draw_nothing():
+    # pzprjs's -1 is a cell left without a number (Sukoro, View); a Kakuro clue cell without sums is `+`.
+    chars = ["+", "0,3", ".", "."]
+    tiles = ["block", "sum", "cell", "cell"]
+    looks = Looks(tiles={"block": "split", "sum": "split", "cell": "plain"}, decisions={"digit": "number"},
+                  valued=frozenset({"digit"}))
+    digits = Solution({"digit": {0: 0, 1: 0, 2: -1, 3: 0}}, {})
+    grid = Grid(2, 2, tuple(chars), tuple(tiles))
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, digits, style, CELL, "", set(), {}).to_svg())
+    assert sorted(e.text for e in classes(root, "label")) == ["0"]
+    assert sorted(e.text for e in classes(root, "clue") if e.text) == ["3"]
+    assert tokens(grid, digits, looks) == ["\\", "\\3", ".", "0"]
+
+
+def test_cages_are_dashed_inside_their_rooms_and_a_corner_sum_leaves_the_cell_to_its_digit():
+    # A Killer Sudoku's picture: `draw rooms as cages`, the cage sums `draw total as corner`.
+    chars = ["3", ".", "4", "."]
+    tiles = ["total", "blank", "total", "blank"]
+    looks = Looks(tiles={"total": "corner", "blank": "plain"}, decisions={"digit": "number"},
+                  valued=frozenset({"digit"}), rooms="cages")
+    grid = Grid(2, 2, tuple(chars), tuple(tiles), rooms=(0, 0, 1, 1))
+    digits = Solution({"digit": {0: 1, 1: 2, 2: 3, 3: 1}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, digits, style, CELL, "", set(), {}).to_svg())
+    assert not classes(root, "rooms") and classes(root, "cages")
+    assert sorted(e.text for e in classes(root, "corner")) == ["3", "4"]
+    assert sorted(e.text for e in classes(root, "label")) == ["1", "1", "2", "3"]
+    assert tokens(grid, digits, looks) == ["1", "2", "3", "1"]
+
+
+def test_cage_lines_meet_at_inner_corners():
+    # An L-shaped cage of three cells and one cell apart: the L's outline is six lines, inset by 4
+    # pixels; the lines of its inner corner meet at one point.
+    lines = strokes.cage_lines(2, 2, lambda i: (0, 0, 0, 1)[i], 0, 40, 4)
+    ends = [p for line in lines for p in line]
+    cage = [line for line in lines if not all(40 < x and 40 < y for x, y in line)]
+    assert len(cage) == 8  # the L's six sides, two of them in two cells each
+    assert ends.count((36.0, 36.0)) == 2  # the inner corner: (0, 1)'s bottom line meets (1, 0)'s right line
+    assert strokes.dashes([((0, 0), (10, 0))], 4, 2) == [((0, 0), (4, 0)), ((6, 0), (10, 0))]
+
+
+def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
+    # Tents' trees (`draw tree as tree`): a crown and a trunk per tree, its map character in the text.
+    grid = Grid(1, 3, ("T", ".", "T"), ("tree", "blank", "tree"))
+    looks = Looks(tiles={"tree": "tree", "blank": "plain"}, decisions={"tent": "tent"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({"tent": {1: True}}, {}), style, CELL, booleans={"tent"}).to_svg())
+    assert len(classes(root, "tree")) == 4  # two trees, each a crown and a trunk
+    assert len(classes(root, "mark tent")) == 2  # the tent and its door
+    assert tokens(grid, Solution({"tent": {1: True}}, {}), looks) == ["T", "^", "T"]
+
+
+def test_water_is_shading_in_pzprjs_blue():
+    # Aquarium's water (`draw shaded as water`): the shaded cell filled #0096ff, its number in white.
+    grid = Grid(1, 2, ("2", "."), ("clue", "blank"))
+    looks = Looks(tiles={"clue": "number", "blank": "plain"}, decisions={"shaded": "water"})
+    water = Solution({"shaded": {0: True, 1: True}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, water, style, CELL, booleans={"shaded"}).to_svg())
+    fills = {e.get("fill") for e in classes(root, "mark shaded")}
+    assert fills == {"#0096ff"}
+    assert {e.get("fill") for e in classes(root, "clue") if e.text == "2"} == {"#ffffff"}
+    assert tokens(grid, water, looks) == ["#2", "#"]
 
 
 def test_answer_looks_lamps_stones_tents_letters_and_areas():

@@ -60,10 +60,13 @@ def test_declared_looks_and_defaults():
     ("draw line as shade", 14, "'line' cannot be drawn as 'shade' (a look of a Boolean decision on cells); "
                                "a decision on edges is drawn as line, bridges, walls or hidden"),
     ("draw shaded as line", 16, "'shaded' cannot be drawn as 'line' (a look of a decision on edges); a Boolean "
-                                "decision on cells is drawn as shade, star, bulb, tent, dot, cross, circle, disc, "
+                                "decision on cells is drawn as shade, water, star, bulb, tent, dot, cross, circle, disc, "
                                 "stones, tint or hidden"),
     ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
-                              "a tile is drawn as number, char, block, circle, disc, cross, plain, frame or split"),
+                              "a tile is drawn as number, char, block, circle, disc, cross, plain, frame, split, "
+                              "corner or tree"),
+    ("draw rooms as shade", 15, "the room layer is drawn as walls or cages"),
+    ("draw shaded as cages", 16, "'shaded' cannot be drawn as 'cages' (a look of the room layer)"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),
     ("draw kind as number", 14, "'number' draws integer values; 'kind' has value names (snake): draw it as tint"),
     ("draw pen as shade", 13, "a region is drawn as tint, walls or hidden"),
@@ -73,6 +76,13 @@ def test_declared_looks_and_defaults():
 def test_a_bad_draw_is_one_located_error(extra, column, words):
     (found,) = errors(extra + "\n")
     assert found[:2] == (FIRST, column) and words in found[2], found
+
+
+def test_the_room_layer_is_drawn_as_cages_unless_a_name_of_the_spec_is_rooms():
+    assert resolve(check(parse_spec(BASE + "draw rooms as cages\n"))).rooms == "cages"
+    assert resolve(check(parse_spec(BASE))).rooms == "walls"
+    own = check(parse_spec(BASE + "tile rooms 'r'\ndraw rooms as circle\n"))
+    assert resolve(own).rooms == "walls" and resolve(own).tiles["rooms"] == "circle"
 
 
 def test_a_name_drawn_twice_is_refused_at_the_second():

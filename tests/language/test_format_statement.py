@@ -50,6 +50,8 @@ def test_a_format_may_stand_above_what_it_names():
     ("cells: circles (1 = white, 2 = white)", 9, 5, "1 and 2 both go to 'white'"),
     ("cells: borders", 9, 12, "borders cannot fill cells; it fills rooms"),
     ("rooms: number16", 9, 12, "number16 cannot fill rooms"),
+    ("cells: slash", 9, 12, "slash cannot fill cells; it fills separator"),
+    ("separator: number16", 9, 16, "number16 cannot fill separator"),
     ("stars: borders", 9, 12, "borders cannot fill an int parameter"),
     ("stars: piece bank", 9, 12, "piece bank cannot fill an int parameter; it fills a shapes parameter"),
     ("room numbers: number16", 9, 5, "a 'rooms: borders' item comes before them"),
@@ -132,3 +134,17 @@ def test_structured_clues_need_their_tile():
         check(parse_spec(lists, "t.grid"))
     assert "declare 'tile NAME numbers'" in str(info.value)
     check(parse_spec(lists + "tile clue numbers\n", "t.grid"))
+
+
+def test_a_decoded_grid_whose_first_row_begins_with_a_hash_keeps_its_rows(tmp_path):
+    """A tile written ``#`` in the first row of a decoded map: the map stands under ``grid:``,
+    so the row is not read as a comment (a map's rows are never dropped)."""
+    from gridlang.maps import parse_map
+    from gridlang.puzzlink import decode
+
+    spec = tmp_path / "hashes.grid"
+    spec.write_text('puzzle "Hashes"\ntile blank \'.\'\ntile block \'#\'\ndecide shaded: bool on blank\n'
+                    'require count(shaded) == 1\nformat puzzlink "hashes":\n    cells: marks (1 = block)\n')
+    text = decode("https://puzz.link/p?hashes/3/2/40", spec).text
+    assert text.splitlines()[1:] == ["grid:", "#..", "..#"]
+    assert parse_map(text, "hashes").rows == ["#..", "..#"]

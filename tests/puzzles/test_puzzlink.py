@@ -111,7 +111,7 @@ def test_edit_suffix_and_variant_field_are_read():
 
 
 @pytest.mark.parametrize("url,col,words", [
-    ("https://puzz.link/p?kakuro/4/4/9q0", 21, "unknown genre 'kakuro': no bundled spec reads its URLs"),
+    ("https://puzz.link/p?notagenre/4/4/9q0", 21, "unknown genre 'notagenre': no bundled spec reads its URLs"),
     ("https://puzz.link/p?mashu/4/4/9q0", 34, "the circles of a 4x4 grid take 6 characters; the URL has 3"),
     ("https://puzz.link/p?nurikabe/5/6/g5k2o1k3g", 43, "the data ends after 25 cells; a 5x6 grid has 30"),
     ("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g5", 43, "after the puzzle's data"),

@@ -93,6 +93,28 @@ def test_cells_read_as_pzprjs_reads_them_and_write_back(item, url, expected):
     round_trip(tree, url, text)
 
 
+def test_a_number_not_given_goes_to_the_number_tile_when_mapped_there():
+    # cspuz_rs shikaku.rs's test URL (MIT licence): 6 6 in row 2, 4 ? 8 in row 3 (`.` is pzprjs's -2),
+    # 4 4 in row 5. Mapped to the number tile, the ? is that tile's cell `?`, and is written back as `.`.
+    tree = spec("cells: number16 (? = clue)")
+    url = "https://puzz.link/p?t/6/6/s66j4.g8n4h4g"
+    text = decode(url, tree).text
+    assert cells_of(text) == {(2, 1): "6", (2, 2): "6", (3, 1): "4", (3, 2): "?", (3, 4): "8", (5, 1): "4",
+                              (5, 4): "4"}
+    round_trip(tree, url, text)
+
+
+def test_a_slash_between_two_parts_is_read_and_written():
+    # pzprjs test/script/aquarium.js: borders, a '/', then the clues outside: 3 above column 3, 2 1 3 left
+    # of rows 0 to 2. pzprjs drops one character after the borders, so the '/' must be written back.
+    tree = spec("rooms: borders", "separator: slash", "outside top left: number16 (empty = frame)")
+    url = "https://puzz.link/p?t/4/4/bu8i90/i3213g"
+    text = decode(url, tree).text
+    rows = grid(text)
+    assert rows[0] == ["+", "+", "+", "+", "3"] and [r[0] for r in rows] == ["+", "2", "1", "3", "+"]
+    round_trip(tree, url, text)
+
+
 def test_number10or16_reads_circles_as_0_and_the_bank_of_sizes():
     # pzprjs test/script/snakeegg.js: circles at (0,1) and (0,3), clues 4 and 2, sizes 1..4.
     tree = spec("cells: number10or16 (0 = white)", "sizes: size bank")

@@ -78,6 +78,10 @@ def test_stop_ends_the_search_and_keeps_the_answer():
     async def scenario(pool):
         job = pool.submit(nap, (30,), 30)
         await started(job, "napping")
+        for _ in range(600):  # the phase and the best answer come in two messages
+            if "best" in job.progress:
+                break
+            await asyncio.sleep(0.05)
         assert job.progress["best"] == 7  # what the deadline's listener reported
         t = time.monotonic()
         pool.stop(job)
