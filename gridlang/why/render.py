@@ -41,9 +41,9 @@ def values_json(model: Model, pairs: Iterable[tuple[Entry, object]]) -> dict[str
 
 
 def keys_json(model: Model, ents: Iterable[Entry]) -> list:
-    """Entries' keys (``[r, c]``, or ``[[r1, c1], [r2, c2]]``), sorted, each once."""
+    """Entries' keys (``[r, c]``, or ``[[r1, c1], [r2, c2]]``), each once: cells first, then edges, each sorted."""
     keys = {repr(where(model, e.key)): where(model, e.key) for e in ents}
-    return sorted(keys.values())
+    return sorted(keys.values(), key=lambda k: (isinstance(k[0], list), k))
 
 
 def forced_json(model: Model, forced: Forced) -> dict:

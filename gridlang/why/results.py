@@ -36,7 +36,8 @@ def _by_decision(model: Model, pairs: Iterable[tuple[Entry, object]]) -> dict[st
 
 
 def _keys(model: Model, ents: Iterable[Entry]) -> list:
-    return sorted({_key(model, e.key) for e in ents})
+    """Entries' keys, each once: cells ``(r, c)`` first, then edges ``((r1, c1), (r2, c2))``, each sorted."""
+    return sorted({_key(model, e.key) for e in ents}, key=lambda k: (isinstance(k[0], tuple), k))
 
 
 def _draw(canvas, format: str) -> str | bytes:

@@ -120,3 +120,17 @@ def test_steps_stops_early_and_names_the_rest_unknown(capsys):
     record = json.loads(capsys.readouterr().out)
     assert code == 0
     assert len(record["steps"]) == 2 and record["complete"] is False and len(record["unknown"]) == 21 - 6
+
+
+def test_entries_left_unknown_on_cells_and_edges_are_listed_cells_first(capsys):
+    import gridlang
+
+    path = REPO / "puzzles" / "instances" / "numberlink" / "cspuz_6x6.txt"
+    hints = gridlang.hints(gridlang.bundled("numberlink"), map=path, max_steps=1)
+    assert len(hints.steps) == 1 and not hints.complete
+    kinds = [isinstance(k[0], tuple) for k in hints.unknown]
+    assert kinds == sorted(kinds) and kinds[0] is False and kinds[-1] is True  # cells, then edges
+    code = main(["hint", str(REPO / "puzzles" / "numberlink.grid"), "--map", str(path), "--steps", "1", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(record["unknown"]) == len(hints.unknown)
+    assert isinstance(record["unknown"][0][0], int) and isinstance(record["unknown"][-1][0], list)
