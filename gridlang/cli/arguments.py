@@ -152,7 +152,8 @@ def _build_parser() -> argparse.ArgumentParser:
     g.add_argument("--size", required=True, type=generate_command.size, metavar="RxC", help="rows x columns (6x6)")
     g.add_argument("--seed", type=int, default=0, metavar="N", help="the first seed (default 0); the same seed "
                    "makes the same puzzle")
-    g.add_argument("--count", type=_positive_int, default=1, metavar="N", help="make N puzzles, seeds N, N+1, ...")
+    g.add_argument("--count", type=_positive_int, default=1, metavar="K",
+                   help="make K puzzles, from the seeds N, N + 1, ... (N: --seed)")
     g.add_argument("--json", action="store_true", help="one JSON object per puzzle and line: map, url, seed, clues")
     g.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter the spec declares, written in each map's header (box_rows=2)")
