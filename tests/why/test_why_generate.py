@@ -14,6 +14,7 @@ import gridlang
 from gridlang.cli import main
 from gridlang.generation import GenerateError
 from gridlang.grid import flood_rooms
+from gridlang.schemas import validator
 
 from horse_data import REPO
 
@@ -101,6 +102,7 @@ def test_generate_json_gives_one_line_per_puzzle(capsys):
     records = [json.loads(line) for line in lines]
     assert [r["seed"] for r in records] == [3, 4]
     for r in records:
+        validator("generate").validate(r)
         assert set(r) == {"map", "url", "seed", "clues", "seconds", "checked_by"}
         assert r["url"].startswith("https://puzz.link/p?sudoku/4/4/")
         assert gridlang.solve(gridlang.bundled("sudoku"), map=r["map"], unique=True).unique is True
@@ -133,6 +135,7 @@ def test_a_bad_size_is_refused(capsys):
 @pytest.mark.parametrize("seed", [0, 2])
 def test_an_enclose_horse_map_has_a_budget_and_a_unique_optimum(seed):
     made = gridlang.generate("horse", (8, 8), seed=seed, time_limit=300)
+    validator("generate").validate(made.to_json())
     assert made.map.startswith("budget: ") and made.url is None and made.checked_by == "maxsat"
     result = gridlang.solve(gridlang.bundled("horse"), map=made.map, backend="milp", unique=True, time_limit=120)
     assert result.status == "OPTIMAL" and result.unique is True
