@@ -198,6 +198,9 @@ class _Maker:
         self.clue_names = {name for name, _ in self.clues}
         self.rooms: list[str] | None = None  # the rooms: layer, when the spec reads rooms
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
+        if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
+            raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
+                                "tiles or draws rooms, not both yet")
         if not self.clues and not self.room_reading:
             raise GenerateError(f"{spec.path}: no clue tile (a tile other than the blank {self.blank!r}) and no "
                                 "rule about rooms: generate places clue tiles, or draws rooms")
@@ -245,6 +248,10 @@ class _Maker:
         keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
         relaxed = dataclasses.replace(tagged, constraints=keep, objective=None)
         entries = [(d, lits) for d in relaxed.decisions for _, lits in d.cells]
+        empty = next((d.name for d, lits in entries if not lits), None)
+        if empty is not None:
+            raise GenerateError(f"{self.spec.path}: the decision {empty!r} takes its values from the clues, so a "
+                                "blank map gives it none to draw an answer from; generate cannot make this genre")
         engine = get_backend("cpsat")
         fixed = FIXED
         while not self.deadline.expired():

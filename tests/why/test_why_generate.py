@@ -160,3 +160,11 @@ def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
     assert all(_unique(gridlang.bundled("sudoku"), _blanked(text, r, c, 2)) is False for r, c in clues)
     nurikabe = _Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
     assert nurikabe.dig_by_oracle(["2.", ".."]) is None  # its decision is made on the blank cells only
+
+
+@pytest.mark.parametrize("genre, words", [("heyawake", "both clue tiles and rooms"),
+                                          ("shikaku", "takes its values from the clues")])
+def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, capsys):
+    code = main(["generate", genre, "--size", "4x4", "--time-limit", "120"])
+    err = capsys.readouterr().err
+    assert code == 1 and words in err and "Traceback" not in err and "bug" not in err
