@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/gallery.md")
+DOCS = ("README.md", "docs/gallery.md", "docs/why.md")
 """The files with generated blocks, from the repository's root."""
 
 COMMAND = "python docs/generate.py"
@@ -61,6 +61,9 @@ SECONDS = re.compile(r"\b\d+\.\d+ s\b")
 PICTURE_FLAGS = ("--png", "--svg")
 TIMEOUT = 300.0
 """Seconds a command may take."""
+OUTCOMES = (0, 2)
+"""The exit codes of a command that a block may show: solved, and proved infeasible (what
+``--explain`` explains)."""
 
 
 class DocsError(Exception):
@@ -129,7 +132,8 @@ def run(command: str, where: str, root: Path = ROOT) -> Run:
     """Run ``gridlang ...`` in a fresh Python in ``root``, its pictures drawn to a temporary folder.
 
     Raises:
-        DocsError: the command is not gridlang's, exits with an error or runs past :data:`TIMEOUT`.
+        DocsError: the command is not gridlang's, exits with a code outside :data:`OUTCOMES` or
+            runs past :data:`TIMEOUT`.
     """
     argv = shlex.split(command)
     if not argv or argv[0] != "gridlang":
@@ -147,7 +151,7 @@ def run(command: str, where: str, root: Path = ROOT) -> Run:
                                  timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             raise DocsError(f"{where}: `{command}` ran for more than {TIMEOUT:g} s") from None
-        if out.returncode != 0:
+        if out.returncode not in OUTCOMES:
             raise DocsError(f"{where}: `{command}` exited with {out.returncode}:\n{out.stderr}")
         return Run(out.stdout, {name: path.read_bytes() for name, path in pictures.items()})
 

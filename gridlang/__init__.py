@@ -73,7 +73,7 @@ def _find_checkout_packages() -> None:
 _find_checkout_packages()
 
 _API = ("load_spec", "bundled", "bundled_specs", "bundled_map", "bundled_maps", "solve", "solutions", "export",
-        "verify", "Spec", "SolveResult", "Answers")
+        "verify", "Spec", "SolveResult", "Answers", "forced", "explain", "hints", "generate")
 
 
 def __getattr__(name: str):

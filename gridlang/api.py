@@ -9,7 +9,8 @@
     12
 
 The command line and the batch workers are built on these functions; the
-JSON a ``solve --json`` prints is :meth:`SolveResult.to_json`. docs/api.md
+JSON a ``solve --json`` prints is :meth:`SolveResult.to_json`. :func:`forced`,
+:func:`explain` and :func:`hints` ask why (:mod:`gridlang.why`). docs/api.md
 shows each function at work.
 """
 
@@ -274,6 +275,156 @@ def solutions(spec: Spec | str | Path | None = None, map: str | Path | MapData |
     return Answers(model, backend, options, seconds, limit)
 
 
+def forced(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
+           backend: str = DEFAULT_BACKEND, time_limit: float | None = None,
+           params: Mapping[str, object] | None = None, settings: Mapping[str, object] | None = None,
+           connectivity: str | None = None, workers: int | None = None, deadline: Deadline | None = None, *,
+           url: str | None = None):
+    """The cells that hold the same value in every answer (every optimal one), and the open ones.
+
+    Solves the map, then solves it again on the same backend with "some
+    cell changes" added until that is infeasible (:mod:`gridlang.why.backbone`);
+    every answer found on the way is verified. As ``gridlang solve --forced``.
+
+    Args:
+        spec, map, url, backend, params, settings, connectivity, workers,
+            deadline: as for :func:`solve`.
+        time_limit: seconds for the solve and the search together; when
+            they run out, the cells not settled are in ``unknown``.
+
+    Returns:
+        A :class:`~gridlang.why.results.ForcedCells`: ``forced`` (decision
+        -> ``{(row, col): value}``, False values included), ``open``,
+        ``unknown``, ``complete``, ``result`` (the first answer), ``to_json()``,
+        ``picture()``.
+
+    Raises:
+        GridlangError: as :func:`solve`.
+        TypeError: as :func:`solve`.
+    """
+    from .why import solve_forced
+    from .why.results import forced_cells
+
+    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
+                                     deadline)
+    report, found = solve_forced(model, backend, options, seconds)
+    return forced_cells(result_of(report), found)
+
+
+def explain(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
+            backend: str = DEFAULT_BACKEND, time_limit: float | None = None,
+            params: Mapping[str, object] | None = None, settings: Mapping[str, object] | None = None,
+            connectivity: str | None = None, workers: int | None = None, deadline: Deadline | None = None, *,
+            url: str | None = None):
+    """Why a puzzle has no answer: a minimal set of its rule instances that cannot hold together.
+
+    Solves the map; when it is infeasible, shrinks the set of all rule
+    instances to a minimal one (:mod:`gridlang.why.mus`). As ``gridlang
+    solve --explain``.
+
+    Args:
+        spec, map, url, backend, time_limit, params, settings,
+            connectivity, workers, deadline: as for :func:`solve`.
+
+    Returns:
+        A :class:`~gridlang.why.results.Why`: ``instances`` (empty when the
+        puzzle has an answer), ``minimal``, ``result``, ``text()``, ``to_json()``.
+
+    Raises:
+        GridlangError: as :func:`solve`.
+        TypeError: as :func:`solve`.
+    """
+    from .why import explain as explain_model
+    from .why.results import Why
+
+    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
+                                     deadline)
+    report = solve_model(model, backend, options, None, False, seconds)
+    found = None
+    if report.result.status is Status.INFEASIBLE:
+        found = explain_model(model, options.deadline)
+    return Why(found.instances if found else [], bool(found and found.minimal), result_of(report))
+
+
+def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
+          backend: str = DEFAULT_BACKEND, time_limit: float | None = None,
+          params: Mapping[str, object] | None = None, settings: Mapping[str, object] | None = None,
+          connectivity: str | None = None, workers: int | None = None, deadline: Deadline | None = None, *,
+          url: str | None = None, max_steps: int | None = None):
+    """A puzzle's answer explained one deduction at a time, easiest first.
+
+    Solves the map, then finds step after step the open cells that follow
+    from the fewest rule instances and known cells (:mod:`gridlang.why.hints`).
+    As ``gridlang hint``.
+
+    Args:
+        spec, map, url, backend, params, settings, connectivity, workers,
+            deadline: as for :func:`solve`.
+        time_limit: seconds for the solve and the steps together; when they
+            run out, the steps found so far are returned, the rest ``unknown``.
+        max_steps: stop after this many steps (None: until the answer is complete).
+
+    Returns:
+        A :class:`~gridlang.why.results.HintSteps`: ``steps`` (each a
+        :class:`~gridlang.why.results.Hint`: ``decides``, ``rules``,
+        ``known``, ``cost``), ``complete``, ``open``, ``unknown``,
+        ``result``, ``text()``, ``to_json()``, ``picture(step)``; None when
+        the puzzle has no answer.
+
+    Raises:
+        GridlangError: as :func:`solve`.
+        TypeError: as :func:`solve`.
+    """
+    from .why import solve_hints
+    from .why.results import hints_of
+
+    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
+                                     deadline)
+    report, found = solve_hints(model, backend, options, seconds, max_steps)
+    return None if found is None else hints_of(result_of(report), found)
+
+
+def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0,
+             params: Mapping[str, object] | None = None, backend: str = "cpsat", check_backend: str | None = None,
+             time_limit: float | None = None, deadline: Deadline | None = None):
+    """Make a puzzle of a spec's genre: a unique answer, and no clue that could go.
+
+    As ``gridlang generate SPEC --size RxC --seed N``; the method is in
+    :mod:`gridlang.generation` (an answer first, every clue it allows, then
+    clues taken away while the answer stays unique; checked by a second
+    backend). For any spec whose clues are tiles (numbers, pearls, givens).
+
+    Args:
+        spec: a :class:`Spec`, a spec's path, or a bundled spec's name.
+        size: ``(rows, cols)`` in cells, or ``"RxC"``.
+        seed: the random seed (the same arguments make the same puzzle).
+        params: the spec's parameters (``{"box_rows": 2}``), written in the
+            map's header.
+        backend: the solver that proves uniqueness while clues go.
+        check_backend: the second solver (default ``maxsat``, or ``cpsat``
+            when ``backend`` is ``maxsat``).
+        time_limit, deadline: as for :func:`solve`.
+
+    Returns:
+        A :class:`~gridlang.generation.Generated`: ``map`` (the map's text),
+        ``url`` (puzz.link, when the spec declares a format), ``seed``,
+        ``clues``, ``seconds``, ``checked_by``, ``to_json()``.
+
+    Raises:
+        GenerateError: the spec has no clue tile, its blank map has no
+            answer, or the time ran out first.
+        GridlangError: a bad parameter.
+    """
+    from .generation import generate as make
+
+    if isinstance(size, str):
+        from .cli.generate import size as parse_size
+
+        size = parse_size(size)
+    rows, cols = size
+    return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline)
+
+
 def _model(spec, map, url, time_limit, params, settings, connectivity, workers, deadline
            ) -> tuple[Model, dict[str, float], SolveOptions]:
     """The compiled model of :func:`solve`'s arguments, its seconds, and the options with the call's deadline."""
@@ -450,8 +601,8 @@ def _param_text(value: object) -> str:
 
 
 __all__ = ["FORMAT_BACKEND", "Answers", "SolveResult", "Spec", "bundled", "bundled_map", "bundled_maps",
-           "bundled_specs", "export", "load_spec", "read", "report_json", "result_of", "solutions", "solve",
-           "verify"]
+           "bundled_specs", "explain", "export", "forced", "generate", "hints", "load_spec", "read", "report_json", "result_of",
+           "solutions", "solve", "verify"]
 
 
 def _where(model, key) -> list:

@@ -1,8 +1,9 @@
-"""The JSON Schemas (draft 2020-12) of gridlang's records: ``solve --json``, batch lines, bench rows.
+"""The JSON Schemas (draft 2020-12) of gridlang's records: ``solve --json``, batch lines, bench rows, ``hint --json``,
+``generate --json`` lines.
 
-The schemas are package data, ``gridlang/data/schemas/{solve,batch,bench}.json``;
-each has the ``$id`` ``urn:gridlang:schema:NAME`` and the batch and bench
-schemas refer to the solve record by it. Extra fields: a key a schema does
+The schemas are package data, ``gridlang/data/schemas/{solve,batch,bench,hint,generate}.json``;
+each has the ``$id`` ``urn:gridlang:schema:NAME`` and the batch, bench and
+hint schemas refer to the solve record by it. Extra fields: a key a schema does
 not list is allowed when its name is lower-case snake_case
 (``^[a-z][a-z0-9_]*$``), with any value; a key it lists always has the type
 it gives. So a plug-in's figures (under the plug-in's name) and a batch's
@@ -19,7 +20,7 @@ import json
 from importlib import resources
 from typing import Any
 
-NAMES = ("solve", "batch", "bench")
+NAMES = ("solve", "batch", "bench", "hint", "generate")
 """The records that have a schema."""
 
 
@@ -27,7 +28,7 @@ def schema(name: str) -> dict[str, Any]:
     """The schema of a record, as a dict.
 
     Args:
-        name: ``solve``, ``batch`` or ``bench``.
+        name: ``solve``, ``batch``, ``bench``, ``hint`` or ``generate``.
 
     Raises:
         KeyError: no schema of that name.
@@ -42,7 +43,7 @@ def validator(name: str):
     """A :mod:`jsonschema` validator of a record, the other schemas registered for its references.
 
     Args:
-        name: ``solve``, ``batch`` or ``bench``.
+        name: ``solve``, ``batch``, ``bench``, ``hint`` or ``generate``.
 
     Returns:
         A ``jsonschema.Draft202012Validator``; ``validator("solve").validate(record)``

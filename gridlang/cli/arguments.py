@@ -147,7 +147,52 @@ def _add_solve(sub) -> None:
     s.add_argument("--count", type=_count, metavar="N", help="enumerate up to N distinct solutions (1 or more)")
     s.add_argument("--unique", action="store_true", help="prove the solution unique, or show a second one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--forced", action="store_true",
+                   help="also find the cells that hold the same value in every answer (every optimal one), "
+                        "and the open ones")
+    s.add_argument("--explain", action="store_true",
+                   help="when there is no answer, name a minimal set of rule instances that cannot hold together")
     s.set_defaults(run=commands._cmd_solve)
+
+
+def _add_hint(sub) -> None:
+    h = sub.add_parser("hint", help="explain a puzzle's answer step by step, easiest deduction first",
+                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(h, url=True)
+    _solver_options(h)
+    _pictures(h)
+    h.add_argument("--json", action="store_true", help="print one JSON object (its steps under 'steps')")
+    h.add_argument("--steps", type=_positive_int, metavar="N", help="stop after N steps (default: all)")
+    h.add_argument("--step", type=_positive_int, default=1, metavar="K",
+                   help="the step --svg and --png draw (default 1)")
+    from . import why as why_commands
+
+    h.set_defaults(run=why_commands._cmd_hint)
+
+
+def _add_generate(sub) -> None:
+    from . import generate as generate_command
+
+    g = sub.add_parser("generate", help="make puzzles of a spec's genre: a unique answer, no redundant clue",
+                       epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g.add_argument("spec", help="the .grid spec, or a bundled spec's name (nurikabe)")
+    g.add_argument("--size", required=True, type=generate_command.size, metavar="RxC", help="rows x columns (6x6)")
+    g.add_argument("--seed", type=int, default=0, metavar="N", help="the first seed (default 0); the same seed "
+                   "makes the same puzzle")
+    g.add_argument("--count", type=_positive_int, default=1, metavar="K",
+                   help="make K puzzles, from the seeds N, N + 1, ... (N: --seed)")
+    g.add_argument("--json", action="store_true", help="one JSON object per puzzle and line: map, url, seed, clues")
+    g.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="set a parameter the spec declares, written in each map's header (box_rows=2)")
+    g.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",
+                   help="the solver that proves uniqueness while clues are taken away (default: cpsat)")
+    g.add_argument("--check-backend", choices=_BackendNames(), metavar="BACKEND",
+                   help="the second solver, which checks each puzzle unique and each clue needed "
+                        "(default: maxsat, or cpsat when --backend is maxsat)")
+    g.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
+                   help="wall-clock limit for all the puzzles")
+    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    g.set_defaults(run=generate_command._cmd_generate)
 
 
 def _add_export(sub) -> None:
@@ -298,6 +343,8 @@ def _add_serve(sub) -> None:
 
 _SUBCOMMANDS = {
     "solve": _add_solve,
+    "hint": _add_hint,
+    "generate": _add_generate,
     "export": _add_export,
     "decode": _add_decode,
     "compile": _add_compile,

@@ -19,6 +19,7 @@ from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
 from .options import _options, _params, missing_spec, settings_of
+from .why import explain_report, load_and_solve_forced, solve_forced, why_json, why_text, write_forced_pictures
 
 
 def _cmd_solve(args) -> int:
@@ -29,6 +30,9 @@ def _cmd_solve(args) -> int:
 
     if args.spec is None and not args.url:
         raise missing_spec()
+    if args.forced and (args.count is not None or args.unique):
+        raise ParamError("--forced finds the answers it needs itself (and settles uniqueness); "
+                         "give it without --count or --unique")
     options = _options(args)
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
@@ -43,6 +47,7 @@ def _cmd_solve(args) -> int:
         read = time.perf_counter() - read
         if data is not None:
             args.map = args.image
+        forced = explanation = None
         try:
             if args.url:
                 from ..pipeline import solve_model
@@ -52,7 +57,12 @@ def _cmd_solve(args) -> int:
                 model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
                 seconds["startup"] = before
                 args.spec, args.map = model.info["spec"], args.url
-                report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+                if args.forced:
+                    report, forced = solve_forced(model, args.backend, options, seconds)
+                else:
+                    report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            elif args.forced:
+                report, forced = load_and_solve_forced(args, options, data)
             else:
                 report = solve(args.spec, args.map, _params(args), args.backend, options,
                                count=args.count, unique=args.unique, map_data=data)
@@ -60,15 +70,20 @@ def _cmd_solve(args) -> int:
             if args.url:
                 args.map = args.url
             return _compile_timeout(args, options.deadline)
+        if args.explain and report.result.status is Status.INFEASIBLE:
+            explanation = explain_report(report, options.deadline)
     if data is not None:  # reading the picture is part of reading the map
         report.seconds["parse"] += read
         report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
     status = report.result.status
     if args.json:
-        print(json.dumps(_report_json(report, args)))
+        print(json.dumps(_report_json(report, args) | why_json(report, args, forced, explanation)))
     else:
-        print(_report_text(report, args.time_limit, args.count))
-    _write_pictures(args, report.model, report.solution)
+        print(_report_text(report, args.time_limit, args.count) + why_text(report, args, forced, explanation))
+    if forced is not None:
+        write_forced_pictures(args, report.model, forced)
+    else:
+        _write_pictures(args, report.model, report.solution)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -322,9 +337,15 @@ def _write_pictures(args, model, solution) -> None:
     if solution is None:
         print("note: no answer to draw", file=sys.stderr)
         return
-    from ..draw import picture, write_picture
+    from ..draw import picture
 
-    canvas = picture(model, solution, args.cell)
+    write_canvas(args, picture(model, solution, args.cell))
+
+
+def write_canvas(args, canvas) -> None:
+    """Write a drawing to ``--svg`` and ``--png`` (those given), naming each file on stderr."""
+    from ..draw import write_picture
+
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):
         if path:
             write_picture(canvas, path, fmt)

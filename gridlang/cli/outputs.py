@@ -19,6 +19,7 @@ from ..errors import ParamError
 _FILES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]] = {
     "solve": ((("spec", "the spec"), ("map", "the map"), ("image", "the screenshot"),
                ("calibration", "the calibration")), (("svg", "--svg"), ("png", "--png"))),
+    "hint": ((("spec", "the spec"), ("map", "the map")), (("svg", "--svg"), ("png", "--png"))),
     "decode": ((("spec", "the spec"), ("map", "the map"), ("solution", "the solution file")),
                (("svg", "--svg"), ("png", "--png"))),
     "export": ((("spec", "the spec"), ("map", "the map")), (("output", "--output"), ("sidecar", "the sidecar"))),

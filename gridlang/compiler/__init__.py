@@ -82,8 +82,9 @@ from ..params import resolve_params
 from ..parser import parse_file
 from .core import _Compiler
 from .regions import anchor_connected
+from .tags import TaggedConstraints
 
-__all__ = ["compile_puzzle", "compile_spec", "anchor_connected"]
+__all__ = ["compile_puzzle", "compile_spec", "compile_tagged", "anchor_connected"]
 
 
 def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None) -> Model:
@@ -141,3 +142,36 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
     compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
     compiler.deadline = deadline
     return compiler.run()
+
+
+def compile_tagged(model: Model) -> tuple[Model, TaggedConstraints]:
+    """Compile a model's spec again, each constraint tagged with its rule instance.
+
+    The rule instances (:mod:`.tags`) are what :mod:`gridlang.why` reasons
+    over. The pass :func:`anchor_connected` is left out: it strengthens a
+    connectivity node with a unit clause of another rule (a root, a size),
+    which would tie one instance to another; the model means the same
+    without it.
+
+    Args:
+        model: a compiled model (its ``source``, grid and parameters are read).
+
+    Returns:
+        The model, and the compiler's :class:`~.tags.TaggedConstraints`
+        (``tags``: one per constraint, None for a definition;
+        ``definitions`` and ``outputs``: which definition made each
+        constraint, and its variables).
+
+    Raises:
+        ValueError: the model was built by hand (no ``source``).
+    """
+    if model.source is None:
+        raise ValueError("the model has no spec to compile again")
+    spec, symbols = model.source
+    compiler = _Compiler(spec, symbols, model.grid, dict(model.params), model.info.get("map", ""))
+    compiler.anchor = False
+    compiler.constraints = TaggedConstraints(compiler)
+    tagged = compiler.run()
+    return Model(tagged.name, tagged.grid, tagged.variables, tagged.constraints, tagged.objective,
+                 tagged.decisions, tagged.regions, tagged.params, dict(model.info), tagged.source), \
+        compiler.constraints

@@ -33,6 +33,7 @@ from ..grid import cell_name
 from .. import ast
 from ..errors import SemanticError, Span
 from ..ir import Clause, Connected
+from .tags import definition
 
 CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
@@ -365,6 +366,7 @@ class CellSetLowering:
         raise SemanticError(f"{value!r} is not a value of {decision!r} ({_show_set(values)})",
                             getattr(where, "span", None), source=self.spec.source)
 
+    @definition
     def component(self, p: int, within: ast.Expr, span: Span | None) -> dict[int, CellValue]:
         """The members of ``component of p in S``: see the module docstring."""
         inside = self.members(within)

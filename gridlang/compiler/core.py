@@ -30,6 +30,7 @@ from .diagnostics import Diagnostics, _show_set
 from .edges import EdgeLowering
 from .formulas import FormulaLowering
 from .regions import RegionLowering, anchor_connected
+from .tags import definition
 
 CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
@@ -57,6 +58,7 @@ class _Constraints(list):
 
 class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
+    anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
@@ -193,7 +195,8 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             name=puzzle.name if puzzle else Path(self.spec.path).stem,
             grid=self.grid,
             variables=tuple(self.variables),
-            constraints=anchor_connected(self.grid, tuple(self.constraints), self.deadline),
+            constraints=(anchor_connected(self.grid, tuple(self.constraints), self.deadline) if self.anchor
+                         else tuple(self.constraints)),
             objective=self.objective,
             decisions=tuple(self.decisions),
             regions=regions,
@@ -459,6 +462,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
     # errors that depend on the map --------------------------------------------
 
 
+    @definition
     def lit(self, v: CellValue) -> int:
         """A literal for a cell value; a constant True gets one shared variable fixed true."""
         if v is True:
@@ -509,6 +513,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         members = self.members(e)
         return [members.get(i, False) for i in range(self.grid.size)]
 
+    @definition
     def combine(self, is_and: bool, values: list[CellValue], cell: int | None) -> CellValue:
         absorbing, neutral = (False, True) if is_and else (True, False)
         lits = []

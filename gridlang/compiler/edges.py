@@ -61,6 +61,7 @@ from ..errors import SemanticError
 from ..grid import lattice_edges
 from ..ir import Cmp, Decision, GraphConnected, Linear
 from .cellsets import CellValue, neg
+from .tags import definition
 
 Key = tuple[int, int]
 """An edge as its two vertex numbers, smaller first."""
@@ -289,6 +290,7 @@ class EdgeLowering:
         edges = tuple((u, v, self.lit(lit)) for (u, v), lit in sorted(es.lits.items()) if lit is not False)
         self.constraints.append(GraphConnected(tuple(members), edges, (), False, name, st.span))
 
+    @definition
     def component_along(self, e: ast.ComponentAlong, within) -> dict[int, CellValue]:
         """``component of p along line`` (or ``of S``, a fixed cell set): the cells the chosen edges
         join to p (to some cell of S)."""

@@ -28,7 +28,6 @@ Rules
 
 from __future__ import annotations
 
-from ..grid import cell_name
 from .. import ast
 from ..checker.blocks import runs_side
 from ..errors import MapError, SemanticError
@@ -36,6 +35,7 @@ from ..equivalence import is_condition, is_number
 from ..ir import Cmp, Linear
 from .cellsets import CellSetLowering, CellValue, neg
 from .pieces import PieceLowering
+from .tags import binding_parts, definition
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
 
@@ -281,6 +281,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         hi = sum(c for c, _ in terms if c > 0)
         return op is Cmp.LE and lo > rhs or op is Cmp.GE and hi < rhs or op is Cmp.EQ and not lo <= rhs <= hi
 
+    @definition
     def reify(self, terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int) -> CellValue:
         """A literal b with ``b <-> (sum terms OP rhs)``.
 
@@ -465,19 +466,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
 
     def binding_text(self) -> str:
         """``p = row 3, column 4; r = row 2``: the ``for each`` bindings in force (cells counted from 1)."""
-        parts = []
-        for name, (kind, value) in self.bound.items():
-            if kind == "cell":
-                parts.append(f"{name} = {self.grid.cell_name(value)}")
-            elif kind == "set":
-                parts.append(f"{name} = {value[1]}")
-            elif kind == "direction":
-                parts.append(f"{name} = {value[0]}")
-            elif kind == "corner":
-                parts.append(f"{name} = the corner at {cell_name(*value)}")
-            else:
-                parts.append(f"{name} = {value}")
-        return "; ".join(parts)
+        return "; ".join(binding_parts(self.grid, ((name, kind, value) for name, (kind, value) in self.bound.items())))
 
 
 def _push_not(f: ast.Expr) -> ast.Expr | None:

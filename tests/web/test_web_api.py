@@ -175,3 +175,33 @@ def test_features_say_which_tools_exist(client):
                         "hint": callable(getattr(api, "hints", None))}
     if not features["forced"]:
         assert client.post("/api/tools/forced", json={"bundled": "horse", "puzzle": "~H~"}).status_code == 404
+
+
+def test_forced_cells_are_what_solve_forced_json_prints(client, capsys):
+    expected = cli_json(["puzzles/nurikabe.grid", "--map", str(REPO / "puzzles" / "instances" / "nurikabe" /
+                                                                   "pzprjs_5x5.txt"), "--forced"], capsys)
+    two = client.post("/api/tools/forced", json={"bundled": "nurikabe", "puzzle": "2.\n..\n"})
+    assert two.status_code == 200, two.text
+    record = two.json()["json"]
+    validator("solve").validate(record)
+    assert record["forced"] == {"shaded": [[[1, 1], 1]]} and record["open"] == [[0, 1], [1, 0]]
+    assert record["map"] == "<map>" and record["spec"] == "puzzles/nurikabe.grid"
+    assert two.json()["svg"].count('class="open"') == 4  # two grey cells, two question marks
+    got = client.post("/api/tools/forced", json={"bundled": "nurikabe", "puzzle": NURIKABE}).json()["json"]
+    assert got["forced"] == expected["forced"] and got["open"] == [] and got["forced_complete"] is True
+
+
+def test_explain_and_hint_tools_answer_as_the_command_line(client):
+    sudoku = (REPO / "tests" / "data" / "why" / "sudoku_two_ones.txt").read_text(encoding="utf-8")
+    why = client.post("/api/tools/explain", json={"bundled": "sudoku", "puzzle": sudoku})
+    assert why.status_code == 200, why.text
+    record = why.json()["json"]
+    assert record["status"] == "INFEASIBLE" and record["explanation_minimal"] is True
+    assert [(e["line"], e["cells"]) for e in record["explanation"]] == [(21, [[0, 0]]), (21, [[0, 2]]),
+                                                                        (23, [[0, 0], [0, 1], [0, 2], [0, 3]])]
+    hint = client.post("/api/tools/hint", json={"bundled": "nurikabe", "puzzle": NURIKABE})
+    assert hint.status_code == 200, hint.text
+    steps = hint.json()["json"]
+    validator("hint").validate(steps)
+    assert steps["complete"] is True and len(steps["steps"]) == 9
+    assert hint.json()["svg"].count('class="decides"') == 4  # the first step: the clue 1's four neighbours

@@ -193,3 +193,19 @@ def test_a_screenshot_becomes_the_puzzle(page):
     expected = (SCREENS / "example_map.txt").read_text().split()
     expect(textbox(page, "Puzzle")).to_have_value("\n".join(expected) + "\n", timeout=SOLVED)
     expect(page.get_by_role("status")).to_contain_text("read the map off example.png")
+
+
+def test_forced_cells_and_the_first_hint_are_drawn(page):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill("2.\n..\n")
+    page.get_by_role("button", name="Forced cells").click()
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("forced: done", timeout=SOLVED)
+    forced = gridlang.forced(gridlang.bundled("nurikabe"), map="2.\n..\n")
+    assert cells_of(page, "Answer", "rect.open") == set(forced.open) == {(0, 1), (1, 0)}
+    assert cells_of(page, "Answer", ".mark.shaded") == {(1, 1)}
+    textbox(page, "Puzzle").fill(NURIKABE)
+    page.get_by_role("button", name="Hint").click()
+    expect(status).to_contain_text("hint: done", timeout=SOLVED)
+    # the first step: the clue 1's four neighbours are shaded
+    assert cells_of(page, "Answer", "rect.decides") == {(2, 2), (3, 1), (3, 3), (4, 2)}

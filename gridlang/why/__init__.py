@@ -1,0 +1,109 @@
+"""Why, not just what: forced cells, explanations of infeasibility, step-by-step hints.
+
+Three questions a person who writes or tests a puzzle asks after "what is
+the answer", each answered in the spec's own terms (rule instances: a
+statement of the spec under one binding of its ``for each`` variables,
+:mod:`gridlang.compiler.tags`):
+
+* **forced cells** (:mod:`.backbone`): which decisions hold the same value
+  in every answer (every optimal one, with an objective), and which are
+  open. ``gridlang solve --forced``.
+* **explanations** (:mod:`.mus`): for a puzzle with no answer, a minimal
+  set of rule instances that cannot hold together. ``gridlang solve
+  --explain``.
+* **hints** (:mod:`.hints`): the answer explained one deduction at a time,
+  easiest first, each step naming the rule instances and known cells it
+  follows from. ``gridlang hint``.
+
+Forced cells run on the backend that solved the puzzle. Explanations and
+hints run on :class:`~.oracle.Oracle`, one incremental SAT solver (PySAT)
+over the model's clauses with a selector per rule instance, whatever
+backend found the answer. :mod:`.render` gives text, JSON and pictures.
+docs/why.md states the methods, their cost and their sources.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..backend import DEFAULT_BACKEND, SolveOptions
+from ..compiler import compile_tagged
+from ..deadline import Deadline
+from ..ir import Model
+from ..pipeline import Report, finish, first_answer
+from .backbone import Forced, forced_entries
+from .hints import Hints, Step, explain_steps
+from .instances import Entry, Instance
+from .mus import Explanation, explain
+
+__all__ = ["Entry", "Explanation", "Forced", "Hints", "Instance", "Step", "explain", "explain_steps",
+           "forced_entries", "solve_forced", "solve_hints"]
+
+
+def _options(options: SolveOptions | None) -> SolveOptions:
+    options = options or SolveOptions()
+    if options.deadline is None:
+        options = replace(options, deadline=Deadline(options.time_limit))
+    return options
+
+
+def solve_forced(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOptions | None = None,
+                 seconds: dict | None = None) -> tuple[Report, Forced]:
+    """Solve a model, then find its forced entries on the same backend.
+
+    Args:
+        model: the compiled model.
+        backend: the backend's name.
+        options: solver options; one deadline covers the solve and the search.
+        seconds: the seconds of the phases before (parse, compile), added to.
+
+    Returns:
+        The report of the first answer (``unique`` set when the search
+        settled it; the search's time in ``seconds["forced"]``) and the
+        forced entries.
+
+    Raises:
+        GridlangError: as :func:`gridlang.pipeline.first_answer`; an answer
+            found on the way that fails verification.
+    """
+    options = _options(options)
+    report, session = first_answer(model, backend, options, 2, seconds)
+    forced = forced_entries(report, session)
+    report.seconds["forced"] = forced.seconds
+    if forced.second is not None:
+        report.solutions.append(forced.second)  # shown as --unique shows a second answer
+        report.unique = False
+    elif forced.complete:
+        report.unique = True
+    finish(report, options)
+    return report, forced
+
+
+def solve_hints(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOptions | None = None,
+                seconds: dict | None = None, max_steps: int | None = None) -> tuple[Report, Hints | None]:
+    """Solve a model, then explain its answer step by step.
+
+    Args:
+        model: the compiled model.
+        backend: the backend that finds (and verifies) the answer explained.
+        options: solver options; one deadline covers the solve and the steps.
+        seconds: the seconds of the phases before, added to.
+        max_steps: stop after this many steps (None: until the answer is complete).
+
+    Returns:
+        The report of the answer (the steps' time in ``seconds["hints"]``)
+        and the steps, or None when there is no answer to explain.
+    """
+    options = _options(options)
+    report, _session = first_answer(model, backend, options, 1, seconds)
+    hints = None
+    if report.solution is not None:
+        tagged, tagging = compile_tagged(model)
+        hints = explain_steps(tagged, tagging, report.result.assignment, options.deadline, max_steps)
+        report.seconds["hints"] = hints.seconds
+        if hints.open:
+            report.unique = False  # an open entry takes another value in some answer
+        elif hints.complete:
+            report.unique = True  # every entry follows from the rules
+    finish(report, options)
+    return report, hints

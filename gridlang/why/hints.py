@@ -1,0 +1,451 @@
+"""Step-by-step hints: a puzzle explained one deduction at a time, easiest first.
+
+The method is the step-wise explanation of B. Bogaerts, E. Gamba and T.
+Guns, "A framework for step-wise explaining how to solve constraint
+satisfaction problems", Artificial Intelligence 300, 2021: start from the
+clues alone; at each step, among the cells not yet known, find the one
+whose value has the *smallest explanation*, a set of rule instances and
+known cells that implies it (the negation of the value together with the
+set is unsatisfiable: an unsatisfiable subset), make that step, and go on
+until every cell is known. A step decides every open cell its explanation
+implies, not only the one it was found for.
+
+The cost of an explanation is its number of rule instances, then its
+number of known cells (the paper weighs the two in one sum; here an
+instance always costs more than any number of cells). How a step is
+searched, cheapest first:
+
+1. **One instance, by unit propagation.** For every instance ``g``: unit
+   propagation from ``g`` and the known cells (:meth:`Oracle.propagate`,
+   microseconds). An instance that sets an open cell explains it with one
+   rule; its known cells are then cut down, one at a time, to those unit
+   propagation still needs. The candidate with fewest cells is taken
+   (one with none at once).
+2. **One instance beside an open cell, by a failed literal**: the cell's
+   other value fails by unit propagation under the instance and the known
+   cells (one step of look-ahead that step 1 misses), the most
+   constrained cells first.
+3. **Two instances that share a cell, by unit propagation**, the same way.
+4. **Two instances beside an open cell, by a failed literal.**
+5. **Any number, by minimal unsatisfiable subsets.** For every open cell,
+   one full solver call with every instance and known cell and the cell's
+   other value gives a core; the :data:`SHRINK` cores with fewest
+   instances are shrunk to minimal ones (:func:`~gridlang.why.mus.minimal_core`,
+   instances tried for removal before cells), and the smallest is taken.
+   Each call may spend :data:`CONFLICTS` conflicts; a core whose shrinking
+   ran out of them is kept, marked not minimal.
+
+So a step of one or two instances is the smallest there is whenever unit
+propagation sees it; beyond that the step is minimal (no instance or
+cell of it can go) and the smallest of the minimal sets found, not always
+the smallest of all (which is an optimisation problem of its own, the
+OUS of E. Gamba, B. Bogaerts and T. Guns, IJCAI 2021). Every step is
+checked with full solver calls, connectivity included: the cells it
+decides follow from its instances and known cells alone
+(:func:`decided_by`).
+
+Cost, measured in docs/why.md: a step is one propagation per instance (and
+per pair) plus, when those find nothing, one solver call per open cell and
+a few dozen to shrink the best cores.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Hashable, Sequence
+
+from ..deadline import Deadline
+from ..ir import Assignment, Model
+from .instances import Entry, Instance, describe, entries
+from .mus import Core, minimal_core
+from .oracle import Oracle
+
+SHRINK = 4
+"""In the last search, how many of the smallest cores are shrunk to minimal ones."""
+
+PROBED = 16
+"""In the last search, the most cells given a new core per step."""
+
+CONFLICTS = 20_000
+"""The conflicts one solver call of the search may spend (a few tenths of a second) before it is
+given up: on Snake Eggs a relaxed set of instances can take minutes to settle."""
+
+TRIED = 8
+"""In the searches by propagation, how many candidates have their known cells cut down."""
+
+
+@dataclass
+class Step:
+    """One deduction.
+
+    Attributes:
+        decides: the entries it decides, with their values.
+        groups: the rule instances it uses (tags).
+        known: the known entries it uses, with their values.
+        instances: the instances described, in the order of ``groups``.
+        search: how it was found: ``propagation`` (one or two instances,
+            by unit propagation) or ``core`` (a minimal unsatisfiable subset).
+        minimal: no instance or known cell of it can go (for a step found by
+            propagation: as unit propagation sees it). False for a core whose
+            shrinking ran out of :data:`CONFLICTS`: still enough, perhaps
+            more than needed.
+    """
+
+    decides: list[tuple[Entry, object]]
+    groups: list[Hashable]
+    known: list[tuple[Entry, object]]
+    instances: list[Instance] = field(default_factory=list)
+    search: str = "propagation"
+    minimal: bool = True
+
+    @property
+    def cost(self) -> tuple[int, int]:
+        """``(rule instances, known cells)``: what makes a step harder than another."""
+        return len(self.groups), len(self.known)
+
+
+@dataclass
+class Hints:
+    """A sequence of steps.
+
+    Attributes:
+        steps: the steps, in order.
+        complete: every entry is decided.
+        open: entries no step can decide: they differ between answers.
+        unknown: entries left when the deadline passed.
+        seconds: the time it took.
+        calls: solver calls (each cut round counts).
+    """
+
+    steps: list[Step]
+    complete: bool
+    open: list[Entry] = field(default_factory=list)
+    unknown: list[Entry] = field(default_factory=list)
+    seconds: float = 0.0
+    calls: int = 0
+
+
+class _Search:
+    """The state of one run: the oracle, the answer, what is known."""
+
+    def __init__(self, model: Model, tags, answer: Assignment, deadline: Deadline):
+        self.model = model
+        self.oracle = Oracle(model, tags, deadline)
+        self.oracle.prefer(answer)
+        self.deadline = deadline
+        self.entries = entries(model)
+        self.target = {e: e.literal(e.value_in(answer)) for e in self.entries}
+        self.known: dict[Entry, int] = {}
+        self.open: set[Entry] = set()
+        groups = self.oracle.groups
+        self.cells = {g: _cells(g) for g in groups}
+        by_cell: dict[int, list] = {}
+        for g in groups:
+            for c in self.cells[g]:
+                by_cell.setdefault(c, []).append(g)
+        whole = [g for g in groups if not self.cells[g]]
+        self.near = {g: (set(groups) if not self.cells[g] else
+                         {h for c in self.cells[g] for h in by_cell[c]} | set(whole)) - {g} for g in groups}
+        self.selectors = self.oracle.switches
+        self.places = {g: [divmod(c, model.grid.cols) for c in self.cells[g]] for g in groups}
+        self.orders: dict[Entry, tuple[list, list]] = {}
+        self.cores: dict[Entry, tuple[list, list[int]]] = {}  # unsatisfiable sets found, kept while valid
+        self.known_cells: set[int] = set()
+        self.clue_cells = {c for g in groups for name, kind, c in g[1] if kind == "cell"}
+
+    def unknown(self) -> list[Entry]:
+        return [e for e in self.entries if e not in self.known and e not in self.open]
+
+    # ------------------------------------------------------------ one step
+    def step(self) -> Step | None:
+        """The next step, or None when the deadline passed or nothing more follows."""
+        unknown = self.unknown()
+        wanted = {self.target[e]: e for e in unknown}
+        facts = list(self.known.values())
+        base = (self.oracle.propagate([], facts) or set()) | self.selectors
+        active: list = []
+        searches = (lambda: self._singles(wanted, facts, base, active),
+                    lambda: self._probes(unknown, facts, 1),
+                    lambda: self._pairs(wanted, facts, active),
+                    lambda: self._probes(unknown, facts, 2))
+        for search in searches:
+            found = search()
+            if found is not None:
+                return self._finish(found[0], found[1], unknown, "propagation", found[2])
+            if self.deadline.expired():
+                return None
+        return self._by_cores(unknown, facts)
+
+    def _forces(self, groups: list, facts: list[int], lit: int) -> bool:
+        """Whether unit propagation from ``groups``, ``facts`` and the negation of ``lit`` fails
+        (a failed literal: ``lit`` follows, at one step of look-ahead)."""
+        return self.oracle.propagate(groups, facts + [-lit]) is None
+
+    def _singles(self, wanted: dict[int, Entry], facts: list[int], base: set[int], active: list
+                 ) -> tuple[list, list[int], int] | None:
+        """One instance that sets an open cell by unit propagation, with the fewest known cells
+        among the first :data:`TRIED` found (one that needs none is taken at once). ``active``
+        gets the instances that derive anything beyond ``base`` (what the known cells give alone)."""
+        found = []
+        for g in self.oracle.groups:
+            implied = self.oracle.propagate([g], facts)
+            if not implied or not implied - base:
+                continue
+            active.append(g)
+            lit = next((l for l in implied if l in wanted), None)
+            if lit is None or len(found) >= TRIED:
+                continue
+            alone = self.oracle.propagate([g], [])
+            lone = next((l for l in alone or () if l in wanted), None)
+            if lone is not None:
+                return [g], [], lone
+            found.append(([g], lit))
+        return self._fewest(found, facts)
+
+    def _probes(self, unknown: list[Entry], facts: list[int], size: int) -> tuple[list, list[int], int] | None:
+        """One instance (``size`` 1) or two (2) beside an open cell whose other value fails by unit
+        propagation with the known cells; the most constrained cells first, the fewest known cells
+        among the first :data:`TRIED` found."""
+        found = []
+        for e in sorted(unknown, key=self._freedom):
+            lit = self.target[e]
+            around = self._around(e)
+            sets = [[g] for g in around] if size == 1 else \
+                [[g, h] for i, g in enumerate(around) for h in around[i + 1:]]
+            for groups in sets:
+                if self._forces(groups, facts, lit):
+                    found.append((groups, lit))
+                    break
+            if len(found) >= TRIED or self.deadline.expired():
+                break
+        return self._fewest(found, facts)
+
+    def _pairs(self, wanted: dict[int, Entry], facts: list[int], active: list) -> tuple[list, list[int], int] | None:
+        """Two instances that share a cell (or one of them the whole grid), as :meth:`_singles`.
+
+        Unit propagation from two instances derives something only if one of
+        them does alone, so the first of the pair is an ``active`` one.
+        """
+        found = []
+        seen: set[frozenset] = set()
+        for g in active:
+            for h in self.near[g]:
+                pair = frozenset((g, h))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                implied = self.oracle.propagate([g, h], facts)
+                lit = next((l for l in implied if l in wanted), None) if implied else None
+                if lit is not None:
+                    found.append(([g, h], lit))
+                    if len(found) >= TRIED:
+                        return self._fewest(found, facts)
+            if self.deadline.expired():
+                return None
+        return self._fewest(found, facts)
+
+    def _fewest(self, found: list[tuple[list, int]], facts: list[int]) -> tuple[list, list[int], int] | None:
+        """The candidate whose known cells, cut down one at a time (while unit propagation still
+        refutes the other value), are fewest."""
+        best = None
+        for groups, lit in found:
+            used = list(facts)
+            for f in list(facts):
+                trial = [x for x in used if x != f]
+                if self._forces(groups, trial, lit):
+                    used = trial
+            if best is None or len(used) < len(best[1]):
+                best = (groups, used, lit)
+        return best
+
+    def _by_cores(self, unknown: list[Entry], facts: list[int]) -> Step | None:
+        """The last search: a core per open cell (kept from earlier steps while nothing near it
+        changed; at most :data:`PROBED` new ones, the most constrained cells first), the
+        :data:`SHRINK` smallest shrunk to minimal ones, the smallest of those taken. A call that
+        spends :data:`CONFLICTS` conflicts is given up: its cell waits, or its item is kept."""
+        cores = []
+        fresh = 0
+        for e in sorted(unknown, key=self._freedom):
+            lit = self.target[e]
+            if e not in self.cores:
+                if fresh >= PROBED and cores:
+                    continue
+                fresh += 1
+                order = self._nearest(e)
+                r = self.oracle.check(order, facts + [-lit], CONFLICTS)
+                if r.status == "sat":
+                    self.open.add(e)
+                    continue
+                if r.status != "unsat":
+                    if self.deadline.expired():
+                        return None
+                    continue
+                rank = {g: k for k, g in enumerate(order)}
+                self.cores[e] = (sorted(r.groups, key=rank.__getitem__), r.lits)
+            groups, lits = self.cores[e]
+            cores.append((len(groups), len(lits), lit, groups, lits))
+        cores.sort(key=lambda c: c[:2])
+        best = None
+        for _, _, lit, groups, lits in cores[:SHRINK]:
+            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], CONFLICTS)
+            if core is None:
+                if self.deadline.expired():
+                    return None
+                core = Core(groups, lits, minimal=False)  # the first call ran out: the core as found
+            cost = (not core.minimal, len(core.groups), len(core.lits))
+            if best is None or cost < best[0]:
+                best = (cost, core, lit)
+        if best is None:
+            return None
+        step = self._finish(best[1].groups, best[1].lits, self.unknown(), "core", best[2])
+        if step is not None:
+            step.minimal = best[1].minimal
+        return step
+
+    def _freedom(self, e: Entry) -> int:
+        """How little is known around an entry: minus the known entries and clue cells beside its cells."""
+        cols = self.model.grid.cols
+        near = set()
+        for c in _entry_cells(e, self.model.grid.rows, cols):
+            near |= {c, *self.model.grid.neighbours[c]}
+        return -sum(1 for c in near if c in self.known_cells or c in self.clue_cells)
+
+    def _nearest(self, e: Entry) -> list:
+        """Every instance, those nearest the entry first (by the grid distance between cells;
+        an instance over the whole grid as if 2 cells away). Computed once per entry."""
+        if e not in self.orders:
+            cols = self.model.grid.cols
+            at = [divmod(c, cols) for c in _entry_cells(e, self.model.grid.rows, cols)]
+
+            def distance(g) -> int:
+                places = self.places[g]
+                if not places or not at:
+                    return 2
+                return min(abs(r - a) + abs(c - b) for r, c in places for a, b in at)
+
+            far = {g: distance(g) for g in self.oracle.groups}
+            order = sorted(self.oracle.groups, key=far.__getitem__)
+            self.orders[e] = (order, [g for g in order if far[g] <= 1 or not self.places[g]])
+        return self.orders[e][0]
+
+    def _around(self, e: Entry) -> list:
+        """The instances about the entry's cells or their side neighbours, and those over the whole grid."""
+        self._nearest(e)
+        return self.orders[e][1]
+
+    def _finish(self, groups: list, facts: list[int], unknown: list[Entry], search: str, sure: int) -> Step | None:
+        """The step of an explanation: every open cell it implies (at least ``sure``, the one it was found for)."""
+        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure])
+        if not decided:
+            return None
+        of_lit = {self.target[e]: e for e in unknown}
+        of_fact = {lit: e for e, lit in self.known.items()}
+        step = Step([(of_lit[l], of_lit[l].value_of(l)) for l in decided], list(groups),
+                    [(of_fact[l], of_fact[l].value_of(l)) for l in facts], search=search)
+        step.instances = [describe(self.model, g) for g in groups]
+        changed = set()
+        for e, _ in step.decides:
+            self.known[e] = self.target[e]
+            changed.update(_entry_cells(e, self.model.grid.rows, self.model.grid.cols))
+        self.known_cells |= changed
+        near = set(changed)
+        for _ in range(2):
+            near |= {n for c in near for n in self.model.grid.neighbours[c]}
+        for e in list(self.cores):  # a smaller core may now exist beside the new cells
+            if e in self.known or set(_entry_cells(e, self.model.grid.rows, self.model.grid.cols)) & near:
+                del self.cores[e]
+        return step
+
+
+def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
+    """The cells of an entry: its cell; an edge's two cells; the one or two cells beside an edge
+    of the lattice of corners."""
+    if e.kind == "cells":
+        return [e.key]
+    (r1, c1), (r2, c2) = e.key
+    if e.kind == "edges":
+        return [r1 * cols + c1, r2 * cols + c2]
+    if r1 == r2:  # a horizontal corner edge: the cells above and below it
+        cells = [(r1 - 1, min(c1, c2)), (r1, min(c1, c2))]
+    else:
+        cells = [(min(r1, r2), c1 - 1), (min(r1, r2), c1)]
+    return [r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols]
+
+
+def decided_by(oracle: Oracle, groups: Sequence[Hashable], facts: Sequence[int],
+               candidates: Sequence[int], sure: Sequence[int] = ()) -> list[int]:
+    """Which of ``candidates`` follow from the instances ``groups`` and the literals ``facts``.
+
+    The backbone of ``groups`` and ``facts`` restricted to the candidates,
+    by full solver calls: ask for an answer in which some candidate is
+    false; each answer rules out the candidates it falsifies; none left to
+    falsify (unsatisfiable) means the rest follow. One call per round,
+    rarely more than a few.
+
+    Args:
+        oracle, groups, facts, candidates: as above.
+        sure: candidates already known to follow, returned when a call runs
+            out of time or of its :data:`CONFLICTS` before the rest is settled.
+
+    Returns:
+        The candidates that follow, in their order (``sure`` when the
+        search was cut short).
+    """
+    left = list(candidates)
+    while left:
+        flag = oracle.new_var()
+        oracle.add_clause([-flag] + [-l for l in left])
+        r = oracle.check(groups, list(facts) + [flag], CONFLICTS)
+        oracle.add_clause([-flag])
+        if r.status == "unsat":
+            return left
+        if r.status != "sat":
+            return [l for l in candidates if l in set(sure)]
+        left = [l for l in left if r.assignment.holds(l)]
+    return []
+
+
+def _cells(tag: Hashable) -> frozenset[int]:
+    """The cells an instance's binding names (empty for a rule over the whole grid)."""
+    cells: set[int] = set()
+    for _name, kind, value in tag[1]:
+        if kind == "cell":
+            cells.add(value)
+        elif kind == "set":
+            cells |= set(value[0])
+    return frozenset(cells)
+
+
+def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | None = None,
+                  max_steps: int | None = None) -> Hints:
+    """Explain a puzzle's answer step by step (see the module docstring).
+
+    Args:
+        model: the model compiled with tags (:func:`gridlang.compiler.compile_tagged`).
+        tags: its constraints' instances.
+        answer: an answer of the model (its values are the ones explained).
+        deadline: the command's deadline; the run stops at it with the
+            steps found so far.
+        max_steps: stop after this many steps (None: until no entry is left).
+
+    Returns:
+        The steps, and the entries left open or unknown.
+    """
+    deadline = deadline or Deadline(None)
+    t0 = time.perf_counter()
+    run = _Search(model, tags, answer, deadline)
+    steps: list[Step] = []
+    while run.unknown() and (max_steps is None or len(steps) < max_steps):
+        step = run.step()
+        if step is None:
+            break
+        steps.append(step)
+    left = run.unknown()
+    stopped = bool(left) and (deadline.expired() or max_steps is not None and len(steps) >= max_steps)
+    out = Hints(steps, not left and not run.open, sorted(run.open, key=run.entries.index),
+                left if stopped else [], time.perf_counter() - t0, run.oracle.calls)
+    if left and not stopped:
+        out.open += left
+    run.oracle.close()
+    return out

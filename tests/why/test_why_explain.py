@@ -1,0 +1,121 @@
+"""``solve --explain``: the three infeasible puzzles of the issue each get a set of rule instances
+that cannot hold together, every proper subset of which has an answer (re-solved on CP-SAT, not on
+the SAT oracle that found the set), named as SPEC:LINE:COL with the cells, clues and parameters."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from gridlang.backend import Status
+from gridlang.cli import main
+from gridlang.compiler import compile_tagged
+from gridlang.pipeline import load
+from gridlang.why import explain
+
+from horse_data import REPO
+from why_data import WHY_DATA, cpsat_status, restricted
+
+PUZZLES = {
+    "sudoku": ("sudoku.grid", "sudoku_two_ones.txt"),
+    "heyawake": ("heyawake.grid", "heyawake_domino_two.txt"),
+    "horse": ("horse.grid", "horse_leak.txt"),
+}
+
+
+def _paths(name):
+    spec, data = PUZZLES[name]
+    return REPO / "puzzles" / spec, WHY_DATA / data
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_every_proper_subset_of_the_explanation_has_an_answer(name):
+    model, _ = load(*_paths(name))
+    found = explain(model)
+    assert found is not None and found.minimal
+    tagged, tagging = compile_tagged(model)
+    kept = [i.tag for i in found.instances]
+    assert cpsat_status(restricted(tagged, tagging.tags, kept)) is Status.INFEASIBLE
+    for drop in kept:
+        rest = [t for t in kept if t != drop]
+        assert cpsat_status(restricted(tagged, tagging.tags, rest)).has_solution, f"{drop} is spare"
+
+
+def test_the_sudoku_explanation_is_the_two_givens_and_their_row():
+    model, _ = load(*_paths("sudoku"))
+    found = explain(model)
+    assert [(i.rule, i.cells) for i in found.instances] == [
+        ("for each g in given: digit[g] == value(g)", ((0, 0),)),
+        ("for each g in given: digit[g] == value(g)", ((0, 2),)),
+        ("for each row r: all different digit in r", ((0, 0), (0, 1), (0, 2), (0, 3))),
+    ]
+    assert [i.clues for i in found.instances] == [("given 1 at row 1, column 1",), ("given 1 at row 1, column 3",), ()]
+    assert [(i.line, i.col) for i in found.instances] == [(21, 9), (21, 9), (23, 9)]
+
+
+def test_the_heyawake_explanation_names_the_clue_and_the_rule_against_touching():
+    model, _ = load(*_paths("heyawake"))
+    found = explain(model)
+    rules = [i.rule for i in found.instances]
+    assert rules[0] == "for each c in clue: count(shaded and room(c)) == value(c)"
+    assert found.instances[0].clues == ("clue 2 at row 1, column 1",)
+    assert rules[1].startswith("for each cell p: shaded[p] implies not any(shaded[q]")
+    assert set(found.instances[1].cells) == {(0, 0), (0, 1)}
+
+
+def test_the_horse_explanation_names_the_leaking_cell_and_the_budget():
+    model, _ = load(*_paths("horse"))
+    found = explain(model)
+    assert [(i.rule, i.cells, i.params) for i in found.instances] == [
+        ("pen avoids border", ((2, 4),), {}),
+        ("count(wall) <= budget", (), {"budget": 0}),
+    ]
+
+
+def test_explain_prints_spec_line_col_and_exits_2(capsys):
+    spec, data = _paths("horse")
+    code = main(["solve", str(spec), "--map", str(data), "--explain"])
+    out = capsys.readouterr().out
+    assert code == 2
+    lines = out.split("explanation:", 1)[1].splitlines()
+    assert "cannot hold together (dropping any one of them leaves an answer)" in lines[0]
+    assert re.fullmatch(r"  .*horse\.grid:24:9: pen avoids border  \[row 3, column 5 \(grass\)\]", lines[1])
+    assert re.fullmatch(r"  .*horse\.grid:25:9: count\(wall\) <= budget  \[budget = 0\]", lines[2])
+
+
+def test_explain_json_validates_and_lists_each_instance(capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    from gridlang.schemas import validator
+
+    spec, data = _paths("sudoku")
+    code = main(["solve", str(spec), "--map", str(data), "--explain", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 2
+    validator("solve").validate(record)
+    assert record["status"] == "INFEASIBLE" and record["explanation_minimal"] is True
+    assert [(e["line"], e["cells"]) for e in record["explanation"]] == [(21, [[0, 0]]), (21, [[0, 2]]),
+                                                                        (23, [[0, 0], [0, 1], [0, 2], [0, 3]])]
+    assert {"file", "line", "col", "rule", "cells"} <= set(record["explanation"][0])
+    del jsonschema
+
+
+def test_explain_on_a_puzzle_with_an_answer_says_there_is_nothing_to_explain(capsys):
+    code = main(["solve", str(REPO / "puzzles" / "sudoku.grid"), "--map",
+                 str(REPO / "puzzles" / "instances" / "sudoku" / "pzprjs_4x4.txt"), "--explain"])
+    assert code == 0
+    assert "explain: nothing to explain, the puzzle is not proved infeasible" in capsys.readouterr().out
+
+
+def test_a_conflict_budget_gives_up_and_a_core_cut_short_is_not_called_minimal():
+    from gridlang.why.mus import minimal_core
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(*_paths("sudoku"))
+    tagged, tagging = compile_tagged(model)
+    oracle = Oracle(tagged, tagging)
+    assert oracle.check(oracle.groups, [], budget=0).status == "unknown"
+    assert minimal_core(oracle, oracle.groups, budget=0) is None
+    core = minimal_core(oracle, oracle.groups)
+    assert core is not None and core.minimal and len(core.groups) == 3

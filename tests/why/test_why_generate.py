@@ -1,0 +1,170 @@
+"""``gridlang generate``: puzzles made from fixed seeds, each proved unique by clingo (a backend the
+generator does not use: it digs on CP-SAT and checks on MaxSAT), each clue shown necessary by
+clingo too (the map with that clue blanked has several answers or none), and each puzz.link URL
+decoded back to the same puzzle. One small puzzle per genre by default; 20 per genre under
+``-m slow``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import gridlang
+from gridlang.cli import main
+from gridlang.generation import GenerateError
+from gridlang.grid import flood_rooms
+from gridlang.schemas import validator
+
+from horse_data import REPO
+
+SUDOKU = {"box_rows": 2, "box_cols": 2}
+
+CASES = {  # genre: (rows, cols, seed, params)
+    "nurikabe": (5, 5, 1, {}),
+    "sudoku": (4, 4, 0, SUDOKU),
+    "masyu": (6, 6, 2, {}),
+    "slitherlink": (4, 4, 0, {}),
+    "starbattle": (5, 5, 1, {}),
+}
+
+THIRD = "asp"
+"""The backend of the tests' own checks."""
+
+
+def _unique(spec, text: str) -> bool | None:
+    """True: one answer; False: several; None: none (clingo)."""
+    r = gridlang.solve(spec, map=text, backend=THIRD, unique=True, time_limit=120)
+    if r.status == "INFEASIBLE":
+        return None
+    assert r.status == "SOLVED", r.status
+    return r.unique
+
+
+def _blanked(text: str, r: int, c: int, header: int) -> str:
+    lines = text.splitlines(keepends=True)
+    row = lines[header + r]
+    lines[header + r] = row[:c] + "." + row[c + 1:]
+    return "".join(lines)
+
+
+def _check(genre, rows, cols, seed, params):
+    spec = gridlang.bundled(genre)
+    made = gridlang.generate(spec, (rows, cols), seed=seed, params=params, time_limit=600)
+    assert made.seed == seed and made.checked_by == "maxsat"
+    assert _unique(spec, made.map) is True, made.map
+    header = len(params)
+    grid = made.map.splitlines()[header:header + rows]
+    assert len(grid) == rows and all(len(row) == cols for row in grid)
+    clues = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "."]
+    if genre == "starbattle":  # the rooms are the clue: each holds one star of the answer
+        stars = gridlang.solve(spec, map=made.map, backend=THIRD).decisions["star"]
+        flat = "".join(made.map.split("rooms:\n")[1].split())
+        room = flood_rooms(rows, cols, lambda u, v: flat[u] == flat[v])
+        assert made.clues == rows == max(room) + 1 and not clues
+        assert sorted(room[r * cols + c] for r, c in stars) == list(range(rows))
+    else:
+        assert made.clues == len(clues) > 0
+        for r, c in clues:
+            assert _unique(spec, _blanked(made.map, r, c, header)) is not True, f"the clue at row {r + 1}, " \
+                f"column {c + 1} is redundant:\n{made.map}"
+    by_url = gridlang.solve(url=made.url, backend=THIRD, unique=True)
+    assert by_url.unique is True
+    assert by_url.decisions == gridlang.solve(spec, map=made.map, backend=THIRD).decisions
+    return made
+
+
+@pytest.mark.parametrize("genre", sorted(CASES))
+def test_a_generated_puzzle_is_unique_and_every_clue_is_needed(genre):
+    _check(genre, *CASES[genre])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("genre, size, params", [("nurikabe", 6, {}), ("sudoku", 4, SUDOKU), ("masyu", 6, {}),
+                                                 ("slitherlink", 5, {}), ("starbattle", 6, {})])
+def test_twenty_puzzles_per_genre(genre, size, params):
+    maps = {_check(genre, size, size, seed, params).map for seed in range(100, 120)}
+    assert len(maps) == 20
+
+
+def test_the_same_seed_makes_the_same_puzzle():
+    a = gridlang.generate("sudoku", "4x4", seed=7, params=SUDOKU)
+    b = gridlang.generate("sudoku", "4x4", seed=7, params=SUDOKU)
+    assert a.map == b.map and a.url == b.url
+    assert a.map.startswith("box_rows: 2\nbox_cols: 2\n")
+
+
+def test_generate_json_gives_one_line_per_puzzle(capsys):
+    code = main(["generate", "sudoku", "--size", "4x4", "--param", "box_rows=2", "--param", "box_cols=2",
+                 "--seed", "3", "--count", "2", "--json"])
+    lines = capsys.readouterr().out.splitlines()
+    assert code == 0 and len(lines) == 2
+    records = [json.loads(line) for line in lines]
+    assert [r["seed"] for r in records] == [3, 4]
+    for r in records:
+        validator("generate").validate(r)
+        assert set(r) == {"map", "url", "seed", "clues", "seconds", "checked_by"}
+        assert r["url"].startswith("https://puzz.link/p?sudoku/4/4/")
+        assert gridlang.solve(gridlang.bundled("sudoku"), map=r["map"], unique=True).unique is True
+
+
+def test_generate_text_prints_the_map_and_the_url(capsys):
+    code = main(["generate", str(REPO / "puzzles" / "starbattle.grid"), "--size", "5x5", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("# seed 1: 5 clues, unique (checked by maxsat)")
+    assert "\n# https://puzz.link/p?starbattle/5/5/1/" in out and "\nrooms:\n" in out
+
+
+def test_a_spec_without_clue_tiles_or_rooms_is_refused(tmp_path, capsys):
+    spec = tmp_path / "plain.grid"
+    spec.write_text("tile blank '.'\ndecide s: bool on blank\nrequire count(s) == 1\n", encoding="utf-8")
+    code = main(["generate", str(spec), "--size", "3x3"])
+    err = capsys.readouterr().err
+    assert code == 1 and "no clue tile" in err and "Traceback" not in err
+    with pytest.raises(GenerateError):
+        gridlang.generate(str(spec), (3, 3))
+
+
+def test_a_bad_size_is_refused(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "nurikabe", "--size", "4y4"])
+    assert stop.value.code == 1 and "write ROWSxCOLS" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_an_enclose_horse_map_has_a_budget_and_a_unique_optimum(seed):
+    made = gridlang.generate("horse", (8, 8), seed=seed, time_limit=300)
+    validator("generate").validate(made.to_json())
+    assert made.map.startswith("budget: ") and made.url is None and made.checked_by == "maxsat"
+    result = gridlang.solve(gridlang.bundled("horse"), map=made.map, backend="milp", unique=True, time_limit=120)
+    assert result.status == "OPTIMAL" and result.unique is True
+    assert result.objective == made.objective and result.decisions["wall"]
+    assert sum(row.count("H") for row in made.map.splitlines()[1:]) == 1
+
+
+def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
+    import random
+
+    from gridlang.deadline import Deadline
+    from gridlang.generation import _Maker
+
+    sudoku = _Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+                    random.Random(0), Deadline(120))
+    full = ["1234", "3412", "2143", "4321"]
+    dug = sudoku.dig_by_oracle(full)
+    assert dug is not None and all(a == b or b == "." for ra, rb in zip(full, dug) for a, b in zip(ra, rb))
+    text = "box_rows: 2\nbox_cols: 2\n" + "".join(row + "\n" for row in dug)
+    assert _unique(gridlang.bundled("sudoku"), text) is True
+    clues = [(r, c) for r in range(4) for c in range(4) if dug[r][c] != "."]
+    assert all(_unique(gridlang.bundled("sudoku"), _blanked(text, r, c, 2)) is False for r, c in clues)
+    nurikabe = _Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
+    assert nurikabe.dig_by_oracle(["2.", ".."]) is None  # its decision is made on the blank cells only
+
+
+@pytest.mark.parametrize("genre, words", [("heyawake", "both clue tiles and rooms"),
+                                          ("shikaku", "takes its values from the clues")])
+def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, capsys):
+    code = main(["generate", genre, "--size", "4x4", "--time-limit", "120"])
+    err = capsys.readouterr().err
+    assert code == 1 and words in err and "Traceback" not in err and "bug" not in err

@@ -1,0 +1,136 @@
+"""``gridlang hint``: on the shipped genre instances (a walk of puzzles/instances, no genre named)
+the steps reach the whole verified answer, and every step is checked again on CP-SAT: the cells it
+decides follow from its rule instances and known cells alone. The small instances run by default,
+all up to 10 x 10 under ``-m slow``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gridlang.backend import SolveOptions
+from gridlang.cli import main
+from gridlang.compiler import compile_tagged
+from gridlang.pipeline import load
+from gridlang.why import solve_hints
+
+from horse_data import REPO
+from why_data import follows, shipped_instances
+
+SMALL = 5
+"""The default run takes the instances of at most this many cells a side."""
+
+
+def _check(spec, path):
+    model, seconds = load(spec, path)
+    report, hints = solve_hints(model, "auto", SolveOptions(time_limit=600), seconds)
+    assert hints is not None and hints.complete and not hints.open and not hints.unknown, path
+    decided = {}
+    for step in hints.steps:
+        for e, v in step.decides:
+            assert e not in decided, f"{path}: {e} decided twice"
+            decided[e] = v
+    answer = report.solution.decisions
+    assert all(answer[e.decision].get(e.key, False if e.boolean else None) == v for e, v in decided.items())
+    assert len(decided) == sum(len(d.cells) for d in model.decisions)
+    tagged, tagging = compile_tagged(model)
+    for k, step in enumerate(hints.steps, start=1):
+        known = [e.literal(v) for e, v in step.known]
+        assert follows(tagged, tagging.tags, step.groups, known, [e.literal(v) for e, v in step.decides]), \
+            f"{path}: step {k} does not follow from its rules and cells"
+    return hints
+
+
+@pytest.mark.parametrize("spec, path", shipped_instances(SMALL), ids=lambda p: p.stem)
+def test_hints_reach_the_answer_and_every_step_follows(spec, path):
+    _check(spec, path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec, path", [sp for sp in shipped_instances(10) if sp not in shipped_instances(SMALL)],
+                         ids=lambda p: p.stem)
+def test_hints_on_every_instance_up_to_10x10(spec, path):
+    _check(spec, path)
+
+
+def test_the_first_steps_are_the_easiest():
+    hints = _check(REPO / "puzzles" / "nurikabe.grid", REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    first = hints.steps[0]
+    assert first.cost == (1, 0)  # the clue 1's island is itself alone: its four neighbours are shaded
+    assert first.instances[0].binding == "c = row 4, column 3 (clue 1)"
+    assert sorted((e.key, v) for e, v in first.decides) == [(12, True), (16, True), (18, True), (22, True)]
+
+
+def test_hint_text_names_each_step(capsys):
+    code = main(["hint", str(REPO / "puzzles" / "nurikabe.grid"), "--map",
+                 str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("step 1 (1 rule, 0 known): row 3, column 3 is shaded; row 4, column 2 is shaded; "
+                          "row 4, column 4 is shaded; row 5, column 3 is shaded\n  by ")
+    assert "nurikabe.grid:21:9: for each c in clue: count(component of c in not shaded) == value(c)  " \
+           "[c = row 4, column 3 (clue 1)]" in out
+    assert ".5###\n.#2.#\n.####\n.#1#.\n###3.\n" in out
+    assert "solved in 9 steps, each checked" in out
+
+
+def test_hint_json_validates_and_gives_steps(capsys):
+    jsonschema = pytest.importorskip("jsonschema")
+    from gridlang.schemas import validator
+
+    code = main(["hint", "--url", "https://puzz.link/p?sudoku/4/4/g1k23k3g", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0
+    validator("hint").validate(record)
+    assert record["complete"] is True and record["unique"] is True and record["open"] == []
+    decided = sorted(kv for step in record["steps"] for kv in step["decides"]["digit"])
+    assert decided == sorted(record["decisions"]["digit"])
+    first = record["steps"][0]
+    assert first["cost"] == [1, 0] and first["cells"] == [] and first["rules"][0]["rule"].startswith("for each g")
+    assert all(step["minimal"] for step in record["steps"])  # no core's shrinking ran out of its budget
+    del jsonschema
+
+
+def test_hint_on_a_puzzle_with_two_answers_leaves_the_open_cells(capsys):
+    import gridlang
+
+    hints = gridlang.hints(gridlang.bundled("nurikabe"), map="2.\n..\n")
+    assert not hints.complete and hints.open == [(0, 1), (1, 0)]
+    assert [step.decides for step in hints.steps] == [{"shaded": {(1, 1): True}}]
+    assert hints.result.unique is False
+
+
+def test_a_step_picture_highlights_what_it_uses_and_decides(tmp_path, capsys):
+    svg = tmp_path / "step.svg"
+    code = main(["hint", str(REPO / "puzzles" / "nurikabe.grid"), "--map",
+                 str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt"), "--step", "8", "--svg", str(svg)])
+    assert code == 0
+    text = svg.read_text(encoding="utf-8")
+    # step 8: the 2x2 window at row 3, column 4 (four cells), three known cells, one cell decided
+    assert text.count('class="uses rule"') == 4
+    assert text.count('class="known"') == 3
+    assert text.count('class="decides"') == 1
+    capsys.readouterr()
+
+
+def test_steps_stops_early_and_names_the_rest_unknown(capsys):
+    code = main(["hint", str(REPO / "puzzles" / "nurikabe.grid"), "--map",
+                 str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt"), "--steps", "2", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert len(record["steps"]) == 2 and record["complete"] is False and len(record["unknown"]) == 21 - 6
+
+
+def test_entries_left_unknown_on_cells_and_edges_are_listed_cells_first(capsys):
+    import gridlang
+
+    path = REPO / "puzzles" / "instances" / "numberlink" / "cspuz_6x6.txt"
+    hints = gridlang.hints(gridlang.bundled("numberlink"), map=path, max_steps=1)
+    assert len(hints.steps) == 1 and not hints.complete
+    kinds = [isinstance(k[0], tuple) for k in hints.unknown]
+    assert kinds == sorted(kinds) and kinds[0] is False and kinds[-1] is True  # cells, then edges
+    code = main(["hint", str(REPO / "puzzles" / "numberlink.grid"), "--map", str(path), "--steps", "1", "--json"])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(record["unknown"]) == len(hints.unknown)
+    assert isinstance(record["unknown"][0][0], int) and isinstance(record["unknown"][-1][0], list)

@@ -1,0 +1,59 @@
+"""Rule instances: tagging constraints with their statement and for-each binding compiles the same
+model, and the tags say which binding each constraint belongs to (definitions: none)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridlang.compiler import compile_tagged
+from gridlang.compiler.core import _Compiler
+from gridlang.compiler.tags import TaggedConstraints
+from gridlang.pipeline import load
+
+from horse_data import REPO
+from why_data import shipped_instances
+
+
+@pytest.mark.parametrize("spec, path", shipped_instances(6), ids=lambda p: p.stem)
+def test_tagging_compiles_the_same_model(spec, path):
+    model, _ = load(spec, path)
+    source, symbols = model.source
+    compiler = _Compiler(source, symbols, model.grid, dict(model.params), model.info["map"])
+    compiler.constraints = TaggedConstraints(compiler)
+    again = compiler.run()
+    assert again.constraints == model.constraints and again.variables == model.variables
+    assert len(compiler.constraints.tags) == len(compiler.constraints)
+    tagged, tagging = compile_tagged(model)
+    assert tagged.variables == model.variables and len(tagging.tags) == len(tagged.constraints)
+
+
+def test_each_clue_is_an_instance_of_its_own():
+    model, _ = load(REPO / "puzzles" / "heyawake.grid", REPO / "puzzles" / "instances" / "heyawake" / "cspuz_6x6.txt")
+    tagged, tagging = compile_tagged(model)
+    spec = model.source[0]
+    clue_rule = next(k for k, st in enumerate(spec.statements) if st.span is not None and st.span.line == 18)
+    clues = {tag[1] for tag in tagging.tags if tag is not None and tag[0] == clue_rule}
+    cells = sorted(i for i, t in enumerate(model.grid.tiles) if t == "clue")
+    assert clues == {(("c", "cell", c),) for c in cells}
+    whole = {tag for tag in tagging.tags if tag is not None and tag[1] == ()}
+    assert len(whole) == 1  # (not shaded) is connected: one instance for the whole grid
+
+
+def test_a_rule_stated_cell_by_cell_is_an_instance_per_cell():
+    model, _ = load(REPO / "puzzles" / "horse.grid", REPO / "tests" / "data" / "why" / "horse_leak.txt")
+    tagged, tagging = compile_tagged(model)
+    spec = model.source[0]
+    rule = next(k for k, st in enumerate(spec.statements) if st.span is not None and st.span.line == 24)
+    avoid = {tag[1] for tag in tagging.tags if tag is not None and tag[0] == rule}
+    border = [c for c in range(model.grid.size) if model.grid.is_border(c)]
+    assert avoid and all(len(b) == 1 and b[0][0] is None and b[0][2] in border for b in avoid)
+
+
+def test_definitions_are_untagged_and_record_what_they_make():
+    model, _ = load(REPO / "puzzles" / "nurikabe.grid", REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    tagged, tagging = compile_tagged(model)
+    made = [d for d, t in zip(tagging.definitions, tagging.tags) if d is not None]
+    assert made and all(t is None for d, t in zip(tagging.definitions, tagging.tags) if d is not None)
+    families = {tagged.variables[v - 1].family for d in set(made)
+                for v in range(tagging.outputs[d][0], tagging.outputs[d][1] + 1)}
+    assert "component" in families and "shaded" not in families

@@ -1,0 +1,58 @@
+"""Helpers of the tests of gridlang.why: the shipped instances by a folder walk, and an independent
+re-solve of a set of rule instances on CP-SAT (not the SAT oracle the tools use)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+from gridlang.backend import SolveOptions, Status, get_backend
+from gridlang.ir import Clause, Model
+
+from horse_data import REPO
+
+WHY_DATA = REPO / "tests" / "data" / "why"
+"""The three infeasible puzzles (tests/data/why/README.md)."""
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_instances(largest: int) -> list[tuple[Path, Path]]:
+    """``(spec, instance)`` for every shipped genre instance whose spec is found and whose sides
+    are at most ``largest`` cells: a walk of ``puzzles/instances/``, the spec named by the
+    instance's first folder, the size read off the map (not compiled)."""
+    from gridlang.checker import check
+    from gridlang.maps import build_grid, read_map
+    from gridlang.parser import parse_file
+
+    out = []
+    root = REPO / "puzzles" / "instances"
+    for path in sorted(root.rglob("*.txt")):
+        spec = REPO / "puzzles" / f"{path.relative_to(root).parts[0]}.grid"
+        if not spec.is_file():
+            continue
+        tree = parse_file(spec)
+        grid = build_grid(check(tree), read_map(path, tree.puzzle.name if tree.puzzle else None))
+        if max(grid.rows, grid.cols) <= largest:
+            out.append((spec, path))
+    return out
+
+
+def restricted(model: Model, tags, keep, extra: tuple = ()) -> Model:
+    """``model`` with the constraints of the instances in ``keep`` and every definition (tag None),
+    no objective, and ``extra`` constraints."""
+    keep = set(keep)
+    cons = tuple(c for c, t in zip(model.constraints, tags) if t is None or t in keep) + tuple(extra)
+    return dataclasses.replace(model, constraints=cons, objective=None)
+
+
+def cpsat_status(model: Model) -> Status:
+    """The status CP-SAT proves for ``model`` (connectivity by its own encodings)."""
+    return get_backend("cpsat").solve(model, SolveOptions(time_limit=120)).status
+
+
+def follows(model: Model, tags, groups, known_lits, decided_lits) -> bool:
+    """Whether the instances ``groups`` and the literals ``known_lits`` imply every literal of
+    ``decided_lits``, re-solved on CP-SAT: with "one of them fails" added, no answer."""
+    extra = tuple(Clause((lit,)) for lit in known_lits) + (Clause(tuple(-lit for lit in decided_lits)),)
+    return cpsat_status(restricted(model, tags, groups, extra)) is Status.INFEASIBLE
