@@ -67,6 +67,7 @@ from . import ast
 from .backend import SolveOptions, Status
 from .deadline import Deadline
 from .errors import GridlangError
+from .nodes import field_names
 
 MAX_VALUE = 9
 """The largest number a generated number clue holds (one character in the map)."""
@@ -452,9 +453,9 @@ def _any(node, test) -> bool:
         return True
     if isinstance(node, (list, tuple)):
         return any(_any(x, test) for x in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return any(_any(getattr(node, f.name), test) for f in dataclasses.fields(node) if not f.name.endswith("span"))
-    return False
+    if isinstance(node, type):
+        return False
+    return any(_any(getattr(node, name), test) for name in field_names(node) if not name.endswith("span"))
 
 
 def other_backend(backend: str) -> str:

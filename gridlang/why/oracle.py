@@ -19,7 +19,10 @@ induction by incremental SAT solving", ENTCS 89(4), 2003):
   :func:`~gridlang.connectivity.graph_cuts`) are added, each guarded by its
   instance's selector, until an answer is connected or the call is
   unsatisfiable. A cut holds in every answer of its node, so it is kept for
-  every later call: the oracle is exact whatever it has learned.
+  every later call: the oracle is exact whatever it has learned. Blocks of
+  equal values (:class:`~gridlang.ir.EqualBlocks`) are the same: their seed
+  clauses at once, their block cuts lazily; a table of allowed rows is one
+  clause per row it forbids.
 * a definition that holds a connectivity node (``component of p in S``:
   closure clauses and a node) has a selector of its own, assumed in a
   call only when some assumed instance reads what it defines, directly or
@@ -40,13 +43,15 @@ what it misses, a full call can still find.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
 from ..connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
+from ..connectivity.blocks import block_cuts, seed_block_cuts
 from ..deadline import Deadline, quiet_pysat_sigint
-from ..ir import Assignment, Clause, Connected, GraphConnected, Linear, Model
+from ..ir import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 
 SOLVER = "g4"
 """The PySAT solver (Glucose 4.1, G. Audemard and L. Simon): incremental, with
@@ -130,6 +135,13 @@ class Oracle:
             elif isinstance(con, Linear):
                 for cl in linear_clauses(con, self.pool):
                     self.solver.add_clause(list(cl) + list(guard))
+            elif isinstance(con, Table):
+                for cl in _table_clauses(con):
+                    self.solver.add_clause(cl + list(guard))
+            elif isinstance(con, EqualBlocks):  # the seed clauses now, the cuts lazily
+                for cl in seed_block_cuts(model.grid, con):
+                    self.solver.add_clause(list(cl) + list(guard))
+                self.lazy.append((con, guard, frozenset(() if tag is None else (tag,)), definition))
             else:
                 lit_of = dict(con.members)
                 for r in con.roots:
@@ -270,6 +282,7 @@ class Oracle:
                 if not needs and definition is not None and not self._read(definition, active, memo):
                     continue
                 found = (graph_cuts(con, assignment) if isinstance(con, GraphConnected)
+                         else block_cuts(self.model.grid, con, assignment) if isinstance(con, EqualBlocks)
                          else separator_cuts(self.model.grid, con, assignment))
                 for cut in found:
                     self.solver.add_clause(cut_clause(cut) + list(guard))
@@ -327,6 +340,10 @@ def _variables(con) -> set[int]:
         return {abs(l) for l in con.lits}
     if isinstance(con, Linear):
         return {abs(l) for _, l in con.terms} | {abs(l) for l in con.enforce}
+    if isinstance(con, Table):
+        return {abs(l) for l in con.lits}
+    if isinstance(con, EqualBlocks):
+        return {abs(l) for _, opts in con.cells for _, l in opts}
     out = {abs(l) for _, l in con.members}
     if isinstance(con, GraphConnected):
         out |= {abs(l) for _, _, l in con.edges}
@@ -334,3 +351,11 @@ def _variables(con) -> set[int]:
         out |= {abs(l) for _, l in con.through}
     return out
 
+
+
+def _table_clauses(con: Table) -> list[list[int]]:
+    """A table constraint as clauses: one per row of truth values it does not allow (its
+    literals are few: a ring of 8 cells at most gives 256 rows)."""
+    allowed = set(con.allowed)
+    return [[-l if v else l for l, v in zip(con.lits, row)]
+            for row in itertools.product((False, True), repeat=len(con.lits)) if row not in allowed]
