@@ -18,7 +18,7 @@ from gridlang.why import solve_hints
 from horse_data import REPO
 from why_data import follows, shipped_instances
 
-SMALL = 5
+SMALL = 4
 """The default run takes the instances of at most this many cells a side."""
 
 
