@@ -189,6 +189,7 @@ class Deadline:
         """
         limit = None if self.seconds is None else self.seconds - min(seconds, self.seconds / 2)
         child = Deadline(limit, start=self.start)
+        child.listener = self.listener  # the search's better answers are this command's progress
         with self._lock:
             self._hooks.append(lambda: child.stop(self.reason))
             stopped = self.interrupted

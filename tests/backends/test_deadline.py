@@ -183,3 +183,15 @@ def test_maxsat_keeps_pysat_from_handling_ctrl_c_itself(monkeypatch):
     assert report.result.status is Status.OPTIMAL and report.result.objective == 66
     assert threading.current_thread() is threading.main_thread()
     assert MainThread.check() is False
+
+
+def test_a_deadline_ahead_tells_the_same_listener_of_better_answers():
+    """The search runs under ``ahead(...)`` (it keeps back the time to check its answer): its better
+    answers must still reach the command's listener (``gridlang serve``'s "best so far")."""
+    heard = []
+    d = Deadline(10.0)
+    d.listener = heard.append
+    d.ahead(1.0).improved(7)
+    with d.slice(1.0) as part:
+        part.improved(8)
+    assert heard == [7, 8]
