@@ -87,8 +87,10 @@ def test_a_class_that_breaks_the_rules_of_fields_is_refused():
 def test_importing_the_ast_compiles_no_code():
     # Python 3.11's dataclasses compile six methods of every class from source text at import
     # (235 million instructions for the AST, about 40 ms of every command); nodes are made without.
+    # The standard library's own namedtuples (pathlib imports urllib.parse) are compiled before
+    # the hook: an editable install's start-up imports them anyway, a wheel's does not.
     probe = (
-        "import json, sys\n"
+        "import json, sys, pathlib\n"
         "made = []\n"
         "sys.addaudithook(lambda event, args: made.append(str(args[1])) if event == 'compile' else None)\n"
         "import gridlang.ast, gridlang.errors\n"
