@@ -65,7 +65,7 @@ def spec_path(name: str) -> Path:
 
         path = bundled_spec_for(name.casefold()) or path  # a name its format declares
     if "/" in name or not path.is_file():
-        raise NotBundledError(f"no bundled spec is called {name!r}" + _hint(name, spec_names()))
+        raise NotBundledError(f"no bundled spec is called {name!r}" + _hint(name, spec_names(), "gridlang.bundled_specs()"))
     return path
 
 
@@ -103,12 +103,13 @@ def map_path(name: str) -> Path:
             path = puzzles_folder() / folder / f"{stem}.txt"
             if path.is_file():
                 return path
-    raise NotBundledError(f"no bundled map is called {name!r}" + _hint(stem, map_names()))
+    raise NotBundledError(f"no bundled map is called {name!r}" + _hint(stem, map_names(), "gridlang.bundled_maps()"))
 
 
-def _hint(name: str, names: tuple[str, ...]) -> str:
-    """``; did you mean 'X'?``, or the list of names when none is close."""
+def _hint(name: str, names: tuple[str, ...], listing: str) -> str:
+    """``; did you mean 'X'?``, or the list of names when none is close (``listing`` names the
+    function that lists them when they are too many to show)."""
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     if close:
         return f"; did you mean {close[0]!r}?"
-    return f" (there are: {', '.join(names)})" if len(names) <= 30 else f" ({len(names)} of them: see bundled_maps())"
+    return f" (there are: {', '.join(names)})" if len(names) <= 30 else f" ({len(names)} of them: {listing} lists them)"

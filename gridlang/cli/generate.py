@@ -11,7 +11,7 @@ import json
 import re
 import sys
 
-from .exits import EXIT_INTERRUPTED, EXIT_OK
+from .exits import EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -30,7 +30,7 @@ def _cmd_generate(args) -> int:
     from pathlib import Path
 
     from ..api import bundled, load_spec
-    from ..deadline import Deadline
+    from ..deadline import BuildTimeout, Deadline
     from ..generation import GenerateError, generate
     from ..limits import MAX_CELLS
     from .options import _params
@@ -59,4 +59,8 @@ def _cmd_generate(args) -> int:
     except KeyboardInterrupt:
         print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BuildTimeout:
+        print(f"{deadline.cause()} while a {rows}x{cols} puzzle was made, after {made} of {args.count} puzzles",
+              file=sys.stderr)
+        return EXIT_NO_SOLUTION
     return EXIT_OK

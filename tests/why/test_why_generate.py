@@ -168,3 +168,16 @@ def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, c
     code = main(["generate", genre, "--size", "4x4", "--time-limit", "120"])
     err = capsys.readouterr().err
     assert code == 1 and words in err and "Traceback" not in err and "bug" not in err
+
+
+def test_the_time_limit_running_out_is_a_sentence_and_exit_3(capsys):
+    # 200 x 200 cannot be made in 2 s: the compilation stops at the deadline
+    assert main(["generate", "nurikabe", "--size", "200x200", "-t", "2"]) == 3
+    err = capsys.readouterr().err
+    assert err == "the time limit ran out while a 200x200 puzzle was made, after 0 of 1 puzzles\n"
+
+
+def test_an_unknown_bundled_spec_names_the_function_that_lists_them(capsys):
+    assert main(["generate", "nosuch", "--size", "5x5"]) == 1
+    assert capsys.readouterr().err == ("error: no bundled spec is called 'nosuch' "
+                                       f"({len(gridlang.bundled_specs())} of them: gridlang.bundled_specs() lists them)\n")
