@@ -27,12 +27,16 @@ def test_tagging_compiles_the_same_model(spec, path):
     assert tagged.variables == model.variables and len(tagging.tags) == len(tagged.constraints)
 
 
+def _bindings(spec_name: str, map_path, line: int):
+    """The model, and the bindings of the rule instances tagged for the statement on ``line`` of the spec."""
+    model, _ = load(REPO / "puzzles" / spec_name, map_path)
+    _, tagging = compile_tagged(model)
+    rule = next(k for k, st in enumerate(model.source[0].statements) if st.span is not None and st.span.line == line)
+    return model, tagging, {tag[1] for tag in tagging.tags if tag is not None and tag[0] == rule}
+
+
 def test_each_clue_is_an_instance_of_its_own():
-    model, _ = load(REPO / "puzzles" / "heyawake.grid", REPO / "puzzles" / "instances" / "heyawake" / "cspuz_6x6.txt")
-    tagged, tagging = compile_tagged(model)
-    spec = model.source[0]
-    clue_rule = next(k for k, st in enumerate(spec.statements) if st.span is not None and st.span.line == 18)
-    clues = {tag[1] for tag in tagging.tags if tag is not None and tag[0] == clue_rule}
+    model, tagging, clues = _bindings("heyawake.grid", REPO / "puzzles" / "instances" / "heyawake" / "cspuz_6x6.txt", 18)
     cells = sorted(i for i, t in enumerate(model.grid.tiles) if t == "clue")
     assert clues == {(("c", "cell", c),) for c in cells}
     whole = {tag for tag in tagging.tags if tag is not None and tag[1] == ()}
@@ -40,11 +44,7 @@ def test_each_clue_is_an_instance_of_its_own():
 
 
 def test_a_rule_stated_cell_by_cell_is_an_instance_per_cell():
-    model, _ = load(REPO / "puzzles" / "horse.grid", REPO / "tests" / "data" / "why" / "horse_leak.txt")
-    tagged, tagging = compile_tagged(model)
-    spec = model.source[0]
-    rule = next(k for k, st in enumerate(spec.statements) if st.span is not None and st.span.line == 24)
-    avoid = {tag[1] for tag in tagging.tags if tag is not None and tag[0] == rule}
+    model, _, avoid = _bindings("horse.grid", REPO / "tests" / "data" / "why" / "horse_leak.txt", 24)
     border = [c for c in range(model.grid.size) if model.grid.is_border(c)]
     assert avoid and all(len(b) == 1 and b[0][0] is None and b[0][2] in border for b in avoid)
 
