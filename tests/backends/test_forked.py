@@ -63,7 +63,7 @@ def gone(pid: int, within: float = 5.0) -> bool:
             with open(f"/proc/{pid}/stat") as f:
                 if f.read().split(")")[-1].split()[0] == "Z":
                     return True
-        except FileNotFoundError:
+        except (FileNotFoundError, ProcessLookupError):  # reaped before the open, or between open and read
             return True
         time.sleep(0.02)
     return False
