@@ -12,9 +12,11 @@ beside it (``horse_data``, ``snake_data``, ``tiny``) import from any layer.
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +30,24 @@ def pytest_configure(config) -> None:
     config._gridlang_cache = tempfile.mkdtemp(prefix="gridlang-tests-cache-")
     config._gridlang_cache_was = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = config._gridlang_cache
+    _compile_checkout()
+
+
+def _compile_checkout() -> None:
+    """Write the bytecode of the checkout's packages once, before the tests start commands.
+
+    A command the tests start (``python -m gridlang`` in the checkout's root)
+    imports the checkout's ``gridlang/``, not the installed copy, and where
+    ``PYTHONDONTWRITEBYTECODE`` is set (as on the CI machine) no import
+    writes its bytecode: each command compiled some 80 modules again, 0.2 s
+    of a 0.25 s solve at rest, as no installed gridlang does (pip writes the
+    bytecode at install). ``compileall`` writes it whatever that variable
+    says; a checkout that cannot be written is left as it is.
+    """
+    root = Path(__file__).resolve().parent.parent
+    for name in ("gridlang", "grammars", "exporters", "puzzles"):
+        if (root / name).is_dir():
+            compileall.compile_dir(root / name, quiet=2)
 
 
 def pytest_unconfigure(config) -> None:
