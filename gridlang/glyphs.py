@@ -18,7 +18,10 @@ from __future__ import annotations
 import math
 import re
 
-from .canvas import Canvas, Colour
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the text picture imports this module; only a drawing imports the canvas (and its XML writer)
+    from .canvas import Canvas, Colour
 
 CIRCLE_RADIUS = 0.4
 """The radius of a circle or disc on a cell, in cells (pzprjs: 0.35 to 0.47)."""

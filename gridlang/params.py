@@ -199,8 +199,6 @@ def _unknown_keys(symbols: Symbols, data: MapData) -> list[GridlangError]:
     ``difflib.SequenceMatcher.quick_ratio`` bounds the ratio by), so that
     ``difflib`` runs only on the few that could be near misses.
     """
-    import difflib
-
     errors: list[GridlangError] = []
     names = list(symbols.params)
     others = [str.maketrans("", "", "".join(set(name))) for name in names]  # deletes the name's letters
@@ -210,6 +208,8 @@ def _unknown_keys(symbols: Symbols, data: MapData) -> list[GridlangError]:
             continue
         close: list[str] = []
         if not data.record or _could_be_close(key, names, others, cutoff):
+            import difflib  # only for a key that names no parameter (a solve need not import it)
+
             close = difflib.get_close_matches(key, names, n=1, cutoff=cutoff)
         if data.record and not close:
             continue

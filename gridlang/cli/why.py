@@ -45,6 +45,8 @@ def explain_report(report, deadline):
 
 def why_json(report, args, forced, explanation) -> dict:
     """The keys ``--forced`` and ``--explain`` add to ``solve --json``."""
+    if forced is None and not args.explain:
+        return {}  # a plain solve: the why tools are not imported
     from ..why import render
 
     out = {}
@@ -59,6 +61,8 @@ def why_json(report, args, forced, explanation) -> dict:
 
 def why_text(report, args, forced, explanation) -> str:
     """The lines ``--forced`` and ``--explain`` add to ``solve``'s text (each block after a blank line)."""
+    if forced is None and not args.explain:
+        return ""  # a plain solve: the why tools are not imported
     from ..backend import Status
     from ..why import render
     from .commands import _render
