@@ -21,6 +21,7 @@ Usage::
     python benchmarks/clingo_peer.py --compare               # interleaved with `gridlang solve --json`
     python benchmarks/clingo_peer.py --compare --maps 'daily-2026-01-0*' --backend cpsat
     python benchmarks/clingo_peer.py --compare --fresh       # both as a user runs them: a new process each
+    python benchmarks/clingo_peer.py --compare --fresh --variant 'race=--set auto.race=asp,cpsat'
     python benchmarks/clingo_peer.py MAP BUDGET              # the script alone on one map: its answer as JSON
     python benchmarks/clingo_peer.py --batch 2 --maps '*'    # the 233 standard maps on a pool of 2 processes
 
@@ -40,7 +41,7 @@ proof, its answer printed) and by a new ``gridlang solve SPEC --map MAP
 --budget B --json`` process (the ``gridlang`` command beside this Python),
 each timed from its start to its exit by the wall clock, with its CPU
 seconds (user and system, its threads included); which of the two runs
-first alternates from map to map. Run alone on one map, the script imports
+first rotates from map to map (with --variant, each variant is one more run). Run alone on one map, the script imports
 nothing but ``sys``, ``json``, ``collections`` and clingo.
 
 With ``--batch N`` the peer runs as ``gridlang batch`` does: the maps on a
@@ -168,8 +169,9 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def _gridlang_command(path, budget: int, time_limit: float, backend: str) -> list[str]:
-    """``gridlang solve --json`` as a user types it: the console script beside this Python, else ``-m gridlang``."""
+def _gridlang_command(path, budget: int, time_limit: float, backend: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """``gridlang solve --json`` as a user types it: the console script beside this Python, else ``-m gridlang``;
+    ``extra`` (a variant's arguments, ``--set auto.race=asp,cpsat``) at the end."""
     from pathlib import Path
 
     from milp_reference import SPEC
@@ -177,7 +179,7 @@ def _gridlang_command(path, budget: int, time_limit: float, backend: str) -> lis
     script = Path(sys.executable).with_name("gridlang")
     head = [str(script)] if script.is_file() else [sys.executable, "-m", "gridlang"]
     return head + ["solve", str(SPEC), "--map", str(path), "--budget", str(budget), "--backend", backend,
-                   "--time-limit", str(time_limit), "--json"]
+                   "--time-limit", str(time_limit), "--json", *extra]
 
 
 def _gridlang_answer(stdout: str) -> tuple[int | None, bool, dict]:
@@ -222,21 +224,28 @@ def timed_process(command: list[str]) -> tuple[str, float, float]:
         return out.read(), wall, usage.ru_utime + usage.ru_stime
 
 
-def solve_fresh(path, budget: int, time_limit: float, backend: str, order: int) -> dict[str, dict]:
+def solve_fresh(path, budget: int, time_limit: float, backend: str, order: int,
+                variants: dict[str, tuple[str, ...]] | None = None) -> dict[str, dict]:
     """One map solved by the peer script and by ``gridlang solve``, each in a new process, timed as a user waits.
 
     Args:
-        order: 0 runs the peer first, 1 gridlang first.
+        order: which run goes first; the runs (the peer, then each
+            variant) are rotated by ``order`` places, so that over the maps
+            each is first as often as the others.
+        variants: gridlang's runs by name, each with its extra arguments;
+            default one, ``gridlang``, with none.
 
     Returns:
-        ``{"peer": ..., "gridlang": ...}``, each ``score``, ``proved``,
+        ``{"peer": ..., NAME: ...}``, each ``score``, ``proved``,
         ``seconds`` (the wall clock, start to exit) and ``cpu``; gridlang's
         also ``phases``, its own ``seconds``.
     """
     peer = [sys.executable, __file__, str(path), str(budget), "--time-limit", str(time_limit)]
-    runs = [("peer", peer), ("gridlang", _gridlang_command(path, budget, time_limit, backend))]
+    runs = [("peer", peer)] + [(name, _gridlang_command(path, budget, time_limit, backend, extra))
+                               for name, extra in (variants or {"gridlang": ()}).items()]
+    k = order % len(runs)
     row = {}
-    for name, command in (runs if order == 0 else runs[::-1]):
+    for name, command in runs[k:] + runs[:k]:
         stdout, wall, cpu = timed_process(command)
         if name == "peer":
             try:
@@ -303,7 +312,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fresh", action="store_true",
                    help="with --compare: the peer script and gridlang each in a new process, timed start to exit")
     p.add_argument("--batch", type=int, metavar="N", help="the peer alone on a pool of N processes, as gridlang batch")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=ARGS",
+                   help="with --compare --fresh: one more gridlang run per map, NAME, with the extra arguments "
+                        "ARGS (--variant 'race=--set auto.race=asp,cpsat'); repeatable")
     args = p.parse_args(argv)
+    variants = {"gridlang": ()}
+    for v in args.variant:
+        name, _, extra = v.partition("=")
+        if not name or name in variants or name == "peer":
+            p.error(f"--variant {v!r}: give NAME=ARGS with a new name")
+        variants[name] = tuple(extra.split())
+    if len(variants) > 1 and not (args.compare and args.fresh):
+        p.error("--variant needs --compare --fresh")
     todo = cases(args.maps)
     if not todo:
         print("no maps match", file=sys.stderr)
@@ -315,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         solve_peer(*todo[0][:2], args.time_limit)  # warm-up: clingo's import is paid before timing
     times: dict[str, list[float]] = {"peer": []}
     if args.compare:
-        times["gridlang"] = []
+        times.update({name: [] for name in variants})
     cpu: dict[str, list[float]] = {k: [] for k in times}
     unproved = {k: 0 for k in times}
     wrong = 0
@@ -323,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, (path, budget, optimum) in enumerate(todo):
         if args.compare and args.fresh:
             row = {"name": path.name, "optimum": optimum, **solve_fresh(path, budget, args.time_limit, args.backend,
-                                                                         k % 2)}
+                                                                         k, variants)}
         else:
             t0 = time.perf_counter()
             got, proved = solve_peer(path, budget, args.time_limit)
@@ -346,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         out.close()
     print()
     for name, ts in times.items():
-        label = name if name == "peer" else f"gridlang {args.backend}"
+        label = name if name == "peer" else f"gridlang {args.backend}" if name == "gridlang" else name
         line = (f"{label:15s} maps {len(ts):4d}  median {statistics.median(ts):.3f} s  p90 {percentile(ts, 90):.3f} s  "
                 f"max {max(ts):.3f} s  unproved {unproved[name]}")
         if cpu[name]:

@@ -1,17 +1,18 @@
-"""The ``auto`` backend: a concrete backend picked per model, or two raced on request.
+"""The ``auto`` backend: a concrete backend picked per model, or two raced.
 
 ``auto`` lowers nothing itself. For each model it reads what its rules
 need (:class:`Features`: whether there is an objective, how many
-solutions the command asks for) and applies the rules of :func:`plan`,
+solutions the command asks for, the map's size) and applies the rules of :func:`plan`,
 measured on the enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 "The auto backend"). A plan is one backend, whose own
-:class:`~gridlang.backend.Session` then does all the work, or, when
-``--set auto.race=A,B`` asks for one, a race of two.
+:class:`~gridlang.backend.Session` then does all the work, or a race of
+two: clingo and CP-SAT on a map of up to 450 cells with an objective, or
+the two that ``--set auto.race=A,B`` names.
 
 A race (:class:`RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
 :meth:`AutoBackend.load_library`) and, unless that has proved the answer
-within ``first_race_after`` seconds (0.45 s) in a process's first race or
+within ``first_race_after`` seconds (0.2 s) in a process's first race or
 ``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
 process for the second, which shares the parent's pages copy-on-write, runs
 at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
@@ -80,18 +81,25 @@ class Features:
         objective: the model has an objective.
         solutions: the solutions the command asks for (1; 2 for ``--unique``;
             N for ``--count N``).
+        cells: the map's cells (0: unknown, as for a model built by hand).
     """
 
     objective: bool
     solutions: int
+    cells: int = 0
 
     @classmethod
     def of(cls, model: Model, options: SolveOptions) -> "Features":
         """The features of ``model`` solved with ``options``."""
-        return cls(objective=model.objective is not None, solutions=max(options.solutions, 1))
+        return cls(objective=model.objective is not None, solutions=max(options.solutions, 1),
+                   cells=model.grid.size if model.grid is not None else 0)
 
 
-def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, ...]:
+RACE = ("asp", "cpsat")
+"""The race of rule 3 of :func:`plan`: clingo in this process, CP-SAT in a child."""
+
+
+def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: int = 0) -> tuple[str, ...]:
     """The backends to run for ``features``: one, or two to race.
 
     The rules (figures: docs/benchmarks.md, "The auto backend"):
@@ -118,14 +126,27 @@ def plan(features: Features, race: tuple[str, ...] | None = None) -> tuple[str, 
        near-empty 30x30 maps within 60 s. On the 8 lovers' quarrel maps
        clingo is ahead (slowest 0.38 s against 2.1 s; docs/benchmarks.md,
        "CP-SAT's max_lp portfolio"). ``race`` (``--set auto.race=A,B``)
-       races two backends instead (None or empty: CP-SAT alone).
+       races two backends instead.
+    4. But a map of at most ``race_cells`` cells (``auto.race_cells``),
+       with an objective and one answer asked for, races :data:`RACE`:
+       clingo answers first on most such maps, and a process that never
+       imports CP-SAT's library (0.1 to 0.15 s) or starts its portfolio
+       answers sooner end to end, which is what a person waits for; CP-SAT
+       joins in a child on the maps clingo finds hard (docs/benchmarks.md,
+       "The race by size").
 
     Returns:
         Backend names, from :data:`SOLVERS`.
     """
     if not features.objective:
         return ("asp",)
-    return race if race and features.solutions == 1 else ("cpsat",)
+    if features.solutions != 1:
+        return ("cpsat",)
+    if race:
+        return race
+    if 0 < features.cells <= race_cells:
+        return RACE
+    return ("cpsat",)
 
 
 def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
@@ -184,11 +205,20 @@ class AutoSettings(Settings):
             0.5 s (a fresh process each, three runs) the sum went from
             4.44 to 4.23 s (clingo alone: 4.26 s), and on the eight
             slowest it stayed at 16.2 to 16.3 s (docs/benchmarks.md,
-            "CP-SAT without cp_model").
+            "CP-SAT without cp_model"). Since every daily races by its
+            size (rule 4 of :func:`plan`), 0.2 s: over the 214 dailies,
+            end to end at rest, the p90 went from 0.735 to 0.675 s and the
+            median from 0.290 to 0.295 s (docs/benchmarks.md, "The race
+            by size").
         race: two backends to race under rule 3 of :func:`plan` (an
             objective, one answer asked for), comma-separated, the first
             solving in this process (``asp,cpsat``); empty (the default):
-            no race, CP-SAT alone.
+            rule 4 decides by the map's size.
+        race_cells: the largest map, in cells, that races :data:`RACE`
+            under rule 4 of :func:`plan` (0: none; CP-SAT alone on every
+            map). 450: every daily (at most 441 cells) and bonus map (at
+            most 324) races; the weeklies (529 to 625) and the 30x30 maps,
+            where clingo rarely answers first, run CP-SAT alone.
         yield_after: seconds into a race after which the search here gives
             way: the solver threads the race started in this process drop to
             the child's priority (:data:`CHILD_NICE`), so that the child's
@@ -207,8 +237,9 @@ class AutoSettings(Settings):
     """
 
     race_after: float = 0.0
-    first_race_after: float = 0.45
+    first_race_after: float = 0.2
     race: str = ""
+    race_cells: int = 450
     yield_after: float = 1.0
 
     def check(self, backend: str) -> None:
@@ -219,9 +250,10 @@ class AutoSettings(Settings):
                 ``yield_after`` below 0 (or not a number); ``race`` neither
                 empty nor two names of :data:`SOLVERS`.
         """
-        for name in ("race_after", "first_race_after", "yield_after"):
+        for name in ("race_after", "first_race_after", "yield_after", "race_cells"):
             if not getattr(self, name) >= 0:
-                raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give seconds, 0 or more")
+                what = "cells" if name == "race_cells" else "seconds"
+                raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give {what}, 0 or more")
         pair = self.pair()
         if pair and (len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS)):
             raise BackendError(f"--set {backend}.race={self.race}: give two different backends of "
@@ -239,7 +271,8 @@ class AutoBackend(Backend):
 
     name = "auto"
     library = "gridlang"
-    description = "picks per model: cpsat with an objective, asp without one; races two on request (auto.race)"
+    description = ("picks per model: asp without an objective; with one, asp raced by cpsat on maps of up to "
+                   "450 cells (auto.race_cells), cpsat alone on larger ones")
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()
@@ -257,8 +290,8 @@ class AutoBackend(Backend):
         Raises:
             BackendError: a refused ``auto.`` setting (:meth:`AutoSettings.check`).
         """
-        race = AutoSettings.read("auto", options.extra).pair()
-        return narrowed(plan(Features.of(model, options), race), options)
+        settings = AutoSettings.read("auto", options.extra)
+        return narrowed(plan(Features.of(model, options), settings.pair(), settings.race_cells), options)
 
 
     def runs_as(self, model: Model, options: SolveOptions) -> str:

@@ -45,19 +45,28 @@ def test_the_rules_as_documented():
     assert plan(Features(False, 2)) == ("asp",)
     assert plan(Features(True, 2)) == ("cpsat",)
     assert plan(Features(True, 5), ("asp", "milp")) == ("cpsat",)  # no race for many answers
+    # Rule 4: a small map races clingo and CP-SAT; a larger one, or none allowed, CP-SAT alone.
+    assert plan(Features(True, 1, 441), (), 450) == ("asp", "cpsat")
+    assert plan(Features(True, 1, 450), (), 450) == ("asp", "cpsat")
+    assert plan(Features(True, 1, 451), (), 450) == ("cpsat",)
+    assert plan(Features(True, 1, 441), (), 0) == ("cpsat",)
+    assert plan(Features(True, 1, 441), ("maxsat", "milp"), 450) == ("maxsat", "milp")  # a named race wins
+    assert plan(Features(True, 2, 100), (), 450) == ("cpsat",)  # --unique: no race
+    assert plan(Features(False, 1, 100), (), 450) == ("asp",)
 
 
 def test_the_rules_on_real_maps():
     opts = SolveOptions()
     model = daily("daily-2026-01-07.txt")
-    assert Features.of(model, opts) == Features(True, 1)
-    assert AutoBackend.choose(model, opts) == ("cpsat",)
+    assert Features.of(model, opts) == Features(True, 1, model.grid.size)
+    assert AutoBackend.choose(model, opts) == ("asp", "cpsat")
+    assert AutoBackend.choose(model, SolveOptions(extra={"auto.race_cells": 0})) == ("cpsat",)
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "asp,milp"})) == ("asp", "milp")
     assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": "milp, asp"})) == ("milp", "asp")
-    assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": " "})) == ("cpsat",)
+    assert AutoBackend.choose(model, SolveOptions(extra={"auto.race": " "})) == ("asp", "cpsat")
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("cpsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
-    assert Features.of(eggs, opts) == Features(False, 1)
+    assert Features.of(eggs, opts) == Features(False, 1, eggs.grid.size)
     assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
     spec = SPECS["standard"]
     from gridlang.checker import check
@@ -179,13 +188,16 @@ def test_cli_json_says_which_backend_answered(tmp_path):
     command = [sys.executable, "-m", "gridlang", "solve", str(SPECS["standard"]), "--map",
                str(HORSE_DATA / "daily-2026-01-07.txt"), "--param",
                f"budget={entry('daily-2026-01-07.txt')['budget']}", "--json"]
-    row = json.loads(subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=True).stdout)
+    alone = command + ["--set", "auto.race_cells=0"]
+    row = json.loads(subprocess.run(alone, capture_output=True, text=True, cwd=tmp_path, check=True).stdout)
     assert (row["status"], row["objective"], row["backend"], row["chosen"]) == ("OPTIMAL", 66, "auto", "cpsat")
     assert "raced" not in row["stats"]
-    command += ["--set", "auto.race=asp,cpsat"]
-    row = json.loads(subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=True).stdout)
-    assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
-    assert row["chosen"] in ("asp", "cpsat") and row["stats"]["raced"] == "asp,cpsat"
+    # A daily races by its size, or the two named.
+    for extra, raced in (([], "asp,cpsat"), (["--set", "auto.race=cpsat,asp"], "cpsat,asp")):
+        row = json.loads(subprocess.run(command + extra, capture_output=True, text=True, cwd=tmp_path,
+                                        check=True).stdout)
+        assert (row["status"], row["objective"], row["backend"]) == ("OPTIMAL", 66, "auto")
+        assert row["chosen"] in ("asp", "cpsat") and row["stats"]["raced"] == raced
 
 
 def test_ctrl_c_stops_both_children_and_keeps_the_better_answer(forked):
@@ -228,7 +240,7 @@ def test_a_delayed_race_reaches_the_same_optimum():
 
 
 def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
-    # A process's first race forks its child after first_race_after (0.45 s:
+    # A process's first race forks its child after first_race_after (0.2 s:
     # the child imports its solver first), a later one after race_after (0).
     import gridlang.auto as auto
 
@@ -247,7 +259,7 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
             monkeypatch.setattr(auto, "_RACES", [0])
         report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={**RACE, **extra}))
         assert (report.result.status, report.score) == (Status.OPTIMAL, best)
-    assert delays == [0.45, 0.0, 0.1, 0.05]
+    assert delays == [0.2, 0.0, 0.1, 0.05]
     with pytest.raises(BackendError, match="auto.first_race_after=-1"):
         get_backend("auto").configure(SolveOptions(extra={"auto.first_race_after": -1}))
 

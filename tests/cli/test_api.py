@@ -95,8 +95,8 @@ def test_a_spec_and_a_result_have_short_reprs(horse, daily):
 def test_a_result_names_the_backend_asked_for_and_the_one_that_answered(horse):
     daily = gridlang.bundled_map("daily-2026-01-07")
     auto = gridlang.solve(horse, map=daily, time_limit=120)
-    assert (auto.backend, auto.chosen, auto.objective) == ("auto", "cpsat", 66)
-    assert auto.to_json()["chosen"] == "cpsat"
+    assert (auto.backend, auto.objective) == ("auto", 66)
+    assert auto.chosen in ("asp", "cpsat") and auto.to_json()["chosen"] == auto.chosen  # a daily: clingo raced by CP-SAT
     asp = gridlang.solve(horse, map=daily, backend="asp", time_limit=120)
     assert (asp.backend, asp.chosen, asp.objective) == ("asp", "asp", 66)
 
