@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from gridlang.backend import SolveOptions
 from gridlang.cli import main
@@ -134,3 +136,36 @@ def test_entries_left_unknown_on_cells_and_edges_are_listed_cells_first(capsys):
     record = json.loads(capsys.readouterr().out)
     assert code == 0 and len(record["unknown"]) == len(hints.unknown)
     assert isinstance(record["unknown"][0][0], int) and isinstance(record["unknown"][-1][0], list)
+
+
+@given(st.integers(1, 40), st.lists(st.sets(st.integers(0, 39), min_size=1, max_size=5), min_size=1, max_size=4))
+def test_shrink_leaves_a_minimal_subset_in_order(n, needed):
+    # holds(S): S contains one of the needed sets; monotone, as unit propagation from more known cells is.
+    from gridlang.why.hints import shrink
+
+    items = list(range(n))
+    needed = [t for t in needed if t <= set(items)]
+    assume(needed)
+    calls = []
+
+    def holds(subset):
+        calls.append(len(subset))
+        return any(t <= set(subset) for t in needed)
+
+    kept = shrink(items, holds)
+    assert kept == sorted(kept) and set(kept) <= set(items)  # a subset, in the items' order
+    assert holds(kept)
+    assert all(not holds([x for x in kept if x != y]) for y in kept)  # no single item can go
+
+
+def test_shrink_needs_few_calls_when_few_items_are_needed():
+    from gridlang.why.hints import shrink
+
+    calls = []
+
+    def holds(subset):
+        calls.append(1)
+        return 517 in subset and 3 in subset
+
+    assert shrink(range(1024), holds) == [3, 517]
+    assert len(calls) < 64  # one item at a time would take 1,024
