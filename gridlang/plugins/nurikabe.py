@@ -4,7 +4,9 @@ Published rules (Nikoli's Nurikabe, as on puzz.link): shade cells so that
 the shaded cells form one orthogonally connected wall without a 2 x 2 block
 of shaded cells; each orthogonally connected area of unshaded cells (an
 island) holds exactly one number, and has as many cells as that number;
-numbered cells are unshaded. The answer is the decision ``shaded``.
+numbered cells are unshaded. A number not given (``?``, as pzprjs draws
+it) is a number whose island may have any size. The answer is the decision
+``shaded``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
     shaded = set(solution.true_cells("shaded"))
     rows, cols = grid.rows, grid.cols
     problems = []
-    clues = {i: number(grid.chars[i]) for i in range(rows * cols) if number(grid.chars[i]) is not None}
+    clues = {i: number(grid.chars[i]) for i in range(rows * cols)
+             if number(grid.chars[i]) is not None or grid.chars[i] == "?"}  # None: a number not given
     on_clue = sorted(set(clues) & shaded)
     if on_clue:
         problems.append(f"numbered cells are shaded: {cells_text(grid, on_clue)}")
@@ -38,7 +41,7 @@ def verify(grid: Grid, solution: Solution, params: dict[str, object], variant: s
         numbers = [clues[i] for i in island if i in clues]
         if len(numbers) != 1:
             problems.append(f"the island of {cells_text(grid, island[:1])} holds {len(numbers)} numbers, not 1")
-        elif numbers[0] != len(island):
+        elif numbers[0] is not None and numbers[0] != len(island):
             problems.append(f"the island of {cells_text(grid, island[:1])} has {len(island)} cells, "
                             f"not {numbers[0]}")
     return verdict(NAME, problems, shaded=len(shaded))

@@ -316,3 +316,34 @@ def test_the_url_package_names_no_genre():
     code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "gridlang" / "puzzlink").glob("*.py")).lower()
     found = sorted(n for n in names if re.search(r"\b" + re.escape(n) + r"\b", code))
     assert found == []
+
+
+# noqx's Nurikabe example (T0nyX1ang/noqx, solver/nurikabe.py; Apache-2.0 or GPL-3.0): 38 numbers, two of them
+# not given (`?`, pzprjs's "." in the URL).
+NURIKABE_UNKNOWN_URL = "https://puzz.link/p?nurikabe/19/12/g5zw3k2h4g4k.v.h2i2g4z3n7j3k2h4h4k3i4j3zzk2i2k2p6j2k6k"
+
+
+def test_a_nurikabe_number_not_given_is_an_island_of_any_size():
+    import gridlang
+    from gridlang.plugins.nurikabe import verify
+
+    result = gridlang.solve(gridlang.bundled("nurikabe"), url=NURIKABE_UNKNOWN_URL, unique=True, time_limit=120)
+    assert (result.status, result.verified, result.unique) == ("SOLVED", True, True)
+    grid = result.report.model.grid
+    unknown = [i for i in range(grid.size) if grid.chars[i] == "?"]
+    assert [divmod(i, grid.cols) for i in unknown] == [(2, 18), (3, 16)]
+    shaded = {r * grid.cols + c for r, c in result.decisions["shaded"]}
+    # Each island, recomputed here, holds exactly one number or `?`, and a numbered island has its size.
+    left = set(range(grid.size)) - shaded
+    while left:
+        island, todo = set(), [left.pop()]
+        while todo:
+            i = todo.pop()
+            island.add(i)
+            near = {n for n in grid.neighbours[i] if n in left}
+            left -= near
+            todo += near
+        numbers = [grid.chars[i] for i in island if grid.chars[i] != "."]
+        assert len(numbers) == 1 and numbers[0] in ("?", str(len(island))), (sorted(island), numbers)
+    # The published rules' checker counts a `?` as a number of any size.
+    assert verify(grid, result.report.solution, {}).ok
