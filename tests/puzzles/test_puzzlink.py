@@ -347,3 +347,27 @@ def test_a_nurikabe_number_not_given_is_an_island_of_any_size():
         assert len(numbers) == 1 and numbers[0] in ("?", str(len(island))), (sorted(island), numbers)
     # The published rules' checker counts a `?` as a number of any size.
     assert verify(grid, result.report.solution, {}).ok
+
+
+# noqx's Yajilin example (T0nyX1ang/noqx, solver/yajilin.py; Apache-2.0 or GPL-3.0), with pzprjs's flag "b":
+# clue cells drawn grey, without "?". The flag is a look, not a rule: it becomes the parameter grey_clues and
+# goes back into the URL on export.
+YAJILIN_GREY_URL = ("https://puzz.link/p?yajilin/b/16/16/0.210.0.0.0.0.220.0.0.0.0.0.0.0.42n0.0.n0.0.b0.a0.c0.a0.c"
+                    "0.0.a41e0.f0.0.f0.e31a0.0.c41a31c21a21b0.0.n0.0.n0.0.b11a2.c0.a0.c0.0.a41e0.f0.0.f0.e31a0.0.c11a"
+                    "11c0.a0.b0.0.n0.0.n320.0.0.0.0.0.0.0.120.0.0.0.0.110.")
+
+
+def test_yajilins_grey_clue_flag_is_read_solved_and_written_back(tmp_path, capsys):
+    import gridlang
+
+    result = gridlang.solve(gridlang.bundled("yajilin"), url=YAJILIN_GREY_URL, unique=True, time_limit=120)
+    assert (result.status, result.verified, result.unique) == ("SOLVED", True, True)
+    assert result.report.model.params["grey_clues"] == 1
+    map_ = tmp_path / "y.txt"
+    assert cli.main(["import", YAJILIN_GREY_URL]) == 0
+    map_.write_text(capsys.readouterr().out, encoding="utf-8")
+    out = tmp_path / "u.txt"
+    assert cli.main(["export", str(PUZZLES / "yajilin.grid"), "--map", str(map_), "--format", "puzzlink",
+                     "--output", str(out)]) == 0
+    # pzprjs's encoder ends a URL whose last character is not a letter or a digit with '/'.
+    assert out.read_text(encoding="utf-8").strip() == YAJILIN_GREY_URL + "/"
