@@ -266,6 +266,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         glyphs.cross(canvas, c.x, c.y, c.size, c.tile.ink)
     elif name == "tree":
         glyphs.tree(canvas, c.x, c.y, c.size, c.tile.ink, cls="tree")
+    elif name == "moon":
+        glyphs.moon(canvas, c.x, c.y, c.size, c.tile.ink, cls="moon")
     elif name == "split":
         glyphs.split(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
     elif name == "corner":

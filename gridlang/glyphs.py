@@ -141,6 +141,22 @@ def tent(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | N
                    fill="#ffffff", cls=cls)
 
 
+def moon(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:
+    """A crescent moon opening to the right, as pzprjs draws Moon or Sun's moons: the disc of
+    :data:`CIRCLE_RADIUS` less an equal disc shifted right by 0.7 of its radius, as one polygon
+    of two arcs (24 points each) through the discs' two crossings."""
+    r = CIRCLE_RADIUS * s
+    cx, cy = x + s / 2, y + s / 2
+    d = 0.7 * r  # the cut-away disc's offset
+    half = math.acos(d / (2 * r))  # a crossing's angle on the outer circle
+    steps = 24
+    outer = [half + (2 * math.pi - 2 * half) * k / steps for k in range(steps + 1)]  # through the left
+    inner = [math.pi + half - 2 * half * k / steps for k in range(steps + 1)]  # back, through its leftmost point
+    points = [(cx + r * math.cos(t), cy - r * math.sin(t)) for t in outer]
+    points += [(cx + d + r * math.cos(t), cy - r * math.sin(t)) for t in inner]
+    canvas.polygon(points, fill=ink, cls=cls)
+
+
 def tree(canvas: Canvas, x: float, y: float, s: float, ink: Colour, cls: str | None = None) -> None:
     """A tree: a round crown in ``ink`` on a brown trunk."""
     canvas.rect(x + 0.44 * s, y + 0.5 * s, 0.12 * s, 0.34 * s, fill="#8d5a2b", cls=cls)

@@ -53,6 +53,7 @@ TILE_LOOKS: dict[str, str] = {
     "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
+    "moon": "a black crescent moon (pzprjs's Moon or Sun)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 

@@ -41,6 +41,7 @@ TILES: dict[str, TileStyle] = {
     "split": TileStyle(SPLIT, "split", INK, solid=True),
     "corner": TileStyle(WHITE, "corner", INK),
     "tree": TileStyle(WHITE, "tree", TREE),
+    "moon": TileStyle(WHITE, "moon", INK),
 }
 """A tile look's style."""
 

@@ -65,6 +65,8 @@ def tile_text(look: str, text: str) -> str:
         return text if has_figures(text) else "○" if look == "circle" else "●"
     if look == "cross":
         return "x"
+    if look == "moon":
+        return "☾"
     if look == "frame":
         return text if has_figures(text) else " "
     if look == "split":

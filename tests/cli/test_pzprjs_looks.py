@@ -1,7 +1,7 @@
 """Looks drawn as pzprjs draws some genres: ``symbols``, numbers 1, 2, 3 as Hakoiri's circle, triangle
 and square (pzprjs's ``getNumberTextCore``), givens in ink and answers in the answer's green, 0 as
 nothing; ``corner``, a room's number small in its cell's top left corner with the line free to pass
-the cell (Nagenawa, pzprjs's ``textoption`` TOPLEFT)."""
+the cell (Nagenawa, pzprjs's ``textoption`` TOPLEFT); ``moon``, a black crescent (Moon or Sun)."""
 
 from __future__ import annotations
 
@@ -70,3 +70,18 @@ def test_a_corner_number_leaves_the_cell_to_the_line():
                                                                      if "line" in e.get("class", "").split()))]
     assert min(ends) == pad + 0.5 * CELL  # from the clue cell's centre: nothing to stop at
     assert render(grid, solution, looks) == "3───╴"
+
+
+def test_a_moon_is_a_crescent_inside_its_cell():
+    grid = Grid(1, 2, ("M", "S"), ("moon", "sun"))
+    looks = Looks(tiles={"moon": "moon", "sun": "circle"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    shapes = [e for e in root.iter() if "moon" in e.get("class", "").split()]
+    assert len(shapes) == 1 and shapes[0].tag.endswith("polygon") and shapes[0].get("fill") == "#000000"
+    points = [tuple(map(float, p.split(","))) for p in shapes[0].get("points").split()]
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    # As tall as a circle (0.8 of the cell) and narrower than one: the right side is cut away.
+    height, width = max(ys) - min(ys), max(xs) - min(xs)
+    assert abs(height - 0.8 * CELL) < 1 and 0.3 * height < width < 0.8 * height
+    assert render(grid, Solution({}, {}), looks) == "☾ ○"
