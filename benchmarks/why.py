@@ -1,6 +1,7 @@
 """Figures of docs/why.md: forced cells, explanations and hints per genre, and the generation rate.
 
     python benchmarks/why.py tools [--time-limit 60]          # forced, explain, hints on the shipped instances
+    python benchmarks/why.py tools --genres lits,nurikabe     # only these genres' instances (and no explain)
     python benchmarks/why.py generate [--budget 60]           # puzzles per minute, 6x6 and 10x10, five genres
 
 ``tools`` runs ``gridlang.forced`` and ``gridlang.hints`` on every shipped
@@ -37,12 +38,12 @@ is no one-character clue)."""
 INFEASIBLE = [("sudoku", "sudoku_two_ones.txt"), ("heyawake", "heyawake_domino_two.txt"), ("horse", "horse_leak.txt")]
 
 
-def _instances() -> list[tuple[str, Path]]:
+def _instances(genres: set[str] | None = None) -> list[tuple[str, Path]]:
     root = REPO / "puzzles" / "instances"
     out = []
     for path in sorted(root.rglob("*.txt")):
         genre = path.relative_to(root).parts[0]
-        if (REPO / "puzzles" / f"{genre}.grid").is_file():
+        if (REPO / "puzzles" / f"{genre}.grid").is_file() and (genres is None or genre in genres):
             out.append((genre, path))
     return out
 
@@ -51,11 +52,11 @@ def _log(record: dict) -> None:
     print(json.dumps(record), file=sys.stderr, flush=True)
 
 
-def tools(time_limit: float) -> None:
+def tools(time_limit: float, genres: set[str] | None = None) -> None:
     import gridlang
 
     rows: dict[str, dict[str, list[tuple[float, bool]]]] = {}
-    for genre, path in _instances():
+    for genre, path in _instances(genres):
         spec = gridlang.bundled(genre)
         for tool in ("forced", "hints"):
             t = time.perf_counter()
@@ -68,7 +69,7 @@ def tools(time_limit: float) -> None:
             seconds = time.perf_counter() - t
             rows.setdefault(genre, {}).setdefault(tool, []).append((seconds, done))
             _log({"genre": genre, "map": path.name, "tool": tool, "seconds": round(seconds, 3), "complete": done})
-    for genre, name in INFEASIBLE:
+    for genre, name in INFEASIBLE if genres is None else ():
         t = time.perf_counter()
         why = gridlang.explain(gridlang.bundled(genre), map=REPO / "tests" / "data" / "why" / name,
                                time_limit=time_limit)
@@ -123,12 +124,13 @@ def main() -> None:
     sub = p.add_subparsers(dest="what", required=True)
     t = sub.add_parser("tools")
     t.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
+    t.add_argument("--genres", help="comma-separated genres (the folders of puzzles/instances/); default all")
     g = sub.add_parser("generate")
     g.add_argument("--budget", type=float, default=60.0, help="seconds per genre and size (default 60)")
     g.add_argument("--cap", type=float, default=300.0, help="seconds one puzzle may take (default 300)")
     args = p.parse_args()
     if args.what == "tools":
-        tools(args.time_limit)
+        tools(args.time_limit, set(args.genres.split(",")) if args.genres else None)
     else:
         generate(args.budget, args.cap)
 
