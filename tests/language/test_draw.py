@@ -64,7 +64,7 @@ def test_declared_looks_and_defaults():
                                 "stones, tint or hidden"),
     ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
                               "a tile is drawn as number, char, letters, block, circle, disc, cross, plain, frame, "
-                              "split, symbols, corner or tree"),
+                              "split, symbols, corner, tree or moon"),
     ("draw rooms as shade", 15, "the room layer is drawn as walls or cages"),
     ("draw shaded as cages", 16, "'shaded' cannot be drawn as 'cages' (a look of the room layer)"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),

@@ -71,8 +71,8 @@ def test_hint_text_names_each_step(capsys):
     assert code == 0
     assert out.startswith("step 1 (1 rule, 0 known): row 3, column 3 is shaded; row 4, column 2 is shaded; "
                           "row 4, column 4 is shaded; row 5, column 3 is shaded\n  by ")
-    assert "nurikabe.grid:21:9: for each c in clue: count(component of c in not shaded) == value(c)  " \
-           "[c = row 4, column 3 (clue 1)]" in out
+    assert ("nurikabe.grid:22:9: for each c in clue: value(c) is known implies "
+            "count(component of c in not shaded) == value(c)  [c = row 4, column 3 (clue 1)]") in out
     assert ".5###\n.#2.#\n.####\n.#1#.\n###3.\n" in out
     assert "solved in 9 steps, each checked" in out
 
