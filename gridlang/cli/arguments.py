@@ -191,6 +191,9 @@ def _add_generate(sub) -> None:
                         "(default: maxsat, or cpsat when --backend is maxsat)")
     g.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS",
                    help="wall-clock limit for all the puzzles")
+    g.add_argument("--workers", type=_positive_int, metavar="N",
+                   help="with --count: worker processes making puzzles at once, each printed as it is "
+                        "finished (default: one per core; 1: in order, in this process)")
     g.add_argument("--debug", action="store_true", help="show tracebacks")
     g.set_defaults(run=generate_command._cmd_generate)
 

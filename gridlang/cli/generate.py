@@ -2,7 +2,11 @@
 
 The method is in :mod:`gridlang.generation`; this module reads the arguments,
 makes ``--count`` puzzles from consecutive seeds and prints each (its map
-and puzz.link URL, or one JSON line).
+and puzz.link URL, or one JSON line). One puzzle is made in this process;
+several on the batch's pool of worker processes (:mod:`gridlang.workers`;
+``--workers``, default one per core), each printed as it is finished, so
+that the seeds may come out of order. Ctrl-C stops the workers at once;
+the puzzles printed by then are whole.
 """
 
 from __future__ import annotations
@@ -41,26 +45,108 @@ def _cmd_generate(args) -> int:
     spec = load_spec(args.spec) if Path(args.spec).is_file() else bundled(args.spec)
     params = _params(args)
     deadline = Deadline(args.time_limit, start=args.started)
+    workers = args.workers if args.workers is not None else min(args.count, _cores())
+    if args.count > 1 and workers > 1:
+        return _on_pool(args, str(spec.path), params, deadline, workers)
     made = 0
     try:
         for k in range(args.count):
             g = generate(spec, rows, cols, args.seed + k, params, args.backend, args.check_backend, deadline=deadline)
             made += 1
-            if args.json:
-                print(json.dumps(g.to_json()), flush=True)
-            else:
-                if k:
-                    print()
-                what = f"{g.clues} clues, unique" if g.objective is None else f"unique optimum {g.objective}"
-                print(f"# seed {g.seed}: {what} (checked by {g.checked_by}), {g.seconds:.2f} s")
-                if g.url:
-                    print(f"# {g.url}")
-                print(g.map, end="", flush=True)
+            _print(g, args.json, first=k == 0)
     except KeyboardInterrupt:
         print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BuildTimeout:
         print(f"{deadline.cause()} while a {rows}x{cols} puzzle was made, after {made} of {args.count} puzzles",
               file=sys.stderr)
+        return EXIT_NO_SOLUTION
+    return EXIT_OK
+
+
+def _cores() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _print(g, as_json: bool, first: bool) -> None:
+    """One puzzle: a JSON line, or its header lines and map (after a blank line but the first)."""
+    if as_json:
+        print(json.dumps(g.to_json()), flush=True)
+        return
+    if not first:
+        print()
+    what = f"{g.clues} clues, unique" if g.objective is None else f"unique optimum {g.objective}"
+    print(f"# seed {g.seed}: {what} (checked by {g.checked_by}), {g.seconds:.2f} s")
+    if g.url:
+        print(f"# {g.url}")
+    print(g.map, end="", flush=True)
+
+
+def generate_task(task: tuple) -> tuple[str, object]:
+    """One puzzle in a pool worker: ``("done", Generated)``, ``("timeout", None)`` when the command's
+    time ran out first, or ``("error", sentence)`` (a spec the generator refuses).
+
+    ``task`` is ``(spec path, rows, cols, seed, params, backend, check backend, end)``, ``end`` the
+    ``time.time()`` by which the command must end, or None.
+    """
+    import time
+
+    from ..api import load_spec
+    from ..deadline import BuildTimeout
+    from ..errors import GridlangError
+    from ..generation import generate
+
+    path, rows, cols, seed, params, backend, check_backend, end = task
+    left = None if end is None else end - time.time()
+    if left is not None and left <= 0:
+        return "timeout", None
+    try:
+        return "done", generate(load_spec(path), rows, cols, seed, params, backend, check_backend, time_limit=left)
+    except BuildTimeout:
+        return "timeout", None
+    except GridlangError as e:
+        if left is not None and end - time.time() <= 0:
+            return "timeout", None  # the generator's own sentence for a time limit that ran out
+        return "error", e.message
+
+
+def _on_pool(args, path: str, params, deadline, workers: int) -> int:
+    """``--count`` puzzles on ``workers`` pool processes, printed as they finish (see the module docstring)."""
+    import contextlib
+    import time
+
+    from ..generation import GenerateError
+    from ..workers import Died, Done, Interrupt, Raised, run_pool
+
+    rows, cols = args.size
+    end = None if args.time_limit is None else time.time() + deadline.remaining()
+    tasks = [(path, rows, cols, args.seed + k, params, args.backend, args.check_backend, end)
+             for k in range(args.count)]
+    stop = Interrupt()
+    made = timeouts = 0
+    # Leaving the block (the end, an error, Ctrl-C) closes the pool: its workers are ended at once.
+    with stop.catching(), contextlib.closing(run_pool(tasks, workers, generate_task, stop=stop)) as outcomes:
+        for outcome in outcomes:
+            if isinstance(outcome, Done):
+                kind, value = outcome.value
+                if kind == "done":
+                    _print(value, args.json, first=made == 0)
+                    made += 1
+                elif kind == "timeout":
+                    timeouts += 1
+                else:
+                    raise GenerateError(value)
+            elif isinstance(outcome, Raised):
+                raise GenerateError(f"a puzzle failed in the worker: {outcome.error}")
+            elif isinstance(outcome, Died):
+                print(f"error: the worker making seed {outcome.task[3]} {outcome.deaths[-1].text()}", file=sys.stderr)
+    if stop.set:
+        print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if timeouts or made < args.count:
+        print(f"the time limit of {args.time_limit:g} s ran out, after {made} of {args.count} puzzles"
+              if args.time_limit is not None else f"{made} of {args.count} puzzles made", file=sys.stderr)
         return EXIT_NO_SOLUTION
     return EXIT_OK

@@ -100,7 +100,7 @@ def test_generate_json_gives_one_line_per_puzzle(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert code == 0 and len(lines) == 2
     records = [json.loads(line) for line in lines]
-    assert [r["seed"] for r in records] == [3, 4]
+    assert sorted(r["seed"] for r in records) == [3, 4]  # two worker processes: as they finish
     for r in records:
         validator("generate").validate(r)
         assert set(r) == {"map", "url", "seed", "clues", "seconds", "checked_by"}
@@ -181,3 +181,25 @@ def test_an_unknown_bundled_spec_names_the_function_that_lists_them(capsys):
     assert main(["generate", "nosuch", "--size", "5x5"]) == 1
     assert capsys.readouterr().err == ("error: no bundled spec is called 'nosuch' "
                                        f"({len(gridlang.bundled_specs())} of them: gridlang.bundled_specs() lists them)\n")
+
+
+def test_count_on_the_worker_pool_makes_the_puzzles_of_one_process(capsys):
+    args = ["generate", "sudoku", "--size", "4x4", "--param", "box_rows=2", "--param", "box_cols=2",
+            "--seed", "5", "--count", "3", "--json"]
+    made = {}
+    for workers in ("1", "2"):
+        assert main(args + ["--workers", workers]) == 0
+        records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        made[workers] = {r["seed"]: r["map"] for r in records}
+    assert sorted(made["1"]) == [5, 6, 7] and made["2"] == made["1"]  # a seed makes its puzzle anywhere
+
+
+def test_the_pool_keeps_the_time_limit_and_says_how_many_were_made(capsys):
+    assert main(["generate", "nurikabe", "--size", "200x200", "--count", "2", "--workers", "2", "-t", "2"]) == 3
+    assert capsys.readouterr().err == "the time limit of 2 s ran out, after 0 of 2 puzzles\n"
+
+
+def test_a_genre_refused_on_the_pool_is_one_sentence(capsys):
+    code = main(["generate", "heyawake", "--size", "4x4", "--count", "2", "--workers", "2", "--time-limit", "120"])
+    err = capsys.readouterr().err
+    assert code == 1 and "both clue tiles and rooms" in err and "Traceback" not in err and "bug" not in err
