@@ -413,3 +413,23 @@ def test_a_batch_skips_maps_for_other_rules_with_one_line(tmp_path, capsys):
                             f"({REPO / 'puzzles' / 'horse_lovebirds.grid'}); run each with its spec\n")
     assert "2 maps (0 done before): 2 OPTIMAL" in captured.out
     check_optimal(lines(out), [folder / m.name for m in DAILIES[:2]])
+
+
+def test_ctrl_c_stops_generate_on_the_pool_with_every_printed_puzzle_whole(tmp_path):
+    # generate --count on the batch's pool: four 10x10 Nurikabe, several seconds each
+    proc = subprocess.Popen([sys.executable, "-m", "gridlang", "generate", "nurikabe", "--size", "10x10", "--count",
+                             "4", "--workers", "2", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path, start_new_session=True)
+    with reaped(proc):
+        wait_for(lambda: len(workers(proc.pid)) == 2 or proc.poll() is not None, 120, "the two workers")
+        time.sleep(1.0)
+        processes = family(proc.pid)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        sent = time.monotonic()
+        stdout, stderr = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    assert proc.returncode == 130, stderr
+    assert took < 5, took
+    made = [json.loads(line) for line in stdout.splitlines()]  # every line a whole puzzle
+    assert stderr.endswith(f"interrupted after {len(made)} of 4 puzzles\n") and "Traceback" not in stderr
+    assert len(processes) >= 2 and not psutil.wait_procs(processes, timeout=5)[1]
