@@ -53,9 +53,13 @@ def test_the_rules_as_documented():
     assert plan(Features(True, 1, 441), ("maxsat", "milp"), 450) == ("maxsat", "milp")  # a named race wins
     assert plan(Features(True, 2, 100), (), 450) == ("cpsat",)  # --unique: no race
     assert plan(Features(False, 1, 100), (), 450) == ("asp",)
+    assert plan(Features(True, 1, 441, warm=True), (), 450) == ("cpsat",)  # CP-SAT loaded: the race buys nothing
 
 
-def test_the_rules_on_real_maps():
+def test_the_rules_on_real_maps(monkeypatch):
+    import gridlang.auto as auto
+
+    monkeypatch.setattr(auto, "cpsat_loaded", lambda: False)  # as in a fresh process
     opts = SolveOptions()
     model = daily("daily-2026-01-07.txt")
     assert Features.of(model, opts) == Features(True, 1, model.grid.size)
@@ -423,3 +427,19 @@ def test_a_child_forked_mid_solve_proves_a_map_clingo_stalls_on():
     winner, result = race(model, SolveOptions(time_limit=120), ("asp", "milp"), after=0.3, yield_after=1.0)
     assert (winner, result.status, result.objective) == ("milp", Status.OPTIMAL, known_optimum(entry(name)))
     assert time.perf_counter() - t0 < 60
+
+
+def test_a_batch_worker_loads_cpsat_and_runs_it_alone():
+    # A process that will solve many maps (a batch's warm-up: no model) loads CP-SAT's library,
+    # and then rule 4 races nothing: the import it would save is paid.
+    import subprocess
+    import sys
+
+    code = ("import sys; from gridlang.auto import AutoBackend, cpsat_loaded; print(cpsat_loaded()); "
+            "AutoBackend.load_library(); print(cpsat_loaded())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
+    from gridlang.auto import cpsat_loaded
+
+    AutoBackend.load_library()
+    assert cpsat_loaded() and AutoBackend.choose(daily("daily-2026-01-07.txt"), SolveOptions()) == ("cpsat",)
