@@ -15,7 +15,7 @@ import json
 import re
 import sys
 
-from .exits import EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from .exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
@@ -145,8 +145,11 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
     if stop.set:
         print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if timeouts or made < args.count:
-        print(f"the time limit of {args.time_limit:g} s ran out, after {made} of {args.count} puzzles"
-              if args.time_limit is not None else f"{made} of {args.count} puzzles made", file=sys.stderr)
+    if timeouts:
+        print(f"the time limit of {args.time_limit:g} s ran out, after {made} of {args.count} puzzles",
+              file=sys.stderr)
         return EXIT_NO_SOLUTION
+    if made < args.count:  # a worker died twice on a seed (said above)
+        print(f"{made} of {args.count} puzzles made", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK
