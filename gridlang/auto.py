@@ -101,12 +101,13 @@ class Features:
 
 
 def cpsat_loaded() -> bool:
-    """Whether CP-SAT's bindings (:attr:`CpSatBackend.imports <exporters.cpsat.CpSatBackend>`) are imported here."""
+    """Whether CP-SAT's bindings (``ortools.sat.python.cp_model_helper``, what the cpsat backend imports) are
+    imported in this process."""
     return "ortools.sat.python.cp_model_helper" in sys.modules
 
 
 RACE = ("asp", "cpsat")
-"""The race of rule 3 of :func:`plan`: clingo in this process, CP-SAT in a child."""
+"""The race of rule 4 of :func:`plan`: clingo in this process, CP-SAT in a child."""
 
 
 def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: int = 0) -> tuple[str, ...]:
