@@ -55,13 +55,21 @@ def _cmd_generate(args) -> int:
             made += 1
             _print(g, args.json, first=k == 0)
     except KeyboardInterrupt:
+        return _stopped(args, made, interrupted=True)
+    except BuildTimeout:
+        return _stopped(args, made, cause=deadline.cause())
+    return EXIT_OK
+
+
+def _stopped(args, made: int, interrupted: bool = False, cause: str = "the time limit ran out") -> int:
+    """Say why the puzzles stopped short, in process or on the pool, and return the exit status:
+    130 after Ctrl-C, 3 when the time ran out first."""
+    if interrupted:
         print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except BuildTimeout:
-        print(f"{deadline.cause()} while a {rows}x{cols} puzzle was made, after {made} of {args.count} puzzles",
-              file=sys.stderr)
-        return EXIT_NO_SOLUTION
-    return EXIT_OK
+    rows, cols = args.size
+    print(f"{cause} while a {rows}x{cols} puzzle was made, after {made} of {args.count} puzzles", file=sys.stderr)
+    return EXIT_NO_SOLUTION
 
 
 def _cores() -> int:
@@ -142,13 +150,8 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
                 raise GenerateError(f"a puzzle failed in the worker: {outcome.error}")
             elif isinstance(outcome, Died):
                 print(f"error: the worker making seed {outcome.task[3]} {outcome.deaths[-1].text()}", file=sys.stderr)
-    if stop.set:
-        print(f"interrupted after {made} of {args.count} puzzles", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if timeouts:
-        print(f"the time limit of {args.time_limit:g} s ran out, after {made} of {args.count} puzzles",
-              file=sys.stderr)
-        return EXIT_NO_SOLUTION
+    if stop.set or timeouts:
+        return _stopped(args, made, interrupted=stop.set)
     if made < args.count:  # a worker died twice on a seed (said above)
         print(f"{made} of {args.count} puzzles made", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -196,7 +196,7 @@ def test_count_on_the_worker_pool_makes_the_puzzles_of_one_process(capsys):
 
 def test_the_pool_keeps_the_time_limit_and_says_how_many_were_made(capsys):
     assert main(["generate", "nurikabe", "--size", "200x200", "--count", "2", "--workers", "2", "-t", "2"]) == 3
-    assert capsys.readouterr().err == "the time limit of 2 s ran out, after 0 of 2 puzzles\n"
+    assert capsys.readouterr().err == "the time limit ran out while a 200x200 puzzle was made, after 0 of 2 puzzles\n"
 
 
 def test_a_genre_refused_on_the_pool_is_one_sentence(capsys):
