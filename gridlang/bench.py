@@ -27,6 +27,11 @@ gives budgets and known optima) and ``puzzles/instances``:
 * ``genres``: every instance of every classic genre bundled with a spec
   (``puzzles/instances/NAME/*.txt`` beside ``puzzles/NAME.grid``), solved
   with ``--unique``;
+* ``urls``: the puzz.link URLs of ``benchmarks/urls.txt``, real puzzles
+  published as examples by other solvers and editors (each line's comment
+  names its source) and none of them among the tests' instances, each
+  solved with its genre's bundled spec (as ``gridlang solve --url``) and
+  ``--unique``;
 * ``hard-tail``: three near-empty 30x30 maps (grass with a few water
   cells, the horse near the centre) with budgets 30, 35 and 40, generated
   here with a fixed seed: the shape of map that took a 32-thread MILP
@@ -46,7 +51,7 @@ from typing import Any, Iterable, Sequence
 from .errors import GridlangError, MapError, Span
 
 SETS = ("dailies", "weeklies", "customs", "standard", "january", "costlywalls", "lovebirds",
-        "loversquarrel", "snake-eggs", "genres", "hard-tail")
+        "loversquarrel", "snake-eggs", "genres", "urls", "hard-tail")
 
 SPEC_OF = {"standard": "horse.grid", "costlywalls": "horse_costlywalls.grid", "lovebirds": "horse_lovebirds.grid",
            "loversquarrel": "horse_loversquarrel.grid"}
@@ -76,6 +81,8 @@ def cases(name: str, root: Path, pattern: str | None = None) -> list[dict[str, A
                 "unique": True}
                for spec in sorted(puzzles.glob("*.grid")) if spec.stem != "snake_eggs"
                for p in sorted((puzzles / "instances" / spec.stem).glob("*.txt"))]
+    elif name == "urls":
+        out = url_cases(root / "benchmarks" / "urls.txt")
     elif name == "hard-tail":
         out = [{"name": f"near-empty-30x30-budget-{b}", "spec": puzzles / "horse.grid", "map": hard_tail_map(b),
                 "params": {"budget": str(b)}, "expected": None, "unique": False} for b in (30, 35, 40)]
@@ -100,6 +107,33 @@ def cases(name: str, root: Path, pattern: str | None = None) -> list[dict[str, A
                         "params": {"budget": str(e["budget"])}, "expected": expected, "unique": False})
     if pattern:
         out = [c for c in out if fnmatch.fnmatch(c["name"], pattern)]
+    return out
+
+
+def url_cases(path: Path) -> list[dict[str, Any]]:
+    """The cases of a file of puzz.link URLs, one per line (``#`` starts a comment, blank lines are
+    skipped); each case is named ``GENRE/COLSxROWS`` from its URL, with ``-2``, ``-3`` for repeats.
+
+    Raises:
+        MapError: no such file.
+    """
+    if not path.is_file():
+        raise MapError(f"no {path.name} at {path.parent}: run gridlang bench from a checkout, or give --root",
+                       Span(str(path), 1, 1))
+    out: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        url = line.split("#", 1)[0].strip()
+        if not url:
+            continue
+        parts = [p for p in url.split("?", 1)[-1].split("/") if p and not p.startswith("v:")]
+        sizes = [p for p in parts[1:] if p.isdigit()][:2]
+        name = f"{parts[0]}/{'x'.join(sizes)}"
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name += f"-{seen[name]}"
+        out.append({"name": name, "spec": None, "map": None, "url": url, "params": {}, "expected": None,
+                    "unique": True})
     return out
 
 
@@ -152,8 +186,9 @@ def _warm(case: dict, backend: str, time_limit: float | None, settings) -> dict[
 
     t0, c0 = time.perf_counter(), time.process_time()
     try:
-        result = solve(str(case["spec"]), case["map"], backend=backend, time_limit=time_limit,
-                       params=case["params"], unique=case["unique"], settings=settings)
+        spec = None if case["spec"] is None else str(case["spec"])
+        result = solve(spec, case["map"], backend=backend, time_limit=time_limit, params=case["params"],
+                       unique=case["unique"], settings=settings, url=case.get("url"))
         row = report_json(result.report, str(case["spec"]), _map_name(case))
     except GridlangError as e:
         row = {"status": "ERROR", "verified": False, "error": e.render(), "backend": backend}
@@ -172,8 +207,8 @@ def _fresh(case: dict, backend: str, time_limit: float | None, settings) -> dict
         tmp.write(map_arg)
         tmp.close()
         map_arg = tmp.name
-    cmd = [sys.executable, "-m", "gridlang", "solve", str(case["spec"]), "--map", str(map_arg), "--json",
-           "--backend", backend]
+    puzzle = ["--url", case["url"]] if case.get("url") else [str(case["spec"]), "--map", str(map_arg)]
+    cmd = [sys.executable, "-m", "gridlang", "solve", *puzzle, "--json", "--backend", backend]
     cmd += [f"--param={k}={v}" for k, v in case["params"].items()]
     cmd += [f"--set={k}={v}" for k, v in (settings or {}).items()]
     if time_limit is not None:
@@ -223,6 +258,8 @@ def _child(cmd: list[str]) -> tuple[str, str, float | None, int | None]:
 
 
 def _map_name(case: dict) -> str:
+    if case.get("url"):
+        return case["url"]
     return str(case["map"]) if not isinstance(case["map"], str) else case["name"]
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from gridlang.bench import SETS, cases, hard_tail_map, run, summary
+import re
+
+from gridlang.bench import SETS, cases, hard_tail_map, run, summary, url_cases
+from gridlang.errors import MapError
 from gridlang.cli import main
 from gridlang.schemas import validator
 
@@ -15,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_named_sets_hold_the_data_set_counts():
     counts = {s: len(cases(s, REPO)) for s in SETS if s != "genres"}
     assert counts == {"dailies": 214, "weeklies": 7, "customs": 12, "standard": 233, "january": 31,
-                      "costlywalls": 39, "lovebirds": 38, "loversquarrel": 8, "snake-eggs": 11, "hard-tail": 3}
+                      "costlywalls": 39, "lovebirds": 38, "loversquarrel": 8, "snake-eggs": 11, "urls": 127, "hard-tail": 3}
 
 
 def test_the_genre_set_holds_every_bundled_genre_and_its_instances():
@@ -33,6 +36,47 @@ def test_the_genre_set_holds_every_bundled_genre_and_its_instances():
 def test_a_genre_instance_is_correct_when_proved_unique(tmp_path):
     rows = run(["genres"], ["cpsat"], tmp_path / "g.jsonl", root=REPO, pattern="statuepark/cspuz_6x5")
     assert [(r["name"], r["unique"], r["correct"]) for r in rows] == [("statuepark/cspuz_6x5", True, True)]
+
+
+def test_the_url_set_lies_beyond_the_tests_and_reads_with_bundled_specs():
+    from gridlang.puzzlink import decode
+
+    urls = [c["url"] for c in cases("urls", REPO)]
+    assert len(set(urls)) == len(urls)
+    here = Path(__file__).resolve()
+    tested = "\n".join(path.read_text(encoding="utf-8", errors="replace")
+                       for path in [*(REPO / "puzzles" / "instances").rglob("*"), *(REPO / "tests").rglob("*.py"),
+                                    *(REPO / "tests" / "data").rglob("*.txt")]
+                       if path.is_file() and path != here)
+    assert "puzz.link/p?" in tested
+    # the first 40 characters of a URL's data find it in a test, even where the test splits a long URL
+    assert [u for u in urls if u.split("?", 1)[1][:40] in tested] == []
+    genres = {Path(str(decode(url).spec)).stem for url in urls}  # each read by its genre's bundled spec
+    assert len(genres) >= 50
+
+
+def test_url_cases_name_each_url_by_genre_and_size(tmp_path):
+    listing = tmp_path / "urls.txt"
+    listing.write_text("# a comment\n\nhttps://puzz.link/p?lits/v:/6/6/abc  # source\n"
+                       "https://puzz.link/p?lits/6/6/abd\nhttps://puzz.link/p?yajilin/b/16/16/0.\n")
+    assert [(c["name"], c["url"]) for c in url_cases(listing)] == [
+        ("lits/6x6", "https://puzz.link/p?lits/v:/6/6/abc"), ("lits/6x6-2", "https://puzz.link/p?lits/6/6/abd"),
+        ("yajilin/16x16", "https://puzz.link/p?yajilin/b/16/16/0.")]
+    try:
+        url_cases(tmp_path / "none.txt")
+    except MapError as e:
+        assert "none.txt" in str(e)
+    else:
+        raise AssertionError("a missing list is an error")
+
+
+def test_a_url_case_is_solved_from_its_url_warm_and_fresh(tmp_path):
+    warm = run(["urls"], ["auto"], tmp_path / "w.jsonl", root=REPO, pattern="kurotto/4x4")
+    fresh = run(["urls"], ["auto"], tmp_path / "f.jsonl", root=REPO, pattern="kurotto/4x4", fresh=True)
+    for rows in (warm, fresh):
+        assert [(r["name"], r["status"], r["unique"], r["verified"], r["correct"]) for r in rows] == [
+            ("kurotto/4x4", "SOLVED", True, True, True)]
+        assert rows[0]["map"] == next(c["url"] for c in cases("urls", REPO) if c["name"] == "kurotto/4x4")
 
 
 def test_hard_tail_maps_are_fixed_near_empty_30x30_grids():
