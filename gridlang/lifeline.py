@@ -27,8 +27,6 @@ Elsewhere than on Linux :func:`die_with_parent` uses the thread only.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -65,8 +63,14 @@ def _death_signal(sig: int) -> bool:
     """Ask Linux for ``sig`` at the parent thread's end; False where that is not available."""
     if not sys.platform.startswith("linux"):
         return False
+    # Imported here, not with the module: ``ctypes`` costs every command that imports the race
+    # about 4 ms. ``CDLL(None)`` is the process's own symbols, libc's ``prctl`` among them;
+    # ``ctypes.util.find_library`` would import subprocess and tempfile and run ``ldconfig -p``
+    # in the child, before its solver starts.
+    import ctypes
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
