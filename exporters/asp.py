@@ -63,7 +63,6 @@ import json
 import re
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Iterable, Mapping
 
@@ -72,6 +71,7 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
 from gridlang.errors import BackendError, MapError, Span
 from gridlang.ir import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
+from gridlang.nodes import field, node
 from gridlang.logic_program import (Program, _header, _variable_map, add_direct, add_objective, program_atoms,
                                     translates_cards)
 from gridlang.settings import Settings, frozen_mapping
@@ -80,7 +80,7 @@ DEFAULT_THREADS = 1
 PRICED_THREADS = 2
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class AspSettings(Settings):
     """The asp backend's settings, ``asp.NAME`` in ``SolveOptions.extra``.
 

@@ -108,7 +108,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import dataclass, field
 from typing import ClassVar, Mapping
 
 from gridlang.backend import Backend, Result, SolveOptions, Status, run_lines
@@ -118,6 +117,7 @@ from gridlang.connectivity.driver import Round, lazy_solve
 from gridlang.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.deadline import BuildTimeout, Deadline, run_solver
 from gridlang.errors import BackendError, closest
+from gridlang.nodes import field, node
 from gridlang.ir import (Assignment, Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table,
                          affine)
 from gridlang.settings import Settings, frozen_mapping
@@ -132,7 +132,7 @@ SATISFACTION_WORKERS = 4
 """Workers of a model without an objective, by default (CP-SAT's own portfolio of that size)."""
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class CpSatSettings(Settings):
     """The CP-SAT backend's settings: CP-SAT's own parameters.
 

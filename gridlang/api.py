@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -29,6 +28,7 @@ from .deadline import Deadline
 from .errors import BackendError
 from .ir import Model
 from .maps import MapData, parse_map, read_map
+from .nodes import field, node
 from .parser import parse_file
 from .pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
 from .plugins import find_plugin
@@ -36,7 +36,7 @@ from .solved import SolveResult, result_of
 from .solution import differing
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Spec:
     """A parsed and checked ``.grid`` spec.
 

@@ -58,7 +58,6 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, replace
 from typing import ClassVar, Sequence
 
 from . import memory
@@ -66,12 +65,13 @@ from .backend import Backend, Result, Session, SolveOptions, Status, get_backend
 from .deadline import Deadline
 from .errors import BackendError, GridlangError
 from .ir import Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table
+from .nodes import node, replace
 from .settings import Settings
 
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 """The concrete backends ``auto`` chooses among."""
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Features:
     """What the rules of :func:`plan` look at. Earlier rules also read the
     map's size and the kinds of region (docs/benchmarks.md, "The auto
@@ -198,7 +198,7 @@ def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
     return chosen or (pool[0],)
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class AutoSettings(Settings):
     """The auto backend's settings, ``auto.NAME`` in ``SolveOptions.extra``.
 

@@ -21,12 +21,12 @@ import importlib
 import importlib.util
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
 from typing import ClassVar, Collection, Iterable, Mapping
 
 from .deadline import Deadline
 from .errors import BackendError
 from .ir import Assignment, Clause, Connected, Constraint, GraphConnected, Model, Sense
+from .nodes import field, node, replace
 from .settings import Settings
 
 
@@ -102,7 +102,7 @@ def proves_optimum(value: int, bound: float | None, sense: Sense) -> bool:
     return value >= rounded if sense is Sense.MAXIMIZE else value <= rounded
 
 
-@dataclass(slots=True)
+@node(frozen=False)
 class SolveOptions:
     """Options every backend understands.
 
@@ -147,7 +147,7 @@ class SolveOptions:
         return self.deadline if self.deadline is not None else Deadline(self.time_limit)
 
 
-@dataclass(slots=True)
+@node(frozen=False)
 class Result:
     """A backend's answer.
 

@@ -23,7 +23,8 @@ clue is each one's own business.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .nodes import node
 
 ARROWS = {"^": "up", "v": "down", "<": "left", ">": "right"}
 """An arrow's character -> the direction it points to."""
@@ -34,7 +35,7 @@ _NUMBERS = re.compile(_ENTRY + r"(?:," + _ENTRY + r")+\Z")
 _ARROW = re.compile(r"[\^v<>]" + _ENTRY + r"\Z")
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Clue:
     """A clue token read.
 

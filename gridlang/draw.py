@@ -37,7 +37,6 @@ writes it to a ``.svg`` or ``.png`` file.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,6 +46,7 @@ from .grid import Grid
 from .looks import letter
 from .marks import area, borders, css, decision, decision_kinds, edges, tints
 from .looks import symbol
+from .nodes import replace
 from .solution import Solution
 from .style import (Cell, MarkStyle, Painter, RegionStyle, Style, TileStyle, default_style, hashed_colour,
                     mark_style, region_style)

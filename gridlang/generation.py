@@ -57,7 +57,6 @@ the map), and at most the number of cells.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from dataclasses import dataclass, field
@@ -67,7 +66,7 @@ from . import ast
 from .backend import SolveOptions, Status
 from .deadline import Deadline
 from .errors import GridlangError
-from .nodes import field_names
+from .nodes import field_names, replace
 
 MAX_VALUE = 9
 """The largest number a generated number clue holds (one character in the map)."""
@@ -247,7 +246,7 @@ class _Maker:
         if not self.clues:
             naming |= self.room_reading
         keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
-        relaxed = dataclasses.replace(tagged, constraints=keep, objective=None)
+        relaxed = replace(tagged, constraints=keep, objective=None)
         entries = [(d, lits) for d in relaxed.decisions for _, lits in d.cells]
         empty = next((d.name for d, lits in entries if not lits), None)
         if empty is not None:
@@ -262,7 +261,7 @@ class _Maker:
                     extra.append(Clause((lits[0][1] if self.rng.random() < 0.5 else -lits[0][1],)))
                 else:
                     extra.append(Clause((self.rng.choice(lits)[1],)))
-            trial = dataclasses.replace(relaxed, constraints=relaxed.constraints + tuple(extra))
+            trial = replace(relaxed, constraints=relaxed.constraints + tuple(extra))
             result = engine.solve(trial, SolveOptions(deadline=self.deadline, workers=1,
                                                       extra={"cpsat.random_seed": self.rng.randrange(1 << 20)}))
             if result.status.has_solution:

@@ -16,8 +16,9 @@ the compiler.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterable, Iterator
+
+from .nodes import field, node
 
 Cell = tuple[int, int]
 """A cell as ``(row, column)``, 0-based, row 0 at the top."""
@@ -68,7 +69,7 @@ def room_label(text: str) -> str | None:
     return getattr(text, "room", None)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Grid:
     """A rectangular map of tiles and its adjacency graph.
 

@@ -22,7 +22,7 @@ every backend lowers. It is deliberately small:
 Constants never reach the IR: the compiler folds them. A term ``a * (-v)``
 means ``a * (1 - x_v)``.
 
-Nodes are frozen dataclasses with tuple children; each keeps the span of the
+Nodes are frozen records (:func:`gridlang.nodes.node`) with tuple children; each keeps the span of the
 spec line it came from (ignored by ``==``) so errors and exported rows can
 point back at the ``.grid`` file.
 """
@@ -30,11 +30,15 @@ point back at the ``.grid`` file.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Union
 
 from .errors import Span
 from .grid import Grid
+from .nodes import field, node
+
+_put = object.__setattr__
+"""Sets a field of a frozen node in a hand-written ``__init__`` (the constraints are made by the
+thousand: a generated ``__init__`` would take twice as long)."""
 
 
 class Cmp(enum.Enum):
@@ -60,7 +64,7 @@ class Sense(enum.Enum):
     MINIMIZE = "minimize"
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Var:
     """A Boolean variable's structured name.
 
@@ -77,6 +81,13 @@ class Var:
     cell: int | None = None
     value: str | int | None = None
     rowcol: tuple[int, int] | None = None
+
+    def __init__(self, family: str, cell: int | None = None, value: str | int | None = None,
+                 rowcol: tuple[int, int] | None = None) -> None:
+        _put(self, "family", family)
+        _put(self, "cell", cell)
+        _put(self, "value", value)
+        _put(self, "rowcol", rowcol)
 
     def __str__(self) -> str:
         s = self.family
@@ -96,15 +107,19 @@ class Var:
         return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in s)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Clause:
     """At least one of ``lits`` is true. An empty clause is unsatisfiable."""
 
     lits: tuple[int, ...]
     span: Span | None = field(default=None, compare=False)
 
+    def __init__(self, lits: tuple[int, ...], span: Span | None = None) -> None:
+        _put(self, "lits", lits)
+        _put(self, "span", span)
 
-@dataclass(frozen=True, slots=True)
+
+@node
 class Linear:
     """``sum(coef * lit) OP rhs``, enforced only when every ``enforce`` literal holds.
 
@@ -122,8 +137,16 @@ class Linear:
     enforce: tuple[int, ...] = ()
     span: Span | None = field(default=None, compare=False)
 
+    def __init__(self, terms: tuple[tuple[int, int], ...], op: Cmp, rhs: int, enforce: tuple[int, ...] = (),
+                 span: Span | None = None) -> None:
+        _put(self, "terms", terms)
+        _put(self, "op", op)
+        _put(self, "rhs", rhs)
+        _put(self, "enforce", enforce)
+        _put(self, "span", span)
 
-@dataclass(frozen=True, slots=True)
+
+@node
 class Connected:
     """The cells whose member literal is true are connected (to their roots).
 
@@ -178,7 +201,7 @@ class Connected:
     through: tuple[tuple[int, int], ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class GraphConnected:
     """On an explicit graph, the active vertices joined by active edges are connected (to their roots).
 
@@ -247,7 +270,7 @@ class GraphConnected:
         return active, comps
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Table:
     """The literals take one of the allowed rows of truth values (a table constraint).
 
@@ -263,12 +286,19 @@ class Table:
     name: str = ""
     span: Span | None = field(default=None, compare=False)
 
+    def __init__(self, lits: tuple[int, ...], allowed: tuple[tuple[bool, ...], ...], name: str = "",
+                 span: Span | None = None) -> None:
+        _put(self, "lits", lits)
+        _put(self, "allowed", allowed)
+        _put(self, "name", name)
+        _put(self, "span", span)
+
     def holds(self, assignment: "Assignment") -> bool:
         """Whether the literals' values under ``assignment`` are an allowed row."""
         return tuple(assignment.holds(l) for l in self.lits) in set(self.allowed)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class EqualBlocks:
     """A labelling of cells whose blocks (side-connected groups of equal labels) have bounded sizes.
 
@@ -348,7 +378,7 @@ class EqualBlocks:
 Constraint = Union[Clause, Linear, Connected, GraphConnected, Table, EqualBlocks]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Objective:
     """``sense`` of ``sum(coef * lit) + constant``."""
 
@@ -362,7 +392,7 @@ class Objective:
         return self.constant + sum(c for c, lit in self.terms if assignment.holds(lit))
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Decision:
     """A spec-level decision, for decoding answers.
 
@@ -384,7 +414,7 @@ class Decision:
     kind: str = "cells"
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Model:
     """A compiled puzzle: grid, variables, constraints, objective.
 
@@ -458,7 +488,7 @@ class Model:
                 "value": var.value}
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Assignment:
     """A full truth assignment: ``values[v - 1]`` is variable ``v``'s value."""
 

@@ -27,8 +27,9 @@ Defaults, for a name that no ``draw`` statement names:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from .nodes import field, node
 
 if TYPE_CHECKING:
     from .checker import Symbols
@@ -123,7 +124,7 @@ STANDARD: dict[str, str] = {"shaded": "shade", "star": "star", "light": "bulb", 
 """A decision's look by its standard name, when the spec declares none."""
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Looks:
     """The look of every name of a spec, declared or by default.
 

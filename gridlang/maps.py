@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -52,6 +51,7 @@ from .errors import GridlangError, MapError, Span, load_json, raise_all, read_so
 from .grid import Grid
 from .json_spans import LineIndex, StringChars, item_offsets, members, nth_key
 from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROWS
+from .nodes import field, node
 from .plugins import all_plugins, find_plugin
 
 _HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
@@ -70,7 +70,7 @@ _VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _PUZZLE_LINE = re.compile(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class MapData:
     """A map file's grid rows and header parameters, with their locations.
 

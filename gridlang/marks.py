@@ -11,12 +11,12 @@ the chassis around the grid.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from . import glyphs, strokes
 from .canvas import Canvas
 from .grid import Grid
 from .looks import figures, letter, symbol
+from .nodes import replace
 from .solution import Solution
 from .style import Cell, MarkStyle, Style, hashed_colour, mark_style
 

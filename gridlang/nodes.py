@@ -22,8 +22,17 @@ microseconds, and ``operator.attrgetter`` (C) reads the fields for ``==``
 and ``hash``; a node's ``__init__`` binds its arguments in Python, so an
 instance takes about twice as long to make. That is the right trade for
 the AST, made once per spec (and unpickled from the spec cache after);
-the IR's constraints, made by the thousand, stay dataclasses
-(:mod:`gridlang.ir`).
+a class whose instances are made by the thousand (the IR's constraints)
+writes its own ``__init__``, which ``@node`` keeps.
+
+``@node(frozen=False)`` makes a mutable record (fields may be assigned;
+no ``hash``, as a mutable dataclass has none), and ``slots=False`` keeps
+the instance ``__dict__`` (for a class whose methods or users add
+attributes). A ``__post_init__`` is called after the generated
+``__init__``, as by ``dataclasses``. With these, the classes a solve
+imports (the IR, the grid, the backends' options and results, the report,
+the settings) are all made here, and a plain ``gridlang solve`` imports
+neither ``dataclasses`` nor ``inspect``, which it pulls in.
 """
 
 from __future__ import annotations
@@ -97,34 +106,58 @@ def field_types(cls: type) -> dict[str, str]:
 
 def replace(x: Any, **changes: Any) -> Any:
     """A copy of the node ``x`` (made by :func:`node`) with the fields in ``changes`` given new values,
-    as ``dataclasses.replace`` makes one.
+    as ``dataclasses.replace`` makes one; a dataclass instance is passed on to ``dataclasses.replace``.
 
     Raises:
         TypeError: a name in ``changes`` that is not a field of ``x``.
     """
-    fields = type(x)._fields
+    fields = getattr(type(x), "_fields", None)
+    if not isinstance(fields, tuple):
+        import dataclasses
+
+        return dataclasses.replace(x, **changes)
     unknown = next((name for name in changes if name not in fields), None)
     if unknown is not None:
         raise TypeError(f"{type(x).__name__}() got an unexpected keyword argument {unknown!r}")
     return type(x)(**{name: changes[name] if name in changes else getattr(x, name) for name in fields})
 
 
-def node(cls: type) -> type:
-    """Make ``cls`` an immutable record with slots; see the module docstring.
+def node(cls: type | None = None, /, *, frozen: bool = True, slots: bool = True) -> Any:
+    """Make ``cls`` a record with slots, immutable by default; see the module docstring.
+
+    Used as ``@node`` or ``@node(frozen=False, slots=False)``. Fields are
+    the class's own annotations after those of a base class made by
+    ``@node``. A class's own ``__repr__`` and ``__eq__`` (with its
+    ``__hash__``) are kept. A class that defines ``__init__`` keeps it: it takes the
+    fields by name, in order, with their defaults, and sets each one
+    (``object.__setattr__`` where the record is frozen).
+
+    Args:
+        cls: the class (given when used as ``@node``).
+        frozen: no assignment to a field after ``__init__``; instances hash.
+        slots: fields in ``__slots__`` and no instance ``__dict__``.
 
     Returns:
-        A new class of the same name, module, bases, docstring and methods,
-        with ``__slots__`` holding the fields.
+        A new class of the same name, module, bases, docstring and methods
+        (or, with only keywords given, the decorator that makes one).
 
     Raises:
-        TypeError: a field without a default after one with a default, or
-            a mutable default (``list``, ``dict``, ``set``: use ``default_factory``).
+        TypeError: a field without a default after one with a default, a
+            mutable default (``list``, ``dict``, ``set``: use
+            ``default_factory``), or an ``__init__`` whose parameters are
+            not the fields.
     """
+    if cls is None:
+        return lambda c: _make(c, frozen, slots)
+    return _make(cls, frozen, slots)
+
+
+def _make(cls: type, frozen: bool, slots: bool) -> type:
     namespace = dict(cls.__dict__)
-    names: list[str] = []
-    defaults: dict[str, Any] = {}
-    factories: dict[str, Callable[[], Any]] = {}
-    compared, hashed, shown = [], [], []
+    inherited = next((getattr(b, "_fields") for b in cls.__mro__[1:] if isinstance(getattr(b, "_fields", None), tuple)),
+                     ())
+    base_specs: dict[str, Field] = next((getattr(b, "_specs") for b in cls.__mro__[1:] if hasattr(b, "_specs")), {})
+    specs: dict[str, Field] = {name: base_specs[name] for name in inherited}
     for name, kind in namespace.get("__annotations__", {}).items():
         if _is_class_variable(kind):
             continue
@@ -133,6 +166,13 @@ def node(cls: type) -> type:
         if isinstance(spec.default, (list, dict, set)):
             raise TypeError(f"{cls.__name__}.{name}: mutable default {type(spec.default).__name__}; "
                             "use default_factory")
+        specs.pop(name, None)
+        specs[name] = spec
+    names: list[str] = []
+    defaults: dict[str, Any] = {}
+    factories: dict[str, Callable[[], Any]] = {}
+    compared, hashed, shown = [], [], []
+    for name, spec in specs.items():
         if spec.default is not MISSING:
             defaults[name] = spec.default
         elif spec.default_factory is not MISSING:
@@ -149,15 +189,23 @@ def node(cls: type) -> type:
     fields = tuple(names)
     namespace.pop("__dict__", None)
     namespace.pop("__weakref__", None)
-    namespace.update(
-        __slots__=fields, _fields=fields, __match_args__=fields,
-        __init__=_init(fields, defaults, factories),
-        __repr__=_repr(tuple(shown)),
-        __eq__=_eq(_key(compared)),
-        __hash__=_hash(_key(hashed)),
-        __setattr__=_frozen_setattr, __delattr__=_frozen_delattr,
-        __getstate__=_getstate(fields), __setstate__=_setstate(fields),
-    )
+    if slots:
+        namespace["__slots__"] = tuple(n for n in fields if n not in inherited)
+    if "__init__" not in namespace:
+        namespace["__init__"] = _init(fields, defaults, factories, namespace.get("__post_init__"))
+    else:  # written by hand (for speed): it must take the fields, in order
+        code = namespace["__init__"].__code__
+        if code.co_varnames[1:code.co_argcount] != fields:
+            raise TypeError(f"{cls.__name__}.__init__ takes {code.co_varnames[1:code.co_argcount]}, "
+                            f"not its fields {fields}")
+    namespace.update(_fields=fields, _specs=specs, __match_args__=fields)
+    namespace.setdefault("__repr__", _repr(tuple(shown)))  # a class's own is kept, as by dataclasses
+    if "__eq__" not in namespace:
+        namespace.update(__eq__=_eq(_key(compared)), __hash__=_hash(_key(hashed)) if frozen else None)
+    if frozen:
+        namespace.update(__setattr__=_frozen_setattr, __delattr__=_frozen_delattr)
+    if slots:
+        namespace.update(__getstate__=_getstate(fields), __setstate__=_setstate(fields))
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
     return made
@@ -169,7 +217,8 @@ def _is_class_variable(annotation: object) -> bool:
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
-def _init(fields: tuple[str, ...], defaults: dict[str, Any], factories: dict[str, Callable[[], Any]]):
+def _init(fields: tuple[str, ...], defaults: dict[str, Any], factories: dict[str, Callable[[], Any]],
+          post_init: Callable[[Any], None] | None = None):
     count = len(fields)
     put = object.__setattr__
 
@@ -192,6 +241,8 @@ def _init(fields: tuple[str, ...], defaults: dict[str, Any], factories: dict[str
             name = next(iter(kwargs))
             what = "multiple values for argument" if name in fields else "an unexpected keyword argument"
             raise TypeError(f"{type(self).__name__}() got {what} {name!r}")
+        if post_init is not None:
+            post_init(self)
 
     return __init__
 

@@ -11,7 +11,6 @@ other than the rules). Any failure raises
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
 
@@ -25,13 +24,14 @@ from .errors import VerificationError
 from .interpreter import Interpreter
 from .ir import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model, broken_constraints
 from .maps import MapData, build_grid, check_variant, read_map
+from .nodes import field, node, replace
 from .params import resolve_params
 from .parser import parse_file
 from .solution import Solution, blocking_clause, decode
 from .plugins import Verdict, find_plugin
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Report:
     """Everything a solve produced.
 

@@ -1,19 +1,19 @@
-"""Backend settings: one frozen dataclass per backend, read and checked once.
+"""Backend settings: one frozen record per backend, read and checked once.
 
 A backend's settings come from ``SolveOptions.extra``, keyed
 ``"<backend>.<name>"`` (the command line's ``--set maxsat.algorithm=rc2``).
-Each backend declares them as a frozen dataclass subclassing
-:class:`Settings`; :meth:`Settings.read` builds one from the options before
+Each backend declares them as a frozen record (``@node(slots=False)`` or a
+frozen dataclass) subclassing :class:`Settings`; :meth:`Settings.read` builds one from the options before
 any solving starts, and refuses, in one sentence each:
 
-* a name the dataclass does not have (the message lists those it has);
+* a name the record does not have (the message lists those it has);
 * a value of the wrong type: a Boolean for ``bool``, an integer for
   ``int``, a number for ``float``, text for ``str``;
 * whatever the backend's own :meth:`Settings.check` refuses (a choice not
   offered, a number out of range, an option the solver does not have).
 
-A dotted name reaches into a group: a field whose type is itself a frozen
-dataclass (``maxsat.lsu.solver`` is ``MaxSatSettings.lsu.solver``), or a
+A dotted name reaches into a group: a field whose type is itself such a
+record (``maxsat.lsu.solver`` is ``MaxSatSettings.lsu.solver``), or a
 mapping field, which takes one entry at a time
 (``milp.highs_options.presolve=off`` adds ``presolve`` to
 ``MilpSettings.highs_options``) or, from Python, a whole mapping merged in.
@@ -23,20 +23,23 @@ Keys of other backends are left to them.
 from __future__ import annotations
 
 import collections.abc
-import dataclasses
 import types
 import typing
-from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, TypeVar
 
 from .errors import BackendError, closest
+from .nodes import replace
 
 S = TypeVar("S", bound="Settings")
 
 
-@dataclass(frozen=True)
 class Settings:
     """The settings of one backend; subclasses add the fields.
+
+    A subclass is a frozen record: ``@node(slots=False)`` of
+    :mod:`gridlang.nodes` (the bundled backends, so that a solve imports
+    no ``dataclasses``) or ``@dataclass(frozen=True)``; a field whose type
+    is another such class is a group of settings (``maxsat.lsu.solver``).
 
     Class attributes:
         bare: also accept a key without the backend's prefix (the Python
@@ -80,25 +83,25 @@ class Settings:
     def names(cls) -> list[str]:
         """Every setting's dotted name, sorted."""
         out = []
-        for f in dataclasses.fields(cls):
-            kind = _hints(cls)[f.name]
-            if dataclasses.is_dataclass(kind):
-                out.extend(f"{f.name}.{name}" for name in kind.names())
+        for name in _fields(cls):
+            kind = _hints(cls)[name]
+            if _is_group(kind):
+                out.extend(f"{name}.{inner}" for inner in kind.names())
             else:
-                out.append(f.name)
+                out.append(name)
         return sorted(out)
 
     def flat(self) -> dict[str, object]:
         """Every setting by dotted name (mappings as plain dicts), sorted by name."""
         out: dict[str, object] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        for name in _fields(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Settings):
-                out.update({f"{f.name}.{k}": v for k, v in value.flat().items()})
+                out.update({f"{name}.{k}": v for k, v in value.flat().items()})
             elif isinstance(value, Mapping):
-                out[f.name] = dict(value)
+                out[name] = dict(value)
             else:
-                out[f.name] = value
+                out[name] = value
         return dict(sorted(out.items()))
 
 
@@ -107,8 +110,23 @@ def frozen_mapping(entries: Mapping[str, object] | None = None) -> Mapping[str, 
     return types.MappingProxyType(dict(entries or {}))
 
 
+def _fields(cls: type) -> tuple[str, ...]:
+    """The field names of a settings class, in order (made by ``@node`` or ``@dataclass``)."""
+    names = getattr(cls, "_fields", None)
+    if isinstance(names, tuple):
+        return names
+    import dataclasses  # a dataclass's module has imported it already
+
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _is_group(kind: Any) -> bool:
+    """Whether a field of type ``kind`` is a group of settings (a :class:`Settings` class)."""
+    return isinstance(kind, type) and issubclass(kind, Settings)
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    """The resolved field types of a settings dataclass."""
+    """The resolved field types of a settings class."""
     return typing.get_type_hints(cls)
 
 
@@ -130,7 +148,7 @@ def _put(cls: type[Settings], backend: str, name: str, value: object, given: dic
         if kind is None:
             break
         rest = ".".join(parts[i + 1:])
-        if dataclasses.is_dataclass(kind) and rest:
+        if _is_group(kind) and rest:
             kind_of, target = _hints(kind), target.setdefault(part, {})
             continue
         if _is_mapping(kind):
@@ -141,7 +159,7 @@ def _put(cls: type[Settings], backend: str, name: str, value: object, given: dic
             else:
                 _refuse(backend, name, f"entries, one at a time: {backend}.{name}.KEY=VALUE", value)
             return
-        if rest or dataclasses.is_dataclass(kind):
+        if rest or _is_group(kind):
             break
         _check_type(backend, name, kind, value)
         target[part] = value
@@ -174,14 +192,14 @@ def _build(cls: type[S], given: Mapping[str, Any]) -> S:
     """An instance of ``cls`` with the defaults replaced by ``given`` (groups built in turn)."""
     defaults = cls()
     values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in given:
+    for name in _fields(cls):
+        if name not in given:
             continue
-        current = getattr(defaults, f.name)
+        current = getattr(defaults, name)
         if isinstance(current, Settings):
-            values[f.name] = _build(type(current), given[f.name])
+            values[name] = _build(type(current), given[name])
         elif isinstance(current, Mapping):
-            values[f.name] = frozen_mapping({**current, **given[f.name]})
+            values[name] = frozen_mapping({**current, **given[name]})
         else:
-            values[f.name] = given[f.name]
-    return dataclasses.replace(defaults, **values)
+            values[name] = given[name]
+    return replace(defaults, **values)

@@ -7,12 +7,12 @@ the raw map, never the IR's constraints.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .ir import Assignment, Model
+from .nodes import node
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Solution:
     """One answer, by name.
 

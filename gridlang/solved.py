@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import html
 import io
-from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .nodes import field, node, replace
 from .pipeline import Report
 from .plugins import Verdict
 from .solution import Solution
@@ -22,7 +22,7 @@ PICTURE_FORMATS = ("svg", "png")
 """What :meth:`SolveResult.picture` draws."""
 
 
-@dataclass(repr=False)
+@node(frozen=False, slots=False)
 class SolveResult:
     """What one solve proved, decoded and verified.
 

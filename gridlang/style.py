@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import colorsys
 import hashlib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from .canvas import Canvas, Colour
 from .grid import Grid
+from .nodes import replace
 
 
 @dataclass(frozen=True)

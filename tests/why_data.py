@@ -3,7 +3,7 @@ re-solve of a set of rule instances on CP-SAT (not the SAT oracle the tools use)
 
 from __future__ import annotations
 
-import dataclasses
+from gridlang.nodes import replace
 import functools
 from pathlib import Path
 
@@ -43,7 +43,7 @@ def restricted(model: Model, tags, keep, extra: tuple = ()) -> Model:
     no objective, and ``extra`` constraints."""
     keep = set(keep)
     cons = tuple(c for c, t in zip(model.constraints, tags) if t is None or t in keep) + tuple(extra)
-    return dataclasses.replace(model, constraints=cons, objective=None)
+    return replace(model, constraints=cons, objective=None)
 
 
 def cpsat_status(model: Model) -> Status:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 
 from .. import ast
+from ..nodes import field, node
 
 
 class Type(enum.Enum):
@@ -79,7 +79,7 @@ class TileTable(dict):
         return self.get(ch) if ch.isascii() and ch.isdigit() else None
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Symbols:
     """What a spec declares, by name.
 

@@ -54,12 +54,12 @@ Corners
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .. import ast
 from ..errors import SemanticError
 from ..grid import lattice_edges
 from ..ir import Cmp, Decision, GraphConnected, Linear
+from ..nodes import node
 from .cellsets import CellValue, neg
 from .tags import definition
 
@@ -70,7 +70,7 @@ _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """Up, right, down, left."""
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class EdgeSet:
     """The edges of one decision on edges.
 

@@ -44,14 +44,14 @@ such label.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 
 from ..grid import Grid
 from ..ir import Assignment, EqualBlocks, Linear
+from ..nodes import field, node
 from .separation import clause_cut
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class BlockPlan:
     """What the encodings of one :class:`~gridlang.ir.EqualBlocks` node share (see the module docstring).
 

@@ -38,7 +38,6 @@ on every backend (``stats``: ``cut_rounds``, ``cuts``, ``solver_calls``,
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
 from ..backend import integral_bound, proves_optimum
@@ -46,6 +45,7 @@ from ..deadline import Deadline, SolverAbandoned
 from ..errors import BackendError
 from ..grid import Grid
 from ..ir import Assignment, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, violations
+from ..nodes import field, node
 from .blocks import block_cuts
 from .graph import graph_cuts
 from .separation import repair, separator_cuts
@@ -54,7 +54,7 @@ Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
 """A separation routine: the cuts an answer violates for one node."""
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Round:
     """One oracle answer.
 
@@ -98,7 +98,7 @@ class Oracle(Protocol):
         """Hint the next solve: the last (disconnected) answer, the best solution so far."""
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Outcome:
     """What the loop proved.
 

@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable
 
 from ..backend import Result, Status
 from ..deadline import Deadline
 from ..ir import Assignment, Clause, Connected, Model, Sense
+from ..nodes import field, node, replace
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..backend import SolveOptions
@@ -69,7 +69,7 @@ WINDOW_SECONDS = 10.0
 """Each window's limit, in seconds, when the command has none (or a long one)."""
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class WindowStart:
     """What :func:`window_start` found.
 

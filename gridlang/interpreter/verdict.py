@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..errors import Span
 from ..grid import Cell, Grid, cell_names
-from ..nodes import field_names
+from ..nodes import field, field_names, node
 
 _MAX_SHOWN = 12
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Violation:
     """One broken rule (or one malformed decision) of one answer.
 
@@ -49,7 +48,7 @@ class Violation:
         return self.render()
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class SpecVerdict:
     """What the spec's rules say of one answer.
 

@@ -33,8 +33,9 @@ an instance of :class:`Plugin`.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from ..nodes import field, node
 
 if TYPE_CHECKING:
     from ..draw import Style
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from ..solution import Solution
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Verdict:
     """The outcome of a verification.
 

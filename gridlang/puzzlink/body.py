@@ -17,9 +17,9 @@ Each structured value has a token in the text map (:func:`token`): ``^2``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Union
 
+from ..nodes import node
 from .url import PuzzLink, UrlError, error
 
 UNKNOWN = "?"
@@ -29,7 +29,7 @@ ARROWS = {1: "^", 2: "v", 3: "<", 4: ">"}
 """pzprjs's directions (``qdir``: 1 up, 2 down, 3 left, 4 right) as a token's arrow."""
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Arrow:
     """A clue of a direction and a number: ``direction`` is ``^ v < >`` or ``""`` (none)."""
 
@@ -37,7 +37,7 @@ class Arrow:
     number: Union[int, str]
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Pair:
     """Two sums in one cell: down, across; 0 stands for no sum."""
 

@@ -28,8 +28,8 @@ a parameter's name
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
+from ..nodes import field, node
 from .body import Body, Value
 
 CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outside top left stacked")
@@ -52,7 +52,7 @@ class Unwritable(ValueError):
         self.index = index
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Part:
     """What an encoding needs to know about the part it reads or writes.
 

@@ -24,11 +24,11 @@ item's ``empty`` tile; a ``rooms:`` layer gives the frame a room of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import ast
 from ..grid import flood_rooms
+from ..nodes import field, node
 from .body import UNKNOWN, Body, Value
 from .encoding import CELL_PLACES, Part, Unwritable, encodings
 from .placement import NOT_MINE, Placement
@@ -40,7 +40,7 @@ STACKED = "outside top left stacked"
 """The frame of pzprjs's ``excellRows``/``excellCols`` of half the grid: several clues per line."""
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Layout:
     """The map of a URL's grid: the grid's cells inside a frame of clues.
 
@@ -127,7 +127,7 @@ class Layout:
                                                                          else c == 0) and self.frame is not None
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class Decoded:
     """A URL read through a spec's format.
 

@@ -16,10 +16,10 @@ this module knows no genre.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from urllib.parse import unquote
 
 from ..errors import GridlangError, Span
+from ..nodes import node
 
 SOURCE = "--url"
 MAX_SIZE = 200
@@ -32,7 +32,7 @@ class UrlError(GridlangError, ValueError):
     """A puzz.link URL that cannot be read (unknown genre, malformed body, wrong size)."""
 
 
-@dataclass(frozen=True)
+@node(slots=False)
 class Where:
     """Where a URL stands, for error carets: on the command line or in a file.
 
@@ -49,7 +49,7 @@ class Where:
     source: str | None = None
 
 
-@dataclass
+@node(frozen=False, slots=False)
 class PuzzLink:
     """A parsed puzz.link URL.
 

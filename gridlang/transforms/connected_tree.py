@@ -49,10 +49,10 @@ Auxiliary variables, named after the region (``pen``; ``regionK`` for the
 
 from __future__ import annotations
 
-import dataclasses
 
 from ..grid import Grid
 from ..ir import Clause, Connected, Model, Var
+from ..nodes import replace
 
 
 class _Fresh:
@@ -92,7 +92,7 @@ def decompose_connected_tree(model: Model) -> Model:
         clauses = [[lit_of[r]] if r in lit_of else [] for r in con.roots]
         clauses.extend(_tree_clauses(model.grid, con, con.name or f"region{k}", fresh))
         constraints.extend(Clause(tuple(cl), con.span) for cl in clauses)
-    return dataclasses.replace(model, variables=model.variables + tuple(fresh.names),
+    return replace(model, variables=model.variables + tuple(fresh.names),
                                constraints=tuple(constraints))
 
 

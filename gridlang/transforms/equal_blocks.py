@@ -34,10 +34,10 @@ backend, and every file, can hold the node.
 
 from __future__ import annotations
 
-import dataclasses
 
 from ..connectivity.blocks import BlockPlan
 from ..ir import Clause, Cmp, Connected, EqualBlocks, Linear, Model, Var
+from ..nodes import replace
 
 
 def decompose_equal_blocks(model: Model) -> Model:
@@ -110,4 +110,4 @@ def decompose_equal_blocks(model: Model) -> Model:
                     out.append(Linear(count, Cmp.GE, lo, guard, span))
                     if hi is not None:
                         out.append(Linear(count, Cmp.LE, hi, guard, span))
-    return dataclasses.replace(model, variables=model.variables + tuple(names), constraints=tuple(out))
+    return replace(model, variables=model.variables + tuple(names), constraints=tuple(out))

@@ -52,12 +52,12 @@ a core-guided solver never spends a core.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..errors import BackendError
 from ..ir import Clause, Cmp, Linear, Model, Objective, Sense, Var
+from ..nodes import replace
 
 CARD_ENCODINGS = ("auto", "seqcounter", "sortnetwrk", "cardnetwrk", "totalizer", "ktotalizer", "mtotalizer", "kmtotalizer")
 """Cardinality encodings :func:`linear_to_clauses` takes: ``auto`` (by size), :class:`pysat.card.EncType`
@@ -149,7 +149,7 @@ def linear_to_clauses(model: Model, encoding: str = "auto", deadline=None) -> Mo
         done = counted.get(source, 0)
         counted[source] = done + pool.top - first + 1
         aux.extend(Var("aux.card", value=f"{source}.{i}") for i in range(done + 1, counted[source] + 1))
-    return dataclasses.replace(model, variables=model.variables + tuple(aux), constraints=tuple(constraints))
+    return replace(model, variables=model.variables + tuple(aux), constraints=tuple(constraints))
 
 
 def linear_clauses(con: Linear, pool, encoding: str = "auto") -> list[tuple[int, ...]]:

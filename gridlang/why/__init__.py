@@ -24,12 +24,12 @@ docs/why.md states the methods, their cost and their sources.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from ..backend import DEFAULT_BACKEND, SolveOptions
 from ..compiler import compile_tagged
 from ..deadline import Deadline
 from ..ir import Model
+from ..nodes import replace
 from ..pipeline import Report, finish, first_answer
 from .backbone import Forced, forced_entries
 from .hints import Hints, Step, explain_steps

@@ -83,7 +83,7 @@ def test_an_encoding_that_drops_a_rule_fails_the_spec_check_after_solve():
     """A model missing the border rule (as a compiler bug would) lets the
     solver wall nothing in; the interpreter, run after every solve, names
     the rule the answer breaks instead of reporting a wrong optimum."""
-    from dataclasses import replace
+    from gridlang.nodes import replace
 
     import pytest
 
