@@ -114,3 +114,96 @@ def test_field_types_are_the_annotations_as_written():
     from gridlang.nodes import field_types
 
     assert field_types(ast.Distance) == {"a": "Expr", "b": "Expr", "span": "Span | None"}
+
+
+def test_mutable_records_assign_and_do_not_hash_as_mutable_dataclasses():
+    @node(frozen=False)
+    class Tally:
+        name: str
+        hits: int = 0
+
+    t = Tally("a")
+    t.hits += 2
+    assert (t, Tally("a", 2) == t, Tally.__hash__) == (Tally(name="a", hits=2), True, None)
+    with pytest.raises(AttributeError):
+        t.other = 1  # slots: no attribute that is not a field
+
+    @node(frozen=False, slots=False)
+    class Loose:
+        name: str
+
+    loose = Loose("b")
+    loose.extra = 3  # an instance __dict__ kept
+    assert (loose.extra, copy.copy(loose).extra) == (3, 3)
+
+
+def test_subclasses_extend_the_fields_and_post_init_runs_after_init():
+    @node
+    class Base:
+        a: int
+
+    @node
+    class Sub(Base):
+        b: int = 0
+        c: tuple = field(default=(), compare=False)
+
+        def __post_init__(self):
+            object.__setattr__(self, "c", (self.a, self.b))
+
+    s = Sub(1, 2)
+    assert (field_names(s), s.c, s) == (("a", "b", "c"), (1, 2), Sub(1, 2))
+    assert repr(s).endswith(".Sub(a=1, b=2, c=(1, 2))")  # the qualified name, as dataclasses show it
+    assert copy.deepcopy(s) == s and copy.copy(s).c == (1, 2)
+
+
+def test_a_hand_written_init_is_kept_and_must_take_the_fields():
+    put = object.__setattr__
+
+    @node
+    class Fast:
+        x: int
+        y: int = 0
+
+        def __init__(self, x: int, y: int = 0) -> None:
+            put(self, "x", x)
+            put(self, "y", y * 10)
+
+    assert (Fast(1, 2).y, Fast(1) == Fast(1), hash(Fast(3)) == hash(Fast(3))) == (20, True, True)
+    with pytest.raises(FrozenInstanceError):
+        Fast(1).x = 2
+    with pytest.raises(TypeError, match="not its fields"):
+        @node
+        class Wrong:
+            x: int
+
+            def __init__(self, y: int) -> None:
+                put(self, "x", y)
+
+
+def test_a_class_keeps_its_own_repr_and_equality():
+    @node(slots=False)
+    class Shown:
+        x: int
+
+        def __repr__(self) -> str:
+            return "<shown>"
+
+        def __eq__(self, other) -> bool:
+            return True
+
+        __hash__ = None
+
+    assert (repr(Shown(1)), Shown(1) == 5, Shown.__hash__) == ("<shown>", True, None)
+
+
+def test_replace_passes_a_dataclass_to_dataclasses():
+    import dataclasses
+
+    from gridlang.nodes import replace
+
+    @dataclasses.dataclass(frozen=True)
+    class Old:
+        x: int
+        y: int = 0
+
+    assert replace(Old(1), y=5) == Old(1, 5)
