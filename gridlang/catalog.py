@@ -15,7 +15,6 @@ names below work from any directory:
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from .errors import GridlangError
@@ -109,6 +108,8 @@ def map_path(name: str) -> Path:
 def _hint(name: str, names: tuple[str, ...], listing: str) -> str:
     """``; did you mean 'X'?``, or the list of names when none is close (``listing`` names the
     function that lists them when they are too many to show)."""
+    import difflib  # only for a name that is not there: not on every solve's --json path
+
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     if close:
         return f"; did you mean {close[0]!r}?"

@@ -9,7 +9,6 @@ cell (``_repr_html_``, ``_repr_svg_``).
 
 from __future__ import annotations
 
-import html
 import io
 from typing import Any
 
@@ -110,6 +109,8 @@ class SolveResult:
 
     def _repr_html_(self) -> str:
         """Jupyter's view: the picture above a caption of :meth:`summary`."""
+        import html  # a notebook's, not every solve's --json path
+
         return (f"<figure>{self._repr_svg_()}<figcaption>{html.escape(self.summary())}</figcaption></figure>")
 
     def summary(self) -> str:
