@@ -116,7 +116,8 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     ("cpsat", "ortools.sat.python.cp_model_helper",
      ("pandas", "ortools.sat.python.cp_model", "gridlang.puzzlink", "gridlang.transforms", "dataclasses",
       "inspect")),
-    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.puzzlink")),
+    # argparse asks shutil for the terminal's width unless given one (shutil brings zlib, bz2, lzma).
+    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.puzzlink", "shutil")),
     # The MILP is built with pyomo.core; pyomo.environ loads every plugin (0.2 s more),
     # which only the LP and MPS writers need.
     ("milp", "pyomo.core", ("pyomo.environ", "gridlang.puzzlink")),
@@ -140,6 +141,19 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
     assert loaded in modules
     for name in absent:
         assert name not in modules, name
+
+
+@pytest.mark.parametrize("columns", [None, "60", "0", "wide"])
+def test_the_help_is_as_wide_as_shutil_says(monkeypatch, columns):
+    import shutil
+
+    from gridlang.cli.arguments import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
 
 
 @pytest.mark.parametrize("fmt,marker", [("mps", "\nROWS\n"), ("lp", "\ns.t.\n")])
