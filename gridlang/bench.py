@@ -116,19 +116,22 @@ def url_cases(path: Path) -> list[dict[str, Any]]:
 
     Raises:
         MapError: no such file.
+        UrlError: a line that is no puzz.link URL (located at its line, with a caret).
     """
+    from .puzzlink.url import Where, parse_url
+
     if not path.is_file():
         raise MapError(f"no {path.name} at {path.parent}: run gridlang bench from a checkout, or give --root",
                        Span(str(path), 1, 1))
+    text = path.read_text(encoding="utf-8")
     out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         url = line.split("#", 1)[0].strip()
         if not url:
             continue
-        parts = [p for p in url.split("?", 1)[-1].split("/") if p and not p.startswith("v:")]
-        sizes = [p for p in parts[1:] if p.isdigit()][:2]
-        name = f"{parts[0]}/{'x'.join(sizes)}"
+        link = parse_url(url, Where(str(path), number, line.index(url) + 1, text))
+        name = f"{link.pid}/{link.cols}x{link.rows}"
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:
             name += f"-{seen[name]}"

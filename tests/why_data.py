@@ -3,12 +3,12 @@ re-solve of a set of rule instances on CP-SAT (not the SAT oracle the tools use)
 
 from __future__ import annotations
 
-from gridlang.nodes import replace
 import functools
 from pathlib import Path
 
 from gridlang.backend import SolveOptions, Status, get_backend
 from gridlang.ir import Clause, Model
+from gridlang.nodes import replace
 
 from horse_data import REPO
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import re
+import pytest
 
 from gridlang.bench import SETS, cases, hard_tail_map, run, summary, url_cases
-from gridlang.errors import MapError
 from gridlang.cli import main
+from gridlang.errors import GridlangError, MapError
 from gridlang.schemas import validator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,12 +62,12 @@ def test_url_cases_name_each_url_by_genre_and_size(tmp_path):
     assert [(c["name"], c["url"]) for c in url_cases(listing)] == [
         ("lits/6x6", "https://puzz.link/p?lits/v:/6/6/abc"), ("lits/6x6-2", "https://puzz.link/p?lits/6/6/abd"),
         ("yajilin/16x16", "https://puzz.link/p?yajilin/b/16/16/0.")]
-    try:
+    with pytest.raises(MapError, match="no none.txt at "):
         url_cases(tmp_path / "none.txt")
-    except MapError as e:
-        assert "none.txt" in str(e)
-    else:
-        raise AssertionError("a missing list is an error")
+    listing.write_text("https://puzz.link/p?lits/6/6/abc\n\n  not a url  # a comment\n")
+    with pytest.raises(GridlangError) as e:
+        url_cases(listing)
+    assert e.value.render().startswith(f"{listing}:3:3: error: a puzz.link URL has the puzzle after '?'")
 
 
 def test_a_url_case_is_solved_from_its_url_warm_and_fresh(tmp_path):
