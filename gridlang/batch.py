@@ -61,7 +61,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from .errors import BackendError, GridlangError, MapError, Span, VerificationError
 from .maps import rules_of, spec_for, stated_variant
 from .results import completed, drop, locked, worker_died
-from .workers import Died, Done, Interrupt, Raised, run_pool
+from .workers import Died, Done, Interrupt, Raised, core_count, run_pool
 
 __all__ = ["BatchSummary", "Task", "completed", "connect", "expand", "manifest_params", "run_batch", "solve_task",
            "summarize"]
@@ -244,7 +244,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
         for m in again:
             del done[m]
         todo = [m for m in files if m not in done]
-        cores = os.cpu_count() or 1
+        cores = core_count()
         if workers is None:
             workers = 1 if backend in ("cpsat", "auto") else cores  # CP-SAT's two workers, an auto race: both cores
         workers = max(1, min(workers, len(todo) or 1))

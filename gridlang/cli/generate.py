@@ -45,7 +45,12 @@ def _cmd_generate(args) -> int:
     spec = load_spec(args.spec) if Path(args.spec).is_file() else bundled(args.spec)
     params = _params(args)
     deadline = Deadline(args.time_limit, start=args.started)
-    workers = args.workers if args.workers is not None else min(args.count, _cores())
+    if args.workers is not None:
+        workers = args.workers
+    else:
+        from ..workers import core_count
+
+        workers = min(args.count, core_count())
     if args.count > 1 and workers > 1:
         return _on_pool(args, str(spec.path), params, deadline, workers)
     made = 0
@@ -70,12 +75,6 @@ def _stopped(args, made: int, interrupted: bool = False, cause: str = "the time 
     rows, cols = args.size
     print(f"{cause} while a {rows}x{cols} puzzle was made, after {made} of {args.count} puzzles", file=sys.stderr)
     return EXIT_NO_SOLUTION
-
-
-def _cores() -> int:
-    import os
-
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _print(g, as_json: bool, first: bool) -> None:

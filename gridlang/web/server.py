@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 import sys
 from typing import Callable
@@ -29,7 +28,9 @@ def loopback(host: str) -> bool:
 
 def default_workers() -> int:
     """One worker per core, at least 1."""
-    return max(1, os.cpu_count() or 1)
+    from ..workers import core_count
+
+    return core_count()
 
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, settings: Settings | None = None,
