@@ -89,12 +89,17 @@ def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = 
 
 
 def field_names(x: object) -> tuple[str, ...]:
-    """The field names of a node made by :func:`node` or by ``dataclasses``, in order; () for anything else."""
-    names = getattr(type(x), "_fields", None)
+    """The field names of a node made by :func:`node` or by ``dataclasses`` (an instance or its
+    class), in order, without ``ClassVar`` attributes; () for anything else."""
+    cls = x if isinstance(x, type) else type(x)
+    names = getattr(cls, "_fields", None)
     if isinstance(names, tuple):
         return names
-    fields = getattr(type(x), "__dataclass_fields__", None)
-    return tuple(fields) if fields is not None else ()
+    if getattr(cls, "__dataclass_fields__", None) is None:
+        return ()
+    import dataclasses  # imported already by the dataclass's own module
+
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def field_types(cls: type) -> dict[str, str]:

@@ -28,7 +28,7 @@ import typing
 from typing import Any, ClassVar, Mapping, TypeVar
 
 from .errors import BackendError, closest
-from .nodes import replace
+from .nodes import field_names, replace
 
 S = TypeVar("S", bound="Settings")
 
@@ -83,7 +83,7 @@ class Settings:
     def names(cls) -> list[str]:
         """Every setting's dotted name, sorted."""
         out = []
-        for name in _fields(cls):
+        for name in field_names(cls):
             kind = _hints(cls)[name]
             if _is_group(kind):
                 out.extend(f"{name}.{inner}" for inner in kind.names())
@@ -94,7 +94,7 @@ class Settings:
     def flat(self) -> dict[str, object]:
         """Every setting by dotted name (mappings as plain dicts), sorted by name."""
         out: dict[str, object] = {}
-        for name in _fields(type(self)):
+        for name in field_names(self):
             value = getattr(self, name)
             if isinstance(value, Settings):
                 out.update({f"{name}.{k}": v for k, v in value.flat().items()})
@@ -108,16 +108,6 @@ class Settings:
 def frozen_mapping(entries: Mapping[str, object] | None = None) -> Mapping[str, object]:
     """A read-only mapping, the value of a mapping setting."""
     return types.MappingProxyType(dict(entries or {}))
-
-
-def _fields(cls: type) -> tuple[str, ...]:
-    """The field names of a settings class, in order (made by ``@node`` or ``@dataclass``)."""
-    names = getattr(cls, "_fields", None)
-    if isinstance(names, tuple):
-        return names
-    import dataclasses  # a dataclass's module has imported it already
-
-    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def _is_group(kind: Any) -> bool:
@@ -192,7 +182,7 @@ def _build(cls: type[S], given: Mapping[str, Any]) -> S:
     """An instance of ``cls`` with the defaults replaced by ``given`` (groups built in turn)."""
     defaults = cls()
     values: dict[str, Any] = {}
-    for name in _fields(cls):
+    for name in field_names(cls):
         if name not in given:
             continue
         current = getattr(defaults, name)

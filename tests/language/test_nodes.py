@@ -8,6 +8,7 @@ import json
 import pickle
 import subprocess
 import sys
+from typing import ClassVar
 
 import pytest
 
@@ -207,3 +208,20 @@ def test_replace_passes_a_dataclass_to_dataclasses():
         y: int = 0
 
     assert replace(Old(1), y=5) == Old(1, 5)
+
+
+def test_field_names_of_a_class_or_instance_leave_out_class_variables():
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)  # ClassVar is a module name here, as dataclasses needs it to be
+    class Old:
+        shared: ClassVar[int] = 3
+        x: int = 0
+
+    @node
+    class New:
+        shared: ClassVar[int] = 3
+        x: int = 0
+
+    assert [field_names(k) for k in (Old, Old(), New, New())] == [("x",)] * 4
+    assert field_names(3) == () and field_names(int) == ()
