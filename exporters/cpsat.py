@@ -281,7 +281,8 @@ class CpSatBackend(Backend):
 
         Returns:
             The result; ``stats`` adds to the driver's ``connectivity``,
-            ``wall_time`` (CP-SAT's seconds), ``seed_cuts``, ``variables``,
+            ``wall_time`` (CP-SAT's seconds), ``workers`` (CP-SAT's
+            ``num_workers`` in its last call), ``seed_cuts``, ``variables``,
             ``constraints`` (the model's rows in the end) and
             ``cutoff_rows`` (1 once a round had an incumbent to beat, else 0).
 
@@ -321,7 +322,7 @@ class CpSatBackend(Backend):
         res.build_seconds = build_seconds
         res.stats.update(out.stats)
         res.stats.update({"connectivity": strategy, "wall_time": oracle.wall_time, "seed_cuts": len(seeds),
-                          "variables": built.num_variables(), "constraints": built.num_constraints(),
+                          "workers": oracle.workers, "variables": built.num_variables(), "constraints": built.num_constraints(),
                           "cutoff_rows": built.cutoff_rows()})
         return res
 
@@ -880,6 +881,7 @@ class _Oracle:
         self.options = options
         self.settings = settings
         self.wall_time = 0.0
+        self.workers = 0
 
     def add(self, cuts: list[Linear]) -> None:
         for cut in cuts:
@@ -911,6 +913,7 @@ class _Oracle:
             params.max_time_in_seconds = max(remaining, 0.01)
         for name, value in self.settings.parameters.items():
             _set_parameter(params, name, value)  # checked by CpSatSettings
+        self.workers = params.num_workers
         solver = helper.SolveWrapper()  # made before the call, so that a stop always reaches it
         solver.set_parameters(params)
         if options.log:

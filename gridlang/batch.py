@@ -30,13 +30,16 @@ name a parameter of the spec (``budget``); ``params`` override them.
 Engines:
 
 * a local pool of spawned worker processes (:mod:`gridlang.workers`;
-  ``workers`` processes, default: one per core for the MILP and MaxSAT,
-  one for CP-SAT, whose two workers take both cores, and one for
-  ``auto``, which runs CP-SAT with an objective, or a race of two
-  backends on both cores). Each worker parses the spec once and keeps its
-  solver library loaded; MILP workers get ``cores // workers`` HiGHS
-  threads. A worker that dies (the kernel's out-of-memory killer) costs
-  only its own map, which a fresh worker tries once more.
+  ``workers`` processes, default one per core, never more than the maps).
+  Each worker parses the spec once and keeps its solver library loaded,
+  and its solver gets ``cores // workers`` threads (CP-SAT's workers,
+  HiGHS's threads, clingo's): by default one each. A batch is judged by
+  its throughput, and on the 233 standard maps at rest two processes of
+  one CP-SAT worker each took 17.7 s where one process of two CP-SAT
+  workers (a solve's default) took 36.7 s (docs/benchmarks.md,
+  "Batches: a process per core"). A worker that dies (the kernel's
+  out-of-memory killer) costs only its own map, which a fresh worker
+  tries once more.
 * Dask distributed (``client``): the same tasks through
   ``Client.map``; each Dask worker process keeps its parsed spec too.
 
@@ -245,10 +248,8 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
             del done[m]
         todo = [m for m in files if m not in done]
         cores = core_count()
-        if workers is None:
-            workers = 1 if backend in ("cpsat", "auto") else cores  # CP-SAT's two workers, an auto race: both cores
-        workers = max(1, min(workers, len(todo) or 1))
-        threads = max(1, cores // workers) if backend == "milp" else None
+        workers = max(1, min(cores if workers is None else workers, len(todo) or 1))
+        threads = max(1, cores // workers)
         tasks = [Task(str(spec), m, backend,
                       {**manifest_params(m, parsed.symbols.params), **{k: _text(v) for k, v in (params or {}).items()}},
                       time_limit, unique, dict(settings or {}), threads) for m in todo]

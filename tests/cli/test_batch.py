@@ -25,6 +25,7 @@ import pytest
 from gridlang.batch import completed, run_batch
 from gridlang.bench import hard_tail_map
 from gridlang.cli import main
+from gridlang.workers import core_count
 from horse_data import HORSE_DATA, known_optimum, manifest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,6 +62,20 @@ def test_batch_on_a_pool_reaches_every_known_optimum_and_resumes(tmp_path, capsy
     assert (summary.total, summary.skipped, summary.statuses) == (5, 4, {"OPTIMAL": 5})
     assert out.read_text().startswith(first)
     check_optimal(lines(out), DAILIES[:5])
+
+
+@pytest.mark.parametrize("workers", [None, 1], ids=["default", "one-process"])
+def test_the_cores_are_shared_among_the_workers(tmp_path, workers):
+    # A batch is judged by its throughput: by default a process per core, each
+    # CP-SAT solve with one worker; a single process gets them all.
+    out = tmp_path / "r.jsonl"
+    run_batch(SPEC, DAILIES[:2], out, backend="cpsat", workers=workers)
+    cores = core_count()
+    processes = min(cores, 2) if workers is None else workers
+    records = lines(out)
+    check_optimal(records, DAILIES[:2])
+    assert [r["stats"]["workers"] for r in records] == [cores // processes] * 2
+    assert len({r["pid"] for r in records}) <= processes
 
 
 def test_completed_drops_broken_lines(tmp_path):
