@@ -64,7 +64,7 @@ def enumerate_all(model: Model, strategy: str, limit: int = 1000) -> set[tuple[b
 # full solve, cut loop included, per solution) and marked so.
 slow = pytest.mark.slow
 CONNECTED_CASES = [
-    (3, 3, (), (0, 8), None, ()),                          # 97: one piece or one per root
+    pytest.param(3, 3, (), (0, 8), None, (), marks=slow),  # 97: one piece or one per root
     (3, 3, (), (), 4, ()),                                 # 36: tetromino placements
     (3, 3, (), (4,), 4, (1,)),                             # tetrominoes through the centre, not (0,1)
     (2, 4, ((0, 7),), (), 4, (5,)),                        # sized, through a portal
