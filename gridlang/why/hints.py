@@ -33,8 +33,9 @@ searched, cheapest first:
    other value gives a core; the :data:`SHRINK` cores with fewest
    instances are shrunk to minimal ones (:func:`~gridlang.why.mus.minimal_core`,
    instances tried for removal before cells), and the smallest is taken.
-   Each call may spend :data:`CONFLICTS` conflicts; a core whose shrinking
-   ran out of them is kept, marked not minimal.
+   Each call may spend :data:`CONFLICTS` conflicts, each call of the
+   shrinking :data:`SHRINK_CONFLICTS`; a core whose shrinking ran out of
+   them is kept, marked not minimal.
 
 So a step of one or two instances is the smallest there is whenever unit
 propagation sees it; beyond that the step is minimal (no instance or
@@ -74,6 +75,15 @@ probed every open cell's pairs first, a million propagations over the 10x10 LITS
 CONFLICTS = 20_000
 """The conflicts one solver call of the search may spend (a few tenths of a second) before it is
 given up: on Snake Eggs a relaxed set of instances can take minutes to settle."""
+
+SHRINK_CONFLICTS = 4_000
+"""The conflicts each call of a core's shrinking may spend. A call that runs out keeps its item
+(the core is then marked not minimal) and costs no more. On Snake Eggs a call of the shrinking
+that would be settled after more than this ran up to 12 s, an unsettled one 11 s, and half a
+run went to a few of them; of the two cores shrunk per step the minimal one is taken, so a step
+is rarely left not minimal: the 10x10 of the Cracking the Cryptic video (ctc_tuzz_10x10)
+is explained in 50 steps, one not minimal, in 112 s, where with :data:`CONFLICTS` 25 steps
+were made in 208 s (the same order of instances, ``PYTHONHASHSEED=0``)."""
 
 TRIED = 8
 """In the searches by propagation, how many candidates have their known cells cut down."""
@@ -289,7 +299,7 @@ class _Search:
         cores.sort(key=lambda c: c[:2])
         best = None
         for _, _, lit, groups, lits in cores[:SHRINK]:
-            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], CONFLICTS)
+            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], SHRINK_CONFLICTS)
             if core is None:
                 if self.deadline.expired():
                     return None
