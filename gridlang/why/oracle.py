@@ -50,7 +50,7 @@ from typing import Hashable, Iterable, Sequence
 
 from ..connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
 from ..connectivity.blocks import block_cuts, seed_block_cuts
-from ..deadline import Deadline, quiet_pysat_sigint
+from ..deadline import Deadline, quiet_pysat_sigint, run_solver
 from ..ir import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 
 SOLVER = "g4"
@@ -302,20 +302,28 @@ class Oracle:
         return set(implied) if ok else None
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
-        """One solver call in slices of :data:`SLICE_CONFLICTS`, the deadline read between them;
-        None when the deadline passed, or after ``budget`` conflicts."""
+        """One solver call in slices of :data:`SLICE_CONFLICTS`; None when the deadline passed, or
+        after ``budget`` conflicts. A slice runs under :func:`~gridlang.deadline.run_solver`, which
+        interrupts it at the deadline: a slice of a 10x10 Snake Eggs can last 10 s, and a hint run
+        read the clock only between slices ended 11 s past a limit of 600 s."""
         t = time.perf_counter()
         spent = 0
+        solver = self.solver
+
+        def call() -> bool | None:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+
         try:
             while not self.deadline.expired() and (budget is None or spent < budget):
                 self.calls += 1
                 size = SLICE_CONFLICTS if budget is None else min(SLICE_CONFLICTS, budget - spent)
-                before = self.solver.accum_stats().get("conflicts", 0)
-                self.solver.conf_budget(size)
-                ok = self.solver.solve_limited(assumptions=assumptions)
+                before = solver.accum_stats().get("conflicts", 0)
+                solver.conf_budget(size)
+                ok = run_solver(self.deadline, call, solver.interrupt)
                 if ok is not None:
                     return ok
-                spent += max(self.solver.accum_stats().get("conflicts", 0) - before, 1)
+                solver.clear_interrupt()
+                spent += max(solver.accum_stats().get("conflicts", 0) - before, 1)
             return None
         finally:
             self.seconds += time.perf_counter() - t

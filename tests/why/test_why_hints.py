@@ -169,3 +169,35 @@ def test_shrink_needs_few_calls_when_few_items_are_needed():
 
     assert shrink(range(1024), holds) == [3, 517]
     assert len(calls) < 64  # one item at a time would take 1,024
+
+
+def test_a_solver_call_in_flight_is_stopped_at_the_deadline():
+    # A slice of a 10x10 Snake Eggs can run for seconds; the oracle interrupts it at the
+    # deadline instead of reading the clock after it (a hint run ended 11 s past 600 s so).
+    # Here the solver's call waits until it is interrupted, as a long search would.
+    import threading
+    import time
+
+    from gridlang.deadline import Deadline
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(REPO / "puzzles" / "nurikabe.grid",
+                    REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    tagged, tagging = compile_tagged(model)
+    oracle = Oracle(tagged, tagging, Deadline(0.5))
+    interrupted = threading.Event()
+    searches = []
+
+    def solve_limited(assumptions=(), expect_interrupt=False):
+        searches.append(expect_interrupt)
+        interrupted.wait(30)
+        return None
+
+    oracle.solver.solve_limited = solve_limited
+    oracle.solver.interrupt = interrupted.set
+    oracle.solver.clear_interrupt = interrupted.clear
+    t0 = time.monotonic()
+    assert oracle.check(oracle.groups).status == "unknown"
+    assert time.monotonic() - t0 < 5  # the deadline, its grace and a wide margin; 30 s without the interrupt
+    assert searches and all(searches)
+    oracle.close()
