@@ -31,15 +31,17 @@ Engines:
 
 * a local pool of spawned worker processes (:mod:`gridlang.workers`;
   ``workers`` processes, default one per core, never more than the maps).
-  Each worker parses the spec once and keeps its solver library loaded,
-  and its solver gets ``cores // workers`` threads (CP-SAT's workers,
-  HiGHS's threads, clingo's): by default one each. A batch is judged by
-  its throughput, and on the 233 standard maps at rest two processes of
-  one CP-SAT worker each took 17.7 s where one process of two CP-SAT
-  workers (a solve's default) took 36.7 s (docs/benchmarks.md,
-  "Batches: a process per core"). A worker that dies (the kernel's
-  out-of-memory killer) costs only its own map, which a fresh worker
-  tries once more.
+  Each worker parses the spec once and keeps its solver library loaded.
+  CP-SAT (``cpsat``, ``auto``) and HiGHS get ``cores // workers``
+  threads, by default one each: a batch is judged by its throughput, and
+  on the 233 standard maps at rest two processes of one CP-SAT worker
+  each took 17.7 s where one process of two CP-SAT workers (a solve's
+  default) took 36.7 s (docs/benchmarks.md, "Batches: a process per
+  core"). clingo keeps its own choice: its two-thread portfolio on a
+  priced objective (costly walls) finished the 39 costlywalls maps in
+  106 s on two processes, against 148 s on one thread each. A worker
+  that dies (the kernel's out-of-memory killer) costs only its own map,
+  which a fresh worker tries once more.
 * Dask distributed (``client``): the same tasks through
   ``Client.map``; each Dask worker process keeps its parsed spec too.
 
@@ -71,6 +73,9 @@ __all__ = ["BatchSummary", "Task", "completed", "connect", "expand", "manifest_p
 
 MAP_SUFFIXES = (".txt", ".json")
 """Files taken from a directory given as a map (``manifest.json`` excepted)."""
+
+THREADED = ("cpsat", "auto", "milp")
+"""The backends whose solver a batch gives ``cores // workers`` threads (see the module docstring)."""
 
 
 @dataclass
@@ -249,7 +254,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
         todo = [m for m in files if m not in done]
         cores = core_count()
         workers = max(1, min(cores if workers is None else workers, len(todo) or 1))
-        threads = max(1, cores // workers)
+        threads = max(1, cores // workers) if backend in THREADED else None
         tasks = [Task(str(spec), m, backend,
                       {**manifest_params(m, parsed.symbols.params), **{k: _text(v) for k, v in (params or {}).items()}},
                       time_limit, unique, dict(settings or {}), threads) for m in todo]

@@ -264,7 +264,7 @@ def _add_batch(sub) -> None:
     bt.add_argument("--out", "-o", required=True, help="the JSON-lines results file (resumed if it exists)")
     bt.add_argument("--backend", "-b", default="auto", choices=_BackendNames(), metavar="BACKEND", help="solver (default: auto)")
     bt.add_argument("--workers", "-w", type=_workers, help="worker processes (default: one per core); "
-                    "each solver gets cores / workers threads")
+                    "CP-SAT and HiGHS get cores / workers threads each")
     bt.add_argument("--time-limit", "-t", type=_positive_seconds, metavar="SECONDS", help="seconds per map")
     bt.add_argument("--unique", action="store_true", help="prove each answer unique")
     bt.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", help="a parameter for every map")
