@@ -50,7 +50,7 @@ from typing import Hashable, Iterable, Sequence
 
 from ..connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
 from ..connectivity.blocks import block_cuts, seed_block_cuts
-from ..deadline import Deadline, quiet_pysat_sigint, run_solver
+from ..deadline import Deadline, SolverAbandoned, quiet_pysat_sigint, run_sat
 from ..ir import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 
 SOLVER = "g4"
@@ -116,6 +116,7 @@ class Oracle:
         self.calls = 0
         self.seconds = 0.0
         self.cuts = 0
+        self.abandoned = False  # a call did not stop when interrupted: the solver is not used again
         tags = getattr(tagging, "tags", tagging)
         made = getattr(tagging, "definitions", [None] * len(tags))
         self._readers(model, tags, made, getattr(tagging, "outputs", {}))
@@ -233,8 +234,9 @@ class Oracle:
         return self.pool.id(("fresh", self.pool.top + 1))
 
     def add_clause(self, lits: Iterable[int]) -> None:
-        """Add a clause for every later call."""
-        self.solver.add_clause(list(lits))
+        """Add a clause for every later call (none, once the solver is abandoned)."""
+        if not self.abandoned:
+            self.solver.add_clause(list(lits))
 
     def _assumptions(self, groups: Iterable[Hashable], lits: Iterable[int]) -> tuple[list[int], set, dict]:
         """The literals first, then the selectors in the order given: the solver assumes them in
@@ -261,6 +263,8 @@ class Oracle:
             The :class:`Check`: an answer, a core, or unknown when the
             deadline passed or the budget was spent.
         """
+        if self.abandoned:
+            return Check("unknown")
         assumptions, active, memo = self._assumptions(groups, lits)
         before = self.solver.accum_stats().get("conflicts", 0)
         while True:
@@ -295,34 +299,39 @@ class Oracle:
         """The literals unit propagation derives from ``groups`` and ``lits`` (None: a conflict).
 
         Literals the solver holds at its top level (implied by the
-        definitions alone) are not in the set; the selectors are.
+        definitions alone) are not in the set; the selectors are. Once the
+        solver is abandoned (:meth:`_solve`), nothing is derived.
         """
+        if self.abandoned:
+            return set()
         assumptions, _, _ = self._assumptions(groups, lits)
         ok, implied = self.solver.propagate(assumptions=assumptions)
         return set(implied) if ok else None
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
         """One solver call in slices of :data:`SLICE_CONFLICTS`; None when the deadline passed, or
-        after ``budget`` conflicts. A slice runs under :func:`~gridlang.deadline.run_solver`, which
+        after ``budget`` conflicts. A slice runs under :func:`~gridlang.deadline.run_sat`, which
         interrupts it at the deadline: a slice of a 10x10 Snake Eggs can last 10 s, and a hint run
-        read the clock only between slices ended 11 s past a limit of 600 s."""
+        read the clock only between slices ended 11 s past a limit of 600 s. A slice that does not
+        stop when interrupted is left behind (:class:`~gridlang.deadline.SolverAbandoned`); its
+        solver is then used no more, every later call is unknown, and the tools end with what
+        they found, as at the deadline."""
         t = time.perf_counter()
         spent = 0
         solver = self.solver
-
-        def call() -> bool | None:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-
         try:
             while not self.deadline.expired() and (budget is None or spent < budget):
                 self.calls += 1
                 size = SLICE_CONFLICTS if budget is None else min(SLICE_CONFLICTS, budget - spent)
                 before = solver.accum_stats().get("conflicts", 0)
                 solver.conf_budget(size)
-                ok = run_solver(self.deadline, call, solver.interrupt)
+                try:
+                    ok = run_sat(solver, SOLVER, assumptions, self.deadline, size)
+                except SolverAbandoned:
+                    self.abandoned = True
+                    return None
                 if ok is not None:
                     return ok
-                solver.clear_interrupt()
                 spent += max(solver.accum_stats().get("conflicts", 0) - before, 1)
             return None
         finally:
@@ -338,7 +347,9 @@ class Oracle:
         return Assignment(tuple(values))
 
     def close(self) -> None:
-        """Free the solver."""
+        """Free the solver (an abandoned one is left to the process's end: its call still runs)."""
+        if self.abandoned:
+            return
         self.solver.delete()
 
 

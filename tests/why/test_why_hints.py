@@ -171,6 +171,17 @@ def test_shrink_needs_few_calls_when_few_items_are_needed():
     assert len(calls) < 64  # one item at a time would take 1,024
 
 
+def _oracle(seconds: float):
+    """An oracle over a real 5x5 Nurikabe whose deadline is ``seconds`` away."""
+    from gridlang.deadline import Deadline
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(REPO / "puzzles" / "nurikabe.grid",
+                    REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    tagged, tagging = compile_tagged(model)
+    return Oracle(tagged, tagging, Deadline(seconds))
+
+
 def test_a_solver_call_in_flight_is_stopped_at_the_deadline():
     # A slice of a 10x10 Snake Eggs can run for seconds; the oracle interrupts it at the
     # deadline instead of reading the clock after it (a hint run ended 11 s past 600 s so).
@@ -178,13 +189,7 @@ def test_a_solver_call_in_flight_is_stopped_at_the_deadline():
     import threading
     import time
 
-    from gridlang.deadline import Deadline
-    from gridlang.why.oracle import Oracle
-
-    model, _ = load(REPO / "puzzles" / "nurikabe.grid",
-                    REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
-    tagged, tagging = compile_tagged(model)
-    oracle = Oracle(tagged, tagging, Deadline(0.5))
+    oracle = _oracle(0.5)
     interrupted = threading.Event()
     searches = []
 
@@ -201,3 +206,31 @@ def test_a_solver_call_in_flight_is_stopped_at_the_deadline():
     assert time.monotonic() - t0 < 5  # the deadline, its grace and a wide margin; 30 s without the interrupt
     assert searches and all(searches)
     oracle.close()
+
+
+def test_a_call_that_ignores_the_interrupt_is_left_behind_and_the_solver_used_no_more(monkeypatch):
+    # The call goes on in its thread; touching its solver again could crash the process, so
+    # every later question is unknown (propagation derives nothing) and close() leaves it be.
+    import threading
+    import time
+
+    import gridlang.deadline
+
+    monkeypatch.setattr(gridlang.deadline, "ABANDON_AFTER", 0.1)
+    oracle = _oracle(0.3)
+    released = threading.Event()
+    real = oracle.solver
+    oracle.solver = type("Deaf", (), {"solve_limited": lambda self, assumptions=(), expect_interrupt=False:
+                                      released.wait(30), "interrupt": lambda self: None,
+                                      "conf_budget": lambda self, n: None,
+                                      "accum_stats": lambda self: {"conflicts": 0}})()
+    t0 = time.monotonic()
+    assert oracle.check(oracle.groups).status == "unknown"
+    assert time.monotonic() - t0 < 5 and oracle.abandoned
+    # Nothing reaches the solver now: it has no add_clause, propagate or delete to call.
+    assert oracle.check(oracle.groups).status == "unknown"
+    assert oracle.propagate(oracle.groups) == set()
+    oracle.add_clause([1])
+    oracle.close()
+    released.set()
+    real.delete()
