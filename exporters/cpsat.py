@@ -245,6 +245,7 @@ class CpSatBackend(Backend):
     native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
     settings_class = CpSatSettings
     seeds_cuts = True
+    shares_cores = True
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -321,9 +322,9 @@ class CpSatBackend(Backend):
         res.seconds = time.perf_counter() - start
         res.build_seconds = build_seconds
         res.stats.update(out.stats)
-        res.stats.update({"connectivity": strategy, "wall_time": oracle.wall_time, "seed_cuts": len(seeds),
-                          "workers": oracle.workers, "variables": built.num_variables(), "constraints": built.num_constraints(),
-                          "cutoff_rows": built.cutoff_rows()})
+        res.stats.update({"connectivity": strategy, "wall_time": oracle.wall_time, "workers": oracle.workers,
+                          "seed_cuts": len(seeds), "variables": built.num_variables(),
+                          "constraints": built.num_constraints(), "cutoff_rows": built.cutoff_rows()})
         return res
 
     def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:

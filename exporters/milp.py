@@ -210,6 +210,7 @@ class MilpBackend(Backend):
     formats = ("lp", "mps")
     imports = ("highspy", "pyomo.core", "pyomo.contrib.appsi.solvers.highs")
     seeds_cuts = True
+    shares_cores = True
     native = frozenset({Clause, Linear, Connected, GraphConnected, EqualBlocks})
     settings_class = MilpSettings
 

@@ -291,6 +291,9 @@ class AutoBackend(Backend):
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()
+    shares_cores = True
+    """Where a batch runs it, its workers have CP-SAT loaded, which ``auto`` then runs alone on a model
+    with an objective (see the module docstring); clingo, on one without, has one thread there."""
     native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
     """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
     settings_class: ClassVar[type[Settings]] = AutoSettings

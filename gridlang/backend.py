@@ -239,6 +239,11 @@ class Backend(ABC):
     of :func:`gridlang.connectivity.seed_cuts`, which import rustworkx (about
     0.02 s): :meth:`load_library` imports it then, so that it counts as
     start-up and not as solving."""
+    shares_cores: ClassVar[bool] = False
+    """True when ``SolveOptions.workers`` is the number of the solver's threads, each a share of
+    the machine: a batch then gives each of its worker processes ``cores // workers`` of them
+    (:mod:`gridlang.batch`). False for a solver whose thread count picks its search (clingo's
+    portfolio) or that has one thread (MaxSAT)."""
     native: ClassVar[frozenset[type]]
     """The IR node types the backend lowers itself (``Clause``, ``Linear``,
     ``Connected``); :meth:`prepare` decomposes the others."""

@@ -74,9 +74,6 @@ __all__ = ["BatchSummary", "Task", "completed", "connect", "expand", "manifest_p
 MAP_SUFFIXES = (".txt", ".json")
 """Files taken from a directory given as a map (``manifest.json`` excepted)."""
 
-THREADED = ("cpsat", "auto", "milp")
-"""The backends whose solver a batch gives ``cores // workers`` threads (see the module docstring)."""
-
 
 @dataclass
 class Task:
@@ -238,7 +235,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
     from .backend import get_backend
 
     parsed = load_spec(spec)  # a bad spec stops the batch before it starts
-    get_backend(backend)
+    shares_cores = get_backend(backend).shares_cores
     files = expand(maps)
     out = Path(out)
     _refuse_inputs(out, spec, files)
@@ -254,7 +251,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
         todo = [m for m in files if m not in done]
         cores = core_count()
         workers = max(1, min(cores if workers is None else workers, len(todo) or 1))
-        threads = max(1, cores // workers) if backend in THREADED else None
+        threads = max(1, cores // workers) if shares_cores else None
         tasks = [Task(str(spec), m, backend,
                       {**manifest_params(m, parsed.symbols.params), **{k: _text(v) for k, v in (params or {}).items()}},
                       time_limit, unique, dict(settings or {}), threads) for m in todo]

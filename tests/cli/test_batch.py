@@ -78,6 +78,24 @@ def test_the_cores_are_shared_among_the_workers(tmp_path, workers):
     assert len({r["pid"] for r in records}) <= processes
 
 
+@pytest.mark.parametrize("backend,shared", [("cpsat", True), ("auto", True), ("milp", True), ("asp", False),
+                                            ("maxsat", False)])
+def test_only_solvers_whose_threads_are_a_share_get_one(tmp_path, monkeypatch, backend, shared):
+    # clingo's thread count picks its search (two threads: a portfolio, faster on costly
+    # walls even two processes at once), so it keeps its own; MaxSAT has one thread.
+    import gridlang.batch
+
+    given = []
+
+    def run_local(tasks, workers, stop):  # the pool, not started: the tasks it is given
+        given.extend(tasks)
+        yield from ()
+
+    monkeypatch.setattr(gridlang.batch, "_run_local", run_local)
+    run_batch(SPEC, DAILIES[:3], tmp_path / "r.jsonl", backend=backend, workers=1)
+    assert [t.threads for t in given] == [core_count() if shared else None] * 3
+
+
 def test_completed_drops_broken_lines(tmp_path):
     out = tmp_path / "r.jsonl"
     out.write_text('{"map": "a", "status": "OPTIMAL"}\n[1, 2]\n{"map": "b"}\n{"map": "c"')
