@@ -45,13 +45,13 @@ STOP_WAIT = 2.0
 """Seconds a worker told to end (its tasks done) may take before it is killed."""
 
 
-
 def core_count() -> int:
     """The CPU cores this process may run on (its affinity where the system has one), at least 1:
     the default number of worker processes of a batch, of ``generate --count`` and of the page."""
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
+
 
 @dataclass(frozen=True)
 class Death:

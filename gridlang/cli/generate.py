@@ -45,12 +45,9 @@ def _cmd_generate(args) -> int:
     spec = load_spec(args.spec) if Path(args.spec).is_file() else bundled(args.spec)
     params = _params(args)
     deadline = Deadline(args.time_limit, start=args.started)
-    if args.workers is not None:
-        workers = args.workers
-    else:
-        from ..workers import core_count
+    from ..workers import core_count  # the pool module (threading, select, dataclasses) only when generating
 
-        workers = min(args.count, core_count())
+    workers = args.workers if args.workers is not None else min(args.count, core_count())
     if args.count > 1 and workers > 1:
         return _on_pool(args, str(spec.path), params, deadline, workers)
     made = 0
