@@ -34,8 +34,9 @@ searched, cheapest first:
    instances are shrunk to minimal ones (:func:`~gridlang.why.mus.minimal_core`,
    instances tried for removal before cells), and the smallest is taken.
    Each call may spend :data:`CONFLICTS` conflicts, each call of the
-   shrinking :data:`SHRINK_CONFLICTS`; a core whose shrinking ran out of
-   them is kept, marked not minimal.
+   shrinking :data:`SHRINK_CONFLICTS`, and one core's shrinking
+   :data:`SHRINK_SECONDS`; a core whose shrinking ran out of them is kept,
+   marked not minimal.
 
 So a step of one or two instances is the smallest there is whenever unit
 propagation sees it; beyond that the step is minimal (no instance or
@@ -85,6 +86,15 @@ is rarely left not minimal: the 10x10 of the Cracking the Cryptic video (ctc_tuz
 is explained in 50 steps, one not minimal, in 112 s, where with :data:`CONFLICTS` 25 steps
 were made in 208 s (the same order of instances, ``PYTHONHASHSEED=0``)."""
 
+SHRINK_SECONDS = 10.0
+"""The time one core's shrinking may take; past it, the items not yet tried stay and the step
+is marked not minimal. A Snake Eggs puzzle with few clues (the derived 10 x 10 smiley face has
+three) has steps whose smallest explanation is a hundred instances and more, each call of the
+shrinking 0.3 to 5 s: shrinking one such core to a minimal one took more than ten minutes. With
+this limit the smiley face is explained in 6 steps in 30 s (the last decides 94 cells from 107
+instances, not minimal), the derived "three" in 50 steps in 61 s and the squirrel in 62 steps in
+114 s (``PYTHONHASHSEED=0``; the last two side by side on the 2 cores)."""
+
 TRIED = 8
 """In the searches by propagation, how many candidates have their known cells cut down."""
 
@@ -102,8 +112,8 @@ class Step:
             by unit propagation) or ``core`` (a minimal unsatisfiable subset).
         minimal: no instance or known cell of it can go (for a step found by
             propagation: as unit propagation sees it). False for a core whose
-            shrinking ran out of :data:`CONFLICTS`: still enough, perhaps
-            more than needed.
+            shrinking ran out of :data:`SHRINK_CONFLICTS` or
+            :data:`SHRINK_SECONDS`: still enough, perhaps more than needed.
     """
 
     decides: list[tuple[Entry, object]]
@@ -293,13 +303,13 @@ class _Search:
                         return None
                     continue
                 rank = {g: k for k, g in enumerate(order)}
-                self.cores[e] = (sorted(r.groups, key=rank.__getitem__), r.lits)
+                self.cores[e] = (sorted(r.groups, key=rank.__getitem__), [l for l in r.lits if l != -lit])
             groups, lits = self.cores[e]
             cores.append((len(groups), len(lits), lit, groups, lits))
         cores.sort(key=lambda c: c[:2])
         best = None
         for _, _, lit, groups, lits in cores[:SHRINK]:
-            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], SHRINK_CONFLICTS)
+            core = minimal_core(self.oracle, groups[::-1], lits, [-lit], SHRINK_CONFLICTS, SHRINK_SECONDS)
             if core is None:
                 if self.deadline.expired():
                     return None

@@ -9,22 +9,27 @@ and literals such as known cells) to a *minimal* one: dropping any single
 item leaves an answer. The method is deletion with clause-set refinement
 (J. Marques-Silva, "Minimal unsatisfiability: models, algorithms and
 applications", ISMVL 2010; A. Belov and J. Marques-Silva, "MUSer2", JSAT 8,
-2012, the algorithm of PySAT's ``pysat.examples.musx``), run on the
-:class:`~gridlang.why.oracle.Oracle`, so that a connectivity rule is
-checked by its cut loop inside every call:
+2012, the algorithm of PySAT's ``pysat.examples.musx``), items taken out a
+chunk at a time, run on the :class:`~gridlang.why.oracle.Oracle`, so that
+a connectivity rule is checked by its cut loop inside every call:
 
 1. solve with every item assumed: unsatisfiable, with a core C;
-2. take an item x of C out and solve with the rest of C and the items
-   kept: unsatisfiable means x is not needed, and the new core replaces C
-   (every item outside it goes at once); satisfiable means x is needed,
-   and it is kept;
+2. take the first ``k`` items of C out (``k`` half of C at first) and
+   solve with the rest of C and the items kept: unsatisfiable means they
+   are not needed, and the new core replaces C (every item outside it
+   goes at once) and ``k`` doubles; otherwise ``k`` halves, and at
+   ``k = 1`` a satisfiable call means the item is needed: it is kept;
 3. until C is empty: the kept items are minimal, since each was needed
    when the set around it was larger.
 
-Cost: at most one solver call per item of the first core (far fewer when
-the refinement drops several at a time), each a few milliseconds on a
-10 x 10 puzzle. The order in which items are tried decides which minimal
-set is found: the caller puts first what it would rather leave out.
+Cost: about two solver calls per item kept and fewer than one per item
+that goes, when items go in runs; each call a few milliseconds on most
+10 x 10 puzzles, up to seconds on Snake Eggs. Against taking items out one
+at a time, the hint sequence of the derived Snake Eggs "two" took 189 s
+instead of 257 s, that of the Cracking the Cryptic 10 x 10 96 s instead of
+98 s (docs/why.md).
+The order in which items are tried decides which minimal set is found: the
+caller puts first what it would rather leave out.
 """
 
 from __future__ import annotations
@@ -60,7 +65,8 @@ class Core:
 
 
 def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int] = (),
-                 hard: Sequence[int] = (), budget: int | None = None) -> Core | None:
+                 hard: Sequence[int] = (), budget: int | None = None, seconds: float | None = None
+                 ) -> Core | None:
     """Shrink an unsatisfiable set of instances and literals to a minimal one.
 
     Args:
@@ -73,6 +79,9 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
         budget: the conflicts each call may spend (None: no limit but the
             deadline); an item whose call runs out is kept, and the core
             is then not known to be minimal.
+        seconds: the time the shrinking may take after its first call (None:
+            the deadline's); past it, the items not yet tried are kept, and
+            the core is then not known to be minimal.
 
     Returns:
         The core, or None when the items have an answer (or the deadline,
@@ -85,25 +94,32 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
     order = {("g", g): k for k, g in enumerate(groups)}
     order.update({("l", l): len(groups) + k for k, l in enumerate(lits)})
     todo = sorted([("g", g) for g in first.groups] + [("l", l) for l in first.lits if ("l", l) in order],
-                  key=order.__getitem__, reverse=True)
+                  key=order.__getitem__)
     kept: list[tuple[str, Hashable]] = []
     minimal = True
+    chunk = max(1, len(todo) // 2)
+    until = None if seconds is None else time.perf_counter() + seconds
     while todo:
-        item = todo.pop()
-        rest = kept + todo
-        r = oracle.check([x for k, x in rest if k == "g"], [x for k, x in rest if k == "l"] + list(hard), budget)
-        if r.status == "unsat":
-            inside = {("g", g) for g in r.groups} | {("l", l) for l in r.lits}
-            todo = [x for x in todo if x in inside]
-        elif r.status == "sat":
-            kept.append(item)
-        elif oracle.deadline.expired():
-            kept.extend([item] + todo)
+        if until is not None and time.perf_counter() >= until:  # out of time: the rest stays, untried
+            kept.extend(todo)
             minimal = False
             break
-        else:  # the budget ran out: keep the item, unproved
-            kept.append(item)
+        chunk = min(chunk, len(todo))
+        rest = kept + todo[chunk:]
+        r = oracle.check([x for k, x in rest if k == "g"], [x for k, x in rest if k == "l"] + list(hard), budget)
+        if r.status == "unsat":  # the chunk goes, and every item outside the new core with it
+            inside = {("g", g) for g in r.groups} | {("l", l) for l in r.lits}
+            todo = [x for x in todo[chunk:] if x in inside]
+            chunk *= 2
+        elif r.status != "sat" and oracle.deadline.expired():
+            kept.extend(todo)
             minimal = False
+            break
+        elif chunk > 1:
+            chunk //= 2
+        else:  # the item is needed (or, the budget run out, kept unproved)
+            kept.append(todo.pop(0))
+            minimal = minimal and r.status == "sat"
     kept.sort(key=order.__getitem__)
     return Core([x for k, x in kept if k == "g"], [x for k, x in kept if k == "l"], minimal, oracle.calls - before)
 
