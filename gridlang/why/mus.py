@@ -9,25 +9,33 @@ and literals such as known cells) to a *minimal* one: dropping any single
 item leaves an answer. The method is deletion with clause-set refinement
 (J. Marques-Silva, "Minimal unsatisfiability: models, algorithms and
 applications", ISMVL 2010; A. Belov and J. Marques-Silva, "MUSer2", JSAT 8,
-2012, the algorithm of PySAT's ``pysat.examples.musx``), items taken out a
-chunk at a time, run on the :class:`~gridlang.why.oracle.Oracle`, so that
-a connectivity rule is checked by its cut loop inside every call:
+2012, the algorithm of PySAT's ``pysat.examples.musx``), run on the
+:class:`~gridlang.why.oracle.Oracle`, so that a connectivity rule is
+checked by its cut loop inside every call:
 
 1. solve with every item assumed: unsatisfiable, with a core C;
-2. take the first ``k`` items of C out (``k`` half of C at first) and
-   solve with the rest of C and the items kept: unsatisfiable means they
-   are not needed, and the new core replaces C (every item outside it
-   goes at once) and ``k`` doubles; otherwise ``k`` halves, and at
-   ``k = 1`` a satisfiable call means the item is needed: it is kept;
+2. take an item x of C out and solve with the rest of C and the items
+   kept: unsatisfiable means x is not needed, and the new core replaces C
+   (every item outside it goes at once); satisfiable means x is needed,
+   and it is kept;
 3. until C is empty: the kept items are minimal, since each was needed
    when the set around it was larger.
 
-Cost: about two solver calls per item kept and fewer than one per item
-that goes, when items go in runs; each call a few milliseconds on most
-10 x 10 puzzles, up to seconds on Snake Eggs. Against taking items out one
-at a time, the hint sequence of the derived Snake Eggs "two" took 189 s
-instead of 257 s, that of the Cracking the Cryptic 10 x 10 96 s instead of
-98 s (docs/why.md).
+The instances are shrunk first, every known cell of the core assumed, and
+the known cells after, beside the instances kept: so the set found never
+needs an instance more to spare a known cell (a hint's cost counts
+instances first).
+
+Cost: at most one solver call per item of the first core (far fewer when
+the refinement drops several at a time), each a few milliseconds on most
+10 x 10 puzzles and up to seconds on a Snake Eggs with few clues: there
+the caller limits the time (``seconds``). Taking items out in chunks that
+double while they go was tried: the hint sequence of the derived Snake
+Eggs "two" took 189 s instead of 257 s, but the calls it saves are the
+ones that teach the oracle its connectivity cuts, and the steps found
+afterwards by unit propagation were coarser (the Nurikabe 5x5 of
+docs/why.md: 7 steps, the last of 2 instances and 8 known cells deciding
+4 cells, instead of 9 steps of one instance each).
 The order in which items are tried decides which minimal set is found: the
 caller puts first what it would rather leave out.
 """
@@ -42,7 +50,7 @@ from ..compiler import compile_tagged
 from ..deadline import Deadline
 from ..ir import Model
 from .instances import Instance, describe
-from .oracle import Oracle
+from .oracle import Check, Oracle
 
 
 @dataclass
@@ -91,38 +99,59 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
     first = oracle.check(groups, list(lits) + list(hard), budget)
     if first.status != "unsat":
         return None
-    order = {("g", g): k for k, g in enumerate(groups)}
-    order.update({("l", l): len(groups) + k for k, l in enumerate(lits)})
-    todo = sorted([("g", g) for g in first.groups] + [("l", l) for l in first.lits if ("l", l) in order],
-                  key=order.__getitem__)
-    kept: list[tuple[str, Hashable]] = []
-    minimal = True
-    chunk = max(1, len(todo) // 2)
     until = None if seconds is None else time.perf_counter() + seconds
+    rank = {g: k for k, g in enumerate(groups)}
+    lit_rank = {l: k for k, l in enumerate(lits)}
+    held = sorted((l for l in first.lits if l in lit_rank), key=lit_rank.__getitem__)
+    # the instances first, with the known cells of the core held, so that the set needs as few
+    # instances as it can; then the known cells of the last core, beside the instances kept
+    kept_groups, minimal, last = _deletion(oracle, sorted(first.groups, key=rank.__getitem__), held, "g",
+                                           hard, budget, until)
+    if last is not None:
+        held = sorted((l for l in last.lits if l in lit_rank), key=lit_rank.__getitem__)
+    kept_lits, settled, _ = _deletion(oracle, held, kept_groups, "l", hard, budget, until)
+    return Core(kept_groups, kept_lits, minimal and settled, oracle.calls - before)
+
+
+def _deletion(oracle: Oracle, todo: list, held: list, kind: str, hard: Sequence[int], budget: int | None,
+              until: float | None) -> tuple[list, bool, Check | None]:
+    """The deletion of :func:`minimal_core` over one kind of item, the other held.
+
+    Args:
+        todo: the items to shrink, those to leave out first first: instances
+            (``kind`` ``"g"``) or literals (``"l"``).
+        held: the items of the other kind, assumed in every call.
+
+    Returns:
+        The kept items in their order in ``todo``; whether each was shown
+        needed; the last unsatisfiable call (None if none was), whose core
+        holds the kept items and some of ``held``.
+    """
+    order = {x: k for k, x in enumerate(todo)}
+    kept: list = []
+    minimal = True
+    last = None
     while todo:
         if until is not None and time.perf_counter() >= until:  # out of time: the rest stays, untried
             kept.extend(todo)
             minimal = False
             break
-        chunk = min(chunk, len(todo))
-        rest = kept + todo[chunk:]
-        r = oracle.check([x for k, x in rest if k == "g"], [x for k, x in rest if k == "l"] + list(hard), budget)
-        if r.status == "unsat":  # the chunk goes, and every item outside the new core with it
-            inside = {("g", g) for g in r.groups} | {("l", l) for l in r.lits}
-            todo = [x for x in todo[chunk:] if x in inside]
-            chunk *= 2
+        rest = kept + todo[1:]
+        groups, lits = (rest, held) if kind == "g" else (held, rest)
+        r = oracle.check(groups, list(lits) + list(hard), budget)
+        if r.status == "unsat":  # the item goes, and every item outside the new core with it
+            last = r
+            inside = set(r.groups if kind == "g" else r.lits)
+            todo = [x for x in todo[1:] if x in inside]
         elif r.status != "sat" and oracle.deadline.expired():
             kept.extend(todo)
             minimal = False
             break
-        elif chunk > 1:
-            chunk //= 2
         else:  # the item is needed (or, the budget run out, kept unproved)
             kept.append(todo.pop(0))
             minimal = minimal and r.status == "sat"
     kept.sort(key=order.__getitem__)
-    return Core([x for k, x in kept if k == "g"], [x for k, x in kept if k == "l"], minimal, oracle.calls - before)
-
+    return kept, minimal, last
 
 @dataclass
 class Explanation:
