@@ -186,10 +186,12 @@ def explanation_text(explanation: Explanation | None) -> str:
 
 
 def step_text(model: Model, k: int, step: Step) -> str:
-    """``step K (R rules, C known): DECIDES``, then its rules and known entries."""
+    """``step K (R rules, C known): DECIDES``, then its rules and known entries; a step whose
+    shrinking ran out of time or conflicts says so in the brackets."""
     rules, cells = step.cost
     decides = "; ".join(entry_text(model, e, v) for e, v in step.decides)
-    lines = [f"step {k} ({rules} rule{'s' if rules != 1 else ''}, {cells} known): {decides}"]
+    spare = "" if step.minimal else "; not shown minimal: some may be spare"
+    lines = [f"step {k} ({rules} rule{'s' if rules != 1 else ''}, {cells} known{spare}): {decides}"]
     for i, inst in enumerate(step.instances):
         lines.append(("  by " if i == 0 else "     ") + inst.text())
     if not step.instances:

@@ -119,3 +119,38 @@ def test_a_conflict_budget_gives_up_and_a_core_cut_short_is_not_called_minimal()
     assert minimal_core(oracle, oracle.groups, budget=0) is None
     core = minimal_core(oracle, oracle.groups)
     assert core is not None and core.minimal and len(core.groups) == 3
+
+
+def test_a_core_out_of_time_keeps_what_it_did_not_try_and_is_not_called_minimal():
+    from gridlang.why.mus import minimal_core
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(*_paths("sudoku"))
+    tagged, tagging = compile_tagged(model)
+    oracle = Oracle(tagged, tagging)
+    first = oracle.check(oracle.groups, [])
+    core = minimal_core(oracle, oracle.groups, seconds=0)
+    assert core is not None and not core.minimal
+    assert core.calls == 1 and sorted(map(repr, core.groups)) == sorted(map(repr, first.groups))  # none tried
+    assert oracle.check(core.groups, []).status == "unsat"
+
+
+def test_a_core_of_instances_and_known_cells_is_minimal_in_both():
+    from gridlang.why.instances import entries
+    from gridlang.why.mus import minimal_core
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(REPO / "puzzles" / "sudoku.grid", REPO / "puzzles" / "instances" / "sudoku" / "pzprjs_4x4.txt")
+    tagged, tagging = compile_tagged(model)
+    oracle = Oracle(tagged, tagging)
+    answer = oracle.check(oracle.groups, [])
+    assert answer.status == "sat"
+    cells = [e.literal(e.value_in(answer.assignment)) for e in entries(tagged)]
+    target, known = cells[0], cells[5:]  # a corner cell's digit, from most of the others
+    core = minimal_core(oracle, oracle.groups, known, [-target])
+    assert core is not None and core.minimal and core.groups and core.lits
+    assert oracle.check(core.groups, core.lits + [-target]).status == "unsat"
+    for g in core.groups:  # every instance and every known cell is needed
+        assert oracle.check([h for h in core.groups if h != g], core.lits + [-target]).status == "sat"
+    for lit in core.lits:
+        assert oracle.check(core.groups, [l for l in core.lits if l != lit] + [-target]).status == "sat"
