@@ -91,9 +91,9 @@ SHRINK_SECONDS = 10.0
 is marked not minimal. A Snake Eggs puzzle with few clues (the derived 10 x 10 smiley face has
 three) has steps whose smallest explanation is a hundred instances and more, each call of the
 shrinking 0.3 to 5 s: shrinking one such core to a minimal one took more than ten minutes. With
-this limit the smiley face is explained in 6 steps in 30 s (the last decides 94 cells from 107
-instances, not minimal), the derived "three" in 50 steps in 61 s and the squirrel in 62 steps in
-114 s (``PYTHONHASHSEED=0``; the last two side by side on the 2 cores)."""
+this limit the smiley face is explained in 6 steps in 27 s (the last decides 94 cells from 140
+instances, not minimal), the derived "three" in 32 steps in 45 s and the squirrel in 41 steps in
+272 s (``PYTHONHASHSEED=0``, one after the other, a test run on the other core)."""
 
 TRIED = 8
 """In the searches by propagation, how many candidates have their known cells cut down."""

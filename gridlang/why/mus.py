@@ -153,6 +153,7 @@ def _deletion(oracle: Oracle, todo: list, held: list, kind: str, hard: Sequence[
     kept.sort(key=order.__getitem__)
     return kept, minimal, last
 
+
 @dataclass
 class Explanation:
     """Why a puzzle has no answer: rule instances that cannot hold together.
