@@ -56,15 +56,16 @@ def cpsat_status(model: Model, seconds: float = 120) -> Status:
     return get_backend("cpsat").solve(model, SolveOptions(time_limit=seconds)).status
 
 
-def follows(model: Model, tags, groups, known_lits, decided_lits) -> str | None:
-    """Whether the instances ``groups`` and the literals ``known_lits`` imply every literal of
-    ``decided_lits``, re-solved by another solver than the hints' SAT oracle: with "one of them
+def unproved_step(model: Model, tags, groups, known_lits, decided_lits) -> str | None:
+    """Why it is not shown that the instances ``groups`` and the literals ``known_lits`` imply
+    every literal of ``decided_lits``, re-solved by another solver than the hints' SAT oracle: with "one of them
     fails" added, no answer. clingo first, then CP-SAT when clingo settles nothing in its time:
     either one's INFEASIBLE is a proof. (CP-SAT alone could not prove a step of Araf's 6x6 in
     240 s, a block connectivity over 11 instances, which clingo proves in 0.1 s.)
 
     Returns:
-        None when they do; else what each solver found (an answer, or nothing in its time).
+        None when it is shown that they do; else what each solver found (an answer, or nothing
+        in its time).
     """
     extra = tuple(Clause((lit,)) for lit in known_lits) + (Clause(tuple(-lit for lit in decided_lits)),)
     check = restricted(model, tags, groups, extra)
