@@ -47,7 +47,7 @@ def restricted(model: Model, tags, keep, extra: tuple = ()) -> Model:
 
 
 STEP_SECONDS = 300
-"""The time each solver of :func:`follows` may take: a step whose core's shrinking was cut short
+"""The time each solver of :func:`unproved_step` may take: a step whose core's shrinking was cut short
 holds up to some 140 instances of a 10 x 10 Snake Eggs, and clingo took 21 s on one of them."""
 
 

@@ -102,13 +102,17 @@ def minimal_core(oracle: Oracle, groups: Sequence[Hashable], lits: Sequence[int]
     until = None if seconds is None else time.perf_counter() + seconds
     rank = {g: k for k, g in enumerate(groups)}
     lit_rank = {l: k for k, l in enumerate(lits)}
-    held = sorted((l for l in first.lits if l in lit_rank), key=lit_rank.__getitem__)
+
+    def known_in(check: Check) -> list[int]:  # a core's known cells (not ``hard``), in the caller's order
+        return sorted((l for l in check.lits if l in lit_rank), key=lit_rank.__getitem__)
+
+    held = known_in(first)
     # the instances first, with the known cells of the core held, so that the set needs as few
     # instances as it can; then the known cells of the last core, beside the instances kept
     kept_groups, minimal, last = _deletion(oracle, sorted(first.groups, key=rank.__getitem__), held, "g",
                                            hard, budget, until)
     if last is not None:
-        held = sorted((l for l in last.lits if l in lit_rank), key=lit_rank.__getitem__)
+        held = known_in(last)
     kept_lits, settled, _ = _deletion(oracle, held, kept_groups, "l", hard, budget, until)
     return Core(kept_groups, kept_lits, minimal and settled, oracle.calls - before)
 

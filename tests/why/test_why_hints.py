@@ -241,12 +241,13 @@ def test_a_call_that_ignores_the_interrupt_is_left_behind_and_the_solver_used_no
 
 
 def test_a_step_not_shown_minimal_says_so():
-    from gridlang.why.hints import Step
+    from dataclasses import replace
+
     from gridlang.why.render import step_text
 
     model, _ = load(REPO / "puzzles" / "nurikabe.grid", REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
     _, hints = solve_hints(model, "auto", SolveOptions(time_limit=60), {}, max_steps=1)
     step = hints.steps[0]
     assert "not shown minimal" not in step_text(model, 1, step)
-    cut_short = Step(step.decides, step.groups, step.known, step.instances, "core", minimal=False)
+    cut_short = replace(step, minimal=False)
     assert step_text(model, 1, cut_short).startswith("step 1 (1 rule, 0 known; not shown minimal: some may be spare): ")
