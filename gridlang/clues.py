@@ -22,17 +22,16 @@ clue is each one's own business.
 
 from __future__ import annotations
 
-import re
-
+from .lazy_regex import LazyRegex
 from .nodes import node
 
 ARROWS = {"^": "up", "v": "down", "<": "left", ">": "right"}
 """An arrow's character -> the direction it points to."""
 
 _ENTRY = r"(?:[0-9]+|\?)"
-_NUMBER = re.compile(_ENTRY + r"\Z")
-_NUMBERS = re.compile(_ENTRY + r"(?:," + _ENTRY + r")+\Z")
-_ARROW = re.compile(r"[\^v<>]" + _ENTRY + r"\Z")
+_NUMBER = LazyRegex(_ENTRY + r"\Z")
+_NUMBERS = LazyRegex(_ENTRY + r"(?:," + _ENTRY + r")+\Z")
+_ARROW = LazyRegex(r"[\^v<>]" + _ENTRY + r"\Z")
 
 
 @node

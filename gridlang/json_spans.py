@@ -29,9 +29,10 @@ from array import array
 from typing import Iterator
 
 from .errors import Span
+from .lazy_regex import LazyRegex
 
-_SPACE = re.compile(r"[ \t\n\r]*")
-_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
+_SPACE = LazyRegex(r"[ \t\n\r]*")
+_ESCAPE = LazyRegex(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\.")
 _DECODER = json.JSONDecoder(parse_int=str, parse_float=str)  # the values are skipped, never used
 
 
@@ -78,8 +79,8 @@ def item_offsets(text: str, start: int, count: int) -> list[int]:
     return [value for _, value, _ in itertools.islice(_entries(text, start, "["), count)]
 
 
-_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
-_AFTER = re.compile(r"[ \t\n\r]*(,?)[ \t\n\r]*")
+_COLON = LazyRegex(r"[ \t\n\r]*:[ \t\n\r]*")
+_AFTER = LazyRegex(r"[ \t\n\r]*(,?)[ \t\n\r]*")
 """White space, an optional comma, white space: what stands between two entries."""
 
 

@@ -38,10 +38,11 @@ import re
 
 from .errors import MapError, Span
 from .grid import Token
+from .lazy_regex import LazyRegex
 from .maps import COMMENT, GRID_MARKER, MapData, grid_start, header_lines, is_comment, size_problem
 
-_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
-_ROOMS = re.compile(r"^\s*rooms\s*:\s*$")
+_HEADER = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+_ROOMS = LazyRegex(r"^\s*rooms\s*:\s*$")
 
 Cells = list[tuple[str, Span]]
 

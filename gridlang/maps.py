@@ -42,20 +42,23 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from . import ast
 from .checker import Symbols
 from .clues import misfit
 from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
 from .grid import Grid
-from .json_spans import LineIndex, StringChars, item_offsets, members, nth_key
+from .lazy_regex import LazyRegex
 from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROWS
 from .nodes import field, node
 from .plugins import all_plugins, find_plugin
 
-_HEADER = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
-GRID_MARKER = re.compile(r"^\s*grid\s*:\s*$")
+if TYPE_CHECKING:
+    from .json_spans import LineIndex
+
+_HEADER = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+GRID_MARKER = LazyRegex(r"^\s*grid\s*:\s*$")
 """A line ``grid:``: the grid starts on the next line, whatever that line's first character."""
 COMMENT = "#"
 """What a comment line above the grid starts with (after any spaces)."""
@@ -66,8 +69,8 @@ VARIANT = "variant"
 STANDARD = "standard"
 """The rules of a spec whose ``puzzle`` statement names no variant."""
 
-_VARIANT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-_PUZZLE_LINE = re.compile(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
+_VARIANT_NAME = LazyRegex(r"^[A-Za-z0-9_.-]{1,64}$")
+_PUZZLE_LINE = LazyRegex(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
 
 
 @node(frozen=False, slots=False)
@@ -304,6 +307,8 @@ def header_lines(lines: list[str]) -> list[int]:
 def _read_json(path: str, text: str) -> MapData:
     """A JSON level record, in time linear in its text: the grid's characters are located
     when an error needs them (:mod:`gridlang.json_spans`)."""
+    from .json_spans import LineIndex, StringChars, members, nth_key  # a text map never needs it
+
     record = load_json(text, path, MapError, "map")
     if not isinstance(record, dict) or not isinstance(record.get("map"), str):
         raise MapError('a JSON map is an object with a "map" string', Span(path, 1, 1), source=text)
@@ -430,6 +435,8 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
         past the last one found (or all, if ``key`` is absent) get the span
         of the key itself (or line 1, column 1). Linear in the text.
     """
+    from .json_spans import LineIndex, item_offsets, members
+
     index = LineIndex(path, text)
     place = members(text).get(key)
     if place is None:
@@ -441,6 +448,8 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
 def json_key_span(path: str, text: str, key: str) -> Span:
     """Where the value of the top-level ``"key":`` of a JSON object begins (line 1, column 1
     when the key is absent)."""
+    from .json_spans import LineIndex, members
+
     place = members(text).get(key)
     return Span(path, 1, 1) if place is None else LineIndex(path, text).span(place[1])
 

@@ -35,6 +35,7 @@ from typing import Iterator
 
 from .deadline import Deadline
 from .errors import BackendError
+from .lazy_regex import LazyRegex
 
 WATCH_SECONDS = 0.1
 """How often :func:`watch` reads the process's resident size."""
@@ -49,7 +50,7 @@ rounded down from the peaks measured on the near-empty maps
 0.32 GB, MaxSAT 0.28 GB; 200x200 (827,000 items) CP-SAT 1.13 GB, MILP 0.8 GB. Other
 backends: 800."""
 
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.IGNORECASE)
+_SIZE = LazyRegex(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*", re.IGNORECASE)
 _UNITS = {"": 2**20, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 
 

@@ -15,17 +15,16 @@ is the T tetromino), kept in order, a shape listed twice counting twice.
 
 from __future__ import annotations
 
-import re
-
 from . import shapes as polyomino
 from .checker import Symbols
 
 from .errors import GridlangError, ParamError, Span, raise_all
+from .lazy_regex import LazyRegex
 from .limits import MAX_INT, MAX_SET_SIZE, shorten
 from .maps import MapData
 
-_INT = re.compile(r"^[+-]?\d+$")
-_RANGE = re.compile(r"^\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*$")
+_INT = LazyRegex(r"^[+-]?\d+$")
+_RANGE = LazyRegex(r"^\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*$")
 
 
 def parse_value(raw: str, ptype: str) -> object:
@@ -72,8 +71,8 @@ def parse_value(raw: str, ptype: str) -> object:
     return tuple(sorted(out))
 
 
-_FAMILY = re.compile(r"^(tetrominoes|pentominoes|polyominoes\s*\(\s*(\d+)\s*\))$")
-_DRAWN = re.compile(r"^[01]+(/[01]+)*$")
+_FAMILY = LazyRegex(r"^(tetrominoes|pentominoes|polyominoes\s*\(\s*(\d+)\s*\))$")
+_DRAWN = LazyRegex(r"^[01]+(/[01]+)*$")
 
 
 def _shapes(raw: str) -> tuple[tuple[tuple[int, int], ...], ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..errors import GridSyntaxError, Span
+from ..lazy_regex import LazyRegex
 
 DIRECTIONS = frozenset({"up", "down", "left", "right"})
 BUILT_IN_SETS = frozenset({"all", "border", "edges", "corners"})
@@ -24,7 +25,7 @@ RESERVED = DIRECTIONS | BUILT_IN_SETS | frozenset({
     "row", "runs", "sight", "straight", "sum", "turn", "value"})
 """The words that cannot name a tile, tag, parameter, decision, region or ``for each`` variable."""
 
-_DECLARATION = re.compile(r"^[ \t]*(tile|param|decide|region)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
+_DECLARATION = LazyRegex(r"^[ \t]*(tile|param|decide|region)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
 _KINDS = {"tile": "tile", "param": "parameter", "decide": "decision", "region": "region"}
 
 

@@ -284,3 +284,44 @@ def test_a_spec_that_cannot_be_kept_is_still_parsed(tmp_path, monkeypatch):
     monkeypatch.setattr(parser.pickle, "dump", refuse)
     assert parser.parse_file(spec).statements[0].name == "a"
     assert list((tmp_path / "gridlang").glob("spec-*")) == []  # no cache file, no temporary file left
+
+
+def _lazy_patterns():
+    """Every :class:`LazyRegex` at the top level of a gridlang module, as (module, name, pattern)."""
+    import importlib
+    import pkgutil
+
+    import gridlang
+    from gridlang.lazy_regex import LazyRegex
+
+    found = []
+    for info in pkgutil.walk_packages(gridlang.__path__, "gridlang."):
+        if info.name.endswith("__main__"):  # runs the command line when imported
+            continue
+        module = importlib.import_module(info.name)
+        found += [(info.name, name, value) for name, value in vars(module).items() if isinstance(value, LazyRegex)]
+    return found
+
+
+def test_every_lazy_pattern_compiles_and_matches_as_re_compile_would():
+    import re
+
+    found = _lazy_patterns()
+    assert {m for m, _, _ in found} >= {"gridlang.params", "gridlang.maps", "gridlang.clues", "gridlang.memory"}
+    for module, name, lazy in found:
+        pattern, flags = lazy._source
+        compiled = re.compile(pattern, flags)  # raises re.error on a pattern that does not compile
+        assert lazy.compiled() is compiled, (module, name)
+        assert lazy.groups == compiled.groups and lazy.flags == compiled.flags
+
+
+def test_a_lazy_pattern_compiles_on_first_use_only():
+    from gridlang.lazy_regex import LazyRegex
+
+    lazy = LazyRegex(r"^\s*(\d+)\s*$")
+    assert "match" not in vars(lazy)
+    assert lazy.match(" 42 ").group(1) == "42" and lazy.fullmatch("x") is None
+    assert vars(lazy)["match"] == lazy.compiled().match  # bound: later calls skip __getattr__
+    assert [m.group(0) for m in LazyRegex(r"\d", 0).finditer("a1b2")] == ["1", "2"]
+    with pytest.raises(AttributeError):
+        lazy.__deepcopy__
