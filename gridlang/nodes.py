@@ -158,16 +158,21 @@ def node(cls: type | None = None, /, *, frozen: bool = True, slots: bool = True)
 
 
 def _make(cls: type, frozen: bool, slots: bool) -> type:
+    # Runs for every record class at import (some 110 on a solve's path), so it looks in class dicts only.
     namespace = dict(cls.__dict__)
-    inherited = next((getattr(b, "_fields") for b in cls.__mro__[1:] if isinstance(getattr(b, "_fields", None), tuple)),
-                     ())
-    base_specs: dict[str, Field] = next((getattr(b, "_specs") for b in cls.__mro__[1:] if hasattr(b, "_specs")), {})
-    specs: dict[str, Field] = {name: base_specs[name] for name in inherited}
+    base = next((b for b in cls.__mro__[1:-1] if "_specs" in b.__dict__), None)  # the nearest record base
+    inherited: tuple[str, ...] = base.__dict__["_fields"] if base is not None else ()
+    specs: dict[str, Field] = dict(base.__dict__["_specs"]) if base is not None else {}
     for name, kind in namespace.get("__annotations__", {}).items():
         if _is_class_variable(kind):
             continue
         value = namespace.pop(name, MISSING)
-        spec = value if isinstance(value, Field) else Field(default=value)
+        if isinstance(value, Field):
+            spec = value
+        elif value is MISSING:
+            spec = _REQUIRED
+        else:
+            spec = Field(default=value)
         if isinstance(spec.default, (list, dict, set)):
             raise TypeError(f"{cls.__name__}.{name}: mutable default {type(spec.default).__name__}; "
                             "use default_factory")
@@ -214,6 +219,10 @@ def _make(cls: type, frozen: bool, slots: bool) -> type:
     made = type(cls)(cls.__name__, cls.__bases__, namespace)
     made.__qualname__ = cls.__qualname__
     return made
+
+
+_REQUIRED = Field()
+"""The options of a field written without a default (shared: a :class:`Field` is never changed once made)."""
 
 
 def _is_class_variable(annotation: object) -> bool:
