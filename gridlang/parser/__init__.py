@@ -239,9 +239,15 @@ def spec_cache_file(path: str, directory: Path) -> Path:
     whole text, its path, and :func:`_fingerprint` (the versions of Python,
     Lark and gridlang, and the size and modification time of every source
     file that shapes the AST), so that a change to any of them parses
-    afresh. Paths whose CRC-32 agree share a file; the key tells them apart.
+    afresh. The file's name holds the CRC-32 of the path and of the
+    fingerprint: two installs of gridlang (a checkout and a virtual
+    environment) used in turn on one spec keep an AST each, where one file
+    made each parse the spec again with Lark (some 50 ms). Names whose CRCs
+    agree share a file; the key tells them apart.
     """
-    return directory / f"spec-{zlib.crc32(path.encode('utf-8', 'surrogatepass')):08x}.ast-cache"
+    place = zlib.crc32(path.encode("utf-8", "surrogatepass"))
+    made_by = zlib.crc32(repr(_fingerprint()).encode("utf-8", "surrogatepass"))
+    return directory / f"spec-{place:08x}-{made_by:08x}.ast-cache"
 
 
 @functools.lru_cache(maxsize=1)

@@ -325,3 +325,22 @@ def test_a_lazy_pattern_compiles_on_first_use_only():
     assert [m.group(0) for m in LazyRegex(r"\d", 0).finditer("a1b2")] == ["1", "2"]
     with pytest.raises(AttributeError):
         lazy.__deepcopy__
+
+
+def test_two_installs_used_in_turn_keep_a_cached_spec_each(tmp_path, monkeypatch):
+    # A checkout and an installed gridlang (different fingerprints) on one spec path: each
+    # parses it once, and from then on both are served from their own cache file.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "a.grid"
+    spec.write_text("tile a '.'\n")
+    installs = [("install", 1), ("checkout", 2)]
+    parses = []
+    real_parse = parser.parse_spec
+    monkeypatch.setattr(parser, "parse_spec", lambda *a: parses.append(a[1]) or real_parse(*a))
+    for _ in range(3):
+        for fingerprint in installs:
+            monkeypatch.setattr(parser, "_fingerprint", lambda f=fingerprint: f)
+            parser._parse_cached.cache_clear()
+            assert parser.parse_file(spec).statements[0].name == "a"
+    assert parses == [str(spec), str(spec)]  # once per install, not once per run
+    assert len(list((tmp_path / "gridlang").glob("spec-*.ast-cache"))) == 2
