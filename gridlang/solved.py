@@ -72,7 +72,7 @@ class SolveResult:
 
     def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
         """The object ``gridlang solve --json`` prints (see the README)."""
-        from .api import report_json
+        from .json_report import report_json
 
         return report_json(self.report, spec, map)
 
@@ -140,7 +140,7 @@ def result_of(report: Report, solution: Solution | None = None, verdict: Verdict
             first, with its ``verdict``.
         verdict: the puzzle verifier's verdict on ``solution``.
     """
-    from .api import _unique
+    from .json_report import _unique
 
     if solution is not None:
         report = replace(report, solution=solution, verdict=verdict)

@@ -144,7 +144,7 @@ def _render(model, solution) -> str:
 
 
 def _report_json(report, args) -> dict:
-    from ..api import report_json
+    from ..json_report import report_json
 
     return report_json(report, str(args.spec), str(args.map))
 
@@ -317,7 +317,7 @@ def _cmd_decode(args) -> int:
     solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
-        from ..api import report_json
+        from ..json_report import report_json
 
         full = report_json(report, str(args.spec), str(args.map))
         print(json.dumps({key: full[key] for key in ("verified", "objective", "verified_score", "decisions")}

@@ -128,7 +128,7 @@ def _cmd_hint(args) -> int:
         raise ParamError(f"--step {args.step}: there are {len(hints.steps)} steps")
     status = report.result.status
     if args.json:
-        from ..api import report_json
+        from ..json_report import report_json
 
         out = report_json(report, str(args.spec), str(args.map))
         out.update(render.hints_json(model, hints) if hints is not None else

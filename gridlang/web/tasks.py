@@ -77,7 +77,7 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     Raises:
         GridlangError: bad input, located; a failed verification.
     """
-    from ..api import report_json
+    from ..json_report import report_json
     from ..backend import SolveOptions, Status
     from ..cli.commands import report_text, status_line, timeout_json
     from ..cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
