@@ -33,7 +33,7 @@ from .parser import parse_file
 from .pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
 from .plugins import find_plugin
 from .solved import SolveResult, result_of
-from .json_report import _unique, _where, decisions_json, report_json
+from .json_report import report_json
 
 
 @node(slots=False)

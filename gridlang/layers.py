@@ -39,9 +39,8 @@ import re
 from .errors import MapError, Span
 from .grid import Token
 from .lazy_regex import LazyRegex
-from .maps import COMMENT, GRID_MARKER, MapData, grid_start, header_lines, is_comment, size_problem
+from .maps import COMMENT, GRID_MARKER, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
 
-_HEADER = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _ROOMS = LazyRegex(r"^\s*rooms\s*:\s*$")
 
 Cells = list[tuple[str, Span]]
@@ -92,7 +91,7 @@ def read_layered(path: str, text: str) -> MapData | None:
     start, marker = grid_start(lines, _ROOMS)
     for i in range(start if marker is None else marker - 1):
         line = lines[i]
-        m = _HEADER.match(line)
+        m = HEADER_LINE.match(line)
         if m is None or not line.strip() or is_comment(line):
             continue
         if m.group(1) in params:

@@ -57,7 +57,9 @@ from .plugins import all_plugins, find_plugin
 if TYPE_CHECKING:
     from .json_spans import LineIndex
 
-_HEADER = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+HEADER_LINE = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
+"""A header line above the grid, ``name: value`` (the name, then the value stripped); the layered maps' reader
+(:mod:`gridlang.layers`) reads its headers with it too."""
 GRID_MARKER = LazyRegex(r"^\s*grid\s*:\s*$")
 """A line ``grid:``: the grid starts on the next line, whatever that line's first character."""
 COMMENT = "#"
@@ -231,7 +233,7 @@ def _read_text(path: str, text: str) -> MapData:
     i, marker = grid_start(lines)
     for j in range(i if marker is None else marker - 1):
         line = lines[j]
-        m = _HEADER.match(line)
+        m = HEADER_LINE.match(line)
         if m is None or not line.strip() or is_comment(line):
             continue
         name = m.group(1)
@@ -291,7 +293,7 @@ def grid_start(lines: list[str], stop=None) -> tuple[int, int | None]:
             return j, i + 1
         if not line.strip() or is_comment(line):
             continue
-        if _HEADER.match(line) and not (stop is not None and stop.match(line)):
+        if HEADER_LINE.match(line) and not (stop is not None and stop.match(line)):
             continue
         return i, None
     return len(lines), None

@@ -312,8 +312,9 @@ def test_every_lazy_pattern_compiles_and_matches_as_re_compile_would():
     for module, name, lazy in found:
         pattern, flags = lazy._source
         compiled = re.compile(pattern, flags)  # raises re.error on a pattern that does not compile
-        assert lazy.compiled() is compiled, (module, name)
-        assert lazy.groups == compiled.groups and lazy.flags == compiled.flags
+        # Asked through the lazy object (its __getattr__), each attribute is the compiled pattern's.
+        assert (lazy.pattern, lazy.flags, lazy.groups) == (pattern, compiled.flags, compiled.groups), (module, name)
+        assert lazy.search.__self__ is compiled, (module, name)
 
 
 def test_a_lazy_pattern_compiles_on_first_use_only():
