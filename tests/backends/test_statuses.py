@@ -86,6 +86,18 @@ def test_a_cpsat_conflict_limit_with_several_workers_is_refused():
     ("milp", {"milp.highs_options.solve_relaxation": True}, "HiGHS option 'solve_relaxation' = True is refused"),
     ("milp", {"milp.highs_options.mip_feasibility_tolerance": 0.5},
      "HiGHS option 'mip_feasibility_tolerance' = 0.5 is refused"),
+    ("milp", {"milp.highs_options.dual_feasibility_tolerance": 1e-3},
+     "HiGHS option 'dual_feasibility_tolerance' = 0.001 is refused: it is looser than HiGHS's default"),
+    ("milp", {"milp.highs_options.small_matrix_value": 0.5},
+     "HiGHS option 'small_matrix_value' = 0.5 is refused: HiGHS drops the coefficients below it"),
+    ("milp", {"milp.highs_options.user_objective_scale": -10},
+     "HiGHS option 'user_objective_scale' = -10 is refused: HiGHS scales the objective"),
+    ("milp", {"milp.highs_options.user_bound_scale": -10},
+     "HiGHS option 'user_bound_scale' = -10 is refused: HiGHS scales the bounds"),
+    ("milp", {"milp.highs_options.infinite_bound": 1e16}, "HiGHS option 'infinite_bound' = 1e+16 is refused"),
+    ("milp", {"milp.highs_options.log_file": "x.log"}, "HiGHS would read or write files of its own"),
+    ("milp", {"milp.highs_options.mip_improving_solution_save": False},
+     "'mip_improving_solution_save' = False is refused: gridlang sets it"),
 ])
 def test_settings_that_change_what_answers_mean_are_refused_by_name(backend, settings, words):
     with pytest.raises(BackendError) as e:
@@ -96,6 +108,10 @@ def test_settings_that_change_what_answers_mean_are_refused_by_name(backend, set
 @pytest.mark.parametrize("backend,settings", [
     ("asp", {"asp.options.enum-mode": "record"}), ("asp", {"asp.options.solve-limit": "100000"}),
     ("milp", {"milp.highs_options.mip_feasibility_tolerance": 1e-6}),
+    ("milp", {"milp.highs_options.dual_feasibility_tolerance": 1e-9}),
+    ("milp", {"milp.highs_options.small_matrix_value": 1e-9}),
+    ("milp", {"milp.highs_options.objective_bound": "inf"}),
+    ("milp", {"milp.highs_options.mip_heuristic_effort": 0.3}),
 ])
 def test_settings_that_keep_the_meaning_are_accepted(backend, settings):
     res = _solve(backend, settings, time_limit=120).result
@@ -119,3 +135,25 @@ def test_stratified_rc2_without_soft_clauses_solves(tmp_path, fork):
     report = solve(SPECS["standard"], path, None, "maxsat", SolveOptions(extra={
         "maxsat.algorithm": "rc2", "maxsat.rc2.stratified": True, "maxsat.rc2.fork": fork}))
     assert (report.result.status, report.score) == (Status.OPTIMAL, 1)
+
+
+def test_every_highs_option_is_classed_and_every_classed_name_is_highs_own(tmp_path):
+    """HiGHS's options, as ``Highs.writeOptions`` lists them, are each passed on
+    (a search option or a tolerance) or refused with a reason of their own; a
+    name that is neither (a new HiGHS's) is refused unless at its default."""
+    highspy = pytest.importorskip("highspy")
+    from gridlang.linear.highs import OWN_OPTIONS, REFUSED_OPTIONS, SEARCH_OPTIONS, TIGHTER_ONLY, refusal
+
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.writeOptions(str(tmp_path / "options.txt"))
+    listed = {line.split("=")[0].strip() for line in (tmp_path / "options.txt").read_text().splitlines()
+              if "=" in line and not line.startswith("#")}
+    classed = SEARCH_OPTIONS | TIGHTER_ONLY | set(REFUSED_OPTIONS) | set(OWN_OPTIONS)
+    for name in classed:
+        assert h.getOptionType(name)[0] == highspy.HighsStatus.kOk, name
+    assert len(listed) > 80 and len(classed & listed) > 70
+    for name in listed - classed:  # HiGHS's files, report formats
+        assert refusal(name, "x", "") is not None and refusal(name, "", "") is None, name
+    assert refusal("some_option_of_a_later_highs", 1, 0).startswith("it is not among the options")
+    assert refusal("some_option_of_a_later_highs", 0, 0) is None
