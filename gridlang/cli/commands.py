@@ -85,7 +85,8 @@ def _cmd_solve(args) -> int:
     else:
         _write_pictures(args, report.model, report.solution)
     if report.interrupted:
-        print("interrupted: the answer above is the best found before Ctrl-C", file=sys.stderr)
+        print("interrupted: the answer above is the best found before Ctrl-C" if report.solution is not None
+              else "interrupted: Ctrl-C stopped the search before it found an answer", file=sys.stderr)
         return EXIT_INTERRUPTED
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
@@ -162,7 +163,9 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
     if res.status is Status.UNKNOWN and report.solution is None:
         within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
                   else " before the solver stopped at a limit of its own")
-        if res.stats.get("stopped") == "memory limit":
+        if report.interrupted:
+            within = " before Ctrl-C stopped the search"
+        elif res.stats.get("stopped") == "memory limit":
             within = " before the process reached the memory limit (--memory-limit)"
         lines.append(f"no solution found{within}, and none ruled out")
     elif res.stats.get("stopped") == "memory limit":
@@ -188,6 +191,8 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
             if edges:
                 lines.append(("edges that differ: " if not corners else "edges (between corners) that differ: ")
                              + "; ".join(edges))
+        elif report.interrupted:
+            lines.append("unique: not settled; Ctrl-C stopped the search for a second solution")
         else:
             lines.append("unique: not settled; the time limit ran out before the search for a second solution "
                          "ended")

@@ -157,3 +157,21 @@ def test_every_highs_option_is_classed_and_every_classed_name_is_highs_own(tmp_p
         assert refusal(name, "x", "") is not None and refusal(name, "", "") is None, name
     assert refusal("some_option_of_a_later_highs", 1, 0).startswith("it is not among the options")
     assert refusal("some_option_of_a_later_highs", 0, 0) is None
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "asp"])
+def test_a_search_stopped_by_ctrl_c_before_any_answer_says_so_not_the_time_limit(backend):
+    """A Ctrl-C (the deadline stopped, as :func:`gridlang.deadline.catch_interrupt`
+    stops it) before the first answer: the text names Ctrl-C, not a time limit
+    of 30 s that never ran out, nor a limit of the solver's own."""
+    from gridlang.cli.commands import _report_text
+    from gridlang.deadline import Deadline
+
+    deadline = Deadline(30)
+    deadline.stop()
+    report = solve(SPECS["standard"], DAILY_07, None, backend, SolveOptions(deadline=deadline))
+    assert report.interrupted and report.solution is None and report.result.status is Status.UNKNOWN
+    for limit in (30.0, None):
+        text = _report_text(report, limit)
+        assert "no solution found before Ctrl-C stopped the search, and none ruled out" in text
+        assert "time limit" not in text and "a limit of its own" not in text
