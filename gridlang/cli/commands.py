@@ -19,6 +19,7 @@ from ..plugins import Plugin, all_plugins, find_plugin
 
 from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
 from .options import _options, _params, missing_spec, settings_of
+from .outputs import solver_output_to_stderr
 from .why import explain_report, load_and_solve_forced, solve_forced, why_json, why_text, write_forced_pictures
 
 
@@ -37,7 +38,8 @@ def _cmd_solve(args) -> int:
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
-    with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
+    with solver_output_to_stderr(args.json), catch_interrupt(options.deadline), \
+            watch(options.deadline, options.memory_limit):
         read = time.perf_counter()
         try:
             data = _image_map(args, options.deadline, options.memory_limit) if args.image else None

@@ -10,7 +10,9 @@ input.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Iterator
 
 from ..errors import ParamError
@@ -71,3 +73,35 @@ def _same(a: str, b: str) -> bool:
         return os.path.samefile(a, b)
     except (OSError, ValueError):  # one does not exist (yet), or a name the system refuses
         return False
+
+
+@contextlib.contextmanager
+def solver_output_to_stderr(active: bool = True) -> Iterator[None]:
+    """Point file descriptor 1 at standard error while the solvers run (when ``active``).
+
+    ``--json`` promises one JSON document on standard output. A solver's log
+    asked for with ``--set`` (CP-SAT's ``log_to_stdout``, HiGHS's
+    ``log_to_console``, clingo's messages) is written by C++ straight to file
+    descriptor 1, past Python, and would come before the document; here it
+    goes to standard error, as every other message does. A process forked
+    meanwhile (the race's child) inherits the redirection.
+    """
+    if not active:
+        yield
+        return
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no standard output to keep
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        os.dup2(saved, 1)
+        os.close(saved)

@@ -106,12 +106,14 @@ def _cmd_hint(args) -> int:
     from ..why import render, solve_hints
     from .commands import _render, backend_text
     from .options import _options, _params, missing_spec
+    from .outputs import solver_output_to_stderr
 
     if args.spec is None and not args.url:
         raise missing_spec()
     options = _options(args)
     options.deadline = Deadline(args.time_limit, start=args.started)
-    with catch_interrupt(options.deadline), watch(options.deadline, options.memory_limit):
+    with solver_output_to_stderr(args.json), catch_interrupt(options.deadline), \
+            watch(options.deadline, options.memory_limit):
         before = options.deadline.elapsed()
         if args.url:
             from ..puzzlink import compile_url

@@ -151,3 +151,20 @@ def test_extra_fields_follow_the_documented_rule(capsys):
     for bad in ({"Retries": 1}, {"status": "DONE"}, {"decisions": {"wall": [[[-1, 0], 1]]}}, {"connectivity": 3}):
         with pytest.raises(jsonschema.ValidationError):
             check.validate(record | bad)
+
+
+def test_a_solver_log_asked_for_goes_to_stderr_and_json_stays_one_document():
+    """CP-SAT's ``log_to_stdout`` writes from C++ to file descriptor 1; with
+    ``--json`` it goes to standard error, and standard output is the document."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gridlang", "solve", str(REPO / "puzzles" / "horse.grid"),
+         "--map", str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"), "--budget", "12", "--backend", "cpsat",
+         "--json", "--set", "cpsat.log_to_stdout=true", "--set", "cpsat.log_search_progress=true"],
+        capture_output=True, text=True, timeout=120, cwd=REPO.parent)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["status"], answer["verified_score"]) == ("OPTIMAL", 66)
+    assert "Starting CP-SAT solver" in done.stderr and "CpSolverResponse summary" in done.stderr
