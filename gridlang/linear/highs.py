@@ -41,6 +41,8 @@ def check_highs_options(highspy: Any, options: Mapping[str, object]) -> None:
         if status != highspy.HighsStatus.kOk:
             raise BackendError(f"HiGHS has no option {name!r}")
         default = option_value(scratch, name)
+        if _names_a_file(name) and value != default:  # HiGHS opens a log file as the option is set
+            raise BackendError(f"HiGHS option {name!r} = {value!r} is refused: {FILES_REFUSED}")
         try:
             accepted = scratch.setOptionValue(name, value) == highspy.HighsStatus.kOk
         except TypeError:  # a value of no type HiGHS knows (a list, a dict)
@@ -106,6 +108,15 @@ OWN_OPTIONS: dict[str, str] = {
 """HiGHS options gridlang sets itself, refused at any value."""
 
 
+FILES_REFUSED = "HiGHS would read or write files of its own; `gridlang export` writes the model (LP, MPS)"
+"""Why HiGHS's options naming files are refused (:func:`_names_a_file`)."""
+
+
+def _names_a_file(name: str) -> bool:
+    """Whether HiGHS option ``name`` reads or writes a file, or shapes one."""
+    return name.startswith(("write_", "read_")) or name.endswith("_file") or name == "glpsol_cost_row_location"
+
+
 def refusal(name: str, value: object, default: object) -> str | None:
     """Why HiGHS option ``name`` set to ``value`` is refused, or None.
 
@@ -127,8 +138,8 @@ def refusal(name: str, value: object, default: object) -> str | None:
         return None
     if name in REFUSED_OPTIONS:
         return REFUSED_OPTIONS[name]
-    if name.startswith(("write_", "read_")) or name.endswith("_file") or name in ("glpsol_cost_row_location",):
-        return "HiGHS would read or write files of its own; `gridlang export` writes the model (LP, MPS)"
+    if _names_a_file(name):
+        return FILES_REFUSED
     return ("it is not among the options gridlang passes on to HiGHS (search, limits and console output, "
             "tolerances no looser than HiGHS's own): gridlang.linear.highs.SEARCH_OPTIONS lists them")
 

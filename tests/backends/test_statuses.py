@@ -155,6 +155,10 @@ def test_every_highs_option_is_classed_and_every_classed_name_is_highs_own(tmp_p
     assert len(listed) > 80 and len(classed & listed) > 70
     for name in listed - classed:  # HiGHS's files, report formats
         assert refusal(name, "x", "") is not None and refusal(name, "", "") is None, name
+    log = tmp_path / "highs.log"
+    with pytest.raises(BackendError, match="HiGHS would read or write files of its own"):
+        _solve("milp", {"milp.highs_options.log_file": str(log)})
+    assert not log.exists()  # refused before HiGHS opened it
     assert refusal("some_option_of_a_later_highs", 1, 0).startswith("it is not among the options")
     assert refusal("some_option_of_a_later_highs", 0, 0) is None
 
