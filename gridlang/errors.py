@@ -195,10 +195,22 @@ def _source_line(span: Span, source: str | None) -> str | None:
             source = Path(span.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-    lines = source.splitlines()
+    lines = one_line_end(source).split("\n")
     if 1 <= span.line <= len(lines):
-        return lines[span.line - 1]
+        return lines[span.line - 1].translate(_NOT_LINE_ENDS)
     return None
+
+
+def one_line_end(text: str) -> str:
+    """``text`` with its lines ending in ``\\n`` alone, as the parser and the
+    map readers count lines (``\\r\\n`` and a lone ``\\r`` become ``\\n``)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_NOT_LINE_ENDS = str.maketrans({c: " " for c in "\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+"""Characters that ``str.splitlines`` takes for line ends but the parser does
+not: shown as spaces, so that the echoed line is the one the location counts
+and the caret stays under its column."""
 
 
 def read_source(path: str | Path, error: type[GridlangError], what: str, limit: int | None = None) -> str:

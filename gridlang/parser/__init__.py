@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import ast
-from ..errors import GridlangError, GridSyntaxError, Span, read_source, too_long
+from ..errors import GridlangError, GridSyntaxError, Span, one_line_end, read_source, too_long
 from ..limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
 from ..nodes import field_names
 
@@ -107,7 +107,8 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     """Parse spec text.
 
     Args:
-        text: the whole ``.grid`` file.
+        text: the whole ``.grid`` file; its lines may end in ``\\n``,
+            ``\\r\\n`` or ``\\r`` (:func:`gridlang.errors.one_line_end`).
         path: the name used in error messages.
 
     Returns:
@@ -125,6 +126,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     from .reserved import reserved_declarations
     from .to_ast import _ToAst
 
+    text = one_line_end(text)
     raw = text.encode("utf-8", "surrogatepass")
     if len(raw) > MAX_SPEC_BYTES:
         raise too_long(raw, path, GridSyntaxError, "spec", MAX_SPEC_BYTES, len(raw))

@@ -502,3 +502,16 @@ def test_batch_workers_are_bounded(capsys):
         main(["batch", HORSE, DAILY, "--out", "r.jsonl", "--workers", "100000"])
     assert e.value.code == 1
     assert "argument --workers/-w: give a whole number from 1 to 256, not 100000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("first_end,end", [("\v", "\n"), ("\f", "\n"), ("\u2028", "\n"), ("", "\r"), ("", "\r\n")])
+def test_the_echoed_line_is_the_line_the_location_counts(tmp_path, capsys, first_end, end):
+    """Lines end in \\n, \\r\\n or a lone \\r (as in maps); a vertical tab, form
+    feed or Unicode line separator inside a line is shown as a space."""
+    spec = tmp_path / "odd.grid"
+    spec.write_bytes(f'puzzle "A" # a{first_end}b{end}tile white \'.\'{end}decide light: bool on wite{end}'
+                     .encode())
+    assert main(["check", str(spec)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"{spec}:3:23: error: unknown name 'wite'; did you mean 'white'?"
+    assert err[1:3] == ["    decide light: bool on wite", "                          ^^^^"]
