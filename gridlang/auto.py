@@ -86,18 +86,24 @@ class Features:
             batch's worker, the page's workers, a notebook after its first
             race): what the race of rule 4 buys, a solve that never imports
             it, is already spent.
+        wide: a row or the objective is beyond clingo's 32-bit integers
+            (:func:`gridlang.logic_program.beyond_clingo`).
     """
 
     objective: bool
     solutions: int
     cells: int = 0
     warm: bool = False
+    wide: bool = False
 
     @classmethod
     def of(cls, model: Model, options: SolveOptions) -> "Features":
         """The features of ``model`` solved with ``options``."""
+        from .logic_program import beyond_clingo
+
         return cls(objective=model.objective is not None, solutions=max(options.solutions, 1),
-                   cells=model.grid.size if model.grid is not None else 0, warm=cpsat_loaded())
+                   cells=model.grid.size if model.grid is not None else 0, warm=cpsat_loaded(),
+                   wide=beyond_clingo(model) is not None)
 
 
 def cpsat_loaded() -> bool:
@@ -150,9 +156,14 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
        without a model) and runs it alone: on 50 dailies in a batch, the
        race took 16.7 and 16.6 s against CP-SAT alone's 11.8 and 15.9 s.
 
+    0. Before all of them: a model beyond clingo's 32-bit integers (``wide``)
+       goes to ``cpsat``, which computes in 64 bits.
+
     Returns:
         Backend names, from :data:`SOLVERS`.
     """
+    if features.wide:
+        return ("cpsat",)
     if not features.objective:
         return ("asp",)
     if features.solutions != 1:

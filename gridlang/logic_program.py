@@ -306,6 +306,33 @@ def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) ->
     backend.add_minimize(0, [(atoms[v], sign * c) for c, v in terms])
 
 
+CLINGO_MAX = 2**31 - 1
+"""The largest weight, bound or sum of weights clingo computes: its weights
+are 32-bit (``weight_t``); a wider one is refused in conversion, and a sum past
+it wraps (a cost of 3,000,000,000 read back as -1,294,967,296)."""
+
+
+def beyond_clingo(model: Model) -> str | None:
+    """What of ``model`` is beyond :data:`CLINGO_MAX`, in words; None if nothing.
+
+    A row's or the objective's coefficients and constant are added up in
+    magnitude (the measure of :data:`gridlang.limits.MAX_ROW_MAGNITUDE`),
+    which bounds every weight, bound and sum clingo makes of them.
+    """
+    objective = model.objective
+    if objective is not None:
+        total = sum(abs(c) for c, _ in objective.terms) + abs(objective.constant)
+        if total > CLINGO_MAX:
+            return f"the objective's coefficients and constant add up to {total:,}"
+    for con in model.constraints:
+        if isinstance(con, Linear):
+            total = sum(abs(c) for c, _ in con.terms) + abs(con.rhs)
+            if total > CLINGO_MAX:
+                where = f" ({con.span.file}:{con.span.line})" if con.span else ""
+                return f"a row's coefficients and constant add up to {total:,}{where}"
+    return None
+
+
 class Program:
     """A model as a gringo program.
 
@@ -330,10 +357,15 @@ class Program:
         rules: the number of statements of the text, comments not counted.
 
     Raises:
-        BackendError: a constraint type the backend cannot lower.
+        BackendError: a constraint type the backend cannot lower, or a row
+            or objective beyond clingo's 32-bit integers (:func:`beyond_clingo`).
     """
 
     def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None, direct: bool = False):
+        wide = beyond_clingo(model)
+        if wide is not None:
+            raise BackendError(f"clingo computes weights and sums in 32-bit integers, and {wide}, beyond "
+                               f"{CLINGO_MAX:,}; the cpsat, milp and maxsat backends compute it exactly")
         self.model = model
         self.lazy: list[Connected] = []
         self.constant = 0

@@ -583,3 +583,26 @@ def test_program_counts_and_cuts_strategy_leaves_connectivity_out():
     assert reach.lazy == [] and len(cuts.lazy) == 1
     assert any(line.startswith("reach(K,V) :- reach(K,U)") for line in reach.text().splitlines())
     assert "reach(" not in cuts.text()
+
+
+@pytest.mark.parametrize("rule,map_text,words,answer", [
+    ("require count(pick) * 1000000000 * 3 >= 1", ".\n",
+     "a row's coefficients and constant add up to 3,000,000,001", None),
+    ("maximize value(pick)", "...\n", "the objective's coefficients and constant add up to 3,000,000,000",
+     3_000_000_000),
+])
+def test_weights_beyond_32_bits_are_refused_by_clingo_and_auto_takes_cpsat(tmp_path, rule, map_text, words, answer):
+    """clingo's weights are 32-bit: 3,000,000,000 was refused in conversion
+    (OverflowError, "this is a bug") or wrapped to -1,294,967,296."""
+    from gridlang.backend import SolveOptions, Status
+    from gridlang.errors import BackendError
+
+    spec = tmp_path / "wide.grid"
+    spec.write_text(f"puzzle \"W\"\ntile a '.' value 1000000000\ndecide pick: bool on all\n{rule}\n")
+    (tmp_path / "m.txt").write_text(map_text)
+    with pytest.raises(BackendError, match=f"clingo computes weights and sums in 32-bit integers, and {words}"):
+        pipeline.solve(spec, tmp_path / "m.txt", None, "asp", SolveOptions())
+    report = pipeline.solve(spec, tmp_path / "m.txt", None, "auto", SolveOptions())
+    assert report.result.stats["chosen"] == "cpsat" and report.result.status is Status.OPTIMAL
+    if answer is not None:
+        assert report.result.objective == answer
