@@ -1,5 +1,5 @@
 """``python -m gridlang``: the command line."""
 
-from .cli import entry
+from .console import entry
 
 entry()

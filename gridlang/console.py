@@ -1,0 +1,31 @@
+"""The ``gridlang`` console script and ``python -m gridlang``.
+
+Python raises ``KeyboardInterrupt`` wherever a Ctrl-C lands, and while the
+command line's modules are imported (its first tenth of a second) that was
+a traceback and an exit by the signal. From this module's import on, a
+Ctrl-C ends the command with ``interrupted`` and exit code 130
+(:data:`~gridlang.cli.exits.EXIT_INTERRUPTED`) until :func:`entry` hands
+over to :func:`gridlang.cli.main`, which meets a Ctrl-C with the command's
+deadline (the best answer so far, then 130).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def _interrupted_while_loading(signum, frame) -> None:
+    sys.stderr.write("interrupted\n")
+    raise SystemExit(130)
+
+
+signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+from .cli import entry as _entry  # noqa: E402 - after the handler: this import is what it covers
+
+
+def entry() -> None:
+    """Run the command line (:func:`gridlang.cli.entry`), Ctrl-C being Python's ``KeyboardInterrupt`` again."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    _entry()
