@@ -114,6 +114,35 @@ SMALL_CELLS = 500
 """Grids below this many cells get ``lsu.phases = soft`` and ``lsu.start =
 mgh`` under ``auto``: the largest daily has 441 cells, the weeklies 529 to 625."""
 
+SOLVER_PACKAGES = {"cryptosat": ("cms_present", "the Python package 'pycryptosat' (pip install pycryptosat)"),
+                   "ergo": ("ergo_present", "a build of PySAT with Ergo (not built on Windows)")}
+"""PySAT's SAT solvers that need more than PySAT's own wheel: family -> (the
+flag of :mod:`pysat.solvers` saying it is there, what is missing)."""
+
+NO_ASSUMPTIONS = ("kissat404",)
+"""PySAT's SAT solver families that ignore assumptions. On python-sat 1.9.dev17,
+given ``[[1, 2], [-1, 3]]``, ``solve(assumptions=[-1, -2])`` and
+``solve(assumptions=[1, -3])`` answer True on Kissat 4.0.4, with the warning
+"Kissat does not support assumptions. The assumptions parameter will be
+ignored.", and False on every other family of ``SolverNames`` (CaDiCaL
+1.0.3, 1.5.3, 1.9.5 and 3.0.0, Ergo, Gluecard 3 and 4, Glucose 3, 4 and 4.2,
+Lingeling, MapleChrono, MapleCM, MapleSAT, MergeSat 3, Minicard, MiniSat 2.2,
+MiniSat-GH, MiniSat-EP). The linear search bounds the cost by an assumption
+and RC2 relaxes its cores by them: under RC2, Kissat ended in "RC2 reports the
+objective 129, but its answer scores 1", and the linear search had not ended
+after 120 s."""
+
+NOT_INCREMENTAL = ("kissat404",)
+"""PySAT's SAT solver families that cannot take a clause after a call: Kissat
+4.0.4 aborts the process ("kissat: fatal error: calling 'kissat_add':
+incremental solving not supported"). Every algorithm here adds its cuts
+between calls."""
+
+NO_LIMITED_SOLVE = ("lingeling",)
+"""PySAT's SAT solver families without ``solve_limited``, which
+:func:`gridlang.deadline.run_sat` and RC2 call: Lingeling raises
+NotImplementedError ("Limited solve is currently unsupported by Lingeling.")."""
+
 
 @dataclass(frozen=True)
 class LsuSettings(Settings):
@@ -256,7 +285,12 @@ class MaxSatSettings(Settings):
     window: bool = True
 
     def check(self, backend: str) -> None:
-        """Refuse an unknown algorithm, SAT solver or cardinality encoding, and limits below 1.
+        """Refuse an unknown algorithm, SAT solver or cardinality encoding, and limits below 1;
+        and a SAT solver whose package is missing (:data:`SOLVER_PACKAGES`), that
+        ignores the assumptions the linear search or RC2 solves under
+        (:data:`NO_ASSUMPTIONS`), that cannot take the cuts between calls
+        (:data:`NOT_INCREMENTAL`) or that has no limited solve
+        (:data:`NO_LIMITED_SOLVE`), before any solver is made.
 
         Raises:
             BackendError: the first value refused, in one sentence.
@@ -265,15 +299,32 @@ class MaxSatSettings(Settings):
             raise BackendError(f"unknown MaxSAT algorithm {self.algorithm!r}; choose auto, lsu or rc2")
         if self.lsu.phases not in ("auto", "soft", "none"):
             raise BackendError(f"setting 'lsu.phases': unknown phases {self.lsu.phases!r}; choose auto, soft or none")
+        import pysat.solvers
         from pysat.solvers import SolverNames
 
-        known = sorted({n for family in vars(SolverNames).values() if isinstance(family, tuple) for n in family})
+        families = {n: family for family, names in vars(SolverNames).items() if isinstance(names, tuple)
+                    for n in names}
+        known = sorted(families)
         solvers = [("lsu.solver", self.lsu.solver), ("rc2.solver", self.rc2.solver), ("sat.solver", self.sat.solver)]
         if self.lsu.start not in ("auto", "none"):
             solvers.append(("lsu.start", self.lsu.start))
         for key, name in solvers:
             if name not in known:
                 raise BackendError(f"setting {key!r}: PySAT has no SAT solver {name!r}; it has {', '.join(known)}")
+            family = families[name]
+            flag, needs = SOLVER_PACKAGES.get(family, (None, ""))
+            if flag is not None and not getattr(pysat.solvers, flag, True):
+                raise BackendError(f"setting {key!r}: SAT solver {name!r} needs {needs}, which is missing")
+            if family in NO_ASSUMPTIONS and key != "sat.solver":
+                algorithm = "RC2" if key == "rc2.solver" else "the linear search (lsu)"
+                raise BackendError(f"setting {key!r}: {algorithm} solves under assumptions, which PySAT's {name!r} "
+                                   f"ignores; choose a solver with assumptions, such as g4 or cadical195")
+            if family in NOT_INCREMENTAL:
+                raise BackendError(f"setting {key!r}: the cut loop adds clauses between calls, which PySAT's "
+                                   f"{name!r} cannot take; choose another solver, such as g3 or cadical195")
+            if family in NO_LIMITED_SOLVE:
+                raise BackendError(f"setting {key!r}: this backend calls PySAT's solve_limited, which {name!r} "
+                                   f"lacks; choose another solver, such as g4 or cadical195")
         if self.lsu.start not in ("auto", "none") and not sat_interruptible(self.lsu.start):
             raise BackendError(f"setting 'lsu.start': PySAT cannot interrupt {self.lsu.start!r}; "
                                f"choose one it can, such as mgh or g4")
