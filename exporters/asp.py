@@ -110,18 +110,23 @@ class AspSettings(Settings):
     def check(self, backend: str) -> None:
         """Refuse the clingo options that change what its answers mean (:data:`REFUSED_OPTIONS`).
 
+        clingo takes any unambiguous beginning of an option's name for the
+        option (``--enum`` for ``--enum-mode``), so a name that begins one of
+        :data:`REFUSED_OPTIONS` is refused as that option would be.
+
         Raises:
             BackendError: the first such option, with the reason.
         """
         for key, value in self.options.items():
-            name = _LONG_NAMES.get(key, key)
-            refused = REFUSED_OPTIONS.get(name)
-            if refused is None:
-                continue
-            allowed, why = refused
-            if str(value).lower() not in allowed:
-                raise BackendError(f"clingo option '--{name}={value}' is refused: {why}"
-                                   if value is not True else f"clingo option '--{name}' is refused: {why}")
+            given = str(key).lstrip("-")
+            name = _LONG_NAMES.get(given, given)
+            names = [name] if name in REFUSED_OPTIONS else [n for n in REFUSED_OPTIONS if n.startswith(name)]
+            for full in names if len(name) > 1 or name in REFUSED_OPTIONS else ():
+                allowed, why = REFUSED_OPTIONS[full]
+                if str(value).lower() not in allowed:
+                    read = f" (clingo takes '--{name}' for it)" if full != name else ""
+                    shown = f"--{full}" if value is True else f"--{full}={value}"
+                    raise BackendError(f"clingo option '{shown}'{read} is refused: {why}")
 
 
 REFUSED_OPTIONS: dict[str, tuple[frozenset[str], str]] = {

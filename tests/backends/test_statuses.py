@@ -79,6 +79,11 @@ def test_a_cpsat_conflict_limit_with_several_workers_is_refused():
     ("asp", {"asp.options.project": "auto"}, "clingo option '--project=auto' is refused"),
     ("asp", {"asp.options.opt-mode": "ignore"}, "clingo option '--opt-mode=ignore' is refused"),
     ("asp", {"asp.options.supp-models": True}, "clingo option '--supp-models' is refused"),
+    ("asp", {"asp.options.enum": "cautious"},
+     "clingo option '--enum-mode=cautious' (clingo takes '--enum' for it) is refused: its answer would be"),
+    ("asp", {"asp.options.no-ufs": True}, "clingo option '--no-ufs-check' (clingo takes '--no-ufs' for it)"),
+    ("asp", {"asp.options.supp": True}, "clingo option '--supp-models' (clingo takes '--supp' for it)"),
+    ("asp", {"asp.options.mode": "1"}, "clingo option '--models=1' (clingo takes '--mode' for it)"),
     ("auto", {"asp.options.enum-mode": "cautious"}, "clingo option '--enum-mode=cautious' is refused"),
     ("milp", {"milp.highs_options.objective_bound": -70.0},
      "HiGHS option 'objective_bound' = -70.0 is refused: HiGHS prunes every answer past it"),
@@ -107,6 +112,7 @@ def test_settings_that_change_what_answers_mean_are_refused_by_name(backend, set
 
 @pytest.mark.parametrize("backend,settings", [
     ("asp", {"asp.options.enum-mode": "record"}), ("asp", {"asp.options.solve-limit": "100000"}),
+    ("asp", {"asp.options.enum": "record"}),
     ("milp", {"milp.highs_options.mip_feasibility_tolerance": 1e-6}),
     ("milp", {"milp.highs_options.dual_feasibility_tolerance": 1e-9}),
     ("milp", {"milp.highs_options.small_matrix_value": 1e-9}),
