@@ -40,8 +40,12 @@ _BUILTINS = {"values": ("values(c)", ast.ValuesOf), "direction": ("direction(c)"
              "distance": ("distance(p, q)", ast.Distance)}
 """The calls that are constructs of the language, by name: how they are written, and their node."""
 
-MAX_EXPANSION = 200_000
-"""The most AST nodes one statement may grow to through lets."""
+MAX_EXPANSION = 50_000
+"""The most AST nodes the statements of a spec may grow to through lets, all
+together (a shipped spec: 412 at most, Geradeweg). Each statement bounded
+alone by 200,000, a spec of many took a minute to expand, past any time
+limit (12 uses of a chain of 15 lets that each double the last: 800,000
+nodes); 50,000 take about 1.5 s."""
 
 _RULE_NODES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath)
 """Relations that stand as rules of their own (the parser makes them so when written in place)."""
@@ -61,7 +65,7 @@ def expand_lets(statements: list, source: str) -> list:
     Raises:
         SemanticError: a let that refers to itself, a call with the wrong
             number of arguments, a name a let cannot see, an expansion past
-            :data:`MAX_EXPANSION` nodes or too deep to follow; MultipleErrors
+            :data:`MAX_EXPANSION` nodes in all or too deep to follow; MultipleErrors
             for several.
     """
     lets: dict[str, ast.Let] = {}
@@ -77,14 +81,20 @@ def expand_lets(statements: list, source: str) -> list:
         if isinstance(st, (ast.Let, ast.Tile, ast.Param, ast.Puzzle, ast.Connectivity)):
             out.append(st)
             continue
-        expander.size = 0
+        before = expander.size
         try:
             out.append(expander.walk(st, frozenset(), False))
         except (_TooLarge, RecursionError) as e:
-            grows = (f"grows past {MAX_EXPANSION:,} nodes" if isinstance(e, _TooLarge) else
-                     "nests deeper than gridlang follows")
-            expander.report(f"through its lets this statement {grows}; name a region or split the rule", st.span)
-            out.append(st)
+            if isinstance(e, RecursionError):
+                expander.report("through its lets this statement nests deeper than gridlang follows; name a "
+                                "region or split the rule", st.span)
+                out.append(st)
+                continue
+            grows = ("this statement grows" if before == 0 else
+                     f"the statements so far grow, {before:,} nodes before this one,")
+            expander.report(f"through their lets {grows} past {MAX_EXPANSION:,} nodes, the most gridlang expands "
+                            "in a spec; name a region or use fewer copies of the let", st.span)
+            raise_all(expander.errors)
     raise_all(expander.errors)
     return out
 

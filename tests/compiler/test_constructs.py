@@ -424,3 +424,19 @@ def test_lets_nested_too_deep_are_refused_at_the_rule():
     assert "through its lets this statement nests deeper than gridlang follows" in errors[0][2]
     two = "let a(p) = " + "not " * 60 + "x[p]\nlet b(p) = " + "not " * 60 + "a(p)\nrequire for each cell p: b(p)\n"
     assert "nested more than 100 levels deep" in _errors(head + two)[0][2]
+
+
+def test_copies_of_lets_are_counted_over_the_whole_spec():
+    """Each statement within bounds alone, many together: refused at the one
+    that crosses MAX_EXPANSION, before the time goes (12 uses of a chain of
+    15 doubling lets took a minute past a 3 s limit)."""
+    from gridlang.parser.lets import MAX_EXPANSION
+
+    head = "tile cell '.'\ndecide x: bool on all\nlet a0 = x\n"
+    chain = "".join(f"let a{k} = a{k - 1} and a{k - 1}\n" for k in range(1, 15))
+    uses = "".join(f"require count(a14) >= {k}\n" for k in range(12))
+    errors = _errors(head + chain + uses)
+    assert len(errors) == 1 and errors[0][:2] == (21, 9)  # the fourth use: three made 3 x 16,386 nodes
+    assert (f"through their lets the statements so far grow, 49,157 nodes before this one, past "
+            f"{MAX_EXPANSION:,} nodes") in errors[0][2]
+    assert _errors(head + chain + uses.splitlines(keepends=True)[0]) == []
