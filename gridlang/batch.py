@@ -149,7 +149,11 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
     """Map files: each file as given, each directory's map files sorted by name.
 
     Raises:
-        MapError: a path that does not exist.
+        MapError: a path that does not exist, or that is neither a file nor
+            a directory (a named pipe, a device): the batch reads a map's
+            header before it solves the map, and a pipe's reader waits for
+            a writer, so one such name held up every map (a directory's
+            are left out, as any file that is not a map is).
     """
     out: list[str] = []
     for p in paths:
@@ -157,8 +161,11 @@ def expand(paths: Iterable[str | Path]) -> list[str]:
         if path.is_dir():
             out.extend(str(f) for f in sorted(path.iterdir())
                        if f.suffix in MAP_SUFFIXES and f.name != "manifest.json" and f.is_file())
-        elif path.exists():
+        elif path.is_file():
             out.append(str(path))
+        elif path.exists():
+            raise MapError("not a regular file (a named pipe or a device): a batch reads its maps from files",
+                           Span(str(p), 1, 1))
         else:
             raise MapError("no such map file or directory", Span(str(p), 1, 1))
     return list(dict.fromkeys(out))

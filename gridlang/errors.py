@@ -191,6 +191,8 @@ def _error_key(e: GridlangError) -> tuple:
 
 def _source_line(span: Span, source: str | None) -> str | None:
     if source is None:
+        if not os.path.isfile(span.file):  # a pipe's reader would wait for a writer; a device need not end
+            return None
         try:
             source = Path(span.file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

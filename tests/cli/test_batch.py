@@ -466,3 +466,17 @@ def test_ctrl_c_stops_generate_on_the_pool_with_every_printed_puzzle_whole(tmp_p
     made = [json.loads(line) for line in stdout.splitlines()]  # every line a whole puzzle
     assert stderr.endswith(f"interrupted after {len(made)} of 4 puzzles\n") and "Traceback" not in stderr
     assert len(processes) >= 2 and not psutil.wait_procs(processes, timeout=5)[1]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_named_pipe_among_the_maps_is_refused_at_once_not_waited_for(tmp_path, capsys):
+    """Its header was read in the parent before any map was solved, and the
+    read waited for a writer: the batch stalled with nothing written."""
+    fifo = tmp_path / "b.txt"
+    os.mkfifo(fifo)
+    out = tmp_path / "r.jsonl"
+    started = time.monotonic()
+    code = main(["batch", str(SPEC), str(DAILIES[1]), str(fifo), "--out", str(out)])
+    assert time.monotonic() - started < 60
+    assert code == 1 and not out.exists()
+    assert capsys.readouterr().err.startswith(f"{fifo}:1:1: error: not a regular file (a named pipe or a device)")
