@@ -140,7 +140,9 @@ class CpSatSettings(Settings):
     parameter ``NAME`` (``--set cpsat.num_workers=4``), checked against
     CP-SAT's parameter proto (``SatParameters``) before solving and set on
     every solver run after gridlang's own choices (workers, time limit,
-    log), which it overrides; except ``cpsat.window``, gridlang's own.
+    log), which it overrides; except ``cpsat.window``, gridlang's own. An
+    enum parameter takes its value's name, in any case, or number
+    (``--set cpsat.search_branching=fixed_search``).
 
     Attributes:
         parameters: parameter name -> value.
@@ -157,7 +159,7 @@ class CpSatSettings(Settings):
 
         Raises:
             BackendError: CP-SAT has no such parameter, or refuses the
-                value's type.
+                value's type, or an enum parameter has no such value.
         """
         prefix = backend + "."
         given = {k[len(prefix):]: v for k, v in extra.items() if k.startswith(prefix)}
@@ -170,7 +172,8 @@ class CpSatSettings(Settings):
         """Set every parameter on a scratch ``SatParameters``.
 
         Raises:
-            BackendError: an unknown parameter, or a value of a type it does not take.
+            BackendError: an unknown parameter, a value of a type it does not take, or
+                an enum parameter's value that is none of its names or numbers.
         """
         if not isinstance(self.window, bool):
             raise BackendError(f"backend {backend!r}: setting 'window' takes true or false, not {self.window!r}")
@@ -189,6 +192,9 @@ class CpSatSettings(Settings):
                 raise BackendError(f"CP-SAT parameter {name!r} is a list; --set gives only "
                                    f"{', '.join(sorted(_REPEATED))}, as names separated by commas, "
                                    f"not {value!r}")
+            if fields[name].enum_type is not None:
+                _enum_number(name, value, {v.name: v.number for v in fields[name].enum_type.values})
+                continue
             try:
                 _set_parameter(scratch, name, value)
             except (AttributeError, TypeError, ValueError) as e:
@@ -954,15 +960,39 @@ _REPEATED = frozenset({"subsolvers", "extra_subsolvers", "ignore_subsolvers", "f
 def _set_parameter(params, name: str, value: object) -> None:
     """Set CP-SAT parameter ``name`` on a fresh ``params``; one of :data:`_REPEATED`
     from a comma-separated string (``--set cpsat.subsolvers=max_lp,core`` runs
-    those two full-problem workers instead of the default portfolio).
+    those two full-problem workers instead of the default portfolio); an enum
+    of ``cp_model_helper.SatParameters`` from its value's name or number
+    (:func:`_enum_number`).
 
     Raises:
         TypeError, ValueError, AttributeError: the proto refuses the value.
+        BackendError: an enum parameter has no such value.
     """
     if name in _REPEATED:
         getattr(params, name).extend(item.strip() for item in str(value).split(",") if item.strip())
-    else:
-        setattr(params, name, value)
+        return
+    kind = type(getattr(params, name))
+    members = getattr(kind, "__members__", None)
+    if members is not None:
+        value = kind(_enum_number(name, value, {key: int(member) for key, member in members.items()}))
+    setattr(params, name, value)
+
+
+def _enum_number(name: str, value: object, numbers: Mapping[str, int]) -> int:
+    """The number of ``value`` (a name, in any case, or a number) among ``numbers``,
+    the values of CP-SAT's enum parameter ``name`` (name -> number, in the proto's order).
+
+    Raises:
+        BackendError: ``value`` is none of the names or numbers.
+    """
+    if isinstance(value, str):
+        by_name = {key.upper(): number for key, number in numbers.items()}
+        if value.strip().upper() in by_name:
+            return by_name[value.strip().upper()]
+    elif isinstance(value, int) and not isinstance(value, bool) and value in numbers.values():
+        return value
+    raise BackendError(f"CP-SAT parameter {name!r} takes one of {', '.join(numbers)} (or their numbers), "
+                       f"not {value!r}")
 
 
 def _log_to_stderr(line: str) -> None:
