@@ -216,8 +216,9 @@ class Engine:
         """Read a URL into the spec's text map.
 
         Raises:
-            UrlError: a flag the format does not declare, or a body that its
-                encodings cannot read, located in the URL.
+            UrlError: a flag the format does not declare, a body that its
+                encodings cannot read, or one that ends before a parameter
+                the spec has no default for, located in the URL.
         """
         layout = Layout(link.cols, link.rows, self.frame)
         params = self._flags(link)
@@ -234,6 +235,9 @@ class Engine:
                 continue
             if part.ptype is not None:
                 if item.encoding != "size" and body.at_end():
+                    if self.sym.params[item.place].default is None:
+                        raise body.error(f"the URL ends before it gives {item.place!r}, which {self.name} "
+                                         f"has no default for")
                     continue  # absent: the parameter keeps its default
                 values, _ = enc.decode(body, 1, part)
                 params[item.place] = values[0]

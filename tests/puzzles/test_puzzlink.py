@@ -371,3 +371,19 @@ def test_yajilins_grey_clue_flag_is_read_solved_and_written_back(tmp_path, capsy
                      "--output", str(out)]) == 0
     # pzprjs's encoder ends a URL whose last character is not a letter or a digit with '/'.
     assert out.read_text(encoding="utf-8").strip() == YAJILIN_GREY_URL + "/"
+
+
+@pytest.mark.parametrize("url,name,spec", [
+    ("https://puzz.link/p?easyasabc/6/6", "n", "easyasabc.grid"),
+    ("https://puzz.link/p?snakeegg/5/5/a0a0l4a2f", "sizes", "snake_eggs.grid"),
+])
+def test_a_url_that_ends_before_a_parameter_without_default_is_refused_in_the_url(capsys, url, name, spec):
+    """``import`` took it (no header for the parameter) and ``solve`` then blamed
+    the bundled spec's ``param`` line; a URL ending before a parameter that has a
+    default (Star Battle's stars) keeps the default."""
+    assert cli.main(["import", url]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"--url:1:{len(url) + 1}: error: the URL ends before it gives {name!r}, which {spec} has no default for"
+    assert err[1:] == ["    " + url, " " * (4 + len(url)) + "^"]
+    assert cli.main(["import", "https://puzz.link/p?starbattle/6/6"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:3] == ["......", "......"]  # no header: stars keeps 1
