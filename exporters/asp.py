@@ -120,8 +120,11 @@ class AspSettings(Settings):
         for key, value in self.options.items():
             given = str(key).lstrip("-")
             name = _LONG_NAMES.get(given, given)
-            names = [name] if name in REFUSED_OPTIONS else [n for n in REFUSED_OPTIONS if n.startswith(name)]
-            for full in names if len(name) > 1 or name in REFUSED_OPTIONS else ():
+            if name in REFUSED_OPTIONS:
+                names = [name]
+            else:  # what clingo would take it for; a one-letter name is a short option, never a beginning
+                names = [n for n in REFUSED_OPTIONS if n.startswith(name)] if len(name) > 1 else []
+            for full in names:
                 allowed, why = REFUSED_OPTIONS[full]
                 if str(value).lower() not in allowed:
                     read = f" (clingo takes '--{name}' for it)" if full != name else ""

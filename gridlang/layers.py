@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import MapError, Span
+from .errors import MapError, Span, one_line_end
 from .grid import Token
 from .lazy_regex import LazyRegex
 from .maps import COMMENT, GRID_MARKER, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
@@ -127,7 +127,7 @@ def read_layered(path: str, text: str) -> MapData | None:
 
 
 def _lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return one_line_end(text).split("\n")
 
 
 def _grid_start(lines: list[str]) -> int | None:

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Callable, Mapping
 from . import ast
 from .checker import Symbols
 from .clues import misfit
-from .errors import GridlangError, MapError, Span, load_json, raise_all, read_source
+from .errors import GridlangError, MapError, Span, load_json, one_line_end, raise_all, read_source
 from .grid import Grid
 from .lazy_regex import LazyRegex
 from .limits import MAX_CELLS, MAX_COLS, MAX_MAP_BYTES, MAX_RECORD_KEYS, MAX_ROWS
@@ -225,7 +225,7 @@ def size_problem(widths: list[int]) -> tuple[str, int, int] | None:
 
 
 def _read_text(path: str, text: str) -> MapData:
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = one_line_end(text).split("\n")
     params: dict[str, tuple[str, Span]] = {}
     keys: dict[str, Span] = {}
     variant: tuple[str, Span] | None = None
@@ -575,7 +575,7 @@ def _check_comments(symbols: Symbols, data: MapData) -> None:
     if name is None:
         return
     line = data.comments[0]
-    text = data.source.replace("\r\n", "\n").replace("\r", "\n").split("\n")[line - 1]
+    text = one_line_end(data.source).split("\n")[line - 1]
     more = len(data.comments) - 1
     others = f" (and {more} more line{'s' if more > 1 else ''} like it)" if more else ""
     raise data.error(

@@ -107,7 +107,6 @@ OWN_OPTIONS: dict[str, str] = {
 }
 """HiGHS options gridlang sets itself, refused at any value."""
 
-
 FILES_REFUSED = "HiGHS would read or write files of its own; `gridlang export` writes the model (LP, MPS)"
 """Why HiGHS's options naming files are refused (:func:`_names_a_file`)."""
 
@@ -138,8 +137,6 @@ def refusal(name: str, value: object, default: object) -> str | None:
         return None
     if name in REFUSED_OPTIONS:
         return REFUSED_OPTIONS[name]
-    if _names_a_file(name):
-        return FILES_REFUSED
     return ("it is not among the options gridlang passes on to HiGHS (search, limits and console output, "
             "tolerances no looser than HiGHS's own): gridlang.linear.highs.SEARCH_OPTIONS lists them")
 

@@ -90,10 +90,9 @@ def expand_lets(statements: list, source: str) -> list:
                                 "region or split the rule", st.span)
                 out.append(st)
                 continue
-            grows = ("this statement grows" if before == 0 else
-                     f"the statements so far grow, {before:,} nodes before this one,")
-            expander.report(f"through their lets {grows} past {MAX_EXPANSION:,} nodes, the most gridlang expands "
-                            "in a spec; name a region or use fewer copies of the let", st.span)
+            expander.report(f"through their lets this statement and those before it grow past {MAX_EXPANSION:,} "
+                            f"nodes ({before:,} before it), the most gridlang expands in a spec; name a region or "
+                            "use fewer copies of the lets", st.span)
             raise_all(expander.errors)
     raise_all(expander.errors)
     return out

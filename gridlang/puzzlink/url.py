@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from ..errors import GridlangError, Span
+from ..errors import GridlangError, Span, one_line_end
 from ..nodes import node
 
 SOURCE = "--url"
@@ -194,7 +194,7 @@ def url_line(text: str) -> tuple[int, int, str] | None:
         ``(line, column, url)``: the URL's line and first column (1-based)
         and the URL, or None when the file holds no URL.
     """
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+    for number, line in enumerate(one_line_end(text).split("\n"), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         m = _URL_LINE.match(line)

@@ -437,6 +437,9 @@ def test_copies_of_lets_are_counted_over_the_whole_spec():
     uses = "".join(f"require count(a14) >= {k}\n" for k in range(12))
     errors = _errors(head + chain + uses)
     assert len(errors) == 1 and errors[0][:2] == (21, 9)  # the fourth use: three made 3 x 16,386 nodes
-    assert (f"through their lets the statements so far grow, 49,157 nodes before this one, past "
-            f"{MAX_EXPANSION:,} nodes") in errors[0][2]
+    assert (f"through their lets this statement and those before it grow past {MAX_EXPANSION:,} nodes "
+            "(49,157 before it)") in errors[0][2]
     assert parse_spec(head + chain + uses.splitlines(keepends=True)[0], "s.grid").statements  # one use is taken
+    one = _errors(head + chain + "let a15 = a14 and a14\nlet a16 = a15 and a15\nrequire count(a16) >= 1\n")
+    assert [e[:2] for e in one] == [(20, 9)]
+    assert f"this statement and those before it grow past {MAX_EXPANSION:,} nodes (2 before it)" in one[0][2]
