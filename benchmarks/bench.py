@@ -27,9 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-from gridlang.backend import SolveOptions, get_backend
-from gridlang.errors import GridlangError
-from gridlang.pipeline import load, solve_model
+from gridlang.core.errors import GridlangError
+from gridlang.ir.backend import SolveOptions, get_backend
+from gridlang.solving.pipeline import load, solve_model
 
 # The data and specs of this checkout; gridlang itself is the installed
 # package (a checkout's gridlang/ lacks the exporters installed inside it).

@@ -201,8 +201,8 @@ def _verify(rows: list[str], passable: list[tuple[int, int]], adj: list[list[int
 
 def solve_gridlang(path: Path, budget: int) -> tuple[int, int]:
     """The gridlang MILP path, parse to verified answer: ``(score, cut_rounds)``."""
-    from gridlang.backend import SolveOptions
-    from gridlang.pipeline import solve
+    from gridlang.ir.backend import SolveOptions
+    from gridlang.solving.pipeline import solve
 
     report = solve(SPEC, path, {"budget": str(budget)}, backend="milp", options=SolveOptions(time_limit=120))
     if report.result.status.value != "OPTIMAL":

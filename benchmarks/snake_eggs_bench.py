@@ -22,8 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from gridlang.backend import SolveOptions, backend_class, backend_names
-from gridlang.pipeline import solve
+from gridlang.ir.backend import SolveOptions, backend_class, backend_names
+from gridlang.solving.pipeline import solve
 
 SPEC = "puzzles/snake_eggs.grid"
 ROOT = Path("puzzles/instances/snake_eggs")

@@ -95,7 +95,7 @@ def tools(time_limit: float, genres: set[str] | None = None) -> None:
 
 def generate(budget: float, cap: float) -> None:
     import gridlang
-    from gridlang.errors import GridlangError
+    from gridlang.core.errors import GridlangError
 
     print("| genre | size | puzzles | seconds | puzzles per minute | clues (median) |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -181,8 +181,8 @@ def code(lines: list[str], old: str) -> str:
 
 def genres_table(names: list[str], root: Path = ROOT) -> str:
     """The gallery's table of genres (see the module's docstring)."""
-    from gridlang import ast
-    from gridlang.parser import parse_file
+    from gridlang.language import ast
+    from gridlang.language.parser import parse_file
 
     rows = ["| genre | lines of rules | decisions | instances |", "| --- | --- | --- | --- |"]
     for name in names:

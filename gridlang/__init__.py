@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-__version__ = "0.1.0"
+from gridlang.core.version import VERSION as __version__  # noqa: E402 - the face names it
 
 IMPORTED = time.perf_counter()
 """When this process imported gridlang (``time.perf_counter``): the
@@ -78,7 +78,7 @@ _API = ("load_spec", "bundled", "bundled_specs", "bundled_map", "bundled_maps", 
 
 def __getattr__(name: str):
     if name in _API:
-        from . import api
+        from gridlang import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'gridlang' has no attribute {name!r}")

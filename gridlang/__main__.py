@@ -1,5 +1,5 @@
 """``python -m gridlang``: the command line."""
 
-from .console import entry
+from gridlang.console import entry
 
 entry()

@@ -22,7 +22,7 @@ def _interrupted_while_loading(signum, frame) -> None:
 
 signal.signal(signal.SIGINT, _interrupted_while_loading)
 
-from .cli import entry as _entry  # noqa: E402 - after the handler: this import is what it covers
+from gridlang.cli import entry as _entry  # noqa: E402 - after the handler: this import is what it covers
 
 
 def entry() -> None:

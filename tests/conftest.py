@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from gridlang.backend import backend_names
+from gridlang.ir.backend import backend_names
 
 
 def pytest_configure(config) -> None:

@@ -14,9 +14,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from PIL import Image, ImageDraw, ImageFont
-
 from horse_data import REPO
+from PIL import Image, ImageDraw, ImageFont
 
 
 def screens_folder() -> Path | None:

@@ -1,21 +1,21 @@
 """Tiny hand-built IR models and brute-force counts, shared by the backend tests; tiny specs judged by the
 interpreter and their located errors, shared by the language tests.
 
-The brute force reads the rules of :class:`gridlang.ir.Connected` directly
+The brute force reads the rules of :class:`gridlang.ir.model.Connected` directly
 (every root in, every member reached from some root; without roots one
 piece; the empty set is connected), independently of the encodings under test.
 """
 
 from __future__ import annotations
 
-from gridlang.checker import check
-from gridlang.errors import GridlangError, MultipleErrors
-from gridlang.grid import Grid
+from gridlang.core.errors import GridlangError, MultipleErrors
+from gridlang.core.grid import Grid
+from gridlang.formats.maps import build_grid, parse_map
+from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
-from gridlang.ir import Model, Var
-from gridlang.maps import build_grid, parse_map
-from gridlang.params import resolve_params
-from gridlang.parser import parse_spec
+from gridlang.ir.model import Model, Var
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 
 def grid_of(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
@@ -35,7 +35,7 @@ def cell_model(grid: Grid, constraints, objective=None, extra: int = 0, name: st
 def reached(grid: Grid, cells: set[int], starts) -> set[int]:
     """The cells of ``cells`` reachable from ``starts`` inside ``cells``.
 
-    Written apart from :meth:`gridlang.grid.Grid.reach` on purpose: the
+    Written apart from :meth:`gridlang.core.grid.Grid.reach` on purpose: the
     brute-force counts are the reference the product is checked against.
     """
     seen = {s for s in starts if s in cells}

@@ -6,11 +6,11 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from gridlang.backend import SolveOptions, Status, get_backend
-from gridlang.ir import Clause, Model
-from gridlang.nodes import replace
-
 from horse_data import REPO
+
+from gridlang.core.nodes import replace
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.model import Clause, Model
 
 WHY_DATA = REPO / "tests" / "data" / "why"
 """The three infeasible puzzles (tests/data/why/README.md)."""
@@ -21,9 +21,9 @@ def shipped_instances(largest: int) -> list[tuple[Path, Path]]:
     """``(spec, instance)`` for every shipped genre instance whose spec is found and whose sides
     are at most ``largest`` cells: a walk of ``puzzles/instances/``, the spec named by the
     instance's first folder, the size read off the map (not compiled)."""
-    from gridlang.checker import check
-    from gridlang.maps import build_grid, read_map
-    from gridlang.parser import parse_file
+    from gridlang.formats.maps import build_grid, read_map
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
 
     out = []
     root = REPO / "puzzles" / "instances"

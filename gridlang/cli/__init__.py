@@ -19,13 +19,19 @@ import os
 import sys
 import time
 
-from ..errors import GridlangError, VerificationError
-
-from .arguments import MAX_COUNT, MAX_WORKERS, _build_parser
-from .exits import (EXIT_BAD_INPUT, EXIT_CODES, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK,
-                    EXIT_VERIFY_FAILED)
-from .options import _shorthand_params
-from .outputs import refuse_overwrites
+from gridlang.cli.arguments import MAX_COUNT, MAX_WORKERS, _build_parser
+from gridlang.cli.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_CODES,
+    EXIT_INFEASIBLE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_VERIFY_FAILED,
+)
+from gridlang.cli.options import _shorthand_params
+from gridlang.cli.outputs import refuse_overwrites
+from gridlang.core.errors import GridlangError, VerificationError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_CODES", "EXIT_INFEASIBLE", "EXIT_INTERRUPTED", "EXIT_NO_SOLUTION", "EXIT_OK",
            "EXIT_VERIFY_FAILED", "MAX_COUNT", "MAX_WORKERS", "entry", "main"]
@@ -93,7 +99,7 @@ def entry() -> None:
     the answer, past a ``--time-limit``, and a solver thread left behind
     at the deadline could still be running in C++ while it happened.
     """
-    from .. import IMPORTED
+    from gridlang import IMPORTED
 
     # The command counts from gridlang's first import: its own start-up is in it.
     code = main(started=IMPORTED)

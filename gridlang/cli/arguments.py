@@ -8,11 +8,10 @@ import os
 import re
 import sys
 
-from ..errors import did_you_mean
-from ..limits import shorten
-
-from . import commands
-from .exits import EXIT_BAD_INPUT, EXIT_CODES
+from gridlang.cli import commands
+from gridlang.cli.exits import EXIT_BAD_INPUT, EXIT_CODES
+from gridlang.core.errors import did_you_mean
+from gridlang.core.limits import shorten
 
 MAX_WORKERS = 256
 """The most solver threads ``--workers`` takes."""
@@ -28,7 +27,7 @@ class _BackendNames:
     asked, so that ``gridlang check`` imports no backend machinery."""
 
     def _names(self) -> list[str]:
-        from ..backend import backend_names
+        from gridlang.ir.backend import backend_names
 
         return backend_names()
 
@@ -188,13 +187,13 @@ def _add_hint(sub) -> None:
     h.add_argument("--steps", type=_positive_int, metavar="N", help="stop after N steps (default: all)")
     h.add_argument("--step", type=_positive_int, default=1, metavar="K",
                    help="the step --svg and --png draw (default 1)")
-    from . import why as why_commands
+    from gridlang.cli import why as why_commands
 
     h.set_defaults(run=why_commands._cmd_hint)
 
 
 def _add_generate(sub) -> None:
-    from . import generate as generate_command
+    from gridlang.cli import generate as generate_command
 
     g = sub.add_parser("generate", help="make puzzles of a spec's genre: a unique answer, no redundant clue",
                        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -286,7 +285,7 @@ def _add_plot(sub) -> None:
 
 def _add_bench(sub) -> None:
     bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
-    from ..bench import SETS
+    from gridlang.batch.bench import SETS
 
     bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
     bn.add_argument("--backend", "-b", nargs="+", default=["auto", "cpsat", "milp", "maxsat", "asp"],
@@ -416,7 +415,7 @@ def _positive_seconds(text: str) -> float:
 
 def _memory_size(text: str) -> int:
     """argparse type: a size in bytes (``512M``, ``2G``; a bare number is MiB)."""
-    from ..memory import parse_size
+    from gridlang.core.memory import parse_size
 
     try:
         return parse_size(text)

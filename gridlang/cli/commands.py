@@ -1,6 +1,6 @@
 """The subcommands' bodies: each takes the parsed arguments and returns the exit code.
 
-Bad input raises :class:`~gridlang.errors.GridlangError`, which
+Bad input raises :class:`~gridlang.core.errors.GridlangError`, which
 :func:`gridlang.cli.main` prints located, with the line and a caret.
 """
 
@@ -12,22 +12,36 @@ import sys
 import time
 from pathlib import Path
 
-from ..errors import BackendError, ImageError, ParamError
-from ..grid import cell_name
-from ..limits import MAX_ANSWER_BYTES, shorten
-from ..plugins import Plugin, all_plugins, find_plugin
-
-from .exits import EXIT_BAD_INPUT, EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_VERIFY_FAILED
-from .options import _options, _params, missing_spec, settings_of
-from .outputs import solver_output_to_stderr
-from .why import explain_report, load_and_solve_forced, solve_forced, why_json, why_text, write_forced_pictures
+from gridlang.cli.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_INFEASIBLE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_VERIFY_FAILED,
+)
+from gridlang.cli.options import _options, _params, missing_spec, settings_of
+from gridlang.cli.outputs import solver_output_to_stderr
+from gridlang.cli.why import (
+    explain_report,
+    load_and_solve_forced,
+    solve_forced,
+    why_json,
+    why_text,
+    write_forced_pictures,
+)
+from gridlang.core.errors import BackendError, ImageError, ParamError
+from gridlang.core.grid import cell_name
+from gridlang.core.limits import MAX_ANSWER_BYTES, shorten
+from gridlang.pictures.textdraw import answer_text
+from gridlang.plugins import Plugin, all_plugins, find_plugin
 
 
 def _cmd_solve(args) -> int:
-    from ..backend import Status
-    from ..deadline import BuildTimeout, Deadline, catch_interrupt
-    from ..memory import watch
-    from ..pipeline import solve
+    from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
+    from gridlang.core.memory import watch
+    from gridlang.ir.backend import Status
+    from gridlang.solving.pipeline import solve
 
     if args.spec is None and not args.url:
         raise missing_spec()
@@ -52,8 +66,7 @@ def _cmd_solve(args) -> int:
         forced = explanation = None
         try:
             if args.url:
-                from ..pipeline import solve_model
-                from ..puzzlink import compile_url
+                from gridlang.solving.pipeline import compile_url, solve_model
 
                 before = options.deadline.elapsed()  # start-up, as in pipeline.solve
                 model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
@@ -126,7 +139,7 @@ def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> di
         spec: the spec as named on the command line.
         map: the map as named.
         backend: the backend asked for.
-        deadline: the command's :class:`~gridlang.deadline.Deadline`.
+        deadline: the command's :class:`~gridlang.core.deadline.Deadline`.
         reason: why (``"the time limit ran out while the model was compiled"``).
     """
     return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
@@ -134,32 +147,20 @@ def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> di
             "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
 
 
-def _render(model, solution) -> str:
-    """The answer drawn by the puzzle's plug-in, or else from the spec's looks (:mod:`gridlang.textdraw`)."""
-    from ..looks import of_model
-    from ..plugins import find_plugin
-    from ..textdraw import render
-
-    text = find_plugin(model.name).render(model.grid, solution)
-    if text is not None:
-        return text
-    return render(model.grid, solution, of_model(model))
-
-
 def _report_json(report, args) -> dict:
-    from ..json_report import report_json
+    from gridlang.service.json_report import report_json
 
     return report_json(report, str(args.spec), str(args.map))
 
 
 def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
-    from ..backend import Status
+    from gridlang.ir.backend import Status
 
     res = report.result
     model = report.model
     lines = []
     if report.solution is not None:
-        lines.append(_render(model, report.solution))
+        lines.append(answer_text(model, report.solution))
         lines.append("")
     lines.append(status_line(report))
     if res.status is Status.UNKNOWN and report.solution is None:
@@ -181,8 +182,8 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
         elif report.unique is False and len(report.solutions) > 1:
             lines.append("not unique: a second solution exists")
             lines.append("")
-            lines.append(_render(model, report.solutions[1]))
-            from ..solution import differing
+            lines.append(answer_text(model, report.solutions[1]))
+            from gridlang.ir.solution import differing
 
             differ = differing(report.solutions[0], report.solutions[1])
             cells = [model.grid.cell_name(c) for c in differ if isinstance(c, int)]
@@ -207,8 +208,8 @@ def _report_text(report, time_limit: float | None = None, count: int | None = No
 def status_line(report) -> str:
     """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
     ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
-    from ..backend import Status
-    from ..plugins import find_plugin
+    from gridlang.ir.backend import Status
+    from gridlang.plugins import find_plugin
 
     res = report.result
     model = report.model
@@ -261,10 +262,9 @@ def backend_text(report) -> str:
 
 
 def _format_backend(fmt: str):
-    from ..errors import BackendError
-
-    from ..api import FORMAT_BACKEND
-    from ..backend import get_backend
+    from gridlang.api import FORMAT_BACKEND
+    from gridlang.core.errors import BackendError
+    from gridlang.ir.backend import get_backend
 
     if fmt not in FORMAT_BACKEND:
         raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(FORMAT_BACKEND)}")
@@ -272,8 +272,8 @@ def _format_backend(fmt: str):
 
 
 def _cmd_export(args) -> int:
-    from ..backend import SolveOptions
-    from ..pipeline import load
+    from gridlang.ir.backend import SolveOptions
+    from gridlang.solving.pipeline import load
 
     fmt = args.format.lower()
     if fmt == "puzzlink":
@@ -290,7 +290,7 @@ def _cmd_export(args) -> int:
 
 def _export_url(args) -> int:
     """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
-    from ..puzzlink import encode_map
+    from gridlang.formats.puzzlink import encode_map
 
     url = encode_map(args.spec, args.map, _params(args))
     if args.output == "-":
@@ -306,9 +306,9 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 
 
 def _cmd_decode(args) -> int:
-    from ..backend import Result, Status
-    from ..errors import BackendError, MapError, read_source
-    from ..pipeline import Report, load, verify
+    from gridlang.core.errors import BackendError, MapError, read_source
+    from gridlang.ir.backend import Result, Status
+    from gridlang.solving.pipeline import Report, load, verify
 
     fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
     engine = _format_backend(_SOLUTION_SUFFIX.get(fmt, fmt))
@@ -324,13 +324,13 @@ def _cmd_decode(args) -> int:
     solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
-        from ..json_report import report_json
+        from gridlang.service.json_report import report_json
 
         full = report_json(report, str(args.spec), str(args.map))
         print(json.dumps({key: full[key] for key in ("verified", "objective", "verified_score", "decisions")}
                          | {key: value for key, value in full.items() if key == find_plugin(model.name).name}))
     else:
-        print(_render(model, solution))
+        print(answer_text(model, solution))
         print()
         print(f"verified: score {report.score}" if report.score is not None else "verified")
     _write_pictures(args, model, solution)
@@ -344,14 +344,14 @@ def _write_pictures(args, model, solution) -> None:
     if solution is None:
         print("note: no answer to draw", file=sys.stderr)
         return
-    from ..draw import picture
+    from gridlang.pictures.draw import picture
 
     write_canvas(args, picture(model, solution, args.cell))
 
 
 def write_canvas(args, canvas) -> None:
     """Write a drawing to ``--svg`` and ``--png`` (those given), naming each file on stderr."""
-    from ..draw import write_picture
+    from gridlang.pictures.draw import write_picture
 
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):
         if path:
@@ -362,7 +362,7 @@ def write_canvas(args, canvas) -> None:
 def _image_plugin(args) -> Plugin:
     """The plug-in that reads pictures: the spec's (``--spec``), else the only one that does."""
     if args.spec:
-        from ..parser import parse_file
+        from gridlang.language.parser import parse_file
 
         spec = parse_file(args.spec)
         return find_plugin(spec.puzzle.name if spec.puzzle else None)
@@ -377,8 +377,8 @@ def _image_plugin(args) -> Plugin:
 def _image_map(args, deadline=None, memory: int | None = None):
     """The map read off ``--image`` by the spec's plug-in within the command's deadline and
     memory limit, as map data (its rows located as lines 1, 2, ...)."""
-    from ..maps import MapData
-    from ..picture import Budget
+    from gridlang.formats.maps import MapData
+    from gridlang.formats.screens.picture import Budget
 
     rows = _image_plugin(args).read_image(args.image, args.calibration, Budget(deadline, memory))
     if rows is None:
@@ -387,9 +387,9 @@ def _image_map(args, deadline=None, memory: int | None = None):
 
 
 def _cmd_import_image(args) -> int:
-    from ..deadline import BuildTimeout, Deadline, catch_interrupt
-    from ..memory import default_limit, watch
-    from ..picture import Budget
+    from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
+    from gridlang.core.memory import default_limit, watch
+    from gridlang.formats.screens.picture import Budget
 
     plugin = _image_plugin(args)
     deadline = Deadline(args.time_limit, start=args.started)
@@ -410,8 +410,8 @@ def _cmd_import_image(args) -> int:
 
 
 def _cmd_calibrate_image(args) -> int:
-    from ..imaging import calibration_text
-    from ..maps import read_map
+    from gridlang.formats.maps import read_map
+    from gridlang.formats.screens.imaging import calibration_text
 
     if len(args.pairs) % 2:
         raise ImageError(f"give pictures and maps in pairs (PICTURE MAP ...), not {len(args.pairs)} files")
@@ -426,8 +426,8 @@ def _cmd_calibrate_image(args) -> int:
 
 
 def _cmd_compile(args) -> int:
-    from ..ir import dump
-    from ..pipeline import load
+    from gridlang.ir.model import dump
+    from gridlang.solving.pipeline import load
 
     model, seconds = load(args.spec, args.map, _params(args))
     if args.dump_ir:
@@ -445,7 +445,7 @@ def _cmd_compile(args) -> int:
 
 def _cmd_verify(args) -> int:
     """Exit 0 when every rule holds (and the claimed objective matches), else 4 with the broken rules."""
-    from ..answers import check_answer
+    from gridlang.solving.answers import check_answer
 
     verdict = check_answer(args.spec, args.map, args.solution, _params(args))
     claimed = args.objective
@@ -478,8 +478,8 @@ def _claimed_objective(path: str) -> int | None:
         ParamError: the claim is not a whole number, or a float too large
             to be exact; located at the value.
     """
-    from ..errors import load_json, read_source
-    from ..maps import json_key_span
+    from gridlang.core.errors import load_json, read_source
+    from gridlang.formats.maps import json_key_span
 
     text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
     record = load_json(text, path, ParamError, "answer")
@@ -502,7 +502,7 @@ def _claimed_objective(path: str) -> int | None:
 def _cmd_batch(args) -> int:
     """Exit 0 when every map run has an answer or a proof, 4 if any answer failed verification, 1 on errors,
     130 after a Ctrl-C (the answers finished by then are written)."""
-    from ..batch import connect, run_batch
+    from gridlang.batch.run import connect, run_batch
 
     settings = settings_of(args)
     client = connect(args.scheduler) if args.scheduler else None
@@ -527,7 +527,7 @@ def _cmd_batch(args) -> int:
 
 def _cmd_bench(args) -> int:
     """Exit 0 when every row is correct (verified, proved, at the known optimum), else 4."""
-    from ..bench import run, summary
+    from gridlang.batch.bench import run, summary
 
     echo = None if args.quiet else (lambda line: print(line, flush=True))
     rows = run(args.sets, args.backend, args.out, root=args.root, fresh=args.fresh, time_limit=args.time_limit,
@@ -538,7 +538,7 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_plot(args) -> int:
-    from ..plot import plot
+    from gridlang.pictures.plot import plot
 
     plot(args.results, args.output, args.title)
     print(f"wrote {args.output}")
@@ -546,15 +546,15 @@ def _cmd_plot(args) -> int:
 
 
 def _cmd_import(args) -> int:
-    from ..puzzlink import decode
+    from gridlang.formats.puzzlink import decode
 
     print(decode(args.url, args.spec).text, end="")
     return EXIT_OK
 
 
 def _cmd_check(args) -> int:
-    from ..checker import check
-    from ..parser import parse_file
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
 
     t0 = time.perf_counter()
     spec = parse_file(args.spec)
@@ -566,7 +566,7 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_backends(args) -> int:
-    from ..backend import backend_class, backend_names
+    from gridlang.ir.backend import backend_class, backend_names
 
     for name in backend_names():
         cls = backend_class(name)
@@ -582,9 +582,9 @@ def _cmd_backends(args) -> int:
 
 def _cmd_serve(args) -> int:
     """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
-    from ..memory import default_limit
-    from ..web.app import Settings
-    from ..web.server import default_workers, serve
+    from gridlang.core.memory import default_limit
+    from gridlang.web.app import Settings
+    from gridlang.web.server import default_workers, serve
 
     workers = args.workers or default_workers()
     memory = args.memory_limit

@@ -1,9 +1,9 @@
 """``gridlang generate``: puzzles of a spec's genre with a unique answer and no redundant clue.
 
-The method is in :mod:`gridlang.generation`; this module reads the arguments,
+The method is in :mod:`gridlang.why.generation`; this module reads the arguments,
 makes ``--count`` puzzles from consecutive seeds and prints each (its map
 and puzz.link URL, or one JSON line). One puzzle is made in this process;
-several on the batch's pool of worker processes (:mod:`gridlang.workers`;
+several on the batch's pool of worker processes (:mod:`gridlang.batch.workers`;
 ``--workers``, default one per core), each printed as it is finished, so
 that the seeds may come out of order. Ctrl-C stops the workers at once;
 the puzzles printed by then are whole.
@@ -12,32 +12,31 @@ the puzzles printed by then are whole.
 from __future__ import annotations
 
 import json
-import re
 import sys
 
-from .exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
-
-SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+from gridlang.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
 def size(text: str) -> tuple[int, int]:
     """``RxC`` (rows by columns, each 1 or more) as ``(rows, cols)``; argparse's type for ``--size``."""
     import argparse
 
-    m = SIZE.match(text)
-    if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: write ROWSxCOLS, each 1 or more (6x6)")
-    return int(m.group(1)), int(m.group(2))
+    from gridlang.core.grid import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
 
 
 def _cmd_generate(args) -> int:
     from pathlib import Path
 
-    from ..api import bundled, load_spec
-    from ..deadline import BuildTimeout, Deadline
-    from ..generation import GenerateError, generate
-    from ..limits import MAX_CELLS
-    from .options import _params
+    from gridlang.api import bundled, load_spec
+    from gridlang.cli.options import _params
+    from gridlang.core.deadline import BuildTimeout, Deadline
+    from gridlang.core.limits import MAX_CELLS
+    from gridlang.why.generation import GenerateError, GenerateTimeUp, generate
 
     rows, cols = args.size
     if rows * cols > MAX_CELLS:
@@ -45,7 +44,9 @@ def _cmd_generate(args) -> int:
     spec = load_spec(args.spec) if Path(args.spec).is_file() else bundled(args.spec)
     params = _params(args)
     deadline = Deadline(args.time_limit, start=args.started)
-    from ..workers import core_count  # the pool module (threading, select, dataclasses) only when generating
+    from gridlang.batch.workers import (  # the pool module (threading, select, dataclasses) only when generating
+        core_count,
+    )
 
     workers = args.workers if args.workers is not None else min(args.count, core_count())
     if args.count > 1 and workers > 1:
@@ -58,7 +59,7 @@ def _cmd_generate(args) -> int:
             _print(g, args.json, first=k == 0)
     except KeyboardInterrupt:
         return _stopped(args, made, interrupted=True)
-    except BuildTimeout:
+    except (BuildTimeout, GenerateTimeUp):
         return _stopped(args, made, cause=deadline.cause())
     return EXIT_OK
 
@@ -97,10 +98,10 @@ def generate_task(task: tuple) -> tuple[str, object]:
     """
     import time
 
-    from ..api import load_spec
-    from ..deadline import BuildTimeout
-    from ..errors import GridlangError
-    from ..generation import generate
+    from gridlang.api import load_spec
+    from gridlang.core.deadline import BuildTimeout
+    from gridlang.core.errors import GridlangError
+    from gridlang.why.generation import GenerateTimeUp, generate
 
     path, rows, cols, seed, params, backend, check_backend, end = task
     left = None if end is None else end - time.time()
@@ -108,7 +109,7 @@ def generate_task(task: tuple) -> tuple[str, object]:
         return "timeout", None
     try:
         return "done", generate(load_spec(path), rows, cols, seed, params, backend, check_backend, time_limit=left)
-    except BuildTimeout:
+    except (BuildTimeout, GenerateTimeUp):
         return "timeout", None
     except GridlangError as e:
         if left is not None and end - time.time() <= 0:
@@ -121,8 +122,8 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
     import contextlib
     import time
 
-    from ..generation import GenerateError
-    from ..workers import Died, Done, Interrupt, Raised, run_pool
+    from gridlang.batch.workers import Died, Done, Interrupt, Raised, run_pool
+    from gridlang.why.generation import GenerateError
 
     rows, cols = args.size
     end = None if args.time_limit is None else time.time() + deadline.remaining()

@@ -7,8 +7,7 @@ parameter name.
 
 from __future__ import annotations
 
-from ..errors import BackendError, ParamError, closest
-
+from gridlang.core.errors import BackendError, ParamError, closest
 
 _CLOCKS = ("cpsat.max_time_in_seconds", "milp.highs_options.time_limit")
 """Solver settings that would start a clock of their own beside the command's deadline."""
@@ -64,13 +63,13 @@ def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]
         ParamError: no spec and no URL.
         GridlangError: the spec or the URL is wrong (located).
     """
-    from ..checker import check
-    from ..parser import parse_file
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
 
     if spec_path is None:
         if url is None:
             raise missing_spec()
-        from ..puzzlink import bundled_spec, parse_url
+        from gridlang.formats.puzzlink import bundled_spec, parse_url
 
         link = parse_url(url)
         spec_path = bundled_spec(link.pid, link)
@@ -88,7 +87,7 @@ def spec_name(args) -> str:
     if args.spec is not None:
         return str(args.spec)
     if getattr(args, "url", None):
-        from ..puzzlink import bundled_spec, parse_url
+        from gridlang.formats.puzzlink import bundled_spec, parse_url
 
         link = parse_url(args.url)
         return str(bundled_spec(link.pid, link))
@@ -126,7 +125,7 @@ def settings_of(args) -> dict[str, object]:
     Raises:
         BackendError: a prefix that names no backend (with the closest), or another backend than ``--backend``.
     """
-    from ..backend import backend_names
+    from gridlang.ir.backend import backend_names
 
     extra = {}
     names = backend_names()
@@ -144,14 +143,14 @@ def settings_of(args) -> dict[str, object]:
 
 
 def _options(args):
-    from ..backend import SolveOptions
+    from gridlang.ir.backend import SolveOptions
 
     extra = settings_of(args)
     for key in extra:
         if key in _CLOCKS:
             raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
                                "the whole command (parsing, every cut round, every solve)")
-    from ..memory import default_limit
+    from gridlang.core.memory import default_limit
 
     memory_limit = getattr(args, "memory_limit", None)
     return SolveOptions(time_limit=args.time_limit, workers=args.workers, connectivity=args.connectivity,

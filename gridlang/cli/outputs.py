@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from ..errors import ParamError
+from gridlang.core.errors import ParamError
 
 # command -> (inputs, outputs); each an (attribute of the parsed arguments, what it is) pair.
 _FILES: dict[str, tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]] = {

@@ -10,21 +10,21 @@ import json
 import sys
 import time
 
-from .exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from gridlang.cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
 def solve_forced(model, backend, options, seconds):
     """:func:`gridlang.why.solve_forced` (imported when first used)."""
-    from ..why import solve_forced as run
+    from gridlang.why import solve_forced as run
 
     return run(model, backend, options, seconds)
 
 
 def load_and_solve_forced(args, options, data):
     """Parse, compile and solve ``args.spec`` on ``args.map`` (or the picture's ``data``), then
-    find the forced cells; the times as :func:`gridlang.pipeline.solve` gives them."""
-    from ..pipeline import load
-    from .options import _params
+    find the forced cells; the times as :func:`gridlang.solving.pipeline.solve` gives them."""
+    from gridlang.cli.options import _params
+    from gridlang.solving.pipeline import load
 
     before = options.deadline.elapsed()
     model, seconds = load(args.spec, args.map, _params(args), data, options.deadline)
@@ -34,7 +34,7 @@ def load_and_solve_forced(args, options, data):
 
 def explain_report(report, deadline):
     """A minimal set of rule instances that cannot hold together, its seconds in ``report.seconds["explain"]``."""
-    from ..why import explain
+    from gridlang.why import explain
 
     t0 = time.perf_counter()
     explanation = explain(report.model, deadline)
@@ -47,7 +47,7 @@ def why_json(report, args, forced, explanation) -> dict:
     """The keys ``--forced`` and ``--explain`` add to ``solve --json``."""
     if forced is None and not args.explain:
         return {}  # a plain solve: the why tools are not imported
-    from ..why import render
+    from gridlang.why import render
 
     out = {}
     if forced is not None:
@@ -63,13 +63,13 @@ def why_text(report, args, forced, explanation) -> str:
     """The lines ``--forced`` and ``--explain`` add to ``solve``'s text (each block after a blank line)."""
     if forced is None and not args.explain:
         return ""  # a plain solve: the why tools are not imported
-    from ..backend import Status
-    from ..why import render
-    from .commands import _render
+    from gridlang.ir.backend import Status
+    from gridlang.pictures.textdraw import answer_text
+    from gridlang.why import render
 
     parts = []
     if forced is not None:
-        parts.append(render.forced_text(report.model, forced, _render))
+        parts.append(render.forced_text(report.model, forced, answer_text))
     if args.explain:
         if report.result.status is Status.INFEASIBLE:
             parts.append(render.explanation_text(explanation))
@@ -85,8 +85,8 @@ def write_forced_pictures(args, model, forced) -> None:
     if forced.reason is not None:
         print(f"note: no forced cells to draw: {forced.reason}", file=sys.stderr)
         return
-    from ..why.render import forced_picture
-    from .commands import write_canvas
+    from gridlang.cli.commands import write_canvas
+    from gridlang.why.render import forced_picture
 
     write_canvas(args, forced_picture(model, forced, args.cell))
 
@@ -99,14 +99,15 @@ def _cmd_hint(args) -> int:
     printed), 2 when the puzzle has no answer, 130 after Ctrl-C; open cells
     (several answers) still exit 0.
     """
-    from ..backend import Status
-    from ..deadline import Deadline, catch_interrupt
-    from ..errors import ParamError
-    from ..memory import watch
-    from ..why import render, solve_hints
-    from .commands import _render, backend_text
-    from .options import _options, _params, missing_spec
-    from .outputs import solver_output_to_stderr
+    from gridlang.cli.commands import backend_text
+    from gridlang.cli.options import _options, _params, missing_spec
+    from gridlang.cli.outputs import solver_output_to_stderr
+    from gridlang.core.deadline import Deadline, catch_interrupt
+    from gridlang.core.errors import ParamError
+    from gridlang.core.memory import watch
+    from gridlang.ir.backend import Status
+    from gridlang.pictures.textdraw import answer_text
+    from gridlang.why import render, solve_hints
 
     if args.spec is None and not args.url:
         raise missing_spec()
@@ -116,12 +117,12 @@ def _cmd_hint(args) -> int:
             watch(options.deadline, options.memory_limit):
         before = options.deadline.elapsed()
         if args.url:
-            from ..puzzlink import compile_url
+            from gridlang.solving.pipeline import compile_url
 
             model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
             args.spec, args.map = model.info["spec"], args.url
         else:
-            from ..pipeline import load
+            from gridlang.solving.pipeline import load
 
             model, seconds = load(args.spec, args.map, _params(args), None, options.deadline)
         seconds["startup"] = before
@@ -130,7 +131,7 @@ def _cmd_hint(args) -> int:
         raise ParamError(f"--step {args.step}: there are {len(hints.steps)} steps")
     status = report.result.status
     if args.json:
-        from ..json_report import report_json
+        from gridlang.service.json_report import report_json
 
         out = report_json(report, str(args.spec), str(args.map))
         out.update(render.hints_json(model, hints) if hints is not None else
@@ -139,9 +140,9 @@ def _cmd_hint(args) -> int:
     elif hints is None:
         print(f"status {report.status}   {backend_text(report)}\nno answer to explain")
     else:
-        print(render.hints_text(model, hints, _render))
+        print(render.hints_text(model, hints, answer_text))
     if hints is not None and (args.svg or args.png):
-        from .commands import write_canvas
+        from gridlang.cli.commands import write_canvas
 
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:

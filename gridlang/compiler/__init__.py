@@ -1,4 +1,4 @@
-"""Compile a checked spec and a map into the IR (:mod:`gridlang.ir`).
+"""Compile a checked spec and a map into the IR (:mod:`gridlang.ir.model`).
 
 The lowering of each construct:
 
@@ -23,11 +23,11 @@ Cell-set expressions
 ``require A avoids B`` / ``require A in B``
     one clause per cell: ``~a | ~b`` / ``~a | b``.
 ``require L OP R``, ``maximize E``
-    a :class:`~gridlang.ir.Linear` or the objective, with constants moved to
+    a :class:`~gridlang.ir.model.Linear` or the objective, with constants moved to
     the right-hand side (``<`` becomes ``<= -1``).
 ``decide D: {a, b} | P on S`` (an enumeration)
     one-hot: one variable ``D[r,c]=v`` per cell of S and value v, and an
-    exactly-one :class:`~gridlang.ir.Linear` per cell. ``D = v`` is then the
+    exactly-one :class:`~gridlang.ir.model.Linear` per cell. ``D = v`` is then the
     cell set of those literals; ``D = value`` picks, at each cell, the literal
     of that cell's own tile value (False where it is not in the domain).
 ``require S is connected [with size N]``
@@ -51,7 +51,7 @@ Cell-set expressions
     one variable per edge (one-hot per edge and value for integers);
     degrees as linear terms, bends as Tseitin definitions, a loop, a
     connected line and a component along the line through
-    :class:`~gridlang.ir.GraphConnected`; corners bound while compiling
+    :class:`~gridlang.ir.model.GraphConnected`; corners bound while compiling
     (stated in :mod:`.edges`).
 ``require for each neighbours a, b: F``
     for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
@@ -72,17 +72,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import ast
-from ..checker import Symbols, check
-from ..deadline import Deadline
-from ..grid import Grid
-from ..ir import Model
-from ..maps import MapData, build_grid, read_map
-from ..params import resolve_params
-from ..parser import parse_file
-from .core import _Compiler
-from .regions import anchor_connected
-from .tags import TaggedConstraints
+from gridlang.compiler.core import _Compiler
+from gridlang.compiler.regions import anchor_connected
+from gridlang.compiler.tags import TaggedConstraints
+from gridlang.core.deadline import Deadline
+from gridlang.core.grid import Grid
+from gridlang.formats.maps import MapData, build_grid, read_map
+from gridlang.formats.params import resolve_params
+from gridlang.ir.model import Model
+from gridlang.language import ast
+from gridlang.language.checker import Symbols, check
+from gridlang.language.parser import parse_file
 
 __all__ = ["compile_puzzle", "compile_spec", "compile_tagged", "anchor_connected"]
 
@@ -116,7 +116,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
 
     Args:
         spec: the parsed spec.
-        symbols: its symbol table (from :func:`gridlang.checker.check`).
+        symbols: its symbol table (from :func:`gridlang.language.checker.check`).
         grid: the map's graph.
         params: every parameter's value.
         map_path: recorded in ``Model.info``.

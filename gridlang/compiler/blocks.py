@@ -11,7 +11,7 @@ Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
     with N a number known before solving or a sum in ``D[p]`` alone
     (``== D[p]``, ``<= 3``): not lowered cell by cell, but collected, for
     each value v of D at p, into the bound ``(p, v, lo, hi)`` of one
-    :class:`~gridlang.ir.EqualBlocks` node per decision, stated after the
+    :class:`~gridlang.ir.model.EqualBlocks` node per decision, stated after the
     last statement: p's block, when D[p] = v, has between lo and hi cells.
     Bounds of several rules on the same cell and value are intersected; a
     value that no block size can meet is excluded by a unit clause. The
@@ -23,9 +23,9 @@ Part of the compiler (a mixin of :class:`~gridlang.compiler.core._Compiler`).
 ``runs of S around c == L`` (L a clue list: one number, or ``values(c)``)
     the ring's cells' literals in S (off the grid: not in S); every
     assignment of the free literals (at most 2^8) is judged, and the rule
-    is the :class:`~gridlang.ir.Table` of the allowed rows (CP-SAT takes it
+    is the :class:`~gridlang.ir.model.Table` of the allowed rows (CP-SAT takes it
     natively; the other backends get clauses forbidding the other rows,
-    :mod:`gridlang.transforms.table`). Under a guard it is those clauses
+    :mod:`gridlang.ir.transforms.table`). Under a guard it is those clauses
     with the guard; as a condition (inside ``or``, ``not``) a literal
     equal to the ``or`` of the allowed rows. A ring with no free literal
     is decided while compiling (an error at the map cell when it fails).
@@ -35,12 +35,11 @@ from __future__ import annotations
 
 from itertools import product
 
-from .. import ast
-from ..checker.blocks import runs_side
-from ..errors import MapError, SemanticError
-from ..ir import Clause, EqualBlocks, Table
-from .cellsets import CellValue, neg
-
+from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.core.errors import MapError, SemanticError
+from gridlang.ir.model import Clause, EqualBlocks, Table
+from gridlang.language import ast
+from gridlang.language.checker.blocks import runs_side
 
 
 def ring_runs(bits) -> list[int]:
@@ -142,7 +141,7 @@ class BlockLowering:
         return True
 
     def equal_blocks(self) -> list:
-        """The :class:`~gridlang.ir.EqualBlocks` node of each decision whose blocks' sizes rules bound,
+        """The :class:`~gridlang.ir.model.EqualBlocks` node of each decision whose blocks' sizes rules bound,
         and a unit clause for each value a bound leaves impossible."""
         out: list = []
         for name, bounds in self.block_bounds.items():
@@ -225,8 +224,8 @@ class BlockLowering:
             name = f"runs around {self.grid.cell_name(c)}" if c is not None else "runs"
             self.constraints.append(Table(tuple(variables), tuple(allowed), name, span))
             return
-        # Here only: importing gridlang.transforms (its encodings, 10 ms) is for the backends that decompose.
-        from ..transforms.table import forbidden_clauses
+        # Here only: importing gridlang.ir.transforms (its encodings, 10 ms) is for the backends that decompose.
+        from gridlang.ir.transforms.table import forbidden_clauses
 
         for clause in forbidden_clauses(tuple(variables), tuple(allowed)):
             self.clause([-g for g in guard] + list(clause), span)

@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
-from ..grid import cell_name
-from .. import ast
-from ..errors import SemanticError, Span
-from ..ir import Clause, Connected
-from .tags import definition
+from gridlang.compiler.tags import definition
+from gridlang.core.errors import SemanticError, Span
+from gridlang.core.grid import cell_name
+from gridlang.ir.model import Clause, Connected
+from gridlang.language import ast
 
 CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
@@ -361,9 +361,9 @@ class CellSetLowering:
             return
         if decision in self.sym.cell_decisions:
             raise self.cell_value_missing(decision, value, where)
-        from .diagnostics import _show_set
+        from gridlang.compiler.diagnostics import show_set
 
-        raise SemanticError(f"{value!r} is not a value of {decision!r} ({_show_set(values)})",
+        raise SemanticError(f"{value!r} is not a value of {decision!r} ({show_set(values)})",
                             getattr(where, "span", None), source=self.spec.source)
 
     @definition

@@ -5,7 +5,7 @@ Nothing here adds a node kind: what a map cell holds is a constant while
 compiling, and a decision whose values are cells is an enumerated decision.
 
 ``value(c)``, ``down(c)``, ``values(c)``, ``count(values(c))``, ``sum(values(c))``
-    constants read from the map cell's clue (:mod:`gridlang.clues`); no
+    constants read from the map cell's clue (:mod:`gridlang.core.clues`); no
     variable, no constraint. A ``?`` (or a list where one number is wanted,
     or a cell of another tile) is an error at the map cell when the number
     is used; ``N is known`` (a constant condition) lets a rule say what
@@ -26,9 +26,9 @@ compiling, and a decision whose values are cells is an enumerated decision.
 
 from __future__ import annotations
 
-from .. import ast
-from ..clues import Clue, read_clue, why_no_value
-from ..errors import MapError, SemanticError
+from gridlang.core.clues import Clue, read_clue, why_no_value
+from gridlang.core.errors import MapError, SemanticError
+from gridlang.language import ast
 
 
 class ClueLowering:

@@ -14,23 +14,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Union
 
-from .. import ast
-from ..checker import Symbols
-from ..equivalence import is_condition
-from ..deadline import Deadline
-from ..errors import GridlangError, SemanticError, Span, raise_all
-from ..grid import Grid
-from ..ir import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
-from ..limits import MAX_VARIABLES
-from ..maps import MapData
-from ..checker.blocks import runs_side
-from .blocks import BlockLowering
-from .clues import ClueLowering
-from .diagnostics import Diagnostics, _show_set
-from .edges import EdgeLowering
-from .formulas import FormulaLowering
-from .regions import RegionLowering, anchor_connected
-from .tags import definition
+from gridlang.compiler.blocks import BlockLowering
+from gridlang.compiler.clues import ClueLowering
+from gridlang.compiler.diagnostics import Diagnostics, show_set
+from gridlang.compiler.edges import EdgeLowering
+from gridlang.compiler.formulas import FormulaLowering
+from gridlang.compiler.regions import RegionLowering, anchor_connected
+from gridlang.compiler.tags import definition
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
+from gridlang.core.grid import Grid
+from gridlang.core.limits import MAX_VARIABLES
+from gridlang.formats.maps import MapData
+from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
+from gridlang.language import ast
+from gridlang.language.checker import Symbols
+from gridlang.language.checker.blocks import runs_side
+from gridlang.language.equivalence import is_condition
 
 CellValue = Union[bool, int]
 """Per-cell value of a cell-set expression: a constant or a literal."""
@@ -119,7 +119,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         or the grid without making either (every 4,096 placements of a
         shape, every 256 bindings of ``for each``: :meth:`step`). A model
         smaller than that compiles whole, whatever the time left. The memory limit reaches the compiler
-        through the deadline: :func:`gridlang.memory.watch` stops it with
+        through the deadline: :func:`gridlang.core.memory.watch` stops it with
         the reason ``"memory limit"``.
 
         Raises:
@@ -255,7 +255,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
 
         Linear in the number of values, which is held to what the model can
         take: ``places`` (the cells or edges the decision is made on) times
-        the values must fit in :data:`~gridlang.limits.MAX_VARIABLES` with
+        the values must fit in :data:`~gridlang.core.limits.MAX_VARIABLES` with
         the variables made so far, and a range is measured before any of its
         values is made.
 
@@ -316,7 +316,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 for v in self.params[part.id]:
                     if v in given or v in seen:
                         raise self.param_error(
-                            part.id, f"{part.id} = {_show_set(self.params[part.id])} repeats the value {v}, but the "
+                            part.id, f"{part.id} = {show_set(self.params[part.id])} repeats the value {v}, but the "
                             f"values of the enumerated decision {st.name!r} must be distinct", part.span)
                     given.add(v)
                 fits(len(self.params[part.id]), part, f"{part.id}")

@@ -9,18 +9,18 @@ statement that made it so. Part of :class:`gridlang.compiler.core._Compiler`
 
 from __future__ import annotations
 
-from .. import ast
-from ..errors import GridlangError, MapError, ParamError, SemanticError, Span
-from ..limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
-from ..nodes import field_names
+from gridlang.core.errors import GridlangError, MapError, ParamError, SemanticError, Span
+from gridlang.core.limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
+from gridlang.core.nodes import field_names
+from gridlang.language import ast
 
 
 class Diagnostics:
     """The compiler's located errors (a mixin of :class:`~gridlang.compiler.core._Compiler`)."""
 
     def check_size(self) -> None:
-        """Refuse a model past :data:`~gridlang.limits.MAX_VARIABLES` or
-        :data:`~gridlang.limits.MAX_CONSTRAINTS`, at the statement being compiled.
+        """Refuse a model past :data:`~gridlang.core.limits.MAX_VARIABLES` or
+        :data:`~gridlang.core.limits.MAX_CONSTRAINTS`, at the statement being compiled.
 
         Raises:
             SemanticError: the model is too large, located at the statement.
@@ -37,7 +37,7 @@ class Diagnostics:
                              getattr(self.statement, "span", None), source=self.spec.source)
 
     def check_row(self, terms: tuple[tuple[int, int], ...], constant: int, span: Span | None, what: str) -> None:
-        """Refuse a row or objective beyond :data:`~gridlang.limits.MAX_ROW_MAGNITUDE`.
+        """Refuse a row or objective beyond :data:`~gridlang.core.limits.MAX_ROW_MAGNITUDE`.
 
         Raises:
             SemanticError: its coefficients and constant add up to more, in
@@ -78,7 +78,7 @@ class Diagnostics:
             if per_cell is None:
                 return f"{e.decision.id!r} is not decided on this cell"
             values = list(per_cell)
-            return f"{value!r} is not a value of {e.decision.id!r} ({_show_set(values)})"
+            return f"{value!r} is not a value of {e.decision.id!r} ({show_set(values)})"
         return None
 
     def ends_error(self, st: ast.IsPath, ends: list[int]) -> GridlangError:
@@ -96,11 +96,11 @@ class Diagnostics:
         return ParamError(message, fallback, source=self.spec.source if fallback else None)
 
     def constant_rule_error(self, st: ast.Compare, left: int, right: int) -> GridlangError:
-        names = [n for n in _names(st) if n in self.params]
+        names = [n for n in names_in(st) if n in self.params]
         msg = (f"the rule 'require {self.rule_text(st)}' ({st.span}) fails whatever the decisions: "
                f"{left} {st.op} {right} is false")
         if names:
-            values = ", ".join(f"{n} = {_show_set(self.params[n]) if isinstance(self.params[n], tuple) else self.params[n]}"
+            values = ", ".join(f"{n} = {show_set(self.params[n]) if isinstance(self.params[n], tuple) else self.params[n]}"
                                for n in names)
             msg += f" with {values}"
             given = [n for n in names if self.map_data is not None and n in self.map_data.params]
@@ -127,7 +127,7 @@ def _magnitude(n: int) -> str:
     return f"{n:,}" if n < 10**21 else f"about 10**{len(str(n)) - 1}"
 
 
-def _show_set(values) -> str:
+def show_set(values) -> str:
     """``1..5`` for a run of integers, else ``path, 1, 2`` or ``2, 2, 3``."""
     values = list(values)
     ints = [v for v in values if isinstance(v, int)]
@@ -137,7 +137,7 @@ def _show_set(values) -> str:
     return ", ".join(names + [str(v) for v in ints])
 
 
-def _names(node) -> list[str]:
+def names_in(node) -> list[str]:
     """Every name an AST node mentions, in order, without repeats."""
     out: list[str] = []
 

@@ -2,7 +2,7 @@
 
 Part of the compiler (:class:`gridlang.compiler._Compiler` mixes
 :class:`EdgeLowering` in). Everything lowers to existing IR nodes plus one,
-:class:`~gridlang.ir.GraphConnected` (connectivity over an explicit graph
+:class:`~gridlang.ir.model.GraphConnected` (connectivity over an explicit graph
 whose edges carry literals):
 
 ``decide line: bool on edges`` / ``on corner edges``
@@ -54,14 +54,13 @@ Corners
 
 from __future__ import annotations
 
-
-from .. import ast
-from ..errors import SemanticError
-from ..grid import lattice_edges
-from ..ir import Cmp, Decision, GraphConnected, Linear
-from ..nodes import node
-from .cellsets import CellValue, neg
-from .tags import definition
+from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.compiler.tags import definition
+from gridlang.core.errors import SemanticError
+from gridlang.core.grid import lattice_edges
+from gridlang.core.nodes import node
+from gridlang.ir.model import Cmp, Decision, GraphConnected, Linear
+from gridlang.language import ast
 
 Key = tuple[int, int]
 """An edge as its two vertex numbers, smaller first."""

@@ -3,8 +3,8 @@
 Part of the compiler (:class:`gridlang.compiler._Compiler` mixes
 :class:`FormulaLowering` in; cell sets are in
 :mod:`.cellsets`, shapes in :mod:`.pieces`). Everything lowers to the IR nodes every backend
-already takes: :class:`~gridlang.ir.Clause`, :class:`~gridlang.ir.Linear`
-(with enforcement literals) and :class:`~gridlang.ir.Connected` over the
+already takes: :class:`~gridlang.ir.model.Clause`, :class:`~gridlang.ir.model.Linear`
+(with enforcement literals) and :class:`~gridlang.ir.model.Connected` over the
 map's grid graph.
 
 Conditions
@@ -28,14 +28,14 @@ Rules
 
 from __future__ import annotations
 
-from .. import ast
-from ..checker.blocks import runs_side
-from ..errors import MapError, SemanticError
-from ..equivalence import is_condition, is_number
-from ..ir import Cmp, Linear
-from .cellsets import CellSetLowering, CellValue, neg
-from .pieces import PieceLowering
-from .tags import binding_parts, definition
+from gridlang.compiler.cellsets import CellSetLowering, CellValue, neg
+from gridlang.compiler.pieces import PieceLowering
+from gridlang.compiler.tags import binding_parts, definition
+from gridlang.core.errors import MapError, SemanticError
+from gridlang.ir.model import Cmp, Linear
+from gridlang.language import ast
+from gridlang.language.checker.blocks import runs_side
+from gridlang.language.equivalence import is_condition, is_number
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
 
@@ -217,11 +217,11 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             value = self._constant(other)
             if value is None or value in self.domain_sets[side.name.id]:
                 continue
-            from .diagnostics import _show_set
+            from gridlang.compiler.diagnostics import show_set
 
             edge = isinstance(side, ast.EdgeAt)
             message = (f"{side.name.id}[{'p, q' if edge else '...'}] == {value} cannot hold: {value} is not a value "
-                       f"of {side.name.id!r} ({_show_set(self.domain_values[side.name.id])})")
+                       f"of {side.name.id!r} ({show_set(self.domain_values[side.name.id])})")
             if edge:
                 p = None if self.is_corner(side.a) else self.cell_of(side.a)
                 if self.edge_key(side) is None:

@@ -23,20 +23,20 @@ Size and time: linear in the placements and their cells. The placements
 are counted (or, where the set may hold every cell, computed) before their
 variables are made, and the rim clauses before they are written, so that a
 family too large for the map is refused at its statement
-(:data:`~gridlang.limits.MAX_VARIABLES`,
-:data:`~gridlang.limits.MAX_CONSTRAINTS`) without being built; the
+(:data:`~gridlang.core.limits.MAX_VARIABLES`,
+:data:`~gridlang.core.limits.MAX_CONSTRAINTS`) without being built; the
 compiler's budget (:meth:`~gridlang.compiler.core._Compiler.tick`) is read
 while they are generated.
 """
 
 from __future__ import annotations
 
-from .. import ast
-from .. import shapes as polyomino
-from ..errors import SemanticError
-from ..ir import Cmp, Linear
-from ..limits import MAX_CONSTRAINTS, MAX_VARIABLES
-from .cellsets import CellValue, neg
+from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.core import shapes as polyomino
+from gridlang.core.errors import SemanticError
+from gridlang.core.limits import MAX_CONSTRAINTS, MAX_VARIABLES
+from gridlang.ir.model import Cmp, Linear
+from gridlang.language import ast
 
 Placement = tuple[int, ...]
 """A placement's cell indices, ascending."""
@@ -83,7 +83,7 @@ class PieceLowering:
 
         Raises:
             SemanticError: more placements than the model has variables left
-                (:data:`~gridlang.limits.MAX_VARIABLES`), at the statement;
+                (:data:`~gridlang.core.limits.MAX_VARIABLES`), at the statement;
                 computed before any is made when the set may hold every
                 cell and surely holds none, else counted as they are made.
             BuildTimeout: the deadline passed (or the memory limit was reached) meanwhile.

@@ -9,12 +9,12 @@ the finished constraints.
 
 from __future__ import annotations
 
-from .. import ast
-from ..deadline import Deadline
-from ..errors import GridlangError, SemanticError, Span, raise_all
-from ..grid import Grid
-from ..ir import Clause, Cmp, Connected, Constraint, GraphConnected, Linear
-from .cellsets import CellValue, neg
+from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
+from gridlang.core.grid import Grid
+from gridlang.ir.model import Clause, Cmp, Connected, Constraint, GraphConnected, Linear
+from gridlang.language import ast
 
 
 class RegionLowering:
@@ -156,13 +156,13 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...], deadline: 
                      ) -> tuple[Constraint, ...]:
     """Strengthen connectivity nodes with exact consequences (a pure pass IR -> IR).
 
-    For a :class:`~gridlang.ir.Connected` node:
+    For a :class:`~gridlang.ir.model.Connected` node:
 
     * Candidates fixed false by a unit clause leave the node.
     * Without roots, a member fixed true by a unit clause becomes the root:
       the set is connected exactly when it is connected to that cell, so no
       solution changes and the backends are spared the root choice.
-    * Without a size, an unconditional :class:`~gridlang.ir.Linear` that
+    * Without a size, an unconditional :class:`~gridlang.ir.model.Linear` that
       counts exactly the node's members (``x_1 + ... + x_n == N``, unit
       coefficients; candidates fixed false may appear in it) gives the node
       its size N. A path rule with a count rule gets its length this way,

@@ -38,8 +38,8 @@ from __future__ import annotations
 import functools
 from typing import Callable, TypeVar
 
-from .. import ast
-from ..grid import cell_name
+from gridlang.core.grid import cell_name
+from gridlang.language import ast
 
 F = TypeVar("F", bound=Callable)
 
@@ -74,7 +74,7 @@ class TaggedConstraints(list):
         self.defining = 0
         self.current: int | None = None
         self.index = {id(st): k for k, st in enumerate(compiler.spec.statements)}
-        from .core import TICK  # the compiler's own list reads its budget as often
+        from gridlang.compiler.core import TICK  # the compiler's own list reads its budget as often
 
         self.mask = TICK
 

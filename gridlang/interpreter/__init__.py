@@ -1,7 +1,7 @@
 """The spec's rules, evaluated on one complete answer: the spec-level verifier.
 
 An answer (each decision's value on each cell) is checked by walking the
-spec's AST (:mod:`gridlang.ast`) over the map with plain sets and
+spec's AST (:mod:`gridlang.language.ast`) over the map with plain sets and
 breadth-first search. Nothing here reads the compiled model, so a mistake in
 the compiler, an encoding or a solver cannot hide behind the same mistake in
 the check. The meaning of every construct is the one stated in
@@ -119,18 +119,18 @@ or not the rules hold.
 
 from __future__ import annotations
 
-from .core import Decisions, Interpreter
-from .graph import adjacency, components
-from .verdict import SpecVerdict, Violation, statement_text
+from gridlang.interpreter.core import Decisions, Interpreter
+from gridlang.interpreter.graph import adjacency, components
+from gridlang.interpreter.verdict import SpecVerdict, Violation, statement_text
 
 __all__ = ["Decisions", "Interpreter", "SpecVerdict", "Violation", "adjacency", "components", "evaluate",
            "statement_text"]
 
 from typing import Mapping
 
-from .. import ast
-from ..checker import Symbols
-from ..grid import Grid
+from gridlang.core.grid import Grid
+from gridlang.language import ast
+from gridlang.language.checker import Symbols
 
 
 def evaluate(spec: ast.Spec, symbols: Symbols, grid: Grid, params: Mapping[str, object],
@@ -139,13 +139,13 @@ def evaluate(spec: ast.Spec, symbols: Symbols, grid: Grid, params: Mapping[str, 
 
     Args:
         spec: the parsed spec (its source gives each violation's text).
-        symbols: its symbol table (:func:`gridlang.checker.check`).
+        symbols: its symbol table (:func:`gridlang.language.checker.check`).
         grid: the map; its ``rows``, ``cols``, ``chars`` and ``tiles`` are
             read.
         params: every parameter's value (int, or a tuple of ints for
-            ``set of int``), as :func:`gridlang.params.resolve_params` gives.
+            ``set of int``), as :func:`gridlang.formats.params.resolve_params` gives.
         decisions: decision name -> {cell index: value}, as in
-            :attr:`gridlang.solution.Solution.decisions`.
+            :attr:`gridlang.ir.solution.Solution.decisions`.
 
     Returns:
         The verdict.

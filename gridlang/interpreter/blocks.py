@@ -13,9 +13,8 @@ no run at all is the one length 0, so the lists ``0`` and ``?`` match it
 
 from __future__ import annotations
 
-from .. import ast
-from ..errors import SemanticError
-
+from gridlang.core.errors import SemanticError
+from gridlang.language import ast
 
 
 class BlockRules:

@@ -1,7 +1,7 @@
 """Structured clue cells, cells as numbers, decisions whose values are cells, rectangles: their
 meaning on one answer (a mixin of the interpreter).
 
-What a clue cell holds is read from its text (:func:`gridlang.clues.read_clue`,
+What a clue cell holds is read from its text (:func:`gridlang.core.clues.read_clue`,
 the map format); everything else is plain arithmetic on ``(row, col)``:
 ``distance`` is ``|dr| + |dc|``, ``row index`` and ``column index`` count from
 1, a cell value of a decision is the cell's ``(row, col)``, and a set is a
@@ -10,10 +10,10 @@ rectangle when it fills its bounding box.
 
 from __future__ import annotations
 
-from .. import ast
-from ..clues import read_clue, why_no_value
-from ..errors import SemanticError
-from .verdict import _rc
+from gridlang.core.clues import read_clue, why_no_value
+from gridlang.core.errors import SemanticError
+from gridlang.interpreter.verdict import _rc
+from gridlang.language import ast
 
 _STEPS = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}
 

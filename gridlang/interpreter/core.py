@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections import deque
 from typing import Mapping
 
-from .. import ast
-from ..checker import Symbols
-from ..equivalence import is_condition
-from ..errors import ParamError
-from ..grid import Grid, cell_name
-from .blocks import BlockRules
-from .clues import ClueMeanings
-from .edges import EdgeRules
-from .expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
-from .graph import adjacency, components
-from .verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
+from gridlang.core.errors import ParamError
+from gridlang.core.grid import Grid, cell_name
+from gridlang.interpreter.blocks import BlockRules
+from gridlang.interpreter.clues import ClueMeanings
+from gridlang.interpreter.edges import EdgeRules
+from gridlang.interpreter.expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
+from gridlang.interpreter.graph import adjacency, components
+from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
+from gridlang.language import ast
+from gridlang.language.checker import Symbols
+from gridlang.language.equivalence import is_condition
 
 Decisions = Mapping[str, Mapping[int, object]]
 """Decision name -> {cell index: value}: a Boolean decision lists its true

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import ast
-from ..grid import edge_adjacency, edge_pieces, lattice_edges
-from .verdict import _MAX_SHOWN
+from gridlang.core.grid import edge_adjacency, edge_pieces, lattice_edges
+from gridlang.interpreter.verdict import _MAX_SHOWN
+from gridlang.language import ast
 
 Point = tuple[int, int]
 Edge = tuple[Point, Point]

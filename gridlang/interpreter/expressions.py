@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections import deque
 
-from .. import ast
-from ..equivalence import is_condition, is_number
-from ..errors import SemanticError, Span
-from ..grid import Grid, cell_name, room_label
-from ..shapes import polyominoes
-from .graph import components
-from .verdict import _rc
+from gridlang.core.errors import SemanticError, Span
+from gridlang.core.grid import Grid, cell_name, room_label
+from gridlang.core.shapes import polyominoes
+from gridlang.interpreter.graph import components
+from gridlang.interpreter.verdict import _rc
+from gridlang.language import ast
+from gridlang.language.equivalence import is_condition, is_number
 
 
 class Expressions:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Sequence
 
-from ..checker import Symbols
-from ..grid import Grid
+from gridlang.core.grid import Grid
+from gridlang.language.checker import Symbols
 
 
 def adjacency(grid: Grid, symbols: Symbols) -> tuple[tuple[int, ...], ...]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..errors import Span
-from ..grid import Cell, Grid, cell_names
-from ..nodes import field, field_names, node
+from gridlang.core.errors import Span
+from gridlang.core.grid import Cell, Grid, cell_names
+from gridlang.core.nodes import field, field_names, node
 
 _MAX_SHOWN = 12
 

@@ -8,17 +8,17 @@ family needs beyond its ``.grid`` spec lives in one module here, a
   rules (a breadth-first search over the map, never the IR), and its score
   is the one gridlang reports;
 * :meth:`Plugin.render` draws an answer for the terminal in a family's
-  own way (else the spec's looks draw it, :mod:`gridlang.textdraw`);
+  own way (else the spec's looks draw it, :mod:`gridlang.pictures.textdraw`);
 * :meth:`Plugin.read_map` reads the family's own instance formats;
 * :meth:`Plugin.summary` adds figures to the status line;
 * :meth:`Plugin.extras` adds a JSON object under the plug-in's own key in
   ``--json`` output;
 * :meth:`Plugin.style` says how pictures of its answers look in a family's
-  own way (``--svg``, ``--png``: :mod:`gridlang.draw`; else the spec's
-  ``draw`` statements say it, :mod:`gridlang.looks`);
+  own way (``--svg``, ``--png``: :mod:`gridlang.pictures.draw`; else the spec's
+  ``draw`` statements say it, :mod:`gridlang.language.looks`);
 * :meth:`Plugin.read_image` reads a map off a screenshot of the game, and
   :meth:`Plugin.calibrate_image` learns the colours it needs for that from
-  screenshots with known maps (:mod:`gridlang.imaging`).
+  screenshots with known maps (:mod:`gridlang.formats.screens.imaging`).
 
 Every hook has a default that does nothing, so a puzzle with no plug-in
 (:data:`DEFAULT`) is checked against the compiled model alone and drawn
@@ -35,15 +35,15 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from ..nodes import field, node
+from gridlang.core.nodes import field, node
 
 if TYPE_CHECKING:
-    from ..draw import Style
-    from ..grid import Grid
-    from ..ir import Model
-    from ..maps import MapData
-    from ..picture import Budget
-    from ..solution import Solution
+    from gridlang.core.grid import Grid
+    from gridlang.formats.maps import MapData
+    from gridlang.formats.screens.picture import Budget
+    from gridlang.ir.model import Model
+    from gridlang.ir.solution import Solution
+    from gridlang.pictures.draw import Style
 
 
 @node(frozen=False, slots=False)
@@ -96,7 +96,7 @@ class Plugin:
 
         Returns:
             Text lines joined by newlines, or None to draw it from the spec's
-            looks (:mod:`gridlang.textdraw`).
+            looks (:mod:`gridlang.pictures.textdraw`).
         """
         return None
 
@@ -107,9 +107,10 @@ class Plugin:
             path: the file as the user named it (for error locations).
             text: the file's whole text.
 
-        The default reads the maps of :mod:`gridlang.layers` (cells
-        separated by white space, a ``rooms:`` layer), which any family
-        may use.
+        The default reads none. Whatever the family, a text no plug-in
+        reads is then tried as a map of :mod:`gridlang.formats.layers`
+        (cells separated by white space, a ``rooms:`` layer), and last as a
+        plain text or JSON map (:func:`gridlang.formats.maps.read_map`).
 
         Returns:
             The grid rows and parameters, or None when the text is not in a
@@ -119,9 +120,7 @@ class Plugin:
             MapError: the text is in the family's format but malformed,
                 located at its line and column.
         """
-        from ..layers import read_layered
-
-        return read_layered(path, text)
+        return None
 
     def summary(self, model: Model, solution: Solution) -> list[str]:
         """Figures for the status line after the score, such as ``walls 12/12``.
@@ -156,9 +155,9 @@ class Plugin:
                 key the style's marks), or None for the bare map.
 
         Returns:
-            A style whose parts override :func:`gridlang.draw.default_style`
+            A style whose parts override :func:`gridlang.pictures.draw.default_style`
             (tile colours and glyphs, decision marks, region shades), or None
-            to draw from the spec's looks (:mod:`gridlang.looks`).
+            to draw from the spec's looks (:mod:`gridlang.language.looks`).
         """
         return None
 
@@ -169,7 +168,7 @@ class Plugin:
             path: the picture file.
             calibration: a calibration file to use instead of the family's own.
             budget: the command's deadline and memory limit
-                (:class:`gridlang.picture.Budget`), read between the stages.
+                (:class:`gridlang.formats.screens.picture.Budget`), read between the stages.
 
         Returns:
             The map's rows, or None when the family reads no pictures.
@@ -200,23 +199,27 @@ class Plugin:
 DEFAULT = Plugin()
 """The plug-in of a puzzle with none registered: every hook does nothing."""
 
+_FAMILIES = "gridlang.families"
+"""The package of the shipped plug-ins; it sits above the layers that call the
+hooks, so they are imported by name, on first use, never by an import statement here."""
+
 # puzzle name (case-folded) -> module that defines PLUGIN
 _REGISTRY: dict[str, str] = {
-    "enclose.horse": f"{__name__}.horse",
-    "snake eggs": f"{__name__}.snake_eggs",
-    "star battle": f"{__name__}.starbattle",
-    "sudoku": f"{__name__}.sudoku",
-    "norinori": f"{__name__}.norinori",
-    "hitori": f"{__name__}.hitori",
-    "nurikabe": f"{__name__}.nurikabe",
-    "lits": f"{__name__}.lits",
-    "heyawake": f"{__name__}.heyawake",
-    "statue park": f"{__name__}.statuepark",
-    "masyu": f"{__name__}.masyu",
-    "slitherlink": f"{__name__}.slitherlink",
-    "numberlink": f"{__name__}.numberlink",
-    "hashiwokakero": f"{__name__}.hashiwokakero",
-    "arukone": f"{__name__}.arukone",
+    "enclose.horse": f"{_FAMILIES}.horse",
+    "snake eggs": f"{_FAMILIES}.snake_eggs",
+    "star battle": f"{_FAMILIES}.starbattle",
+    "sudoku": f"{_FAMILIES}.sudoku",
+    "norinori": f"{_FAMILIES}.norinori",
+    "hitori": f"{_FAMILIES}.hitori",
+    "nurikabe": f"{_FAMILIES}.nurikabe",
+    "lits": f"{_FAMILIES}.lits",
+    "heyawake": f"{_FAMILIES}.heyawake",
+    "statue park": f"{_FAMILIES}.statuepark",
+    "masyu": f"{_FAMILIES}.masyu",
+    "slitherlink": f"{_FAMILIES}.slitherlink",
+    "numberlink": f"{_FAMILIES}.numberlink",
+    "hashiwokakero": f"{_FAMILIES}.hashiwokakero",
+    "arukone": f"{_FAMILIES}.arukone",
 }
 _LOADED: dict[str, Plugin] = {}
 

@@ -22,11 +22,11 @@ __all__ = ["Settings", "create_app", "serve"]
 
 def __getattr__(name: str):
     if name in ("Settings", "create_app"):
-        from . import app
+        from gridlang.web import app
 
         return getattr(app, name)
     if name == "serve":
-        from .server import serve
+        from gridlang.web.server import serve
 
         return serve
     raise AttributeError(name)

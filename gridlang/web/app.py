@@ -43,9 +43,9 @@ import threading
 from importlib import resources
 from typing import Any, Callable
 
-from . import tasks
-from .inputs import MAX_BODY_BYTES, MAX_PICTURE_BYTES, RequestError, error_record, read_problem
-from .pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
+from gridlang.web import tasks
+from gridlang.web.inputs import MAX_BODY_BYTES, MAX_PICTURE_BYTES, RequestError, error_record, read_problem
+from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8"}
@@ -295,7 +295,7 @@ class _Api:
     async def specs(self, request):
         from starlette.concurrency import run_in_threadpool
 
-        from ..catalog import spec_names
+        from gridlang.formats.catalog import spec_names
 
         out = []
         for name in spec_names():
@@ -307,7 +307,7 @@ class _Api:
     async def spec(self, request):
         from starlette.concurrency import run_in_threadpool
 
-        from ..catalog import spec_names, spec_path
+        from gridlang.formats.catalog import spec_names, spec_path
 
         name = request.path_params["name"]
         if name not in spec_names():
@@ -319,7 +319,7 @@ class _Api:
     async def spec_info(self, request):
         from starlette.concurrency import run_in_threadpool
 
-        from ..errors import GridlangError
+        from gridlang.core.errors import GridlangError
 
         body = await read_json(request)
         if not isinstance(body, dict) or not isinstance(body.get("spec"), str) or set(body) != {"spec"}:

@@ -27,14 +27,14 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ..errors import GridlangError, MultipleErrors, did_you_mean
-from ..limits import MAX_MAP_BYTES, MAX_SPEC_BYTES
+from gridlang.core.errors import GridlangError, MultipleErrors, did_you_mean
+from gridlang.core.limits import MAX_MAP_BYTES, MAX_SPEC_BYTES
 
 MAX_BODY_BYTES = MAX_SPEC_BYTES + MAX_MAP_BYTES + 65_536
 """The largest JSON body taken: a spec and a map at their limits (docs/reliability.md), and room for the rest."""
 
 MAX_PICTURE_BYTES = 16 * 2**20
-"""The largest screenshot taken (bytes); its pixels are then held to the limits of :mod:`gridlang.picture`."""
+"""The largest screenshot taken (bytes); its pixels are then held to the limits of :mod:`gridlang.formats.screens.picture`."""
 
 SPEC_NAME = "<spec>"
 """How errors name a spec sent as text."""
@@ -127,8 +127,8 @@ def read_problem(body: object, max_seconds: float, keys: tuple[str, ...] = KEYS)
         RequestError: 400, in a sentence naming the key; 413 for a puzzle
             over the map limit.
     """
-    from ..backend import backend_names
-    from ..catalog import spec_names
+    from gridlang.formats.catalog import spec_names
+    from gridlang.ir.backend import backend_names
 
     if not isinstance(body, dict):
         raise RequestError(400, "the request must be a JSON object such as "
@@ -237,9 +237,9 @@ def load_spec(problem: Problem):
     Raises:
         GridlangError: the spec is wrong (located in ``<spec>``), or the URL names no genre with a spec.
     """
-    from ..catalog import spec_path
-    from ..checker import check
-    from ..parser import parse_file, parse_spec
+    from gridlang.formats.catalog import spec_path
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file, parse_spec
 
     if problem.spec is not None:
         tree = parse_spec(problem.spec, SPEC_NAME)
@@ -248,7 +248,7 @@ def load_spec(problem: Problem):
         if problem.bundled is not None:
             path = spec_path(problem.bundled)
         else:
-            from ..puzzlink import bundled_spec, parse_url
+            from gridlang.formats.puzzlink import bundled_spec, parse_url
 
             link = parse_url(problem.puzzle.strip())
             path = bundled_spec(link.pid, link)
@@ -264,13 +264,13 @@ def load(problem: Problem) -> Loaded:
         GridlangError: a bad spec, URL or map, located (``<spec>:3:9``,
             ``<map>:2:5``, the URL's character).
     """
-    from ..maps import parse_map
+    from gridlang.formats.maps import parse_map
 
     tree, symbols, spec_name = load_spec(problem)
     puzzle = tree.puzzle.name if tree.puzzle else None
     if not problem.is_url:
         return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME)
-    from ..puzzlink import decode
+    from gridlang.formats.puzzlink import decode
 
     url = problem.puzzle.strip()
     decoded = decode(url, tree)  # the spec's format reads it, or the error names the bundled spec that does

@@ -7,7 +7,7 @@ refused with :class:`QueueFull`, which the server answers with 503 and a
 ``Retry-After`` of the seconds the jobs ahead should take. Each worker
 takes one job at a time, through its own pipe, and runs it in its main
 thread; a thread of the worker reads the pipe meanwhile, so that a stop
-reaches the job's :class:`~gridlang.deadline.Deadline` at once:
+reaches the job's :class:`~gridlang.core.deadline.Deadline` at once:
 
 * :meth:`Pool.stop` (the page's Stop) stops the deadline as Ctrl-C does:
   the search ends and the best answer so far comes back;
@@ -19,10 +19,10 @@ reaches the job's :class:`~gridlang.deadline.Deadline` at once:
   fails with :class:`WorkerDied`; so does a job whose worker died (the
   out-of-memory killer).
 
-Workers tie their life to the server (:func:`gridlang.lifeline.die_with_parent`),
+Workers tie their life to the server (:func:`gridlang.core.lifeline.die_with_parent`),
 ignore ``SIGINT`` (the server owns Ctrl-C and ends them), and report each
 better answer their search finds (:attr:`Deadline.listener`) as progress.
-The batch's pool (:mod:`gridlang.workers`) runs a fixed list of tasks to
+The batch's pool (:mod:`gridlang.batch.workers`) runs a fixed list of tasks to
 the end; this one serves an open stream of requests from an event loop,
 which is why it is its own.
 """
@@ -41,8 +41,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..lifeline import die_with_parent
-from ..workers import Death
+from gridlang.batch.workers import Death
+from gridlang.core.lifeline import die_with_parent
 
 KILL_GRACE = 10.0
 """Seconds past its time limit a job may run before its worker is killed (the deadline stops it well before)."""
@@ -147,9 +147,9 @@ class Context:
         self.stopped = False
 
     def deadline(self, seconds: float | None):
-        """The job's :class:`~gridlang.deadline.Deadline`, from now; a stop reaches it, and each better answer
+        """The job's :class:`~gridlang.core.deadline.Deadline`, from now; a stop reaches it, and each better answer
         its search finds is reported as ``best``."""
-        from ..deadline import Deadline
+        from gridlang.core.deadline import Deadline
 
         deadline = Deadline(seconds)
         deadline.listener = lambda objective: self.progress(best=objective)
@@ -511,8 +511,8 @@ def _serve(conn: Any, parent: int, tied: bool, warm: Callable[[], None] | None) 
 
 def _failure(job: str, e: Exception) -> tuple:
     """A task's exception as the message that fails its job: a gridlang error with its record and HTTP status."""
-    from ..errors import GridlangError, VerificationError
-    from .inputs import error_record
+    from gridlang.core.errors import GridlangError, VerificationError
+    from gridlang.web.inputs import error_record
 
     if isinstance(e, GridlangError):
         return ("failed", job, (error_record(e), 500 if isinstance(e, VerificationError) else 400))

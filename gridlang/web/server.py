@@ -7,7 +7,7 @@ import socket
 import sys
 from typing import Callable
 
-from .app import Settings, create_app
+from gridlang.web.app import Settings, create_app
 
 DEFAULT_HOST = "127.0.0.1"
 """Where ``gridlang serve`` listens by default: this machine only."""
@@ -28,7 +28,7 @@ def loopback(host: str) -> bool:
 
 def default_workers() -> int:
     """One worker per core, at least 1."""
-    from ..workers import core_count
+    from gridlang.batch.workers import core_count
 
     return core_count()
 

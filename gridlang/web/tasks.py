@@ -2,17 +2,17 @@
 
 Each task is a function ``task(ctx, ...)`` run in a worker of
 :mod:`gridlang.web.pool`; ``ctx`` (:class:`~gridlang.web.pool.Context`)
-makes the request's :class:`~gridlang.deadline.Deadline` (so that the
+makes the request's :class:`~gridlang.core.deadline.Deadline` (so that the
 page's Stop, or a request the browser cancelled, stops the search as
 Ctrl-C does) and sends progress to the page. What a task returns goes back
-to the server as it is; a :class:`~gridlang.errors.GridlangError` goes back
+to the server as it is; a :class:`~gridlang.core.errors.GridlangError` goes back
 as the command line's located message.
 
 A solve is the command line's: the spec and map read by gridlang's
-readers, compiled under the deadline (:func:`gridlang.pipeline.load_checked`),
-solved and verified by :func:`gridlang.pipeline.solve_model` under the
+readers, compiled under the deadline (:func:`gridlang.solving.pipeline.load_checked`),
+solved and verified by :func:`gridlang.solving.pipeline.solve_model` under the
 deadline and the memory limit (the estimate up front and the watchdog of
-:func:`gridlang.memory.watch`), and reported by
+:func:`gridlang.core.memory.watch`), and reported by
 :func:`gridlang.api.report_json`: the object ``gridlang solve --json``
 prints. No solving logic lives here.
 """
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .inputs import Problem, load, load_spec
+from gridlang.web.inputs import Problem, load, load_spec
 
 MAX_PICTURE_SIDE = 4096
 """The longest side, in pixels, of the PNG a solve returns for the page (cells shrink to fit, down to 4)."""
@@ -45,10 +45,10 @@ def warm() -> None:
     """Import what every solve needs once, before the first request: gridlang's pipeline, the
     solver libraries of the default backend's choices, the drawing."""
     import gridlang.api  # noqa: F401
-    import gridlang.draw  # noqa: F401
-    import gridlang.pipeline  # noqa: F401
+    import gridlang.pictures.draw  # noqa: F401
+    import gridlang.solving.pipeline  # noqa: F401
 
-    for module in ("ortools.sat.python.cp_model", "clingo", "gridlang.exporters.cpsat", "gridlang.exporters.asp"):
+    for module in ("ortools.sat.python.cp_model", "clingo", "gridlang.exporters.cpsat.backend", "gridlang.exporters.asp.backend"):
         try:
             __import__(module)
         except ImportError:  # a missing solver is reported by the solve that needs it
@@ -77,13 +77,13 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     Raises:
         GridlangError: bad input, located; a failed verification.
     """
-    from ..json_report import report_json
-    from ..backend import SolveOptions, Status
-    from ..cli.commands import report_text, status_line, timeout_json
-    from ..cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
-    from ..deadline import BuildTimeout
-    from ..memory import watch
-    from ..pipeline import load_checked, solve_model
+    from gridlang.cli.commands import report_text, status_line, timeout_json
+    from gridlang.cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+    from gridlang.core.deadline import BuildTimeout
+    from gridlang.core.memory import watch
+    from gridlang.ir.backend import SolveOptions, Status
+    from gridlang.service.json_report import report_json
+    from gridlang.solving.pipeline import load_checked, solve_model
 
     deadline = ctx.deadline(problem.time_limit)
     options = SolveOptions(time_limit=problem.time_limit, deadline=deadline, memory_limit=memory_limit)
@@ -117,8 +117,8 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
 
 def _pictures(report) -> dict[str, str]:
     """The answer (and a second one) drawn as ``--svg`` and ``--png`` draw them, for the page."""
-    from ..draw import picture
-    from ..solution import differing
+    from gridlang.ir.solution import differing
+    from gridlang.pictures.draw import picture
 
     model = report.model
     cell = max(4, min(CELL, MAX_PICTURE_SIDE // max(model.grid.rows, model.grid.cols, 1)))
@@ -179,7 +179,8 @@ def export(ctx, problem: Problem, fmt: str) -> dict[str, str]:
     Raises:
         GridlangError: bad input, located.
     """
-    from ..api import Spec, export as write
+    from gridlang.api import Spec
+    from gridlang.api import export as write
 
     loaded = load(problem)
     ctx.progress(phase="compiling")
@@ -217,11 +218,11 @@ def read_picture(ctx, picture: bytes, label: str, puzzle: str | None, time_limit
     Raises:
         ImageError: the picture cannot be read, named by ``label``.
     """
-    from ..deadline import BuildTimeout
-    from ..errors import ImageError
-    from ..memory import watch
-    from ..picture import Budget
-    from ..plugins import Plugin, all_plugins, find_plugin
+    from gridlang.core.deadline import BuildTimeout
+    from gridlang.core.errors import ImageError
+    from gridlang.core.memory import watch
+    from gridlang.formats.screens.picture import Budget
+    from gridlang.plugins import Plugin, all_plugins, find_plugin
 
     deadline = ctx.deadline(time_limit)
     plugin = find_plugin(puzzle) if puzzle else None
@@ -247,7 +248,7 @@ def read_picture(ctx, picture: bytes, label: str, puzzle: str | None, time_limit
 
 def available_tools() -> dict[str, bool]:
     """Which of the page's tools (:data:`TOOLS`) this gridlang has: a :mod:`gridlang.api` function of that name."""
-    from .. import api
+    from gridlang import api
 
     return {tool: callable(getattr(api, function, None)) for tool, function in TOOLS.items()}
 
@@ -263,7 +264,7 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
         GridlangError: bad input, located.
         LookupError: this gridlang has no such tool.
     """
-    from .. import api
+    from gridlang import api
 
     function = getattr(api, TOOLS.get(name, ""), None)
     if not callable(function):
@@ -285,7 +286,7 @@ def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
     Raises:
         GridlangError: the spec is wrong, located in ``<spec>``.
     """
-    from .inputs import spec_info
+    from gridlang.web.inputs import spec_info
 
     problem = Problem(bundled, problem_spec, "-")
     tree, symbols, _ = load_spec(problem)

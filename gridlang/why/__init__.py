@@ -24,17 +24,16 @@ docs/why.md states the methods, their cost and their sources.
 
 from __future__ import annotations
 
-
-from ..backend import DEFAULT_BACKEND, SolveOptions
-from ..compiler import compile_tagged
-from ..deadline import Deadline
-from ..ir import Model
-from ..nodes import replace
-from ..pipeline import Report, finish, first_answer
-from .backbone import Forced, forced_entries
-from .hints import Hints, Step, explain_steps
-from .instances import Entry, Instance
-from .mus import Explanation, explain
+from gridlang.compiler import compile_tagged
+from gridlang.core.deadline import Deadline
+from gridlang.core.nodes import replace
+from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions
+from gridlang.ir.model import Model
+from gridlang.solving.pipeline import Report, finish, first_answer
+from gridlang.why.backbone import Forced, forced_entries
+from gridlang.why.hints import Hints, Step, explain_steps
+from gridlang.why.instances import Entry, Instance
+from gridlang.why.mus import Explanation, explain
 
 __all__ = ["Entry", "Explanation", "Forced", "Hints", "Instance", "Step", "explain", "explain_steps",
            "forced_entries", "solve_forced", "solve_hints"]
@@ -63,7 +62,7 @@ def solve_forced(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpt
         forced entries.
 
     Raises:
-        GridlangError: as :func:`gridlang.pipeline.first_answer`; an answer
+        GridlangError: as :func:`gridlang.solving.pipeline.first_answer`; an answer
             found on the way that fails verification.
     """
     options = _options(options)

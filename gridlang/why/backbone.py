@@ -5,7 +5,7 @@ or it is *open*. The search (the iterative backbone algorithm of J.
 Marques-Silva, M. Janota and I. Lynce, "On computing backbones of
 propositional theories", ECAI 2010, its "one test for all remaining
 candidates" form) runs on the backend that found A, through its
-:class:`~gridlang.backend.Session`:
+:class:`~gridlang.ir.backend.Session`:
 
 1. candidates: every entry with its value in A (a Boolean decision's
    variable or its negation, an enumeration's chosen value);
@@ -33,11 +33,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..backend import Session, Status
-from ..ir import Clause, Cmp, Linear
-from ..pipeline import Report, verify
-from ..solution import Solution
-from .instances import Entry, entries
+from gridlang.ir.backend import Session, Status
+from gridlang.ir.model import Clause, Cmp, Linear
+from gridlang.ir.solution import Solution
+from gridlang.solving.pipeline import Report, verify
+from gridlang.why.instances import Entry, entries
 
 
 @dataclass
@@ -73,7 +73,7 @@ def forced_entries(report: Report, session: Session | None) -> Forced:
     """The forced and open entries of a solved puzzle (see the module docstring).
 
     Args:
-        report: the report of the first answer (:func:`gridlang.pipeline.first_answer`).
+        report: the report of the first answer (:func:`gridlang.solving.pipeline.first_answer`).
         session: its solver session; constraints are added to it.
 
     Returns:

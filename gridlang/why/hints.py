@@ -58,11 +58,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
 
-from ..deadline import Deadline
-from ..ir import Assignment, Model
-from .instances import Entry, Instance, describe, entries
-from .mus import Core, minimal_core
-from .oracle import Oracle
+from gridlang.core.deadline import Deadline
+from gridlang.ir.model import Assignment, Model
+from gridlang.why.instances import Entry, Instance, describe, entries
+from gridlang.why.mus import Core, minimal_core
+from gridlang.why.oracle import Oracle
 
 SHRINK = 2
 """In the last search, how many of the smallest cores are shrunk to minimal ones."""

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable
 
-from ..compiler.diagnostics import _names, _show_set
-from ..compiler.tags import binding_parts
-from ..grid import cell_name
-from ..ir import Assignment, Model
+from gridlang.compiler.diagnostics import names_in, show_set
+from gridlang.compiler.tags import binding_parts
+from gridlang.core.grid import cell_name
+from gridlang.ir.model import Assignment, Model
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def describe(model: Model, tag: Hashable) -> Instance:
     parts = binding_parts(grid, binding, lambda cell: _clue(model, cell))
     named = [c for _name, kind, c in binding if kind == "cell"]
     clues = tuple(f"{_clue(model, c)} at {grid.cell_name(c)}" for c in dict.fromkeys(named) if _clue(model, c))
-    params = {n: _param_text(model.params[n]) for n in _names(st) if n in model.params}
+    params = {n: _param_text(model.params[n]) for n in names_in(st) if n in model.params}
     span = st.span
     return Instance(tag, span.file, span.line, span.column, statement_text(spec.source, span.line, span.column),
                     tuple(grid.cell(c) for c in cells), "; ".join(parts), clues, params)
@@ -176,7 +176,7 @@ def _clue(model: Model, cell: int) -> str:
 
 def _param_text(value: object) -> object:
     if isinstance(value, (tuple, list, frozenset, set)):
-        return _show_set(value)
+        return show_set(value)
     return value
 
 

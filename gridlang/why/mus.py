@@ -46,11 +46,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Hashable, Sequence
 
-from ..compiler import compile_tagged
-from ..deadline import Deadline
-from ..ir import Model
-from .instances import Instance, describe
-from .oracle import Check, Oracle
+from gridlang.compiler import compile_tagged
+from gridlang.core.deadline import Deadline
+from gridlang.ir.model import Model
+from gridlang.why.instances import Instance, describe
+from gridlang.why.oracle import Check, Oracle
 
 
 @dataclass

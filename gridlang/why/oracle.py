@@ -10,17 +10,17 @@ induction by incremental SAT solving", ENTCS 89(4), 2003):
   variable ``s_g``, and each clause of its constraints gets ``~s_g``: the
   instance holds in a call that assumes ``s_g``, and is void in one that
   does not. Definitions (tag None) are always on;
-* linear rows become clauses by :func:`gridlang.transforms.to_cnf.linear_clauses`
+* linear rows become clauses by :func:`gridlang.ir.transforms.to_cnf.linear_clauses`
   (the same encodings as the maxsat backend);
 * connectivity is left to lazy cuts, as on the maxsat backend: a call's
   answer is checked against the connectivity nodes of the instances it
   assumed, and the separator cuts it breaks
-  (:func:`~gridlang.connectivity.separator_cuts`,
-  :func:`~gridlang.connectivity.graph_cuts`) are added, each guarded by its
+  (:func:`~gridlang.ir.connectivity.separator_cuts`,
+  :func:`~gridlang.ir.connectivity.graph_cuts`) are added, each guarded by its
   instance's selector, until an answer is connected or the call is
   unsatisfiable. A cut holds in every answer of its node, so it is kept for
   every later call: the oracle is exact whatever it has learned. Blocks of
-  equal values (:class:`~gridlang.ir.EqualBlocks`) are the same: their seed
+  equal values (:class:`~gridlang.ir.model.EqualBlocks`) are the same: their seed
   clauses at once, their block cuts lazily; a table of allowed rows is one
   clause per row it forbids.
 * a definition that holds a connectivity node (``component of p in S``:
@@ -48,10 +48,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
-from ..connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
-from ..connectivity.blocks import block_cuts, seed_block_cuts
-from ..deadline import Deadline, SolverAbandoned, quiet_pysat_sigint, run_sat
-from ..ir import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
+from gridlang.core.deadline import Deadline, SolverAbandoned, quiet_pysat_sigint, run_sat
+from gridlang.ir.connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
+from gridlang.ir.connectivity.blocks import block_cuts, seed_block_cuts
+from gridlang.ir.model import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 
 SOLVER = "g4"
 """The PySAT solver (Glucose 4.1, G. Audemard and L. Simon): incremental, with
@@ -101,7 +101,7 @@ class Oracle:
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
-        from ..transforms.to_cnf import linear_clauses
+        from gridlang.ir.transforms.to_cnf import linear_clauses
 
         quiet_pysat_sigint()
         self.model = model
@@ -310,10 +310,10 @@ class Oracle:
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
         """One solver call in slices of :data:`SLICE_CONFLICTS`; None when the deadline passed, or
-        after ``budget`` conflicts. A slice runs under :func:`~gridlang.deadline.run_sat`, which
+        after ``budget`` conflicts. A slice runs under :func:`~gridlang.core.deadline.run_sat`, which
         interrupts it at the deadline: a slice of a 10x10 Snake Eggs can last 10 s, and a hint run
         read the clock only between slices ended 11 s past a limit of 600 s. A slice that does not
-        stop when interrupted is left behind (:class:`~gridlang.deadline.SolverAbandoned`); its
+        stop when interrupted is left behind (:class:`~gridlang.core.deadline.SolverAbandoned`); its
         solver is then used no more, every later call is unknown, and the tools end with what
         they found, as at the deadline."""
         t = time.perf_counter()

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..canvas import Canvas
-from ..ir import Model
-from ..solution import Solution
-from .backbone import Forced
-from .hints import Hints, Step
-from .instances import Entry, entry_text, where
-from .mus import Explanation
+from gridlang.ir.model import Model
+from gridlang.ir.solution import Solution
+from gridlang.pictures.canvas import Canvas
+from gridlang.why.backbone import Forced
+from gridlang.why.hints import Hints, Step
+from gridlang.why.instances import Entry, entry_text, where
+from gridlang.why.mus import Explanation
 
 OPEN = "?"
 """The token of an open (or unknown) cell."""
@@ -122,7 +122,7 @@ def _label(v: object) -> str:
 
 
 def partial_solution(model: Model, known: Iterable[tuple[Entry, object]]) -> Solution:
-    """A :class:`~gridlang.solution.Solution` of the known entries only (no regions)."""
+    """A :class:`~gridlang.ir.solution.Solution` of the known entries only (no regions)."""
     decisions: dict[str, dict] = {d.name: {} for d in model.decisions}
     for e, v in known:
         if e.boolean and not v:
@@ -230,7 +230,7 @@ HIGHLIGHT = {"decides": "#f28e2b", "rule": "#1f77b4", "known": "#2ca02c", "open"
 
 def forced_picture(model: Model, forced: Forced, cell: int = 32) -> Canvas:
     """The forced cells drawn as an answer, the open (and unknown) ones greyed with a ``?``."""
-    from ..draw import picture
+    from gridlang.pictures.draw import picture
 
     canvas = picture(model, partial_solution(model, forced.forced), cell)
     _over_cells(canvas, model, cell, list(forced.open) + list(forced.unknown), "open")
@@ -240,7 +240,7 @@ def forced_picture(model: Model, forced: Forced, cell: int = 32) -> Canvas:
 def step_picture(model: Model, hints: Hints, k: int, cell: int = 32) -> Canvas:
     """Step ``k`` (from 1): the cells known before it drawn, what it uses outlined (its rules' cells
     in blue, its known cells in green) and what it decides filled in orange."""
-    from ..draw import picture
+    from gridlang.pictures.draw import picture
 
     step = hints.steps[k - 1]
     before = [pair for s in hints.steps[:k - 1] for pair in s.decides]

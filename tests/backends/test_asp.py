@@ -21,22 +21,21 @@ import time
 from pathlib import Path
 
 import pytest
-
-from gridlang import pipeline
-from gridlang.backend import SolveOptions, Status
-from gridlang.compiler import compile_puzzle
-from gridlang.deadline import Deadline
-from gridlang.errors import BackendError, MapError
-from gridlang.exporters.asp import AspBackend
-from gridlang.logic_program import Program, _fills, _header, _implied_by_fills, linear_rules
-from gridlang.ir import (Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense,
-                         violations)
-
 import tiny
 from horse_data import HORSE_DATA, SPECS, known_optimum, manifest
-from snake_data import EXPECTED, INSTANCES, SPEC as EGGS, solution_rows
-from tiny import cell_model, grid_of
+from snake_data import EXPECTED, INSTANCES, solution_rows
+from snake_data import SPEC as EGGS
 from timing import busy
+from tiny import cell_model, grid_of
+
+from gridlang.compiler import compile_puzzle
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import BackendError, MapError
+from gridlang.exporters.asp.backend import AspBackend
+from gridlang.exporters.asp.program import Program, _fills, _header, _implied_by_fills, linear_rules
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense, violations
+from gridlang.solving import pipeline
 
 REPO = Path(__file__).resolve().parents[2]
 MAPS = REPO / "puzzles" / "maps"
@@ -594,8 +593,8 @@ def test_program_counts_and_cuts_strategy_leaves_connectivity_out():
 def test_weights_beyond_32_bits_are_refused_by_clingo_and_auto_takes_cpsat(tmp_path, rule, map_text, words, answer):
     """clingo's weights are 32-bit: 3,000,000,000 was refused in conversion
     (OverflowError, "this is a bug") or wrapped to -1,294,967,296."""
-    from gridlang.backend import SolveOptions, Status
-    from gridlang.errors import BackendError
+    from gridlang.core.errors import BackendError
+    from gridlang.ir.backend import SolveOptions, Status
 
     spec = tmp_path / "wide.grid"
     spec.write_text(f"puzzle \"W\"\ntile a '.' value 1000000000\ndecide pick: bool on all\n{rule}\n")

@@ -9,15 +9,14 @@ import sys
 import time
 
 import pytest
-
-from gridlang.auto import AutoBackend, Features, narrowed, plan, race
-from gridlang.backend import DEFAULT_BACKEND, SolveOptions, Status, backend_names, get_backend
-from gridlang.bench import hard_tail_map
-from gridlang.errors import BackendError
-from gridlang.maps import parse_map
-from gridlang.pipeline import load, solve, solve_model
-
 from horse_data import HORSE_DATA, REPO, SPECS, known_optimum, manifest
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.core.errors import BackendError
+from gridlang.formats.maps import parse_map
+from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, backend_names, get_backend
+from gridlang.solving.auto import AutoBackend, Features, narrowed, plan, race
+from gridlang.solving.pipeline import load, solve, solve_model
 
 SNAKE = REPO / "puzzles" / "snake_eggs.grid"
 SNAKE_MAP = REPO / "puzzles" / "instances" / "snake_eggs" / "ctc_tuzz_10x10.txt"
@@ -57,7 +56,7 @@ def test_the_rules_as_documented():
 
 
 def test_the_rules_on_real_maps(monkeypatch):
-    import gridlang.auto as auto
+    import gridlang.solving.auto as auto
 
     monkeypatch.setattr(auto, "cpsat_loaded", lambda: False)  # as in a fresh process
     opts = SolveOptions()
@@ -73,9 +72,9 @@ def test_the_rules_on_real_maps(monkeypatch):
     assert Features.of(eggs, opts) == Features(False, 1, eggs.grid.size)
     assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
     spec = SPECS["standard"]
-    from gridlang.checker import check
-    from gridlang.parser import parse_file
-    from gridlang.pipeline import load_checked
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
+    from gridlang.solving.pipeline import load_checked
 
     tree = parse_file(spec)
     tail, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(30), "<tail>", "enclose.horse"),
@@ -120,7 +119,7 @@ def test_a_race_reaches_the_known_optimum_verified(name):
 def forked(monkeypatch):
     """The pids of the race children forked during a test (other children, such as
     multiprocessing's resource tracker left by a batch test, are not the race's)."""
-    from gridlang import auto
+    from gridlang.solving import auto
 
     pids = []
 
@@ -151,9 +150,9 @@ def test_race_children_are_gone_after_a_proof(forked):
 
 def test_a_race_past_its_time_limit_ends_on_time_with_the_better_answer():
     spec = SPECS["standard"]
-    from gridlang.checker import check
-    from gridlang.parser import parse_file
-    from gridlang.pipeline import load_checked
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
+    from gridlang.solving.pipeline import load_checked
 
     tree = parse_file(spec)
     model, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(40), "<tail>", "enclose.horse"),
@@ -207,12 +206,12 @@ def test_cli_json_says_which_backend_answered(tmp_path):
 def test_ctrl_c_stops_both_children_and_keeps_the_better_answer(forked):
     import threading
 
-    from gridlang.deadline import Deadline
+    from gridlang.core.deadline import Deadline
 
     spec = SPECS["standard"]
-    from gridlang.checker import check
-    from gridlang.parser import parse_file
-    from gridlang.pipeline import load_checked
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
+    from gridlang.solving.pipeline import load_checked
 
     tree = parse_file(spec)
     model, _ = load_checked(tree, check(tree), parse_map(hard_tail_map(40), "<tail>", "enclose.horse"),
@@ -246,7 +245,7 @@ def test_a_delayed_race_reaches_the_same_optimum():
 def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
     # A process's first race forks its child after first_race_after (0.2 s:
     # the child imports its solver first), a later one after race_after (0).
-    import gridlang.auto as auto
+    import gridlang.solving.auto as auto
 
     delays = []
 
@@ -269,11 +268,11 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
 
 
 def test_a_race_session_goes_on_with_the_winner(tmp_path):
-    from gridlang.auto import RaceSession
-    from gridlang.ir import Clause, Cmp, Linear
-    from gridlang.solution import blocking_clause
-
     from test_backends_agree import SMALL
+
+    from gridlang.ir.model import Clause, Cmp, Linear
+    from gridlang.ir.solution import blocking_clause
+    from gridlang.solving.auto import RaceSession
 
     path = tmp_path / "small.txt"
     path.write_text(SMALL)
@@ -318,7 +317,7 @@ def test_cpsat_as_the_partner_proves_the_daily_clingo_needs_longest_for():
 def stub_backends(monkeypatch, solve, keep=()) -> None:
     """Stand-in backends for :func:`race`: backend NAME answers ``solve(NAME)``,
     but the backends named in ``keep`` stay the real ones."""
-    import gridlang.auto as auto
+    import gridlang.solving.auto as auto
 
     real = auto.get_backend
 
@@ -341,8 +340,8 @@ def stub_backends(monkeypatch, solve, keep=()) -> None:
 def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
     # Two stand-in backends: the one here gives up at once, the child answers
     # with its own niceness, so the race's answer is the child's.
-    from gridlang.auto import CHILD_NICE
-    from gridlang.backend import Result
+    from gridlang.ir.backend import Result
+    from gridlang.solving.auto import CHILD_NICE
 
     def solve(name):
         if name == "here":
@@ -365,8 +364,8 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     # search thread of another clingo solve, begun before the race.
     import threading
 
-    from gridlang.auto import CHILD_NICE
-    from gridlang.backend import Result
+    from gridlang.ir.backend import Result
+    from gridlang.solving.auto import CHILD_NICE
 
     def nice(tid: int) -> int:
         return os.getpriority(os.PRIO_PROCESS, tid)
@@ -435,11 +434,11 @@ def test_a_batch_worker_loads_cpsat_and_runs_it_alone():
     import subprocess
     import sys
 
-    code = ("import sys; from gridlang.auto import AutoBackend, cpsat_loaded; print(cpsat_loaded()); "
+    code = ("import sys; from gridlang.solving.auto import AutoBackend, cpsat_loaded; print(cpsat_loaded()); "
             "AutoBackend.load_library(); print(cpsat_loaded())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
-    from gridlang.auto import cpsat_loaded
+    from gridlang.solving.auto import cpsat_loaded
 
     AutoBackend.load_library()
     assert cpsat_loaded() and AutoBackend.choose(daily("daily-2026-01-07.txt"), SolveOptions()) == ("cpsat",)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from horse_data import HORSE_DATA, POCKET, SPECS, known_optimum, manifest
 
-from gridlang.backend import SolveOptions, Status, get_backend
-from gridlang.pipeline import solve
-
-from horse_data import HORSE_DATA, SPECS, known_optimum, manifest
-from horse_data import POCKET
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.solving.pipeline import solve
 
 MAPS = [
     ("standard", "daily-2026-01-07.txt"),    # cherries
@@ -33,7 +31,7 @@ wall there encloses the 10 grass cells, the horse (1 each) and the cherry
 
 
 def test_every_declared_strategy_solves_and_an_undeclared_one_is_refused(backend, tmp_path):
-    from gridlang.errors import BackendError
+    from gridlang.core.errors import BackendError
 
     cls = type(get_backend(backend))
     assert cls.available()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from horse_data import HORSE_DATA, REPO, known_optimum, manifest
 
 sys.path.insert(0, str(REPO / "benchmarks"))  # as `python benchmarks/clingo_peer.py` runs it

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status, get_backend
-from gridlang.cli import main
-from gridlang.grid import Grid
-from gridlang.ir import Clause, Connected, Model, Var
-
 from horse_data import REPO
 from tiny import connected_subsets
+
+from gridlang.cli import main
+from gridlang.core.grid import Grid
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.model import Clause, Connected, Model, Var
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
@@ -59,7 +58,7 @@ def brute_count(grid: Grid, size: int | None) -> int:
 @pytest.mark.parametrize("strategy", ["auto", "cuts", "flow", "tree"])
 @pytest.mark.parametrize("size", [None, 3])
 def test_unrooted_connected_counts_match_brute_force(strategy, size):
-    from gridlang.ir import Cmp, Linear
+    from gridlang.ir.model import Cmp, Linear
 
     grid = Grid(2, 3, tuple("." * 6), tuple("t" * 6))
     variables = tuple(Var("x", i, None, grid.cell(i)) for i in range(6))
@@ -92,7 +91,7 @@ def test_the_cut_loop_starts_from_the_seed_cuts(monkeypatch):
     # depends on CP-SAT's first answer): the same map solved without seeds has
     # exactly that many fewer rows.
     from gridlang import compiler
-    from gridlang.exporters import cpsat
+    from gridlang.exporters.cpsat import backend as cpsat
 
     model = compiler.compile_puzzle(HORSE, DAILY_07)
     backend = get_backend("cpsat")
@@ -106,7 +105,7 @@ def test_the_cut_loop_starts_from_the_seed_cuts(monkeypatch):
             - seeded.stats["cutoff_rows"] == bare.stats["constraints"] - bare.stats["cuts"] - bare.stats["cutoff_rows"])
 
 
-# The proto gridlang writes for CP-SAT (exporters/cpsat.py, _Proto) must be the
+# The proto gridlang writes for CP-SAT (exporters/cpsat/backend.py, _Proto) must be the
 # one ortools.sat.python.cp_model writes for the same constraints, text for text.
 
 _BOOLS, _INTS = 3, 2  # variables 0-2 Boolean, 3-4 integer in [-4, 5]
@@ -157,7 +156,7 @@ def _reference(ops):
 
 
 def _ours(ops):
-    from gridlang.exporters.cpsat import _Proto
+    from gridlang.exporters.cpsat.backend import _Proto
 
     p = _Proto("p")
     for i in range(_BOOLS):

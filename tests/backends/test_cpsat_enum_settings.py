@@ -6,13 +6,12 @@ import subprocess
 import sys
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status
-from gridlang.errors import BackendError
-from gridlang.exporters.cpsat import CpSatSettings, _set_parameter
-from gridlang.pipeline import solve
-
 from horse_data import HORSE_DATA, SPECS
+
+from gridlang.core.errors import BackendError
+from gridlang.exporters.cpsat.backend import CpSatSettings, _set_parameter
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving.pipeline import solve
 
 
 def enum_fields() -> dict[str, list[tuple[str, int]]]:

@@ -12,13 +12,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status
-from gridlang.bench import hard_tail_map
-from gridlang.deadline import Deadline, SolverAbandoned, run_solver
-from gridlang.pipeline import solve
-
 from timing import busy
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.core.deadline import Deadline, SolverAbandoned, run_solver
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving.pipeline import solve
 
 REPO = Path(__file__).resolve().parents[2]
 HORSE = REPO / "puzzles" / "horse.grid"
@@ -68,10 +67,10 @@ def test_the_cause_says_which_stop_ended_the_time():
 
 
 def test_a_solver_left_behind_is_reported_so_not_as_never_called():
-    from gridlang.connectivity.driver import lazy_solve
-    from gridlang.ir import Objective, Sense
-
     from tiny import cell_model, grid_of
+
+    from gridlang.ir.connectivity.driver import lazy_solve
+    from gridlang.ir.model import Objective, Sense
 
     class Stuck:  # an oracle whose solver ignored the stop, as RC2 on a 900-cell map did
         improving = False

@@ -7,16 +7,15 @@ import threading
 import time
 
 import pytest
-
-from gridlang import memory
-from gridlang.backend import SolveOptions, Status
-from gridlang.bench import hard_tail_map
-from gridlang.deadline import ABANDON_AFTER, OVERRUN_GRACE, Deadline, SolverAbandoned
-from gridlang.errors import BackendError
-from gridlang.forked import ForkedSolver, available
-from gridlang.ir import Assignment, violations
-
 from timing import busy
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.core import memory
+from gridlang.core.deadline import ABANDON_AFTER, OVERRUN_GRACE, Deadline, SolverAbandoned
+from gridlang.core.errors import BackendError
+from gridlang.core.forked import ForkedSolver, available
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.ir.model import Assignment, violations
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs os.fork")
 
@@ -137,10 +136,10 @@ def test_a_call_that_holds_the_gil_is_killed_on_time():
 
 def test_a_child_that_dies_mid_call_leaves_the_caller_its_answers():
     """A crash is an abandoned call, not an error: the cut loop keeps its best answer and says why."""
-    from gridlang.connectivity.driver import lazy_solve
-    from gridlang.ir import Objective, Sense
-
     from tiny import cell_model, grid_of
+
+    from gridlang.ir.connectivity.driver import lazy_solve
+    from gridlang.ir.model import Objective, Sense
 
     child = ForkedSolver(Counter, "stand-in")
     with pytest.raises(SolverAbandoned, match="ended without an answer"):
@@ -190,9 +189,8 @@ def test_the_memory_limit_counts_the_child():
 def test_rc2_on_the_hard_tail_keeps_the_time_limit():
     """RC2 on the 900-cell near-empty map, budget 40: its core exhaustion held
     the GIL, and a 20 s limit ran 29.3 s in one process."""
-    from gridlang.pipeline import load
-
-    from gridlang.backend import get_backend
+    from gridlang.ir.backend import get_backend
+    from gridlang.solving.pipeline import load
 
     path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"hard-tail-40-{os.getpid()}.txt")
     with open(path, "w") as f:

@@ -9,11 +9,10 @@ sample (every eighth map of each variant, plus the maps named in the issue);
 from __future__ import annotations
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status
-from gridlang.pipeline import solve
-
 from horse_data import HORSE_DATA, SPECS, cases, known_optimum
+
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving.pipeline import solve
 
 ALWAYS = {"daily-2026-01-07.txt", "daily-2026-01-12.txt", "daily-2026-01-18.txt", "daily-2026-01-21.txt"}
 

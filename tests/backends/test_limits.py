@@ -13,20 +13,19 @@ import json
 import time
 
 import pytest
-
-from gridlang import memory
-from gridlang.bench import hard_tail_map
-from gridlang.cardinality import AtLeast, CostBound
-from gridlang.cli import main
-from gridlang.deadline import Deadline
-from gridlang.errors import BackendError, MapError
-from gridlang.ir import Cmp, Linear, Sense
-from gridlang.linear.form import integral_bound
-from gridlang.readers import read_dimacs_solution
-from gridlang.transforms.to_cnf import card_encoding, linear_clauses
-
 from horse_data import REPO
 from timing import busy
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.cli import main
+from gridlang.core import memory
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import BackendError, MapError
+from gridlang.exporters.maxsat.cardinality import AtLeast, CostBound
+from gridlang.exporters.maxsat.dimacs import read_dimacs_solution
+from gridlang.exporters.milp.linear.form import integral_bound
+from gridlang.ir.model import Cmp, Linear, Sense
+from gridlang.ir.transforms.to_cnf import card_encoding, linear_clauses
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")
@@ -208,7 +207,7 @@ def test_at_least_m_holds_exactly_on_the_assignments_with_m_true(n):
 
 @pytest.mark.parametrize("small", [False, True])
 def test_the_cost_bound_is_exact_on_both_sides(monkeypatch, small):
-    import gridlang.cardinality as cardinality
+    import gridlang.exporters.maxsat.cardinality as cardinality
 
     if small:  # count the satisfied units, as on a near-empty map
         monkeypatch.setattr(cardinality, "COUNTER_MAX_SIZE", 0)
@@ -312,7 +311,7 @@ def test_batch_does_not_read_a_device_to_resume(capsys):
 
 
 def test_the_linear_search_proves_the_optimum_counting_the_satisfied_units(monkeypatch, capsys):
-    import gridlang.cardinality as cardinality
+    import gridlang.exporters.maxsat.cardinality as cardinality
 
     # Force the counter of near-empty maps (AtLeast) on a daily of known optimum 66.
     monkeypatch.setattr(cardinality, "COUNTER_MAX_SIZE", 0)
@@ -326,9 +325,9 @@ def test_a_cardinality_encoding_too_long_for_the_time_left_is_not_begun():
     # rest; with 0.05 s left it is not started, and with no deadline it is.
     from pysat.solvers import Solver
 
-    from gridlang.deadline import BuildTimeout, Deadline
-    from gridlang.ir import Cmp, Linear, Model, Var
-    from gridlang.transforms import linear_to_clauses
+    from gridlang.core.deadline import BuildTimeout, Deadline
+    from gridlang.ir.model import Cmp, Linear, Model, Var
+    from gridlang.ir.transforms import linear_to_clauses
 
     n = 38_812
     model = Model(name="count", grid=None, variables=tuple(Var("x", i) for i in range(n)),

@@ -2,7 +2,7 @@
 
 The optima are the game's own published ``optimal_score`` from
 ``tests/data/horse/manifest.json``; every answer is re-checked by the
-independent verifier (:func:`gridlang.pipeline.verify`), which scores it from
+independent verifier (:func:`gridlang.solving.pipeline.verify`), which scores it from
 the map's characters, not the IR.
 """
 
@@ -13,12 +13,10 @@ from pathlib import Path
 
 import pytest
 
-
-from gridlang.backend import SolveOptions, Status  # noqa: E402
-from gridlang.exporters.maxsat import MaxSatBackend  # noqa: E402
-
 from gridlang import compiler  # noqa: E402
-from gridlang import pipeline  # noqa: E402
+from gridlang.exporters.maxsat.backend import MaxSatBackend  # noqa: E402
+from gridlang.ir.backend import SolveOptions, Status  # noqa: E402
+from gridlang.solving import pipeline  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
@@ -142,7 +140,7 @@ def test_wcnf_round_trip_on_a_real_map(tmp_path):
         lits = rc2.compute()
         score = offset - rc2.cost
     assert score == entry["optimal_score"] == 50
-    from gridlang.ir import Assignment
+    from gridlang.ir.model import Assignment
 
     assignment = Assignment(tuple(l > 0 for l in lits[: model.num_vars]))
     _, verdict = pipeline.verify(model, assignment, score)
@@ -200,7 +198,7 @@ def test_a_move_part_way_gives_cadical_the_cuts_and_the_counter(monkeypatch):
     # before its 7th call. Spending mgh's seconds there moves that call to
     # CaDiCaL, which must be given those cuts and the cost counter's
     # clauses, and still prove the published optimum 22.
-    from gridlang.exporters import maxsat
+    from gridlang.exporters.maxsat import backend as maxsat
 
     calls, moves = [], []
     solve = maxsat._Lsu.solve

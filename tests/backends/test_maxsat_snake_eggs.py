@@ -8,11 +8,10 @@ answer must be that solution, proved unique.
 from __future__ import annotations
 
 import pytest
-
-from gridlang import pipeline
-from gridlang.backend import SolveOptions, Status
-
 from snake_data import EXPECTED, INSTANCES, SPEC, solution_rows
+
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving import pipeline
 
 SMALL = ["igornadj_test_2x8", "igornadj_test_5x5", "pzprjs_test_5x5", "jandhyala_ch32_6x6", "math3205_stub_6x6"]
 # The two published 10x10 instances run by default; the derived gallery ones

@@ -8,11 +8,10 @@ import subprocess
 import sys
 
 import pytest
-
-from gridlang.errors import BackendError
-from gridlang.exporters.maxsat import MaxSatSettings
-
 from horse_data import REPO
+
+from gridlang.core.errors import BackendError
+from gridlang.exporters.maxsat.backend import MaxSatSettings
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"

@@ -16,15 +16,14 @@ import os
 import re
 from pathlib import Path
 
+import highspy  # noqa: E402
 import pytest
 
-import highspy  # noqa: E402
-
-from gridlang.backend import SolveOptions, Status  # noqa: E402
 from gridlang.compiler import compile_puzzle  # noqa: E402
-from gridlang.exporters.milp import MilpBackend  # noqa: E402
-from gridlang.ir import Cmp, Linear, Model  # noqa: E402
-from gridlang.pipeline import verify  # noqa: E402
+from gridlang.exporters.milp.backend import MilpBackend  # noqa: E402
+from gridlang.ir.backend import SolveOptions, Status  # noqa: E402
+from gridlang.ir.model import Cmp, Linear, Model  # noqa: E402
+from gridlang.solving.pipeline import verify  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "horse"

@@ -14,11 +14,10 @@ decodes to the same answer.
 from __future__ import annotations
 
 import pytest
-
-from gridlang import pipeline
-from gridlang.backend import SolveOptions, Status
-
 from snake_data import EXPECTED, INSTANCES, SPEC, kind_rows, solution_rows
+
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving import pipeline
 
 SMALL = ["igornadj_test_2x8", "igornadj_test_5x5", "pzprjs_test_5x5", "jandhyala_ch32_6x6", "math3205_stub_6x6"]
 TEN_BY_TEN = ["math3205_stub_10x10", "derived/derived_tuzz_gallery_02_two", "ctc_tuzz_10x10"]
@@ -39,8 +38,8 @@ def test_instances_are_unique(name):
 
 def decoded_rows(model, solution_file: str) -> list[str]:
     """Read an external solver's solution file, verify it by the rules, return its rows."""
-    from gridlang.exporters.milp import MilpBackend
-    from gridlang.ir import violations
+    from gridlang.exporters.milp.backend import MilpBackend
+    from gridlang.ir.model import violations
 
     assignment = MilpBackend().read_solution(model, solution_file)
     assert violations(model, assignment) == []
@@ -57,7 +56,7 @@ def test_exported_file_solves_to_the_unique_answer(tmp_path, connectivity, heade
     """Export MPS, solve it with highspy alone, read the answer back, verify it."""
     import highspy
 
-    from gridlang.exporters.milp import MilpBackend
+    from gridlang.exporters.milp.backend import MilpBackend
 
     name = "jandhyala_ch32_6x6"
     model, _ = pipeline.load(SPEC, INSTANCES / f"{name}.txt")

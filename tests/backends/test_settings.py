@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
-from gridlang.backend import SolveOptions, get_backend
-from gridlang.errors import BackendError
-from gridlang.exporters.cpsat import CpSatSettings
-from gridlang.exporters.maxsat import MaxSatSettings
-from gridlang.exporters.milp import MilpSettings
-from gridlang.ir import Clause
-from gridlang.settings import Settings
-
 from tiny import cell_model, grid_of
+
+from gridlang.core.errors import BackendError
+from gridlang.core.settings import Settings
+from gridlang.exporters.cpsat.backend import CpSatSettings
+from gridlang.exporters.maxsat.backend import MaxSatSettings
+from gridlang.exporters.milp.backend import MilpSettings
+from gridlang.ir.backend import SolveOptions, get_backend
+from gridlang.ir.model import Clause
 
 
 def test_dotted_names_reach_into_groups_and_bare_keys_are_read_from_python():
@@ -96,5 +95,5 @@ def test_every_backend_has_frozen_settings(backend):
     settings = engine.configure(SolveOptions())
     assert type(settings) is engine.settings_class and isinstance(settings, Settings)
     first = next(iter(settings.flat())).split(".")[0]
-    with pytest.raises(AttributeError):  # dataclasses' FrozenInstanceError, or gridlang.nodes' one
+    with pytest.raises(AttributeError):  # dataclasses' FrozenInstanceError, or gridlang.core.nodes' one
         setattr(settings, first, getattr(settings, first))

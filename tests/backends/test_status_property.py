@@ -26,15 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from horse_brute import Optimum, optimum
+from horse_data import SPECS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gridlang.backend import SolveOptions, Status, backend_class
-from gridlang.pipeline import load, solve_model
-from gridlang.transforms import CARD_ENCODINGS
-
-from horse_brute import Optimum, optimum
-from horse_data import SPECS
+from gridlang.ir.backend import SolveOptions, Status, backend_class
+from gridlang.ir.transforms import CARD_ENCODINGS
+from gridlang.solving.pipeline import load, solve_model
 
 QUICK = settings(max_examples=12, derandomize=True, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -13,12 +13,11 @@ import subprocess
 import sys
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status
-from gridlang.errors import BackendError
-from gridlang.pipeline import solve
-
 from horse_data import REPO, SPECS
+
+from gridlang.core.errors import BackendError
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving.pipeline import solve
 
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
 OPTIMUM = 66
@@ -148,7 +147,7 @@ def test_every_highs_option_is_classed_and_every_classed_name_is_highs_own(tmp_p
     (a search option or a tolerance) or refused with a reason of their own; a
     name that is neither (a new HiGHS's) is refused unless at its default."""
     highspy = pytest.importorskip("highspy")
-    from gridlang.linear.highs import OWN_OPTIONS, REFUSED_OPTIONS, SEARCH_OPTIONS, TIGHTER_ONLY, refusal
+    from gridlang.exporters.milp.linear.highs import OWN_OPTIONS, REFUSED_OPTIONS, SEARCH_OPTIONS, TIGHTER_ONLY, refusal
 
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
@@ -171,11 +170,11 @@ def test_every_highs_option_is_classed_and_every_classed_name_is_highs_own(tmp_p
 
 @pytest.mark.parametrize("backend", ["cpsat", "asp"])
 def test_a_search_stopped_by_ctrl_c_before_any_answer_says_so_not_the_time_limit(backend):
-    """A Ctrl-C (the deadline stopped, as :func:`gridlang.deadline.catch_interrupt`
+    """A Ctrl-C (the deadline stopped, as :func:`gridlang.core.deadline.catch_interrupt`
     stops it) before the first answer: the text names Ctrl-C, not a time limit
     of 30 s that never ran out, nor a limit of the solver's own."""
     from gridlang.cli.commands import _report_text
-    from gridlang.deadline import Deadline
+    from gridlang.core.deadline import Deadline
 
     deadline = Deadline(30)
     deadline.stop()

@@ -1,21 +1,20 @@
-"""The window start (gridlang.connectivity.windows) and CP-SAT's objective cutoff."""
+"""The window start (gridlang.ir.connectivity.windows) and CP-SAT's objective cutoff."""
 
 from __future__ import annotations
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status, get_backend
-from gridlang.bench import hard_tail_map
-from gridlang.checker import check
-from gridlang.connectivity import windows
-from gridlang.connectivity.windows import WindowStart, window, window_radii, window_start, windowed_region
-from gridlang.deadline import Deadline
-from gridlang.ir import Sense, violations
-from gridlang.maps import parse_map, read_map
-from gridlang.parser import parse_file
-from gridlang.pipeline import load_checked, solve_model, verify
-
 from horse_data import REPO
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.core.deadline import Deadline
+from gridlang.formats.maps import parse_map, read_map
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.connectivity import windows
+from gridlang.ir.connectivity.windows import WindowStart, window, window_radii, window_start, windowed_region
+from gridlang.ir.model import Sense, violations
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file
+from gridlang.solving.pipeline import load_checked, solve_model, verify
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt"
@@ -112,7 +111,7 @@ def test_a_search_stopped_at_once_claims_no_bound():
 
 
 def test_the_cutoff_is_one_row_whose_bound_moves():
-    from gridlang.exporters.cpsat import _INT64, _Lowering
+    from gridlang.exporters.cpsat.backend import _INT64, _Lowering
 
     model = daily(12)
     assert model.objective.sense is Sense.MAXIMIZE
@@ -159,7 +158,7 @@ def test_the_window_start_runs_on_the_hard_tail_unless_turned_off(backend, setti
 
 
 def test_a_solve_that_ends_without_an_answer_keeps_the_windows(monkeypatch):
-    from gridlang.backend import Result
+    from gridlang.ir.backend import Result
 
     monkeypatch.setattr(windows, "WINDOW_SHARES", (0.15,))
     model = tail(40)

@@ -12,13 +12,12 @@ import tomllib
 import xml.etree.ElementTree as ET
 
 import pytest
+from horse_data import REPO
 from PIL import Image
 
 import gridlang
-from gridlang.catalog import NotBundledError
-from gridlang.deadline import Deadline
-
-from horse_data import REPO
+from gridlang.core.deadline import Deadline
+from gridlang.formats.catalog import NotBundledError
 
 NURIKABE_URL = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 
@@ -87,7 +86,7 @@ def test_the_wheel_holds_every_shipped_map():
 # ---------------------------------------------------------------- results
 
 def test_a_spec_and_a_result_have_short_reprs(horse, daily):
-    assert repr(horse) == f"<Spec 'enclose.horse' from {gridlang.catalog.spec_path('horse')}>"
+    assert repr(horse) == f"<Spec 'enclose.horse' from {gridlang.formats.catalog.spec_path('horse')}>"
     assert repr(daily) == ("<SolveResult enclose.horse 14x12: OPTIMAL, objective 66, verified; backend maxsat; "
                            "decisions {'wall': 12}>")
 
@@ -162,5 +161,5 @@ def test_answers_stop_at_the_limit_and_at_the_time_limit():
 
 
 def test_bad_input_raises_at_the_call_not_in_the_loop():
-    with pytest.raises(gridlang.errors.GridlangError, match="row 1, column 2"):
+    with pytest.raises(gridlang.core.errors.GridlangError, match="row 1, column 2"):
         gridlang.solutions(gridlang.bundled("nurikabe"), map="2X\n..\n")

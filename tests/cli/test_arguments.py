@@ -11,11 +11,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from horse_data import REPO
 
 from gridlang.cli import main
 from gridlang.cli.arguments import COMMANDS, _build_parser
-
-from horse_data import REPO
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 NURIKABE = str(REPO / "puzzles" / "nurikabe.grid")

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import psutil
 import pytest
-
-from gridlang.batch import completed, run_batch
-from gridlang.bench import hard_tail_map
-from gridlang.cli import main
-from gridlang.workers import core_count
 from horse_data import HORSE_DATA, known_optimum, manifest
+
+from gridlang.batch.bench import hard_tail_map
+from gridlang.batch.run import completed, run_batch
+from gridlang.batch.workers import core_count
+from gridlang.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "puzzles" / "horse.grid"
@@ -83,7 +83,7 @@ def test_the_cores_are_shared_among_the_workers(tmp_path, workers):
 def test_only_solvers_whose_threads_are_a_share_get_one(tmp_path, monkeypatch, backend, shared):
     # clingo's thread count picks its search (two threads: a portfolio, faster on costly
     # walls even two processes at once), so it keeps its own; MaxSAT has one thread.
-    import gridlang.batch
+    import gridlang.batch.run
 
     given = []
 
@@ -91,7 +91,7 @@ def test_only_solvers_whose_threads_are_a_share_get_one(tmp_path, monkeypatch, b
         given.extend(tasks)
         yield from ()
 
-    monkeypatch.setattr(gridlang.batch, "_run_local", run_local)
+    monkeypatch.setattr(gridlang.batch.run, "_run_local", run_local)
     run_batch(SPEC, DAILIES[:3], tmp_path / "r.jsonl", backend=backend, workers=1)
     assert [t.threads for t in given] == [core_count() if shared else None] * 3
 
@@ -159,7 +159,7 @@ def test_plot_draws_one_series_per_backend(tmp_path, capsys):
     a, b = tmp_path / "maxsat.jsonl", tmp_path / "cpsat.jsonl"
     run_batch(SPEC, DAILIES[:3], a, backend="maxsat")
     run_batch(SPEC, DAILIES[:3], b, backend="cpsat")
-    from gridlang.plot import plot
+    from gridlang.pictures.plot import plot
 
     fig = plot([a, b], tmp_path / "cdf.png")
     cdf, size = fig.axes
@@ -308,7 +308,7 @@ def test_a_dead_worker_costs_only_its_map_which_is_tried_again_then_recorded_and
 
 
 def test_the_pool_reports_what_a_task_raised_and_how_a_worker_ended():
-    from gridlang.workers import Died, Done, Raised, run_pool
+    from gridlang.batch.workers import Died, Done, Raised, run_pool
 
     done, raised = run_pool(["[1]", "{"], 1, json.loads)  # one worker: in order
     assert isinstance(done, Done) and done.value == [1] and done.attempts == 1
@@ -392,8 +392,8 @@ def test_a_scheduler_port_where_nothing_listens_is_reported_within_seconds(tmp_p
 
 
 def test_a_listener_that_is_no_dask_scheduler_is_given_up_in_time():
-    from gridlang.batch import connect
-    from gridlang.errors import BackendError
+    from gridlang.batch.run import connect
+    from gridlang.core.errors import BackendError
 
     with socket.socket() as silent:  # accepts connections, answers nothing
         silent.bind(("127.0.0.1", 0))
@@ -415,7 +415,7 @@ def test_plot_counts_the_maps_that_ended_in_an_error(tmp_path):
     out = tmp_path / "r.jsonl"
     summary = run_batch(SPEC, [*bad, *DAILIES[:2]], out, backend="maxsat", workers=1)
     assert summary.statuses == {"ERROR": 2, "OPTIMAL": 2}
-    from gridlang.plot import plot
+    from gridlang.pictures.plot import plot
 
     [line] = plot([out], tmp_path / "cdf.png").axes[0].get_lines()
     assert line.get_label() == "maxsat (2 of 4 solved; 2 errors)"

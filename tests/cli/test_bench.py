@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from gridlang.bench import SETS, cases, hard_tail_map, run, summary, url_cases
+from gridlang.batch.bench import SETS, cases, hard_tail_map, run, summary, url_cases
 from gridlang.cli import main
-from gridlang.errors import GridlangError, MapError
-from gridlang.schemas import validator
+from gridlang.core.errors import GridlangError, MapError
+from gridlang.service.schemas import validator
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,7 +39,7 @@ def test_a_genre_instance_is_correct_when_proved_unique(tmp_path):
 
 
 def test_the_url_set_lies_beyond_the_tests_and_reads_with_bundled_specs():
-    from gridlang.puzzlink import decode
+    from gridlang.formats.puzzlink import decode
 
     urls = [c["url"] for c in cases("urls", REPO)]
     assert len(set(urls)) == len(urls)

@@ -8,9 +8,9 @@ import subprocess
 import sys
 import tomllib
 
-import gridlang
-
 from horse_data import REPO
+
+import gridlang
 
 # What a Python started in the repository's root sees after a plain `pip install .`:
 # the checkout's gridlang/ first on the path (the current directory), and no
@@ -35,19 +35,19 @@ def test_the_checkouts_grammar_exporters_and_specs_import_from_its_root():
 import json
 import gridlang
 from gridlang import grammars, exporters, puzzles
-import gridlang.exporters.cpsat
+import gridlang.exporters.cpsat.backend
 from importlib import resources
 print(json.dumps({
     "gridlang": gridlang.__file__,
     "grammars": grammars.__file__,
-    "cpsat": gridlang.exporters.cpsat.__file__,
+    "cpsat": gridlang.exporters.cpsat.backend.__file__,
     "lark": "start:" in resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(),
     "horse": resources.files("gridlang.puzzles").joinpath("horse.grid").is_file(),
 }))
 """)
     assert seen == {"gridlang": str(REPO / "gridlang" / "__init__.py"),
                     "grammars": str(REPO / "grammars" / "__init__.py"),
-                    "cpsat": str(REPO / "exporters" / "cpsat.py"), "lark": True, "horse": True}
+                    "cpsat": str(REPO / "exporters" / "cpsat" / "backend.py"), "lark": True, "horse": True}
 
 
 def test_a_spec_solves_from_the_root_of_a_checkout():

@@ -10,7 +10,6 @@ import sys
 import textwrap
 
 import pytest
-
 from horse_data import REPO
 
 SPEC = "tile a '.'\ndecide x: bool on a\n"
@@ -27,7 +26,7 @@ def generator():
 
 def dejavu() -> bool:
     """The pictures were drawn with DejaVu Sans: its glyphs' pixels differ from other fonts'."""
-    from gridlang.canvas import _font
+    from gridlang.pictures.canvas import _font
 
     return "DejaVuSans" in str(getattr(_font(12, False), "path", ""))
 

@@ -16,10 +16,9 @@ import subprocess
 import sys
 
 import pytest
+from horse_data import REPO, SPECS
 
 from gridlang.cli import main
-
-from horse_data import REPO, SPECS
 
 SMALL = "budget: 3\n~~~~~~~\n~..C..~\n~.~~~.~\n~..H..~\n~~~.~~~\n"
 """tests/backends/test_backends_agree.py's 5x7 map: one wall at the bottom encloses 15 points."""

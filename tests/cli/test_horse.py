@@ -6,12 +6,11 @@ import json
 import re
 
 import pytest
-
-from gridlang.backend import SolveOptions, Status
-from gridlang.cli import main
-from gridlang.pipeline import solve
-
 from horse_data import POCKET, REPO
+
+from gridlang.cli import main
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.solving.pipeline import solve
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY_07 = str(REPO / "puzzles" / "maps" / "daily-2026-01-07.txt")

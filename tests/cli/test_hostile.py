@@ -11,14 +11,13 @@ import io
 import time
 
 import pytest
-
-from gridlang.cli import main
-from gridlang.errors import GridSyntaxError
-from gridlang.limits import MAX_NESTING, MAX_SPEC_BYTES
-from gridlang.parser import parse_spec
-
 from horse_data import REPO
 from timing import busy
+
+from gridlang.cli import main
+from gridlang.core.errors import GridSyntaxError
+from gridlang.core.limits import MAX_NESTING, MAX_SPEC_BYTES
+from gridlang.language.parser import parse_spec
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 HORSE_TEXT = (REPO / "puzzles" / "horse.grid").read_text()

@@ -12,10 +12,10 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
-from gridlang.cli import main  # noqa: E402
-from gridlang.schemas import NAMES, schema, validator  # noqa: E402
-
 from horse_data import REPO  # noqa: E402
+
+from gridlang.cli import main  # noqa: E402
+from gridlang.service.schemas import NAMES, schema, validator  # noqa: E402
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 COSTLY = str(REPO / "puzzles" / "horse_costlywalls.grid")

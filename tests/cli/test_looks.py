@@ -1,4 +1,4 @@
-"""Genres drawn from their specs' looks (`draw NAME as LOOK`, gridlang/looks.py): the SVG's
+"""Genres drawn from their specs' looks (`draw NAME as LOOK`, gridlang/language/looks.py): the SVG's
 classed elements show what a player reads (room borders where rooms meet, one shaded mark per
 shaded cell, circles and numbers the lines stop at, numbers readable on shaded cells), the
 text shows the same, and structured clues and outside frames are drawn as pzprjs draws them."""
@@ -10,18 +10,17 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-
-from gridlang import strokes
-from gridlang.canvas import SVG_NS
-from gridlang.draw import default_style, draw, picture
-from gridlang.grid import Grid
-from gridlang.looks import Looks, letter
-from gridlang.lookstyle import ANSWER, SHADE, looks_style
-from gridlang.pipeline import solve
-from gridlang.solution import Solution
-from gridlang.textdraw import render, tokens
-
 from horse_data import REPO
+
+from gridlang.core.grid import Grid
+from gridlang.ir.solution import Solution
+from gridlang.language.looks import Looks, letter
+from gridlang.pictures import strokes
+from gridlang.pictures.canvas import SVG_NS
+from gridlang.pictures.draw import default_style, draw, picture
+from gridlang.pictures.lookstyle import ANSWER, SHADE, looks_style
+from gridlang.pictures.textdraw import render, tokens
+from gridlang.solving.pipeline import solve
 
 PUZZLES = REPO / "puzzles"
 INSTANCES = PUZZLES / "instances"
@@ -209,7 +208,7 @@ def test_statue_park_circles_stay_visible_on_shaded_cells(solved):
 
 def test_text_draws_pearls_bridges_and_boxes(solved, capsys):
     masyu = solved("masyu", "pzprjs_6x6")
-    from gridlang.looks import of_model
+    from gridlang.language.looks import of_model
 
     text = render(masyu.model.grid, masyu.solution, of_model(masyu.model))
     assert text.splitlines()[0] == "┌───○─┐ ┌─┐" and "●" in text

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from horse_data import HORSE_DATA, REPO, known_optimum, manifest
 
 from gridlang.cli import main
-from gridlang.errors import MapError
-from gridlang.maps import parse_map, stated_variant
-from horse_data import HORSE_DATA, REPO, known_optimum, manifest
+from gridlang.core.errors import MapError
+from gridlang.formats.maps import parse_map, stated_variant
 
 COSTLY = "puzzles/maps/bonus-2026-03-26-costlywalls.txt"
 

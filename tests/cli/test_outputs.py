@@ -7,10 +7,9 @@ import os
 import shutil
 
 import pytest
+from horse_data import REPO
 
 from gridlang.cli import main
-
-from horse_data import REPO
 
 SPEC = REPO / "puzzles" / "horse.grid"
 DAILY = REPO / "puzzles" / "maps" / "daily-2026-01-10.txt"

@@ -6,9 +6,9 @@ import pkgutil
 import tomllib
 from importlib import resources
 
-import gridlang
-
 from horse_data import REPO
+
+import gridlang
 
 
 def test_every_subpackage_is_listed_in_pyproject():

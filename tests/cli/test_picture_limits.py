@@ -13,12 +13,11 @@ import zlib
 from pathlib import Path
 
 import pytest
+from horse_data import REPO
 from PIL import Image
+from screens import SCREENS, shot, true_map
 
 from gridlang.cli import main
-
-from horse_data import REPO
-from screens import SCREENS, shot, true_map
 
 HORSE = REPO / "puzzles" / "horse.grid"
 needs_screens = pytest.mark.skipif(SCREENS is None, reason="../shared/data/screens is not here")

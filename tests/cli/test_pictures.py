@@ -8,18 +8,17 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from PIL import Image
-
-from gridlang.canvas import SVG_NS, Canvas
-from gridlang.cli import main
-from gridlang.draw import default_style, draw, hashed_colour, picture, write_picture
-from gridlang.pipeline import solve
-from gridlang.plugins import DEFAULT
-from gridlang.plugins import horse_draw
-from gridlang.plugins.snake_eggs import EGG_TINTS, SNAKE_GREEN
-
 from horse_data import REPO
+from PIL import Image
 from snake_data import INSTANCES
+
+from gridlang.cli import main
+from gridlang.families import horse_draw
+from gridlang.families.snake_eggs import EGG_TINTS, SNAKE_GREEN
+from gridlang.pictures.canvas import SVG_NS, Canvas
+from gridlang.pictures.draw import default_style, draw, hashed_colour, picture, write_picture
+from gridlang.plugins import DEFAULT
+from gridlang.solving.pipeline import solve
 
 HORSE = REPO / "puzzles" / "horse.grid"
 SNAKE = REPO / "puzzles" / "snake_eggs.grid"
@@ -235,8 +234,10 @@ def test_a_cell_size_below_four_is_an_error(capsys):
 PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock|s\b)|portal|water|grass", re.IGNORECASE)
 
 
-@pytest.mark.parametrize("module", ["draw.py", "canvas.py", "picture.py", "lattice.py", "imaging.py", "looks.py", "lookstyle.py",
-                                    "glyphs.py", "strokes.py", "textdraw.py"])
+@pytest.mark.parametrize("module", ["pictures/draw.py", "pictures/canvas.py", "formats/screens/picture.py",
+                                    "formats/screens/lattice.py", "formats/screens/imaging.py", "language/looks.py",
+                                    "pictures/lookstyle.py", "pictures/glyphs.py", "pictures/strokes.py",
+                                    "pictures/textdraw.py"])
 def test_the_drawing_and_reading_layers_name_no_puzzle(module):
     text = (REPO / "gridlang" / module).read_text(encoding="utf-8")
     found = [f"{module}:{text.count(chr(10), 0, m.start()) + 1}: {m.group()}" for m in PUZZLE_WORDS.finditer(text)]

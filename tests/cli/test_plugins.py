@@ -7,18 +7,17 @@ import json
 import re
 
 import pytest
+from horse_data import REPO
+from snake_data import INSTANCES
 
 from gridlang import plugins
 from gridlang.cli import main
-from gridlang.errors import MapError
-from gridlang.maps import read_map
-from gridlang.pipeline import solve
+from gridlang.core.errors import MapError
+from gridlang.families.horse import HorsePlugin
+from gridlang.families.snake_eggs import SnakeEggsPlugin
+from gridlang.formats.maps import read_map
 from gridlang.plugins import DEFAULT, Plugin, find_plugin
-from gridlang.plugins.horse import HorsePlugin
-from gridlang.plugins.snake_eggs import SnakeEggsPlugin
-
-from horse_data import REPO
-from snake_data import INSTANCES
+from gridlang.solving.pipeline import solve
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
@@ -69,7 +68,7 @@ def test_snake_record_is_read_by_its_plugin_and_refused_by_another():
 
 # A plug-in from outside the package: registered by module path, found by name.
 TALLY_MODULE = '''
-from gridlang.maps import MapData
+from gridlang.formats.maps import MapData
 from gridlang.plugins import Plugin
 
 
@@ -148,12 +147,12 @@ PUZZLE_WORDS = re.compile(r"horse|snake|egg|wall(?!-clock)", re.IGNORECASE)
 
 
 GENERIC = sorted(str(p.relative_to(REPO / "gridlang"))
-                 for pattern in ("cli/*.py", "compiler/*.py", "interpreter/*.py", "maps.py", "pipeline.py")
+                 for pattern in ("cli/*.py", "compiler/*.py", "interpreter/*.py", "formats/maps.py", "solving/pipeline.py")
                  for p in (REPO / "gridlang").glob(pattern))
 
 
 def test_the_generic_layers_are_all_there():
-    assert {"cli/commands.py", "compiler/core.py", "interpreter/core.py", "maps.py", "pipeline.py"} <= set(GENERIC)
+    assert {"cli/commands.py", "compiler/core.py", "interpreter/core.py", "formats/maps.py", "solving/pipeline.py"} <= set(GENERIC)
 
 
 @pytest.mark.parametrize("module", GENERIC)

@@ -10,15 +10,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gridlang.checker import check
-from gridlang.draw import default_style, draw
-from gridlang.errors import GridlangError
-from gridlang.grid import Grid
-from gridlang.looks import Looks, symbol
-from gridlang.lookstyle import ANSWER, looks_style
-from gridlang.parser import parse_spec
-from gridlang.solution import Solution
-from gridlang.textdraw import render
+from gridlang.core.errors import GridlangError
+from gridlang.core.grid import Grid
+from gridlang.ir.solution import Solution
+from gridlang.language.checker import check
+from gridlang.language.looks import Looks, symbol
+from gridlang.language.parser import parse_spec
+from gridlang.pictures.draw import default_style, draw
+from gridlang.pictures.lookstyle import ANSWER, looks_style
+from gridlang.pictures.textdraw import render
 
 CELL = 40
 

@@ -7,29 +7,27 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
-
-from gridlang.checker import check
-from gridlang.cli import main
-from gridlang.draw import default_style, draw
-from gridlang.errors import ImageError
-from functools import lru_cache
-
-from gridlang.imaging import calibrate, checked, read_cells, read_picture
-from gridlang.lattice import find_lattice
-from gridlang.maps import build_grid, read_map
-from gridlang.parser import parse_file
-from gridlang.picture import open_picture
-from gridlang.plugins import DEFAULT, find_plugin
-from gridlang.plugins.horse import TILE_NAMES
-
 from horse_data import HORSE_DATA, REPO
+from PIL import Image
 from screens import ALTERATIONS, SCREENS, SHOTS, altered, shot, true_map
+
+from gridlang.cli import main
+from gridlang.core.errors import ImageError
+from gridlang.families.horse import TILE_NAMES
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.formats.screens.imaging import calibrate, checked, read_cells, read_picture
+from gridlang.formats.screens.lattice import find_lattice
+from gridlang.formats.screens.picture import open_picture
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file
+from gridlang.pictures.draw import default_style, draw
+from gridlang.plugins import DEFAULT, find_plugin
 
 HORSE = REPO / "puzzles" / "horse.grid"
 PLUGIN = find_plugin("enclose.horse")

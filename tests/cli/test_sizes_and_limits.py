@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from gridlang.checker import check
 from gridlang.compiler import compile_spec
-from gridlang.errors import MapError
-from gridlang.json_spans import LineIndex, StringChars, item_offsets, members
-from gridlang.maps import build_grid, parse_map
-from gridlang.parser import parse_spec
+from gridlang.core.errors import MapError
+from gridlang.formats.json_spans import LineIndex, StringChars, item_offsets, members
+from gridlang.formats.maps import build_grid, parse_map
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 REPO = Path(__file__).resolve().parents[2]
 HORSE = REPO / "puzzles" / "horse.grid"
@@ -316,9 +316,9 @@ def test_anchoring_500_components_takes_a_moment_and_reads_the_deadline():
     # The pass looked for each node's count among all the rows: 500 nodes x 278,000 rows took 20 s
     # after the rules were lowered, where the deadline was not read (the issue: 181.8 s under 60 s).
     from gridlang.compiler import anchor_connected
-    from gridlang.deadline import BuildTimeout, Deadline
-    from gridlang.ir import Connected
-    from gridlang.pipeline import load
+    from gridlang.core.deadline import BuildTimeout, Deadline
+    from gridlang.ir.model import Connected
+    from gridlang.solving.pipeline import load
 
     model, _ = load(FILLOMINO, BLANK_10)
     raw = tuple(Connected(c.members, (), None, c.name, c.span) if isinstance(c, Connected) else c
@@ -370,7 +370,7 @@ def test_the_memory_limit_stops_the_compilation_with_its_own_sentence(tmp_path):
 def test_asp_on_a_40x1000_map_keeps_the_time_and_memory_limits(tmp_path):
     import random
 
-    rng = random.Random(7)  # near-empty, as gridlang.bench.hard_tail_map makes square ones
+    rng = random.Random(7)  # near-empty, as gridlang.batch.bench.hard_tail_map makes square ones
     rows = [["."] * 1000 for _ in range(40)]
     for _ in range(1200):
         rows[rng.randrange(40)][rng.randrange(1000)] = "~"
@@ -386,7 +386,7 @@ def test_asp_on_a_40x1000_map_keeps_the_time_and_memory_limits(tmp_path):
 
 @pytest.mark.slow
 def test_asp_on_a_200x200_map_keeps_the_memory_limit(tmp_path):
-    from gridlang.bench import hard_tail_map
+    from gridlang.batch.bench import hard_tail_map
 
     path = tmp_path / "near-empty-200.txt"
     path.write_text("budget: 40\n" + hard_tail_map(40, size=200))

@@ -14,16 +14,16 @@ import functools
 import itertools
 
 import pytest
+from tiny import spec_errors as _errors
+from tiny import spec_judge as _judge
 
-from gridlang.backend import SolveOptions, backend_names
-from gridlang.checker import check
-from gridlang.errors import MapError
-from gridlang.ir import EqualBlocks, Table
-from gridlang.maps import parse_map
-from gridlang.parser import parse_spec
-from gridlang.pipeline import load_checked, solve_model
-
-from tiny import spec_judge as _judge, spec_errors as _errors
+from gridlang.core.errors import MapError
+from gridlang.formats.maps import parse_map
+from gridlang.ir.backend import SolveOptions, backend_names
+from gridlang.ir.model import EqualBlocks, Table
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
+from gridlang.solving.pipeline import load_checked, solve_model
 
 BACKENDS = tuple(b for b in backend_names() if b != "auto")
 

@@ -13,17 +13,17 @@ import itertools
 import json
 
 import pytest
+from tiny import spec_errors as _errors
+from tiny import spec_judge as _judge
 
-from gridlang import ast
-from gridlang.backend import SolveOptions, backend_class, backend_names, get_backend
-from gridlang.checker import check
-from gridlang.checker.constructs import STRATEGIES
-from gridlang.errors import MapError
-from gridlang.maps import parse_map
-from gridlang.parser import parse_spec
-from gridlang.pipeline import load_checked, solve_model
-
-from tiny import spec_judge as _judge, spec_errors as _errors
+from gridlang.core.errors import MapError
+from gridlang.formats.maps import parse_map
+from gridlang.ir.backend import SolveOptions, backend_class, backend_names, get_backend
+from gridlang.language import ast
+from gridlang.language.checker import check
+from gridlang.language.checker.constructs import STRATEGIES
+from gridlang.language.parser import parse_spec
+from gridlang.solving.pipeline import load_checked, solve_model
 
 BACKENDS = tuple(backend_names())
 
@@ -373,7 +373,7 @@ def test_verify_reports_a_rule_with_a_let_at_the_rules_line(tmp_path):
         if entry[0] in ([3, 1], [3, 2]):
             entry[1] = 3 - entry[1]
     (tmp_path / "a.json").write_text(json.dumps({"decisions": decisions}))
-    from gridlang.answers import check_answer
+    from gridlang.solving.answers import check_answer
 
     verdict = check_answer(spec, tmp_path / "k.txt", tmp_path / "a.json")
     lines = spec.read_text().splitlines()
@@ -430,7 +430,7 @@ def test_copies_of_lets_are_counted_over_the_whole_spec():
     """Each statement within bounds alone, many together: refused at the one
     that crosses MAX_EXPANSION, before the time goes (12 uses of a chain of
     15 doubling lets took a minute past a 3 s limit)."""
-    from gridlang.parser.lets import MAX_EXPANSION
+    from gridlang.language.parser.lets import MAX_EXPANSION
 
     head = "tile cell '.'\ndecide x: bool on all\nlet a0 = x\n"
     chain = "".join(f"let a{k} = a{k - 1} and a{k - 1}\n" for k in range(1, 15))

@@ -8,11 +8,11 @@ exactly those; then the located error of a mixture.
 from __future__ import annotations
 
 import pytest
-
-from gridlang.checker import check
-from gridlang.errors import GridlangError
-from gridlang.parser import parse_spec
 from test_constructs import _solve_all, brute_force
+
+from gridlang.core.errors import GridlangError
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 HEAD = "tile cell '.'\ntile clue number\ndecide x: bool on all\ndecide y: bool on all\n"
 

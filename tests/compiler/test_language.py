@@ -12,17 +12,17 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from gridlang.backend import SolveOptions, backend_names
-from gridlang.checker import check
-from gridlang.errors import MapError, MultipleErrors, ParamError, SemanticError
-from gridlang.maps import parse_map
-from gridlang.params import parse_value, resolve_params
-from gridlang.shapes import polyominoes
-from gridlang.parser import parse_spec
-from gridlang.pipeline import load_checked, solve_model
-
 from tiny import spec_judge as _judge
+
+from gridlang.core.errors import MapError, MultipleErrors, ParamError, SemanticError
+from gridlang.core.shapes import polyominoes
+from gridlang.formats.maps import parse_map
+from gridlang.formats.params import resolve_params
+from gridlang.ir.backend import SolveOptions, backend_names
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
+from gridlang.language.values import parse_value
+from gridlang.solving.pipeline import load_checked, solve_model
 
 BACKENDS = tuple(backend_names())
 

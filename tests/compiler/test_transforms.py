@@ -11,13 +11,12 @@ import itertools
 from dataclasses import dataclass, field
 
 import pytest
-
-from gridlang.backend import SolveOptions, get_backend
-from gridlang.errors import BackendError, Span
-from gridlang.ir import Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
-from gridlang.transforms import decompose, decompose_connected_tree, linear_to_clauses
-
 from tiny import cell_model, connected_subsets, grid_of
+
+from gridlang.core.errors import BackendError, Span
+from gridlang.ir.backend import SolveOptions, get_backend
+from gridlang.ir.model import Clause, Cmp, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
+from gridlang.ir.transforms import decompose, decompose_connected_tree, linear_to_clauses
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ It writes ``puzzles/instances/snake_eggs/<name>.txt`` (and ``derived/``) and
 ``tests/data/snake_eggs_expected.json`` (each instance's expected solution:
 the published one when the record has it, else the independently computed
 one, as rows of ``0`` = snake and ``k`` = egg of size k). The grid rows come
-from :func:`gridlang.plugins.snake_eggs.snake_eggs_rows`, the same function
+from :func:`gridlang.families.snake_eggs.snake_eggs_rows`, the same function
 the JSON record reader uses, so the two formats cannot drift apart.
 """
 
@@ -19,7 +19,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from gridlang.plugins.snake_eggs import snake_eggs_rows
+from gridlang.families.snake_eggs import snake_eggs_rows
 
 LICENCE = ("Licence: none stated by the source; the puzzle belongs to its author and is kept here, "
            "with attribution, as test data only.")

@@ -10,27 +10,15 @@ import itertools
 import json
 
 import pytest
-
-
-from gridlang.backend import SolveOptions, Status  # noqa: E402
-from gridlang.errors import BackendError, MapError  # noqa: E402
-from gridlang.exporters.maxsat import MaxSatBackend, lower  # noqa: E402
-from gridlang.grid import Grid  # noqa: E402
-from gridlang.ir import (  # noqa: E402
-    Assignment,
-    Clause,
-    Cmp,
-    Connected,
-    Linear,
-    Model,
-    Objective,
-    Sense,
-    violations,
-)
-
 import tiny  # noqa: E402
 from tiny import cell_model  # noqa: E402
 from tiny import grid_of as make_grid  # noqa: E402
+
+from gridlang.core.errors import BackendError, MapError  # noqa: E402
+from gridlang.core.grid import Grid  # noqa: E402
+from gridlang.exporters.maxsat.backend import MaxSatBackend, lower  # noqa: E402
+from gridlang.ir.backend import SolveOptions, Status  # noqa: E402
+from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Linear, Model, Objective, Sense, violations  # noqa: E402
 
 STRATEGIES = ("cuts", "tree")
 
@@ -153,7 +141,7 @@ HOLES = {3, 6, 11, 13, 14, 16, 17, 19}
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_articulation_cuts_are_valid_and_exact(strategy):
-    from gridlang.connectivity import cut_clause, seed_cuts
+    from gridlang.ir.connectivity import cut_clause, seed_cuts
 
     grid = make_grid(*HOLES_GRID)
     members = {i for i in range(grid.size) if i not in HOLES}
@@ -174,7 +162,7 @@ def test_articulation_cuts_are_valid_and_exact(strategy):
 def test_articulation_cuts_valid_on_random_hole_patterns():
     import random
 
-    from gridlang.connectivity import cut_clause, seed_cuts
+    from gridlang.ir.connectivity import cut_clause, seed_cuts
 
     rng = random.Random(7)
     grid = make_grid(3, 4, ((0, 11),))

@@ -13,24 +13,13 @@ import itertools
 import json
 
 import pytest
-
-
-from gridlang.backend import SolveOptions, Status  # noqa: E402
-from gridlang.errors import BackendError, MapError  # noqa: E402
-from gridlang.exporters.milp import MilpBackend  # noqa: E402
-from gridlang.grid import Grid  # noqa: E402
-from gridlang.ir import (  # noqa: E402
-    Clause,
-    Cmp,
-    Connected,
-    Linear,
-    Model,
-    Objective,
-    Sense,
-    violations,
-)
-
 from tiny import cell_model, connected_subsets, grid_of, is_connected, rooted_ok  # noqa: E402
+
+from gridlang.core.errors import BackendError, MapError  # noqa: E402
+from gridlang.core.grid import Grid  # noqa: E402
+from gridlang.exporters.milp.backend import MilpBackend  # noqa: E402
+from gridlang.ir.backend import SolveOptions, Status  # noqa: E402
+from gridlang.ir.model import Clause, Cmp, Connected, Linear, Model, Objective, Sense, violations  # noqa: E402
 
 STRATEGIES = ("auto", "cuts", "flow")
 
@@ -124,7 +113,7 @@ def test_sized_region_with_a_forced_member(strategy, rows, cols, links, forced, 
 
 
 def test_auto_gives_sized_regions_depth_layers_or_flow_when_too_many(monkeypatch):
-    from gridlang.linear import connected
+    from gridlang.exporters.milp.linear import connected
 
     grid = grid_of(3, 3)
     members = tuple((i, i + 1) for i in range(grid.size))
@@ -254,7 +243,7 @@ def test_linear_with_enforce_matches_brute_force(name):
 
 def test_guarded_rows_are_exact_and_a_pair_is_tighter_than_big_m():
     """Every 0/1 point meets the rows exactly when it meets the IR; a pair is one row that cuts what big-M keeps."""
-    from gridlang.linear import lower_rows
+    from gridlang.exporters.milp.linear import lower_rows
 
     for name, cons in LINEAR_CASES.items():
         low = lower_rows(cell_model(grid_of(1, 5), cons), "cuts")
@@ -276,7 +265,7 @@ def _row_holds(row, values) -> bool:
 
 
 def _assignment(values):
-    from gridlang.ir import Assignment
+    from gridlang.ir.model import Assignment
 
     return Assignment(tuple(bool(v) for v in values))
 
@@ -599,7 +588,7 @@ def test_highs_file_without_solution_is_refused(tmp_path):
 
 
 def test_to_pyomo_names_columns_as_the_files_do():
-    from gridlang.exporters.milp import to_pyomo
+    from gridlang.exporters.milp.backend import to_pyomo
 
     pm, label = to_pyomo(small_model(), "flow")
     assert [label(pm.x[j]) for j in range(7)] == ["x_0_0", "x_0_1", "x_0_2", "x_1_0", "x_1_1", "x_1_2", "y_0"]
@@ -648,7 +637,7 @@ def test_unknown_setting_is_refused_by_name():
 
 
 def test_highs_options_merge_whole_and_one_at_a_time():
-    from gridlang.exporters.milp import MilpSettings
+    from gridlang.exporters.milp.backend import MilpSettings
 
     options = SolveOptions(extra={"milp.highs_options.presolve": "off",
                                   "milp.highs_options": {"mip_heuristic_effort": 0.3}})

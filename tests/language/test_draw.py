@@ -1,16 +1,15 @@
 """The `draw NAME as LOOK` statement: parsed, checked with located errors, and resolved with the
-defaults into the looks pictures and text are drawn from (gridlang/looks.py)."""
+defaults into the looks pictures and text are drawn from (gridlang/language/looks.py)."""
 
 from __future__ import annotations
 
 import pytest
-
-from gridlang.checker import check
-from gridlang.errors import GridlangError
-from gridlang.looks import resolve
-from gridlang.parser import parse_file, parse_spec
-
 from horse_data import REPO
+
+from gridlang.core.errors import GridlangError
+from gridlang.language.checker import check
+from gridlang.language.looks import resolve
+from gridlang.language.parser import parse_file, parse_spec
 
 BASE = """puzzle "Looks"
 tile blank '.'

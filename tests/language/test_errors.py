@@ -5,20 +5,19 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from gridlang.checker import check
-from gridlang.cli import main
-from gridlang.errors import GridSyntaxError, MapError, MultipleErrors, ParamError, SemanticError
-from gridlang.maps import build_grid, read_map
-from gridlang.parser import parse_spec
-
 from horse_data import REPO
+
+from gridlang.cli import main
+from gridlang.core.errors import GridSyntaxError, MapError, MultipleErrors, ParamError, SemanticError
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 
 
 def horse_grid(path):
-    from gridlang.parser import parse_file
+    from gridlang.language.parser import parse_file
 
     return build_grid(check(parse_file(HORSE)), read_map(path))
 
@@ -153,7 +152,7 @@ def test_negative_budget_on_the_command_line(tmp_path, capsys):
 
 
 def test_malformed_and_unknown_parameters(tmp_path):
-    from gridlang.pipeline import load
+    from gridlang.solving.pipeline import load
 
     path = write(tmp_path, "budget: twelve\n~~~~~\n~.H.~\n~~~~~\n")
     with pytest.raises(ParamError) as e:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from gridlang import ast
-from gridlang.checker import check
-from gridlang.errors import GridlangError
-from gridlang.parser import parse_spec
+from gridlang.core.errors import GridlangError
+from gridlang.language import ast
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 HEAD = """\
 tile blank '.'
@@ -139,8 +139,8 @@ def test_structured_clues_need_their_tile():
 def test_a_decoded_grid_whose_first_row_begins_with_a_hash_keeps_its_rows(tmp_path):
     """A tile written ``#`` in the first row of a decoded map: the map stands under ``grid:``,
     so the row is not read as a comment (a map's rows are never dropped)."""
-    from gridlang.maps import parse_map
-    from gridlang.puzzlink import decode
+    from gridlang.formats.maps import parse_map
+    from gridlang.formats.puzzlink import decode
 
     spec = tmp_path / "hashes.grid"
     spec.write_text('puzzle "Hashes"\ntile blank \'.\'\ntile block \'#\'\ndecide shaded: bool on blank\n'
@@ -153,8 +153,8 @@ def test_a_decoded_grid_whose_first_row_begins_with_a_hash_keeps_its_rows(tmp_pa
 def test_a_decoded_map_of_a_spec_with_a_hash_tile_stands_under_a_grid_line(tmp_path):
     """Its title line begins with ``#``, which such a spec's map reader would take for a possible row,
     even when no row begins with ``#`` (pzprjs's test URL of Akari, its black cells written ``#``)."""
-    from gridlang.maps import parse_map
-    from gridlang.puzzlink import decode
+    from gridlang.formats.maps import parse_map
+    from gridlang.formats.puzzlink import decode
 
     spec = tmp_path / "lamps.grid"
     spec.write_text('puzzle "Lamps"\ntile white \'.\'\ntile black \'#\'\ntile clue number\n'

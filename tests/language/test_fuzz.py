@@ -22,20 +22,19 @@ import io
 from pathlib import Path
 
 import pytest
+from horse_data import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from gridlang.checker import check
 from gridlang.cli import main
 from gridlang.compiler import compile_spec
-from gridlang.errors import GridlangError
+from gridlang.core.errors import GridlangError
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, read_map
-from gridlang.params import resolve_params
-from gridlang.parser import build_parser, grammar_text, parse_spec
-
-from horse_data import REPO
+from gridlang.language.checker import check
+from gridlang.language.parser import build_parser, grammar_text, parse_spec
 
 QUICK = settings(max_examples=100, derandomize=True, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from gridlang import ast
-from gridlang.checker import check
-from gridlang.parser import parse_spec
-from gridlang.parser.messages import keywords
+from gridlang.language import ast
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
+from gridlang.language.parser.messages import keywords
 
 KEYWORDS = sorted(keywords())
 SUFFIXES = ["_of", "sum", "2", "_"]

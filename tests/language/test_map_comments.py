@@ -4,15 +4,14 @@ JSON map, and a JSON value of the wrong shape are located errors."""
 from __future__ import annotations
 
 import pytest
-
-from gridlang.checker import check
-from gridlang.cli import main
-from gridlang.errors import MapError, ParamError
-from gridlang.maps import build_grid, parse_map, read_map
-from gridlang.params import resolve_params
-from gridlang.parser import parse_file, parse_spec
-
 from horse_data import REPO
+
+from gridlang.cli import main
+from gridlang.core.errors import MapError, ParamError
+from gridlang.formats.maps import build_grid, parse_map, read_map
+from gridlang.formats.params import resolve_params
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file, parse_spec
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 SNAKE = str(REPO / "puzzles" / "snake_eggs.grid")

@@ -1,4 +1,4 @@
-"""The AST's nodes (``gridlang.nodes.node``) behave as frozen dataclasses with slots did,
+"""The AST's nodes (``gridlang.core.nodes.node``) behave as frozen dataclasses with slots did,
 and importing the AST compiles no code."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import ClassVar
 
 import pytest
 
-from gridlang import ast
-from gridlang.errors import Span
-from gridlang.nodes import FrozenInstanceError, field, field_names, node
-from gridlang.parser import parse_spec
+from gridlang.core.errors import Span
+from gridlang.core.nodes import FrozenInstanceError, field, field_names, node
+from gridlang.language import ast
+from gridlang.language.parser import parse_spec
 
 HERE = Span("spec.grid", 3, 7)
 
@@ -94,7 +94,7 @@ def test_importing_the_ast_compiles_no_code():
         "import json, sys, pathlib\n"
         "made = []\n"
         "sys.addaudithook(lambda event, args: made.append(str(args[1])) if event == 'compile' else None)\n"
-        "import gridlang.ast, gridlang.errors\n"
+        "import gridlang.language.ast, gridlang.core.errors\n"
         "print(json.dumps([name for name in made if not name.endswith('.py')]))\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
@@ -102,7 +102,7 @@ def test_importing_the_ast_compiles_no_code():
 
 
 def test_replace_copies_a_node_with_new_fields_as_dataclasses_replace_does():
-    from gridlang.nodes import replace
+    from gridlang.core.nodes import replace
 
     name = ast.Name("x", HERE)
     other = replace(name, id="y")
@@ -112,7 +112,7 @@ def test_replace_copies_a_node_with_new_fields_as_dataclasses_replace_does():
 
 
 def test_field_types_are_the_annotations_as_written():
-    from gridlang.nodes import field_types
+    from gridlang.core.nodes import field_types
 
     assert field_types(ast.Distance) == {"a": "Expr", "b": "Expr", "span": "Span | None"}
 
@@ -200,7 +200,7 @@ def test_a_class_keeps_its_own_repr_and_equality():
 def test_replace_passes_a_dataclass_to_dataclasses():
     import dataclasses
 
-    from gridlang.nodes import replace
+    from gridlang.core.nodes import replace
 
     @dataclasses.dataclass(frozen=True)
     class Old:

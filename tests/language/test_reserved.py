@@ -3,15 +3,14 @@ declared, with one located error; every other keyword of the grammar may name a 
 
 from __future__ import annotations
 
-
 import pytest
 
-from gridlang import ast
-from gridlang.checker import check
-from gridlang.errors import GridlangError, MultipleErrors
-from gridlang.parser import parse_spec
-from gridlang.parser.messages import keywords
-from gridlang.parser.reserved import RESERVED
+from gridlang.core.errors import GridlangError, MultipleErrors
+from gridlang.language import ast
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
+from gridlang.language.parser.messages import keywords
+from gridlang.language.parser.reserved import RESERVED
 
 KEYWORDS = sorted(keywords())
 

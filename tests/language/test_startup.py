@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from gridlang import parser
-from gridlang.parser import build_parser, cache_dir, cache_file, grammar_text
-
 from horse_data import REPO
+
+from gridlang.language import parser
+from gridlang.language.parser import build_parser, cache_dir, cache_file, grammar_text
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 
@@ -102,7 +101,7 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     assert code == 0
     loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("gridlang.")}
     for name in ("ortools", "pyomo", "pysat", "highspy", "rustworkx", "numpy",
-                 "gridlang.backend", "gridlang.exporters", "gridlang.ir", "gridlang.deadline"):
+                 "gridlang.ir.backend", "gridlang.exporters", "gridlang.ir.model", "gridlang.core.deadline"):
         assert name not in loaded, name
 
 
@@ -110,18 +109,18 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     # CP-SAT's proto is written through cp_model_helper: ortools.sat.python.cp_model
     # would import pandas and numpy, 0.29 s of a one-off solve.
     # A text map is read without the puzz.link package (its engine and URL reader, 8 ms), and a
-    # backend that decomposes nothing without gridlang.transforms (its encodings, 6 ms).
-    # The records a solve makes are gridlang.nodes' (no dataclasses: its import and code
+    # backend that decomposes nothing without gridlang.ir.transforms (its encodings, 6 ms).
+    # The records a solve makes are gridlang.core.nodes' (no dataclasses: its import and code
     # generation were some 30 ms of every solve, inspect included).
     ("cpsat", "ortools.sat.python.cp_model_helper",
-     ("pandas", "ortools.sat.python.cp_model", "gridlang.puzzlink", "gridlang.transforms", "dataclasses",
+     ("pandas", "ortools.sat.python.cp_model", "gridlang.formats.puzzlink", "gridlang.ir.transforms", "dataclasses",
       "inspect")),
     # argparse asks shutil for the terminal's width unless given one (shutil brings zlib, bz2, lzma).
-    # --json is written by gridlang.json_report, without the Python API (gridlang.api, 37 KB of byte code).
-    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.puzzlink", "shutil", "gridlang.api")),
+    # --json is written by gridlang.service.json_report, without the Python API (gridlang.api, 37 KB of byte code).
+    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.formats.puzzlink", "shutil", "gridlang.api")),
     # The MILP is built with pyomo.core; pyomo.environ loads every plugin (0.2 s more),
     # which only the LP and MPS writers need.
-    ("milp", "pyomo.core", ("pyomo.environ", "gridlang.puzzlink")),
+    ("milp", "pyomo.core", ("pyomo.environ", "gridlang.formats.puzzlink")),
 ])
 def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, absent):
     daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
@@ -199,7 +198,7 @@ def test_the_command_counts_gridlang_s_own_start_up(capsys):
 def _probe_parse(path: str, cache: str) -> tuple[str, bool]:
     """Parse ``path`` in a fresh process with the cache under ``cache``: (repr of the AST, whether Lark was imported)."""
     probe = ("import json, sys\n"
-             "from gridlang.parser import parse_file\n"
+             "from gridlang.language.parser import parse_file\n"
              f"spec = parse_file({path!r})\n"
              "print(json.dumps([repr(spec.statements), 'lark' in sys.modules]))\n")
     return tuple(run_probe(probe, cache, Path(path).parent))
@@ -238,7 +237,7 @@ def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeyp
 
 
 def test_a_spec_with_a_syntax_error_is_never_cached(tmp_path, monkeypatch):
-    from gridlang.errors import GridSyntaxError
+    from gridlang.core.errors import GridSyntaxError
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     spec = tmp_path / "bad.grid"
@@ -293,7 +292,7 @@ def _lazy_patterns():
     import pkgutil
 
     import gridlang
-    from gridlang.lazy_regex import LazyRegex
+    from gridlang.core.lazy_regex import LazyRegex
 
     found = []
     for info in pkgutil.walk_packages(gridlang.__path__, "gridlang."):
@@ -308,7 +307,7 @@ def test_every_lazy_pattern_compiles_and_matches_as_re_compile_would():
     import re
 
     found = _lazy_patterns()
-    assert {m for m, _, _ in found} >= {"gridlang.params", "gridlang.maps", "gridlang.clues", "gridlang.memory"}
+    assert {m for m, _, _ in found} >= {"gridlang.language.values", "gridlang.formats.maps", "gridlang.core.clues", "gridlang.core.memory"}
     for module, name, lazy in found:
         pattern, flags = lazy._source
         compiled = re.compile(pattern, flags)  # raises re.error on a pattern that does not compile
@@ -318,7 +317,7 @@ def test_every_lazy_pattern_compiles_and_matches_as_re_compile_would():
 
 
 def test_a_lazy_pattern_compiles_on_first_use_only():
-    from gridlang.lazy_regex import LazyRegex
+    from gridlang.core.lazy_regex import LazyRegex
 
     lazy = LazyRegex(r"^\s*(\d+)\s*$")
     assert "match" not in vars(lazy)

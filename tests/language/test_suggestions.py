@@ -4,13 +4,12 @@ in a spec, backend settings, backends, subcommands and options."""
 from __future__ import annotations
 
 import pytest
-
-from gridlang.checker import check
-from gridlang.cli import main
-from gridlang.errors import GridlangError
-from gridlang.parser import parse_spec
-
 from horse_data import REPO
+
+from gridlang.cli import main
+from gridlang.core.errors import GridlangError
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_spec
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 DAILY = str(REPO / "puzzles" / "maps" / "daily-2026-01-10.txt")

@@ -22,22 +22,20 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gridlang import cli
-from gridlang.backend import SolveOptions, backend_names
-from gridlang.checker import check
-from gridlang.errors import GridlangError
-from gridlang.grid import lattice_edges
-from gridlang.interpreter import Interpreter
-from gridlang.maps import build_grid, read_map
-from gridlang.params import resolve_params
-from gridlang.parser import parse_file, parse_spec
-from gridlang.pipeline import load_checked, solve, solve_model
-from gridlang.plugins import find_plugin
-from gridlang.solution import Solution
-
 from tiny import spec_judge as _judge
 
+from gridlang import cli
+from gridlang.core.errors import GridlangError
+from gridlang.core.grid import lattice_edges
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.formats.params import resolve_params
+from gridlang.interpreter import Interpreter
+from gridlang.ir.backend import SolveOptions, backend_names
+from gridlang.ir.solution import Solution
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file, parse_spec
+from gridlang.plugins import find_plugin
+from gridlang.solving.pipeline import load_checked, solve, solve_model
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
-from gridlang.maps import parse_map
-from gridlang.parser import parse_file
+from gridlang.core.shapes import polyominoes
+from gridlang.formats.maps import parse_map
+from gridlang.formats.puzzlink import encode
+from gridlang.ir.solution import Solution
+from gridlang.language.parser import parse_file
 from gridlang.plugins import find_plugin
-from gridlang.puzzlink import encode
-from gridlang.shapes import polyominoes
-from gridlang.solution import Solution
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
@@ -49,9 +49,9 @@ def known(genre: str, name: str) -> tuple[str, dict]:
 
 
 def _grid(genre: str, name: str):
-    from gridlang.checker import check
-    from gridlang.maps import build_grid, read_map
-    from gridlang.parser import parse_file
+    from gridlang.formats.maps import build_grid, read_map
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
 
     spec = parse_file(PUZZLES / f"{genre}.grid")
     return build_grid(check(spec), read_map(PUZZLES / "instances" / genre / f"{name}.txt", spec.puzzle.name))
@@ -94,7 +94,7 @@ def test_verifier_accepts_the_known_answer(genre, name):
 
 
 def _puzzle(genre: str) -> str:
-    from gridlang.parser import parse_file
+    from gridlang.language.parser import parse_file
 
     return parse_file(PUZZLES / f"{genre}.grid").puzzle.name
 

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from gridlang.answers import check_answer
 from gridlang.api import report_json
-from gridlang.backend import SolveOptions
-from gridlang.maps import parse_map, read_map
-from gridlang.parser import parse_file
-from gridlang.pipeline import solve
-from gridlang.puzzlink import decode, encode, url_line
+from gridlang.formats.maps import parse_map, read_map
+from gridlang.formats.puzzlink import decode, encode, url_line
+from gridlang.ir.backend import SolveOptions
+from gridlang.language.parser import parse_file
+from gridlang.solving.answers import check_answer
+from gridlang.solving.pipeline import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"

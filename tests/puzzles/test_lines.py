@@ -21,21 +21,19 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gridlang import cli
-from gridlang.backend import SolveOptions, backend_names
-from gridlang.checker import check
-from gridlang.errors import GridlangError
-from gridlang.grid import lattice_edges
-from gridlang.maps import build_grid, read_map
-from gridlang.parser import parse_file, parse_spec
-from gridlang.pipeline import load_checked, solve_model
-from gridlang.plugins import find_plugin
-from gridlang.puzzlink import decode
-from gridlang.solution import Solution
-
 from tiny import spec_judge as _judge
 
+from gridlang import cli
+from gridlang.core.errors import GridlangError
+from gridlang.core.grid import lattice_edges
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.formats.puzzlink import decode
+from gridlang.ir.backend import SolveOptions, backend_names
+from gridlang.ir.solution import Solution
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file, parse_spec
+from gridlang.plugins import find_plugin
+from gridlang.solving.pipeline import load_checked, solve_model
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
@@ -129,7 +127,7 @@ def test_domain_of_a_tile_values():
 def test_spec_is_short(genre):
     """Its statements, less comments, the `draw` lines (how it looks) and the URL format's lines (how its URLs
     read), fit in 12 lines: they are its rules."""
-    from gridlang import ast
+    from gridlang.language import ast
 
     path = PUZZLES / f"{genre}.grid"
     spec = parse_file(path)

@@ -24,7 +24,7 @@ import json
 import pytest
 
 from gridlang import cli
-from gridlang.backend import backend_names
+from gridlang.ir.backend import backend_names
 
 UNIQUE = [
     pytest.param("https://puzz.link/p?nurikabe/7/5/u5n5p", id="nurikabe-7x5"),

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from gridlang import cli
-from gridlang.errors import GridlangError
-from gridlang.maps import parse_map
-from gridlang.puzzlink import UrlError, decode, load_url, parse_url
+from gridlang.core.errors import GridlangError
+from gridlang.formats.maps import parse_map
+from gridlang.formats.puzzlink import UrlError, decode, load_url, parse_url
 
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
@@ -94,7 +94,7 @@ def test_import_prints_the_text_map(capsys):
                                          ("heyawacky", "heyawake"), ("Nurikabe", "nurikabe"), ("hashi", "hashiwokakero"),
                                          ("bridges", "hashiwokakero"), ("snakeegg", "snake_eggs")])
 def test_the_bundled_specs_are_found_by_the_names_their_formats_declare(alias, genre):
-    from gridlang.puzzlink import bundled_spec
+    from gridlang.formats.puzzlink import bundled_spec
 
     assert bundled_spec(alias.lower()).name == f"{genre}.grid"
 
@@ -299,12 +299,12 @@ def test_import_prints_structured_clues(pid, items, url, rows, tmp_path, capsys)
 
 
 def test_the_url_package_names_no_genre():
-    """``gridlang/puzzlink/`` holds the shared mechanisms only: no bundled genre's name or puzz.link name is
+    """``gridlang/formats/puzzlink/`` holds the shared mechanisms only: no bundled genre's name or puzz.link name is
     in its code (the genres are data: their specs' format statements)."""
     import re
 
-    from gridlang import ast
-    from gridlang.parser import parse_file
+    from gridlang.language import ast
+    from gridlang.language.parser import parse_file
 
     names = set()
     for path in PUZZLES.glob("*.grid"):
@@ -313,7 +313,8 @@ def test_the_url_package_names_no_genre():
         names.update(f.lower() for fmt in spec.of(ast.Format) for f in fmt.names)
         if spec.puzzle is not None:
             names.add(spec.puzzle.name.lower())
-    code = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "gridlang" / "puzzlink").glob("*.py")).lower()
+    code = "\n".join(p.read_text(encoding="utf-8") for p in [*(ROOT / "gridlang" / "formats" / "puzzlink").glob("*.py"),
+                                                                    *(ROOT / "gridlang" / "language" / "encodings").glob("*.py")]).lower()
     found = sorted(n for n in names if re.search(r"\b" + re.escape(n) + r"\b", code))
     assert found == []
 
@@ -325,7 +326,7 @@ NURIKABE_UNKNOWN_URL = "https://puzz.link/p?nurikabe/19/12/g5zw3k2h4g4k.v.h2i2g4
 
 def test_a_nurikabe_number_not_given_is_an_island_of_any_size():
     import gridlang
-    from gridlang.plugins.nurikabe import verify
+    from gridlang.families.nurikabe import verify
 
     result = gridlang.solve(gridlang.bundled("nurikabe"), url=NURIKABE_UNKNOWN_URL, unique=True, time_limit=120)
     assert (result.status, result.verified, result.unique) == ("SOLVED", True, True)

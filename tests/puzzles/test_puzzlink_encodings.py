@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from gridlang.errors import GridlangError
-from gridlang.maps import parse_map
-from gridlang.parser import parse_spec
-from gridlang.puzzlink import decode, encode
+from gridlang.core.errors import GridlangError
+from gridlang.formats.maps import parse_map
+from gridlang.formats.puzzlink import decode, encode
+from gridlang.language.parser import parse_spec
 
 TILES = """\
 tile blank '.'

@@ -16,17 +16,16 @@ import json
 from pathlib import Path
 
 import pytest
+from snake_data import EXPECTED, INSTANCES, ROOT, SPEC, solution_rows
 
 from gridlang import cli
-from gridlang.backend import SolveOptions, Status
-from gridlang.errors import GridlangError, MapError, ParamError, SemanticError
-from gridlang.grid import Grid
-from gridlang.maps import read_map
-from gridlang.pipeline import solve
-from gridlang.solution import Solution
-from gridlang.plugins.snake_eggs import render, verify
-
-from snake_data import EXPECTED, INSTANCES, ROOT, SPEC, solution_rows
+from gridlang.core.errors import GridlangError, MapError, ParamError, SemanticError
+from gridlang.core.grid import Grid
+from gridlang.families.snake_eggs import render, verify
+from gridlang.formats.maps import read_map
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.ir.solution import Solution
+from gridlang.solving.pipeline import solve
 
 SHARED = ROOT / "tests" / "data" / "snake_eggs"  # the source JSON records, bundled
 STRATEGIES = ("auto", "cuts", "flow", "tree")
@@ -335,7 +334,7 @@ def test_count_rule_gives_the_path_its_length(tmp_path):
     # Snake Eggs' redundant count rule fixes the snake's length (100 - 45 cells);
     # a path rule alone leaves it open.
     from gridlang.compiler import compile_puzzle
-    from gridlang.ir import Connected
+    from gridlang.ir.model import Connected
 
     def path_size(spec, grid):
         (node,) = [c for c in compile_puzzle(spec, grid).constraints if isinstance(c, Connected) and c.path]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from gridlang import cli
-from gridlang.checker import check
-from gridlang.maps import build_grid
-from gridlang.parser import parse_file
-from gridlang.plugins.common import rooms
-from gridlang.puzzlink import UrlError, load_url
+from gridlang.families.common import rooms
+from gridlang.formats.maps import build_grid
+from gridlang.formats.puzzlink import UrlError, load_url
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file
 
 SIZES = [(1, 5), (5, 1), (1, 1), (1, 2), (3, 1)]  # (cols, rows), as a URL writes them
 GENRES = ("arukone", "hashiwokakero", "heyawake", "hitori", "lits", "masyu", "norinori", "numberlink", "nurikabe",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from gridlang.grid import Grid, cell_name, cell_names
+from gridlang.core.grid import Grid, cell_name, cell_names
+from gridlang.families.common import cells_text
 from gridlang.interpreter.verdict import Violation
+from gridlang.ir.solution import Solution
 from gridlang.plugins import find_plugin
-from gridlang.plugins.common import cells_text
-from gridlang.solution import Solution
 
 
 def grid(rows: list[str]) -> Grid:

@@ -18,28 +18,27 @@ import subprocess
 import sys
 
 import pytest
-
-from gridlang.answers import AnswerError, check_answer, read_answer
-from gridlang.backend import SolveOptions, Status
-from gridlang.checker import check
-from gridlang.cli import main
-from gridlang.errors import GridlangError
-from gridlang.interpreter import Interpreter, Violation, evaluate
-from gridlang.maps import build_grid, read_map
-from gridlang.params import resolve_params
-from gridlang.parser import parse_file
-from gridlang.pipeline import load, solve, solve_model
-from gridlang.solution import Solution
-from gridlang.plugins import horse as horse_rules
-from gridlang.plugins import snake_eggs as snake_rules
-
 from horse_data import HORSE_DATA, REPO, SPECS, known_optimum, manifest
 from snake_data import EXPECTED, INSTANCES
 from snake_data import SPEC as SNAKE_SPEC
 
+from gridlang.cli import main
+from gridlang.core.errors import GridlangError
+from gridlang.families import horse as horse_rules
+from gridlang.families import snake_eggs as snake_rules
+from gridlang.formats.maps import build_grid, read_map
+from gridlang.formats.params import resolve_params
+from gridlang.interpreter import Interpreter, Violation, evaluate
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.ir.solution import Solution
+from gridlang.language.checker import check
+from gridlang.language.parser import parse_file
+from gridlang.solving.answers import AnswerError, check_answer, read_answer
+from gridlang.solving.pipeline import load, solve, solve_model
+
 MAPS = REPO / "puzzles" / "maps"
 ONE_WORKER = SolveOptions(workers=1)
-FORBIDDEN = ("gridlang.compiler", "gridlang.ir", "gridlang.connectivity", "gridlang.pipeline", "gridlang.exporters")
+FORBIDDEN = ("gridlang.compiler", "gridlang.ir.model", "gridlang.ir.connectivity", "gridlang.solving.pipeline", "gridlang.exporters")
 
 
 def setup(spec_path, map_path, params: dict[str, str] | None = None):
@@ -68,7 +67,7 @@ def lines_of(verdict) -> list[int]:
 # ----------------------------------------------------------------- independence
 
 VERIFIER_FILES = sorted(str(p.relative_to(REPO)) for p in (REPO / "gridlang" / "interpreter").glob("*.py")) + [
-    "gridlang/answers.py"]
+    "gridlang/solving/answers.py"]
 
 
 @pytest.mark.parametrize("path", VERIFIER_FILES)
@@ -90,11 +89,11 @@ def test_the_verifier_modules_import_nothing_of_the_compiler(path):
 
 def test_the_interpreter_reads_the_ast_and_no_compiled_model():
     imported = " ".join((REPO / path).read_text(encoding="utf-8") for path in VERIFIER_FILES)
-    assert "from .. import ast" in imported and "from ..errors import" in imported
+    assert "from gridlang.language import ast" in imported and "from gridlang.core.errors import" in imported
 
 
 def test_importing_the_verifier_loads_no_compiler_module():
-    code = ("import sys, gridlang.answers, gridlang.interpreter; "
+    code = ("import sys, gridlang.solving.answers, gridlang.interpreter; "
             "print(sorted(m for m in sys.modules if m.startswith('gridlang')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out)

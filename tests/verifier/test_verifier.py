@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from horse_data import POCKET, REPO
 
-from gridlang.backend import SolveOptions, get_backend
-from gridlang.errors import VerificationError
-from gridlang.ir import Connected
-from gridlang.pipeline import load, verify
-from gridlang.solution import Solution
-from gridlang.plugins.horse import verify as horse_verify
-
-from horse_data import REPO
-from horse_data import POCKET
+from gridlang.core.errors import VerificationError
+from gridlang.families.horse import verify as horse_verify
+from gridlang.ir.backend import SolveOptions, get_backend
+from gridlang.ir.model import Connected
+from gridlang.ir.solution import Solution
+from gridlang.solving.pipeline import load, verify
 
 HORSE = REPO / "puzzles" / "horse.grid"
 
@@ -50,7 +48,7 @@ def test_a_wrong_assignment_breaks_the_model_check(tmp_path):
     result = get_backend("cpsat").solve(model, SolveOptions())
     values = list(result.assignment.values)
     values[model.decisions[0].cells[0][1][0][1] - 1] ^= True  # flip one wall
-    from gridlang.ir import Assignment
+    from gridlang.ir.model import Assignment
 
     with pytest.raises(VerificationError) as e:
         verify(model, Assignment(tuple(values)), result.objective)
@@ -117,7 +115,7 @@ def test_costly_walls_with_another_price_verify(tmp_path, how, cost):
     # The plug-in's checker assumed 6 points a wall whatever the spec said: an
     # optimal answer under --wall_cost 2 ended in exit 4 ("the solver claims 53,
     # but the enclose.horse rules score this answer 1").
-    from gridlang.pipeline import solve
+    from gridlang.solving.pipeline import solve
 
     spec = REPO / "puzzles" / "horse_costlywalls.grid"
     bonus = REPO / "puzzles" / "maps" / "bonus-2026-03-26-costlywalls.txt"

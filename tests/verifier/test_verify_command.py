@@ -83,12 +83,11 @@ def test_an_encoding_that_drops_a_rule_fails_the_spec_check_after_solve():
     """A model missing the border rule (as a compiler bug would) lets the
     solver wall nothing in; the interpreter, run after every solve, names
     the rule the answer breaks instead of reporting a wrong optimum."""
-    from gridlang.nodes import replace
-
     import pytest
 
-    from gridlang.errors import VerificationError
-    from gridlang.pipeline import load, solve_model
+    from gridlang.core.errors import VerificationError
+    from gridlang.core.nodes import replace
+    from gridlang.solving.pipeline import load, solve_model
 
     model, _ = load(HORSE, DAILY)
     kept = tuple(c for c in model.constraints if c.span is None or c.span.line != 24)

@@ -15,13 +15,13 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 beside httpx; ei
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from horse_data import REPO  # noqa: E402
+
 from gridlang.cli import main  # noqa: E402
-from gridlang.limits import MAX_MAP_BYTES  # noqa: E402
-from gridlang.schemas import validator  # noqa: E402
+from gridlang.core.limits import MAX_MAP_BYTES  # noqa: E402
+from gridlang.service.schemas import validator  # noqa: E402
 from gridlang.web.app import Settings, create_app  # noqa: E402
 from gridlang.web.inputs import MAX_BODY_BYTES  # noqa: E402
-
-from horse_data import REPO  # noqa: E402
 
 NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 DAILY = (REPO / "puzzles" / "maps" / "daily-2026-01-07.txt").read_text(encoding="utf-8")

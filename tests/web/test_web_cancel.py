@@ -11,7 +11,7 @@ import pytest
 
 httpx = pytest.importorskip("httpx", reason="these tests need httpx: pip install '.[test]'")
 
-from gridlang.bench import hard_tail_map  # noqa: E402
+from gridlang.batch.bench import hard_tail_map  # noqa: E402
 from gridlang.cli import main  # noqa: E402
 
 LONG = {"bundled": "horse", "puzzle": hard_tail_map(40, 30), "params": {"budget": 40}, "time_limit": 60}

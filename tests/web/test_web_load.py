@@ -19,9 +19,9 @@ import pytest
 
 httpx = pytest.importorskip("httpx", reason="the load test needs httpx: pip install '.[test]'")
 
-import gridlang  # noqa: E402
-
 from horse_data import HORSE_DATA, cases, known_optimum  # noqa: E402
+
+import gridlang  # noqa: E402
 
 REQUESTS = 40
 """Dailies sent at once (``-m slow``)."""

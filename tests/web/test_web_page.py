@@ -14,12 +14,11 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is missing: pip install '.[test]'")
 
+from horse_data import REPO  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import gridlang  # noqa: E402
-from gridlang.bench import hard_tail_map  # noqa: E402
-
-from horse_data import REPO  # noqa: E402
+from gridlang.batch.bench import hard_tail_map  # noqa: E402
 
 NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 DAILY = (REPO / "puzzles" / "maps" / "daily-2026-01-07.txt").read_text(encoding="utf-8")

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from gridlang.errors import MapError
+from gridlang.core.errors import MapError
 from gridlang.web import pool as pools
 from gridlang.web.pool import Pool, QueueFull, TaskFailed, WorkerDied
 

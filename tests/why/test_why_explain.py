@@ -8,15 +8,14 @@ import json
 import re
 
 import pytest
-
-from gridlang.backend import Status
-from gridlang.cli import main
-from gridlang.compiler import compile_tagged
-from gridlang.pipeline import load
-from gridlang.why import explain
-
 from horse_data import REPO
 from why_data import WHY_DATA, cpsat_status, restricted
+
+from gridlang.cli import main
+from gridlang.compiler import compile_tagged
+from gridlang.ir.backend import Status
+from gridlang.solving.pipeline import load
+from gridlang.why import explain
 
 PUZZLES = {
     "sudoku": ("sudoku.grid", "sudoku_two_ones.txt"),
@@ -87,7 +86,7 @@ def test_explain_prints_spec_line_col_and_exits_2(capsys):
 
 def test_explain_json_validates_and_lists_each_instance(capsys):
     jsonschema = pytest.importorskip("jsonschema")
-    from gridlang.schemas import validator
+    from gridlang.service.schemas import validator
 
     spec, data = _paths("sudoku")
     code = main(["solve", str(spec), "--map", str(data), "--explain", "--json"])

@@ -8,16 +8,15 @@ import json
 import time
 
 import pytest
+from horse_data import REPO
 
-from gridlang.backend import SolveOptions
 from gridlang.cli import main
-from gridlang.deadline import Deadline
-from gridlang.maps import parse_map
-from gridlang.pipeline import first_answer, load_checked, solve_model
+from gridlang.core.deadline import Deadline
+from gridlang.formats.maps import parse_map
+from gridlang.ir.backend import SolveOptions
+from gridlang.solving.pipeline import first_answer, load_checked, solve_model
 from gridlang.why import forced_entries, solve_forced
 from gridlang.why.instances import entries
-
-from horse_data import REPO
 
 SMALL = {
     "nurikabe": ("nurikabe.grid", "2.\n..\n"),
@@ -30,8 +29,8 @@ SMALL = {
 
 
 def _model(name):
-    from gridlang.checker import check
-    from gridlang.parser import parse_file
+    from gridlang.language.checker import check
+    from gridlang.language.parser import parse_file
 
     spec_file, text = SMALL[name]
     spec = parse_file(REPO / "puzzles" / spec_file)
@@ -103,7 +102,7 @@ def test_a_run_cut_short_names_the_unknown_cells():
 
 def test_forced_text_marks_open_cells_and_json_lists_them(capsys, tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
-    from gridlang.schemas import validator
+    from gridlang.service.schemas import validator
 
     path = tmp_path / "two.txt"
     path.write_text(SMALL["nurikabe"][1], encoding="utf-8")

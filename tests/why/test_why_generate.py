@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from horse_data import REPO
 
 import gridlang
 from gridlang.cli import main
-from gridlang.generation import GenerateError
-from gridlang.grid import flood_rooms
-from gridlang.schemas import validator
-
-from horse_data import REPO
+from gridlang.core.grid import flood_rooms
+from gridlang.service.schemas import validator
+from gridlang.why.generation import GenerateError
 
 SUDOKU = {"box_rows": 2, "box_cols": 2}
 
@@ -146,8 +145,8 @@ def test_an_enclose_horse_map_has_a_budget_and_a_unique_optimum(seed):
 def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
     import random
 
-    from gridlang.deadline import Deadline
-    from gridlang.generation import _Maker
+    from gridlang.core.deadline import Deadline
+    from gridlang.why.generation import _Maker
 
     sudoku = _Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
                     random.Random(0), Deadline(120))

@@ -9,17 +9,16 @@ import json
 import re
 
 import pytest
+from horse_data import REPO
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from why_data import shipped_instances, unproved_step
 
-from gridlang.backend import SolveOptions
 from gridlang.cli import main
 from gridlang.compiler import compile_tagged
-from gridlang.pipeline import load
+from gridlang.ir.backend import SolveOptions
+from gridlang.solving.pipeline import load
 from gridlang.why import solve_hints
-
-from horse_data import REPO
-from why_data import shipped_instances, unproved_step
 
 SMALL = 4
 """The default run takes the instances of at most this many cells a side."""
@@ -83,7 +82,7 @@ def test_hint_text_names_each_step(capsys):
 
 def test_hint_json_validates_and_gives_steps(capsys):
     jsonschema = pytest.importorskip("jsonschema")
-    from gridlang.schemas import validator
+    from gridlang.service.schemas import validator
 
     code = main(["hint", "--url", "https://puzz.link/p?sudoku/4/4/g1k23k3g", "--json"])
     record = json.loads(capsys.readouterr().out)
@@ -177,7 +176,7 @@ def test_shrink_needs_few_calls_when_few_items_are_needed():
 
 def _oracle(seconds: float):
     """An oracle over a real 5x5 Nurikabe whose deadline is ``seconds`` away."""
-    from gridlang.deadline import Deadline
+    from gridlang.core.deadline import Deadline
     from gridlang.why.oracle import Oracle
 
     model, _ = load(REPO / "puzzles" / "nurikabe.grid",
@@ -218,9 +217,9 @@ def test_a_call_that_ignores_the_interrupt_is_left_behind_and_the_solver_used_no
     import threading
     import time
 
-    import gridlang.deadline
+    import gridlang.core.deadline
 
-    monkeypatch.setattr(gridlang.deadline, "ABANDON_AFTER", 0.1)
+    monkeypatch.setattr(gridlang.core.deadline, "ABANDON_AFTER", 0.1)
     oracle = _oracle(0.3)
     released = threading.Event()
     real = oracle.solver

@@ -4,14 +4,13 @@ model, and the tags say which binding each constraint belongs to (definitions: n
 from __future__ import annotations
 
 import pytest
+from horse_data import REPO
+from why_data import shipped_instances
 
 from gridlang.compiler import compile_tagged
 from gridlang.compiler.core import _Compiler
 from gridlang.compiler.tags import TaggedConstraints
-from gridlang.pipeline import load
-
-from horse_data import REPO
-from why_data import shipped_instances
+from gridlang.solving.pipeline import load
 
 
 @pytest.mark.parametrize("spec, path", shipped_instances(6), ids=lambda p: p.stem)

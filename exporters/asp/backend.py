@@ -1,0 +1,619 @@
+"""ASP backend: the IR as a logic program, solved by clingo (Potassco).
+
+The logic program (IR -> gringo's input language) is built by
+:mod:`gridlang.exporters.asp.program`, whose docstring states the lowering.
+
+Connectivity, strategy ``reach`` (the default): the reachability rules of
+the program. Strategy ``cuts``: the lazy separator-cut loop of
+:mod:`gridlang.ir.connectivity.driver`, clingo as the oracle, seeded with the
+cut-vertex cuts of :func:`gridlang.ir.connectivity.seed_cuts`; each round's
+cuts are grounded into a new part of the same ``clingo.Control``
+(multi-shot solving: what clasp learnt stays).
+
+Building: the text of :class:`~gridlang.exporters.asp.program.Program` (the choice
+of the variables, the connectivity facts and rules) is grounded; the
+clauses, rows and objective go to clingo's backend as ground rules
+(:func:`~gridlang.exporters.asp.program.add_direct`), the same ground program at a
+fraction of the time and memory, read against the deadline every 4,096
+constraints. A program whose grounding clearly would not fit in the memory
+limit is not grounded (:func:`_check_grounding_memory`).
+
+Solving: ground once, solve with ``--opt-mode=opt`` (every improving model,
+the last proved optimal) asynchronously; the calling thread waits in steps
+of 0.05 s and cancels the search when the command's
+:class:`~gridlang.core.deadline.Deadline` passes; a stop (Ctrl-C) reaches clingo
+through ``Control.interrupt``, its thread- and signal-safe stop. OPTIMAL:
+the search was exhausted after a model (or found one, without an objective);
+FEASIBLE: cancelled after one; INFEASIBLE: exhausted without one; else
+UNKNOWN. ``bound`` is clingo's proved lower bound on the cost
+(``summary.lower``, informative under ``usc``) as a bound on the objective.
+A :class:`AspSession` (uniqueness, counting) keeps its ``Control`` and
+grounds each added constraint into a new part.
+
+Settings (``asp.NAME``; figures in ``docs/benchmarks.md``): ``opt_strategy``
+(``--opt-strategy``: ``bb`` branch and bound, ``usc`` core-guided, tactics
+after a comma; ``auto`` leaves clingo's choice, ``bb,lin`` on one thread and
+``bb,hier`` beside ``usc,oll,disjoint`` on two), ``threads``
+(``--parallel-mode``; 0: ``SolveOptions.workers``, else
+:data:`PRICED_THREADS` when the objective prices decisions off the regions,
+as costly walls do, and :data:`DEFAULT_THREADS` otherwise), ``trans_ext``
+(``--trans-ext``; ``auto``: ``card`` when the model has an objective and
+the rewriting makes at most :data:`~gridlang.exporters.asp.program.CARD_MAX_ATOMS`
+auxiliary atoms, so
+that clasp rewrites cardinality constraints into normal rules and learns
+over their auxiliary atoms: clingo's own ``dynamic`` kept the wall budget
+of some dailies as one native constraint and proved daily-2026-06-04 in
+27 s, where ``card`` takes 0.04 s; the 214 dailies, warm, took a median
+of 0.104 s and a p90 of 0.48 s with ``card``, against 0.144 and 0.63 s
+before; ``dynamic`` without one, where ``card`` made the Snake Eggs set
+slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
+``options`` (any clingo option, one at a time:
+``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
+clingo checks them all; one it refuses is a :class:`~gridlang.core.errors.BackendError`.
+
+``write`` saves the program as a ``.lp`` file for the clingo application
+(format ``asp``; the wheel's is ``python -m clingo``, as the header says)
+with a ``.vars.json`` sidecar; ``read_solution`` reads clingo's answer back
+(its text output, or ``--outf=2`` JSON).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import ClassVar, Iterable, Mapping
+
+from gridlang.core.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
+from gridlang.core.errors import BackendError, MapError, Span
+from gridlang.core.nodes import field, node
+from gridlang.core.settings import Settings, frozen_mapping
+from gridlang.exporters.asp.program import (
+    Program,
+    _header,
+    _variable_map,
+    add_direct,
+    add_objective,
+    program_atoms,
+    translates_cards,
+)
+from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
+from gridlang.ir.connectivity.driver import Round, lazy_solve
+from gridlang.ir.model import (
+    Assignment,
+    Clause,
+    Connected,
+    Constraint,
+    EqualBlocks,
+    GraphConnected,
+    Linear,
+    Model,
+    Sense,
+)
+
+DEFAULT_THREADS = 1
+PRICED_THREADS = 2
+
+
+@node(slots=False)
+class AspSettings(Settings):
+    """The asp backend's settings, ``asp.NAME`` in ``SolveOptions.extra``.
+
+    Attributes:
+        opt_strategy: clingo's ``--opt-strategy`` (``bb``, ``usc``...), or
+            ``auto`` for clingo's default.
+        threads: clingo's parallel solving threads; 0 for the backend's
+            default (see the module docstring).
+        trans_ext: clingo's ``--trans-ext``, which extended rules clasp
+            rewrites into normal rules before solving: ``card`` the
+            cardinality constraints, such as a wall budget; ``dynamic``
+            (clingo's own default) those it judges small; ``all``,
+            ``weight`` and ``no``. ``auto`` (the default): ``card`` for a
+            model with an objective whose rewriting stays small
+            (:func:`~gridlang.exporters.asp.program.translates_cards`), ``dynamic``
+            otherwise.
+        options: any clingo command-line option, one at a time as
+            ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
+    """
+
+    bare: ClassVar[bool] = True
+    opt_strategy: str = "auto"
+    threads: int = 0
+    trans_ext: str = "auto"
+    options: Mapping[str, object] = field(default_factory=frozen_mapping)
+
+    def check(self, backend: str) -> None:
+        """Refuse the clingo options that change what its answers mean (:data:`REFUSED_OPTIONS`).
+
+        clingo takes any unambiguous beginning of an option's name for the
+        option (``--enum`` for ``--enum-mode``), so a name that begins one of
+        :data:`REFUSED_OPTIONS` is refused as that option would be.
+
+        Raises:
+            BackendError: the first such option, with the reason.
+        """
+        for key, value in self.options.items():
+            given = str(key).lstrip("-")
+            name = _LONG_NAMES.get(given, given)
+            if name in REFUSED_OPTIONS:
+                names = [name]
+            else:  # what clingo would take it for; a one-letter name is a short option, never a beginning
+                names = [n for n in REFUSED_OPTIONS if n.startswith(name)] if len(name) > 1 else []
+            for full in names:
+                allowed, why = REFUSED_OPTIONS[full]
+                if str(value).lower() not in allowed:
+                    read = f" (clingo takes '--{name}' for it)" if full != name else ""
+                    shown = f"--{full}" if value is True else f"--{full}={value}"
+                    raise BackendError(f"clingo option '{shown}'{read} is refused: {why}")
+
+
+REFUSED_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
+    "enum-mode": (frozenset({"auto", "bt", "record"}),
+                  "its answer would be the brave or cautious consequences (or a subset-minimal or user's "
+                  "model), not an answer of the puzzle; bt, record and auto enumerate answers"),
+    "project": (frozenset({"no", "false"}),
+                "gridlang projects answers onto the decisions itself (--count, --unique)"),
+    "opt-mode": (frozenset(), "gridlang runs clingo with --opt-mode=opt, whose last model it proves optimal"),
+    "models": (frozenset(), "gridlang sets how many models clingo computes (--count and --unique ask for more)"),
+    "supp-models": (frozenset({"false", "no"}),
+                    "supported models are not answer sets: a region could be held together by a loop of its "
+                    "own cells instead of being reached from its root"),
+    "no-ufs-check": (frozenset({"false", "no"}),
+                     "without the unfounded-set check clingo's answers need not be answer sets: a region "
+                     "could be held together by a loop of its own cells"),
+    "lemma-in": (frozenset(), "lemmas read from a file are taken as proved, so statuses would rest on them"),
+}
+"""clingo options that change what its answers or statuses mean: name -> (the values
+allowed, the reason for refusing any other). Options that only stop the search early
+(``solve-limit``, ``opt-stop``) are allowed: clingo then reports no exhausted search,
+and the answer is FEASIBLE with its bound."""
+
+_LONG_NAMES = {"e": "enum-mode", "n": "models"}
+"""clingo's one-letter options that :data:`REFUSED_OPTIONS` names in full."""
+
+WAIT_STEP = 0.05
+"""Seconds between two looks at the deadline while clingo searches."""
+
+
+# --------------------------------------------------------------------------
+# solving
+
+
+GROUND_FACTOR = 2.5
+"""clingo grounds a program in about this many times the seconds it took to
+write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
+
+GROUND_BYTES_PER_CHAR = 40
+"""clingo's grounding holds about this many bytes per character of the program's text at
+its peak (measured on the reachability programs of near-empty maps; see
+:func:`_check_grounding_memory`)."""
+
+REACH_MAX_MEMBERS = 1000
+"""By default, regions of more members than this go to the cut loop, not to ``reach``."""
+
+
+class _Clingo:
+    """One ``clingo.Control`` holding a program, solved again as parts are added."""
+
+    improving = False
+
+    def __init__(self, model: Model, program: Program, arguments: list[str], log: bool,
+                 deadline: Deadline | None = None):
+        import clingo
+
+        self.model = model
+        self.program = program
+        self.log = log
+        self.messages: list[str] = []
+        try:
+            self.ctl = clingo.Control(arguments, logger=self._logger, message_limit=1000)
+        except RuntimeError as e:
+            raise BackendError(f"clingo refuses the options {' '.join(arguments)}: {_reason(e)}") from e
+        self.ctl.configuration.solve.models = "0" if model.objective is not None else "1"
+        self.parts = 0
+        self.wall_time = self.cpu_time = 0.0
+        self.stats: dict | None = None
+        """clingo's statistics after the last search."""
+        self.ground(program.text())
+        # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.program.add_direct).
+        with self.ctl.backend() as backend:
+            self.atoms = program_atoms(backend, model.num_vars)
+            self.statements = program.rules + add_direct(backend, self.atoms, program.direct, deadline)
+            if program.weights:
+                add_objective(backend, self.atoms, program.weights, model.objective.sense)
+                self.statements += 1
+
+    def _logger(self, code, message: str) -> None:
+        self.messages.append(message.strip())
+        if self.log:
+            print(message.rstrip(), file=sys.stderr)
+
+    def ground(self, text: str) -> None:
+        """Add ``text`` as a new program part and ground it."""
+        name = "base" if self.parts == 0 else f"part{self.parts}"
+        self.parts += 1
+        try:
+            self.ctl.add(name, [], text)
+            self.ctl.ground([(name, [])])
+        except RuntimeError as e:
+            detail = next((m for m in self.messages if "error" in m), _reason(e))
+            raise BackendError(f"clingo cannot ground the program: {detail}") from e
+
+    def add(self, cuts: list[Linear]) -> None:
+        """Add the cuts (or any clauses and rows) as ground rules."""
+        if cuts:
+            with self.ctl.backend() as backend:
+                self.statements += add_direct(backend, self.atoms, cuts)
+
+    def hint(self, last: Assignment, best: Assignment | None) -> None:
+        """clasp keeps its phases and learnt clauses between calls; nothing to hint."""
+
+    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
+        """One clingo search under ``deadline`` (see the module docstring)."""
+        if deadline.expired():
+            return Round("unknown")
+        last: dict[str, object] = {}
+
+        def on_model(m) -> None:
+            last["atoms"] = m.symbols(shown=True)
+            last["cost"] = list(m.cost)
+
+        t0 = time.perf_counter()
+        handle = self.ctl.solve(on_model=on_model, async_=True)
+        # Control.interrupt is clingo's thread- and signal-safe stop; a stop that
+        # comes after the search would interrupt the next one, which an expired
+        # deadline never starts.
+        with deadline.on_stop(self.ctl.interrupt):
+            while not handle.wait(_step(deadline)):
+                if deadline.expired():
+                    handle.cancel()
+                    if not handle.wait(ABANDON_AFTER):
+                        raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
+                    break
+        outcome = handle.get()
+        handle.__exit__(None, None, None)  # SolveHandle's close; a handle left behind is never closed
+        self.wall_time += time.perf_counter() - t0
+        # Control.statistics converts clingo's whole tree (about 1 ms): read once per search.
+        self.stats = self.ctl.statistics
+        summary = self.stats["summary"]
+        self.cpu_time += summary["times"]["cpu"]
+        obj = self.model.objective
+        lower = summary.get("lower", []) if obj is not None else []
+        bound = self.score(int(lower[0])) if lower else None
+        if "atoms" not in last:
+            return Round("infeasible") if outcome.unsatisfiable else Round("unknown", bound=bound)
+        answer = self.assignment(last["atoms"])
+        if obj is None or not last["cost"]:
+            return Round("optimal", answer)
+        score = self.score(int(last["cost"][0]))
+        if score != obj.value(answer):
+            raise BackendError(f"clingo reports the objective {score}, but its answer scores "
+                               f"{obj.value(answer)} in the model")
+        if outcome.exhausted:
+            return Round("optimal", answer, bound=score)
+        return Round("feasible", answer, bound=bound)
+
+    def score(self, cost: int) -> int:
+        """The objective value of a clingo cost."""
+        if self.model.objective.sense is Sense.MAXIMIZE:
+            return self.program.constant - cost
+        return self.program.constant + cost
+
+    def assignment(self, atoms) -> Assignment:
+        values = [False] * self.model.num_vars
+        for sym in atoms:
+            if sym.name == "x" and len(sym.arguments) == 1:
+                values[sym.arguments[0].number - 1] = True
+        return Assignment(tuple(values))
+
+    def statistics(self) -> dict[str, object]:
+        stats = self.stats if self.stats is not None else self.ctl.statistics
+        lp, solvers = stats["problem"]["lp"], stats["solving"]["solvers"]
+        return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.statements,
+                "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
+                "threads": int(str(self.ctl.configuration.solve.parallel_mode).split(",")[0]),
+                "wall_time": round(self.wall_time, 4), "cpu_time": round(self.cpu_time, 4)}
+
+
+def _check_grounding_memory(program: Program, limit: int | None, deadline: Deadline | None) -> None:
+    """Do not ground a program that clearly would not fit in the memory limit.
+
+    clingo parses and grounds in C++, where the watchdog of
+    :mod:`gridlang.core.memory` can stop nothing: it notices the limit only once
+    grounding has passed it. So the peak is predicted from the text's
+    length (:data:`GROUND_BYTES_PER_CHAR`), and a program it puts past
+    ``limit`` bytes is not grounded: ``deadline`` is stopped for the memory
+    limit, as the watchdog would, and :class:`BuildTimeout` says why.
+    """
+    from gridlang.core.memory import human, resident
+
+    size = resident() if limit is not None else None
+    if size is None:
+        return
+    need = GROUND_BYTES_PER_CHAR * sum(len(line) + 1 for line in program.lines)
+    if size + need > limit:
+        if deadline is not None:
+            deadline.stop("memory limit")
+        raise BuildTimeout(f"the memory limit would be reached while clingo grounds the program (about "
+                           f"{human(need)} more, {human(max(limit - size, 0))} left)")
+
+
+def _prices_decisions(model: Model) -> bool:
+    """Whether some objective term is on a variable that is neither a region's member nor fixed by a unit clause.
+
+    Such objectives (costly walls: ``value(pen) - cost * count(wall)``) went
+    faster with a core-guided thread beside branch and bound; the value of
+    a region alone (the standard maps) went faster on one thread.
+    """
+    if model.objective is None:
+        return False
+    known = {abs(l) for con in model.constraints if isinstance(con, Connected) for _, l in con.members}
+    known |= {abs(con.lits[0]) for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
+    return any(abs(l) not in known for _, l in model.objective.terms)
+
+
+def _step(deadline: Deadline) -> float:
+    left = deadline.remaining()
+    return WAIT_STEP if left is None else min(WAIT_STEP, left)
+
+
+def _reason(e: Exception) -> str:
+    """clingo's message without its ``In context '<libclingo>':`` prefix."""
+    text = str(e).strip()
+    return text.split(": ", 1)[1] if text.startswith("In context") and ": " in text else text
+
+
+# --------------------------------------------------------------------------
+# the backend
+
+
+class AspBackend(Backend):
+    """clingo, the answer-set solver. See the module docstring for the lowering."""
+
+    name: ClassVar[str] = "asp"
+    library: ClassVar[str] = "clingo"
+    description: ClassVar[str] = "answer-set programming (clingo), reachability by recursive rules"
+    connectivity: ClassVar[tuple[str, ...]] = ("reach", "cuts")
+    formats: ClassVar[tuple[str, ...]] = ("asp",)
+    imports: ClassVar[tuple[str, ...]] = ("clingo",)
+    native = frozenset({Clause, Linear, Connected, GraphConnected, EqualBlocks})
+    settings_class = AspSettings
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        """Remarks of the last :meth:`write` (printed by the CLI)."""
+
+    def arguments(self, options: SolveOptions, model: Model | None = None) -> list[str]:
+        """clingo's command-line arguments for ``options`` (settings checked by clingo when used).
+
+        Args:
+            options: the solve options and their ``asp.`` settings.
+            model: the model, for the default thread count and ``trans_ext``
+                (see the module docstring).
+
+        Raises:
+            BackendError: an unknown ``asp.`` setting, a value of the wrong
+                type, or fewer than 1 thread.
+        """
+        settings = self.configure(options)
+        s = {"opt_strategy": settings.opt_strategy, "threads": settings.threads, "trans_ext": settings.trans_ext,
+             "options": dict(settings.options)}
+        default = PRICED_THREADS if model is not None and _prices_decisions(model) else DEFAULT_THREADS
+        threads = int(s["threads"]) or options.workers or default
+        if threads < 1:
+            raise BackendError(f"backend 'asp' needs at least 1 thread, not {threads}")
+        args = ["--opt-mode=opt"]
+        if s["opt_strategy"] != "auto":
+            args.append(f"--opt-strategy={s['opt_strategy']}")
+        if threads > 1:
+            args.append(f"--parallel-mode={threads}")
+        if "trans-ext" not in s["options"]:
+            trans = s["trans_ext"]
+            if trans == "auto":
+                trans = "card" if translates_cards(model) else "dynamic"
+            args.append(f"--trans-ext={trans}")
+        for key, value in sorted(s["options"].items()):
+            args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
+        return args
+
+    def _control(self, model: Model, options: SolveOptions, deadline: Deadline | None = None) -> tuple[_Clingo, str]:
+        """The program grounded into a new ``clingo.Control``, and the strategy.
+
+        Raises:
+            BuildTimeout: ``deadline`` passed while the program was written,
+                or clearly would while clingo grounds it (which cannot be
+                stopped: about :data:`GROUND_FACTOR` times as long as
+                writing the program took).
+        """
+        strategy = self.strategy(options, model)
+        if self.requested(options, model) is None and strategy == "reach" and any(
+                isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS for con in model.constraints):
+            # Grounding reachability grows faster than the region (a 3,265-cell
+            # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
+            # grounds); the cut loop grounds the rules alone.
+            strategy = "cuts"
+        arguments = self.arguments(options, model)
+        self.load_library()
+        t = time.perf_counter()
+        program = Program(model, strategy, deadline, direct=True)
+        spent = time.perf_counter() - t
+        remaining = deadline.remaining() if deadline is not None else None
+        if remaining is not None and remaining < GROUND_FACTOR * spent:
+            raise BuildTimeout(f"the time limit would run out while clingo grounds the program (about "
+                               f"{GROUND_FACTOR * spent:.1f} s, {remaining:.1f} s left)")
+        _check_grounding_memory(program, options.memory_limit, deadline)
+        return _Clingo(model, program, arguments, options.log, deadline), strategy
+
+    def solve(self, model: Model, options: SolveOptions) -> Result:
+        """Solve ``model`` with clingo, under ``options.clock()``.
+
+        Returns:
+            The result; ``stats`` holds the driver's counts (``cut_rounds``,
+            ``cuts``, ``solver_calls``), ``connectivity``, clingo's
+            ``atoms``, ``rules``, ``choices``, ``conflicts``, and its
+            ``wall_time`` and ``cpu_time`` in seconds.
+
+        Raises:
+            BackendError: clingo is missing or refuses an option, or a
+                construct cannot be lowered.
+        """
+        return self.session(model, options).solve()
+
+    def session(self, model: Model, options: SolveOptions) -> Session:
+        """A session that keeps one ``clingo.Control`` and grounds what is added into it."""
+        return AspSession(self, self.prepare(model), options)
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """Write the program as a ``.lp`` file for ``clingo`` (gringo's input language).
+
+        Connectivity is always ``reach`` (a cut loop cannot live in a file;
+        a request for ``cuts`` gets a note in :attr:`notes`). The header's
+        ``%`` comments name the puzzle, its provenance and parameters, the
+        encoding and how to read clingo's ``Optimization:`` as a score. A
+        sidecar ``PATH.vars.json`` maps each atom ``x(V)`` to
+        ``{"var", "family", "cell": [row, col] or null, "value"}``. The
+        output is byte-for-byte reproducible.
+
+        Returns:
+            ``[path, path + ".vars.json"]``.
+
+        Raises:
+            BackendError: ``fmt`` is not ``asp``, or an unknown strategy.
+        """
+        if fmt not in self.formats:
+            raise BackendError(f"backend 'asp' writes {', '.join(self.formats)}, not {fmt!r}")
+        self.notes = []
+        if self.strategy(options, model) != "reach":
+            self.notes.append("a cut loop cannot live in a file; the file states connectivity by reachability")
+        program = Program(self.prepare(model), "reach")
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write("\n".join(_header(model, program)) + "\n" + program.text())
+        side = path + ".vars.json"
+        with open(side, "w", encoding="utf-8", newline="\n") as f:
+            json.dump(_variable_map(model), f, indent=1)
+            f.write("\n")
+        return [path, side]
+
+    def read_solution(self, model: Model, path: str) -> Assignment:
+        """Read clingo's answer to a written program.
+
+        Accepts clingo's default text output (``Answer: N`` then the true
+        atoms on the next line; with optimisation the last answer, the
+        best, is taken) and its JSON (``--outf=2``: the last witness of the
+        last call). Atoms other than ``x/1`` are ignored; an ``x(V)`` not
+        listed is false.
+
+        Returns:
+            The assignment of the model's variables.
+
+        Raises:
+            MapError: no answer (clingo reports UNSATISFIABLE, or none is
+                printed), an answer line cut short, or an atom that is not
+                a term or names no variable, with the file, line and column.
+        """
+        text = Path(path).read_text(encoding="utf-8")
+        found = _json_atoms(path, text) if text.lstrip().startswith("{") else _text_atoms(path, text)
+        values = [False] * model.num_vars
+        for token, no, col in found:
+            m = re.fullmatch(r"x\((-?\d+)\)", token)
+            where = Span(path, no, col, col + len(token))
+            if m is None:
+                if token.startswith("x(") or not re.fullmatch(r"-?[a-z_]\w*(\(.*\))?", token):
+                    raise MapError(f"{token!r} is not an atom", where, text)
+            elif not 1 <= int(m.group(1)) <= model.num_vars:
+                raise MapError(f"{token} names no variable of the model (it has {model.num_vars})", where, text)
+            else:
+                values[int(m.group(1)) - 1] = True
+        return Assignment(tuple(values))
+
+
+def _text_atoms(path: str, text: str) -> list[tuple[str, int, int]]:
+    """The atoms of clingo's last ``Answer:``, each with its line and column."""
+    lines = text.splitlines()
+    answer, verdict = None, None
+    for no, line in enumerate(lines, 1):
+        if line.startswith("Answer:"):
+            if no >= len(lines):
+                raise MapError("the answer line after 'Answer:' is missing", Span(path, no, 1), text)
+            answer = no + 1
+        elif line.strip() in ("SATISFIABLE", "UNSATISFIABLE", "OPTIMUM FOUND", "UNKNOWN", "INTERRUPTED"):
+            verdict = no
+    if answer is None:
+        if verdict is not None:
+            raise MapError(f"clingo reports no solution: {lines[verdict - 1].strip()}", Span(path, verdict, 1), text)
+        raise MapError("no 'Answer:' line in the clingo output", Span(path, 1, 1), text)
+    return [(m.group(), answer, m.start() + 1) for m in re.finditer(r"\S+", lines[answer - 1])]
+
+
+def _json_atoms(path: str, text: str) -> list[tuple[str, int, int]]:
+    """The atoms of the last witness in clingo's ``--outf=2`` JSON, each with its line and column."""
+    try:
+        data = json.loads(text)
+        witnesses = data["Call"][-1].get("Witnesses", []) if data["Call"] else []
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        raise MapError("not clingo's JSON output (--outf=2): " + str(e).split(":")[0],
+                       Span(path, getattr(e, "lineno", 1), getattr(e, "colno", 1)), text) from None
+    if not witnesses:
+        raise MapError(f"clingo reports no solution: {data.get('Result', 'no witness')}", Span(path, 1, 1), text)
+    out = []
+    for atom in witnesses[-1].get("Value", []):
+        at = text.rfind(json.dumps(atom))
+        no = text.count("\n", 0, at) + 1
+        out.append((str(atom), no, at - text.rfind("\n", 0, at) + 1))
+    return out
+
+
+class AspSession(Session):
+    """A :class:`~gridlang.ir.backend.Session` on one ``clingo.Control``.
+
+    Each :meth:`add` grounds the new constraints into a program part of
+    their own; each :meth:`solve` runs clingo (and the cut loop, with
+    ``cuts``) again, keeping what it learnt. If clingo ever had to be left
+    behind (it did not stop when asked), the next solve starts afresh.
+    """
+
+    def __init__(self, backend: AspBackend, model: Model, options: SolveOptions):
+        super().__init__(backend, model, options)
+        self.oracle: _Clingo | None = None
+        self.strategy = ""
+
+    def add(self, constraints: Iterable[Constraint]) -> None:
+        constraints = list(constraints)
+        self.extra.extend(constraints)
+        if self.oracle is not None:
+            self.oracle.add(constraints)
+
+    def solve(self) -> Result:
+        """Solve with everything added so far (see :meth:`AspBackend.solve`)."""
+        start = time.perf_counter()
+        build = 0.0
+        # The driver's repairs must respect the added constraints too.
+        model = self.model.with_constraints(tuple(self.extra)) if self.extra else self.model
+        if self.oracle is None:
+            try:
+                clock = self.options.clock()
+                self.oracle, self.strategy = self.backend._control(model, self.options, clock)
+            except BuildTimeout as e:
+                seconds = time.perf_counter() - start
+                return Result(Status.UNKNOWN, seconds=seconds, build_seconds=seconds,
+                              stats={"cut_rounds": 0, "cuts": 0, "solver_calls": 0,
+                                     "reason": str(e) or f"{clock.cause()} while the program was written"})
+            build = time.perf_counter() - start
+        oracle = self.oracle
+        out = lazy_solve(model, oracle, oracle.program.lazy, self.options.clock())
+        if out.stats["abandoned"]:
+            self.oracle = None
+        status = {"optimal": Status.OPTIMAL, "feasible": Status.FEASIBLE,
+                  "infeasible": Status.INFEASIBLE}.get(out.status, Status.UNKNOWN)
+        result = Result(status, out.assignment, out.objective, out.bound, build_seconds=build)
+        result.stats.update(out.stats)
+        result.stats.pop("learned_cuts", None)  # already in the Control
+        result.stats["connectivity"] = self.strategy
+        if not out.stats["abandoned"]:
+            result.stats.update(oracle.statistics())
+        result.seconds = time.perf_counter() - start
+        return result
+
+

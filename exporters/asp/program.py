@@ -1,0 +1,666 @@
+"""The IR as a logic program in gringo's input language (the asp backend's encoding).
+
+Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``:
+
+* every variable -> a choice rule ``{ x(V) }.``, its name in a comment,
+  except the members of a flood fill, which are defined (below);
+* :class:`~gridlang.ir.model.Clause` ``l1 | ... | ln`` -> ``:- not l1, ..., not ln.``
+  (``v`` is ``x(v)``, ``-v`` is ``not x(v)``; the empty clause ``:- #true.``);
+* :class:`~gridlang.ir.model.Linear` -> ``sum w_i l_i OP R`` with ``w_i > 0`` by
+  :func:`normalise`, then an integrity constraint: ``:- E, #count{ V : l; ... } > R.``
+  (unit weights) or ``#sum{ w,V : l; ... }``; ``==`` as both ``<`` and ``>``,
+  ``>= 1`` and ``<= n - 1`` as plain bodies, trivial sides decided outright.
+  The enforcement literals ``E`` join the body, the IR's half-reification;
+* the objective -> ``#maximize{ c,V : x(V); ... }`` or ``#minimize``, one weight
+  per variable (negative ones allowed), the constant kept aside. clingo
+  minimises and reports ``-sum`` for a maximisation, so the score is
+  ``constant - cost`` (maximise) or ``constant + cost`` (minimise);
+* :class:`~gridlang.ir.model.Connected`, strategy ``reach`` (default): facts
+  ``member(K,Cell,Lit)``, ``root(K,Cell)``, ``edge(U,V)`` (4-neighbours and
+  links, both ways, cells row-major) and recursive reachability, as in the
+  ``reached/1`` rules of the Hamiltonian-cycle encoding of M. Gebser,
+  R. Kaminski, B. Kaufmann, T. Schaub, *Answer Set Solving in Practice*,
+  Morgan & Claypool 2012::
+
+      in(K,V)    :- member(K,V,L), L > 0, x(L).
+      in(K,V)    :- member(K,V,L), L < 0, not x(-L).
+      reach(K,V) :- root(K,V).
+      reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
+      :- in(K,V), not reach(K,V).
+      :- root(K,V), not in(K,V).
+
+  A stable model holds only the ``reach`` atoms a chain of edges from a root
+  supports (clasp's unfounded-set checks see to it), so the constraint says
+  exactly "every member is reached from a root inside the set": no flow, no
+  cut loop, no ranks. Without roots the least member is the root:
+  ``next(K,U,V)`` chains the candidates, ``before(K,V)`` holds when a member
+  precedes ``V``, and ``reach(K,V) :- free(K), in(K,V), not before(K,V).``
+  Size: an ``in`` and a ``reach`` atom per candidate cell, a rule instance
+  per candidate arc. A region's size is a ``#count`` the IR states already;
+  a path needs nothing more (its degree constraints are IR rows).
+* a flood fill (:class:`~gridlang.ir.model.Connected` with ``through``: ``region R
+  = reach from A through P``), strategy ``reach``: its members are not
+  chosen but defined, as the least fixpoint of :data:`FILL_RULES` over
+  facts ``fmember(K,Cell,Lit)``, ``froot(K,Cell)``, ``fstep(K,U,V)`` (an arc
+  between two members) and the gates: ``fopen_if(K,Cell,V)`` (passable only
+  when ``x(V)`` holds) and ``fshut_if(K,Cell,V)`` (only when it does not)::
+
+      fill(K,V) :- froot(K,V).
+      fill(K,V) :- fill(K,U), fstep(K,U,V), not fshut(K,V).
+      x(L)      :- fill(K,V), fmember(K,V,L).
+
+  This is the region's own definition, so no reachability check and no
+  guess of the members is left to the solver. The closure clauses the
+  compiler states stay in the program as integrity constraints where the
+  rules do not imply them (at a candidate the anchoring dropped, such as
+  the border); those the rules imply are left out
+  (:func:`_implied_by_fills`).
+  On the stalls of the 214 dailies (13 maps past 60 s with the members
+  chosen) it is what the five-rule peer program of issue 18 does. Used
+  when it is exact: the members are positive literals of no other node,
+  and no gate is the member of a defined region (a positive loop through
+  two fills would have a least fixpoint smaller than the IR allows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import BackendError
+from gridlang.ir.backend import run_lines
+from gridlang.ir.connectivity import cut_clause, seed_cuts
+from gridlang.ir.connectivity.blocks import BlockPlan
+from gridlang.ir.model import Clause, Cmp, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
+
+REACH_RULES = """\
+#defined root/2. #defined free/1. #defined next/3. #defined edge/2.
+in(K,V) :- member(K,V,L), L > 0, x(L).
+in(K,V) :- member(K,V,L), L < 0, not x(-L).
+:- root(K,V), not in(K,V).
+reach(K,V) :- root(K,V).
+reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
+before(K,W) :- next(K,V,W), in(K,V).
+before(K,W) :- next(K,V,W), before(K,V).
+reach(K,V) :- free(K), in(K,V), not before(K,V).
+:- in(K,V), not reach(K,V)."""
+
+FILL_RULES = """\
+#defined fopen_if/3. #defined fshut_if/3. #defined fstep/3.
+fshut(K,V) :- fopen_if(K,V,G), not x(G).
+fshut(K,V) :- fshut_if(K,V,G), x(G).
+fill(K,V) :- froot(K,V).
+fill(K,V) :- fill(K,U), fstep(K,U,V), not fshut(K,V).
+x(L) :- fill(K,V), fmember(K,V,L)."""
+"""A flood fill's members, defined as what its roots reach through open candidates.
+
+``fstep(K,U,V)`` are the fill's own arcs (both ends members), and a gate is
+split by its sign, so grounding joins no other relation and does no
+arithmetic: on the February and March 2026 dailies this took gringo's
+grounding from 14 to 7.7 ms (median), with the same ground program."""
+
+GRAPH_RULES = """\
+#defined groot/2. #defined gfree/1. #defined gnext/3. #defined gedge/4.
+gin(K,V) :- gmember(K,V,L), L > 0, x(L).
+gin(K,V) :- gmember(K,V,L), L < 0, not x(-L).
+:- groot(K,V), not gin(K,V).
+gon(K,U,V) :- gedge(K,U,V,L), L > 0, x(L).
+gon(K,U,V) :- gedge(K,U,V,L), L < 0, not x(-L).
+gon(K,V,U) :- gon(K,U,V).
+greach(K,V) :- groot(K,V).
+greach(K,V) :- greach(K,U), gon(K,U,V), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gin(K,V).
+gbefore(K,W) :- gnext(K,V,W), gbefore(K,V).
+greach(K,V) :- gfree(K), gin(K,V), not gbefore(K,V).
+:- gin(K,V), not greach(K,V)."""
+"""Connectivity through chosen edges (:class:`~gridlang.ir.model.GraphConnected`):
+the same reachability as :data:`REACH_RULES`, over the node's own graph,
+an edge counting when its literal holds."""
+
+
+BLOCK_RULES = """\
+blab(K,Q,V) :- blit(K,Q,V,L), L > 0, x(L).
+blab(K,Q,V) :- blit(K,Q,V,L), L < 0, not x(-L).
+bsame(K,U,W) :- bedge(K,U,W), blab(K,U,V), blab(K,W,V).
+bin(K,Q,Q) :- bcell(K,Q).
+bin(K,Q,W) :- bin(K,Q,U), bsame(K,U,W), bnear(K,Q,W).
+:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmin(K,Q,V,N) } < 0.
+:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmax(K,Q,V,N) } > 0."""
+"""Blocks of equal labels (:class:`~gridlang.ir.model.EqualBlocks`): ``bin(K,Q,W)``,
+W is in Q's block, is what Q reaches through equal neighbours within its
+``bnear`` ball (the cells at most its reach away: see :func:`_block_facts`),
+and one count per cell and bound side compares it with the bound of the
+label Q takes."""
+
+
+def _lit(lit: int) -> str:
+    return f"x({lit})" if lit > 0 else f"not x({-lit})"
+
+
+def _rule(body: list[str]) -> str:
+    return ":- " + (", ".join(body) if body else "#true") + "."
+
+
+def clause_rule(lits: Iterable[int]) -> str:
+    """The integrity constraint of a clause: ``:- not l1, ..., not ln.``"""
+    return _rule([_lit(-l) for l in lits])
+
+
+def normalise(terms: Iterable[tuple[int, int]], rhs: int) -> tuple[list[tuple[int, int]], int]:
+    """``sum c * lit`` against ``rhs`` as ``sum w * lit`` with ``w > 0``, one literal per variable.
+
+    Args:
+        terms: ``(coef, lit)`` pairs; ``a * -v`` stands for ``a * (1 - x_v)``.
+        rhs: the right-hand side.
+
+    Returns:
+        ``(weight, lit)`` pairs, ascending by variable, and the right-hand
+        side with every constant moved to it.
+    """
+    coef: dict[int, int] = {}
+    for c, lit in terms:
+        v = abs(lit)
+        if lit > 0:
+            coef[v] = coef.get(v, 0) + c
+        else:
+            coef[v] = coef.get(v, 0) - c
+            rhs -= c
+    out = []
+    for v in sorted(coef):
+        c = coef[v]
+        if c > 0:
+            out.append((c, v))
+        elif c < 0:
+            out.append((-c, -v))  # c * x = c + |c| * (1 - x)
+            rhs -= c
+    return out, rhs
+
+
+Aggregate = tuple[list[tuple[int, int]], str, int]
+"""``(terms, op, bound)``: ``sum of w * lit over terms OP bound``, OP ``>`` or ``<``, weights positive."""
+
+
+def linear_parts(con: Linear) -> list[tuple[list[int], Aggregate | None]]:
+    """The integrity constraints of a :class:`Linear` row (see the module docstring), each as the
+    IR literals of its body (the enforcement literals first) and an aggregate or None.
+
+    One form for both ways a program is made: :func:`linear_rules` writes
+    it as text, :func:`add_direct` hands it to clingo's backend.
+    """
+    guard = list(con.enforce)
+    terms, rhs = normalise(con.terms, con.rhs)
+    total = sum(w for w, _ in terms)
+    unit = all(w == 1 for w, _ in terms)
+    parts = [Cmp.LE, Cmp.GE] if con.op is Cmp.EQ else [con.op]
+    out: list[tuple[list[int], Aggregate | None]] = []
+    for op in parts:
+        if op is Cmp.LE:
+            if rhs >= total:
+                continue
+            if rhs < 0:
+                out.append((guard, None))
+            elif unit and rhs == len(terms) - 1:
+                out.append((guard + [l for _, l in terms], None))
+            else:
+                out.append((guard, (terms, ">", rhs)))
+        else:
+            if rhs <= 0:
+                continue
+            if rhs > total:
+                out.append((guard, None))
+            elif unit and rhs == 1:
+                out.append((guard + [-l for _, l in terms], None))
+            else:
+                out.append((guard, (terms, "<", rhs)))
+    return out
+
+
+def linear_rules(con: Linear) -> list[str]:
+    """The integrity constraints of a :class:`Linear` row as text (see the module docstring)."""
+    return [_rule([_lit(l) for l in body] + ([_aggregate(agg[0]) + f" {agg[1]} {agg[2]}"] if agg else []))
+            for body, agg in linear_parts(con)]
+
+
+def _aggregate(terms: list[tuple[int, int]]) -> str:
+    if all(w == 1 for w, _ in terms):
+        return "#count{ " + "; ".join(f"{abs(l)} : {_lit(l)}" for _, l in terms) + " }"
+    return "#sum{ " + "; ".join(f"{w},{abs(l)} : {_lit(l)}" for w, l in terms) + " }"
+
+
+def constraint_rules(con: Constraint) -> list[str]:
+    """A clause or a linear row (the constraints a session adds) as rules.
+
+    Raises:
+        BackendError: any other constraint.
+    """
+    if isinstance(con, Clause):
+        return [clause_rule(con.lits)]
+    if isinstance(con, Linear):
+        return linear_rules(con)
+    raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+
+
+def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Deadline | None = None) -> int:
+    """Hand clauses and linear rows to clingo as ground rules, with no text to parse or ground.
+
+    The rules are those :func:`clause_rule` and :func:`linear_rules` write
+    (an aggregate becomes a weight rule defining a fresh atom, which the
+    integrity constraint then holds or denies), so the ground program is
+    the one gringo would make of the text; time and memory are linear in
+    the literals. On a 200x200 map's 190,000 clauses: 4 s and 40 MB, where
+    parsing and grounding their text took 19 s and 1.2 GB.
+
+    Args:
+        backend: an open ``clingo.Backend``.
+        atoms: IR variable ``v`` -> its program atom (``atoms[v]``), from
+            :func:`program_atoms`.
+        constraints: clauses and linear rows.
+        deadline: read every 4,096 constraints (None: no limit).
+
+    Returns:
+        The number of rules added.
+
+    Raises:
+        BackendError: a constraint other than a clause or a row.
+        BuildTimeout: ``deadline`` passed.
+    """
+    def lit(l: int) -> int:
+        return atoms[l] if l > 0 else -atoms[-l]
+
+    rules = 0
+    for k, con in enumerate(constraints):
+        if deadline is not None and not k & 0xFFF:
+            deadline.check()
+        if isinstance(con, Clause):
+            parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
+        elif isinstance(con, Linear):
+            parts = linear_parts(con)
+        else:
+            raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+        for body, agg in parts:
+            ground = [lit(l) for l in body]
+            if agg is not None:
+                terms, op, bound = agg
+                holds = backend.add_atom()
+                backend.add_weight_rule([holds], bound + 1 if op == ">" else bound, [(lit(l), w) for w, l in terms])
+                ground.append(holds if op == ">" else -holds)
+            backend.add_rule([], ground)
+            rules += 1
+    return rules
+
+
+def program_atoms(backend, count: int) -> list[int]:
+    """The program atom of ``x(V)`` for each IR variable V in 1..count (index 0 unused); the
+    atoms the grounded text made are looked up, not made again."""
+    import clingo
+
+    return [0] + [backend.add_atom(clingo.Function("x", [clingo.Number(v)])) for v in range(1, count + 1)]
+
+
+def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
+    """The objective's ``#maximize``/``#minimize`` (:meth:`Program.objective_terms`) as clingo's
+    minimize statement at priority 0: the weights as written when minimising, negated when
+    maximising, which is what gringo makes of the text."""
+    sign = -1 if sense is Sense.MAXIMIZE else 1
+    backend.add_minimize(0, [(atoms[v], sign * c) for c, v in terms])
+
+
+CLINGO_MAX = 2**31 - 1
+"""The largest weight, bound or sum of weights clingo computes: its weights
+are 32-bit (``weight_t``); a wider one is refused in conversion, and a sum past
+it wraps (a cost of 3,000,000,000 read back as -1,294,967,296)."""
+
+
+def beyond_clingo(model: Model) -> str | None:
+    """What of ``model`` is beyond :data:`CLINGO_MAX`, in words; None if nothing.
+
+    A row's or the objective's coefficients and constant are added up in
+    magnitude (the measure of :data:`gridlang.core.limits.MAX_ROW_MAGNITUDE`),
+    which bounds every weight, bound and sum clingo makes of them.
+    """
+    objective = model.objective
+    if objective is not None:
+        total = sum(abs(c) for c, _ in objective.terms) + abs(objective.constant)
+        if total > CLINGO_MAX:
+            return f"the objective's coefficients and constant add up to {total:,}"
+    for con in model.constraints:
+        if isinstance(con, Linear):
+            total = sum(abs(c) for c, _ in con.terms) + abs(con.rhs)
+            if total > CLINGO_MAX:
+                where = f" ({con.span.file}:{con.span.line})" if con.span else ""
+                return f"a row's coefficients and constant add up to {total:,}{where}"
+    return None
+
+
+class Program:
+    """A model as a gringo program.
+
+    Args:
+        model: the IR model.
+        strategy: ``reach`` (connectivity by recursive rules) or ``cuts``
+            (left to the cut loop: :attr:`lazy`).
+        deadline: read every 4,096 constraints (None: no limit).
+        direct: leave the clauses, the rows and the objective out of the
+            text, for :func:`add_direct` and :func:`add_objective` to hand
+            to clingo as ground rules (the solver's way; a file keeps
+            them all as text), and choose the variables by ranges.
+
+    Attributes:
+        lines: the program, one statement (or comment) a line.
+        lazy: the connectivity nodes left to the cut loop.
+        direct: with ``direct``, the clauses and rows left out of the text.
+        weights: with ``direct``, the objective's ``(weight, V)`` terms.
+        constant: the objective's constant after normalisation (the score
+            is ``constant - cost`` when maximising, ``constant + cost``
+            when minimising).
+        rules: the number of statements of the text, comments not counted.
+
+    Raises:
+        BackendError: a constraint type the backend cannot lower, or a row
+            or objective beyond clingo's 32-bit integers (:func:`beyond_clingo`).
+    """
+
+    def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None, direct: bool = False):
+        wide = beyond_clingo(model)
+        if wide is not None:
+            raise BackendError(f"clingo computes weights and sums in 32-bit integers, and {wide}, beyond "
+                               f"{CLINGO_MAX:,}; the cpsat, milp and maxsat backends compute it exactly")
+        self.model = model
+        self.lazy: list[Connected] = []
+        self.constant = 0
+        self.direct: list[Constraint] = []
+        fills = _fills(model) if strategy == "reach" else []
+        defined = {lit for con in fills for _, lit in con.members}
+        lines = ["#show x/1.", "", "% variables: x(V) is IR variable V"]
+        if direct:
+            lines += _choice_ranges(model.num_vars, defined)
+        else:
+            lines += [f"{{ x({v}) }}.  % {var}" if v not in defined else f"% x({v}) is defined: {var}"
+                      for v, var in enumerate(model.variables, 1)]
+        lines += ["", "% constraints"]
+        nodes: list[Connected] = []
+        graphs: list[GraphConnected] = []
+        blocks: list[EqualBlocks] = []
+        filled = {id(con) for con in fills}
+        implied = _implied_by_fills(model, fills)
+        if implied:
+            lines.append(f"% {len(implied)} clauses the flood fills imply are left out")
+        for k, con in enumerate(model.constraints):
+            if deadline is not None and not k & 0xFFF:
+                deadline.check()
+            where = f"  % {con.span}" if con.span else ""
+            if id(con) in filled or k in implied:
+                continue
+            if isinstance(con, EqualBlocks):
+                (blocks if strategy == "reach" else self.lazy).append(con)
+            elif isinstance(con, (Connected, GraphConnected)):
+                if strategy == "reach":
+                    (graphs if isinstance(con, GraphConnected) else nodes).append(con)
+                else:
+                    self.lazy.append(con)
+                    lit_of = dict(con.members)
+                    clauses = [Clause((lit_of[r],) if r in lit_of else ()) for r in con.roots]
+                    if isinstance(con, Connected):  # cut-vertex seeds are known for cell regions only
+                        clauses += [Clause(tuple(cut_clause(c))) for c in seed_cuts(model.grid, con)]
+                    if direct:
+                        self.direct += clauses
+                    else:
+                        lines += [clause_rule(c.lits) + where for c in clauses]
+            elif isinstance(con, (Clause, Linear)) and direct:
+                self.direct.append(con)
+            elif isinstance(con, (Clause, Linear)):
+                lines += [rule + where for rule in constraint_rules(con)]
+            else:
+                raise BackendError(f"backend 'asp' cannot lower constraint {type(con).__name__}")
+        if nodes or fills:
+            lines += ["", *self._reach(nodes, fills)]
+        if graphs:
+            lines += ["", *self._graph_reach(graphs)]
+        if blocks:
+            lines += ["", "% blocks of equal labels", BLOCK_RULES]
+            for k, con in enumerate(blocks):
+                lines += _block_facts(model, k, con)
+        self.weights: list[tuple[int, int]] = []
+        if model.objective is not None and direct:
+            self.weights = self.objective_terms()
+        elif model.objective is not None:
+            lines += ["", *self._objective()]
+        self.lines = lines
+        self.rules = sum(1 for s in lines if s and not s.startswith("%"))
+
+    def _reach(self, nodes: list[Connected], fills: list[Connected]) -> list[str]:
+        grid = self.model.grid
+        lines = ["% connectivity by reachability (cells row-major: cell = row * "
+                 f"{grid.cols} + col)"]
+        candidates: set[int] = set()
+        if fills:
+            lines.append(FILL_RULES)
+        for k, con in enumerate(fills):
+            cells = [c for c, _ in con.members]
+            roots = ", ".join(str(grid.cell(r)) for r in con.roots)
+            lines.append(f"% flood fill {k}: {con.name or 'region'}, {len(cells)} candidate cells, roots {roots}")
+            lines += [f"fmember({k},{c},{l})." for c, l in con.members]
+            lines += [f"froot({k},{r})." for r in con.roots]
+            own = set(cells)
+            lines += [f"fopen_if({k},{c},{l})." if l > 0 else f"fshut_if({k},{c},{-l})."
+                      for c, l in con.through if c in own]
+            lines += [f"fstep({k},{u},{v})." for u in cells for v in grid.neighbours[u] if v in own and v != u]
+        if nodes:
+            lines.append(REACH_RULES)
+        for k, con in enumerate(nodes):
+            cells = [c for c, _ in con.members]
+            candidates.update(cells)
+            roots = ", ".join(str(grid.cell(r)) for r in con.roots) or "its least member"
+            lines.append(f"% region {k}: {con.name or 'region'}, {len(cells)} candidate cells, roots {roots}")
+            lines += [f"member({k},{c},{l})." for c, l in con.members]
+            lines += [f"root({k},{r})." for r in con.roots]
+            if not con.roots:
+                lines.append(f"free({k}).")
+                ordered = sorted(cells)
+                lines += [f"next({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
+        if candidates:
+            lines.append("% the grid graph between candidate cells")
+        for u in sorted(candidates):
+            lines += [f"edge({u},{v})." for v in grid.neighbours[u] if v in candidates and v != u]
+        return lines
+
+    def _graph_reach(self, nodes: list[GraphConnected]) -> list[str]:
+        """Reachability through chosen edges, one numbered graph per node (:data:`GRAPH_RULES`)."""
+        lines = ["% connectivity through chosen edges", GRAPH_RULES]
+        for k, con in enumerate(nodes):
+            roots = ", ".join(map(str, con.roots)) or "its least member"
+            lines.append(f"% graph {k}: {con.name}, {len(con.members)} vertices, {len(con.edges)} edges, "
+                         f"roots {roots}")
+            lines += [f"gmember({k},{v},{l})." for v, l in con.members]
+            lines += [f"gedge({k},{u},{v},{l})." for u, v, l in con.edges]
+            lines += [f"groot({k},{r})." for r in con.roots]
+            if not con.roots:
+                lines.append(f"gfree({k}).")
+                ordered = sorted(v for v, _ in con.members)
+                lines += [f"gnext({k},{u},{v})." for u, v in zip(ordered, ordered[1:])]
+        return lines
+
+    def objective_terms(self) -> list[tuple[int, int]]:
+        """The objective as ``(weight, V)`` over the variables, each once, ascending, zero weights
+        left out; the constant this leaves is :attr:`constant`."""
+        obj = self.model.objective
+        coef: dict[int, int] = {}
+        for c, lit in obj.terms:  # c * ~v = c - c * x(v)
+            coef[abs(lit)] = coef.get(abs(lit), 0) + (c if lit > 0 else -c)
+        self.constant = obj.constant + sum(c for c, lit in obj.terms if lit < 0)
+        return [(coef[v], v) for v in sorted(coef) if coef[v]]
+
+    def _objective(self) -> list[str]:
+        obj = self.model.objective
+        terms = self.objective_terms()
+        word = "#maximize" if obj.sense is Sense.MAXIMIZE else "#minimize"
+        where = f"  % {obj.span}" if obj.span else ""
+        return ["% objective", word + "{ " + "; ".join(f"{c},{v} : x({v})" for c, v in terms) + " }." + where]
+
+    def text(self) -> str:
+        """The program, newline-terminated."""
+        return "\n".join(self.lines) + "\n"
+
+
+def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
+    """The facts of one :class:`~gridlang.ir.model.EqualBlocks` node for :data:`BLOCK_RULES`.
+
+    ``bnear(K,Q,W)``: W is at most ``H(Q)`` steps from Q through listed
+    cells, H(Q) the most cells Q's block may have. A block of at most H(Q)
+    cells lies within ``H(Q) - 1`` steps, so Q counts it exactly; a larger
+    one holds ``H(Q) + 1`` cells within H(Q) steps (its first breadth-first
+    layers), so Q counts more than any bound of its allows. Labels are
+    given by their codes (:meth:`BlockPlan.code`); a label without an upper
+    bound gets the number of listed cells, which no block exceeds.
+    """
+    plan = BlockPlan.of(model.grid, con)
+    listed = set(plan.cells)
+    n = len(plan.cells)
+    lines = [f"% blocks {k}: {con.name or 'labels'}, {n} cells, {len(con.bounds)} size bounds"]
+    for q in plan.cells:
+        lines.append(f"bcell({k},{q}).")
+        lines += [f"blit({k},{q},{plan.code(v)},{lit})." for v, lit in plan.options[q].items()]
+        bounds = plan.bounds.get(q, {})
+        for v in plan.options[q]:
+            lo, hi = bounds.get(v, (1, None))
+            lines.append(f"bmin({k},{q},{plan.code(v)},{lo}). bmax({k},{q},{plan.code(v)},{n if hi is None else hi}).")
+        near = model.grid.distances(listed, q, plan.reach[q])
+        lines += [f"bnear({k},{q},{w})." for w in sorted(near) if w != q]
+    lines += [f"bedge({k},{u},{w}). bedge({k},{w},{u})." for u, w in plan.edges]
+    return lines
+
+
+CARD_MAX_ATOMS = 500_000
+"""The most auxiliary atoms clasp's translation of cardinality rules (``--trans-ext=card``)
+may make before the asp backend leaves them native (``dynamic``): a wall budget of 40
+over the 38,814 grass cells of a 200x200 map made 1.6 million, which took clasp past
+1.3 GB (about 800 bytes each) and 50 s before the first search."""
+
+
+def card_translation(model: Model) -> int:
+    """The auxiliary atoms clasp's ``--trans-ext=card`` makes of the model's cardinality rows,
+    about ``n * k`` for a ``#count`` of n literals against a bound k (a sequential counter)."""
+    total = 0
+    for con in model.constraints:
+        if isinstance(con, Linear) and len(con.terms) > 2:
+            for _, agg in linear_parts(con):
+                if agg is not None and all(w == 1 for w, _ in agg[0]):
+                    n, bound = len(agg[0]), agg[2] + (1 if agg[1] == ">" else 0)
+                    total += n * min(bound, n - bound + 1)
+    return total
+
+
+def translates_cards(model: Model | None) -> bool:
+    """Whether ``auto`` takes ``--trans-ext=card`` for ``model``: when it has an objective
+    (see :mod:`gridlang.exporters.asp.backend`) and the translation stays within :data:`CARD_MAX_ATOMS`."""
+    return model is None or model.objective is not None and card_translation(model) <= CARD_MAX_ATOMS
+
+
+def _choice_ranges(count: int, defined: set[int]) -> list[str]:
+    """Choice rules for the variables 1..count not ``defined``, one per run of consecutive ones
+    (``{ x(1..38814) }.``): a handful of statements for gringo, not one per variable."""
+    lines, start = [], None
+    for v in range(1, count + 2):
+        free = v <= count and v not in defined
+        if free and start is None:
+            start = v
+        elif not free and start is not None:
+            lines.append(f"{{ x({start}..{v - 1}) }}." if v - 1 > start else f"{{ x({start}) }}.")
+            start = None
+    return lines
+
+
+def _fills(model: Model) -> list[Connected]:
+    """The flood fills whose members the program can define exactly (see the module docstring)."""
+    fills = [con for con in model.constraints if type(con) is Connected and con.through is not None
+             and con.roots and not con.path and all(lit > 0 for _, lit in con.members)]
+    if not fills:
+        return []
+    nodes = [con for con in model.constraints if isinstance(con, (Connected, GraphConnected))]
+    uses = Counter(abs(pair[-1]) for con in nodes for pair in con.members + getattr(con, "edges", ()))
+    fills = [con for con in fills if all(uses[lit] == 1 for _, lit in con.members)]
+    while True:
+        defined = {lit for con in fills for _, lit in con.members}
+        kept = [con for con in fills if not any(abs(gate) in defined for _, gate in con.through)]
+        if len(kept) == len(fills):
+            return kept
+        fills = kept
+
+
+def _implied_by_fills(model: Model, fills: list[Connected]) -> set[int]:
+    """Indices of the model's clauses that the defined flood fills already imply.
+
+    With a fill's members defined by :data:`FILL_RULES` (``x(m)`` holds
+    exactly when the roots reach its cell), two kinds of clause hold in
+    every stable model, whatever their origin, and only slow clasp down (on
+    the 90 dailies of January to March 2026 leaving them out took grounding
+    from 23-37 ms to 15-26 ms and the median of program, grounding and
+    search from 0.27 to 0.23 s in January and from 0.134 to 0.111 s in
+    February and March):
+
+    * a member's open neighbour is a member: a clause holding ``not m``,
+      ``n`` for a member ``n`` of the same fill on a neighbouring cell, and
+      ``not g`` for every gate ``g`` of that cell;
+    * a member that is not a root is passable: a clause holding ``not m``
+      and a gate ``g`` of its cell.
+
+    A clause with more literals than these is implied too.
+    """
+    where: dict[int, tuple[int, int]] = {}
+    for k, con in enumerate(fills):
+        where.update((lit, (k, cell)) for cell, lit in con.members)
+    if not where:
+        return set()
+    member_lit = [dict(con.members) for con in fills]
+    gates: list[dict[int, set[int]]] = []
+    for con in fills:
+        by_cell: dict[int, set[int]] = {}
+        for cell, lit in con.through:
+            by_cell.setdefault(cell, set()).add(lit)
+        gates.append(by_cell)
+    roots = [set(con.roots) for con in fills]
+    neighbours = model.grid.neighbours
+
+    def implied(lits: set[int]) -> bool:
+        for lit in lits:
+            if lit > 0 or -lit not in where:
+                continue
+            k, u = where[-lit]
+            if u not in roots[k] and not gates[k].get(u, set()).isdisjoint(lits):
+                return True
+            for v in neighbours[u]:
+                n = member_lit[k].get(v)
+                if n is not None and n in lits and all(-g in lits for g in gates[k].get(v, ())):
+                    return True
+        return False
+
+    return {k for k, con in enumerate(model.constraints) if type(con) is Clause and implied(set(con.lits))}
+
+
+def _header(model: Model, program: Program) -> list[str]:
+    def clean(s: object) -> str:
+        return " ".join(str(s).split())
+
+    lines = [f"% gridlang asp export: {clean(model.name)}"] + [f"% {line}" for line in model.provenance()]
+    lines.append(f"% grid: {model.grid.rows} rows x {model.grid.cols} columns")
+    lines.append("% encoding: choice rule per variable, integrity constraints, #count/#sum, "
+                 "connectivity by recursive reachability")
+    lines.append(f"% variables: {model.num_vars}, statements: {program.rules}")
+    obj = model.objective
+    if obj is None:
+        lines.append("% objective: none")
+    else:
+        sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
+        lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
+    # The asp backend's own default (AspSettings.trans_ext, auto): card with an objective, when small.
+    # The clingo wheel ships no clingo executable; its module is the clingo application.
+    flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
+    lines += [f"% {line}" for line in run_lines("asp", f"python -m clingo {flag}FILE > ANSWER")]
+    lines.append("% (a clingo executable from Potassco takes the same arguments)")
+    lines.append("% variable map: FILE.vars.json")
+    return lines
+
+
+def _variable_map(model: Model) -> dict[str, dict[str, object]]:
+    return {f"x({v})": model.variable_record(v) for v in range(1, model.num_vars + 1)}

@@ -1,0 +1,334 @@
+"""The grid as a graph, built once per map.
+
+Cells are numbered row-major: cell ``i`` is row ``i // cols``, column
+``i % cols``, row 0 at the top. Two cells are adjacent when they share a side
+(4-neighbourhood) or when they are a linked pair (two tiles of a ``linked``
+kind with the same map character, such as the game's portals). Every
+connectivity rule, flood fill and path in gridlang is over this graph.
+
+A map cell's text is one character, or (in a map whose cells are separated
+by white space) a number of any size; it may carry a room label from the
+map's room layer (:class:`Token`). The rooms are the maximal orthogonally
+connected groups of cells with equal labels (:attr:`Grid.rooms`). Rows,
+columns, king-move neighbours, windows and blocks are computed here for
+the compiler.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Hashable, Iterable, Iterator
+
+from gridlang.core.nodes import field, node
+
+Cell = tuple[int, int]
+"""A cell as ``(row, column)``, 0-based, row 0 at the top."""
+
+
+class Token(str):
+    """The text of one map cell, with the label the map's room layer gives it.
+
+    A ``Token`` is the cell's text as a string (``"."``, ``"7"``, ``"12"``),
+    so it compares, hashes and prints as that text; :attr:`room` is the
+    cell's label in the room layer, or None when the map has none.
+
+    Args:
+        text: the cell's text.
+        room: its room label.
+    """
+
+    room: str | None
+
+    def __new__(cls, text: str, room: str | None = None) -> "Token":
+        token = super().__new__(cls, text)
+        token.room = room
+        return token
+
+    def __reduce__(self):
+        return (Token, (str(self), self.room))
+
+
+def cell_name(row: int, col: int) -> str:
+    """A cell as a person reads it: ``row R, column C``, counted from 1 (``row`` and ``col`` from 0).
+
+    Text and error messages name cells this way; JSON keeps ``[r, c]`` from 0.
+    """
+    return f"row {row + 1}, column {col + 1}"
+
+
+def cell_names(cells: Iterable[tuple[int, int]], limit: int | None = None) -> str:
+    """Cells as a person reads them, ``row 1, column 3; row 2, column 3``, at most ``limit`` of them
+    (then ``and N more``)."""
+    cells = list(cells)
+    shown = cells if limit is None else cells[:limit]
+    text = "; ".join(cell_name(r, c) for r, c in shown)
+    return text + (f"; and {len(cells) - len(shown)} more" if len(cells) > len(shown) else "")
+
+
+def room_label(text: str) -> str | None:
+    """The room label a map cell's text carries (None for a plain string)."""
+    return getattr(text, "room", None)
+
+
+@node
+class Grid:
+    """A rectangular map of tiles and its adjacency graph.
+
+    Attributes:
+        rows: height in cells.
+        cols: width in cells.
+        chars: the map character of each cell, row-major (length rows*cols).
+        tiles: the tile-kind name of each cell, row-major.
+        links: linked pairs ``(u, v)`` with ``u < v`` (cell indices).
+        neighbours: for each cell, its adjacent cells (4-neighbours and link
+            partners), sorted ascending, without repeats.
+        rooms: for each cell, the index of its room (rooms numbered by
+            their first cell, row-major); empty when the map has no room
+            layer.
+    """
+
+    rows: int
+    cols: int
+    chars: tuple[str, ...]
+    tiles: tuple[str, ...]
+    links: tuple[tuple[int, int], ...] = ()
+    neighbours: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    rooms: tuple[int, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        n = self.rows * self.cols
+        if len(self.chars) != n or len(self.tiles) != n:
+            raise ValueError("chars and tiles must hold rows*cols entries")
+        adj: list[set[int]] = [set() for _ in range(n)]
+        for i in range(n):
+            r, c = divmod(i, self.cols)
+            if r + 1 < self.rows:
+                adj[i].add(i + self.cols)
+                adj[i + self.cols].add(i)
+            if c + 1 < self.cols:
+                adj[i].add(i + 1)
+                adj[i + 1].add(i)
+        for u, v in self.links:
+            adj[u].add(v)
+            adj[v].add(u)
+        object.__setattr__(self, "neighbours", tuple(tuple(sorted(a)) for a in adj))
+        labels = [room_label(ch) for ch in self.chars]
+        if not self.rooms and any(label is not None for label in labels):
+            object.__setattr__(self, "rooms", _rooms(self.rows, self.cols, labels))
+
+    @property
+    def has_rooms(self) -> bool:
+        """True when the map has a room layer."""
+        return bool(self.rooms)
+
+    def room_cells(self) -> list[list[int]]:
+        """Each room's cells, ascending, rooms in the order of their first cell."""
+        out: list[list[int]] = []
+        for i, room in enumerate(self.rooms):
+            if room == len(out):
+                out.append([])
+            out[room].append(i)
+        return out
+
+    def row_cells(self, row: int) -> list[int]:
+        """The cells of one row, left to right."""
+        return [row * self.cols + c for c in range(self.cols)]
+
+    def column_cells(self, col: int) -> list[int]:
+        """The cells of one column, top to bottom."""
+        return [r * self.cols + col for r in range(self.rows)]
+
+    def king_neighbours(self, i: int) -> tuple[int, ...]:
+        """The up to eight cells that touch cell ``i`` by a side or a corner, ascending."""
+        r, c = divmod(i, self.cols)
+        return tuple((r + dr) * self.cols + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                     if (dr or dc) and 0 <= r + dr < self.rows and 0 <= c + dc < self.cols)
+
+    def diagonal_neighbours(self, i: int) -> tuple[int, ...]:
+        """The up to four cells that touch cell ``i`` by a corner only, ascending."""
+        r, c = divmod(i, self.cols)
+        return tuple((r + dr) * self.cols + c + dc for dr in (-1, 1) for dc in (-1, 1)
+                     if 0 <= r + dr < self.rows and 0 <= c + dc < self.cols)
+
+    def rectangle(self, row: int, col: int, height: int, width: int) -> list[int]:
+        """The cells of the ``height`` x ``width`` rectangle whose top-left cell is ``(row, col)``."""
+        return [(row + dr) * self.cols + col + dc for dr in range(height) for dc in range(width)]
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return self.rows * self.cols
+
+    def cell(self, i: int) -> Cell:
+        """Return ``(row, col)`` of cell index ``i``."""
+        return divmod(i, self.cols)
+
+    def cell_name(self, i: int) -> str:
+        """Cell ``i`` as a person reads it: ``row R, column C``, counted from 1 (the function :func:`cell_name`)."""
+        return cell_name(*divmod(i, self.cols))
+
+    def index(self, row: int, col: int) -> int:
+        """Return the index of the cell at ``(row, col)``."""
+        return row * self.cols + col
+
+    def is_border(self, i: int) -> bool:
+        """True when cell ``i`` lies in the first or last row or column."""
+        r, c = divmod(i, self.cols)
+        return r == 0 or c == 0 or r == self.rows - 1 or c == self.cols - 1
+
+    def edges(self) -> Iterator[tuple[int, int]]:
+        """Yield every undirected edge ``(u, v)`` once, with ``u < v``."""
+        for u, nbrs in enumerate(self.neighbours):
+            for v in nbrs:
+                if u < v:
+                    yield u, v
+
+    def reach(self, cells: set[int] | frozenset[int], starts) -> set[int]:
+        """The cells of ``cells`` reachable from ``starts`` through ``cells``.
+
+        Args:
+            cells: the cell indices that may be walked through.
+            starts: start cells; those outside ``cells`` are ignored.
+
+        Returns:
+            The reached cells (the starts in ``cells`` included).
+        """
+        seen = {s for s in starts if s in cells}
+        stack = list(seen)
+        while stack:
+            u = stack.pop()
+            for v in self.neighbours[u]:
+                if v in cells and v not in seen:
+                    seen.add(v)
+                    stack.append(v)
+        return seen
+
+    def distances(self, cells: set[int] | frozenset[int], start: int | Iterable[int],
+                  limit: int | None = None) -> dict[int, int]:
+        """Breadth-first steps from ``start`` to the cells of ``cells`` it reaches through ``cells``.
+
+        Args:
+            cells: the cell indices that may be walked through.
+            start: the start cell, or several (each at distance 0), walked
+                from even if not in ``cells``.
+            limit: stop at this many steps (cells farther away are left out).
+
+        Returns:
+            ``{cell: steps}`` for the starts and every cell reached.
+        """
+        dist = dict.fromkeys((start,) if isinstance(start, int) else start, 0)
+        frontier = list(dist)
+        steps = 0
+        while frontier and (limit is None or steps < limit):
+            steps += 1
+            nxt = []
+            for u in frontier:
+                for v in self.neighbours[u]:
+                    if v in cells and v not in dist:
+                        dist[v] = steps
+                        nxt.append(v)
+            frontier = nxt
+        return dist
+
+    def cells_of(self, tile: str) -> list[int]:
+        """Indices of the cells whose tile kind is ``tile``."""
+        return [i for i, t in enumerate(self.tiles) if t == tile]
+
+    def name(self, i: int) -> str:
+        """``"r,c"`` for cell ``i``, as used inside structured variable names."""
+        r, c = divmod(i, self.cols)
+        return f"{r},{c}"
+
+
+def _rooms(rows: int, cols: int, labels: list[str | None]) -> tuple[int, ...]:
+    """Room index per cell: maximal orthogonally connected groups of equal labels."""
+    return tuple(flood_rooms(rows, cols, lambda u, v: labels[u] == labels[v]))
+
+
+def flood_rooms(rows: int, cols: int, joined: Callable[[int, int], bool]) -> list[int]:
+    """Number the rooms of a ``rows x cols`` grid by flood fill.
+
+    Args:
+        joined: ``joined(u, v)`` for side-neighbouring cells ``u < v``
+            (row-major indices): whether no border separates them.
+
+    Returns:
+        The room index of each cell, row-major; rooms are numbered from 0
+        in the order of their first cell.
+    """
+    room = [-1] * (rows * cols)
+    count = 0
+    for start in range(rows * cols):
+        if room[start] >= 0:
+            continue
+        room[start] = count
+        stack = [start]
+        while stack:
+            u = stack.pop()
+            r, c = divmod(u, cols)
+            for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
+                if ok and room[v] < 0 and joined(min(u, v), max(u, v)):
+                    room[v] = count
+                    stack.append(v)
+        count += 1
+    return room
+
+
+def lattice_edges(rows: int, cols: int, lattice: str) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The edges of a decision on edges, as pairs of ``(row, col)`` ends, row-major by first end.
+
+    Args:
+        rows, cols: the map's size in cells.
+        lattice: ``"edges"`` (ends are cells) or ``"corners"`` (ends are
+            lattice corners, ``rows + 1`` by ``cols + 1``).
+    """
+    h, w = (rows, cols) if lattice == "edges" else (rows + 1, cols + 1)
+    out = []
+    for r in range(h):
+        for c in range(w):
+            if c + 1 < w:
+                out.append(((r, c), (r, c + 1)))
+            if r + 1 < h:
+                out.append(((r, c), (r + 1, c)))
+    return out
+
+
+def edge_adjacency(edges: Iterable[tuple[Hashable, Hashable]]) -> dict:
+    """Each end of ``edges`` (pairs of points: cells, corners) -> the points one edge away.
+
+    Shared by the two verifiers that read lines (the spec's interpreter and
+    the genres' published rules); the compiler never uses it.
+    """
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    return adj
+
+
+def edge_pieces(adj: dict) -> list[set]:
+    """The connected pieces of the graph ``adj`` (from :func:`edge_adjacency`), in
+    the order of their smallest point (rustworkx's ``connected_components``)."""
+    import rustworkx as rx
+
+    points = list(adj)
+    index = {p: i for i, p in enumerate(points)}
+    graph = rx.PyGraph()
+    graph.add_nodes_from(points)
+    graph.add_edges_from_no_data([(index[a], index[b]) for a, ends in adj.items() for b in ends if index[a] < index[b]])
+    return sorted(({points[i] for i in piece} for piece in rx.connected_components(graph)), key=min)
+
+
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """A size written ``RxC`` (rows by columns, each 1 or more, ``6x6``) as ``(rows, cols)``.
+
+    Raises:
+        ValueError: the text is not such a size; the message says how to write one.
+    """
+    m = _SIZE.match(text)
+    if m is None or int(m.group(1)) < 1 or int(m.group(2)) < 1:
+        raise ValueError(f"{text!r}: write ROWSxCOLS, each 1 or more (6x6)")
+    return int(m.group(1)), int(m.group(2))

@@ -1,0 +1,1 @@
+"""The intermediate representation: the constraint graph, the backend contract, the decoded solution, the passes and the connectivity machinery."""

@@ -1,0 +1,126 @@
+"""The typed abstract syntax tree of a ``.grid`` spec.
+
+Produced by :mod:`gridlang.language.parser`, checked by :mod:`gridlang.language.checker`,
+compiled by :mod:`gridlang.compiler`. Every node keeps its source span
+(excluded from ``==``) so that any later error can point at the spec.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from gridlang.core.nodes import node
+from gridlang.language.ast.blocks import RING, Runs, SameValue
+from gridlang.language.ast.constructs import (
+    Call,
+    Connectivity,
+    DirectionOf,
+    Distance,
+    IndexOf,
+    IsKnown,
+    Let,
+    Part,
+    ValuesOf,
+)
+from gridlang.language.ast.drawing import Draw
+from gridlang.language.ast.edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
+from gridlang.language.ast.expressions import (
+    Add,
+    Aggregate,
+    AllCells,
+    AllDifferent,
+    And,
+    Around,
+    At,
+    AtIs,
+    Border,
+    Component,
+    ConsistsOf,
+    Count,
+    Direction,
+    Expr,
+    Implies,
+    IntLit,
+    Is,
+    IsPiece,
+    LineOf,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    Or,
+    Shapes,
+    Sight,
+    SumOf,
+    TileValue,
+    Value,
+)
+from gridlang.language.ast.formats import Format, FormatEntry, FormatFlag, FormatItem
+from gridlang.language.ast.statements import (
+    Avoids,
+    CellRef,
+    CharSpec,
+    Compare,
+    Decide,
+    DomainPart,
+    DomainRange,
+    DomainValues,
+    Family,
+    ForEach,
+    ForPairs,
+    Holds,
+    IsConnected,
+    IsPath,
+    Objective,
+    PAnd,
+    Param,
+    PEq,
+    PFormula,
+    PImplies,
+    PMember,
+    PNot,
+    POr,
+    Puzzle,
+    Region,
+    Rule,
+    Subset,
+    Symbol,
+    Tile,
+)
+
+__all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
+           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
+           "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
+           "Format", "FormatEntry", "FormatFlag", "FormatItem",
+           "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
+           "DomainPart", "DomainRange", "DomainValues", "Expr", "Family", "ForEach", "ForPairs", "Holds", "Implies", "IntLit",
+           "Is", "IsConnected", "IsPath", "IsPiece", "LineOf", "Mul", "Name", "Neg", "Not", "Objective", "Or",
+           "PAnd", "PEq", "PFormula", "PImplies", "PMember", "PNot", "POr", "Param", "Puzzle", "Region",
+           "Rule", "Shapes", "Sight", "Spec", "Stmt", "Subset", "SumOf", "Symbol", "Tile", "TileValue",
+           "Value"]
+
+
+Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath, Runs, SameValue]
+"""Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
+
+Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,
+             ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity, Format]
+
+
+@node
+class Spec:
+    """A parsed spec: its statements in source order and where it came from."""
+
+    statements: tuple[Stmt, ...]
+    path: str
+    source: str
+
+    def of(self, kind: type) -> list:
+        """Statements of one node type, in source order."""
+        return [s for s in self.statements if isinstance(s, kind)]
+
+    @property
+    def puzzle(self) -> Puzzle | None:
+        """The ``puzzle`` statement, if any."""
+        found = self.of(Puzzle)
+        return found[0] if found else None

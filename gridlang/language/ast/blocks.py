@@ -1,0 +1,55 @@
+"""Nodes of blocks of equal values and of runs around a cell.
+
+``D = D[p]`` is the cell set of the cells where the decision D takes the
+value it takes at the cell p (:class:`SameValue`); ``component of p in (D
+= D[p])`` is then p's *block*, the side-connected group of equal values
+that holds p (Fillomino's regions). ``runs of S around c`` (:class:`Runs`)
+is the multiset of the lengths of the runs of S-cells in the ring of eight
+cells around c, compared with a clue list (Tapa). Their meaning is stated
+in docs/language.md ("Blocks and runs").
+"""
+
+from __future__ import annotations
+
+from gridlang.core.errors import Span
+from gridlang.core.nodes import field, node
+from gridlang.language.ast.expressions import Expr, Name
+
+
+@node
+class SameValue:
+    """``D = D[p]``: the cells on which D is made and takes the value D takes at cell p.
+
+    Empty when D is not made at p (it has no value there).
+
+    Attributes:
+        decision: D, an enumerated or Boolean decision on cells.
+        cell: p, one cell.
+    """
+
+    decision: Name
+    cell: Expr
+    span: Span | None = field(default=None, compare=False)
+
+
+@node
+class Runs:
+    """``runs of S around c``: the lengths of the maximal runs of S-cells among the eight cells around c.
+
+    The ring is taken in cyclic order (up-left, up, up-right, right,
+    down-right, down, down-left, left); a cell off the grid is not in S; a
+    full ring is one run of 8. Only compared with a clue list
+    (``runs of S around c == values(c)``): see docs/language.md.
+
+    Attributes:
+        within: S, a cell set.
+        cell: c, one cell.
+    """
+
+    within: Expr
+    cell: Expr
+    span: Span | None = field(default=None, compare=False)
+
+
+RING = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
+"""The ring around a cell, ``(rows, columns)`` steps in cyclic order (pzprjs Tapa's order)."""

@@ -1,0 +1,272 @@
+"""The checks of a ``format puzzlink`` statement: its places, encodings, mappings and flags.
+
+Run after every other statement, so that a format may stand above the
+tiles and parameters it names. Every problem is located at the item, the
+word or the mapping entry at fault; a value that an encoding gives and the
+spec has no tile for is found here, not only when a URL comes.
+"""
+
+from __future__ import annotations
+
+from gridlang.language import ast
+from gridlang.language.checker.symbols import BOUND
+
+KINDS = ("puzzlink",)
+"""The format kinds gridlang reads."""
+
+_PARAM_TYPES = {"int": "a whole number", "shapes": "shapes", "set of int": "a set of integers"}
+
+
+def check_formats(checker, formats: list[ast.Format]) -> None:
+    """Check every ``format`` statement; report through ``checker.error``.
+
+    Args:
+        checker: the spec's checker (its ``sym`` holds the declared tiles and
+            parameters; ``error(message, span)`` records a problem).
+        formats: the ``format`` statements, in source order.
+    """
+    seen: dict[str, ast.Format] = {}
+    for fmt in formats:
+        if fmt.kind not in KINDS:
+            checker.error(f"unknown format kind {fmt.kind!r}; gridlang reads {', '.join(KINDS)} formats", fmt.kind_span)
+            continue
+        if fmt.kind in seen:
+            checker.error(f"a spec has one {fmt.kind} format; this is the second (line {seen[fmt.kind].span.line})",
+                          fmt.kind_span)
+            continue
+        seen[fmt.kind] = fmt
+        _FormatCheck(checker, fmt).run()
+
+
+class _FormatCheck:
+    def __init__(self, checker, fmt: ast.Format):
+        self.checker, self.fmt, self.sym = checker, fmt, checker.sym
+
+    def error(self, message: str, span) -> None:
+        self.checker.error(message, span)
+
+    def run(self) -> None:
+        from gridlang.language.encodings.table import encodings
+
+        self.encodings = encodings()
+        names: set[str] = set()
+        for name, span in zip(self.fmt.names, self.fmt.name_spans):
+            if not name or any(ch in name for ch in "/?&= \t") or name != name.lower():
+                self.error(f"{name!r} is no pzprjs genre name (lower case, no '/', '?', '&', '=' or space)", span)
+            elif name in names:
+                self.error(f"the genre name {name!r} is given twice", span)
+            names.add(name)
+        places: dict[str, ast.FormatItem] = {}
+        earlier: list[ast.FormatItem] = []
+        for item in self.fmt.parts:
+            self.item(item, places, earlier)
+            earlier.append(item)
+        flags: dict[str, ast.FormatFlag] = {}
+        for flag in self.fmt.flags:
+            self.flag(flag, flags)
+        self.empty_cells()
+
+    # items -------------------------------------------------------------------
+    def item(self, item: ast.FormatItem, places: dict, earlier: list) -> None:
+        from gridlang.language.encodings.table import CELL_PLACES, PLACES
+
+        place = item.place
+        param = self.sym.params.get(place)
+        if place == "corners":
+            self.error("'corners' is reserved for clues on the corners of cells, which no genre reads yet",
+                       item.place_span)
+            return
+        if place not in PLACES and param is None:
+            declared = ", ".join(self.sym.params) or "none declared"
+            self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, outside top left, "
+                       f"outside all, outside top left stacked, a separator, or a parameter (parameters: {declared})", item.place_span)
+            return
+        enc = self.encodings.get(item.encoding)
+        if enc is None:
+            self.error(f"unknown encoding {item.encoding!r}; the encodings are {', '.join(self.encodings)} "
+                       "(docs/language.md, 'puzz.link formats')", item.encoding_span)
+            return
+        kind = param.type if param is not None else "outside" if place.startswith("outside") else place
+        if kind not in enc.places:
+            where = {"int": "an int parameter", "shapes": "a shapes parameter",
+                     "set of int": "a set of int parameter"}.get(kind, place)
+            fits = ", ".join(sorted(_place_word(p) for p in enc.places))
+            self.error(f"{enc.name} cannot fill {where}; it fills {fits}", item.encoding_span)
+            return
+        key = "outside" if place.startswith("outside") else place
+        if key != "cells" and key in places:
+            self.error(f"the format fills {place!r} twice (line {places[key].span.line} first)", item.place_span)
+            return
+        places[key] = item
+        if place == "room numbers" and "rooms" not in places:
+            self.error("room numbers go into rooms, so a 'rooms: borders' item comes before them", item.place_span)
+        if enc.name == "sum pairs" and key == "outside":
+            if place != "outside top left" or not any(e.encoding == "sum pairs" and e.place == "cells"
+                                                      for e in earlier):
+                self.error("sums outside the grid (outside top left: sum pairs) follow 'cells: sum pairs'",
+                           item.span)
+        if not self.mapping(item, enc, param):
+            return
+        if place in CELL_PLACES:
+            self.placeable(item, enc)
+
+    def mapping(self, item: ast.FormatItem, enc, param) -> bool:
+        keys: set = set()
+        ok = True
+        for entry in item.mapping:
+            if entry.key in keys:
+                self.error(f"{entry.key!r} is mapped twice", entry.key_span)
+                ok = False
+            keys.add(entry.key)
+            if enc.keys == "none":
+                self.error(f"{enc.name} takes no mapping", entry.span)
+                return False
+            if enc.keys == "values":
+                ok = self.value_entry(entry, enc) and ok
+            elif enc.keys == "size":
+                ok = self.size_entry(entry, param) and ok
+            elif enc.keys == "preset":
+                ok = self.preset_entry(entry, param) and ok
+        return ok
+
+    def value_entry(self, entry: ast.FormatEntry, enc) -> bool:
+        if entry.key_kind == "name" and entry.key not in ("empty", "number"):
+            self.error(f"a mapping's key is a number, '?', 'empty' or 'number'; {entry.key!r} is none of them",
+                       entry.key_span)
+            return False
+        if entry.key_kind == "size":
+            self.error(f"a mapping's key is a number, '?', 'empty' or 'number'; {entry.key!r} is a size",
+                       entry.key_span)
+            return False
+        if entry.key_kind == "int" and enc.values is not None and entry.key not in enc.values:
+            self.error(f"{enc.name} gives {_values(enc.values)}, never {entry.key}", entry.key_span)
+            return False
+        if entry.value_kind != "name" or entry.value not in self.sym.tiles:
+            what = self.sym.kind_of(entry.value) if entry.value_kind == "name" else None
+            self.error(f"{entry.value!r} is {'a ' + what if what else 'not a declared tile'}; a mapping sends a "
+                       f"value to a tile", entry.value_span)
+            return False
+        tile = self.sym.tiles[entry.value]
+        if entry.key == "number" and not (tile.number or tile.digit_value):
+            self.error(f"numbers go to tile {entry.value!r}, which holds none (declare it 'tile {entry.value} "
+                       "number', or give its characters 'value digit')", entry.value_span)
+            return False
+        return True
+
+    def size_entry(self, entry: ast.FormatEntry, param) -> bool:
+        if entry.key_kind != "size":
+            self.error(f"a size table's key is a grid size, COLSxROWS (9x9); {entry.key!r} is not one", entry.key_span)
+            return False
+        if entry.value_kind != "int":
+            self.error(f"a size table gives {param.name!r} a whole number; {entry.value!r} is not one",
+                       entry.value_span)
+            return False
+        return self.in_bounds(param, entry.value, entry.value_span)
+
+    def preset_entry(self, entry: ast.FormatEntry, param) -> bool:
+        if entry.key_kind != "name" or len(str(entry.key)) != 1:
+            self.error(f"a preset's key is its letter in the URL (//p); {entry.key!r} is not one letter",
+                       entry.key_span)
+            return False
+        if entry.value_kind != "text":
+            self.error(f"a preset is the parameter's value in quotes (\"pentominoes\"); {entry.value!r} is not",
+                       entry.value_span)
+            return False
+        from gridlang.language.values import parse_value
+
+        try:
+            parse_value(entry.value, param.type)
+        except ValueError as e:
+            self.error(f"the preset {entry.key!r} {e}", entry.value_span)
+            return False
+        return True
+
+    def in_bounds(self, param, value: int, span) -> bool:
+
+        for op, bound in param.bounds:
+            if not BOUND[op](value, bound):
+                self.error(f"{param.name} = {value} breaks the bound {param.name} {op} {bound}", span)
+                return False
+        return True
+
+    def placeable(self, item: ast.FormatItem, enc) -> None:
+        from gridlang.language.encodings.placement import Placement
+
+        mapping = {e.key: e.value for e in item.mapping}
+        placement = Placement(mapping, self.sym, enc.name)
+        spec = self.checker.spec.path
+        ints = [k for k in mapping if isinstance(k, int)]
+        for k in ints:
+            same = [j for j in ints if mapping[j] == mapping[k] and j != k]
+            tile = self.sym.tiles[mapping[k]]
+            if same and not (tile.number or tile.digit_value):
+                self.error(f"{k} and {same[0]} both go to {mapping[k]!r}, so a map could not be written back "
+                           "into a URL", item.span)
+                return
+        if placement.token(None) is None:
+            where = "the cells outside the grid" if item.place.startswith("outside") else "a cell without a value"
+            self.error(f"{where} needs a tile, and {spec} has no tile '.': map it, as in (empty = TILE)",
+                       item.encoding_span)
+            return
+        if enc.structured:
+            kind, word = ("arrow", "arrow number") if enc.name == "arrows" else ("numbers", "numbers")
+            if getattr(self.sym.chars, kind, None) is None:
+                self.error(f"{enc.name} gives clues of several parts ({_TOKENS[enc.name]}), and {spec} has no tile "
+                           f"for them: declare 'tile NAME {word}'", item.encoding_span)
+            return
+        if enc.values is not None:
+            for v in enc.values:
+                if placement.token(v) is None:
+                    self.error(f"{enc.name} gives {v}, and {spec} has no tile for it: map it, as in "
+                               f"({v} = TILE)", item.encoding_span)
+                    return
+        elif not placement.holds_numbers() and not ints:
+            self.error(f"{enc.name} gives numbers, and {spec} has no tile for them: declare 'tile NAME number' "
+                       "(or a tile of digits with 'value digit'), or map them, as in (number = TILE)",
+                       item.encoding_span)
+
+    # flags -----------------------------------------------------------------
+    def flag(self, flag: ast.FormatFlag, flags: dict) -> None:
+        if len(flag.flag) != 1 or not flag.flag.isalpha():
+            self.error(f"a flag is one letter of the URL's flag field; {flag.flag!r} is not", flag.flag_span)
+            return
+        if flag.flag in flags:
+            self.error(f"flag {flag.flag!r} is declared twice", flag.flag_span)
+            return
+        flags[flag.flag] = flag
+        param = self.sym.params.get(flag.param)
+        if param is None:
+            what = self.sym.kind_of(flag.param)
+            self.error(f"flag {flag.flag!r} sets {flag.param!r}, which is "
+                       f"{'a ' + what if what else 'not declared'}; a flag sets an int parameter "
+                       f"(param {flag.param}: int)", flag.param_span)
+            return
+        if param.type != "int":
+            self.error(f"flag {flag.flag!r} sets {flag.param!r}, a {param.type} parameter; a flag sets an int "
+                       "parameter", flag.param_span)
+            return
+        self.in_bounds(param, flag.value, flag.span)
+
+    # the cells no item fills --------------------------------------------------
+    def empty_cells(self) -> None:
+        from gridlang.language.encodings.placement import Placement
+
+        cell_items = [p for p in self.fmt.parts if p.place in ("cells", "room numbers")]
+        if cell_items:
+            return  # each cells item's own check covered its empty value
+        if Placement({}, self.sym).token(None) is None:
+            self.error(f"the format leaves the cells empty, and {self.checker.spec.path} has no tile '.' for them",
+                       self.fmt.kind_span)
+
+
+_TOKENS = {"arrows": "an arrow and a number, ^2", "number lists": "a list of numbers, 3,1,1",
+           "sum pairs": "two sums, 12,7"}
+
+
+def _place_word(kind: str) -> str:
+    return {"int": "an int parameter", "shapes": "a shapes parameter", "set of int": "a set of int parameter",
+            "outside": "outside top left, outside all, outside top left stacked"}.get(kind, kind)
+
+
+def _values(values: tuple[int, ...]) -> str:
+    return " and ".join(str(v) for v in values) if len(values) <= 2 else f"{values[0]} to {values[-1]}"

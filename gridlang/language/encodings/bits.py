@@ -1,0 +1,230 @@
+"""The encodings of marks: circles, single marks, holes, blocks, and room borders.
+
+Re-implemented from their description in pzprjs (robx/pzprjs, MIT licence):
+``src/variety-common/Encode.js`` and ``decodeBlockCell``.
+
+``circles`` (``decodeCircle``)
+    base-27 digits (``0``-``9``, ``a``-``q``), three cells each, the first
+    cell most significant (9, 3, 1): 0 none, 1 or 2 (the genre says which
+    is white).
+``marks`` (``decode1Cell``)
+    ``0``-``h``: a mark, then 0-17 cells without one; ``i``-``z``: 1-18
+    cells without a mark. Value 1.
+``holes`` (``decodeBinary``/``decodeEmpty``)
+    base-32 digits, five cells each, most significant first; a set bit is
+    value 1.
+``blocks`` (``decodeBlockCell``)
+    ``0``-``z``: skip that many cells, then a block (value 1); ``.``: skip
+    36 cells. The cells after the last block are not written.
+``borders`` (``decodeBorder``)
+    base-32 digits of 5 bits each, most significant first: the
+    ``(cols-1)*rows`` borders between side-by-side cells, row by row, then,
+    from a fresh digit, the ``cols*(rows-1)`` borders between cells one
+    above the other. Its value per cell is the cell's room, rooms numbered
+    in the order of their first cell.
+"""
+
+from __future__ import annotations
+
+from gridlang.core.grid import flood_rooms
+from gridlang.language.encodings.body import Value
+from gridlang.language.encodings.numbers import scan
+from gridlang.language.encodings.table import Encoding, Unwritable
+
+_BASE32 = "0123456789abcdefghijklmnopqrstuv"
+_BASE27 = "0123456789abcdefghijklmnopq"
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _bits(text: str) -> list[bool]:
+    return [bool(int(ch, 32) & (16 >> w)) for ch in text for w in range(5)]
+
+
+def _pack(bits: list[bool]) -> str:
+    out = []
+    for k in range(0, len(bits), 5):
+        chunk = bits[k:k + 5]
+        out.append(_BASE32[sum(16 >> w for w, b in enumerate(chunk) if b)])
+    return "".join(out)
+
+
+def _chunk(body, need: int, alphabet: str, what: str, part) -> str:
+    """The next ``need`` characters, all of ``alphabet``, consumed.
+
+    Raises:
+        UrlError: at a character not of the alphabet, or where the body ends early.
+    """
+    chunk = body.text[body.i:body.i + need]
+    for k, ch in enumerate(chunk):
+        if ch not in alphabet:
+            digits = {_BASE27: "base-27 digits 0-9, a-q", _BASE32: "base-32 digits 0-9, a-v"}[alphabet]
+            raise body.error(f"unexpected {ch!r} in the {what} ({digits})", body.i + k)
+    if len(chunk) < need:
+        raise body.error(f"the {what} of a {part.cols}x{part.rows} grid take {need} characters; the URL has "
+                         f"{len(chunk)}", body.i + len(chunk))
+    body.i += need
+    return chunk
+
+
+def _ones(values: list[Value], what: str) -> list[bool]:
+    bits = []
+    for k, v in enumerate(values):
+        if v not in (None, 1):
+            raise Unwritable(f"{v!r} is not a {what} (value 1) or nothing", k)
+        bits.append(v == 1)
+    return bits
+
+
+class Circles(Encoding):
+    name = "circles"
+    values = (1, 2)
+
+    def decode(self, body, count, part):
+        start = body.i
+        out: list[Value] = []
+        for ch in _chunk(body, (count + 2) // 3, _BASE27, "circles", part):
+            value = int(ch, 27)
+            out.extend(v or None for v in (value // 9 % 3, value // 3 % 3, value % 3))
+        return out[:count], [start + k // 3 for k in range(count)]
+
+    def encode(self, values, part):
+        out = []
+        for k in range(0, len(values), 3):
+            n = 0
+            for j, v in enumerate(values[k:k + 3]):
+                if v not in (None, 1, 2):
+                    raise Unwritable(f"{v!r} is not a circle (1 or 2) or nothing", k + j)
+                n += (v or 0) * (9, 3, 1)[j]
+            out.append(_BASE27[n])
+        return "".join(out)
+
+
+class Marks(Encoding):
+    name = "marks"
+    values = (1,)
+
+    def decode(self, body, count, part):
+        def read(ch, at):
+            if "0" <= ch <= "9" or "a" <= ch <= "h":
+                return 1, int(ch, 36), 0
+            if "i" <= ch <= "z":
+                return None, int(ch, 36) - 18, 0
+            raise body.error(f"unexpected {ch!r} in the marks (0-9, a-z)")
+
+        return scan(body, count, part, read)
+
+    def encode(self, values, part):
+        # pzprjs's encode1Cell: after a mark, the count of empty cells (0-17);
+        # without one, 18 more (i-z: 1-18 empty cells).
+        out, count, have = [], -1, False
+        for on in _ones(values, "mark"):
+            if on:
+                if count >= 0:
+                    out.append(_BASE36[count if have else count + 18])
+                have, count = True, 0
+                continue
+            count += 1
+            if count == 17:
+                out.append(_BASE36[count if have else count + 18])
+                have, count = False, -1
+        if count >= 0:
+            out.append(_BASE36[count if have else count + 18])
+        return "".join(out)
+
+
+class Holes(Encoding):
+    name = "holes"
+    values = (1,)
+
+    def decode(self, body, count, part):
+        start = body.i
+        chunk = _chunk(body, (count + 4) // 5, _BASE32, "holes", part)
+        return [1 if b else None for b in _bits(chunk)[:count]], [start + k // 5 for k in range(count)]
+
+    def encode(self, values, part):
+        return _pack(_ones(values, "hole"))
+
+
+class Blocks(Encoding):
+    name = "blocks"
+    values = (1,)
+
+    def decode(self, body, count, part):
+        out: list[Value] = [None] * count
+        where = [body.i] * count
+        text, c = body.text, 0
+        while c < count and body.i < len(text):
+            ch = text[body.i]
+            if ch in _BASE36:
+                c += int(ch, 36)
+                if c < count:
+                    out[c], where[c] = 1, body.i
+            elif ch == ".":
+                c += 35
+            elif ch == "/":
+                break
+            else:
+                raise body.error(f"unexpected {ch!r} in the blocks (0-9, a-z, '.')")
+            c += 1
+            body.i += 1
+        return out, where
+
+    def encode(self, values, part):
+        out, count = [], 0
+        for on in _ones(values, "block"):
+            if on:
+                out.append(_BASE36[count])
+                count = 0
+            else:
+                count += 1
+                if count == 36:
+                    out.append(".")
+                    count = 0
+        return "".join(out)
+
+
+class Borders(Encoding):
+    name = "borders"
+    places = frozenset({"rooms"})
+
+    def decode(self, body, count, part):
+        cols, rows = part.cols, part.rows
+        vertical, horizontal = (cols - 1) * rows, cols * (rows - 1)
+        first, second = (vertical + 4) // 5, (horizontal + 4) // 5
+        where = [body.i] * (cols * rows)
+        chunk = _chunk(body, first + second, _BASE32, "room borders", part)
+        right = _bits(chunk[:first])[:vertical]    # wall between (r, c) and (r, c + 1)
+        below = _bits(chunk[first:])[:horizontal]  # wall between (r, c) and (r + 1, c)
+
+        def joined(u: int, v: int) -> bool:  # u < v, side neighbours
+            r, c = divmod(u, cols)
+            if v == u + cols:
+                return not below[u]
+            return not right[r * (cols - 1) + c]
+
+        return flood_rooms(rows, cols, joined), where
+
+    def encode(self, values, part):
+        cols, rows = part.cols, part.rows
+        right = [values[r * cols + c] != values[r * cols + c + 1] for r in range(rows) for c in range(cols - 1)]
+        below = [values[r * cols + c] != values[(r + 1) * cols + c] for r in range(rows - 1) for c in range(cols)]
+        return _pack(right) + _pack(below)
+
+
+class Slash(Encoding):
+    """A ``/`` that pzprjs writes between two parts and skips when reading (its ``outbstr.substr(1)``)."""
+
+    name = "slash"
+    places = frozenset({"separator"})
+    keys = "none"
+
+    def decode(self, body, count, part):
+        if body.rest.startswith("/"):
+            body.i += 1
+        return [], []
+
+    def encode(self, values, part):
+        return "/"
+
+
+ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), Borders(), Slash())

@@ -1,0 +1,288 @@
+"""How a spec's names are drawn: the looks of ``draw NAME as LOOK``, and the defaults.
+
+A genre's pictures (SVG, PNG) and its text drawing are made from one table
+that says, for each tile, decision and region of the spec, which *look*
+draws it. The spec declares looks with ``draw`` statements; whatever it
+leaves out gets a default. This module holds the words (what each look
+is, and which kind of name it fits), and :func:`resolve`, which turns a
+spec's declarations into that table; :mod:`gridlang.pictures.draw` and
+:mod:`gridlang.pictures.textdraw` draw from it. The looks follow pzprjs's pictures
+(puzz.link), the editor whose drawings players of these genres know.
+
+Defaults, for a name that no ``draw`` statement names:
+
+* a tile: the look declared for a tag it carries; else ``number`` for a
+  ``number`` tile, a tile of digits (``'0'-'4'``) or a tile of structured
+  clues (lists, arrows); else ``plain`` for a tile whose only character is
+  ``.``; else ``default`` (a pale colour hashed from its name, its map
+  character on it; :func:`gridlang.pictures.draw.default_style`);
+* a decision by its standard name: ``shaded`` shade, ``star`` star,
+  ``light`` bulb, ``tent`` tent, ``line`` line, ``bridge`` bridges,
+  ``digit`` number; a decision on edges line; a decision whose values are
+  cells areas; any other ``default`` (a hashed mark for a Boolean
+  decision, labels for an enumeration);
+* a region: ``default`` (shaded and outlined in hashed colours);
+* the room layer (``draw rooms as ...``): ``walls``, thick borders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gridlang.core.nodes import field, node
+
+if TYPE_CHECKING:
+    from gridlang.core.grid import Grid
+    from gridlang.language.checker import Symbols
+
+TILE_LOOKS: dict[str, str] = {
+    "number": "its number on a white cell: a list of numbers small around the centre, an arrow beside "
+              "its number (the cell's text, 7, 1,3,3, ^2)",
+    "char": "its map character on a white cell",
+    "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
+               "a ? as it is",
+    "block": "a black cell, its number (if any) in white",
+    "circle": "a white circle, its number (if any) inside",
+    "disc": "a black circle, its number (if any) inside in white",
+    "cross": "a cross",
+    "plain": "an empty white cell",
+    "frame": "a cell outside the grid (pzprjs's outside clues): no box and no lines; the map's edge rows "
+             "and columns that end in such a cell are drawn without boxes, their clues standing free",
+    "split": "a grey cell split by a diagonal, its first number below it on the left, its second above it "
+             "on the right (Kakuro's sums, 12,7)",
+    "symbols": "its number as pzprjs's symbol on a white cell: 1 a circle, 2 a triangle, 3 a square",
+    "corner": "its number small in the cell's top-left corner, leaving the cell to an answer (a Killer "
+              "Sudoku's cage sum)",
+    "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
+    "moon": "a black crescent moon (pzprjs's Moon or Sun)",
+}
+"""The looks of a tile (or of a tag: every tile that carries it)."""
+
+MARK_LOOKS: dict[str, str] = {
+    "shade": "the cell filled dark grey; a number on it stays readable, in white",
+    "blue": "the cell filled blue, as pzprjs fills a tank; a number on it in white",
+    "star": "a black star",
+    "bulb": "a lamp, and the cells it lights along its row and column (up to a black cell) tinted",
+    "tent": "a tent (a triangle)",
+    "dot": "a small dot",
+    "cross": "a cross",
+    "circle": "a white circle",
+    "disc": "a black circle",
+    "stones": "a black stone where the decision holds, a white stone on its other cells (Yin-Yang)",
+    "tint": "the cell tinted",
+    "hidden": "nothing (a decision that only helps the rules)",
+}
+"""The looks of a Boolean decision on cells."""
+
+VALUE_LOOKS: dict[str, str] = {
+    "number": "each cell's value as a digit, in the answer's colour (not on cells that show a clue); a "
+              "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
+    "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
+    "symbols": "each value as pzprjs's symbol: 1 a circle, 2 a triangle, 3 a square (0 nothing)",
+    "tint": "each value its own tint",
+    "areas": "thick borders between side neighbours of different values (the pieces of a division)",
+    "blocks": "each value as a digit, and thick borders between side neighbours of different values "
+              "(the blocks of equal values, as pzprjs draws a Fillomino)",
+    "hidden": "nothing",
+}
+"""The looks of a decision on cells with integer or named values."""
+
+EDGE_LOOKS: dict[str, str] = {
+    "line": "a line through the centres of the cells (along the grid for a decision on corner edges), "
+            "stopping at the edge of a circle or a number; a value of 2 as two lines",
+    "bridges": "as many parallel lines as the value (Hashiwokakero), stopping at the edge of a circle "
+               "or a number",
+    "walls": "thick borders on the cells' shared sides (a division into regions)",
+    "hidden": "nothing",
+}
+"""The looks of a decision on edges or corner edges."""
+
+REGION_LOOKS: dict[str, str] = {
+    "tint": "its cells tinted",
+    "walls": "its outline",
+    "hidden": "nothing",
+}
+"""The looks of a region (``region NAME = reach ...``)."""
+
+BLOCK_LOOKS: dict[str, str] = {"rooms": "thick borders around each block, as a room layer is drawn"}
+"""The looks of ``draw H x W block as LOOK``."""
+
+ROOM_LOOKS: dict[str, str] = {
+    "walls": "thick borders between rooms (the default)",
+    "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
+}
+"""The looks of ``draw rooms as LOOK``: the map's room layer."""
+
+LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS}
+"""Every look's word."""
+
+ROOM_LAYER = "rooms"
+"""The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
+
+STANDARD: dict[str, str] = {"shaded": "shade", "star": "star", "light": "bulb", "tent": "tent", "line": "line",
+                            "bridge": "bridges", "digit": "number"}
+"""A decision's look by its standard name, when the spec declares none."""
+
+
+@node(slots=False)
+class Looks:
+    """The look of every name of a spec, declared or by default.
+
+    Attributes:
+        tiles: tile name -> look (a word of :data:`TILE_LOOKS`, or ``default``).
+        decisions: decision name -> look.
+        regions: region name -> look.
+        blocks: the sizes ``(height, width)`` of the blocks drawn as rooms.
+        lattices: decision name -> ``edges`` or ``corners`` for the decisions on edges.
+        valued: the decisions on cells whose values are integers, names or cells (not Boolean).
+        rooms: the look of the map's room layer (``walls`` or ``cages``).
+    """
+
+    tiles: dict[str, str] = field(default_factory=dict)
+    decisions: dict[str, str] = field(default_factory=dict)
+    regions: dict[str, str] = field(default_factory=dict)
+    blocks: tuple[tuple[int, int], ...] = ()
+    lattices: dict[str, str] = field(default_factory=dict)
+    valued: frozenset[str] = frozenset()
+    rooms: str = "walls"
+
+    def tile_look(self, grid: Grid, i: int) -> str:
+        """The look of cell ``i``'s tile (``plain`` for an unknown tile)."""
+        return self.tiles.get(grid.tiles[i], "plain")
+
+    def outside(self, grid: Grid) -> frozenset[int]:
+        """The cells of the map's outside frame: every cell of an edge row or column that ends in a
+        cell of a ``frame`` tile and holds no empty cell (``plain``) of the grid (a map with outside
+        clues, pzprjs's ``excell``): so the last row of a map framed above and on the left, which
+        starts with the frame cell of a row without a clue, stays in the grid. Behind a framed edge
+        line, the next line inwards is framed too when it is such a line with a frame cell between its
+        ends (the corner of clues stacked several to a line)."""
+        frame = {i for i in range(grid.size) if self.tile_look(grid, i) == "frame"}
+        if not frame:
+            return frozenset()
+        rows, cols = grid.rows, grid.cols
+        sides = [[grid.row_cells(r) for r in range(rows)], [grid.row_cells(r) for r in reversed(range(rows))],
+                 [grid.column_cells(c) for c in range(cols)], [grid.column_cells(c) for c in reversed(range(cols))]]
+        out: set[int] = set(frame)
+        for side in sides:
+            for depth, line in enumerate(side):
+                ends = line[0] in frame or line[-1] in frame
+                if not (ends and all(self.tile_look(grid, i) != "plain" for i in line)
+                        and (depth == 0 or any(i in frame for i in line[1:-1]))):
+                    break
+                out.update(line)
+        return frozenset(out)
+
+
+def _tile_default(tile) -> str:
+    """The look of a tile no ``draw`` statement names (see the module docstring)."""
+    chars = [ch for spec in tile.chars for ch in spec.chars()]
+    if tile.number or getattr(tile, "clue", None) is not None or (chars and all(ch.isdigit() for ch in chars)):
+        return "number"
+    if chars == ["."]:
+        return "plain"
+    return "default"
+
+
+def _decision_default(decide, cell_valued: bool) -> str:
+    if decide.name in STANDARD:
+        look = STANDARD[decide.name]
+        fits = EDGE_LOOKS if decide.lattice is not None else VALUE_LOOKS if decide.is_enum else MARK_LOOKS
+        if look in fits:
+            return look
+    if decide.lattice is not None:
+        return "line"
+    if cell_valued:
+        return "areas"
+    return "default"
+
+
+def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
+    """The look of every tile, decision and region of a checked spec.
+
+    Args:
+        symbols: the checked spec's symbols (its ``draw`` statements are ``symbols.draws``).
+        params: the resolved parameter values, by name (for the size of blocks drawn as rooms).
+
+    Returns:
+        The looks: declared ones first, then the defaults of the module docstring.
+    """
+    draws = list(getattr(symbols, "draws", ()))
+    named = {d.name: d.look for d in draws if d.name is not None}
+    rooms = "walls"
+    if ROOM_LAYER in named and symbols.kind_of(ROOM_LAYER) is None:  # else the name is the spec's own
+        rooms = named.pop(ROOM_LAYER)
+    tiles = {}
+    for name, tile in symbols.tiles.items():
+        look = named.get(name)
+        if look is None:
+            look = next((named[t] for t in tile.tags if t in named), None)
+        tiles[name] = look or _tile_default(tile)
+    cell_valued = getattr(symbols, "cell_decisions", {})
+    decisions = {name: named.get(name) or _decision_default(d, name in cell_valued)
+                 for name, d in symbols.decisions.items()}
+    regions = {name: named.get(name, "default") for name in symbols.regions}
+    blocks = []
+    for d in draws:
+        if d.name is None:
+            size = tuple(_int(dim, params or {}) for dim in (d.height, d.width))
+            if all(isinstance(v, int) and v > 0 for v in size):
+                blocks.append(size)
+    lattices = {name: d.lattice for name, d in symbols.decisions.items() if d.lattice is not None}
+    valued = frozenset(name for name, d in symbols.decisions.items()
+                       if d.lattice is None and (d.is_enum or name in cell_valued))
+    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms)
+
+
+def _int(expr, params: dict[str, object]) -> int | None:
+    """An integer literal's value or an ``int`` parameter's, else None."""
+    value = getattr(expr, "value", None)
+    if isinstance(value, int):
+        return value
+    value = params.get(getattr(expr, "id", None))
+    return value if isinstance(value, int) else None
+
+
+def of_model(model) -> Looks:
+    """The looks of a compiled model's spec (all defaults when the model keeps no spec)."""
+    if model.source is None:
+        lattices = {d.name: d.kind for d in model.decisions if d.kind != "cells"}
+        return Looks(decisions={d.name: "line" if d.name in lattices else "default" for d in model.decisions},
+                     lattices=lattices, valued=frozenset(d.name for d in model.decisions
+                                                         if d.kind == "cells" and tuple(d.values) != (True,)))
+    return resolve(model.source[1], dict(model.params))
+
+
+SYMBOLS = {1: "○", 2: "△", 3: "□"}
+"""The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``)."""
+
+
+def symbol(value: object) -> str:
+    """A number as a symbol (the look ``symbols``): 1 a circle, 2 a triangle, 3 a square; ``?`` as
+    it is; nothing for anything else (0, an empty cell)."""
+    if value == "?":
+        return "?"
+    try:
+        return SYMBOLS.get(int(value), "")  # a map's text ("2") or a decision's value (2)
+    except (TypeError, ValueError):
+        return ""
+
+
+def figures(value: object) -> str:
+    """A value as the look ``number`` writes it: its text, nothing for a negative integer (pzprjs's -1,
+    a cell left without a number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        return ""
+    return str(value)
+
+
+def letter(value: object) -> str:
+    """A value as a letter (the look ``letters``): 1 is A, 26 Z, 27 AA; nothing for 0 or what is no
+    positive integer."""
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        return ""
+    out = ""
+    while value > 0:
+        value, k = divmod(value - 1, 26)
+        out = chr(ord("A") + k) + out
+    return out

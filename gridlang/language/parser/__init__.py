@@ -1,0 +1,314 @@
+"""Parse ``.grid`` text into the typed AST (:mod:`gridlang.language.ast`).
+
+The grammar is ``grammars/gridlang.lark`` (installed as
+``gridlang.grammars``), parsed with Lark's LALR parser. Syntax errors become
+:class:`~gridlang.core.errors.GridSyntaxError` with the file, line and column; the
+common mistakes get a curated sentence through Lark's ``match_examples``, the
+way Lark's own grammar loader reports errors.
+
+Two caches keep a command's start-up short, both in :func:`cache_dir`:
+Lark's own cache of the analysed grammar (:func:`build_parser`), and the
+AST of each spec file parsed without error (:func:`parse_file`), so that a
+spec read before costs neither Lark's import nor a parse.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+import sys
+import threading
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gridlang.core.errors import GridlangError, GridSyntaxError, Span, one_line_end, read_source, too_long
+from gridlang.core.limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
+from gridlang.core.nodes import field_names
+from gridlang.language import ast
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+_OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+"""How the grammar is built; part of the cache key."""
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    """The parser, built once per process and kept across processes in the cache."""
+    return build_parser(grammar_text(), cache_dir())
+
+
+def grammar_text() -> str:
+    """The text of ``grammars/gridlang.lark`` as installed."""
+    from importlib import resources
+
+    return resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
+
+
+def cache_dir() -> Path | None:
+    """Where the built parser and the parsed specs are kept: ``$XDG_CACHE_HOME/gridlang``,
+    else ``~/.cache/gridlang``; None (no cache) when neither can be made or written.
+
+    Both caches are pickles, and unpickling runs code, so on a system with
+    user ids a directory that another user owns, or that its group or
+    anyone may write to, is not used either.
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = Path(base) / "gridlang"
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = path.stat()
+    except OSError:
+        return None
+    if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+        return None
+    return path if os.access(path, os.W_OK) else None
+
+
+def cache_file(grammar: str, directory: Path) -> Path:
+    """The cache file of a grammar: named by the SHA-256 of the grammar, the
+    build options and the Lark and Python versions, so that any change to
+    one of them is built afresh rather than served from an old file."""
+    import hashlib
+    import sys
+
+    import lark
+
+    key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
+    return directory / f"grammar-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark-cache"
+
+
+def build_parser(grammar: str, directory: Path | None) -> Lark:
+    """Build the LALR parser of ``grammar``, through Lark's cache in ``directory``.
+
+    Lark stores the analysed grammar (a pickle) in the cache file and loads
+    it instead of building when the file's own hash of the grammar and
+    options matches; a file that cannot be read or written is passed over
+    and the parser built.
+
+    Args:
+        grammar: the Lark grammar text.
+        directory: the cache directory, or None for no cache.
+
+    Returns:
+        The parser.
+    """
+    from lark import Lark
+
+    if directory is None:
+        return Lark(grammar, **_OPTIONS)
+    return Lark(grammar, cache=str(cache_file(grammar, directory)), **_OPTIONS)
+
+
+def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
+    """Parse spec text.
+
+    Args:
+        text: the whole ``.grid`` file; its lines may end in ``\\n``,
+            ``\\r\\n`` or ``\\r`` (:func:`gridlang.core.errors.one_line_end`).
+        path: the name used in error messages.
+
+    Returns:
+        The spec's AST.
+
+    Raises:
+        GridSyntaxError: the text does not follow the grammar, or is beyond
+            the limits of :mod:`gridlang.core.limits` (bytes, statements, an
+            integer, a set of integers, the nesting of an expression).
+        SemanticError: a ``let`` used wrongly (:func:`gridlang.language.parser.lets.expand_lets`).
+    """
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from gridlang.language.parser.messages import _syntax_error
+    from gridlang.language.parser.reserved import reserved_declarations
+    from gridlang.language.parser.to_ast import _ToAst
+
+    text = one_line_end(text)
+    raw = text.encode("utf-8", "surrogatepass")
+    if len(raw) > MAX_SPEC_BYTES:
+        raise too_long(raw, path, GridSyntaxError, "spec", MAX_SPEC_BYTES, len(raw))
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        reserved = reserved_declarations(text, path)
+        if reserved:  # a use of a reserved name fails to parse; the mistake is where it is declared
+            from gridlang.core.errors import raise_all
+
+            raise_all(reserved)
+        raise _syntax_error(e, text, path) from e
+    try:
+        statements = _ToAst(path).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, GridlangError):
+            err = e.orig_exc
+            err.source = text
+            raise err from e
+        raise
+    if len(statements) > MAX_STATEMENTS:
+        raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
+                              f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
+    _check_nesting(statements, text)
+    from gridlang.language.parser.lets import expand_lets
+
+    try:
+        expanded = expand_lets(statements, text)
+    except GridlangError as err:
+        err.source = text
+        raise
+    if expanded is not statements:
+        _check_nesting(expanded, text)  # the copies of lets nest too
+    return ast.Spec(tuple(expanded), path, text)
+
+
+def parse_file(path: str | Path) -> ast.Spec:
+    """Read and parse a ``.grid`` file; a file parsed before, unchanged, comes from the spec cache.
+
+    Raises:
+        GridSyntaxError: the file cannot be read, is not UTF-8, or does not
+            follow the grammar.
+    """
+    p = str(path)
+    text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
+    return _parse_cached(text, p)
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_cached(text: str, path: str) -> ast.Spec:
+    """:func:`parse_spec`, served from this process's memory or from the spec cache when it can be.
+
+    A command may read its spec twice (the shorthand ``--NAME VALUE``
+    parameters are looked up in it before the command runs); the AST is
+    immutable, so both get the same one.
+    """
+    directory = cache_dir()
+    if directory is None:
+        return parse_spec(text, path)
+    file = spec_cache_file(path, directory)
+    key = (_fingerprint(), path, text)
+    try:
+        with open(file, "rb") as fp:
+            stored_key, spec = pickle.load(fp)
+        if stored_key == key and isinstance(spec, ast.Spec):
+            try:
+                os.utime(file)  # recently used: kept when the cache is pruned
+            except OSError:
+                pass
+            return spec
+    except Exception:  # noqa: BLE001 - missing, unreadable, corrupt or from other code: parse afresh
+        pass
+    spec = parse_spec(text, path)
+    temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(temp, "wb") as fp:
+            pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
+        _prune(directory)
+    except Exception:  # noqa: BLE001 - a spec that cannot be kept is parsed again next time, nothing more
+        try:
+            temp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return spec
+
+
+SPEC_CACHE_FILES = 256
+"""The most spec files the cache keeps; beyond, the least recently used go."""
+
+
+def _prune(directory: Path) -> None:
+    """Remove the least recently used spec cache files beyond :data:`SPEC_CACHE_FILES`."""
+    files = []
+    for f in directory.glob("spec-*.ast-cache"):
+        try:
+            files.append((f.stat().st_mtime_ns, f))
+        except OSError:
+            continue  # removed meanwhile by another process
+    files.sort(reverse=True)
+    for _, f in files[SPEC_CACHE_FILES:]:
+        try:
+            f.unlink()
+        except OSError:
+            pass
+
+
+def spec_cache_file(path: str, directory: Path) -> Path:
+    """The spec cache's file for the spec at ``path`` (as given: the AST's spans name it so).
+
+    The file holds a pickle of ``(key, ast.Spec)``. The key is the spec's
+    whole text, its path, and :func:`_fingerprint` (the versions of Python,
+    Lark and gridlang, and the size and modification time of every source
+    file that shapes the AST), so that a change to any of them parses
+    afresh. The file's name holds the CRC-32 of the path and of the
+    fingerprint: two installs of gridlang (a checkout and a virtual
+    environment) used in turn on one spec keep an AST each, where one file
+    made each parse the spec again with Lark (some 50 ms). Names whose CRCs
+    agree share a file; the key tells them apart.
+    """
+    place = zlib.crc32(path.encode("utf-8", "surrogatepass"))
+    made_by = zlib.crc32(repr(_fingerprint()).encode("utf-8", "surrogatepass"))
+    return directory / f"spec-{place:08x}-{made_by:08x}.ast-cache"
+
+
+@functools.lru_cache(maxsize=1)
+def _fingerprint() -> tuple:
+    """What a cached AST was made with: Python's and gridlang's versions, and
+    ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
+    nodes', the errors' and the limits' modules, and of Lark's package, found without
+    importing it."""
+    from importlib.util import find_spec
+
+    from gridlang import grammars
+    from gridlang.core.version import VERSION
+
+    here = Path(__file__).resolve().parent
+    language = here.parent
+    core = language.parent / "core"
+    files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", core / "errors.py",
+             core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py"))]
+    lark = find_spec("lark")
+    if lark is not None and lark.origin:
+        files.append(Path(lark.origin))  # the package's __init__.py, which holds its version
+    stamps = []
+    for f in files:
+        try:
+            st = f.stat()
+            stamps.append((str(f), st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamps.append((str(f), None, None))
+    return (sys.version, VERSION, tuple(stamps))
+
+
+def _check_nesting(statements: list, text: str) -> None:
+    """Refuse an expression or rule nested deeper than :data:`~gridlang.core.limits.MAX_NESTING`.
+
+    The checker, the compiler and the interpreter walk the AST recursively;
+    this walk does not, so that no spec reaches Python's recursion limit.
+    Parentheses make no node, so they add no depth.
+
+    Raises:
+        GridSyntaxError: at the first node (in source order) nested too deep.
+    """
+    for st in statements:
+        stack = [(st, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_NESTING:
+                raise GridSyntaxError(f"this expression is nested more than {MAX_NESTING} levels deep (each "
+                                      "operator, 'not', count(...) or rule inside another adds a level); "
+                                      "split it into regions or rules", node.span, source=text)
+            for name in field_names(node):
+                child = getattr(node, name)
+                if isinstance(child, tuple):
+                    stack.extend((c, depth + 1) for c in reversed(child) if _is_node(c))
+                elif _is_node(child):
+                    stack.append((child, depth + 1))
+
+
+def _is_node(x) -> bool:
+    """An AST node that can hold others (not a span, a name or a literal)."""
+    return bool(field_names(x)) and not isinstance(x, (Span, ast.Name, ast.IntLit, ast.Symbol))
+
+

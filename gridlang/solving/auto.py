@@ -1,0 +1,743 @@
+"""The ``auto`` backend: a concrete backend picked per model, or two raced.
+
+``auto`` lowers nothing itself. For each model it reads what its rules
+need (:class:`Features`: whether there is an objective, how many
+solutions the command asks for, the map's size) and applies the rules of :func:`plan`,
+measured on the enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
+"The auto backend"). A plan is one backend, whose own
+:class:`~gridlang.ir.backend.Session` then does all the work, or a race of
+two: clingo and CP-SAT on a map of up to 450 cells with an objective, or
+the two that ``--set auto.race=A,B`` names.
+
+A race (:class:`RaceSession`) solves on the first backend in this
+process (its library imported in the start-up phase,
+:meth:`AutoBackend.load_library`) and, unless that has proved the answer
+within ``first_race_after`` seconds (0.2 s) in a process's first race or
+``race_after`` (0) in a later one (:class:`AutoSettings`), forks a child
+process for the second, which shares the parent's pages copy-on-write, runs
+at a lower priority (:data:`CHILD_NICE`) and imports its own solver library
+(CP-SAT's bindings and rustworkx, 0.08 s, or Pyomo's 0.3 s, are paid
+only there, on the other core; a process that races a second time imports
+both libraries first, so that a batch pays the import once). The child
+solves the model under the command's deadline and sends its :class:`~gridlang.ir.backend.Result` back
+through a pipe, read by a thread here. After ``yield_after`` seconds (1.0
+s) the search here gives way: the solver threads the race started in this
+process (clingo's search thread) drop to the child's priority, so that
+CP-SAT's workers get the machine on the maps clingo finds hard. The first proof (``OPTIMAL`` or
+``INFEASIBLE``) wins: a proof here kills the child (``SIGKILL``, at once,
+reaped by a thread); a proof from the child stops the solve here the way
+a Ctrl-C stops it. One fork, not two: a fork and a kill cost some 10 ms
+each on this machine. When neither proves anything
+(the time limit, Ctrl-C), the better answer wins and the tighter of the two
+proved bounds is reported. A Ctrl-C reaches the parent's
+:class:`~gridlang.core.deadline.Deadline`, which sends ``SIGTERM`` to the
+child and stops the solve here: each ends its search the way the time
+limit ends it, with its best answer. A process, not a thread: the MILP's and MaxSAT's
+model building and cut separation are Python, which two threads would run
+one at a time, and a killed process leaves no solver thread behind.
+
+Later solves of the same session (the blocking clauses of ``--unique`` and
+``--count``) run in this process on the winner's backend. The answer is
+verified here, in the parent, like any other backend's
+(:func:`gridlang.solving.pipeline.verify`). ``Result.stats`` gains ``chosen`` (the
+backend that answered) and, after a race, ``raced`` (both names).
+
+A user's explicit wish narrows the candidates first: ``--connectivity S``
+keeps the backends that offer ``S``, a ``--set NAME.KEY=V`` setting picks
+backend ``NAME``, ``--mip-gap`` picks ``milp``. ``auto`` writes no files:
+``gridlang export`` picks the backend by the file format.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from typing import ClassVar, Sequence
+
+from gridlang.core import memory
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import BackendError, GridlangError
+from gridlang.core.nodes import node, replace
+from gridlang.core.settings import Settings
+from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status, get_backend
+from gridlang.ir.model import Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, Table
+
+SOLVERS = ("cpsat", "milp", "maxsat", "asp")
+"""The concrete backends ``auto`` chooses among."""
+
+@node(slots=False)
+class Features:
+    """What the rules of :func:`plan` look at. Earlier rules also read the
+    map's size and the kinds of region (docs/benchmarks.md, "The auto
+    backend"); a new rule adds the feature it reads here.
+
+    Attributes:
+        objective: the model has an objective.
+        solutions: the solutions the command asks for (1; 2 for ``--unique``;
+            N for ``--count N``).
+        cells: the map's cells (0: unknown, as for a model built by hand).
+        warm: CP-SAT's library is already imported in this process (a
+            batch's worker, the page's workers, a notebook after its first
+            race): what the race of rule 4 buys, a solve that never imports
+            it, is already spent.
+        wide: a row or the objective is beyond clingo's 32-bit integers
+            (:func:`gridlang.exporters.asp.program.beyond_clingo`).
+    """
+
+    objective: bool
+    solutions: int
+    cells: int = 0
+    warm: bool = False
+    wide: bool = False
+
+    @classmethod
+    def of(cls, model: Model, options: SolveOptions) -> "Features":
+        """The features of ``model`` solved with ``options``."""
+        from gridlang.exporters.asp.program import beyond_clingo
+
+        return cls(objective=model.objective is not None, solutions=max(options.solutions, 1),
+                   cells=model.grid.size if model.grid is not None else 0, warm=cpsat_loaded(),
+                   wide=beyond_clingo(model) is not None)
+
+
+def cpsat_loaded() -> bool:
+    """Whether CP-SAT's bindings (``ortools.sat.python.cp_model_helper``, what the cpsat backend imports) are
+    imported in this process."""
+    return "ortools.sat.python.cp_model_helper" in sys.modules
+
+
+RACE = ("asp", "cpsat")
+"""The race of rule 4 of :func:`plan`: clingo in this process, CP-SAT in a child."""
+
+
+def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: int = 0) -> tuple[str, ...]:
+    """The backends to run for ``features``: one, or two to race.
+
+    The rules (figures: docs/benchmarks.md, "The auto backend"):
+
+    1. No objective (Snake Eggs, the genres; alone or with ``--unique``
+       and ``--count``): ``asp``. On the 10x10 Snake Eggs with
+       ``--unique`` clingo took a median of 1.0 CPU s against MaxSAT's 3.0
+       and CP-SAT's 5.4; on the genres' instances it is as fast as MaxSAT.
+    2. An objective and more than one solution asked for (``--unique``,
+       ``--count``): ``cpsat``. On 12 dailies (the slowest for CP-SAT and
+       clingo, and a few easy ones), a fresh process each, ``--unique``
+       took CP-SAT 13.5 s in all (slowest 4.6 s, daily-2026-01-05) against
+       MaxSAT's 50.6 s (14.7 s, 04-28), with the same verdicts; MaxSAT was
+       the choice when CP-SAT ran its portfolio of 8 workers.
+    3. Any other objective (the enclose.horse maps and variants):
+       ``cpsat``, whose ``max_lp`` portfolio (:mod:`gridlang.exporters.cpsat.backend`)
+       is the fastest backend on every set measured, at rest, a fresh
+       process per solve, compile + solve: the 214 dailies median 0.057 s,
+       p90 0.24 s, slowest 0.98 s, against clingo's 0.081, 0.38 and 16.7 s
+       and the race of the two (clingo here, CP-SAT in a child)
+       0.080, 0.43 and 1.64 s. It has the best median on the weeklies
+       (0.43 s; the MILP 0.85 s, clingo 11.6 s with two unproved), the
+       community maps, costly walls and lovebirds, and it proves the
+       near-empty 30x30 maps within 60 s. On the 8 lovers' quarrel maps
+       clingo is ahead (slowest 0.38 s against 2.1 s; docs/benchmarks.md,
+       "CP-SAT's max_lp portfolio"). ``race`` (``--set auto.race=A,B``)
+       races two backends instead.
+    4. But a map of at most ``race_cells`` cells (``auto.race_cells``),
+       with an objective and one answer asked for, races :data:`RACE`,
+       unless CP-SAT's library is already loaded (``warm``): clingo answers
+       first on most such maps, and a process that never imports CP-SAT's
+       library (0.1 to 0.15 s) or starts its portfolio answers sooner end
+       to end, which is what a person waits for; CP-SAT joins in a child on
+       the maps clingo finds hard (docs/benchmarks.md, "The race by
+       size"). A process that solves many maps has CP-SAT loaded (a batch's
+       workers load it before the first map, :meth:`AutoBackend.load_library`
+       without a model) and runs it alone: on 50 dailies in a batch, the
+       race took 16.7 and 16.6 s against CP-SAT alone's 11.8 and 15.9 s.
+
+    0. Before all of them: a model beyond clingo's 32-bit integers (``wide``)
+       goes to ``cpsat``, which computes in 64 bits.
+
+    Returns:
+        Backend names, from :data:`SOLVERS`.
+    """
+    if features.wide:
+        return ("cpsat",)
+    if not features.objective:
+        return ("asp",)
+    if features.solutions != 1:
+        return ("cpsat",)
+    if race:
+        return race
+    if 0 < features.cells <= race_cells and not features.warm:
+        return RACE
+    return ("cpsat",)
+
+
+def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
+    """``names`` restricted to the backends the user's options point at.
+
+    A ``NAME.KEY`` setting in ``options.extra`` or ``--mip-gap`` (``milp``)
+    names one backend; ``--connectivity S`` keeps those that offer ``S``.
+    When nothing of ``names`` is left, the first backend of
+    :data:`SOLVERS` that fits is used.
+
+    Raises:
+        BackendError: settings for two backends at once, or a strategy no
+            backend offers.
+    """
+    wanted = {key.split(".", 1)[0] for key in options.extra if "." in key}
+    wanted &= set(SOLVERS)
+    if options.mip_gap is not None:
+        wanted.add("milp")
+    if len(wanted) > 1:
+        raise BackendError(f"backend 'auto' got settings for {' and '.join(sorted(wanted))}; "
+                           "give settings for one backend, or choose it with --backend")
+    pool = [n for n in SOLVERS if n in wanted] if wanted else list(SOLVERS)
+    if options.connectivity is not None:
+        from gridlang.ir.backend import backend_class
+
+        pool = [n for n in pool if (cls := backend_class(n)) is not None and options.connectivity in cls.connectivity]
+        if not pool:
+            if wanted:
+                raise BackendError(f"backend 'auto': backend {next(iter(wanted))!r} has no connectivity strategy "
+                                   f"{options.connectivity!r}")
+            raise BackendError(f"backend 'auto' has no connectivity strategy {options.connectivity!r}; it offers "
+                               f"{', '.join(AutoBackend.connectivity)}")
+    chosen = tuple(n for n in names if n in pool)
+    return chosen or (pool[0],)
+
+
+@node(slots=False)
+class AutoSettings(Settings):
+    """The auto backend's settings, ``auto.NAME`` in ``SolveOptions.extra``.
+
+    Attributes:
+        race_after: seconds the first backend solves alone before the
+            child is forked (0: at once), in a process that has raced
+            before (a batch: both libraries are imported, so the child
+            starts solving at once).
+        first_race_after: the same in a process's first race (a one-off
+            ``gridlang solve``), whose child imports its solver library
+            first. Measured at rest on the 214 dailies, a fresh process per
+            solve: forking the MILP child at once (it imports Pyomo, 0.7 s)
+            made the median map 0.06 s slower than clingo alone (0.219 s
+            against 0.159 s, compile + solve), though clingo answered 200
+            of them; most dailies are proved within 0.3 s
+            (docs/benchmarks.md, "At rest, a fresh process per solve").
+            Since CP-SAT's child imports 0.15 s instead of 0.45 s, 0.45 s
+            (it was 0.3 s): on the ten dailies clingo proves in 0.3 to
+            0.5 s (a fresh process each, three runs) the sum went from
+            4.44 to 4.23 s (clingo alone: 4.26 s), and on the eight
+            slowest it stayed at 16.2 to 16.3 s (docs/benchmarks.md,
+            "CP-SAT without cp_model"). Since every daily races by its
+            size (rule 4 of :func:`plan`), 0.2 s: over the 214 dailies,
+            end to end at rest, the p90 went from 0.735 to 0.675 s and the
+            median from 0.290 to 0.295 s (docs/benchmarks.md, "The race
+            by size").
+        race: two backends to race under rule 3 of :func:`plan` (an
+            objective, one answer asked for), comma-separated, the first
+            solving in this process (``asp,cpsat``); empty (the default):
+            rule 4 decides by the map's size.
+        race_cells: the largest map, in cells, that races :data:`RACE`
+            under rule 4 of :func:`plan` (0: none; CP-SAT alone on every
+            map). 450: every daily (at most 441 cells) and bonus map (at
+            most 324) races; the weeklies (529 to 625) and the 30x30 maps,
+            where clingo rarely answers first, run CP-SAT alone.
+        yield_after: seconds into a race after which the search here gives
+            way: the solver threads the race started in this process drop to
+            the child's priority (:data:`CHILD_NICE`), so that the child's
+            CP-SAT gets the machine (``inf``: never). Measured when CP-SAT
+            ran a portfolio of 8 workers: until
+            then clingo keeps its core, and clingo proves most maps within a
+            second. On the 12 slowest dailies, a fresh process per map, at
+            rest (docs/benchmarks.md, "Giving way"): 1.0 s brought
+            daily-2026-04-28 from 5.8 to 3.3 s and daily-2026-09-03 from 3.7
+            to 2.6 s, and cost daily-2026-01-05 1.0 s (3.6 to 4.6 s; clingo
+            and CP-SAT each need 3.5 s alone there); the sum went from 24.7
+            to 22.9 s, the slowest map from 5.8 to 4.6 s.
+
+    A delay leaves the easy maps (solved within it) to one process: no
+    fork, no child competing for memory and cache.
+    """
+
+    race_after: float = 0.0
+    first_race_after: float = 0.2
+    race: str = ""
+    race_cells: int = 450
+    yield_after: float = 1.0
+
+    def check(self, backend: str) -> None:
+        """Refuse a negative delay, and a race that is not two different backends.
+
+        Raises:
+            BackendError: ``race_after``, ``first_race_after`` or
+                ``yield_after`` below 0 (or not a number); ``race`` neither
+                empty nor two names of :data:`SOLVERS`.
+        """
+        for name in ("race_after", "first_race_after", "yield_after", "race_cells"):
+            if not getattr(self, name) >= 0:
+                what = "cells" if name == "race_cells" else "seconds"
+                raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give {what}, 0 or more")
+        pair = self.pair()
+        if pair and (len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= set(SOLVERS)):
+            raise BackendError(f"--set {backend}.race={self.race}: give two different backends of "
+                               f"{', '.join(SOLVERS)}, comma-separated (asp,cpsat)")
+
+    def pair(self) -> tuple[str, ...]:
+        """:attr:`race` as a tuple of names; empty for no race."""
+        if not str(self.race).strip():
+            return ()
+        return tuple(n.strip() for n in str(self.race).split(","))
+
+
+class AutoBackend(Backend):
+    """Picks a backend per model, or races two (see the module docstring)."""
+
+    name = "auto"
+    library = "gridlang"
+    description = ("picks per model: asp without an objective; with one, asp raced by cpsat on maps of up to "
+                   "450 cells (auto.race_cells), cpsat alone on larger ones")
+    connectivity = ("auto", "cuts", "flow", "tree", "reach")
+    """Every concrete backend's strategies; one named keeps the backends that offer it."""
+    formats = ()
+    shares_cores = True
+    """Where a batch runs it, its workers have CP-SAT loaded, which ``auto`` then runs alone on a model
+    with an objective (see the module docstring); clingo, on one without, has one thread there."""
+    native = frozenset({Clause, Linear, Connected, GraphConnected, Table, EqualBlocks})
+    """What ``auto`` hands on whole; the chosen backend's :meth:`prepare` decomposes the rest."""
+    settings_class: ClassVar[type[Settings]] = AutoSettings
+
+    def __init__(self) -> None:
+        self._plan: tuple[str, ...] | None = None
+
+    @staticmethod
+    def choose(model: Model, options: SolveOptions) -> tuple[str, ...]:
+        """The backends that will run ``model`` (:func:`plan`, then :func:`narrowed`).
+
+        Raises:
+            BackendError: a refused ``auto.`` setting (:meth:`AutoSettings.check`).
+        """
+        settings = AutoSettings.read("auto", options.extra)
+        return narrowed(plan(Features.of(model, options), settings.pair(), settings.race_cells), options)
+
+
+    def runs_as(self, model: Model, options: SolveOptions) -> str:
+        """The backend picked for ``model``, or the one a race runs in this process."""
+        return self.choose(model, options)[0]
+
+    def configure(self, options: SolveOptions) -> Settings:
+        """Its :class:`AutoSettings`; each chosen backend reads its own ``NAME.`` keys.
+
+        Raises:
+            BackendError: a setting refused (:meth:`gridlang.core.settings.Settings.read`).
+        """
+        return AutoSettings.read(self.name, options.extra)
+
+    def prepare(self, model, native=None, passes=None) -> Model:
+        """The model as the backend chosen for it would prepare it.
+
+        Raises:
+            BackendError: as that backend's :meth:`~gridlang.ir.backend.Backend.prepare`.
+        """
+        engine = get_backend(self.choose(model, SolveOptions())[0])
+        try:
+            return engine.prepare(model, native, passes)
+        except BackendError as e:
+            raise BackendError(e.message.replace(f"backend {engine.name!r}", "backend 'auto'", 1)) from e
+
+    @classmethod
+    def load_library(cls, model: Model | None = None, options: SolveOptions | None = None) -> None:
+        """Import the solver modules of the backend chosen for ``model``, or
+        of the one a race runs in this process; a raced child imports its
+        own (Pyomo and HiGHS, the MILP's, take 0.3 s, clingo 0.03 s: the parent
+        does not pay for a child it kills on most maps). After a first race
+        the process imports every racer here, as it would for a batch.
+        Without a model (a batch worker's warm-up before its maps),
+        CP-SAT's library: rule 4 of :func:`plan` then races none of them.
+
+        Raises:
+            BackendError: the chosen backend is missing.
+        """
+        if model is None:  # a worker's warm-up before many models: with CP-SAT loaded, rule 4 races none
+            get_backend("cpsat").load_library()
+            return
+        names = cls.choose(model, options or SolveOptions())
+        # A process that races again (a batch, a benchmark, the API in a loop)
+        # imports every racer once, so that its children start solving at once.
+        for name in names if _RACES[0] else names[:1]:
+            get_backend(name).load_library()
+
+    def session(self, model: Model, options: SolveOptions) -> Session:
+        """The chosen backend's session, or a :class:`RaceSession` of two."""
+        names = self.choose(model, options)
+        if len(names) > 1 and not hasattr(os, "fork"):
+            names = names[-1:]  # no race without fork: the partner, which has no stall on the dailies
+        if len(names) == 1:
+            return _Labelled(get_backend(names[0]).session(model, options), names[0])
+        return RaceSession(self, model, options, names)
+
+    def solve(self, model: Model, options: SolveOptions, settings: Settings | None = None) -> Result:
+        """Solve ``model`` on the chosen backend, or race two; ``stats["chosen"]`` names the one that answered.
+
+        Raises:
+            BackendError: as the chosen backend's ``solve``.
+        """
+        names = self.choose(model, options)
+        if any(type(c) not in get_backend(names[0]).native for c in model.constraints):
+            self.prepare(model)  # refuse an unknown node by name, as 'auto'
+        return self.session(model, options).solve()
+
+    def write(self, model: Model, path: str, fmt: str, options: SolveOptions) -> list[str]:
+        """``auto`` writes no files.
+
+        Raises:
+            BackendError: always; the format picks the backend (``gridlang export --format``).
+        """
+        raise BackendError("backend 'auto' writes no files: choose the format (lp, mps, wcnf, cnf, pbtxt, asp) "
+                           "and the backend that writes it is used")
+
+
+class _Labelled(Session):
+    """A concrete backend's session whose results say which backend ``auto`` chose."""
+
+    def __init__(self, inner: Session, name: str):
+        self.inner, self.chosen = inner, name
+        self.backend, self.model, self.options, self.settings = inner.backend, inner.model, inner.options, \
+            inner.settings
+
+    @property
+    def extra(self):
+        return self.inner.extra
+
+    def add(self, constraints) -> None:
+        self.inner.add(constraints)
+
+    def solve(self) -> Result:
+        result = self.inner.solve()
+        result.stats["chosen"] = self.chosen
+        return result
+
+
+_RACES = [0]
+"""Races run in this process so far."""
+
+
+CHILD_NICE = 10
+"""Niceness added to a race child: the backend in this process, which
+answers most maps, keeps its core when the child runs more threads than
+the machine has cores (CP-SAT's portfolio of 8 workers on 2 cores)."""
+
+
+KILL_AFTER = 2.0
+"""Seconds past the deadline (or past a Ctrl-C) after which a race child
+that has not answered is killed and counted as UNKNOWN."""
+
+
+class RaceSession(Session):
+    """Two backends on one model, the first in this process, the second in a
+    forked child; the first proof wins.
+
+    The first :meth:`solve` races; every later one (after :meth:`add`, for
+    a blocking clause) runs in this process on the winner's backend, whose
+    session is made then, with the constraints added so far and the cuts
+    the winner learnt.
+    """
+
+    def __init__(self, auto: AutoBackend, model: Model, options: SolveOptions, names: Sequence[str]):
+        self.backend, self.model, self.options, self.settings = auto, model, options, auto.configure(options)
+        self.names = tuple(names)
+        # Settings checked before any solving: a race has none of its own NAME. keys
+        # (narrowed() keeps one backend when there are), only bare ones of the first.
+        # The child's backend module is not even imported here (the MILP's pulls in
+        # highspy and numpy); a child that cannot run answers with its error.
+        get_backend(self.names[0]).configure(options)
+        self.extra = []
+        self.raced = False
+        self.winner_name = self.names[0]
+        self.winner: Session | None = None
+
+    def add(self, constraints) -> None:
+        if self.winner is not None:
+            self.winner.add(constraints)
+        else:
+            self.extra.extend(constraints)
+
+    def solve(self) -> Result:
+        """Race (the first call), else solve on the winner's backend.
+
+        Raises:
+            BackendError: both backends failed (the first one's error).
+        """
+        if not self.raced and not self.extra:
+            self.raced = True
+            after = self.settings.first_race_after if _RACES[0] == 0 else self.settings.race_after
+            _RACES[0] += 1
+            self.winner_name, result = race(self.model, self.options, self.names, after,
+                                            self.settings.yield_after)
+            self.extra.extend(result.stats.get("learned_cuts", ()))
+            return result
+        if self.winner is None:
+            engine = get_backend(self.winner_name)
+            engine.load_library()
+            self.winner = _Labelled(engine.session(self.model, self.options), self.winner_name)
+            self.winner.add(self.extra)
+        return self.winner.solve()
+
+
+def race(model: Model, options: SolveOptions, names: Sequence[str], after: float = 0.0,
+         yield_after: float = math.inf) -> tuple[str, Result]:
+    """Solve ``model`` on ``names[0]`` in this process and on each other backend
+    of ``names`` in a forked child; the first proof wins.
+
+    Args:
+        model: the compiled model.
+        options: the solve options; ``options.deadline`` bounds every solve.
+        names: two (or more) backend names whose libraries are imported.
+        after: seconds to solve here alone before the children are forked
+            (from a timer thread; none is forked when this one finishes first).
+        yield_after: seconds after which the solver threads started here
+            since the race began (threads not run by Python: clingo's
+            search, CP-SAT's workers) drop to the children's priority, when
+            a child runs by then (``inf``: never; Linux only, where a thread
+            has its own niceness). Every Python thread keeps its priority,
+            the calling thread included, so the process runs as before once
+            the race's solver threads have ended.
+
+    Returns:
+        The winner's name and its result, with ``stats["chosen"]`` and
+        ``stats["raced"]`` set; without a proof, the better answer, its
+        ``bound`` the tighter of the bounds proved.
+
+    Raises:
+        BackendError: every backend failed (the first error, as raised there).
+    """
+    parent = options.clock()
+    if parent.expired():
+        return names[0], Result(Status.UNKNOWN, stats={"reason": f"{parent.cause()} before solving",
+                                                       "chosen": names[0], "raced": ",".join(names)})
+    local = Deadline(parent.seconds, start=parent.start)  # stopped by a child's proof, or by the parent
+    answers: dict[str, Result | GridlangError] = {}
+    children: list[_Child] = []
+    lock = threading.Lock()
+    finished = [False]
+
+    def proved(name: str, answer) -> None:
+        answers[name] = answer
+        if isinstance(answer, Result) and answer.status in (Status.OPTIMAL, Status.INFEASIBLE):
+            local.stop()
+
+    def spawn() -> None:
+        with lock:
+            if finished[0] or local.expired():
+                return  # solved here first: no fork at all
+            sys.stdout.flush()
+            sys.stderr.flush()
+            gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
+            try:
+                for name in names[1:]:
+                    child = _Child(name, model, options)
+                    children.append(child)
+                    child.watch(proved)
+            finally:
+                gc.unfreeze()
+
+    def give_way() -> None:
+        with lock:
+            if finished[0] or not children:
+                return
+            # Only the solver's own threads: a Python thread started meanwhile (a
+            # pool's, in a process that runs other work) outlives the race.
+            python = {t.native_id for t in threading.enumerate()}
+            for tid in _threads() - before - python:
+                _lower(tid)
+
+    def stop_all() -> None:
+        local.stop()
+        for child in list(children):
+            child.terminate()
+
+    # With a delay the fork happens in a timer thread while this one solves:
+    # the child runs only the other backend, never the solver running here.
+    before = _threads()
+    timer = threading.Timer(after, spawn) if after > 0 else None
+    if timer is None:
+        spawn()
+    else:
+        timer.daemon = True
+        timer.start()
+    giver = threading.Timer(yield_after, give_way) if before and math.isfinite(yield_after) else None
+    if giver is not None:
+        giver.daemon = True
+        giver.start()
+    try:
+        with parent.on_stop(stop_all):
+            try:
+                own = get_backend(names[0]).session(model, replace(options, deadline=local)).solve()
+            except GridlangError as e:
+                own = e
+            with lock:
+                finished[0] = True
+            if names[0] not in answers:
+                answers[names[0]] = own
+            if not (isinstance(own, Result) and own.status in (Status.OPTIMAL, Status.INFEASIBLE)):
+                for child in list(children):  # wait for the others' answers (a proof, or their best at the limit)
+                    child.join(parent, local)
+    finally:
+        with lock:
+            finished[0] = True
+        for t in (timer, giver):
+            if t is not None:
+                t.cancel()
+        for child in list(children):
+            child.kill()
+    return _best(model, names, answers, parent.expired())
+
+
+class _Child:
+    """One forked race child: its pid, the pipe it answers through, and a thread reading it."""
+
+    def __init__(self, name: str, model: Model, options: SolveOptions):
+        self.name = name
+        read_fd, write_fd = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
+            from gridlang.core.lifeline import die_with_parent
+
+            die_with_parent(parent, tied=False)  # forked from a timer thread, which ends at once: watch the pid
+            os.close(read_fd)
+            _child(model, options, name, write_fd)
+        os.close(write_fd)
+        self.pid, self.fd = pid, read_fd
+        self.thread = None
+        memory.register_child(pid)  # its pages count towards --memory-limit
+
+    def watch(self, answered) -> None:
+        """Read the child's answer in a thread and hand it to ``answered(name, answer)``."""
+        def read() -> None:
+            data = bytearray()
+            while chunk := os.read(self.fd, 1 << 20):
+                data += chunk
+            os.close(self.fd)
+            answered(self.name, _unpickle(bytes(data), self.name))
+
+        self.thread = threading.Thread(target=read, name=f"gridlang-race-{self.name}", daemon=True)
+        self.thread.start()
+
+    def join(self, parent: Deadline, local: Deadline) -> None:
+        """Wait for the answer until :data:`KILL_AFTER` seconds past the deadline or a stop."""
+        while self.thread.is_alive():
+            self.thread.join(0.05)
+            late = local.interrupted or parent.interrupted or (parent.end is not None
+                                                               and time.perf_counter() > parent.end)
+            if late:
+                self.thread.join(KILL_AFTER)
+                return
+
+    def terminate(self) -> None:
+        """Ask the child to end its search (``SIGTERM``): it answers with its best."""
+        from gridlang.core.forked import send_signal  # a race's helpers, not every solve's start-up
+
+        send_signal(self.pid, signal.SIGTERM)
+
+    def kill(self) -> None:
+        """Kill the child at once; a daemon thread reaps it."""
+        from gridlang.core.forked import end_child
+
+        end_child(self.pid)
+
+
+def _threads() -> set[int]:
+    """The ids of this process's threads (Linux's ``/proc/self/task``); empty elsewhere."""
+    try:
+        return {int(t) for t in os.listdir("/proc/self/task")}
+    except OSError:
+        return set()
+
+
+def _lower(tid: int) -> None:
+    """Add :data:`CHILD_NICE` to thread ``tid``'s niceness, as the race child did to its own."""
+    try:
+        nice = os.getpriority(os.PRIO_PROCESS, tid)
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, nice + CHILD_NICE))
+    except OSError:  # the thread has ended, or the system refuses: it keeps its priority
+        pass
+
+
+def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> None:  # pragma: no cover
+    """Solve in a race child and write the pickled result (or error) to ``write_fd``; never returns."""
+    code = 0
+    try:
+        parent = options.clock()
+        deadline = Deadline(parent.seconds, start=parent.start)
+        if parent.interrupted:
+            deadline.stop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda signum, frame: deadline.stop())
+        try:
+            os.nice(CHILD_NICE)
+        except OSError:  # not allowed here: the race still runs, at equal priority
+            pass
+        pyomo_deps = sys.modules.get("pyomo.common.dependencies")
+        if pyomo_deps is not None:  # held by another thread of the parent at the fork, it would never be let go
+            pyomo_deps.capture_output_lock = threading.Lock()
+        get_backend(name).load_library()
+        try:
+            result = get_backend(name).session(model, replace(options, deadline=deadline)).solve()
+            result.stats["chosen"] = name
+            payload = _pickle(result)
+        except GridlangError as e:
+            payload = pickle.dumps(("error", e.message))
+        except Exception as e:  # noqa: BLE001 - reported in the parent, which decides
+            payload = pickle.dumps(("error", f"backend {name!r} failed in the race: {type(e).__name__}: {e}"))
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(write_fd, view):]
+    except BaseException:  # noqa: BLE001 - nothing may escape a forked child
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _pickle(result: Result) -> bytes:
+    """``result`` pickled, without the stats that do not pickle."""
+    try:
+        return pickle.dumps(result)
+    except Exception:  # noqa: BLE001 - a solver object left in the stats
+        stats = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str, bool, tuple, list))}
+        return pickle.dumps(replace(result, stats=stats))
+
+
+def _unpickle(data: bytes, name: str) -> Result | GridlangError:
+    if not data:
+        return BackendError(f"backend {name!r} stopped without an answer in the race")
+    answer = pickle.loads(data)
+    return BackendError(answer[1]) if isinstance(answer, tuple) else answer
+
+
+def _best(model: Model, names: Sequence[str], answers: dict, expired: bool) -> tuple[str, Result]:
+    """The winner of a race: a proof, else the better answer, else the first result; stats filled in.
+    With no result at all: UNKNOWN when the time ran out (``expired``), else the first error."""
+    results = {n: r for n, r in answers.items() if isinstance(r, Result)}
+    if not results and expired:
+        results = {names[0]: Result(Status.UNKNOWN, stats={"reason": "no answer before the time limit"})}
+    if not results:
+        errors = [answers[n] for n in names if n in answers]
+        raise errors[0] if errors else BackendError("backend 'auto': no backend answered in the race")
+    maximise = model.objective is not None and model.objective.sense is Sense.MAXIMIZE
+
+    def rank(item):
+        name, r = item
+        proof = r.status in (Status.OPTIMAL, Status.INFEASIBLE)
+        value = r.objective if r.objective is not None else 0
+        return (not proof, not r.status.has_solution, -value if maximise else value, names.index(name))
+
+    name, result = min(results.items(), key=rank)
+    bounds = [r.bound for r in results.values() if r.bound is not None]
+    if result.status is Status.FEASIBLE and bounds:
+        result.bound = min(bounds) if maximise else max(bounds)
+    result.stats["chosen"] = name
+    result.stats["raced"] = ",".join(names)
+    return name, result

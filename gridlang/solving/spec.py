@@ -1,0 +1,75 @@
+"""A spec loaded for solving: parsed, checked and kept with its path.
+
+The Python API hands a :class:`Spec` to its callers (:mod:`gridlang.api`),
+and generation takes one (:mod:`gridlang.why.generation`); both load it here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gridlang.core.nodes import field, node
+from gridlang.formats import catalog
+from gridlang.language import ast
+from gridlang.language.checker import Symbols, check
+from gridlang.language.parser import parse_file
+
+
+@node(slots=False)
+class Spec:
+    """A parsed and checked ``.grid`` spec.
+
+    Attributes:
+        path: the file it was read from.
+        ast: its statements (:class:`gridlang.language.ast.Spec`).
+        symbols: its names and types (:class:`gridlang.language.checker.Symbols`).
+    """
+
+    path: str
+    ast: ast.Spec = field(repr=False)
+    symbols: Symbols = field(repr=False)
+
+    @property
+    def puzzle(self) -> str | None:
+        """The ``puzzle "NAME"`` of the spec, or None."""
+        return self.ast.puzzle.name if self.ast.puzzle else None
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The names of the spec's parameters (``budget``), in the order declared."""
+        return tuple(self.symbols.params)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The names of the spec's decisions (``wall``, ``shaded``), in the order declared."""
+        return tuple(self.symbols.decisions)
+
+    def __repr__(self) -> str:
+        return f"<Spec {self.puzzle or Path(self.path).stem!r} from {self.path}>"
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Parse and check a spec.
+
+    Raises:
+        GridlangError: the file is missing or the spec is wrong (located).
+    """
+    tree = parse_file(path)
+    return Spec(str(path), tree, check(tree))
+
+
+def bundled(name: str) -> Spec:
+    """A spec shipped with gridlang, parsed and checked, from any directory.
+
+    Args:
+        name: the spec's name, its file name in the repository's
+            ``puzzles/`` without ``.grid`` (``horse``, ``horse_lovebirds``,
+            ``nurikabe``, ``snake_eggs``; :func:`bundled_specs` lists them),
+            or a puzz.link genre alias (``mashu``, ``slither``).
+
+    Raises:
+        NotBundledError: no shipped spec has that name (a
+            :class:`~gridlang.core.errors.GridlangError` and a ``LookupError``;
+            the message names the closest).
+    """
+    return load_spec(catalog.spec_path(name))
