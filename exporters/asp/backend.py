@@ -13,10 +13,10 @@ cuts are grounded into a new part of the same ``clingo.Control``
 Building: the text of :class:`~gridlang.exporters.asp.program.Program` (the choice
 of the variables, the connectivity facts and rules) is grounded; the
 clauses, rows and objective go to clingo's backend as ground rules
-(:func:`~gridlang.exporters.asp.program.add_direct`), the same ground program at a
+(:func:`~gridlang.exporters.asp.rules.add_direct`), the same ground program at a
 fraction of the time and memory, read against the deadline every 4,096
 constraints. A program whose grounding clearly would not fit in the memory
-limit is not grounded (:func:`_check_grounding_memory`).
+limit is not grounded (:func:`~gridlang.exporters.asp.control.check_grounding_memory`).
 
 Solving: ground once, solve with ``--opt-mode=opt`` (every improving model,
 the last proved optimal) asynchronously; the calling thread waits in steps
@@ -38,7 +38,7 @@ after a comma; ``auto`` leaves clingo's choice, ``bb,lin`` on one thread and
 :data:`PRICED_THREADS` when the objective prices decisions off the regions,
 as costly walls do, and :data:`DEFAULT_THREADS` otherwise), ``trans_ext``
 (``--trans-ext``; ``auto``: ``card`` when the model has an objective and
-the rewriting makes at most :data:`~gridlang.exporters.asp.program.CARD_MAX_ATOMS`
+the rewriting makes at most :data:`~gridlang.exporters.asp.rules.CARD_MAX_ATOMS`
 auxiliary atoms, so
 that clasp rewrites cardinality constraints into normal rules and learns
 over their auxiliary atoms: clingo's own ``dynamic`` kept the wall budget
@@ -61,26 +61,19 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import ClassVar, Iterable, Mapping
 
-from gridlang.core.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
+from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.core.errors import BackendError, MapError, Span
 from gridlang.core.nodes import field, node
 from gridlang.core.settings import Settings, frozen_mapping
-from gridlang.exporters.asp.program import (
-    Program,
-    _header,
-    _variable_map,
-    add_direct,
-    add_objective,
-    program_atoms,
-    translates_cards,
-)
+from gridlang.exporters.asp.control import Clingo, check_grounding_memory
+from gridlang.exporters.asp.program import Program, _header, _variable_map
+from gridlang.exporters.asp.rules import translates_cards
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
-from gridlang.ir.connectivity.driver import Round, lazy_solve
+from gridlang.ir.connectivity.driver import lazy_solve
 from gridlang.ir.model import (
     Assignment,
     Clause,
@@ -90,7 +83,6 @@ from gridlang.ir.model import (
     GraphConnected,
     Linear,
     Model,
-    Sense,
 )
 
 DEFAULT_THREADS = 1
@@ -112,7 +104,7 @@ class AspSettings(Settings):
             (clingo's own default) those it judges small; ``all``,
             ``weight`` and ``no``. ``auto`` (the default): ``card`` for a
             model with an objective whose rewriting stays small
-            (:func:`~gridlang.exporters.asp.program.translates_cards`), ``dynamic``
+            (:func:`~gridlang.exporters.asp.rules.translates_cards`), ``dynamic``
             otherwise.
         options: any clingo command-line option, one at a time as
             ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
@@ -173,9 +165,6 @@ and the answer is FEASIBLE with its bound."""
 _LONG_NAMES = {"e": "enum-mode", "n": "models"}
 """clingo's one-letter options that :data:`REFUSED_OPTIONS` names in full."""
 
-WAIT_STEP = 0.05
-"""Seconds between two looks at the deadline while clingo searches."""
-
 
 # --------------------------------------------------------------------------
 # solving
@@ -185,159 +174,8 @@ GROUND_FACTOR = 2.5
 """clingo grounds a program in about this many times the seconds it took to
 write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
 
-GROUND_BYTES_PER_CHAR = 40
-"""clingo's grounding holds about this many bytes per character of the program's text at
-its peak (measured on the reachability programs of near-empty maps; see
-:func:`_check_grounding_memory`)."""
-
 REACH_MAX_MEMBERS = 1000
 """By default, regions of more members than this go to the cut loop, not to ``reach``."""
-
-
-class _Clingo:
-    """One ``clingo.Control`` holding a program, solved again as parts are added."""
-
-    improving = False
-
-    def __init__(self, model: Model, program: Program, arguments: list[str], log: bool,
-                 deadline: Deadline | None = None):
-        import clingo
-
-        self.model = model
-        self.program = program
-        self.log = log
-        self.messages: list[str] = []
-        try:
-            self.ctl = clingo.Control(arguments, logger=self._logger, message_limit=1000)
-        except RuntimeError as e:
-            raise BackendError(f"clingo refuses the options {' '.join(arguments)}: {_reason(e)}") from e
-        self.ctl.configuration.solve.models = "0" if model.objective is not None else "1"
-        self.parts = 0
-        self.wall_time = self.cpu_time = 0.0
-        self.stats: dict | None = None
-        """clingo's statistics after the last search."""
-        self.ground(program.text())
-        # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.program.add_direct).
-        with self.ctl.backend() as backend:
-            self.atoms = program_atoms(backend, model.num_vars)
-            self.statements = program.rules + add_direct(backend, self.atoms, program.direct, deadline)
-            if program.weights:
-                add_objective(backend, self.atoms, program.weights, model.objective.sense)
-                self.statements += 1
-
-    def _logger(self, code, message: str) -> None:
-        self.messages.append(message.strip())
-        if self.log:
-            print(message.rstrip(), file=sys.stderr)
-
-    def ground(self, text: str) -> None:
-        """Add ``text`` as a new program part and ground it."""
-        name = "base" if self.parts == 0 else f"part{self.parts}"
-        self.parts += 1
-        try:
-            self.ctl.add(name, [], text)
-            self.ctl.ground([(name, [])])
-        except RuntimeError as e:
-            detail = next((m for m in self.messages if "error" in m), _reason(e))
-            raise BackendError(f"clingo cannot ground the program: {detail}") from e
-
-    def add(self, cuts: list[Linear]) -> None:
-        """Add the cuts (or any clauses and rows) as ground rules."""
-        if cuts:
-            with self.ctl.backend() as backend:
-                self.statements += add_direct(backend, self.atoms, cuts)
-
-    def hint(self, last: Assignment, best: Assignment | None) -> None:
-        """clasp keeps its phases and learnt clauses between calls; nothing to hint."""
-
-    def solve(self, deadline: Deadline, incumbent: int | None) -> Round:
-        """One clingo search under ``deadline`` (see the module docstring)."""
-        if deadline.expired():
-            return Round("unknown")
-        last: dict[str, object] = {}
-
-        def on_model(m) -> None:
-            last["atoms"] = m.symbols(shown=True)
-            last["cost"] = list(m.cost)
-
-        t0 = time.perf_counter()
-        handle = self.ctl.solve(on_model=on_model, async_=True)
-        # Control.interrupt is clingo's thread- and signal-safe stop; a stop that
-        # comes after the search would interrupt the next one, which an expired
-        # deadline never starts.
-        with deadline.on_stop(self.ctl.interrupt):
-            while not handle.wait(_step(deadline)):
-                if deadline.expired():
-                    handle.cancel()
-                    if not handle.wait(ABANDON_AFTER):
-                        raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
-                    break
-        outcome = handle.get()
-        handle.__exit__(None, None, None)  # SolveHandle's close; a handle left behind is never closed
-        self.wall_time += time.perf_counter() - t0
-        # Control.statistics converts clingo's whole tree (about 1 ms): read once per search.
-        self.stats = self.ctl.statistics
-        summary = self.stats["summary"]
-        self.cpu_time += summary["times"]["cpu"]
-        obj = self.model.objective
-        lower = summary.get("lower", []) if obj is not None else []
-        bound = self.score(int(lower[0])) if lower else None
-        if "atoms" not in last:
-            return Round("infeasible") if outcome.unsatisfiable else Round("unknown", bound=bound)
-        answer = self.assignment(last["atoms"])
-        if obj is None or not last["cost"]:
-            return Round("optimal", answer)
-        score = self.score(int(last["cost"][0]))
-        if score != obj.value(answer):
-            raise BackendError(f"clingo reports the objective {score}, but its answer scores "
-                               f"{obj.value(answer)} in the model")
-        if outcome.exhausted:
-            return Round("optimal", answer, bound=score)
-        return Round("feasible", answer, bound=bound)
-
-    def score(self, cost: int) -> int:
-        """The objective value of a clingo cost."""
-        if self.model.objective.sense is Sense.MAXIMIZE:
-            return self.program.constant - cost
-        return self.program.constant + cost
-
-    def assignment(self, atoms) -> Assignment:
-        values = [False] * self.model.num_vars
-        for sym in atoms:
-            if sym.name == "x" and len(sym.arguments) == 1:
-                values[sym.arguments[0].number - 1] = True
-        return Assignment(tuple(values))
-
-    def statistics(self) -> dict[str, object]:
-        stats = self.stats if self.stats is not None else self.ctl.statistics
-        lp, solvers = stats["problem"]["lp"], stats["solving"]["solvers"]
-        return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "program_statements": self.statements,
-                "choices": int(solvers["choices"]), "conflicts": int(solvers["conflicts"]),
-                "threads": int(str(self.ctl.configuration.solve.parallel_mode).split(",")[0]),
-                "wall_time": round(self.wall_time, 4), "cpu_time": round(self.cpu_time, 4)}
-
-
-def _check_grounding_memory(program: Program, limit: int | None, deadline: Deadline | None) -> None:
-    """Do not ground a program that clearly would not fit in the memory limit.
-
-    clingo parses and grounds in C++, where the watchdog of
-    :mod:`gridlang.core.memory` can stop nothing: it notices the limit only once
-    grounding has passed it. So the peak is predicted from the text's
-    length (:data:`GROUND_BYTES_PER_CHAR`), and a program it puts past
-    ``limit`` bytes is not grounded: ``deadline`` is stopped for the memory
-    limit, as the watchdog would, and :class:`BuildTimeout` says why.
-    """
-    from gridlang.core.memory import human, resident
-
-    size = resident() if limit is not None else None
-    if size is None:
-        return
-    need = GROUND_BYTES_PER_CHAR * sum(len(line) + 1 for line in program.lines)
-    if size + need > limit:
-        if deadline is not None:
-            deadline.stop("memory limit")
-        raise BuildTimeout(f"the memory limit would be reached while clingo grounds the program (about "
-                           f"{human(need)} more, {human(max(limit - size, 0))} left)")
 
 
 def _prices_decisions(model: Model) -> bool:
@@ -352,17 +190,6 @@ def _prices_decisions(model: Model) -> bool:
     known = {abs(l) for con in model.constraints if isinstance(con, Connected) for _, l in con.members}
     known |= {abs(con.lits[0]) for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
     return any(abs(l) not in known for _, l in model.objective.terms)
-
-
-def _step(deadline: Deadline) -> float:
-    left = deadline.remaining()
-    return WAIT_STEP if left is None else min(WAIT_STEP, left)
-
-
-def _reason(e: Exception) -> str:
-    """clingo's message without its ``In context '<libclingo>':`` prefix."""
-    text = str(e).strip()
-    return text.split(": ", 1)[1] if text.startswith("In context") and ": " in text else text
 
 
 # --------------------------------------------------------------------------
@@ -418,7 +245,7 @@ class AspBackend(Backend):
             args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
         return args
 
-    def _control(self, model: Model, options: SolveOptions, deadline: Deadline | None = None) -> tuple[_Clingo, str]:
+    def _control(self, model: Model, options: SolveOptions, deadline: Deadline | None = None) -> tuple[Clingo, str]:
         """The program grounded into a new ``clingo.Control``, and the strategy.
 
         Raises:
@@ -443,8 +270,8 @@ class AspBackend(Backend):
         if remaining is not None and remaining < GROUND_FACTOR * spent:
             raise BuildTimeout(f"the time limit would run out while clingo grounds the program (about "
                                f"{GROUND_FACTOR * spent:.1f} s, {remaining:.1f} s left)")
-        _check_grounding_memory(program, options.memory_limit, deadline)
-        return _Clingo(model, program, arguments, options.log, deadline), strategy
+        check_grounding_memory(program, options.memory_limit, deadline)
+        return Clingo(model, program, arguments, options.log, deadline), strategy
 
     def solve(self, model: Model, options: SolveOptions) -> Result:
         """Solve ``model`` with clingo, under ``options.clock()``.
@@ -576,7 +403,7 @@ class AspSession(Session):
 
     def __init__(self, backend: AspBackend, model: Model, options: SolveOptions):
         super().__init__(backend, model, options)
-        self.oracle: _Clingo | None = None
+        self.oracle: Clingo | None = None
         self.strategy = ""
 
     def add(self, constraints: Iterable[Constraint]) -> None:

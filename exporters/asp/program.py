@@ -7,7 +7,7 @@ Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``
 * :class:`~gridlang.ir.model.Clause` ``l1 | ... | ln`` -> ``:- not l1, ..., not ln.``
   (``v`` is ``x(v)``, ``-v`` is ``not x(v)``; the empty clause ``:- #true.``);
 * :class:`~gridlang.ir.model.Linear` -> ``sum w_i l_i OP R`` with ``w_i > 0`` by
-  :func:`normalise`, then an integrity constraint: ``:- E, #count{ V : l; ... } > R.``
+  :func:`~gridlang.exporters.asp.rules.normalise`, then an integrity constraint: ``:- E, #count{ V : l; ... } > R.``
   (unit weights) or ``#sum{ w,V : l; ... }``; ``==`` as both ``<`` and ``>``,
   ``>= 1`` and ``<= n - 1`` as plain bodies, trivial sides decided outright.
   The enforcement literals ``E`` join the body, the IR's half-reification;
@@ -40,7 +40,7 @@ Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``
   a path needs nothing more (its degree constraints are IR rows).
 * a flood fill (:class:`~gridlang.ir.model.Connected` with ``through``: ``region R
   = reach from A through P``), strategy ``reach``: its members are not
-  chosen but defined, as the least fixpoint of :data:`FILL_RULES` over
+  chosen but defined, as the least fixpoint of :data:`~gridlang.exporters.asp.rules.FILL_RULES` over
   facts ``fmember(K,Cell,Lit)``, ``froot(K,Cell)``, ``fstep(K,U,V)`` (an arc
   between two members) and the gates: ``fopen_if(K,Cell,V)`` (passable only
   when ``x(V)`` holds) and ``fshut_if(K,Cell,V)`` (only when it does not)::
@@ -65,272 +65,24 @@ Lowering (IR -> gringo's input language), ``x(V)`` the atom of IR variable ``V``
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
+from gridlang.exporters.asp.rules import (
+    BLOCK_RULES,
+    CLINGO_MAX,
+    FILL_RULES,
+    GRAPH_RULES,
+    REACH_RULES,
+    beyond_clingo,
+    clause_rule,
+    constraint_rules,
+    translates_cards,
+)
 from gridlang.ir.backend import run_lines
 from gridlang.ir.connectivity import cut_clause, seed_cuts
 from gridlang.ir.connectivity.blocks import BlockPlan
-from gridlang.ir.model import Clause, Cmp, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
-
-REACH_RULES = """\
-#defined root/2. #defined free/1. #defined next/3. #defined edge/2.
-in(K,V) :- member(K,V,L), L > 0, x(L).
-in(K,V) :- member(K,V,L), L < 0, not x(-L).
-:- root(K,V), not in(K,V).
-reach(K,V) :- root(K,V).
-reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
-before(K,W) :- next(K,V,W), in(K,V).
-before(K,W) :- next(K,V,W), before(K,V).
-reach(K,V) :- free(K), in(K,V), not before(K,V).
-:- in(K,V), not reach(K,V)."""
-
-FILL_RULES = """\
-#defined fopen_if/3. #defined fshut_if/3. #defined fstep/3.
-fshut(K,V) :- fopen_if(K,V,G), not x(G).
-fshut(K,V) :- fshut_if(K,V,G), x(G).
-fill(K,V) :- froot(K,V).
-fill(K,V) :- fill(K,U), fstep(K,U,V), not fshut(K,V).
-x(L) :- fill(K,V), fmember(K,V,L)."""
-"""A flood fill's members, defined as what its roots reach through open candidates.
-
-``fstep(K,U,V)`` are the fill's own arcs (both ends members), and a gate is
-split by its sign, so grounding joins no other relation and does no
-arithmetic: on the February and March 2026 dailies this took gringo's
-grounding from 14 to 7.7 ms (median), with the same ground program."""
-
-GRAPH_RULES = """\
-#defined groot/2. #defined gfree/1. #defined gnext/3. #defined gedge/4.
-gin(K,V) :- gmember(K,V,L), L > 0, x(L).
-gin(K,V) :- gmember(K,V,L), L < 0, not x(-L).
-:- groot(K,V), not gin(K,V).
-gon(K,U,V) :- gedge(K,U,V,L), L > 0, x(L).
-gon(K,U,V) :- gedge(K,U,V,L), L < 0, not x(-L).
-gon(K,V,U) :- gon(K,U,V).
-greach(K,V) :- groot(K,V).
-greach(K,V) :- greach(K,U), gon(K,U,V), gin(K,V).
-gbefore(K,W) :- gnext(K,V,W), gin(K,V).
-gbefore(K,W) :- gnext(K,V,W), gbefore(K,V).
-greach(K,V) :- gfree(K), gin(K,V), not gbefore(K,V).
-:- gin(K,V), not greach(K,V)."""
-"""Connectivity through chosen edges (:class:`~gridlang.ir.model.GraphConnected`):
-the same reachability as :data:`REACH_RULES`, over the node's own graph,
-an edge counting when its literal holds."""
-
-
-BLOCK_RULES = """\
-blab(K,Q,V) :- blit(K,Q,V,L), L > 0, x(L).
-blab(K,Q,V) :- blit(K,Q,V,L), L < 0, not x(-L).
-bsame(K,U,W) :- bedge(K,U,W), blab(K,U,V), blab(K,W,V).
-bin(K,Q,Q) :- bcell(K,Q).
-bin(K,Q,W) :- bin(K,Q,U), bsame(K,U,W), bnear(K,Q,W).
-:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmin(K,Q,V,N) } < 0.
-:- bcell(K,Q), #sum{ 1,c,W : bin(K,Q,W); -N,l,V : blab(K,Q,V), bmax(K,Q,V,N) } > 0."""
-"""Blocks of equal labels (:class:`~gridlang.ir.model.EqualBlocks`): ``bin(K,Q,W)``,
-W is in Q's block, is what Q reaches through equal neighbours within its
-``bnear`` ball (the cells at most its reach away: see :func:`_block_facts`),
-and one count per cell and bound side compares it with the bound of the
-label Q takes."""
-
-
-def _lit(lit: int) -> str:
-    return f"x({lit})" if lit > 0 else f"not x({-lit})"
-
-
-def _rule(body: list[str]) -> str:
-    return ":- " + (", ".join(body) if body else "#true") + "."
-
-
-def clause_rule(lits: Iterable[int]) -> str:
-    """The integrity constraint of a clause: ``:- not l1, ..., not ln.``"""
-    return _rule([_lit(-l) for l in lits])
-
-
-def normalise(terms: Iterable[tuple[int, int]], rhs: int) -> tuple[list[tuple[int, int]], int]:
-    """``sum c * lit`` against ``rhs`` as ``sum w * lit`` with ``w > 0``, one literal per variable.
-
-    Args:
-        terms: ``(coef, lit)`` pairs; ``a * -v`` stands for ``a * (1 - x_v)``.
-        rhs: the right-hand side.
-
-    Returns:
-        ``(weight, lit)`` pairs, ascending by variable, and the right-hand
-        side with every constant moved to it.
-    """
-    coef: dict[int, int] = {}
-    for c, lit in terms:
-        v = abs(lit)
-        if lit > 0:
-            coef[v] = coef.get(v, 0) + c
-        else:
-            coef[v] = coef.get(v, 0) - c
-            rhs -= c
-    out = []
-    for v in sorted(coef):
-        c = coef[v]
-        if c > 0:
-            out.append((c, v))
-        elif c < 0:
-            out.append((-c, -v))  # c * x = c + |c| * (1 - x)
-            rhs -= c
-    return out, rhs
-
-
-Aggregate = tuple[list[tuple[int, int]], str, int]
-"""``(terms, op, bound)``: ``sum of w * lit over terms OP bound``, OP ``>`` or ``<``, weights positive."""
-
-
-def linear_parts(con: Linear) -> list[tuple[list[int], Aggregate | None]]:
-    """The integrity constraints of a :class:`Linear` row (see the module docstring), each as the
-    IR literals of its body (the enforcement literals first) and an aggregate or None.
-
-    One form for both ways a program is made: :func:`linear_rules` writes
-    it as text, :func:`add_direct` hands it to clingo's backend.
-    """
-    guard = list(con.enforce)
-    terms, rhs = normalise(con.terms, con.rhs)
-    total = sum(w for w, _ in terms)
-    unit = all(w == 1 for w, _ in terms)
-    parts = [Cmp.LE, Cmp.GE] if con.op is Cmp.EQ else [con.op]
-    out: list[tuple[list[int], Aggregate | None]] = []
-    for op in parts:
-        if op is Cmp.LE:
-            if rhs >= total:
-                continue
-            if rhs < 0:
-                out.append((guard, None))
-            elif unit and rhs == len(terms) - 1:
-                out.append((guard + [l for _, l in terms], None))
-            else:
-                out.append((guard, (terms, ">", rhs)))
-        else:
-            if rhs <= 0:
-                continue
-            if rhs > total:
-                out.append((guard, None))
-            elif unit and rhs == 1:
-                out.append((guard + [-l for _, l in terms], None))
-            else:
-                out.append((guard, (terms, "<", rhs)))
-    return out
-
-
-def linear_rules(con: Linear) -> list[str]:
-    """The integrity constraints of a :class:`Linear` row as text (see the module docstring)."""
-    return [_rule([_lit(l) for l in body] + ([_aggregate(agg[0]) + f" {agg[1]} {agg[2]}"] if agg else []))
-            for body, agg in linear_parts(con)]
-
-
-def _aggregate(terms: list[tuple[int, int]]) -> str:
-    if all(w == 1 for w, _ in terms):
-        return "#count{ " + "; ".join(f"{abs(l)} : {_lit(l)}" for _, l in terms) + " }"
-    return "#sum{ " + "; ".join(f"{w},{abs(l)} : {_lit(l)}" for w, l in terms) + " }"
-
-
-def constraint_rules(con: Constraint) -> list[str]:
-    """A clause or a linear row (the constraints a session adds) as rules.
-
-    Raises:
-        BackendError: any other constraint.
-    """
-    if isinstance(con, Clause):
-        return [clause_rule(con.lits)]
-    if isinstance(con, Linear):
-        return linear_rules(con)
-    raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
-
-
-def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Deadline | None = None) -> int:
-    """Hand clauses and linear rows to clingo as ground rules, with no text to parse or ground.
-
-    The rules are those :func:`clause_rule` and :func:`linear_rules` write
-    (an aggregate becomes a weight rule defining a fresh atom, which the
-    integrity constraint then holds or denies), so the ground program is
-    the one gringo would make of the text; time and memory are linear in
-    the literals. On a 200x200 map's 190,000 clauses: 4 s and 40 MB, where
-    parsing and grounding their text took 19 s and 1.2 GB.
-
-    Args:
-        backend: an open ``clingo.Backend``.
-        atoms: IR variable ``v`` -> its program atom (``atoms[v]``), from
-            :func:`program_atoms`.
-        constraints: clauses and linear rows.
-        deadline: read every 4,096 constraints (None: no limit).
-
-    Returns:
-        The number of rules added.
-
-    Raises:
-        BackendError: a constraint other than a clause or a row.
-        BuildTimeout: ``deadline`` passed.
-    """
-    def lit(l: int) -> int:
-        return atoms[l] if l > 0 else -atoms[-l]
-
-    rules = 0
-    for k, con in enumerate(constraints):
-        if deadline is not None and not k & 0xFFF:
-            deadline.check()
-        if isinstance(con, Clause):
-            parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
-        elif isinstance(con, Linear):
-            parts = linear_parts(con)
-        else:
-            raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
-        for body, agg in parts:
-            ground = [lit(l) for l in body]
-            if agg is not None:
-                terms, op, bound = agg
-                holds = backend.add_atom()
-                backend.add_weight_rule([holds], bound + 1 if op == ">" else bound, [(lit(l), w) for w, l in terms])
-                ground.append(holds if op == ">" else -holds)
-            backend.add_rule([], ground)
-            rules += 1
-    return rules
-
-
-def program_atoms(backend, count: int) -> list[int]:
-    """The program atom of ``x(V)`` for each IR variable V in 1..count (index 0 unused); the
-    atoms the grounded text made are looked up, not made again."""
-    import clingo
-
-    return [0] + [backend.add_atom(clingo.Function("x", [clingo.Number(v)])) for v in range(1, count + 1)]
-
-
-def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
-    """The objective's ``#maximize``/``#minimize`` (:meth:`Program.objective_terms`) as clingo's
-    minimize statement at priority 0: the weights as written when minimising, negated when
-    maximising, which is what gringo makes of the text."""
-    sign = -1 if sense is Sense.MAXIMIZE else 1
-    backend.add_minimize(0, [(atoms[v], sign * c) for c, v in terms])
-
-
-CLINGO_MAX = 2**31 - 1
-"""The largest weight, bound or sum of weights clingo computes: its weights
-are 32-bit (``weight_t``); a wider one is refused in conversion, and a sum past
-it wraps (a cost of 3,000,000,000 read back as -1,294,967,296)."""
-
-
-def beyond_clingo(model: Model) -> str | None:
-    """What of ``model`` is beyond :data:`CLINGO_MAX`, in words; None if nothing.
-
-    A row's or the objective's coefficients and constant are added up in
-    magnitude (the measure of :data:`gridlang.core.limits.MAX_ROW_MAGNITUDE`),
-    which bounds every weight, bound and sum clingo makes of them.
-    """
-    objective = model.objective
-    if objective is not None:
-        total = sum(abs(c) for c, _ in objective.terms) + abs(objective.constant)
-        if total > CLINGO_MAX:
-            return f"the objective's coefficients and constant add up to {total:,}"
-    for con in model.constraints:
-        if isinstance(con, Linear):
-            total = sum(abs(c) for c, _ in con.terms) + abs(con.rhs)
-            if total > CLINGO_MAX:
-                where = f" ({con.span.file}:{con.span.line})" if con.span else ""
-                return f"a row's coefficients and constant add up to {total:,}{where}"
-    return None
+from gridlang.ir.model import Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
 
 
 class Program:
@@ -342,7 +94,8 @@ class Program:
             (left to the cut loop: :attr:`lazy`).
         deadline: read every 4,096 constraints (None: no limit).
         direct: leave the clauses, the rows and the objective out of the
-            text, for :func:`add_direct` and :func:`add_objective` to hand
+            text, for :func:`~gridlang.exporters.asp.rules.add_direct` and
+            :func:`~gridlang.exporters.asp.rules.add_objective` to hand
             to clingo as ground rules (the solver's way; a file keeps
             them all as text), and choose the variables by ranges.
 
@@ -358,7 +111,7 @@ class Program:
 
     Raises:
         BackendError: a constraint type the backend cannot lower, or a row
-            or objective beyond clingo's 32-bit integers (:func:`beyond_clingo`).
+            or objective beyond clingo's 32-bit integers (:func:`~gridlang.exporters.asp.rules.beyond_clingo`).
     """
 
     def __init__(self, model: Model, strategy: str, deadline: Deadline | None = None, direct: bool = False):
@@ -466,7 +219,8 @@ class Program:
         return lines
 
     def _graph_reach(self, nodes: list[GraphConnected]) -> list[str]:
-        """Reachability through chosen edges, one numbered graph per node (:data:`GRAPH_RULES`)."""
+        """Reachability through chosen edges, one numbered graph per node
+        (:data:`~gridlang.exporters.asp.rules.GRAPH_RULES`)."""
         lines = ["% connectivity through chosen edges", GRAPH_RULES]
         for k, con in enumerate(nodes):
             roots = ", ".join(map(str, con.roots)) or "its least member"
@@ -504,7 +258,8 @@ class Program:
 
 
 def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
-    """The facts of one :class:`~gridlang.ir.model.EqualBlocks` node for :data:`BLOCK_RULES`.
+    """The facts of one :class:`~gridlang.ir.model.EqualBlocks` node for
+    :data:`~gridlang.exporters.asp.rules.BLOCK_RULES`.
 
     ``bnear(K,Q,W)``: W is at most ``H(Q)`` steps from Q through listed
     cells, H(Q) the most cells Q's block may have. A block of at most H(Q)
@@ -529,32 +284,6 @@ def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
         lines += [f"bnear({k},{q},{w})." for w in sorted(near) if w != q]
     lines += [f"bedge({k},{u},{w}). bedge({k},{w},{u})." for u, w in plan.edges]
     return lines
-
-
-CARD_MAX_ATOMS = 500_000
-"""The most auxiliary atoms clasp's translation of cardinality rules (``--trans-ext=card``)
-may make before the asp backend leaves them native (``dynamic``): a wall budget of 40
-over the 38,814 grass cells of a 200x200 map made 1.6 million, which took clasp past
-1.3 GB (about 800 bytes each) and 50 s before the first search."""
-
-
-def card_translation(model: Model) -> int:
-    """The auxiliary atoms clasp's ``--trans-ext=card`` makes of the model's cardinality rows,
-    about ``n * k`` for a ``#count`` of n literals against a bound k (a sequential counter)."""
-    total = 0
-    for con in model.constraints:
-        if isinstance(con, Linear) and len(con.terms) > 2:
-            for _, agg in linear_parts(con):
-                if agg is not None and all(w == 1 for w, _ in agg[0]):
-                    n, bound = len(agg[0]), agg[2] + (1 if agg[1] == ">" else 0)
-                    total += n * min(bound, n - bound + 1)
-    return total
-
-
-def translates_cards(model: Model | None) -> bool:
-    """Whether ``auto`` takes ``--trans-ext=card`` for ``model``: when it has an objective
-    (see :mod:`gridlang.exporters.asp.backend`) and the translation stays within :data:`CARD_MAX_ATOMS`."""
-    return model is None or model.objective is not None and card_translation(model) <= CARD_MAX_ATOMS
 
 
 def _choice_ranges(count: int, defined: set[int]) -> list[str]:
@@ -591,7 +320,7 @@ def _fills(model: Model) -> list[Connected]:
 def _implied_by_fills(model: Model, fills: list[Connected]) -> set[int]:
     """Indices of the model's clauses that the defined flood fills already imply.
 
-    With a fill's members defined by :data:`FILL_RULES` (``x(m)`` holds
+    With a fill's members defined by :data:`~gridlang.exporters.asp.rules.FILL_RULES` (``x(m)`` holds
     exactly when the roots reach its cell), two kinds of clause hold in
     every stable model, whatever their origin, and only slow clasp down (on
     the 90 dailies of January to March 2026 leaving them out took grounding

@@ -32,9 +32,11 @@ from gridlang.compiler import compile_puzzle
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError, MapError
 from gridlang.exporters.asp.backend import AspBackend
-from gridlang.exporters.asp.program import Program, _fills, _header, _implied_by_fills, linear_rules
+from gridlang.exporters.asp.program import Program, _fills, _header, _implied_by_fills
+from gridlang.exporters.asp.rules import linear_rules
 from gridlang.ir.backend import SolveOptions, Status
-from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense, violations
+from gridlang.ir.checks import violations
+from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense
 from gridlang.solving import pipeline
 
 REPO = Path(__file__).resolve().parents[2]

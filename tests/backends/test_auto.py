@@ -15,8 +15,9 @@ from gridlang.batch.bench import hard_tail_map
 from gridlang.core.errors import BackendError
 from gridlang.formats.maps import parse_map
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, backend_names, get_backend
-from gridlang.solving.auto import AutoBackend, Features, narrowed, plan, race
+from gridlang.solving.auto import AutoBackend, Features, narrowed, plan
 from gridlang.solving.pipeline import load, solve, solve_model
+from gridlang.solving.race import race
 
 SNAKE = REPO / "puzzles" / "snake_eggs.grid"
 SNAKE_MAP = REPO / "puzzles" / "instances" / "snake_eggs" / "ctc_tuzz_10x10.txt"
@@ -119,16 +120,16 @@ def test_a_race_reaches_the_known_optimum_verified(name):
 def forked(monkeypatch):
     """The pids of the race children forked during a test (other children, such as
     multiprocessing's resource tracker left by a batch test, are not the race's)."""
-    from gridlang.solving import auto
+    from gridlang.solving import race as racing
 
     pids = []
 
-    class Recorded(auto._Child):
+    class Recorded(racing._Child):
         def __init__(self, *args):
             super().__init__(*args)
             pids.append(self.pid)
 
-    monkeypatch.setattr(auto, "_Child", Recorded)
+    monkeypatch.setattr(racing, "_Child", Recorded)
     return pids
 
 
@@ -246,6 +247,7 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
     # A process's first race forks its child after first_race_after (0.2 s:
     # the child imports its solver first), a later one after race_after (0).
     import gridlang.solving.auto as auto
+    import gridlang.solving.race as racing
 
     delays = []
 
@@ -253,13 +255,15 @@ def test_a_first_race_lets_the_easy_maps_end_alone(monkeypatch):
         delays.append(after)
         return race(model, options, names, after, *rest)
 
-    monkeypatch.setattr(auto, "race", recorded)
+    monkeypatch.setattr(racing, "race", recorded)
     model = daily("daily-2026-01-10.txt")
     best = known_optimum(entry("daily-2026-01-10.txt"))
     for first, extra in ((True, {}), (False, {}), (False, {"auto.race_after": 0.1}),
                          (True, {"auto.first_race_after": 0.05})):
         if first:
-            monkeypatch.setattr(auto, "_RACES", [0])
+            fresh = [0]
+            monkeypatch.setattr(auto, "RACES", fresh)
+            monkeypatch.setattr(racing, "RACES", fresh)
         report = solve_model(model, "auto", SolveOptions(time_limit=120, extra={**RACE, **extra}))
         assert (report.result.status, report.score) == (Status.OPTIMAL, best)
     assert delays == [0.2, 0.0, 0.1, 0.05]
@@ -272,7 +276,7 @@ def test_a_race_session_goes_on_with_the_winner(tmp_path):
 
     from gridlang.ir.model import Clause, Cmp, Linear
     from gridlang.ir.solution import blocking_clause
-    from gridlang.solving.auto import RaceSession
+    from gridlang.solving.race import RaceSession
 
     path = tmp_path / "small.txt"
     path.write_text(SMALL)
@@ -317,9 +321,9 @@ def test_cpsat_as_the_partner_proves_the_daily_clingo_needs_longest_for():
 def stub_backends(monkeypatch, solve, keep=()) -> None:
     """Stand-in backends for :func:`race`: backend NAME answers ``solve(NAME)``,
     but the backends named in ``keep`` stay the real ones."""
-    import gridlang.solving.auto as auto
+    import gridlang.solving.race as racing
 
-    real = auto.get_backend
+    real = racing.get_backend
 
     class Stub:
         def __init__(self, name):
@@ -334,14 +338,14 @@ def stub_backends(monkeypatch, solve, keep=()) -> None:
         def solve(self):
             return solve(self.name)
 
-    monkeypatch.setattr(auto, "get_backend", lambda name: real(name) if name in keep else Stub(name))
+    monkeypatch.setattr(racing, "get_backend", lambda name: real(name) if name in keep else Stub(name))
 
 
 def test_a_race_child_runs_at_a_lower_priority(monkeypatch):
     # Two stand-in backends: the one here gives up at once, the child answers
     # with its own niceness, so the race's answer is the child's.
     from gridlang.ir.backend import Result
-    from gridlang.solving.auto import CHILD_NICE
+    from gridlang.solving.race import CHILD_NICE
 
     def solve(name):
         if name == "here":
@@ -365,7 +369,7 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     import threading
 
     from gridlang.ir.backend import Result
-    from gridlang.solving.auto import CHILD_NICE
+    from gridlang.solving.race import CHILD_NICE
 
     def nice(tid: int) -> int:
         return os.getpriority(os.PRIO_PROCESS, tid)

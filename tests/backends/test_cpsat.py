@@ -105,7 +105,7 @@ def test_the_cut_loop_starts_from_the_seed_cuts(monkeypatch):
             - seeded.stats["cutoff_rows"] == bare.stats["constraints"] - bare.stats["cuts"] - bare.stats["cutoff_rows"])
 
 
-# The proto gridlang writes for CP-SAT (exporters/cpsat/backend.py, _Proto) must be the
+# The proto gridlang writes for CP-SAT (exporters/cpsat/proto.py, Proto) must be the
 # one ortools.sat.python.cp_model writes for the same constraints, text for text.
 
 _BOOLS, _INTS = 3, 2  # variables 0-2 Boolean, 3-4 integer in [-4, 5]
@@ -156,9 +156,9 @@ def _reference(ops):
 
 
 def _ours(ops):
-    from gridlang.exporters.cpsat.backend import _Proto
+    from gridlang.exporters.cpsat.proto import Proto
 
-    p = _Proto("p")
+    p = Proto("p")
     for i in range(_BOOLS):
         p.bool_var(f"b{i}")
     for i in range(_INTS):

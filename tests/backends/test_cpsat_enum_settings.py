@@ -9,7 +9,7 @@ import pytest
 from horse_data import HORSE_DATA, SPECS
 
 from gridlang.core.errors import BackendError
-from gridlang.exporters.cpsat.backend import CpSatSettings, _set_parameter
+from gridlang.exporters.cpsat.settings import CpSatSettings, set_parameter
 from gridlang.ir.backend import SolveOptions, Status
 from gridlang.solving.pipeline import solve
 
@@ -34,7 +34,7 @@ def test_every_enum_parameter_takes_its_first_and_last_value_by_name_or_number()
                 s = CpSatSettings.read("cpsat", {f"cpsat.{name}": given})
                 assert dict(s.parameters) == {name: given}
                 params = cp_model_helper.SatParameters()
-                _set_parameter(params, name, given)
+                set_parameter(params, name, given)
                 assert int(getattr(params, name)) == number, (name, given)
 
 

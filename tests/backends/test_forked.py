@@ -15,7 +15,8 @@ from gridlang.core.deadline import ABANDON_AFTER, OVERRUN_GRACE, Deadline, Solve
 from gridlang.core.errors import BackendError
 from gridlang.core.forked import ForkedSolver, available
 from gridlang.ir.backend import SolveOptions, Status
-from gridlang.ir.model import Assignment, violations
+from gridlang.ir.checks import violations
+from gridlang.ir.model import Assignment
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs os.fork")
 

@@ -198,10 +198,10 @@ def test_a_move_part_way_gives_cadical_the_cuts_and_the_counter(monkeypatch):
     # before its 7th call. Spending mgh's seconds there moves that call to
     # CaDiCaL, which must be given those cuts and the cost counter's
     # clauses, and still prove the published optimum 22.
-    from gridlang.exporters.maxsat import backend as maxsat
+    from gridlang.exporters.maxsat import search
 
     calls, moves = [], []
-    solve = maxsat._Lsu.solve
+    solve = search.Lsu.solve
 
     def spent_at_the_seventh(self, deadline, incumbent):
         calls.append(incumbent)
@@ -210,7 +210,7 @@ def test_a_move_part_way_gives_cadical_the_cuts_and_the_counter(monkeypatch):
             moves.append((self.hard_added, len(self.added)))
         return solve(self, deadline, incumbent)
 
-    monkeypatch.setattr(maxsat._Lsu, "solve", spent_at_the_seventh)
+    monkeypatch.setattr(search.Lsu, "solve", spent_at_the_seventh)
     entry = manifest()["daily-2026-04-20.txt"]
     assert entry["optimal_score"] == 22
     # 0.02 s without the move; a CaDiCaL missing the counter's clauses

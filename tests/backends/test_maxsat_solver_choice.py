@@ -11,7 +11,7 @@ import pytest
 from horse_data import REPO
 
 from gridlang.core.errors import BackendError
-from gridlang.exporters.maxsat.backend import MaxSatSettings
+from gridlang.exporters.maxsat.settings import MaxSatSettings
 
 HORSE = REPO / "puzzles" / "horse.grid"
 DAILY_07 = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"

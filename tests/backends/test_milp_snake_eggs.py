@@ -39,7 +39,7 @@ def test_instances_are_unique(name):
 def decoded_rows(model, solution_file: str) -> list[str]:
     """Read an external solver's solution file, verify it by the rules, return its rows."""
     from gridlang.exporters.milp.backend import MilpBackend
-    from gridlang.ir.model import violations
+    from gridlang.ir.checks import violations
 
     assignment = MilpBackend().read_solution(model, solution_file)
     assert violations(model, assignment) == []

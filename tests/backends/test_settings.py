@@ -9,8 +9,8 @@ from tiny import cell_model, grid_of
 
 from gridlang.core.errors import BackendError
 from gridlang.core.settings import Settings
-from gridlang.exporters.cpsat.backend import CpSatSettings
-from gridlang.exporters.maxsat.backend import MaxSatSettings
+from gridlang.exporters.cpsat.settings import CpSatSettings
+from gridlang.exporters.maxsat.settings import MaxSatSettings
 from gridlang.exporters.milp.backend import MilpSettings
 from gridlang.ir.backend import SolveOptions, get_backend
 from gridlang.ir.model import Clause

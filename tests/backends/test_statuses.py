@@ -173,14 +173,14 @@ def test_a_search_stopped_by_ctrl_c_before_any_answer_says_so_not_the_time_limit
     """A Ctrl-C (the deadline stopped, as :func:`gridlang.core.deadline.catch_interrupt`
     stops it) before the first answer: the text names Ctrl-C, not a time limit
     of 30 s that never ran out, nor a limit of the solver's own."""
-    from gridlang.cli.commands import _report_text
     from gridlang.core.deadline import Deadline
+    from gridlang.service.text import report_text
 
     deadline = Deadline(30)
     deadline.stop()
     report = solve(SPECS["standard"], DAILY_07, None, backend, SolveOptions(deadline=deadline))
     assert report.interrupted and report.solution is None and report.result.status is Status.UNKNOWN
     for limit in (30.0, None):
-        text = _report_text(report, limit)
+        text = report_text(report, limit)
         assert "no solution found before Ctrl-C stopped the search, and none ruled out" in text
         assert "time limit" not in text and "a limit of its own" not in text

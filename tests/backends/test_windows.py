@@ -9,9 +9,10 @@ from gridlang.batch.bench import hard_tail_map
 from gridlang.core.deadline import Deadline
 from gridlang.formats.maps import parse_map, read_map
 from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.checks import violations
 from gridlang.ir.connectivity import windows
 from gridlang.ir.connectivity.windows import WindowStart, window, window_radii, window_start, windowed_region
-from gridlang.ir.model import Sense, violations
+from gridlang.ir.model import Sense
 from gridlang.language.checker import check
 from gridlang.language.parser import parse_file
 from gridlang.solving.pipeline import load_checked, solve_model, verify
@@ -111,11 +112,12 @@ def test_a_search_stopped_at_once_claims_no_bound():
 
 
 def test_the_cutoff_is_one_row_whose_bound_moves():
-    from gridlang.exporters.cpsat.backend import _INT64, _Lowering
+    from gridlang.exporters.cpsat.lowering import Lowering
+    from gridlang.exporters.cpsat.proto import _INT64
 
     model = daily(12)
     assert model.objective.sense is Sense.MAXIMIZE
-    built = _Lowering(model, "cuts")
+    built = Lowering(model, "cuts")
     rows = len(built.cp.proto.constraints)
     built.cutoff(60)
     assert len(built.cp.proto.constraints) == rows + 1

@@ -19,7 +19,8 @@ from gridlang.core.errors import BackendError, MapError  # noqa: E402
 from gridlang.core.grid import Grid  # noqa: E402
 from gridlang.exporters.milp.backend import MilpBackend  # noqa: E402
 from gridlang.ir.backend import SolveOptions, Status  # noqa: E402
-from gridlang.ir.model import Clause, Cmp, Connected, Linear, Model, Objective, Sense, violations  # noqa: E402
+from gridlang.ir.checks import violations  # noqa: E402
+from gridlang.ir.model import Clause, Cmp, Connected, Linear, Model, Objective, Sense  # noqa: E402
 
 STRATEGIES = ("auto", "cuts", "flow")
 

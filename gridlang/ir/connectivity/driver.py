@@ -45,10 +45,11 @@ from gridlang.core.errors import BackendError
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import field, node
 from gridlang.ir.backend import integral_bound, proves_optimum
+from gridlang.ir.checks import violations
 from gridlang.ir.connectivity.blocks import block_cuts
 from gridlang.ir.connectivity.graph import graph_cuts
 from gridlang.ir.connectivity.separation import repair, separator_cuts
-from gridlang.ir.model import Assignment, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense, violations
+from gridlang.ir.model import Assignment, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense
 
 Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
 """A separation routine: the cuts an answer violates for one node."""

@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gridlang.core.grid import Grid
-from gridlang.ir.model import Assignment, Cmp, Connected, Linear, violations
+from gridlang.ir.checks import violations
+from gridlang.ir.model import Assignment, Cmp, Connected, Linear
 
 if TYPE_CHECKING:  # pragma: no cover
     from gridlang.ir.model import Model
