@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from gridlang.core.version import VERSION as __version__  # noqa: E402 - the face names it
+from gridlang.core.version import VERSION as __version__  # noqa: F401 - the face names it
 
 IMPORTED = time.perf_counter()
 """When this process imported gridlang (``time.perf_counter``): the

@@ -4,7 +4,7 @@ Python raises ``KeyboardInterrupt`` wherever a Ctrl-C lands, and while the
 command line's modules are imported (its first tenth of a second) that was
 a traceback and an exit by the signal. From this module's import on, a
 Ctrl-C ends the command with ``interrupted`` and exit code 130
-(:data:`~gridlang.cli.exits.EXIT_INTERRUPTED`) until :func:`entry` hands
+(:data:`~gridlang.service.exits.EXIT_INTERRUPTED`) until :func:`entry` hands
 over to :func:`gridlang.cli.main`, which meets a Ctrl-C with the command's
 deadline (the best answer so far, then 130).
 """

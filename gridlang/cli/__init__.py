@@ -20,7 +20,10 @@ import sys
 import time
 
 from gridlang.cli.arguments import MAX_COUNT, MAX_WORKERS, _build_parser
-from gridlang.cli.exits import (
+from gridlang.cli.options import _shorthand_params
+from gridlang.cli.outputs import refuse_overwrites
+from gridlang.core.errors import GridlangError, VerificationError
+from gridlang.service.exits import (
     EXIT_BAD_INPUT,
     EXIT_CODES,
     EXIT_INFEASIBLE,
@@ -29,9 +32,6 @@ from gridlang.cli.exits import (
     EXIT_OK,
     EXIT_VERIFY_FAILED,
 )
-from gridlang.cli.options import _shorthand_params
-from gridlang.cli.outputs import refuse_overwrites
-from gridlang.core.errors import GridlangError, VerificationError
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_CODES", "EXIT_INFEASIBLE", "EXIT_INTERRUPTED", "EXIT_NO_SOLUTION", "EXIT_OK",
            "EXIT_VERIFY_FAILED", "MAX_COUNT", "MAX_WORKERS", "entry", "main"]
@@ -63,7 +63,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
         if debug:
             raise
         print(e.render(), file=sys.stderr)
-        return EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+        code = EXIT_VERIFY_FAILED if isinstance(e, VerificationError) else EXIT_BAD_INPUT
+        _error_report(args, e, code)
+        return code
     except BrokenPipeError:  # the reader went away (| head): what it wanted, it has
         _silence_stdout()
         return EXIT_OK
@@ -72,6 +74,7 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
             raise
         where = f"{e.filename}: " if e.filename else ""
         print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        _error_report(args, GridlangError(f"{where}{e.strerror or e}"), EXIT_BAD_INPUT)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -85,10 +88,28 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     except Exception as e:  # a bug: still one sentence, never a traceback unless asked for
         if debug:
             raise
-        print(f"error: gridlang failed on a problem it does not know ({type(e).__name__}: {e}); this is a bug: "
-              f"--debug shows where", file=sys.stderr)
+        message = (f"gridlang failed on a problem it does not know ({type(e).__name__}: {e}); this is a bug: "
+                   f"--debug shows where")
+        print(f"error: {message}", file=sys.stderr)
+        _error_report(args, GridlangError(message), EXIT_BAD_INPUT)
         return EXIT_BAD_INPUT
 
+
+
+def _error_report(args, error: GridlangError, code: int) -> None:
+    """With ``--json``, an error is a report too: one JSON object on standard output
+    (:func:`gridlang.service.json_report.error_json`), so that a script reads why as
+    well as the exit status; the text on standard error stays."""
+    if not getattr(args, "json", False):
+        return
+    import json
+
+    from gridlang.service.json_report import error_json
+
+    try:
+        print(json.dumps(error_json(error, code)), flush=True)
+    except BrokenPipeError:
+        _silence_stdout()
 
 def entry() -> None:
     """The ``gridlang`` console script and ``python -m gridlang``: :func:`main`, then a quick exit.

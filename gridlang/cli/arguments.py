@@ -9,9 +9,9 @@ import re
 import sys
 
 from gridlang.cli import commands
-from gridlang.cli.exits import EXIT_BAD_INPUT, EXIT_CODES
 from gridlang.core.errors import did_you_mean
 from gridlang.core.limits import shorten
+from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_CODES
 
 MAX_WORKERS = 256
 """The most solver threads ``--workers`` takes."""

@@ -12,16 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from gridlang.cli.exits import (
-    EXIT_BAD_INPUT,
-    EXIT_INFEASIBLE,
-    EXIT_INTERRUPTED,
-    EXIT_NO_SOLUTION,
-    EXIT_OK,
-    EXIT_VERIFY_FAILED,
-)
 from gridlang.cli.options import _options, _params, missing_spec, settings_of
-from gridlang.cli.outputs import solver_output_to_stderr
+from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
 from gridlang.cli.why import (
     explain_report,
     load_and_solve_forced,
@@ -31,16 +23,23 @@ from gridlang.cli.why import (
     write_forced_pictures,
 )
 from gridlang.core.errors import BackendError, ImageError, ParamError
-from gridlang.core.grid import cell_name
 from gridlang.core.limits import MAX_ANSWER_BYTES, shorten
-from gridlang.pictures.textdraw import answer_text
 from gridlang.plugins import Plugin, all_plugins, find_plugin
+from gridlang.service.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_INFEASIBLE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+    EXIT_VERIFY_FAILED,
+)
 
 
 def _cmd_solve(args) -> int:
     from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
+    from gridlang.service.text import report_text
     from gridlang.solving.pipeline import solve
 
     if args.spec is None and not args.url:
@@ -94,7 +93,7 @@ def _cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(_report_json(report, args) | why_json(report, args, forced, explanation)))
     else:
-        print(_report_text(report, args.time_limit, args.count) + why_text(report, args, forced, explanation))
+        print(report_text(report, args.time_limit, args.count) + why_text(report, args, forced, explanation))
     if forced is not None:
         write_forced_pictures(args, report.model, forced)
     else:
@@ -113,6 +112,8 @@ def _cmd_solve(args) -> int:
 def _compile_timeout(args, deadline, phase: str = "while the model was compiled") -> int:
     """Report UNKNOWN when the time or memory limit ran out before there was a model to
     report on: while the model was compiled, or the picture of ``--image`` read."""
+    from gridlang.service.json_report import timeout_json
+
     reason = f"{deadline.cause()} {phase}"
     if args.json:
         print(json.dumps(timeout_json(str(args.spec), str(args.map), args.backend, deadline, reason)))
@@ -132,133 +133,10 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
     return EXIT_NO_SOLUTION
 
 
-def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
-    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
-
-    Args:
-        spec: the spec as named on the command line.
-        map: the map as named.
-        backend: the backend asked for.
-        deadline: the command's :class:`~gridlang.core.deadline.Deadline`.
-        reason: why (``"the time limit ran out while the model was compiled"``).
-    """
-    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
-            "decisions": None, "unique": None, "backend": backend,
-            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
-
-
 def _report_json(report, args) -> dict:
     from gridlang.service.json_report import report_json
 
     return report_json(report, str(args.spec), str(args.map))
-
-
-def _report_text(report, time_limit: float | None = None, count: int | None = None) -> str:
-    from gridlang.ir.backend import Status
-
-    res = report.result
-    model = report.model
-    lines = []
-    if report.solution is not None:
-        lines.append(answer_text(model, report.solution))
-        lines.append("")
-    lines.append(status_line(report))
-    if res.status is Status.UNKNOWN and report.solution is None:
-        within = (f" within the time limit of {time_limit:g} s" if time_limit is not None
-                  else " before the solver stopped at a limit of its own")
-        if report.interrupted:
-            within = " before Ctrl-C stopped the search"
-        elif res.stats.get("stopped") == "memory limit":
-            within = " before the process reached the memory limit (--memory-limit)"
-        lines.append(f"no solution found{within}, and none ruled out")
-    elif res.stats.get("stopped") == "memory limit":
-        lines.append("stopped: the process reached the memory limit (--memory-limit); the answer is the best "
-                     "found before it")
-    if count is not None and report.solution is not None:
-        lines.append(_count_text(len(report.solutions), count, report.complete))
-    elif len(report.solutions) > 1 or report.unique is not None or report.complete is not None:
-        if report.unique is True:
-            lines.append("unique: the solution is the only one (proved)")
-        elif report.unique is False and len(report.solutions) > 1:
-            lines.append("not unique: a second solution exists")
-            lines.append("")
-            lines.append(answer_text(model, report.solutions[1]))
-            from gridlang.ir.solution import differing
-
-            differ = differing(report.solutions[0], report.solutions[1])
-            cells = [model.grid.cell_name(c) for c in differ if isinstance(c, int)]
-            corners = {d.name for d in model.decisions if d.kind == "corners"}
-            edges = [_edge_name(model, key) for key in differ if not isinstance(key, int)]
-            if cells:
-                lines.append("cells that differ: " + "; ".join(cells))
-            if edges:
-                lines.append(("edges that differ: " if not corners else "edges (between corners) that differ: ")
-                             + "; ".join(edges))
-        elif report.interrupted:
-            lines.append("unique: not settled; Ctrl-C stopped the search for a second solution")
-        else:
-            lines.append("unique: not settled; the time limit ran out before the search for a second solution "
-                         "ended")
-    s = report.seconds
-    lines.append("time: " + ", ".join(f"{k} {s[k]:.2f} s" for k in ("startup", "parse", "compile", "solve", "verify", "total")
-                                      if k in s))
-    return "\n".join(lines)
-
-
-def status_line(report) -> str:
-    """The status line of ``gridlang solve``'s text output: ``score 66 (verified)   status OPTIMAL
-    ...   backend auto: cpsat, connectivity cuts`` (the plug-in's figures in the middle)."""
-    from gridlang.ir.backend import Status
-    from gridlang.plugins import find_plugin
-
-    res = report.result
-    model = report.model
-    parts = [f"status {report.status}"]
-    if report.solution is not None:
-        score = report.score
-        if score is not None:
-            verified = "verified" if report.verdict is not None else "checked by the spec's rules"
-            parts.insert(0, f"score {score} ({verified})")
-        else:
-            parts.insert(0, "verified" if report.verdict is not None else "checked by the spec's rules")
-        if res.status is Status.FEASIBLE and res.bound is not None:
-            parts.append(f"bound {res.bound:g}")
-        parts.extend(find_plugin(model.name).summary(model, report.solution))
-    parts.append(backend_text(report))
-    return "   ".join(parts)
-
-
-report_text = _report_text
-"""The text ``gridlang solve`` prints for a report (the answer drawn, the status line, uniqueness, times)."""
-
-
-def _count_text(found: int, asked: int, complete: bool | None) -> str:
-    """What ``--count N`` found: how many answers, and whether that is all of them."""
-    s = "" if found == 1 else "s"
-    if complete:
-        return f"{found} solution{s} found: all there are (the search proved there is no other)"
-    if found >= asked:
-        return (f"{found} solution{s} found, the {asked} asked for (--count {asked}); there may be more")
-    return (f"{found} solution{s} found; the time limit ran out before the search could tell whether there "
-            "are more")
-
-
-def _edge_name(model, key) -> str:
-    """An edge between two cells (or two corners), as a person reads it."""
-    (r1, c1), (r2, c2) = key
-    return f"{cell_name(r1, c1)} to {cell_name(r2, c2)}"
-
-
-def backend_text(report) -> str:
-    """The status line's backend: ``backend cpsat``, ``backend auto: cpsat`` (the one ``auto``
-    chose), then ``, connectivity flow`` when the model has a connectivity constraint."""
-    chosen = report.result.stats.get("chosen")
-    text = f"backend {report.backend}"
-    if chosen and chosen != report.backend:
-        text += f": {chosen}"
-    if report.connectivity is not None:
-        text += f", connectivity {report.connectivity}"
-    return text
 
 
 def _format_backend(fmt: str):
@@ -308,6 +186,7 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 def _cmd_decode(args) -> int:
     from gridlang.core.errors import BackendError, MapError, read_source
     from gridlang.ir.backend import Result, Status
+    from gridlang.pictures.textdraw import answer_text
     from gridlang.solving.pipeline import Report, load, verify
 
     fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
@@ -347,16 +226,6 @@ def _write_pictures(args, model, solution) -> None:
     from gridlang.pictures.draw import picture
 
     write_canvas(args, picture(model, solution, args.cell))
-
-
-def write_canvas(args, canvas) -> None:
-    """Write a drawing to ``--svg`` and ``--png`` (those given), naming each file on stderr."""
-    from gridlang.pictures.draw import write_picture
-
-    for path, fmt in ((args.svg, "svg"), (args.png, "png")):
-        if path:
-            write_picture(canvas, path, fmt)
-            print(f"wrote {path}", file=sys.stderr)
 
 
 def _image_plugin(args) -> Plugin:
@@ -426,7 +295,7 @@ def _cmd_calibrate_image(args) -> int:
 
 
 def _cmd_compile(args) -> int:
-    from gridlang.ir.model import dump
+    from gridlang.ir.checks import dump
     from gridlang.solving.pipeline import load
 
     model, seconds = load(args.spec, args.map, _params(args))

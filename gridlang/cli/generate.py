@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sys
 
-from gridlang.cli.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
 def size(text: str) -> tuple[int, int]:

@@ -105,3 +105,13 @@ def solver_output_to_stderr(active: bool = True) -> Iterator[None]:
             pass
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def write_canvas(args, canvas) -> None:
+    """Write a drawing to ``--svg`` and ``--png`` (those given), naming each file on stderr."""
+    from gridlang.pictures.draw import write_picture
+
+    for path, fmt in ((args.svg, "svg"), (args.png, "png")):
+        if path:
+            write_picture(canvas, path, fmt)
+            print(f"wrote {path}", file=sys.stderr)

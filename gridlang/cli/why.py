@@ -10,7 +10,7 @@ import json
 import sys
 import time
 
-from gridlang.cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
 def solve_forced(model, backend, options, seconds):
@@ -85,7 +85,7 @@ def write_forced_pictures(args, model, forced) -> None:
     if forced.reason is not None:
         print(f"note: no forced cells to draw: {forced.reason}", file=sys.stderr)
         return
-    from gridlang.cli.commands import write_canvas
+    from gridlang.cli.outputs import write_canvas
     from gridlang.why.render import forced_picture
 
     write_canvas(args, forced_picture(model, forced, args.cell))
@@ -99,7 +99,6 @@ def _cmd_hint(args) -> int:
     printed), 2 when the puzzle has no answer, 130 after Ctrl-C; open cells
     (several answers) still exit 0.
     """
-    from gridlang.cli.commands import backend_text
     from gridlang.cli.options import _options, _params, missing_spec
     from gridlang.cli.outputs import solver_output_to_stderr
     from gridlang.core.deadline import Deadline, catch_interrupt
@@ -107,6 +106,7 @@ def _cmd_hint(args) -> int:
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
     from gridlang.pictures.textdraw import answer_text
+    from gridlang.service.text import backend_text
     from gridlang.why import render, solve_hints
 
     if args.spec is None and not args.url:
@@ -142,7 +142,7 @@ def _cmd_hint(args) -> int:
     else:
         print(render.hints_text(model, hints, answer_text))
     if hints is not None and (args.svg or args.png):
-        from gridlang.cli.commands import write_canvas
+        from gridlang.cli.outputs import write_canvas
 
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:

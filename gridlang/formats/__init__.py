@@ -1,1 +1,1 @@
-"""Input and output formats: map files, layers, parameters, puzz.link URLs, answer files and screenshots."""
+"""Input formats: map files, layers, parameters, puzz.link URLs, screenshots, and the shipped specs and maps found by name."""

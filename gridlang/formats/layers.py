@@ -41,7 +41,6 @@ from gridlang.core.grid import Token
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.formats.mapdata import (
     COMMENT,
-    GRID_MARKER,
     HEADER_LINE,
     MapData,
     grid_start,

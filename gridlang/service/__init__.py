@@ -1,1 +1,1 @@
-"""The one way in: what every front end asks for and reads back (reports, their JSON and schemas, the shipped catalogue)."""
+"""What every front end reads back: a report as text and as JSON, an error as a record, the schemas, the exit codes."""

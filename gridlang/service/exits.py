@@ -1,4 +1,4 @@
-"""The command line's exit codes."""
+"""The exit codes of a report: what each front end ends with (the command line as its exit status)."""
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1

@@ -6,11 +6,13 @@ that a solve printing ``--json`` does not import the Python API.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gridlang.ir.solution import differing
 from gridlang.plugins import find_plugin
-from gridlang.solving.pipeline import Report
+
+if TYPE_CHECKING:
+    from gridlang.solving.pipeline import Report
 
 
 def report_json(report: Report, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
@@ -97,3 +99,47 @@ def _where(model, key) -> list:
     if isinstance(key, tuple):
         return [list(end) for end in key]
     return list(model.grid.cell(key))
+
+
+def timeout_json(spec: str, map: str, backend: str, deadline, reason: str) -> dict:
+    """What ``solve --json`` prints when the time or memory limit ran out before there was a model.
+
+    Args:
+        spec: the spec as named on the command line.
+        map: the map as named.
+        backend: the backend asked for.
+        deadline: the command's :class:`~gridlang.core.deadline.Deadline`.
+        reason: why (``"the time limit ran out while the model was compiled"``).
+    """
+    return {"spec": spec, "map": map, "status": "UNKNOWN", "objective": None, "bound": None, "verified": False,
+            "decisions": None, "unique": None, "backend": backend,
+            "seconds": {"total": round(deadline.elapsed(), 4)}, "stats": {"reason": reason}}
+
+
+def error_json(error: BaseException, exit_code: int) -> dict[str, Any]:
+    """What a command given ``--json`` prints when it cannot do its work: one JSON object
+    (schema ``error``, :mod:`gridlang.service.schemas`) with the status ``ERROR``, the exit
+    status, the text the command line prints, and each error with its place.
+
+    Args:
+        error: a :class:`~gridlang.core.errors.GridlangError` (several when it is a
+            ``MultipleErrors``), or another exception, reported by its text alone.
+        exit_code: the command's exit status.
+    """
+    from gridlang.core.errors import GridlangError, MultipleErrors
+
+    if isinstance(error, MultipleErrors):
+        errors = list(error.errors)
+    else:
+        errors = [error]
+    located = []
+    for e in errors:
+        span = getattr(e, "span", None) if isinstance(e, GridlangError) else None
+        located.append({"kind": e.kind if isinstance(e, GridlangError) else "error",
+                        "message": e.message if isinstance(e, GridlangError) else str(error),
+                        "file": span.file if span is not None else None,
+                        "line": span.line if span is not None else None,
+                        "column": span.column if span is not None else None,
+                        "end_column": span.end_column if span is not None else None})
+    text = error.render() if isinstance(error, GridlangError) else f"error: {error}"
+    return {"status": "ERROR", "exit": exit_code, "message": text, "errors": located}

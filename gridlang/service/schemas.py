@@ -20,15 +20,15 @@ import json
 from importlib import resources
 from typing import Any
 
-NAMES = ("solve", "batch", "bench", "hint", "generate")
-"""The records that have a schema."""
+NAMES = ("solve", "batch", "bench", "hint", "generate", "error")
+"""The records that have a schema (``error``: what a command given ``--json`` prints when it cannot do its work)."""
 
 
 def schema(name: str) -> dict[str, Any]:
     """The schema of a record, as a dict.
 
     Args:
-        name: ``solve``, ``batch``, ``bench``, ``hint`` or ``generate``.
+        name: ``solve``, ``batch``, ``bench``, ``hint``, ``generate`` or ``error``.
 
     Raises:
         KeyError: no schema of that name.
@@ -43,7 +43,7 @@ def validator(name: str):
     """A :mod:`jsonschema` validator of a record, the other schemas registered for its references.
 
     Args:
-        name: ``solve``, ``batch``, ``bench``, ``hint`` or ``generate``.
+        name: ``solve``, ``batch``, ``bench``, ``hint``, ``generate`` or ``error``.
 
     Returns:
         A ``jsonschema.Draft202012Validator``; ``validator("solve").validate(record)``

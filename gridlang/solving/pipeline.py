@@ -1,7 +1,7 @@
 """The main job: spec + map -> model -> backend -> decoded, verified answer.
 
 :func:`solve` runs every phase, times each, and re-checks every answer twice:
-against the IR (:func:`gridlang.ir.model.violations`, which catches a solver that
+against the IR (:func:`gridlang.ir.checks.violations`, which catches a solver that
 returns what its own model forbids) and against the puzzle's rules
 (:mod:`gridlang.plugins`, which catches an encoding that says something
 other than the rules). Any failure raises
@@ -23,6 +23,7 @@ from gridlang.formats.maps import MapData, build_grid, check_variant, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
 from gridlang.ir.backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
+from gridlang.ir.checks import broken_constraints
 from gridlang.ir.model import (
     Assignment,
     Clause,
@@ -32,7 +33,6 @@ from gridlang.ir.model import (
     GraphConnected,
     Linear,
     Model,
-    broken_constraints,
 )
 from gridlang.ir.solution import Solution, blocking_clause, decode
 from gridlang.language import ast
@@ -162,7 +162,7 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None,
            answer: str = "the solver's answer") -> tuple[Solution, Verdict | None]:
     """Check an assignment three ways: the IR, the spec's own rules, the puzzle's published rules.
 
-    1. :func:`gridlang.ir.model.violations`: the solver answered its own model.
+    1. :func:`gridlang.ir.checks.violations`: the solver answered its own model.
     2. :mod:`gridlang.interpreter`: every rule of the spec, evaluated from
        the AST by sets and BFS, holds, and the spec's objective equals the
        model's (a compiler or encoding mistake shows here). Skipped for a
@@ -380,7 +380,7 @@ def first_answer(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpt
 
 CHECK_SECONDS_PER_ITEM = 3e-6
 """Seconds to finish with one answer, per variable, constraint and literal of the model:
-the cut loop's repair, the backend's own check (:func:`gridlang.ir.model.violations`) and
+the cut loop's repair, the backend's own check (:func:`gridlang.ir.checks.violations`) and
 :func:`verify`. Measured on the near-empty 40x1000 map (about 870,000 items) on the
 shared 2-core machine under a load of 8: 0.55, 0.75 and 0.73 s."""
 

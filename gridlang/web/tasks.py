@@ -77,12 +77,12 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     Raises:
         GridlangError: bad input, located; a failed verification.
     """
-    from gridlang.cli.commands import report_text, status_line, timeout_json
-    from gridlang.cli.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
     from gridlang.core.deadline import BuildTimeout
     from gridlang.core.memory import watch
     from gridlang.ir.backend import SolveOptions, Status
-    from gridlang.service.json_report import report_json
+    from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+    from gridlang.service.json_report import report_json, timeout_json
+    from gridlang.service.text import report_text, status_line
     from gridlang.solving.pipeline import load_checked, solve_model
 
     deadline = ctx.deadline(problem.time_limit)

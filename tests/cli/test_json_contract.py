@@ -168,3 +168,46 @@ def test_a_solver_log_asked_for_goes_to_stderr_and_json_stays_one_document():
     answer = json.loads(done.stdout)
     assert (answer["status"], answer["verified_score"]) == ("OPTIMAL", 66)
     assert "Starting CP-SAT solver" in done.stderr and "CpSolverResponse summary" in done.stderr
+
+
+# With --json an error is a report too: a script gets the status, the sentence and its place -----------------
+
+
+def test_a_spec_error_under_json_is_a_located_error_record(tmp_path, capsys):
+    spec = tmp_path / "bad.grid"
+    spec.write_text("tile a '.'\ndecide x: bool on a\nrequire count(y) == 1\n", encoding="utf-8")
+    puzzle = tmp_path / "m.txt"
+    puzzle.write_text("..\n..\n", encoding="utf-8")
+    record = solve([spec, "--map", puzzle], capsys, expect=1)
+    validator("error").validate(record)
+    assert record["status"] == "ERROR" and record["exit"] == 1
+    assert record["errors"] == [{"kind": "error", "message": "unknown name 'y'", "file": str(spec), "line": 3,
+                                 "column": 15, "end_column": 16}]
+    assert record["message"].startswith(f"{spec}:3:15: error: unknown name 'y'\n")
+
+
+def test_an_unknown_genre_under_json_names_its_place_in_the_url(capsys):
+    record = solve(["--url", "https://puzz.link/p?nosuchgenre/5/5/g5k"], capsys, expect=1)
+    validator("error").validate(record)
+    (error,) = record["errors"]
+    assert error["file"] == "--url" and (error["line"], error["column"]) == (1, 21)
+    assert error["message"].startswith("unknown genre 'nosuchgenre'")
+
+
+def test_several_errors_under_json_are_each_in_the_record(tmp_path, capsys):
+    spec = tmp_path / "two.grid"
+    spec.write_text("tile a '.'\ndecide x: bool on a\nrequire count(y) == 1\nrequire count(z) == 1\n",
+                    encoding="utf-8")
+    puzzle = tmp_path / "m.txt"
+    puzzle.write_text("..\n", encoding="utf-8")
+    record = solve([spec, "--map", puzzle], capsys, expect=1)
+    assert [(e["line"], e["message"]) for e in record["errors"]] == [(3, "unknown name 'y'"),
+                                                                      (4, "unknown name 'z'")]
+
+
+def test_without_json_an_error_leaves_standard_output_empty(tmp_path, capsys):
+    spec = tmp_path / "bad.grid"
+    spec.write_text("tile a '.'\ndecide x: bool on a\nrequire count(y) == 1\n", encoding="utf-8")
+    assert main(["solve", str(spec), "--map", str(spec)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "unknown name 'y'" in captured.err
