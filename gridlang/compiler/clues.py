@@ -29,6 +29,7 @@ from __future__ import annotations
 from gridlang.core.clues import Clue, read_clue, why_no_value
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.language import ast
+from gridlang.language.constructs import construct_of
 
 
 class ClueLowering:
@@ -121,6 +122,9 @@ class ClueLowering:
 
     def known(self, e) -> bool:
         """``N is known``: every number, list and arrow N reads from map cells holds no ``?``."""
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.known(self.known, e)
         if isinstance(e, ast.Value):
             return all(self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
                        for i, v in self.members(e.operand).items() if v is True)

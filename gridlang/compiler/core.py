@@ -12,13 +12,13 @@ package's docstring (:mod:`gridlang.compiler`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Union
 
 from gridlang.compiler.blocks import BlockLowering
 from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics, show_set
 from gridlang.compiler.edges import EdgeLowering
 from gridlang.compiler.formulas import FormulaLowering
+from gridlang.compiler.literals import CellValue, negated, tautology, unit, unit_clause
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
@@ -30,11 +30,8 @@ from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, S
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.checker.blocks import runs_side
+from gridlang.language.constructs import construct_of
 from gridlang.language.equivalence import is_condition
-
-CellValue = Union[bool, int]
-"""Per-cell value of a cell-set expression: a constant or a literal."""
-
 
 TICK = 0xFFF
 """The compiler reads its budget (:meth:`_Compiler.tick`) every ``TICK + 1``
@@ -360,7 +357,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         b = self.members(st.right, set(a))
         for i in sorted(a):
             if i in b:
-                self.clause([_neg(a[i]), _neg(b[i])], st.span)
+                self.clause([negated(a[i]), negated(b[i])], st.span)
 
     def subset(self, st: ast.Subset) -> None:
         a = self.members(st.left)
@@ -371,7 +368,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             if x is True and y is False:
                 errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
             elif y is not True:
-                self.clause([_neg(x), y], st.span)
+                self.clause([negated(x), y], st.span)
         raise_all(errors)
 
 
@@ -407,7 +404,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 return [c for p in parts for c in p]
             out = [frozenset()]
             for p in parts:
-                out = [a | b for a in out for b in p if not _tautology(a | b)]
+                out = [a | b for a in out for b in p if not tautology(a | b)]
                 if len(out) > 10000:
                     raise SemanticError("this pair formula expands to more than 10000 clauses; simplify it",
                                         f.span, source=self.spec.source)
@@ -416,7 +413,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             name = f.ref.name.id
             if name not in cache:
                 cache[name] = self.cells(f.ref.name)
-            return _unit(cache[name][self.env[f.ref.cell.id]], positive)
+            return unit(cache[name][self.env[f.ref.cell.id]], positive)
         if isinstance(f, ast.PEq):
             left = self.at_cell(f.left)
             if isinstance(f.right, ast.CellRef):
@@ -428,10 +425,10 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 out = []
                 for value in dict.fromkeys(list(left) + list(right)):
                     x, y = left.get(value, False), right.get(value, False)
-                    out += _unit_clause([_neg(x), y]) + _unit_clause([x, _neg(y)])
+                    out += unit_clause([negated(x), y]) + unit_clause([x, negated(y)])
                 return out
             value = self.resolve_value(f.left.name.id, f.right, None)
-            return _unit(left.get(value, False), positive)
+            return unit(left.get(value, False), positive)
         raise TypeError(f"unknown formula node {f!r}")
 
     def at_cell(self, ref: ast.CellRef) -> dict[object, CellValue]:
@@ -626,6 +623,9 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 if c:
                     coef[v] = coef.get(v, 0) + scale * factor * c
             return scale * factor * const
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.linear(self._linear, e, scale, coef, self.spec.source)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     @staticmethod
@@ -648,35 +648,3 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         except SemanticError:
             return None
         return None if any(probe.values()) else value
-
-
-def _neg(v: CellValue) -> CellValue:
-    if v is True:
-        return False
-    if v is False:
-        return True
-    return -v
-
-
-def _tautology(clause: frozenset[int]) -> bool:
-    return any(-l in clause for l in clause)
-
-
-def _unit(v: CellValue, positive: bool) -> list[frozenset[int]]:
-    """The clause set of one literal (or of its negation)."""
-    v = v if positive else _neg(v)
-    if v is True:
-        return []
-    if v is False:
-        return [frozenset()]
-    return [frozenset((v,))]
-
-
-def _unit_clause(values: list[CellValue]) -> list[frozenset[int]]:
-    """The clause set of one disjunction of cell values."""
-    if any(v is True for v in values):
-        return []
-    clause = frozenset(v for v in values if v is not False)
-    return [] if _tautology(clause) else [clause]
-
-

@@ -14,6 +14,7 @@ from gridlang.core.clues import read_clue, why_no_value
 from gridlang.core.errors import SemanticError
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
+from gridlang.language.constructs import construct_of
 
 _STEPS = {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}
 
@@ -85,6 +86,9 @@ class ClueMeanings:
 
     def is_known(self, e) -> bool:
         """``N is known``: no ``?`` in what N reads from the map (an arrow present, for a direction)."""
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.known(self.is_known, e)
         if isinstance(e, ast.Value):
             return all(self.tile_values[i] is not None for i in self.cells(e.operand))
         if isinstance(e, (ast.Part, ast.ValuesOf, ast.DirectionOf)):

@@ -15,6 +15,7 @@ from gridlang.core.shapes import polyominoes
 from gridlang.interpreter.graph import components
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
+from gridlang.language.constructs import construct_of
 from gridlang.language.equivalence import is_condition, is_number
 
 
@@ -156,6 +157,9 @@ class Expressions:
             return self.number(e.left) * self.number(e.right)
         if isinstance(e, ast.Neg):
             return -self.number(e.operand)
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.number(self.number, e, self.spec.source)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     def holds(self, f: ast.Expr) -> bool:
@@ -367,6 +371,9 @@ def _counted(e) -> list:
         return _counted(e.left) + _counted(e.right)
     if isinstance(e, ast.Neg):
         return _counted(e.operand)
+    construct = construct_of(e)
+    if construct is not None:
+        return [c for child in construct.children(e) for c in _counted(child)]
     return []
 
 

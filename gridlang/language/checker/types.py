@@ -7,6 +7,7 @@ from gridlang.language.checker.blocks import BLOCK_NODES, BlockTypes, runs_side
 from gridlang.language.checker.constructs import CONSTRUCT_NODES, ConstructTypes
 from gridlang.language.checker.edges import EDGE_NODES, EdgeTypes
 from gridlang.language.checker.symbols import Type
+from gridlang.language.constructs import construct_of
 
 
 class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
@@ -442,6 +443,9 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
         if isinstance(e, ast.TileValue):
             self.error("'value' alone compares a decision with each cell's tile value (D = value)", e.span)
             return None
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.type_of(self, e)
         raise TypeError(f"unknown expression node {e!r}")
 
     def _suggest(self, name: str) -> str:

@@ -256,8 +256,8 @@ def spec_cache_file(path: str, directory: Path) -> Path:
 def _fingerprint() -> tuple:
     """What a cached AST was made with: Python's and gridlang's versions, and
     ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
-    nodes', the errors' and the limits' modules, and of Lark's package, found without
-    importing it."""
+    constructs', the nodes', the errors' and the limits' modules, and of Lark's package,
+    found without importing it."""
     from importlib.util import find_spec
 
     from gridlang import grammars
@@ -267,7 +267,8 @@ def _fingerprint() -> tuple:
     language = here.parent
     core = language.parent / "core"
     files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", core / "errors.py",
-             core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py"))]
+             core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py")),
+             language / "constructs.py", *sorted((language.parent / "constructs").glob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
         files.append(Path(lark.origin))  # the package's __init__.py, which holds its version

@@ -9,6 +9,7 @@ from lark import Token, v_args
 from gridlang.core.errors import GridSyntaxError, Span
 from gridlang.core.limits import MAX_SET_SIZE, check_int
 from gridlang.language import ast
+from gridlang.language.constructs import rule as construct_rule
 from gridlang.language.parser.formats import FormatMixin
 
 
@@ -66,6 +67,13 @@ class _ToAst(FormatMixin):
 
     def sp(self, x) -> Span:
         return _span(self.path, x)
+
+    def __default__(self, data, children, meta):
+        """A rule no method here builds: a construct's (:mod:`gridlang.language.constructs`)."""
+        build = construct_rule(data)
+        if build is not None:
+            return build(self, meta, children)
+        return super().__default__(data, children, meta)
 
     def integer(self, tok: Token) -> int:
         """An integer literal, within :data:`~gridlang.core.limits.MAX_INT`."""
