@@ -19,6 +19,10 @@ on a line of its own; the first says what the block is:
     pictures it writes.
 ``file PATH``
     the text of a file of the repository, in a code block.
+``packages PICTURE``
+    the map of the house: a table of gridlang's packages, each with its job
+    and the packages it imports, and their graph drawn to ``PICTURE``
+    (``docs/packages.py``).
 ``genres NAME...``
     a table of genres: each spec's ``puzzle`` name (a link to its section),
     its lines of rules (neither blank, a comment, a ``draw`` nor the URL ``format``), its ``decide``
@@ -38,6 +42,7 @@ written again; a second run writes the same bytes.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import re
@@ -50,13 +55,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "docs/gallery.md", "docs/why.md")
+DOCS = ("README.md", "docs/gallery.md", "docs/why.md", "docs/architecture.md")
 """The files with generated blocks, from the repository's root."""
 
 COMMAND = "python docs/generate.py"
 START = re.compile(r"^<!-- generated: (?P<kind>[a-z]+) (?P<args>.+?) -->$", re.M)
 END = "<!-- generated: end -->"
-KINDS = ("run", "draw", "file", "genres")
+KINDS = ("run", "draw", "file", "genres", "packages")
 SECONDS = re.compile(r"\b\d+\.\d+ s\b")
 PICTURE_FLAGS = ("--png", "--svg")
 TIMEOUT = 300.0
@@ -77,7 +82,7 @@ class Block:
     Attributes:
         doc: the file, from the repository's root.
         line: the 1-based line of its first comment.
-        kind: ``run``, ``draw``, ``file`` or ``genres``.
+        kind: ``run``, ``draw``, ``file``, ``genres`` or ``packages``.
         args: what follows the kind in the comment.
         start: offset of the block's text (after the first comment's line).
         end: offset of the second comment.
@@ -211,7 +216,21 @@ def render(block: Block, runs: dict[str, Run], root: Path = ROOT) -> str:
         if not path.is_file():
             raise DocsError(f"{block.where}: no file {block.args}")
         return code(path.read_text(encoding="utf-8").splitlines(), block.old)
+    if block.kind == "packages":
+        return house(root)[0]
     return genres_table(block.args.split(), root)
+
+
+@functools.lru_cache(maxsize=2)
+def house(root: Path = ROOT) -> tuple[str, bytes]:
+    """The ``packages`` block's table and picture (``docs/packages.py``)."""
+    sys.path.insert(0, str(root / "docs"))
+    try:
+        import packages
+    finally:
+        sys.path.pop(0)
+    graph, order = packages.edges(), packages.layers(root)
+    return packages.table(graph, order), packages.picture(graph, order)
 
 
 def masked(text: str) -> str:
@@ -279,7 +298,9 @@ def generate(check: bool = False, root: Path = ROOT, docs: tuple[str, ...] = DOC
                 stale.append(f"{block.where}: {block.kind} {block.args}")
             parts += [text[at:block.start], new]
             at = block.end
-            for name, data in (runs[block.args].pictures.items() if block.kind in ("run", "draw") else ()):
+            drawn = (runs[block.args].pictures if block.kind in ("run", "draw")
+                     else {block.args: house(root)[1]} if block.kind == "packages" else {})
+            for name, data in drawn.items():
                 target = root / name
                 if os.path.relpath(target, (root / doc).parent) not in text and name not in text:
                     stale.append(f"{block.where}: {name} is drawn but the page does not show it")
