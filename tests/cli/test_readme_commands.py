@@ -26,12 +26,24 @@ PLACEHOLDERS = ("SPEC", "MAP", "screenshot.png", "RESULTS", "FIGURE")
 
 
 def command_lines() -> list[str]:
-    """The README's ``gridlang`` command lines, comments after ``#`` dropped, in order."""
-    lines = []
+    """The README's ``gridlang`` command lines, comments after ``#`` dropped, in order. In a code
+    block that shows a session (``$ CMD`` and what it prints), only the ``$`` lines are commands."""
+    blocks: list[list[str]] = []
+    previous_indented = False
     for line in (REPO / "README.md").read_text(encoding="utf-8").splitlines():
-        m = re.match(r"^    (?:\$ )?(gridlang .*)$", line)
-        if m:
-            lines.append(re.sub(r"\s+#.*$", "", m.group(1)).strip())
+        indented = line.startswith("    ") or (previous_indented and not line.strip())
+        if indented and not previous_indented:
+            blocks.append([])
+        if indented and line.strip():
+            blocks[-1].append(line[4:])
+        previous_indented = indented
+    lines = []
+    for block in blocks:
+        session = any(x.startswith("$ ") for x in block)
+        for x in block:
+            command = x[2:] if x.startswith("$ ") else None if session else x
+            if command is not None and command.startswith("gridlang "):
+                lines.append(re.sub(r"\s+#.*$", "", command).strip())
     return lines
 
 
