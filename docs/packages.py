@@ -60,7 +60,7 @@ def whole_package(into: Path) -> Path:
     if installed is not None and (installed / "exporters" / "__init__.py").is_file():
         return installed.parent
     target = into / "gridlang"
-    shutil.copytree(ROOT / "gridlang", target, ignore=shutil.ignore_patterns("__pycache__", "static", "data"))
+    shutil.copytree(ROOT / "gridlang", target, ignore=shutil.ignore_patterns("__pycache__", "static", "*.json"))
     for name in ("exporters", "grammars", "puzzles"):
         shutil.copytree(ROOT / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.txt", "*.json"))
     return into

@@ -1,0 +1,1 @@
+"""The language's grammar (``gridlang.lark``, read by Lark), installed as ``gridlang.grammars``."""
