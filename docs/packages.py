@@ -116,8 +116,9 @@ def layers(root: Path = ROOT) -> list[list[str]]:
 def job(package: str) -> str:
     """The first sentence of a package's docstring (read from its file, not imported)."""
     parts = package.split(".")
-    base = ROOT / ("exporters" if parts[1:2] == ["exporters"] else "gridlang")
-    path = base.joinpath(*parts[2 if parts[1:2] == ["exporters"] else 1:], "__init__.py")
+    top = parts[1] if len(parts) > 1 and parts[1] in ("exporters", "grammars", "puzzles") else None
+    base = ROOT / top if top else ROOT / "gridlang"
+    path = base.joinpath(*parts[2 if top else 1:], "__init__.py")
     if not path.is_file():
         return ""
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
