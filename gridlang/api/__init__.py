@@ -25,11 +25,12 @@ from gridlang.api.result import SolveResult, result_of
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
 from gridlang.formats import catalog
-from gridlang.formats.maps import MapData, parse_map, read_map
+from gridlang.formats.maps import MapData
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, get_backend
 from gridlang.ir.model import Model
 from gridlang.plugins import find_plugin
 from gridlang.service.json_report import report_json
+from gridlang.service.solve import Request, compile_request, read
 from gridlang.solving.pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
 from gridlang.solving.spec import Spec, bundled, load_spec
 
@@ -61,20 +62,6 @@ def bundled_maps(under: str | None = None) -> tuple[str, ...]:
         under: only a genre's instances (``nurikabe``, ``snake_eggs``), or None for all.
     """
     return catalog.map_names(under)
-
-
-def read(spec: Spec, map: str | Path | MapData) -> MapData:
-    """A map for ``spec``: a file path, the map's text (any string holding a
-    line break), or an already read :class:`MapData`.
-
-    Raises:
-        MapError: the map cannot be read (located).
-    """
-    if isinstance(map, MapData):
-        return map
-    if isinstance(map, str) and "\n" in map:
-        return parse_map(map, "<map>", spec.puzzle, spec=spec.ast)
-    return read_map(map, spec.puzzle, spec=spec.ast)
 
 
 def solve(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
@@ -376,15 +363,9 @@ def _model(spec, map, url, time_limit, params, settings, connectivity, workers, 
                            extra=dict(settings or {}))
     options.deadline = deadline if deadline is not None else Deadline(time_limit, start=start)
     text_params = {k: _param_text(v) for k, v in (params or {}).items()}
-    if url is not None:
-        from gridlang.solving.pipeline import compile_url
-
-        model, seconds = compile_url(url, spec.path if isinstance(spec, Spec) else spec, text_params)
-        return model, seconds, options
-    if not isinstance(spec, Spec):
+    if url is None and not isinstance(spec, Spec):
         spec = load_spec(spec)
-    model, seconds = load_checked(spec.ast, spec.symbols, read(spec, map), text_params)
-    seconds["parse"] = seconds.pop("read")
+    model, seconds = compile_request(Request(spec=spec, map=map, url=url, params=text_params, options=options))
     return model, seconds, options
 
 

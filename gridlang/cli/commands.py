@@ -39,8 +39,9 @@ def _cmd_solve(args) -> int:
     from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
+    from gridlang.service.solve import Request, compile_request
     from gridlang.service.text import report_text
-    from gridlang.solving.pipeline import solve
+    from gridlang.solving.pipeline import solve_model
 
     if args.spec is None and not args.url:
         raise missing_spec()
@@ -64,22 +65,20 @@ def _cmd_solve(args) -> int:
             args.map = args.image
         forced = explanation = None
         try:
-            if args.url:
-                from gridlang.solving.pipeline import compile_url, solve_model
-
-                before = options.deadline.elapsed()  # start-up, as in pipeline.solve
-                model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
-                seconds["startup"] = before
-                args.spec, args.map = model.info["spec"], args.url
+            if args.forced and not args.url:
+                report, forced = load_and_solve_forced(args, options, data)
+            else:
+                # The URL-or-map choice and the seconds of each phase are the service's.
+                request = Request(spec=args.spec, map=None if args.url else data if data is not None else args.map,
+                                  url=args.url or None, params=_params(args), backend=args.backend, options=options,
+                                  count=args.count, unique=args.unique, startup=True)
+                model, seconds = compile_request(request)
+                if args.url:
+                    args.spec, args.map = model.info["spec"], args.url
                 if args.forced:
                     report, forced = solve_forced(model, args.backend, options, seconds)
                 else:
                     report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
-            elif args.forced:
-                report, forced = load_and_solve_forced(args, options, data)
-            else:
-                report = solve(args.spec, args.map, _params(args), args.backend, options,
-                               count=args.count, unique=args.unique, map_data=data)
         except BuildTimeout:
             if args.url:
                 args.map = args.url

@@ -38,7 +38,6 @@ its evaluation share no code):
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any, Callable, Iterator
 
 PACKAGE = "gridlang.constructs"
@@ -116,16 +115,25 @@ def load() -> None:
     if _LOADED:
         return
     _LOADED = True
+    import pkgutil  # only when a construct is met: a spec of the core language never loads the folder
+
     package = importlib.import_module(PACKAGE)
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         importlib.import_module(f"{PACKAGE}.{info.name}")
 
 
 def construct_of(e) -> Construct | None:
-    """The construct that owns the node ``e``, or None for a node of the core language."""
+    """The construct that owns the node ``e``, or None for a node of the core language.
+
+    A node of the core language is told by its class's module alone, so that asking
+    about it never loads the constructs: a node of a construct exists only once its
+    module has been imported (by the parser, or by unpickling a cached spec)."""
+    cls = type(e)
+    if not cls.__module__.startswith(PACKAGE + "."):
+        return None
     if not _LOADED:
         load()
-    return _BY_NODE.get(type(e))
+    return _BY_NODE.get(cls)
 
 
 def rule(name: str) -> Callable[[Any, Any, list], Any] | None:

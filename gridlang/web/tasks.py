@@ -9,11 +9,11 @@ to the server as it is; a :class:`~gridlang.core.errors.GridlangError` goes back
 as the command line's located message.
 
 A solve is the command line's: the spec and map read by gridlang's
-readers, compiled under the deadline (:func:`gridlang.solving.pipeline.load_checked`),
+readers, compiled under the deadline (:func:`gridlang.service.solve.compile_request`),
 solved and verified by :func:`gridlang.solving.pipeline.solve_model` under the
 deadline and the memory limit (the estimate up front and the watchdog of
 :func:`gridlang.core.memory.watch`), and reported by
-:func:`gridlang.api.report_json`: the object ``gridlang solve --json``
+:func:`gridlang.service.json_report.report_json`: the object ``gridlang solve --json``
 prints. No solving logic lives here.
 """
 
@@ -46,6 +46,7 @@ def warm() -> None:
     solver libraries of the default backend's choices, the drawing."""
     import gridlang.api  # noqa: F401
     import gridlang.pictures.draw  # noqa: F401
+    import gridlang.service.solve  # noqa: F401
     import gridlang.solving.pipeline  # noqa: F401
 
     for module in ("ortools.sat.python.cp_model", "clingo", "gridlang.exporters.cpsat.backend", "gridlang.exporters.asp.backend"):
@@ -82,8 +83,10 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     from gridlang.ir.backend import SolveOptions, Status
     from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
     from gridlang.service.json_report import report_json, timeout_json
+    from gridlang.service.solve import Request, compile_request
     from gridlang.service.text import report_text, status_line
-    from gridlang.solving.pipeline import load_checked, solve_model
+    from gridlang.solving.pipeline import solve_model
+    from gridlang.solving.spec import Spec
 
     deadline = ctx.deadline(problem.time_limit)
     options = SolveOptions(time_limit=problem.time_limit, deadline=deadline, memory_limit=memory_limit)
@@ -92,7 +95,8 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
         loaded = load(problem)
         ctx.progress(phase="compiling")
         try:
-            model, seconds = load_checked(loaded.tree, loaded.symbols, loaded.data, problem.params, deadline)
+            model, seconds = compile_request(Request(spec=Spec(loaded.spec_name, loaded.tree, loaded.symbols),
+                                                     map=loaded.data, params=problem.params, options=options))
         except BuildTimeout:
             record = timeout_json(loaded.spec_name, loaded.map_name, problem.backend, deadline,
                                   f"{deadline.cause()} while the model was compiled")
@@ -100,8 +104,7 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
             line = f"status UNKNOWN   backend {problem.backend}"
             return {"json": record, "exit": EXIT_INTERRUPTED if stopped else EXIT_NO_SOLUTION,
                     "text": f"{line}\nno solution found: {record['stats']['reason']}", "status_line": line}
-        seconds.pop("read")
-        seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
+        seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]  # the spec and the map read here too
         seconds["startup"] = 0.0  # the worker started before the request: what is left is the library's import
         ctx.progress(phase="solving")
         report = solve_model(model, problem.backend, options, None, problem.unique, seconds)
