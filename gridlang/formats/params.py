@@ -16,7 +16,7 @@ is the T tetromino), kept in order, a shape listed twice counting twice.
 from __future__ import annotations
 
 from gridlang.core.errors import GridlangError, ParamError, Span, raise_all
-from gridlang.formats.maps import MapData
+from gridlang.formats.mapdata import MapData
 from gridlang.language.checker import Symbols
 from gridlang.language.values import parse_value
 

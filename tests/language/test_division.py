@@ -10,7 +10,7 @@ from horse_data import REPO  # noqa: F401 - the tests' path
 import gridlang
 from gridlang.cli import main
 from gridlang.core.errors import SemanticError
-from gridlang.language.constructs import constructs, construct_of
+from gridlang.language.constructs import construct_of, constructs
 
 HALF = """puzzle "half"
 tile blank '.'

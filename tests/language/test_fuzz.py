@@ -34,7 +34,8 @@ from gridlang.formats.maps import build_grid, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
 from gridlang.language.checker import check
-from gridlang.language.parser import build_parser, grammar_text, parse_spec
+from gridlang.language.parser import parse_spec
+from gridlang.language.parser.grammar import build_parser, grammar_text
 
 QUICK = settings(max_examples=100, derandomize=True, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

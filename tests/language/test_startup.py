@@ -14,7 +14,8 @@ import pytest
 from horse_data import REPO
 
 from gridlang.language import parser
-from gridlang.language.parser import build_parser, cache_dir, cache_file, grammar_text
+from gridlang.language.parser import cache_dir
+from gridlang.language.parser.grammar import build_parser, cache_file, grammar_text
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 

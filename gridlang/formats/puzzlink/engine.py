@@ -1,7 +1,7 @@
 """A spec's ``format puzzlink`` run both ways: a URL's body into a text map, a map into a URL.
 
 The items of the format run in order, each reading (or writing) its part
-of the body with a shared encoding (:func:`gridlang.language.encodings.table.encodings`),
+of the body with a shared encoding (:func:`gridlang.language.encodings.known.encodings`),
 as pzprjs's ``decodePzpr`` runs its decoders. Rules of the body that every
 format shares:
 
@@ -31,8 +31,9 @@ from gridlang.core.nodes import field, node
 from gridlang.formats.puzzlink.text import document, grid_text, rooms_text
 from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
+from gridlang.language.encodings.known import encodings
 from gridlang.language.encodings.placement import NOT_MINE, Placement
-from gridlang.language.encodings.table import CELL_PLACES, Part, Unwritable, encodings
+from gridlang.language.encodings.table import CELL_PLACES, Part, Unwritable
 from gridlang.language.encodings.url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")

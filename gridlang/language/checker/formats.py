@@ -46,7 +46,7 @@ class _FormatCheck:
         self.checker.error(message, span)
 
     def run(self) -> None:
-        from gridlang.language.encodings.table import encodings
+        from gridlang.language.encodings.known import encodings
 
         self.encodings = encodings()
         names: set[str] = set()

@@ -39,7 +39,7 @@ class Placement:
     """
 
     def __init__(self, mapping: dict, symbols, encoding: str = ""):
-        from gridlang.language.encodings.table import encodings
+        from gridlang.language.encodings.known import encodings
 
         self.symbols = symbols
         self.tiles = symbols.tiles

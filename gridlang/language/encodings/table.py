@@ -27,8 +27,6 @@ a parameter's name
 
 from __future__ import annotations
 
-import functools
-
 from gridlang.core.nodes import field, node
 from gridlang.language.encodings.body import Body, Value
 
@@ -112,15 +110,3 @@ class Encoding:
             Unwritable: a value this encoding cannot write.
         """
         raise NotImplementedError
-
-
-@functools.lru_cache(maxsize=1)
-def encodings() -> dict[str, Encoding]:
-    """Every shared encoding, by its name in a spec."""
-    from gridlang.language.encodings import banks, bits, clues, numbers
-
-    table: dict[str, Encoding] = {}
-    for module in (numbers, clues, bits, banks):
-        for enc in module.ENCODINGS:
-            table[enc.name] = enc
-    return table
