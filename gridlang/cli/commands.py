@@ -167,7 +167,7 @@ def _cmd_export(args) -> int:
 
 def _export_url(args) -> int:
     """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
-    from gridlang.formats.puzzlink import encode_map
+    from gridlang.formats.maps import encode_map
 
     url = encode_map(args.spec, args.map, _params(args))
     if args.output == "-":
@@ -347,7 +347,7 @@ def _claimed_objective(path: str) -> int | None:
             to be exact; located at the value.
     """
     from gridlang.core.errors import load_json, read_source
-    from gridlang.formats.maps import json_key_span
+    from gridlang.formats.textmaps import json_key_span
 
     text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
     record = load_json(text, path, ParamError, "answer")

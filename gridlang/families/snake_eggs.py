@@ -48,7 +48,8 @@ from gridlang.core.errors import MapError, Span, load_json
 from gridlang.core.grid import Grid, cell_name
 from gridlang.core.limits import MAX_CELLS, MAX_COLS, MAX_ROWS
 from gridlang.families.common import pieces, side_neighbours
-from gridlang.formats.maps import MapData, json_item_spans, json_key_span
+from gridlang.formats.maps import MapData
+from gridlang.formats.textmaps import json_item_spans, json_key_span
 from gridlang.ir.solution import Solution
 from gridlang.plugins import Plugin, Verdict
 

@@ -72,8 +72,6 @@ KNOWN_CYCLES = [
     # The compiler's mix-in classes and the modules of its constructs (until each construct is one module):
     ["gridlang.compiler.blocks", "gridlang.compiler.cellsets", "gridlang.compiler.core", "gridlang.compiler.edges",
      "gridlang.compiler.formulas", "gridlang.compiler.pieces", "gridlang.compiler.regions", "gridlang.compiler.tags"],
-    # A map file holding a URL, and a URL's map:
-    ["gridlang.formats.maps", "gridlang.formats.puzzlink"],
 ]
 """The import cycles left, every import counted; each a strongly connected component."""
 

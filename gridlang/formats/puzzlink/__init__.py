@@ -25,7 +25,7 @@ from pathlib import Path
 from gridlang.formats.puzzlink.engine import Decoded, Engine
 from gridlang.language.encodings.url import PuzzLink, UrlError, Where, error, parse_url, url_line
 
-__all__ = ["Decoded", "PuzzLink", "UrlError", "Where", "bundled_spec", "compile_url", "decode", "encode", "encode_map",
+__all__ = ["Decoded", "PuzzLink", "UrlError", "Where", "bundled_spec", "decode", "encode",
            "engine_of", "error", "load_url", "map_from_url", "parse_url", "url_line"]
 
 
@@ -137,7 +137,7 @@ def load_url(url: str, spec=None, where: Where | None = None, name: str | None =
         UrlError: as :func:`decode`.
         GridlangError: the spec cannot be read, or the decoded map is not one of its maps.
     """
-    from gridlang.formats.maps import parse_map
+    from gridlang.formats.textmaps import read_text_map
     from gridlang.language.parser import parse_file
 
     link = parse_url(url, where)
@@ -146,7 +146,7 @@ def load_url(url: str, spec=None, where: Where | None = None, name: str | None =
     path = Path(spec) if spec is not None else Path(reader.path)
     tree = reader if path == Path(reader.path) else parse_file(path)
     puzzle = tree.puzzle.name if tree.puzzle is not None else None
-    data = parse_map(decoded.text, name or f"<{link.pid} from {link.where.path}>", puzzle)
+    data = read_text_map(decoded.text, name or f"<{link.pid} from {link.where.path}>", puzzle)
     return path, decoded, data
 
 
@@ -166,7 +166,7 @@ def map_from_url(text: str, path: str, spec=None, puzzle: str | None = None):
     Raises:
         UrlError: as :func:`decode`, located in the file.
     """
-    from gridlang.formats.maps import parse_map
+    from gridlang.formats.textmaps import read_text_map
 
     found = url_line(text)
     if found is None:
@@ -177,7 +177,7 @@ def map_from_url(text: str, path: str, spec=None, puzzle: str | None = None):
     decoded = engine_of(reader).decode(link)
     if puzzle is None and reader.puzzle is not None:
         puzzle = reader.puzzle.name
-    return parse_map(decoded.text, f"<{link.pid} from {path}>", puzzle)
+    return read_text_map(decoded.text, f"<{link.pid} from {path}>", puzzle)
 
 
 def encode(spec, data, params: dict[str, str] | None = None) -> str:
@@ -216,17 +216,3 @@ def encode(spec, data, params: dict[str, str] | None = None) -> str:
         elif isinstance(param.default, str):
             raw[name] = param.default
     return engine.encode(data, values, raw)
-
-
-def encode_map(spec_path, map_path, params: dict[str, str] | None = None) -> str:
-    """Write a map file as a puzz.link URL through its spec's format (see :func:`encode`).
-
-    Raises:
-        GridlangError: as :func:`encode`, or the map file cannot be read.
-    """
-    from gridlang.formats.maps import read_map
-    from gridlang.language.parser import parse_file
-
-    tree = parse_file(spec_path)
-    data = read_map(map_path, tree.puzzle.name if tree.puzzle else None, spec=tree)
-    return encode(tree, data, params)
