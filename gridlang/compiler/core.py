@@ -24,7 +24,7 @@ from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
 from gridlang.core.grid import Grid
-from gridlang.core.limits import MAX_VARIABLES
+from gridlang.core.limits import BUDGET_TICK, MAX_VARIABLES
 from gridlang.formats.maps import MapData
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
@@ -33,13 +33,9 @@ from gridlang.language.checker.blocks import runs_side
 from gridlang.language.constructs import construct_of
 from gridlang.language.equivalence import is_condition
 
-TICK = 0xFFF
-"""The compiler reads its budget (:meth:`_Compiler.tick`) every ``TICK + 1``
-variables and every ``TICK + 1`` constraints, and at steps that make neither."""
-
 
 class _Constraints(list):
-    """The model's constraints as they are lowered: every :data:`TICK` + 1
+    """The model's constraints as they are lowered: every :data:`~gridlang.core.limits.BUDGET_TICK` + 1
     appended, ``tick`` is called, so that no lowering can grow the model
     without the compiler reading its deadline and its size limits."""
 
@@ -49,7 +45,7 @@ class _Constraints(list):
 
     def append(self, con) -> None:
         super().append(con)
-        if not len(self) & TICK:
+        if not len(self) & BUDGET_TICK:
             self.tick()
 
 
@@ -111,7 +107,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
     def tick(self) -> None:
         """Read the compiler's budget: the size limits, then the deadline.
 
-        Called every :data:`TICK` + 1 variables and constraints (see
+        Called every :data:`~gridlang.core.limits.BUDGET_TICK` + 1 variables and constraints (see
         :class:`_Constraints`) and by the steps that can grow with a domain
         or the grid without making either (every 4,096 placements of a
         shape, every 256 bindings of ``for each``: :meth:`step`). A model
@@ -140,7 +136,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         rowcol = self.grid.cell(cell) if cell is not None else None
         self.variables.append(Var(family, cell, value, rowcol))
         count = len(self.variables)
-        if not count & TICK or count >= MAX_VARIABLES:
+        if not count & BUDGET_TICK or count >= MAX_VARIABLES:
             self.tick()
         return count
 

@@ -39,6 +39,7 @@ import functools
 from typing import Callable, TypeVar
 
 from gridlang.core.grid import cell_name
+from gridlang.core.limits import BUDGET_TICK
 from gridlang.language import ast
 
 F = TypeVar("F", bound=Callable)
@@ -74,9 +75,7 @@ class TaggedConstraints(list):
         self.defining = 0
         self.current: int | None = None
         self.index = {id(st): k for k, st in enumerate(compiler.spec.statements)}
-        from gridlang.compiler.core import TICK  # the compiler's own list reads its budget as often
-
-        self.mask = TICK
+        self.mask = BUDGET_TICK  # as often as the compiler's own list reads its budget
 
     def append(self, con) -> None:
         super().append(con)

@@ -108,3 +108,9 @@ def shorten(digits: str) -> str:
     if len(digits) <= 24:
         return digits
     return f"{digits[:10]}...{digits[-4:]} ({len(digits.lstrip('+-'))} digits)"
+
+
+BUDGET_TICK = 0xFFF
+"""The compiler reads its budget (the deadline and the model's size) every
+``BUDGET_TICK + 1`` variables and every ``BUDGET_TICK + 1`` constraints, and
+at steps that make neither."""
