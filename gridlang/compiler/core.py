@@ -19,6 +19,7 @@ from gridlang.compiler.diagnostics import Diagnostics, show_set
 from gridlang.compiler.edges import EdgeLowering
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.literals import CellValue, negated, tautology, unit, unit_clause
+from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
@@ -30,7 +31,6 @@ from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, S
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.checker.blocks import runs_side
-from gridlang.language.constructs import construct_of
 from gridlang.language.equivalence import is_condition
 
 
@@ -49,7 +49,8 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, ClueLowering, Diagnostics):
+class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, ClueLowering, NumberLowering,
+                Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
@@ -538,109 +539,3 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             self.constraints.append(Clause((-y,) + tuple(lits)))
         self.aux_cache[key] = y
         return y
-
-    def linear(self, e: ast.Expr) -> tuple[tuple[tuple[int, int], ...], int]:
-        """Return ``(((coef, var), ...), constant)`` with positive literals only."""
-        coef: dict[int, int] = {}
-        const = self._linear(e, 1, coef)
-        terms = tuple((c, v) for v, c in sorted(coef.items()) if c)
-        return terms, const
-
-    def _linear(self, e: ast.Expr, scale: int, coef: dict[int, int]) -> int:
-        if isinstance(e, ast.IntLit):
-            return scale * e.value
-        if isinstance(e, ast.Name):
-            if e.id in self.env:
-                return scale * int(self.env[e.id])
-            value = self.params[e.id]
-            return scale * int(value)
-        if isinstance(e, ast.SumOf) and isinstance(e.operand, ast.ValuesOf):
-            return scale * self.list_sum(e.operand)
-        if isinstance(e, ast.SumOf):
-            return scale * sum(self.params[e.operand.id])
-        if isinstance(e, ast.Part):
-            return scale * self.part_value(e)
-        if isinstance(e, (ast.Distance, ast.IndexOf)):
-            return scale * self.geometry(e)
-        if isinstance(e, ast.Count) and isinstance(e.operand, ast.ValuesOf):
-            return scale * len(self.list_values(e.operand))
-        if isinstance(e, ast.At):
-            # an integer decision's value at a cell: sum of v * [D = v] (0 off the grid)
-            p = self.cell_of(e.cell)
-            const = 0
-            for value, lit in ((self.enum_lits[e.name.id][p] or {}) if p is not None else {}).items():
-                const += self._linear_lit(lit, scale * value, coef)
-            return const
-        if isinstance(e, ast.Aggregate):
-            parts = self.over(e, (lambda body: self.lit_of(body)) if e.fn == "count" else
-                              (lambda body: self._linear(body, scale, coef)))
-            if e.fn == "count":
-                return sum(self._linear_lit(lit, scale, coef) for lit in parts)
-            return sum(parts)
-        if isinstance(e, (ast.Count, ast.Value)):
-            const = 0
-            for i, v in sorted(self.members(e.operand).items()):
-                w = 1 if isinstance(e, ast.Count) else self.tile_value(i, e.span)
-                w *= scale
-                if v is False or w == 0:
-                    continue
-                if v is True:
-                    const += w
-                elif v > 0:
-                    coef[v] = coef.get(v, 0) + w
-                else:  # w * (1 - x)
-                    const += w
-                    coef[-v] = coef.get(-v, 0) - w
-            return const
-        if isinstance(e, ast.Degree):
-            return self.degree_terms(e, scale, coef)
-        if isinstance(e, ast.EdgeAt):
-            return self.edge_terms(e, scale, coef)
-        if isinstance(e, ast.Add):
-            return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
-        if isinstance(e, ast.Neg):
-            return self._linear(e.operand, -scale, coef)
-        if isinstance(e, ast.Mul):
-            # Each side once: trying one side as a constant and then evaluating it again doubled the
-            # work at every level of a product, 2**depth in all (51 s for 20 factors).
-            sides = []
-            for side in (e.left, e.right):
-                terms: dict[int, int] = {}
-                sides.append((self._linear(side, 1, terms), terms))
-            (lc, lt), (rc, rt) = sides
-            if not any(lt.values()):
-                factor, const, terms = lc, rc, rt
-            elif not any(rt.values()):
-                factor, const, terms = rc, lc, lt
-            else:
-                raise SemanticError("a product takes a number known before solving on one side", e.span,
-                                    source=self.spec.source)
-            for v, c in terms.items():
-                if c:
-                    coef[v] = coef.get(v, 0) + scale * factor * c
-            return scale * factor * const
-        construct = construct_of(e)
-        if construct is not None:
-            return construct.linear(self._linear, e, scale, coef, self.spec.source)
-        raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
-
-    @staticmethod
-    def _linear_lit(v: CellValue, w: int, coef: dict[int, int]) -> int:
-        """Add ``w * v`` (a constant or literal) to ``coef``; return the constant part."""
-        if v is False or w == 0:
-            return 0
-        if v is True:
-            return w
-        if v > 0:
-            coef[v] = coef.get(v, 0) + w
-            return 0
-        coef[-v] = coef.get(-v, 0) - w
-        return w
-
-    def _constant(self, e: ast.Expr) -> int | None:
-        probe: dict[int, int] = {}
-        try:
-            value = self._linear(e, 1, probe)
-        except SemanticError:
-            return None
-        return None if any(probe.values()) else value

@@ -5,9 +5,7 @@ the independence of the backends and of the front ends) are checked by
 import-linter; the rules it does not state are checked here over grimp's
 graph of the installed package: no import cycle at all, counting every
 import (inside functions too), no private name taken from another package,
-no module over 600 lines, and a root of at most 8 modules. The one long
-module still left is listed (``KNOWN_LONG``): it may not grow, and none may
-join it.
+no module over 600 lines, and a root of at most 8 modules.
 """
 
 from __future__ import annotations
@@ -134,17 +132,11 @@ def test_no_private_name_crosses_a_package(site):
     assert crossings == []
 
 
-KNOWN_LONG = {
-    # Known debt of issue 47, at its length when the house was laid out by stage: it may not
-    # grow, and no module may join it. The compiler's driver goes when each construct is one module.
-    "gridlang.compiler.core": 646,
-}
 
 
 def test_no_module_over_600_lines(site):
     long = {m: n for m, p in _modules(site).items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
-    assert set(long) == set(KNOWN_LONG)  # a module that got shorter leaves the list
-    assert {m: n for m, n in long.items() if n > KNOWN_LONG[m]} == {}
+    assert long == {}
 
 
 def test_the_root_holds_the_face_and_entry_points(site):
