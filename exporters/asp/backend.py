@@ -74,16 +74,7 @@ from gridlang.exporters.asp.program import Program, _header, _variable_map
 from gridlang.exporters.asp.rules import translates_cards
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.ir.connectivity.driver import lazy_solve
-from gridlang.ir.model import (
-    Assignment,
-    Clause,
-    Connected,
-    Constraint,
-    EqualBlocks,
-    GraphConnected,
-    Linear,
-    Model,
-)
+from gridlang.ir.model import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
 
 DEFAULT_THREADS = 1
 PRICED_THREADS = 2

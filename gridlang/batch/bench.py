@@ -185,7 +185,7 @@ def run(sets: Sequence[str], backends: Sequence[str], out: str | Path, root: str
 
 
 def _warm(case: dict, backend: str, time_limit: float | None, settings) -> dict[str, Any]:
-    from gridlang.api import report_json, solve
+    from gridlang.service.calls import report_json, solve
 
     t0, c0 = time.perf_counter(), time.process_time()
     try:

@@ -2,7 +2,7 @@
 
 :func:`run_batch` solves every map and appends one JSON line per map to a
 results file as soon as it is done: the object ``gridlang solve --json``
-prints (:func:`gridlang.api.report_json`), plus ``map`` (the path as
+prints (:func:`gridlang.service.json_report.report_json`), plus ``map`` (the path as
 given), ``host`` and ``pid`` (the worker that solved it), and ``attempts``
 when a map was given to a second worker because the first one died. A map
 that fails gets ``status: "ERROR"``, its located error in ``error``, its
@@ -29,7 +29,7 @@ name a parameter of the spec (``budget``); ``params`` override them.
 
 Engines:
 
-* a local pool of spawned worker processes (:mod:`gridlang.batch.workers`;
+* a local pool of spawned worker processes (:mod:`gridlang.core.workers`;
   ``workers`` processes, default one per core, never more than the maps).
   Each worker parses the spec once and keeps its solver library loaded.
   CP-SAT (``cpsat``, ``auto``) and HiGHS get ``cores // workers``
@@ -64,8 +64,8 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from gridlang.batch.results import completed, drop, locked, worker_died
-from gridlang.batch.workers import Died, Done, Interrupt, Raised, core_count, run_pool
 from gridlang.core.errors import BackendError, GridlangError, MapError, Span, VerificationError
+from gridlang.core.workers import Died, Done, Interrupt, Raised, core_count, run_pool
 from gridlang.formats.maps import rules_of, spec_for, stated_variant
 
 __all__ = ["BatchSummary", "Task", "completed", "connect", "expand", "manifest_params", "run_batch", "solve_task",
@@ -238,8 +238,8 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
             is an input of the batch or not a results file, or another
             batch is writing it (all before any solving starts).
     """
-    from gridlang.api import load_spec
     from gridlang.ir.backend import get_backend
+    from gridlang.solving.spec import load_spec
 
     parsed = load_spec(spec)  # a bad spec stops the batch before it starts
     shares_cores = get_backend(backend).shares_cores
@@ -340,7 +340,7 @@ def summarize(records: Sequence[Mapping[str, Any]], skipped: int = 0) -> BatchSu
 
 def solve_task(task: Task) -> dict[str, Any]:
     """Solve one map in a worker; never raises for a bad map (the error goes in the line)."""
-    from gridlang.api import report_json, solve
+    from gridlang.service.calls import report_json, solve
 
     base = {"map": task.map, "host": socket.gethostname(), "pid": os.getpid()}
     try:
@@ -369,7 +369,7 @@ _SPECS: dict[str, Any] = {}
 
 def _spec(path: str):
     """The worker's parsed spec, read once per process."""
-    from gridlang.api import load_spec
+    from gridlang.solving.spec import load_spec
 
     if path not in _SPECS:
         _SPECS[path] = load_spec(path)
@@ -385,7 +385,7 @@ def _warm(spec: str, backend: str) -> None:
 
 
 def _run_local(tasks: list[Task], workers: int, stop: Interrupt) -> Iterator[dict[str, Any]]:
-    """The lines of ``tasks`` from a pool of warm worker processes, as they finish (see :mod:`gridlang.batch.workers`)."""
+    """The lines of ``tasks`` from a pool of warm worker processes, as they finish (see :mod:`gridlang.core.workers`)."""
     if not tasks:
         return
     for outcome in run_pool(tasks, workers, solve_task, _warm, (tasks[0].spec, tasks[0].backend), stop):

@@ -139,9 +139,9 @@ def _report_json(report, args) -> dict:
 
 
 def _format_backend(fmt: str):
-    from gridlang.api import FORMAT_BACKEND
     from gridlang.core.errors import BackendError
     from gridlang.ir.backend import get_backend
+    from gridlang.service.calls import FORMAT_BACKEND
 
     if fmt not in FORMAT_BACKEND:
         raise BackendError(f"unknown format {fmt!r}; give --format with one of {', '.join(FORMAT_BACKEND)}")

@@ -3,7 +3,7 @@
 The method is in :mod:`gridlang.why.generation`; this module reads the arguments,
 makes ``--count`` puzzles from consecutive seeds and prints each (its map
 and puzz.link URL, or one JSON line). One puzzle is made in this process;
-several on the batch's pool of worker processes (:mod:`gridlang.batch.workers`;
+several on the batch's pool of worker processes (:mod:`gridlang.core.workers`;
 ``--workers``, default one per core), each printed as it is finished, so
 that the seeds may come out of order. Ctrl-C stops the workers at once;
 the puzzles printed by then are whole.
@@ -32,10 +32,10 @@ def size(text: str) -> tuple[int, int]:
 def _cmd_generate(args) -> int:
     from pathlib import Path
 
-    from gridlang.api import bundled, load_spec
     from gridlang.cli.options import _params
     from gridlang.core.deadline import BuildTimeout, Deadline
     from gridlang.core.limits import MAX_CELLS
+    from gridlang.solving.spec import bundled, load_spec
     from gridlang.why.generation import GenerateError, GenerateTimeUp, generate
 
     rows, cols = args.size
@@ -44,7 +44,7 @@ def _cmd_generate(args) -> int:
     spec = load_spec(args.spec) if Path(args.spec).is_file() else bundled(args.spec)
     params = _params(args)
     deadline = Deadline(args.time_limit, start=args.started)
-    from gridlang.batch.workers import (  # the pool module (threading, select, dataclasses) only when generating
+    from gridlang.core.workers import (  # the pool module (threading, select, dataclasses) only when generating
         core_count,
     )
 
@@ -98,9 +98,9 @@ def generate_task(task: tuple) -> tuple[str, object]:
     """
     import time
 
-    from gridlang.api import load_spec
     from gridlang.core.deadline import BuildTimeout
     from gridlang.core.errors import GridlangError
+    from gridlang.solving.spec import load_spec
     from gridlang.why.generation import GenerateTimeUp, generate
 
     path, rows, cols, seed, params, backend, check_backend, end = task
@@ -122,7 +122,7 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
     import contextlib
     import time
 
-    from gridlang.batch.workers import Died, Done, Interrupt, Raised, run_pool
+    from gridlang.core.workers import Died, Done, Interrupt, Raised, run_pool
     from gridlang.why.generation import GenerateError
 
     rows, cols = args.size

@@ -39,15 +39,7 @@ import re
 from gridlang.core.errors import MapError, Span, one_line_end
 from gridlang.core.grid import Token
 from gridlang.core.lazy_regex import LazyRegex
-from gridlang.formats.mapdata import (
-    COMMENT,
-    HEADER_LINE,
-    MapData,
-    grid_start,
-    header_lines,
-    is_comment,
-    size_problem,
-)
+from gridlang.formats.mapdata import COMMENT, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
 
 _ROOMS = LazyRegex(r"^\s*rooms\s*:\s*$")
 

@@ -48,11 +48,7 @@ from gridlang.core.errors import GridlangError, MapError, Span, one_line_end, ra
 from gridlang.core.grid import Grid
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.limits import MAX_MAP_BYTES
-from gridlang.formats.mapdata import (
-    COMMENT,
-    STANDARD,
-    MapData,
-)
+from gridlang.formats.mapdata import COMMENT, STANDARD, MapData
 from gridlang.formats.textmaps import read_text_map
 from gridlang.language import ast
 from gridlang.language.checker import Symbols

@@ -24,16 +24,7 @@ from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
 from gridlang.ir.backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
 from gridlang.ir.checks import broken_constraints
-from gridlang.ir.model import (
-    Assignment,
-    Clause,
-    Cmp,
-    Connected,
-    Constraint,
-    GraphConnected,
-    Linear,
-    Model,
-)
+from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model
 from gridlang.ir.solution import Solution, blocking_clause, decode
 from gridlang.language import ast
 from gridlang.language.checker import Symbols, check

@@ -22,7 +22,7 @@ reaches the job's :class:`~gridlang.core.deadline.Deadline` at once:
 Workers tie their life to the server (:func:`gridlang.core.lifeline.die_with_parent`),
 ignore ``SIGINT`` (the server owns Ctrl-C and ends them), and report each
 better answer their search finds (:attr:`Deadline.listener`) as progress.
-The batch's pool (:mod:`gridlang.batch.workers`) runs a fixed list of tasks to
+The batch's pool (:mod:`gridlang.core.workers`) runs a fixed list of tasks to
 the end; this one serves an open stream of requests from an event loop,
 which is why it is its own.
 """
@@ -41,8 +41,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from gridlang.batch.workers import Death
 from gridlang.core.lifeline import die_with_parent
+from gridlang.core.workers import Death
 
 KILL_GRACE = 10.0
 """Seconds past its time limit a job may run before its worker is killed (the deadline stops it well before)."""

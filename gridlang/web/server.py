@@ -28,7 +28,7 @@ def loopback(host: str) -> bool:
 
 def default_workers() -> int:
     """One worker per core, at least 1."""
-    from gridlang.batch.workers import core_count
+    from gridlang.core.workers import core_count
 
     return core_count()
 

@@ -38,14 +38,14 @@ EXPORTS = {"lp": "lp", "mps": "mps", "wcnf": "wcnf", "asp": "asp.lp"}
 """The export formats the page offers, and the suffix of each file (``asp``: a gringo ``.lp`` program)."""
 
 TOOLS = {"forced": "forced", "explain": "explain", "hint": "hints"}
-"""The page's tools and the :mod:`gridlang.api` function each calls, when that function exists."""
+"""The page's tools and the :mod:`gridlang.service.calls` function each calls, when that function exists."""
 
 
 def warm() -> None:
     """Import what every solve needs once, before the first request: gridlang's pipeline, the
     solver libraries of the default backend's choices, the drawing."""
-    import gridlang.api  # noqa: F401
     import gridlang.pictures.draw  # noqa: F401
+    import gridlang.service.calls  # noqa: F401
     import gridlang.service.solve  # noqa: F401
     import gridlang.solving.pipeline  # noqa: F401
 
@@ -182,8 +182,8 @@ def export(ctx, problem: Problem, fmt: str) -> dict[str, str]:
     Raises:
         GridlangError: bad input, located.
     """
-    from gridlang.api import Spec
-    from gridlang.api import export as write
+    from gridlang.service.calls import export as write
+    from gridlang.solving.spec import Spec
 
     loaded = load(problem)
     ctx.progress(phase="compiling")
@@ -250,16 +250,16 @@ def read_picture(ctx, picture: bytes, label: str, puzzle: str | None, time_limit
 
 
 def available_tools() -> dict[str, bool]:
-    """Which of the page's tools (:data:`TOOLS`) this gridlang has: a :mod:`gridlang.api` function of that name."""
-    from gridlang import api
+    """Which of the page's tools (:data:`TOOLS`) this gridlang has: a :mod:`gridlang.service.calls` function of that name."""
+    from gridlang.service import calls
 
-    return {tool: callable(getattr(api, function, None)) for tool, function in TOOLS.items()}
+    return {tool: callable(getattr(calls, function, None)) for tool, function in TOOLS.items()}
 
 
 def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
     """Run one of the page's tools (forced cells, an explanation, hints) through its API function.
 
-    The function is called as :func:`gridlang.api.solve` is, with the
+    The function is called as :func:`gridlang.service.calls.solve` is, with the
     spec, the map, the parameters, the backend and the request's deadline;
     what it returns is sent as JSON (its ``to_json()`` when it has one).
 
@@ -267,13 +267,13 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
         GridlangError: bad input, located.
         LookupError: this gridlang has no such tool.
     """
-    from gridlang import api
+    from gridlang.service import calls
 
-    function = getattr(api, TOOLS.get(name, ""), None)
+    function = getattr(calls, TOOLS.get(name, ""), None)
     if not callable(function):
         raise LookupError(f"this gridlang has no {name} tool")
     loaded = load(problem)
-    spec = api.Spec(loaded.spec_name, loaded.tree, loaded.symbols)
+    spec = calls.Spec(loaded.spec_name, loaded.tree, loaded.symbols)
     deadline = ctx.deadline(problem.time_limit)
     result = function(spec, map=loaded.data, params=problem.params, backend=problem.backend, deadline=deadline)
     record = result.to_json(loaded.spec_name, loaded.map_name) if hasattr(result, "to_json") else result

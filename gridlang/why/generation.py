@@ -472,7 +472,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     """Make one puzzle of ``spec``'s genre: a unique answer, no redundant clue.
 
     Args:
-        spec: a :class:`gridlang.api.Spec`, a spec's path, or a bundled
+        spec: a :class:`gridlang.solving.spec.Spec`, a spec's path, or a bundled
             spec's name.
         rows, cols: the map's size in cells.
         seed: the random seed (the same arguments make the same map).

@@ -25,8 +25,8 @@ from horse_data import HORSE_DATA, known_optimum, manifest
 
 from gridlang.batch.bench import hard_tail_map
 from gridlang.batch.run import completed, run_batch
-from gridlang.batch.workers import core_count
 from gridlang.cli import main
+from gridlang.core.workers import core_count
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC = REPO / "puzzles" / "horse.grid"
@@ -308,7 +308,7 @@ def test_a_dead_worker_costs_only_its_map_which_is_tried_again_then_recorded_and
 
 
 def test_the_pool_reports_what_a_task_raised_and_how_a_worker_ended():
-    from gridlang.batch.workers import Died, Done, Raised, run_pool
+    from gridlang.core.workers import Died, Done, Raised, run_pool
 
     done, raised = run_pool(["[1]", "{"], 1, json.loads)  # one worker: in order
     assert isinstance(done, Done) and done.value == [1] and done.attempts == 1

@@ -1,6 +1,6 @@
 """What the Python API's ``forced``, ``explain`` and ``hints`` return.
 
-Plain Python, as :class:`~gridlang.api.result.SolveResult`: cells keyed by
+Plain Python, as :class:`~gridlang.service.result.SolveResult`: cells keyed by
 ``(row, col)`` counted from 0, an edge by its pair of cells; a Boolean
 entry's value is True or False (a forced or decided False is listed, unlike
 ``decisions``, which lists only the true cells). Each has ``to_json()``
@@ -14,8 +14,8 @@ import io
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gridlang.api.result import PICTURE_FORMATS, SolveResult
 from gridlang.ir.model import Model
+from gridlang.service.result import PICTURE_FORMATS, SolveResult
 from gridlang.why import render
 from gridlang.why.backbone import Forced
 from gridlang.why.hints import Hints as Run
