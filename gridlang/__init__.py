@@ -78,6 +78,7 @@ _API = ("load_spec", "bundled", "bundled_specs", "bundled_map", "bundled_maps", 
 
 def __getattr__(name: str):
     if name in _API:
+        # imported on use, not at start-up
         from gridlang import api
 
         return getattr(api, name)

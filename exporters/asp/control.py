@@ -157,6 +157,7 @@ def check_grounding_memory(program: Program, limit: int | None, deadline: Deadli
     ``limit`` bytes is not grounded: ``deadline`` is stopped for the memory
     limit, as the watchdog would, and :class:`BuildTimeout` says why.
     """
+    # imported on use, not at start-up
     from gridlang.core.memory import human, resident
 
     size = resident() if limit is not None else None

@@ -118,6 +118,7 @@ def url_cases(path: Path) -> list[dict[str, Any]]:
         MapError: no such file.
         UrlError: a line that is no puzz.link URL (located at its line, with a caret).
     """
+    # imported on use, not at start-up
     from gridlang.language.encodings.url import Where, parse_url
 
     if not path.is_file():
@@ -185,6 +186,7 @@ def run(sets: Sequence[str], backends: Sequence[str], out: str | Path, root: str
 
 
 def _warm(case: dict, backend: str, time_limit: float | None, settings) -> dict[str, Any]:
+    # imported on use, not at start-up
     from gridlang.service.calls import report_json, solve
 
     t0, c0 = time.perf_counter(), time.process_time()

@@ -238,6 +238,7 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
             is an input of the batch or not a results file, or another
             batch is writing it (all before any solving starts).
     """
+    # imported on use, not at start-up
     from gridlang.ir.backend import get_backend
     from gridlang.solving.spec import load_spec
 
@@ -340,6 +341,7 @@ def summarize(records: Sequence[Mapping[str, Any]], skipped: int = 0) -> BatchSu
 
 def solve_task(task: Task) -> dict[str, Any]:
     """Solve one map in a worker; never raises for a bad map (the error goes in the line)."""
+    # imported on use, not at start-up
     from gridlang.service.calls import report_json, solve
 
     base = {"map": task.map, "host": socket.gethostname(), "pid": os.getpid()}
@@ -369,6 +371,7 @@ _SPECS: dict[str, Any] = {}
 
 def _spec(path: str):
     """The worker's parsed spec, read once per process."""
+    # imported on use, not at start-up
     from gridlang.solving.spec import load_spec
 
     if path not in _SPECS:
@@ -378,6 +381,7 @@ def _spec(path: str):
 
 def _warm(spec: str, backend: str) -> None:
     """Pool initializer: parse the spec and import the solver once per worker."""
+    # imported on use, not at start-up
     from gridlang.ir.backend import get_backend
 
     _spec(spec)

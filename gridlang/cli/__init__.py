@@ -19,6 +19,7 @@ import os
 import sys
 import time
 
+from gridlang import IMPORTED
 from gridlang.cli.arguments import MAX_COUNT, MAX_WORKERS, _build_parser
 from gridlang.cli.options import _shorthand_params
 from gridlang.cli.outputs import refuse_overwrites
@@ -104,6 +105,7 @@ def _error_report(args, error: GridlangError, code: int) -> None:
         return
     import json
 
+    # imported on use, not at start-up
     from gridlang.service.json_report import error_json
 
     try:
@@ -120,7 +122,6 @@ def entry() -> None:
     the answer, past a ``--time-limit``, and a solver thread left behind
     at the deadline could still be running in C++ while it happened.
     """
-    from gridlang import IMPORTED
 
     # The command counts from gridlang's first import: its own start-up is in it.
     code = main(started=IMPORTED)

@@ -9,6 +9,7 @@ import re
 import sys
 
 from gridlang.cli import commands
+from gridlang.cli import why as why_commands
 from gridlang.core.errors import did_you_mean
 from gridlang.core.limits import shorten
 from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_CODES
@@ -27,6 +28,7 @@ class _BackendNames:
     asked, so that ``gridlang check`` imports no backend machinery."""
 
     def _names(self) -> list[str]:
+        # imported on use, not at start-up
         from gridlang.ir.backend import backend_names
 
         return backend_names()
@@ -187,12 +189,12 @@ def _add_hint(sub) -> None:
     h.add_argument("--steps", type=_positive_int, metavar="N", help="stop after N steps (default: all)")
     h.add_argument("--step", type=_positive_int, default=1, metavar="K",
                    help="the step --svg and --png draw (default 1)")
-    from gridlang.cli import why as why_commands
 
     h.set_defaults(run=why_commands._cmd_hint)
 
 
 def _add_generate(sub) -> None:
+    # imported on use, not at start-up
     from gridlang.cli import generate as generate_command
 
     g = sub.add_parser("generate", help="make puzzles of a spec's genre: a unique answer, no redundant clue",
@@ -285,6 +287,7 @@ def _add_plot(sub) -> None:
 
 def _add_bench(sub) -> None:
     bn = sub.add_parser("bench", help="named sets of real puzzles on several backends, interleaved map by map")
+    # imported on use, not at start-up
     from gridlang.batch.bench import SETS
 
     bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
@@ -415,6 +418,7 @@ def _positive_seconds(text: str) -> float:
 
 def _memory_size(text: str) -> int:
     """argparse type: a size in bytes (``512M``, ``2G``; a bare number is MiB)."""
+    # imported on use, not at start-up
     from gridlang.core.memory import parse_size
 
     try:

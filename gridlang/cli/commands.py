@@ -22,7 +22,7 @@ from gridlang.cli.why import (
     why_text,
     write_forced_pictures,
 )
-from gridlang.core.errors import BackendError, ImageError, ParamError
+from gridlang.core.errors import BackendError, ImageError, MapError, ParamError, load_json, read_source
 from gridlang.core.limits import MAX_ANSWER_BYTES, shorten
 from gridlang.plugins import Plugin, all_plugins, find_plugin
 from gridlang.service.exits import (
@@ -36,6 +36,7 @@ from gridlang.service.exits import (
 
 
 def _cmd_solve(args) -> int:
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
@@ -111,6 +112,7 @@ def _cmd_solve(args) -> int:
 def _compile_timeout(args, deadline, phase: str = "while the model was compiled") -> int:
     """Report UNKNOWN when the time or memory limit ran out before there was a model to
     report on: while the model was compiled, or the picture of ``--image`` read."""
+    # imported on use, not at start-up
     from gridlang.service.json_report import timeout_json
 
     reason = f"{deadline.cause()} {phase}"
@@ -133,13 +135,14 @@ def _compile_timeout(args, deadline, phase: str = "while the model was compiled"
 
 
 def _report_json(report, args) -> dict:
+    # imported on use, not at start-up
     from gridlang.service.json_report import report_json
 
     return report_json(report, str(args.spec), str(args.map))
 
 
 def _format_backend(fmt: str):
-    from gridlang.core.errors import BackendError
+    # imported on use, not at start-up
     from gridlang.ir.backend import get_backend
     from gridlang.service.calls import FORMAT_BACKEND
 
@@ -149,6 +152,7 @@ def _format_backend(fmt: str):
 
 
 def _cmd_export(args) -> int:
+    # imported on use, not at start-up
     from gridlang.ir.backend import SolveOptions
     from gridlang.solving.pipeline import load
 
@@ -167,6 +171,7 @@ def _cmd_export(args) -> int:
 
 def _export_url(args) -> int:
     """``export --format puzzlink``: the map as a URL, through the spec's format (``-`` writes to stdout)."""
+    # imported on use, not at start-up
     from gridlang.formats.maps import encode_map
 
     url = encode_map(args.spec, args.map, _params(args))
@@ -183,7 +188,7 @@ _SOLUTION_SUFFIX = {"sol": "lp", "txt": "lp", "out": "wcnf", "sat": "wcnf"}
 
 
 def _cmd_decode(args) -> int:
-    from gridlang.core.errors import BackendError, MapError, read_source
+    # imported on use, not at start-up
     from gridlang.ir.backend import Result, Status
     from gridlang.pictures.textdraw import answer_text
     from gridlang.solving.pipeline import Report, load, verify
@@ -202,6 +207,7 @@ def _cmd_decode(args) -> int:
     solution, verdict = verify(model, assignment, objective, answer=f"the answer in {args.solution}")
     report = Report(model, engine.name, Result(Status.FEASIBLE, assignment, objective), solution, verdict)
     if args.json:
+        # imported on use, not at start-up
         from gridlang.service.json_report import report_json
 
         full = report_json(report, str(args.spec), str(args.map))
@@ -222,6 +228,7 @@ def _write_pictures(args, model, solution) -> None:
     if solution is None:
         print("note: no answer to draw", file=sys.stderr)
         return
+    # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
     write_canvas(args, picture(model, solution, args.cell))
@@ -230,6 +237,7 @@ def _write_pictures(args, model, solution) -> None:
 def _image_plugin(args) -> Plugin:
     """The plug-in that reads pictures: the spec's (``--spec``), else the only one that does."""
     if args.spec:
+        # imported on use, not at start-up
         from gridlang.language.parser import parse_file
 
         spec = parse_file(args.spec)
@@ -245,6 +253,7 @@ def _image_plugin(args) -> Plugin:
 def _image_map(args, deadline=None, memory: int | None = None):
     """The map read off ``--image`` by the spec's plug-in within the command's deadline and
     memory limit, as map data (its rows located as lines 1, 2, ...)."""
+    # imported on use, not at start-up
     from gridlang.formats.maps import MapData
     from gridlang.formats.screens.picture import Budget
 
@@ -255,6 +264,7 @@ def _image_map(args, deadline=None, memory: int | None = None):
 
 
 def _cmd_import_image(args) -> int:
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
     from gridlang.core.memory import default_limit, watch
     from gridlang.formats.screens.picture import Budget
@@ -278,6 +288,7 @@ def _cmd_import_image(args) -> int:
 
 
 def _cmd_calibrate_image(args) -> int:
+    # imported on use, not at start-up
     from gridlang.formats.maps import read_map
     from gridlang.formats.screens.imaging import calibration_text
 
@@ -294,6 +305,7 @@ def _cmd_calibrate_image(args) -> int:
 
 
 def _cmd_compile(args) -> int:
+    # imported on use, not at start-up
     from gridlang.ir.checks import dump
     from gridlang.solving.pipeline import load
 
@@ -313,6 +325,7 @@ def _cmd_compile(args) -> int:
 
 def _cmd_verify(args) -> int:
     """Exit 0 when every rule holds (and the claimed objective matches), else 4 with the broken rules."""
+    # imported on use, not at start-up
     from gridlang.solving.answers import check_answer
 
     verdict = check_answer(args.spec, args.map, args.solution, _params(args))
@@ -346,7 +359,7 @@ def _claimed_objective(path: str) -> int | None:
         ParamError: the claim is not a whole number, or a float too large
             to be exact; located at the value.
     """
-    from gridlang.core.errors import load_json, read_source
+    # imported on use, not at start-up
     from gridlang.formats.textmaps import json_key_span
 
     text = read_source(path, ParamError, "answer", MAX_ANSWER_BYTES)
@@ -370,6 +383,7 @@ def _claimed_objective(path: str) -> int | None:
 def _cmd_batch(args) -> int:
     """Exit 0 when every map run has an answer or a proof, 4 if any answer failed verification, 1 on errors,
     130 after a Ctrl-C (the answers finished by then are written)."""
+    # imported on use, not at start-up
     from gridlang.batch.run import connect, run_batch
 
     settings = settings_of(args)
@@ -395,6 +409,7 @@ def _cmd_batch(args) -> int:
 
 def _cmd_bench(args) -> int:
     """Exit 0 when every row is correct (verified, proved, at the known optimum), else 4."""
+    # imported on use, not at start-up
     from gridlang.batch.bench import run, summary
 
     echo = None if args.quiet else (lambda line: print(line, flush=True))
@@ -406,6 +421,7 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_plot(args) -> int:
+    # imported on use, not at start-up
     from gridlang.pictures.plot import plot
 
     plot(args.results, args.output, args.title)
@@ -414,6 +430,7 @@ def _cmd_plot(args) -> int:
 
 
 def _cmd_import(args) -> int:
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink import decode
 
     print(decode(args.url, args.spec).text, end="")
@@ -421,6 +438,7 @@ def _cmd_import(args) -> int:
 
 
 def _cmd_check(args) -> int:
+    # imported on use, not at start-up
     from gridlang.language.checker import check
     from gridlang.language.parser import parse_file
 
@@ -434,6 +452,7 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_backends(args) -> int:
+    # imported on use, not at start-up
     from gridlang.ir.backend import backend_class, backend_names
 
     for name in backend_names():
@@ -450,6 +469,7 @@ def _cmd_backends(args) -> int:
 
 def _cmd_serve(args) -> int:
     """Serve the page and the API until Ctrl-C (exit 0), or exit 1 when the address cannot be had."""
+    # imported on use, not at start-up
     from gridlang.core.memory import default_limit
     from gridlang.web.app import Settings
     from gridlang.web.server import default_workers, serve

@@ -14,6 +14,9 @@ from __future__ import annotations
 import json
 import sys
 
+from gridlang.cli.options import _params
+from gridlang.core.errors import GridlangError
+from gridlang.core.limits import MAX_CELLS
 from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
@@ -21,6 +24,7 @@ def size(text: str) -> tuple[int, int]:
     """``RxC`` (rows by columns, each 1 or more) as ``(rows, cols)``; argparse's type for ``--size``."""
     import argparse
 
+    # imported on use, not at start-up
     from gridlang.core.grid import parse_size
 
     try:
@@ -32,9 +36,8 @@ def size(text: str) -> tuple[int, int]:
 def _cmd_generate(args) -> int:
     from pathlib import Path
 
-    from gridlang.cli.options import _params
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout, Deadline
-    from gridlang.core.limits import MAX_CELLS
     from gridlang.solving.spec import bundled, load_spec
     from gridlang.why.generation import GenerateError, GenerateTimeUp, generate
 
@@ -98,8 +101,8 @@ def generate_task(task: tuple) -> tuple[str, object]:
     """
     import time
 
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout
-    from gridlang.core.errors import GridlangError
     from gridlang.solving.spec import load_spec
     from gridlang.why.generation import GenerateTimeUp, generate
 
@@ -122,6 +125,7 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
     import contextlib
     import time
 
+    # imported on use, not at start-up
     from gridlang.core.workers import Died, Done, Interrupt, Raised, run_pool
     from gridlang.why.generation import GenerateError
 

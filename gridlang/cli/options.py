@@ -63,12 +63,14 @@ def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]
         ParamError: no spec and no URL.
         GridlangError: the spec or the URL is wrong (located).
     """
+    # imported on use, not at start-up
     from gridlang.language.checker import check
     from gridlang.language.parser import parse_file
 
     if spec_path is None:
         if url is None:
             raise missing_spec()
+        # imported on use, not at start-up
         from gridlang.formats.puzzlink import bundled_spec, parse_url
 
         link = parse_url(url)
@@ -87,6 +89,7 @@ def spec_name(args) -> str:
     if args.spec is not None:
         return str(args.spec)
     if getattr(args, "url", None):
+        # imported on use, not at start-up
         from gridlang.formats.puzzlink import bundled_spec, parse_url
 
         link = parse_url(args.url)
@@ -125,6 +128,7 @@ def settings_of(args) -> dict[str, object]:
     Raises:
         BackendError: a prefix that names no backend (with the closest), or another backend than ``--backend``.
     """
+    # imported on use, not at start-up
     from gridlang.ir.backend import backend_names
 
     extra = {}
@@ -143,6 +147,7 @@ def settings_of(args) -> dict[str, object]:
 
 
 def _options(args):
+    # imported on use, not at start-up
     from gridlang.ir.backend import SolveOptions
 
     extra = settings_of(args)
@@ -150,6 +155,7 @@ def _options(args):
         if key in _CLOCKS:
             raise BackendError(f"--set {key}: give the time limit as --time-limit SECONDS, the one clock of "
                                "the whole command (parsing, every cut round, every solve)")
+    # imported on use, not at start-up
     from gridlang.core.memory import default_limit
 
     memory_limit = getattr(args, "memory_limit", None)

@@ -109,6 +109,7 @@ def solver_output_to_stderr(active: bool = True) -> Iterator[None]:
 
 def write_canvas(args, canvas) -> None:
     """Write a drawing to ``--svg`` and ``--png`` (those given), naming each file on stderr."""
+    # imported on use, not at start-up
     from gridlang.pictures.draw import write_picture
 
     for path, fmt in ((args.svg, "svg"), (args.png, "png")):

@@ -10,11 +10,15 @@ import json
 import sys
 import time
 
+from gridlang.cli.options import _options, _params, missing_spec
+from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
+from gridlang.core.errors import ParamError
 from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
 
 
 def solve_forced(model, backend, options, seconds):
     """:func:`gridlang.why.solve_forced` (imported when first used)."""
+    # imported on use, not at start-up
     from gridlang.why import solve_forced as run
 
     return run(model, backend, options, seconds)
@@ -23,7 +27,7 @@ def solve_forced(model, backend, options, seconds):
 def load_and_solve_forced(args, options, data):
     """Parse, compile and solve ``args.spec`` on ``args.map`` (or the picture's ``data``), then
     find the forced cells; the times as :func:`gridlang.solving.pipeline.solve` gives them."""
-    from gridlang.cli.options import _params
+    # imported on use, not at start-up
     from gridlang.solving.pipeline import load
 
     before = options.deadline.elapsed()
@@ -34,6 +38,7 @@ def load_and_solve_forced(args, options, data):
 
 def explain_report(report, deadline):
     """A minimal set of rule instances that cannot hold together, its seconds in ``report.seconds["explain"]``."""
+    # imported on use, not at start-up
     from gridlang.why import explain
 
     t0 = time.perf_counter()
@@ -47,6 +52,7 @@ def why_json(report, args, forced, explanation) -> dict:
     """The keys ``--forced`` and ``--explain`` add to ``solve --json``."""
     if forced is None and not args.explain:
         return {}  # a plain solve: the why tools are not imported
+    # imported on use, not at start-up
     from gridlang.why import render
 
     out = {}
@@ -63,6 +69,7 @@ def why_text(report, args, forced, explanation) -> str:
     """The lines ``--forced`` and ``--explain`` add to ``solve``'s text (each block after a blank line)."""
     if forced is None and not args.explain:
         return ""  # a plain solve: the why tools are not imported
+    # imported on use, not at start-up
     from gridlang.ir.backend import Status
     from gridlang.pictures.textdraw import answer_text
     from gridlang.why import render
@@ -85,7 +92,7 @@ def write_forced_pictures(args, model, forced) -> None:
     if forced.reason is not None:
         print(f"note: no forced cells to draw: {forced.reason}", file=sys.stderr)
         return
-    from gridlang.cli.outputs import write_canvas
+    # imported on use, not at start-up
     from gridlang.why.render import forced_picture
 
     write_canvas(args, forced_picture(model, forced, args.cell))
@@ -99,10 +106,8 @@ def _cmd_hint(args) -> int:
     printed), 2 when the puzzle has no answer, 130 after Ctrl-C; open cells
     (several answers) still exit 0.
     """
-    from gridlang.cli.options import _options, _params, missing_spec
-    from gridlang.cli.outputs import solver_output_to_stderr
+    # imported on use, not at start-up
     from gridlang.core.deadline import Deadline, catch_interrupt
-    from gridlang.core.errors import ParamError
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
     from gridlang.pictures.textdraw import answer_text
@@ -117,11 +122,13 @@ def _cmd_hint(args) -> int:
             watch(options.deadline, options.memory_limit):
         before = options.deadline.elapsed()
         if args.url:
+            # imported on use, not at start-up
             from gridlang.solving.pipeline import compile_url
 
             model, seconds = compile_url(args.url, args.spec, _params(args), options.deadline)
             args.spec, args.map = model.info["spec"], args.url
         else:
+            # imported on use, not at start-up
             from gridlang.solving.pipeline import load
 
             model, seconds = load(args.spec, args.map, _params(args), None, options.deadline)
@@ -131,6 +138,7 @@ def _cmd_hint(args) -> int:
         raise ParamError(f"--step {args.step}: there are {len(hints.steps)} steps")
     status = report.result.status
     if args.json:
+        # imported on use, not at start-up
         from gridlang.service.json_report import report_json
 
         out = report_json(report, str(args.spec), str(args.map))
@@ -142,7 +150,6 @@ def _cmd_hint(args) -> int:
     else:
         print(render.hints_text(model, hints, answer_text))
     if hints is not None and (args.svg or args.png):
-        from gridlang.cli.outputs import write_canvas
 
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:

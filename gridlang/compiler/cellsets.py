@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
+from gridlang.compiler.diagnostics import show_set
 from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
@@ -361,7 +362,6 @@ class CellSetLowering:
             return
         if decision in self.sym.cell_decisions:
             raise self.cell_value_missing(decision, value, where)
-        from gridlang.compiler.diagnostics import show_set
 
         raise SemanticError(f"{value!r} is not a value of {decision!r} ({show_set(values)})",
                             getattr(where, "span", None), source=self.spec.source)

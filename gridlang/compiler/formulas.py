@@ -29,6 +29,7 @@ Rules
 from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering, CellValue, neg
+from gridlang.compiler.diagnostics import show_set
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError
@@ -217,7 +218,6 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             value = self._constant(other)
             if value is None or value in self.domain_sets[side.name.id]:
                 continue
-            from gridlang.compiler.diagnostics import show_set
 
             edge = isinstance(side, ast.EdgeAt)
             message = (f"{side.name.id}[{'p, q' if edge else '...'}] == {value} cannot hold: {value} is not a value "

@@ -227,12 +227,14 @@ class HorsePlugin(Plugin):
     def style(self, grid: Grid, solution: Solution | None = None) -> Style:
         """The game's look: water, grass, fruit, bees, portals in their pair's colour,
         walls as timber, the pen shaded (:mod:`.horse_draw`)."""
+        # imported on use, not at start-up
         from gridlang.families.horse_draw import style
 
         return style(grid, solution)
 
     def read_image(self, path: str, calibration: str | None = None, budget: Budget | None = None) -> list[str]:
         """The map of a screenshot of the game, portals labelled by colour (:mod:`gridlang.formats.screens.imaging`)."""
+        # imported on use, not at start-up
         from gridlang.formats.screens.imaging import calibration_from_json, load_calibration, read_picture
 
         if calibration is not None:
@@ -246,6 +248,7 @@ class HorsePlugin(Plugin):
 
     def calibrate_image(self, pairs: list[tuple[str, list[str]]]) -> dict:
         """Every character but the game's own tiles is a portal, one colour per pair."""
+        # imported on use, not at start-up
         from gridlang.formats.screens.imaging import calibrate
 
         cal = calibrate(pairs, lambda ch: TILE_NAMES.get(ch, "portal"), lambda ch: ch not in TILE_NAMES)

@@ -367,6 +367,7 @@ INK = (33, 33, 33)
 def style(grid: Grid, solution: Solution | None = None) -> Style:
     """White paper, the clues in bold, circled ends ringed in the snake's green;
     the snake a line, the eggs tinted by size (twelve tints in turn) and outlined."""
+    # imported on use, not at start-up
     from gridlang.pictures.draw import MarkStyle, Style, TileStyle
 
     marks: dict[str, MarkStyle] = {}

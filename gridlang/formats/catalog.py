@@ -60,6 +60,7 @@ def spec_path(name: str) -> Path:
     name = str(name)
     path = puzzles_folder() / f"{name}.grid"
     if "/" not in name and not path.is_file():
+        # imported on use, not at start-up
         from gridlang.formats.puzzlink.index import bundled_spec_for
 
         path = bundled_spec_for(name.casefold()) or path  # a name its format declares

@@ -52,6 +52,7 @@ from gridlang.formats.mapdata import COMMENT, STANDARD, MapData
 from gridlang.formats.textmaps import read_text_map
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
+from gridlang.language.parser import parse_file
 
 if TYPE_CHECKING:
     pass
@@ -104,9 +105,11 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None, spec=No
     if not text.strip():
         raise MapError("the map file is empty", Span(p, 1, 1), source=text)
     if "://" in text:  # a URL line holds one; without it the puzz.link package is not imported (its engine, 8 ms)
+        # imported on use, not at start-up
         from gridlang.language.encodings.url import url_line
 
         if url_line(text) is not None:
+            # imported on use, not at start-up
             from gridlang.formats.puzzlink import map_from_url
 
             return map_from_url(text, p, spec, puzzle)
@@ -299,7 +302,6 @@ def encode_map(spec_path, map_path, params: dict[str, str] | None = None) -> str
         GridlangError: as :func:`gridlang.formats.puzzlink.encode`, or the map file cannot be read.
     """
     from gridlang.formats.puzzlink import encode  # only for a URL written: a solve never imports it
-    from gridlang.language.parser import parse_file
 
     tree = parse_file(spec_path)
     data = read_map(map_path, tree.puzzle.name if tree.puzzle else None, spec=tree)

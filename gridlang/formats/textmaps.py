@@ -241,6 +241,7 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
         past the last one found (or all, if ``key`` is absent) get the span
         of the key itself (or line 1, column 1). Linear in the text.
     """
+    # imported on use, not at start-up
     from gridlang.formats.json_spans import LineIndex, item_offsets, members
 
     index = LineIndex(path, text)
@@ -254,6 +255,7 @@ def json_item_spans(path: str, text: str, key: str, count: int) -> list[Span]:
 def json_key_span(path: str, text: str, key: str) -> Span:
     """Where the value of the top-level ``"key":`` of a JSON object begins (line 1, column 1
     when the key is absent)."""
+    # imported on use, not at start-up
     from gridlang.formats.json_spans import LineIndex, members
 
     place = members(text).get(key)

@@ -345,6 +345,7 @@ class Backend(ABC):
         keep = self.native if native is None else frozenset(native)
         if all(type(con) in keep for con in model.constraints):
             return model
+        # imported on use, not at start-up
         from gridlang.ir.transforms import decompose
 
         out = decompose(model, keep, passes)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import letter, symbol
+from gridlang.language.looks import letter, of_model, symbol
 from gridlang.pictures import glyphs
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
@@ -298,7 +298,7 @@ def picture(model: Model, solution: Solution | None, cell: int = 32) -> Canvas:
     Returns:
         The canvas (see :func:`draw`).
     """
-    from gridlang.language.looks import of_model
+    # imported on use, not at start-up
     from gridlang.pictures.lookstyle import looks_style
     from gridlang.plugins import find_plugin
 

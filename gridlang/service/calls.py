@@ -16,8 +16,11 @@ from typing import Any, Iterator, Mapping
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
+from gridlang.core.grid import parse_size
 from gridlang.formats import catalog
-from gridlang.formats.maps import MapData
+from gridlang.formats.maps import MapData, build_grid
+from gridlang.formats.params import resolve_params
+from gridlang.interpreter import evaluate
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, get_backend
 from gridlang.ir.model import Model
 from gridlang.plugins import find_plugin
@@ -220,6 +223,7 @@ def forced(spec: Spec | str | Path | None = None, map: str | Path | MapData | No
         GridlangError: as :func:`solve`.
         TypeError: as :func:`solve`.
     """
+    # imported on use, not at start-up
     from gridlang.service.why import forced_cells
     from gridlang.why import solve_forced
 
@@ -252,6 +256,7 @@ def explain(spec: Spec | str | Path | None = None, map: str | Path | MapData | N
         GridlangError: as :func:`solve`.
         TypeError: as :func:`solve`.
     """
+    # imported on use, not at start-up
     from gridlang.service.why import Why
     from gridlang.why import explain as explain_model
 
@@ -293,6 +298,7 @@ def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
         GridlangError: as :func:`solve`.
         TypeError: as :func:`solve`.
     """
+    # imported on use, not at start-up
     from gridlang.service.why import hints_of
     from gridlang.why import solve_hints
 
@@ -333,7 +339,7 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
             answer, or the time ran out first.
         GridlangError: a bad parameter.
     """
-    from gridlang.core.grid import parse_size
+    # imported on use, not at start-up
     from gridlang.why.generation import generate as make
 
     if isinstance(size, str):
@@ -403,9 +409,7 @@ def verify(spec: Spec | str | Path, map: str | Path | MapData, answer: Mapping[s
     Raises:
         GridlangError: bad input, located.
     """
-    from gridlang.formats.maps import build_grid
-    from gridlang.formats.params import resolve_params
-    from gridlang.interpreter import evaluate
+    # imported on use, not at start-up
     from gridlang.solving.answers import read_answer
 
     if not isinstance(spec, Spec):

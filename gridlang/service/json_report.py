@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gridlang.core.errors import GridlangError, MultipleErrors
 from gridlang.ir.solution import differing
 from gridlang.plugins import find_plugin
 
@@ -126,7 +127,6 @@ def error_json(error: BaseException, exit_code: int) -> dict[str, Any]:
             ``MultipleErrors``), or another exception, reported by its text alone.
         exit_code: the command's exit status.
     """
-    from gridlang.core.errors import GridlangError, MultipleErrors
 
     if isinstance(error, MultipleErrors):
         errors = list(error.errors)

@@ -72,6 +72,7 @@ class SolveResult:
 
     def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
         """The object ``gridlang solve --json`` prints (see the README)."""
+        # imported on use, not at start-up
         from gridlang.service.json_report import report_json
 
         return report_json(self.report, spec, map)
@@ -92,6 +93,7 @@ class SolveResult:
         Raises:
             ValueError: an unknown format, or a cell under 4 pixels.
         """
+        # imported on use, not at start-up
         from gridlang.pictures.draw import picture
 
         if format not in PICTURE_FORMATS:
@@ -140,6 +142,7 @@ def result_of(report: Report, solution: Solution | None = None, verdict: Verdict
             first, with its ``verdict``.
         verdict: the puzzle verifier's verdict on ``solution``.
     """
+    # imported on use, not at start-up
     from gridlang.service.json_report import uniqueness
 
     if solution is not None:

@@ -31,7 +31,7 @@ from gridlang.core.nodes import field, node, replace
 from gridlang.formats.maps import MapData, parse_map, read_map
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions
 from gridlang.ir.model import Model
-from gridlang.solving.pipeline import Report, load, load_checked, solve_model
+from gridlang.solving.pipeline import Report, compile_url, load, load_checked, solve_model
 from gridlang.solving.spec import Spec
 
 
@@ -106,7 +106,6 @@ def compile_request(request: Request) -> tuple[Model, dict[str, float]]:
     deadline = options_of(request).deadline
     before = deadline.elapsed()
     if request.url is not None:
-        from gridlang.solving.pipeline import compile_url  # only for a URL: see compile_url
 
         spec = request.spec.path if isinstance(request.spec, Spec) else request.spec
         model, seconds = compile_url(request.url, spec, request.params, deadline)

@@ -170,6 +170,7 @@ class HintSteps:
 
     def text(self) -> str:
         """The steps as ``gridlang hint`` prints them."""
+        # imported on use, not at start-up
         from gridlang.pictures.textdraw import answer_text
 
         return render.hints_text(self.result.report.model, self.details, answer_text)

@@ -57,7 +57,7 @@ from typing import ClassVar, Sequence
 from gridlang.core.errors import BackendError
 from gridlang.core.nodes import node
 from gridlang.core.settings import Settings
-from gridlang.ir.backend import Backend, Result, Session, SolveOptions, get_backend
+from gridlang.ir.backend import Backend, Result, Session, SolveOptions, backend_class, get_backend
 from gridlang.ir.model import Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 from gridlang.solving.race import RACES, Labelled, RaceSession
 
@@ -92,6 +92,7 @@ class Features:
     @classmethod
     def of(cls, model: Model, options: SolveOptions) -> "Features":
         """The features of ``model`` solved with ``options``."""
+        # imported on use, not at start-up
         from gridlang.exporters.asp.rules import beyond_clingo
 
         return cls(objective=model.objective is not None, solutions=max(options.solutions, 1),
@@ -189,7 +190,6 @@ def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
                            "give settings for one backend, or choose it with --backend")
     pool = [n for n in SOLVERS if n in wanted] if wanted else list(SOLVERS)
     if options.connectivity is not None:
-        from gridlang.ir.backend import backend_class
 
         pool = [n for n in pool if (cls := backend_class(n)) is not None and options.connectivity in cls.connectivity]
         if not pool:

@@ -228,6 +228,7 @@ class _Child:
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child, reported through the pipe
+            # imported on use, not at start-up
             from gridlang.core.lifeline import die_with_parent
 
             die_with_parent(parent, tied=False)  # forked from a timer thread, which ends at once: watch the pid
@@ -268,6 +269,7 @@ class _Child:
 
     def kill(self) -> None:
         """Kill the child at once; a daemon thread reaps it."""
+        # imported on use, not at start-up
         from gridlang.core.forked import end_child
 
         end_child(self.pid)

@@ -22,10 +22,12 @@ __all__ = ["Settings", "create_app", "serve"]
 
 def __getattr__(name: str):
     if name in ("Settings", "create_app"):
+        # imported on use, not at start-up
         from gridlang.web import app
 
         return getattr(app, name)
     if name == "serve":
+        # imported on use, not at start-up
         from gridlang.web.server import serve
 
         return serve

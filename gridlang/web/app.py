@@ -43,6 +43,7 @@ import threading
 from importlib import resources
 from typing import Any, Callable
 
+from gridlang.core.errors import GridlangError
 from gridlang.web import tasks
 from gridlang.web.inputs import MAX_BODY_BYTES, MAX_PICTURE_BYTES, RequestError, error_record, read_problem
 from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
@@ -295,6 +296,7 @@ class _Api:
     async def specs(self, request):
         from starlette.concurrency import run_in_threadpool
 
+        # imported on use, not at start-up
         from gridlang.formats.catalog import spec_names
 
         out = []
@@ -307,6 +309,7 @@ class _Api:
     async def spec(self, request):
         from starlette.concurrency import run_in_threadpool
 
+        # imported on use, not at start-up
         from gridlang.formats.catalog import spec_names, spec_path
 
         name = request.path_params["name"]
@@ -319,7 +322,6 @@ class _Api:
     async def spec_info(self, request):
         from starlette.concurrency import run_in_threadpool
 
-        from gridlang.core.errors import GridlangError
 
         body = await read_json(request)
         if not isinstance(body, dict) or not isinstance(body.get("spec"), str) or set(body) != {"spec"}:

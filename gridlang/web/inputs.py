@@ -127,6 +127,7 @@ def read_problem(body: object, max_seconds: float, keys: tuple[str, ...] = KEYS)
         RequestError: 400, in a sentence naming the key; 413 for a puzzle
             over the map limit.
     """
+    # imported on use, not at start-up
     from gridlang.formats.catalog import spec_names
     from gridlang.ir.backend import backend_names
 
@@ -237,6 +238,7 @@ def load_spec(problem: Problem):
     Raises:
         GridlangError: the spec is wrong (located in ``<spec>``), or the URL names no genre with a spec.
     """
+    # imported on use, not at start-up
     from gridlang.formats.catalog import spec_path
     from gridlang.language.checker import check
     from gridlang.language.parser import parse_file, parse_spec
@@ -248,6 +250,7 @@ def load_spec(problem: Problem):
         if problem.bundled is not None:
             path = spec_path(problem.bundled)
         else:
+            # imported on use, not at start-up
             from gridlang.formats.puzzlink import bundled_spec, parse_url
 
             link = parse_url(problem.puzzle.strip())
@@ -264,12 +267,14 @@ def load(problem: Problem) -> Loaded:
         GridlangError: a bad spec, URL or map, located (``<spec>:3:9``,
             ``<map>:2:5``, the URL's character).
     """
+    # imported on use, not at start-up
     from gridlang.formats.maps import parse_map
 
     tree, symbols, spec_name = load_spec(problem)
     puzzle = tree.puzzle.name if tree.puzzle else None
     if not problem.is_url:
         return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME)
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink import decode
 
     url = problem.puzzle.strip()

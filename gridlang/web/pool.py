@@ -149,6 +149,7 @@ class Context:
     def deadline(self, seconds: float | None):
         """The job's :class:`~gridlang.core.deadline.Deadline`, from now; a stop reaches it, and each better answer
         its search finds is reported as ``best``."""
+        # imported on use, not at start-up
         from gridlang.core.deadline import Deadline
 
         deadline = Deadline(seconds)
@@ -511,6 +512,7 @@ def _serve(conn: Any, parent: int, tied: bool, warm: Callable[[], None] | None) 
 
 def _failure(job: str, e: Exception) -> tuple:
     """A task's exception as the message that fails its job: a gridlang error with its record and HTTP status."""
+    # imported on use, not at start-up
     from gridlang.core.errors import GridlangError, VerificationError
     from gridlang.web.inputs import error_record
 

@@ -7,6 +7,7 @@ import socket
 import sys
 from typing import Callable
 
+from gridlang.core.workers import core_count
 from gridlang.web.app import Settings, create_app
 
 DEFAULT_HOST = "127.0.0.1"
@@ -28,7 +29,6 @@ def loopback(host: str) -> bool:
 
 def default_workers() -> int:
     """One worker per core, at least 1."""
-    from gridlang.core.workers import core_count
 
     return core_count()
 

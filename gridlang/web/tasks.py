@@ -26,7 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from gridlang.web.inputs import Problem, load, load_spec
+from gridlang.core.errors import ImageError
+from gridlang.web.inputs import Problem, load, load_spec, spec_info
 
 MAX_PICTURE_SIDE = 4096
 """The longest side, in pixels, of the PNG a solve returns for the page (cells shrink to fit, down to 4)."""
@@ -78,6 +79,7 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     Raises:
         GridlangError: bad input, located; a failed verification.
     """
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout
     from gridlang.core.memory import watch
     from gridlang.ir.backend import SolveOptions, Status
@@ -120,6 +122,7 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
 
 def _pictures(report) -> dict[str, str]:
     """The answer (and a second one) drawn as ``--svg`` and ``--png`` draw them, for the page."""
+    # imported on use, not at start-up
     from gridlang.ir.solution import differing
     from gridlang.pictures.draw import picture
 
@@ -182,6 +185,7 @@ def export(ctx, problem: Problem, fmt: str) -> dict[str, str]:
     Raises:
         GridlangError: bad input, located.
     """
+    # imported on use, not at start-up
     from gridlang.service.calls import export as write
     from gridlang.solving.spec import Spec
 
@@ -221,8 +225,8 @@ def read_picture(ctx, picture: bytes, label: str, puzzle: str | None, time_limit
     Raises:
         ImageError: the picture cannot be read, named by ``label``.
     """
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout
-    from gridlang.core.errors import ImageError
     from gridlang.core.memory import watch
     from gridlang.formats.screens.picture import Budget
     from gridlang.plugins import Plugin, all_plugins, find_plugin
@@ -251,6 +255,7 @@ def read_picture(ctx, picture: bytes, label: str, puzzle: str | None, time_limit
 
 def available_tools() -> dict[str, bool]:
     """Which of the page's tools (:data:`TOOLS`) this gridlang has: a :mod:`gridlang.service.calls` function of that name."""
+    # imported on use, not at start-up
     from gridlang.service import calls
 
     return {tool: callable(getattr(calls, function, None)) for tool, function in TOOLS.items()}
@@ -267,6 +272,7 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
         GridlangError: bad input, located.
         LookupError: this gridlang has no such tool.
     """
+    # imported on use, not at start-up
     from gridlang.service import calls
 
     function = getattr(calls, TOOLS.get(name, ""), None)
@@ -289,7 +295,6 @@ def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
     Raises:
         GridlangError: the spec is wrong, located in ``<spec>``.
     """
-    from gridlang.web.inputs import spec_info
 
     problem = Problem(bundled, problem_spec, "-")
     tree, symbols, _ = load_spec(problem)

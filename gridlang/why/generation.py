@@ -62,11 +62,20 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from gridlang.compiler import compile_tagged
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError
+from gridlang.core.grid import flood_rooms
 from gridlang.core.nodes import field_names, replace
-from gridlang.ir.backend import SolveOptions, Status
+from gridlang.formats.maps import build_grid, parse_map
+from gridlang.formats.params import resolve_params
+from gridlang.interpreter.core import Interpreter
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.model import Clause
+from gridlang.ir.solution import decode
 from gridlang.language import ast
+from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.why.oracle import Oracle
 
 MAX_VALUE = 9
 """The largest number a generated number clue holds (one character in the map)."""
@@ -215,19 +224,16 @@ class _Maker:
 
     # maps -------------------------------------------------------------------
     def data(self, grid: list[str]):
-        from gridlang.formats.maps import parse_map
 
         return parse_map(map_text(grid, self.params, self.rooms), "<generated>", self.spec.puzzle, spec=self.spec.ast)
 
     def model(self, grid: list[str]):
-        from gridlang.solving.pipeline import load_checked
 
         model, _ = load_checked(self.spec.ast, self.spec.symbols, self.data(grid), self.params, self.deadline)
         return model
 
     def unique(self, grid: list[str], backend: str) -> bool:
         """Whether the map has exactly one answer (proved by ``backend``); False when it has none."""
-        from gridlang.solving.pipeline import solve_model
 
         options = SolveOptions(deadline=self.deadline)
         report = solve_model(self.model(grid), backend, options, unique=True)
@@ -239,10 +245,6 @@ class _Maker:
     def answer(self, blank: list[str]):
         """A random answer (decision -> {cell: value}) of the blank map's rules that name no clue tile
         (and, when the rooms are the clue, read no room)."""
-        from gridlang.compiler import compile_tagged
-        from gridlang.ir.backend import get_backend
-        from gridlang.ir.model import Clause
-        from gridlang.ir.solution import decode
 
         model = self.model(blank)
         tagged, tagging = compile_tagged(model)
@@ -308,8 +310,6 @@ class _Maker:
 
     def broken(self, grid: list[str], answer) -> dict[int, int]:
         """How often ``answer`` breaks each statement on this map (the spec's interpreter, counting)."""
-        from gridlang.formats.maps import build_grid
-        from gridlang.formats.params import resolve_params
 
         data = self.data(grid)
         interp = _counting()(self.spec.ast, self.spec.symbols, build_grid(self.spec.symbols, data),
@@ -356,8 +356,6 @@ class _Maker:
         where a full solve of the map is tenths of a second. Taking a constraint away only adds
         answers, so one pass leaves no clue that could go.
         """
-        from gridlang.compiler import compile_tagged
-        from gridlang.why.oracle import Oracle
 
         full = self.model(grid)
         blank = self.model([self.blank * self.cols] * self.rows)
@@ -422,7 +420,6 @@ class _Maker:
 
 
 def _counting():
-    from gridlang.interpreter.core import Interpreter
 
     class Counting(Interpreter):
         """The spec's interpreter, counting the violations of each statement (by its place) instead of
@@ -492,6 +489,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
             answer, or the time ran out first.
         GridlangError: a bad parameter, or a size the limits refuse.
     """
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink import engine_of
     from gridlang.solving.spec import Spec, bundled, load_spec
 
@@ -535,6 +533,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
         clues = _room_count(maker.rooms)
     url = None
     if engine_of(spec.ast) is not None:
+        # imported on use, not at start-up
         from gridlang.formats.puzzlink import encode
 
         url = encode(spec.ast, maker.data(grid), text_params)
@@ -545,8 +544,8 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
 def _terrain(maker: _Maker, seed: int, start: float) -> Generated:
     """A map for a spec with an objective: random terrain and parameters, drawn until the optimum is
     unique, uses at least one decision, and the second backend finds the same optimum, unique."""
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink import encode, engine_of
-    from gridlang.solving.pipeline import solve_model
 
     spec, rng = maker.spec, maker.rng
     tiles = spec.symbols.tiles
@@ -592,7 +591,6 @@ def _terrain(maker: _Maker, seed: int, start: float) -> Generated:
 
 def _room_count(layer: list[str]) -> int:
     """The rooms of a ``rooms:`` layer (connected groups of one letter)."""
-    from gridlang.core.grid import flood_rooms
 
     cols = len(layer[0])
     flat = "".join(layer)

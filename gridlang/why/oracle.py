@@ -101,6 +101,7 @@ class Oracle:
         from pysat.formula import IDPool
         from pysat.solvers import Solver
 
+        # imported on use, not at start-up
         from gridlang.ir.transforms.to_cnf import linear_clauses
 
         quiet_pysat_sigint()

@@ -230,6 +230,7 @@ HIGHLIGHT = {"decides": "#f28e2b", "rule": "#1f77b4", "known": "#2ca02c", "open"
 
 def forced_picture(model: Model, forced: Forced, cell: int = 32) -> Canvas:
     """The forced cells drawn as an answer, the open (and unknown) ones greyed with a ``?``."""
+    # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
     canvas = picture(model, partial_solution(model, forced.forced), cell)
@@ -240,6 +241,7 @@ def forced_picture(model: Model, forced: Forced, cell: int = 32) -> Canvas:
 def step_picture(model: Model, hints: Hints, k: int, cell: int = 32) -> Canvas:
     """Step ``k`` (from 1): the cells known before it drawn, what it uses outlined (its rules' cells
     in blue, its known cells in green) and what it decides filled in orange."""
+    # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
     step = hints.steps[k - 1]

@@ -151,3 +151,70 @@ def test_the_import_contracts_hold(site):
     done = subprocess.run(lint, env=dict(os.environ, PYTHONPATH=str(site)), cwd=site, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Contracts: 3 kept, 0 broken." in done.stdout
+
+
+# Imports inside functions: only where they keep a module out of start-up, each saying so ---------------------
+
+
+def _module_level_imports(modules: dict[str, Path]) -> tuple[dict[str, set[str]], list[tuple[str, int, list, bool]]]:
+    """Each module's imports at module level (not under TYPE_CHECKING), and every import of gridlang
+    inside a function as ``(module, line, the modules it loads, whether a comment says why)``."""
+    top: dict[str, set[str]] = {}
+    inside = []
+
+    def loads(node) -> list[str]:
+        if isinstance(node, ast.Import):
+            return [a.name for a in node.names if a.name.startswith("gridlang")]
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gridlang"):
+            return [node.module] + [f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in modules]
+        return []
+
+    for module, path in modules.items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.split("\n")
+        top[module] = set()
+
+        def walk(node, in_function: bool, type_checking: bool, body_lines: list):
+            for child in ast.iter_child_nodes(node):
+                names = loads(child) if isinstance(child, (ast.Import, ast.ImportFrom)) else []
+                if names and not type_checking:
+                    if in_function:
+                        # a comment on its lines, or on the line above it or above the imports it stands with
+                        k = child.lineno - 2
+                        while k >= 0 and lines[k].strip().startswith(("from ", "import ", ")")) or \
+                                k >= 0 and lines[k].startswith(" ") and lines[k].strip().endswith(","):
+                            k -= 1
+                        said = any("#" in line for line in lines[child.lineno - 1:child.end_lineno]) or \
+                            (k >= 0 and lines[k].strip().startswith("#"))
+                        inside.append((module, child.lineno, names, said))
+                    else:
+                        top[module].update(names)
+                tc = type_checking or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
+                walk(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)),
+                     tc, body_lines)
+
+        walk(ast.parse(text), False, False, lines)
+    return top, inside
+
+
+def _loaded_with(module: str, top: dict[str, set[str]]) -> set[str]:
+    """Every module loaded when ``module`` is imported: its module-level imports, theirs, and the
+    packages above each."""
+    seen: set[str] = set()
+    stack = [module]
+    while stack:
+        m = stack.pop()
+        parts = m.split(".")
+        for x in [".".join(parts[:i]) for i in range(1, len(parts) + 1)] + sorted(top.get(m, ())):
+            if x not in seen:
+                seen.add(x)
+                stack.append(x)
+    return seen
+
+
+def test_an_import_inside_a_function_keeps_a_module_out_of_start_up_and_says_so(site):
+    top, inside = _module_level_imports(_modules(site))
+    needless = [f"{m}:{line} imports {names[-1]}, which is loaded with {m} anyway"
+                for m, line, names, _ in inside if set(names) <= _loaded_with(m, top)]
+    unsaid = [f"{m}:{line}" for m, line, _, said in inside if not said]
+    assert needless == [] and unsaid == []

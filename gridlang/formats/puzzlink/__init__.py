@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gridlang.core.errors import SemanticError, Span
 from gridlang.formats.puzzlink.engine import Decoded, Engine
+from gridlang.language import ast
 from gridlang.language.encodings.url import PuzzLink, UrlError, Where, error, parse_url, url_line
 
 __all__ = ["Decoded", "PuzzLink", "UrlError", "Where", "bundled_spec", "decode", "encode",
@@ -36,6 +38,7 @@ def bundled_spec(pid: str, link: PuzzLink | None = None) -> Path:
         UrlError: no bundled spec reads them, or none are installed; at the
             URL's genre when ``link`` is given.
     """
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink.index import NoBundle, bundled_spec_for, listing
 
     at = link.pid_at if link is not None else None
@@ -60,6 +63,7 @@ def engine_of(spec) -> Engine | None:
     Raises:
         GridlangError: the spec does not check.
     """
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink.index import format_of
     from gridlang.language.checker import check
 
@@ -78,8 +82,8 @@ def _reader_for(link: PuzzLink, spec):
             genres (the message names the bundled spec that reads the URL),
             or no bundled spec reads the genre; at the URL's genre.
     """
+    # imported on use, not at start-up
     from gridlang.formats.puzzlink.index import NoBundle, bundled_spec_for, format_of, listing
-    from gridlang.language import ast
     from gridlang.language.parser import parse_file
 
     if spec is None:
@@ -137,6 +141,7 @@ def load_url(url: str, spec=None, where: Where | None = None, name: str | None =
         UrlError: as :func:`decode`.
         GridlangError: the spec cannot be read, or the decoded map is not one of its maps.
     """
+    # imported on use, not at start-up
     from gridlang.formats.textmaps import read_text_map
     from gridlang.language.parser import parse_file
 
@@ -166,6 +171,7 @@ def map_from_url(text: str, path: str, spec=None, puzzle: str | None = None):
     Raises:
         UrlError: as :func:`decode`, located in the file.
     """
+    # imported on use, not at start-up
     from gridlang.formats.textmaps import read_text_map
 
     found = url_line(text)
@@ -195,9 +201,8 @@ def encode(spec, data, params: dict[str, str] | None = None) -> str:
         GridlangError: the spec declares no format, a parameter is bad, or
             the format cannot write the map (located in the map).
     """
-    from gridlang.core.errors import SemanticError, Span
+    # imported on use, not at start-up
     from gridlang.formats.params import resolve_params
-    from gridlang.language import ast
     from gridlang.language.parser import parse_file
 
     tree = spec if isinstance(spec, ast.Spec) else parse_file(spec)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from gridlang.core.errors import GridlangError
 from gridlang.language import ast
 
 _FORMAT = re.compile(r"^\s*format\s+puzzlink\b", re.M)
@@ -53,7 +54,7 @@ def _texts() -> list[tuple[Path, str]]:
 
 def names_of(path: Path) -> tuple[str, ...]:
     """The genre names a spec file's format declares (none when it has no format or does not parse)."""
-    from gridlang.core.errors import GridlangError
+    # imported on use, not at start-up
     from gridlang.language.parser import parse_file
 
     try:

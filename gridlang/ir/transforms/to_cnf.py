@@ -120,6 +120,7 @@ def linear_to_clauses(model: Model, encoding: str = "auto", deadline=None) -> Mo
     """
     from pysat.formula import IDPool
 
+    # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout
 
     if encoding not in CARD_ENCODINGS:

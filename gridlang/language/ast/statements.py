@@ -145,6 +145,7 @@ class Tile:
         """The value of a cell of this tile written as ``ch``; None for a number tile's cell that
         holds no single known number (``?``, or a list: :func:`gridlang.core.clues.why_no_value` says which)."""
         if self.number or self.clue is not None:
+            # imported on use, not at start-up
             from gridlang.core.clues import single_value
 
             return single_value(ch)

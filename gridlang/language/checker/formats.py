@@ -46,6 +46,7 @@ class _FormatCheck:
         self.checker.error(message, span)
 
     def run(self) -> None:
+        # imported on use, not at start-up
         from gridlang.language.encodings.known import encodings
 
         self.encodings = encodings()
@@ -68,6 +69,7 @@ class _FormatCheck:
 
     # items -------------------------------------------------------------------
     def item(self, item: ast.FormatItem, places: dict, earlier: list) -> None:
+        # imported on use, not at start-up
         from gridlang.language.encodings.table import CELL_PLACES, PLACES
 
         place = item.place
@@ -172,6 +174,7 @@ class _FormatCheck:
             self.error(f"a preset is the parameter's value in quotes (\"pentominoes\"); {entry.value!r} is not",
                        entry.value_span)
             return False
+        # imported on use, not at start-up
         from gridlang.language.values import parse_value
 
         try:
@@ -190,6 +193,7 @@ class _FormatCheck:
         return True
 
     def placeable(self, item: ast.FormatItem, enc) -> None:
+        # imported on use, not at start-up
         from gridlang.language.encodings.placement import Placement
 
         mapping = {e.key: e.value for e in item.mapping}
@@ -249,6 +253,7 @@ class _FormatCheck:
 
     # the cells no item fills --------------------------------------------------
     def empty_cells(self) -> None:
+        # imported on use, not at start-up
         from gridlang.language.encodings.placement import Placement
 
         cell_items = [p for p in self.fmt.parts if p.place in ("cells", "room numbers")]

@@ -49,6 +49,7 @@ class _Checker(ExpressionTypes):
             handler = getattr(self, "_" + type(st).__name__.lower())
             handler(st)
         if self.formats:
+            # imported on use, not at start-up
             from gridlang.language.checker.formats import check_formats
 
             check_formats(self, self.formats)
@@ -57,6 +58,7 @@ class _Checker(ExpressionTypes):
                 self.nested = False
                 self.type_of(let.body)
         if self.draws:
+            # imported on use, not at start-up
             from gridlang.language.checker.drawing import check_draws
 
             check_draws(self, self.draws)

@@ -63,6 +63,7 @@ class TileTable(dict):
         """The tile of a cell's text, or ``default``."""
         if key in self:
             return self[key]
+        # imported on use, not at start-up
         from gridlang.core.clues import read_clue
 
         clue = read_clue(key)

@@ -150,6 +150,7 @@ class PieceBank(Encoding):
             if re.fullmatch(r"[01]+(/[01]+)*", item):
                 pieces.append(bank_piece(item.split("/")))
             else:
+                # imported on use, not at start-up
                 from gridlang.language.values import parse_value
 
                 try:

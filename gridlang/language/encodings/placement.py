@@ -39,6 +39,7 @@ class Placement:
     """
 
     def __init__(self, mapping: dict, symbols, encoding: str = ""):
+        # imported on use, not at start-up
         from gridlang.language.encodings.known import encodings
 
         self.symbols = symbols

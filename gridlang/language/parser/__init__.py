@@ -22,9 +22,11 @@ import threading
 import zlib
 from pathlib import Path
 
-from gridlang.core.errors import GridlangError, GridSyntaxError, Span, one_line_end, read_source, too_long
+from gridlang import grammars
+from gridlang.core.errors import GridlangError, GridSyntaxError, Span, one_line_end, raise_all, read_source, too_long
 from gridlang.core.limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
 from gridlang.core.nodes import field_names
+from gridlang.core.version import VERSION
 from gridlang.language import ast
 from gridlang.language.parser.grammar import _parser, cache_dir
 
@@ -48,6 +50,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     """
     from lark.exceptions import UnexpectedInput, VisitError
 
+    # imported on use, not at start-up
     from gridlang.language.parser.messages import _syntax_error
     from gridlang.language.parser.reserved import reserved_declarations
     from gridlang.language.parser.to_ast import _ToAst
@@ -61,7 +64,6 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     except UnexpectedInput as e:
         reserved = reserved_declarations(text, path)
         if reserved:  # a use of a reserved name fails to parse; the mistake is where it is declared
-            from gridlang.core.errors import raise_all
 
             raise_all(reserved)
         raise _syntax_error(e, text, path) from e
@@ -77,6 +79,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         raise GridSyntaxError(f"the spec has {len(statements):,} statements; gridlang reads a spec of at most "
                               f"{MAX_STATEMENTS:,}", statements[MAX_STATEMENTS].span, source=text)
     _check_nesting(statements, text)
+    # imported on use, not at start-up
     from gridlang.language.parser.lets import expand_lets
 
     try:
@@ -186,8 +189,6 @@ def _fingerprint() -> tuple:
     found without importing it."""
     from importlib.util import find_spec
 
-    from gridlang import grammars
-    from gridlang.core.version import VERSION
 
     here = Path(__file__).resolve().parent
     language = here.parent

@@ -9,6 +9,7 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from gridlang.core.errors import GridSyntaxError, Span, closest
+from gridlang.language.parser.grammar import _parser, grammar_text
 
 # Curated messages: each maps to examples of text that fail at the same
 # parser state (Lark's match_examples picks the message whose examples fail
@@ -64,7 +65,6 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
 
 def _parser_message(e: UnexpectedInput, text: str) -> str:
     try:
-        from gridlang.language.parser.grammar import _parser
 
         curated = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # match_examples re-parses; any failure there only loses the hint
@@ -104,7 +104,6 @@ def _starts_line(text: str, pos: int | None) -> bool:
 def keywords() -> frozenset[str]:
     """Every word of the grammar: its quoted literals that look like names, and the words of the
     keyword terminals written as patterns (they end at a word boundary: DIRECTION, MAXIMIZE, MINIMIZE)."""
-    from gridlang.language.parser.grammar import grammar_text
 
     return frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"i?', grammar_text())) | _PATTERN_WORDS
 
@@ -136,7 +135,6 @@ def _describe(tok: Token) -> str:
 def _pretty(terminal: str) -> str:
     if terminal in _PRETTY:
         return _PRETTY[terminal]
-    from gridlang.language.parser.grammar import _parser
 
     try:
         pattern = _parser().get_terminal(terminal).pattern
