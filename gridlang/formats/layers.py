@@ -147,7 +147,7 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
     if end == start:
         raise MapError(f"the map has no {what}", Span(path, start + 1, 1), source=text)
     spaced = any(len(lines[j].split()) > 1 for j in range(start, end))
-    # The limits of gridlang.formats.maps.check_size, before a span is made for every cell.
+    # The limits of gridlang.formats.textmaps.check_size, before a span is made for every cell.
     widths = [len(lines[j].split()) if spaced else len(lines[j].strip()) for j in range(start, end)]
     problem = size_problem(widths)
     if problem is not None:

@@ -159,7 +159,7 @@ class Param:
     """``param NAME: int|set of int|shapes [OP N]... [= DEFAULT]``.
 
     ``default`` is an int, a frozenset of ints, or for ``shapes`` the
-    default's text (``"pentominoes"``), read by :func:`gridlang.formats.params.parse_value`.
+    default's text (``"pentominoes"``), read by :func:`gridlang.language.values.parse_value`.
     """
 
     name: str
