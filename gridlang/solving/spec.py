@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridlang.core.nodes import field, node
-from gridlang.formats import catalog
 from gridlang.language import ast
 from gridlang.language.checker import Symbols, check
 from gridlang.language.parser import parse_file
@@ -72,4 +71,7 @@ def bundled(name: str) -> Spec:
             :class:`~gridlang.core.errors.GridlangError` and a ``LookupError``;
             the message names the closest).
     """
+    # imported on use, not at start-up: a solve of a spec's path never looks in the catalogue
+    from gridlang.formats import catalog
+
     return load_spec(catalog.spec_path(name))
