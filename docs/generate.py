@@ -224,11 +224,11 @@ def render(block: Block, runs: dict[str, Run], root: Path = ROOT) -> str:
 @functools.lru_cache(maxsize=2)
 def house(root: Path = ROOT) -> tuple[str, bytes]:
     """The ``packages`` block's table and picture (``docs/packages.py``)."""
-    sys.path.insert(0, str(root / "docs"))
-    try:
-        import packages
-    finally:
-        sys.path.pop(0)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_packages", root / "docs" / "packages.py")
+    packages = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(packages)
     graph, order = packages.edges(), packages.layers(root)
     return packages.table(graph, order), packages.picture(graph, order)
 

@@ -106,8 +106,7 @@ def layers(root: Path = ROOT) -> list[list[str]]:
     contract = next(c for c in config["tool"]["importlinter"]["contracts"] if c["type"] == "layers")
     out: list[list[str]] = [["gridlang"]]
     for layer in contract["layers"]:
-        names = [package_of(n.strip()) if n.strip().count(".") == 1 else n.strip() for n in layer.split("|")]
-        names = [n for n in names if n != "gridlang"]
+        names = [p for p in (package_of(n.strip()) for n in layer.split("|")) if p != "gridlang"]
         if names:
             out.append(names)
     return out

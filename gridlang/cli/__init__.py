@@ -83,8 +83,9 @@ def main(argv: list[str] | None = None, started: float | None = None) -> int:
     except MemoryError:
         if debug:
             raise
-        print("error: the machine ran out of memory; try a smaller map, or --memory-limit SIZE to stop in time",
-              file=sys.stderr)
+        message = "the machine ran out of memory; try a smaller map, or --memory-limit SIZE to stop in time"
+        print(f"error: {message}", file=sys.stderr)
+        _error_report(args, GridlangError(message), EXIT_BAD_INPUT)
         return EXIT_BAD_INPUT
     except Exception as e:  # a bug: still one sentence, never a traceback unless asked for
         if debug:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.ir.model import Clause, EqualBlocks, Table
 from gridlang.language import ast

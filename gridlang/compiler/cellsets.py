@@ -27,26 +27,15 @@ Cell sets
 
 from __future__ import annotations
 
-from typing import Iterable, Union
+from typing import Iterable
 
 from gridlang.compiler.diagnostics import show_set
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
 from gridlang.ir.model import Clause, Connected
 from gridlang.language import ast
-
-CellValue = Union[bool, int]
-"""Per-cell value of a cell-set expression: a constant or a literal."""
-
-
-def neg(v: CellValue) -> CellValue:
-    """The negation of a constant or literal."""
-    if v is True:
-        return False
-    if v is False:
-        return True
-    return -v
 
 
 class CellSetLowering:

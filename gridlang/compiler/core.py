@@ -18,7 +18,7 @@ from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics, show_set
 from gridlang.compiler.edges import EdgeLowering
 from gridlang.compiler.formulas import FormulaLowering
-from gridlang.compiler.literals import CellValue, negated, tautology, unit, unit_clause
+from gridlang.compiler.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
@@ -354,7 +354,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         b = self.members(st.right, set(a))
         for i in sorted(a):
             if i in b:
-                self.clause([negated(a[i]), negated(b[i])], st.span)
+                self.clause([neg(a[i]), neg(b[i])], st.span)
 
     def subset(self, st: ast.Subset) -> None:
         a = self.members(st.left)
@@ -365,7 +365,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             if x is True and y is False:
                 errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
             elif y is not True:
-                self.clause([negated(x), y], st.span)
+                self.clause([neg(x), y], st.span)
         raise_all(errors)
 
 
@@ -422,7 +422,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 out = []
                 for value in dict.fromkeys(list(left) + list(right)):
                     x, y = left.get(value, False), right.get(value, False)
-                    out += unit_clause([negated(x), y]) + unit_clause([x, negated(y)])
+                    out += unit_clause([neg(x), y]) + unit_clause([x, neg(y)])
                 return out
             value = self.resolve_value(f.left.name.id, f.right, None)
             return unit(left.get(value, False), positive)

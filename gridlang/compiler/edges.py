@@ -54,7 +54,7 @@ Corners
 
 from __future__ import annotations
 
-from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError
 from gridlang.core.grid import lattice_edges

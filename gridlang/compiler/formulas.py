@@ -28,8 +28,9 @@ Rules
 
 from __future__ import annotations
 
-from gridlang.compiler.cellsets import CellSetLowering, CellValue, neg
+from gridlang.compiler.cellsets import CellSetLowering
 from gridlang.compiler.diagnostics import show_set
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError

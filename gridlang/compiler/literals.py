@@ -9,7 +9,7 @@ CellValue = Union[bool, int]
 """A cell's value in a formula: a constant, or a variable's literal (negative: negated)."""
 
 
-def negated(v: CellValue) -> CellValue:
+def neg(v: CellValue) -> CellValue:
     """The negation of a cell value: a constant flipped, a variable's literal negated."""
     if v is True:
         return False
@@ -25,7 +25,7 @@ def tautology(clause: frozenset[int]) -> bool:
 
 def unit(v: CellValue, positive: bool) -> list[frozenset[int]]:
     """The clause set of one literal (or of its negation)."""
-    v = v if positive else negated(v)
+    v = v if positive else neg(v)
     if v is True:
         return []
     if v is False:

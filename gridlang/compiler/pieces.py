@@ -31,7 +31,7 @@ while they are generated.
 
 from __future__ import annotations
 
-from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.core import shapes as polyomino
 from gridlang.core.errors import SemanticError
 from gridlang.core.limits import MAX_CONSTRAINTS, MAX_VARIABLES

@@ -9,7 +9,7 @@ the finished constraints.
 
 from __future__ import annotations
 
-from gridlang.compiler.cellsets import CellValue, neg
+from gridlang.compiler.literals import CellValue, neg
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
 from gridlang.core.grid import Grid

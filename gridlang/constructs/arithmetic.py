@@ -16,6 +16,8 @@ binding while compiling.
 
 from __future__ import annotations
 
+import functools
+
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.nodes import field, node
 from gridlang.language.checker.symbols import Type
@@ -34,6 +36,12 @@ class IntDiv:
     span: Span | None = field(default=None, compare=False)
 
 
+def _build(op: str, transformer, meta, children: list) -> IntDiv:
+    """The node of the parse-tree rule ``div`` or ``mod``: ``left op right``."""
+    left, right = children
+    return IntDiv(left, op, right, transformer.sp(meta))
+
+
 def _divisor_error(value: int, e: IntDiv, source: str | None) -> SemanticError:
     return SemanticError(f"'{e.op}' divides by a number of 1 or more; the divisor here is {value}", e.span,
                          source=source)
@@ -43,7 +51,7 @@ class Division(Construct):
     """The hooks of :class:`IntDiv` (see :mod:`gridlang.language.constructs`)."""
 
     node = IntDiv
-    rules = {op: (lambda op: lambda t, meta, c: IntDiv(c[0], op, c[1], t.sp(meta)))(op) for op in OPERATORS}
+    rules = {op: functools.partial(_build, op) for op in OPERATORS}
 
     def children(self, e: IntDiv) -> tuple:
         return (e.left, e.right)

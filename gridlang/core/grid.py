@@ -16,9 +16,9 @@ the compiler.
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Hashable, Iterable, Iterator
 
+from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.nodes import field, node
 
 Cell = tuple[int, int]
@@ -319,7 +319,7 @@ def edge_pieces(adj: dict) -> list[set]:
     return sorted(({points[i] for i in piece} for piece in rx.connected_components(graph)), key=min)
 
 
-_SIZE = re.compile(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
+_SIZE = LazyRegex(r"^\s*(\d+)\s*[xX]\s*(\d+)\s*$")
 
 
 def parse_size(text: str) -> tuple[int, int]:

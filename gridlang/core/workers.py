@@ -148,6 +148,17 @@ class Interrupt:
             os.close(self._write)
 
 
+def start_without_sigint(process) -> None:
+    """Start a spawned ``process`` with SIGINT blocked (the child inherits the mask through exec),
+    so that a Ctrl-C while it imports is no KeyboardInterrupt there: it waits, pending, until the
+    child unblocks it (as :func:`_serve` does once it is ready)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def run_pool(tasks: Sequence[Any], workers: int, solve: Callable[[Any], Any],
              warm: Callable[..., None] | None = None, warm_args: tuple = (),
              stop: Interrupt | None = None, retries: int = 1) -> Iterator[Done | Raised | Died]:
@@ -181,13 +192,7 @@ def run_pool(tasks: Sequence[Any], workers: int, solve: Callable[[Any], Any],
         process = context.Process(target=_serve, args=(theirs, os.getpid(), solve, warm, warm_args),
                                   name="gridlang-batch-worker", daemon=True)
         oom = _oom_kills()
-        # Started with SIGINT blocked (the child inherits the mask through exec), so that a Ctrl-C
-        # while it imports is no KeyboardInterrupt there; here it waits, pending, for the unblock.
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            process.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        start_without_sigint(process)
         theirs.close()
         fresh = _Slot(process, ours, oom)
         if slot is not None:  # in place of a worker that has ended

@@ -5,12 +5,8 @@ command line, a ``NAME: VALUE`` header line (or JSON key) in the map file, the
 spec's ``= DEFAULT``. Values are checked against the declared type and
 bounds.
 
-Syntax of a value: ``12`` or ``-3`` for ``int``; ``1..5``, ``1,2,3`` or
-``{1,2,3}`` (or a JSON list ``[1,2,3]``) for ``set of int`` (a multiset is kept as a sorted tuple); for
-``shapes``, a comma-separated list of named families (``tetrominoes``,
-``pentominoes``, ``polyominoes(N)``: every free polyomino of N cells) and
-drawn shapes, each its rows of ``0`` and ``1`` joined by ``/`` (``111/010``
-is the T tetromino), kept in order, a shape listed twice counting twice.
+Each value is read by its declared type with
+:func:`gridlang.language.values.parse_value`, whose docstring gives the syntax.
 """
 
 from __future__ import annotations

@@ -49,8 +49,9 @@ _LOADED = False
 
 
 class Construct:
-    """A construct's hooks; a hook a construct does not fill raises ``NotImplementedError``,
-    which the stage reports as the construct not being allowed where it stands.
+    """A construct's hooks. A construct fills the hooks of every stage its node can reach:
+    one it leaves raises ``NotImplementedError``, a fault of the construct's, which the
+    command line reports as a bug in one sentence.
 
     Attributes:
         node: the AST node type it owns.

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gridlang.core.lifeline import die_with_parent
-from gridlang.core.workers import Death
+from gridlang.core.workers import Death, start_without_sigint
 
 KILL_GRACE = 10.0
 """Seconds past its time limit a job may run before its worker is killed (the deadline stops it well before)."""
@@ -275,11 +275,7 @@ class Pool:
         tied = threading.current_thread() is threading.main_thread()
         process = context.Process(target=_serve, args=(theirs, os.getpid(), tied, self.warm),
                                   name="gridlang-serve-worker", daemon=True)
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            process.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        start_without_sigint(process)
         theirs.close()
         worker = _Worker(process, ours)
         threading.Thread(target=self._read, args=(worker,), name="gridlang-serve-pipe", daemon=True).start()

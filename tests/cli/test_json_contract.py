@@ -211,3 +211,20 @@ def test_without_json_an_error_leaves_standard_output_empty(tmp_path, capsys):
     assert main(["solve", str(spec), "--map", str(spec)]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "unknown name 'y'" in captured.err
+
+
+@pytest.mark.parametrize("fault, words", [
+    (RuntimeError("boom"), "gridlang failed on a problem it does not know (RuntimeError: boom); this is a bug"),
+    (MemoryError(), "the machine ran out of memory"),
+])
+def test_a_fault_under_json_is_an_error_record_and_no_traceback(monkeypatch, capsys, fault, words):
+    import gridlang.service.solve
+
+    def fail(request):
+        raise fault
+
+    monkeypatch.setattr(gridlang.service.solve, "compile_request", fail)
+    record = solve([HORSE, "--map", MAPS / "daily-2026-01-07.txt"], capsys, expect=1)
+    validator("error").validate(record)
+    assert record["status"] == "ERROR" and record["errors"][0]["message"].startswith(words)
+    assert record["errors"][0]["file"] is None

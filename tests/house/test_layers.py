@@ -67,48 +67,15 @@ def test_the_graph_holds_every_module(site, graph):
 
 
 def test_no_import_cycle(graph):
-    edges = {m: set(imported) for m, imported in graph.items()}
-    # Tarjan's strongly connected components, iteratively.
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-    counter = 0
-    for root in sorted(edges):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            for child in children:
-                if child not in index:
-                    index[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(edges[child]))))
-                    break
-                if child in on_stack:
-                    low[node] = min(low[node], index[child])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        m = stack.pop()
-                        on_stack.discard(m)
-                        component.append(m)
-                        if m == node:
-                            break
-                    if len(component) > 1:
-                        cycles.append(sorted(component))
+    import rustworkx
+
+    index = {m: k for k, m in enumerate(sorted(graph))}
+    digraph = rustworkx.PyDiGraph()
+    digraph.add_nodes_from(sorted(graph))
+    digraph.add_edges_from_no_data([(index[m], index[i]) for m, imported in graph.items() for i in imported
+                                    if i in index])
+    cycles = sorted(sorted(digraph[k] for k in component)
+                    for component in rustworkx.strongly_connected_components(digraph) if len(component) > 1)
     assert cycles == []
 
 
