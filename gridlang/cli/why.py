@@ -150,7 +150,6 @@ def _cmd_hint(args) -> int:
     else:
         print(render.hints_text(model, hints, answer_text))
     if hints is not None and (args.svg or args.png):
-
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:
         print("interrupted: the steps above are those found before Ctrl-C", file=sys.stderr)

@@ -99,14 +99,15 @@ def compile_request(request: Request) -> tuple[Model, dict[str, float]]:
         BuildTimeout: the deadline passed while the model was compiled.
         TypeError: the request gives neither a map nor a URL, or both, or no spec without a URL.
     """
-    if (request.map is None) == (request.url is None):
-        raise TypeError("give the puzzle: a map or a URL, not both")
+    if request.map is None and request.url is None:
+        raise TypeError("give the puzzle: a map (a path, its text, or MapData) or a URL")
+    if request.map is not None and request.url is not None:
+        raise TypeError("give a map or a URL, not both")
     if request.spec is None and request.url is None:
         raise TypeError("give a spec: a Spec or a spec's path")
     deadline = options_of(request).deadline
     before = deadline.elapsed()
     if request.url is not None:
-
         spec = request.spec.path if isinstance(request.spec, Spec) else request.spec
         model, seconds = compile_url(request.url, spec, request.params, deadline)
     elif isinstance(request.spec, Spec):

@@ -190,7 +190,6 @@ def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
                            "give settings for one backend, or choose it with --backend")
     pool = [n for n in SOLVERS if n in wanted] if wanted else list(SOLVERS)
     if options.connectivity is not None:
-
         pool = [n for n in pool if (cls := backend_class(n)) is not None and options.connectivity in cls.connectivity]
         if not pool:
             if wanted:

@@ -224,11 +224,9 @@ class _Maker:
 
     # maps -------------------------------------------------------------------
     def data(self, grid: list[str]):
-
         return parse_map(map_text(grid, self.params, self.rooms), "<generated>", self.spec.puzzle, spec=self.spec.ast)
 
     def model(self, grid: list[str]):
-
         model, _ = load_checked(self.spec.ast, self.spec.symbols, self.data(grid), self.params, self.deadline)
         return model
 

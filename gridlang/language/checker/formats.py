@@ -185,7 +185,6 @@ class _FormatCheck:
         return True
 
     def in_bounds(self, param, value: int, span) -> bool:
-
         for op, bound in param.bounds:
             if not BOUND[op](value, bound):
                 self.error(f"{param.name} = {value} breaks the bound {param.name} {op} {bound}", span)

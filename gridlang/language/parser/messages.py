@@ -65,7 +65,6 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
 
 def _parser_message(e: UnexpectedInput, text: str) -> str:
     try:
-
         curated = e.match_examples(_parser().parse, _examples(), use_accepts=True)
     except Exception:  # match_examples re-parses; any failure there only loses the hint
         curated = None
