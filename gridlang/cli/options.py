@@ -64,8 +64,7 @@ def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]
         GridlangError: the spec or the URL is wrong (located).
     """
     # imported on use, not at start-up
-    from gridlang.language.checker import check
-    from gridlang.language.parser import parse_file
+    from gridlang.language.parser import parse_and_check_file
 
     if spec_path is None:
         if url is None:
@@ -75,7 +74,7 @@ def _declared_params(spec_path: str | None, url: str | None = None) -> list[str]
 
         link = parse_url(url)
         spec_path = bundled_spec(link.pid, link)
-    return list(check(parse_file(spec_path)).params)
+    return list(parse_and_check_file(spec_path)[1].params)
 
 
 def missing_spec() -> ParamError:

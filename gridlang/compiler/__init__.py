@@ -81,8 +81,8 @@ from gridlang.formats.maps import MapData, build_grid, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.ir.model import Model
 from gridlang.language import ast
-from gridlang.language.checker import Symbols, check
-from gridlang.language.parser import parse_file
+from gridlang.language.checker import Symbols
+from gridlang.language.parser import parse_and_check_file
 
 __all__ = ["compile_puzzle", "compile_spec", "compile_tagged", "anchor_connected"]
 
@@ -102,8 +102,7 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
         GridlangError: any problem in the spec, the map or the parameters,
             located in its file.
     """
-    spec = parse_file(spec_path)
-    symbols = check(spec)
+    spec, symbols = parse_and_check_file(spec_path)
     data = read_map(map_path, spec=spec)
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
@@ -23,7 +23,6 @@ from gridlang.formats.params import resolve_params
 from gridlang.interpreter import evaluate
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, get_backend
 from gridlang.ir.model import Model
-from gridlang.plugins import find_plugin
 from gridlang.service.json_report import report_json
 from gridlang.service.result import SolveResult, result_of
 from gridlang.service.solve import Request, compile_request, read

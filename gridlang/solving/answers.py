@@ -36,8 +36,8 @@ from gridlang.formats.maps import build_grid, check_variant, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import SpecVerdict, evaluate
 from gridlang.language import ast
-from gridlang.language.checker import Symbols, check
-from gridlang.language.parser import parse_file
+from gridlang.language.checker import Symbols
+from gridlang.language.parser import parse_and_check_file
 
 _WS = " \t\r\n"
 _REPORT_KEYS = ("status", "puzzle", "spec", "map", "objective")
@@ -111,8 +111,7 @@ def check_answer(spec_path: str | Path, map_path: str | Path, answer_path: str |
         GridlangError: a problem in the spec, the map, a parameter or the
             answer file, located in its file.
     """
-    spec = parse_file(spec_path)
-    symbols = check(spec)
+    spec, symbols = parse_and_check_file(spec_path)
     data = read_map(map_path, spec=spec)
     check_variant(spec, data)
     grid = build_grid(symbols, data)

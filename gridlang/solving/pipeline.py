@@ -27,8 +27,8 @@ from gridlang.ir.checks import broken_constraints
 from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model
 from gridlang.ir.solution import Solution, blocking_clause, decode
 from gridlang.language import ast
-from gridlang.language.checker import Symbols, check
-from gridlang.language.parser import parse_file
+from gridlang.language.checker import Symbols
+from gridlang.language.parser import parse_and_check_file
 from gridlang.plugins import Verdict, find_plugin
 
 
@@ -112,8 +112,7 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
     raises :class:`~gridlang.core.deadline.BuildTimeout` when it passes.
     """
     t0 = time.perf_counter()
-    spec = parse_file(spec_path)
-    symbols = check(spec)
+    spec, symbols = parse_and_check_file(spec_path)
     data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None, spec=spec)
     model, seconds = load_checked(spec, symbols, data, params, deadline)
     seconds.pop("read")
@@ -466,8 +465,7 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
 
     t0 = time.perf_counter()
     path, decoded, data = load_url(url, spec)
-    tree = parse_file(path)
-    symbols = check(tree)
+    tree, symbols = parse_and_check_file(path)
     parse = time.perf_counter() - t0
     model, seconds = load_checked(tree, symbols, data, params, deadline)
     seconds["parse"] = parse + seconds.pop("read", 0.0)  # the URL, the spec, the grid and parameters

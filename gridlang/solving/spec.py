@@ -10,8 +10,8 @@ from pathlib import Path
 
 from gridlang.core.nodes import field, node
 from gridlang.language import ast
-from gridlang.language.checker import Symbols, check
-from gridlang.language.parser import parse_file
+from gridlang.language.checker import Symbols
+from gridlang.language.parser import parse_and_check_file
 
 
 @node(slots=False)
@@ -53,8 +53,8 @@ def load_spec(path: str | Path) -> Spec:
     Raises:
         GridlangError: the file is missing or the spec is wrong (located).
     """
-    tree = parse_file(path)
-    return Spec(str(path), tree, check(tree))
+    tree, symbols = parse_and_check_file(path)
+    return Spec(str(path), tree, symbols)
 
 
 def bundled(name: str) -> Spec:

@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable
 
 from gridlang.core.deadline import Deadline, SolverAbandoned, quiet_pysat_sigint, run_sat
 from gridlang.ir.connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts

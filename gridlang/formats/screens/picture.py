@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gridlang.core.deadline import BuildTimeout, Deadline
+from gridlang.core.deadline import Deadline
 from gridlang.core.errors import ImageError
 from gridlang.core.memory import human, resident
 

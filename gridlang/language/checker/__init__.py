@@ -48,7 +48,6 @@ row, a column, a room, a window, a block).
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.checker.statements import _Checker
 from gridlang.language.checker.symbols import Symbols, TileTable, Type
 
 __all__ = ["Symbols", "TileTable", "Type", "check"]
@@ -64,4 +63,8 @@ def check(spec: ast.Spec) -> Symbols:
         SemanticError: one problem.
         MultipleErrors: several, in source order.
     """
+    # imported on use, not at start-up: the symbol table's types load without the checks, and a
+    # spec served with its symbols from the spec cache never runs them
+    from gridlang.language.checker.statements import _Checker
+
     return _Checker(spec).run()

@@ -8,8 +8,10 @@ way Lark's own grammar loader reports errors.
 
 Two caches keep a command's start-up short, both in :func:`cache_dir`:
 Lark's own cache of the analysed grammar (:func:`build_parser`), and the
-AST of each spec file parsed without error (:func:`parse_file`), so that a
-spec read before costs neither Lark's import nor a parse.
+AST of each spec file parsed without error (:func:`parse_file`), with its
+symbols once it has passed the checks (:func:`parse_and_check_file`), so
+that a spec read before costs neither Lark's import nor a parse, and a spec
+solved before not the checker's import either.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from gridlang.core.limits import MAX_NESTING, MAX_SPEC_BYTES, MAX_STATEMENTS
 from gridlang.core.nodes import field_names
 from gridlang.core.version import VERSION
 from gridlang.language import ast
+from gridlang.language.checker import Symbols, check
 from gridlang.language.parser.grammar import _parser, cache_dir
 
 
@@ -99,14 +102,33 @@ def parse_file(path: str | Path) -> ast.Spec:
         GridSyntaxError: the file cannot be read, is not UTF-8, or does not
             follow the grammar.
     """
-    p = str(path)
     text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
-    return _parse_cached(text, p)
+    return _parse_cached(text, str(path))[0]
+
+
+def parse_and_check_file(path: str | Path) -> tuple[ast.Spec, Symbols]:
+    """Read, parse and check a ``.grid`` file: its AST and its symbol table.
+
+    A file checked before, unchanged, comes from the spec cache with its
+    symbols, so that a command that solves it imports neither Lark nor the
+    checker (:mod:`gridlang.language.checker`, some 4 ms of a solve's start).
+    A spec that fails the checks is checked again each time: its errors are
+    never cached.
+
+    Raises:
+        GridSyntaxError: the file cannot be read, is not UTF-8, or does not
+            follow the grammar.
+        SemanticError: one problem found by the checks.
+        MultipleErrors: several, in source order.
+    """
+    text = read_source(path, GridSyntaxError, "spec", MAX_SPEC_BYTES)
+    return _checked_cached(text, str(path))
 
 
 @functools.lru_cache(maxsize=16)
-def _parse_cached(text: str, path: str) -> ast.Spec:
-    """:func:`parse_spec`, served from this process's memory or from the spec cache when it can be.
+def _parse_cached(text: str, path: str) -> tuple[ast.Spec, Symbols | None]:
+    """:func:`parse_spec`, served from this process's memory or from the spec cache when it can be:
+    the AST, and its symbols when the cache holds them (else None).
 
     A command may read its spec twice (the shorthand ``--NAME VALUE``
     parameters are looked up in it before the command runs); the AST is
@@ -114,25 +136,43 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
     """
     directory = cache_dir()
     if directory is None:
-        return parse_spec(text, path)
+        return parse_spec(text, path), None
     file = spec_cache_file(path, directory)
     key = (_fingerprint(), path, text)
     try:
         with open(file, "rb") as fp:
-            stored_key, spec = pickle.load(fp)
-        if stored_key == key and isinstance(spec, ast.Spec):
+            stored = pickle.load(fp)
+        if isinstance(stored, tuple) and len(stored) == 3 and stored[0] == key and isinstance(stored[1], ast.Spec):
             try:
                 os.utime(file)  # recently used: kept when the cache is pruned
             except OSError:
                 pass
-            return spec
+            return stored[1], stored[2]
     except Exception:  # noqa: BLE001 - missing, unreadable, corrupt or from other code: parse afresh
         pass
     spec = parse_spec(text, path)
+    _keep(file, (key, spec, None), directory)
+    return spec, None
+
+
+@functools.lru_cache(maxsize=16)
+def _checked_cached(text: str, path: str) -> tuple[ast.Spec, Symbols]:
+    """:func:`_parse_cached`'s AST with its symbols: the cached ones, or the checker's, then kept beside the AST."""
+    spec, symbols = _parse_cached(text, path)
+    if symbols is None:
+        symbols = check(spec)  # the checks load on this first call only (gridlang.language.checker.check)
+        directory = cache_dir()
+        if directory is not None:
+            _keep(spec_cache_file(path, directory), ((_fingerprint(), path, text), spec, symbols), directory)
+    return spec, symbols
+
+
+def _keep(file: Path, entry: tuple, directory: Path) -> None:
+    """Write ``entry`` (key, AST, symbols or None) to the spec cache's ``file``, atomically, then prune."""
     temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with open(temp, "wb") as fp:
-            pickle.dump((key, spec), fp, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(entry, fp, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temp, file)  # atomic: a process reading at the same time sees the old file or the new
         _prune(directory)
     except Exception:  # noqa: BLE001 - a spec that cannot be kept is parsed again next time, nothing more
@@ -140,7 +180,6 @@ def _parse_cached(text: str, path: str) -> ast.Spec:
             temp.unlink(missing_ok=True)
         except OSError:
             pass
-    return spec
 
 
 SPEC_CACHE_FILES = 256
@@ -166,11 +205,12 @@ def _prune(directory: Path) -> None:
 def spec_cache_file(path: str, directory: Path) -> Path:
     """The spec cache's file for the spec at ``path`` (as given: the AST's spans name it so).
 
-    The file holds a pickle of ``(key, ast.Spec)``. The key is the spec's
+    The file holds a pickle of ``(key, ast.Spec, Symbols or None)``: the
+    symbols once the spec has passed the checks. The key is the spec's
     whole text, its path, and :func:`_fingerprint` (the versions of Python,
     Lark and gridlang, and the size and modification time of every source
-    file that shapes the AST), so that a change to any of them parses
-    afresh. The file's name holds the CRC-32 of the path and of the
+    file that shapes the AST or the symbols), so that a change to any of
+    them parses and checks afresh. The file's name holds the CRC-32 of the path and of the
     fingerprint: two installs of gridlang (a checkout and a virtual
     environment) used in turn on one spec keep an AST each, where one file
     made each parse the spec again with Lark (some 50 ms). Names whose CRCs
@@ -183,10 +223,10 @@ def spec_cache_file(path: str, directory: Path) -> Path:
 
 @functools.lru_cache(maxsize=1)
 def _fingerprint() -> tuple:
-    """What a cached AST was made with: Python's and gridlang's versions, and
-    ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the
-    constructs', the nodes', the errors' and the limits' modules, and of Lark's package,
-    found without importing it."""
+    """What a cached AST and its symbols were made with: Python's and gridlang's versions, and
+    ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the checker's, the
+    language's own, the constructs', the nodes', the errors' and the limits' modules, and of
+    Lark's package, found without importing it."""
     from importlib.util import find_spec
 
 
@@ -195,7 +235,8 @@ def _fingerprint() -> tuple:
     core = language.parent / "core"
     files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", core / "errors.py",
              core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py")),
-             language / "constructs.py", *sorted((language.parent / "constructs").glob("*.py"))]
+             *sorted((language / "checker").glob("*.py")), *sorted(language.glob("*.py")),
+             *sorted((language.parent / "constructs").glob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
         files.append(Path(lark.origin))  # the package's __init__.py, which holds its version
