@@ -220,6 +220,50 @@ def test_a_parsed_spec_is_served_from_the_cache_without_lark(tmp_path):
     assert imported and edited != first and "bounds=(('>=', 1),)" in edited
 
 
+def _probe_check(path: str, cache: str) -> tuple[str, bool]:
+    """Parse and check ``path`` in a fresh process with the cache under ``cache``: (repr of the
+    symbols' parameters and tiles, whether the checks were imported)."""
+    probe = ("import json, sys\n"
+             "from gridlang.language.parser import parse_and_check_file\n"
+             f"spec, symbols = parse_and_check_file({path!r})\n"
+             "print(json.dumps([repr((symbols.params, symbols.tiles, symbols.regions)),\n"
+             "                  'gridlang.language.checker.statements' in sys.modules]))\n")
+    return tuple(run_probe(probe, cache, Path(path).parent))
+
+
+def test_a_checked_spec_is_served_from_the_cache_with_its_symbols_without_the_checks(tmp_path):
+    (tmp_path / "specs").mkdir()
+    spec = tmp_path / "specs" / "horse.grid"
+    spec.write_text((REPO / "puzzles" / "horse.grid").read_text())
+    first, checked = _probe_check(str(spec), str(tmp_path))
+    assert checked and "budget" in first
+    again, checked = _probe_check(str(spec), str(tmp_path))
+    assert (again, checked) == (first, False)
+    # An edited spec is checked afresh, never served with the old symbols.
+    spec.write_text(spec.read_text().replace("param budget: int >= 0", "param wall_budget: int >= 0")
+                    .replace("budget", "wall_budget").replace("wall_wall_budget", "wall_budget"))
+    edited, checked = _probe_check(str(spec), str(tmp_path))
+    assert checked and "wall_budget" in edited
+
+
+def test_a_spec_that_fails_the_checks_fails_them_every_time(tmp_path, monkeypatch):
+    from gridlang.core.errors import SemanticError
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "bad.grid"
+    spec.write_text("tile a '.'\nrequire count(b) == 1\n")
+    parser._parse_cached.cache_clear()
+    parser._checked_cached.cache_clear()
+    for _ in range(2):
+        parser._parse_cached.cache_clear()
+        with pytest.raises(SemanticError) as e:
+            parser.parse_and_check_file(spec)
+        assert (e.value.span.line, e.value.span.column) == (2, 15)
+    # The AST is kept (it parsed), without symbols.
+    parser._parse_cached.cache_clear()
+    assert parser._parse_cached(spec.read_text(), str(spec))[1] is None
+
+
 def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     spec = tmp_path / "a.grid"
