@@ -198,7 +198,7 @@ class BlockLowering:
             if not entries or not all(x == "?" or x.isascii() and x.isdigit() for x in entries):
                 raise self._runs_map_error(i, f"values(c) reads a clue list; {text!r} holds none", e)
             return tuple(None if x == "?" else int(x) for x in entries)
-        n = self._constant(e)
+        n = self.constant(e)
         if n is None:
             raise SemanticError("'runs of S around c' is compared with a clue list known from the map",
                                 getattr(e, "span", None), source=self.spec.source)

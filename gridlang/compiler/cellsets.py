@@ -87,7 +87,7 @@ class CellSetLowering:
         if domain.kind == "rooms":
             self.need_rooms(domain.span)
             return [(frozenset(cells), f"the room at {g.cell_name(cells[0])}") for cells in g.room_cells()]
-        h, w = (self._constant(d) for d in (domain.height, domain.width))
+        h, w = (self.constant(d) for d in (domain.height, domain.width))
         if h is None or w is None or h < 1 or w < 1:
             raise SemanticError(f"a {domain.kind[:-1]}'s size must be at least 1x1, not {h}x{w}", domain.span,
                                 source=self.spec.source)

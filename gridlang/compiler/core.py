@@ -290,7 +290,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
             elif isinstance(part, ast.IntLit):
                 values.append(part.value)
             elif isinstance(part, ast.DomainRange):
-                low, high = (self._constant(b) for b in (part.low, part.high))
+                low, high = (self.constant(b) for b in (part.low, part.high))
                 if high < low:
                     raise SemanticError(f"the range {low}..{high} is empty", part.span, source=self.spec.source)
                 fits(high - low + 1, part, f"the range {self.spec_text(part.span)} ({low:,}..{high:,})")

@@ -216,7 +216,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         for side, other in ((f.left, f.right), (f.right, f.left)):
             if not (isinstance(side, (ast.At, ast.EdgeAt)) and side.name.id in self.domain_values) or f.op != "==":
                 continue
-            value = self._constant(other)
+            value = self.constant(other)
             if value is None or value in self.domain_sets[side.name.id]:
                 continue
 

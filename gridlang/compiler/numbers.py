@@ -113,7 +113,8 @@ class NumberLowering:
         coef[-v] = coef.get(-v, 0) - w
         return w
 
-    def _constant(self, e: ast.Expr) -> int | None:
+    def constant(self, e: ast.Expr) -> int | None:
+        """The value of the number ``e`` when it is known before solving (no decision in it), else None."""
         probe: dict[int, int] = {}
         try:
             value = self._linear(e, 1, probe)

@@ -55,14 +55,14 @@ class PieceLowering:
                 return [self.bound[fam.arg.id][1]]
             return list(self.params[fam.arg.id])  # a `shapes` parameter: canonical shapes
         if fam.kind in ("rectangles", "squares"):
-            sizes = range(1, self.grid.size + 1) if fam.arg is None else [self._constant(fam.arg)]
+            sizes = range(1, self.grid.size + 1) if fam.arg is None else [self.constant(fam.arg)]
             make = polyomino.rectangles if fam.kind == "rectangles" else polyomino.squares
             return [shape for n in sizes for shape in make(n, self.grid.rows, self.grid.cols)]
         if isinstance(fam.arg, ast.Name) and self.sym.params.get(fam.arg.id) is not None \
                 and self.sym.params[fam.arg.id].type == "set of int":
             sizes = list(self.params[fam.arg.id])
         else:
-            sizes = [self._constant(fam.arg)]
+            sizes = [self.constant(fam.arg)]
         out = []
         for k in sizes:
             try:

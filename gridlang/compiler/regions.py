@@ -55,7 +55,7 @@ class RegionLowering:
         values = self.members(st.cells)  # sparse: linear in the set, not in the grid, under a `for each`
         size = None
         if st.size is not None:
-            size = self._constant(st.size)
+            size = self.constant(st.size)
             if size is None:
                 raise SemanticError("a size is an integer known before solving", st.size.span,
                                     source=self.spec.source)

@@ -41,11 +41,11 @@ class BlockTypes:
         if decision is None:
             kind = self.sym.kind_of(e.decision.id) or self.env.get(e.decision.id)
             self.error(f"'{e.decision.id} = {e.decision.id}[p]' needs a decision on cells; {e.decision.id!r} is "
-                       f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.decision.id)}",
+                       f"{'a ' + kind if kind else 'not declared'}{'' if kind else self.suggest(e.decision.id)}",
                        e.decision.span)
             return None
         if decision.lattice is not None:
-            self.error(self._on_edges(decision), e.decision.span)
+            self.error(self.on_edges(decision), e.decision.span)
             return None
         return Type.CELLS if ok else None
 

@@ -38,7 +38,7 @@ class EdgeTypes:
         if decl is not None:
             kind = "decision on cells"
         self.error(f"{what} takes a decision made 'on edges'; {name.id!r} is "
-                   f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(name.id)}",
+                   f"{'a ' + kind if kind else 'not declared'}{'' if kind else self.suggest(name.id)}",
                    name.span)
         return None
 
@@ -47,7 +47,7 @@ class EdgeTypes:
         decl = self.sym.decisions.get(e.id) if isinstance(e, ast.Name) and e.id not in self.env else None
         return decl is not None and decl.lattice is not None
 
-    def _on_edges(self, decl: ast.Decide) -> str:
+    def on_edges(self, decl: ast.Decide) -> str:
         """The error for a decision on edges used as a decision on cells."""
         return (f"{decl.name!r} is a decision on edges: {decl.name}[p, q] is the edge between p and q, "
                 f"degree({decl.name}, p) {'the sum of the values' if decl.is_enum else 'the chosen edges'} at p")

@@ -178,7 +178,7 @@ class _Checker(ExpressionTypes):
                         what = self.sym.kind_of(part.tile.id)
                         self.error(f"'values of' takes a tile; {part.tile.id!r} is "
                                    f"{'a ' + what if what else 'not declared'}"
-                                   f"{'' if what else self._suggest(part.tile.id)}", part.tile.span)
+                                   f"{'' if what else self.suggest(part.tile.id)}", part.tile.span)
                     continue
                 if isinstance(part, ast.Name):
                     decl = self.sym.params.get(part.id)
@@ -186,7 +186,7 @@ class _Checker(ExpressionTypes):
                         what = self.sym.kind_of(part.id)
                         self.error(f"a domain takes value lists in braces and 'set of int' parameters; "
                                    f"{part.id!r} is {'a ' + what if what else 'not declared'}"
-                                   f"{'' if what else self._suggest(part.id)}", part.span)
+                                   f"{'' if what else self.suggest(part.id)}", part.span)
                     continue
                 if isinstance(part, ast.DomainRange):
                     for bound in (part.low, part.high):
@@ -340,10 +340,10 @@ class _Checker(ExpressionTypes):
                        ref.cell.span)
         kind = self.sym.kind_of(ref.name.id)
         if kind is None:
-            self.error(f"unknown name {ref.name.id!r}{self._suggest(ref.name.id)}", ref.name.span)
+            self.error(f"unknown name {ref.name.id!r}{self.suggest(ref.name.id)}", ref.name.span)
             return None
         if kind == "decision" and self.sym.decisions[ref.name.id].lattice is not None:
-            self.error(self._on_edges(self.sym.decisions[ref.name.id]) + " (in 'for each cell p, each q in "
+            self.error(self.on_edges(self.sym.decisions[ref.name.id]) + " (in 'for each cell p, each q in "
                        "neighbours(p)')", ref.name.span)
             return None
         if member:
@@ -381,7 +381,7 @@ class _Checker(ExpressionTypes):
             return
         names = ", ".join(sorted(symbols)) or "none"
         self.error(f"{value.id!r} is not a value of {decision.name!r} (its value names: {names}), "
-                   f"a 'for each' variable or an int parameter{self._suggest(value.id)}", value.span)
+                   f"a 'for each' variable or an int parameter{self.suggest(value.id)}", value.span)
 
     def _objective(self, st: ast.Objective) -> None:
         t = self.type_of(st.expr)

@@ -66,13 +66,13 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             if isinstance(e, ast.AllDifferent):
                 decision = self.sym.decisions.get(e.decision.id)
                 if decision is not None and decision.lattice is not None:
-                    self.error(self._on_edges(decision), e.decision.span)
+                    self.error(self.on_edges(decision), e.decision.span)
                 elif decision is None or not decision.is_enum:
                     what = self.sym.kind_of(e.decision.id)
                     self.error(f"'all different' takes an enumerated decision; {e.decision.id!r} is "
                                + ("a Boolean decision" if decision is not None else
                                   f"{'a ' + what if what else 'not declared'}"
-                                  f"{'' if what else self._suggest(e.decision.id)}"), e.decision.span)
+                                  f"{'' if what else self.suggest(e.decision.id)}"), e.decision.span)
                 t = self.type_of(e.cells)
                 if t is not None and t is not Type.FIXED:
                     self.error(f"'all different' runs over a cell set known from the map; this is {t.value}",
@@ -130,7 +130,7 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             what = self.env.get(fam.arg.id) or self.sym.kind_of(fam.arg.id)
             self.error(f"a family of shapes is tetrominoes, pentominoes, polyominoes(N), a 'shapes' parameter or "
                        f"a 'for each shape' variable; {fam.arg.id!r} is {'a ' + what if what else 'not declared'}"
-                       f"{'' if what else self._suggest(fam.arg.id)}", fam.arg.span)
+                       f"{'' if what else self.suggest(fam.arg.id)}", fam.arg.span)
             return False
         if fam.kind in ("rectangles", "squares"):
             t = Type.INT if fam.arg is None else self.type_of(fam.arg)
@@ -212,7 +212,7 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                 return None
             kind = self.sym.kind_of(e.id)
             if kind is None:
-                self.error(f"unknown name {e.id!r}{self._suggest(e.id)}", e.span)
+                self.error(f"unknown name {e.id!r}{self.suggest(e.id)}", e.span)
                 return None
             if kind in ("tile", "tag"):
                 return Type.FIXED
@@ -304,12 +304,12 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                 return Type.FACT
             decision = self.sym.decisions.get(e.decision.id)
             if decision is not None and decision.lattice is not None:
-                self.error(self._on_edges(decision), e.decision.span)
+                self.error(self.on_edges(decision), e.decision.span)
                 return None
             if decision is None:
                 kind = self.sym.kind_of(e.decision.id)
                 self.error(f"'{e.decision.id} = ...' needs an enumerated decision; {e.decision.id!r} is "
-                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.decision.id)}",
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self.suggest(e.decision.id)}",
                            e.decision.span)
                 return None
             self._enum_value(decision, e.value)
@@ -339,7 +339,7 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                 return None
             kind = self.sym.kind_of(name)
             if kind is None:
-                self.error(f"unknown name {name!r}{self._suggest(name)}", e.name.span)
+                self.error(f"unknown name {name!r}{self.suggest(name)}", e.name.span)
                 return None
             if kind in ("tile", "tag"):
                 return Type.FACT if ok else None
@@ -369,11 +369,11 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             if self.sym.decisions.get(e.name.id) is None:
                 kind = self.sym.kind_of(e.name.id) or self.env.get(e.name.id)
                 self.error(f"'{e.name.id}[p] = {e.name.id}[q]' compares a decision at two cells; {e.name.id!r} is "
-                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self.suggest(e.name.id)}",
                            e.name.span)
                 return None
             if self.sym.decisions[e.name.id].lattice is not None:
-                self.error(self._on_edges(self.sym.decisions[e.name.id]), e.name.span)
+                self.error(self.on_edges(self.sym.decisions[e.name.id]), e.name.span)
                 return None
             return Type.BOOL if ok else None
         if isinstance(e, ast.AtIs):
@@ -382,11 +382,11 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             if decision is None:
                 kind = self.sym.kind_of(e.name.id)
                 self.error(f"'{e.name.id}[...] = ...' needs an enumerated decision; {e.name.id!r} is "
-                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self._suggest(e.name.id)}",
+                           f"{'a ' + kind if kind else 'not declared'}{'' if kind else self.suggest(e.name.id)}",
                            e.name.span)
                 return None
             if decision.lattice is not None:
-                self.error(self._on_edges(decision), e.name.span)
+                self.error(self.on_edges(decision), e.name.span)
                 return None
             self._enum_value(decision, e.value)
             return Type.BOOL if ok else None
@@ -448,7 +448,8 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             return construct.type_of(self, e)
         raise TypeError(f"unknown expression node {e!r}")
 
-    def _suggest(self, name: str) -> str:
+    def suggest(self, name: str) -> str:
+        """``"; did you mean 'x'?"`` for the declared name or binding closest to ``name``, or ``""``."""
         import difflib
 
         close = difflib.get_close_matches(name, list(self.declared) + list(self.env) + ["border", "all"], n=1)
