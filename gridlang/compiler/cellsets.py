@@ -23,6 +23,8 @@ Cell sets
     with c1 = q, c2, ... the cells in line beyond p: ``in(c1) = s(c1)``,
     ``in(ck) = in(c(k-1)) & s(ck)`` (a Tseitin chain, one auxiliary variable
     per cell at most).
+A construct's cell set (``D = D[p]``)
+    its construct's ``members`` hook (:mod:`gridlang.language.constructs`).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
 from gridlang.ir.model import Clause, Connected
 from gridlang.language import ast
+from gridlang.language.constructs import construct_of
 
 
 class CellSetLowering:
@@ -239,8 +242,6 @@ class CellSetLowering:
             return {i: v for i, v in comp.items() if within is None or i in within}
         if isinstance(e, ast.ComponentAlong):
             return self.component_along(e, within)
-        if isinstance(e, ast.SameValue):
-            return self.same_value_members(e, within)
         if isinstance(e, ast.Sight):
             p = self.cell_of(e.cell)
             if p is None:
@@ -260,6 +261,9 @@ class CellSetLowering:
                 if within is None or i in within:
                     out[i] = seen
             return out
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.members(self, e, within)
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
 
     def fixed(self, key: tuple, make, within) -> dict[int, CellValue]:

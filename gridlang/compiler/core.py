@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gridlang.compiler.blocks import BlockLowering
 from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics, show_set
 from gridlang.compiler.edges import EdgeLowering
@@ -30,7 +29,6 @@ from gridlang.formats.maps import MapData
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
-from gridlang.language.checker.blocks import runs_side
 from gridlang.language.equivalence import is_condition
 
 
@@ -49,8 +47,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, ClueLowering, NumberLowering,
-                Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, NumberLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
@@ -93,9 +90,9 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         # Decisions on edges, and the components along them (gridlang.compiler.edges).
         self.edge_sets: dict = {}
         self.along: dict = {}
-        # The sizes of blocks of equal values (gridlang.compiler.blocks): decision -> {(cell, value): (lo, hi)}.
-        self.block_bounds: dict = {}
-        self.block_spans: dict = {}
+        # What constructs collected from the rules they state their own way (Construct.lower_rule),
+        # by construct, finished after the last statement (blocks' sizes: gridlang.constructs.blocks).
+        self.collected: dict = {}
         # Sets known from the map (tiles, tags, the border, rooms): found once (gridlang.compiler.cellsets).
         self.fixed_sets: dict[tuple, object] = {}
         # Enumerated decisions: their values as a set, for membership tests.
@@ -175,8 +172,9 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
                 sense = Sense.MAXIMIZE if st.sense == "maximize" else Sense.MINIMIZE
                 self.objective = Objective(sense, terms, const, st.span)
             self.check_size()
-        for con in self.equal_blocks():  # appended one by one, as every constraint is (tick)
-            self.constraints.append(con)
+        for construct, collected in self.collected.items():
+            for con in construct.finish(self, collected):  # appended one by one, as every constraint is (tick)
+                self.constraints.append(con)
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}
         if puzzle is not None and puzzle.variant:
@@ -469,10 +467,7 @@ class _Compiler(RegionLowering, BlockLowering, FormulaLowering, EdgeLowering, Cl
         return v
 
     def compare(self, st: ast.Compare) -> None:
-        if runs_side(st) is not None:
-            self.assert_runs(st, ())
-            return
-        if self.block_rule(st, ()):
+        if self.construct_rule(st, ()):
             return
         self.check_value_compare(st)
         lt, lc = self.linear(st.left)

@@ -24,6 +24,12 @@ Rules
     disjunction is one clause; ``all different D in S`` is ``sum of
     D[q]=v over S <= 1`` for each value v (``== 1`` when S has as many
     cells as D has values, which follows by counting).
+Constructs
+    a comparison one of whose sides a construct owns (``runs of S around
+    c == L``) is that construct's to lower, as a literal or as a rule; a
+    rule the compiler would lower as any comparison is first offered to
+    the constructs that state some their own way (blocks' sizes):
+    :meth:`FormulaLowering.construct_rule`, :mod:`gridlang.language.constructs`.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.ir.model import Cmp, Linear
 from gridlang.language import ast
-from gridlang.language.checker.blocks import runs_side
+from gridlang.language.constructs import comparison_of, rule_lowerings
 from gridlang.language.equivalence import is_condition, is_number
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
@@ -101,8 +107,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
                                           else b.get(i, False)], i) for i, x in a.items()]
             return self.combine(True, parts, None)
-        if runs_side(f) is not None:
-            return self.runs_lit(f)
+        if isinstance(f, ast.Compare) and (owned := comparison_of(f)) is not None:
+            construct, own, other = owned
+            return construct.compare_lit(self, f, own, other)
         if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):  # equivalence
             a, b = self.lit_of(f.left), self.lit_of(f.right)
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
@@ -353,6 +360,17 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         """``require F``."""
         self.assert_formula(st.formula, ())
 
+    def construct_rule(self, f: ast.Compare, guard: tuple[int, ...]) -> bool:
+        """State the comparison ``f`` under ``guard`` through a construct, and say whether one took it: the
+        construct that owns a side of it, or one that states its form its own way (else False: the
+        compiler lowers it as any comparison)."""
+        owned = comparison_of(f)
+        if owned is not None:
+            construct, own, other = owned
+            construct.assert_compare(self, f, own, other, guard)
+            return True
+        return any(construct.lower_rule(self, f, guard) for construct in rule_lowerings())
+
     def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
         """State that ``f`` holds whenever every literal of ``guard`` does."""
         span = self.current.span if self.current is not None else None
@@ -374,10 +392,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if pushed is not None:
                 self.assert_formula(pushed, guard)
                 return
-        if runs_side(f) is not None:
-            self.assert_runs(f, guard)
-            return
-        if isinstance(f, ast.Compare) and self.block_rule(f, guard):
+        if isinstance(f, ast.Compare) and self.construct_rule(f, guard):
             return
         equivalence = f.operand if isinstance(f, ast.Not) else f
         if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,

@@ -101,6 +101,11 @@ Formulas over a pair of cells
     ``not``, ``and``, ``or``, ``implies``.
 Objective
     ``maximize E`` / ``minimize E``: the integer E on this answer.
+Constructs
+    A node of a construct (``a div b``, ``D = D[p]``, ``runs of S around c
+    == L``) is evaluated by its module of :mod:`gridlang.constructs`,
+    through the hooks of :mod:`gridlang.language.constructs`, given this
+    interpreter; the meaning is stated there.
 
 The answer itself is checked first, against the ``decide`` statements: a
 Boolean decision true on a cell it is not made on, an enumerated decision

@@ -13,7 +13,6 @@ from typing import Mapping
 
 from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
-from gridlang.interpreter.blocks import BlockRules
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.edges import EdgeRules
 from gridlang.interpreter.expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
@@ -21,6 +20,7 @@ from gridlang.interpreter.graph import adjacency, components
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
+from gridlang.language.constructs import comparison_of
 from gridlang.language.equivalence import is_condition
 
 Decisions = Mapping[str, Mapping[int, object]]
@@ -29,7 +29,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
+class Interpreter(EdgeRules, ClueMeanings, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -210,10 +210,11 @@ class Interpreter(BlockRules, EdgeRules, ClueMeanings, Expressions):
             out = left - right
             if out:
                 self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
-        elif isinstance(st, ast.Compare) and ast.Runs in (type(st.left), type(st.right)):
-            if not self.runs_hold(st):
-                c = self.cell(st.left.cell if isinstance(st.left, ast.Runs) else st.right.cell)
-                self.fail("the runs around the cell differ from the clue", () if c is None else (c,))
+        elif isinstance(st, ast.Compare) and (owned := comparison_of(st)) is not None:
+            construct, own, other = owned
+            violation = construct.compare_violation(self, st, own, other)
+            if violation is not None:
+                self.fail(*violation)
         elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
             left, right = self.holds(st.left), self.holds(st.right)
             if left != right:

@@ -15,7 +15,7 @@ from gridlang.core.shapes import polyominoes
 from gridlang.interpreter.graph import components
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
-from gridlang.language.constructs import construct_of
+from gridlang.language.constructs import comparison_of, construct_of
 from gridlang.language.equivalence import is_condition, is_number
 
 
@@ -74,8 +74,6 @@ class Expressions:
             return frozenset(seen)
         if isinstance(e, ast.ComponentAlong):
             return self.along(e)
-        if isinstance(e, ast.SameValue):
-            return self.same_value_cells(e)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -117,6 +115,9 @@ class Expressions:
                 return frozenset(i for i, v in values.items() if _same(v, self.tile_value(i, e.value.span)))
             target = self.resolve(name, e.value, None)
             return frozenset(i for i, v in values.items() if _same(v, target))
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.cells(self, e)
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
 
     def number(self, e: ast.Expr) -> int:
@@ -198,8 +199,9 @@ class Expressions:
             return self.cells(f.left) <= self.cells(f.right)
         if isinstance(f, ast.Avoids):
             return not (self.cells(f.left) & self.cells(f.right))
-        if isinstance(f, ast.Compare) and ast.Runs in (type(f.left), type(f.right)):
-            return self.runs_hold(f)
+        if isinstance(f, ast.Compare) and (owned := comparison_of(f)) is not None:
+            construct, own, other = owned
+            return construct.compare_violation(self, f, own, other) is None
         if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):
             return self.holds(f.left) == self.holds(f.right)
         if isinstance(f, ast.Compare):

@@ -189,3 +189,26 @@ def test_runs_that_cannot_hold_point_at_the_map_cell():
         load_checked(spec, symbols, parse_map("...\n.9.\n...\n", "m.txt"), {})
     assert (e.value.span.line, e.value.span.column) == (2, 2)
     assert "fails whatever the decisions with c = row 2, column 2" in e.value.message
+
+
+def test_blocks_are_one_construct_found_by_its_nodes():
+    # Every stage reaches D = D[p] and runs of S around c through the registry: the nodes live
+    # in gridlang.constructs.blocks, and no stage's module names them.
+    from gridlang.constructs.blocks import Runs, RunsConstruct, SameValue, SameValueConstruct
+    from gridlang.language import ast
+    from gridlang.language.constructs import comparison_of, construct_of, rule, rule_lowerings
+
+    spec = parse_spec(TAPA + "decide digit: 1..3 on all\n"
+                             "require for each c in clue: runs of shaded around c == values(c)\n"
+                             "require for each cell p: count(component of p in (digit = digit[p])) == digit[p]\n",
+                      "t.grid")
+    runs_rule, block_rule = (st.body for st in spec.statements[-2:])
+    same_value = block_rule.left.operand.within
+    assert isinstance(runs_rule.left, Runs) and isinstance(same_value, SameValue)
+    assert isinstance(construct_of(same_value), SameValueConstruct)
+    construct, own, other = comparison_of(runs_rule)
+    assert isinstance(construct, RunsConstruct) and own is runs_rule.left and isinstance(other, ast.ValuesOf)
+    assert comparison_of(block_rule) is None  # a comparison of numbers, whose blocks' sizes a rule lowering states
+    assert construct_of(same_value) in rule_lowerings()
+    assert rule("runs") is not None and rule("same_value") is not None
+    assert not hasattr(ast, "SameValue") and not hasattr(ast, "Runs")

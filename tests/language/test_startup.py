@@ -112,16 +112,18 @@ def test_check_imports_no_solver_and_no_backend(tmp_path):
     # A text map is read without the puzz.link package (its engine and URL reader, 8 ms), and a
     # backend that decomposes nothing without gridlang.ir.transforms (its encodings, 6 ms).
     # The records a solve makes are gridlang.core.nodes' (no dataclasses: its import and code
-    # generation were some 30 ms of every solve, inspect included).
+    # generation were some 30 ms of every solve, inspect included). A spec of the core language
+    # loads none of the constructs (gridlang.constructs).
     ("cpsat", "ortools.sat.python.cp_model_helper",
      ("pandas", "ortools.sat.python.cp_model", "gridlang.formats.puzzlink", "gridlang.ir.transforms", "dataclasses",
-      "inspect")),
+      "inspect", "gridlang.constructs")),
     # argparse asks shutil for the terminal's width unless given one (shutil brings zlib, bz2, lzma).
     # --json is written by gridlang.service.json_report, without the Python API (gridlang.api, 37 KB of byte code).
-    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.formats.puzzlink", "shutil", "gridlang.api")),
+    ("asp", "clingo", ("ortools", "dataclasses", "inspect", "gridlang.formats.puzzlink", "shutil", "gridlang.api",
+                       "gridlang.constructs")),
     # The MILP is built with pyomo.core; pyomo.environ loads every plugin (0.2 s more),
     # which only the LP and MPS writers need.
-    ("milp", "pyomo.core", ("pyomo.environ", "gridlang.formats.puzzlink")),
+    ("milp", "pyomo.core", ("pyomo.environ", "gridlang.formats.puzzlink", "gridlang.constructs")),
 ])
 def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, absent):
     daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt")
@@ -142,6 +144,25 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
     assert loaded in modules
     for name in absent:
         assert name not in modules, name
+
+
+def test_a_cached_spec_loads_the_constructs_it_uses_and_no_other(tmp_path):
+    # Unpickling a node of a construct imports its module, which registers it: the folder is
+    # not scanned (gridlang.constructs.arithmetic, which Tapa does not use, stays out).
+    tapa = str(REPO / "puzzles" / "tapa.grid")
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from gridlang.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['check', {tapa!r}])\n"
+        "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('gridlang.constructs'))]))\n"
+    )
+    cache, where = tmp_path / "cache", tmp_path / "run"
+    where.mkdir()
+    run_probe(probe, cache, where)  # parsed (every construct's rules loaded) and kept in the cache
+    code, modules = run_probe(probe, cache, where)
+    assert code == 0
+    assert "gridlang.constructs.blocks" in modules and "gridlang.constructs.arithmetic" not in modules
 
 
 @pytest.mark.parametrize("columns", [None, "60", "0", "wide"])
@@ -279,6 +300,34 @@ def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeyp
     parser._parse_cached.cache_clear()
     monkeypatch.setattr(parser, "parse_spec", lambda *a: (_ for _ in ()).throw(AssertionError("parsed again")))
     assert parser.parse_file(spec) == want
+
+
+def test_a_cached_spec_whose_node_classes_moved_is_parsed_afresh(tmp_path, monkeypatch):
+    # A cache file written before a node class moved to another module (as the blocks'
+    # nodes moved to gridlang.constructs.blocks) names a module that is gone: even under
+    # the current key, it is parsed again, not an error.
+    import types
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spec = tmp_path / "a.grid"
+    spec.write_text("tile a '.'\n")
+    parser._parse_cached.cache_clear()
+    want = parser.parse_file(spec)
+    gone = types.ModuleType("gridlang.language.ast.gone")
+    Moved = type("Moved", (), {"__module__": gone.__name__})
+    gone.Moved = Moved
+    monkeypatch.setitem(sys.modules, gone.__name__, gone)
+    stale = pickle.dumps(((parser._fingerprint(), str(spec), "tile a '.'\n"), Moved()))
+    monkeypatch.delitem(sys.modules, gone.__name__)
+    parser.spec_cache_file(str(spec), tmp_path / "gridlang").write_bytes(stale)
+    parser._parse_cached.cache_clear()
+    assert parser.parse_file(spec) == want
+
+
+def test_the_spec_cache_key_covers_the_modules_of_a_construct_s_subpackage():
+    files = {Path(name).as_posix() for name, _, _ in parser._fingerprint()[2]}
+    assert any(f.endswith("gridlang/constructs/blocks/nodes.py") for f in files)
+    assert any(f.endswith("gridlang/constructs/arithmetic.py") for f in files)
 
 
 def test_a_spec_with_a_syntax_error_is_never_cached(tmp_path, monkeypatch):

@@ -2,7 +2,9 @@
 
 Produced by :mod:`gridlang.language.parser`, checked by :mod:`gridlang.language.checker`,
 compiled by :mod:`gridlang.compiler`. Every node keeps its source span
-(excluded from ``==``) so that any later error can point at the spec.
+(excluded from ``==``) so that any later error can point at the spec. The
+nodes of the constructs (:mod:`gridlang.constructs`) are in their own
+modules, and an expression may be one of them.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 from typing import Union
 
 from gridlang.core.nodes import node
-from gridlang.language.ast.blocks import RING, Runs, SameValue
 from gridlang.language.ast.constructs import (
     Call,
     Connectivity,
@@ -89,7 +90,7 @@ from gridlang.language.ast.statements import (
 )
 
 __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop", "RING", "Runs", "SameValue",
+           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop",
            "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
            "Format", "FormatEntry", "FormatFlag", "FormatItem",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",
@@ -100,7 +101,7 @@ __all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At"
            "Value"]
 
 
-Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath, Runs, SameValue]
+Expr = Union[Expr, Avoids, Subset, Compare, IsConnected, IsPath]
 """Relations are expressions too: conditions inside ``not``, ``and``, ``or``, ``implies``."""
 
 Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsConnected, IsPath,

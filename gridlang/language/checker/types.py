@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.checker.blocks import BLOCK_NODES, BlockTypes, runs_side
 from gridlang.language.checker.constructs import CONSTRUCT_NODES, ConstructTypes
 from gridlang.language.checker.edges import EDGE_NODES, EdgeTypes
 from gridlang.language.checker.symbols import Type
-from gridlang.language.constructs import construct_of
+from gridlang.language.constructs import comparison_of, construct_of
 
 
-class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
+class ExpressionTypes(ConstructTypes, EdgeTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -47,8 +46,9 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
                         t = None
                     types.append(t)
                 return None if None in types else (Type.FACT if types == [Type.FIXED, Type.FIXED] else Type.BOOL)
-            if runs_side(e) is not None:
-                return self.runs_compare(e)
+            if isinstance(e, ast.Compare) and (owned := comparison_of(e)) is not None:
+                construct, own, other = owned
+                return construct.compare_type(self, e, own, other)
             if isinstance(e, ast.Compare) and e.op == "==":
                 is_equivalence, t = self._equivalence(e)
                 if is_equivalence:
@@ -434,8 +434,6 @@ class ExpressionTypes(BlockTypes, ConstructTypes, EdgeTypes):
             return body
         if isinstance(e, EDGE_NODES):
             return self.edge_type(e)
-        if isinstance(e, BLOCK_NODES):
-            return self.block_type(e)
         if isinstance(e, ast.CornersOf):
             return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, CONSTRUCT_NODES):

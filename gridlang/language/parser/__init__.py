@@ -225,8 +225,10 @@ def spec_cache_file(path: str, directory: Path) -> Path:
 def _fingerprint() -> tuple:
     """What a cached AST and its symbols were made with: Python's and gridlang's versions, and
     ``(name, size, mtime)`` of the grammar, of the parser's, the AST's, the checker's, the
-    language's own, the constructs', the nodes', the errors' and the limits' modules, and of
-    Lark's package, found without importing it."""
+    language's own, the constructs' (their subpackages' too: a construct's nodes may live in one),
+    the nodes', the errors' and the limits' modules, and of Lark's package, found without importing
+    it. A cached AST whose node classes have moved so fails the key; one that cannot be unpickled
+    at all is parsed afresh too (:func:`_parse_cached`)."""
     from importlib.util import find_spec
 
 
@@ -236,7 +238,7 @@ def _fingerprint() -> tuple:
     files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", core / "errors.py",
              core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py")),
              *sorted((language / "checker").glob("*.py")), *sorted(language.glob("*.py")),
-             *sorted((language.parent / "constructs").glob("*.py"))]
+             *sorted((language.parent / "constructs").rglob("*.py"))]
     lark = find_spec("lark")
     if lark is not None and lark.origin:
         files.append(Path(lark.origin))  # the package's __init__.py, which holds its version

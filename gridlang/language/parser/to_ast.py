@@ -403,9 +403,6 @@ class _ToAst(FormatMixin):
     def at(self, meta, c):
         return ast.At(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
 
-    def runs(self, meta, c):
-        return ast.Runs(c[0], c[1], self.sp(meta))
-
     def neighbours(self, meta, c):
         return ast.Around("side", c[0], self.sp(meta))
 
@@ -535,18 +532,16 @@ class _ToAst(FormatMixin):
 
     def equals(self, meta, c):
         """``A = B``, by what the two sides are: a decision's value (``kind = snake``, ``digit[p] = 3``,
-        ``owner[p] = owner[q]``: :class:`ast.Is`, :class:`ast.AtIs`), one cell (``q = p + right``), or else
-        ``A == B``, the equality of two numbers or the equivalence of two conditions (the checker tells)."""
+        ``owner[p] = owner[q]``: :class:`ast.Is`, :class:`ast.AtIs`), one cell (``q = p + right``), the cells
+        where D takes its value at p (``D = D[p]``, built by its construct's rule ``same_value``,
+        :mod:`gridlang.constructs.blocks`), or else ``A == B``, the equality of two numbers or the
+        equivalence of two conditions (the checker tells)."""
         left, right = c
         if isinstance(right, ast.Neg) and isinstance(right.operand, ast.IntLit):  # kind = -1
             right = ast.IntLit(-right.operand.value, right.span)
         plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
-        if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: D's block at p
-            if right.name.id != left.id:
-                raise GridSyntaxError(f"'{left.id} = {right.name.id}[...]' compares two decisions; the cells where "
-                                      f"a decision takes its value at p are written {left.id} = {left.id}[p]",
-                                      right.name.span)
-            return ast.SameValue(left, right.cell, self.sp(meta))
+        if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: a construct's (gridlang.constructs)
+            return construct_rule("same_value")(self, meta, [left, right])
         if isinstance(left, ast.Name) and (plain or isinstance(right, (ast.Add, ast.Neg, ast.Call))):
             return ast.Is(left, right, self.sp(meta))
         if isinstance(left, ast.At) and (plain or isinstance(right, ast.At) and right.name.id == left.name.id):

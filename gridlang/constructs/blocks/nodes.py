@@ -1,12 +1,8 @@
-"""Nodes of blocks of equal values and of runs around a cell.
+"""The nodes of blocks of equal values and of runs around a cell, and the ring's order.
 
-``D = D[p]`` is the cell set of the cells where the decision D takes the
-value it takes at the cell p (:class:`SameValue`); ``component of p in (D
-= D[p])`` is then p's *block*, the side-connected group of equal values
-that holds p (Fillomino's regions). ``runs of S around c`` (:class:`Runs`)
-is the multiset of the lengths of the runs of S-cells in the ring of eight
-cells around c, compared with a clue list (Tapa). Their meaning is stated
-in docs/language.md ("Blocks and runs").
+The one thing the lowering (:mod:`.lower`) and the evaluation
+(:mod:`.evaluate`) share: the AST, whose meaning
+:mod:`gridlang.constructs.blocks` states.
 """
 
 from __future__ import annotations
@@ -36,9 +32,8 @@ class SameValue:
 class Runs:
     """``runs of S around c``: the lengths of the maximal runs of S-cells among the eight cells around c.
 
-    The ring is taken in cyclic order (up-left, up, up-right, right,
-    down-right, down, down-left, left); a cell off the grid is not in S; a
-    full ring is one run of 8. Only compared with a clue list
+    The ring is taken in cyclic order (:data:`RING`); a cell off the grid is
+    not in S; a full ring is one run of 8. Only compared with a clue list
     (``runs of S around c == values(c)``): see docs/language.md.
 
     Attributes:
@@ -52,4 +47,5 @@ class Runs:
 
 
 RING = ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1))
-"""The ring around a cell, ``(rows, columns)`` steps in cyclic order (pzprjs Tapa's order)."""
+"""The ring around a cell, ``(rows, columns)`` steps in cyclic order (pzprjs Tapa's order): up-left,
+up, up-right, right, down-right, down, down-left, left."""
