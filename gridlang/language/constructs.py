@@ -215,12 +215,12 @@ def register(construct: Construct) -> Construct:
     Raises:
         ValueError: another construct owns the node type or a rule already.
     """
+    global _RULE_LOWERINGS
     if construct.node in _BY_NODE and _BY_NODE[construct.node] is not construct:
         raise ValueError(f"two constructs own the node {construct.node.__name__}")
     for name in construct.rules:
         if name in _BY_RULE and _BY_RULE[name] is not construct.rules[name]:
             raise ValueError(f"two constructs build the rule {name!r}")
-    global _RULE_LOWERINGS
     _BY_NODE[construct.node] = construct
     _BY_RULE.update(construct.rules)
     if type(construct).lower_rule is not Construct.lower_rule and construct not in _RULE_LOWERINGS:
@@ -246,8 +246,9 @@ def construct_of(e) -> Construct | None:
 
     A node of a construct exists only once its module has been imported (by the parser,
     or by unpickling a cached spec), and importing it registers the construct: the answer
-    is one look-up, and asking about a node of the core language loads nothing. A node
-    whose module is still being imported is found by importing that module alone."""
+    is one look-up, and asking about a node of the core language loads nothing. Should a
+    construct's node be met before its construct registered, the node's own module is
+    imported by name (``type(e).__module__``) and looked up again: never the whole folder."""
     cls = type(e)
     construct = _BY_NODE.get(cls)
     if construct is None and cls.__module__.startswith(PACKAGE + "."):
