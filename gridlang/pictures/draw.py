@@ -32,11 +32,12 @@ a colour hashed from its name (the same name, the same colour, run after
 run) and shows the map character on every tile but the most common.
 
 :func:`picture` draws a compiled model's answer; :func:`write_picture`
-writes it to a ``.svg`` or ``.png`` file.
+writes it to a ``.svg`` or ``.png`` file, :func:`picture_data` gives the file's contents.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
     from gridlang.ir.model import Model
 
 __all__ = ["Cell", "MarkStyle", "Painter", "RegionStyle", "Style", "TileStyle", "default_style", "draw",
-           "hashed_colour", "mark_style", "picture", "region_style", "write_picture"]
+           "hashed_colour", "mark_style", "picture", "picture_data", "region_style", "write_picture"]
 
 
 # ---------------------------------------------------------------- drawing
@@ -341,3 +342,18 @@ def write_picture(canvas: Canvas, path: str | Path, fmt: str | None = None) -> s
         canvas.to_image().save(path, format="PNG")
         return "png"
     raise ValueError(f"cannot tell the picture format of {path}: name it .svg or .png")
+
+
+def picture_data(canvas: Canvas, fmt: str) -> str | bytes:
+    """A drawing as the contents of a file: the SVG document (text) or the PNG file (bytes).
+
+    Raises:
+        ValueError: ``fmt`` is neither ``svg`` nor ``png``.
+    """
+    if fmt == "svg":
+        return canvas.to_svg()
+    if fmt == "png":
+        out = io.BytesIO()
+        canvas.to_image().save(out, format="PNG")
+        return out.getvalue()
+    raise ValueError(f"unknown picture format {fmt!r}; choose svg or png")

@@ -9,16 +9,13 @@ cell (``_repr_html_``, ``_repr_svg_``).
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from gridlang.core.nodes import field, node, replace
 from gridlang.ir.solution import Solution
 from gridlang.plugins import Verdict
+from gridlang.service.solve import PICTURE_FORMATS
 from gridlang.solving.pipeline import Report
-
-PICTURE_FORMATS = ("svg", "png")
-"""What :meth:`SolveResult.picture` draws."""
 
 
 @node(frozen=False, slots=False)
@@ -94,16 +91,11 @@ class SolveResult:
             ValueError: an unknown format, or a cell under 4 pixels.
         """
         # imported on use, not at start-up
-        from gridlang.pictures.draw import picture
+        from gridlang.pictures.draw import picture, picture_data
 
         if format not in PICTURE_FORMATS:
             raise ValueError(f"unknown picture format {format!r}; choose one of {', '.join(PICTURE_FORMATS)}")
-        canvas = picture(self.report.model, self.report.solution, cell)
-        if format == "svg":
-            return canvas.to_svg()
-        out = io.BytesIO()
-        canvas.to_image().save(out, format="PNG")
-        return out.getvalue()
+        return picture_data(picture(self.report.model, self.report.solution, cell), format)
 
     def _repr_svg_(self) -> str:
         """Jupyter's picture of the result: the SVG without its XML declaration."""

@@ -10,12 +10,12 @@ to draw, ``picture()``.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from gridlang.ir.model import Model
-from gridlang.service.result import PICTURE_FORMATS, SolveResult
+from gridlang.service.result import SolveResult
+from gridlang.service.solve import PICTURE_FORMATS
 from gridlang.why import render
 from gridlang.why.backbone import Forced
 from gridlang.why.hints import Hints as Run
@@ -43,11 +43,10 @@ def _keys(model: Model, ents: Iterable[Entry]) -> list:
 def _draw(canvas, format: str) -> str | bytes:
     if format not in PICTURE_FORMATS:
         raise ValueError(f"unknown picture format {format!r}; choose one of {', '.join(PICTURE_FORMATS)}")
-    if format == "svg":
-        return canvas.to_svg()
-    out = io.BytesIO()
-    canvas.to_image().save(out, format="PNG")
-    return out.getvalue()
+    # imported on use, not at start-up
+    from gridlang.pictures.draw import picture_data
+
+    return picture_data(canvas, format)
 
 
 @dataclass(repr=False)
