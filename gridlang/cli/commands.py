@@ -14,14 +14,7 @@ from pathlib import Path
 
 from gridlang.cli.options import _options, _params, missing_spec, settings_of
 from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
-from gridlang.cli.why import (
-    explain_report,
-    load_and_solve_forced,
-    solve_forced,
-    why_json,
-    why_text,
-    write_forced_pictures,
-)
+from gridlang.cli.why import why_json, why_text
 from gridlang.core.errors import BackendError, ImageError, MapError, ParamError, load_json, read_source
 from gridlang.core.limits import MAX_ANSWER_BYTES, shorten
 from gridlang.plugins import Plugin, all_plugins, find_plugin
@@ -40,9 +33,8 @@ def _cmd_solve(args) -> int:
     from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
-    from gridlang.service.solve import Request, compile_request
+    from gridlang.service.solve import Request, run
     from gridlang.service.text import report_text
-    from gridlang.solving.pipeline import solve_model
 
     if args.spec is None and not args.url:
         raise missing_spec()
@@ -64,40 +56,27 @@ def _cmd_solve(args) -> int:
         read = time.perf_counter() - read
         if data is not None:
             args.map = args.image
-        forced = explanation = None
+        # What to compute, the URL-or-map choice and the seconds of each phase are the service's.
+        request = Request(spec=args.spec, map=None if args.url else data if data is not None else args.map,
+                          url=args.url or None, params=_params(args), backend=args.backend, options=options,
+                          count=args.count, unique=args.unique, forced=args.forced, explain=args.explain,
+                          pictures={fmt: path for fmt, path in (("svg", args.svg), ("png", args.png)) if path},
+                          cell=args.cell, startup=True, parse_seconds=read if data is not None else 0.0)
         try:
-            if args.forced and not args.url:
-                report, forced = load_and_solve_forced(args, options, data)
-            else:
-                # The URL-or-map choice and the seconds of each phase are the service's.
-                request = Request(spec=args.spec, map=None if args.url else data if data is not None else args.map,
-                                  url=args.url or None, params=_params(args), backend=args.backend, options=options,
-                                  count=args.count, unique=args.unique, startup=True)
-                model, seconds = compile_request(request)
-                if args.url:
-                    args.spec, args.map = model.info["spec"], args.url
-                if args.forced:
-                    report, forced = solve_forced(model, args.backend, options, seconds)
-                else:
-                    report = solve_model(model, args.backend, options, args.count, args.unique, seconds)
+            outcome = run(request)
         except BuildTimeout:
             if args.url:
                 args.map = args.url
             return _compile_timeout(args, options.deadline)
-        if args.explain and report.result.status is Status.INFEASIBLE:
-            explanation = explain_report(report, options.deadline)
-    if data is not None:  # reading the picture is part of reading the map
-        report.seconds["parse"] += read
-        report.seconds["total"] = max(report.seconds["total"], options.deadline.elapsed())
+    report = outcome.report
+    if args.url:
+        args.spec, args.map = report.model.info["spec"], args.url
     status = report.result.status
     if args.json:
-        print(json.dumps(_report_json(report, args) | why_json(report, args, forced, explanation)))
+        print(json.dumps(_report_json(report, args) | why_json(outcome)))
     else:
-        print(report_text(report, args.time_limit, args.count) + why_text(report, args, forced, explanation))
-    if forced is not None:
-        write_forced_pictures(args, report.model, forced)
-    else:
-        _write_pictures(args, report.model, report.solution)
+        print(report_text(report, args.time_limit, args.count) + why_text(outcome))
+    _pictures_written(outcome)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C" if report.solution is not None
               else "interrupted: Ctrl-C stopped the search before it found an answer", file=sys.stderr)
@@ -107,6 +86,17 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _pictures_written(outcome) -> None:
+    """Name on stderr each picture the service wrote (or why none was drawn); then raise the error that
+    stopped one being written, now that the answer is printed."""
+    for note in outcome.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for drawn in outcome.pictures:
+        print(f"wrote {drawn.path}", file=sys.stderr)
+    if outcome.unwritten is not None:
+        raise outcome.unwritten
 
 
 def _compile_timeout(args, deadline, phase: str = "while the model was compiled") -> int:
