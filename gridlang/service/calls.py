@@ -25,8 +25,8 @@ from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status, get_backe
 from gridlang.ir.model import Model
 from gridlang.service.json_report import report_json
 from gridlang.service.result import SolveResult, result_of
-from gridlang.service.solve import Request, compile_request, read
-from gridlang.solving.pipeline import Report, finish, first_answer, load_checked, more_answers, solve_model
+from gridlang.service.solve import Request, compile_request, read, run
+from gridlang.solving.pipeline import Report, finish, first_answer, load_checked, more_answers
 from gridlang.solving.spec import Spec, bundled, load_spec
 
 
@@ -98,9 +98,9 @@ def solve(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
         TypeError: neither or both of ``map`` and ``url`` given, or no spec
             without ``url``.
     """
-    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
-                                     deadline)
-    return result_of(solve_model(model, backend, options, count, unique, seconds))
+    request = _request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline,
+                       backend=backend, count=count, unique=unique)
+    return result_of(run(request).report)
 
 
 class Answers:
@@ -190,9 +190,9 @@ def solutions(spec: Spec | str | Path | None = None, map: str | Path | MapData |
     """
     if limit is not None and limit < 1:
         raise ValueError(f"limit={limit}: ask for 1 answer or more (None for all)")
-    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
-                                     deadline)
-    return Answers(model, backend, options, seconds, limit)
+    request = _request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline)
+    model, seconds = compile_request(request)
+    return Answers(model, backend, request.options, seconds, limit)
 
 
 def forced(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
@@ -224,12 +224,10 @@ def forced(spec: Spec | str | Path | None = None, map: str | Path | MapData | No
     """
     # imported on use, not at start-up
     from gridlang.service.why import forced_cells
-    from gridlang.why import solve_forced
 
-    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
-                                     deadline)
-    report, found = solve_forced(model, backend, options, seconds)
-    return forced_cells(result_of(report), found)
+    outcome = run(_request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline,
+                           backend=backend, forced=True))
+    return forced_cells(result_of(outcome.report), outcome.forced)
 
 
 def explain(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
@@ -257,15 +255,11 @@ def explain(spec: Spec | str | Path | None = None, map: str | Path | MapData | N
     """
     # imported on use, not at start-up
     from gridlang.service.why import Why
-    from gridlang.why import explain as explain_model
 
-    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
-                                     deadline)
-    report = solve_model(model, backend, options, None, False, seconds)
-    found = None
-    if report.result.status is Status.INFEASIBLE:
-        found = explain_model(model, options.deadline)
-    return Why(found.instances if found else [], bool(found and found.minimal), result_of(report))
+    outcome = run(_request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline,
+                           backend=backend, explain=True))
+    found = outcome.explanation
+    return Why(found.instances if found else [], bool(found and found.minimal), result_of(outcome.report))
 
 
 def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | None = None,
@@ -299,12 +293,10 @@ def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
     """
     # imported on use, not at start-up
     from gridlang.service.why import hints_of
-    from gridlang.why import solve_hints
 
-    model, seconds, options = _model(spec, map, url, time_limit, params, settings, connectivity, workers,
-                                     deadline)
-    report, found = solve_hints(model, backend, options, seconds, max_steps)
-    return None if found is None else hints_of(result_of(report), found)
+    outcome = run(_request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline,
+                           backend=backend, hints=True, max_steps=max_steps))
+    return None if outcome.hints is None else hints_of(result_of(outcome.report), outcome.hints)
 
 
 def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0,
@@ -347,9 +339,10 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
     return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline)
 
 
-def _model(spec, map, url, time_limit, params, settings, connectivity, workers, deadline
-           ) -> tuple[Model, dict[str, float], SolveOptions]:
-    """The compiled model of :func:`solve`'s arguments, its seconds, and the options with the call's deadline."""
+def _request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline, **asked) -> Request:
+    """The service's :class:`Request` for :func:`solve`'s arguments: the spec loaded, the parameters as
+    text, the options with the call's deadline (its clock started at the call), and what else is
+    ``asked`` (``backend``, ``forced``, ...: fields of the request)."""
     start = time.perf_counter()
     if map is not None and url is not None:
         raise TypeError("give map= or url=, not both")
@@ -363,8 +356,7 @@ def _model(spec, map, url, time_limit, params, settings, connectivity, workers, 
     text_params = {k: _param_text(v) for k, v in (params or {}).items()}
     if url is None and not isinstance(spec, Spec):
         spec = load_spec(spec)
-    model, seconds = compile_request(Request(spec=spec, map=map, url=url, params=text_params, options=options))
-    return model, seconds, options
+    return Request(spec=spec, map=map, url=url, params=text_params, options=options, **asked)
 
 
 def export(spec: Spec | str | Path, map: str | Path | MapData, format: str, path: str | Path,
