@@ -9,10 +9,12 @@ to the server as it is; a :class:`~gridlang.core.errors.GridlangError` goes back
 as the command line's located message.
 
 A solve is the command line's: the spec and map read by gridlang's
-readers, compiled under the deadline (:func:`gridlang.service.solve.compile_request`),
-solved and verified by :func:`gridlang.solving.pipeline.solve_model` under the
+readers, then one :class:`~gridlang.service.solve.Request` run by
+:func:`gridlang.service.solve.run` (compiled, solved and verified) under the
 deadline and the memory limit (the estimate up front and the watchdog of
-:func:`gridlang.core.memory.watch`), and reported by
+:func:`gridlang.core.memory.watch`); the tools (forced cells, an
+explanation, hints) go through the same request by way of
+:mod:`gridlang.service.calls`. A solve is reported by
 :func:`gridlang.service.json_report.report_json`: the object ``gridlang solve --json``
 prints. No solving logic lives here.
 """
@@ -85,9 +87,8 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     from gridlang.ir.backend import SolveOptions, Status
     from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
     from gridlang.service.json_report import report_json, timeout_json
-    from gridlang.service.solve import Request, compile_request
+    from gridlang.service.solve import Request, run
     from gridlang.service.text import report_text, status_line
-    from gridlang.solving.pipeline import solve_model
     from gridlang.solving.spec import Spec
 
     deadline = ctx.deadline(problem.time_limit)
@@ -95,10 +96,13 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
     with watch(deadline, memory_limit):
         t0 = time.perf_counter()
         loaded = load(problem)
-        ctx.progress(phase="compiling")
+        # The worker started before the request: no start-up is counted but the solver library's import;
+        # reading the spec and the map here is part of parsing.
+        request = Request(spec=Spec(loaded.spec_name, loaded.tree, loaded.symbols), map=loaded.data,
+                          params=problem.params, backend=problem.backend, options=options, unique=problem.unique,
+                          parse_seconds=time.perf_counter() - t0)
         try:
-            model, seconds = compile_request(Request(spec=Spec(loaded.spec_name, loaded.tree, loaded.symbols),
-                                                     map=loaded.data, params=problem.params, options=options))
+            report = run(request, progress=lambda phase: ctx.progress(phase=phase)).report
         except BuildTimeout:
             record = timeout_json(loaded.spec_name, loaded.map_name, problem.backend, deadline,
                                   f"{deadline.cause()} while the model was compiled")
@@ -106,10 +110,6 @@ def solve(ctx, problem: Problem, memory_limit: int | None, pictures: bool = Fals
             line = f"status UNKNOWN   backend {problem.backend}"
             return {"json": record, "exit": EXIT_INTERRUPTED if stopped else EXIT_NO_SOLUTION,
                     "text": f"{line}\nno solution found: {record['stats']['reason']}", "status_line": line}
-        seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]  # the spec and the map read here too
-        seconds["startup"] = 0.0  # the worker started before the request: what is left is the library's import
-        ctx.progress(phase="solving")
-        report = solve_model(model, problem.backend, options, None, problem.unique, seconds)
     status = report.result.status
     code = (EXIT_INTERRUPTED if report.interrupted else EXIT_INFEASIBLE if status is Status.INFEASIBLE
             else EXIT_NO_SOLUTION if not status.has_solution else EXIT_OK)
