@@ -204,6 +204,15 @@ def test_solve_writes_svg_and_png_after_the_answer_and_names_them_on_stderr(tmp_
     assert len(classes(ET.parse(svg).getroot(), "mark wall")) == 12
 
 
+def test_a_picture_that_cannot_be_written_is_reported_after_the_answer(tmp_path, capsys):
+    svg, png = tmp_path / "a.svg", tmp_path / "no such folder" / "a.png"
+    assert main(["solve", str(HORSE), "--map", str(DAILY_07), "--svg", str(svg), "--png", str(png)]) == 1
+    captured = capsys.readouterr()
+    assert "score 66 (verified)" in captured.out  # a long solve's answer is not lost to a bad file name
+    assert captured.err.splitlines() == [f"wrote {svg}", f"error: {png}: No such file or directory"]
+    assert svg.exists() and not png.exists()
+
+
 def test_decode_draws_the_external_solvers_answer(tmp_path, capsys):
     import highspy
 
