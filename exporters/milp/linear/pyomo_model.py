@@ -141,8 +141,8 @@ def header_lines(model: Model, low: LinearForm, requested: str, fmt: str = "lp")
     lines.append(enc)
     lines.append("columns: see the sidecar .vars.json; rows end in _L<line> of the spec")
     # The highspy wheel ships no highs executable; its module solves the file as well.
-    lines += run_lines(fmt, f"python -c \"import highspy; h = highspy.Highs(); h.readModel('FILE'); "
-                            f"h.run(); h.writeSolution('ANSWER', 1)\"")
+    lines += run_lines(fmt, "python -c \"import highspy; h = highspy.Highs(); h.readModel('FILE'); "
+                            "h.run(); h.writeSolution('ANSWER', 1)\"")
     lines.append("(any MIP solver will do: HiGHS, Gurobi, SCIP and CBC solution files are read)")
     # One line per header entry, whatever the values hold.
     return [" ".join(line.split()) for line in lines]

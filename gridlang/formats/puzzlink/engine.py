@@ -377,7 +377,7 @@ class Engine:
             r, c = layout.inner(k)
             label = getattr(data.rows[r][c], "room", None)
             if label is None:
-                raise data.error(f"the format writes the rooms, and the map has no 'rooms:' layer under its grid",
+                raise data.error("the format writes the rooms, and the map has no 'rooms:' layer under its grid",
                                  data.span(r, c))
             labels.append(label)
         cols = layout.cols
