@@ -4,7 +4,10 @@ why (forced cells, explanations, hints), and make puzzles.
 The Python API (:mod:`gridlang.api`) is these functions under their public names; the page
 (:mod:`gridlang.web`), the batches and the benchmark (:mod:`gridlang.batch`) and the command
 line's ``generate`` call them here, so that no front end imports another. docs/api.md shows each
-at work.
+at work. ``solve``, ``forced``, ``explain`` and ``hints`` are each one
+:class:`~gridlang.service.solve.Request` run by :func:`gridlang.service.solve.run`, as the
+command line's ``solve`` and ``hint`` and the page's solve are; ``solutions`` compiles its
+request's model and asks for the answers one at a time.
 """
 
 from __future__ import annotations

@@ -187,8 +187,9 @@ def compile_request(request: Request) -> tuple[Model, dict[str, float]]:
     """The model of a request's spec and puzzle, and the seconds per phase.
 
     Returns:
-        ``(model, seconds)``: seconds ``parse`` and ``compile``, and ``startup``
-        when the request counts it.
+        ``(model, seconds)``: seconds ``parse`` (the request's ``parse_seconds``
+        added) and ``compile``, and ``startup`` when the request counts it
+        (what the process spent before, less ``parse_seconds``).
 
     Raises:
         GridlangError: a bad spec, map, URL or parameter, located.
@@ -231,11 +232,11 @@ def check_request(request: Request) -> None:
     settles = [name for name, asked in (("count", request.count is not None), ("unique", request.unique))
                if asked]
     if request.forced and settles:
-        raise ValueError(f"forced finds the answers it needs itself (and settles uniqueness); "
+        raise ValueError("forced finds the answers it needs itself (and settles uniqueness); "
                          f"ask for it without {' or '.join(settles)}")
     if request.hints and (settles or request.forced):
         others = settles + (["forced"] if request.forced else [])
-        raise ValueError(f"hints explain one answer and settle uniqueness themselves; "
+        raise ValueError("hints explain one answer and settle uniqueness themselves; "
                          f"ask for them without {' or '.join(others)}")
     for fmt in request.pictures:
         if fmt not in PICTURE_FORMATS:
@@ -264,7 +265,7 @@ def run(request: Request, progress: Callable[[str], None] | None = None) -> Outc
         BuildTimeout: the deadline passed while the model was compiled (no model, no report).
         TypeError: as :func:`compile_request`.
         ValueError: as :func:`check_request`.
-        (A picture file that cannot be written raises nothing: see :attr:`Outcome.unwritten`.)
+        (A picture file that cannot be written raises nothing: see the outcome's ``unwritten``.)
     """
     check_request(request)
     options = options_of(request)
