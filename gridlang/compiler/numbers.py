@@ -97,7 +97,7 @@ class NumberLowering:
             return scale * factor * const
         construct = construct_of(e)
         if construct is not None:
-            return construct.linear(self._linear, e, scale, coef, self.spec.source)
+            return construct.linear(self, e, scale, coef)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     @staticmethod

@@ -160,7 +160,7 @@ class Expressions:
             return -self.number(e.operand)
         construct = construct_of(e)
         if construct is not None:
-            return construct.number(self.number, e, self.spec.source)
+            return construct.number(self, e)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     def holds(self, f: ast.Expr) -> bool:
