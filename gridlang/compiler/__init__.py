@@ -52,7 +52,8 @@ Cell-set expressions
     degrees as linear terms, bends as Tseitin definitions, a loop, a
     connected line and a component along the line through
     :class:`~gridlang.ir.model.GraphConnected`; corners bound while compiling
-    (stated in :mod:`.edges`).
+    (a construct's, stated in :mod:`gridlang.constructs.edges.lower`, reached
+    through the hooks of :mod:`gridlang.language.constructs`).
 ``require for each neighbours a, b: F``
     for every ordered pair (u, v) of adjacent cells, F with a = u and b = v
     turned into clauses by distribution (NNF, then CNF, no auxiliaries);

@@ -144,6 +144,47 @@ class CellSetLowering:
             return None if step is None else (-step[0], -step[1])
         return self.bound[e.id][1][1]
 
+    # corners of the lattice: bound by `for each corner v`, stepped by `v + d`, made by a construct's set
+    def is_corner(self, e: ast.Expr) -> bool:
+        """Whether ``e`` stands for one corner: a bound corner variable, or ``v + d``."""
+        if isinstance(e, ast.Name):
+            return self.bound.get(e.id, ("",))[0] == "corner"
+        return isinstance(e, ast.Add) and self.is_corner(e.left)
+
+    def is_corners(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, or one corner)."""
+        construct = construct_of(e)
+        return construct.corners if construct is not None else self.is_corner(e)
+
+    def corner_of(self, e: ast.Expr) -> tuple[int, int] | None:
+        """The ``(row, col)`` corner ``e`` stands for (None off the lattice)."""
+        if isinstance(e, ast.Name):
+            return self.bound[e.id][1]
+        base = self.corner_of(e.left)
+        if base is None:
+            return None
+        dr, dc = self.step_of(e.right)
+        r, c = base[0] + e.sign * dr, base[1] + e.sign * dc
+        return (r, c) if 0 <= r <= self.grid.rows and 0 <= c <= self.grid.cols else None
+
+    def corner_set(self, e: ast.Expr) -> list[tuple[int, int]]:
+        """The corners of a set of corners (``corners(p)``: its construct's), or of one corner."""
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.corner_members(self, e)
+        v = self.corner_of(e)
+        return [] if v is None else [v]
+
+    def all_corners(self) -> list[tuple[int, int]]:
+        """Every corner of the lattice, row-major."""
+        return [(r, c) for r in range(self.grid.rows + 1) for c in range(self.grid.cols + 1)]
+
+    @definition
+    def define(self, make, *args):
+        """``make(*args)``, whose constraints define auxiliary variables (tagged so for gridlang.why):
+        for a construct's lowering, which cannot mark its own functions."""
+        return make(*args)
+
     def is_direction(self, e: ast.Expr) -> bool:
         if isinstance(e, (ast.DirectionOf, ast.Direction)):
             return True
@@ -240,8 +281,6 @@ class CellSetLowering:
             p = self.cell_of(e.cell)
             comp = {} if p is None else self.component(p, e.within, e.span)
             return {i: v for i, v in comp.items() if within is None or i in within}
-        if isinstance(e, ast.ComponentAlong):
-            return self.component_along(e, within)
         if isinstance(e, ast.Sight):
             p = self.cell_of(e.cell)
             if p is None:

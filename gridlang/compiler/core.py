@@ -15,7 +15,6 @@ from pathlib import Path
 
 from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics, show_set
-from gridlang.compiler.edges import EdgeLowering
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.compiler.numbers import NumberLowering
@@ -29,6 +28,7 @@ from gridlang.formats.maps import MapData
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
+from gridlang.language.constructs import decision_of
 from gridlang.language.equivalence import is_condition
 
 
@@ -47,7 +47,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, NumberLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
@@ -87,11 +87,9 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Num
         self.piece_count = 0
         # The statement being compiled (for locating its errors).
         self.current = None
-        # Decisions on edges, and the components along them (gridlang.compiler.edges).
-        self.edge_sets: dict = {}
-        self.along: dict = {}
-        # What constructs collected from the rules they state their own way (Construct.lower_rule),
-        # by construct, finished after the last statement (blocks' sizes: gridlang.constructs.blocks).
+        # What constructs keep while compiling, by construct: what they collected from the rules they
+        # state their own way (Construct.lower_rule; blocks' sizes, gridlang.constructs.blocks), finished
+        # after the last statement; the variables of their decisions (lines: gridlang.constructs.edges).
         self.collected: dict = {}
         # Sets known from the map (tiles, tags, the border, rooms): found once (gridlang.compiler.cellsets).
         self.fixed_sets: dict[tuple, object] = {}
@@ -199,8 +197,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Num
 
     # statements -------------------------------------------------------------
     def decide(self, st: ast.Decide) -> None:
-        if st.lattice is not None:
-            self.decide_edges(st)
+        if st.lattice is not None:  # decide line: bool on edges, a construct's
+            decision_of(st.lattice).decide(self, st)
             return
         if st.is_enum:
             self.decide_enum(st)
@@ -319,6 +317,11 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Num
         return values
 
 
+    def lattice_of(self, e: ast.Expr) -> str | None:
+        """``"edges"`` or ``"corners"`` when ``e`` names a decision on edges (``line is connected``), else None."""
+        decision = self.sym.decisions.get(e.id) if isinstance(e, ast.Name) else None
+        return None if decision is None else decision.lattice
+
     def rule(self, st) -> None:
         if isinstance(st, ast.Avoids):
             self.avoids(st)
@@ -328,8 +331,8 @@ class _Compiler(RegionLowering, FormulaLowering, EdgeLowering, ClueLowering, Num
             self.assert_formula(st, ())  # the equivalence of two conditions
         elif isinstance(st, ast.Compare):
             self.compare(st)
-        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.edge_sets:
-            self.lines_connected(st)
+        elif isinstance(st, ast.IsConnected) and (lattice := self.lattice_of(st.cells)) is not None:
+            decision_of(lattice).connect(self, st)  # line is connected
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):

@@ -42,7 +42,7 @@ from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.ir.model import Cmp, Linear
 from gridlang.language import ast
-from gridlang.language.constructs import comparison_of, rule_lowerings
+from gridlang.language.constructs import comparison_of, construct_of, rule_lowerings
 from gridlang.language.equivalence import is_condition, is_number
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
@@ -123,10 +123,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(f.fn == "all", self.over(f, self.lit_of), None)
         if isinstance(f, ast.IsPiece):
             return self.piece_lit(f)
-        if isinstance(f, ast.EdgeAt):
-            return self.edge_at(f)
-        if isinstance(f, ast.Bend):
-            return self.bend_lit(f)
+        if (construct := construct_of(f)) is not None:
+            return construct.lit(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
 
     # --------------------------------------------------------------- shapes
@@ -221,23 +219,17 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         """``D[p] == N`` (or ``bridge[p, q] == N``) with N known before solving must name a value of D
         (else an error located where N comes from)."""
         for side, other in ((f.left, f.right), (f.right, f.left)):
-            if not (isinstance(side, (ast.At, ast.EdgeAt)) and side.name.id in self.domain_values) or f.op != "==":
+            if (construct := construct_of(side)) is not None:
+                construct.check_compare(self, f, side, other)  # bridge[p, q] == N: the construct's
+                continue
+            if not (isinstance(side, ast.At) and side.name.id in self.domain_values) or f.op != "==":
                 continue
             value = self.constant(other)
             if value is None or value in self.domain_sets[side.name.id]:
                 continue
-
-            edge = isinstance(side, ast.EdgeAt)
-            message = (f"{side.name.id}[{'p, q' if edge else '...'}] == {value} cannot hold: {value} is not a value "
+            message = (f"{side.name.id}[...] == {value} cannot hold: {value} is not a value "
                        f"of {side.name.id!r} ({show_set(self.domain_values[side.name.id])})")
-            if edge:
-                p = None if self.is_corner(side.a) else self.cell_of(side.a)
-                if self.edge_key(side) is None:
-                    continue
-                if p is None or not self.mentions_cell_value(other):
-                    raise SemanticError(message, f.span, source=self.spec.source)
-            else:
-                p = self.cell_of(side.cell)
+            p = self.cell_of(side.cell)
             if p is None:
                 continue
             if self.map_data is not None and self.mentions_cell_value(other):
@@ -425,8 +417,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if isinstance(f, ast.IsPiece):
             self.assert_piece(f, guard)
             return
-        if isinstance(f, ast.IsLoop):
-            self.is_loop(f, guard)
+        if (construct := construct_of(f)) is not None and construct.statement:
+            construct.assert_rule(self, f, guard)  # a rule of its own (line is a loop)
             return
         if isinstance(f, ast.ConsistsOf):
             self.assert_consists(f)

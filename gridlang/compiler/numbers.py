@@ -68,10 +68,6 @@ class NumberLowering:
                     const += w
                     coef[-v] = coef.get(-v, 0) - w
             return const
-        if isinstance(e, ast.Degree):
-            return self.degree_terms(e, scale, coef)
-        if isinstance(e, ast.EdgeAt):
-            return self.edge_terms(e, scale, coef)
         if isinstance(e, ast.Add):
             return self._linear(e.left, scale, coef) + self._linear(e.right, scale * e.sign, coef)
         if isinstance(e, ast.Neg):
@@ -97,7 +93,7 @@ class NumberLowering:
             return scale * factor * const
         construct = construct_of(e)
         if construct is not None:
-            return construct.linear(self._linear, e, scale, coef, self.spec.source)
+            return construct.linear(self, e, scale, coef)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     @staticmethod

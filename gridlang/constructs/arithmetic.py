@@ -68,12 +68,12 @@ class Division(Construct):
                 return None
         return Type.INT
 
-    def linear(self, lower, e: IntDiv, scale: int, coef: dict[int, int], source: str | None) -> int:
+    def linear(self, compiler, e: IntDiv, scale: int, coef: dict[int, int]) -> int:
+        source = compiler.spec.source
         sides = []
         for side in (e.left, e.right):
-            terms: dict[int, int] = {}
-            constant = lower(side, 1, terms)
-            if any(terms.values()):
+            terms, constant = compiler.linear(side)
+            if any(c for c, _ in terms):
                 raise SemanticError(f"'{e.op}' takes numbers known before solving", e.span, source=source)
             sides.append(constant)
         a, b = sides
@@ -81,10 +81,10 @@ class Division(Construct):
             raise _divisor_error(b, e, source)
         return scale * (a // b if e.op == "div" else a % b)
 
-    def number(self, evaluate, e: IntDiv, source: str | None) -> int:
-        a, b = evaluate(e.left), evaluate(e.right)
+    def number(self, interpreter, e: IntDiv) -> int:
+        a, b = interpreter.number(e.left), interpreter.number(e.right)
         if b < 1:
-            raise _divisor_error(b, e, source)
+            raise _divisor_error(b, e, interpreter.spec.source)
         quotient = a // b
         return quotient if e.op == "div" else a - b * quotient
 

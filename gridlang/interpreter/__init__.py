@@ -41,7 +41,8 @@ Decisions on edges
     edge is chosen when its value is not 0); degrees are the sums of the
     values at a cell or corner, bends read off the two chosen sides, ``line
     is a loop``, ``line is connected`` and ``component of p along line``
-    traced by breadth-first search over the chosen edges (:mod:`.edges`).
+    traced by breadth-first search over the chosen edges (a construct's:
+    :mod:`gridlang.constructs.edges`).
     Corners are ``(r, c)`` from ``(0, 0)`` to ``(rows, cols)``, corner
     ``(r, c)`` the top-left one of cell ``(r, c)``; ``corners(p)`` are its
     four.
@@ -103,7 +104,8 @@ Objective
     ``maximize E`` / ``minimize E``: the integer E on this answer.
 Constructs
     A node of a construct (``a div b``, ``D = D[p]``, ``runs of S around c
-    == L``) is evaluated by its module of :mod:`gridlang.constructs`,
+    == L``, ``degree(line, p)``), and a decision on edges, is evaluated by
+    its module of :mod:`gridlang.constructs`,
     through the hooks of :mod:`gridlang.language.constructs`, given this
     interpreter; the meaning is stated there.
 

@@ -14,13 +14,12 @@ from typing import Mapping
 from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
-from gridlang.interpreter.edges import EdgeRules
 from gridlang.interpreter.expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
 from gridlang.interpreter.graph import adjacency, components
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
-from gridlang.language.constructs import comparison_of
+from gridlang.language.constructs import comparison_of, construct_of, decision_of
 from gridlang.language.equivalence import is_condition
 
 Decisions = Mapping[str, Mapping[int, object]]
@@ -29,7 +28,7 @@ cells (value True), an enumeration each cell's value."""
 
 
 
-class Interpreter(EdgeRules, ClueMeanings, Expressions):
+class Interpreter(ClueMeanings, Expressions):
     """The rules of one spec on one map, ready to judge many answers.
 
     Args:
@@ -73,9 +72,8 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
         self.stmt: ast.Stmt | None = None
         # Fixed per map:
         self.on = {d.name: self.cells(d.on) for d in spec.of(ast.Decide) if d.on is not None}
-        self.lattices = self.edge_lattices()
-        self.lines: dict[str, set] = {}
-        self.edge_values: dict[str, dict] = {}
+        # What constructs keep of one answer, by construct (the edges of a decision on edges).
+        self.kept: dict = {}
         self.domains = {d.name: self.domain(d) for d in spec.of(ast.Decide) if d.is_enum}
         self.value_names = {d.name: {p.id for p in d.domain if isinstance(p, ast.Symbol)} if d.is_enum else set()
                             for d in spec.of(ast.Decide)}
@@ -86,7 +84,7 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
         self.cornervars = {}
-        self.bools, self.enums, self.lines, self.edge_values = {}, {}, {}, {}
+        self.bools, self.enums, self.kept = {}, {}, {}
         self.check_decisions(decisions)
         objective = None
         for st in self.spec.statements:
@@ -110,8 +108,8 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
         for d in self.spec.of(ast.Decide):
             given = dict(decisions.get(d.name, {}))
             self.stmt = d
-            if d.lattice is not None:
-                self.check_edge_decision(d, given)
+            if d.lattice is not None:  # decide line: bool on edges, a construct's
+                decision_of(d.lattice).read(self, d, given)
                 continue
             on = self.on[d.name]
             strange = [i for i in given if type(i) is not int or not 0 <= i < self.n]
@@ -199,6 +197,11 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
                     queue.append(v)
         return frozenset(members)
 
+    def lattice_of(self, e: ast.Expr) -> str | None:
+        """``"edges"`` or ``"corners"`` when ``e`` names a decision on edges (``line is connected``), else None."""
+        decision = self.sym.decisions.get(e.id) if isinstance(e, ast.Name) else None
+        return None if decision is None else decision.lattice
+
     def rule(self, st) -> None:
         if isinstance(st, ast.Avoids):
             left, right = self.cells(st.left), self.cells(st.right)
@@ -226,8 +229,10 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
                 counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
-        elif isinstance(st, ast.IsConnected) and isinstance(st.cells, ast.Name) and st.cells.id in self.lattices:
-            self.lines_connected(st)
+        elif isinstance(st, ast.IsConnected) and (lattice := self.lattice_of(st.cells)) is not None:
+            violation = decision_of(lattice).connected_violation(self, st)  # line is connected
+            if violation is not None:
+                self.fail(*violation)
         elif isinstance(st, ast.IsConnected):
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
@@ -242,8 +247,10 @@ class Interpreter(EdgeRules, ClueMeanings, Expressions):
                 table.pop(var, None)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
-        elif isinstance(st, ast.Holds) and isinstance(st.formula, ast.IsLoop):
-            self.is_loop(st.formula)
+        elif isinstance(st, ast.Holds) and (construct := construct_of(st.formula)) is not None and construct.statement:
+            violation = construct.rule_violation(self, st.formula)  # a rule of its own: line is a loop
+            if violation is not None:
+                self.fail(*violation)
         elif isinstance(st, ast.Holds):
             if not self.holds(st.formula):
                 self.fail("the condition is false", sorted(self.cellvars.values()))

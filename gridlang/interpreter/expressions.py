@@ -72,8 +72,6 @@ class Expressions:
                 seen.append(r2 * self.grid.cols + c2)
                 r2, c2 = r2 + dr, c2 + dc
             return frozenset(seen)
-        if isinstance(e, ast.ComponentAlong):
-            return self.along(e)
         if isinstance(e, ast.Component):
             p = self.cell(e.cell)
             within = self.cells(e.within)
@@ -148,10 +146,6 @@ class Expressions:
             return len(self.cells(e.operand))
         if isinstance(e, ast.Value):
             return sum(self.tile_value(i, e.span) for i in self.cells(e.operand))
-        if isinstance(e, ast.Degree):
-            return self.degree(e)
-        if isinstance(e, ast.EdgeAt):
-            return self.edge_value(e)
         if isinstance(e, ast.Add):
             return self.number(e.left) + e.sign * self.number(e.right)
         if isinstance(e, ast.Mul):
@@ -160,7 +154,7 @@ class Expressions:
             return -self.number(e.operand)
         construct = construct_of(e)
         if construct is not None:
-            return construct.number(self.number, e, self.spec.source)
+            return construct.number(self, e)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
     def holds(self, f: ast.Expr) -> bool:
@@ -213,8 +207,6 @@ class Expressions:
         if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
             values = self.each(f, self.holds)
             return all(values) if f.fn == "all" else any(values)
-        if isinstance(f, (ast.EdgeAt, ast.Bend)):
-            return self.edge_holds(f)
         if isinstance(f, ast.IsPiece) and f.family.kind in ("rectangles", "squares"):
             return self.rectangular(self.cells(f.cells), f.family)
         if isinstance(f, ast.IsPiece):
@@ -226,6 +218,9 @@ class Expressions:
             cols = self.grid.cols
             parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
             return sorted(self.form(p) for p in parts) == sorted(_form(s) for s in self.shapes(f.family))
+        construct = construct_of(f)
+        if construct is not None:
+            return construct.holds(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
 
     def shapes(self, fam: ast.Shapes) -> list:
@@ -292,6 +287,37 @@ class Expressions:
             return None if step is None else (-step[0], -step[1])
         name = e.name if isinstance(e, ast.Direction) else self.dirvars[e.id][0]
         return {"up": (-1, 0), "right": (0, 1), "down": (1, 0), "left": (0, -1)}[name]
+
+    # corners of the lattice: bound by `for each corner v`, stepped by `v + d`, made by a construct's set
+    def is_corner(self, e: ast.Expr) -> bool:
+        """Whether ``e`` stands for a corner: a bound corner variable, or ``v + d``."""
+        if isinstance(e, ast.Name):
+            return e.id in self.cornervars
+        return isinstance(e, ast.Add) and self.is_corner(e.left)
+
+    def corner(self, e: ast.Expr) -> tuple[int, int] | None:
+        """The corner ``(row, col)`` ``e`` stands for; None off the lattice."""
+        if isinstance(e, ast.Name):
+            return self.cornervars[e.id]
+        base = self.corner(e.left)
+        if base is None:
+            return None
+        dr, dc = self.step(e.right)
+        r, c = base[0] + e.sign * dr, base[1] + e.sign * dc
+        return (r, c) if 0 <= r <= self.grid.rows and 0 <= c <= self.grid.cols else None
+
+    def corners(self, e: ast.Expr) -> list[tuple[int, int]]:
+        """A set of corners' (``corners(p)``, its construct's), or one corner's, in order."""
+        construct = construct_of(e)
+        if construct is not None:
+            return construct.corner_points(self, e)
+        v = self.corner(e)
+        return [] if v is None else [v]
+
+    def is_corners(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, or one corner)."""
+        construct = construct_of(e)
+        return construct.corners if construct is not None else self.is_corner(e)
 
     def around(self, kind: str, p: int) -> frozenset[int]:
         """``neighbours``: the grid graph's; ``diagonal``/``king``: corner or side-and-corner contact."""

@@ -31,10 +31,25 @@ its evaluation share no code):
 * :meth:`Construct.type_of`: the checker's type of the node, errors
   reported through ``checker.error(message, span)``;
 * a number: :meth:`Construct.linear`, the compiler's lowering (its
-  constant part returned, its terms added to ``coef``), given the
-  compiler's own lowering for the operands; :meth:`Construct.number`, the
-  interpreter's value on one answer, given the interpreter's own
-  evaluation for the operands;
+  constant part returned, its terms added to ``coef``);
+  :meth:`Construct.number`, the interpreter's value on one answer;
+* a condition of its own (``line[p, q]``, ``straight(line, p)``):
+  :meth:`Construct.lit` in the compiler, :meth:`Construct.holds` in the
+  interpreter; :meth:`Construct.condition` tells a condition from a number
+  on a side of ``A == B``;
+* a rule of its own (``statement``: ``line is a loop``), never inside a
+  condition: :meth:`Construct.assert_rule` in the compiler,
+  :meth:`Construct.rule_violation` in the interpreter;
+* a set of corners of the lattice of cell corners (``corners``:
+  ``corners(p)``), what ``for each`` and the aggregates run over:
+  :meth:`Construct.corner_members` in the compiler,
+  :meth:`Construct.corner_points` in the interpreter;
+* a decision of its own, ``decide NAME: D on L`` for a lattice L of
+  ``lattices`` (``edges``, ``corners``), found by :func:`decision_of`:
+  :meth:`Construct.decide` makes its variables in the compiler,
+  :meth:`Construct.read` reads an answer's values in the interpreter, and
+  ``NAME is connected`` is :meth:`Construct.connect` and
+  :meth:`Construct.connected_violation`;
 * a cell set: :meth:`Construct.members`, the compiler's cells that may be
   in it, each with its literal; :meth:`Construct.cells`, the interpreter's
   cells in it on one answer;
@@ -43,7 +58,9 @@ its evaluation share no code):
   :meth:`Construct.compare_lit` (one literal equal to it) and
   :meth:`Construct.assert_compare` (stated under a guard) in the compiler;
   :meth:`Construct.compare_violation` in the interpreter; found by
-  :func:`comparison_of`;
+  :func:`comparison_of`; and a comparison of two numbers with the node on
+  one side the construct looks at before the compiler lowers it
+  (:meth:`Construct.check_compare`: ``bridge[p, q] == 3`` with no value 3);
 * a comparison the construct states its own way though it is made of core
   nodes around its node (blocks' sizes): :meth:`Construct.lower_rule`,
   offered every comparison stated as a rule by the constructs of
@@ -58,7 +75,9 @@ its evaluation share no code):
 What a construct may use of the stage's object it is given:
 
 * the checker (``checker``): ``error(message, span)``, ``type_of(e)``,
-  ``cell(e, what) -> bool`` (e is one cell, else reported), ``sym`` (the
+  ``cell(e, what) -> bool`` (e is one cell, else reported), ``is_cell(e)``
+  and ``is_corner(e)`` (whether e stands for one cell, one corner),
+  ``nested`` (whether the node stands inside a condition), ``sym`` (the
   symbols), ``env`` (the bindings), ``suggest(name)`` and
   ``on_edges(decision)`` (the words of two common errors);
 * the compiler (``compiler``): ``cell_of(e) -> int | None``,
@@ -66,15 +85,27 @@ What a construct may use of the stage's object it is given:
   cell) -> literal``, ``linear(e) -> (terms, constant)``, ``constant(e) ->
   int | None``, ``clause(literals, span)``, ``fails(guard, f, cell)`` (a
   rule that fails whatever the decisions), ``constraints`` (appended to),
-  ``collected`` (what :meth:`Construct.lower_rule` keeps, by construct),
-  ``current`` (the statement), ``grid``, ``spec``, ``map_data`` and the
-  decisions' literals (``decision_lits``: per cell; ``enum_lits``: per cell,
-  value -> literal); a literal is ``True``, ``False`` or a variable's
-  number, negative when negated;
+  ``collected`` (what a construct keeps while compiling, by construct:
+  what :meth:`Construct.lower_rule` collects, a decision's variables),
+  ``define(make, *args)`` (``make(*args)``, whose constraints define
+  auxiliary variables), ``new_var(family, cell, value)``, ``lit(literal)``
+  (a literal, never True or False), ``one_hot(name, cell, values, span,
+  label)``, ``domain_of(decision, places)``, ``reserve(count)``,
+  ``decisions`` (appended to), ``is_corner(e)`` and ``corner_of(e)`` (a
+  bound corner, ``v + d``), ``domain_values`` and ``domain_sets`` (an
+  enumeration's values), ``mentions_cell_value(e)``, ``rule_text(st)``
+  (a statement's text), ``current`` (the statement), ``grid``, ``spec``, ``map_data`` and the decisions' literals
+  (``decision_lits``: per cell; ``enum_lits``: per cell, value ->
+  literal); a literal is ``True``, ``False`` or a variable's number,
+  negative when negated;
 * the interpreter (``interpreter``): ``cell(e) -> int | None``, ``cells(e)
-  -> frozenset``, ``number(e) -> int``, ``grid``, ``spec`` and the
-  answer's values (``bools``: a Boolean decision's true cells; ``enums``:
-  an enumeration's cell -> value; ``on``: the cells a decision is made on).
+  -> frozenset``, ``number(e) -> int``, ``is_corner(e)`` and ``corner(e)``
+  (a bound corner, ``v + d``), ``fail(sentence, cells)`` (a fault of the
+  answer, reported), ``grid``, ``spec``, ``sym``, ``domains`` (an
+  enumeration's values), ``kept`` (what a construct keeps of one answer,
+  by construct: a decision's values) and the answer's values (``bools``:
+  a Boolean decision's true cells; ``enums``: an enumeration's cell ->
+  value; ``on``: the cells a decision is made on).
 """
 
 from __future__ import annotations
@@ -87,6 +118,7 @@ PACKAGE = "gridlang.constructs"
 
 _BY_NODE: dict[type, "Construct"] = {}
 _BY_RULE: dict[str, Callable[[Any, Any, list], Any]] = {}
+_BY_LATTICE: dict[str, "Construct"] = {}
 _RULE_LOWERINGS: tuple["Construct", ...] = ()
 _LOADED = False
 
@@ -102,11 +134,21 @@ class Construct:
         compared: whether a comparison with the node on one side is the construct's own
             condition (``runs of S around c == L``), typed, lowered and evaluated by the
             ``compare_*`` hooks, rather than a comparison of two numbers.
+        statement: whether the node is a rule of its own (``line is a loop``): typed as a
+            rule is, before ``checker.nested`` is set, and stated by :meth:`assert_rule` and
+            judged by :meth:`rule_violation` rather than as a condition.
+        corners: whether the node is a set of corners of the lattice of cell corners
+            (``corners(p)``): :meth:`corner_members`, :meth:`corner_points`.
+        lattices: the ``L`` of the decisions ``decide NAME: D on L`` the construct makes
+            (``"edges"``, ``"corners"``; :func:`decision_of`).
     """
 
     node: type = object
     rules: dict[str, Callable[[Any, Any, list], Any]] = {}
     compared: bool = False
+    statement: bool = False
+    corners: bool = False
+    lattices: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ the checker
     def type_of(self, checker, e):
@@ -119,16 +161,56 @@ class Construct:
         raise NotImplementedError
 
     # ----------------------------------------------------------------- the compiler
-    def linear(self, lower: Callable, e, scale: int, coef: dict[int, int], source: str | None) -> int:
-        """Lower ``scale * e`` to linear terms: add them to ``coef``, return the constant part.
-
-        Args:
-            lower: the compiler's lowering of an operand, ``lower(operand, scale, coef) -> constant``.
-            source: the spec's text, for located errors.
+    def linear(self, compiler, e, scale: int, coef: dict[int, int]) -> int:
+        """Lower ``scale * e`` to linear terms: add them to ``coef`` (variable -> coefficient), return
+        the constant part; the operands lowered through ``compiler.linear``.
 
         Raises:
             SemanticError: the node cannot be lowered here (located).
         """
+        raise NotImplementedError
+
+    def lit(self, compiler, e):
+        """One literal (or ``True``/``False``) equal to the condition ``e``.
+
+        Raises:
+            SemanticError: it cannot be lowered here (located).
+        """
+        raise NotImplementedError
+
+    def assert_rule(self, compiler, e, guard: tuple[int, ...]) -> None:
+        """State the rule of its own ``e`` (``statement``) under ``guard``: constraints added to
+        ``compiler.constraints`` (or through ``compiler.clause``).
+
+        Raises:
+            SemanticError: it cannot stand under a guard, or be lowered (located).
+        """
+        raise NotImplementedError
+
+    def check_compare(self, compiler, f, own, other) -> None:
+        """Look at the comparison of two numbers ``f`` (``own`` the node's side) before the compiler
+        lowers it: nothing by default.
+
+        Raises:
+            SemanticError, MapError: it can never hold (located in the spec, or at the map cell).
+        """
+
+    def decide(self, compiler, st) -> None:
+        """Make the variables of ``decide NAME: D on L`` (``st``, an ``ast.Decide`` whose lattice is one of
+        ``lattices``): kept in ``compiler.collected``, its ``Decision`` appended to ``compiler.decisions``.
+
+        Raises:
+            SemanticError: its values do not fit in a model (located).
+        """
+        raise NotImplementedError
+
+    def connect(self, compiler, st) -> None:
+        """State ``NAME is connected`` (``st``, an ``ast.IsConnected``) for a decision NAME the construct
+        made (:meth:`decide`)."""
+        raise NotImplementedError
+
+    def corner_members(self, compiler, e) -> list[tuple[int, int]]:
+        """The corners ``(row, col)`` of the set of corners ``e`` (``corners``), in order; none off the map."""
         raise NotImplementedError
 
     def members(self, compiler, e, within) -> dict:
@@ -174,12 +256,39 @@ class Construct:
         return []
 
     # -------------------------------------------------------------- the interpreter
-    def number(self, evaluate: Callable, e, source: str | None) -> int:
-        """The node's value on the interpreter's answer, ``evaluate(operand) -> int`` giving the operands'.
+    def number(self, interpreter, e) -> int:
+        """The node's value on the interpreter's answer, the operands' given by ``interpreter.number``.
 
         Raises:
             SemanticError: the value is undefined (located).
         """
+        raise NotImplementedError
+
+    def holds(self, interpreter, e) -> bool:
+        """Whether the condition ``e`` holds on the interpreter's answer.
+
+        Raises:
+            SemanticError: it cannot be evaluated on this answer (located).
+        """
+        raise NotImplementedError
+
+    def rule_violation(self, interpreter, e) -> tuple[str, frozenset[int]] | None:
+        """None when the rule of its own ``e`` (``statement``) holds on the interpreter's answer; else
+        a sentence and the cells to show."""
+        raise NotImplementedError
+
+    def read(self, interpreter, st, given: dict) -> None:
+        """Read the answer's values ``given`` of ``decide NAME: D on L`` (``st``) into
+        ``interpreter.kept``, reporting malformed ones through ``interpreter.fail``."""
+        raise NotImplementedError
+
+    def connected_violation(self, interpreter, st) -> tuple[str, frozenset[int]] | None:
+        """None when ``NAME is connected`` (``st``) holds on the interpreter's answer for a decision the
+        construct made (:meth:`read`); else a sentence and the cells to show."""
+        raise NotImplementedError
+
+    def corner_points(self, interpreter, e) -> list[tuple[int, int]]:
+        """The corners ``(row, col)`` of the set of corners ``e`` (``corners``) on the interpreter's map."""
         raise NotImplementedError
 
     def cells(self, interpreter, e) -> frozenset[int]:
@@ -200,6 +309,11 @@ class Construct:
         raise NotImplementedError
 
     # ------------------------------------------------------------------- all stages
+    def condition(self, symbols, e) -> bool:
+        """Whether the node ``e`` is a condition (else a number or a set), on a side of ``A == B``;
+        ``symbols`` the checked spec's (:class:`~gridlang.language.checker.Symbols`)."""
+        return False
+
     def known(self, is_known: Callable[[Any], bool], e) -> bool:
         """Whether the node's value is given, its operands asked through ``is_known``."""
         return all(is_known(c) for c in self.children(e))
@@ -213,7 +327,7 @@ def register(construct: Construct) -> Construct:
     """Make ``construct`` the one of its node type and of its rules.
 
     Raises:
-        ValueError: another construct owns the node type or a rule already.
+        ValueError: another construct owns the node type, a rule or a lattice already.
     """
     global _RULE_LOWERINGS
     if construct.node in _BY_NODE and _BY_NODE[construct.node] is not construct:
@@ -221,8 +335,12 @@ def register(construct: Construct) -> Construct:
     for name in construct.rules:
         if name in _BY_RULE and _BY_RULE[name] is not construct.rules[name]:
             raise ValueError(f"two constructs build the rule {name!r}")
+    for lattice in construct.lattices:
+        if lattice in _BY_LATTICE and _BY_LATTICE[lattice] is not construct:
+            raise ValueError(f"two constructs make the decisions on {lattice}")
     _BY_NODE[construct.node] = construct
     _BY_RULE.update(construct.rules)
+    _BY_LATTICE.update(dict.fromkeys(construct.lattices, construct))
     if type(construct).lower_rule is not Construct.lower_rule and construct not in _RULE_LOWERINGS:
         _RULE_LOWERINGS += (construct,)
     return construct
@@ -266,6 +384,19 @@ def comparison_of(e) -> tuple[Construct, Any, Any] | None:
         if construct is not None and construct.compared:
             return construct, own, other
     return None
+
+
+def decision_of(lattice: str) -> Construct:
+    """The construct that makes the decisions ``decide NAME: D on lattice`` (``"edges"``,
+    ``"corners"``). A spec of the core language has none; one that has, read from the cache
+    with no node of the construct in it, has the folder loaded here (:func:`load`).
+
+    Raises:
+        KeyError: no construct makes them.
+    """
+    if lattice not in _BY_LATTICE:
+        load()
+    return _BY_LATTICE[lattice]
 
 
 def rule_lowerings() -> tuple[Construct, ...]:

@@ -4,17 +4,20 @@ Between two conditions ``==`` is their equivalence and ``!=`` (parsed as
 ``not (A == B)``) their exclusive or; between two numbers it is the
 comparison. The checker has typed both sides alike (a mixture is an error),
 so the left side's form tells which: a relation, a connective, a value test
-or membership ``S[p]`` is a condition, and so is ``D[p]`` (``D[p, q]``) of
-a decision whose values are not numbers, that is a Boolean one.
+or membership ``S[p]`` is a condition, and so is ``D[p]`` of a decision
+whose values are not numbers, that is a Boolean one; a construct's node is
+one when its construct says so (``line[p, q]`` of a Boolean decision on
+edges, ``straight(line, p)``: :meth:`~gridlang.language.constructs.Construct.condition`).
 """
 
 from __future__ import annotations
 
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Symbols
+from gridlang.language.constructs import construct_of
 
 _CONDITIONS = (ast.Not, ast.And, ast.Or, ast.Implies, ast.Compare, ast.Subset, ast.Avoids, ast.AtIs, ast.Is,
-               ast.IsKnown, ast.IsPiece, ast.AllDifferent, ast.Bend)
+               ast.IsKnown, ast.IsPiece, ast.AllDifferent)
 
 
 def is_condition(e: ast.Expr, symbols: Symbols) -> bool:
@@ -24,11 +27,14 @@ def is_condition(e: ast.Expr, symbols: Symbols) -> bool:
         e: the left side of an :class:`ast.Compare` with ``op == "=="``.
         symbols: the checked spec's symbols (which decisions take numbers).
     """
-    if isinstance(e, (ast.At, ast.EdgeAt)):
+    if isinstance(e, ast.At):
         decision = symbols.decisions.get(e.name.id)
         return decision is None or not decision.is_enum
     if isinstance(e, ast.Aggregate):
         return e.fn in ("all", "any")
+    construct = construct_of(e)
+    if construct is not None:
+        return construct.condition(symbols, e)  # line[p, q], straight(line, p)
     return isinstance(e, _CONDITIONS)
 
 

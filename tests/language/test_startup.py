@@ -165,6 +165,27 @@ def test_a_cached_spec_loads_the_constructs_it_uses_and_no_other(tmp_path):
     assert "gridlang.constructs.blocks" in modules and "gridlang.constructs.arithmetic" not in modules
 
 
+def test_a_cached_spec_whose_only_use_of_lines_is_a_decision_on_edges_loads_them(tmp_path):
+    # No node of gridlang.constructs.edges in the spec: its decision on edges finds the construct
+    # (decision_of), which then makes the edges and reads them on the answer.
+    spec, grid_map = tmp_path / "lines.grid", tmp_path / "m.txt"
+    spec.write_text("tile cell '.'\ndecide line: bool on edges\nrequire line is connected\n")
+    grid_map.write_text("..\n..\n")
+    probe = (
+        "import io, json, sys, contextlib\n"
+        "from gridlang.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['solve', {str(spec)!r}, '--map', {str(grid_map)!r}, '--json'])\n"
+        "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('gridlang.constructs'))]))\n"
+    )
+    cache, where = tmp_path / "cache", tmp_path / "run"
+    where.mkdir()
+    run_probe(probe, cache, where)  # parsed (every construct's rules loaded) and kept in the cache
+    code, modules = run_probe(probe, cache, where)
+    assert code == 0
+    assert "gridlang.constructs.edges" in modules
+
+
 @pytest.mark.parametrize("columns", [None, "60", "0", "wide"])
 def test_the_help_is_as_wide_as_shutil_says(monkeypatch, columns):
     import shutil

@@ -24,7 +24,6 @@ from gridlang.language.ast.constructs import (
     ValuesOf,
 )
 from gridlang.language.ast.drawing import Draw
-from gridlang.language.ast.edges import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from gridlang.language.ast.expressions import (
     Add,
     Aggregate,
@@ -89,8 +88,7 @@ from gridlang.language.ast.statements import (
     Tile,
 )
 
-__all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Bend", "Border",
-           "ComponentAlong", "CornersOf", "Degree", "Draw", "EdgeAt", "IsLoop",
+__all__ = ["Add", "Aggregate", "AllCells", "AllDifferent", "And", "Around", "At", "AtIs", "Avoids", "Border", "Draw",
            "Call", "Connectivity", "DirectionOf", "Distance", "IndexOf", "IsKnown", "Let", "Part", "ValuesOf",
            "Format", "FormatEntry", "FormatFlag", "FormatItem",
            "CellRef", "CharSpec", "Compare", "Component", "ConsistsOf", "Count", "Decide", "Direction",

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from gridlang.language import ast
 from gridlang.language.checker.constructs import CONSTRUCT_NODES, ConstructTypes
-from gridlang.language.checker.edges import EDGE_NODES, EdgeTypes
 from gridlang.language.checker.symbols import Type
 from gridlang.language.constructs import comparison_of, construct_of
 
 
-class ExpressionTypes(ConstructTypes, EdgeTypes):
+class ExpressionTypes(ConstructTypes):
     """Typing of expressions, conditions and shape families (a mixin of the checker)."""
 
     def type_of(self, e: ast.Expr) -> Type | None:
@@ -17,8 +16,9 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
         if isinstance(e, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.AllDifferent,
                           ast.Implies, ast.IsPiece, ast.ConsistsOf)):
             return self.relation(e)
-        if isinstance(e, ast.IsLoop):
-            return self.edge_type(e)
+        construct = construct_of(e)
+        if construct is not None and construct.statement:  # a rule of its own: typed before nesting
+            return construct.type_of(self, e)
         nested, self.nested = self.nested, True
         try:
             return self._type_of(e)
@@ -432,10 +432,6 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
             if e.fn == "count":
                 return Type.INT if body is Type.FACT else Type.LINEAR
             return body
-        if isinstance(e, EDGE_NODES):
-            return self.edge_type(e)
-        if isinstance(e, ast.CornersOf):
-            return Type.CORNERS if self.cell(e.cell, "corners(...)") else None
         if isinstance(e, CONSTRUCT_NODES):
             return self.construct_type(e)
         if isinstance(e, ast.TileValue):
@@ -445,6 +441,16 @@ class ExpressionTypes(ConstructTypes, EdgeTypes):
         if construct is not None:
             return construct.type_of(self, e)
         raise TypeError(f"unknown expression node {e!r}")
+
+    def names_edges(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is the name of a decision on edges (``line is connected``)."""
+        decl = self.sym.decisions.get(e.id) if isinstance(e, ast.Name) and e.id not in self.env else None
+        return decl is not None and decl.lattice is not None
+
+    def on_edges(self, decl: ast.Decide) -> str:
+        """The error for a decision on edges used as a decision on cells."""
+        return (f"{decl.name!r} is a decision on edges: {decl.name}[p, q] is the edge between p and q, "
+                f"degree({decl.name}, p) {'the sum of the values' if decl.is_enum else 'the chosen edges'} at p")
 
     def suggest(self, name: str) -> str:
         """``"; did you mean 'x'?"`` for the declared name or binding closest to ``name``, or ``""``."""

@@ -247,27 +247,6 @@ class _ToAst(FormatMixin):
         lattice = "corners" if len(c) > 3 else "edges"
         return ast.Decide(str(c[0]), c[1], None, self.sp(c[0]), lattice)
 
-    def at_edge(self, meta, c):
-        return ast.EdgeAt(ast.Name(str(c[0]), self.sp(c[0])), c[1], c[2], self.sp(meta))
-
-    def degree(self, meta, c):
-        return ast.Degree(ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
-
-    def straight(self, meta, c):
-        return ast.Bend("straight", ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
-
-    def turn(self, meta, c):
-        return ast.Bend("turn", ast.Name(str(c[0]), self.sp(c[0])), c[1], self.sp(meta))
-
-    def is_loop(self, meta, c):
-        e = c[0]
-        if not isinstance(e, ast.Name):
-            raise GridSyntaxError("'is a loop' applies to a decision on edges, by its name", self.sp(meta))
-        return ast.IsLoop(e, self.sp(meta))
-
-    def component_along(self, meta, c):
-        return ast.ComponentAlong(c[0], ast.Name(str(c[1]), self.sp(c[1])), self.sp(meta))
-
     def dom_bool(self, meta, c):
         return "bool"
 
@@ -338,9 +317,6 @@ class _ToAst(FormatMixin):
 
     def bind_corner(self, meta, c):
         return self._bind_family(meta, "corners", c)
-
-    def corners_of(self, meta, c):
-        return ast.CornersOf(c[0], self.sp(meta))
 
     def direction(self, meta, c):
         return ast.Direction(str(c[0]), self.sp(c[0]))

@@ -1,5 +1,9 @@
-"""Expression nodes about decisions on edges: the lines of Masyu, Numberlink and Slitherlink,
-the bridges of Hashiwokakero, and the corners of the cell lattice.
+"""The nodes of the decisions on edges: the lines of Masyu, Numberlink and Slitherlink, the
+bridges of Hashiwokakero, and the corners of the cell lattice.
+
+The one thing the lowering (:mod:`.lower`) and the evaluation
+(:mod:`.evaluate`) share: the AST, whose meaning :mod:`gridlang.constructs.edges`
+states.
 
 A decision ``on edges`` is made on every edge between two side neighbours
 of the map; ``on corner edges`` on every edge of the lattice of cell
