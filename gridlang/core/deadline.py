@@ -253,6 +253,7 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
     """
     if stop is None:
         return call()
+    _wait_for_left_behind(deadline)
     box: dict[str, object] = {}
 
     def work() -> None:
@@ -276,11 +277,40 @@ def run_solver(deadline: Deadline, call: Callable[[], T], stop: Callable[[], Non
                 stop()
             if stopped_at is not None and now > stopped_at + ABANDON_AFTER and worker.is_alive():
                 streams.restore()
+                _LEFT_BEHIND.append(worker)
                 raise SolverAbandoned("the solver, which did not stop when asked, was left behind")
     streams.restore()  # an interrupted HiGHS run left them on stderr's pipe (Pyomo's capture)
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
     return box["value"]  # type: ignore[return-value]
+
+
+LEFT_BEHIND_WAIT = 60.0
+"""The most seconds a solver call waits for one left behind by an earlier call (:func:`run_solver`)."""
+
+_LEFT_BEHIND: list[threading.Thread] = []
+"""Solver threads :func:`run_solver` left behind, until they end."""
+
+
+def _wait_for_left_behind(deadline: Deadline) -> None:
+    """Let a solver left behind by an earlier call end before another starts, within ``deadline``.
+
+    A HiGHS run left behind still holds Pyomo's capture of the standard
+    streams; when it ends, it puts back the streams it found, under the
+    capture of any run started meanwhile, whose own end then fails ("Captured
+    output ... does not match sys.stdout"). A process that solves again
+    after one was left behind (the page's workers, the Python API) waits
+    for it here: it was asked to stop, and HiGHS returns soon after. When
+    the deadline passes first (or :data:`LEFT_BEHIND_WAIT` seconds, without
+    a limit), the new call starts anyway.
+    """
+    while _LEFT_BEHIND:
+        old = _LEFT_BEHIND[0]
+        remaining = deadline.remaining()
+        old.join(LEFT_BEHIND_WAIT if remaining is None else min(remaining, LEFT_BEHIND_WAIT))
+        if old.is_alive():
+            return
+        _LEFT_BEHIND.pop(0)
 
 
 class _Streams:

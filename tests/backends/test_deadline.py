@@ -119,6 +119,33 @@ def test_a_solver_that_ignores_stop_is_abandoned_and_the_streams_come_back():
     assert time.perf_counter() - start < busy(1.5)  # the stubborn solver would hold on for 10 s
 
 
+def test_a_solve_after_one_left_behind_waits_for_it_to_put_the_streams_back():
+    """A HiGHS run left behind still holds Pyomo's capture of standard output; when it ends it puts
+    back what it found. A solve started meanwhile, under its own capture, failed at its end
+    ("Captured output ... does not match sys.stdout"); it now waits for the one left behind."""
+    release = threading.Event()
+
+    def captured(hold: threading.Event | None):
+        def call():
+            found = sys.stdout
+            mine = sys.stdout = open(os.devnull, "w")  # what Pyomo's capture does
+            try:
+                if hold is not None:
+                    hold.wait(10)
+                else:
+                    time.sleep(0.6)  # the one left behind ends meanwhile, unless waited for
+                return sys.stdout is mine  # Pyomo raises when this is not so
+            finally:
+                sys.stdout = found
+                mine.close()
+        return call
+
+    with pytest.raises(SolverAbandoned):
+        run_solver(Deadline(0.1), captured(release), lambda: None)
+    threading.Timer(0.3, release.set).start()  # it stops, a moment after the next call began
+    assert run_solver(Deadline(busy(10.0)), captured(None), lambda: None) is True
+
+
 def test_a_solver_that_honours_stop_returns_its_answer():
     stopped = threading.Event()
     d = Deadline(None)
