@@ -86,3 +86,19 @@ def test_hitori_cells_of_unknown_number_take_no_part_in_repeats(capsys):
     code = cli.main(["solve", "--url", url, "--json", "--backend", "maxsat"])
     out = json.loads(capsys.readouterr().out)
     assert (code, out["status"], out["verified"]) == (0, "SOLVED", True)
+
+
+def test_a_kurochute_clue_not_given_is_read_and_stays_unshaded(capsys):
+    # pzprjs's own puzzle (robx/pzprjs test/script/kurochute.js, MIT) with its first clue, the 1 at
+    # row 1, column 1, written '.' (a number not given): the URL was refused. The clue cell stays
+    # unshaded, and the published answer is still one (of several: the 1 no longer pins it).
+    url = "https://puzz.link/p?kurochute/5/5/.32k1i1i2k332"
+    assert cli.main(["import", url]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "?32.."
+    code = cli.main(["solve", "--url", url, "--count", "100", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert (code, out["verified"]) == (0, True)
+    published = {(0, 4), (1, 0), (1, 2), (2, 4), (3, 3), (4, 0)}
+    answers = [{tuple(cell) for cell, v in answer["shaded"] if v} for answer in out["solutions"]]
+    assert out["complete"] and len(answers) == 3
+    assert published in answers and all((0, 0) not in a for a in answers)
