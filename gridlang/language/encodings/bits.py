@@ -11,7 +11,7 @@ Re-implemented from their description in pzprjs (robx/pzprjs, MIT licence):
     ``0``-``h``: a mark, then 0-17 cells without one; ``i``-``z``: 1-18
     cells without a mark. Value 1.
 ``holes`` (``decodeBinary``/``decodeEmpty``)
-    base-32 digits, five cells each, most significant first; a set bit is
+    base-32 digits, each holding 5 cells, most significant first; a set bit is
     value 1.
 ``blocks`` (``decodeBlockCell``)
     ``0``-``z``: skip that many cells, then a block (value 1); ``.``: skip
