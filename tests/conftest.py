@@ -15,11 +15,13 @@ from __future__ import annotations
 import compileall
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from gridlang.core.deadline import wait_for_left_behind
 from gridlang.ir.backend import backend_names
 
 
@@ -67,3 +69,14 @@ def backend(request) -> str:
     tests/backends/test_auto.py covers its choices by default): the
     cross-backend cases run once per backend."""
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def _no_solver_left_behind_from_an_earlier_test():
+    """A solver an earlier test left behind (a HiGHS run past its time limit) ends while this one
+    runs and puts back the standard streams it found: that earlier test's captures, closed since
+    ("I/O operation on closed file"). It is waited for here, and the streams are this test's."""
+    streams = sys.stdout, sys.stderr
+    wait_for_left_behind(60.0)
+    sys.stdout, sys.stderr = streams
+    yield

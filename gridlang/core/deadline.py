@@ -304,13 +304,23 @@ def _wait_for_left_behind(deadline: Deadline) -> None:
     the deadline passes first (or :data:`LEFT_BEHIND_WAIT` seconds, without
     a limit), the new call starts anyway.
     """
+    remaining = deadline.remaining()
+    wait_for_left_behind(LEFT_BEHIND_WAIT if remaining is None else min(remaining, LEFT_BEHIND_WAIT))
+
+
+def wait_for_left_behind(seconds: float) -> bool:
+    """Wait up to ``seconds`` in all for the solver threads :func:`run_solver` left behind to end.
+
+    Returns:
+        True when none is left running.
+    """
+    end = time.perf_counter() + seconds
     while _LEFT_BEHIND:
-        old = _LEFT_BEHIND[0]
-        remaining = deadline.remaining()
-        old.join(LEFT_BEHIND_WAIT if remaining is None else min(remaining, LEFT_BEHIND_WAIT))
-        if old.is_alive():
-            return
+        _LEFT_BEHIND[0].join(max(0.0, end - time.perf_counter()))
+        if _LEFT_BEHIND[0].is_alive():
+            return False
         _LEFT_BEHIND.pop(0)
+    return True
 
 
 class _Streams:
