@@ -35,11 +35,12 @@ def test_edges_are_one_construct_found_by_its_nodes():
 
     spec = parse_spec(SPEC, "e.grid")
     check(spec)
-    def rule(st):
+
+    def formula_of(st):
         st = st.body if isinstance(st, ast.ForEach) else st
         return st.formula if isinstance(st, ast.Holds) else st
 
-    loop, degree, bends, edge, along, corners = (rule(st) for st in spec.statements[4:10])
+    loop, degree, bends, edge, along, corners = (formula_of(st) for st in spec.statements[4:10])
     nodes = [loop, degree.left, bends.operand.left, edge.left, along.left.operand, corners.left.domain]
     kinds = [edges.IsLoop, edges.Degree, edges.Bend, edges.EdgeAt, edges.ComponentAlong, edges.CornersOf]
     for node, kind in zip(nodes, kinds):
