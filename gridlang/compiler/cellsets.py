@@ -32,10 +32,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from gridlang.compiler.diagnostics import show_set
-from gridlang.compiler.literals import CellValue, neg
 from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
+from gridlang.ir.literals import CellValue, neg
 from gridlang.ir.model import Clause, Connected
 from gridlang.language import ast
 from gridlang.language.constructs import construct_of

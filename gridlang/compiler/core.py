@@ -14,17 +14,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridlang.compiler.clues import ClueLowering
-from gridlang.compiler.diagnostics import Diagnostics, show_set
+from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
-from gridlang.compiler.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
-from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
+from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all, show_set
 from gridlang.core.grid import Grid
 from gridlang.core.limits import BUDGET_TICK, MAX_VARIABLES
 from gridlang.formats.maps import MapData
+from gridlang.ir.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
 from gridlang.language.checker import Symbols

@@ -9,7 +9,7 @@ statement that made it so. Part of :class:`gridlang.compiler.core._Compiler`
 
 from __future__ import annotations
 
-from gridlang.core.errors import GridlangError, MapError, ParamError, SemanticError, Span
+from gridlang.core.errors import GridlangError, MapError, ParamError, SemanticError, Span, show_set
 from gridlang.core.limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
 from gridlang.core.nodes import field_names
 from gridlang.language import ast
@@ -125,16 +125,6 @@ class Diagnostics:
 def _magnitude(n: int) -> str:
     """A large integer as digits with separators, or as a power of ten when longer."""
     return f"{n:,}" if n < 10**21 else f"about 10**{len(str(n)) - 1}"
-
-
-def show_set(values) -> str:
-    """``1..5`` for a run of integers, else ``path, 1, 2`` or ``2, 2, 3``."""
-    values = list(values)
-    ints = [v for v in values if isinstance(v, int)]
-    names = [str(v) for v in values if not isinstance(v, int)]
-    if len(ints) > 2 and ints == list(range(ints[0], ints[0] + len(ints))):
-        return ", ".join(names + [f"{ints[0]}..{ints[-1]}"])
-    return ", ".join(names + [str(v) for v in ints])
 
 
 def names_in(node) -> list[str]:

@@ -35,11 +35,10 @@ Constructs
 from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering
-from gridlang.compiler.diagnostics import show_set
-from gridlang.compiler.literals import CellValue, neg
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
-from gridlang.core.errors import MapError, SemanticError
+from gridlang.core.errors import MapError, SemanticError, show_set
+from gridlang.ir.literals import CellValue, neg
 from gridlang.ir.model import Cmp, Linear
 from gridlang.language import ast
 from gridlang.language.constructs import comparison_of, construct_of, rule_lowerings

@@ -6,8 +6,8 @@ constant (mixed into the compiler, :class:`gridlang.compiler.core._Compiler`).
 
 from __future__ import annotations
 
-from gridlang.compiler.literals import CellValue
 from gridlang.core.errors import SemanticError
+from gridlang.ir.literals import add_literal
 from gridlang.language import ast
 from gridlang.language.constructs import construct_of
 
@@ -45,13 +45,13 @@ class NumberLowering:
             p = self.cell_of(e.cell)
             const = 0
             for value, lit in ((self.enum_lits[e.name.id][p] or {}) if p is not None else {}).items():
-                const += self._linear_lit(lit, scale * value, coef)
+                const += add_literal(lit, scale * value, coef)
             return const
         if isinstance(e, ast.Aggregate):
             parts = self.over(e, (lambda body: self.lit_of(body)) if e.fn == "count" else
                               (lambda body: self._linear(body, scale, coef)))
             if e.fn == "count":
-                return sum(self._linear_lit(lit, scale, coef) for lit in parts)
+                return sum(add_literal(lit, scale, coef) for lit in parts)
             return sum(parts)
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
@@ -96,13 +96,6 @@ class NumberLowering:
             return construct.linear(self, e, scale, coef)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
-    @staticmethod
-    def _linear_lit(v: CellValue, w: int, coef: dict[int, int]) -> int:
-        """Add ``w * v`` (a constant or literal) to ``coef``; return the constant part."""
-        if v is False or w == 0:
-            return 0
-        if v is True:
-            return w
         if v > 0:
             coef[v] = coef.get(v, 0) + w
             return 0

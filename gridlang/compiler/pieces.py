@@ -31,10 +31,10 @@ while they are generated.
 
 from __future__ import annotations
 
-from gridlang.compiler.literals import CellValue, neg
 from gridlang.core import shapes as polyomino
 from gridlang.core.errors import SemanticError
 from gridlang.core.limits import MAX_CONSTRAINTS, MAX_VARIABLES
+from gridlang.ir.literals import CellValue, neg
 from gridlang.ir.model import Cmp, Linear
 from gridlang.language import ast
 

@@ -9,10 +9,10 @@ the finished constraints.
 
 from __future__ import annotations
 
-from gridlang.compiler.literals import CellValue, neg
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
 from gridlang.core.grid import Grid
+from gridlang.ir.literals import CellValue, neg
 from gridlang.ir.model import Clause, Cmp, Connected, Constraint, GraphConnected, Linear
 from gridlang.language import ast
 

@@ -314,3 +314,14 @@ def too_long(raw: bytes, path: str, error: type[GridlangError], what: str, limit
     article = "an" if what[:1] in ("a", "e", "i", "o", "u") else "a"
     return error(f"the {what} is {total} long; gridlang reads {article} {what} of at most {limit:,} bytes",
                  Span(path, line, col), source="\n" * (line - 1) + shown)
+
+
+def show_set(values) -> str:
+    """A set of values as a message shows it: ``1..5`` for a run of integers, else ``path, 1, 2`` or
+    ``2, 2, 3``."""
+    values = list(values)
+    ints = [v for v in values if isinstance(v, int)]
+    names = [str(v) for v in values if not isinstance(v, int)]
+    if len(ints) > 2 and ints == list(range(ints[0], ints[0] + len(ints))):
+        return ", ".join(names + [f"{ints[0]}..{ints[-1]}"])
+    return ", ".join(names + [str(v) for v in ints])

@@ -1,5 +1,7 @@
-"""Cell values as literals: a constant (``True``/``False``) or a variable number, negated, and
-the clause sets of one literal or one disjunction, with constants folded."""
+"""Cell values as literals: a constant (``True``/``False``) or a variable number, negated, added
+to a linear sum, and the clause sets of one literal or one disjunction, with constants folded.
+
+The compiler and the constructs' lowerings (:mod:`gridlang.constructs`) share them."""
 
 from __future__ import annotations
 
@@ -16,6 +18,20 @@ def neg(v: CellValue) -> CellValue:
     if v is False:
         return True
     return -v
+
+
+def add_literal(v: CellValue, w: int, coef: dict[int, int]) -> int:
+    """Add ``w * v`` (a constant or a literal) to the linear terms ``coef``; return the constant part
+    (a negated literal ``-x`` adds ``w * (1 - x)``)."""
+    if v is False or w == 0:
+        return 0
+    if v is True:
+        return w
+    if v > 0:
+        coef[v] = coef.get(v, 0) + w
+        return 0
+    coef[-v] = coef.get(-v, 0) - w
+    return w
 
 
 def tautology(clause: frozenset[int]) -> bool:

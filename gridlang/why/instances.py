@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable
 
-from gridlang.compiler.diagnostics import names_in, show_set
+from gridlang.compiler.diagnostics import names_in
 from gridlang.compiler.tags import binding_parts
+from gridlang.core.errors import show_set
 from gridlang.core.grid import cell_name
 from gridlang.ir.model import Assignment, Model
 

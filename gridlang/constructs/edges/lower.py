@@ -59,40 +59,19 @@ Corners
 
 from __future__ import annotations
 
-from typing import Union
-
 from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
-from gridlang.core.errors import MapError, SemanticError
+from gridlang.core.errors import MapError, SemanticError, show_set
 from gridlang.core.grid import lattice_edges
 from gridlang.core.nodes import node
+from gridlang.ir.literals import CellValue, add_literal, neg
 from gridlang.ir.model import Cmp, Decision, GraphConnected, Linear
 from gridlang.language import ast
-
-CellValue = Union[bool, int]
-"""A literal: True, False, or a variable's number (negative when negated)."""
 
 Key = tuple[int, int]
 """An edge as its two vertex numbers, smaller first."""
 
 _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """Up, right, down, left."""
-
-
-def _neg(v: CellValue) -> CellValue:
-    return (not v) if isinstance(v, bool) else -v
-
-
-def _add(v: CellValue, w: int, coef: dict[int, int]) -> int:
-    """Add ``w * v`` (a constant or literal) to ``coef``; return the constant part."""
-    if v is False or w == 0:
-        return 0
-    if v is True:
-        return w
-    if v > 0:
-        coef[v] = coef.get(v, 0) + w
-        return 0
-    coef[-v] = coef.get(-v, 0) - w  # w * (1 - x)
-    return w
 
 
 @node(frozen=False, slots=False)
@@ -225,7 +204,7 @@ def _value_terms(es: EdgeSet, key: Key | None, scale: int, coef: dict[int, int])
     """Add ``scale *`` the value of edge ``key`` to ``coef``; return its constant part."""
     if key is None:
         return 0
-    return sum(_add(lit, scale * v, coef) for v, lit in es.terms[key])
+    return sum(add_literal(lit, scale * v, coef) for v, lit in es.terms[key])
 
 
 def edge_terms(compiler, f: EdgeAt, scale: int, coef: dict[int, int], edges: Edges) -> int:
@@ -247,7 +226,7 @@ def bend_lit(compiler, f: Bend, edges: Edges) -> CellValue:
     up, right, down, left = [False if k is None else es.lits[k] for k in frame(compiler, es, f.cell)]
 
     def exactly(a, b, c, d):  # a and b chosen, c and d not
-        return compiler.combine(True, [a, b, _neg(c), _neg(d)], None)
+        return compiler.combine(True, [a, b, neg(c), neg(d)], None)
 
     if f.kind == "straight":
         pairs = [exactly(left, right, up, down), exactly(up, down, left, right)]
@@ -267,7 +246,7 @@ def check_value(compiler, f: ast.Compare, side: EdgeAt, other, edges: Edges) -> 
     if value is None or value in compiler.domain_sets[name]:
         return
     message = (f"{name}[p, q] == {value} cannot hold: {value} is not a value of {name!r} "
-               f"({_show(compiler.domain_values[name])})")
+               f"({show_set(compiler.domain_values[name])})")
     p = None if compiler.is_corner(side.a) else compiler.cell_of(side.a)
     if edge_key(compiler, side, edges) is None:
         return
@@ -279,16 +258,6 @@ def check_value(compiler, f: ast.Compare, side: EdgeAt, other, edges: Edges) -> 
                        f"cannot hold at row {r + 1}, column {c + 1} ({compiler.grid.chars[p]!r}): {message}",
                        compiler.map_data.span(r, c), source=compiler.map_data.source)
     raise SemanticError(message, f.span, source=compiler.spec.source)
-
-
-def _show(values) -> str:
-    """``1..5`` for a run of integers, else ``path, 1, 2`` or ``2, 2, 3`` (as the compiler's messages)."""
-    values = list(values)
-    ints = [v for v in values if isinstance(v, int)]
-    names = [str(v) for v in values if not isinstance(v, int)]
-    if len(ints) > 2 and ints == list(range(ints[0], ints[0] + len(ints))):
-        return ", ".join(names + [f"{ints[0]}..{ints[-1]}"])
-    return ", ".join(names + [str(v) for v in ints])
 
 
 # rules ----------------------------------------------------------------------------
@@ -306,7 +275,7 @@ def is_loop(compiler, f: IsLoop, guard: tuple[int, ...], edges: Edges) -> None:
         on = compiler.new_var(f"{f.name.id}_on", None, f"({r},{c})")
         members.append((v, on))
         coef = {on: -2}
-        const = sum(_add(lit, 1, coef) for lit in es.incident(v))
+        const = sum(add_literal(lit, 1, coef) for lit in es.incident(v))
         compiler.constraints.append(Linear(tuple((k, x) for x, k in sorted(coef.items()) if k), Cmp.EQ, -const,
                                            (), span))
     compiler.clause(list(es.lits.values()), span)
@@ -348,7 +317,7 @@ def component_along(compiler, e: ComponentAlong, within, edges: Edges) -> dict[i
         for (u, v), lit in sorted(es.lits.items()):
             for a, b in ((u, v), (v, u)):
                 if m[b] is not True:
-                    compiler.clause([_neg(m[a]), _neg(lit), m[b]], span)
+                    compiler.clause([neg(m[a]), neg(lit), m[b]], span)
         members = tuple((v, compiler.lit(x)) for v, x in sorted(m.items()))
         pairs = tuple((u, v, compiler.lit(lit)) for (u, v), lit in sorted(es.lits.items()))
         compiler.constraints.append(GraphConnected(members, pairs, roots, False, e.name.id, span))
