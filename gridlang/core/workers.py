@@ -148,6 +148,14 @@ class Interrupt:
             os.close(self._write)
 
 
+def signal_name(number: int) -> str:
+    """The name of a signal that ended a process (``SIGKILL``), or ``signal N`` for one Python does not name."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
 def start_without_sigint(process) -> None:
     """Start a spawned ``process`` with SIGINT blocked (the child inherits the mask through exec),
     so that a Ctrl-C while it imports is no KeyboardInterrupt there: it waits, pending, until the
@@ -280,10 +288,7 @@ class _Slot:
         self.process.join()
         code = self.process.exitcode
         if code is not None and code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
+            name = signal_name(-code)
             oom = -code == signal.SIGKILL and self.oom is not None and (_oom_kills() or 0) > self.oom
             return Death(self.process.pid, name, None, oom)
         return Death(self.process.pid, None, code)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from gridlang.core.lifeline import die_with_parent
-from gridlang.core.workers import Death, start_without_sigint
+from gridlang.core.workers import Death, signal_name, start_without_sigint
 
 KILL_GRACE = 10.0
 """Seconds past its time limit a job may run before its worker is killed (the deadline stops it well before)."""
@@ -204,11 +204,7 @@ class _Worker:
         self.process.join(1.0)
         code = self.process.exitcode
         if code is not None and code < 0:
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return Death(self.process.pid, name, None)
+            return Death(self.process.pid, signal_name(-code), None)
         return Death(self.process.pid, None, code)
 
 
