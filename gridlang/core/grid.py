@@ -85,6 +85,11 @@ class Grid:
         rooms: for each cell, the index of its room (rooms numbered by
             their first cell, row-major); empty when the map has no room
             layer.
+        corner_chars: what the map's ``corners:`` layer holds on each corner
+            of the cells, row-major over the ``(rows + 1) x (cols + 1)``
+            corners (corner ``(r, c)`` the top-left one of cell ``(r, c)``);
+            empty when the map has no corner layer.
+        corner_tiles: the tile name of each corner, as ``corner_chars``.
     """
 
     rows: int
@@ -94,6 +99,8 @@ class Grid:
     links: tuple[tuple[int, int], ...] = ()
     neighbours: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
     rooms: tuple[int, ...] = field(default=(), compare=False)
+    corner_chars: tuple[str, ...] = ()
+    corner_tiles: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.rows * self.cols
@@ -115,6 +122,15 @@ class Grid:
         labels = [room_label(ch) for ch in self.chars]
         if not self.rooms and any(label is not None for label in labels):
             object.__setattr__(self, "rooms", _rooms(self.rows, self.cols, labels))
+
+    def corner_index(self, row: int, col: int) -> int:
+        """The index of corner ``(row, col)`` in ``corner_chars`` (``0 <= row <= rows``, ``0 <= col <= cols``)."""
+        return row * (self.cols + 1) + col
+
+    def corner_cells(self, row: int, col: int) -> tuple[int, ...]:
+        """The up to four cells around corner ``(row, col)``, ascending (two on the frame, one at its corners)."""
+        return tuple(r * self.cols + c for r in (row - 1, row) for c in (col - 1, col)
+                     if 0 <= r < self.rows and 0 <= c < self.cols)
 
     @property
     def has_rooms(self) -> bool:

@@ -13,6 +13,11 @@ module reads two extensions of it, each recognised by its own syntax:
   separated by white space like the grid). A room is a maximal
   orthogonally connected group of cells with equal labels, so a label may
   be used again for rooms that do not touch.
+* **A corner layer.** A line ``corners:`` under the grid (before or after
+  the room layer) opens a block of one row and one column more than the
+  grid: what stands on each corner of the cells (pzprjs's crosses), row by
+  row from the grid's top-left corner, the frame's corners included, for
+  a spec with tiles ``on corners`` (docs/language.md, "Clues on corners").
 
 ::
 
@@ -26,7 +31,7 @@ module reads two extensions of it, each recognised by its own syntax:
 
 Header lines (``name: value``) above the grid, ``#`` comment lines and blank
 lines above the grid, a ``grid:`` line marking where the grid starts, and
-blank lines around ``rooms:`` are as in the plain format (:mod:`gridlang.formats.maps`:
+blank lines around ``rooms:`` and ``corners:`` are as in the plain format (:mod:`gridlang.formats.maps`:
 a ``#`` line above the grid of a spec with a ``#`` tile needs ``grid:``). Each
 cell of the result is a :class:`~gridlang.core.grid.Token`: its text, carrying its
 room label. Errors point at the line and column of the offending cell.
@@ -41,7 +46,8 @@ from gridlang.core.grid import Token
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.formats.mapdata import COMMENT, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
 
-_ROOMS = LazyRegex(r"^\s*rooms\s*:\s*$")
+_LAYER = LazyRegex(r"^\s*(rooms|corners)\s*:\s*$")
+"""A line that opens a layer under the grid: ``rooms:`` or ``corners:``."""
 
 Cells = list[tuple[str, Span]]
 
@@ -49,7 +55,7 @@ Cells = list[tuple[str, Span]]
 def is_layered(text: str) -> bool:
     """Whether ``text`` is a map in one of this module's formats.
 
-    True when a line ``rooms:`` stands under a grid row, or when a grid row
+    True when a line ``rooms:`` or ``corners:`` stands under a grid row, or when a grid row
     holds white space between two cells; never for a JSON record.
     """
     if text.lstrip().startswith("{"):
@@ -59,7 +65,7 @@ def is_layered(text: str) -> bool:
     if start is None:
         return False
     for line in lines[start:]:
-        if _ROOMS.match(line):
+        if _LAYER.match(line):
             return True
         if not line.strip():
             break
@@ -88,7 +94,7 @@ def read_layered(path: str, text: str) -> MapData | None:
         return None
     lines = _lines(text)
     params: dict[str, tuple[str, Span]] = {}
-    start, marker = grid_start(lines, _ROOMS)
+    start, marker = grid_start(lines, _LAYER)
     for i in range(start if marker is None else marker - 1):
         line = lines[i]
         m = HEADER_LINE.match(line)
@@ -99,31 +105,43 @@ def read_layered(path: str, text: str) -> MapData | None:
         params[m.group(1)] = (m.group(2), Span(path, i + 1, m.start(2) + 1, m.end(2) + 1))
     i = start
     grid, i = _block(path, text, lines, i, "grid")
-    rooms = None
-    while i < len(lines) and not lines[i].strip():
-        i += 1
-    if i < len(lines) and _ROOMS.match(lines[i]):
-        marker = i
+    layers: dict[str, tuple[list[Cells], int]] = {}  # "rooms" / "corners" -> (block, line of its marker)
+    while True:
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        m = _LAYER.match(lines[i]) if i < len(lines) else None
+        if m is None:
+            break
+        kind, at = m.group(1), i  # not `marker`, the grid: line's, which the map keeps
+        if kind in layers:
+            raise MapError(f"'{kind}:' is given twice (line {layers[kind][1] + 1} first)",
+                           Span(path, at + 1, _indent(lines[at]) + 1), source=text)
         i += 1
         while i < len(lines) and not lines[i].strip():
             i += 1
         if i >= len(lines):
-            raise MapError("'rooms:' is followed by no room layer", Span(path, marker + 1, 1), source=text)
-        rooms, i = _block(path, text, lines, i, "room layer")
-    while i < len(lines) and not lines[i].strip():
-        i += 1
+            raise MapError(f"'{kind}:' is followed by no {_WHAT[kind]}", Span(path, at + 1, 1), source=text)
+        block, i = _block(path, text, lines, i, _WHAT[kind])
+        layers[kind] = (block, at)
     if i < len(lines):
-        what = "the room layer" if rooms is not None else "the grid"
+        what = "the room layer" if "rooms" in layers else "the corner layer" if layers else "the grid"
         raise MapError(f"unexpected text after {what}", Span(path, i + 1, _indent(lines[i]) + 1), source=text)
+    rooms = layers["rooms"][0] if "rooms" in layers else None
     if rooms is not None:
         _same_shape(path, text, grid, rooms)
+    corners = layers["corners"][0] if "corners" in layers else None
+    if corners is not None:
+        _same_shape(path, text, grid, corners, 1)
     rows: list[list[Token]] = []
     spans: list[list[Span]] = []
     for r, row in enumerate(grid):
         rows.append([Token(cell, rooms[r][c][0] if rooms is not None else None) for c, (cell, _) in enumerate(row)])
         spans.append([span for _, span in row])
     positions = [(row[0].line, row[0].column) for row in spans]
-    return MapData(path, text, rows, positions, params, spans, comments=header_lines(lines), grid_line=marker)
+    corner_rows = None if corners is None else [[ch for ch, _ in row] for row in corners]
+    corner_spans = None if corners is None else [[span for _, span in row] for row in corners]
+    return MapData(path, text, rows, positions, params, spans, comments=header_lines(lines), grid_line=marker,
+                   corners=corner_rows, corner_spans=corner_spans)
 
 
 def _lines(text: str) -> list[str]:
@@ -131,7 +149,7 @@ def _lines(text: str) -> list[str]:
 
 
 def _grid_start(lines: list[str]) -> int | None:
-    start, _ = grid_start(lines, _ROOMS)
+    start, _ = grid_start(lines, _LAYER)
     return start if start < len(lines) else None
 
 
@@ -139,10 +157,13 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+_WHAT = {"rooms": "room layer", "corners": "corner layer"}
+
+
 def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tuple[list[Cells], int]:
-    """The rows from ``start`` to the next blank line or ``rooms:`` line, split into cells."""
+    """The rows from ``start`` to the next blank line or ``rooms:`` or ``corners:`` line, split into cells."""
     end = start
-    while end < len(lines) and lines[end].strip() and not _ROOMS.match(lines[end]):
+    while end < len(lines) and lines[end].strip() and not _LAYER.match(lines[end]):
         end += 1
     if end == start:
         raise MapError(f"the map has no {what}", Span(path, start + 1, 1), source=text)
@@ -190,10 +211,17 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
     return rows, end
 
 
-def _same_shape(path: str, text: str, grid: list[Cells], rooms: list[Cells]) -> None:
-    if len(rooms) != len(grid):
-        span = rooms[len(grid)][0][1] if len(rooms) > len(grid) else rooms[-1][-1][1]
-        raise MapError(f"the room layer has {len(rooms)} rows; the grid has {len(grid)}", span, source=text)
-    if len(rooms[0]) != len(grid[0]):
-        raise MapError(f"the room layer has {len(rooms[0])} cells a row; the grid has {len(grid[0])}",
-                       rooms[0][0][1], source=text)
+def _same_shape(path: str, text: str, grid: list[Cells], layer: list[Cells], more: int = 0) -> None:
+    """Refuse a layer that is not the grid's shape (``more`` rows and columns more: the corners')."""
+    what, unit = ("the corner layer", "corners") if more else ("the room layer", "cells")
+    rows, cols = len(grid) + more, len(grid[0]) + more
+    if len(layer) != rows:
+        span = layer[rows][0][1] if len(layer) > rows else layer[-1][-1][1]
+        extra = f" (a row more than the grid's {len(grid)}: the corners above and below each row)" if more else ""
+        raise MapError(f"{what} has {len(layer)} rows; it needs {rows}{extra}" if more else
+                       f"{what} has {len(layer)} rows; the grid has {len(grid)}", span, source=text)
+    if len(layer[0]) != cols:
+        raise MapError(f"{what} has {len(layer[0])} {unit} a row; it needs {cols}, one more than the grid's "
+                       f"{len(grid[0])} cells" if more else
+                       f"{what} has {len(layer[0])} {unit} a row; the grid has {len(grid[0])}",
+                       layer[0][0][1], source=text)

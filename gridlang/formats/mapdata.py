@@ -56,6 +56,10 @@ class MapData:
             header) and where the name stands, or None.
         comments: the lines (1-based) above the grid read as comments.
         grid_line: the line (1-based) of a ``grid:`` marker, or None.
+        corners: the ``corners:`` layer, ``rows + 1`` rows of ``cols + 1``
+            tokens (what stands on each corner of the cells), or None when
+            the map has none (:mod:`gridlang.formats.layers`).
+        corner_spans: where each token of the corner layer stands.
     """
 
     path: str
@@ -70,6 +74,8 @@ class MapData:
     variant: tuple[str, Span] | None = None
     comments: list[int] = field(default_factory=list)
     grid_line: int | None = None
+    corners: list[list[str]] | None = None
+    corner_spans: list[list[Span]] | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
@@ -79,6 +85,13 @@ class MapData:
             return self.char_spans[row][col]
         line, start = self.positions[row]
         return Span(self.path, line, start + col)
+
+    def corner_span(self, row: int, col: int) -> Span:
+        """Where the token on corner ``(row, col)`` of the corner layer stands (the grid's first cell
+        when the map has no corner layer)."""
+        if self.corner_spans is not None:
+            return self.corner_spans[row][col]
+        return self.span(0, 0)
 
     def error(self, message: str, span: Span) -> MapError:
         """A :class:`MapError` at ``span`` that shows the map's own line."""

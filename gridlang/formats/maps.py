@@ -193,9 +193,42 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
                     errors.append(data.error(
                         f"linked tile {ch!r} appears {len(cells)} time{'s' if len(cells) > 1 else ''}; "
                         f"each linked character must appear exactly twice", data.span(r, c)))
+    corner_chars, corner_tiles = _corners(symbols, data, errors)
     raise_all(errors)
     chars = tuple(ch for row in data.rows for ch in row)
-    return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)))
+    return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)), corner_chars=corner_chars,
+                corner_tiles=corner_tiles)
+
+
+def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The corner layer's characters and tiles, row-major (empty for a spec without tiles on corners);
+    each problem appended to ``errors``, located."""
+    if not symbols.corner_tiles:
+        if data.corners is not None:
+            errors.append(data.error("the map has a 'corners:' layer, and the spec puts no tile on the corners of "
+                                     "the cells (tile NAME ... on corners)", data.corner_span(0, 0)))
+        return (), ()
+    if data.corners is None:
+        names = ", ".join(symbols.corner_tiles)
+        errors.append(data.error(f"the spec puts tiles on the corners of the cells ({names}); the map gives no "
+                                 "'corners:' layer under its grid (a row and a column more than the grid: "
+                                 "docs/language.md, 'Clues on corners')", data.span(0, 0)))
+        return (), ()
+    chars: list[str] = []
+    tiles: list[str] = []
+    for r, row in enumerate(data.corners):
+        for c, ch in enumerate(row):
+            name = symbols.corner_chars.get(ch)
+            if name is None:
+                if len(errors) < 20:
+                    legend = _legend(symbols, symbols.corner_tiles)
+                    errors.append(data.error(f"{ch!r} on corner row {r + 1}, column {c + 1} is not a tile on "
+                                             f"corners of this spec (tiles on corners: {legend})",
+                                             data.corner_span(r, c)))
+                name = "?"
+            chars.append(ch)
+            tiles.append(name)
+    return tuple(chars), tuple(tiles)
 
 
 def _check_comments(symbols: Symbols, data: MapData) -> None:
@@ -221,10 +254,11 @@ def _check_comments(symbols: Symbols, data: MapData) -> None:
         Span(data.path, line, len(text) - len(text.lstrip()) + 1))
 
 
-def _legend(symbols: Symbols) -> str:
+def _legend(symbols: Symbols, tiles: dict | None = None) -> str:
     parts = []
-    for name, tile in symbols.tiles.items():
+    for name, tile in (symbols.tiles if tiles is None else tiles).items():
         spec = " ".join(s.first if s.first == s.last else f"{s.first}-{s.last}" for s in tile.chars)
+        spec = "a number" if tile.number and not spec else spec
         parts.append(f"{spec} {name}")
     return ", ".join(parts)
 
