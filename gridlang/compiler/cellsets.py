@@ -152,9 +152,13 @@ class CellSetLowering:
         return isinstance(e, ast.Add) and self.is_corner(e.left)
 
     def is_corners(self, e: ast.Expr) -> bool:
-        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, or one corner)."""
+        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, a tile on corners, or one corner)."""
         construct = construct_of(e)
-        return construct.corners if construct is not None else self.is_corner(e)
+        return construct.corners if construct is not None else self.is_corner(e) or self.is_corner_tile(e)
+
+    def is_corner_tile(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names a tile on corners (the corners of the map that hold it)."""
+        return isinstance(e, ast.Name) and e.id not in self.bound and e.id in self.sym.corner_tiles
 
     def corner_of(self, e: ast.Expr) -> tuple[int, int] | None:
         """The ``(row, col)`` corner ``e`` stands for (None off the lattice)."""
@@ -172,6 +176,9 @@ class CellSetLowering:
         construct = construct_of(e)
         if construct is not None:
             return construct.corner_members(self, e)
+        if self.is_corner_tile(e):
+            width = self.grid.cols + 1
+            return [divmod(k, width) for k, name in enumerate(self.grid.corner_tiles) if name == e.id]
         v = self.corner_of(e)
         return [] if v is None else [v]
 

@@ -55,6 +55,29 @@ class ClueLowering:
             raise self.at_map_cell(i, why_no_value(self.grid.chars[i]), span)
         return value
 
+    def corner_values(self, corners: list[tuple[int, int]]) -> list[tuple[tuple[int, int], int | None]]:
+        """Each corner with the value of what stands on it (None: no single known number, a ``?``)."""
+        out = []
+        for r, c in corners:
+            k = self.grid.corner_index(r, c)
+            out.append(((r, c), self.sym.corner_tiles[self.grid.corner_tiles[k]].value_of(self.grid.corner_chars[k])))
+        return out
+
+    def corner_number(self, e: ast.Value) -> int:
+        """``value(K)`` of a set of corners K (one corner, a tile on corners): the sum of their numbers; an
+        error at the corner in the map when one has no known number."""
+        corners = self.corner_set(e.operand)
+        total = 0
+        for (r, c), value in self.corner_values(corners):
+            if value is None:
+                ch = self.grid.corner_chars[self.grid.corner_index(r, c)]
+                message = f"on corner row {r + 1}, column {c + 1}: {why_no_value(ch)}"
+                if self.map_data is not None:
+                    raise MapError(message, self.map_data.corner_span(r, c), source=self.map_data.source)
+                raise SemanticError(message, e.span, source=self.spec.source)
+            total += value
+        return total
+
     def clue_of(self, e, what: str) -> tuple[int, Clue] | None:
         """The cell an expression's ``cell`` names and its clue (None off the grid); an error when the
         cell holds no clue."""
@@ -125,6 +148,8 @@ class ClueLowering:
         construct = construct_of(e)
         if construct is not None:
             return construct.known(self.known, e)
+        if isinstance(e, ast.Value) and self.is_corners(e.operand):
+            return all(value is not None for _, value in self.corner_values(self.corner_set(e.operand)))
         if isinstance(e, ast.Value):
             return all(self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
                        for i, v in self.members(e.operand).items() if v is True)

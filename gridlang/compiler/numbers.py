@@ -53,6 +53,8 @@ class NumberLowering:
             if e.fn == "count":
                 return sum(add_literal(lit, scale, coef) for lit in parts)
             return sum(parts)
+        if isinstance(e, ast.Value) and self.is_corners(e.operand):
+            return scale * self.corner_number(e)
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in sorted(self.members(e.operand).items()):

@@ -89,6 +89,10 @@ class ClueMeanings:
         construct = construct_of(e)
         if construct is not None:
             return construct.known(self.is_known, e)
+        if isinstance(e, ast.Value) and self.is_corners(e.operand):
+            width = self.grid.cols + 1
+            return all(self.sym.corner_tiles[self.grid.corner_tiles[r * width + c]].value_of(
+                self.grid.corner_chars[r * width + c]) is not None for r, c in self.corners(e.operand))
         if isinstance(e, ast.Value):
             return all(self.tile_values[i] is not None for i in self.cells(e.operand))
         if isinstance(e, (ast.Part, ast.ValuesOf, ast.DirectionOf)):

@@ -142,6 +142,8 @@ class Expressions:
             return self.clue_number(e)
         if isinstance(e, ast.SumOf):
             return sum(self.int_set(e.operand))
+        if isinstance(e, ast.Value) and self.is_corners(e.operand):
+            return sum(self.corner_value(v, e.span) for v in self.corners(e.operand))
         if isinstance(e, ast.Count):
             return len(self.cells(e.operand))
         if isinstance(e, ast.Value):
@@ -311,13 +313,31 @@ class Expressions:
         construct = construct_of(e)
         if construct is not None:
             return construct.corner_points(self, e)
+        if self.is_clue_corners(e):
+            width = self.grid.cols + 1
+            return [divmod(k, width) for k, name in enumerate(self.grid.corner_tiles) if name == e.id]
         v = self.corner(e)
         return [] if v is None else [v]
 
     def is_corners(self, e: ast.Expr) -> bool:
-        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, or one corner)."""
+        """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, a tile on corners, or one corner)."""
         construct = construct_of(e)
-        return construct.corners if construct is not None else self.is_corner(e)
+        return construct.corners if construct is not None else self.is_corner(e) or self.is_clue_corners(e)
+
+    def is_clue_corners(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names a tile on corners, not shadowed by a bound variable."""
+        return isinstance(e, ast.Name) and e.id in self.sym.corner_tiles and not any(
+            e.id in table for table in (self.cellvars, self.setvars, self.cornervars, self.dirvars))
+
+    def corner_value(self, v: tuple[int, int], span) -> int:
+        """The value of what stands on corner ``v`` of the map; an error when it has no known number."""
+        k = v[0] * (self.grid.cols + 1) + v[1]
+        ch = self.grid.corner_chars[k]
+        value = self.sym.corner_tiles[self.grid.corner_tiles[k]].value_of(ch)
+        if value is None:
+            raise SemanticError(f"value(...) of the corner at row {v[0] + 1}, column {v[1] + 1}: {ch!r} has no "
+                                f"known number", span, source=self.spec.source)
+        return value
 
     def around(self, kind: str, p: int) -> frozenset[int]:
         """``neighbours``: the grid graph's; ``diagonal``/``king``: corner or side-and-corner contact."""

@@ -126,6 +126,9 @@ class Tile:
             otherwise (:mod:`gridlang.core.clues` reads the cells).
         parts: the names of a ``numbers`` tile's entries, by position
             (``down, across``); empty when they are not named.
+        place: ``"cells"``, or ``"corners"`` for a tile ``on corners``: it
+            stands on the corners of the cells (the map's ``corners:``
+            layer, pzprjs's crosses), and its name is a set of corners.
     """
 
     name: str
@@ -140,6 +143,7 @@ class Tile:
     attr_spans: dict = field(default_factory=dict, compare=False, hash=False)
     clue: str | None = None
     parts: tuple[str, ...] = ()
+    place: str = "cells"
 
     def value_of(self, ch: str) -> int | None:
         """The value of a cell of this tile written as ``ch``; None for a number tile's cell that

@@ -109,28 +109,34 @@ class _Checker(ExpressionTypes):
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):
             return
-        self.sym.tiles[st.name] = st
+        corners = st.place == "corners"
+        tiles, chars = (self.sym.corner_tiles, self.sym.corner_chars) if corners else (self.sym.tiles, self.sym.chars)
+        where = " on corners" if corners else ""
+        tiles[st.name] = st
+        if corners and (st.linked or st.tags):
+            self.error("a tile on corners takes no tags and is not linked (it is a set of corners, not of cells)",
+                       st.attr_spans.get("linked", st.attr_spans.get("tag", st.span)))
         if st.number:
-            if self.sym.chars.number is not None:
-                self.error(f"the spec has one number tile; {self.sym.chars.number!r} is the first", st.span)
+            if chars.number is not None:
+                self.error(f"the spec has one number tile{where}; {chars.number!r} is the first", st.span)
             else:
-                self.sym.chars.number = st.name
-                digits = [ch for ch, owner in self.sym.chars.items() if ch.isdigit()]
+                chars.number = st.name
+                digits = [ch for ch, owner in chars.items() if ch.isdigit()]
                 if digits:
                     self.error(f"a number tile claims every digit, but {digits[0]!r} is already a "
-                               f"{self.sym.chars[digits[0]]!r} tile", st.span)
+                               f"{chars[digits[0]]!r} tile{where}", st.span)
         if st.clue is not None:
             self.clue_tile(st)
         for spec in st.chars:
             for ch in spec.chars():
-                owner = self.sym.chars.claimed(ch)
+                owner = chars.claimed(ch)
                 if owner is not None:
-                    self.error(f"map character {ch!r} is already a {owner!r} tile"
-                               + (" (a number tile claims every digit)" if ch not in self.sym.chars else ""),
+                    self.error(f"map character {ch!r} is already a {owner!r} tile{where}"
+                               + (" (a number tile claims every digit)" if ch not in chars else ""),
                                spec.span)
                 else:
-                    self.sym.chars[ch] = st.name
-        for tag in st.tags:
+                    chars[ch] = st.name
+        for tag in st.tags if not corners else ():
             if tag in self.declared and self.sym.kind_of(tag) != "tag":
                 self.error(f"tag {tag!r} is already declared as a {self.sym.kind_of(tag) or 'name'}",
                            st.attr_spans.get("tag", st.span))

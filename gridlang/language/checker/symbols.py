@@ -102,6 +102,10 @@ class Symbols:
         connectivity: the spec's ``connectivity`` strategy, or None.
         draws: the spec's ``draw`` statements that passed the checks, in
             source order (:mod:`gridlang.language.looks`).
+        corner_tiles: tile name -> Tile for the tiles ``on corners`` (not in
+            ``tiles``, which are the cells' own).
+        corner_chars: map character -> corner tile name, as ``chars`` for
+            the cells (a digit is the corners' ``number`` tile's).
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -115,10 +119,13 @@ class Symbols:
     cell_decisions: dict[str, str] = field(default_factory=dict)
     connectivity: str | None = None
     draws: list[ast.Draw] = field(default_factory=list)
+    corner_tiles: dict[str, ast.Tile] = field(default_factory=dict)
+    corner_chars: TileTable = field(default_factory=TileTable)
 
     def kind_of(self, name: str) -> str | None:
-        """``tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""
-        for kind, table in (("tile", self.tiles), ("tag", self.tags), ("param", self.params),
+        """``tile``, ``corner tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""
+        for kind, table in (("tile", self.tiles), ("corner tile", self.corner_tiles), ("tag", self.tags),
+                            ("param", self.params),
                             ("decision", self.decisions), ("region", self.regions), ("let", self.lets),
                             ("part", self.parts)):
             if name in table:

@@ -216,6 +216,8 @@ class ExpressionTypes(ConstructTypes):
                 return None
             if kind in ("tile", "tag"):
                 return Type.FIXED
+            if kind == "corner tile":
+                return Type.CORNERS
             if kind == "param":
                 if self.sym.params[e.id].type == "shapes":
                     self.error(f"{e.id!r} is a 'shapes' parameter, a family of shapes: use it after 'is a piece "
@@ -256,8 +258,8 @@ class ExpressionTypes(ConstructTypes):
             t = self.type_of(e.operand)
             if t is None:
                 return None
-            if t is Type.LIST and isinstance(e, ast.Count):
-                return Type.INT
+            if t is Type.LIST and isinstance(e, ast.Count) or t is Type.CORNERS and isinstance(e, ast.Value):
+                return Type.INT  # a clue list's length; the numbers on a set of corners
             if not t.is_cells:
                 fn = "count" if isinstance(e, ast.Count) else "value"
                 hint = f" (count the cells where it holds: {fn}(... for q in S))" if t.is_cond else ""

@@ -21,7 +21,7 @@ from gridlang.core.lazy_regex import LazyRegex
 DIRECTIONS = frozenset({"up", "down", "left", "right"})
 BUILT_IN_SETS = frozenset({"all", "border", "edges", "corners"})
 RESERVED = DIRECTIONS | BUILT_IN_SETS | frozenset({
-    "any", "column", "component", "corner", "count", "degree", "diagonal", "king", "neighbours", "not", "room",
+    "any", "cells", "column", "component", "corner", "count", "degree", "diagonal", "king", "neighbours", "not", "room",
     "row", "runs", "sight", "straight", "sum", "turn", "value"})
 """The words that cannot name a tile, tag, parameter, decision, region or ``for each`` variable."""
 

@@ -1,0 +1,67 @@
+"""The cells around a corner: ``cells(v)``.
+
+A corner of the lattice of cell corners (``for each corner v``, a corner of
+a tile ``on corners``, ``v + d``) touches up to four cells: the cells whose
+corner it is, two on the frame and one at the frame's corners. ``cells(v)``
+is that set, fixed by the map, so that a clue on a corner speaks of the
+cells around it as pzprjs's crosses do (Creek's number counts the shaded
+cells among the four around it: ``count(shaded and cells(v)) == value(v)``,
+pzprjs's ``cellinside`` of the cross). It is the converse of ``corners(p)``
+(:mod:`gridlang.constructs.edges`): ``p in cells(v)`` exactly when ``v`` is
+one of ``corners(p)``.
+
+What it costs: nothing in the model; up to four cells per use and binding
+while compiling. Off the lattice (``v + d`` past the frame) it is empty.
+"""
+
+from __future__ import annotations
+
+from gridlang.core.errors import Span
+from gridlang.core.nodes import field, node
+from gridlang.language.checker.symbols import Type
+from gridlang.language.constructs import Construct, register
+
+
+@node
+class CellsOf:
+    """``cells(v)``: the up to four cells around the corner ``corner``."""
+
+    corner: object
+    span: Span | None = field(default=None, compare=False)
+
+
+class CellsAround(Construct):
+    """The hooks of :class:`CellsOf` (see :mod:`gridlang.language.constructs`)."""
+
+    node = CellsOf
+    rules = {"cells_of": lambda t, meta, c: CellsOf(c[0], t.sp(meta))}
+
+    def type_of(self, checker, e: CellsOf):
+        if checker.is_corner(e.corner):
+            return Type.FIXED
+        what = "a cell" if checker.is_cell(e.corner) else "not one corner"
+        checker.error(f"cells(...) takes one corner of the lattice of cell corners (for each corner v, a tile on "
+                      f"corners, v + d); this is {what} (the cells around a cell are neighbours(p))",
+                      getattr(e.corner, "span", None) or e.span)
+        return None
+
+    def members(self, compiler, e: CellsOf, within) -> dict:
+        v = compiler.corner_of(e.corner)
+        cells = () if v is None else compiler.grid.corner_cells(*v)
+        return {i: True for i in cells if within is None or i in within}
+
+    def cells(self, interpreter, e: CellsOf) -> frozenset[int]:
+        # the cells whose corners(p) hold v: v is the top-left, top-right, bottom-left or bottom-right corner
+        v = interpreter.corner(e.corner)
+        if v is None:
+            return frozenset()
+        rows, cols = interpreter.grid.rows, interpreter.grid.cols
+        found = set()
+        for down, right in ((0, 0), (0, 1), (1, 0), (1, 1)):  # v's offset from the cell's top-left corner
+            r, c = v[0] - down, v[1] - right
+            if 0 <= r < rows and 0 <= c < cols:
+                found.add(r * cols + c)
+        return frozenset(found)
+
+
+register(CellsAround())
