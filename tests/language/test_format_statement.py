@@ -40,7 +40,7 @@ def test_a_format_may_stand_above_what_it_names():
 @pytest.mark.parametrize("items,line,column,words", [
     ("cells: number17", 9, 12, "unknown encoding 'number17'; the encodings are number16"),
     ("cell: number16", 9, 5, "unknown place 'cell'; a format item fills cells, rooms"),
-    ("corners: number4", 9, 5, "'corners' is reserved"),
+    ("corners: number4", 9, 5, "the format fills the corners of the cells, and the spec puts no tile on them"),
     ("cells: circles (1 = whit, 2 = black)", 9, 25, "'whit' is not a declared tile"),
     ("cells: circles (1 = stars, 2 = black)", 9, 25, "'stars' is a param; a mapping sends a value to a tile"),
     ("cells: circles (3 = white)", 9, 21, "circles gives 1 and 2, never 3"),
@@ -119,7 +119,7 @@ def test_cells_without_a_value_need_a_tile():
 def test_a_misspelt_word_in_the_statement_is_a_syntax_error_at_it():
     with pytest.raises(GridlangError) as info:
         parse_spec(HEAD + 'format puzzlink "t"\n    cells: number16\n', "t.grid")
-    assert "t.grid:9:5: error: unexpected name 'cells'" in str(info.value)
+    assert "t.grid:9:5: error: unexpected 'cells'" in str(info.value)
 
 
 def test_structured_clues_need_their_tile():

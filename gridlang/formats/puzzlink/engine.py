@@ -193,8 +193,8 @@ class Engine:
         self.spec, self.sym, self.fmt = spec, symbols, fmt
         self.name = Path(spec.path).name  # how messages name the spec
         self.encodings = encodings()
-        self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding)
-                           for item in fmt.parts if item.place in CELL_PLACES}
+        self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding, corners=item.place == "corners")
+                           for item in fmt.parts if item.place in CELL_PLACES or item.place == "corners"}
         self.default = Placement({}, symbols)
         self.frame = _frame(fmt)
 
@@ -206,6 +206,11 @@ class Engine:
     def _inner_empty(self) -> str:
         first = next((p for p in self.fmt.parts if p.place in ("cells", "room numbers")), None)
         placement = self.placements[id(first)] if first is not None else self.default
+        return placement.token(None) or "."
+
+    def _corner_empty(self) -> str:
+        item = next((p for p in self.fmt.parts if p.place == "corners"), None)
+        placement = self.placements[id(item)] if item is not None else Placement({}, self.sym, corners=True)
         return placement.token(None) or "."
 
     def _frame_empty(self) -> str:
@@ -224,6 +229,7 @@ class Engine:
         layout = Layout(link.cols, link.rows, self.frame)
         params = self._flags(link)
         tokens: list[list[str | None]] = [[None] * layout.width for _ in range(layout.height)]
+        corner_tokens: list[list[str | None]] | None = None  # (rows + 1) x (cols + 1), when the format fills corners
         cells: list[Value] = [None] * (link.cols * link.rows)
         room: list[int] | None = None
         body = Body(link)
@@ -261,15 +267,21 @@ class Engine:
             elif item.place == "room numbers":
                 values, where = enc.decode(body, max(room) + 1, part)
                 places = [layout.inner(k) for k in _top_cells(room, link.cols)]
+            elif item.place == "corners":
+                values, where = enc.decode(body, (link.rows + 1) * (link.cols + 1), part)
+                places = [divmod(k, link.cols + 1) for k in range((link.rows + 1) * (link.cols + 1))]
             else:
                 values, where = enc.decode(body, layout.outside_count(), part)
                 places = [layout.outside(k) for k in range(layout.outside_count())]
             placement = self.placements[id(item)]
+            target = tokens
+            if item.place == "corners":
+                corner_tokens = target = [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
             for value, (r, c), at in zip(values, places, where):
                 if value is None:
                     continue
-                tokens[r][c] = placement.token(value)
-                if tokens[r][c] is None:
+                target[r][c] = placement.token(value)
+                if target[r][c] is None:
                     raise body.error(f"{_describe(value)} has no tile in {self.name} (its format sends it nowhere; "
                                      "see docs/language.md, 'puzz.link formats')", at)
         body.done()
@@ -288,9 +300,15 @@ class Engine:
                 r, c = layout.inner(k)
                 full[r * layout.width + c] = x
             rooms = rooms_text(layout.height, layout.width, full)
+        corners = None
+        if self.sym.corner_tiles:  # the map of a spec with tiles on corners has the layer, given or empty
+            empty = self._corner_empty()
+            found = corner_tokens or [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
+            corners = "corners:\n" + grid_text(link.rows + 1, link.cols + 1,
+                                                [tok or empty for row in found for tok in row])
         headers = [(name, text) for name, text in params.items()]
         text = document(f"{link.pid} {link.size}, from {link.url}", headers,
-                        grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars)
+                        grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars, corners)
         return Decoded(link.pid, text, link, self.spec.path, params)
 
     def _flags(self, link: PuzzLink) -> dict[str, str]:
@@ -331,6 +349,8 @@ class Engine:
         texts: list[tuple[object, str, list, str | None]] = []  # (encoding, text, values, place; None: a parameter)
 
         def where(k: int, place: str) -> tuple[int, int]:
+            if place == "corners":
+                return divmod(k, layout.cols + 1)
             if place == "cells" or place == "rooms":
                 return layout.inner(k)
             if place == "room numbers":
@@ -351,6 +371,8 @@ class Engine:
             elif item.place == "rooms":
                 vals = room = self._rooms(data, layout)
                 room_cells = [[k for k, x in enumerate(room) if x == j] for j in range(max(room) + 1)]
+            elif item.place == "corners":
+                vals = self._corner_values(data, layout, item)
             else:
                 vals = self._values(data, layout, item, claimed, room_cells)
                 if item.place == "cells":
@@ -364,6 +386,8 @@ class Engine:
                     span = data.params[item.place][1] if item.place in data.params else data.span(0, 0)
                     raise data.error(str(e), span) from None
                 r, c = where(e.index, item.place)
+                if item.place == "corners":
+                    raise data.error(f"{e} (corner row {r + 1}, column {c + 1})", data.corner_span(r, c)) from None
                 raise data.error(f"{e} (row {r + 1}, column {c + 1})", data.span(r, c)) from None
         self._all_claimed(data, layout, claimed)
         while len(texts) > 1 and texts[-1][3] is not None and _nothing(texts[-1][2], texts[-1][3]):
@@ -382,6 +406,26 @@ class Engine:
             labels.append(label)
         cols = layout.cols
         return flood_rooms(layout.rows, cols, lambda u, v: labels[u] == labels[v])
+
+    def _corner_values(self, data, layout: Layout, item: ast.FormatItem) -> list[Value]:
+        """The values on the map's corners, row-major; an error at a corner the item cannot write."""
+        if data.corners is None or len(data.corners) != layout.rows + 1 or len(data.corners[0]) != layout.cols + 1:
+            raise data.error("the format writes the corners of the cells, and the map has no 'corners:' layer of "
+                             f"{layout.rows + 1} rows of {layout.cols + 1} under its grid", data.span(0, 0))
+        placement = self.placements[id(item)]
+        empty = self._corner_empty()
+        out: list[Value] = []
+        for r, row in enumerate(data.corners):
+            for c, tok in enumerate(row):
+                value = placement.value(tok)
+                if value is NOT_MINE:
+                    if tok != empty:
+                        raise data.error(f"{tok!r} on corner row {r + 1}, column {c + 1} has no place in "
+                                         f"{self.name}'s puzz.link format ({item.place}: {item.encoding})",
+                                         data.corner_span(r, c))
+                    value = None
+                out.append(value)
+        return out
 
     def _values(self, data, layout: Layout, item: ast.FormatItem, claimed, room_cells) -> list[Value]:
         placement = self.placements[id(item)]

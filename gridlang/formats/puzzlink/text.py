@@ -34,8 +34,8 @@ def rooms_text(rows: int, cols: int, room: list[int]) -> str:
 
 
 def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None,
-             hash_tile: bool = False) -> str:
-    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer.
+             hash_tile: bool = False, corners: str | None = None) -> str:
+    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer, the corner layer.
 
     A grid whose first row begins with ``#``, or any grid of a spec with a tile written ``#``
     (``hash_tile``), stands under a ``grid:`` line, so that the map reader cannot take a row for a
@@ -45,4 +45,6 @@ def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str |
     lines = [f"# {title}"] + [f"{name}: {value}" for name, value in headers] + marker + [grid]
     if rooms is not None:
         lines.append(rooms)
+    if corners is not None:
+        lines.append(corners)
     return "\n".join(lines) + "\n"

@@ -74,14 +74,19 @@ class _FormatCheck:
 
         place = item.place
         param = self.sym.params.get(place)
-        if place == "corners":
-            self.error("'corners' is reserved for clues on the corners of cells, which no genre reads yet",
+        if place == "corners" and not self.sym.corner_tiles:
+            self.error("the format fills the corners of the cells, and the spec puts no tile on them: declare "
+                       "one, as in 'tile clue number on corners'", item.place_span)
+            return
+        if place == "corners" and any(p.place.startswith("outside") for p in self.fmt.parts):
+            self.error("a format fills the corners of the cells or a frame of clues outside the grid, not both",
                        item.place_span)
             return
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
-            self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, outside top left, "
-                       f"outside all, outside top left stacked, a separator, or a parameter (parameters: {declared})", item.place_span)
+            self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, outside "
+                       f"top left, outside all, outside top left stacked, a separator, or a parameter (parameters: "
+                       f"{declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
         if enc is None:
@@ -109,7 +114,7 @@ class _FormatCheck:
                            item.span)
         if not self.mapping(item, enc, param):
             return
-        if place in CELL_PLACES:
+        if place in CELL_PLACES or place == "corners":
             self.placeable(item, enc)
 
     def mapping(self, item: ast.FormatItem, enc, param) -> bool:
@@ -124,14 +129,15 @@ class _FormatCheck:
                 self.error(f"{enc.name} takes no mapping", entry.span)
                 return False
             if enc.keys == "values":
-                ok = self.value_entry(entry, enc) and ok
+                tiles = self.sym.corner_tiles if item.place == "corners" else self.sym.tiles
+                ok = self.value_entry(entry, enc, tiles) and ok
             elif enc.keys == "size":
                 ok = self.size_entry(entry, param) and ok
             elif enc.keys == "preset":
                 ok = self.preset_entry(entry, param) and ok
         return ok
 
-    def value_entry(self, entry: ast.FormatEntry, enc) -> bool:
+    def value_entry(self, entry: ast.FormatEntry, enc, tiles: dict) -> bool:
         if entry.key_kind == "name" and entry.key not in ("empty", "number"):
             self.error(f"a mapping's key is a number, '?', 'empty' or 'number'; {entry.key!r} is none of them",
                        entry.key_span)
@@ -143,12 +149,13 @@ class _FormatCheck:
         if entry.key_kind == "int" and enc.values is not None and entry.key not in enc.values:
             self.error(f"{enc.name} gives {_values(enc.values)}, never {entry.key}", entry.key_span)
             return False
-        if entry.value_kind != "name" or entry.value not in self.sym.tiles:
+        if entry.value_kind != "name" or entry.value not in tiles:
             what = self.sym.kind_of(entry.value) if entry.value_kind == "name" else None
+            where = " on corners" if tiles is self.sym.corner_tiles else ""
             self.error(f"{entry.value!r} is {'a ' + what if what else 'not a declared tile'}; a mapping sends a "
-                       f"value to a tile", entry.value_span)
+                       f"value to a tile{where}", entry.value_span)
             return False
-        tile = self.sym.tiles[entry.value]
+        tile = tiles[entry.value]
         if entry.key == "number" and not (tile.number or tile.digit_value):
             self.error(f"numbers go to tile {entry.value!r}, which holds none (declare it 'tile {entry.value} "
                        "number', or give its characters 'value digit')", entry.value_span)
@@ -196,19 +203,22 @@ class _FormatCheck:
         from gridlang.language.encodings.placement import Placement
 
         mapping = {e.key: e.value for e in item.mapping}
-        placement = Placement(mapping, self.sym, enc.name)
+        corners = item.place == "corners"
+        placement = Placement(mapping, self.sym, enc.name, corners=corners)
         spec = self.checker.spec.path
         ints = [k for k in mapping if isinstance(k, int)]
         for k in ints:
             same = [j for j in ints if mapping[j] == mapping[k] and j != k]
-            tile = self.sym.tiles[mapping[k]]
+            tile = placement.tiles[mapping[k]]
             if same and not (tile.number or tile.digit_value):
                 self.error(f"{k} and {same[0]} both go to {mapping[k]!r}, so a map could not be written back "
                            "into a URL", item.span)
                 return
         if placement.token(None) is None:
-            where = "the cells outside the grid" if item.place.startswith("outside") else "a cell without a value"
-            self.error(f"{where} needs a tile, and {spec} has no tile '.': map it, as in (empty = TILE)",
+            where = "the cells outside the grid" if item.place.startswith("outside") else \
+                "a corner without a value" if corners else "a cell without a value"
+            self.error(f"{where} needs a tile, and {spec} has no tile '.'{' on corners' if corners else ''}: map "
+                       "it, as in (empty = TILE)",
                        item.encoding_span)
             return
         if enc.structured:

@@ -36,7 +36,7 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_NUMBER16 = 77776 + 0xFFFFF
 """The largest number ``number16`` writes (``$FFFFF``)."""
 
-_OBJECTS = {"cells": "cells", "room numbers": "rooms"}
+_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners"}
 
 
 def objects(part: Part) -> str:
@@ -50,6 +50,8 @@ def grid_has(part: Part, count: int) -> str:
         return f"a {part.cols}x{part.rows} grid has {count}"
     if part.place == "room numbers":
         return f"the grid has {count} rooms"
+    if part.place == "corners":
+        return f"a {part.cols}x{part.rows} grid has {count} corners"
     return f"a {part.cols}x{part.rows} grid has {count} clues outside it"
 
 
@@ -245,7 +247,10 @@ class Number10or16(Encoding):
 
 
 class Number4(Encoding):
+    """pzprjs's ``decode4Cell`` over the cells and ``decode4Cross`` over the corners (the same scheme)."""
+
     name = "number4"
+    places = frozenset({"cells", "corners"})
     values = (0, 1, 2, 3, 4)
 
     def decode(self, body, count, part):

@@ -30,6 +30,8 @@ class Placement:
             ``"empty"``, ``"number"``).
         symbols: the checked spec's symbols.
         encoding: the item's encoding name (structured ones read tokens).
+        corners: the item fills the corners of the cells: its tiles are the
+            spec's tiles ``on corners``.
 
     Attributes:
         by_value: explicit entries: value (an int, ``"?"`` or None) -> tile.
@@ -38,12 +40,13 @@ class Placement:
         empty: the tile of nothing, or None.
     """
 
-    def __init__(self, mapping: dict, symbols, encoding: str = ""):
+    def __init__(self, mapping: dict, symbols, encoding: str = "", corners: bool = False):
         # imported on use, not at start-up
         from gridlang.language.encodings.known import encodings
 
         self.symbols = symbols
-        self.tiles = symbols.tiles
+        self.tiles = symbols.corner_tiles if corners else symbols.tiles
+        self.chars = symbols.corner_chars if corners else symbols.chars
         self.encoding = encoding
         enc = encodings().get(encoding)
         # An encoding of a fixed few values (circles: 1 and 2) that the mapping sends to tiles writes
@@ -56,7 +59,7 @@ class Placement:
                 self.by_value[None] = tile
             elif key != "number":
                 self.by_value[key] = tile
-        chars = symbols.chars
+        chars = self.chars
         self.number = mapping.get("number") or chars.number
         # the tiles whose own characters are '?' and '.' (not the clue tiles a '?' token may also name)
         self.unknown = self.by_value.get(UNKNOWN, chars["?"] if "?" in chars else None)
@@ -123,7 +126,7 @@ class Placement:
             parsed = reader(tok)
             if parsed is not None:
                 return parsed
-        name = self.symbols.chars.get(tok)
+        name = self.chars.get(tok)
         if tok == "?" and name is None and self._holds_numbers(self.unknown):
             return UNKNOWN
         if name is None:
