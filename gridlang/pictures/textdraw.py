@@ -15,7 +15,7 @@ Each cell shows one token, all tokens right-aligned to the widest:
   first letters) for ``tint`` and ``default``; ``#`` for a Boolean decision
   by default.
 
-Then one of three layouts:
+Then one of four layouts:
 
 * a decision on the edges between cells drawn as ``line`` or ``bridges``:
   box-drawing characters through the cells and in the gaps between them
@@ -24,6 +24,10 @@ Then one of three layouts:
 * a decision on corner edges drawn as ``line``: the lattice of corners
   (``·`` where no line meets) with the line along it and each cell's token
   between, ``2R + 1`` lines;
+* a map with clues on the corners of the cells (a ``corners:`` layer): a
+  line of corners (each clue, ``+`` for a corner without one) above,
+  between and below the lines of cells, each cell's token under the gap
+  between its two top corners, ``2R + 1`` lines;
 * otherwise the cells in a frame of ``+ - |``, rooms (the room layer,
   blocks drawn as rooms, areas of equal values, walls) outlined: ``|``
   between side-by-side cells of different rooms, a line of ``-`` under
@@ -146,7 +150,23 @@ def render(grid: Grid, solution: Solution, looks: Looks) -> str:
             return between_cells(grid.rows, grid.cols, text, values)
         if look == "line" and lattice == "corners":
             return on_corners(grid.rows, grid.cols, text, values)
+    if any(ch != "." for ch in grid.corner_chars):
+        return with_corners(grid.rows, grid.cols, text, grid.corner_chars)
     return outlined(grid.rows, grid.cols, text, _rooms(grid, solution, looks))
+
+
+def with_corners(rows: int, cols: int, text: list[str], corners: tuple[str, ...]) -> str:
+    """The cells' tokens with what stands on the corners between them: a line of corners (``+`` where
+    a corner holds nothing, ``.`` in the map) above, between and below the lines of cells, each cell
+    under the gap between its two top corners."""
+    width = max([len(t) for t in text] + [len(t) for t in corners])
+    lines = []
+    for r in range(rows + 1):
+        marks = [("+" if tok == "." else tok).rjust(width) for tok in corners[r * (cols + 1):(r + 1) * (cols + 1)]]
+        lines.append((" " * width).join(marks))
+        if r < rows:
+            lines.append(" " * width + (" " * width).join(t.rjust(width) for t in text[r * cols:(r + 1) * cols]))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _rooms(grid: Grid, solution: Solution, looks: Looks) -> list | None:
