@@ -360,8 +360,8 @@ class CellSetLowering:
         """Evaluation order inside ``and``: small fixed sets first, so later parts are evaluated on few cells."""
         if isinstance(e, ast.Name) and e.id in self.bound:
             return 0
-        if isinstance(e, (ast.Around, ast.LineOf)):
-            return 1
+        if isinstance(e, (ast.Around, ast.LineOf, ast.Sight)):
+            return 1  # a few cells around one, or a line from it (a sight line stops at its first blocked cell)
         if isinstance(e, ast.Name) and self.sym.kind_of(e.id) in ("tile", "tag"):
             return 2
         if isinstance(e, ast.Not):
