@@ -205,3 +205,10 @@ def test_explain_and_hint_tools_answer_as_the_command_line(client):
     validator("hint").validate(steps)
     assert steps["complete"] is True and len(steps["steps"]) == 9
     assert hint.json()["svg"].count('class="decides"') == 4  # the first step: the clue 1's four neighbours
+
+
+def test_hint_with_no_step_is_an_answer_without_a_picture(client):
+    hint = client.post("/api/tools/hint", json={"bundled": "nurikabe", "puzzle": ".?\n..\n"})
+    assert hint.status_code == 200, hint.text
+    record = hint.json()["json"]
+    assert record["steps"] == [] and record["open"] == [[0, 0], [1, 0], [1, 1]] and "svg" not in hint.json()
