@@ -10,6 +10,13 @@ set is unsatisfiable: an unsatisfiable subset), make that step, and go on
 until every cell is known. A step decides every open cell its explanation
 implies, not only the one it was found for.
 
+With an objective, the answer explained is a proved optimal one and the
+model given has its optimum as one instance more, "the best score is N"
+(:func:`~gridlang.why.instances.with_optimum`, added by
+:func:`gridlang.why.solve_hints`): the cells every step decides are those
+every optimal answer shares, and a step that needs the optimum names it
+and pays for it as for any instance.
+
 The cost of an explanation is its number of rule instances, then its
 number of known cells (the paper weighs the two in one sum; here an
 instance always costs more than any number of cells). How a step is
@@ -140,6 +147,7 @@ class Hints:
         unknown: entries left when the deadline passed.
         seconds: the time it took.
         calls: solver calls (each cut round counts).
+        reason: why no step was searched (an optimum not proved), or None.
     """
 
     steps: list[Step]
@@ -148,6 +156,7 @@ class Hints:
     unknown: list[Entry] = field(default_factory=list)
     seconds: float = 0.0
     calls: int = 0
+    reason: str | None = None
 
 
 class _Search:
