@@ -63,8 +63,9 @@ def _cmd_hint(args) -> int:
 
     Exit 0 when the steps reach the whole answer (or the ``--steps`` asked
     for), 3 when the time ran out first (the steps found so far are
-    printed; with an objective, also when the optimum was not proved, so
-    no step was searched), 2 when the puzzle has no answer, 130 after
+    printed; also when the search's solver calls ran out of their
+    conflicts with cells left, and, with an objective, when the optimum was
+    not proved, so no step was searched), 2 when the puzzle has no answer, 130 after
     Ctrl-C; open cells (several answers) still exit 0; 1 for a ``--step K``
     beyond the steps.
     """
@@ -113,6 +114,6 @@ def _cmd_hint(args) -> int:
         return EXIT_INTERRUPTED
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
-    if hints is None or hints.reason is not None or hints.unknown and options.deadline.expired():
+    if hints is None or hints.reason is not None or hints.unknown and (options.deadline.expired() or hints.gave_up):
         return EXIT_NO_SOLUTION
     return EXIT_OK

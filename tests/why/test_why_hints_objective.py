@@ -118,3 +118,19 @@ def test_a_step_beyond_none_is_a_located_error(tmp_path, capsys):
     assert code == 1
     assert "--step 1: there are 0 steps" in capsys.readouterr().err
     assert not (tmp_path / "s.svg").exists()
+
+
+def test_cells_no_call_settles_are_unknown_not_open(daily, monkeypatch, capsys):
+    # Every solver call of the search given no conflict to spend: the steps by propagation still
+    # come, the rest are settled by no call. The daily's optimum is unique, so no cell differs between its
+    # optimal answers: a cell left is unknown (exit 3), never "open".
+    import gridlang.why.hints as hints_module
+
+    monkeypatch.setattr(hints_module, "CONFLICTS", 0)
+    model, _, _ = daily
+    _, hints = solve_hints(model, "auto", SolveOptions(time_limit=300), {})
+    assert hints.open == [] and hints.unknown and hints.gave_up and not hints.complete
+    code = main(["hint", str(SPEC), "--map", str(DAILY)])
+    out = capsys.readouterr().out
+    assert code == 3 and "open (" not in out
+    assert "entries left undecided (marked ?); no solver call of the search settled them" in out
