@@ -63,8 +63,11 @@ def _cmd_hint(args) -> int:
 
     Exit 0 when the steps reach the whole answer (or the ``--steps`` asked
     for), 3 when the time ran out first (the steps found so far are
-    printed), 2 when the puzzle has no answer, 130 after Ctrl-C; open cells
-    (several answers) still exit 0.
+    printed; also when the search's solver calls ran out of their
+    conflicts with cells left, and, with an objective, when the optimum was
+    not proved, so no step was searched), 2 when the puzzle has no answer, 130 after
+    Ctrl-C; open cells (several answers) still exit 0; 1 for a ``--step K``
+    beyond the steps.
     """
     # imported on use, not at start-up
     from gridlang.core.deadline import Deadline, catch_interrupt
@@ -87,8 +90,10 @@ def _cmd_hint(args) -> int:
     report, hints, model = outcome.report, outcome.hints, outcome.report.model
     if args.url:
         args.spec, args.map = model.info["spec"], args.url
-    if hints is not None and (args.svg or args.png) and args.step > len(hints.steps):
-        raise ParamError(f"--step {args.step}: there are {len(hints.steps)} steps")
+    draw = hints is not None and hints.reason is None and bool(args.svg or args.png)
+    if draw and args.step > len(hints.steps):
+        n = len(hints.steps)
+        raise ParamError(f"--step {args.step}: there {'is' if n == 1 else 'are'} {n} step{'' if n == 1 else 's'}")
     status = report.result.status
     if args.json:
         # imported on use, not at start-up
@@ -102,13 +107,13 @@ def _cmd_hint(args) -> int:
         print(f"status {report.status}   {backend_text(report)}\nno answer to explain")
     else:
         print(render.hints_text(model, hints, answer_text))
-    if hints is not None and (args.svg or args.png):
+    if draw:
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:
         print("interrupted: the steps above are those found before Ctrl-C", file=sys.stderr)
         return EXIT_INTERRUPTED
     if status is Status.INFEASIBLE:
         return EXIT_INFEASIBLE
-    if hints is None or hints.unknown and options.deadline.expired():
+    if hints is None or hints.reason is not None or hints.unknown and (options.deadline.expired() or hints.gave_up):
         return EXIT_NO_SOLUTION
     return EXIT_OK

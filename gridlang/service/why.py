@@ -158,6 +158,8 @@ class HintSteps:
         open: cells (or edges) no step decides: they differ between answers.
         unknown: those left when the time limit (or ``max_steps``) stopped the run.
         result: the answer explained.
+        reason: why no step was searched (with an objective: its optimum not
+            proved before a limit ran out), or None.
     """
 
     steps: list[Hint]
@@ -166,6 +168,7 @@ class HintSteps:
     unknown: list
     result: SolveResult
     details: Run = field(compare=False)
+    reason: str | None = None
 
     def text(self) -> str:
         """The steps as ``gridlang hint`` prints them."""
@@ -204,4 +207,4 @@ def hints_of(result: SolveResult, hints: Run) -> HintSteps:
                     step.cost)
 
     return HintSteps([hint(s) for s in hints.steps], hints.complete, _keys(model, hints.open),
-                 _keys(model, hints.unknown), result, hints)
+                 _keys(model, hints.unknown), result, hints, hints.reason)

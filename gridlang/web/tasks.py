@@ -266,7 +266,10 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
 
     The function is called as :func:`gridlang.service.calls.solve` is, with the
     spec, the map, the parameters, the backend and the request's deadline;
-    what it returns is sent as JSON (its ``to_json()`` when it has one).
+    what it returns is sent as JSON (its ``to_json()`` when it has one),
+    with its ``picture()`` as ``svg`` when it has one: hints with no step
+    (every cell open, or an optimum not proved) have none to draw, and are
+    sent without it.
 
     Raises:
         GridlangError: bad input, located.
@@ -284,8 +287,8 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
     result = function(spec, map=loaded.data, params=problem.params, backend=problem.backend, deadline=deadline)
     record = result.to_json(loaded.spec_name, loaded.map_name) if hasattr(result, "to_json") else result
     out: dict[str, Any] = {"json": record}
-    if hasattr(result, "picture"):
-        out["svg"] = result.picture()
+    if hasattr(result, "picture") and getattr(result, "steps", True):
+        out["svg"] = result.picture()  # hints are drawn at their first step: none without a step
     return out
 
 

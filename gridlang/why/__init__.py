@@ -13,7 +13,8 @@ statement of the spec under one binding of its ``for each`` variables,
   --explain``.
 * **hints** (:mod:`.hints`): the answer explained one deduction at a time,
   easiest first, each step naming the rule instances and known cells it
-  follows from. ``gridlang hint``.
+  follows from (with an objective, the optimal answer, the proved optimum
+  one instance more). ``gridlang hint``.
 
 Forced cells run on the backend that solved the puzzle. Explanations and
 hints run on :class:`~.oracle.Oracle`, one incremental SAT solver (PySAT)
@@ -27,16 +28,21 @@ from __future__ import annotations
 from gridlang.compiler import compile_tagged
 from gridlang.core.deadline import Deadline
 from gridlang.core.nodes import replace
-from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions
+from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status
 from gridlang.ir.model import Model
 from gridlang.solving.pipeline import Report, finish, first_answer
 from gridlang.why.backbone import Forced, forced_entries
 from gridlang.why.hints import Hints, Step, explain_steps
-from gridlang.why.instances import Entry, Instance
+from gridlang.why.instances import Entry, Instance, entries, with_optimum
 from gridlang.why.mus import Explanation, explain
 
 __all__ = ["Entry", "Explanation", "Forced", "Hints", "Instance", "Step", "explain", "explain_steps",
            "forced_entries", "solve_forced", "solve_hints"]
+
+
+NOT_PROVED = "the optimum is not proved (the time limit, or a limit given to the solver, ran out first; the best " \
+             "answer found scores {score}), and a hint explains the optimal answers"
+"""The hints' ``reason`` when the objective's optimum was not proved (``{score}``: the best score found)."""
 
 
 def _options(options: SolveOptions | None) -> SolveOptions:
@@ -82,6 +88,14 @@ def solve_hints(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
                 seconds: dict | None = None, max_steps: int | None = None) -> tuple[Report, Hints | None]:
     """Solve a model, then explain its answer step by step.
 
+    With an objective, the answer explained is an optimal one and the steps
+    are about the optimal answers, as the forced cells are: the optimum is
+    proved first, then "the best score is N" is one more rule instance the
+    steps may use (:func:`~gridlang.why.instances.with_optimum`), named in
+    a step that does. An optimum not proved (the time limit, or a limit
+    given to the solver, ran out first) leaves no steps: the hints'
+    ``reason`` says so (:data:`NOT_PROVED`) and every entry is ``unknown``.
+
     Args:
         model: the compiled model.
         backend: the backend that finds (and verifies) the answer explained.
@@ -96,13 +110,17 @@ def solve_hints(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     options = _options(options)
     report, _session = first_answer(model, backend, options, 1, seconds)
     hints = None
-    if report.solution is not None:
+    if report.solution is not None and model.objective is not None and report.result.status is not Status.OPTIMAL:
+        hints = Hints([], False, unknown=entries(model), reason=NOT_PROVED.format(score=report.result.objective))
+    elif report.solution is not None:
         tagged, tagging = compile_tagged(model)
+        if model.objective is not None:
+            tagged, tagging = with_optimum(tagged, tagging, report.result.objective)
         hints = explain_steps(tagged, tagging, report.result.assignment, options.deadline, max_steps)
         report.seconds["hints"] = hints.seconds
         if hints.open:
-            report.unique = False  # an open entry takes another value in some answer
+            report.unique = False  # an open entry takes another value in some (optimal) answer
         elif hints.complete:
-            report.unique = True  # every entry follows from the rules
+            report.unique = True  # every entry follows from the rules (and the optimum)
     finish(report, options)
     return report, hints

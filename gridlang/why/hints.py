@@ -10,6 +10,13 @@ set is unsatisfiable: an unsatisfiable subset), make that step, and go on
 until every cell is known. A step decides every open cell its explanation
 implies, not only the one it was found for.
 
+With an objective, the answer explained is a proved optimal one and the
+model given has its optimum as one instance more, "the best score is N"
+(:func:`~gridlang.why.instances.with_optimum`, added by
+:func:`gridlang.why.solve_hints`): the cells every step decides are those
+every optimal answer shares, and a step that needs the optimum names it
+and pays for it as for any instance.
+
 The cost of an explanation is its number of rule instances, then its
 number of known cells (the paper weighs the two in one sum; here an
 instance always costs more than any number of cells). How a step is
@@ -136,10 +143,15 @@ class Hints:
     Attributes:
         steps: the steps, in order.
         complete: every entry is decided.
-        open: entries no step can decide: they differ between answers.
-        unknown: entries left when the deadline passed.
+        open: entries no step can decide: each was seen with another value in an answer.
+        unknown: entries left undecided: the deadline or ``max_steps`` stopped the run, or
+            (``gave_up``) no call of the search settled them within its conflicts
+            (:data:`CONFLICTS`), as on a large enclose.horse map.
         seconds: the time it took.
         calls: solver calls (each cut round counts).
+        reason: why no step was searched (an optimum not proved), or None.
+        gave_up: the search ended, neither stopped nor done, with ``unknown`` entries it could
+            not settle.
     """
 
     steps: list[Step]
@@ -148,6 +160,8 @@ class Hints:
     unknown: list[Entry] = field(default_factory=list)
     seconds: float = 0.0
     calls: int = 0
+    reason: str | None = None
+    gave_up: bool = False
 
 
 class _Search:
@@ -497,9 +511,9 @@ def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | N
         steps.append(step)
     left = run.unknown()
     stopped = bool(left) and (deadline.expired() or max_steps is not None and len(steps) >= max_steps)
-    out = Hints(steps, not left and not run.open, sorted(run.open, key=run.entries.index),
-                left if stopped else [], time.perf_counter() - t0, run.oracle.calls)
-    if left and not stopped:
-        out.open += left
+    # An entry is open only on the evidence of an answer (run.open); one left without a step when
+    # nothing stopped the run is one whose every call ran out of its conflicts: unknown, not open.
+    out = Hints(steps, not left and not run.open, sorted(run.open, key=run.entries.index), left,
+                time.perf_counter() - t0, run.oracle.calls, gave_up=bool(left) and not stopped)
     run.oracle.close()
     return out

@@ -72,12 +72,13 @@ def step_json(model: Model, step: Step) -> dict:
 
 
 def hints_json(model: Model, hints: Hints) -> dict:
-    """``steps``, ``complete``, ``open``, ``unknown`` and the run's figures."""
+    """``steps``, ``complete``, ``open``, ``unknown``, ``reason`` (why no step was searched, or
+    null), ``gave_up`` (the search's calls could not settle the unknown entries) and the run's figures."""
     steps = [step_json(model, s) for s in hints.steps]
     for s in steps:
         s["cells"] = [list(c) for c in s["cells"]]
     return {"steps": steps, "complete": hints.complete, "open": keys_json(model, hints.open),
-            "unknown": keys_json(model, hints.unknown),
+            "unknown": keys_json(model, hints.unknown), "reason": hints.reason, "gave_up": hints.gave_up,
             "hint_stats": {"steps": len(hints.steps), "solver_calls": hints.calls,
                            "seconds": round(hints.seconds, 4)}}
 
@@ -202,7 +203,10 @@ def step_text(model: Model, k: int, step: Step) -> str:
 
 
 def hints_text(model: Model, hints: Hints, render=None) -> str:
-    """Every step, then the state reached and a sentence of figures."""
+    """Every step, then the state reached and a sentence of figures; the reason alone when no
+    step was searched (an optimum not proved)."""
+    if hints.reason is not None:
+        return f"hints: not computed: {hints.reason}"
     lines = [step_text(model, k, s) for k, s in enumerate(hints.steps, start=1)]
     known = [pair for s in hints.steps for pair in s.decides]
     drawn = state_text(model, known, list(hints.open) + list(hints.unknown), render)
@@ -214,7 +218,8 @@ def hints_text(model: Model, hints: Hints, render=None) -> str:
         lines.append(f"solved in {n} step{'s' if n != 1 else ''}, each checked: its cells follow from its rules "
                      f"and known cells alone")
     elif hints.unknown:
-        lines.append(f"stopped after {n} steps: {len(hints.unknown)} entries left undecided (marked {OPEN})")
+        why = "; no solver call of the search settled them within its conflicts" if hints.gave_up else ""
+        lines.append(f"stopped after {n} steps: {len(hints.unknown)} entries left undecided (marked {OPEN}){why}")
     if hints.open:
         lines.append(f"open ({len(hints.open)}, marked {OPEN}): no step decides them, for they differ between "
                      f"answers: " + _names(model, hints.open))

@@ -205,3 +205,27 @@ def test_explain_and_hint_tools_answer_as_the_command_line(client):
     validator("hint").validate(steps)
     assert steps["complete"] is True and len(steps["steps"]) == 9
     assert hint.json()["svg"].count('class="decides"') == 4  # the first step: the clue 1's four neighbours
+
+
+def test_hint_on_the_daily_explains_its_optimal_answer(client):
+    # the page's horse with the daily of the README: Solve, then Hint
+    solved = client.post("/api/solve", json={"bundled": "horse", "puzzle": DAILY})
+    assert solved.status_code == 200, solved.text
+    hint = client.post("/api/tools/hint", json={"bundled": "horse", "puzzle": DAILY})
+    assert hint.status_code == 200, hint.text
+    steps = hint.json()["json"]
+    validator("hint").validate(steps)
+    assert steps["complete"] is True and steps["open"] == [] and steps["reason"] is None and steps["steps"]
+    walls = sorted(kv[0] for step in steps["steps"] for kv in step["decides"]["wall"] if kv[1] == 1)
+    assert walls == sorted(kv[0] for kv in steps["decisions"]["wall"]) and len(walls) == 12
+    # the first step: the horse's one way out is not walled, by "the best score is 66" alone
+    first = steps["steps"][0]
+    assert first["decides"] == {"wall": [[[8, 6], 0]]} and first["rules"][0]["rule"] == "maximize value(pen)"
+    assert hint.json()["svg"].count('class="decides"') == 1
+
+
+def test_hint_with_no_step_is_an_answer_without_a_picture(client):
+    hint = client.post("/api/tools/hint", json={"bundled": "nurikabe", "puzzle": ".?\n..\n"})
+    assert hint.status_code == 200, hint.text
+    record = hint.json()["json"]
+    assert record["steps"] == [] and record["open"] == [[0, 0], [1, 0], [1, 1]] and "svg" not in hint.json()

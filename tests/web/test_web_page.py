@@ -208,3 +208,18 @@ def test_forced_cells_and_the_first_hint_are_drawn(page):
     expect(status).to_contain_text("hint: done", timeout=SOLVED)
     # the first step: the clue 1's four neighbours are shaded
     assert cells_of(page, "Answer", "rect.decides") == {(2, 2), (3, 1), (3, 3), (4, 2)}
+
+
+def test_solve_then_hint_on_the_daily_draws_the_first_step(page):
+    # the horse's one way out (row 9, column 7) is decided first, by "the best score is 66" alone
+    choose_spec(page, "horse")
+    rows = "".join(line + "\n" for line in DAILY.splitlines() if not line.startswith("budget"))
+    textbox(page, "Puzzle").fill(rows)
+    textbox(page, "budget").fill("12")
+    page.get_by_role("button", name="Solve", exact=True).click()
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("score 66 (verified)", timeout=SOLVED)
+    page.get_by_role("button", name="Hint").click()
+    expect(status).to_contain_text("hint: done", timeout=SOLVED)
+    assert cells_of(page, "Answer", "rect.decides") == {(8, 6)}
+    assert '"complete": true' in page.locator("#output").text_content()
