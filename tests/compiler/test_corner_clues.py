@@ -161,3 +161,35 @@ def test_the_picture_draws_each_clue_on_its_corner(tmp_path):
     assert group.count("<circle") + group.count("<ellipse") == 11  # the eleven numbers on the puzzle's crosses
     assert group.count('class="clue corner-clue"') == 11
     assert ">4<" in group and ">3<" in group
+
+
+MARKS = ("puzzle \"marks\"\ntile blank '.'\ntile white 'o'\ntile black '*'\ntile plain '.' on corners\n"
+         "tile mark 'x' on corners\ndecide wall: bool on corner edges\nformat puzzlink \"kramman\":\n"
+         "    inner corners: cross marks (1 = mark)\n    cells: circles (1 = white, 2 = black)\n")
+
+
+def test_cross_marks_on_the_inner_corners_read_and_write_as_pzprjs(tmp_path):
+    """pzprjs's kramman test URL (test/script/kramman.js): decodeCrossMark over the crosses inside the grid
+    (hascross 1), then the circles; the marks stand where its board's crosses hold 1."""
+    from gridlang.formats.maps import encode_map
+
+    spec = tmp_path / "marks.grid"
+    spec.write_text(MARKS)
+    out = _cli("import", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--spec", str(spec))
+    assert out.returncode == 0, out.stderr
+    grid, layer = out.stdout.split("corners:\n")
+    assert grid.strip().split("\n")[1:] == ["*...o", ".o*..", ".*o*.", "o.*o.", ".o..*"]
+    assert layer.split() == ["......", "....x.", "...x..", "..x...", ".x....", "......"]
+    map_file = tmp_path / "m.txt"
+    map_file.write_text(out.stdout)
+    assert encode_map(str(spec), str(map_file)) == "https://puzz.link/p?kramman/5/5/32223i3f2fb99i"
+    map_file.write_text(".....\n.....\ncorners:\n......\n......\n......\n")
+    assert encode_map(str(spec), str(map_file)) == "https://puzz.link/p?kramman/5/2/4"  # 4 inner corners, no mark
+    map_file.write_text(".....\n.....\ncorners:\nx.....\n......\n......\n")
+    with pytest.raises(GridlangError, match="the format writes the corners inside the grid only"):
+        encode_map(str(spec), str(map_file))
+
+
+def test_number4_cannot_fill_the_inner_corners():
+    errors = spec_errors(MARKS.replace("inner corners: cross marks (1 = mark)", "inner corners: number4"))
+    assert any("number4 cannot fill inner corners" in message for _, _, message in errors), errors

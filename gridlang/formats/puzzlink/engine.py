@@ -33,7 +33,7 @@ from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
 from gridlang.language.encodings.known import encodings
 from gridlang.language.encodings.placement import NOT_MINE, Placement
-from gridlang.language.encodings.table import CELL_PLACES, Part, Unwritable
+from gridlang.language.encodings.table import CELL_PLACES, CORNER_PLACES, Part, Unwritable
 from gridlang.language.encodings.url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")
@@ -151,6 +151,14 @@ def _frame(fmt: ast.Format) -> str | None:
     return next((p.place for p in fmt.parts if p.place.startswith("outside")), None)
 
 
+def _corners(rows: int, cols: int, place: str) -> list[tuple[int, int]]:
+    """The corners a corner place fills, ``(row, col)`` in the order its encoding reads them: every corner
+    (``corners``, pzprjs's ``hascross: 2``) or those inside the grid (``inner corners``, ``hascross: 1``)."""
+    if place == "inner corners":
+        return [(r, c) for r in range(1, rows) for c in range(1, cols)]
+    return [(r, c) for r in range(rows + 1) for c in range(cols + 1)]
+
+
 def _mapping(item: ast.FormatItem) -> dict:
     return {e.key: e.value for e in item.mapping}
 
@@ -193,8 +201,9 @@ class Engine:
         self.spec, self.sym, self.fmt = spec, symbols, fmt
         self.name = Path(spec.path).name  # how messages name the spec
         self.encodings = encodings()
-        self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding, corners=item.place == "corners")
-                           for item in fmt.parts if item.place in CELL_PLACES or item.place == "corners"}
+        self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding,
+                                               corners=item.place in CORNER_PLACES)
+                           for item in fmt.parts if item.place in CELL_PLACES or item.place in CORNER_PLACES}
         self.default = Placement({}, symbols)
         self.frame = _frame(fmt)
 
@@ -209,7 +218,7 @@ class Engine:
         return placement.token(None) or "."
 
     def _corner_empty(self) -> str:
-        item = next((p for p in self.fmt.parts if p.place == "corners"), None)
+        item = next((p for p in self.fmt.parts if p.place in CORNER_PLACES), None)
         placement = self.placements[id(item)] if item is not None else Placement({}, self.sym, corners=True)
         return placement.token(None) or "."
 
@@ -267,15 +276,15 @@ class Engine:
             elif item.place == "room numbers":
                 values, where = enc.decode(body, max(room) + 1, part)
                 places = [layout.inner(k) for k in _top_cells(room, link.cols)]
-            elif item.place == "corners":
-                values, where = enc.decode(body, (link.rows + 1) * (link.cols + 1), part)
-                places = [divmod(k, link.cols + 1) for k in range((link.rows + 1) * (link.cols + 1))]
+            elif item.place in CORNER_PLACES:
+                places = _corners(link.rows, link.cols, item.place)
+                values, where = enc.decode(body, len(places), part)
             else:
                 values, where = enc.decode(body, layout.outside_count(), part)
                 places = [layout.outside(k) for k in range(layout.outside_count())]
             placement = self.placements[id(item)]
             target = tokens
-            if item.place == "corners":
+            if item.place in CORNER_PLACES:
                 corner_tokens = target = [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
             for value, (r, c), at in zip(values, places, where):
                 if value is None:
@@ -349,8 +358,8 @@ class Engine:
         texts: list[tuple[object, str, list, str | None]] = []  # (encoding, text, values, place; None: a parameter)
 
         def where(k: int, place: str) -> tuple[int, int]:
-            if place == "corners":
-                return divmod(k, layout.cols + 1)
+            if place in CORNER_PLACES:
+                return _corners(layout.rows, layout.cols, place)[k]
             if place == "cells" or place == "rooms":
                 return layout.inner(k)
             if place == "room numbers":
@@ -371,7 +380,7 @@ class Engine:
             elif item.place == "rooms":
                 vals = room = self._rooms(data, layout)
                 room_cells = [[k for k, x in enumerate(room) if x == j] for j in range(max(room) + 1)]
-            elif item.place == "corners":
+            elif item.place in CORNER_PLACES:
                 vals = self._corner_values(data, layout, item)
             else:
                 vals = self._values(data, layout, item, claimed, room_cells)
@@ -386,7 +395,7 @@ class Engine:
                     span = data.params[item.place][1] if item.place in data.params else data.span(0, 0)
                     raise data.error(str(e), span) from None
                 r, c = where(e.index, item.place)
-                if item.place == "corners":
+                if item.place in CORNER_PLACES:
                     raise data.error(f"{e} (corner row {r + 1}, column {c + 1})", data.corner_span(r, c)) from None
                 raise data.error(f"{e} (row {r + 1}, column {c + 1})", data.span(r, c)) from None
         self._all_claimed(data, layout, claimed)
@@ -414,18 +423,18 @@ class Engine:
                              f"{layout.rows + 1} rows of {layout.cols + 1} under its grid", data.span(0, 0))
         placement = self.placements[id(item)]
         empty = self._corner_empty()
+        places = _corners(layout.rows, layout.cols, item.place)
+        written = set(places)
         out: list[Value] = []
         for r, row in enumerate(data.corners):
             for c, tok in enumerate(row):
-                value = placement.value(tok)
-                if value is NOT_MINE:
-                    if tok != empty:
-                        raise data.error(f"{tok!r} on corner row {r + 1}, column {c + 1} has no place in "
-                                         f"{self.name}'s puzz.link format ({item.place}: {item.encoding})",
-                                         data.corner_span(r, c))
-                    value = None
-                out.append(value)
-        return out
+                value = placement.value(tok) if (r, c) in written else NOT_MINE
+                if value is NOT_MINE and tok != empty:
+                    where = "" if (r, c) in written else " (the format writes the corners inside the grid only)"
+                    raise data.error(f"{tok!r} on corner row {r + 1}, column {c + 1} has no place in "
+                                     f"{self.name}'s puzz.link format ({item.place}: {item.encoding}){where}",
+                                     data.corner_span(r, c))
+        return [None if (v := placement.value(data.corners[r][c])) is NOT_MINE else v for r, c in places]
 
     def _values(self, data, layout: Layout, item: ast.FormatItem, claimed, room_cells) -> list[Value]:
         placement = self.placements[id(item)]

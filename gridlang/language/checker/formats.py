@@ -9,6 +9,7 @@ spec has no tile for is found here, not only when a URL comes.
 from __future__ import annotations
 
 from gridlang.language import ast
+from gridlang.language.encodings.table import CELL_PLACES, CORNER_PLACES, PLACES
 from gridlang.language.checker.symbols import BOUND
 
 KINDS = ("puzzlink",)
@@ -69,24 +70,21 @@ class _FormatCheck:
 
     # items -------------------------------------------------------------------
     def item(self, item: ast.FormatItem, places: dict, earlier: list) -> None:
-        # imported on use, not at start-up
-        from gridlang.language.encodings.table import CELL_PLACES, PLACES
-
         place = item.place
         param = self.sym.params.get(place)
-        if place == "corners" and not self.sym.corner_tiles:
+        if place in CORNER_PLACES and not self.sym.corner_tiles:
             self.error("the format fills the corners of the cells, and the spec puts no tile on them: declare "
                        "one, as in 'tile clue number on corners'", item.place_span)
             return
-        if place == "corners" and any(p.place.startswith("outside") for p in self.fmt.parts):
+        if place in CORNER_PLACES and any(p.place.startswith("outside") for p in self.fmt.parts):
             self.error("a format fills the corners of the cells or a frame of clues outside the grid, not both",
                        item.place_span)
             return
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
-            self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, outside "
-                       f"top left, outside all, outside top left stacked, a separator, or a parameter (parameters: "
-                       f"{declared})", item.place_span)
+            self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, inner "
+                       f"corners, outside top left, outside all, outside top left stacked, a separator, or a "
+                       f"parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
         if enc is None:
@@ -100,7 +98,7 @@ class _FormatCheck:
             fits = ", ".join(sorted(_place_word(p) for p in enc.places))
             self.error(f"{enc.name} cannot fill {where}; it fills {fits}", item.encoding_span)
             return
-        key = "outside" if place.startswith("outside") else place
+        key = "outside" if place.startswith("outside") else "corners" if place in CORNER_PLACES else place
         if key != "cells" and key in places:
             self.error(f"the format fills {place!r} twice (line {places[key].span.line} first)", item.place_span)
             return
@@ -114,7 +112,7 @@ class _FormatCheck:
                            item.span)
         if not self.mapping(item, enc, param):
             return
-        if place in CELL_PLACES or place == "corners":
+        if place in CELL_PLACES or place in CORNER_PLACES:
             self.placeable(item, enc)
 
     def mapping(self, item: ast.FormatItem, enc, param) -> bool:
@@ -129,7 +127,7 @@ class _FormatCheck:
                 self.error(f"{enc.name} takes no mapping", entry.span)
                 return False
             if enc.keys == "values":
-                tiles = self.sym.corner_tiles if item.place == "corners" else self.sym.tiles
+                tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else self.sym.tiles
                 ok = self.value_entry(entry, enc, tiles) and ok
             elif enc.keys == "size":
                 ok = self.size_entry(entry, param) and ok
@@ -203,7 +201,7 @@ class _FormatCheck:
         from gridlang.language.encodings.placement import Placement
 
         mapping = {e.key: e.value for e in item.mapping}
-        corners = item.place == "corners"
+        corners = item.place in CORNER_PLACES
         placement = Placement(mapping, self.sym, enc.name, corners=corners)
         spec = self.checker.spec.path
         ints = [k for k in mapping if isinstance(k, int)]

@@ -16,6 +16,11 @@ Re-implemented from their description in pzprjs (robx/pzprjs, MIT licence):
 ``blocks`` (``decodeBlockCell``)
     ``0``-``z``: skip that many cells, then a block (value 1); ``.``: skip
     36 cells. The cells after the last block are not written.
+``cross marks`` (``decodeCrossMark``)
+    the marks on the corners of the cells, as ``blocks`` writes cells:
+    ``0``-``z`` skip that many corners, then a mark (value 1); ``.`` skips
+    36; the last character counts the corners after the last mark (a
+    mark past the end, which is not one), ``0`` when there are none.
 ``borders`` (``decodeBorder``)
     base-32 digits of 5 bits each, most significant first: the
     ``(cols-1)*rows`` borders between side-by-side cells, row by row, then,
@@ -183,6 +188,21 @@ class Blocks(Encoding):
         return "".join(out)
 
 
+class CrossMarks(Blocks):
+    name = "cross marks"
+    places = frozenset({"corners", "inner corners"})
+
+    def encode(self, values, part):
+        out = super().encode(values, part)
+        after = 0  # the corners after the last mark, as pzprjs's encodeCrossMark ends (its count < 36)
+        for v in reversed(values):
+            if v == 1:
+                break
+            after += 1
+        after %= 36
+        return out + (_BASE36[after] if after or not out else "")
+
+
 class Borders(Encoding):
     name = "borders"
     places = frozenset({"rooms"})
@@ -227,4 +247,4 @@ class Slash(Encoding):
         return "/"
 
 
-ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), Borders(), Slash())
+ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), CrossMarks(), Borders(), Slash())

@@ -21,6 +21,10 @@ which objects a part fills from the format item's place:
     ``excellCols``);
 a parameter's name
     one value for the parameter (``field``, ``piece bank``, ...);
+``corners``, ``inner corners``
+    the corners of the cells, row by row, the frame's included (pzprjs's
+    crosses, ``hascross: 2``), or only those inside the grid (``hascross:
+    1``: ``(cols - 1) x (rows - 1)`` of them), into the ``corners:`` layer;
 ``separator``
     nothing: a ``/`` between two parts (``slash``), written always.
 """
@@ -34,8 +38,11 @@ CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outs
 """Places whose objects become map cells (numbers, marks, clues)."""
 
 PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "outside top left stacked",
-          "corners", "separator")
+          "corners", "inner corners", "separator")
 """Every place a format item may name besides a parameter."""
+
+CORNER_PLACES = ("corners", "inner corners")
+"""Places whose objects stand on the corners of the cells (the map's ``corners:`` layer)."""
 
 
 class Unwritable(ValueError):

@@ -52,6 +52,9 @@ class FormatMixin(Transformer_NonRecursive):
     def tail_pairs(self, meta, c):
         return ("pairs", self.sp(meta))
 
+    def tail_marks(self, meta, c):
+        return ("marks", self.sp(meta))
+
     def tail_bank(self, meta, c):
         return ("bank", self.sp(meta))
 
