@@ -280,6 +280,8 @@ class CellSetLowering:
                 return keep(self.grid.column_cells(c))
             self.need_rooms(e.span)
             room = self.grid.rooms[p]
+            if room < 0:
+                return {}  # a cell of a tile in no room
             if ("rooms",) not in self.fixed_sets:
                 self.fixed_sets[("rooms",)] = [(tuple(cells), frozenset(cells)) for cells in self.grid.room_cells()]
             ordered, cells = self.fixed_sets[("rooms",)][room]

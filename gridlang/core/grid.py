@@ -83,8 +83,9 @@ class Grid:
         neighbours: for each cell, its adjacent cells (4-neighbours and link
             partners), sorted ascending, without repeats.
         rooms: for each cell, the index of its room (rooms numbered by
-            their first cell, row-major); empty when the map has no room
-            layer.
+            their first cell, row-major), -1 for a cell in no room (a tile
+            declared ``no room``: :func:`rooms_of`); empty when the map has
+            no room layer.
         corner_chars: what the map's ``corners:`` layer holds on each corner
             of the cells, row-major over the ``(rows + 1) x (cols + 1)``
             corners (corner ``(r, c)`` the top-left one of cell ``(r, c)``);
@@ -141,6 +142,8 @@ class Grid:
         """Each room's cells, ascending, rooms in the order of their first cell."""
         out: list[list[int]] = []
         for i, room in enumerate(self.rooms):
+            if room < 0:
+                continue  # in no room
             if room == len(out):
                 out.append([])
             out[room].append(i)
@@ -254,6 +257,22 @@ class Grid:
         """``"r,c"`` for cell ``i``, as used inside structured variable names."""
         r, c = divmod(i, self.cols)
         return f"{r},{c}"
+
+
+def rooms_of(rows: int, cols: int, labels: list[str | None], outside: frozenset[int] | set[int] = frozenset()
+             ) -> tuple[int, ...]:
+    """Room index per cell: maximal side-connected groups of equal labels among the cells not in
+    ``outside``, numbered in the order of their first cell; -1 for the cells of ``outside``, which
+    belong to no room and join none (pzprjs's holes, which its room graph leaves out: ``isnodevalid``)."""
+    flooded = flood_rooms(rows, cols, lambda u, v: u not in outside and v not in outside and labels[u] == labels[v])
+    number: dict[int, int] = {}
+    out = []
+    for i, room in enumerate(flooded):
+        if i in outside:
+            out.append(-1)
+            continue
+        out.append(number.setdefault(room, len(number)))
+    return tuple(out)
 
 
 def _rooms(rows: int, cols: int, labels: list[str | None]) -> tuple[int, ...]:

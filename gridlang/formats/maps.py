@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from gridlang.core.clues import misfit
 from gridlang.core.errors import GridlangError, MapError, Span, one_line_end, raise_all, read_source
-from gridlang.core.grid import Grid
+from gridlang.core.grid import Grid, room_label, rooms_of
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.limits import MAX_MAP_BYTES
 from gridlang.formats.mapdata import COMMENT, STANDARD, MapData
@@ -196,8 +196,13 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
     corner_chars, corner_tiles = _corners(symbols, data, errors)
     raise_all(errors)
     chars = tuple(ch for row in data.rows for ch in row)
-    return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)), corner_chars=corner_chars,
-                corner_tiles=corner_tiles)
+    rooms: tuple[int, ...] = ()
+    roomless = {name for name, tile in symbols.tiles.items() if tile.no_room}
+    labels = [room_label(ch) for ch in chars]
+    if roomless and any(label is not None for label in labels):
+        rooms = rooms_of(len(data.rows), cols, labels, {i for i, t in enumerate(tiles) if t in roomless})
+    return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)), rooms=rooms,
+                corner_chars=corner_chars, corner_tiles=corner_tiles)
 
 
 def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:

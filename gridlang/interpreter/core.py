@@ -62,7 +62,8 @@ class Interpreter(ClueMeanings, Expressions):
         self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
         self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
         self.cornervars: dict[str, tuple[int, int]] = {}
-        self.room_of: tuple[int, ...] | None = _rooms_of(grid)
+        self.room_of: tuple[int, ...] | None = _rooms_of(
+            grid, frozenset(name for name, tile in symbols.tiles.items() if tile.no_room))
         self.room_groups: dict[int, frozenset[int]] | None = None  # each room's cells, once asked
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}

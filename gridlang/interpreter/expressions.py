@@ -43,7 +43,7 @@ class Expressions:
                 return frozenset(range(p - p % cols, p - p % cols + cols))
             if e.kind == "column":
                 return frozenset(range(p % cols, self.n, cols))
-            return self.room_sets(e.span)[self.rooms(e.span)[p]]
+            return self.room_sets(e.span).get(self.rooms(e.span)[p], frozenset())  # none: a cell in no room
         if isinstance(e, ast.Sight):
             p = self.cell(e.cell)
             if p is None:
@@ -364,7 +364,8 @@ class Expressions:
         if self.room_groups is None:
             groups: dict[int, list[int]] = {}
             for i, room in enumerate(self.rooms(span)):
-                groups.setdefault(room, []).append(i)
+                if room >= 0:
+                    groups.setdefault(room, []).append(i)
             self.room_groups = {room: frozenset(cells) for room, cells in groups.items()}
         return self.room_groups
 
@@ -435,17 +436,18 @@ def _compare(left: int, op: str, right: int) -> bool:
             "<": left < right, ">": left > right}[op]
 
 
-def _rooms_of(grid: Grid) -> tuple[int, ...] | None:
+def _rooms_of(grid: Grid, roomless: frozenset[str] = frozenset()) -> tuple[int, ...] | None:
     """Each cell's room number, from the room labels its text carries; None without a room layer.
 
     A room is a maximal set of cells with equal labels joined through side
-    neighbours (links do not join rooms).
+    neighbours (links do not join rooms). A cell of a tile of ``roomless``
+    (declared ``no room``) is in none, -1, and joins none.
     """
     labels = [room_label(ch) for ch in grid.chars]
     if all(label is None for label in labels):
         return None
     rows, cols = grid.rows, grid.cols
-    room: dict[int, int] = {}
+    room: dict[int, int] = {i: -1 for i, tile in enumerate(grid.tiles) if tile in roomless}
     number = -1
     for start in range(rows * cols):
         if start in room:

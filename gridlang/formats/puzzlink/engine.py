@@ -207,10 +207,11 @@ class Engine:
         self.default = Placement({}, symbols)
         self.frame = _frame(fmt)
 
-    def _part(self, item: ast.FormatItem, layout: Layout, cells: list[Value]) -> Part:
+    def _part(self, item: ast.FormatItem, layout: Layout, cells: list[Value],
+              roomless: frozenset[int] = frozenset()) -> Part:
         param = self.sym.params.get(item.place)
         return Part(item.place, layout.cols, layout.rows, _mapping(item), self.name,
-                    param.type if param is not None else None, cells)
+                    param.type if param is not None else None, cells, roomless)
 
     def _inner_empty(self) -> str:
         first = next((p for p in self.fmt.parts if p.place in ("cells", "room numbers")), None)
@@ -239,6 +240,7 @@ class Engine:
         params = self._flags(link)
         tokens: list[list[str | None]] = [[None] * layout.width for _ in range(layout.height)]
         corner_tokens: list[list[str | None]] | None = None  # (rows + 1) x (cols + 1), when the format fills corners
+        rooms_read = None
         cells: list[Value] = [None] * (link.cols * link.rows)
         room: list[int] | None = None
         body = Body(link)
@@ -267,6 +269,7 @@ class Engine:
                     continue
                 body.i += 1
             if item.place == "rooms":
+                rooms_read = (body.i, enc, part)  # read again when cells of a tile in no room turn up
                 room, _ = enc.decode(body, link.cells, part)
                 continue
             if item.place == "cells":
@@ -294,6 +297,9 @@ class Engine:
                     raise body.error(f"{_describe(value)} has no tile in {self.name} (its format sends it nowhere; "
                                      "see docs/language.md, 'puzz.link formats')", at)
         body.done()
+        roomless: frozenset[int] = frozenset()
+        if room is not None and rooms_read is not None:
+            room, roomless = self._without_roomless(link, layout, tokens, room, rooms_read)
         inner = self._inner_empty()
         outer = self._frame_empty() if self.frame else inner
         flat = []
@@ -308,7 +314,8 @@ class Engine:
             for k, x in enumerate(room):
                 r, c = layout.inner(k)
                 full[r * layout.width + c] = x
-            rooms = rooms_text(layout.height, layout.width, full)
+            none = frozenset(layout.inner(k)[0] * layout.width + layout.inner(k)[1] for k in roomless)
+            rooms = rooms_text(layout.height, layout.width, full, none)
         corners = None
         if self.sym.corner_tiles:  # the map of a spec with tiles on corners has the layer, given or empty
             empty = self._corner_empty()
@@ -319,6 +326,27 @@ class Engine:
         text = document(f"{link.pid} {link.size}, from {link.url}", headers,
                         grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars, corners)
         return Decoded(link.pid, text, link, self.spec.path, params)
+
+    def _roomless(self) -> frozenset[str]:
+        """The tiles declared ``no room``."""
+        return frozenset(name for name, tile in self.sym.tiles.items() if tile.no_room)
+
+    def _without_roomless(self, link: PuzzLink, layout: Layout, tokens, room: list[int],
+                          rooms_read) -> tuple[list[int], frozenset[int]]:
+        """The rooms again, the cells of tiles in no room left out of the flood, and those cells: pzprjs's
+        holes join no rooms (its room graph's ``isnodevalid``), where a flood through them joins every
+        room they touch."""
+        roomless = self._roomless()
+        out = frozenset(k for k in range(link.cells)
+                        if (tok := tokens[layout.inner(k)[0]][layout.inner(k)[1]]) is not None
+                        and self.sym.chars.get(tok) in roomless)
+        if not out:
+            return room, out
+        at, enc, part = rooms_read
+        body = Body(link)
+        body.i = at
+        joined = enc.joined(body, part)
+        return flood_rooms(link.rows, link.cols, lambda u, v: u not in out and v not in out and joined(u, v)), out
 
     def _flags(self, link: PuzzLink) -> dict[str, str]:
         declared = {f.flag: f for f in self.fmt.flags}
@@ -367,9 +395,12 @@ class Engine:
             return layout.outside(k)
 
         room_cells: list[list[int]] = []
+        roomless_tiles = self._roomless()
+        roomless = frozenset(k for k in range(layout.cols * layout.rows)
+                             if self.sym.chars.get(str(data.rows[layout.inner(k)[0]][layout.inner(k)[1]])) in roomless_tiles)
         for item in self.fmt.parts:
             enc = self.encodings[item.encoding]
-            part = self._part(item, layout, cells)
+            part = self._part(item, layout, cells, roomless)
             if part.ptype is not None:
                 value = raw.get(item.place) if item.encoding == "piece bank" else values.get(item.place)
                 if value is None:

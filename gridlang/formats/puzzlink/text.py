@@ -16,8 +16,9 @@ def grid_text(rows: int, cols: int, cells: list[str]) -> str:
     return "\n".join(lines)
 
 
-def rooms_text(rows: int, cols: int, room: list[int]) -> str:
-    """The ``rooms:`` block: a letter per room, reused for rooms that do not touch."""
+def rooms_text(rows: int, cols: int, room: list[int], none: frozenset[int] = frozenset()) -> str:
+    """The ``rooms:`` block: a letter per room, reused for rooms that do not touch; ``.`` for the cells of
+    ``none``, which are in no room."""
     count = max(room) + 1
     touching: list[set[int]] = [set() for _ in range(count)]
     for i, a in enumerate(room):
@@ -30,7 +31,7 @@ def rooms_text(rows: int, cols: int, room: list[int]) -> str:
     for a in range(count):
         used = {label[b] for b in touching[a] if b in label}
         label[a] = next((x for x in _LABELS if x not in used), None) or str(a)
-    return "rooms:\n" + grid_text(rows, cols, [label[a] for a in room])
+    return "rooms:\n" + grid_text(rows, cols, ["." if i in none else label[a] for i, a in enumerate(room)])
 
 
 def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None,

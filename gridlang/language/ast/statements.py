@@ -126,6 +126,8 @@ class Tile:
             otherwise (:mod:`gridlang.core.clues` reads the cells).
         parts: the names of a ``numbers`` tile's entries, by position
             (``down, across``); empty when they are not named.
+        no_room: ``no room``: its cells belong to no room of the map's room
+            layer and join none (pzprjs's holes).
         place: ``"cells"``, or ``"corners"`` for a tile ``on corners``: it
             stands on the corners of the cells (the map's ``corners:``
             layer, pzprjs's crosses), and its name is a set of corners.
@@ -144,6 +146,7 @@ class Tile:
     clue: str | None = None
     parts: tuple[str, ...] = ()
     place: str = "cells"
+    no_room: bool = False
 
     def value_of(self, ch: str) -> int | None:
         """The value of a cell of this tile written as ``ch``; None for a number tile's cell that

@@ -207,11 +207,15 @@ class Borders(Encoding):
     name = "borders"
     places = frozenset({"rooms"})
 
-    def decode(self, body, count, part):
+    def joined(self, body, part):
+        """Read the part's borders: ``joined(u, v)`` for side neighbours ``u < v``, no border between them.
+
+        Raises:
+            UrlError: a character of no base-32 digit, or a part that ends early.
+        """
         cols, rows = part.cols, part.rows
         vertical, horizontal = (cols - 1) * rows, cols * (rows - 1)
         first, second = (vertical + 4) // 5, (horizontal + 4) // 5
-        where = [body.i] * (cols * rows)
         chunk = _chunk(body, first + second, _BASE32, "room borders", part)
         right = _bits(chunk[:first])[:vertical]    # wall between (r, c) and (r, c + 1)
         below = _bits(chunk[first:])[:horizontal]  # wall between (r, c) and (r + 1, c)
@@ -222,12 +226,20 @@ class Borders(Encoding):
                 return not below[u]
             return not right[r * (cols - 1) + c]
 
-        return flood_rooms(rows, cols, joined), where
+        return joined
+
+    def decode(self, body, count, part):
+        where = [body.i] * (part.cols * part.rows)
+        return flood_rooms(part.rows, part.cols, self.joined(body, part)), where
 
     def encode(self, values, part):
-        cols, rows = part.cols, part.rows
-        right = [values[r * cols + c] != values[r * cols + c + 1] for r in range(rows) for c in range(cols - 1)]
-        below = [values[r * cols + c] != values[(r + 1) * cols + c] for r in range(rows - 1) for c in range(cols)]
+        cols, rows, out = part.cols, part.rows, part.roomless
+
+        def wall(u: int, v: int) -> bool:
+            return values[u] != values[v] and u not in out and v not in out
+
+        right = [wall(r * cols + c, r * cols + c + 1) for r in range(rows) for c in range(cols - 1)]
+        below = [wall(r * cols + c, (r + 1) * cols + c) for r in range(rows - 1) for c in range(cols)]
         return _pack(right) + _pack(below)
 
 

@@ -69,6 +69,9 @@ class Part:
         ptype: for a parameter, its type (``int``, ``set of int``, ``shapes``).
         cells: the values the format's earlier ``cells`` items gave, row-major
             (the sums outside the grid depend on them).
+        roomless: the cells (row-major) of tiles in no room (``no room``):
+            ``borders`` writes no border beside them, as pzprjs leaves its
+            holes without borders of their own.
     """
 
     place: str
@@ -78,6 +81,7 @@ class Part:
     spec: str = ""
     ptype: str | None = None
     cells: list[Value] | None = None
+    roomless: frozenset[int] = frozenset()
 
 
 class Encoding:

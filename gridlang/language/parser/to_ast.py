@@ -36,7 +36,7 @@ class _Params:
 
 
 def _attr_word(kind: str) -> str:
-    return {"count": "a count", "value": "a value", "linked": "'linked'", "place": "'on corners'"}.get(kind, kind)
+    return {"count": "a count", "value": "a value", "linked": "'linked'", "place": "'on corners'", "no_room": "'no room'"}.get(kind, kind)
 
 
 def _char(tok: Token, path: str) -> str:
@@ -115,7 +115,7 @@ class _ToAst(FormatMixin):
             raise GridSyntaxError(f"tile {tile.name!r} is a number tile: each cell's value is its number",
                                   tile.attr_spans["value"])
         return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, number=True,
-                        span=tile.span, attr_spans=tile.attr_spans, place=tile.place)
+                        span=tile.span, attr_spans=tile.attr_spans, place=tile.place, no_room=tile.no_room)
 
     def _clue_tile(self, meta, c, clue: str):
         parts = next((x for x in c[1:] if isinstance(x, _Parts)), _Parts(()))
@@ -128,7 +128,8 @@ class _ToAst(FormatMixin):
             raise GridSyntaxError(f"tile {tile.name!r} is a clue tile of lists or arrows, which stand in cells only",
                                   tile.attr_spans["place"])
         return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, span=tile.span,
-                        attr_spans=spans, clue=clue, parts=tuple(name for name, _ in parts.names))
+                        attr_spans=spans, clue=clue, parts=tuple(name for name, _ in parts.names),
+                        no_room=tile.no_room)
 
     def tile_numbers(self, meta, c):
         return self._clue_tile(meta, c, "numbers")
@@ -195,6 +196,9 @@ class _ToAst(FormatMixin):
 
     def attr_at_least(self, meta, c):
         return ("count", (">=", self.integer(c[0])), self.sp(meta))
+
+    def attr_no_room(self, meta, c):
+        return ("no_room", True, self.sp(meta))
 
     def attr_on_corners(self, meta, c):
         return ("place", "corners", self.sp(meta))
