@@ -223,3 +223,21 @@ def test_solve_then_hint_on_the_daily_draws_the_first_step(page):
     expect(status).to_contain_text("hint: done", timeout=SOLVED)
     assert cells_of(page, "Answer", "rect.decides") == {(8, 6)}
     assert '"complete": true' in page.locator("#output").text_content()
+
+
+def test_on_a_phone_the_page_is_no_wider_than_the_screen(page):
+    """At 390 x 844 pixels (a phone), before and after a solve of a daily: every control within reach,
+    nothing wider than the screen (the page was 754 pixels wide after a solve)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    width = "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+    assert page.evaluate(width) <= 390
+    choose_spec(page, "horse")
+    textbox(page, "Puzzle").fill(DAILY)
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("status OPTIMAL", timeout=SOLVED)
+    assert page.evaluate(width) <= 390
+    for name in ("Hint", "Explain", "Solve"):
+        box = page.get_by_role("button", name=name, exact=True).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, name
+    box = textbox(page, "Spec").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
