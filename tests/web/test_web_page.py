@@ -241,3 +241,21 @@ def test_on_a_phone_the_page_is_no_wider_than_the_screen(page):
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, name
     box = textbox(page, "Spec").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
+def test_an_error_takes_the_previous_answer_and_its_downloads_away(page):
+    """A solve, then a spec with a typo: the error is shown alone, not above the answer of the puzzle
+    before, and the downloads of that answer are no longer offered."""
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill(NURIKABE)
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("status SOLVED", timeout=SOLVED)
+    assert page.get_by_role("img", name="Answer").locator("svg").count() == 1
+    expect(page.get_by_role("button", name="Download SVG")).to_be_enabled()
+    spec = textbox(page, "Spec")
+    spec.fill(spec.input_value().replace("require", "requre", 1))
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("did you mean 'require'?", timeout=SOLVED)
+    assert page.get_by_role("img", name="Answer").locator("svg").count() == 0
+    for name in ("Download SVG", "Download PNG", "Download JSON"):
+        expect(page.get_by_role("button", name=name)).to_be_disabled()

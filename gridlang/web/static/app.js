@@ -309,6 +309,14 @@ function failed(d) {
   running(false);
   showError(d);
   el.status.textContent = d.status === 499 ? "dropped" : "error";
+  // The answer shown belonged to the inputs before: it goes, and so do its downloads.
+  last = null;
+  el.answer.innerHTML = "";
+  el.output.textContent = "";
+  el.note.textContent = "";
+  el.second.innerHTML = "";
+  el.secondFigure.hidden = true;
+  for (const b of document.querySelectorAll("[data-download]")) b.disabled = true;
 }
 
 async function stop() {
