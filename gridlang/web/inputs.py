@@ -235,6 +235,11 @@ def load_spec(problem: Problem):
     Returns:
         ``(tree, symbols, spec_name)``.
 
+    A bundled spec chosen with a puzz.link URL of another genre gives way to the spec of the URL's
+    genre (as ``gridlang solve --url`` without a spec takes it): the page's list starts at horse, and a
+    Nurikabe URL pasted there is a Nurikabe to solve, not an error; the report's ``spec`` names the
+    spec used.
+
     Raises:
         GridlangError: the spec is wrong (located in ``<spec>``), or the URL names no genre with a spec.
     """
@@ -249,6 +254,8 @@ def load_spec(problem: Problem):
     else:
         if problem.bundled is not None:
             path = spec_path(problem.bundled)
+            if problem.is_url:
+                path = _genre_spec(problem.puzzle.strip()) or path
         else:
             # imported on use, not at start-up
             from gridlang.formats.puzzlink import bundled_spec, parse_url
@@ -258,6 +265,20 @@ def load_spec(problem: Problem):
         tree = parse_file(path)
         name = f"puzzles/{path.name}"
     return tree, check(tree), name
+
+
+def _genre_spec(url: str):
+    """The bundled spec that reads ``url``'s genre, or None (a URL that does not parse, an unknown genre:
+    the chosen spec then reads it, and its error says what is wrong)."""
+    # imported on use, not at start-up
+    from gridlang.core.errors import GridlangError
+    from gridlang.formats.puzzlink import bundled_spec, parse_url
+
+    try:
+        link = parse_url(url)
+        return bundled_spec(link.pid, link)
+    except GridlangError:
+        return None
 
 
 def load(problem: Problem) -> Loaded:

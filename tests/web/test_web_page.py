@@ -259,3 +259,15 @@ def test_an_error_takes_the_previous_answer_and_its_downloads_away(page):
     assert page.get_by_role("img", name="Answer").locator("svg").count() == 0
     for name in ("Download SVG", "Download PNG", "Download JSON"):
         expect(page.get_by_role("button", name=name)).to_be_disabled()
+
+
+def test_a_url_of_another_genre_is_solved_with_its_genre_spec(page):
+    """The list starts at horse; a Nurikabe URL pasted there is solved as a Nurikabe (it was refused:
+    horse.grid declares no puzz.link format), and the list and the spec then show Nurikabe's."""
+    expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value("horse", timeout=10_000)
+    textbox(page, "Puzzle").fill(NURIKABE)
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("status SOLVED", timeout=SOLVED)
+    assert cells_of(page, "Answer", ".mark.shaded") == set(gridlang.solve(url=NURIKABE).decisions["shaded"])
+    expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value("nurikabe")
+    expect(textbox(page, "Spec")).to_have_value(re.compile(r'puzzle "Nurikabe"'), timeout=10_000)

@@ -286,6 +286,12 @@ function inlineSvg(svg) { return svg ? svg.replace(/^<\?xml[^>]*>\s*/, "") : "";
 
 function answered(d) {
   last = d;
+  // A URL of another genre than the chosen bundled spec's is solved with its genre's spec: show that one.
+  const used = (d.json.spec || "").match(/^puzzles\/(.+)\.grid$/);
+  if (used && el.bundled.value && used[1] !== el.bundled.value) {
+    el.bundled.value = used[1];
+    loadBundled(used[1], false);
+  }
   el.status.textContent = d.status_line;
   el.answer.innerHTML = inlineSvg(d.svg);
   el.output.textContent = d.text;
