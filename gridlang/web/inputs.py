@@ -271,7 +271,6 @@ def _genre_spec(url: str):
     """The bundled spec that reads ``url``'s genre, or None (a URL that does not parse, an unknown genre:
     the chosen spec then reads it, and its error says what is wrong)."""
     # imported on use, not at start-up
-    from gridlang.core.errors import GridlangError
     from gridlang.formats.puzzlink import bundled_spec, parse_url
 
     try:

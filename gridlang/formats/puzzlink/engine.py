@@ -10,8 +10,8 @@ format shares:
 * a ``/`` before a part is a separator and skipped, except that a part
   that meets a ``/`` while a bank (``piece bank``, ``size bank``) is still
   to come is absent (pzprjs leaves the cells out so before a bank);
-* a part after the first that has nothing to write (no clue, no hole, no
-  border) is left out of the URL when nothing follows it, as pzprjs's
+* a part after the first that has no value to write (no clue, no hole, no
+  border) is left out of the URL when no such part follows it, as pzprjs's
   encoders leave out optional last parts (given digits, holes written by
   ``encodeEmpty``, given borders).
 
@@ -174,7 +174,7 @@ def _top_cells(room: list[int], cols: int) -> list[int]:
 
 
 def _nothing(values: list, place: str) -> bool:
-    """A part's values say nothing: no value, or a single room (no border)."""
+    """A part's values are empty: no value, or a single room (no border)."""
     if place == "rooms":
         return len(set(values)) == 1
     return all(v is None for v in values)

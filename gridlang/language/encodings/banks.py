@@ -20,7 +20,7 @@ text of a map header (``k: 2``, ``pieces: pentominoes``, ``sizes: 1..4``).
     a trailing ``=`` is dropped; ``//N`` the sizes 1 to N; ``//i`` 1 to 9;
     ``//z`` none; else ``/N/S1/.../SN``, N sizes.
 ``size``
-    reads nothing: the parameter's value comes from the grid's size, by
+    reads no character: the parameter's value comes from the grid's size, by
     the format's table (``(4x4 = 2, 9x9 = 3)``); a size not in the table is
     an error at the URL's size.
 """

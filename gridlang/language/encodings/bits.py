@@ -75,7 +75,7 @@ def _ones(values: list[Value], what: str) -> list[bool]:
     bits = []
     for k, v in enumerate(values):
         if v not in (None, 1):
-            raise Unwritable(f"{v!r} is not a {what} (value 1) or nothing", k)
+            raise Unwritable(f"{v!r} is not a {what} (value 1) or empty", k)
         bits.append(v == 1)
     return bits
 
@@ -98,7 +98,7 @@ class Circles(Encoding):
             n = 0
             for j, v in enumerate(values[k:k + 3]):
                 if v not in (None, 1, 2):
-                    raise Unwritable(f"{v!r} is not a circle (1 or 2) or nothing", k + j)
+                    raise Unwritable(f"{v!r} is not a circle (1 or 2) or empty", k + j)
                 n += (v or 0) * (9, 3, 1)[j]
             out.append(_BASE27[n])
         return "".join(out)

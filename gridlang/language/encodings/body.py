@@ -3,7 +3,7 @@
 Values, one per object an encoding fills (a cell, a room, a clue outside
 the grid):
 
-* ``None``: nothing there (pzprjs's ``qnum = -1``);
+* ``None``: no value there (pzprjs's ``qnum = -1``);
 * a whole number ``0`` or more;
 * :data:`UNKNOWN`, ``"?"``: a clue whose number is not given (pzprjs's ``-2``);
 * :class:`Arrow`: a direction and a number (or ``?``);
@@ -109,7 +109,7 @@ class Body:
         return self.text[self.i:]
 
     def at_end(self) -> bool:
-        """Nothing is left but slashes."""
+        """No character is left but slashes."""
         return not self.text[self.i:].strip("/")
 
     def error(self, message: str, at: int | None = None) -> UrlError:

@@ -1,4 +1,4 @@
-"""The number encodings: one number (or ``?``, or nothing) per object.
+"""The number encodings: one number (or ``?``, or none) per object.
 
 Re-implemented from their description in pzprjs's
 ``src/variety-common/Encode.js`` (robx/pzprjs, MIT licence) and a base-36

@@ -6,7 +6,7 @@ A mapping ``(1 = white, 2 = black)``, ``(? = black)``, ``(empty = frame)``,
 goes to the spec's ``number`` tile (its token is the number), else to the
 tile with ``value digit`` that has a character for it (``'0'-'4'``,
 ``'1'-'9' 'A'-'Z'``); ``?`` goes to the tile whose character is ``?``;
-nothing goes to the tile whose character is ``.``. A tile's token is the
+no value goes to the tile whose character is ``.``. A tile's token is the
 character named by the value when the tile has one (``?``, ``.``, the
 digit), else its first character. Structured values (an arrow, a list, a
 pair) are written as their own tokens.
@@ -37,7 +37,7 @@ class Placement:
         by_value: explicit entries: value (an int, ``"?"`` or None) -> tile.
         number: the tile of numbers without an entry of their own, or None.
         unknown: the tile of ``?``, or None.
-        empty: the tile of nothing, or None.
+        empty: the tile of an empty object, or None.
     """
 
     def __init__(self, mapping: dict, symbols, encoding: str = "", corners: bool = False):

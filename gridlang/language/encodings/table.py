@@ -26,7 +26,7 @@ a parameter's name
     crosses, ``hascross: 2``), or only those inside the grid (``hascross:
     1``: ``(cols - 1) x (rows - 1)`` of them), into the ``corners:`` layer;
 ``separator``
-    nothing: a ``/`` between two parts (``slash``), written always.
+    no value: a ``/`` between two parts (``slash``), written always.
 """
 
 from __future__ import annotations
