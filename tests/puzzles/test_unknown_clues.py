@@ -1,0 +1,34 @@
+"""A clue whose number is not given (pzprjs's '.' in a URL, its qnum -2; '?' on a map), read as pzprjs reads it.
+
+Each case is a small puzz.link URL with a '.' in it, the genre's bundled spec
+(the URL's genre) and the number of answers pzprjs's checker accepts for it,
+worked out by hand from the genre's ``decodePzpr`` and ``checklist``: a '?' is
+still the clue cell it is (a cell of its room, unshaded, a numbered cell) and
+only the rules that read its number are left out. A URL a spec cannot read
+('a number not given (?) has no tile') fails here too.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gridlang import cli
+
+CASES = [
+    # Araf: a block of three holding the 1 and the '?' (checkSmallArea and checkBigArea skip a
+    # block with a '?'; checkEqualArea compares the size with -2); with a 3 for the '?', 3 is no
+    # size strictly between 1 and 3.
+    pytest.param("https://puzz.link/p?araf/3/1/1g.", 1, id="araf-unknown"),
+    pytest.param("https://puzz.link/p?araf/3/1/1g3", 0, id="araf-known"),
+]
+
+
+@pytest.mark.parametrize("url,answers", CASES)
+def test_a_clue_not_given_is_read_as_pzprjs_reads_it(url, answers, capsys):
+    code = cli.main(["solve", "--url", url, "--count", "10", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out.get("status") in {"SOLVED", "INFEASIBLE"}, out.get("message")
+    found = out.get("solutions_found", 0) if out["status"] == "SOLVED" else 0
+    assert (found, out.get("complete", True)) == (answers, True), code
