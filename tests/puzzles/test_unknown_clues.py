@@ -22,6 +22,10 @@ CASES = [
     # size strictly between 1 and 3.
     pytest.param("https://puzz.link/p?araf/3/1/1g.", 1, id="araf-unknown"),
     pytest.param("https://puzz.link/p?araf/3/1/1g3", 0, id="araf-known"),
+    # Choco Banana: on one row every white group is a rectangle, so both cells are shaded, one
+    # block of two; checkNumberSize skips a '?' (qnum <= 0), where a 1 is no block of two.
+    pytest.param("https://puzz.link/p?cbanana/2/1/.g", 1, id="cbanana-unknown"),
+    pytest.param("https://puzz.link/p?cbanana/2/1/1g", 0, id="cbanana-known"),
 ]
 
 
