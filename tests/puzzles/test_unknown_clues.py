@@ -30,6 +30,11 @@ CASES = [
     # (isValidNum), where a 0 leaves nothing shaded (checkShadeCellExist).
     pytest.param("https://puzz.link/p?lookair/2/1/.a", 2, id="lookair-unknown"),
     pytest.param("https://puzz.link/p?lookair/2/1/0a", 0, id="lookair-known"),
+    # Hakoiri-masashi: rooms 1 2 ? | 3 . . ; a '?' is a symbol of no kind (getNum() -2): it is one
+    # of its room's three (checkOverFourMarksInBox, checkAllMarkInBox count isNum()) but neither
+    # checkDifferentNumberInRoom nor checkAroundMarks compares it, so the 3 beside it is no repeat
+    # and the last two cells hold 1 and 2 either way.
+    pytest.param("https://puzz.link/p?hakoiri/6/1/412.3b", 2, id="hakoiri-unknown"),
 ]
 
 
