@@ -35,6 +35,10 @@ CASES = [
     # checkDifferentNumberInRoom nor checkAroundMarks compares it, so the 3 beside it is no repeat
     # and the last two cells hold 1 and 2 either way.
     pytest.param("https://puzz.link/p?hakoiri/6/1/412.3b", 2, id="hakoiri-unknown"),
+    # Nanro: one room of two; a '?' is a numbered cell whose number is its room's (getNanroNum;
+    # setNumOfRoom counts it), so the other cell is empty or a 2, where a given 1 leaves it empty.
+    pytest.param("https://puzz.link/p?nanro/2/1/0.g", 2, id="nanro-unknown"),
+    pytest.param("https://puzz.link/p?nanro/2/1/01g", 1, id="nanro-known"),
 ]
 
 
