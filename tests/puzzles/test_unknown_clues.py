@@ -39,6 +39,11 @@ CASES = [
     # setNumOfRoom counts it), so the other cell is empty or a 2, where a given 1 leaves it empty.
     pytest.param("https://puzz.link/p?nanro/2/1/0.g", 2, id="nanro-unknown"),
     pytest.param("https://puzz.link/p?nanro/2/1/01g", 1, id="nanro-known"),
+    # Sukoro: a '?' in a 2x2 corner is a numbered cell (isNumberObj: it counts for its neighbours
+    # and joins the numbers) whose own count and neighbours checkDir4NumberCount and
+    # checkAdjacentDiffNumber (isValidNum) leave out: alone, beside a 1, beside two 1s, or with a
+    # 2 and a 1 on either side; not with three (the 2s would touch).
+    pytest.param("https://puzz.link/p?sukoro/2/2/.c", 6, id="sukoro-unknown"),
 ]
 
 
