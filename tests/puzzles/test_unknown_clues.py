@@ -44,6 +44,11 @@ CASES = [
     # checkAdjacentDiffNumber (isValidNum) leave out: alone, beside a 1, beside two 1s, or with a
     # 2 and a 1 on either side; not with three (the 2s would touch).
     pytest.param("https://puzz.link/p?sukoro/2/2/.c", 6, id="sukoro-unknown"),
+    # View: beside a '?' (a number that stops the sight, isNumberObj) the other cell is empty or
+    # a 0; checkViewOfNumber and checkAdjacentDiffNumber (isValidNum) leave the '?' out, where a
+    # given 1 would be a 0 beside the 0.
+    pytest.param("https://puzz.link/p?view/2/1/.g", 2, id="view-unknown"),
+    pytest.param("https://puzz.link/p?view/2/1/1g", 1, id="view-known"),
 ]
 
 
