@@ -49,6 +49,11 @@ CASES = [
     # given 1 would be a 0 beside the 0.
     pytest.param("https://puzz.link/p?view/2/1/.g", 2, id="view-unknown"),
     pytest.param("https://puzz.link/p?view/2/1/1g", 1, id="view-known"),
+    # Sukoro-room: one room of two; a '?' is a numbered cell (checkNoMixedRoom fills its room) left
+    # out of checkDifferentNumberInRoom and checkDir4NumberCount, so the other cell is a 1; with a
+    # given 1 the two 1s repeat.
+    pytest.param("https://puzz.link/p?sukororoom/2/1/0.a", 1, id="sukororoom-unknown"),
+    pytest.param("https://puzz.link/p?sukororoom/2/1/01a", 0, id="sukororoom-known"),
 ]
 
 
