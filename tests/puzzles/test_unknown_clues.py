@@ -59,6 +59,11 @@ CASES = [
     # is a 2; a given 1 for the '?' repeats.
     pytest.param("https://puzz.link/p?ripple/3/1/g.1g0", 1, id="ripple-unknown"),
     pytest.param("https://puzz.link/p?ripple/3/1/g11g0", 0, id="ripple-known"),
+    # Cojun: one room, a column of two. A '?' holds no number for checkDifferentNumberInRoom and
+    # checkAdjacentDiffNumber, but checkUpperNumber reads it as -2: below a cell, the cell takes
+    # 1 or 2; above one, no number fits.
+    pytest.param("https://puzz.link/p?cojun/1/2/0g.0", 2, id="cojun-unknown-below"),
+    pytest.param("https://puzz.link/p?cojun/1/2/0.g0", 0, id="cojun-unknown-above"),
 ]
 
 
