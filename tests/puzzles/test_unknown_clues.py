@@ -64,6 +64,10 @@ CASES = [
     # 1 or 2; above one, no number fits.
     pytest.param("https://puzz.link/p?cojun/1/2/0g.0", 2, id="cojun-unknown-below"),
     pytest.param("https://puzz.link/p?cojun/1/2/0.g0", 0, id="cojun-unknown-above"),
+    # Shimaguni: rooms ? ? | . . ; checkShadeCellCount skips a room whose number is -2: the left
+    # island of two or one cell beside an island of two on the right; a 2 keeps the first.
+    pytest.param("https://puzz.link/p?shimaguni/4/1/8.g", 2, id="shimaguni-unknown"),
+    pytest.param("https://puzz.link/p?shimaguni/4/1/82g", 1, id="shimaguni-known"),
 ]
 
 
