@@ -68,6 +68,16 @@ CASES = [
     # island of two or one cell beside an island of two on the right; a 2 keeps the first.
     pytest.param("https://puzz.link/p?shimaguni/4/1/8.g", 2, id="shimaguni-unknown"),
     pytest.param("https://puzz.link/p?shimaguni/4/1/82g", 1, id="shimaguni-known"),
+    # Yajisan-Kazusan (already read so): a '?' with or without an arrow is a clue whose count
+    # checkArrowNumber (isValidNum) leaves out, shaded or not: either cell of two; a 0 pointing
+    # right leaves the right cell unshaded.
+    pytest.param("https://puzz.link/p?yajikazu/2/1/0.a", 2, id="yajikazu-unknown"),
+    pytest.param("https://puzz.link/p?yajikazu/2/1/4.a", 2, id="yajikazu-unknown-arrow"),
+    pytest.param("https://puzz.link/p?yajikazu/2/1/40a", 1, id="yajikazu-known"),
+    # Aqre: one room of two; checkShadeCellCount skips a '?' (n < 0) and Aqre asks for no shaded
+    # cell: none, either or both; a 1 keeps either.
+    pytest.param("https://puzz.link/p?aqre/2/1/0.", 4, id="aqre-unknown"),
+    pytest.param("https://puzz.link/p?aqre/2/1/01", 2, id="aqre-known"),
 ]
 
 
