@@ -78,6 +78,10 @@ CASES = [
     # cell: none, either or both; a 1 keeps either.
     pytest.param("https://puzz.link/p?aqre/2/1/0.", 4, id="aqre-unknown"),
     pytest.param("https://puzz.link/p?aqre/2/1/01", 2, id="aqre-known"),
+    # Chocona: one room of two; checkShadeCellCount skips a '?' (n < 0): either cell or both (one
+    # shaded cell at least, checkShadeCellExist); a 1 keeps either.
+    pytest.param("https://puzz.link/p?chocona/2/1/0.", 3, id="chocona-unknown"),
+    pytest.param("https://puzz.link/p?chocona/2/1/01", 2, id="chocona-known"),
 ]
 
 
