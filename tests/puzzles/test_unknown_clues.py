@@ -82,12 +82,19 @@ CASES = [
     # shaded cell at least, checkShadeCellExist); a 1 keeps either.
     pytest.param("https://puzz.link/p?chocona/2/1/0.", 3, id="chocona-unknown"),
     pytest.param("https://puzz.link/p?chocona/2/1/01", 2, id="chocona-known"),
+    # Tapa (already read so): a clue '?' is one run of any length, or none (getShadedLength gives
+    # [0]; checkCountOfClueCell skips a -2): beside a '?' on a row, one or both of the other two
+    # cells; around a '?' in the middle of 3x3, an arc of 1 to 7 of the 8 cells from any start, or
+    # all 8; a 1 keeps the runs that start beside it.
+    pytest.param("https://puzz.link/p?tapa/3/1/.h", 3, id="tapa-unknown"),
+    pytest.param("https://puzz.link/p?tapa/3/1/1h", 2, id="tapa-known"),
+    pytest.param("https://puzz.link/p?tapa/3/3/j.j", 57, id="tapa-unknown-ring"),
 ]
 
 
 @pytest.mark.parametrize("url,answers", CASES)
 def test_a_clue_not_given_is_read_as_pzprjs_reads_it(url, answers, capsys):
-    code = cli.main(["solve", "--url", url, "--count", "10", "--json"])
+    code = cli.main(["solve", "--url", url, "--count", "100", "--json"])
     out = json.loads(capsys.readouterr().out)
     if answers == 0 and out["status"] == "ERROR":
         # No answer known from the map alone: a rule that fails whatever the decisions.
