@@ -89,6 +89,12 @@ CASES = [
     pytest.param("https://puzz.link/p?tapa/3/1/.h", 3, id="tapa-unknown"),
     pytest.param("https://puzz.link/p?tapa/3/1/1h", 2, id="tapa-known"),
     pytest.param("https://puzz.link/p?tapa/3/3/j.j", 57, id="tapa-unknown-ring"),
+    # Toichika 2: robx/pzprjs's test/script/toichika2.js puzzle (MIT) with its room number 3 written
+    # '.': checkToichikaClue reads only qnum > 0, so that room's number is free: the 3 of the
+    # published answer, or a 2 one cell to its left, the partner of a 2 in place of the 3 across
+    # the row; the 3 keeps the first.
+    pytest.param("https://puzz.link/p?toichika2/5/5/8qjrv8dcj.h1", 2, id="toichika2-unknown"),
+    pytest.param("https://puzz.link/p?toichika2/5/5/8qjrv8dcj3h1", 1, id="toichika2-known"),
 ]
 
 
