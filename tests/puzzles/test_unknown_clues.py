@@ -95,6 +95,11 @@ CASES = [
     # the row; the 3 keeps the first.
     pytest.param("https://puzz.link/p?toichika2/5/5/8qjrv8dcj.h1", 2, id="toichika2-unknown"),
     pytest.param("https://puzz.link/p?toichika2/5/5/8qjrv8dcj3h1", 1, id="toichika2-known"),
+    # Stostone: one room, 2x2; a '?' room holds a stone (checkNoShadeCellInArea spares only n ===
+    # 0) of any size (checkShadeCellCount skips n < 0): a row, falling to the bottom half; a 1
+    # cannot fill it.
+    pytest.param("https://puzz.link/p?stostone/2/2/00.", 2, id="stostone-unknown"),
+    pytest.param("https://puzz.link/p?stostone/2/2/001", 0, id="stostone-known"),
 ]
 
 
