@@ -100,6 +100,11 @@ CASES = [
     # cannot fill it.
     pytest.param("https://puzz.link/p?stostone/2/2/00.", 2, id="stostone-unknown"),
     pytest.param("https://puzz.link/p?stostone/2/2/001", 0, id="stostone-known"),
+    # Heya-Block: one room of three; a '?' room holds a block (checkNoShadeCellInArea spares only
+    # n === 0) of any size (checkShadeCellCount skips n < 0) leaving the unshaded cells
+    # connected: one end, two cells from an end, or all three; a 1 keeps an end.
+    pytest.param("https://puzz.link/p?heyablock/3/1/0.", 5, id="heyablock-unknown"),
+    pytest.param("https://puzz.link/p?heyablock/3/1/01", 2, id="heyablock-known"),
 ]
 
 
