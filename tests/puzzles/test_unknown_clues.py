@@ -105,6 +105,11 @@ CASES = [
     # connected: one end, two cells from an end, or all three; a 1 keeps an end.
     pytest.param("https://puzz.link/p?heyablock/3/1/0.", 5, id="heyablock-unknown"),
     pytest.param("https://puzz.link/p?heyablock/3/1/01", 2, id="heyablock-known"),
+    # Putteria (already read so): a '?' is pzprjs's crossed cell (isEmpty: qnum -2, isNum false),
+    # no number there: one room of two, its 2 in the other cell, where a blank room takes it in
+    # either.
+    pytest.param("https://puzz.link/p?putteria/2/1/0.g", 1, id="putteria-crossed"),
+    pytest.param("https://puzz.link/p?putteria/2/1/0h", 2, id="putteria-blank"),
 ]
 
 
