@@ -71,7 +71,20 @@ class CellSetLowering:
             return [("int", v) for v in self.params[domain.id]]
         if self.is_corners(domain):
             return [("corner", v) for v in self.corner_set(domain)]
-        return [("cell", i) for i in sorted(i for i, v in self.members(domain).items() if v is True)]
+        return [("cell", i) for i in self.fixed_members(domain, "for each")]
+
+    def fixed_members(self, domain: ast.Expr, what: str) -> list[int]:
+        """The cells of a set known from the map, ascending (what ``for each`` and the aggregates run over).
+
+        Raises:
+            SemanticError: a cell of it depends on the decisions (the checker lets only fixed sets
+                through; were one to pass, its cells would otherwise be left out without a word).
+        """
+        members = self.members(domain)
+        if any(v is not True for v in members.values()):
+            raise SemanticError(f"{what} runs over a cell set known from the map; this one depends on the "
+                                "decisions", getattr(domain, "span", None), source=self.spec.source)
+        return sorted(members)
 
     def family(self, domain: ast.Family) -> Iterable:
         """The members of a family: cell indices, or ``(frozenset of cells, label)`` pairs (windows
@@ -420,6 +433,9 @@ class CellSetLowering:
             return {}
         grid = self.grid
         cand = grid.reach(set(inside), (p,))  # only the cells S may connect to p can be members
+        if all(inside[v] is True for v in cand):  # S known from the map: the component is too, no variable
+            self.components[key] = dict.fromkeys(sorted(cand), True)
+            return self.components[key]
         self.component_count += 1
         number = self.component_count
         member: dict[int, CellValue] = {p: root}

@@ -190,7 +190,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if self.is_corners(agg.domain):
             points = [("corner", v) for v in self.corner_set(agg.domain)]
         else:
-            points = [("cell", i) for i in sorted(i for i, v in self.members(agg.domain).items() if v is True)]
+            points = [("cell", i) for i in self.fixed_members(agg.domain, f"{agg.fn}(... for {agg.var.id} in S)")]
         out = []
         for kind, point in points:
             self.bind(agg.var.id, kind, point)
