@@ -177,8 +177,9 @@ def test_the_time_limit_running_out_is_a_sentence_and_exit_3(capsys):
 
 
 def test_an_unknown_bundled_spec_names_the_function_that_lists_them(capsys):
-    assert main(["generate", "nosuch", "--size", "5x5"]) == 1
-    assert capsys.readouterr().err == ("error: no bundled spec is called 'nosuch' "
+    # a name like none of the bundled specs ('nosuch' now reads as a misspelt 'pentatouch')
+    assert main(["generate", "qqqqqq", "--size", "5x5"]) == 1
+    assert capsys.readouterr().err == ("error: no bundled spec is called 'qqqqqq' "
                                        f"({len(gridlang.bundled_specs())} of them: gridlang.bundled_specs() lists them)\n")
 
 
