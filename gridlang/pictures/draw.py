@@ -23,8 +23,9 @@ square of ``cell`` pixels per cell inside a frame, in layers:
    cell); an enumeration's values as labels and paths joining side-adjacent
    cells of one value, and outlines around groups of equal values;
 10. ``corner-clues``: what stands on the corners of the cells (a map's
-    ``corners:`` layer), as pzprjs draws its crosses: a white disc ringed
-    in the ink, its number inside (nothing on a corner without one).
+    ``corners:`` layer), as pzprjs draws its crosses: a number (or ``?``) in
+    a white disc ringed in the ink, any other mark a small black dot (its
+    cross marks); nothing on a corner whose token is ``.``.
 
 What each of these looks like is a :class:`Style`. A puzzle's plug-in may
 declare one (:meth:`gridlang.plugins.Plugin.style`); otherwise the spec's
@@ -104,7 +105,7 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
     style = style or default_style(grid)
     lattices = lattices or {}
     pad = int(round((style.frame or 0) * cell))
-    if any(glyphs.has_figures(ch) for ch in grid.corner_chars):
+    if any(ch != "." for ch in grid.corner_chars):
         pad = max(pad, int(round(_CORNER_CLUE * cell)) + 2)  # room for a clue on the frame's corners
     canvas = Canvas(grid.cols * cell + 2 * pad, grid.rows * cell + 2 * pad, style.background, title)
     outside = style.outside or frozenset()
@@ -184,13 +185,16 @@ _CORNER_CLUE = 0.3
 """The radius of a clue's disc on a corner of the cells, in cells (pzprjs draws Creek's with 0.35 of half a
 cell's side and a smaller number; this one holds a number at the size a cell's clue has in a small cell)."""
 
+_CORNER_MARK = 0.12
+"""The radius of a mark on a corner (a token without a number: pzprjs's cross mark), in cells."""
+
 _CORNER_INK = "#202020"
 """The ring and number of a clue on a corner: the ink of a cell's clue."""
 
 
 def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
     """The clues on the corners of the cells: a white disc ringed in the ink, the number (or ``?``) inside."""
-    found = [(k, ch) for k, ch in enumerate(grid.corner_chars) if glyphs.has_figures(ch)]
+    found = [(k, ch) for k, ch in enumerate(grid.corner_chars) if ch != "."]
     if not found:
         return
     radius = _CORNER_CLUE * cell
@@ -199,6 +203,9 @@ def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
         for k, ch in found:
             r, c = divmod(k, grid.cols + 1)
             x, y = pad + c * cell, pad + r * cell
+            if not glyphs.has_figures(ch):  # a mark: pzprjs's cross mark, a dot on the lattice
+                canvas.ellipse(x, y, _CORNER_MARK * cell, _CORNER_MARK * cell, fill=ink, cls="corner-mark")
+                continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))
             canvas.text(x, y, ch, glyphs.number_size(ch, 1.6 * radius), ink, cls="clue corner-clue")
 

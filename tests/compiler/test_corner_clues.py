@@ -193,3 +193,13 @@ def test_cross_marks_on_the_inner_corners_read_and_write_as_pzprjs(tmp_path):
 def test_number4_cannot_fill_the_inner_corners():
     errors = spec_errors(MARKS.replace("inner corners: cross marks (1 = mark)", "inner corners: number4"))
     assert any("number4 cannot fill inner corners" in message for _, _, message in errors), errors
+
+
+def test_a_mark_on_a_corner_is_drawn_as_a_dot_where_pzprjs_draws_its_cross_mark(tmp_path):
+    spec = tmp_path / "marks.grid"
+    spec.write_text(MARKS)
+    svg = tmp_path / "marks.svg"
+    out = _cli("solve", str(spec), "--url", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--svg", str(svg))
+    assert out.returncode == 0, out.stderr
+    group = svg.read_text().split('class="corner-clues"')[1].split("</g>")[0]
+    assert group.count('class="corner-mark"') == 4 and "corner-clue" not in group
