@@ -43,9 +43,15 @@ def _answer(folder: str, name: str) -> dict:
 
 
 def _runs():
+    """Each instance on each backend its answer file names; the default run proves the first instance of
+    each genre (its folder's first by name), ``-m slow`` the others, so that the default run grows with
+    the genres, not with their instances."""
+    first: dict[str, str] = {}
     for folder, name in _instances():
+        first.setdefault(folder, name)
+        marks = () if first[folder] == name else (pytest.mark.slow,)
         for backend in _answer(folder, name)["backends"]:
-            yield pytest.param(folder, name, backend, id=f"{folder}-{name}-{backend}")
+            yield pytest.param(folder, name, backend, id=f"{folder}-{name}-{backend}", marks=marks)
 
 
 def _urls():
