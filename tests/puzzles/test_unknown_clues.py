@@ -26,6 +26,8 @@ CASES = [
     # block of two; checkNumberSize skips a '?' (qnum <= 0), where a 1 is no block of two.
     pytest.param("https://puzz.link/p?cbanana/2/1/.g", 1, id="cbanana-unknown"),
     pytest.param("https://puzz.link/p?cbanana/2/1/1g", 0, id="cbanana-known"),
+    # ... and a 0 too (its qnum <= 0): read as a size it made every such puzzle infeasible.
+    pytest.param("https://puzz.link/p?cbanana/2/1/0g", 1, id="cbanana-zero"),
     # Look-Air: one shaded square of one cell, either one; checkDir5ShadeCell skips a '?'
     # (isValidNum), where a 0 leaves nothing shaded (checkShadeCellExist).
     pytest.param("https://puzz.link/p?lookair/2/1/.a", 2, id="lookair-unknown"),
