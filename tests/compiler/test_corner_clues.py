@@ -93,6 +93,8 @@ def test_cells_of_a_corner_and_corners_of_a_cell_agree():
      "format puzzlink \"t\":\n    corners: number16\n", (5, 14), "number16 cannot fill corners"),
     (SPEC.replace("count(shaded and cells(v))", "count(clue)"), (5, 61),
      "count(...) takes a cell set; this is a set of lattice corners"),
+    ("tile blank '.'\ndecide line: bool on corner edges\nrequire for each corner v: value(v) == 0\n", (3, 34),
+     "value(...) of a corner reads the clue on it, and the spec puts no tile on the corners"),
 ])
 def test_spec_errors_are_located(spec, where, words):
     errors = spec_errors(spec)
@@ -203,3 +205,9 @@ def test_a_mark_on_a_corner_is_drawn_as_a_dot_where_pzprjs_draws_its_cross_mark(
     assert out.returncode == 0, out.stderr
     group = svg.read_text().split('class="corner-clues"')[1].split("</g>")[0]
     assert group.count('class="corner-mark"') == 4 and "corner-clue" not in group
+
+
+def test_generate_refuses_clues_on_corners_in_a_sentence():
+    out = _cli("generate", str(CREEK), "--size", "4x4", "--seed", "1")
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"error: {CREEK}: its clues stand on the corners of the cells"), out.stderr

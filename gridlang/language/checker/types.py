@@ -258,6 +258,10 @@ class ExpressionTypes(ConstructTypes):
             t = self.type_of(e.operand)
             if t is None:
                 return None
+            if t is Type.CORNERS and isinstance(e, ast.Value) and not self.sym.corner_tiles:
+                self.error("value(...) of a corner reads the clue on it, and the spec puts no tile on the corners "
+                           "of the cells (tile NAME number on corners)", _span(e.operand))
+                return None
             if t is Type.LIST and isinstance(e, ast.Count) or t is Type.CORNERS and isinstance(e, ast.Value):
                 return Type.INT  # a clue list's length; the numbers on a set of corners
             if not t.is_cells:
