@@ -146,21 +146,28 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
         assert name not in modules, name
 
 
-def test_a_cached_spec_loads_the_constructs_it_uses_and_no_other(tmp_path):
-    # Unpickling a node of a construct imports its module, which registers it: the folder is
-    # not scanned (gridlang.constructs.arithmetic, which Tapa does not use, stays out).
-    tapa = str(REPO / "puzzles" / "tapa.grid")
+def _constructs_loaded_the_second_time(argv: list[str], tmp_path) -> tuple[int, list[str]]:
+    """``gridlang ARGV`` run twice in fresh processes sharing one spec cache: the second run's exit code and
+    the construct modules it imported (the first parsed the spec, loading every construct's rules, and kept
+    it in the cache)."""
     probe = (
         "import io, json, sys, contextlib\n"
         "from gridlang.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    code = main(['check', {tapa!r}])\n"
+        f"    code = main({argv!r})\n"
         "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('gridlang.constructs'))]))\n"
     )
     cache, where = tmp_path / "cache", tmp_path / "run"
     where.mkdir()
-    run_probe(probe, cache, where)  # parsed (every construct's rules loaded) and kept in the cache
-    code, modules = run_probe(probe, cache, where)
+    run_probe(probe, cache, where)
+    return run_probe(probe, cache, where)
+
+
+def test_a_cached_spec_loads_the_constructs_it_uses_and_no_other(tmp_path):
+    # Unpickling a node of a construct imports its module, which registers it: the folder is
+    # not scanned (gridlang.constructs.arithmetic, which Tapa does not use, stays out).
+    tapa = str(REPO / "puzzles" / "tapa.grid")
+    code, modules = _constructs_loaded_the_second_time(["check", tapa], tmp_path)
     assert code == 0
     assert "gridlang.constructs.blocks" in modules and "gridlang.constructs.arithmetic" not in modules
 
@@ -171,17 +178,8 @@ def test_a_cached_spec_whose_only_use_of_lines_is_a_decision_on_edges_loads_them
     spec, grid_map = tmp_path / "lines.grid", tmp_path / "m.txt"
     spec.write_text("tile cell '.'\ndecide line: bool on edges\nrequire line is connected\n")
     grid_map.write_text("..\n..\n")
-    probe = (
-        "import io, json, sys, contextlib\n"
-        "from gridlang.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    code = main(['solve', {str(spec)!r}, '--map', {str(grid_map)!r}, '--json'])\n"
-        "print(json.dumps([code, sorted(m for m in sys.modules if m.startswith('gridlang.constructs'))]))\n"
-    )
-    cache, where = tmp_path / "cache", tmp_path / "run"
-    where.mkdir()
-    run_probe(probe, cache, where)  # parsed (every construct's rules loaded) and kept in the cache
-    code, modules = run_probe(probe, cache, where)
+    code, modules = _constructs_loaded_the_second_time(["solve", str(spec), "--map", str(grid_map), "--json"],
+                                                       tmp_path)
     assert code == 0
     assert "gridlang.constructs.edges" in modules
 

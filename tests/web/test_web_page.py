@@ -54,6 +54,19 @@ def choose_spec(page, name: str) -> None:
     expect(textbox(page, "Spec")).to_have_value(re.compile(r"puzzle"), timeout=10_000)
 
 
+def solve_the_daily_with_budget_12(page):
+    """The daily of 2026-01-07 without its budget line, the budget typed in the box, solved to its
+    published score 66; the status element."""
+    choose_spec(page, "horse")
+    rows = "".join(line + "\n" for line in DAILY.splitlines() if not line.startswith("budget"))
+    textbox(page, "Puzzle").fill(rows)
+    textbox(page, "budget").fill("12")
+    page.get_by_role("button", name="Solve", exact=True).click()
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("score 66 (verified)", timeout=SOLVED)
+    return status
+
+
 def test_a_puzzlink_nurikabe_is_solved_and_drawn(page):
     choose_spec(page, "nurikabe")
     textbox(page, "Puzzle").fill(NURIKABE)
@@ -67,13 +80,7 @@ def test_a_puzzlink_nurikabe_is_solved_and_drawn(page):
 
 
 def test_the_daily_with_budget_12_scores_66_and_the_pen_is_drawn(page, tmp_path):
-    choose_spec(page, "horse")
-    rows = "".join(line + "\n" for line in DAILY.splitlines() if not line.startswith("budget"))
-    textbox(page, "Puzzle").fill(rows)
-    textbox(page, "budget").fill("12")
-    page.get_by_role("button", name="Solve", exact=True).click()
-    status = page.get_by_role("status")
-    expect(status).to_contain_text("score 66 (verified)", timeout=SOLVED)
+    status = solve_the_daily_with_budget_12(page)
     expect(status).to_contain_text("status OPTIMAL")
     expect(status).to_contain_text("walls 12/12")
     walls = cells_of(page, "Answer", ".mark.wall")
@@ -212,13 +219,7 @@ def test_forced_cells_and_the_first_hint_are_drawn(page):
 
 def test_solve_then_hint_on_the_daily_draws_the_first_step(page):
     # the horse's one way out (row 9, column 7) is decided first, by "the best score is 66" alone
-    choose_spec(page, "horse")
-    rows = "".join(line + "\n" for line in DAILY.splitlines() if not line.startswith("budget"))
-    textbox(page, "Puzzle").fill(rows)
-    textbox(page, "budget").fill("12")
-    page.get_by_role("button", name="Solve", exact=True).click()
-    status = page.get_by_role("status")
-    expect(status).to_contain_text("score 66 (verified)", timeout=SOLVED)
+    status = solve_the_daily_with_budget_12(page)
     page.get_by_role("button", name="Hint").click()
     expect(status).to_contain_text("hint: done", timeout=SOLVED)
     assert cells_of(page, "Answer", "rect.decides") == {(8, 6)}
