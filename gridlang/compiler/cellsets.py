@@ -19,6 +19,15 @@ Cell sets
     the set a union of whole components of S, connectivity makes it one,
     and ``m(v) -> m(p)`` makes it p's (empty when p is not in S). One such
     region per pair (p, S), shared by every use.
+    A rule that caps it, ``count(component of p in S) OP k`` with OP ``==``,
+    ``<=`` or ``<``, k known before solving and no guard, is compiled before
+    the other rules (:func:`caps_component`), and the region is then made
+    only over the cells of S within k - 1 steps of p (a component of at most
+    k cells lies there), with ``not (m(u) and s(v))`` for each edge (u, v)
+    leaving that ball: the variables number the cells times k, not the cells
+    squared (Nurikabe's islands, one region per clue). Exact while the cap
+    holds, which the rule states; the tools that say why (tagged compiles)
+    drop a rule instance at a time, so they get the region uncapped.
 ``sight from p toward q through S``
     with c1 = q, c2, ... the cells in line beyond p: ``in(c1) = s(c1)``,
     ``in(ck) = in(c(k-1)) & s(ck)`` (a Tseitin chain, one auxiliary variable
@@ -32,7 +41,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from gridlang.compiler.diagnostics import show_set
-from gridlang.compiler.tags import definition
+from gridlang.compiler.tags import TaggedConstraints, definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
 from gridlang.ir.literals import CellValue, neg
@@ -420,6 +429,26 @@ class CellSetLowering:
         raise SemanticError(f"{value!r} is not a value of {decision!r} ({show_set(values)})",
                             getattr(where, "span", None), source=self.spec.source)
 
+    def cap_component(self, f: ast.Compare) -> None:
+        """Note the cap a rule ``count(component of p in S) OP k`` (stated with no guard) puts on p's
+        component in S: at most k cells for ``==`` and ``<=``, k - 1 for ``<``, with k known before
+        solving; :meth:`component` makes the region only within that many steps of p (the module
+        docstring). Nothing is noted for a component already made, or for any other comparison."""
+        capped = _capped(f)
+        if capped is None:
+            return
+        component, other, op = capped
+        p = self.cell_of(component.cell)
+        if p is None or construct_of(component.within) is not None:
+            return
+        k = self.constant(other)
+        if k is None:
+            return
+        key = (p, tuple(sorted(self.members(component.within).items())))
+        if key not in self.components:
+            most = k - 1 if op == "<" else k
+            self.component_caps[key] = min(most, self.component_caps.get(key, most))
+
     @definition
     def component(self, p: int, within: ast.Expr, span: Span | None) -> dict[int, CellValue]:
         """The members of ``component of p in S``: see the module docstring."""
@@ -436,6 +465,9 @@ class CellSetLowering:
         if all(inside[v] is True for v in cand):  # S known from the map: the component is too, no variable
             self.components[key] = dict.fromkeys(sorted(cand), True)
             return self.components[key]
+        cap = self.component_caps.get(key)
+        if cap is not None and not isinstance(self.constraints, TaggedConstraints):
+            cand = set(grid.distances(cand, p, limit=max(cap - 1, 0)))
         self.component_count += 1
         number = self.component_count
         member: dict[int, CellValue] = {p: root}
@@ -449,11 +481,42 @@ class CellSetLowering:
         for u in sorted(cand):
             mu = member[u]
             for v in grid.neighbours[u]:
-                if v not in cand or v == p:
+                if v == p or v not in inside:
                     continue
-                self.clause([neg(mu), neg(inside[v]), member[v]], span)
+                # inside the ball: u's neighbour in S is a member; leaving it: u has none
+                self.clause([neg(mu), neg(inside[v])] + ([member[v]] if v in cand else []), span)
         lits = tuple((i, self.lit(member[i])) for i in sorted(member))
         self.constraints.append(Connected(lits, (p,) if root is True else (), None, f"component of {grid.cell(p)}",
                                           span))
         self.components[key] = member
         return member
+
+
+_FLIPPED = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
+
+
+def _capped(f: ast.Compare) -> tuple[ast.Component, ast.Expr, str] | None:
+    """``(component, the other side, op)`` when ``f`` is ``count(component of p in S) OP k`` (either
+    way round) with OP ``==``, ``<=`` or ``<`` as the count stands on the left, else None."""
+    for side, other, op in ((f.left, f.right, f.op), (f.right, f.left, _FLIPPED[f.op])):
+        if op in ("==", "<=", "<") and isinstance(side, ast.Count) and isinstance(side.operand, ast.Component):
+            return side.operand, other, op
+    return None
+
+
+def caps_component(rule) -> bool:
+    """Whether a rule statement caps a component (:meth:`CellSetLowering.cap_component`): its body,
+    through ``for each``, ``require`` and the right side of ``implies``, is such a comparison, or an
+    ``and`` holding one. The compiler states these rules first, so that the regions they cap are made
+    capped whatever rule uses them first."""
+    while True:
+        if isinstance(rule, ast.ForEach):
+            rule = rule.body
+        elif isinstance(rule, ast.Holds):
+            rule = rule.formula
+        elif isinstance(rule, ast.Implies):
+            rule = rule.right
+        elif isinstance(rule, ast.And):
+            return any(caps_component(g) for g in rule.operands)
+        else:
+            return isinstance(rule, ast.Compare) and _capped(rule) is not None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gridlang.compiler.cellsets import caps_component
 from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
@@ -79,6 +80,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         self.domain_values: dict[str, tuple] = {}
         self.components: dict[tuple, dict[int, CellValue]] = {}
         self.component_count = 0
+        self.component_caps: dict[tuple, int] = {}  # component key -> most cells a rule allows it
         self.reified: dict[tuple, int] = {}
         # `D[p] = D[q]` rules stated value by value: (D, {p, q}, guard, same) once each.
         self.stated_same: set[tuple] = set()
@@ -156,7 +158,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
                 self.statement = st
                 self.decide(st)
                 self.check_size()
-        for st in self.spec.statements:
+        for st in _rule_order(self.spec.statements):
             self.statement = st
             if isinstance(st, ast.Region):
                 self.region(st)
@@ -472,6 +474,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
     def compare(self, st: ast.Compare) -> None:
         if self.construct_rule(st, ()):
             return
+        self.cap_component(st)
         self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)
@@ -537,3 +540,16 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
             self.constraints.append(Clause((-y,) + tuple(lits)))
         self.aux_cache[key] = y
         return y
+
+
+def _rule_order(statements) -> list:
+    """The statements in the order they are compiled: as written, except that a rule capping a
+    component (:func:`~gridlang.compiler.cellsets.caps_component`) moves ahead of the rules before
+    it, never ahead of a ``region`` statement (whose regions it may read). The rules are a
+    conjunction, so the order changes no answer; it lets the capped regions be made small."""
+    order, regions = [], 0
+    for k, st in enumerate(statements):
+        regions += isinstance(st, ast.Region)
+        rank = 0 if isinstance(st, ast.Region) else 1 if caps_component(st) else 2
+        order.append((regions, rank, k, st))
+    return [st for *_, st in sorted(order, key=lambda t: t[:3])]

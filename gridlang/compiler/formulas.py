@@ -385,6 +385,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 return
         if isinstance(f, ast.Compare) and self.construct_rule(f, guard):
             return
+        if isinstance(f, ast.Compare) and not guard:
+            self.cap_component(f)
         equivalence = f.operand if isinstance(f, ast.Not) else f
         if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,
                                                                                              self.sym):
