@@ -26,6 +26,8 @@ Routes:
 ``POST /api/export?format=F``              the model as LP, MPS, WCNF or a gringo ``.lp`` file
 ``POST /api/screenshot``                   a screenshot's map (the picture's bytes as the body)
 ``POST /api/tools/NAME``                   forced cells, an explanation, hints, where gridlang has them
+``POST /api/board``                        the puzzle drawn before any solve, its geometry and puzz.link URL
+``POST /api/check``                        a player's answer (``"answer"``) judged by the spec's rules
 =========================================  ==================================================
 
 Errors are JSON, ``{"error": TEXT, "errors": [...]}`` with the command
@@ -45,7 +47,14 @@ from typing import Any, Callable
 
 from gridlang.core.errors import GridlangError
 from gridlang.web import tasks
-from gridlang.web.inputs import MAX_BODY_BYTES, MAX_PICTURE_BYTES, RequestError, error_record, read_problem
+from gridlang.web.inputs import (
+    MAX_BODY_BYTES,
+    MAX_PICTURE_BYTES,
+    RequestError,
+    error_record,
+    read_answer,
+    read_problem,
+)
 from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
@@ -130,6 +139,8 @@ def create_app(settings: Settings | None = None, allowed_hosts: list[str] | None
         Route("/api/export", api.export, methods=["POST"]),
         Route("/api/screenshot", api.screenshot, methods=["POST"]),
         Route("/api/tools/{name}", api.tool, methods=["POST"]),
+        Route("/api/board", api.board, methods=["POST"]),
+        Route("/api/check", api.check, methods=["POST"]),
     ]
     middleware = [Middleware(_Guard, allowed_hosts=allowed_hosts)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
@@ -439,6 +450,27 @@ class _Api:
         problem = read_problem(await read_json(request), self.settings.time_limit)
         job = self._submit(tasks.tool, (name, problem), problem.time_limit)
         answer = await self._answer(request, job)
+        return Response(status_code=499) if answer is None else _json(answer)
+
+    @_guarded
+    async def board(self, request):
+        """``POST /api/board``: the puzzle drawn without an answer, as ``{"svg", "rows", "cols", ...}``."""
+        return await self._run(request, tasks.board, read_problem(await read_json(request), self.settings.time_limit))
+
+    @_guarded
+    async def check(self, request):
+        """``POST /api/check``: the solve request with ``"answer"`` (decisions as ``solve --json`` lists
+        them), judged by the spec's rules: ``{"ok", "empty", "violations", "text"}``."""
+        body = await read_json(request)
+        answer = read_answer(body.pop("answer", None) if isinstance(body, dict) else None)
+        problem = read_problem(body, self.settings.time_limit)
+        return await self._run(request, tasks.check, problem, answer)
+
+    async def _run(self, request, task, problem, *args):
+        """A task's JSON answer, run in a worker under the request's time limit (499 when the client went)."""
+        from starlette.responses import Response
+
+        answer = await self._answer(request, self._submit(task, (problem, *args), problem.time_limit))
         return Response(status_code=499) if answer is None else _json(answer)
 
 

@@ -204,6 +204,28 @@ def read_params(params: object) -> dict[str, str]:
     return {k: v for k, v in out.items() if v != ""}
 
 
+def read_answer(answer: object) -> dict[str, list]:
+    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``.
+
+    Raises:
+        RequestError: 400, not of that shape (the values: true, false, a whole number or text).
+    """
+    shape = '"answer" must hold each decision\'s entries as [[row, column], value], such as {"shaded": [[[0, 1], true]]}'
+    if not isinstance(answer, dict):
+        raise RequestError(400, shape)
+    out = {}
+    for name, pairs in answer.items():
+        if not isinstance(pairs, list):
+            raise RequestError(400, shape)
+        for pair in pairs:
+            ok = isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list) and len(pair[0]) == 2
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair[0]) \
+                    or not isinstance(pair[1], (bool, int, str)):
+                raise RequestError(400, f"decision {_short(name)}: {shape}")
+        out[str(name)] = pairs
+    return out
+
+
 def _short(value: object) -> str:
     """A value shown in a message, cut to 40 characters."""
     text = repr(value)
@@ -220,6 +242,7 @@ class Loaded:
         data: the map.
         spec_name: the spec as ``"spec"`` names it: ``puzzles/NAME.grid`` for a bundled one, else ``<spec>``.
         map_name: the map as ``"map"`` names it: the URL, or ``<map>``.
+        text: the map's text: the puzzle sent, or the text map a URL decodes to.
     """
 
     tree: object
@@ -227,6 +250,7 @@ class Loaded:
     data: object
     spec_name: str
     map_name: str
+    text: str = ""
 
 
 def load_spec(problem: Problem):
@@ -293,13 +317,15 @@ def load(problem: Problem) -> Loaded:
     tree, symbols, spec_name = load_spec(problem)
     puzzle = tree.puzzle.name if tree.puzzle else None
     if not problem.is_url:
-        return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME)
+        return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME,
+                      problem.puzzle)
     # imported on use, not at start-up
     from gridlang.formats.puzzlink import decode
 
     url = problem.puzzle.strip()
     decoded = decode(url, tree)  # the spec's format reads it, or the error names the bundled spec that does
-    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.pid} from the URL>", puzzle), spec_name, url)
+    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.pid} from the URL>", puzzle), spec_name, url,
+                  decoded.text)
 
 
 def spec_info(tree, symbols) -> dict:
