@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gridlang.core.deadline import Deadline
-from gridlang.core.errors import GridlangError, ParamError
+from gridlang.core.errors import GridlangError, MapError, MultipleErrors, ParamError
 from gridlang.core.grid import cell_names
-from gridlang.formats.maps import MapData
+from gridlang.formats.maps import MapData, build_grid
 from gridlang.interpreter import evaluate
 from gridlang.ir.model import Clause, Model
 from gridlang.solving.pipeline import load_checked
@@ -61,6 +61,9 @@ class Board:
         url: the puzzle as a puzz.link URL, or None.
         url_error: why there is no URL (the spec declares no format, or the
             format cannot write this map), or None.
+        problem: why the puzzle cannot be solved or played yet (a tile's count
+            not met, a parameter without a value), the located message; the
+            board is then its map alone, with no decision. None when it reads.
     """
 
     svg: str
@@ -74,6 +77,7 @@ class Board:
     lattice: list[str] = field(default_factory=list)
     url: str | None = None
     url_error: str | None = None
+    problem: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: every attribute by its name."""
@@ -89,6 +93,7 @@ class Board:
             "lattice": self.lattice,
             "url": self.url,
             "url_error": self.url_error,
+            "problem": self.problem,
         }
 
 
@@ -111,17 +116,32 @@ def board(
     Returns:
         The :class:`Board`.
 
+    A map that does not read yet as a puzzle (a tile's count not met, a
+    parameter without a value) is drawn as its map alone, with ``problem``
+    saying why: a setter clicks its board to finish it.
+
     Raises:
-        GridlangError: a bad map or parameter, located.
+        GridlangError: a character that is no tile of the spec, or another
+            problem of the spec and map, located.
         BuildTimeout: the deadline passed while compiling.
     """
     # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
-    model, _ = load_checked(spec.ast, spec.symbols, data, dict(params or {}), deadline)
+    problem = None
+    try:
+        model, _ = load_checked(
+            spec.ast, spec.symbols, data, dict(params or {}), deadline
+        )
+    except (MapError, ParamError, MultipleErrors) as e:
+        model, problem = _unfinished(spec, data), e.render()
     canvas = picture(model, None, cell)
     grid = model.grid
-    url, url_error = _url(spec, data, params)
+    url, url_error = (
+        _url(spec, data, params)
+        if problem is None
+        else (None, "the puzzle does not read yet")
+    )
     return Board(
         canvas.to_svg(),
         grid.rows,
@@ -134,6 +154,33 @@ def board(
         [d.name for d in model.decisions if d.kind != "cells"],
         url,
         url_error,
+        problem,
+    )
+
+
+def _unfinished(spec: Spec, data: MapData) -> Model:
+    """A model of a map being set that does not read yet (a tile's count not met, as a horse not placed,
+    or a parameter without a value), to draw: its grid with no count checked, no variable, no rule.
+
+    Raises:
+        GridlangError: a character that is no tile of the spec, located.
+    """
+    grid = build_grid(spec.symbols, data, counts=False)
+    defaults = {
+        name: p.default
+        for name, p in spec.symbols.params.items()
+        if p.default is not None
+    }
+    name = spec.ast.puzzle.name if spec.ast.puzzle else ""
+    return Model(
+        name,
+        grid,
+        (),
+        (),
+        None,
+        params=defaults,
+        info={"map": data.path or ""},
+        source=(spec.ast, spec.symbols),
     )
 
 

@@ -342,7 +342,10 @@ def board(ctx, problem: Problem) -> dict[str, Any]:
     loaded = load(problem)
     spec = Spec(loaded.spec_name, loaded.tree, loaded.symbols)
     drawn = draw_board(spec, loaded.data, problem.params, CELL, deadline)
-    return {**drawn.to_json(), "spec": loaded.spec_name, "map": loaded.text}
+    out = drawn.to_json()
+    if out["problem"]:
+        out["problem"] = _relative(out["problem"], loaded)
+    return {**out, "spec": loaded.spec_name, "map": loaded.text}
 
 
 def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:

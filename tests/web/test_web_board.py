@@ -1,0 +1,285 @@
+"""The page's board in a real Chromium (Playwright) against a real server, driven by clicks and keys:
+the puzzle drawn before any solve, set by clicking and typing with live uniqueness, played and
+checked, the hint's steps walked, and links that round-trip."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip(
+    "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
+)
+
+from playwright.sync_api import expect
+
+import gridlang
+
+NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+NURIKABE_CLUES = {(0, 1): "5", (1, 2): "2", (3, 2): "1", (4, 3): "3"}
+STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
+SUDOKU = "box_rows: 2\nbox_cols: 2\n.1..\n...2\n3...\n..3.\n"
+SUDOKU_ANSWER = [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]
+SUDOKU_GIVENS = {(0, 1), (1, 3), (2, 0), (3, 2)}
+LIVE = 30_000
+"""Milliseconds the live check may take after an edit (about a second at rest; the machine may be busy)."""
+
+
+def textbox(page, name: str):
+    return page.get_by_role("textbox", name=name, exact=True)
+
+
+PUZZLES = {"nurikabe": "Nurikabe", "sudoku": "Sudoku", "starbattle": "Star Battle"}
+
+
+def choose_spec(page, name: str) -> None:
+    page.get_by_role("combobox", name="Bundled spec").select_option(name)
+    expect(textbox(page, "Spec")).to_have_value(
+        re.compile(rf'puzzle "{PUZZLES[name]}"'), timeout=10_000
+    )
+
+
+def cell(page, row: int, col: int):
+    """The button over the board's cell in row ``row``, column ``col`` (from 1)."""
+    return page.get_by_role("group", name="Board cells").get_by_role(
+        "button", name=re.compile(rf"^row {row}, column {col}: ")
+    )
+
+
+def board_tiles(page) -> int:
+    """The number of cells the board's picture draws."""
+    return page.get_by_role("img", name="Board").locator("svg .tiles rect").count()
+
+
+def new_grid(page, rows: int, cols: int) -> None:
+    page.get_by_role("spinbutton", name="Rows").fill(str(rows))
+    page.get_by_role("spinbutton", name="Columns").fill(str(cols))
+    page.get_by_role("button", name="New grid").click()
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(rows * cols)
+
+
+def test_the_board_is_drawn_before_any_solve_as_svg_draws_it(page):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill(NURIKABE)
+    board = page.get_by_role("img", name="Board")
+    expect(board.locator("svg .tiles rect")).to_have_count(25)
+    svg = board.locator("svg").first
+    # the same picture as --svg draws for the map, no answer on it: its clues, no shaded cell
+    assert svg.locator(".glyphs text").all_text_contents() == ["5", "2", "1", "3"]
+    assert svg.locator(".mark").count() == 0
+    expect(page.get_by_role("status")).to_have_text("")
+
+
+def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_its_url(
+    page,
+):
+    choose_spec(page, "nurikabe")
+    new_grid(page, 5, 5)
+    live = page.locator("#live")
+    clues = list(NURIKABE_CLUES.items())
+    for (r, c), number in clues[:-1]:
+        cell(
+            page, r + 1, c + 1
+        ).click()  # a click cycles blank -> clue 1; digits typed make the number
+        page.keyboard.type(number)
+    expect(live).to_have_text(
+        "no answer", timeout=LIVE
+    )  # 5 + 2 + 1 unshaded cells cannot be placed
+    (r, c), number = clues[-1]
+    cell(page, r + 1, c + 1).click()
+    page.keyboard.type(number)
+    expect(live).to_have_text("unique", timeout=LIVE)
+    expect(textbox(page, "Puzzle")).to_have_value(".5...\n..2..\n.....\n..1..\n...3.\n")
+    page.get_by_role("button", name="Export URL").click()
+    url = page.get_by_role("textbox", name="puzz.link URL")
+    expect(url).to_have_value(NURIKABE)
+    # the URL read back is the same puzzle, with the same unique answer
+    back = gridlang.solve(url=url.input_value(), unique=True)
+    typed = gridlang.solve(
+        gridlang.bundled("nurikabe"), map=".5...\n..2..\n.....\n..1..\n...3.\n"
+    )
+    assert back.unique is True and back.decisions == typed.decisions
+
+
+def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
+    choose_spec(page, "nurikabe")
+    new_grid(page, 2, 2)
+    cell(page, 1, 1).click()
+    page.keyboard.type("2")
+    expect(page.locator("#live")).to_have_text(
+        "more than one answer: 2 cells differ (outlined)", timeout=LIVE
+    )
+    differ = page.locator("#board svg.overlay rect.differ")
+    expect(differ).to_have_count(2)
+    # the shaded cell every answer shares is drawn as forced
+    expect(page.locator("#board svg.overlay rect.forced")).to_have_count(1)
+    page.keyboard.press("Backspace")  # the clue goes: a board of blanks has no answer
+    expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
+    expect(differ).to_have_count(0)
+
+
+def test_a_number_of_two_figures_is_typed_and_the_board_is_reached_by_keys(page):
+    choose_spec(page, "nurikabe")
+    new_grid(page, 4, 4)
+    cell(page, 1, 1).click()
+    page.keyboard.type("12")
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "12 . . .\n. . . .\n. . . .\n. . . .\n"
+    )
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.type("5")
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "12 . . .\n. 5 . .\n. . . .\n. . . .\n"
+    )
+    page.keyboard.press("Backspace")
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "12 . . .\n. . . .\n. . . .\n. . . .\n"
+    )
+    expect(cell(page, 1, 1)).to_have_accessible_name("row 1, column 1: clue 12")
+
+
+def test_editing_a_star_battle_keeps_its_rooms(page):
+    """The rooms: layer under the grid is a layer, not cells: clicking a cell edits the grid above it."""
+    choose_spec(page, "starbattle")
+    textbox(page, "Puzzle").fill(STARBATTLE)
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(36)
+    assert (
+        page.get_by_role("group", name="Board cells").get_by_role("button").count()
+        == 36
+    )
+    cell(page, 1, 1).click()
+    text = textbox(page, "Puzzle").input_value()
+    assert text.splitlines()[1:] == [
+        "stars: 1",
+        *["......"] * 6,
+        "rooms:",
+        "aaabbb",
+        "abbbaa",
+        "accdda",
+        "bbccda",
+        "bdddda",
+        "baaaaa",
+    ]
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("status")).to_contain_text("status SOLVED", timeout=LIVE)
+
+
+def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(page):
+    choose_spec(page, "sudoku")
+    textbox(page, "Puzzle").fill(SUDOKU)
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(16)
+    page.get_by_role("radio", name="Play").check()
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: given 1")
+    first = True
+    for r, row in enumerate(SUDOKU_ANSWER):
+        for c, digit in enumerate(row):
+            if (r, c) in SUDOKU_GIVENS:
+                continue
+            cell(page, r + 1, c + 1).click()
+            page.keyboard.type(
+                "4" if first else str(digit)
+            )  # the first digit wrong, put right after Check
+            first = False
+    page.get_by_role("button", name="Check").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("not right: 3 rules are broken", timeout=LIVE)
+    expect(verdict).to_contain_text("line 23: for each row r: all different digit in r")
+    cell(page, 1, 1).click()
+    page.keyboard.type("2")
+    page.get_by_role("button", name="Check").click()
+    expect(verdict).to_have_text("right: every rule of the puzzle holds", timeout=LIVE)
+    assert page.locator("#board svg.overlay .value").count() == 12
+    expect(page.get_by_role("img", name="Answer").locator("svg")).to_have_count(
+        0
+    )  # no solver answer shown
+
+
+def test_a_player_shades_a_nurikabe_with_undo_and_redo(page):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill("2.\n..\n")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(4)
+    page.get_by_role("radio", name="Play").check()
+    cell(page, 2, 2).click()
+    cell(page, 1, 2).click()
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
+    page.get_by_role("button", name="Check").click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_have_text("right: every rule of the puzzle holds", timeout=LIVE)
+    page.get_by_role("button", name="Undo").click()
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, empty")
+    page.get_by_role("button", name="Check").click()
+    expect(verdict).to_contain_text("not right: 2 rules are broken", timeout=LIVE)
+    expect(verdict).to_contain_text("line 22: ")
+    expect(page.locator("#board svg.overlay rect.broken")).to_have_count(
+        1
+    )  # the clue whose island is wrong
+    page.get_by_role("button", name="Redo").click()
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
+    cell(page, 1, 2).click()  # a second click: a dot (not shaded)
+    expect(cell(page, 1, 2)).to_have_accessible_name(
+        "row 1, column 2: blank, not shaded"
+    )
+    assert page.locator("#board svg.overlay .mark").count() == 1
+    assert page.locator("#board svg.overlay .dot").count() == 1
+
+
+def test_the_hint_stepper_walks_a_nurikabe_to_its_end(page):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill(NURIKABE)
+    page.get_by_role("button", name="Hint").click()
+    count = page.locator("#step-count")
+    expect(count).to_have_text("Step 1 of 9", timeout=LIVE)
+    text = page.locator("#step-text")
+    expect(text).to_contain_text("step 1 (1 rule, 0 known): row 3, column 3 is shaded")
+    expect(text).to_contain_text("puzzles/nurikabe.grid:22:9")
+    answer = page.get_by_role("img", name="Answer")
+    assert answer.locator("svg rect.decides").count() == 4
+    expect(page.get_by_role("button", name="Previous step")).to_be_disabled()
+    for k in range(2, 10):
+        page.get_by_role("button", name="Next step").click()
+        expect(count).to_have_text(f"Step {k} of 9")
+        expect(text).to_contain_text(f"step {k} (")
+    expect(page.get_by_role("button", name="Next step")).to_be_disabled()
+    page.get_by_role("button", name="Previous step").click()
+    expect(count).to_have_text("Step 8 of 9")
+    assert "{" not in page.locator("#output").text_content()  # words, not JSON
+    expect(page.locator("#output")).to_contain_text("solved in 9 steps")
+
+
+def test_the_share_link_restores_the_puzzle_the_mode_and_the_answer(
+    page, browser, server
+):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill("2.\n..\n")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(4)
+    page.get_by_role("radio", name="Play").check()
+    cell(page, 2, 2).click()
+    cell(page, 1, 2).click()
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
+    link = page.get_by_role("link", name="Share link").get_attribute("href")
+    other = browser.new_context().new_page()
+    try:
+        other.goto(server.url + link)
+        expect(other.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+        expect(other.get_by_role("radio", name="Play")).to_be_checked()
+        expect(cell(other, 2, 2)).to_have_accessible_name(
+            "row 2, column 2: blank, shaded", timeout=10_000
+        )
+        other.get_by_role("button", name="Check").click()
+        expect(other.locator("#verdict")).to_have_text(
+            "right: every rule of the puzzle holds", timeout=LIVE
+        )
+    finally:
+        other.context.close()
