@@ -283,3 +283,59 @@ def test_the_share_link_restores_the_puzzle_the_mode_and_the_answer(
         )
     finally:
         other.context.close()
+
+
+def test_explain_says_in_sentences_which_rules_cannot_hold_together(page):
+    choose_spec(page, "nurikabe")
+    textbox(page, "Puzzle").fill("2.\n.2\n")
+    page.get_by_role("button", name="Explain").click()
+    output = page.locator("#output")
+    expect(output).to_contain_text(
+        "explanation: these 2 rule instances cannot hold together", timeout=LIVE
+    )
+    expect(output).to_contain_text(
+        "puzzles/nurikabe.grid:23:9: for each c in clue: count(clue and component of c in not shaded) == 1"
+    )
+    assert (
+        "/site-packages/" not in output.text_content()
+        and "{" not in output.text_content()
+    )
+    textbox(page, "Puzzle").fill("2.\n..\n")
+    page.get_by_role("button", name="Explain").click()
+    expect(output).to_have_text(
+        "nothing to explain: the puzzle is not proved infeasible", timeout=LIVE
+    )
+
+
+def test_on_a_phone_the_board_fits_and_is_played_by_taps(browser, server):
+    """At 390 x 844 pixels, with touch: the board and its controls within the screen, a cell tapped."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/")
+        expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+        choose_spec(page, "nurikabe")
+        textbox(page, "Puzzle").fill(NURIKABE)
+        expect(
+            page.get_by_role("img", name="Board").locator("svg .tiles rect")
+        ).to_have_count(25)
+        page.get_by_role("radio", name="Play").check()
+        cell(page, 3, 3).tap()
+        expect(cell(page, 3, 3)).to_have_accessible_name(
+            "row 3, column 3: blank, shaded"
+        )
+        width = (
+            "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        )
+        assert page.evaluate(width) <= 390
+        for name in ("Check", "Undo", "Export URL"):
+            box = page.get_by_role("button", name=name, exact=True).bounding_box()
+            assert (
+                box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+            ), name
+        box = page.get_by_role("img", name="Board").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    finally:
+        context.close()

@@ -69,6 +69,11 @@ function parseMap(text) {
   return { header, rows, spaced, tail };
 }
 
+// The map the board shows: the Puzzle box's, or the text map its URL decodes to.
+function boardMap() {
+  return parseMap(el.puzzle.value) || (board && board.map ? parseMap(board.map) : null);
+}
+
 function writeMap(map) {
   const spaced = map.spaced || map.rows.some((r) => r.some((c) => c.length > 1));
   const rows = map.rows.map((r) => r.join(spaced ? " " : ""));
@@ -173,7 +178,7 @@ function renderButtons() {
   const b = board;
   bel.frame.style.aspectRatio = `${b.width} / ${b.height}`;
   bel.frame.style.width = `${Math.round(Math.max(b.width * 1.5, 240))}px`;  // cells large enough to tap
-  const map = parseMap(el.puzzle.value);
+  const map = boardMap();
   const keep = bel.cells.children.length === b.rows * b.cols;  // the same cells: kept, and so is the focus
   if (!keep) bel.cells.innerHTML = "";
   for (let r = 0; r < b.rows; r++) {
@@ -219,7 +224,7 @@ function cellLabel(map, r, c) {
 }
 
 function relabel() {
-  const map = parseMap(el.puzzle.value);
+  const map = boardMap();
   for (const button of bel.cells.children) {
     button.setAttribute("aria-label", cellLabel(map, +button.dataset.r, +button.dataset.c));
   }
