@@ -170,6 +170,34 @@ def test_editing_a_star_battle_keeps_its_rooms(page):
     expect(page.get_by_role("status")).to_contain_text("status SOLVED", timeout=LIVE)
 
 
+def test_a_star_battle_is_set_with_its_rooms_typed_on_the_board(page):
+    """A new grid of a map with rooms keeps a rooms: layer; its labels are typed cell by cell (Layer:
+    rooms), and the puzzle is unique once the rooms are those of pzprjs's test puzzle."""
+    choose_spec(page, "starbattle")
+    textbox(page, "Puzzle").fill(STARBATTLE)
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(36)
+    new_grid(page, 6, 6)
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "stars: 1\n" + "......\n" * 6 + "rooms:\n" + "aaaaaa\n" * 6
+    )
+    page.get_by_role("combobox", name="Layer").select_option("rooms")
+    rooms = ["aaabbb", "abbbaa", "accdda", "bbccda", "bdddda", "baaaaa"]
+    for r, row in enumerate(rooms):
+        for c, label in enumerate(row):
+            if label != "a":
+                cell(page, r + 1, c + 1).focus()
+                page.keyboard.press(label)
+    expect(cell(page, 6, 1)).to_have_accessible_name("row 6, column 1: room b")
+    expect(page.locator("#live")).to_have_text("unique", timeout=LIVE)
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "stars: 1\n" + "......\n" * 6 + "rooms:\n" + "\n".join(rooms) + "\n"
+    )
+    page.get_by_role("button", name="Export URL").click()
+    expect(page.get_by_role("textbox", name="puzz.link URL")).to_have_value(STARBATTLE)
+
+
 def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(page):
     choose_spec(page, "sudoku")
     textbox(page, "Puzzle").fill(SUDOKU)

@@ -15,7 +15,8 @@ const bel = {
   verdict: document.getElementById("verdict"), exportUrl: document.getElementById("export-url"),
   urlOut: document.getElementById("url-out"), rows: document.getElementById("rows"),
   cols: document.getElementById("cols"), newGrid: document.getElementById("new-grid"),
-  sizeRow: document.getElementById("size-row"),
+  sizeRow: document.getElementById("size-row"), layer: document.getElementById("layer"),
+  layerRow: document.getElementById("layer-row"),
 };
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -66,7 +67,18 @@ function parseMap(text) {
   const tail = lines.slice(i);
   const spaced = body.some((l) => /\S\s+\S/.test(l.trim()));
   const rows = body.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim())));
-  return { header, rows, spaced, tail };
+  return { header, rows, spaced, tail, rooms: roomLayer(tail) };
+}
+
+// The `rooms:` layer among the lines under the grid: where its rows stand in `tail`, and its labels.
+function roomLayer(tail) {
+  const at = tail.findIndex((l) => /^\s*rooms\s*:\s*$/.test(l));
+  if (at < 0) return null;
+  let end = at + 1;
+  while (end < tail.length && !/^\s*$/.test(tail[end]) && !/^\s*(rooms|corners)\s*:\s*$/.test(tail[end])) end++;
+  const lines = tail.slice(at + 1, end);
+  const spaced = lines.some((l) => /\S\s+\S/.test(l.trim()));
+  return { start: at + 1, end, spaced, rows: lines.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim()))) };
 }
 
 // The map the board shows: the Puzzle box's, or the text map its URL decodes to.
@@ -77,7 +89,12 @@ function boardMap() {
 function writeMap(map) {
   const spaced = map.spaced || map.rows.some((r) => r.some((c) => c.length > 1));
   const rows = map.rows.map((r) => r.join(spaced ? " " : ""));
-  el.puzzle.value = [...map.header, ...rows, ...(map.tail || [])].join("\n") + "\n";
+  let tail = map.tail || [];
+  if (map.rooms) {
+    const labels = map.rooms.rows.map((r) => r.join(map.rooms.spaced ? " " : ""));
+    tail = [...tail.slice(0, map.rooms.start), ...labels, ...tail.slice(map.rooms.end)];
+  }
+  el.puzzle.value = [...map.header, ...rows, ...tail].join("\n") + "\n";
 }
 
 function tileCycle() {
@@ -146,6 +163,7 @@ function showBoard(d, note) {
   if (r >= d.rows || c >= d.cols) selected = [0, 0];
   bel.board.firstElementChild && bel.board.firstElementChild.setAttribute("aria-hidden", "true");
   fillDecisions();
+  showLayers();
   renderButtons();
   drawOverlay();
   bel.exportUrl.disabled = false;
@@ -211,6 +229,10 @@ function cellLabel(map, r, c) {
   const tile = text === undefined ? "" : tileName(text);
   const number = numberTile();
   const shown = number && tile === number.name && text !== "?" ? `${tile} ${text}` : tile;
+  if (mode === "set" && layer() === "rooms") {
+    const label = map && map.rooms && map.rooms.rows[r] ? map.rooms.rows[r][c] : undefined;
+    return `${where}: room ${label === undefined ? "none" : label}`;
+  }
   if (mode === "set") return `${where}: ${shown || "cell"}`;
   const d = decision();
   const value = d ? entry(d, r, c) : undefined;
@@ -266,10 +288,31 @@ function key(e, r, c) {
 function editMap(r, c, change) {
   let map = parseMap(el.puzzle.value);
   if (!map && board && board.map && isUrlText(el.puzzle.value)) map = parseMap(board.map);  // a URL becomes its map
-  if (!map || !map.rows[r] || map.rows[r][c] === undefined) return;
-  map.rows[r][c] = change(map.rows[r][c]);
+  const grid = layer() === "rooms" && map && map.rooms ? map.rooms.rows : map && map.rows;
+  if (!grid || !grid[r] || grid[r][c] === undefined) return;
+  grid[r][c] = change(grid[r][c]);
   writeMap(map);
   edited();
+}
+
+// What a click and a key edit while setting: the cells' tiles, or the rooms: layer's labels.
+function layer() { return bel.layer.value === "rooms" ? "rooms" : "cells"; }
+
+function showLayers() {
+  const map = boardMap();
+  const rooms = !!(map && map.rooms);
+  bel.layerRow.hidden = mode !== "set" || !rooms;
+  if (!rooms) bel.layer.value = "cells";
+}
+
+const LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+// A room label's next: the labels in use in order, then the first label not in use.
+function nextLabel(map, now) {
+  const used = [...new Set(map.rooms.rows.flat())].sort();
+  const fresh = Array.from(LABELS).find((l) => !used.includes(l));
+  const cycle = fresh ? [...used, fresh] : used;
+  return cycle[(cycle.indexOf(now) + 1) % cycle.length];
 }
 
 function edited() {
@@ -291,6 +334,11 @@ function paramEdited() {
 function press(r, c) {
   typed = "";
   if (mode === "play") { playPress(r, c); return; }
+  if (layer() === "rooms") {
+    const map = boardMap();
+    editMap(r, c, (now) => nextLabel(map, now));
+    return;
+  }
   const cycle = tileCycle();
   if (!cycle.length) return;
   editMap(r, c, (now) => {
@@ -301,6 +349,11 @@ function press(r, c) {
 
 function typeKey(k, r, c) {
   if (mode === "play") return playKey(k, r, c);
+  if (layer() === "rooms") {
+    if (k.length !== 1 || !LABELS.includes(k)) return false;
+    editMap(r, c, () => k);
+    return true;
+  }
   const number = numberTile();
   const cycle = tileCycle();
   if (/^[0-9]$/.test(k) && number) {
@@ -316,6 +369,11 @@ function typeKey(k, r, c) {
     editMap(r, c, () => digits || blank);
     return true;
   }
+  if (k === "?" && number) {  // a number not given
+    typed = "";
+    editMap(r, c, () => "?");
+    return true;
+  }
   if (k.length === 1 && info && info.tiles.some((t) => t.chars.includes(k))) {
     typed = "";
     editMap(r, c, () => k);
@@ -329,9 +387,12 @@ function newGrid() {
   const rows = Math.min(100, Math.max(1, parseInt(bel.rows.value, 10) || 5));
   const cols = Math.min(100, Math.max(1, parseInt(bel.cols.value, 10) || 5));
   const fill = cycle.length ? cycle[0].char : ".";
-  const old = parseMap(el.puzzle.value);
+  const old = boardMap();
   const header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
-  writeMap({ header, rows: Array.from({ length: rows }, () => Array(cols).fill(fill)), spaced: false, tail: [] });
+  const grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
+  // a map with rooms gets a rooms: layer of one room, to divide by typing labels (Layer: rooms)
+  const tail = old && old.rooms ? ["rooms:", ...Array.from({ length: rows }, () => "a".repeat(cols))] : [];
+  writeMap({ header, rows: grid, spaced: false, tail });
   selected = [0, 0];
   edited();
 }
@@ -527,6 +588,15 @@ function drawOverlay() {
       else text(svg, b, v, "value");
     }
   }
+  const map = mode === "set" && layer() === "rooms" ? boardMap() : null;
+  if (map && map.rooms) {
+    map.rooms.rows.forEach((row, r) => row.forEach((label, c) => {
+      if (r >= board.rows || c >= board.cols) return;
+      const b = cellBox(r, c);
+      const t = shape("text", { x: b.x + b.w * 0.08, y: b.y + b.h * 0.32, class: "room", "font-size": b.h * 0.28 }, svg);
+      t.textContent = label;
+    }));
+  }
   for (const [r, c] of broken) {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
@@ -548,6 +618,7 @@ function setMode(next) {
   typed = "";
   bel.playRow.hidden = mode !== "play";
   bel.sizeRow.hidden = mode !== "set";
+  if (board) showLayers();
   bel.help.textContent = mode === "set"
     ? "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move."
     : "Click a cell to mark it (again for a dot, again to clear), or type its value; Check judges the answer.";
@@ -586,4 +657,5 @@ function boardInit() {
   bel.check.addEventListener("click", check);
   bel.exportUrl.addEventListener("click", exportUrl);
   bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); });
+  bel.layer.addEventListener("change", () => { typed = ""; relabel(); drawOverlay(); });
 }
