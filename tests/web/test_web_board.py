@@ -1,10 +1,16 @@
 """The page's board in a real Chromium (Playwright) against a real server, driven by clicks and keys:
 the puzzle drawn before any solve, set by clicking and typing with live uniqueness, played and
-checked, the hint's steps walked, and links that round-trip."""
+checked, the hint's steps walked, and links that round-trip.
+
+``GRIDLANG_SCREENSHOTS=docs pytest tests/web/test_web_board.py`` rewrites the README's pictures of
+the board: ``docs/board-set.png`` (a Nurikabe set, unique), ``docs/board-play.png`` (a Sudoku
+played and checked) and ``docs/board-hint.png`` (the hint stepper)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -30,7 +36,12 @@ def textbox(page, name: str):
     return page.get_by_role("textbox", name=name, exact=True)
 
 
-PUZZLES = {"nurikabe": "Nurikabe", "sudoku": "Sudoku", "starbattle": "Star Battle"}
+PUZZLES = {
+    "nurikabe": "Nurikabe",
+    "sudoku": "Sudoku",
+    "starbattle": "Star Battle",
+    "horse": "enclose.horse",
+}
 
 
 def choose_spec(page, name: str) -> None:
@@ -45,6 +56,13 @@ def cell(page, row: int, col: int):
     return page.get_by_role("group", name="Board cells").get_by_role(
         "button", name=re.compile(rf"^row {row}, column {col}: ")
     )
+
+
+def snap(page, selector: str, name: str) -> None:
+    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
+    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
+    if folder:
+        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def board_tiles(page) -> int:
@@ -93,6 +111,7 @@ def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_it
     page.keyboard.type(number)
     expect(live).to_have_text("unique", timeout=LIVE)
     expect(textbox(page, "Puzzle")).to_have_value(".5...\n..2..\n.....\n..1..\n...3.\n")
+    snap(page, "#board-section", "board-set")
     page.get_by_role("button", name="Export URL").click()
     url = page.get_by_role("textbox", name="puzz.link URL")
     expect(url).to_have_value(NURIKABE)
@@ -119,6 +138,19 @@ def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
     page.keyboard.press("Backspace")  # the clue goes: a board of blanks has no answer
     expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
     expect(differ).to_have_count(0)
+
+
+def test_export_url_says_why_a_spec_without_a_format_has_none(page):
+    choose_spec(page, "horse")
+    textbox(page, "Puzzle").fill("budget: 1\n~~~\n~H~\n~~~\n")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(9)
+    page.get_by_role("button", name="Export URL").click()
+    expect(page.locator("#board-note")).to_have_text(
+        "No puzz.link URL: this spec declares no puzz.link format"
+    )
+    expect(page.get_by_role("textbox", name="puzz.link URL")).to_have_value("")
 
 
 def test_a_number_of_two_figures_is_typed_and_the_board_is_reached_by_keys(page):
@@ -225,6 +257,7 @@ def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(pa
     page.get_by_role("button", name="Check").click()
     expect(verdict).to_have_text("right: every rule of the puzzle holds", timeout=LIVE)
     assert page.locator("#board svg.overlay .value").count() == 12
+    snap(page, "#board-section", "board-play")
     expect(page.get_by_role("img", name="Answer").locator("svg")).to_have_count(
         0
     )  # no solver answer shown
@@ -253,6 +286,11 @@ def test_a_player_shades_a_nurikabe_with_undo_and_redo(page):
     )  # the clue whose island is wrong
     page.get_by_role("button", name="Redo").click()
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
+    cell(page, 1, 2).focus()
+    page.keyboard.press("Control+z")  # the keys undo and redo too
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, empty")
+    page.keyboard.press("Control+y")
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
     cell(page, 1, 2).click()  # a second click: a dot (not shaded)
     expect(cell(page, 1, 2)).to_have_accessible_name(
         "row 1, column 2: blank, not shaded"
@@ -280,6 +318,7 @@ def test_the_hint_stepper_walks_a_nurikabe_to_its_end(page):
     expect(page.get_by_role("button", name="Next step")).to_be_disabled()
     page.get_by_role("button", name="Previous step").click()
     expect(count).to_have_text("Step 8 of 9")
+    snap(page, "#outputs", "board-hint")
     assert "{" not in page.locator("#output").text_content()  # words, not JSON
     expect(page.locator("#output")).to_contain_text("solved in 9 steps")
 

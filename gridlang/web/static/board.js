@@ -195,7 +195,7 @@ function cellBox(r, c) {
 function renderButtons() {
   const b = board;
   bel.frame.style.aspectRatio = `${b.width} / ${b.height}`;
-  bel.frame.style.width = `${Math.round(Math.max(b.width * 1.5, 240))}px`;  // cells large enough to tap
+  bel.frame.style.width = `${Math.round(Math.max(b.width, Math.min(b.width * 1.5, 320)))}px`;  // a small board's cells large enough to tap
   const map = boardMap();
   const keep = bel.cells.children.length === b.rows * b.cols;  // the same cells: kept, and so is the focus
   if (!keep) bel.cells.innerHTML = "";
