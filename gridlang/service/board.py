@@ -271,11 +271,12 @@ class Judgement:
         if self.empty:
             n = len(self.empty)
             return f"{n} cell{'s are' if n != 1 else ' is'} still empty: {cell_names(self.empty, 8)}"
+        if (
+            self.ok and self.objective is not None
+        ):  # the rules hold; the best score is Solve's to prove
+            return f"every rule of the puzzle holds: it scores {self.objective} (Solve finds the best score)"
         if self.ok:
-            score = (
-                f"; it scores {self.objective}" if self.objective is not None else ""
-            )
-            return f"right: every rule of the puzzle holds{score}"
+            return "right: every rule of the puzzle holds"
         lines = [
             f"not right: {len(self.violations)} rule{'s are' if len(self.violations) != 1 else ' is'} broken"
         ]

@@ -406,3 +406,16 @@ def test_on_a_phone_the_board_fits_and_is_played_by_taps(browser, server):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     finally:
         context.close()
+
+
+def test_play_says_so_when_the_answer_is_lines_between_cells(page):
+    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
+    textbox(page, "Puzzle").fill("https://puzz.link/p?masyu/6/6/1063000i3000")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(36)
+    page.get_by_role("radio", name="Play").check()
+    expect(page.locator("#board-help")).to_have_text(
+        "This genre's answer is drawn between cells (line); the board takes answers cell by cell only: "
+        "Solve, Hint or the Python API give this one."
+    )

@@ -188,3 +188,21 @@ def test_hint_steps_are_each_drawn_and_in_words(client):
     )
     assert first["svg"].count('class="decides"') == 4
     assert hints["text"].splitlines()[-2].startswith("solved in 9 steps")
+
+
+def test_check_of_a_puzzle_with_an_objective_gives_its_score_not_a_verdict_of_best(
+    client,
+):
+    judged = client.post(
+        "/api/check",
+        json={
+            "bundled": "horse",
+            "puzzle": "budget: 1\n~~~~\n~H.~\n~.~~\n~~~~\n",
+            "answer": {"wall": [[[2, 1], True]]},
+        },
+    ).json()
+    assert judged["ok"] is True and judged["objective"] == 2
+    assert (
+        judged["text"]
+        == "every rule of the puzzle holds: it scores 2 (Solve finds the best score)"
+    )

@@ -147,7 +147,8 @@ async function loadBoard() {
 }
 
 function showBoard(d, note) {
-  const sameShape = board && d && board.rows === d.rows && board.cols === d.cols;
+  const names = (x) => x.decisions.map((dec) => dec.name).join(",");
+  const sameShape = board && d && board.rows === d.rows && board.cols === d.cols && names(board) === names(d);
   board = d;
   bel.note.textContent = d && d.problem ? `Not a puzzle to solve yet: ${d.problem.split("\n")[0]}` : note;
   bel.board.innerHTML = d ? inlineSvg(d.svg) : "";
@@ -164,6 +165,7 @@ function showBoard(d, note) {
   bel.board.firstElementChild && bel.board.firstElementChild.setAttribute("aria-hidden", "true");
   fillDecisions();
   showLayers();
+  showHelp();
   renderButtons();
   drawOverlay();
   bel.exportUrl.disabled = false;
@@ -619,13 +621,22 @@ function setMode(next) {
   bel.playRow.hidden = mode !== "play";
   bel.sizeRow.hidden = mode !== "set";
   if (board) showLayers();
-  bel.help.textContent = mode === "set"
-    ? "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move."
-    : "Click a cell to mark it (again for a dot, again to clear), or type its value; Check judges the answer.";
+  showHelp();
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
   if (mode === "play") { clearTimeout(liveTimer); if (liveRequest) liveRequest.abort(); bel.live.textContent = ""; }
   if (board) { relabel(); drawOverlay(); }
   updateShare();
+}
+
+function showHelp() {
+  if (mode === "set") {
+    bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move.";
+  } else if (board && !board.decisions.length && board.lattice.length) {
+    bel.help.textContent = `This genre's answer is drawn between cells (${board.lattice.join(", ")}); the board `
+      + "takes answers cell by cell only: Solve, Hint or the Python API give this one.";
+  } else {
+    bel.help.textContent = "Click a cell to mark it (again for a dot, again to clear), or type its value; Check judges the answer.";
+  }
 }
 
 function exportUrl() {
