@@ -367,6 +367,8 @@ def test_explain_says_in_sentences_which_rules_cannot_hold_together(page):
         "/site-packages/" not in output.text_content()
         and "{" not in output.text_content()
     )
+    # the instances' cells outlined on the board: the clue of the first (the second has none)
+    expect(page.locator("#board svg.overlay rect.broken")).to_have_count(1)
     textbox(page, "Puzzle").fill("2.\n..\n")
     page.get_by_role("button", name="Explain").click()
     expect(output).to_have_text(

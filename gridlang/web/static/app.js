@@ -254,6 +254,8 @@ async function runTool(name) {
     if (d.svg) el.answer.innerHTML = inlineSvg(d.svg);
     el.output.textContent = d.text || "";
     if (d.steps && d.steps.length) showSteps(d.steps);
+    const instances = name === "explain" && d.json && d.json.explanation ? d.json.explanation : [];
+    outlineOnBoard(instances.flatMap((i) => i.cells || []));  // the cells of the rules that cannot hold
   } finally {
     running(false);
   }

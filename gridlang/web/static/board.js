@@ -32,7 +32,8 @@ let liveRequest = null;
 let liveTimer = null;
 let liveWanted = false;      // an edit waits for its board, then for its live check
 let live = null;             // {forced: {name: [[[r, c], v], ...]}, differ: [[r, c], ...]}
-let broken = [];             // the cells of the rules Check found broken
+let broken = [];             // the cells of the rules Check (or Explain) found broken
+let brokenFor = "";          // of this puzzle: an edit of the puzzle takes them away
 let mode = "set";
 let selected = [0, 0];
 let typed = "";              // the digits typed into the selected cell so far
@@ -158,7 +159,7 @@ function showBoard(d, note) {
     else { live = null; bel.live.textContent = d ? "not a puzzle yet" : ""; }
   }
   if (!d) { bel.cells.innerHTML = ""; return; }
-  if (!sameShape) { answer = {}; undoStack = []; redoStack = []; live = null; broken = []; bel.verdict.textContent = ""; }
+  if (!sameShape) { answer = {}; undoStack = []; redoStack = []; live = null; bel.verdict.textContent = ""; }
   if (pendingAnswer) { answer = pendingAnswer; pendingAnswer = null; }
   const [r, c] = selected;
   if (r >= d.rows || c >= d.cols) selected = [0, 0];
@@ -543,11 +544,17 @@ async function check() {
   const d = await r.json();
   if (!r.ok) { bel.verdict.textContent = (d.error || "").split("\n")[0]; return; }
   bel.verdict.textContent = d.text;
-  broken = d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells);
-  drawOverlay();
+  outlineOnBoard(d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells));
 }
 
 // ------------------------------------------------------------ the overlay of marks
+
+// Outline cells on the board: those of a broken rule, or of the rule instances Explain found.
+function outlineOnBoard(cells) {
+  broken = cells;
+  brokenFor = el.puzzle.value;
+  drawOverlay();
+}
 
 function shape(tag, attrs, parent) {
   const node = document.createElementNS(SVG, tag);
@@ -599,7 +606,7 @@ function drawOverlay() {
       t.textContent = label;
     }));
   }
-  for (const [r, c] of broken) {
+  for (const [r, c] of brokenFor === el.puzzle.value ? broken : []) {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
   }
