@@ -14,7 +14,7 @@ Routes:
 ``GET /``                                  the page
 ``GET /static/NAME``                       its script and style sheet
 ``GET /api/health``                        the pool: workers, running, queued, served, refused
-``GET /api/specs``                         the bundled specs' names and puzzles
+``GET /api/specs``                         the bundled specs' names, puzzles and puzz.link genre names
 ``GET /api/specs/NAME``                    one bundled spec: its text, parameters, tiles
 ``POST /api/spec-info``                    the same for a spec's text (``{"spec": TEXT}``)
 ``GET /api/features``                      the tools this gridlang has (forced cells, explain, hint)
@@ -313,7 +313,7 @@ class _Api:
         out = []
         for name in spec_names():
             info = await run_in_threadpool(self.state.describe, None, name)
-            out.append({"name": name, "puzzle": info["puzzle"]})
+            out.append({"name": name, "puzzle": info["puzzle"], "genres": info["genres"]})
         return _json({"specs": out})
 
     @_guarded

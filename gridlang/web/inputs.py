@@ -333,8 +333,9 @@ def spec_info(tree, symbols) -> dict:
 
     Returns:
         ``{"puzzle", "params": [{"name", "type", "default"}], "tiles": [{"name", "chars", "number"}],
-        "decisions": [...]}``; ``chars`` are the tile's map characters (a
-        ``number`` tile has none: any whole number).
+        "decisions": [...], "genres": [...]}``; ``chars`` are the tile's map characters (a
+        ``number`` tile has none: any whole number); ``genres`` the puzz.link names of the spec's
+        ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
     chars: dict[str, list[str]] = {}
     for char, tile in symbols.chars.items():
@@ -347,5 +348,9 @@ def spec_info(tree, symbols) -> dict:
         if isinstance(default, frozenset):
             default = sorted(default)
         params.append({"name": name, "type": p.type, "default": default})
+    # imported on use, not at start-up
+    from gridlang.formats.puzzlink.index import format_of
+
+    fmt = format_of(tree)
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
-            "decisions": list(symbols.decisions)}
+            "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

@@ -421,3 +421,26 @@ def test_play_says_so_when_the_answer_is_lines_between_cells(page):
         "This genre's answer is drawn between cells (line); the board takes answers cell by cell only: "
         "Solve, Hint or the Python API give this one."
     )
+
+
+def test_a_genre_is_picked_by_typing_its_name(page):
+    genre = page.get_by_role("combobox", name="Genre")
+    bundled = page.get_by_role("combobox", name="Bundled spec")
+    for typed, spec, puzzle in (
+        ("lightup", "akari", "Akari"),
+        ("Star Battle", "starbattle", "Star Battle"),
+        ("mashu", "masyu", "Masyu"),
+        ("nurikabe", "nurikabe", "Nurikabe"),
+    ):
+        genre.fill(typed)
+        genre.press("Enter")
+        expect(bundled).to_have_value(spec)
+        expect(textbox(page, "Spec")).to_have_value(
+            re.compile(rf'puzzle "{puzzle}"'), timeout=10_000
+        )
+    genre.fill("no such genre")
+    genre.press("Enter")
+    expect(page.locator("#genre-note")).to_have_text(
+        "No bundled spec is called no such genre."
+    )
+    expect(bundled).to_have_value("nurikabe")

@@ -3,7 +3,7 @@
 
 const $ = (id) => document.getElementById(id);
 const el = {
-  bundled: $("bundled"), spec: $("spec"), gutter: $("gutter"), puzzle: $("puzzle"), screenshot: $("screenshot"),
+  genre: $("genre"), bundled: $("bundled"), spec: $("spec"), gutter: $("gutter"), puzzle: $("puzzle"), screenshot: $("screenshot"),
   params: $("params"), noParams: $("no-params"), backend: $("backend"), timeLimit: $("time-limit"),
   solve: $("solve"), unique: $("unique"), stop: $("stop"), error: $("error"), status: $("status"), note: $("note"),
   answer: $("answer"), second: $("second"), secondFigure: $("second-figure"), output: $("output"), share: $("share"),
@@ -133,6 +133,40 @@ function setInfo(data) {
   }
   boardSoon();
   updateShare();
+}
+
+// ------------------------------------------------------------ a genre picked by typing its name
+
+let genreNames = [];       // [name typed, spec]: each spec's file name, English name and puzz.link names
+
+function genreList(specs) {
+  const list = document.getElementById("genres");
+  genreNames = [];
+  for (const s of specs) {
+    for (const name of new Set([s.name, s.puzzle, ...(s.genres || [])])) {
+      if (!name) continue;
+      genreNames.push([name, s.name]);
+      const option = document.createElement("option");
+      option.value = name;
+      if (name !== s.name) option.label = `${name} (${s.name})`;
+      list.append(option);
+    }
+  }
+}
+
+function pickGenre() {
+  const typed = el.genre.value.trim().toLowerCase();
+  const note = document.getElementById("genre-note");
+  if (!typed) { note.textContent = ""; return; }
+  const squash = (t) => t.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const found = genreNames.find(([name]) => name.toLowerCase() === typed)
+    || genreNames.find(([name]) => squash(name) === squash(typed))
+    || genreNames.find(([name]) => squash(name).startsWith(squash(typed)));
+  if (!found) { note.textContent = `No bundled spec is called ${el.genre.value.trim()}.`; return; }
+  note.textContent = "";
+  if (el.bundled.value === found[1] && el.spec.value === bundledText) return;
+  el.bundled.value = found[1];
+  loadBundled(found[1], false).then(updateShare);
 }
 
 // ------------------------------------------------------------ solving
@@ -393,6 +427,7 @@ async function init() {
   });
   el.spec.addEventListener("scroll", () => { el.gutter.scrollTop = el.spec.scrollTop; });
   el.bundled.addEventListener("change", () => { loadBundled(el.bundled.value, false).then(updateShare); });
+  el.genre.addEventListener("change", pickGenre);
   el.puzzle.addEventListener("input", () => { boardSoon(); updateShare(); });
   el.backend.addEventListener("change", updateShare);
   el.timeLimit.addEventListener("input", updateShare);
@@ -416,6 +451,7 @@ async function init() {
     option.textContent = s.puzzle ? `${s.name} (${s.puzzle})` : s.name;
     el.bundled.append(option);
   }
+  genreList(specs.specs);
   for (const [name, present] of Object.entries(features)) if (TOOLS[name]) TOOLS[name].hidden = !present;
   if (!(await restore())) {
     el.bundled.value = "horse";
