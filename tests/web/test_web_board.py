@@ -8,6 +8,7 @@ played and checked) and ``docs/board-hint.png`` (the hint stepper)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -21,6 +22,7 @@ pytest.importorskip(
 from playwright.sync_api import expect
 
 import gridlang
+from gridlang.cli import main
 
 NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 NURIKABE_CLUES = {(0, 1): "5", (1, 2): "2", (3, 2): "1", (4, 3): "3"}
@@ -92,7 +94,7 @@ def test_the_board_is_drawn_before_any_solve_as_svg_draws_it(page):
 
 
 def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_its_url(
-    page,
+    page, capsys
 ):
     choose_spec(page, "nurikabe")
     new_grid(page, 5, 5)
@@ -115,12 +117,24 @@ def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_it
     page.get_by_role("button", name="Export URL").click()
     url = page.get_by_role("textbox", name="puzz.link URL")
     expect(url).to_have_value(NURIKABE)
-    # the URL read back is the same puzzle, with the same unique answer
-    back = gridlang.solve(url=url.input_value(), unique=True)
+    # the command line reads the URL back as the same puzzle, with the same unique answer
+    assert main(["import", url.input_value()]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        ".5...",
+        "..2..",
+        ".....",
+        "..1..",
+        "...3.",
+    ]
+    assert main(["solve", "--url", url.input_value(), "--unique", "--json"]) == 0
+    back = json.loads(capsys.readouterr().out)
     typed = gridlang.solve(
         gridlang.bundled("nurikabe"), map=".5...\n..2..\n.....\n..1..\n...3.\n"
     )
-    assert back.unique is True and back.decisions == typed.decisions
+    assert back["unique"] is True
+    assert {tuple(rc) for rc, _ in back["decisions"]["shaded"]} == set(
+        typed.decisions["shaded"]
+    )
 
 
 def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
