@@ -458,3 +458,25 @@ def test_a_genre_is_picked_by_typing_its_name(page):
         "No bundled spec is called no such genre."
     )
     expect(bundled).to_have_value("nurikabe")
+
+
+def test_a_url_of_another_genre_gets_its_board_and_becomes_a_map_to_edit(page):
+    """The list starts at horse; a Nurikabe URL pasted there is drawn with Nurikabe's spec, which the
+    page then shows, and a click on its board turns the URL into its text map, edited."""
+    expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value(
+        "horse", timeout=10_000
+    )
+    textbox(page, "Puzzle").fill(NURIKABE)
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(25)
+    expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value("nurikabe")
+    expect(textbox(page, "Spec")).to_have_value(
+        re.compile(r'puzzle "Nurikabe"'), timeout=10_000
+    )
+    expect(cell(page, 1, 1)).to_have_accessible_name("row 1, column 1: blank")
+    cell(page, 1, 1).click()
+    expect(textbox(page, "Puzzle")).to_have_value(
+        f"# nurikabe 5x5, from {NURIKABE}\n15...\n..2..\n.....\n..1..\n...3.\n"
+    )
+    expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)

@@ -230,12 +230,7 @@ function inlineSvg(svg) { return svg ? svg.replace(/^<\?xml[^>]*>\s*/, "") : "";
 
 function answered(d) {
   last = d;
-  // A URL of another genre than the chosen bundled spec's is solved with its genre's spec: show that one.
-  const used = (d.json.spec || "").match(/^puzzles\/(.+)\.grid$/);
-  if (used && el.bundled.value && used[1] !== el.bundled.value) {
-    el.bundled.value = used[1];
-    loadBundled(used[1], false);
-  }
+  followSpec(d.json.spec);
   el.status.textContent = d.status_line;
   showSteps([]);
   el.answer.innerHTML = inlineSvg(d.svg);
@@ -254,6 +249,15 @@ function answered(d) {
     el.secondFigure.hidden = true;
   }
   for (const b of document.querySelectorAll("[data-download]")) b.disabled = !d.svg && b.dataset.download !== "json";
+}
+
+// A URL of another genre than the chosen bundled spec's is read with its genre's spec: show that one.
+function followSpec(spec) {
+  const used = (spec || "").match(/^puzzles\/(.+)\.grid$/);
+  if (used && el.bundled.value && used[1] !== el.bundled.value && el.spec.value === bundledText) {
+    el.bundled.value = used[1];
+    loadBundled(used[1], false);
+  }
 }
 
 function failed(d) {

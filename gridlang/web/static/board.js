@@ -144,6 +144,7 @@ async function loadBoard() {
   if (boardRequest !== controller) return;
   boardRequest = null;
   if (!r.ok) { showBoard(null, `The board is drawn once the puzzle reads: ${(d.error || "").split("\n")[0]}`); return; }
+  followSpec(d.spec);
   showBoard(d, "");
 }
 
