@@ -140,7 +140,8 @@ async function loadBoard() {
   } catch (e) {
     return;  // a newer edit took its place
   }
-  const d = await r.json();
+  let d;
+  try { d = await r.json(); } catch (e) { d = { error: `the server answered ${r.status}` }; }
   if (boardRequest !== controller) return;
   boardRequest = null;
   if (!r.ok) { showBoard(null, `The board is drawn once the puzzle reads: ${(d.error || "").split("\n")[0]}`); return; }
@@ -320,6 +321,7 @@ function nextLabel(map, now) {
 }
 
 function edited() {
+  live = null;  // the last check was of the puzzle before this edit
   relabel();
   updateShare();
   if (liveRequest) { liveRequest.abort(); liveRequest = null; }
