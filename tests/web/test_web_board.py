@@ -480,3 +480,41 @@ def test_a_url_of_another_genre_gets_its_board_and_becomes_a_map_to_edit(page):
         f"# nurikabe 5x5, from {NURIKABE}\n15...\n..2..\n.....\n..1..\n...3.\n"
     )
     expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+"""axe-core 4.10.3 (Deque Systems, MPL-2.0, vendor/axe-core.LICENSE), the accessibility engine, as npm ships it."""
+
+
+def accessibility_violations(page) -> list[str]:
+    """What axe-core finds against WCAG 2 A and AA on the page as it stands: ``RULE: TARGETS`` each.
+    (axe is evaluated through the browser's protocol: the page's own scripts policy forbids others.)"""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
+    found = page.evaluate(
+        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations
+               .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)"""
+    )
+    return found
+
+
+def test_the_board_set_played_and_solved_has_no_accessibility_violations(page):
+    choose_spec(page, "nurikabe")
+    new_grid(page, 2, 2)
+    cell(page, 1, 1).click()
+    page.keyboard.type("2")
+    expect(page.locator("#live")).to_have_text(
+        re.compile("more than one answer"), timeout=LIVE
+    )
+    assert accessibility_violations(page) == []
+    page.get_by_role("radio", name="Play").check()
+    cell(page, 2, 2).click()
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#verdict")).to_contain_text("not right", timeout=LIVE)
+    page.get_by_role("button", name="Hint").click()
+    expect(page.locator("#step-count")).to_have_text(
+        re.compile(r"Step 1 of \d+"), timeout=LIVE
+    )
+    assert accessibility_violations(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert accessibility_violations(page) == []
