@@ -28,6 +28,7 @@ Routes:
 ``POST /api/tools/NAME``                   forced cells, an explanation, hints, where gridlang has them
 ``POST /api/board``                        the puzzle drawn before any solve, its geometry and puzz.link URL
 ``POST /api/check``                        a player's answer (``"answer"``) judged by the spec's rules
+``POST /api/generate``                     a new puzzle of the spec's genre (``"rows"``, ``"cols"``, ``"seed"``)
 =========================================  ==================================================
 
 Errors are JSON, ``{"error": TEXT, "errors": [...]}`` with the command
@@ -53,6 +54,7 @@ from gridlang.web.inputs import (
     RequestError,
     error_record,
     read_answer,
+    read_generate,
     read_problem,
 )
 from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
@@ -141,6 +143,7 @@ def create_app(settings: Settings | None = None, allowed_hosts: list[str] | None
         Route("/api/tools/{name}", api.tool, methods=["POST"]),
         Route("/api/board", api.board, methods=["POST"]),
         Route("/api/check", api.check, methods=["POST"]),
+        Route("/api/generate", api.generate, methods=["POST"]),
     ]
     middleware = [Middleware(_Guard, allowed_hosts=allowed_hosts)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
@@ -465,6 +468,12 @@ class _Api:
         answer = read_answer(body.pop("answer", None) if isinstance(body, dict) else None)
         problem = read_problem(body, self.settings.time_limit)
         return await self._run(request, tasks.check, problem, answer)
+
+    @_guarded
+    async def generate(self, request):
+        """``POST /api/generate``: a puzzle made for the spec, ``{"map", "url", "seed", "clues", "seconds"}``."""
+        problem, rows, cols, seed = read_generate(await read_json(request), self.settings.time_limit)
+        return await self._run(request, tasks.generate, problem, rows, cols, seed)
 
     async def _run(self, request, task, problem, *args):
         """A task's JSON answer, run in a worker under the request's time limit (499 when the client went)."""

@@ -204,6 +204,36 @@ def read_params(params: object) -> dict[str, str]:
     return {k: v for k, v in out.items() if v != ""}
 
 
+MAX_GENERATED_SIDE = 30
+"""The most rows or columns the page's Generate makes."""
+
+
+def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int]:
+    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit"}``.
+
+    Returns:
+        ``(problem, rows, cols, seed)``: the problem holds the spec, the
+        parameters and the time limit (its puzzle is empty).
+
+    Raises:
+        RequestError: 400, in a sentence naming the key.
+    """
+    if not isinstance(body, dict):
+        raise RequestError(400, 'send {"bundled": NAME, "rows": R, "cols": C, "seed": N}')
+    size = {}
+    for key, default in (("rows", None), ("cols", None), ("seed", 0)):
+        value = body.get(key, default)
+        low, high = (0, 2**31 - 1) if key == "seed" else (1, MAX_GENERATED_SIDE)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RequestError(400, f'"{key}" must be a whole number from {low} to {high}, not {_short(value)}')
+        size[key] = value
+    rest = {k: v for k, v in body.items() if k not in size}
+    if rest.get("bundled") is None and rest.get("spec") is None:
+        raise RequestError(400, 'give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)')
+    problem = read_problem({**rest, "puzzle": "-"}, max_seconds, ("bundled", "spec", "params", "time_limit", "puzzle"))
+    return problem, size["rows"], size["cols"], size["seed"]
+
+
 def read_answer(answer: object) -> dict[str, list]:
     """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``.
 

@@ -389,3 +389,29 @@ def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
 def pid() -> int:
     """This process's id (a task for tests of the pool)."""
     return os.getpid()
+
+
+def generate(ctx, problem: Problem, rows: int, cols: int, seed: int) -> dict[str, Any]:
+    """Make a puzzle of the problem's spec (``gridlang generate``, :func:`gridlang.service.calls.generate`).
+
+    Args:
+        ctx: the worker's context (its deadline: the request's time limit; the page's Cancel drops it).
+        problem: the spec, the parameters and the time limit.
+        rows, cols: the size, in cells.
+        seed: the random seed (the same seed makes the same puzzle).
+
+    Returns:
+        ``{"map", "url", "seed", "clues", "seconds"}``.
+
+    Raises:
+        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out first, in a sentence.
+    """
+    # imported on use, not at start-up
+    from gridlang.service.calls import Spec
+    from gridlang.service.calls import generate as make
+
+    deadline = ctx.deadline(problem.time_limit)
+    tree, symbols, name = load_spec(problem)
+    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline=deadline)
+    return {"map": made.map, "url": made.url, "seed": made.seed, "clues": made.clues,
+            "seconds": round(made.seconds, 3)}

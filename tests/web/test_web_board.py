@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -518,3 +519,37 @@ def test_the_board_set_played_and_solved_has_no_accessibility_violations(page):
     assert accessibility_violations(page) == []
     page.set_viewport_size({"width": 390, "height": 844})
     assert accessibility_violations(page) == []
+
+
+def test_generate_makes_a_puzzle_on_the_board_and_cancel_drops_one(page, server):
+    choose_spec(page, "sudoku")
+    textbox(page, "box_rows").fill("2")
+    textbox(page, "box_cols").fill("2")
+    page.get_by_role("spinbutton", name="Rows").fill("4")
+    page.get_by_role("spinbutton", name="Columns").fill("4")
+    page.get_by_role("spinbutton", name="Seed").fill("3")
+    page.get_by_role("button", name="Generate").click()
+    expected = gridlang.generate(
+        gridlang.bundled("sudoku"), (4, 4), 3, {"box_rows": 2, "box_cols": 2}
+    )
+    expect(textbox(page, "Puzzle")).to_have_value(expected.map, timeout=LIVE)
+    expect(page.locator("#generating")).to_contain_text(
+        f"{expected.clues} clues, seed 3, unique"
+    )
+    expect(page.locator("#live")).to_have_text("unique", timeout=LIVE)
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(16)
+    # a Nurikabe of 12x12 takes longer than a click: Cancel drops it, and the puzzle stays
+    choose_spec(page, "nurikabe")
+    page.get_by_role("spinbutton", name="Rows").fill("12")
+    page.get_by_role("spinbutton", name="Columns").fill("12")
+    page.get_by_role("button", name="Generate").click()
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#generating")).to_have_text("cancelled")
+    expect(page.get_by_role("button", name="Generate")).to_be_enabled()
+    expect(textbox(page, "Puzzle")).to_have_value(expected.map)
+    until = time.monotonic() + 15  # the server stops the job when its request goes
+    while server.get("/api/health")["running"] and time.monotonic() < until:
+        time.sleep(0.2)
+    assert server.get("/api/health")["running"] == 0

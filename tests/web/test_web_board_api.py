@@ -206,3 +206,42 @@ def test_check_of_a_puzzle_with_an_objective_gives_its_score_not_a_verdict_of_be
         judged["text"]
         == "every rule of the puzzle holds: it scores 2 (Solve finds the best score)"
     )
+
+
+def test_generate_makes_the_puzzle_the_command_line_makes(client):
+    response = client.post(
+        "/api/generate",
+        json={
+            "bundled": "sudoku",
+            "rows": 4,
+            "cols": 4,
+            "seed": 3,
+            "params": {"box_rows": 2, "box_cols": 2},
+        },
+    )
+    assert response.status_code == 200, response.text
+    made = response.json()
+    expected = gridlang.generate(
+        gridlang.bundled("sudoku"), (4, 4), 3, {"box_rows": 2, "box_cols": 2}
+    )
+    assert (made["map"], made["url"], made["clues"]) == (
+        expected.map,
+        expected.url,
+        expected.clues,
+    )
+    assert gridlang.solve(url=made["url"], unique=True).unique is True
+
+
+def test_generate_refuses_a_size_in_a_sentence(client):
+    response = client.post(
+        "/api/generate", json={"bundled": "sudoku", "rows": 0, "cols": 4}
+    )
+    assert response.status_code == 400
+    assert (
+        response.json()["error"]
+        == 'error: "rows" must be a whole number from 1 to 30, not 0'
+    )
+    response = client.post("/api/generate", json={"rows": 4, "cols": 4})
+    assert response.json()["error"] == (
+        'error: give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)'
+    )
