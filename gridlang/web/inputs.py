@@ -75,16 +75,32 @@ def error_record(e: GridlangError) -> dict:
         ``{"error": TEXT, "errors": [...]}``: ``error`` is what the command
         line prints (``<spec>:3:9: error: ...``, the line and a caret);
         each of ``errors`` has ``message``, ``kind`` and, when located,
-        ``file``, ``line``, ``column`` (from 1) and ``end_column``.
+        ``file``, ``line``, ``column`` (from 1) and ``end_column``. A
+        bundled spec is named ``puzzles/NAME.grid``, as a report's ``"spec"``
+        names it, not by the folder it is installed in.
     """
     items = []
     for one in (e.errors if isinstance(e, MultipleErrors) else [e]):
         item = {"message": getattr(one, "message", str(one)), "kind": getattr(one, "kind", "error")}
         span = getattr(one, "span", None)
         if span is not None:
-            item.update(file=span.file, line=span.line, column=span.column, end_column=span.end_column)
+            item.update(file=bundled_name(span.file), line=span.line, column=span.column,
+                        end_column=span.end_column)
         items.append(item)
-    return {"error": e.render(), "errors": items}
+    return {"error": bundled_name(e.render()), "errors": items}
+
+
+def bundled_name(text: str) -> str:
+    """A text with the installed folder of the bundled specs written ``puzzles/``
+    (``.../site-packages/gridlang/puzzles/horse.grid:18:7`` -> ``puzzles/horse.grid:18:7``)."""
+    # imported on use, not at start-up
+    from gridlang.formats.puzzlink.index import NoBundle, bundled_dir
+
+    try:
+        folder = str(bundled_dir())
+    except NoBundle:
+        return text
+    return text.replace(folder.rstrip("/") + "/", "puzzles/")
 
 
 @dataclass(frozen=True)

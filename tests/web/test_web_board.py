@@ -553,3 +553,20 @@ def test_generate_makes_a_puzzle_on_the_board_and_cancel_drops_one(page, server)
     while server.get("/api/health")["running"] and time.monotonic() < until:
         time.sleep(0.2)
     assert server.get("/api/health")["running"] == 0
+
+
+def test_an_error_names_the_bundled_spec_and_speaks_the_page_s_words(page):
+    """A horse map without its budget: the error names puzzles/horse.grid, not the folder it is installed
+    in, and asks for the budget under Parameters, not as --budget on a command line."""
+    choose_spec(page, "horse")
+    textbox(page, "Puzzle").fill("~~~\n~H~\n~~~\n")
+    expect(page.locator("#board-note")).to_have_text(
+        "Not a puzzle to solve yet: puzzles/horse.grid:18:7: error: parameter 'budget' has no value: "
+        "give budget a value under Parameters, or a 'budget: VALUE' line above the map"
+    )
+    page.get_by_role("button", name="Solve", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text(
+        "puzzles/horse.grid:18:7: error: parameter 'budget' has no value: give budget a value under Parameters",
+        timeout=LIVE,
+    )
+    assert not page.get_by_role("alert").text_content().startswith("/")

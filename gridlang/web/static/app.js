@@ -62,8 +62,13 @@ function renderGutter(errorLine) {
   el.gutter.scrollTop = el.spec.scrollTop;
 }
 
+// An error in the page's words: a parameter is given in its box here, not as --NAME on a command line.
+function pageWords(text) {
+  return (text || "").replace(/give --([A-Za-z_][A-Za-z0-9_-]*) VALUE/g, "give $1 a value under Parameters");
+}
+
 function showError(record) {
-  el.error.textContent = record.error || "";
+  el.error.textContent = pageWords(record.error);
   const located = (record.errors || []).find((e) => e.file === "<spec>" && e.line);
   renderGutter(located ? located.line : null);
   if (located) placeCaret(located.line, located.column || 1);

@@ -155,7 +155,7 @@ function showBoard(d, note) {
   const names = (x) => x.decisions.map((dec) => dec.name).join(",");
   const sameShape = board && d && board.rows === d.rows && board.cols === d.cols && names(board) === names(d);
   board = d;
-  bel.note.textContent = d && d.problem ? `Not a puzzle to solve yet: ${d.problem.split("\n")[0]}` : note;
+  bel.note.textContent = pageWords(d && d.problem ? `Not a puzzle to solve yet: ${d.problem.split("\n")[0]}` : note);
   bel.board.innerHTML = d ? inlineSvg(d.svg) : "";
   if (liveWanted) {  // the board of an edit is drawn: now its uniqueness
     liveWanted = false;
