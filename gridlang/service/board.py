@@ -28,6 +28,7 @@ from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, MapError, MultipleErrors, ParamError
 from gridlang.core.grid import cell_names
 from gridlang.formats.maps import MapData, build_grid
+from gridlang.formats.params import resolve_params
 from gridlang.interpreter import evaluate
 from gridlang.ir.model import Clause, Model
 from gridlang.solving.pipeline import load_checked
@@ -64,6 +65,8 @@ class Board:
         problem: why the puzzle cannot be solved or played yet (a tile's count
             not met, a parameter without a value), the located message; the
             board is then its map alone, with no decision. None when it reads.
+        no_answer: the map reads, and ``problem`` is a rule of the spec that
+            fails whatever the decisions: the puzzle has no answer.
     """
 
     svg: str
@@ -78,6 +81,7 @@ class Board:
     url: str | None = None
     url_error: str | None = None
     problem: str | None = None
+    no_answer: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: every attribute by its name."""
@@ -94,6 +98,7 @@ class Board:
             "url": self.url,
             "url_error": self.url_error,
             "problem": self.problem,
+            "no_answer": self.no_answer,
         }
 
 
@@ -114,11 +119,12 @@ def board(
         deadline: the caller's deadline, read while compiling.
 
     Returns:
-        The :class:`Board`.
-
-    A map that does not read yet as a puzzle (a tile's count not met, a
-    parameter without a value) is drawn as its map alone, with ``problem``
-    saying why: a setter clicks its board to finish it.
+        The :class:`Board`. A map that does not read yet as a puzzle (a
+        tile's count not met, a parameter without a value) is drawn as its
+        map alone, with ``problem`` saying why: a setter clicks its board to
+        finish it. A map that reads but whose rules fail whatever the
+        decisions (a Nurikabe clue larger than the board) is drawn so too,
+        with ``no_answer`` set.
 
     Raises:
         GridlangError: a character that is no tile of the spec, or another
@@ -128,13 +134,16 @@ def board(
     # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
-    problem = None
+    problem, no_answer = None, False
     try:
         model, _ = load_checked(
             spec.ast, spec.symbols, data, dict(params or {}), deadline
         )
     except (MapError, ParamError, MultipleErrors) as e:
         model, problem = _unfinished(spec, data), e.render()
+        no_answer = _reads(
+            spec, data, params
+        )  # then the compiler found a rule that cannot hold
     canvas = picture(model, None, cell)
     grid = model.grid
     url, url_error = (
@@ -155,7 +164,18 @@ def board(
         url,
         url_error,
         problem,
+        no_answer,
     )
+
+
+def _reads(spec: Spec, data: MapData, params: Mapping[str, str] | None) -> bool:
+    """Whether a map reads as a puzzle of the spec: its grid with every count, and every parameter."""
+    try:
+        build_grid(spec.symbols, data)
+        resolve_params(spec.symbols, data, dict(params or {}))
+    except GridlangError:
+        return False
+    return True
 
 
 def _unfinished(spec: Spec, data: MapData) -> Model:

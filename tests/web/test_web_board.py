@@ -570,3 +570,14 @@ def test_an_error_names_the_bundled_spec_and_speaks_the_page_s_words(page):
         timeout=LIVE,
     )
     assert not page.get_by_role("alert").text_content().startswith("/")
+
+
+def test_a_clue_larger_than_the_board_says_no_answer(page):
+    choose_spec(page, "nurikabe")
+    new_grid(page, 2, 2)
+    cell(page, 1, 1).click()
+    page.keyboard.type("5")
+    expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
+    expect(page.locator("#board-note")).to_contain_text(
+        "No answer: <map>:1:1: error: the rule "
+    )

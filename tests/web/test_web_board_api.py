@@ -245,3 +245,21 @@ def test_generate_refuses_a_size_in_a_sentence(client):
     assert response.json()["error"] == (
         'error: give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)'
     )
+
+
+def test_a_board_whose_rules_fail_whatever_the_decisions_has_no_answer(client):
+    board = client.post(
+        "/api/board", json={"bundled": "nurikabe", "puzzle": "5.\n..\n"}
+    ).json()
+    assert board["no_answer"] is True and board["decisions"] == []
+    assert "fails whatever the decisions" in board["problem"]
+    board = client.post(
+        "/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}
+    ).json()
+    assert (
+        board["no_answer"] is False
+        and board["svg"].count('class="tile tile-water"') == 6
+    )
+    assert board["problem"].startswith(
+        "<map>:1:1: error: the map has no 'horse' tile ('H')"
+    )

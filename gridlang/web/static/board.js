@@ -155,12 +155,13 @@ function showBoard(d, note) {
   const names = (x) => x.decisions.map((dec) => dec.name).join(",");
   const sameShape = board && d && board.rows === d.rows && board.cols === d.cols && names(board) === names(d);
   board = d;
-  bel.note.textContent = pageWords(d && d.problem ? `Not a puzzle to solve yet: ${d.problem.split("\n")[0]}` : note);
+  const why = d && d.problem ? d.problem.split("\n")[0] : "";
+  bel.note.textContent = pageWords(why ? `${d.no_answer ? "No answer" : "Not a puzzle to solve yet"}: ${why}` : note);
   bel.board.innerHTML = d ? inlineSvg(d.svg) : "";
   if (liveWanted) {  // the board of an edit is drawn: now its uniqueness
     liveWanted = false;
     if (d && !d.problem) liveSoon();
-    else { live = null; bel.live.textContent = d ? "not a puzzle yet" : ""; }
+    else { live = null; bel.live.textContent = !d ? "" : d.no_answer ? "no answer" : "not a puzzle yet"; }
   }
   if (!d) { bel.cells.innerHTML = ""; return; }
   if (!sameShape) { answer = {}; undoStack = []; redoStack = []; live = null; bel.verdict.textContent = ""; }
