@@ -116,12 +116,19 @@ def parse_map(text: str, path: str = "<map>", puzzle: str | None = None, spec=No
     return read_text_map(text, p, puzzle)
 
 
-def build_grid(symbols: Symbols, data: MapData) -> Grid:
+def build_grid(symbols: Symbols, data: MapData, counts: bool = True) -> Grid:
     """Interpret a map's characters through the spec's tiles.
 
     Checks every character against the declared tiles, each tile's count
     (``exactly 1``), and that every character of a ``linked`` tile appears
     exactly twice (or not at all).
+
+    Args:
+        symbols: the checked spec's symbols.
+        data: the map.
+        counts: check the tiles' counts and the links; False for a puzzle
+            still being set (the page draws a board with no horse yet), whose
+            grid is drawn and never solved.
 
     Returns:
         The grid graph with link edges.
@@ -156,7 +163,7 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
     raise_all(errors)
     cols = len(data.rows[0])
     for name, tile in symbols.tiles.items():
-        if tile.count is None:
+        if tile.count is None or not counts:
             continue
         op, n = tile.count
         cells = [rc for spec in tile.chars for ch in spec.chars() for rc in where.get(ch, [])]
@@ -188,7 +195,7 @@ def build_grid(symbols: Symbols, data: MapData) -> Grid:
                 if len(cells) == 2:
                     (r1, c1), (r2, c2) = cells
                     links.append((r1 * cols + c1, r2 * cols + c2))
-                elif cells:
+                elif cells and counts:
                     r, c = cells[0] if len(cells) == 1 else cells[2]
                     errors.append(data.error(
                         f"linked tile {ch!r} appears {len(cells)} time{'s' if len(cells) > 1 else ''}; "

@@ -182,6 +182,17 @@ class HintSteps:
         :meth:`gridlang.SolveResult.to_json` takes them)."""
         return self.result.to_json(spec, map) | render.hints_json(self.result.report.model, self.details)
 
+    def step_text(self, step: int) -> str:
+        """Step ``step`` (from 1) in words, as ``gridlang hint`` prints it: what it decides, then
+        the rule instances and the known entries it follows from.
+
+        Raises:
+            IndexError: there is no such step.
+        """
+        if not 1 <= step <= len(self.steps):
+            raise IndexError(f"step {step}: there are {len(self.steps)} steps, from 1")
+        return render.step_text(self.result.report.model, step, self.details.steps[step - 1])
+
     def picture(self, step: int = 1, format: str = "svg", cell: int = 32) -> str | bytes:
         """Step ``step`` (from 1) drawn as ``gridlang hint --step K --svg`` draws it: the cells known
         before it, its rules' cells outlined blue, its known cells green, what it decides orange.

@@ -14,7 +14,7 @@ Routes:
 ``GET /``                                  the page
 ``GET /static/NAME``                       its script and style sheet
 ``GET /api/health``                        the pool: workers, running, queued, served, refused
-``GET /api/specs``                         the bundled specs' names and puzzles
+``GET /api/specs``                         the bundled specs' names, puzzles and puzz.link genre names
 ``GET /api/specs/NAME``                    one bundled spec: its text, parameters, tiles
 ``POST /api/spec-info``                    the same for a spec's text (``{"spec": TEXT}``)
 ``GET /api/features``                      the tools this gridlang has (forced cells, explain, hint)
@@ -26,6 +26,9 @@ Routes:
 ``POST /api/export?format=F``              the model as LP, MPS, WCNF or a gringo ``.lp`` file
 ``POST /api/screenshot``                   a screenshot's map (the picture's bytes as the body)
 ``POST /api/tools/NAME``                   forced cells, an explanation, hints, where gridlang has them
+``POST /api/board``                        the puzzle drawn before any solve, its geometry and puzz.link URL
+``POST /api/check``                        a player's answer (``"answer"``) judged by the spec's rules
+``POST /api/generate``                     a new puzzle of the spec's genre (``"rows"``, ``"cols"``, ``"seed"``)
 =========================================  ==================================================
 
 Errors are JSON, ``{"error": TEXT, "errors": [...]}`` with the command
@@ -45,11 +48,19 @@ from typing import Any, Callable
 
 from gridlang.core.errors import GridlangError
 from gridlang.web import tasks
-from gridlang.web.inputs import MAX_BODY_BYTES, MAX_PICTURE_BYTES, RequestError, error_record, read_problem
+from gridlang.web.inputs import (
+    MAX_BODY_BYTES,
+    MAX_PICTURE_BYTES,
+    RequestError,
+    error_record,
+    read_answer,
+    read_generate,
+    read_problem,
+)
 from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+          "board.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 """The page's files, served by these names only."""
 
 TICK = 0.5
@@ -130,6 +141,9 @@ def create_app(settings: Settings | None = None, allowed_hosts: list[str] | None
         Route("/api/export", api.export, methods=["POST"]),
         Route("/api/screenshot", api.screenshot, methods=["POST"]),
         Route("/api/tools/{name}", api.tool, methods=["POST"]),
+        Route("/api/board", api.board, methods=["POST"]),
+        Route("/api/check", api.check, methods=["POST"]),
+        Route("/api/generate", api.generate, methods=["POST"]),
     ]
     middleware = [Middleware(_Guard, allowed_hosts=allowed_hosts)]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
@@ -302,7 +316,7 @@ class _Api:
         out = []
         for name in spec_names():
             info = await run_in_threadpool(self.state.describe, None, name)
-            out.append({"name": name, "puzzle": info["puzzle"]})
+            out.append({"name": name, "puzzle": info["puzzle"], "genres": info["genres"]})
         return _json({"specs": out})
 
     @_guarded
@@ -439,6 +453,33 @@ class _Api:
         problem = read_problem(await read_json(request), self.settings.time_limit)
         job = self._submit(tasks.tool, (name, problem), problem.time_limit)
         answer = await self._answer(request, job)
+        return Response(status_code=499) if answer is None else _json(answer)
+
+    @_guarded
+    async def board(self, request):
+        """``POST /api/board``: the puzzle drawn without an answer, as ``{"svg", "rows", "cols", ...}``."""
+        return await self._run(request, tasks.board, read_problem(await read_json(request), self.settings.time_limit))
+
+    @_guarded
+    async def check(self, request):
+        """``POST /api/check``: the solve request with ``"answer"`` (decisions as ``solve --json`` lists
+        them), judged by the spec's rules: ``{"ok", "empty", "violations", "text"}``."""
+        body = await read_json(request)
+        answer = read_answer(body.pop("answer", None) if isinstance(body, dict) else None)
+        problem = read_problem(body, self.settings.time_limit)
+        return await self._run(request, tasks.check, problem, answer)
+
+    @_guarded
+    async def generate(self, request):
+        """``POST /api/generate``: a puzzle made for the spec, ``{"map", "url", "seed", "clues", "seconds"}``."""
+        problem, rows, cols, seed = read_generate(await read_json(request), self.settings.time_limit)
+        return await self._run(request, tasks.generate, problem, rows, cols, seed)
+
+    async def _run(self, request, task, problem, *args):
+        """A task's JSON answer, run in a worker under the request's time limit (499 when the client went)."""
+        from starlette.responses import Response
+
+        answer = await self._answer(request, self._submit(task, (problem, *args), problem.time_limit))
         return Response(status_code=499) if answer is None else _json(answer)
 
 

@@ -75,16 +75,32 @@ def error_record(e: GridlangError) -> dict:
         ``{"error": TEXT, "errors": [...]}``: ``error`` is what the command
         line prints (``<spec>:3:9: error: ...``, the line and a caret);
         each of ``errors`` has ``message``, ``kind`` and, when located,
-        ``file``, ``line``, ``column`` (from 1) and ``end_column``.
+        ``file``, ``line``, ``column`` (from 1) and ``end_column``. A
+        bundled spec is named ``puzzles/NAME.grid``, as a report's ``"spec"``
+        names it, not by the folder it is installed in.
     """
     items = []
     for one in (e.errors if isinstance(e, MultipleErrors) else [e]):
         item = {"message": getattr(one, "message", str(one)), "kind": getattr(one, "kind", "error")}
         span = getattr(one, "span", None)
         if span is not None:
-            item.update(file=span.file, line=span.line, column=span.column, end_column=span.end_column)
+            item.update(file=bundled_name(span.file), line=span.line, column=span.column,
+                        end_column=span.end_column)
         items.append(item)
-    return {"error": e.render(), "errors": items}
+    return {"error": bundled_name(e.render()), "errors": items}
+
+
+def bundled_name(text: str) -> str:
+    """A text with the installed folder of the bundled specs written ``puzzles/``
+    (``.../site-packages/gridlang/puzzles/horse.grid:18:7`` -> ``puzzles/horse.grid:18:7``)."""
+    # imported on use, not at start-up
+    from gridlang.formats.puzzlink.index import NoBundle, bundled_dir
+
+    try:
+        folder = str(bundled_dir())
+    except NoBundle:
+        return text
+    return text.replace(folder.rstrip("/") + "/", "puzzles/")
 
 
 @dataclass(frozen=True)
@@ -204,6 +220,58 @@ def read_params(params: object) -> dict[str, str]:
     return {k: v for k, v in out.items() if v != ""}
 
 
+MAX_GENERATED_SIDE = 30
+"""The most rows or columns the page's Generate makes."""
+
+
+def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int]:
+    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit"}``.
+
+    Returns:
+        ``(problem, rows, cols, seed)``: the problem holds the spec, the
+        parameters and the time limit (its puzzle is empty).
+
+    Raises:
+        RequestError: 400, in a sentence naming the key.
+    """
+    if not isinstance(body, dict):
+        raise RequestError(400, 'send {"bundled": NAME, "rows": R, "cols": C, "seed": N}')
+    size = {}
+    for key, default in (("rows", None), ("cols", None), ("seed", 0)):
+        value = body.get(key, default)
+        low, high = (0, 2**31 - 1) if key == "seed" else (1, MAX_GENERATED_SIDE)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RequestError(400, f'"{key}" must be a whole number from {low} to {high}, not {_short(value)}')
+        size[key] = value
+    rest = {k: v for k, v in body.items() if k not in size}
+    if rest.get("bundled") is None and rest.get("spec") is None:
+        raise RequestError(400, 'give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)')
+    problem = read_problem({**rest, "puzzle": "-"}, max_seconds, ("bundled", "spec", "params", "time_limit", "puzzle"))
+    return problem, size["rows"], size["cols"], size["seed"]
+
+
+def read_answer(answer: object) -> dict[str, list]:
+    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``.
+
+    Raises:
+        RequestError: 400, not of that shape (the values: true, false, a whole number or text).
+    """
+    shape = '"answer" must hold each decision\'s entries as [[row, column], value], such as {"shaded": [[[0, 1], true]]}'
+    if not isinstance(answer, dict):
+        raise RequestError(400, shape)
+    out = {}
+    for name, pairs in answer.items():
+        if not isinstance(pairs, list):
+            raise RequestError(400, shape)
+        for pair in pairs:
+            ok = isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list) and len(pair[0]) == 2
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair[0]) \
+                    or not isinstance(pair[1], (bool, int, str)):
+                raise RequestError(400, f"decision {_short(name)}: {shape}")
+        out[str(name)] = pairs
+    return out
+
+
 def _short(value: object) -> str:
     """A value shown in a message, cut to 40 characters."""
     text = repr(value)
@@ -220,6 +288,7 @@ class Loaded:
         data: the map.
         spec_name: the spec as ``"spec"`` names it: ``puzzles/NAME.grid`` for a bundled one, else ``<spec>``.
         map_name: the map as ``"map"`` names it: the URL, or ``<map>``.
+        text: the map's text: the puzzle sent, or the text map a URL decodes to.
     """
 
     tree: object
@@ -227,6 +296,7 @@ class Loaded:
     data: object
     spec_name: str
     map_name: str
+    text: str = ""
 
 
 def load_spec(problem: Problem):
@@ -293,13 +363,15 @@ def load(problem: Problem) -> Loaded:
     tree, symbols, spec_name = load_spec(problem)
     puzzle = tree.puzzle.name if tree.puzzle else None
     if not problem.is_url:
-        return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME)
+        return Loaded(tree, symbols, parse_map(problem.puzzle, MAP_NAME, puzzle), spec_name, MAP_NAME,
+                      problem.puzzle)
     # imported on use, not at start-up
     from gridlang.formats.puzzlink import decode
 
     url = problem.puzzle.strip()
     decoded = decode(url, tree)  # the spec's format reads it, or the error names the bundled spec that does
-    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.pid} from the URL>", puzzle), spec_name, url)
+    return Loaded(tree, symbols, parse_map(decoded.text, f"<{decoded.pid} from the URL>", puzzle), spec_name, url,
+                  decoded.text)
 
 
 def spec_info(tree, symbols) -> dict:
@@ -307,8 +379,9 @@ def spec_info(tree, symbols) -> dict:
 
     Returns:
         ``{"puzzle", "params": [{"name", "type", "default"}], "tiles": [{"name", "chars", "number"}],
-        "decisions": [...]}``; ``chars`` are the tile's map characters (a
-        ``number`` tile has none: any whole number).
+        "decisions": [...], "genres": [...]}``; ``chars`` are the tile's map characters (a
+        ``number`` tile has none: any whole number); ``genres`` the puzz.link names of the spec's
+        ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
     chars: dict[str, list[str]] = {}
     for char, tile in symbols.chars.items():
@@ -321,5 +394,9 @@ def spec_info(tree, symbols) -> dict:
         if isinstance(default, frozenset):
             default = sorted(default)
         params.append({"name": name, "type": p.type, "default": default})
+    # imported on use, not at start-up
+    from gridlang.formats.puzzlink.index import format_of
+
+    fmt = format_of(tree)
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
-            "decisions": list(symbols.decisions)}
+            "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

@@ -285,11 +285,93 @@ def tool(ctx, name: str, problem: Problem) -> dict[str, Any]:
     spec = calls.Spec(loaded.spec_name, loaded.tree, loaded.symbols)
     deadline = ctx.deadline(problem.time_limit)
     result = function(spec, map=loaded.data, params=problem.params, backend=problem.backend, deadline=deadline)
-    record = result.to_json(loaded.spec_name, loaded.map_name) if hasattr(result, "to_json") else result
-    out: dict[str, Any] = {"json": record}
+    if result is None:  # hints of a puzzle with no answer
+        return {"json": None, "text": "hints: the puzzle has no answer, so there is nothing to explain step by "
+                                      "step (Explain says which rules cannot hold together)"}
+    record = result.to_json(loaded.spec_name, loaded.map_name)
+    out: dict[str, Any] = {"json": record, "text": _relative(_tool_text(name, result), loaded)}
     if hasattr(result, "picture") and getattr(result, "steps", True):
         out["svg"] = result.picture()  # hints are drawn at their first step: none without a step
+    if name == "hint":
+        out["steps"] = [{"svg": result.picture(k), "text": _relative(result.step_text(k), loaded)}
+                        for k in range(1, min(len(result.steps), MAX_STEPS_DRAWN) + 1)]
     return out
+
+
+MAX_STEPS_DRAWN = 200
+"""The most steps of a hint drawn for the page's stepper (each is a picture of the whole board)."""
+
+
+def _tool_text(name: str, result) -> str:
+    """A tool's answer in words: the steps, the explanation, or what the forced cells are."""
+    if name != "forced":
+        return result.text()
+    n = sum(len(values) for values in result.forced.values())
+    if result.result.status == "INFEASIBLE":
+        return "forced: the puzzle has no answer"
+    if not result.complete:
+        return f"forced: {n} entries settled, {len(result.unknown)} not settled in time, {len(result.open)} open"
+    if not result.open:
+        return f"forced: every one of the {n} entries is forced: the answer is unique"
+    return f"forced: {n} entries are forced; {len(result.open)} differ between answers (greyed, with a ?)"
+
+
+def _relative(text: str, loaded) -> str:
+    """A text with the bundled spec's installed path written as ``puzzles/NAME.grid``."""
+    path = str(getattr(loaded.tree, "path", "") or "")
+    return text.replace(path, loaded.spec_name) if path and path != loaded.spec_name else text
+
+
+def board(ctx, problem: Problem) -> dict[str, Any]:
+    """The puzzle drawn before any solve, for the page's board (:func:`gridlang.service.board.board`).
+
+    Returns:
+        The board's JSON (``svg``, ``rows``, ``cols``, ``cell``, ``pad``,
+        ``width``, ``height``, ``decisions``, ``lattice``, ``url``,
+        ``url_error``), with ``spec`` (the spec used: a URL of another genre
+        takes its genre's) and ``map`` (the map's text: a URL's decoded).
+
+    Raises:
+        GridlangError: bad input, located.
+    """
+    # imported on use, not at start-up
+    from gridlang.service.board import board as draw_board
+    from gridlang.solving.spec import Spec
+
+    deadline = ctx.deadline(problem.time_limit)
+    loaded = load(problem)
+    spec = Spec(loaded.spec_name, loaded.tree, loaded.symbols)
+    drawn = draw_board(spec, loaded.data, problem.params, CELL, deadline)
+    out = drawn.to_json()
+    if out["problem"]:
+        out["problem"] = _relative(out["problem"], loaded)
+    return {**out, "spec": loaded.spec_name, "map": loaded.text}
+
+
+def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:
+    """Judge a player's answer by the spec's rules (:func:`gridlang.service.board.judge`).
+
+    Args:
+        ctx: the worker's context.
+        problem: the checked request.
+        answer: decision name -> ``[[[row, col], value], ...]``, as ``solve --json`` lists decisions.
+
+    Returns:
+        ``{"ok", "empty", "violations", "objective", "text"}``, the spec's
+        lines named ``line N``.
+
+    Raises:
+        GridlangError: bad input, located; an answer the spec cannot read, in a sentence.
+    """
+    # imported on use, not at start-up
+    from gridlang.service.board import judge
+    from gridlang.solving.spec import Spec
+
+    deadline = ctx.deadline(problem.time_limit)
+    loaded = load(problem)
+    spec = Spec(loaded.spec_name, loaded.tree, loaded.symbols)
+    entries = {name: {(int(r), int(c)): value for (r, c), value in pairs} for name, pairs in answer.items()}
+    return judge(spec, loaded.data, entries, problem.params, deadline).to_json()
 
 
 def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
@@ -307,3 +389,29 @@ def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
 def pid() -> int:
     """This process's id (a task for tests of the pool)."""
     return os.getpid()
+
+
+def generate(ctx, problem: Problem, rows: int, cols: int, seed: int) -> dict[str, Any]:
+    """Make a puzzle of the problem's spec (``gridlang generate``, :func:`gridlang.service.calls.generate`).
+
+    Args:
+        ctx: the worker's context (its deadline: the request's time limit; the page's Cancel drops it).
+        problem: the spec, the parameters and the time limit.
+        rows, cols: the size, in cells.
+        seed: the random seed (the same seed makes the same puzzle).
+
+    Returns:
+        ``{"map", "url", "seed", "clues", "seconds"}``.
+
+    Raises:
+        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out first, in a sentence.
+    """
+    # imported on use, not at start-up
+    from gridlang.service.calls import Spec
+    from gridlang.service.calls import generate as make
+
+    deadline = ctx.deadline(problem.time_limit)
+    tree, symbols, name = load_spec(problem)
+    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline=deadline)
+    return {"map": made.map, "url": made.url, "seed": made.seed, "clues": made.clues,
+            "seconds": round(made.seconds, 3)}

@@ -117,13 +117,17 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
-    """A fresh page (its own profile: no cookies, no storage) on the server's start page, ready."""
+    """A fresh page (its own profile: no cookies, no storage) on the server's start page, ready; the test
+    fails when the page raised an error or wrote one to its console."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
+    # the console's errors but a response's status (a 400 for bad input is the page at work)
+    tab.on("console", lambda m: errors.append(m.text)
+           if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
     tab.goto(server.url + "/")
     expect(tab.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
     tab.errors = errors

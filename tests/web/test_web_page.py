@@ -34,17 +34,21 @@ def textbox(page, name: str):
 def cells_of(page, figure: str, selector: str) -> set[tuple[int, int]]:
     """The ``(row, col)`` cells of the shapes matching ``selector`` in the SVG inside the element with
     role ``img`` named ``figure``: each shape's centre as the browser lays it out, in the grid of the
-    picture's tiles (the first tile's place and size give the frame and the cell)."""
-    svg = page.get_by_role("img", name=figure, exact=True).locator("svg")
-    frame = svg.bounding_box()
-    scale = frame["width"] / float(svg.get_attribute("width"))
+    picture's tiles (the first tile's place and size give the frame and the cell). The boxes are read
+    at one instant, so that a board drawn above the picture meanwhile cannot move them apart."""
+    svg = page.get_by_role("img", name=figure, exact=True).locator("svg").first
+    boxes = svg.evaluate("""(svg, selector) => {
+        const box = (e) => { const b = e.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };
+        return {frame: box(svg), shapes: Array.from(svg.querySelectorAll(selector), box)};
+    }""", selector)
+    fx, fy, fw, _ = boxes["frame"]
+    scale = fw / float(svg.get_attribute("width"))
     tile = svg.locator(".tiles rect").first
     pad, cell = float(tile.get_attribute("x")), float(tile.get_attribute("width"))
     found = set()
-    for shape in svg.locator(selector).all():
-        box = shape.bounding_box()
-        x = (box["x"] + box["width"] / 2 - frame["x"]) / scale
-        y = (box["y"] + box["height"] / 2 - frame["y"]) / scale
+    for x0, y0, w, h in boxes["shapes"]:
+        x = (x0 + w / 2 - fx) / scale
+        y = (y0 + h / 2 - fy) / scale
         found.add((int((y - pad) // cell), int((x - pad) // cell)))
     return found
 
@@ -180,7 +184,6 @@ def test_the_share_link_reopens_the_same_state(page, browser, server):
 
 def test_cells_drawn_by_clicking_cycle_through_the_tiles(page):
     choose_spec(page, "horse")
-    page.get_by_text("Draw the map").click()
     page.get_by_role("spinbutton", name="Rows").fill("3")
     page.get_by_role("spinbutton", name="Columns").fill("3")
     page.get_by_role("button", name="New grid").click()
@@ -223,7 +226,7 @@ def test_solve_then_hint_on_the_daily_draws_the_first_step(page):
     page.get_by_role("button", name="Hint").click()
     expect(status).to_contain_text("hint: done", timeout=SOLVED)
     assert cells_of(page, "Answer", "rect.decides") == {(8, 6)}
-    assert '"complete": true' in page.locator("#output").text_content()
+    expect(page.locator("#output")).to_contain_text("solved in 16 steps, each checked")
 
 
 def test_on_a_phone_the_page_is_no_wider_than_the_screen(page):
@@ -257,6 +260,7 @@ def test_an_error_takes_the_previous_answer_and_its_downloads_away(page):
     spec.fill(spec.input_value().replace("require", "requre", 1))
     page.get_by_role("button", name="Solve", exact=True).click()
     expect(page.get_by_role("alert")).to_contain_text("did you mean 'require'?", timeout=SOLVED)
+    expect(page.get_by_role("status")).to_have_text("error", timeout=SOLVED)  # the solve's, not the spec check's
     assert page.get_by_role("img", name="Answer").locator("svg").count() == 0
     for name in ("Download SVG", "Download PNG", "Download JSON"):
         expect(page.get_by_role("button", name=name)).to_be_disabled()

@@ -3,11 +3,12 @@
 
 const $ = (id) => document.getElementById(id);
 const el = {
-  bundled: $("bundled"), spec: $("spec"), gutter: $("gutter"), puzzle: $("puzzle"), screenshot: $("screenshot"),
+  genre: $("genre"), bundled: $("bundled"), spec: $("spec"), gutter: $("gutter"), puzzle: $("puzzle"), screenshot: $("screenshot"),
   params: $("params"), noParams: $("no-params"), backend: $("backend"), timeLimit: $("time-limit"),
   solve: $("solve"), unique: $("unique"), stop: $("stop"), error: $("error"), status: $("status"), note: $("note"),
   answer: $("answer"), second: $("second"), secondFigure: $("second-figure"), output: $("output"), share: $("share"),
-  cells: $("cells"), rows: $("rows"), cols: $("cols"), newGrid: $("new-grid"),
+  stepper: $("stepper"), prevStep: $("prev-step"), nextStep: $("next-step"), stepCount: $("step-count"),
+  stepText: $("step-text"),
 };
 const TOOLS = { forced: $("forced"), explain: $("explain"), hint: $("hint") };
 
@@ -17,6 +18,8 @@ let job = null;            // the running job's id
 let events = null;         // its progress stream
 let last = null;           // the last answer: {json, svg, png, ...}
 let busyRetry = null;
+let steps = [];            // the hint's steps: {svg, text}
+let step = 0;
 
 // ------------------------------------------------------------ requests
 
@@ -59,8 +62,13 @@ function renderGutter(errorLine) {
   el.gutter.scrollTop = el.spec.scrollTop;
 }
 
+// An error in the page's words: a parameter is given in its box here, not as --NAME on a command line.
+function pageWords(text) {
+  return (text || "").replace(/give --([A-Za-z_][A-Za-z0-9_-]*) VALUE/g, "give $1 a value under Parameters");
+}
+
 function showError(record) {
-  el.error.textContent = record.error || "";
+  el.error.textContent = pageWords(record.error);
   const located = (record.errors || []).find((e) => e.file === "<spec>" && e.line);
   renderGutter(located ? located.line : null);
   if (located) placeCaret(located.line, located.column || 1);
@@ -123,106 +131,47 @@ function setInfo(data) {
     input.id = `param-${p.name}`;
     input.dataset.param = p.name;
     input.placeholder = p.default === null || p.default === undefined ? p.type : `${p.default}`;
-    input.addEventListener("input", updateShare);
+    input.addEventListener("input", () => { updateShare(); paramEdited(); });
     if (kept[p.name] !== undefined) input.value = kept[p.name];
     wrap.append(label, input);
     el.params.append(wrap);
   }
-  renderCells();
+  boardSoon();
   updateShare();
 }
 
-// ------------------------------------------------------------ drawing the map by clicking
+// ------------------------------------------------------------ a genre picked by typing its name
 
-function tileCycle() {
-  if (!info) return [];
-  const out = [];
-  for (const t of info.tiles) {
-    if (t.chars.length) out.push({ char: t.chars[0], name: t.name });
-    else if (t.number) out.push({ char: "1", name: t.name });
+let genreNames = [];       // [name typed, spec]: each spec's file name, English name and puzz.link names
+
+function genreList(specs) {
+  const list = document.getElementById("genres");
+  genreNames = [];
+  for (const s of specs) {
+    for (const name of new Set([s.name, s.puzzle, ...(s.genres || [])])) {
+      if (!name) continue;
+      genreNames.push([name, s.name]);
+      const option = document.createElement("option");
+      option.value = name;
+      if (name !== s.name) option.label = `${name} (${s.name})`;
+      list.append(option);
+    }
   }
-  return out;
 }
 
-function tileName(char) {
-  if (!info) return "";
-  for (const t of info.tiles) {
-    if (t.chars.includes(char)) return t.name;
-    if (t.number && /^[0-9]+$/.test(char)) return t.name;
-  }
-  return "unknown";
-}
-
-function isUrl(text) { return /^\s*https?:\/\//i.test(text); }
-
-// The puzzle box as a text map: header lines, then rows of cells (split on white space when any row has it).
-function parseMap(text) {
-  if (isUrl(text) || text.trim().startsWith("{")) return null;
-  const lines = text.replace(/\s+$/, "").split("\n");
-  const header = [];
-  let i = 0;
-  while (i < lines.length && (/^\s*$/.test(lines[i]) || /^\s*#/.test(lines[i]) ||
-         /^\s*[A-Za-z_][A-Za-z0-9_]*\s*:/.test(lines[i]))) {
-    header.push(lines[i]);
-    i++;
-  }
-  const body = lines.slice(i).filter((l) => l.trim() !== "");
-  const spaced = body.some((l) => /\S\s+\S/.test(l.trim()));
-  const rows = body.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim())));
-  return { header, rows, spaced };
-}
-
-function writeMap(map) {
-  const spaced = map.spaced || map.rows.some((r) => r.some((c) => c.length > 1));
-  const rows = map.rows.map((r) => r.join(spaced ? " " : ""));
-  el.puzzle.value = [...map.header, ...rows].join("\n") + "\n";
-  updateShare();
-}
-
-function hue(name) {
-  let h = 0;
-  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) % 360;
-  return h;
-}
-
-function renderCells() {
-  const map = parseMap(el.puzzle.value);
-  el.cells.innerHTML = "";
-  if (!map || !map.rows.length) return;
-  const width = Math.max(...map.rows.map((r) => r.length));
-  el.cells.style.gridTemplateColumns = `repeat(${width}, 1.7rem)`;
-  map.rows.forEach((row, r) => {
-    row.forEach((char, c) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = char;
-      const name = tileName(char);
-      button.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}: ${name}`);
-      button.style.background = `hsl(${hue(name)}, 45%, 82%)`;
-      button.addEventListener("click", () => cycleCell(r, c));
-      el.cells.append(button);
-    });
-  });
-}
-
-function cycleCell(r, c) {
-  const map = parseMap(el.puzzle.value);
-  const cycle = tileCycle();
-  if (!map || !cycle.length) return;
-  const now = map.rows[r][c];
-  const at = cycle.findIndex((t) => t.char === now || t.name === tileName(now));
-  map.rows[r][c] = cycle[(at + 1) % cycle.length].char;
-  writeMap(map);
-  renderCells();
-}
-
-function newGrid() {
-  const cycle = tileCycle();
-  const rows = Math.min(100, Math.max(1, parseInt(el.rows.value, 10) || 5));
-  const cols = Math.min(100, Math.max(1, parseInt(el.cols.value, 10) || 5));
-  const fill = cycle.length ? cycle[0].char : ".";
-  writeMap({ header: [], rows: Array.from({ length: rows }, () => Array(cols).fill(fill)), spaced: false });
-  renderCells();
+function pickGenre() {
+  const typed = el.genre.value.trim().toLowerCase();
+  const note = document.getElementById("genre-note");
+  if (!typed) { note.textContent = ""; return; }
+  const squash = (t) => t.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const found = genreNames.find(([name]) => name.toLowerCase() === typed)
+    || genreNames.find(([name]) => squash(name) === squash(typed))
+    || genreNames.find(([name]) => squash(name).startsWith(squash(typed)));
+  if (!found) { note.textContent = `No bundled spec is called ${el.genre.value.trim()}.`; return; }
+  note.textContent = "";
+  if (el.bundled.value === found[1] && el.spec.value === bundledText) return;
+  el.bundled.value = found[1];
+  loadBundled(found[1], false).then(updateShare);
 }
 
 // ------------------------------------------------------------ solving
@@ -286,13 +235,9 @@ function inlineSvg(svg) { return svg ? svg.replace(/^<\?xml[^>]*>\s*/, "") : "";
 
 function answered(d) {
   last = d;
-  // A URL of another genre than the chosen bundled spec's is solved with its genre's spec: show that one.
-  const used = (d.json.spec || "").match(/^puzzles\/(.+)\.grid$/);
-  if (used && el.bundled.value && used[1] !== el.bundled.value) {
-    el.bundled.value = used[1];
-    loadBundled(used[1], false);
-  }
+  followSpec(d.json.spec);
   el.status.textContent = d.status_line;
+  showSteps([]);
   el.answer.innerHTML = inlineSvg(d.svg);
   el.output.textContent = d.text;
   const notes = [];
@@ -311,12 +256,22 @@ function answered(d) {
   for (const b of document.querySelectorAll("[data-download]")) b.disabled = !d.svg && b.dataset.download !== "json";
 }
 
+// A URL of another genre than the chosen bundled spec's is read with its genre's spec: show that one.
+function followSpec(spec) {
+  const used = (spec || "").match(/^puzzles\/(.+)\.grid$/);
+  if (used && el.bundled.value && used[1] !== el.bundled.value && el.spec.value === bundledText) {
+    el.bundled.value = used[1];
+    loadBundled(used[1], false);
+  }
+}
+
 function failed(d) {
   running(false);
   showError(d);
   el.status.textContent = d.status === 499 ? "dropped" : "error";
   // The answer shown belonged to the inputs before: it goes, and so do its downloads.
   last = null;
+  showSteps([]);
   el.answer.innerHTML = "";
   el.output.textContent = "";
   el.note.textContent = "";
@@ -333,16 +288,37 @@ async function runTool(name) {
   clearError();
   running(true);
   el.status.textContent = `${name}: working`;
+  showSteps([]);
   try {
     const r = await postJSON(`/api/tools/${name}`, solveRequest(false));
     const d = await r.json();
     if (!r.ok) { failed(d); return; }
     el.status.textContent = `${name}: done`;
     if (d.svg) el.answer.innerHTML = inlineSvg(d.svg);
-    el.output.textContent = JSON.stringify(d.json, null, 1);
+    el.output.textContent = d.text || "";
+    if (d.steps && d.steps.length) showSteps(d.steps);
+    const instances = name === "explain" && d.json && d.json.explanation ? d.json.explanation : [];
+    outlineOnBoard(instances.flatMap((i) => i.cells || []));  // the cells of the rules that cannot hold
   } finally {
     running(false);
   }
+}
+
+// The hint's steps, one at a time: each drawn in the Answer picture, its rules in words.
+function showSteps(list) {
+  steps = list;
+  step = 0;
+  el.stepper.hidden = !steps.length;
+  if (steps.length) showStep(0);
+}
+
+function showStep(k) {
+  step = Math.max(0, Math.min(steps.length - 1, k));
+  el.answer.innerHTML = inlineSvg(steps[step].svg);
+  el.stepText.textContent = steps[step].text;
+  el.stepCount.textContent = `Step ${step + 1} of ${steps.length}`;
+  el.prevStep.disabled = step === 0;
+  el.nextStep.disabled = step === steps.length - 1;
 }
 
 // ------------------------------------------------------------ screenshot
@@ -359,15 +335,15 @@ async function readScreenshot() {
   if (!r.ok) { showError(d); el.status.textContent = "error"; return; }
   el.puzzle.value = d.map;
   el.status.textContent = `read the map off ${file.name}`;
-  renderCells();
+  boardSoon();
   updateShare();
 }
 
 // ------------------------------------------------------------ share link and downloads
 
 function state() {
-  const s = { ...specRequest(), p: el.puzzle.value, v: paramValues(), k: el.backend.value, t: el.timeLimit.value };
-  return s;
+  return { ...specRequest(), p: el.puzzle.value, v: paramValues(), k: el.backend.value, t: el.timeLimit.value,
+           ...boardState() };
 }
 
 function encodeState(s) {
@@ -408,8 +384,9 @@ async function restore() {
     const input = document.getElementById(`param-${name}`);
     if (input) input.value = value;
   }
+  restoreBoard(s);
   renderGutter(null);
-  renderCells();
+  boardSoon();
   updateShare();
   return true;
 }
@@ -459,14 +436,17 @@ async function init() {
   });
   el.spec.addEventListener("scroll", () => { el.gutter.scrollTop = el.spec.scrollTop; });
   el.bundled.addEventListener("change", () => { loadBundled(el.bundled.value, false).then(updateShare); });
-  el.puzzle.addEventListener("input", () => { renderCells(); updateShare(); });
+  el.genre.addEventListener("change", pickGenre);
+  el.puzzle.addEventListener("input", () => { boardSoon(); updateShare(); });
   el.backend.addEventListener("change", updateShare);
   el.timeLimit.addEventListener("input", updateShare);
   el.screenshot.addEventListener("change", readScreenshot);
   el.solve.addEventListener("click", () => start(false));
   el.unique.addEventListener("click", () => start(true));
   el.stop.addEventListener("click", stop);
-  el.newGrid.addEventListener("click", newGrid);
+  el.prevStep.addEventListener("click", () => showStep(step - 1));
+  el.nextStep.addEventListener("click", () => showStep(step + 1));
+  boardInit();
   for (const b of document.querySelectorAll("[data-download]")) b.addEventListener("click", () => download(b.dataset.download));
   for (const b of document.querySelectorAll("[data-export]")) b.addEventListener("click", () => exportModel(b.dataset.export));
   for (const [name, button] of Object.entries(TOOLS)) button.addEventListener("click", () => runTool(name));
@@ -480,6 +460,7 @@ async function init() {
     option.textContent = s.puzzle ? `${s.name} (${s.puzzle})` : s.name;
     el.bundled.append(option);
   }
+  genreList(specs.specs);
   for (const [name, present] of Object.entries(features)) if (TOOLS[name]) TOOLS[name].hidden = !present;
   if (!(await restore())) {
     el.bundled.value = "horse";

@@ -1,0 +1,265 @@
+"""The page's board through the HTTP API (Starlette's test client, one worker): the puzzle drawn
+before any solve with the geometry the page lays its cells over, its puzz.link URL, a player's
+answer judged by the spec's rules, and the hint's steps each drawn and in words."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("httpx", reason="the API tests need httpx: pip install '.[test]'")
+
+with (
+    warnings.catch_warnings()
+):  # Starlette 1.x prefers httpx2 beside httpx; either works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import gridlang
+from gridlang.web.app import Settings, create_app
+
+NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
+SUDOKU = "box_rows: 2\nbox_cols: 2\n.1..\n...2\n3...\n..3.\n"
+SUDOKU_ANSWER = [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(
+        create_app(Settings(workers=1, queue=2, time_limit=30)),
+        raise_server_exceptions=True,
+    ) as c:
+        yield c
+
+
+def test_an_empty_board_is_drawn_with_its_geometry_and_url(client):
+    response = client.post(
+        "/api/board", json={"bundled": "nurikabe", "puzzle": ".....\n" * 5}
+    )
+    assert response.status_code == 200, response.text
+    board = response.json()
+    assert (board["rows"], board["cols"], board["cell"], board["pad"]) == (
+        5,
+        5,
+        32,
+        8.0,
+    )
+    assert (board["width"], board["height"]) == (176, 176)
+    assert board["svg"].count('class="tile tile-blank"') == 25
+    assert board["url"] == "https://puzz.link/p?nurikabe/5/5/zk"
+    (shaded,) = board["decisions"]
+    assert (
+        shaded["name"] == "shaded"
+        and shaded["boolean"]
+        and len(shaded["cells"]) == 25
+        and shaded["fixed"] == []
+    )
+
+
+def test_a_url_board_gives_its_text_map_with_the_rooms_layer(client):
+    board = client.post(
+        "/api/board", json={"bundled": "horse", "puzzle": STARBATTLE}
+    ).json()
+    assert board["spec"] == "puzzles/starbattle.grid"
+    assert board["map"].splitlines()[1:] == [
+        "stars: 1",
+        *["......"] * 6,
+        "rooms:",
+        "aaabbb",
+        "abbbaa",
+        "accdda",
+        "bbccda",
+        "bdddda",
+        "baaaaa",
+    ]
+    assert board["url"] == STARBATTLE
+
+
+def test_a_spec_without_a_format_says_why_it_has_no_url(client):
+    board = client.post(
+        "/api/board",
+        json={"bundled": "horse", "puzzle": "~~~\n~H~\n~~~\n", "params": {"budget": 1}},
+    ).json()
+    assert (
+        board["url"] is None
+        and board["url_error"] == "this spec declares no puzz.link format"
+    )
+
+
+def test_sudoku_givens_are_fixed_entries(client):
+    board = client.post(
+        "/api/board", json={"bundled": "sudoku", "puzzle": SUDOKU}
+    ).json()
+    assert board["decisions"][0]["fixed"] == [
+        [[0, 1], 1],
+        [[1, 3], 2],
+        [[2, 0], 3],
+        [[3, 2], 3],
+    ]
+
+
+def test_check_says_right_for_the_answer_without_its_givens(client):
+    givens = {(0, 1), (1, 3), (2, 0), (3, 2)}
+    digits = [
+        [[r, c], v]
+        for r, row in enumerate(SUDOKU_ANSWER)
+        for c, v in enumerate(row)
+        if (r, c) not in givens
+    ]
+    judged = client.post(
+        "/api/check",
+        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits}},
+    )
+    assert judged.status_code == 200, judged.text
+    assert judged.json()["ok"] is True
+    assert judged.json()["text"] == "right: every rule of the puzzle holds"
+    digits[0] = [[0, 0], 4]
+    judged = client.post(
+        "/api/check",
+        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits}},
+    ).json()
+    assert judged["ok"] is False
+    assert [v["line"] for v in judged["violations"]] == [23, 24, 25]
+    assert judged["text"].splitlines()[0] == "not right: 3 rules are broken"
+    judged = client.post(
+        "/api/check",
+        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits[1:]}},
+    ).json()
+    assert (
+        judged["empty"] == [[0, 0]]
+        and judged["text"] == "1 cell is still empty: row 1, column 1"
+    )
+
+
+def test_check_names_the_broken_rule_in_words(client):
+    judged = client.post(
+        "/api/check",
+        json={
+            "bundled": "nurikabe",
+            "puzzle": "2.\n..\n",
+            "answer": {"shaded": [[[1, 1], True]]},
+        },
+    ).json()
+    assert judged["ok"] is False
+    assert [(v["line"], v["cells"]) for v in judged["violations"]] == [
+        (22, [[0, 0]]),
+        (29, []),
+    ]
+    assert (
+        "line 22: for each c in clue: value(c) is known implies count(component of c in not shaded) == "
+        "value(c) (with c = row 1, column 1: the condition is false)" in judged["text"]
+    )
+
+
+def test_check_refuses_an_answer_of_another_shape_in_a_sentence(client):
+    response = client.post(
+        "/api/check",
+        json={
+            "bundled": "nurikabe",
+            "puzzle": "2.\n..\n",
+            "answer": {"shaded": [[0, 1]]},
+        },
+    )
+    assert response.status_code == 400
+    assert "[[row, column], value]" in response.json()["error"]
+    response = client.post(
+        "/api/check",
+        json={
+            "bundled": "nurikabe",
+            "puzzle": "2.\n..\n",
+            "answer": {"shaded": [[[0, 0], True]]},
+        },
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "error: 'shaded' is not made on row 1, column 1"
+
+
+def test_hint_steps_are_each_drawn_and_in_words(client):
+    hints = client.post("/api/tools/hint", json={"puzzle": NURIKABE}).json()
+    expected = gridlang.hints(url=NURIKABE)
+    assert len(hints["steps"]) == len(expected.steps) == 9
+    first = hints["steps"][0]
+    assert first["text"].startswith(
+        "step 1 (1 rule, 0 known): row 3, column 3 is shaded; row 4, column 2 is "
+        "shaded; row 4, column 4 is shaded; row 5, column 3 is shaded\n  by "
+        "puzzles/nurikabe.grid:22:9: "
+    )
+    assert first["svg"].count('class="decides"') == 4
+    assert hints["text"].splitlines()[-2].startswith("solved in 9 steps")
+
+
+def test_check_of_a_puzzle_with_an_objective_gives_its_score_not_a_verdict_of_best(
+    client,
+):
+    judged = client.post(
+        "/api/check",
+        json={
+            "bundled": "horse",
+            "puzzle": "budget: 1\n~~~~\n~H.~\n~.~~\n~~~~\n",
+            "answer": {"wall": [[[2, 1], True]]},
+        },
+    ).json()
+    assert judged["ok"] is True and judged["objective"] == 2
+    assert (
+        judged["text"]
+        == "every rule of the puzzle holds: it scores 2 (Solve finds the best score)"
+    )
+
+
+def test_generate_makes_the_puzzle_the_command_line_makes(client):
+    response = client.post(
+        "/api/generate",
+        json={
+            "bundled": "sudoku",
+            "rows": 4,
+            "cols": 4,
+            "seed": 3,
+            "params": {"box_rows": 2, "box_cols": 2},
+        },
+    )
+    assert response.status_code == 200, response.text
+    made = response.json()
+    expected = gridlang.generate(
+        gridlang.bundled("sudoku"), (4, 4), 3, {"box_rows": 2, "box_cols": 2}
+    )
+    assert (made["map"], made["url"], made["clues"]) == (
+        expected.map,
+        expected.url,
+        expected.clues,
+    )
+    assert gridlang.solve(url=made["url"], unique=True).unique is True
+
+
+def test_generate_refuses_a_size_in_a_sentence(client):
+    response = client.post(
+        "/api/generate", json={"bundled": "sudoku", "rows": 0, "cols": 4}
+    )
+    assert response.status_code == 400
+    assert (
+        response.json()["error"]
+        == 'error: "rows" must be a whole number from 1 to 30, not 0'
+    )
+    response = client.post("/api/generate", json={"rows": 4, "cols": 4})
+    assert response.json()["error"] == (
+        'error: give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)'
+    )
+
+
+def test_a_board_whose_rules_fail_whatever_the_decisions_has_no_answer(client):
+    board = client.post(
+        "/api/board", json={"bundled": "nurikabe", "puzzle": "5.\n..\n"}
+    ).json()
+    assert board["no_answer"] is True and board["decisions"] == []
+    assert "fails whatever the decisions" in board["problem"]
+    board = client.post(
+        "/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}
+    ).json()
+    assert (
+        board["no_answer"] is False
+        and board["svg"].count('class="tile tile-water"') == 6
+    )
+    assert board["problem"].startswith(
+        "<map>:1:1: error: the map has no 'horse' tile ('H')"
+    )
