@@ -171,6 +171,7 @@ def compile_tagged(model: Model) -> tuple[Model, TaggedConstraints]:
     compiler = _Compiler(spec, symbols, model.grid, dict(model.params), model.info.get("map", ""))
     compiler.anchor = False
     compiler.constraints = TaggedConstraints(compiler)
+    compiler.cap_components = False  # an instance left out must not leave its cap behind
     tagged = compiler.run()
     return Model(tagged.name, tagged.grid, tagged.variables, tagged.constraints, tagged.objective,
                  tagged.decisions, tagged.regions, tagged.params, dict(model.info), tagged.source), \

@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from gridlang.compiler.diagnostics import show_set
-from gridlang.compiler.tags import TaggedConstraints, definition
+from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
 from gridlang.ir.literals import CellValue, neg
@@ -466,7 +466,7 @@ class CellSetLowering:
             self.components[key] = dict.fromkeys(sorted(cand), True)
             return self.components[key]
         cap = self.component_caps.get(key)
-        if cap is not None and not isinstance(self.constraints, TaggedConstraints):
+        if cap is not None and self.cap_components:
             cand = set(grid.distances(cand, p, limit=max(cap - 1, 0)))
         self.component_count += 1
         number = self.component_count

@@ -81,6 +81,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         self.components: dict[tuple, dict[int, CellValue]] = {}
         self.component_count = 0
         self.component_caps: dict[tuple, int] = {}  # component key -> most cells a rule allows it
+        self.cap_components = True  # off in a tagged compile (compile_tagged): every region whole
         self.reified: dict[tuple, int] = {}
         # `D[p] = D[q]` rules stated value by value: (D, {p, q}, guard, same) once each.
         self.stated_same: set[tuple] = set()
@@ -158,7 +159,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
                 self.statement = st
                 self.decide(st)
                 self.check_size()
-        for st in _rule_order(self.spec.statements):
+        for st in _rule_order(self.spec.statements) if self.cap_components else self.spec.statements:
             self.statement = st
             if isinstance(st, ast.Region):
                 self.region(st)
@@ -546,7 +547,9 @@ def _rule_order(statements) -> list:
     """The statements in the order they are compiled: as written, except that a rule capping a
     component (:func:`~gridlang.compiler.cellsets.caps_component`) moves ahead of the rules before
     it, never ahead of a ``region`` statement (whose regions it may read). The rules are a
-    conjunction, so the order changes no answer; it lets the capped regions be made small."""
+    conjunction, so the order changes no answer; it lets the capped regions be made small. A compile
+    that caps nothing (``cap_components`` off, as :func:`gridlang.compiler.compile_tagged` sets it)
+    keeps the spec's order."""
     order, regions = [], 0
     for k, st in enumerate(statements):
         regions += isinstance(st, ast.Region)

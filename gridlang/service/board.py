@@ -230,9 +230,12 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
 
 
 def fixed_entries(model: Model) -> dict[str, dict[int, object]]:
-    """The entries of the decisions on cells that a unit clause of the model settles (a clue that
-    gives a cell's value, as Sudoku's givens do): decision name -> {cell index: value}; a Boolean
-    entry settled false is listed with False."""
+    """The entries of the decisions on cells that a unit clause of the model settles on a cell that
+    holds a clue (a tile other than the blank ``'.'``), as Sudoku's givens are: decision name ->
+    {cell index: value}; a Boolean entry settled false is listed with False. A unit clause on a blank
+    cell is a deduction, not a given (the neighbours of a Nurikabe 1 are shaded), and stays
+    playable."""
+    chars = model.grid.chars
     units = {
         c.lits[0]
         for c in model.constraints
@@ -244,6 +247,8 @@ def fixed_entries(model: Model) -> dict[str, dict[int, object]]:
             continue
         boolean = tuple(d.values) == (True,)
         for index, options in d.cells:
+            if chars[index] == ".":
+                continue
             for value, lit in options:
                 if lit in units:
                     out.setdefault(d.name, {})[index] = value

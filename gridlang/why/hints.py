@@ -170,10 +170,19 @@ class _Search:
     def __init__(self, model: Model, tags, answer: Assignment, deadline: Deadline):
         self.model = model
         self.oracle = Oracle(model, tags, deadline)
-        self.oracle.prefer(answer)
         self.deadline = deadline
         self.entries = entries(model)
         self.target = {e: e.literal(e.value_in(answer)) for e in self.entries}
+        if len(answer.values) != model.num_vars:
+            # the answer of the model compiled without tags, whose auxiliaries differ (a capped
+            # component): its decisions, completed over this model's own variables by an oracle of
+            # its own, so that this one's clauses and cuts are those of the steps alone
+            helper = Oracle(model, tags, deadline)
+            found = helper.check(helper.groups, list(self.target.values()))
+            helper.close()
+            answer = found.assignment if found.status == "sat" else None
+        if answer is not None:
+            self.oracle.prefer(answer)
         self.known: dict[Entry, int] = {}
         self.open: set[Entry] = set()
         groups = self.oracle.groups
