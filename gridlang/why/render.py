@@ -181,7 +181,8 @@ def explanation_text(explanation: Explanation | None) -> str:
     n = len(explanation.instances)
     head = (f"explanation: these {n} rule instances cannot hold together" if n != 1 else
             "explanation: this rule instance cannot hold")
-    head += (" (dropping any one of them leaves an answer):" if explanation.minimal else
+    head += ((" (dropping any one of them leaves an answer):" if n != 1 else " (without it there is an answer):")
+             if explanation.minimal else
              " (the time ran out before the set was shown minimal: some may be spare):")
     return "\n".join([head] + ["  " + i.text() for i in explanation.instances])
 
