@@ -175,7 +175,7 @@ class HintSteps:
         # imported on use, not at start-up
         from gridlang.pictures.textdraw import answer_text
 
-        return render.hints_text(self.result.report.model, self.details, answer_text)
+        return render.hints_text(self.result.report.model, self.details, answer_text, self.result.report.solution)
 
     def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
         """What ``gridlang hint --json`` prints. (``spec`` and ``map``: the names recorded, as

@@ -6,7 +6,8 @@ decision), except that a Boolean entry decided false is listed too, with
 the value 0 (``decisions`` lists only the true ones, but a step that
 decides a cell is empty must say so).
 
-A partial answer (the forced cells, the cells known after some steps) is
+The answer a hint sequence reaches in full is drawn as ``solve`` draws it. A
+partial answer (the forced cells, the cells known after some steps) is
 drawn as a grid of one token per cell: the map's character where nothing is
 decided, ``#`` for a Boolean decision that holds, the value of an
 enumeration, and ``?`` for a cell still open. Decisions on edges are drawn
@@ -203,14 +204,25 @@ def step_text(model: Model, k: int, step: Step) -> str:
     return "\n".join(lines)
 
 
-def hints_text(model: Model, hints: Hints, render=None) -> str:
+def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None = None) -> str:
     """Every step, then the state reached and a sentence of figures; the reason alone when no
-    step was searched (an optimum not proved)."""
+    step was searched (an optimum not proved).
+
+    Args:
+        model, hints: the model and its steps.
+        render: ``render(model, solution)``, the puzzle's drawing of an answer (as ``solve``
+            prints it).
+        answer: the answer explained: when the steps reach all of it, it is drawn by ``render``,
+            as ``solve`` draws it; else the state reached is drawn with its open cells marked.
+    """
     if hints.reason is not None:
         return f"hints: not computed: {hints.reason}"
     lines = [step_text(model, k, s) for k, s in enumerate(hints.steps, start=1)]
     known = [pair for s in hints.steps for pair in s.decides]
-    drawn = state_text(model, known, list(hints.open) + list(hints.unknown), render)
+    if hints.complete and answer is not None and render is not None:
+        drawn = render(model, answer)
+    else:
+        drawn = state_text(model, known, list(hints.open) + list(hints.unknown), render)
     if drawn:
         lines += ["", drawn]
     lines.append("")
