@@ -22,6 +22,7 @@ from gridlang.ir.model import Model
 from gridlang.ir.solution import Solution
 from gridlang.pictures.canvas import Canvas
 from gridlang.why.backbone import Forced
+from gridlang.why.grade import grade, levels_text, step_cost
 from gridlang.why.hints import Hints, Step
 from gridlang.why.instances import Entry, entry_text, where
 from gridlang.why.mus import Explanation
@@ -68,18 +69,24 @@ def step_json(model: Model, step: Step) -> dict:
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
             "known": values_json(model, step.known),
             "cost": list(step.cost),
+            "difficulty": step_cost(step),
             "search": step.search,
             "minimal": step.minimal}
 
 
 def hints_json(model: Model, hints: Hints) -> dict:
     """``steps``, ``complete``, ``open``, ``unknown``, ``reason`` (why no step was searched, or
-    null), ``gave_up`` (the search's calls could not settle the unknown entries) and the run's figures."""
+    null), ``gave_up`` (the search's calls could not settle the unknown entries), the grade
+    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``: :mod:`gridlang.why.grade`;
+    null without a step) and the run's figures."""
     steps = [step_json(model, s) for s in hints.steps]
     for s in steps:
         s["cells"] = [list(c) for c in s["cells"]]
+    graded = grade(hints)
     return {"steps": steps, "complete": hints.complete, "open": keys_json(model, hints.open),
             "unknown": keys_json(model, hints.unknown), "reason": hints.reason, "gave_up": hints.gave_up,
+            **(graded.to_json() if graded is not None else
+               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False}),
             "hint_stats": {"steps": len(hints.steps), "solver_calls": hints.calls,
                            "seconds": round(hints.seconds, 4)}}
 
@@ -236,6 +243,13 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
     if hints.open:
         lines.append(f"open ({len(hints.open)}, marked {OPEN}): no step decides them, for they differ between "
                      f"answers: " + _names(model, hints.open))
+    graded = grade(hints)
+    if graded is not None:
+        hardest = hints.steps[graded.hardest - 1]
+        rules, known = hardest.cost
+        lines.append(f"difficulty {graded.difficulty:g}{'' if graded.complete else ' at least'}: "
+                     f"{graded.level} (step {graded.hardest}, {rules} rule{'s' if rules != 1 else ''} and "
+                     f"{known} known, is the hardest; {levels_text()})")
     lines.append(f"hints: {hints.calls} solver calls, {hints.seconds:.2f} s")
     return "\n".join(lines)
 

@@ -87,6 +87,7 @@ def test_hint_text_names_each_step(capsys):
     assert ("nurikabe.grid:22:9: for each c in clue: value(c) is known implies "
             "count(component of c in not shaded) == value(c)  [c = row 4, column 3 (clue 1)]") in out
     assert "\n. 5 # # #\n. # 2 . #\n. # # # #\n. # 1 # .\n# # # 3 .\n" in out  # as solve prints it
+    assert "difficulty 1.75: easy (step 5, 1 rule and 3 known, is the hardest; " in out
     steps = re.findall(r"^step (\d+) ", out, flags=re.M)
     assert steps == [str(k) for k in range(1, len(steps) + 1)]
     assert f"solved in {len(steps)} steps, each checked" in out
