@@ -286,3 +286,20 @@ def test_a_bundled_spec_is_named_by_its_file_name_and_one_here_by_its_relative_p
                                                encoding="utf-8")
     assert main(["hint", str(tmp_path / "mine" / "n.grid"), "--url", url, "--steps", "1"]) == 0
     assert "\n  by mine/n.grid:22:9: for each c in clue: " in capsys.readouterr().out
+
+
+def test_the_oracle_encodes_no_more_rows_once_the_time_is_out():
+    # A 5x5 Ichimaga-X has 300 rows of 100 weighted terms whose encoding took minutes and
+    # gigabytes: the oracle reads the deadline before each row and, past it, makes no call.
+    from gridlang.core.deadline import Deadline
+    from gridlang.ir.model import Linear
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(REPO / "puzzles" / "nurikabe.grid", REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    tagged, tagging = compile_tagged(model)
+    assert any(isinstance(c, Linear) for c in tagged.constraints)
+    oracle = Oracle(tagged, tagging, Deadline(0))
+    assert oracle.abandoned
+    assert oracle.check(oracle.groups).status == "unknown" and oracle.calls == 0
+    alive = Oracle(tagged, tagging, Deadline(None))
+    assert not alive.abandoned and alive.check(alive.groups).status == "sat"
