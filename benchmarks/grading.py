@@ -1,7 +1,8 @@
 """The difficulty grade against human ratings: Sudokus of the Sudoku Exchange puzzle bank.
 
     python benchmarks/grading.py             # hint the puzzles not yet in the results file, then report
-    python benchmarks/grading.py --rerun     # hint every puzzle again (about 5 minutes), then report
+    python benchmarks/grading.py --rerun     # hint every puzzle again (17 minutes on the shared machine), then report
+    python benchmarks/grading.py --report    # the report alone, from the results file
 
 The sample is ``benchmarks/data/sudoku-exchange/`` (its README gives the
 source, the licence and how it was drawn): 143 puzzles, each with the rating
