@@ -106,7 +106,7 @@ def _cmd_hint(args) -> int:
     elif hints is None:
         print(f"status {report.status}   {backend_text(report)}\nno answer to explain")
     else:
-        print(render.hints_text(model, hints, answer_text))
+        print(render.hints_text(model, hints, answer_text, report.solution))
     if draw:
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:

@@ -64,9 +64,12 @@ an unrooted ``Connected`` node with a member fixed true by a unit clause is
 rooted there, and with a size N every cell farther than N - 1 steps from
 that root (inside the candidate cells) is excluded.
 
-A rule that fails whatever the decisions (a constant comparison, a fixed cell
-of A that can never be in B) is reported as an error located in the map or
-in the parameter that makes it fail, not left to the solver as INFEASIBLE.
+A rule instance that fails whatever the decisions on this map (a clue too
+large for its cells, a fixed cell of A that can never be in B) is the empty
+clause of that instance: the puzzle is infeasible, as when the solver finds
+the conflict, and ``--explain`` names the instance. A failing rule that reads
+a parameter, or only constants, and a map value a decision does not have, are
+errors located in the parameter's value, the spec or the map cell.
 """
 
 from __future__ import annotations

@@ -367,7 +367,11 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         for i in sorted(a):
             x, y = a[i], b.get(i, False)
             if x is True and y is False:
-                errors.append(self.cell_error(st, i, self.why_not(st.right, i)))
+                reason = self.why_not(st.right, i)
+                if reason is not None:  # a value the decision does not have: the map is wrong
+                    errors.append(self.cell_error(st, i, reason))
+                else:  # the map puts this cell in A where B cannot hold: no answer
+                    self.false_instance(st)
             elif y is not True:
                 self.clause([neg(x), y], st.span)
         raise_all(errors)
@@ -492,7 +496,9 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         cmp = {"<=": Cmp.LE, ">=": Cmp.GE, "==": Cmp.EQ}[op]
         if not terms:
             if not cmp.holds(0, rhs):
-                raise self.constant_rule_error(st, lc, rc)
+                if not self.fails_by_map(st):
+                    raise self.constant_rule_error(st, lc, rc)
+                self.false_instance(st)
             return
         self.check_row(terms, rhs, st.span, "this rule")
         if self.never(terms, cmp, rhs) and any(kind == "cell" for kind, _ in self.bound.values()):

@@ -1,9 +1,12 @@
 """Errors the compiler locates: in the spec, in the map, or in a parameter.
 
-A rule that fails whatever the decisions is reported where the cause is
-(the map cell, the parameter, the constant comparison), not left to the
-solver as INFEASIBLE; a model past the size limits is refused at the
-statement that made it so. Part of :class:`gridlang.compiler.core._Compiler`
+A rule instance that fails whatever the decisions on this map (two clues
+of 2 on a 1x3 Nurikabe: its cells cannot hold both islands) makes the puzzle
+infeasible, as a conflict found by the solver does: the instance becomes the
+empty clause, so that ``--explain`` and the other why-tools name it. A rule
+that fails whatever the map (a constant comparison, or one of parameters
+only) is an error in the spec or the parameter, located there; a model past
+the size limits is refused at the statement that made it so. Part of :class:`gridlang.compiler.core._Compiler`
 (a mixin).
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 from gridlang.core.errors import GridlangError, MapError, ParamError, SemanticError, Span, show_set
 from gridlang.core.limits import MAX_CONSTRAINTS, MAX_ROW_MAGNITUDE, MAX_VARIABLES
 from gridlang.core.nodes import field_names
+from gridlang.ir.model import Clause
 from gridlang.language import ast
 
 
@@ -94,6 +98,19 @@ class Diagnostics:
         if self.map_data is not None and name in self.map_data.params:
             return ParamError(message, self.map_data.params[name][1], source=self.map_data.source)
         return ParamError(message, fallback, source=self.spec.source if fallback else None)
+
+    def false_instance(self, st) -> None:
+        """The rule instance being compiled holds in no answer on this map: the empty clause, made
+        under the instance (tagged with it by :func:`gridlang.compiler.compile_tagged`), so the solver
+        finds the puzzle infeasible and a minimal explanation names the instance."""
+        self.constraints.append(Clause((), getattr(st, "span", None)))
+
+    def fails_by_map(self, st) -> bool:
+        """Whether a statement that fails owes it to the map alone: it names a tile, a ``for each``
+        variable or a decision, and no parameter (a failing rule that reads a parameter is that
+        parameter's error, located where its value was given; one of constants, the spec's)."""
+        names = names_in(st)
+        return any(n not in self.params for n in names) and not any(n in self.params for n in names)
 
     def constant_rule_error(self, st: ast.Compare, left: int, right: int) -> GridlangError:
         names = [n for n in names_in(st) if n in self.params]

@@ -456,22 +456,13 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         self.clause([-g for g in guard] + body, self.current.span if self.current is not None else None)
 
     def fails(self, guard: tuple[int, ...], f: ast.Expr, cell: int | None = None) -> None:
-        """A rule instance that is false whatever the decisions: an error, or a clause forbidding its guard."""
+        """A rule instance that is false whatever the decisions: a clause forbidding its guard, or,
+        without a guard, the empty clause of the instance (the puzzle is infeasible, and the
+        why-tools name the instance: :meth:`false_instance`)."""
         if guard:
             self.clause([-g for g in guard], self.current.span if self.current is not None else None)
             return
-        st = self.current
-        cells = [v for kind, v in self.bound.values() if kind == "cell"]
-        if cell is None and cells:
-            cell = cells[-1]
-        binding = self.binding_text()
-        message = (f"the rule 'require {self.rule_text(st)}' ({st.span}) fails whatever the decisions"
-                   + (f" with {binding}" if binding else ""))
-        if cell is not None and self.map_data is not None:
-            r, c = self.grid.cell(cell)
-            raise MapError(f"{message}; see row {r + 1}, column {c + 1} ({self.grid.chars[cell]!r})",
-                           self.map_data.span(r, c), source=self.map_data.source)
-        raise SemanticError(message, st.span, source=self.spec.source)
+        self.false_instance(self.current)
 
     def binding_text(self) -> str:
         """``p = row 3, column 4; r = row 2``: the ``for each`` bindings in force (cells counted from 1)."""

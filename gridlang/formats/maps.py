@@ -127,7 +127,7 @@ def build_grid(symbols: Symbols, data: MapData, counts: bool = True) -> Grid:
         symbols: the checked spec's symbols.
         data: the map.
         counts: check the tiles' counts and the links; False for a puzzle
-            still being set (the page draws a board with no horse yet), whose
+            still being set (the page draws a board before every tile is placed), whose
             grid is drawn and never solved.
 
     Returns:

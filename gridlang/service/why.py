@@ -18,6 +18,7 @@ from gridlang.service.result import SolveResult
 from gridlang.service.solve import PICTURE_FORMATS
 from gridlang.why import render
 from gridlang.why.backbone import Forced
+from gridlang.why.grade import grade, step_cost
 from gridlang.why.hints import Hints as Run
 from gridlang.why.hints import Step
 from gridlang.why.instances import Entry, Instance
@@ -140,12 +141,15 @@ class Hint:
         rules: the rule instances it follows from.
         known: decision name -> ``{(row, col): value}``, the known entries it follows from.
         cost: ``(rule instances, known entries)``.
+        difficulty: the step's cost as one number, rule instances + 0.25 per known entry
+            (:func:`gridlang.why.grade.step_cost`).
     """
 
     decides: dict[str, dict[Any, object]]
     rules: list[Instance]
     known: dict[str, dict[Any, object]]
     cost: tuple[int, int]
+    difficulty: float = 0.0
 
 
 @dataclass(repr=False)
@@ -160,6 +164,10 @@ class HintSteps:
         result: the answer explained.
         reason: why no step was searched (with an objective: its optimum not
             proved before a limit ran out), or None.
+        difficulty: the hardest step's cost (larger is harder), or None without a step
+            (:mod:`gridlang.why.grade`, calibrated on human ratings of Sudokus).
+        level: ``easy``, ``medium``, ``hard`` or ``expert``, or None without a step.
+        hardest: the hardest step's number, from 1, or None.
     """
 
     steps: list[Hint]
@@ -169,13 +177,16 @@ class HintSteps:
     result: SolveResult
     details: Run = field(compare=False)
     reason: str | None = None
+    difficulty: float | None = None
+    level: str | None = None
+    hardest: int | None = None
 
     def text(self) -> str:
         """The steps as ``gridlang hint`` prints them."""
         # imported on use, not at start-up
         from gridlang.pictures.textdraw import answer_text
 
-        return render.hints_text(self.result.report.model, self.details, answer_text)
+        return render.hints_text(self.result.report.model, self.details, answer_text, self.result.report.solution)
 
     def to_json(self, spec: str | None = None, map: str | None = None) -> dict[str, Any]:
         """What ``gridlang hint --json`` prints. (``spec`` and ``map``: the names recorded, as
@@ -206,7 +217,8 @@ class HintSteps:
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else f"{len(self.open)} open, {len(self.unknown)} unknown"
-        return f"<HintSteps {self.result.puzzle or 'puzzle'}: {len(self.steps)} steps, {state}>"
+        graded = "" if self.difficulty is None else f", difficulty {self.difficulty:g} ({self.level})"
+        return f"<HintSteps {self.result.puzzle or 'puzzle'}: {len(self.steps)} steps, {state}{graded}>"
 
 
 def hints_of(result: SolveResult, hints: Run) -> HintSteps:
@@ -215,7 +227,9 @@ def hints_of(result: SolveResult, hints: Run) -> HintSteps:
 
     def hint(step: Step) -> Hint:
         return Hint(_by_decision(model, step.decides), list(step.instances), _by_decision(model, step.known),
-                    step.cost)
+                    step.cost, step_cost(step))
 
+    graded = grade(hints)
     return HintSteps([hint(s) for s in hints.steps], hints.complete, _keys(model, hints.open),
-                 _keys(model, hints.unknown), result, hints, hints.reason)
+                     _keys(model, hints.unknown), result, hints, hints.reason,
+                     *((graded.difficulty, graded.level, graded.hardest) if graded is not None else ()))

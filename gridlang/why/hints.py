@@ -194,6 +194,10 @@ class _Search:
         whole = [g for g in groups if not self.cells[g]]
         self.near = {g: (set(groups) if not self.cells[g] else
                          {h for c in self.cells[g] for h in by_cell[c]} | set(whole)) - {g} for g in groups}
+        # The same in the instances' order, to walk: a set of tags (tuples of names) is walked in
+        # an order Python's string hashing draws anew in each process, and so were the steps.
+        rank = {g: k for k, g in enumerate(groups)}
+        self.near_order = {g: sorted(near, key=rank.__getitem__) for g, near in self.near.items()}
         self.selectors = self.oracle.switches
         self.places = {g: [divmod(c, model.grid.cols) for c in self.cells[g]] for g in groups}
         self.orders: dict[Entry, tuple[list, list]] = {}
@@ -278,7 +282,7 @@ class _Search:
         found = []
         seen: set[frozenset] = set()
         for g in active:
-            for h in self.near[g]:
+            for h in self.near_order[g]:
                 pair = frozenset((g, h))
                 if pair in seen:
                     continue

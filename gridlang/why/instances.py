@@ -22,6 +22,7 @@ are::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Hashable
 
 from gridlang.compiler.diagnostics import names_in
@@ -29,6 +30,7 @@ from gridlang.compiler.tags import binding_parts
 from gridlang.core.errors import show_set
 from gridlang.core.grid import cell_name
 from gridlang.core.nodes import replace
+from gridlang.formats import catalog
 from gridlang.ir.model import Assignment, Cmp, Linear, Model, Sense
 from gridlang.language import ast
 
@@ -195,17 +197,36 @@ class Instance:
         return f"<Instance {self.text()}>"
 
     def text(self) -> str:
-        """``SPEC:LINE:COL: RULE  [BINDING; PARAMS]``."""
+        """``SPEC:LINE:COL: RULE  [BINDING; PARAMS]``, the spec named as :func:`shown_path` names it."""
         extra = [self.binding] if self.binding else []
         extra += [f"{k} = {v}" for k, v in self.params.items()]
         tail = f"  [{'; '.join(extra)}]" if extra else ""
-        return f"{self.file}:{self.line}:{self.col}: {self.rule}{tail}"
+        return f"{shown_path(self.file)}:{self.line}:{self.col}: {self.rule}{tail}"
 
     def to_json(self) -> dict:
         """``{"file", "line", "col", "rule", "cells", "binding", "clues", "params"}`` (cells ``[r, c]`` from 0)."""
         return {"file": self.file, "line": self.line, "col": self.col, "rule": self.rule,
                 "cells": [list(c) for c in self.cells], "binding": self.binding, "clues": list(self.clues),
                 "params": dict(self.params)}
+
+
+def shown_path(path: str) -> str:
+    """A spec's path as a person reads it: relative to the current directory when the file is under
+    it; else, for a bundled spec (``gridlang solve --url`` takes one), its file name in the bundled
+    specs (``nurikabe.grid``, found by ``gridlang.bundled("nurikabe")``); else as given. JSON keeps
+    the path as given."""
+    try:
+        file = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return path
+    here = Path.cwd().resolve()
+    if file.is_relative_to(here):
+        return str(file.relative_to(here))
+    try:
+        bundled = catalog.puzzles_folder().resolve()
+    except catalog.NotBundledError:
+        return path
+    return file.name if file.parent == bundled else path
 
 
 def describe(model: Model, tag: Hashable) -> Instance:

@@ -135,6 +135,11 @@ class Oracle:
             if isinstance(con, Clause):
                 self.solver.add_clause(list(con.lits) + list(guard))
             elif isinstance(con, Linear):
+                if self.abandoned or self.deadline.expired():
+                    # The time (or the memory) ran out while rows were encoded (300 rows of 100
+                    # weighted terms on a 5x5 Ichimaga-X take minutes and gigabytes): no call is made.
+                    self.abandoned = True
+                    continue
                 for cl in linear_clauses(con, self.pool):
                     self.solver.add_clause(list(cl) + list(guard))
             elif isinstance(con, Table):

@@ -6,7 +6,8 @@ decision), except that a Boolean entry decided false is listed too, with
 the value 0 (``decisions`` lists only the true ones, but a step that
 decides a cell is empty must say so).
 
-A partial answer (the forced cells, the cells known after some steps) is
+The answer a hint sequence reaches in full is drawn as ``solve`` draws it. A
+partial answer (the forced cells, the cells known after some steps) is
 drawn as a grid of one token per cell: the map's character where nothing is
 decided, ``#`` for a Boolean decision that holds, the value of an
 enumeration, and ``?`` for a cell still open. Decisions on edges are drawn
@@ -21,6 +22,7 @@ from gridlang.ir.model import Model
 from gridlang.ir.solution import Solution
 from gridlang.pictures.canvas import Canvas
 from gridlang.why.backbone import Forced
+from gridlang.why.grade import grade, levels_text, step_cost
 from gridlang.why.hints import Hints, Step
 from gridlang.why.instances import Entry, entry_text, where
 from gridlang.why.mus import Explanation
@@ -67,18 +69,24 @@ def step_json(model: Model, step: Step) -> dict:
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
             "known": values_json(model, step.known),
             "cost": list(step.cost),
+            "difficulty": step_cost(step),
             "search": step.search,
             "minimal": step.minimal}
 
 
 def hints_json(model: Model, hints: Hints) -> dict:
     """``steps``, ``complete``, ``open``, ``unknown``, ``reason`` (why no step was searched, or
-    null), ``gave_up`` (the search's calls could not settle the unknown entries) and the run's figures."""
+    null), ``gave_up`` (the search's calls could not settle the unknown entries), the grade
+    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``: :mod:`gridlang.why.grade`;
+    null without a step) and the run's figures."""
     steps = [step_json(model, s) for s in hints.steps]
     for s in steps:
         s["cells"] = [list(c) for c in s["cells"]]
+    graded = grade(hints)
     return {"steps": steps, "complete": hints.complete, "open": keys_json(model, hints.open),
             "unknown": keys_json(model, hints.unknown), "reason": hints.reason, "gave_up": hints.gave_up,
+            **(graded.to_json() if graded is not None else
+               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False}),
             "hint_stats": {"steps": len(hints.steps), "solver_calls": hints.calls,
                            "seconds": round(hints.seconds, 4)}}
 
@@ -181,7 +189,8 @@ def explanation_text(explanation: Explanation | None) -> str:
     n = len(explanation.instances)
     head = (f"explanation: these {n} rule instances cannot hold together" if n != 1 else
             "explanation: this rule instance cannot hold")
-    head += (" (dropping any one of them leaves an answer):" if explanation.minimal else
+    head += ((" (dropping any one of them leaves an answer):" if n != 1 else " (without it there is an answer):")
+             if explanation.minimal else
              " (the time ran out before the set was shown minimal: some may be spare):")
     return "\n".join([head] + ["  " + i.text() for i in explanation.instances])
 
@@ -202,14 +211,25 @@ def step_text(model: Model, k: int, step: Step) -> str:
     return "\n".join(lines)
 
 
-def hints_text(model: Model, hints: Hints, render=None) -> str:
+def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None = None) -> str:
     """Every step, then the state reached and a sentence of figures; the reason alone when no
-    step was searched (an optimum not proved)."""
+    step was searched (an optimum not proved).
+
+    Args:
+        model, hints: the model and its steps.
+        render: ``render(model, solution)``, the puzzle's drawing of an answer (as ``solve``
+            prints it).
+        answer: the answer explained: when the steps reach all of it, it is drawn by ``render``,
+            as ``solve`` draws it; else the state reached is drawn with its open cells marked.
+    """
     if hints.reason is not None:
         return f"hints: not computed: {hints.reason}"
     lines = [step_text(model, k, s) for k, s in enumerate(hints.steps, start=1)]
     known = [pair for s in hints.steps for pair in s.decides]
-    drawn = state_text(model, known, list(hints.open) + list(hints.unknown), render)
+    if hints.complete and answer is not None and render is not None:
+        drawn = render(model, answer)
+    else:
+        drawn = state_text(model, known, list(hints.open) + list(hints.unknown), render)
     if drawn:
         lines += ["", drawn]
     lines.append("")
@@ -223,6 +243,13 @@ def hints_text(model: Model, hints: Hints, render=None) -> str:
     if hints.open:
         lines.append(f"open ({len(hints.open)}, marked {OPEN}): no step decides them, for they differ between "
                      f"answers: " + _names(model, hints.open))
+    graded = grade(hints)
+    if graded is not None:
+        hardest = hints.steps[graded.hardest - 1]
+        rules, known = hardest.cost
+        lines.append(f"difficulty {graded.difficulty:g}{'' if graded.complete else ' at least'}: "
+                     f"{graded.level} (step {graded.hardest}, {rules} rule{'s' if rules != 1 else ''} and "
+                     f"{known} known, is the hardest; {levels_text()})")
     lines.append(f"hints: {hints.calls} solver calls, {hints.seconds:.2f} s")
     return "\n".join(lines)
 

@@ -17,13 +17,13 @@ import pytest
 from tiny import spec_errors as _errors
 from tiny import spec_judge as _judge
 
-from gridlang.core.errors import MapError
 from gridlang.formats.maps import parse_map
 from gridlang.ir.backend import SolveOptions, backend_names
 from gridlang.ir.model import EqualBlocks, Table
 from gridlang.language.checker import check
 from gridlang.language.parser import parse_spec
 from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.why import explain
 
 BACKENDS = tuple(b for b in backend_names() if b != "auto")
 
@@ -182,13 +182,12 @@ def test_edge_decision_in_a_block_set_is_refused():
     assert any((line, col) == (4, 32) and "decision on edges" in msg for line, col, msg in errors), errors
 
 
-def test_runs_that_cannot_hold_point_at_the_map_cell():
+def test_runs_that_cannot_hold_make_the_puzzle_infeasible_at_the_clue():
     spec = parse_spec(TAPA + "require for each c in clue: runs of shaded around c == 9\n", "t.grid")
     symbols = check(spec)
-    with pytest.raises(MapError) as e:
-        load_checked(spec, symbols, parse_map("...\n.9.\n...\n", "m.txt"), {})
-    assert (e.value.span.line, e.value.span.column) == (2, 2)
-    assert "fails whatever the decisions with c = row 2, column 2" in e.value.message
+    model, _ = load_checked(spec, symbols, parse_map("...\n.9.\n...\n", "m.txt"), {})
+    explanation = explain(model)
+    assert [i.binding for i in explanation.instances] == ["c = row 2, column 2 (clue 9)"]
 
 
 def test_blocks_are_one_construct_found_by_its_nodes():

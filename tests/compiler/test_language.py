@@ -23,6 +23,7 @@ from gridlang.language.checker import check
 from gridlang.language.parser import parse_spec
 from gridlang.language.values import parse_value
 from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.why import explain
 
 BACKENDS = tuple(backend_names())
 
@@ -262,11 +263,21 @@ def test_blocks_that_do_not_tile_the_map():
     assert "2x2 blocks do not tile this 2x3 map" in e.value.message
 
 
-def test_rule_that_cannot_hold_points_at_the_clue():
-    with pytest.raises(MapError) as e:
-        _compile(HEAD + "require for each c in clue: count(x and neighbours(c)) == value(c)\n", "..\n.7\n")
-    assert (e.value.span.line, e.value.span.column) == (2, 2)
-    assert "fails whatever the decisions with c = row 2, column 2; see row 2, column 2 ('7')" in e.value.message
+def test_rule_that_cannot_hold_makes_the_puzzle_infeasible_and_is_explained():
+    # A clue of 7 with two neighbours: no answer, as a conflict the solver finds; the explanation
+    # is that one instance, the clue's.
+    model, _ = _compile(HEAD + "require for each c in clue: count(x and neighbours(c)) == value(c)\n", "..\n.7\n")
+    assert solve_model(model, "cpsat", SolveOptions()).result.status.name == "INFEASIBLE"
+    explanation = explain(model)
+    assert [i.binding for i in explanation.instances] == ["c = row 2, column 2 (clue 7)"]
+    assert explanation.minimal
+
+
+def test_constant_rule_of_parameters_alone_stays_an_error():
+    with pytest.raises(SemanticError) as e:
+        _compile("param n: int = 2\n" + HEAD + "require n == 3\n", "..\n..\n")
+    assert "fails whatever the decisions: 2 == 3 is false with n = 2" in e.value.message
+    assert (e.value.span.line, e.value.span.column) == (5, 9)
 
 
 def test_sight_needs_a_side_neighbour():

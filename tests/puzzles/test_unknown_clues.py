@@ -119,10 +119,6 @@ CASES = [
 def test_a_clue_not_given_is_read_as_pzprjs_reads_it(url, answers, capsys):
     code = cli.main(["solve", "--url", url, "--count", "100", "--json"])
     out = json.loads(capsys.readouterr().out)
-    if answers == 0 and out["status"] == "ERROR":
-        # No answer known from the map alone: a rule that fails whatever the decisions.
-        assert "fails whatever the decisions" in out["message"], out["message"]
-        return
     assert out.get("status") in {"SOLVED", "INFEASIBLE"}, out.get("message")
     found = out.get("solutions_found", 0) if out["status"] == "SOLVED" else 0
     assert (found, out.get("complete", True)) == (answers, True), code

@@ -187,7 +187,8 @@ def test_hint_steps_are_each_drawn_and_in_words(client):
         "puzzles/nurikabe.grid:22:9: "
     )
     assert first["svg"].count('class="decides"') == 4
-    assert hints["text"].splitlines()[-2].startswith("solved in 9 steps")
+    assert hints["text"].splitlines()[-3].startswith("solved in 9 steps")
+    assert hints["text"].splitlines()[-2].startswith("difficulty 1.75: easy")
 
 
 def test_check_of_a_puzzle_with_an_objective_gives_its_score_not_a_verdict_of_best(
@@ -247,12 +248,14 @@ def test_generate_refuses_a_size_in_a_sentence(client):
     )
 
 
-def test_a_board_whose_rules_fail_whatever_the_decisions_has_no_answer(client):
+def test_a_board_whose_rules_fail_whatever_the_decisions_reads_as_a_puzzle(client):
     board = client.post(
         "/api/board", json={"bundled": "nurikabe", "puzzle": "5.\n..\n"}
     ).json()
-    assert board["no_answer"] is True and board["decisions"] == []
-    assert "fails whatever the decisions" in board["problem"]
+    # a rule that fails whatever the decisions makes an infeasible puzzle, not bad input: the board
+    # reads, with its three blank cells to shade, and the live check says there is no answer
+    assert board["no_answer"] is False and board["problem"] is None
+    assert [len(d["cells"]) for d in board["decisions"]] == [3]
     board = client.post(
         "/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}
     ).json()

@@ -153,3 +153,21 @@ def test_a_core_of_instances_and_known_cells_is_minimal_in_both():
         assert oracle.check([h for h in core.groups if h != g], core.lits + [-target]).status == "sat"
     for lit in core.lits:
         assert oracle.check(core.groups, [l for l in core.lits if l != lit] + [-target]).status == "sat"
+
+
+@pytest.mark.parametrize("row", ["2.2", "2..2"])
+def test_a_rule_false_on_the_map_is_an_infeasible_puzzle_explained(row, tmp_path, capsys):
+    # Two clues of 2 on three cells: the islands' total (4) exceeds the cells, which the compiler
+    # sees before any solver; on four cells the solver finds the clash. Both are infeasible puzzles
+    # (exit 2) with an explanation, never an input error.
+    path = tmp_path / "n.txt"
+    path.write_text(row + "\n", encoding="utf-8")
+    spec = str(REPO / "puzzles" / "nurikabe.grid")
+    assert main(["solve", spec, "--map", str(path), "--explain", "--json", "--time-limit", "60"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "INFEASIBLE" and out["explanation_minimal"] is True
+    lines = sorted(i["line"] for i in out["explanation"])
+    assert lines == ([29] if row == "2.2" else [23, 29])
+    for command in (["solve", spec, "--map", str(path)], ["hint", spec, "--map", str(path)]):
+        assert main(command + ["--time-limit", "60"]) == 2
+    assert "INFEASIBLE" in capsys.readouterr().out

@@ -86,7 +86,8 @@ def test_hint_text_names_each_step(capsys):
                           "row 4, column 4 is shaded; row 5, column 3 is shaded\n  by ")
     assert ("nurikabe.grid:22:9: for each c in clue: value(c) is known implies "
             "count(component of c in not shaded) == value(c)  [c = row 4, column 3 (clue 1)]") in out
-    assert ".5###\n.#2.#\n.####\n.#1#.\n###3.\n" in out
+    assert "\n. 5 # # #\n. # 2 . #\n. # # # #\n. # 1 # .\n# # # 3 .\n" in out  # as solve prints it
+    assert "difficulty 1.75: easy (step 5, 1 rule and 3 known, is the hardest; " in out
     steps = re.findall(r"^step (\d+) ", out, flags=re.M)
     assert steps == [str(k) for k in range(1, len(steps) + 1)]
     assert f"solved in {len(steps)} steps, each checked" in out
@@ -262,3 +263,43 @@ def test_a_step_not_shown_minimal_says_so():
     assert "not shown minimal" not in step_text(model, 1, step)
     cut_short = replace(step, minimal=False)
     assert step_text(model, 1, cut_short).startswith("step 1 (1 rule, 0 known; not shown minimal: some may be spare): ")
+
+
+def test_the_final_grid_is_drawn_as_solve_draws_it(capsys):
+    spec, path = str(REPO / "puzzles" / "sudoku.grid"), str(REPO / "puzzles" / "instances" / "sudoku" / "pzprjs_4x4.txt")
+    assert main(["solve", spec, "--map", path]) == 0
+    solved = capsys.readouterr().out.split("\n\n")[0]
+    assert main(["hint", spec, "--map", path]) == 0
+    out = capsys.readouterr().out
+    assert "\n\n" + solved + "\n\nsolved in " in out
+    assert solved.startswith("+---")  # the boxes outlined, as solve draws them
+
+
+def test_a_bundled_spec_is_named_by_its_file_name_and_one_here_by_its_relative_path(tmp_path, monkeypatch, capsys):
+    url = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
+    monkeypatch.chdir(tmp_path)  # not the checkout: the spec is the bundled one, wherever installed
+    assert main(["hint", "--url", url, "--steps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "\n  by nurikabe.grid:22:9: for each c in clue: " in out
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "n.grid").write_text((REPO / "puzzles" / "nurikabe.grid").read_text(encoding="utf-8"),
+                                               encoding="utf-8")
+    assert main(["hint", str(tmp_path / "mine" / "n.grid"), "--url", url, "--steps", "1"]) == 0
+    assert "\n  by mine/n.grid:22:9: for each c in clue: " in capsys.readouterr().out
+
+
+def test_the_oracle_encodes_no_more_rows_once_the_time_is_out():
+    # A 5x5 Ichimaga-X has 300 rows of 100 weighted terms whose encoding took minutes and
+    # gigabytes: the oracle reads the deadline before each row and, past it, makes no call.
+    from gridlang.core.deadline import Deadline
+    from gridlang.ir.model import Linear
+    from gridlang.why.oracle import Oracle
+
+    model, _ = load(REPO / "puzzles" / "nurikabe.grid", REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt")
+    tagged, tagging = compile_tagged(model)
+    assert any(isinstance(c, Linear) for c in tagged.constraints)
+    oracle = Oracle(tagged, tagging, Deadline(0))
+    assert oracle.abandoned
+    assert oracle.check(oracle.groups).status == "unknown" and oracle.calls == 0
+    alive = Oracle(tagged, tagging, Deadline(None))
+    assert not alive.abandoned and alive.check(alive.groups).status == "sat"

@@ -1,0 +1,249 @@
+"""The difficulty grade against human ratings: Sudokus of the Sudoku Exchange puzzle bank.
+
+    python benchmarks/grading.py             # hint the puzzles not yet in the results file, then report
+    python benchmarks/grading.py --rerun     # hint every puzzle again (17 minutes on the shared machine), then report
+    python benchmarks/grading.py --report    # the report alone, from the results file
+
+The sample is ``benchmarks/data/sudoku-exchange/`` (its README gives the
+source, the licence and how it was drawn): 143 puzzles, each with the rating
+Sukaku Explainer gave it. Each is hinted once with ``gridlang.hints`` on
+``puzzles/sudoku.grid`` (the default backend, no time limit beyond
+``--time-limit``); the steps' figures are kept in ``hints.jsonl`` there, one
+line per puzzle, so that the report (and a new formula) needs no new run.
+
+The report gives the Spearman rank correlation between the published rating
+and: the grade's ``difficulty`` (:mod:`gridlang.why.grade`); the raw
+baseline, the largest number of rule instances in one step; the number of
+steps and the total of rule instances. Each on the whole sample, on its two
+halves (by the parity of the record's hash) and on the diabolical file
+alone. Then the choice of the formula: the weight of a known cell in a
+step's cost, and an added term for the open cells at the hardest step and
+for the number of steps near the hardest, fitted on the first half and
+checked on the second. Then the levels against the bank's files, and the
+seconds of the hint runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "benchmarks" / "data" / "sudoku-exchange"
+RESULTS = DATA / "hints.jsonl"
+FILES = ("easy", "medium", "hard", "diabolical")
+"""The bank's files, easiest first (ratings below 1.5, below 2.5, below 5, from 5)."""
+
+
+def sample() -> list[tuple[str, str, str, float]]:
+    """``(file, hash, digits, rating)`` of every puzzle of the sample, file by file."""
+    out = []
+    for name in FILES:
+        for line in (DATA / f"{name}.txt").read_text(encoding="utf-8").splitlines():
+            digest, digits, rating = line.split()
+            out.append((name, digest, digits, float(rating)))
+    return out
+
+
+def sudoku_map(digits: str) -> str:
+    """The bank's 81 digits (0 for an empty cell) as a map of ``puzzles/sudoku.grid``."""
+    return "".join(
+        "".join("." if ch == "0" else ch for ch in digits[r * 9 : r * 9 + 9]) + "\n"
+        for r in range(9)
+    )
+
+
+def measure(rerun: bool, time_limit: float) -> None:
+    """Hint every puzzle of the sample not yet in :data:`RESULTS` (every one with ``rerun``)."""
+    import gridlang
+
+    done = set() if rerun else {json.loads(line)["hash"] for line in _lines()}
+    if rerun and RESULTS.exists():
+        RESULTS.unlink()
+    spec = gridlang.bundled("sudoku")
+    for name, digest, digits, rating in sample():
+        if digest in done:
+            continue
+        t0 = time.perf_counter()
+        hints = gridlang.hints(spec, map=sudoku_map(digits), time_limit=time_limit)
+        seconds = time.perf_counter() - t0
+        run = hints.details
+        record = {
+            "hash": digest,
+            "file": name,
+            "rating": rating,
+            "complete": run.complete,
+            "seconds": round(seconds, 3),
+            "solver_calls": run.calls,
+            "steps": [[*s.cost, len(s.decides)] for s in run.steps],
+        }
+        with RESULTS.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+        print(
+            f"{digest} {name:10s} {rating:4.1f}  {len(run.steps)} steps  {seconds:.2f} s",
+            file=sys.stderr,
+        )
+
+
+def _lines() -> list[str]:
+    return RESULTS.read_text(encoding="utf-8").splitlines() if RESULTS.exists() else []
+
+
+def ranks(values: list[float]) -> list[float]:
+    """Ranks from 1, ties given the mean of the ranks they span."""
+    order = sorted(range(len(values)), key=values.__getitem__)
+    out = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
+def spearman(x: list[float], y: list[float]) -> float:
+    """Spearman's rank correlation: Pearson's correlation of the ranks (ties averaged)."""
+    rx, ry = ranks(x), ranks(y)
+    mx, my = statistics.fmean(rx), statistics.fmean(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    return sxy / (sxx * syy) ** 0.5 if sxx and syy else float("nan")
+
+
+def difficulty(
+    steps: list[list[int]], weight: float, open_weight: float = 0.0, near: float = 0.0
+) -> float:
+    """The hardest step's cost ``rules + weight * known``, plus ``open_weight`` per cell still open
+    at it and ``near`` per other step whose cost is within 2 of it (the candidates of the fit)."""
+    costs = [rules + weight * known for rules, known, _ in steps]
+    top = max(costs)
+    k = costs.index(top)
+    still_open = 81 - sum(decided for _, _, decided in steps[:k])
+    return (
+        top
+        + open_weight * still_open
+        + near * (sum(1 for c in costs if c >= top - 2) - 1)
+    )
+
+
+def report() -> None:
+    # imported on use, not at start-up
+    from gridlang.why.grade import KNOWN_WEIGHT, LEVELS, level_of
+
+    records = [json.loads(line) for line in _lines()]
+    if not records:
+        sys.exit("no results yet: run without --report")
+    ratings = [r["rating"] for r in records]
+    halves = {
+        "all": range(len(records)),
+        "half A": [i for i, r in enumerate(records) if int(r["hash"], 16) % 2 == 0],
+        "half B": [i for i, r in enumerate(records) if int(r["hash"], 16) % 2 == 1],
+        "diabolical": [i for i, r in enumerate(records) if r["file"] == "diabolical"],
+    }
+
+    def rho(values: list[float], part) -> float:
+        return spearman([values[i] for i in part], [ratings[i] for i in part])
+
+    counts = {name: sum(1 for r in records if r["file"] == name) for name in FILES}
+    print(
+        f"{len(records)} puzzles ({', '.join(f'{n} {name}' for name, n in counts.items())}); "
+        f"halves A {len(halves['half A'])}, B {len(halves['half B'])}\n"
+    )
+    measures = {
+        "difficulty (the grade)": [
+            difficulty(r["steps"], KNOWN_WEIGHT) for r in records
+        ],
+        "largest rule instances in a step": [
+            max(s[0] for s in r["steps"]) for r in records
+        ],
+        "steps": [len(r["steps"]) for r in records],
+        "total rule instances": [sum(s[0] for s in r["steps"]) for r in records],
+    }
+    print("| measure | Spearman, all | half A | half B | diabolical only |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, values in measures.items():
+        print(
+            f"| {name} | "
+            + " | ".join(f"{rho(values, part):.3f}" for part in halves.values())
+            + " |"
+        )
+
+    print(
+        "\nthe fit (on half A; checked on half B): weight of a known cell, per open cell, per step near the hardest"
+    )
+    print("| known | open | near | half A | half B | all |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    fits = []
+    for weight in (0.0, 0.1, 0.25, 0.5, 1.0):
+        for open_weight in (0.0, 0.05, 0.1):
+            for near in (0.0, 0.25, 0.5):
+                values = [
+                    difficulty(r["steps"], weight, open_weight, near) for r in records
+                ]
+                fits.append(
+                    (
+                        rho(values, halves["half A"]),
+                        rho(values, halves["half B"]),
+                        rho(values, halves["all"]),
+                        weight,
+                        open_weight,
+                        near,
+                    )
+                )
+    for a, b, whole, weight, open_weight, near in sorted(fits, reverse=True)[:8]:
+        print(
+            f"| {weight:g} | {open_weight:g} | {near:g} | {a:.3f} | {b:.3f} | {whole:.3f} |"
+        )
+
+    print(
+        "\nlevels against the bank's files (rows: the file; columns: the level given)"
+    )
+    names = [name for name, _ in LEVELS]
+    print("| file | " + " | ".join(names) + " |")
+    print("| --- |" + " --- |" * len(names))
+    grades = [level_of(v) for v in measures["difficulty (the grade)"]]
+    for name in FILES:
+        row = [
+            sum(1 for r, g in zip(records, grades) if r["file"] == name and g == level)
+            for level in names
+        ]
+        print(f"| {name} | " + " | ".join(map(str, row)) + " |")
+    agree = statistics.fmean(
+        sum(1 for r, g in zip(records, grades) if r["file"] == name and g == level)
+        / counts[name]
+        for name, level in zip(FILES, names)
+        if counts[name]
+    )
+    print(f"\nmean share of each file given its own level: {agree:.2f}")
+    seconds = [r["seconds"] for r in records]
+    print(
+        f"hint seconds: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
+        f"complete {sum(1 for r in records if r['complete'])} of {len(records)}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rerun", action="store_true", help="hint every puzzle again")
+    parser.add_argument(
+        "--report", action="store_true", help="report from the results file only"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, default=600.0, help="seconds per puzzle"
+    )
+    args = parser.parse_args()
+    if not args.report:
+        measure(args.rerun, args.time_limit)
+    report()
+
+
+if __name__ == "__main__":
+    main()
