@@ -106,6 +106,9 @@ class Symbols:
             ``tiles``, which are the cells' own).
         corner_chars: map character -> corner tile name, as ``chars`` for
             the cells (a digit is the corners' ``number`` tile's).
+        border_tiles: tile name -> Tile for the tiles ``on borders``, the
+            borders between two side-adjacent cells (pzprjs's borders).
+        border_chars: map character -> border tile name, as ``corner_chars``.
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -121,6 +124,8 @@ class Symbols:
     draws: list[ast.Draw] = field(default_factory=list)
     corner_tiles: dict[str, ast.Tile] = field(default_factory=dict)
     corner_chars: TileTable = field(default_factory=TileTable)
+    border_tiles: dict[str, ast.Tile] = field(default_factory=dict)
+    border_chars: TileTable = field(default_factory=TileTable)
 
     def kind_of(self, name: str) -> str | None:
         """``tile``, ``corner tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""
