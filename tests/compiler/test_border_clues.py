@@ -8,11 +8,18 @@ write pzprjs's ``decodeCircle_kropki`` and ``decodeMinarism``.
 
 from __future__ import annotations
 
+import functools
+import itertools
+
 import pytest
+from tiny import spec_errors
+from tiny import spec_judge as _judge
 
 from gridlang.core.errors import GridlangError
 from gridlang.core.grid import Grid
 from gridlang.formats.layers import read_layered
+from gridlang.ir.backend import SolveOptions
+from gridlang.solving.pipeline import load_checked, solve_model
 
 # 3x3 cells: the borders inside each row (2), then under it (3), by turns
 LAYER = "borders:\n a b\nc d e\n f g\nh i j\n k l\n"
@@ -77,3 +84,125 @@ def test_layer_shape_errors_are_located(layer, where, words):
         read_layered("m.txt", "...\n...\n...\n" + layer)
     text = str(info.value)
     assert text.startswith(where) and words in text, text
+
+
+SPEC = (
+    "tile blank '.'\ntile plain '.' on borders\ntile clue number on borders\ntile arrow '>' on borders\n"
+    "decide shaded: bool on all\n"
+    "require for each b in clue: value(b) is known implies count(shaded and cells(b)) == value(b)\n"
+    "require for each b in arrow, each p in cells(b), each q in cells(b):\n"
+    "    q = p + right or q = p + down implies shaded[p] and not shaded[q]\n"
+)
+# 2x3 cells: a 1 between (0, 0) and (0, 1), an arrow under (0, 1), a ? under (0, 2), a 1 between (1, 1) and (1, 2)
+MAP = "...\n...\nborders:\n 1 .\n. > ?\n . 1\n"
+
+
+@functools.cache
+def brute_force() -> frozenset[tuple[bool, ...]]:
+    """Every shading of the 2x3 map the interpreter accepts."""
+    _, _, _, grid, judge = _judge(SPEC, MAP)
+    found = set()
+    for combo in itertools.product((False, True), repeat=grid.size):
+        answer = {i: True for i, v in enumerate(combo) if v}
+        if judge.evaluate({"shaded": answer}).ok:
+            found.add(combo)
+    return frozenset(found)
+
+
+def test_the_interpreter_reads_the_borders_as_the_rules_say():
+    # (0, 1) shaded above the arrow, (1, 1) under it not; one of (0, 0), (0, 1); one of (1, 1), (1, 2)
+    assert brute_force() == {
+        (False, True, c2, c3, False, True)
+        for c2 in (False, True)
+        for c3 in (False, True)
+    }
+
+
+def test_lowering_matches_brute_force(backend):
+    if backend == "auto":
+        pytest.skip("auto runs one of the others")
+    spec, symbols, data, grid, _ = _judge(SPEC, MAP)
+    model, _ = load_checked(spec, symbols, data, {})
+    expected = brute_force()
+    report = solve_model(
+        model, backend, SolveOptions(time_limit=120), count=len(expected) + 3
+    )
+    assert report.complete is True
+    got = {
+        tuple(i in s.decisions["shaded"] for i in range(grid.size))
+        for s in report.solutions
+    }
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    "spec, where, words",
+    [
+        (
+            SPEC.replace("cells(b))\n", "cells(p))\n")
+            .replace("each b in clue", "each p in all")
+            .replace("value(b)", "1"),
+            (6, 70),
+            "cells(...) takes one corner of the lattice of cell corners",
+        ),
+        (
+            "tile blank '.'\ntile link 'a' on borders linked\ndecide shaded: bool on all\n",
+            (2, 26),
+            "a tile on borders takes no tags and is not linked",
+        ),
+        (
+            SPEC.replace("count(shaded and cells(b))", "count(clue)"),
+            (6, 61),
+            "count(...) takes a cell set; this is a set of borders between cells",
+        ),
+        (
+            SPEC.replace("shaded[p] and", "shaded[b] and"),
+            (8, 50),
+            "takes one cell",
+        ),
+    ],
+)
+def test_spec_errors_are_located(spec, where, words):
+    errors = spec_errors(spec)
+    assert any(
+        (line, column) == where and words in message for line, column, message in errors
+    ), errors
+
+
+@pytest.mark.parametrize(
+    "map_text, where, words",
+    [
+        ("...\n...\n", "m.txt:1:1", "the map gives no 'borders:' layer under its grid"),
+        (
+            "...\n...\nborders:\n 1 .\n. x ?\n . 1\n",
+            "m.txt:5:3",
+            "'x' on the border between column 2, rows 1 and 2",
+        ),
+    ],
+)
+def test_map_errors_are_located(map_text, where, words):
+    with pytest.raises(GridlangError) as info:
+        _judge(SPEC, map_text)
+    text = str(info.value)
+    assert text.startswith(where) and words in text, text
+
+
+def test_a_border_layer_for_a_spec_without_tiles_on_borders_is_refused():
+    with pytest.raises(
+        GridlangError, match="the spec puts no tile on the borders between cells"
+    ):
+        _judge(
+            "tile blank '.'\ndecide shaded: bool on all\n",
+            "..\n..\nborders:\n.\n. .\n.\n",
+        )
+
+
+def test_an_unknown_number_is_an_error_at_the_border_in_the_map():
+    spec = SPEC.replace("value(b) is known implies ", "")
+    spec_, symbols, data, _, _ = _judge(spec, MAP)
+    with pytest.raises(GridlangError) as info:
+        load_checked(spec_, symbols, data, {})
+    text = str(info.value)
+    assert text.startswith(
+        "m.txt:5:5: error: on the border between row 1, column 3 and row 2, column 3:"
+    ), text

@@ -21,6 +21,7 @@ class Type(enum.Enum):
     BOOL = "a condition"
     DIRECTION = "a direction"
     CORNERS = "a set of lattice corners"
+    BORDERS = "a set of borders between cells"
     LIST = "a list of numbers read from the map"
 
     @property
@@ -128,8 +129,10 @@ class Symbols:
     border_chars: TileTable = field(default_factory=TileTable)
 
     def kind_of(self, name: str) -> str | None:
-        """``tile``, ``corner tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""
-        for kind, table in (("tile", self.tiles), ("corner tile", self.corner_tiles), ("tag", self.tags),
+        """``tile``, ``corner tile``, ``border tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``,
+        ``part`` or None."""
+        for kind, table in (("tile", self.tiles), ("corner tile", self.corner_tiles),
+                            ("border tile", self.border_tiles), ("tag", self.tags),
                             ("param", self.params),
                             ("decision", self.decisions), ("region", self.regions), ("let", self.lets),
                             ("part", self.parts)):
