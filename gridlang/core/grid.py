@@ -65,6 +65,18 @@ def cell_names(cells: Iterable[tuple[int, int]], limit: int | None = None) -> st
     return text + (f"; and {len(cells) - len(shown)} more" if len(cells) > len(shown) else "")
 
 
+def border_cells(rows: int, cols: int, k: int) -> tuple[int, int]:
+    """The two cells ``(p, q)``, ``p < q``, on either side of border ``k`` of a ``rows x cols`` grid, in
+    pzprjs's order of the borders: the ``rows x (cols - 1)`` between left and right neighbours row by
+    row, then the ``(rows - 1) x cols`` between upper and lower ones (its ``sidecell``: the left or upper
+    cell first)."""
+    across = rows * (cols - 1)
+    if k < across:
+        r, c = divmod(k, cols - 1)
+        return r * cols + c, r * cols + c + 1
+    return k - across, k - across + cols
+
+
 def room_label(text: str) -> str | None:
     """The room label a map cell's text carries (None for a plain string)."""
     return getattr(text, "room", None)
@@ -150,13 +162,7 @@ class Grid:
     def border_cells(self, k: int) -> tuple[int, int]:
         """The two cells ``(p, q)``, ``p < q``, on either side of border ``k`` (pzprjs's ``sidecell``:
         the left or upper cell first); ``0 <= k < border_count``, in :attr:`border_chars`'s order."""
-        across = self.rows * (self.cols - 1)
-        if k < across:
-            r, c = divmod(k, self.cols - 1)
-            p = r * self.cols + c
-            return p, p + 1
-        p = k - across
-        return p, p + self.cols
+        return border_cells(self.rows, self.cols, k)
 
     def border_index(self, p: int, q: int) -> int | None:
         """The index of the border between cells ``p`` and ``q`` (either order), or None when they are

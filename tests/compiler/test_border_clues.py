@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from tiny import spec_errors
@@ -18,6 +21,7 @@ from tiny import spec_judge as _judge
 from gridlang.core.errors import GridlangError
 from gridlang.core.grid import Grid
 from gridlang.formats.layers import read_layered
+from gridlang.formats.maps import encode_map
 from gridlang.ir.backend import SolveOptions
 from gridlang.solving.pipeline import load_checked, solve_model
 
@@ -206,3 +210,138 @@ def test_an_unknown_number_is_an_error_at_the_border_in_the_map():
     assert text.startswith(
         "m.txt:5:5: error: on the border between row 1, column 3 and row 2, column 3:"
     ), text
+
+
+SIGNS = (
+    "puzzle \"signs\"\ntile blank '.'\ntile none '.' on borders\ntile lt '<' on borders\n"
+    "tile gt '>' on borders\ntile diff number on borders\ndecide digit: 1..4 on all\n"
+    'format puzzlink "minarism":\n    borders: inequalities (less = lt, greater = gt, ? = diff)\n'
+)
+DOTS = (
+    "puzzle \"dots\"\ntile blank '.'\ntile none '.' on borders\ntile white 'w' on borders\n"
+    "tile black 'b' on borders\ndecide digit: 1..4 on all\n"
+    'format puzzlink "kropki":\n    borders: circles (1 = white, 2 = black)\n'
+)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gridlang", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _import(tmp_path, spec_text: str, url: str) -> tuple[Path, str]:
+    spec = tmp_path / "s.grid"
+    spec.write_text(spec_text)
+    out = _cli("import", url, "--spec", str(spec))
+    assert out.returncode == 0, out.stderr
+    return spec, out.stdout
+
+
+def test_circles_on_the_borders_read_and_write_as_pzprjs(tmp_path):
+    """pzprjs's kropki test URL (test/script/kropki.js): decodeCircle_kropki, three borders a base-27
+    character; the layer holds the dots of its pzprv3 board (1 white, 2 black), row by row."""
+    spec, text = _import(tmp_path, DOTS, "https://puzz.link/p?kropki/4/4/aa7fioco")
+    layer = text.split("borders:\n")[1].split("\n")[:7]
+    assert layer == [
+        " w . w",
+        "b . . b",
+        " w . w",
+        "b . w w",
+        " . b w",
+        ". b b .",
+        " w b .",
+    ]
+    (tmp_path / "m.txt").write_text(text)
+    assert (
+        encode_map(str(spec), str(tmp_path / "m.txt"))
+        == "https://puzz.link/p?kropki/4/4/aa7fioco"
+    )
+
+
+def test_numbers_and_inequalities_on_the_borders_read_and_write_as_pzprjs(tmp_path):
+    """pzprjs's minarism test URL (test/script/minarism.js): decodeMinarism; 'h' the first cell greater
+    (its board's 'b'), 'g' the first smaller ('a'), numbers, and runs of borders without either."""
+    spec, text = _import(tmp_path, SIGNS, "https://puzz.link/p?minarism/4/4/hhhq21pgi")
+    layer = text.split("borders:\n")[1].split("\n")[:7]
+    assert layer == [
+        " > > >",
+        "2 1 . .",
+        " . . .",
+        ". . . .",
+        " . . .",
+        ". . < .",
+        " . . .",
+    ]
+    (tmp_path / "m.txt").write_text(text)
+    assert (
+        encode_map(str(spec), str(tmp_path / "m.txt"))
+        == "https://puzz.link/p?minarism/4/4/hhhq21pgi"
+    )
+    (tmp_path / "m.txt").write_text(
+        ".....\n.....\nborders:\n 20 ? . <\n. . . . >\n . . . .\n"
+    )
+    assert (
+        encode_map(str(spec), str(tmp_path / "m.txt"))
+        == "https://puzz.link/p?minarism/5/2/-14.igph"
+    )
+
+
+@pytest.mark.parametrize(
+    "body, column, words",
+    [
+        (
+            "aaaaa",
+            34,
+            "unexpected 'aaa' after the puzzle's data (a 2x2 grid is complete before it)",
+        ),
+        ("2", 33, "the circles of a 2x2 grid take 2 characters; the URL has 1"),
+    ],
+)
+def test_a_url_whose_borders_run_long_or_short_is_refused_at_the_character(
+    tmp_path, body, column, words
+):
+    spec = tmp_path / "s.grid"
+    spec.write_text(DOTS)
+    out = _cli("import", f"https://puzz.link/p?kropki/2/2/{body}", "--spec", str(spec))
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"--url:1:{column}: error: {words}"), out.stderr
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        (
+            SIGNS.replace("less = lt, ", ""),
+            "inequalities gives 'less', and s.grid has no tile for it",
+        ),
+        (
+            SIGNS.replace("less = lt", "fewer = lt"),
+            "a mapping's key is a number, '?', 'empty', 'less', 'greater'",
+        ),
+        (SIGNS.replace("inequalities", "number16"), "number16 cannot fill borders"),
+        (
+            "tile blank '.'\ndecide digit: 1..4 on all\nformat puzzlink \"t\":\n    borders: circles\n",
+            "the format fills the borders between cells, and the spec puts no tile on them",
+        ),
+    ],
+)
+def test_format_errors_are_found_in_the_spec(spec, words):
+    errors = spec_errors(spec)
+    assert any(words in message for _, _, message in errors), errors
+
+
+def test_a_map_token_the_format_cannot_write_is_an_error_at_the_border(tmp_path):
+    spec = tmp_path / "s.grid"
+    spec.write_text(SIGNS)
+    (tmp_path / "m.txt").write_text("...\nborders:\n 300 .\n")
+    with pytest.raises(GridlangError) as info:
+        encode_map(str(spec), str(tmp_path / "m.txt"))
+    assert str(info.value).startswith(
+        f"{tmp_path / 'm.txt'}:3:2: error: 300 is not a number from 0 to 255, '?' "
+        "or an inequality sign (the border between row 1, column 1 and row 1, column 2)"
+    )
