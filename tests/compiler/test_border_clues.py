@@ -345,3 +345,62 @@ def test_a_map_token_the_format_cannot_write_is_an_error_at_the_border(tmp_path)
         f"{tmp_path / 'm.txt'}:3:2: error: 300 is not a number from 0 to 255, '?' "
         "or an inequality sign (the border between row 1, column 1 and row 1, column 2)"
     )
+
+
+def test_the_picture_draws_each_dot_on_its_border(tmp_path):
+    """pzprjs's kropki test URL: eight white dots and seven black ones, each a circle on a border's midpoint."""
+    spec = tmp_path / "s.grid"
+    spec.write_text(DOTS + "draw white as circle\ndraw black as disc\n")
+    svg = tmp_path / "dots.svg"
+    out = _cli(
+        "solve",
+        str(spec),
+        "--url",
+        "https://puzz.link/p?kropki/4/4/aa7fioco",
+        "--svg",
+        str(svg),
+    )
+    assert out.returncode == 0, out.stderr
+    group = svg.read_text().split('class="border-clues"')[1].split("</g>")[0]
+    assert group.count('class="border-circle"') == 8
+    assert group.count('class="border-disc"') == 7
+
+
+def test_the_picture_draws_numbers_in_circles_and_signs_on_the_borders(tmp_path):
+    """pzprjs's minarism test URL: two numbers in circles, four inequality signs."""
+    spec = tmp_path / "s.grid"
+    spec.write_text(SIGNS + "draw lt as less\ndraw gt as greater\n")
+    svg = tmp_path / "signs.svg"
+    out = _cli(
+        "solve",
+        str(spec),
+        "--url",
+        "https://puzz.link/p?minarism/4/4/hhhq21pgi",
+        "--svg",
+        str(svg),
+    )
+    assert out.returncode == 0, out.stderr
+    group = svg.read_text().split('class="border-clues"')[1].split("</g>")[0]
+    assert group.count('class="border-circle"') == 2
+    assert group.count('class="border-sign"') == 4
+    assert ">2<" in group and ">1<" in group
+
+
+def test_the_text_answer_shows_the_borders_between_the_cells():
+    from gridlang.pictures.textdraw import with_borders
+
+    # 2x2: a w between the top cells, nothing between the bottom ones, b and 12 under the top cells
+    assert (
+        with_borders(2, 2, ["1", "2", "3", "4"], ("w", ".", "b", "12"))
+        == " 1  w  2\n b    12\n 3     4"
+    )
+
+
+def test_a_tile_on_borders_is_drawn_with_a_look_of_borders():
+    errors = spec_errors(DOTS + "draw white as shade\n")
+    assert any(
+        (line, column) == (9, 15)
+        and "'white' cannot be drawn as 'shade'" in message
+        and "circle, disc" in message
+        for line, column, message in errors
+    ), errors
