@@ -404,3 +404,23 @@ def test_a_tile_on_borders_is_drawn_with_a_look_of_borders():
         and "circle, disc" in message
         for line, column, message in errors
     ), errors
+
+
+def test_generate_refuses_clues_on_borders_in_a_sentence(tmp_path):
+    spec = tmp_path / "s.grid"
+    spec.write_text(DOTS)
+    out = _cli("generate", str(spec), "--size", "4x4", "--seed", "1")
+    assert out.returncode == 1
+    assert out.stderr.startswith(
+        f"error: {spec}: its clues stand on the borders between cells (none, white, black)"
+    )
+
+
+def test_a_count_on_a_tile_on_borders_is_refused_at_it():
+    errors = spec_errors(
+        DOTS.replace("tile white 'w' on borders", "tile white 'w' on borders exactly 1")
+    )
+    assert any(
+        (line, column) == (4, 27) and "a tile on borders takes no count" in message
+        for line, column, message in errors
+    ), errors

@@ -145,7 +145,10 @@ class _Checker(ExpressionTypes):
                 continue
             self.declared.setdefault(tag, st)
             self.sym.tags.setdefault(tag, []).append(st.name)
-        if st.count is not None and st.count[1] < 0:
+        if corners and st.count is not None:
+            self.error(f"a tile on {st.place} takes no count (exactly, at most, at least): the map's count is "
+                       f"checked for the tiles in cells only", st.attr_spans.get("count", st.span))
+        elif st.count is not None and st.count[1] < 0:
             self.error("a tile count cannot be negative", st.attr_spans.get("count", st.span))
 
     def _param(self, st: ast.Param) -> None:
