@@ -242,11 +242,15 @@ def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
             look = style.border_looks.get(grid.border_tiles[k])
             if look is None:
                 look = "number" if glyphs.has_figures(ch) else "default"
-            if look in ("circle", "disc"):
-                radius = _BORDER_DOT * cell * (1 if look == "circle" else 1.125)
-                canvas.ellipse(x, y, radius, radius, fill="#ffffff" if look == "circle" else ink,
-                               stroke=ink if look == "circle" else None, width=max(1.0, 0.03 * cell),
-                               cls=f"border-{look}")
+            if look in ("circle", "disc", "grey"):
+                radius = _BORDER_DOT * cell * (1.125 if look == "disc" else 1)
+                fill = {"circle": "#ffffff", "disc": ink, "grey": "#cccccc"}[look]
+                canvas.ellipse(x, y, radius, radius, fill=fill, stroke=None if look == "disc" else ink,
+                               width=max(1.0, 0.03 * cell), cls=f"border-{look}")
+            elif look == "bar":  # along the border: across the gap between the two cells' centres
+                half = cell / 2
+                ends = [(x, y - half), (x, y + half)] if k < across else [(x - half, y), (x + half, y)]
+                canvas.line(ends, ink, max(2.0, 0.09 * cell), cls="border-bar")
             elif look in ("less", "greater"):
                 s = _BORDER_SIGN * cell
                 tip = -s if look == "less" else s  # the point faces the first cell (less) or the second

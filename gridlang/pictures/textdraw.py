@@ -157,7 +157,7 @@ def render(grid: Grid, solution: Solution, looks: Looks) -> str:
     if any(ch != "." for ch in grid.corner_chars):
         return with_corners(grid.rows, grid.cols, text, grid.corner_chars)
     if any(ch != "." for ch in grid.border_chars):
-        return with_borders(grid.rows, grid.cols, text, grid.border_chars)
+        return with_borders(grid.rows, grid.cols, text, grid.border_chars, _rooms(grid, solution, looks))
     return outlined(grid.rows, grid.cols, text, _rooms(grid, solution, looks))
 
 
@@ -175,24 +175,29 @@ def with_corners(rows: int, cols: int, text: list[str], corners: tuple[str, ...]
     return "\n".join(line.rstrip() for line in lines)
 
 
-def with_borders(rows: int, cols: int, text: list[str], borders: tuple[str, ...]) -> str:
+def with_borders(rows: int, cols: int, text: list[str], borders: tuple[str, ...], rooms: list | None = None) -> str:
     """The cells' tokens with what stands on the borders between them (pzprjs's order of the borders: those
     inside each row, then those under each row): a border's token in the gap between its two cells, or
-    under its upper cell on the line between two rows; blank for a border the map marks ``.``."""
+    under its upper cell on the line between two rows; for a border the map marks ``.``, ``|`` or ``-``
+    where it divides two rooms (``rooms``: each cell's label, :func:`_rooms`), else a blank."""
     width = max([len(t) for t in text] + [len(t) for t in borders])
     across = rows * (cols - 1)
 
-    def mark(tok: str) -> str:
-        return (" " if tok == "." else tok).rjust(width)
+    def mark(tok: str, p: int, q: int, wall: str) -> str:
+        if tok == ".":
+            tok = wall if rooms is not None and rooms[p] != rooms[q] else " "
+        return tok.rjust(width)
 
     lines = []
     for r in range(rows):
         row = [text[r * cols].rjust(width)]
         for c in range(1, cols):
-            row += [mark(borders[r * (cols - 1) + c - 1]), text[r * cols + c].rjust(width)]
+            p = r * cols + c
+            row += [mark(borders[r * (cols - 1) + c - 1], p - 1, p, "|"), text[p].rjust(width)]
         lines.append(" ".join(row))
         if r + 1 < rows:
-            lines.append((" " * (width + 2)).join(mark(borders[across + r * cols + c]) for c in range(cols)))
+            lines.append((" " * (width + 2)).join(mark(borders[across + r * cols + c], r * cols + c,
+                                                       (r + 1) * cols + c, "-") for c in range(cols)))
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -424,3 +424,14 @@ def test_a_count_on_a_tile_on_borders_is_refused_at_it():
         (line, column) == (4, 27) and "a tile on borders takes no count" in message
         for line, column, message in errors
     ), errors
+
+
+def test_the_text_answer_draws_the_walls_between_blocks_on_the_borders_without_a_clue():
+    from gridlang.pictures.textdraw import with_borders
+
+    # 2x2 in two blocks, the top row and the bottom row; a w between the bottom cells
+    rooms = [0, 0, 1, 1]
+    assert (
+        with_borders(2, 2, [".", ".", ".", "."], (".", "w", ".", "."), rooms)
+        == ".   .\n-   -\n. w ."
+    )
