@@ -426,6 +426,32 @@ def test_a_count_on_a_tile_on_borders_is_refused_at_it():
     ), errors
 
 
+VOXAS = Path(__file__).resolve().parents[2] / "puzzles" / "voxas.grid"
+
+
+def test_voxas_flag_t_forbids_four_blocks_at_a_point():
+    """pzprjs's voxas test URL is unique without the flag; its answer has four blocks meeting below row 2
+    and right of column 1, so with the flag t (no such point) it has none."""
+    plain = _cli(
+        "solve",
+        str(VOXAS),
+        "--url",
+        "https://puzz.link/p?voxas/5/5/hdhbhchbk7dh8bi",
+        "--unique",
+    )
+    assert (
+        plain.returncode == 0
+        and "unique: the solution is the only one (proved)" in plain.stdout
+    ), plain.stderr
+    flagged = _cli(
+        "solve", str(VOXAS), "--url", "https://puzz.link/p?voxas/t/5/5/hdhbhchbk7dh8bi"
+    )
+    assert flagged.returncode == 2 and "INFEASIBLE" in flagged.stdout, (
+        flagged.stdout,
+        flagged.stderr,
+    )
+
+
 def test_the_text_answer_draws_the_walls_between_blocks_on_the_borders_without_a_clue():
     from gridlang.pictures.textdraw import with_borders
 

@@ -254,10 +254,11 @@ class Number10or16(Encoding):
 
 
 class Number4(Encoding):
-    """pzprjs's ``decode4Cell`` over the cells and ``decode4Cross`` over the corners (the same scheme)."""
+    """pzprjs's ``decode4Cell`` over the cells and ``decode4Cross`` over the corners, and the same scheme
+    over the borders, as pzprjs reads lines and dots on borders given as one of five values."""
 
     name = "number4"
-    places = frozenset({"cells", "corners"})
+    places = frozenset({"cells", "corners", "borders"})
     values = (0, 1, 2, 3, 4)
 
     def decode(self, body, count, part):
