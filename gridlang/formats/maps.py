@@ -247,6 +247,9 @@ def _borders(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, 
                                      "between cells (tile NAME ... on borders)", data.border_span(0)
                                      if data.borders else data.span(0, 0)))
         return (), ()
+    rows, cols = len(data.rows), len(data.rows[0])
+    if data.borders is None and rows * (cols - 1) + (rows - 1) * cols == 0:
+        return (), ()  # one cell: no border between cells, so no layer to give
     if data.borders is None:
         names = ", ".join(symbols.border_tiles)
         errors.append(data.error(f"the spec puts tiles on the borders between cells ({names}); the map gives no "

@@ -461,3 +461,15 @@ def test_the_text_answer_draws_the_walls_between_blocks_on_the_borders_without_a
         with_borders(2, 2, [".", ".", ".", "."], (".", "w", ".", "."), rooms)
         == ".   .\n-   -\n. w ."
     )
+
+
+def test_a_grid_of_one_cell_has_no_border_layer_to_give(tmp_path):
+    spec, text = _import(tmp_path, DOTS, "https://puzz.link/p?kropki/1/1/")
+    assert "borders:" not in text
+    (tmp_path / "m.txt").write_text(text)
+    assert (
+        encode_map(str(spec), str(tmp_path / "m.txt"))
+        == "https://puzz.link/p?kropki/1/1/"
+    )
+    _, _, _, grid, _ = _judge(DOTS.split("format")[0], ".\n")
+    assert (grid.border_count, grid.border_chars) == (0, ())

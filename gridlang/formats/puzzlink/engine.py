@@ -337,7 +337,7 @@ class Engine:
             corners = "corners:\n" + grid_text(link.rows + 1, link.cols + 1,
                                                 [tok or empty for row in found for tok in row])
         borders = None
-        if self.sym.border_tiles:  # the map of a spec with tiles on borders has the layer, given or empty
+        if self.sym.border_tiles and borders_count:  # the map of a spec with tiles on borders has the layer
             empty = self._border_empty()
             borders = borders_text(link.rows, link.cols, [tok or empty for tok in border_tokens or
                                                           [None] * borders_count])
@@ -496,6 +496,8 @@ class Engine:
     def _border_values(self, data, layout: Layout, item: ast.FormatItem) -> list[Value]:
         """The values on the map's borders, in pzprjs's order; an error at a border the item cannot write."""
         count = layout.rows * (layout.cols - 1) + (layout.rows - 1) * layout.cols
+        if count == 0:
+            return []
         if data.borders is None or len(data.borders) != count:
             raise data.error("the format writes the borders between cells, and the map has no 'borders:' layer "
                              f"of {count} borders under its grid", data.span(0, 0))
