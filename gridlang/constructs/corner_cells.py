@@ -48,10 +48,10 @@ class CellsAround(Construct):
     def type_of(self, checker, e: CellsOf):
         if checker.is_corner(e.corner) or checker.is_border(e.corner):
             return Type.FIXED
-        what = "a cell" if checker.is_cell(e.corner) else "not one corner"
+        what = "a cell" if checker.is_cell(e.corner) else "not one corner or border"
         checker.error(f"cells(...) takes one corner of the lattice of cell corners (for each corner v, a tile on "
-                      f"corners, v + d) or one border (for each b in a tile on borders); this is {what} (the cells around a cell are neighbours(p))",
-                      getattr(e.corner, "span", None) or e.span)
+                      f"corners, v + d) or one border (for each b in a tile on borders); this is {what} (the "
+                      f"cells around a cell are neighbours(p))", getattr(e.corner, "span", None) or e.span)
         return None
 
     def members(self, compiler, e: CellsOf, within) -> dict:

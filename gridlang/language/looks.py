@@ -111,7 +111,7 @@ BORDER_LOOKS: dict[str, str] = {
     "circle": "a small white dot ringed in black on the border's midpoint (pzprjs's Kropki white dot)",
     "disc": "a small black dot on the border's midpoint (pzprjs's Kropki black dot)",
     "grey": "a small grey dot ringed in black on the border's midpoint (pzprjs's Voxas grey dot)",
-    "bar": "a thick line along the border, a wall given by the puzzle (pzprjs's given borders)",
+    "bar": "a thick line along the border, a line the puzzle gives (pzprjs's given borders)",
     "number": "its number in a small white circle on the border (pzprjs's Minarism); a ? as the circle "
               "alone",
     "less": "an inequality sign whose point faces the border's first cell, the left or upper one: that "

@@ -183,9 +183,9 @@ def with_borders(rows: int, cols: int, text: list[str], borders: tuple[str, ...]
     width = max([len(t) for t in text] + [len(t) for t in borders])
     across = rows * (cols - 1)
 
-    def mark(tok: str, p: int, q: int, wall: str) -> str:
+    def mark(tok: str, p: int, q: int, divider: str) -> str:
         if tok == ".":
-            tok = wall if rooms is not None and rooms[p] != rooms[q] else " "
+            tok = divider if rooms is not None and rooms[p] != rooms[q] else " "
         return tok.rjust(width)
 
     lines = []
