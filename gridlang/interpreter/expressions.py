@@ -249,11 +249,14 @@ class Expressions:
         return _form([divmod(i, self.grid.cols) for i in cells])
 
     def each(self, agg: ast.Aggregate, fn) -> list:
-        """``fn(body)`` at each cell (or corner) of an aggregate's domain, its variable bound to it."""
+        """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""
         var = agg.var.id
         out = []
-        table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
-        points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
+        if self.is_borders(agg.domain):
+            table, points = self.bordervars, self.borders(agg.domain)
+        else:
+            table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
+            points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
         for point in points:
             table[var] = point
             out.append(fn(agg.body))

@@ -425,10 +425,10 @@ class ExpressionTypes(ConstructTypes):
             return None if t is None or not ok else t
         if isinstance(e, ast.Aggregate):
             t = self.type_of(e.domain)
-            if t is not None and t not in (Type.FIXED, Type.CORNERS):
-                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map, or corners; "
-                           f"this is {t.value}", _span(e.domain))
-            bound = self._bind(e.var, "corner" if t is Type.CORNERS else "cell")
+            if t is not None and t not in (Type.FIXED, Type.CORNERS, Type.BORDERS):
+                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map, corners or "
+                           f"borders; this is {t.value}", _span(e.domain))
+            bound = self._bind(e.var, {Type.CORNERS: "corner", Type.BORDERS: "border"}.get(t, "cell"))
             body = self.type_of(e.body)
             if bound:
                 del self.env[e.var.id]
