@@ -497,3 +497,11 @@ def test_an_aggregate_runs_over_the_borders_of_a_tile(backend):
         tuple(i in s.decisions["shaded"] for i in range(grid.size))
         for s in report.solutions
     } == found
+
+
+def test_a_number_tile_on_borders_may_be_drawn_as_number():
+    """The checker's test of a decision's integer looks stays off tiles on borders (it looked the tile up
+    among the decisions: a KeyError, 'this is a bug')."""
+    spec = SIGNS.replace("format puzzlink", "draw diff as number\nformat puzzlink")
+    _, symbols, _, _, _ = _judge(spec.split("format")[0], "..\nborders:\n 1\n")
+    assert [(d.name, d.look) for d in symbols.draws] == [("diff", "number")]

@@ -81,7 +81,8 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             checker.error(f"{subject} cannot be drawn as {d.look!r}{where}; {_kind(checker, d)} is drawn as "
                           f"{_words(table)}", d.look_span)
             continue
-        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and table is not TILE_LOOKS:
+        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and \
+                table is not TILE_LOOKS and table is not BORDER_LOOKS:  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
             if names or (d.look == "bridges" and not decide.is_enum):
