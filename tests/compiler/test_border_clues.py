@@ -323,7 +323,7 @@ def test_a_url_whose_borders_run_long_or_short_is_refused_at_the_character(
             SIGNS.replace("less = lt", "fewer = lt"),
             "a mapping's key is a number, '?', 'empty', 'less', 'greater'",
         ),
-        (SIGNS.replace("inequalities", "number16"), "number16 cannot fill borders"),
+        (SIGNS.replace("inequalities", "number10"), "number10 cannot fill borders"),
         (
             "tile blank '.'\ndecide digit: 1..4 on all\nformat puzzlink \"t\":\n    borders: circles\n",
             "the format fills the borders between cells, and the spec puts no tile on them",

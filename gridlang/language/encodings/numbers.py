@@ -189,7 +189,7 @@ def write16(value: int | str) -> str:
 
 class Number16(Encoding):
     name = "number16"
-    places = frozenset({"cells", "room numbers", "outside"})
+    places = frozenset({"cells", "room numbers", "outside", "borders"})
 
     def decode(self, body, count, part):
         def read(ch, at):
