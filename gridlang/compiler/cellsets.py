@@ -80,6 +80,8 @@ class CellSetLowering:
             return [("int", v) for v in self.params[domain.id]]
         if self.is_corners(domain):
             return [("corner", v) for v in self.corner_set(domain)]
+        if self.is_borders(domain):
+            return [("border", b) for b in self.border_set(domain)]
         return [("cell", i) for i in self.fixed_members(domain, "for each")]
 
     def fixed_members(self, domain: ast.Expr, what: str) -> list[int]:
@@ -203,6 +205,21 @@ class CellSetLowering:
             return [divmod(k, width) for k, name in enumerate(self.grid.corner_tiles) if name == e.id]
         v = self.corner_of(e)
         return [] if v is None else [v]
+
+    # borders between two cells: bound by `for each b in T` (T a tile on borders) as their two cells
+    def is_borders(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a set of borders: a tile on borders, or one bound border."""
+        if not isinstance(e, ast.Name):
+            return False
+        if e.id in self.bound:
+            return self.bound[e.id][0] == "border"
+        return e.id in self.sym.border_tiles
+
+    def border_set(self, e: ast.Expr) -> list[tuple[int, int]]:
+        """The borders of a set of borders, each as its two cells ``(p, q)``, ``p < q``, in pzprjs's order."""
+        if e.id in self.bound:
+            return [self.bound[e.id][1]]
+        return [self.grid.border_cells(k) for k, name in enumerate(self.grid.border_tiles) if name == e.id]
 
     def all_corners(self) -> list[tuple[int, int]]:
         """Every corner of the lattice, row-major."""

@@ -78,6 +78,30 @@ class ClueLowering:
             total += value
         return total
 
+    def border_values(self, borders: list[tuple[int, int]]) -> list[tuple[int, int | None]]:
+        """Each border (as its two cells) by its index, with the value of what stands on it (None: no
+        single known number, a ``?``)."""
+        out = []
+        for p, q in borders:
+            k = self.grid.border_index(p, q)
+            out.append((k, self.sym.border_tiles[self.grid.border_tiles[k]].value_of(self.grid.border_chars[k])))
+        return out
+
+    def border_number(self, e: ast.Value) -> int:
+        """``value(B)`` of a set of borders B (one border, a tile on borders): the sum of their numbers; an
+        error at the border in the map when one has no known number."""
+        total = 0
+        for k, value in self.border_values(self.border_set(e.operand)):
+            if value is None:
+                p, q = self.grid.border_cells(k)
+                message = (f"on the border between {self.grid.cell_name(p)} and {self.grid.cell_name(q)}: "
+                           f"{why_no_value(self.grid.border_chars[k])}")
+                if self.map_data is not None:
+                    raise MapError(message, self.map_data.border_span(k), source=self.map_data.source)
+                raise SemanticError(message, e.span, source=self.spec.source)
+            total += value
+        return total
+
     def clue_of(self, e, what: str) -> tuple[int, Clue] | None:
         """The cell an expression's ``cell`` names and its clue (None off the grid); an error when the
         cell holds no clue."""
@@ -150,6 +174,8 @@ class ClueLowering:
             return construct.known(self.known, e)
         if isinstance(e, ast.Value) and self.is_corners(e.operand):
             return all(value is not None for _, value in self.corner_values(self.corner_set(e.operand)))
+        if isinstance(e, ast.Value) and self.is_borders(e.operand):
+            return all(value is not None for _, value in self.border_values(self.border_set(e.operand)))
         if isinstance(e, ast.Value):
             return all(self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
                        for i, v in self.members(e.operand).items() if v is True)

@@ -186,9 +186,11 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 self.clause(off + [neg(a), neg(b)], span)
 
     def over(self, agg: ast.Aggregate, fn) -> list:
-        """``fn(body)`` for each cell (or corner) of an aggregate's domain, with its variable bound to it."""
+        """``fn(body)`` for each cell (corner, border) of an aggregate's domain, with its variable bound to it."""
         if self.is_corners(agg.domain):
             points = [("corner", v) for v in self.corner_set(agg.domain)]
+        elif self.is_borders(agg.domain):
+            points = [("border", b) for b in self.border_set(agg.domain)]
         else:
             points = [("cell", i) for i in self.fixed_members(agg.domain, f"{agg.fn}(... for {agg.var.id} in S)")]
         out = []

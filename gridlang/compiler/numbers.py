@@ -55,6 +55,8 @@ class NumberLowering:
             return sum(parts)
         if isinstance(e, ast.Value) and self.is_corners(e.operand):
             return scale * self.corner_number(e)
+        if isinstance(e, ast.Value) and self.is_borders(e.operand):
+            return scale * self.border_number(e)
         if isinstance(e, (ast.Count, ast.Value)):
             const = 0
             for i, v in sorted(self.members(e.operand).items()):

@@ -141,6 +141,8 @@ def binding_parts(grid, binding, annotate=None) -> list[str]:
             text = value[0]
         elif kind == "corner":
             text = f"the corner at {cell_name(*value)}"
+        elif kind == "border":
+            text = f"the border between {grid.cell_name(value[0])} and {grid.cell_name(value[1])}"
         elif kind == "shape":
             text = f"a shape of {len(value)} cells"
         else:

@@ -1,4 +1,4 @@
-"""The cells around a corner: ``cells(v)``.
+"""The cells around a corner, ``cells(v)``, and the two cells of a border, ``cells(b)``.
 
 A corner of the lattice of cell corners (``for each corner v``, a corner of
 a tile ``on corners``, ``v + d``) touches up to four cells: the cells whose
@@ -10,6 +10,13 @@ pzprjs's ``cellinside`` of the cross). It is the converse of ``corners(p)``
 (:mod:`gridlang.constructs.edges`): ``p in cells(v)`` exactly when ``v`` is
 one of ``corners(p)``.
 
+A border between two side-adjacent cells (``for each b in T``, T a tile
+``on borders``) has two cells, the left or upper one first as pzprjs's
+``sidecell``; ``cells(b)`` is that pair, so that a clue on a border speaks
+of the cells on either side of it: Kropki's white dot asks them to differ
+by one, ``for each b in white, each p in cells(b), each q in cells(b): q =
+p + right or q = p + down implies ...`` names them in order.
+
 What it costs: nothing in the model; up to four cells per use and binding
 while compiling. Off the lattice (``v + d`` past the frame) it is empty.
 """
@@ -18,13 +25,15 @@ from __future__ import annotations
 
 from gridlang.core.errors import Span
 from gridlang.core.nodes import field, node
+from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.constructs import Construct, register
 
 
 @node
 class CellsOf:
-    """``cells(v)``: the up to four cells around the corner ``corner``."""
+    """``cells(v)``: the up to four cells around the corner ``corner``, or the two cells of a border
+    (``corner`` then names the border)."""
 
     corner: object
     span: Span | None = field(default=None, compare=False)
@@ -37,20 +46,33 @@ class CellsAround(Construct):
     rules = {"cells_of": lambda t, meta, c: CellsOf(c[0], t.sp(meta))}
 
     def type_of(self, checker, e: CellsOf):
-        if checker.is_corner(e.corner):
+        if checker.is_corner(e.corner) or checker.is_border(e.corner):
             return Type.FIXED
-        what = "a cell" if checker.is_cell(e.corner) else "not one corner"
+        what = "a cell" if checker.is_cell(e.corner) else "not one corner or border"
         checker.error(f"cells(...) takes one corner of the lattice of cell corners (for each corner v, a tile on "
-                      f"corners, v + d); this is {what} (the cells around a cell are neighbours(p))",
-                      getattr(e.corner, "span", None) or e.span)
+                      f"corners, v + d) or one border (for each b in a tile on borders); this is {what} (the "
+                      f"cells around a cell are neighbours(p))", getattr(e.corner, "span", None) or e.span)
         return None
 
     def members(self, compiler, e: CellsOf, within) -> dict:
-        v = compiler.corner_of(e.corner)
-        cells = () if v is None else compiler.grid.corner_cells(*v)
+        bound = compiler.bound.get(e.corner.id) if isinstance(e.corner, ast.Name) else None
+        if bound is not None and bound[0] == "border":
+            cells = bound[1]  # the border's two cells
+        else:
+            v = compiler.corner_of(e.corner)
+            cells = () if v is None else compiler.grid.corner_cells(*v)
         return {i: True for i in cells if within is None or i in within}
 
     def cells(self, interpreter, e: CellsOf) -> frozenset[int]:
+        if isinstance(e.corner, ast.Name) and e.corner.id in interpreter.bordervars:
+            # a border: the two cells on either side, read from the border's index in pzprjs's order
+            k = interpreter.bordervars[e.corner.id]
+            across = interpreter.grid.rows * (interpreter.grid.cols - 1)
+            cols = interpreter.grid.cols
+            if k < across:
+                r, c = divmod(k, cols - 1)
+                return frozenset((r * cols + c, r * cols + c + 1))
+            return frozenset((k - across, k - across + cols))
         # the cells whose corners(p) hold v: v is the top-left, top-right, bottom-left or bottom-right corner
         v = interpreter.corner(e.corner)
         if v is None:

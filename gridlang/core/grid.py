@@ -65,6 +65,18 @@ def cell_names(cells: Iterable[tuple[int, int]], limit: int | None = None) -> st
     return text + (f"; and {len(cells) - len(shown)} more" if len(cells) > len(shown) else "")
 
 
+def border_cells(rows: int, cols: int, k: int) -> tuple[int, int]:
+    """The two cells ``(p, q)``, ``p < q``, on either side of border ``k`` of a ``rows x cols`` grid, in
+    pzprjs's order of the borders: the ``rows x (cols - 1)`` between left and right neighbours row by
+    row, then the ``(rows - 1) x cols`` between upper and lower ones (its ``sidecell``: the left or upper
+    cell first)."""
+    across = rows * (cols - 1)
+    if k < across:
+        r, c = divmod(k, cols - 1)
+        return r * cols + c, r * cols + c + 1
+    return k - across, k - across + cols
+
+
 def room_label(text: str) -> str | None:
     """The room label a map cell's text carries (None for a plain string)."""
     return getattr(text, "room", None)
@@ -91,6 +103,13 @@ class Grid:
             corners (corner ``(r, c)`` the top-left one of cell ``(r, c)``);
             empty when the map has no corner layer.
         corner_tiles: the tile name of each corner, as ``corner_chars``.
+        border_chars: what the map's ``borders:`` layer holds on each border
+            between two side-adjacent cells, in pzprjs's order: the
+            ``rows x (cols - 1)`` borders between left and right neighbours
+            row by row, then the ``(rows - 1) x cols`` borders between upper
+            and lower neighbours (:meth:`border_cells`); empty when the map
+            has no border layer.
+        border_tiles: the tile name of each border, as ``border_chars``.
     """
 
     rows: int
@@ -102,6 +121,8 @@ class Grid:
     rooms: tuple[int, ...] = field(default=(), compare=False)
     corner_chars: tuple[str, ...] = ()
     corner_tiles: tuple[str, ...] = ()
+    border_chars: tuple[str, ...] = ()
+    border_tiles: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         n = self.rows * self.cols
@@ -132,6 +153,27 @@ class Grid:
         """The up to four cells around corner ``(row, col)``, ascending (two on the frame, one at its corners)."""
         return tuple(r * self.cols + c for r in (row - 1, row) for c in (col - 1, col)
                      if 0 <= r < self.rows and 0 <= c < self.cols)
+
+    @property
+    def border_count(self) -> int:
+        """How many borders stand between two side-adjacent cells: ``R (C - 1) + (R - 1) C``."""
+        return self.rows * (self.cols - 1) + (self.rows - 1) * self.cols
+
+    def border_cells(self, k: int) -> tuple[int, int]:
+        """The two cells ``(p, q)``, ``p < q``, on either side of border ``k`` (pzprjs's ``sidecell``:
+        the left or upper cell first); ``0 <= k < border_count``, in :attr:`border_chars`'s order."""
+        return border_cells(self.rows, self.cols, k)
+
+    def border_index(self, p: int, q: int) -> int | None:
+        """The index of the border between cells ``p`` and ``q`` (either order), or None when they are
+        not side-adjacent."""
+        p, q = min(p, q), max(p, q)
+        if q == p + 1 and q % self.cols:
+            r, c = divmod(p, self.cols)
+            return r * (self.cols - 1) + c
+        if q == p + self.cols:
+            return self.rows * (self.cols - 1) + p
+        return None
 
     @property
     def has_rooms(self) -> bool:

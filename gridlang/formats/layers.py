@@ -18,6 +18,23 @@ module reads two extensions of it, each recognised by its own syntax:
   grid: what stands on each corner of the cells (pzprjs's crosses), row by
   row from the grid's top-left corner, the frame's corners included, for
   a spec with tiles ``on corners`` (docs/language.md, "Clues on corners").
+* **A border layer.** A line ``borders:`` under the grid opens a block of
+  ``2R - 1`` rows for an ``R x C`` grid, what stands on each border between
+  two side-adjacent cells (pzprjs's borders), read as the grid is drawn:
+  a row of the ``C - 1`` borders between the cells of grid row 1, left to
+  right, then a row of the ``C`` borders under grid row 1, then the
+  borders inside row 2, and so on (a row of none, on a grid of one column,
+  is left out). Indenting the rows of borders between left and right
+  neighbours by one space puts each under the gap it stands in::
+
+      borders:
+       w . .
+      . b . .
+       . . w
+
+  for a spec with tiles ``on borders`` (docs/language.md, "Clues on
+  borders"). The layer is read in pzprjs's order into
+  :attr:`~gridlang.formats.mapdata.MapData.borders`.
 
 ::
 
@@ -46,8 +63,8 @@ from gridlang.core.grid import Token
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.formats.mapdata import COMMENT, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
 
-_LAYER = LazyRegex(r"^\s*(rooms|corners)\s*:\s*$")
-"""A line that opens a layer under the grid: ``rooms:`` or ``corners:``."""
+_LAYER = LazyRegex(r"^\s*(rooms|corners|borders)\s*:\s*$")
+"""A line that opens a layer under the grid: ``rooms:``, ``corners:`` or ``borders:``."""
 
 Cells = list[tuple[str, Span]]
 
@@ -55,7 +72,7 @@ Cells = list[tuple[str, Span]]
 def is_layered(text: str) -> bool:
     """Whether ``text`` is a map in one of this module's formats.
 
-    True when a line ``rooms:`` or ``corners:`` stands under a grid row, or when a grid row
+    True when a line ``rooms:``, ``corners:`` or ``borders:`` stands under a grid row, or when a grid row
     holds white space between two cells; never for a JSON record.
     """
     if text.lstrip().startswith("{"):
@@ -105,7 +122,7 @@ def read_layered(path: str, text: str) -> MapData | None:
         params[m.group(1)] = (m.group(2), Span(path, i + 1, m.start(2) + 1, m.end(2) + 1))
     i = start
     grid, i = _block(path, text, lines, i, "grid")
-    layers: dict[str, tuple[list[Cells], int]] = {}  # "rooms" / "corners" -> (block, line of its marker)
+    layers: dict[str, tuple[list[Cells], int]] = {}  # "rooms" / "corners" / "borders" -> (block, marker line)
     while True:
         while i < len(lines) and not lines[i].strip():
             i += 1
@@ -121,10 +138,10 @@ def read_layered(path: str, text: str) -> MapData | None:
             i += 1
         if i >= len(lines):
             raise MapError(f"'{kind}:' is followed by no {_WHAT[kind]}", Span(path, at + 1, 1), source=text)
-        block, i = _block(path, text, lines, i, _WHAT[kind])
+        block, i = _block(path, text, lines, i, _WHAT[kind], ragged=kind == "borders")
         layers[kind] = (block, at)
     if i < len(lines):
-        what = "the room layer" if "rooms" in layers else "the corner layer" if layers else "the grid"
+        what = f"the {_WHAT[kind]}" if layers else "the grid"
         raise MapError(f"unexpected text after {what}", Span(path, i + 1, _indent(lines[i]) + 1), source=text)
     rooms = layers["rooms"][0] if "rooms" in layers else None
     if rooms is not None:
@@ -132,6 +149,7 @@ def read_layered(path: str, text: str) -> MapData | None:
     corners = layers["corners"][0] if "corners" in layers else None
     if corners is not None:
         _same_shape(path, text, grid, corners, 1)
+    borders = _border_order(path, text, grid, layers["borders"]) if "borders" in layers else None
     rows: list[list[Token]] = []
     spans: list[list[Span]] = []
     for r, row in enumerate(grid):
@@ -141,7 +159,9 @@ def read_layered(path: str, text: str) -> MapData | None:
     corner_rows = None if corners is None else [[ch for ch, _ in row] for row in corners]
     corner_spans = None if corners is None else [[span for _, span in row] for row in corners]
     return MapData(path, text, rows, positions, params, spans, comments=header_lines(lines), grid_line=marker,
-                   corners=corner_rows, corner_spans=corner_spans)
+                   corners=corner_rows, corner_spans=corner_spans,
+                   borders=None if borders is None else [tok for tok, _ in borders],
+                   border_spans=None if borders is None else [span for _, span in borders])
 
 
 def _lines(text: str) -> list[str]:
@@ -157,11 +177,13 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-_WHAT = {"rooms": "room layer", "corners": "corner layer"}
+_WHAT = {"rooms": "room layer", "corners": "corner layer", "borders": "border layer"}
 
 
-def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tuple[list[Cells], int]:
-    """The rows from ``start`` to the next blank line or ``rooms:`` or ``corners:`` line, split into cells."""
+def _block(path: str, text: str, lines: list[str], start: int, what: str,
+           ragged: bool = False) -> tuple[list[Cells], int]:
+    """The rows from ``start`` to the next blank line or layer line, split into cells (rows of
+    different lengths only when ``ragged``: the border layer's)."""
     end = start
     while end < len(lines) and lines[end].strip() and not _LAYER.match(lines[end]):
         end += 1
@@ -190,6 +212,8 @@ def _block(path: str, text: str, lines: list[str], start: int, what: str) -> tup
             indent = _indent(line)
             cells = [(body[k], Span(path, j + 1, k + 1)) for k in range(indent, len(body))]
         rows.append(cells)
+    if ragged:
+        return rows, end
     width = len(rows[0])
     for r, row in enumerate(rows):
         if len(row) != width:
@@ -225,3 +249,32 @@ def _same_shape(path: str, text: str, grid: list[Cells], layer: list[Cells], mor
                        f"{len(grid[0])} cells" if more else
                        f"{what} has {len(layer[0])} {unit} a row; the grid has {len(grid[0])}",
                        layer[0][0][1], source=text)
+
+
+def _border_order(path: str, text: str, grid: list[Cells], layer: tuple[list[Cells], int]) -> Cells:
+    """The border layer's tokens in pzprjs's order (the borders between left and right neighbours row
+    by row, then those between upper and lower ones), after checking its shape: ``2R - 1`` rows,
+    ``C - 1`` and ``C`` tokens by turns (the rows of none left out).
+
+    Raises:
+        MapError: a row of another length, or too few or too many rows, at the row.
+    """
+    block, _ = layer
+    rows, cols = len(grid), len(grid[0])
+    wanted = [(w, r, kind) for r in range(rows)
+              for w, kind in ((cols - 1, "inside"), (cols, "under")) if w and (kind == "inside" or r + 1 < rows)]
+    shape = (f"{len(wanted)} rows for a {rows}x{cols} grid: {cols - 1} borders between the cells of a row, then "
+             f"{cols} under it, by turns")
+    if len(block) != len(wanted):
+        span = block[len(wanted)][0][1] if len(block) > len(wanted) else block[-1][-1][1]
+        raise MapError(f"the border layer has {len(block)} rows; it needs {shape}", span, source=text)
+    across: Cells = []
+    down: Cells = []
+    for row, (width, r, kind) in zip(block, wanted):
+        if len(row) != width:
+            where = f"between the cells of grid row {r + 1}" if kind == "inside" else f"under grid row {r + 1}"
+            span = row[width][1] if len(row) > width else row[-1][1]
+            raise MapError(f"this row of the border layer has {len(row)} borders; the borders {where} are "
+                           f"{width} (the layer has {shape})", span, source=text)
+        (across if kind == "inside" else down).extend(row)
+    return across + down

@@ -60,6 +60,11 @@ class MapData:
             tokens (what stands on each corner of the cells), or None when
             the map has none (:mod:`gridlang.formats.layers`).
         corner_spans: where each token of the corner layer stands.
+        borders: the ``borders:`` layer's tokens, one per border between two
+            side-adjacent cells, in pzprjs's order (as
+            :attr:`gridlang.core.grid.Grid.border_chars`), or None when the
+            map has none (:mod:`gridlang.formats.layers`).
+        border_spans: where each token of the border layer stands.
     """
 
     path: str
@@ -76,6 +81,8 @@ class MapData:
     grid_line: int | None = None
     corners: list[list[str]] | None = None
     corner_spans: list[list[Span]] | None = None
+    borders: list[str] | None = None
+    border_spans: list[Span] | None = None
 
     def span(self, row: int, col: int) -> Span:
         """Where the character at grid ``(row, col)`` stands in the file."""
@@ -91,6 +98,13 @@ class MapData:
         when the map has no corner layer)."""
         if self.corner_spans is not None:
             return self.corner_spans[row][col]
+        return self.span(0, 0)
+
+    def border_span(self, k: int) -> Span:
+        """Where the token on border ``k`` (pzprjs's order) stands (the grid's first cell when the map has
+        no border layer)."""
+        if self.border_spans is not None:
+            return self.border_spans[k]
         return self.span(0, 0)
 
     def error(self, message: str, span: Span) -> MapError:

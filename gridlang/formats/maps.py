@@ -201,6 +201,7 @@ def build_grid(symbols: Symbols, data: MapData, counts: bool = True) -> Grid:
                         f"linked tile {ch!r} appears {len(cells)} time{'s' if len(cells) > 1 else ''}; "
                         f"each linked character must appear exactly twice", data.span(r, c)))
     corner_chars, corner_tiles = _corners(symbols, data, errors)
+    border_chars, border_tiles = _borders(symbols, data, errors)
     raise_all(errors)
     chars = tuple(ch for row in data.rows for ch in row)
     rooms: tuple[int, ...] = ()
@@ -209,7 +210,8 @@ def build_grid(symbols: Symbols, data: MapData, counts: bool = True) -> Grid:
     if roomless and any(label is not None for label in labels):
         rooms = rooms_of(len(data.rows), cols, labels, {i for i, t in enumerate(tiles) if t in roomless})
     return Grid(len(data.rows), cols, chars, tuple(tiles), tuple(sorted(links)), rooms=rooms,
-                corner_chars=corner_chars, corner_tiles=corner_tiles)
+                corner_chars=corner_chars, corner_tiles=corner_tiles, border_chars=border_chars,
+                border_tiles=border_tiles)
 
 
 def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -241,6 +243,42 @@ def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, 
             chars.append(ch)
             tiles.append(name)
     return tuple(chars), tuple(tiles)
+
+
+def _borders(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The border layer's characters and tiles in pzprjs's order (empty for a spec without tiles on
+    borders); each problem appended to ``errors``, located."""
+    if not symbols.border_tiles:
+        if data.borders is not None:
+            errors.append(data.error("the map has a 'borders:' layer, and the spec puts no tile on the borders "
+                                     "between cells (tile NAME ... on borders)", data.border_span(0)
+                                     if data.borders else data.span(0, 0)))
+        return (), ()
+    rows, cols = len(data.rows), len(data.rows[0])
+    if data.borders is None and rows * (cols - 1) + (rows - 1) * cols == 0:
+        return (), ()  # one cell: no border between cells, so no layer to give
+    if data.borders is None:
+        names = ", ".join(symbols.border_tiles)
+        errors.append(data.error(f"the spec puts tiles on the borders between cells ({names}); the map gives no "
+                                 "'borders:' layer under its grid (2R - 1 rows: docs/language.md, 'Clues on "
+                                 "borders')", data.span(0, 0)))
+        return (), ()
+    cols = len(data.rows[0])
+    across = len(data.rows) * (cols - 1)
+    tiles: list[str] = []
+    for k, ch in enumerate(data.borders):
+        name = symbols.border_chars.get(ch)
+        if name is None:
+            if len(errors) < 20:
+                r, c = divmod(k, cols - 1) if k < across else divmod(k - across, cols)
+                where = (f"between row {r + 1}, columns {c + 1} and {c + 2}" if k < across else
+                         f"between column {c + 1}, rows {r + 1} and {r + 2}")
+                errors.append(data.error(f"{ch!r} on the border {where} is not a tile on borders of this spec "
+                                         f"(tiles on borders: {_legend(symbols, symbols.border_tiles)})",
+                                         data.border_span(k)))
+            name = "?"
+        tiles.append(name)
+    return tuple(data.borders), tuple(tiles)
 
 
 def _check_comments(symbols: Symbols, data: MapData) -> None:

@@ -89,6 +89,9 @@ class ClueMeanings:
         construct = construct_of(e)
         if construct is not None:
             return construct.known(self.is_known, e)
+        if isinstance(e, ast.Value) and self.is_borders(e.operand):
+            return all(self.sym.border_tiles[self.grid.border_tiles[k]].value_of(self.grid.border_chars[k]) is not None
+                       for k in self.borders(e.operand))
         if isinstance(e, ast.Value) and self.is_corners(e.operand):
             width = self.grid.cols + 1
             return all(self.sym.corner_tiles[self.grid.corner_tiles[r * width + c]].value_of(

@@ -62,6 +62,7 @@ class Interpreter(ClueMeanings, Expressions):
         self.shapevars: dict[str, tuple[tuple[int, int], ...]] = {}
         self.dirvars: dict[str, tuple[str, tuple[int, int]]] = {}
         self.cornervars: dict[str, tuple[int, int]] = {}
+        self.bordervars: dict[str, int] = {}  # a border by its index in the map's border layer (pzprjs's order)
         self.room_of: tuple[int, ...] | None = _rooms_of(
             grid, frozenset(name for name, tile in symbols.tiles.items() if tile.no_room))
         self.room_groups: dict[int, frozenset[int]] | None = None  # each room's cells, once asked
@@ -84,7 +85,7 @@ class Interpreter(ClueMeanings, Expressions):
         """Judge one answer; see :func:`evaluate`."""
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
-        self.cornervars = {}
+        self.cornervars, self.bordervars = {}, {}
         self.bools, self.enums, self.kept = {}, {}, {}
         self.check_decisions(decisions)
         objective = None
@@ -171,7 +172,8 @@ class Interpreter(ClueMeanings, Expressions):
                             + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
                             + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
                             + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
-                            + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()])
+                            + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()]
+                            + [f"{k} = the border {self.border_name(b)}" for k, b in self.bordervars.items()])
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
@@ -242,7 +244,7 @@ class Interpreter(ClueMeanings, Expressions):
             var = st.var.id
             for kind, value in self.over(st.domain):
                 table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
-                         "direction": self.dirvars, "corner": self.cornervars}[kind]
+                         "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}[kind]
                 table[var] = value
                 self.rule(st.body)
                 table.pop(var, None)

@@ -144,6 +144,8 @@ class Expressions:
             return sum(self.int_set(e.operand))
         if isinstance(e, ast.Value) and self.is_corners(e.operand):
             return sum(self.corner_value(v, e.span) for v in self.corners(e.operand))
+        if isinstance(e, ast.Value) and self.is_borders(e.operand):
+            return sum(self.border_value(k, e.span) for k in self.borders(e.operand))
         if isinstance(e, ast.Count):
             return len(self.cells(e.operand))
         if isinstance(e, ast.Value):
@@ -247,11 +249,14 @@ class Expressions:
         return _form([divmod(i, self.grid.cols) for i in cells])
 
     def each(self, agg: ast.Aggregate, fn) -> list:
-        """``fn(body)`` at each cell (or corner) of an aggregate's domain, its variable bound to it."""
+        """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""
         var = agg.var.id
         out = []
-        table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
-        points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
+        if self.is_borders(agg.domain):
+            table, points = self.bordervars, self.borders(agg.domain)
+        else:
+            table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
+            points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
         for point in points:
             table[var] = point
             out.append(fn(agg.body))
@@ -327,7 +332,40 @@ class Expressions:
     def is_clue_corners(self, e: ast.Expr) -> bool:
         """Whether ``e`` names a tile on corners, not shadowed by a bound variable."""
         return isinstance(e, ast.Name) and e.id in self.sym.corner_tiles and not any(
+            e.id in table for table in (self.cellvars, self.setvars, self.cornervars, self.dirvars, self.bordervars))
+
+    # borders between two cells: bound by `for each b in T` (T a tile on borders), by their index in the layer
+    def is_borders(self, e: ast.Expr) -> bool:
+        """Whether ``e`` is a set of borders: a bound border variable, or a tile on borders not shadowed."""
+        if not isinstance(e, ast.Name):
+            return False
+        return e.id in self.bordervars or e.id in self.sym.border_tiles and not any(
             e.id in table for table in (self.cellvars, self.setvars, self.cornervars, self.dirvars))
+
+    def borders(self, e: ast.Name) -> list[int]:
+        """The borders of a set of borders, by index in the map's border layer, in its order."""
+        if e.id in self.bordervars:
+            return [self.bordervars[e.id]]
+        return [k for k, name in enumerate(self.grid.border_tiles) if name == e.id]
+
+    def border_value(self, k: int, span) -> int:
+        """The value of what stands on border ``k`` of the map; an error when it has no known number."""
+        ch = self.grid.border_chars[k]
+        value = self.sym.border_tiles[self.grid.border_tiles[k]].value_of(ch)
+        if value is None:
+            raise SemanticError(f"value(...) of the border {self.border_name(k)}: {ch!r} has no known number",
+                                span, source=self.spec.source)
+        return value
+
+    def border_name(self, k: int) -> str:
+        """Border ``k`` as a person reads it: ``between row 1, column 2 and row 1, column 3``."""
+        rows, cols = self.grid.rows, self.grid.cols
+        across = rows * (cols - 1)
+        if k < across:
+            r, c = divmod(k, cols - 1)
+            return f"between {cell_name(r, c)} and {cell_name(r, c + 1)}"
+        r, c = divmod(k - across, cols)
+        return f"between {cell_name(r, c)} and {cell_name(r + 1, c)}"
 
     def corner_value(self, v: tuple[int, int], span) -> int:
         """The value of what stands on corner ``v`` of the map; an error when it has no known number."""
@@ -402,6 +440,8 @@ class Expressions:
             return [("int", v) for v in self.int_set(domain)]
         if self.is_corners(domain):
             return [("corner", v) for v in self.corners(domain)]
+        if self.is_borders(domain):
+            return [("border", k) for k in self.borders(domain)]
         return [("cell", i) for i in sorted(self.cells(domain))]
 
     def int_set(self, e: ast.Expr) -> tuple[int, ...]:

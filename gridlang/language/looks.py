@@ -107,13 +107,28 @@ REGION_LOOKS: dict[str, str] = {
 BLOCK_LOOKS: dict[str, str] = {"rooms": "thick borders around each block, as a room layer is drawn"}
 """The looks of ``draw H x W block as LOOK``."""
 
+BORDER_LOOKS: dict[str, str] = {
+    "circle": "a small white dot ringed in black on the border's midpoint (pzprjs's Kropki white dot)",
+    "disc": "a small black dot on the border's midpoint (pzprjs's Kropki black dot)",
+    "grey": "a small grey dot ringed in black on the border's midpoint (pzprjs's Voxas grey dot)",
+    "bar": "a thick line along the border, a line the puzzle gives (pzprjs's given borders)",
+    "number": "its number in a small white circle on the border (pzprjs's Minarism); a ? as the circle "
+              "alone",
+    "less": "an inequality sign whose point faces the border's first cell, the left or upper one: that "
+            "cell holds the smaller number (pzprjs's Minarism)",
+    "greater": "an inequality sign whose point faces the border's second cell, the right or lower one",
+    "plain": "nothing",
+}
+"""The looks of a tile on borders (``tile NAME ... on borders``), drawn on the border between two cells."""
+
 ROOM_LOOKS: dict[str, str] = {
     "walls": "thick borders between rooms (the default)",
     "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
 }
 """The looks of ``draw rooms as LOOK``: the map's room layer."""
 
-LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS}
+LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS,
+         **BORDER_LOOKS}
 """Every look's word."""
 
 ROOM_LAYER = "rooms"
@@ -136,6 +151,8 @@ class Looks:
         lattices: decision name -> ``edges`` or ``corners`` for the decisions on edges.
         valued: the decisions on cells whose values are integers, names or cells (not Boolean).
         rooms: the look of the map's room layer (``walls`` or ``cages``).
+        borders: tile on borders -> look (a word of :data:`BORDER_LOOKS`, or
+            ``default``: its map character on the border).
     """
 
     tiles: dict[str, str] = field(default_factory=dict)
@@ -145,6 +162,7 @@ class Looks:
     lattices: dict[str, str] = field(default_factory=dict)
     valued: frozenset[str] = frozenset()
     rooms: str = "walls"
+    borders: dict[str, str] = field(default_factory=dict)
 
     def tile_look(self, grid: Grid, i: int) -> str:
         """The look of cell ``i``'s tile (``plain`` for an unknown tile)."""
@@ -231,7 +249,10 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     lattices = {name: d.lattice for name, d in symbols.decisions.items() if d.lattice is not None}
     valued = frozenset(name for name, d in symbols.decisions.items()
                        if d.lattice is None and (d.is_enum or name in cell_valued))
-    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms)
+    borders = {name: named.get(name) or ("plain" if _tile_default(tile) == "plain" else
+                                         "number" if tile.number else "default")
+               for name, tile in getattr(symbols, "border_tiles", {}).items()}
+    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms, borders)
 
 
 def _int(expr, params: dict[str, object]) -> int | None:

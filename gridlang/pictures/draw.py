@@ -25,7 +25,11 @@ square of ``cell`` pixels per cell inside a frame, in layers:
 10. ``corner-clues``: what stands on the corners of the cells (a map's
     ``corners:`` layer), as pzprjs draws its crosses: a number (or ``?``) in
     a white disc ringed in the ink, any other mark a small black dot (its
-    cross marks); nothing on a corner whose token is ``.``.
+    cross marks); nothing on a corner whose token is ``.``;
+11. ``border-clues``: what stands on the borders between cells (a map's
+    ``borders:`` layer), on each border's midpoint as pzprjs draws it: a
+    white or black dot (Kropki), a number in a small circle or an
+    inequality sign (Minarism), by the tile's look.
 
 What each of these looks like is a :class:`Style`. A puzzle's plug-in may
 declare one (:meth:`gridlang.plugins.Plugin.style`); otherwise the spec's
@@ -178,6 +182,7 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
                     continue
                 decision(canvas, grid, cells, style, name, values, mark_style(style, name, boolean, k), boolean)
     _corner_clues(canvas, grid, style, cell, pad)
+    _border_clues(canvas, grid, style, cell, pad)
     return canvas
 
 
@@ -208,6 +213,59 @@ def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
                 continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))
             canvas.text(x, y, ch, glyphs.number_size(ch, 1.6 * radius), ink, cls="clue corner-clue")
+
+
+_BORDER_DOT = 0.12
+"""The radius of a dot on a border, in cells (pzprjs's Kropki: 0.12 of a cell for the white dot, 0.135 for
+the black)."""
+
+_BORDER_CIRCLE = 0.27
+"""The radius of the circle of a number on a border, in cells (pzprjs's Minarism: 0.27)."""
+
+_BORDER_SIGN = 0.22
+"""Half the size of an inequality sign on a border, in cells (pzprjs's Minarism: 0.22)."""
+
+
+def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
+    """The clues on the borders between cells, on each border's midpoint, drawn by their tile's look."""
+    found = [(k, ch) for k, ch in enumerate(grid.border_chars)
+             if ch != "." and style.border_looks.get(grid.border_tiles[k]) != "plain"]
+    if not found:
+        return
+    ink = _CORNER_INK
+    across = grid.rows * (grid.cols - 1)
+    with canvas.group("border-clues"):
+        for k, ch in found:
+            p, q = grid.border_cells(k)
+            (r1, c1), (r2, c2) = divmod(p, grid.cols), divmod(q, grid.cols)
+            x, y = pad + (c1 + c2 + 1) * cell / 2, pad + (r1 + r2 + 1) * cell / 2
+            look = style.border_looks.get(grid.border_tiles[k])
+            if look is None:
+                look = "number" if glyphs.has_figures(ch) else "default"
+            if look in ("circle", "disc", "grey"):
+                radius = _BORDER_DOT * cell * (1.125 if look == "disc" else 1)
+                fill = {"circle": "#ffffff", "disc": ink, "grey": "#cccccc"}[look]
+                canvas.ellipse(x, y, radius, radius, fill=fill, stroke=None if look == "disc" else ink,
+                               width=max(1.0, 0.03 * cell), cls=f"border-{look}")
+            elif look == "bar":  # along the border: across the gap between the two cells' centres
+                half = cell / 2
+                ends = [(x, y - half), (x, y + half)] if k < across else [(x - half, y), (x + half, y)]
+                canvas.line(ends, ink, max(2.0, 0.09 * cell), cls="border-bar")
+            elif look in ("less", "greater"):
+                s = _BORDER_SIGN * cell
+                tip = -s if look == "less" else s  # the point faces the first cell (less) or the second
+                points = [(x - tip, y - s), (x + tip, y), (x - tip, y + s)] if k < across else \
+                    [(x - s, y - tip), (x, y + tip), (x + s, y - tip)]
+                canvas.rect(x - s * 1.2, y - s * 1.2, 2.4 * s, 2.4 * s, fill="#ffffff")
+                canvas.line(points, ink, max(1.0, 0.04 * cell), cls="border-sign")
+            elif look == "number":
+                radius = _BORDER_CIRCLE * cell
+                canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.03 * cell),
+                               cls="border-circle")
+                if ch != "?":
+                    canvas.text(x, y, ch, glyphs.number_size(ch, 1.5 * radius), ink, cls="clue border-clue")
+            else:
+                canvas.text(x, y, ch, glyphs.number_size(ch, 2 * _BORDER_CIRCLE * cell), ink, cls="clue border-clue")
 
 
 def _grid_lines(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, cell: int, pad: int) -> None:

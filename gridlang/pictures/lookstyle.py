@@ -100,5 +100,6 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
                        for name, look in looks.decisions.items())
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
-                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages")
+                 outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages",
+                 border_looks=dict(looks.borders))
 

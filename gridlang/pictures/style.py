@@ -157,6 +157,9 @@ class Style:
         corner_dots: the grid is drawn as dots at the corners of the cells.
         shade_ink: the colour of a glyph on a cell shaded by a decision.
         cages: the room layer is drawn as cages (a dashed line inside each room) instead of thick borders.
+        border_looks: tile on borders -> its look (:data:`gridlang.language.looks.BORDER_LOOKS`); a tile
+            not in it is drawn by its token: a number in a small white circle, any other but ``.`` as
+            its character.
     """
 
     background: Colour | None = None
@@ -178,6 +181,7 @@ class Style:
     corner_dots: bool | None = None
     shade_ink: Colour | None = None
     cages: bool | None = None
+    border_looks: dict[str, str] = field(default_factory=dict)
 
     def over(self, base: Style) -> Style:
         """This style, with ``base`` filling in what it leaves out (dicts are merged)."""

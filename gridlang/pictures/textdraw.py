@@ -15,7 +15,7 @@ Each cell shows one token, all tokens right-aligned to the widest:
   first letters) for ``tint`` and ``default``; ``#`` for a Boolean decision
   by default.
 
-Then one of four layouts:
+Then one of five layouts:
 
 * a decision on the edges between cells drawn as ``line`` or ``bridges``:
   box-drawing characters through the cells and in the gaps between them
@@ -28,6 +28,10 @@ Then one of four layouts:
   line of corners (each clue, ``+`` for a corner without one) above,
   between and below the lines of cells, each cell's token under the gap
   between its two top corners, ``2R + 1`` lines;
+* a map with clues on the borders between cells (a ``borders:`` layer):
+  each line of cells with the tokens of the borders between them in the
+  gaps (blank where the map's is ``.``), and under it a line of the tokens
+  of the borders below its cells, ``2R - 1`` lines;
 * otherwise the cells in a frame of ``+ - |``, rooms (the room layer,
   blocks drawn as rooms, areas of equal values, walls) outlined: ``|``
   between side-by-side cells of different rooms, a line of ``-`` under
@@ -152,6 +156,8 @@ def render(grid: Grid, solution: Solution, looks: Looks) -> str:
             return on_corners(grid.rows, grid.cols, text, values)
     if any(ch != "." for ch in grid.corner_chars):
         return with_corners(grid.rows, grid.cols, text, grid.corner_chars)
+    if any(ch != "." for ch in grid.border_chars):
+        return with_borders(grid.rows, grid.cols, text, grid.border_chars, _rooms(grid, solution, looks))
     return outlined(grid.rows, grid.cols, text, _rooms(grid, solution, looks))
 
 
@@ -166,6 +172,32 @@ def with_corners(rows: int, cols: int, text: list[str], corners: tuple[str, ...]
         lines.append((" " * width).join(marks))
         if r < rows:
             lines.append(" " * width + (" " * width).join(t.rjust(width) for t in text[r * cols:(r + 1) * cols]))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def with_borders(rows: int, cols: int, text: list[str], borders: tuple[str, ...], rooms: list | None = None) -> str:
+    """The cells' tokens with what stands on the borders between them (pzprjs's order of the borders: those
+    inside each row, then those under each row): a border's token in the gap between its two cells, or
+    under its upper cell on the line between two rows; for a border the map marks ``.``, ``|`` or ``-``
+    where it divides two rooms (``rooms``: each cell's label, :func:`_rooms`), else a blank."""
+    width = max([len(t) for t in text] + [len(t) for t in borders])
+    across = rows * (cols - 1)
+
+    def mark(tok: str, p: int, q: int, divider: str) -> str:
+        if tok == ".":
+            tok = divider if rooms is not None and rooms[p] != rooms[q] else " "
+        return tok.rjust(width)
+
+    lines = []
+    for r in range(rows):
+        row = [text[r * cols].rjust(width)]
+        for c in range(1, cols):
+            p = r * cols + c
+            row += [mark(borders[r * (cols - 1) + c - 1], p - 1, p, "|"), text[p].rjust(width)]
+        lines.append(" ".join(row))
+        if r + 1 < rows:
+            lines.append((" " * (width + 2)).join(mark(borders[across + r * cols + c], r * cols + c,
+                                                       (r + 1) * cols + c, "-") for c in range(cols)))
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -214,10 +214,11 @@ class _Maker:
         if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
             raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
                                 "tiles or draws rooms, not both yet")
-        if spec.symbols.corner_tiles:
-            raise GenerateError(f"{spec.path}: its clues stand on the corners of the cells "
-                                f"({', '.join(spec.symbols.corner_tiles)}), and generate places clue tiles in "
-                                "cells or draws rooms, not clues on corners yet")
+        for place, where, tiles in (("corners", "the corners of the cells", spec.symbols.corner_tiles),
+                                    ("borders", "the borders between cells", spec.symbols.border_tiles)):
+            if tiles:
+                raise GenerateError(f"{spec.path}: its clues stand on {where} ({', '.join(tiles)}), and generate "
+                                    f"places clue tiles in cells or draws rooms, not clues on {place} yet")
         if not self.clues and not self.room_reading:
             raise GenerateError(f"{spec.path}: no clue tile (a tile other than the blank {self.blank!r}) and no "
                                 "rule about rooms: generate places clue tiles, or draws rooms")

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gridlang.core.grid import flood_rooms
+from gridlang.core.grid import border_cells, cell_name, flood_rooms
 from gridlang.core.nodes import field, node
-from gridlang.formats.puzzlink.text import document, grid_text, rooms_text
+from gridlang.formats.puzzlink.text import borders_text, document, grid_text, rooms_text
 from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
 from gridlang.language.encodings.known import encodings
 from gridlang.language.encodings.placement import NOT_MINE, Placement
-from gridlang.language.encodings.table import CELL_PLACES, CORNER_PLACES, Part, Unwritable
+from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, Part, Unwritable
 from gridlang.language.encodings.url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")
@@ -202,8 +202,9 @@ class Engine:
         self.name = Path(spec.path).name  # how messages name the spec
         self.encodings = encodings()
         self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding,
-                                               corners=item.place in CORNER_PLACES)
-                           for item in fmt.parts if item.place in CELL_PLACES or item.place in CORNER_PLACES}
+                                               corners=item.place in CORNER_PLACES,
+                                               borders=item.place in BORDER_PLACES)
+                           for item in fmt.parts if item.place in CELL_PLACES + CORNER_PLACES + BORDER_PLACES}
         self.default = Placement({}, symbols)
         self.frame = _frame(fmt)
 
@@ -223,6 +224,11 @@ class Engine:
         placement = self.placements[id(item)] if item is not None else Placement({}, self.sym, corners=True)
         return placement.token(None) or "."
 
+    def _border_empty(self) -> str:
+        item = next((p for p in self.fmt.parts if p.place in BORDER_PLACES), None)
+        placement = self.placements[id(item)] if item is not None else Placement({}, self.sym, borders=True)
+        return placement.token(None) or "."
+
     def _frame_empty(self) -> str:
         item = next(p for p in self.fmt.parts if p.place.startswith("outside"))
         return self.placements[id(item)].token(None) or "."
@@ -240,6 +246,8 @@ class Engine:
         params = self._flags(link)
         tokens: list[list[str | None]] = [[None] * layout.width for _ in range(layout.height)]
         corner_tokens: list[list[str | None]] | None = None  # (rows + 1) x (cols + 1), when the format fills corners
+        border_tokens: list[str | None] | None = None  # one per border in pzprjs's order, when it fills borders
+        borders_count = link.rows * (link.cols - 1) + (link.rows - 1) * link.cols
         rooms_read = None
         cells: list[Value] = [None] * (link.cols * link.rows)
         room: list[int] | None = None
@@ -282,6 +290,9 @@ class Engine:
             elif item.place in CORNER_PLACES:
                 places = _corners(link.rows, link.cols, item.place)
                 values, where = enc.decode(body, len(places), part)
+            elif item.place in BORDER_PLACES:
+                places = [(0, k) for k in range(borders_count)]  # row 0 of a one-row target
+                values, where = enc.decode(body, borders_count, part)
             else:
                 values, where = enc.decode(body, layout.outside_count(), part)
                 places = [layout.outside(k) for k in range(layout.outside_count())]
@@ -289,6 +300,9 @@ class Engine:
             target = tokens
             if item.place in CORNER_PLACES:
                 corner_tokens = target = [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
+            if item.place in BORDER_PLACES:
+                target = [[None] * borders_count]
+                border_tokens = target[0]
             for value, (r, c), at in zip(values, places, where):
                 if value is None:
                     continue
@@ -322,9 +336,15 @@ class Engine:
             found = corner_tokens or [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
             corners = "corners:\n" + grid_text(link.rows + 1, link.cols + 1,
                                                 [tok or empty for row in found for tok in row])
+        borders = None
+        if self.sym.border_tiles and borders_count:  # the map of a spec with tiles on borders has the layer
+            empty = self._border_empty()
+            borders = borders_text(link.rows, link.cols, [tok or empty for tok in border_tokens or
+                                                          [None] * borders_count])
         headers = [(name, text) for name, text in params.items()]
         text = document(f"{link.pid} {link.size}, from {link.url}", headers,
-                        grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars, corners)
+                        grid_text(layout.height, layout.width, flat), rooms, "#" in self.sym.chars, corners,
+                        borders)
         return Decoded(link.pid, text, link, self.spec.path, params)
 
     def _roomless(self) -> frozenset[str]:
@@ -413,6 +433,8 @@ class Engine:
                 room_cells = [[k for k, x in enumerate(room) if x == j] for j in range(max(room) + 1)]
             elif item.place in CORNER_PLACES:
                 vals = self._corner_values(data, layout, item)
+            elif item.place in BORDER_PLACES:
+                vals = self._border_values(data, layout, item)
             else:
                 vals = self._values(data, layout, item, claimed, room_cells)
                 if item.place == "cells":
@@ -425,6 +447,10 @@ class Engine:
                 if part.ptype is not None:
                     span = data.params[item.place][1] if item.place in data.params else data.span(0, 0)
                     raise data.error(str(e), span) from None
+                if item.place in BORDER_PLACES:
+                    p, q = (divmod(i, layout.cols) for i in border_cells(layout.rows, layout.cols, e.index))
+                    raise data.error(f"{e} (the border between {cell_name(*p)} and {cell_name(*q)})",
+                                     data.border_span(e.index)) from None
                 r, c = where(e.index, item.place)
                 if item.place in CORNER_PLACES:
                     raise data.error(f"{e} (corner row {r + 1}, column {c + 1})", data.corner_span(r, c)) from None
@@ -466,6 +492,27 @@ class Engine:
                                      f"{self.name}'s puzz.link format ({item.place}: {item.encoding}){where}",
                                      data.corner_span(r, c))
         return [None if (v := placement.value(data.corners[r][c])) is NOT_MINE else v for r, c in places]
+
+    def _border_values(self, data, layout: Layout, item: ast.FormatItem) -> list[Value]:
+        """The values on the map's borders, in pzprjs's order; an error at a border the item cannot write."""
+        count = layout.rows * (layout.cols - 1) + (layout.rows - 1) * layout.cols
+        if count == 0:
+            return []
+        if data.borders is None or len(data.borders) != count:
+            raise data.error("the format writes the borders between cells, and the map has no 'borders:' layer "
+                             f"of {count} borders under its grid", data.span(0, 0))
+        placement = self.placements[id(item)]
+        empty = self._border_empty()
+        out: list[Value] = []
+        for k, tok in enumerate(data.borders):
+            value = placement.value(tok)
+            if value is NOT_MINE:
+                if tok != empty:
+                    raise data.error(f"{tok!r} on a border has no place in {self.name}'s puzz.link format "
+                                     f"({item.place}: {item.encoding})", data.border_span(k))
+                value = None
+            out.append(value)
+        return out
 
     def _values(self, data, layout: Layout, item: ast.FormatItem, claimed, room_cells) -> list[Value]:
         placement = self.placements[id(item)]

@@ -16,6 +16,19 @@ def grid_text(rows: int, cols: int, cells: list[str]) -> str:
     return "\n".join(lines)
 
 
+def borders_text(rows: int, cols: int, tokens: list[str]) -> str:
+    """The ``borders:`` block (:mod:`gridlang.formats.layers`) of tokens in pzprjs's order: the ``cols - 1``
+    borders inside a row, indented by a space, then the ``cols`` under it, by turns."""
+    across = rows * (cols - 1)
+    lines = ["borders:"]
+    for r in range(rows):
+        if cols > 1:
+            lines.append(" " + " ".join(tokens[r * (cols - 1):(r + 1) * (cols - 1)]))
+        if r + 1 < rows:
+            lines.append(" ".join(tokens[across + r * cols:across + (r + 1) * cols]))
+    return "\n".join(lines)
+
+
 def rooms_text(rows: int, cols: int, room: list[int], none: frozenset[int] = frozenset()) -> str:
     """The ``rooms:`` block: a letter per room, reused for rooms that do not touch; ``.`` for the cells of
     ``none``, which are in no room."""
@@ -35,8 +48,8 @@ def rooms_text(rows: int, cols: int, room: list[int], none: frozenset[int] = fro
 
 
 def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str | None = None,
-             hash_tile: bool = False, corners: str | None = None) -> str:
-    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room layer, the corner layer.
+             hash_tile: bool = False, corners: str | None = None, borders: str | None = None) -> str:
+    """A whole text map: a ``#`` title line, ``name: value`` headers, the grid, the room, corner and border layers.
 
     A grid whose first row begins with ``#``, or any grid of a spec with a tile written ``#``
     (``hash_tile``), stands under a ``grid:`` line, so that the map reader cannot take a row for a
@@ -48,4 +61,6 @@ def document(title: str, headers: list[tuple[str, str]], grid: str, rooms: str |
         lines.append(rooms)
     if corners is not None:
         lines.append(corners)
+    if borders is not None:
+        lines.append(borders)
     return "\n".join(lines) + "\n"

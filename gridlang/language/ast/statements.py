@@ -128,7 +128,10 @@ class Tile:
             (``down, across``); empty when they are not named.
         no_room: ``no room``: its cells belong to no room of the map's room
             layer and join none (pzprjs's holes).
-        place: ``"cells"``, or ``"corners"`` for a tile ``on corners``: it
+        place: ``"cells"``; ``"borders"`` for a tile ``on borders``, which
+            stands on the borders between side-adjacent cells (the map's
+            ``borders:`` layer, pzprjs's borders) and whose name is a set of
+            borders; or ``"corners"`` for a tile ``on corners``: it
             stands on the corners of the cells (the map's ``corners:``
             layer, pzprjs's crosses), and its name is a set of corners.
     """

@@ -16,6 +16,7 @@ from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.looks import (
     BLOCK_LOOKS,
+    BORDER_LOOKS,
     EDGE_LOOKS,
     LOOKS,
     MARK_LOOKS,
@@ -39,12 +40,13 @@ def _what(table: dict[str, str]) -> str:
     """What a look of ``table`` draws, for an error message."""
     return {id(TILE_LOOKS): "a tile", id(MARK_LOOKS): "a Boolean decision on cells",
             id(VALUE_LOOKS): "a decision on cells with values", id(EDGE_LOOKS): "a decision on edges",
-            id(REGION_LOOKS): "a region", id(BLOCK_LOOKS): "blocks", id(ROOM_LOOKS): "the room layer"}[id(table)]
+            id(REGION_LOOKS): "a region", id(BLOCK_LOOKS): "blocks", id(ROOM_LOOKS): "the room layer",
+            id(BORDER_LOOKS): "a tile on borders"}[id(table)]
 
 
 def _fits(look: str) -> list[dict[str, str]]:
-    return [t for t in (TILE_LOOKS, MARK_LOOKS, VALUE_LOOKS, EDGE_LOOKS, REGION_LOOKS, BLOCK_LOOKS, ROOM_LOOKS)
-            if look in t]
+    return [t for t in (TILE_LOOKS, MARK_LOOKS, VALUE_LOOKS, EDGE_LOOKS, REGION_LOOKS, BLOCK_LOOKS, ROOM_LOOKS,
+                        BORDER_LOOKS) if look in t]
 
 
 def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
@@ -79,7 +81,8 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             checker.error(f"{subject} cannot be drawn as {d.look!r}{where}; {_kind(checker, d)} is drawn as "
                           f"{_words(table)}", d.look_span)
             continue
-        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and table is not TILE_LOOKS:
+        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and \
+                table is not TILE_LOOKS and table is not BORDER_LOOKS:  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
             if names or (d.look == "bridges" and not decide.is_enum):
@@ -114,6 +117,8 @@ def _table(checker: _Checker, d: ast.Draw) -> dict[str, str] | None:
         return None
     if kind in ("tile", "tag"):
         return TILE_LOOKS
+    if kind == "border tile":
+        return BORDER_LOOKS
     if kind == "region":
         return REGION_LOOKS
     if kind == "decision":

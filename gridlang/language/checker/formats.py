@@ -9,7 +9,7 @@ spec has no tile for is found here, not only when a URL comes.
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.encodings.table import CELL_PLACES, CORNER_PLACES, PLACES
+from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, PLACES
 from gridlang.language.checker.symbols import BOUND
 
 KINDS = ("puzzlink",)
@@ -76,14 +76,20 @@ class _FormatCheck:
             self.error("the format fills the corners of the cells, and the spec puts no tile on them: declare "
                        "one, as in 'tile clue number on corners'", item.place_span)
             return
-        if place in CORNER_PLACES and any(p.place.startswith("outside") for p in self.fmt.parts):
-            self.error("a format fills the corners of the cells or a frame of clues outside the grid, not both",
+        if place in BORDER_PLACES and not self.sym.border_tiles:
+            self.error("the format fills the borders between cells, and the spec puts no tile on them: declare "
+                       "one, as in 'tile white 'w' on borders'", item.place_span)
+            return
+        if (place in CORNER_PLACES or place in BORDER_PLACES) and any(p.place.startswith("outside")
+                                                                       for p in self.fmt.parts):
+            what = "corners of the cells" if place in CORNER_PLACES else "borders between cells"
+            self.error(f"a format fills the {what} or a frame of clues outside the grid, not both",
                        item.place_span)
             return
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
             self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, inner "
-                       f"corners, outside top left, outside all, outside top left stacked, a separator, or a "
+                       f"corners, borders, outside top left, outside all, outside top left stacked, a separator, or a "
                        f"parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
@@ -112,7 +118,7 @@ class _FormatCheck:
                            item.span)
         if not self.mapping(item, enc, param):
             return
-        if place in CELL_PLACES or place in CORNER_PLACES:
+        if place in CELL_PLACES or place in CORNER_PLACES or place in BORDER_PLACES:
             self.placeable(item, enc)
 
     def mapping(self, item: ast.FormatItem, enc, param) -> bool:
@@ -127,7 +133,8 @@ class _FormatCheck:
                 self.error(f"{enc.name} takes no mapping", entry.span)
                 return False
             if enc.keys == "values":
-                tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else self.sym.tiles
+                tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
+                    self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
                 ok = self.value_entry(entry, enc, tiles) and ok
             elif enc.keys == "size":
                 ok = self.size_entry(entry, param) and ok
@@ -136,8 +143,9 @@ class _FormatCheck:
         return ok
 
     def value_entry(self, entry: ast.FormatEntry, enc, tiles: dict) -> bool:
-        if entry.key_kind == "name" and entry.key not in ("empty", "number"):
-            self.error(f"a mapping's key is a number, '?', 'empty' or 'number'; {entry.key!r} is none of them",
+        if entry.key_kind == "name" and entry.key not in ("empty", "number") + enc.names:
+            own = "".join(f", {name!r}" for name in enc.names)
+            self.error(f"a mapping's key is a number, '?', 'empty'{own} or 'number'; {entry.key!r} is none of them",
                        entry.key_span)
             return False
         if entry.key_kind == "size":
@@ -149,7 +157,8 @@ class _FormatCheck:
             return False
         if entry.value_kind != "name" or entry.value not in tiles:
             what = self.sym.kind_of(entry.value) if entry.value_kind == "name" else None
-            where = " on corners" if tiles is self.sym.corner_tiles else ""
+            where = " on corners" if tiles is self.sym.corner_tiles else \
+                " on borders" if tiles is self.sym.border_tiles else ""
             self.error(f"{entry.value!r} is {'a ' + what if what else 'not a declared tile'}; a mapping sends a "
                        f"value to a tile{where}", entry.value_span)
             return False
@@ -202,7 +211,8 @@ class _FormatCheck:
 
         mapping = {e.key: e.value for e in item.mapping}
         corners = item.place in CORNER_PLACES
-        placement = Placement(mapping, self.sym, enc.name, corners=corners)
+        borders = item.place in BORDER_PLACES
+        placement = Placement(mapping, self.sym, enc.name, corners=corners, borders=borders)
         spec = self.checker.spec.path
         ints = [k for k in mapping if isinstance(k, int)]
         for k in ints:
@@ -214,8 +224,10 @@ class _FormatCheck:
                 return
         if placement.token(None) is None:
             where = "the cells outside the grid" if item.place.startswith("outside") else \
-                "a corner without a value" if corners else "a cell without a value"
-            self.error(f"{where} needs a tile, and {spec} has no tile '.'{' on corners' if corners else ''}: map "
+                "a corner without a value" if corners else "a border without a value" if borders else \
+                "a cell without a value"
+            on = " on corners" if corners else " on borders" if borders else ""
+            self.error(f"{where} needs a tile, and {spec} has no tile '.'{on}: map "
                        "it, as in (empty = TILE)",
                        item.encoding_span)
             return
@@ -225,6 +237,11 @@ class _FormatCheck:
                 self.error(f"{enc.name} gives clues of several parts ({_TOKENS[enc.name]}), and {spec} has no tile "
                            f"for them: declare 'tile NAME {word}'", item.encoding_span)
             return
+        for name in enc.names:
+            if placement.token(name) is None:
+                self.error(f"{enc.name} gives {name!r}, and {spec} has no tile for it: map it, as in "
+                           f"({name} = TILE)", item.encoding_span)
+                return
         if enc.values is not None:
             for v in enc.values:
                 if placement.token(v) is None:

@@ -109,13 +109,15 @@ class _Checker(ExpressionTypes):
     def _tile(self, st: ast.Tile) -> None:
         if not self.declare(st.name, st):
             return
-        corners = st.place == "corners"
-        tiles, chars = (self.sym.corner_tiles, self.sym.corner_chars) if corners else (self.sym.tiles, self.sym.chars)
-        where = " on corners" if corners else ""
+        corners = st.place != "cells"  # on corners or on borders: not a set of cells
+        tiles, chars = {"cells": (self.sym.tiles, self.sym.chars),
+                        "corners": (self.sym.corner_tiles, self.sym.corner_chars),
+                        "borders": (self.sym.border_tiles, self.sym.border_chars)}[st.place]
+        where = f" on {st.place}" if corners else ""
         tiles[st.name] = st
         if corners and (st.linked or st.tags):
-            self.error("a tile on corners takes no tags and is not linked (it is a set of corners, not of cells)",
-                       st.attr_spans.get("linked", st.attr_spans.get("tag", st.span)))
+            self.error(f"a tile on {st.place} takes no tags and is not linked (it is a set of {st.place}, not of "
+                       f"cells)", st.attr_spans.get("linked", st.attr_spans.get("tag", st.span)))
         if st.number:
             if chars.number is not None:
                 self.error(f"the spec has one number tile{where}; {chars.number!r} is the first", st.span)
@@ -143,7 +145,10 @@ class _Checker(ExpressionTypes):
                 continue
             self.declared.setdefault(tag, st)
             self.sym.tags.setdefault(tag, []).append(st.name)
-        if st.count is not None and st.count[1] < 0:
+        if corners and st.count is not None:
+            self.error(f"a tile on {st.place} takes no count (exactly, at most, at least): the map's count is "
+                       f"checked for the tiles in cells only", st.attr_spans.get("count", st.span))
+        elif st.count is not None and st.count[1] < 0:
             self.error("a tile count cannot be negative", st.attr_spans.get("count", st.span))
 
     def _param(self, st: ast.Param) -> None:
@@ -302,8 +307,11 @@ class _Checker(ExpressionTypes):
             return "cell"
         if t is Type.CORNERS:
             return "corner"
+        if t is Type.BORDERS:
+            return "border"
         self.error(f"'for each' runs over a set of integers (a 'set of int' parameter), the cells of a "
-                   f"cell set known from the map, or corners (corners(p)); this is {t.value}", _span(domain))
+                   f"cell set known from the map, corners (corners(p)) or borders (a tile on borders); this is "
+                   f"{t.value}", _span(domain))
         return None
 
     def _forpairs(self, st: ast.ForPairs) -> None:

@@ -21,6 +21,7 @@ class Type(enum.Enum):
     BOOL = "a condition"
     DIRECTION = "a direction"
     CORNERS = "a set of lattice corners"
+    BORDERS = "a set of borders between cells"
     LIST = "a list of numbers read from the map"
 
     @property
@@ -106,6 +107,9 @@ class Symbols:
             ``tiles``, which are the cells' own).
         corner_chars: map character -> corner tile name, as ``chars`` for
             the cells (a digit is the corners' ``number`` tile's).
+        border_tiles: tile name -> Tile for the tiles ``on borders``, the
+            borders between two side-adjacent cells (pzprjs's borders).
+        border_chars: map character -> border tile name, as ``corner_chars``.
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -121,10 +125,14 @@ class Symbols:
     draws: list[ast.Draw] = field(default_factory=list)
     corner_tiles: dict[str, ast.Tile] = field(default_factory=dict)
     corner_chars: TileTable = field(default_factory=TileTable)
+    border_tiles: dict[str, ast.Tile] = field(default_factory=dict)
+    border_chars: TileTable = field(default_factory=TileTable)
 
     def kind_of(self, name: str) -> str | None:
-        """``tile``, ``corner tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``, ``part`` or None."""
-        for kind, table in (("tile", self.tiles), ("corner tile", self.corner_tiles), ("tag", self.tags),
+        """``tile``, ``corner tile``, ``border tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``,
+        ``part`` or None."""
+        for kind, table in (("tile", self.tiles), ("corner tile", self.corner_tiles),
+                            ("border tile", self.border_tiles), ("tag", self.tags),
                             ("param", self.params),
                             ("decision", self.decisions), ("region", self.regions), ("let", self.lets),
                             ("part", self.parts)):

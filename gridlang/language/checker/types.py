@@ -158,6 +158,10 @@ class ExpressionTypes(ConstructTypes):
             return self.env.get(e.id) == "corner"
         return isinstance(e, ast.Add) and self.is_corner(e.left) and self.is_direction(e.right)
 
+    def is_border(self, e: ast.Expr) -> bool:
+        """Whether ``e`` names one border between two cells: a ``for each`` variable over a tile on borders."""
+        return isinstance(e, ast.Name) and self.env.get(e.id) == "border"
+
     def is_direction(self, e: ast.Expr) -> bool:
         """Whether ``e`` is a direction (``up``, ``right``, ... or a ``for each direction`` variable)."""
         return (isinstance(e, ast.Direction) or isinstance(e, ast.Name) and self.env.get(e.id) == "direction"
@@ -208,6 +212,8 @@ class ExpressionTypes(ConstructTypes):
                     return Type.DIRECTION
                 if kind == "corner":
                     return Type.CORNERS
+                if kind == "border":
+                    return Type.BORDERS
                 self.error(f"{e.id!r} is a cell of the pair; write S[{e.id}] for a cell set S", e.span)
                 return None
             kind = self.sym.kind_of(e.id)
@@ -218,6 +224,8 @@ class ExpressionTypes(ConstructTypes):
                 return Type.FIXED
             if kind == "corner tile":
                 return Type.CORNERS
+            if kind == "border tile":
+                return Type.BORDERS
             if kind == "param":
                 if self.sym.params[e.id].type == "shapes":
                     self.error(f"{e.id!r} is a 'shapes' parameter, a family of shapes: use it after 'is a piece "
@@ -262,8 +270,9 @@ class ExpressionTypes(ConstructTypes):
                 self.error("value(...) of a corner reads the clue on it, and the spec puts no tile on the corners "
                            "of the cells (tile NAME number on corners)", _span(e.operand))
                 return None
-            if t is Type.LIST and isinstance(e, ast.Count) or t is Type.CORNERS and isinstance(e, ast.Value):
-                return Type.INT  # a clue list's length; the numbers on a set of corners
+            if t is Type.LIST and isinstance(e, ast.Count) or t in (Type.CORNERS, Type.BORDERS) and \
+                    isinstance(e, ast.Value):
+                return Type.INT  # a clue list's length; the numbers on a set of corners or borders
             if not t.is_cells:
                 fn = "count" if isinstance(e, ast.Count) else "value"
                 hint = f" (count the cells where it holds: {fn}(... for q in S))" if t.is_cond else ""
@@ -416,10 +425,10 @@ class ExpressionTypes(ConstructTypes):
             return None if t is None or not ok else t
         if isinstance(e, ast.Aggregate):
             t = self.type_of(e.domain)
-            if t is not None and t not in (Type.FIXED, Type.CORNERS):
-                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map, or corners; "
-                           f"this is {t.value}", _span(e.domain))
-            bound = self._bind(e.var, "corner" if t is Type.CORNERS else "cell")
+            if t is not None and t not in (Type.FIXED, Type.CORNERS, Type.BORDERS):
+                self.error(f"{e.fn}(... for {e.var.id} in S) runs over a cell set known from the map, corners or "
+                           f"borders; this is {t.value}", _span(e.domain))
+            bound = self._bind(e.var, {Type.CORNERS: "corner", Type.BORDERS: "border"}.get(t, "cell"))
             body = self.type_of(e.body)
             if bound:
                 del self.env[e.var.id]

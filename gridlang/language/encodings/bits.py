@@ -81,7 +81,11 @@ def _ones(values: list[Value], what: str) -> list[bool]:
 
 
 class Circles(Encoding):
+    """pzprjs's ``decodeCircle`` over the cells, and the same scheme over the borders, as pzprjs reads dots
+    on borders: three objects of 0, 1 or 2 per base-27 character."""
+
     name = "circles"
+    places = frozenset({"cells", "borders"})
     values = (1, 2)
 
     def decode(self, body, count, part):

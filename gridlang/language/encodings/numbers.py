@@ -18,6 +18,11 @@ decoder of its genre files (docs/language.md's table names it).
     ``a``-``e`` the number and two empty objects; ``g``-``z`` 1-20 empty
     objects; ``.`` ``?``. The empties after the last number may run past
     the end (pzprjs writes them so).
+``inequalities`` (pzprjs's decoder of numbers and signs on borders)
+    ``0``-``f`` a number 0-15; ``-XX`` two hexadecimal digits (16-255);
+    ``.`` a number not given (``?``); ``g`` the sign ``less`` (the first
+    cell of the border, the left or upper one, holds the smaller number);
+    ``h`` the sign ``greater``; ``i``-``z`` 1-18 objects without either.
 ``number36``
     one base-36 digit per object (``0``-``z``); ``-XX`` two; ``%`` or ``@``
     ``?``; ``.`` an object without a number.
@@ -36,7 +41,7 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_NUMBER16 = 77776 + 0xFFFFF
 """The largest number ``number16`` writes (``$FFFFF``)."""
 
-_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners"}
+_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners", "borders": "borders"}
 
 
 def objects(part: Part) -> str:
@@ -52,6 +57,8 @@ def grid_has(part: Part, count: int) -> str:
         return f"the grid has {count} rooms"
     if part.place == "corners":
         return f"a {part.cols}x{part.rows} grid has {count} corners"
+    if part.place == "borders":
+        return f"a {part.cols}x{part.rows} grid has {count} borders between its cells"
     return f"a {part.cols}x{part.rows} grid has {count} clues outside it"
 
 
@@ -182,7 +189,7 @@ def write16(value: int | str) -> str:
 
 class Number16(Encoding):
     name = "number16"
-    places = frozenset({"cells", "room numbers", "outside"})
+    places = frozenset({"cells", "room numbers", "outside", "borders"})
 
     def decode(self, body, count, part):
         def read(ch, at):
@@ -247,10 +254,11 @@ class Number10or16(Encoding):
 
 
 class Number4(Encoding):
-    """pzprjs's ``decode4Cell`` over the cells and ``decode4Cross`` over the corners (the same scheme)."""
+    """pzprjs's ``decode4Cell`` over the cells and ``decode4Cross`` over the corners, and the same scheme
+    over the borders, as pzprjs reads lines and dots on borders given as one of five values."""
 
     name = "number4"
-    places = frozenset({"cells", "corners"})
+    places = frozenset({"cells", "corners", "borders"})
     values = (0, 1, 2, 3, 4)
 
     def decode(self, body, count, part):
@@ -336,4 +344,36 @@ class Number36(Encoding):
 
 
 NUMBER16, NUMBER10 = Number16(), Number10()
-ENCODINGS = (NUMBER16, NUMBER10, Number10or16(), Number4(), Number36())
+class Inequalities(Encoding):
+    """pzprjs's decoder and encoder of numbers and inequality signs on borders (of its ``URL_PZPRV3`` URLs):
+    a number or a sign on each border."""
+
+    name = "inequalities"
+    places = frozenset({"borders"})
+    names = ("less", "greater")
+
+    def decode(self, body, count, part):
+        def read(ch, at):
+            if ch in "gh":
+                return ("less" if ch == "g" else "greater"), 0, 0
+            if "i" <= ch <= "z":
+                return None, int(ch, 36) - 18, 0
+            if ch in "0123456789abcdef-.":
+                value, length = read16(body, at)
+                return value, 0, length - 1
+            raise body.error(f"unexpected {ch!r} in the numbers and inequalities (0-9, a-f, -XX, '.', g, h, i-z)")
+
+        return scan(body, count, part, read)
+
+    def encode(self, values, part):
+        def write(k, v):
+            if v in ("less", "greater"):
+                return "g" if v == "less" else "h"
+            if v == UNKNOWN or isinstance(v, int) and 0 <= v < 256:
+                return write16(v)
+            raise Unwritable(f"{v!r} is not a number from 0 to 255, '?' or an inequality sign", k)
+
+        return write_runs(values, write, 18, 18)
+
+
+ENCODINGS = (NUMBER16, NUMBER10, Number10or16(), Number4(), Number36(), Inequalities())

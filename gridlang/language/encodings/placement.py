@@ -32,6 +32,8 @@ class Placement:
         encoding: the item's encoding name (structured ones read tokens).
         corners: the item fills the corners of the cells: its tiles are the
             spec's tiles ``on corners``.
+        borders: the item fills the borders between cells: its tiles are
+            the spec's tiles ``on borders``.
 
     Attributes:
         by_value: explicit entries: value (an int, ``"?"`` or None) -> tile.
@@ -40,13 +42,13 @@ class Placement:
         empty: the tile of an empty object, or None.
     """
 
-    def __init__(self, mapping: dict, symbols, encoding: str = "", corners: bool = False):
+    def __init__(self, mapping: dict, symbols, encoding: str = "", corners: bool = False, borders: bool = False):
         # imported on use, not at start-up
         from gridlang.language.encodings.known import encodings
 
         self.symbols = symbols
-        self.tiles = symbols.corner_tiles if corners else symbols.tiles
-        self.chars = symbols.corner_chars if corners else symbols.chars
+        self.tiles = symbols.corner_tiles if corners else symbols.border_tiles if borders else symbols.tiles
+        self.chars = symbols.corner_chars if corners else symbols.border_chars if borders else symbols.chars
         self.encoding = encoding
         enc = encodings().get(encoding)
         # An encoding of a fixed few values (circles: 1 and 2) that the mapping sends to tiles writes
@@ -76,6 +78,8 @@ class Placement:
             return self._char(self.unknown, "?")
         if value in self.by_value:
             return self._number_token(self.by_value[value], value, exact=False)
+        if isinstance(value, str):
+            return None  # a symbol of the encoding's own (inequalities' less), which only a mapping places
         if self.number is not None:
             return self._number_token(self.number, value, exact=True)
         for name, tile in self.tiles.items():

@@ -25,6 +25,11 @@ a parameter's name
     the corners of the cells, row by row, the frame's included (pzprjs's
     crosses, ``hascross: 2``), or only those inside the grid (``hascross:
     1``: ``(cols - 1) x (rows - 1)`` of them), into the ``corners:`` layer;
+``borders``
+    the borders between two side-adjacent cells in pzprjs's order: the
+    ``rows x (cols - 1)`` between left and right neighbours row by row,
+    then the ``(rows - 1) x cols`` between upper and lower ones (pzprjs's
+    ``hasborder: 1``), into the ``borders:`` layer;
 ``separator``
     no value: a ``/`` between two parts (``slash``), written always.
 """
@@ -38,11 +43,14 @@ CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outs
 """Places whose objects become map cells (numbers, marks, clues)."""
 
 PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "outside top left stacked",
-          "corners", "inner corners", "separator")
+          "corners", "inner corners", "borders", "separator")
 """Every place a format item may name besides a parameter."""
 
 CORNER_PLACES = ("corners", "inner corners")
 """Places whose objects stand on the corners of the cells (the map's ``corners:`` layer)."""
+
+BORDER_PLACES = ("borders",)
+"""Places whose objects stand on the borders between cells (the map's ``borders:`` layer)."""
 
 
 class Unwritable(ValueError):
@@ -96,7 +104,7 @@ class Encoding:
             for circles), else None.
         structured: it gives structured values, written as tokens of their own.
         keys: the kind of mapping keys it takes: ``values`` (numbers, ``?``,
-            ``empty``, ``number``), ``size`` (``9x9 = 3``), ``preset``
+            ``empty``, ``number``, and the encoding's ``names``), ``size`` (``9x9 = 3``), ``preset``
             (``p = "pentominoes"``), or ``none``.
     """
 
@@ -105,6 +113,8 @@ class Encoding:
     values: tuple[int, ...] | None = None
     structured: bool = False
     keys: str = "values"
+    names: tuple[str, ...] = ()
+    """The symbols it gives besides numbers, each a mapping key of its own (``less``, ``greater``)."""
 
     def decode(self, body: Body, count: int, part: Part) -> tuple[list[Value], list[int]]:
         """Read the part: ``count`` values, and for each the body index it was read at.

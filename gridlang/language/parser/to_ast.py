@@ -36,7 +36,7 @@ class _Params:
 
 
 def _attr_word(kind: str) -> str:
-    return {"count": "a count", "value": "a value", "linked": "'linked'", "place": "'on corners'", "no_room": "'no room'"}.get(kind, kind)
+    return {"count": "a count", "value": "a value", "linked": "'linked'", "place": "'on corners' or 'on borders'", "no_room": "'no room'"}.get(kind, kind)
 
 
 def _char(tok: Token, path: str) -> str:
@@ -202,6 +202,9 @@ class _ToAst(FormatMixin):
 
     def attr_on_corners(self, meta, c):
         return ("place", "corners", self.sp(meta))
+
+    def attr_on_borders(self, meta, c):
+        return ("place", "borders", self.sp(meta))
 
     def attr_tag(self, meta, c):
         return ("tag", str(c[0]), self.sp(c[0]))
