@@ -146,19 +146,20 @@ def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
     import random
 
     from gridlang.core.deadline import Deadline
-    from gridlang.why.generation import _Maker
+    from gridlang.why.generation.dig import dig_by_oracle
+    from gridlang.why.generation.maker import Maker
 
-    sudoku = _Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+    sudoku = Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
                     random.Random(0), Deadline(120))
     full = ["1234", "3412", "2143", "4321"]
-    dug = sudoku.dig_by_oracle(full)
+    dug = dig_by_oracle(sudoku, full)
     assert dug is not None and all(a == b or b == "." for ra, rb in zip(full, dug) for a, b in zip(ra, rb))
     text = "box_rows: 2\nbox_cols: 2\n" + "".join(row + "\n" for row in dug)
     assert _unique(gridlang.bundled("sudoku"), text) is True
     clues = [(r, c) for r in range(4) for c in range(4) if dug[r][c] != "."]
     assert all(_unique(gridlang.bundled("sudoku"), _blanked(text, r, c, 2)) is False for r, c in clues)
-    nurikabe = _Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
-    assert nurikabe.dig_by_oracle(["2.", ".."]) is None  # its decision is made on the blank cells only
+    nurikabe = Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
+    assert dig_by_oracle(nurikabe, ["2.", ".."]) is None  # its decision is made on the blank cells only
 
 
 @pytest.mark.parametrize("genre, words", [("heyawake", "both clue tiles and rooms"),
