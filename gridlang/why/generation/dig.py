@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from gridlang.compiler import compile_tagged
 from gridlang.why.generation.maker import Maker, names
+from gridlang.why.generation.maps import orbit
+from gridlang.why.generation.settle import put
 from gridlang.why.oracle import Oracle
 
 
@@ -53,13 +55,12 @@ def dig_by_oracle(maker: Maker, grid: list[str]) -> list[str] | None:
     flag = oracle.new_var()
     oracle.add_clause([-flag] + block)
     kept = set(of_cell)
-    order = sorted(of_cell)
-    maker.rng.shuffle(order)
-    for cell in order:
-        groups = rules + [g for c in sorted(kept - {cell}) for g in of_cell[c]]
+    order = orbits(maker, sorted(of_cell))
+    for group in order:
+        groups = rules + [g for c in sorted(kept - set(group)) for g in of_cell.get(c, [])]
         r = oracle.check(groups, [flag])
         if r.status == "unsat":
-            kept.discard(cell)
+            kept -= set(group)
         elif r.status != "sat":
             return None
     return ["".join(ch if r * maker.cols + c in kept or ch == maker.blank else maker.blank
@@ -67,17 +68,31 @@ def dig_by_oracle(maker: Maker, grid: list[str]) -> list[str] | None:
 
 
 def dig(maker: Maker, grid: list[str], backend: str) -> list[str]:
-    """Clues taken away while the answer stays unique, until none can go (proved by ``backend``)."""
+    """Clues taken away (by orbits of the symmetry) while the answer stays unique, until none can go
+    (proved by ``backend``); each map left unique is kept as the best so far."""
     grid = list(grid)
+    cols = maker.cols
     while True:
-        clues = [(r, c) for r in range(maker.rows) for c in range(maker.cols) if grid[r][c] != maker.blank]
-        maker.rng.shuffle(clues)
+        clues = [i for i in range(maker.rows * cols) if grid[i // cols][i % cols] != maker.blank]
         gone = 0
-        for r, c in clues:
-            trial = list(grid)
-            trial[r] = trial[r][:c] + maker.blank + trial[r][c + 1:]
-            if maker.unique(trial, backend):
+        for group in orbits(maker, clues):
+            trial = put(grid, cols, {q: maker.blank for q in group})
+            if trial != grid and maker.unique(trial, backend):
                 grid, gone = trial, gone + 1
+                maker.keep(grid, maker.proved)
         if not gone:
             return grid
+
+
+def orbits(maker: Maker, cells: list[int]) -> list[list[int]]:
+    """The orbits of the symmetry among ``cells`` (each once, in a random order)."""
+    seen: set[int] = set()
+    out = []
+    for cell in cells:
+        if cell not in seen:
+            group = orbit(cell, maker.rows, maker.cols, maker.symmetry)
+            seen |= set(group)
+            out.append(group)
+    maker.rng.shuffle(out)
+    return out
 

@@ -3,6 +3,7 @@ drawn first, the clues and rooms it allows (the spec's interpreter, counting bro
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 
@@ -14,7 +15,7 @@ from gridlang.formats.maps import build_grid, parse_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter.core import Interpreter
 from gridlang.ir.backend import SolveOptions, Status, get_backend
-from gridlang.ir.model import Clause
+from gridlang.ir.model import Clause, Objective, Sense
 from gridlang.ir.solution import decode
 from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
@@ -24,13 +25,29 @@ from gridlang.why.generation.records import GenerateError, GenerateTimeUp
 FIXED = 6
 """How many random cells step 1 fixes first (halved while that has no answer)."""
 
+FIELD_SIGMA = 0.7
+"""The width, in cells, of each bump of the random field that step 1 follows on a Boolean decision."""
+
+FIELD_BUMPS = 0.35
+"""Bumps of the random field per cell."""
+
+FIELD_BIAS = 0.5
+"""What the field adds everywhere: > 0 leans the Boolean decision towards true (Nurikabe's shading)."""
+
+FIELD_SECONDS = 2.0
+"""The most step 1 spends following the field; the best answer found by then is taken."""
+
 
 class Maker:
     """The state of one :func:`generate` call: the spec, the size, the random source, the deadline."""
 
     def __init__(self, spec, rows: int, cols: int, params: Mapping[str, str], backend: str, check_backend: str,
-                 rng: random.Random, deadline: Deadline):
+                 rng: random.Random, deadline: Deadline, symmetry: str = "none"):
         self.spec, self.rows, self.cols = spec, rows, cols
+        self.symmetry = symmetry
+        self.where: set[int] = set()  # the cells named by the violations of the last broken()
+        self.best: list[str] | None = None  # the best map so far, and what is not yet proved of it
+        self.proved: str | None = None
         self.params = dict(params)
         self.backend, self.check_backend = backend, check_backend
         self.rng, self.deadline = rng, deadline
@@ -54,6 +71,11 @@ class Maker:
                           for n, cs in self.clues]
 
     # maps -------------------------------------------------------------------
+    def keep(self, grid: list[str], missing: str) -> None:
+        """Keep ``grid`` as the best map so far, with what remains to prove of it (``unique``,
+        ``minimal``, ``check``: see :class:`~gridlang.why.generation.records.GenerateTimeUp`)."""
+        self.best, self.proved = list(grid), missing
+
     def data(self, grid: list[str]):
         return parse_map(map_text(grid, self.params, self.rooms), "<generated>", self.spec.puzzle, spec=self.spec.ast)
 
@@ -69,6 +91,33 @@ class Maker:
         if report.result.status is Status.UNKNOWN or (report.solution is not None and report.unique is None):
             raise GenerateTimeUp(f"the time ran out while proving a map unique ({self.deadline.cause()})")
         return report.unique is True
+
+    def another(self, grid: list[str], answer, backend: str):
+        """An answer of the map other than ``answer`` (decision -> {cell: value}), or None when it has
+        no other; with ``answer`` None, the map's first answer, or None when it has none.
+
+        ``answer`` is blocked by one clause over the model's decisions (an enumeration's chosen
+        values, a Boolean's literal as it holds), so one solve answers; the counterexample, when
+        there is one, is verified as every answer is.
+
+        Raises:
+            GenerateTimeUp: the deadline passed first.
+        """
+        model = self.model(grid)
+        if answer is not None:
+            block = []
+            for d in model.decisions:
+                values = answer.get(d.name, {})
+                for cell, options in d.cells:
+                    if len(options) >= 2:
+                        block.extend(-lit for value, lit in options if values.get(cell) == value)
+                    else:
+                        block.extend(-lit if values.get(cell) == value else lit for value, lit in options)
+            model = model.with_constraints((Clause(tuple(block)),))
+        report = solve_model(model, backend, SolveOptions(deadline=self.deadline))
+        if report.result.status is Status.UNKNOWN:
+            raise GenerateTimeUp(f"the time ran out while looking for a second answer ({self.deadline.cause()})")
+        return None if report.solution is None else report.solution.decisions
 
     # step 1 ------------------------------------------------------------------
     def answer(self, blank: list[str]):
@@ -88,6 +137,13 @@ class Maker:
             raise GenerateError(f"{self.spec.path}: the decision {empty!r} takes its values from the clues, so a "
                                 "blank map gives it none to draw an answer from; generate cannot make this genre")
         engine = get_backend("cpsat")
+        field = self.field(relaxed)
+        if field is not None:
+            with self.deadline.slice(FIELD_SECONDS) as part:
+                result = engine.solve(field, SolveOptions(deadline=part, workers=1,
+                                                          extra={"cpsat.random_seed": self.rng.randrange(1 << 20)}))
+            if result.status.has_solution:
+                return decode(relaxed, result.assignment).decisions
         fixed = FIXED
         while not self.deadline.expired():
             extra = []
@@ -109,9 +165,39 @@ class Maker:
             fixed //= 2
         raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
 
+    def field(self, relaxed):
+        """The relaxed model with an objective that follows a random smooth field, when its decisions
+        include a Boolean one on cells (else None).
+
+        Left to itself the solver shades as little as the rules allow, and Nurikabe's unshaded cells
+        become one island of half the grid, too big for a clue. The field is a sum of Gaussian
+        bumps (:data:`FIELD_BUMPS` per cell, each of width :data:`FIELD_SIGMA` and sign drawn at
+        random) plus :data:`FIELD_BIAS`; the objective is the field's value, in hundredths, over
+        the cells where the decision is true, so the answer's true and false cells follow its
+        blobs where the rules let them (random fields as a source of terrain: K. Perlin, "An image
+        synthesizer", SIGGRAPH 1985; here plain sums of bumps).
+        """
+        bools = [(cell, opts[0][1]) for d in relaxed.decisions if d.kind == "cells" and len(d.values) == 1
+                 for cell, opts in d.cells if len(opts) == 1 and isinstance(cell, int)]
+        if not bools:
+            return None
+        n = self.rows * self.cols
+        bumps = [(self.rng.uniform(0, self.rows), self.rng.uniform(0, self.cols), self.rng.choice((-1.0, 1.0)))
+                 for _ in range(max(1, int(n * FIELD_BUMPS)))]
+        terms = []
+        for cell, lit in bools:
+            r, c = divmod(cell, self.cols)
+            value = FIELD_BIAS + sum(w * math.exp(-((r - a) ** 2 + (c - b) ** 2) / (2 * FIELD_SIGMA ** 2))
+                                     for a, b, w in bumps)
+            if round(100 * value):
+                terms.append((round(100 * value), lit))
+        return replace(relaxed, objective=Objective(Sense.MAXIMIZE, tuple(terms)))
+
     # step 2 ------------------------------------------------------------------
-    def clue_all(self, answer) -> list[str]:
-        """Every cell given the first clue (random order) under which ``answer`` breaks no statement more often."""
+    def clue_all(self, answer, until_valid: bool = False) -> list[str]:
+        """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
+        often; with ``until_valid``, only until ``answer`` breaks no statement (the cells left are
+        blank: the counterexample loop adds what else is needed)."""
         grid = [[self.blank] * self.cols for _ in range(self.rows)]
 
         def broken(rows: list[list[str]]) -> dict[int, int]:
@@ -122,6 +208,8 @@ class Maker:
         self.rng.shuffle(cells)
         for r, c in cells:
             if self.deadline.expired():
+                if self.best is None:
+                    self.keep(["".join(r) for r in grid], "clues")
                 raise GenerateTimeUp(f"the time ran out while placing clues ({self.deadline.cause()})")
             options = [ch for _, chars in self.clues for ch in chars]
             self.rng.shuffle(options)
@@ -135,6 +223,8 @@ class Maker:
                     now = after
                     break
                 grid[r][c] = self.blank
+            if until_valid and not now:
+                break
         return ["".join(r) for r in grid]
 
     def broken(self, grid: list[str], answer) -> dict[int, int]:
@@ -146,6 +236,7 @@ class Maker:
         given = {name: ({k: v for k, v in values.items() if k in interp.on[name]} if name in interp.on else values)
                  for name, values in answer.items()}
         interp.evaluate(given)
+        self.where = interp.where
         return interp.broken
 
     def draw_rooms(self, grid: list[str], answer) -> list[str]:
@@ -182,11 +273,14 @@ def counting():
 
         def evaluate(self, decisions):
             self.broken: dict[int, int] = {}
+            self.where: set[int] = set()  # the cells the violations name, and the cells bound by 'for each'
             return super().evaluate(decisions)
 
         def fail(self, reason: str, cells=()) -> None:
             key = id(self.stmt)
             self.broken[key] = self.broken.get(key, 0) + 1
+            self.where.update(c for c in cells if isinstance(c, int))
+            self.where.update(c for c in self.cellvars.values() if isinstance(c, int))
 
     return Counting
 

@@ -79,3 +79,52 @@ def room_count(layer: list[str]) -> int:
     cols = len(layer[0])
     flat = "".join(layer)
     return max(flood_rooms(len(layer), cols, lambda u, v: flat[u] == flat[v])) + 1
+
+
+SYMMETRIES = ("none", "rotational", "mirror")
+"""The symmetries of clue positions: none; a half turn about the centre (as most published Sudokus
+and Nurikabes); a mirror across the vertical axis (left to right)."""
+
+
+def orbit(cell: int, rows: int, cols: int, symmetry: str) -> list[int]:
+    """The cells a symmetry maps ``cell`` to, ``cell`` first (one cell, or two; the centre maps to itself).
+
+    Args:
+        cell: a cell index (``row * cols + col``).
+        rows, cols: the map's size in cells.
+        symmetry: one of :data:`SYMMETRIES`.
+
+    Raises:
+        ValueError: an unknown symmetry.
+    """
+    r, c = divmod(cell, cols)
+    if symmetry == "none":
+        return [cell]
+    if symmetry == "rotational":
+        image = (rows - 1 - r) * cols + (cols - 1 - c)
+    elif symmetry == "mirror":
+        image = r * cols + (cols - 1 - c)
+    else:
+        raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
+    return [cell] if image == cell else [cell, image]
+
+
+def answer_text(maker, answer) -> str:
+    """An answer as text, one block of rows per decision on cells (``#`` for a Boolean's true, ``.``
+    for false, else the value's first character) and one line per decision on edges listing its
+    true edges, for the messages that show two answers."""
+    rows, cols = maker.rows, maker.cols
+    out = []
+    for name, values in answer.items():
+        if all(isinstance(k, int) for k in values):
+            out.append(f"{name}:\n" + "".join("".join(_mark(values.get(r * cols + c)) for c in range(cols)) + "\n"
+                                              for r in range(rows)))
+        else:
+            edges = sorted(k for k, v in values.items() if v)
+            out.append(f"{name}: " + " ".join(f"{a}-{b}" for a, b in edges) + "\n")
+    return "".join(out)
+
+
+def _mark(value) -> str:
+    """One cell of :func:`answer_text`: ``.`` for no value or false, ``#`` for true, else the value's first character."""
+    return "." if value is None or value is False else "#" if value is True else str(value)[0]

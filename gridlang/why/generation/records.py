@@ -13,7 +13,18 @@ class GenerateError(GridlangError, ValueError):
 
 
 class GenerateTimeUp(GenerateError):
-    """The time ran out before a puzzle was made (the message names the step): exit 3, not 1."""
+    """The time ran out before a puzzle was made (the message names the step): exit 3, not 1.
+
+    Attributes:
+        best: the best map made by then, as a map file holds it, or None.
+        proved: what was proved of ``best``: ``"clues"``: not all its clues are placed yet;
+            ``"unique"`` is not yet (its clues were placed, its
+            uniqueness not proved), ``"minimal"`` its answer proved unique but clues not yet taken
+            away, ``"check"`` unique and dug but not checked by the second backend.
+    """
+
+    best: str | None = None
+    proved: str | None = None
 
 
 @dataclass
