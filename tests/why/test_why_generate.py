@@ -163,7 +163,9 @@ def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
 
 
 @pytest.mark.parametrize("genre, words", [("heyawake", "both clue tiles and rooms"),
-                                          ("shikaku", "takes its values from the clues")])
+                                          ("shikaku", "takes its values from the clues"),
+                                          ("yajilin", "its clue tile 'clue' holds an arrow and a number (^2)"),
+                                          ("kakuro", "its clue tile 'sums' holds a list of numbers (1,3,3)")])
 def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, capsys):
     code = main(["generate", genre, "--size", "4x4", "--time-limit", "120"])
     err = capsys.readouterr().err

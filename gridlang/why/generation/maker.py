@@ -22,6 +22,9 @@ from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
 from gridlang.why.generation.records import GenerateError, GenerateTimeUp
 
+RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.Holds, ast.ForPairs)
+"""The statements that are rules (the rest declare tiles, parameters, decisions, regions)."""
+
 FIXED = 6
 """How many random cells step 1 fixes first (halved while that has no answer)."""
 
@@ -124,11 +127,29 @@ class Maker:
         """A random answer (decision -> {cell: value}) of the blank map's rules that name no clue tile
         (and, when the rooms are the clue, read no room)."""
 
-        model = self.model(blank)
+        statements = self.spec.ast.statements
+        try:
+            model = self.model(blank)
+        except GridlangError as e:
+            if self.deadline.expired():
+                raise
+            # a rule about clues that no blank map can meet, found while compiling: left out of the AST
+            statements = tuple(st for k, st in enumerate(statements)
+                               if not (isinstance(st, RULES) and (names(st, self.clue_names)
+                                                                  or not self.clues and k in self.room_reading)))
+            try:
+                model, _ = load_checked(replace(self.spec.ast, statements=statements), self.spec.symbols,
+                                        self.data(blank), self.params, self.deadline)
+            except GridlangError as again:
+                if self.deadline.expired():
+                    raise
+                raise GenerateError(f"{self.spec.path}: a blank {self.rows}x{self.cols} map breaks a rule that names "
+                                    f"no clue tile, so no answer can be drawn to place clues on "
+                                    f"({again.message.splitlines()[0]})") from e
         tagged, tagging = compile_tagged(model)
-        naming = {k for k, st in enumerate(self.spec.ast.statements) if names(st, self.clue_names)}
+        naming = {k for k, st in enumerate(statements) if names(st, self.clue_names)}
         if not self.clues:
-            naming |= self.room_reading
+            naming |= {k for k, st in enumerate(statements) if reads_rooms(st)}
         keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
         relaxed = replace(tagged, constraints=keep, objective=None)
         entries = [(d, lits) for d in relaxed.decisions for _, lits in d.cells]

@@ -19,7 +19,8 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
     with numbers, is a clue tile.
 
     Raises:
-        GenerateError: the spec has no blank tile.
+        GenerateError: the spec has no blank tile, or a clue tile that holds an arrow and a number or a
+            list of numbers (several characters a cell, which the maps made here cannot write).
     """
     tiles = spec.symbols.tiles
     chars = {name: [ch for cs in t.chars for ch in span_chars(cs)] for name, t in tiles.items()}
@@ -31,6 +32,11 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
     for name, t in tiles.items():
         if name == blank:
             continue
+        if t.clue is not None and not chars[name]:
+            written = "an arrow and a number (^2)" if t.clue == "arrow" else "a list of numbers (1,3,3)"
+            raise GenerateError(f"{spec.path}: its clue tile {name!r} holds {written}, written in more than one "
+                                "character, and generate writes maps of one character per cell, not yet the "
+                                "spaced maps such clues need")
         if t.number:
             clues.append((name, [str(v) for v in range(MAX_VALUE + 1)]))
         elif chars[name] and not t.linked:
