@@ -263,3 +263,35 @@ def test_the_time_limit_prints_the_best_map_so_far_and_says_what_is_not_proved(c
     assert head.startswith("# seed 1: the best map when the time ran out: its ")
     assert "not proved" in head or "has not checked it" in head
     assert len(rows) == 12 and all(len(row) == 12 for row in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("genre, size, symmetry", [("nurikabe", 10, "none"), ("sudoku", 9, "rotational"),
+                                                   ("slitherlink", 10, "none"), ("masyu", 10, "none")])
+def test_a_large_puzzle_is_made_unique_and_checked(genre, size, symmetry):
+    spec = gridlang.bundled(genre)
+    made = gridlang.generate(spec, (size, size), seed=1, symmetry=symmetry, time_limit=600)
+    assert made.checked_by == "maxsat" and _unique(spec, made.map) is True
+    clues = _clue_cells(made.map, size, size)
+    assert len(clues) == made.clues > 0
+    if symmetry == "rotational":
+        assert {(size - 1 - r, size - 1 - c) for r, c in clues} == clues
+
+
+def test_a_check_backend_that_finds_two_answers_shows_the_map_and_both():
+    import random
+
+    from gridlang.core.deadline import Deadline
+    from gridlang.why.generation import disagree
+    from gridlang.why.generation.maker import Maker
+
+    sudoku = Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+                   random.Random(0), Deadline(120))
+    grid = ["12..", "34..", "....", "...."]  # many answers
+    with pytest.raises(GenerateError) as caught:
+        disagree(sudoku, grid, "maxsat", 3)
+    text = str(caught.value)
+    assert "maxsat finds two answers to the map made from seed 3, which cpsat proved unique:\n12..\n34..\n" in text
+    first, second = text.split("first answer:\n")[1].split("second answer:\n")
+    assert first.startswith("digit:\n12") and second.startswith("digit:\n12") and first != second
+    disagree(sudoku, ["1234", "3412", "2143", "4321"], "maxsat", 3)  # unique: nothing raised

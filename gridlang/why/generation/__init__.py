@@ -202,7 +202,12 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                 raise GenerateTimeUp(f"the time ran out before a full map was unique ({deadline.cause()})")
         checker = maker.check_backend
         if maker.clues:
-            grid = dig_by_oracle(maker, full) or dig(maker, full, backend)
+            grid = dig_by_oracle(maker, full)
+            if grid is not None and not maker.unique(grid, backend):
+                # the oracle's dig is checked by the backend: on Fillmat it blanked a clue that was needed
+                say("the oracle's dig is not unique on the backend: dug again by full solves")
+                grid = None
+            grid = grid or dig(maker, full, backend)
             say(f"dug to {sum(ch != maker.blank for row in grid for ch in row)} clues")
             maker.keep(grid, "check")
             disagree(maker, grid, checker, seed)
@@ -249,8 +254,8 @@ def disagree(maker: Maker, grid: list[str], checker: str, seed: int) -> None:
         return
     shown = "".join(row + "\n" for row in grid)
     if first is None:
-        raise GenerateError(f"{checker} finds no answer to the map made from seed {seed}, which "
-                            f"{maker.backend} proved unique:\n{shown}")
+        raise GenerateError(f"{checker} finds no answer to the map made from seed {seed}, which {maker.backend} "
+                            f"proved unique:\n{shown}")
     raise GenerateError(f"{checker} finds two answers to the map made from seed {seed}, which {maker.backend} "
                         f"proved unique:\n{shown}first answer:\n{answer_text(maker, first)}"
                         f"second answer:\n{answer_text(maker, second)}")
