@@ -37,8 +37,12 @@ FIELD_BUMPS = 0.35
 FIELD_BIAS = 0.5
 """What the field adds everywhere: > 0 leans the Boolean decision towards true (Nurikabe's shading)."""
 
-FIELD_SECONDS = 2.0
-"""The most step 1 spends following the field; the best answer found by then is taken."""
+FIELD_WORK = 1.0
+"""CP-SAT's deterministic time (about seconds at rest) that step 1 spends following the field; the best
+answer found by then is taken, the same whatever the machine's load."""
+
+FIELD_SECONDS = 20.0
+"""The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
 
 
 class Maker:
@@ -117,7 +121,10 @@ class Maker:
                     else:
                         block.extend(-lit if values.get(cell) == value else lit for value, lit in options)
             model = model.with_constraints((Clause(tuple(block)),))
-        report = solve_model(model, backend, SolveOptions(deadline=self.deadline))
+        # one worker and a fixed seed on CP-SAT: which second answer is found, and so the map, depends on
+        # the seed alone, not on how threads race
+        extra = {"cpsat.random_seed": 0} if backend == "cpsat" else {}
+        report = solve_model(model, backend, SolveOptions(deadline=self.deadline, workers=1, extra=extra))
         if report.result.status is Status.UNKNOWN:
             raise GenerateTimeUp(f"the time ran out while looking for a second answer ({self.deadline.cause()})")
         return None if report.solution is None else report.solution.decisions
@@ -161,8 +168,9 @@ class Maker:
         field = self.field(relaxed)
         if field is not None:
             with self.deadline.slice(FIELD_SECONDS) as part:
-                result = engine.solve(field, SolveOptions(deadline=part, workers=1,
-                                                          extra={"cpsat.random_seed": self.rng.randrange(1 << 20)}))
+                result = engine.solve(field, SolveOptions(deadline=part, workers=1, extra={
+                    "cpsat.random_seed": self.rng.randrange(1 << 20),
+                    "cpsat.max_deterministic_time": FIELD_WORK}))
             if result.status.has_solution:
                 return decode(relaxed, result.assignment).decisions
         fixed = FIXED
