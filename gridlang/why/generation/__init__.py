@@ -187,6 +187,9 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                 settled = settle(maker, answer, full, backend, symmetry, say, candidate)
                 if settled is not None:
                     full = settled[0]
+                    if all(ch == maker.blank for row in full for ch in row):
+                        raise GenerateError(f"{spec.path}: a blank {rows}x{cols} map has one answer only, so the "
+                                            "rules alone decide it and there is no clue to give; try another size")
                     maker.keep(full, "minimal")
                     say(f"unique with {sum(ch != maker.blank for row in full for ch in row)} clues")
                     break
