@@ -45,6 +45,10 @@ FIELD_SECONDS = 20.0
 """The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
 
 
+class Undecided(Exception):
+    """A solve given its own few seconds (:meth:`Maker.another`) ended without an answer or a proof."""
+
+
 class Maker:
     """The state of one :func:`generate` call: the spec, the size, the random source, the deadline."""
 
@@ -99,7 +103,7 @@ class Maker:
             raise GenerateTimeUp(f"the time ran out while proving a map unique ({self.deadline.cause()})")
         return report.unique is True
 
-    def another(self, grid: list[str], answer, backend: str):
+    def another(self, grid: list[str], answer, backend: str, seconds: float | None = None):
         """An answer of the map other than ``answer`` (decision -> {cell: value}), or None when it has
         no other; with ``answer`` None, the map's first answer, or None when it has none.
 
@@ -107,7 +111,11 @@ class Maker:
         values, a Boolean's literal as it holds), so one solve answers; the counterexample, when
         there is one, is verified as every answer is.
 
+        Args:
+            seconds: the most this solve may take, or None (the deadline's time).
+
         Raises:
+            Undecided: ``seconds`` passed first (the deadline not).
             GenerateTimeUp: the deadline passed first.
         """
         model = self.model(grid)
@@ -124,8 +132,14 @@ class Maker:
         # one worker and a fixed seed on CP-SAT: which second answer is found, and so the map, depends on
         # the seed alone, not on how threads race
         extra = {"cpsat.random_seed": 0} if backend == "cpsat" else {}
-        report = solve_model(model, backend, SolveOptions(deadline=self.deadline, workers=1, extra=extra))
+        if seconds is None:
+            report = solve_model(model, backend, SolveOptions(deadline=self.deadline, workers=1, extra=extra))
+        else:
+            with self.deadline.slice(seconds) as part:
+                report = solve_model(model, backend, SolveOptions(deadline=part, workers=1, extra=extra))
         if report.result.status is Status.UNKNOWN:
+            if seconds is not None and not self.deadline.expired():
+                raise Undecided(f"no answer within {seconds:g} s")
             raise GenerateTimeUp(f"the time ran out while looking for a second answer ({self.deadline.cause()})")
         return None if report.solution is None else report.solution.decisions
 

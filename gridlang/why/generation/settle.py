@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gridlang.core.errors import GridlangError
-from gridlang.why.generation.maker import Maker
+from gridlang.why.generation.maker import Maker, Undecided
 from gridlang.why.generation.maps import orbit
 
 ROUNDS = 0.25
@@ -33,6 +33,14 @@ ROUNDS = 0.25
 
 MOVES = 3
 """How many clues, nearest first, a move may take its clue from."""
+
+STALL = 8
+"""How many rounds in a row may only move clues (none added) before the answer is given up: moves that
+kill one counterexample and make another seldom end."""
+
+ROUND_SECONDS = 10.0
+"""The most one round's solve may take before the answer is given up (a Nurikabe map with few clues can
+take CP-SAT minutes to prove it has no answer)."""
 
 
 
@@ -116,29 +124,45 @@ def settle(maker: Maker, answer, grid: list[str], backend: str, symmetry: str = 
         GenerateTimeUp: the deadline passed during a solve.
     """
     rows, cols = maker.rows, maker.cols
-    if fits(maker, grid, answer) != {}:
-        answer = maker.another(grid, None, backend)
-        if answer is None:
-            return None
-        candidate = None
-    if candidate is None:
-        candidate = Candidates(maker, answer)
-    for k in range(max(4, int(ROUNDS * rows * cols))):
-        other = maker.another(grid, answer, backend)
-        if other is None:
-            return grid, answer
-        clues = [i for i in range(rows * cols) if grid[i // cols][i % cols] != maker.blank]
-        if say is not None:
-            say(f"round {k + 1}: {len(clues)} clues, a second answer found")
-        differ = sorted({cell for name in set(answer) | set(other)
-                         for key in set(answer.get(name, {})) | set(other.get(name, {}))
-                         if answer.get(name, {}).get(key) != other.get(name, {}).get(key)
-                         for cell in cells_of(key, rows, cols)})
-        maker.rng.shuffle(differ)
-        grid = _separate(maker, answer, grid, differ, clues, candidate, symmetry)
-        if grid is None:
-            return None
+    try:
+        if fits(maker, grid, answer) != {}:
+            answer = maker.another(grid, None, backend, ROUND_SECONDS)
+            if answer is None:
+                return None
+            candidate = None
+        if candidate is None:
+            candidate = Candidates(maker, answer)
+        stalled = 0
+        for k in range(max(4, int(ROUNDS * rows * cols))):
+            other = maker.another(grid, answer, backend, ROUND_SECONDS)
+            if other is None:
+                return grid, answer
+            if stalled >= STALL:
+                return None
+            grid, added = _round(maker, answer, other, grid, candidate, symmetry, k, say)
+            if grid is None:
+                return None
+            stalled = 0 if added else stalled + 1
+    except Undecided:
+        return None
     return None
+
+
+def _round(maker: Maker, answer, other, grid: list[str], candidate: Candidates, symmetry: str, k: int,
+           say: Callable[[str], None] | None) -> tuple[list[str] | None, bool]:
+    """One round against the counterexample ``other``: the map after, and whether a clue was added."""
+    rows, cols = maker.rows, maker.cols
+    clues = [i for i in range(rows * cols) if grid[i // cols][i % cols] != maker.blank]
+    if say is not None:
+        say(f"round {k + 1}: {len(clues)} clues, a second answer found")
+    differ = sorted({cell for name in set(answer) | set(other)
+                     for key in set(answer.get(name, {})) | set(other.get(name, {}))
+                     if answer.get(name, {}).get(key) != other.get(name, {}).get(key)
+                     for cell in cells_of(key, rows, cols)})
+    maker.rng.shuffle(differ)
+    after = _separate(maker, answer, grid, differ, clues, candidate, symmetry)
+    added = after is not None and sum(ch != maker.blank for row in after for ch in row) > len(clues)
+    return after, added
 
 
 def _separate(maker: Maker, answer, grid: list[str], differ: list[int], clues: list[int], candidate: Candidates,
