@@ -74,6 +74,7 @@ import time
 from collections.abc import Callable, Mapping
 
 from gridlang.core.deadline import BuildTimeout, Deadline
+from gridlang.core.errors import GridlangError
 from gridlang.language import ast
 from gridlang.why.generation.dig import dig, dig_by_oracle
 from gridlang.why.generation.maker import Maker, reads_rooms
@@ -217,6 +218,9 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
             grid = dig(maker, grid, checker)  # nothing goes unless the two backends disagree
             say(f"checked by {checker}")
             clues = sum(ch != maker.blank for row in grid for ch in row)
+            if not clues:
+                raise GenerateError(f"{spec.path}: the blank {rows}x{cols} map's answer is unique, so the rules "
+                                    "alone decide it and there is no clue to give; try another size")
         else:
             grid = full
             disagree(maker, grid, checker, seed)
@@ -234,7 +238,10 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
         # imported on use, not at start-up
         from gridlang.formats.puzzlink import encode
 
-        url = encode(spec.ast, maker.data(grid), text_params)
+        try:
+            url = encode(spec.ast, maker.data(grid), text_params)
+        except GridlangError:  # a format with clues outside the grid: the map made has none there
+            url = None
     return Generated(map_text(grid, text_params, maker.rooms), url, seed, clues, time.perf_counter() - start,
                      checker, tries, grid)
 

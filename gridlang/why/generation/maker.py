@@ -118,7 +118,14 @@ class Maker:
             Undecided: ``seconds`` passed first (the deadline not).
             GenerateTimeUp: the deadline passed first.
         """
-        model = self.model(grid)
+        try:
+            model = self.model(grid)
+        except GridlangError as e:
+            if self.deadline.expired():
+                raise
+            if answer is None:
+                return None  # a rule that no answer can meet on this map, found while compiling
+            raise Undecided(f"the map does not compile ({e.message.splitlines()[0]})") from e
         if answer is not None:
             block = []
             for d in model.decisions:
