@@ -206,6 +206,10 @@ def _add_generate(sub) -> None:
     g.add_argument("--count", type=_positive_int, default=1, metavar="K",
                    help="make K puzzles, from the seeds N, N + 1, ... (N: --seed)")
     g.add_argument("--json", action="store_true", help="one JSON object per puzzle and line: map, url, seed, clues")
+    g.add_argument("--symmetry", choices=("none", "rotational", "mirror"), default="none",
+                   help="where the clues stand: anywhere (none, the default), symmetric under a half turn "
+                        "(rotational) or across the vertical axis (mirror)")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     g.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter the spec declares, written in each map's header (box_rows=2)")
     g.add_argument("--backend", "-b", default="cpsat", choices=_BackendNames(), metavar="BACKEND",

@@ -17,7 +17,12 @@ import sys
 from gridlang.cli.options import _params
 from gridlang.core.errors import GridlangError
 from gridlang.core.limits import MAX_CELLS
-from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from gridlang.service.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+)
 
 
 def size(text: str) -> tuple[int, int]:
@@ -55,16 +60,51 @@ def _cmd_generate(args) -> int:
     if args.count > 1 and workers > 1:
         return _on_pool(args, str(spec.path), params, deadline, workers)
     made = 0
+    progress = None if args.quiet else _progress
     try:
         for k in range(args.count):
-            g = generate(spec, rows, cols, args.seed + k, params, args.backend, args.check_backend, deadline=deadline)
+            g = generate(spec, rows, cols, args.seed + k, params, args.backend, args.check_backend, deadline=deadline,
+                         symmetry=args.symmetry, progress=progress)
             made += 1
             _print(g, args.json, first=k == 0)
     except KeyboardInterrupt:
         return _stopped(args, made, interrupted=True)
-    except (BuildTimeout, GenerateTimeUp):
+    except BuildTimeout:
+        return _stopped(args, made, cause=deadline.cause())
+    except GenerateTimeUp as e:
+        _print_best(e, args, made)
         return _stopped(args, made, cause=deadline.cause())
     return EXIT_OK
+
+
+def _progress(line: str) -> None:
+    """One line of progress on stderr."""
+    print(line, file=sys.stderr, flush=True)
+
+
+UNPROVED = {
+    "clues": "not all its clues are placed, and its answer is not proved unique",
+    "unique": "its clues are placed but its answer is not proved unique",
+    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
+    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
+}
+"""What a map printed at a time limit lacks, by what remained to prove of it."""
+
+
+def _print_best(e, args, made: int) -> None:
+    """The best map made when the time ran out, with a sentence saying what is not proved of it:
+    on stdout, after the puzzles made (as ``# `` comment lines and the map, or a JSON line with
+    ``"proved": false``)."""
+    if e.best is None:
+        return
+    if args.json:
+        print(json.dumps({"map": e.best, "seed": args.seed + made, "complete": False, "missing": e.proved,
+                          "note": UNPROVED[e.proved]}), flush=True)
+        return
+    if made:
+        print()
+    print(f"# seed {args.seed + made}: the best map when the time ran out: {UNPROVED[e.proved]}")
+    print(e.best, end="", flush=True)
 
 
 def _stopped(args, made: int, interrupted: bool = False, cause: str = "the time limit ran out") -> int:
@@ -96,8 +136,8 @@ def generate_task(task: tuple) -> tuple[str, object]:
     """One puzzle in a pool worker: ``("done", Generated)``, ``("timeout", None)`` when the command's
     time ran out first, or ``("error", sentence)`` (a spec the generator refuses).
 
-    ``task`` is ``(spec path, rows, cols, seed, params, backend, check backend, end)``, ``end`` the
-    ``time.time()`` by which the command must end, or None.
+    ``task`` is ``(spec path, rows, cols, seed, params, backend, check backend, end, symmetry)``,
+    ``end`` the ``time.time()`` by which the command must end, or None.
     """
     import time
 
@@ -106,12 +146,13 @@ def generate_task(task: tuple) -> tuple[str, object]:
     from gridlang.solving.spec import load_spec
     from gridlang.why.generation import GenerateTimeUp, generate
 
-    path, rows, cols, seed, params, backend, check_backend, end = task
+    path, rows, cols, seed, params, backend, check_backend, end, symmetry = task
     left = None if end is None else end - time.time()
     if left is not None and left <= 0:
         return "timeout", None
     try:
-        return "done", generate(load_spec(path), rows, cols, seed, params, backend, check_backend, time_limit=left)
+        return "done", generate(load_spec(path), rows, cols, seed, params, backend, check_backend, time_limit=left,
+                                symmetry=symmetry)
     except (BuildTimeout, GenerateTimeUp):
         return "timeout", None
     except GridlangError as e:
@@ -131,7 +172,7 @@ def _on_pool(args, path: str, params, deadline, workers: int) -> int:
 
     rows, cols = args.size
     end = None if args.time_limit is None else time.time() + deadline.remaining()
-    tasks = [(path, rows, cols, args.seed + k, params, args.backend, args.check_backend, end)
+    tasks = [(path, rows, cols, args.seed + k, params, args.backend, args.check_backend, end, args.symmetry)
              for k in range(args.count)]
     stop = Interrupt()
     made = timeouts = 0

@@ -304,7 +304,8 @@ def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
 
 def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0,
              params: Mapping[str, object] | None = None, backend: str = "cpsat", check_backend: str | None = None,
-             time_limit: float | None = None, deadline: Deadline | None = None):
+             time_limit: float | None = None, deadline: Deadline | None = None, symmetry: str = "none",
+             progress=None):
     """Make a puzzle of a spec's genre: a unique answer, and no clue that could go.
 
     As ``gridlang generate SPEC --size RxC --seed N``; the method is in
@@ -322,6 +323,9 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
         check_backend: the second solver (default ``maxsat``, or ``cpsat``
             when ``backend`` is ``maxsat``).
         time_limit, deadline: as for :func:`solve`.
+        symmetry: ``none``, ``rotational`` (clue positions symmetric under a
+            half turn) or ``mirror`` (across the vertical axis).
+        progress: a callable told one line per stage, or None.
 
     Returns:
         A :class:`~gridlang.why.generation.Generated`: ``map`` (the map's text),
@@ -339,7 +343,7 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
     if isinstance(size, str):
         size = parse_size(size)
     rows, cols = size
-    return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline)
+    return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline, symmetry, progress)
 
 
 def _request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline, **asked) -> Request:

@@ -146,23 +146,26 @@ def test_clues_that_are_their_own_rule_instances_are_dug_on_the_sat_oracle():
     import random
 
     from gridlang.core.deadline import Deadline
-    from gridlang.why.generation import _Maker
+    from gridlang.why.generation.dig import dig_by_oracle
+    from gridlang.why.generation.maker import Maker
 
-    sudoku = _Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+    sudoku = Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
                     random.Random(0), Deadline(120))
     full = ["1234", "3412", "2143", "4321"]
-    dug = sudoku.dig_by_oracle(full)
+    dug = dig_by_oracle(sudoku, full)
     assert dug is not None and all(a == b or b == "." for ra, rb in zip(full, dug) for a, b in zip(ra, rb))
     text = "box_rows: 2\nbox_cols: 2\n" + "".join(row + "\n" for row in dug)
     assert _unique(gridlang.bundled("sudoku"), text) is True
     clues = [(r, c) for r in range(4) for c in range(4) if dug[r][c] != "."]
     assert all(_unique(gridlang.bundled("sudoku"), _blanked(text, r, c, 2)) is False for r, c in clues)
-    nurikabe = _Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
-    assert nurikabe.dig_by_oracle(["2.", ".."]) is None  # its decision is made on the blank cells only
+    nurikabe = Maker(gridlang.bundled("nurikabe"), 2, 2, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
+    assert dig_by_oracle(nurikabe, ["2.", ".."]) is None  # its decision is made on the blank cells only
 
 
 @pytest.mark.parametrize("genre, words", [("heyawake", "both clue tiles and rooms"),
-                                          ("shikaku", "takes its values from the clues")])
+                                          ("shikaku", "takes its values from the clues"),
+                                          ("yajilin", "its clue tile 'clue' holds an arrow and a number (^2)"),
+                                          ("kakuro", "its clue tile 'sums' holds a list of numbers (1,3,3)")])
 def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, capsys):
     code = main(["generate", genre, "--size", "4x4", "--time-limit", "120"])
     err = capsys.readouterr().err
@@ -171,7 +174,7 @@ def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, c
 
 def test_the_time_limit_running_out_is_a_sentence_and_exit_3(capsys):
     # 200 x 200 cannot be made in 2 s: the compilation stops at the deadline
-    assert main(["generate", "nurikabe", "--size", "200x200", "-t", "2"]) == 3
+    assert main(["generate", "nurikabe", "--size", "200x200", "-t", "2", "--quiet"]) == 3
     err = capsys.readouterr().err
     assert err == "the time limit ran out while a 200x200 puzzle was made, after 0 of 1 puzzles\n"
 
@@ -203,3 +206,92 @@ def test_a_genre_refused_on_the_pool_is_one_sentence(capsys):
     code = main(["generate", "heyawake", "--size", "4x4", "--count", "2", "--workers", "2", "--time-limit", "120"])
     err = capsys.readouterr().err
     assert code == 1 and "both clue tiles and rooms" in err and "Traceback" not in err and "bug" not in err
+
+
+def _clue_cells(text: str, rows: int, cols: int, header: int = 0) -> set[tuple[int, int]]:
+    grid = text.splitlines()[header:header + rows]
+    return {(r, c) for r in range(rows) for c in range(cols) if grid[r][c] != "."}
+
+
+@pytest.mark.parametrize("symmetry, image", [("rotational", lambda r, c: (5 - r, 5 - c)),
+                                             ("mirror", lambda r, c: (r, 5 - c))])
+def test_clue_positions_keep_the_symmetry_asked_for(symmetry, image):
+    spec = gridlang.bundled("sudoku")
+    made = gridlang.generate(spec, (6, 6), seed=4, params={"box_rows": 2, "box_cols": 3}, symmetry=symmetry,
+                             time_limit=300)
+    clues = _clue_cells(made.map, 6, 6, header=2)
+    assert clues and {image(r, c) for r, c in clues} == clues
+    assert _unique(spec, made.map) is True
+    for r, c in sorted(clues):  # no orbit of clues can go: blanking one (and its image) loses uniqueness
+        blanked = _blanked(_blanked(made.map, r, c, 2), *image(r, c), 2)
+        assert _unique(spec, blanked) is not True
+
+
+def test_a_symmetric_nurikabe_is_unique_and_symmetric():
+    spec = gridlang.bundled("nurikabe")
+    made = gridlang.generate(spec, (5, 5), seed=1, symmetry="rotational", time_limit=300)
+    clues = _clue_cells(made.map, 5, 5)
+    assert clues and {(4 - r, 4 - c) for r, c in clues} == clues
+    assert _unique(spec, made.map) is True
+
+
+def test_an_unknown_symmetry_is_refused_in_a_sentence(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["generate", "sudoku", "--size", "4x4", "--symmetry", "diagonal"])
+    assert stop.value.code != 0 and "invalid choice: 'diagonal'" in capsys.readouterr().err
+    with pytest.raises(GenerateError, match="unknown symmetry 'diagonal'"):
+        gridlang.generate("sudoku", (4, 4), params=SUDOKU, symmetry="diagonal")
+
+
+def test_progress_is_a_line_per_stage_on_stderr(capsys):
+    assert main(["generate", "sudoku", "--size", "4x4", "--param", "box_rows=2", "--param", "box_cols=2",
+                 "--seed", "7"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert lines[0].startswith("seed 7: answer 1 drawn (") and lines[-1].startswith("seed 7: checked by maxsat (")
+    assert any(" clues placed (" in line for line in lines) and "Traceback" not in captured.err
+    assert captured.out.startswith("# seed 7: ")
+
+
+def test_the_time_limit_prints_the_best_map_so_far_and_says_what_is_not_proved(capsys):
+    # a 12 x 12 Nurikabe is not proved unique within 10 s: its answer is drawn and its clues placed
+    code = main(["generate", "nurikabe", "--size", "12x12", "--seed", "1", "-t", "10", "--quiet"])
+    out, err = capsys.readouterr()
+    assert code == 3
+    assert err.endswith("while a 12x12 puzzle was made, after 0 of 1 puzzles\n")
+    head, *rows = out.splitlines()
+    assert head.startswith("# seed 1: the best map when the time ran out: its ")
+    assert "not proved" in head or "has not checked it" in head
+    assert len(rows) == 12 and all(len(row) == 12 for row in rows)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("genre, size, symmetry", [("nurikabe", 10, "none"), ("sudoku", 9, "rotational"),
+                                                   ("slitherlink", 10, "none"), ("masyu", 10, "none")])
+def test_a_large_puzzle_is_made_unique_and_checked(genre, size, symmetry):
+    spec = gridlang.bundled(genre)
+    made = gridlang.generate(spec, (size, size), seed=1, symmetry=symmetry, time_limit=600)
+    assert made.checked_by == "maxsat" and _unique(spec, made.map) is True
+    clues = _clue_cells(made.map, size, size)
+    assert len(clues) == made.clues > 0
+    if symmetry == "rotational":
+        assert {(size - 1 - r, size - 1 - c) for r, c in clues} == clues
+
+
+def test_a_check_backend_that_finds_two_answers_shows_the_map_and_both():
+    import random
+
+    from gridlang.core.deadline import Deadline
+    from gridlang.why.generation import disagree
+    from gridlang.why.generation.maker import Maker
+
+    sudoku = Maker(gridlang.bundled("sudoku"), 4, 4, {"box_rows": "2", "box_cols": "2"}, "cpsat", "maxsat",
+                   random.Random(0), Deadline(120))
+    grid = ["12..", "34..", "....", "...."]  # many answers
+    with pytest.raises(GenerateError) as caught:
+        disagree(sudoku, grid, "maxsat", 3)
+    text = str(caught.value)
+    assert "maxsat finds two answers to the map made from seed 3, which cpsat proved unique:\n12..\n34..\n" in text
+    first, second = text.split("first answer:\n")[1].split("second answer:\n")
+    assert first.startswith("digit:\n12") and second.startswith("digit:\n12") and first != second
+    disagree(sudoku, ["1234", "3412", "2143", "4321"], "maxsat", 3)  # unique: nothing raised

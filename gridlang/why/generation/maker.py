@@ -1,0 +1,359 @@
+"""The state of one puzzle being made: its spec, size, random source and deadline; the answer
+drawn first, the clues and rooms it allows (the spec's interpreter, counting broken statements)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+
+from gridlang.compiler import compile_tagged
+from gridlang.core.deadline import Deadline
+from gridlang.core.errors import GridlangError
+from gridlang.core.nodes import field_names, replace
+from gridlang.formats.maps import build_grid, parse_map
+from gridlang.formats.params import resolve_params
+from gridlang.interpreter.core import Interpreter
+from gridlang.ir.backend import SolveOptions, Status, get_backend
+from gridlang.ir.model import Clause, Objective, Sense
+from gridlang.ir.solution import decode
+from gridlang.language import ast
+from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
+from gridlang.why.generation.records import GenerateError, GenerateTimeUp
+
+RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.Holds, ast.ForPairs)
+"""The statements that are rules (the rest declare tiles, parameters, decisions, regions)."""
+
+FIXED = 6
+"""How many random cells step 1 fixes first (halved while that has no answer)."""
+
+FIELD_SIGMA = 0.7
+"""The width, in cells, of each bump of the random field that step 1 follows on a Boolean decision."""
+
+FIELD_BUMPS = 0.35
+"""Bumps of the random field per cell."""
+
+FIELD_BIAS = 0.5
+"""What the field adds everywhere: > 0 leans the Boolean decision towards true (Nurikabe's shading)."""
+
+FIELD_WORK = 1.0
+"""CP-SAT's deterministic time (about seconds at rest) that step 1 spends following the field; the best
+answer found by then is taken, the same whatever the machine's load."""
+
+FIELD_SECONDS = 20.0
+"""The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
+
+
+class Undecided(Exception):
+    """A solve given its own few seconds (:meth:`Maker.another`) ended without an answer or a proof."""
+
+
+class Maker:
+    """The state of one :func:`generate` call: the spec, the size, the random source, the deadline."""
+
+    def __init__(self, spec, rows: int, cols: int, params: Mapping[str, str], backend: str, check_backend: str,
+                 rng: random.Random, deadline: Deadline, symmetry: str = "none"):
+        self.spec, self.rows, self.cols = spec, rows, cols
+        self.symmetry = symmetry
+        self.where: set[int] = set()  # the cells named by the violations of the last broken()
+        self.best: list[str] | None = None  # the best map so far, and what is not yet proved of it
+        self.proved: str | None = None
+        self.params = dict(params)
+        self.backend, self.check_backend = backend, check_backend
+        self.rng, self.deadline = rng, deadline
+        self.blank, self.clues = clue_tiles(spec)
+        self.clue_names = {name for name, _ in self.clues}
+        self.rooms: list[str] | None = None  # the rooms: layer, when the spec reads rooms
+        self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
+        if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
+            raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
+                                "tiles or draws rooms, not both yet")
+        for place, where, tiles in (("corners", "the corners of the cells", spec.symbols.corner_tiles),
+                                    ("borders", "the borders between cells", spec.symbols.border_tiles)):
+            if tiles:
+                raise GenerateError(f"{spec.path}: its clues stand on {where} ({', '.join(tiles)}), and generate "
+                                    f"places clue tiles in cells or draws rooms, not clues on {place} yet")
+        if not self.clues and not self.room_reading:
+            raise GenerateError(f"{spec.path}: no clue tile (a tile other than the blank {self.blank!r}) and no "
+                                "rule about rooms: generate places clue tiles, or draws rooms")
+        if any(spec.symbols.tiles[n].number for n in self.clue_names):
+            limit = rows * cols
+            self.clues = [(n, [c for c in cs if not spec.symbols.tiles[n].number or int(c) <= limit])
+                          for n, cs in self.clues]
+
+    # maps -------------------------------------------------------------------
+    def keep(self, grid: list[str], missing: str) -> None:
+        """Keep ``grid`` as the best map so far, with what remains to prove of it (``unique``,
+        ``minimal``, ``check``: see :class:`~gridlang.why.generation.records.GenerateTimeUp`)."""
+        self.best, self.proved = list(grid), missing
+
+    def data(self, grid: list[str]):
+        return parse_map(map_text(grid, self.params, self.rooms), "<generated>", self.spec.puzzle, spec=self.spec.ast)
+
+    def model(self, grid: list[str]):
+        model, _ = load_checked(self.spec.ast, self.spec.symbols, self.data(grid), self.params, self.deadline)
+        return model
+
+    def unique(self, grid: list[str], backend: str) -> bool:
+        """Whether the map has exactly one answer (proved by ``backend``); False when it has none."""
+
+        options = SolveOptions(deadline=self.deadline)
+        report = solve_model(self.model(grid), backend, options, unique=True)
+        if report.result.status is Status.UNKNOWN or (report.solution is not None and report.unique is None):
+            raise GenerateTimeUp(f"the time ran out while proving a map unique ({self.deadline.cause()})")
+        return report.unique is True
+
+    def another(self, grid: list[str], answer, backend: str, seconds: float | None = None):
+        """An answer of the map other than ``answer`` (decision -> {cell: value}), or None when it has
+        no other; with ``answer`` None, the map's first answer, or None when it has none.
+
+        ``answer`` is blocked by one clause over the model's decisions (an enumeration's chosen
+        values, a Boolean's literal as it holds), so one solve answers; the counterexample, when
+        there is one, is verified as every answer is.
+
+        Args:
+            seconds: the most this solve may take, or None (the deadline's time).
+
+        Raises:
+            Undecided: ``seconds`` passed first (the deadline not).
+            GenerateTimeUp: the deadline passed first.
+        """
+        try:
+            model = self.model(grid)
+        except GridlangError as e:
+            if self.deadline.expired():
+                raise
+            if answer is None:
+                return None  # a rule that no answer can meet on this map, found while compiling
+            raise Undecided(f"the map does not compile ({e.message.splitlines()[0]})") from e
+        if answer is not None:
+            block = []
+            for d in model.decisions:
+                values = answer.get(d.name, {})
+                for cell, options in d.cells:
+                    if len(options) >= 2:
+                        block.extend(-lit for value, lit in options if values.get(cell) == value)
+                    else:
+                        block.extend(-lit if values.get(cell) == value else lit for value, lit in options)
+            model = model.with_constraints((Clause(tuple(block)),))
+        # one worker and a fixed seed on CP-SAT: which second answer is found, and so the map, depends on
+        # the seed alone, not on how threads race
+        extra = {"cpsat.random_seed": 0} if backend == "cpsat" else {}
+        if seconds is None:
+            report = solve_model(model, backend, SolveOptions(deadline=self.deadline, workers=1, extra=extra))
+        else:
+            with self.deadline.slice(seconds) as part:
+                report = solve_model(model, backend, SolveOptions(deadline=part, workers=1, extra=extra))
+        if report.result.status is Status.UNKNOWN:
+            if seconds is not None and not self.deadline.expired():
+                raise Undecided(f"no answer within {seconds:g} s")
+            raise GenerateTimeUp(f"the time ran out while looking for a second answer ({self.deadline.cause()})")
+        return None if report.solution is None else report.solution.decisions
+
+    # step 1 ------------------------------------------------------------------
+    def answer(self, blank: list[str]):
+        """A random answer (decision -> {cell: value}) of the blank map's rules that name no clue tile
+        (and, when the rooms are the clue, read no room)."""
+
+        statements = self.spec.ast.statements
+        try:
+            model = self.model(blank)
+        except GridlangError as e:
+            if self.deadline.expired():
+                raise
+            # a rule about clues that no blank map can meet, found while compiling: left out of the AST
+            statements = tuple(st for k, st in enumerate(statements)
+                               if not (isinstance(st, RULES) and (names(st, self.clue_names)
+                                                                  or not self.clues and k in self.room_reading)))
+            try:
+                model, _ = load_checked(replace(self.spec.ast, statements=statements), self.spec.symbols,
+                                        self.data(blank), self.params, self.deadline)
+            except GridlangError as again:
+                if self.deadline.expired():
+                    raise
+                raise GenerateError(f"{self.spec.path}: a blank {self.rows}x{self.cols} map breaks a rule that names "
+                                    f"no clue tile, so no answer can be drawn to place clues on "
+                                    f"({again.message.splitlines()[0]})") from e
+        tagged, tagging = compile_tagged(model)
+        naming = {k for k, st in enumerate(statements) if names(st, self.clue_names)}
+        if not self.clues:
+            naming |= {k for k, st in enumerate(statements) if reads_rooms(st)}
+        keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
+        relaxed = replace(tagged, constraints=keep, objective=None)
+        entries = [(d, lits) for d in relaxed.decisions for _, lits in d.cells]
+        empty = next((d.name for d, lits in entries if not lits), None)
+        if empty is not None:
+            raise GenerateError(f"{self.spec.path}: the decision {empty!r} takes its values from the clues, so a "
+                                "blank map gives it none to draw an answer from; generate cannot make this genre")
+        engine = get_backend("cpsat")
+        field = self.field(relaxed)
+        if field is not None:
+            with self.deadline.slice(FIELD_SECONDS) as part:
+                result = engine.solve(field, SolveOptions(deadline=part, workers=1, extra={
+                    "cpsat.random_seed": self.rng.randrange(1 << 20),
+                    "cpsat.max_deterministic_time": FIELD_WORK}))
+            if result.status.has_solution:
+                return decode(relaxed, result.assignment).decisions
+        fixed = FIXED
+        while not self.deadline.expired():
+            extra = []
+            for d, lits in self.rng.sample(entries, min(fixed, len(entries))):
+                if len(lits) == 1:
+                    extra.append(Clause((lits[0][1] if self.rng.random() < 0.5 else -lits[0][1],)))
+                else:
+                    extra.append(Clause((self.rng.choice(lits)[1],)))
+            trial = replace(relaxed, constraints=relaxed.constraints + tuple(extra))
+            result = engine.solve(trial, SolveOptions(deadline=self.deadline, workers=1,
+                                                      extra={"cpsat.random_seed": self.rng.randrange(1 << 20)}))
+            if result.status.has_solution:
+                return decode(relaxed, result.assignment).decisions
+            if result.status is Status.UNKNOWN:
+                break
+            if fixed == 0:
+                raise GenerateError(f"a blank {self.rows}x{self.cols} map of {self.spec.path} has no answer, "
+                                    "even with the rules about clues left out")
+            fixed //= 2
+        raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
+
+    def field(self, relaxed):
+        """The relaxed model with an objective that follows a random smooth field, when its decisions
+        include a Boolean one on cells (else None).
+
+        Left to itself the solver shades as little as the rules allow, and Nurikabe's unshaded cells
+        become one island of half the grid, too big for a clue. The field is a sum of Gaussian
+        bumps (:data:`FIELD_BUMPS` per cell, each of width :data:`FIELD_SIGMA` and sign drawn at
+        random) plus :data:`FIELD_BIAS`; the objective is the field's value, in hundredths, over
+        the cells where the decision is true, so the answer's true and false cells follow its
+        blobs where the rules let them (random fields as a source of terrain: K. Perlin, "An image
+        synthesizer", SIGGRAPH 1985; here plain sums of bumps).
+        """
+        bools = [(cell, opts[0][1]) for d in relaxed.decisions if d.kind == "cells" and len(d.values) == 1
+                 for cell, opts in d.cells if len(opts) == 1 and isinstance(cell, int)]
+        if not bools:
+            return None
+        n = self.rows * self.cols
+        bumps = [(self.rng.uniform(0, self.rows), self.rng.uniform(0, self.cols), self.rng.choice((-1.0, 1.0)))
+                 for _ in range(max(1, int(n * FIELD_BUMPS)))]
+        terms = []
+        for cell, lit in bools:
+            r, c = divmod(cell, self.cols)
+            value = FIELD_BIAS + sum(w * math.exp(-((r - a) ** 2 + (c - b) ** 2) / (2 * FIELD_SIGMA ** 2))
+                                     for a, b, w in bumps)
+            if round(100 * value):
+                terms.append((round(100 * value), lit))
+        return replace(relaxed, objective=Objective(Sense.MAXIMIZE, tuple(terms)))
+
+    # step 2 ------------------------------------------------------------------
+    def clue_all(self, answer, until_valid: bool = False) -> list[str]:
+        """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
+        often; with ``until_valid``, only until ``answer`` breaks no statement (the cells left are
+        blank: the counterexample loop adds what else is needed)."""
+        grid = [[self.blank] * self.cols for _ in range(self.rows)]
+
+        def broken(rows: list[list[str]]) -> dict[int, int]:
+            return self.broken(["".join(r) for r in rows], answer)
+
+        now = broken(grid)
+        cells = [(r, c) for r in range(self.rows) for c in range(self.cols)]
+        self.rng.shuffle(cells)
+        for r, c in cells:
+            if self.deadline.expired():
+                if self.best is None:
+                    self.keep(["".join(r) for r in grid], "clues")
+                raise GenerateTimeUp(f"the time ran out while placing clues ({self.deadline.cause()})")
+            options = [ch for _, chars in self.clues for ch in chars]
+            self.rng.shuffle(options)
+            for ch in options:
+                grid[r][c] = ch
+                try:
+                    after = broken(grid)
+                except GridlangError:
+                    after = None
+                if after is not None and all(after.get(k, 0) <= now.get(k, 0) for k in after):
+                    now = after
+                    break
+                grid[r][c] = self.blank
+            if until_valid and not now:
+                break
+        return ["".join(r) for r in grid]
+
+    def broken(self, grid: list[str], answer) -> dict[int, int]:
+        """How often ``answer`` breaks each statement on this map (the spec's interpreter, counting)."""
+
+        data = self.data(grid)
+        interp = counting()(self.spec.ast, self.spec.symbols, build_grid(self.spec.symbols, data),
+                             resolve_params(self.spec.symbols, data, None))
+        given = {name: ({k: v for k, v in values.items() if k in interp.on[name]} if name in interp.on else values)
+                 for name, values in answer.items()}
+        interp.evaluate(given)
+        self.where = interp.where
+        return interp.broken
+
+    def draw_rooms(self, grid: list[str], answer) -> list[str]:
+        """Rooms grown by merging: from one room per cell, side-neighbouring rooms (in a random order,
+        pass after pass) are joined whenever ``answer`` breaks no statement more often after."""
+        n = self.rows * self.cols
+        room = list(range(n))
+        self.rooms = room_layer(room, self.rows, self.cols)
+        now = self.broken(grid, answer)
+        pairs = [(i, j) for i in range(n) for j in sides(i, self.rows, self.cols) if i < j]
+        joined = True
+        while joined:
+            joined = False
+            self.rng.shuffle(pairs)
+            for i, j in pairs:
+                a, b = room[i], room[j]
+                if a == b:
+                    continue
+                if self.deadline.expired():
+                    raise GenerateTimeUp(f"the time ran out while drawing rooms ({self.deadline.cause()})")
+                trial = [a if r == b else r for r in room]
+                self.rooms = room_layer(trial, self.rows, self.cols)
+                after = self.broken(grid, answer)
+                if all(after.get(k, 0) <= now.get(k, 0) for k in after):
+                    room, now, joined = trial, after, True
+        self.rooms = room_layer(room, self.rows, self.cols)
+        return self.rooms
+
+def counting():
+
+    class Counting(Interpreter):
+        """The spec's interpreter, counting the violations of each statement (by its place) instead of
+        writing them out: step 2 asks only whether a count grew."""
+
+        def evaluate(self, decisions):
+            self.broken: dict[int, int] = {}
+            self.where: set[int] = set()  # the cells the violations name, and the cells bound by 'for each'
+            return super().evaluate(decisions)
+
+        def fail(self, reason: str, cells=()) -> None:
+            key = id(self.stmt)
+            self.broken[key] = self.broken.get(key, 0) + 1
+            self.where.update(c for c in cells if isinstance(c, int))
+            self.where.update(c for c in self.cellvars.values() if isinstance(c, int))
+
+    return Counting
+
+
+def names(node, names: set[str]) -> bool:
+    """Whether an AST node names one of ``names`` anywhere inside it."""
+    return any_node(node, lambda n: isinstance(n, ast.Name) and n.id in names)
+
+
+def reads_rooms(node) -> bool:
+    """Whether an AST node reads the map's rooms (``for each room``, ``room(p)``)."""
+    return any_node(node, lambda n: isinstance(n, ast.Family) and n.kind == "rooms"
+                or isinstance(n, ast.LineOf) and n.kind == "room")
+
+
+def any_node(node, test) -> bool:
+    """Whether ``test`` holds of an AST node or of any node inside it."""
+    if test(node):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(any_node(x, test) for x in node)
+    if isinstance(node, type):
+        return False
+    return any(any_node(getattr(node, name), test) for name in field_names(node) if not name.endswith("span"))
+

@@ -1,0 +1,136 @@
+"""A generated puzzle's text: the clue tiles a spec offers, a map's text, a ``rooms:`` layer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gridlang.core.grid import flood_rooms
+from gridlang.why.generation.records import GenerateError
+
+MAX_VALUE = 9
+"""The largest number a generated number clue holds (one character in the map)."""
+
+
+def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
+    """The blank tile's character and, per clue tile, the characters it may be written with.
+
+    The blank tile is the first tile whose characters include ``.`` (else
+    the first tile with a character); every other tile with a character, or
+    with numbers, is a clue tile.
+
+    Raises:
+        GenerateError: the spec has no blank tile, or a clue tile that holds an arrow and a number or a
+            list of numbers (several characters a cell, which the maps made here cannot write).
+    """
+    tiles = spec.symbols.tiles
+    chars = {name: [ch for cs in t.chars for ch in span_chars(cs)] for name, t in tiles.items()}
+    blank = next((n for n, cs in chars.items() if "." in cs), None) or \
+        next((n for n, cs in chars.items() if cs and not tiles[n].number), None)
+    if blank is None:
+        raise GenerateError(f"{spec.path}: no blank tile (a tile written '.') to leave the cells without a clue in")
+    clues = []
+    for name, t in tiles.items():
+        if name == blank:
+            continue
+        if t.clue is not None and not chars[name]:
+            written = "an arrow and a number (^2)" if t.clue == "arrow" else "a list of numbers (1,3,3)"
+            raise GenerateError(f"{spec.path}: its clue tile {name!r} holds {written}, written in more than one "
+                                "character, and generate writes maps of one character per cell, not yet the "
+                                "spaced maps such clues need")
+        if t.number:
+            clues.append((name, [str(v) for v in range(MAX_VALUE + 1)]))
+        elif chars[name] and not t.linked:
+            clues.append((name, chars[name][:MAX_VALUE + 1]))
+    return ("." if "." in chars[blank] else chars[blank][0]), clues
+
+
+def span_chars(cs) -> list[str]:
+    if len(cs.first) != 1 or len(cs.last) != 1:
+        return [cs.first]
+    return [chr(k) for k in range(ord(cs.first), ord(cs.last) + 1)]
+
+
+def map_text(rows: list[str], params: Mapping[str, str], rooms: list[str] | None = None) -> str:
+    """A map's text: ``name: value`` header lines, the grid's rows, and the ``rooms:`` layer if any."""
+    text = "".join(f"{k}: {v}\n" for k, v in params.items()) + "".join(r + "\n" for r in rows)
+    return text + ("rooms:\n" + "".join(r + "\n" for r in rooms) if rooms is not None else "")
+
+
+ROOM_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The letters of the ``rooms:`` layer (rooms are the connected groups of one letter)."""
+
+
+def room_layer(room: list[int], rows: int, cols: int) -> list[str]:
+    """A ``rooms:`` layer for the room number of each cell: side-neighbouring rooms get different
+    letters (greedy colouring, at most 5 letters for rooms of one cell)."""
+    letter: dict[int, str] = {}
+    for i, r in enumerate(room):
+        if r in letter:
+            continue
+        near = {letter.get(room[j]) for k in range(rows * cols) if room[k] == r
+                for j in sides(k, rows, cols) if room[j] != r}
+        letter[r] = next(ch for ch in ROOM_LABELS if ch not in near)
+    return ["".join(letter[room[r * cols + c]] for c in range(cols)) for r in range(rows)]
+
+
+def sides(i: int, rows: int, cols: int) -> list[int]:
+    r, c = divmod(i, cols)
+    return [a * cols + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
+
+
+
+def room_count(layer: list[str]) -> int:
+    """The rooms of a ``rooms:`` layer (connected groups of one letter)."""
+
+    cols = len(layer[0])
+    flat = "".join(layer)
+    return max(flood_rooms(len(layer), cols, lambda u, v: flat[u] == flat[v])) + 1
+
+
+SYMMETRIES = ("none", "rotational", "mirror")
+"""The symmetries of clue positions: none; a half turn about the centre (as most published Sudokus
+and Nurikabes); a mirror across the vertical axis (left to right)."""
+
+
+def orbit(cell: int, rows: int, cols: int, symmetry: str) -> list[int]:
+    """The cells a symmetry maps ``cell`` to, ``cell`` first (one cell, or two; the centre maps to itself).
+
+    Args:
+        cell: a cell index (``row * cols + col``).
+        rows, cols: the map's size in cells.
+        symmetry: one of :data:`SYMMETRIES`.
+
+    Raises:
+        ValueError: an unknown symmetry.
+    """
+    r, c = divmod(cell, cols)
+    if symmetry == "none":
+        return [cell]
+    if symmetry == "rotational":
+        image = (rows - 1 - r) * cols + (cols - 1 - c)
+    elif symmetry == "mirror":
+        image = r * cols + (cols - 1 - c)
+    else:
+        raise ValueError(f"unknown symmetry {symmetry!r} (one of {', '.join(SYMMETRIES)})")
+    return [cell] if image == cell else [cell, image]
+
+
+def answer_text(maker, answer) -> str:
+    """An answer as text, one block of rows per decision on cells (``#`` for a Boolean's true, ``.``
+    for false, else the value's first character) and one line per decision on edges listing its
+    true edges, for the messages that show two answers."""
+    rows, cols = maker.rows, maker.cols
+    out = []
+    for name, values in answer.items():
+        if all(isinstance(k, int) for k in values):
+            out.append(f"{name}:\n" + "".join("".join(_mark(values.get(r * cols + c)) for c in range(cols)) + "\n"
+                                              for r in range(rows)))
+        else:
+            edges = sorted(k for k, v in values.items() if v)
+            out.append(f"{name}: " + " ".join(f"{a}-{b}" for a, b in edges) + "\n")
+    return "".join(out)
+
+
+def _mark(value) -> str:
+    """One cell of :func:`answer_text`: ``.`` for no value or false, ``#`` for true, else the value's first character."""
+    return "." if value is None or value is False else "#" if value is True else str(value)[0]
