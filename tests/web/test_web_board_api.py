@@ -4,6 +4,8 @@ answer judged by the spec's rules, and the hint's steps each drawn and in words.
 
 from __future__ import annotations
 
+import re
+
 import warnings
 
 import pytest
@@ -181,10 +183,12 @@ def test_hint_steps_are_each_drawn_and_in_words(client):
     expected = gridlang.hints(url=NURIKABE)
     assert len(hints["steps"]) == len(expected.steps) == 9
     first = hints["steps"][0]
-    assert first["text"].startswith(
-        "step 1 (1 rule, 0 known): row 3, column 3 is shaded; row 4, column 2 is "
-        "shaded; row 4, column 4 is shaded; row 5, column 3 is shaded\n  by "
-        "puzzles/nurikabe.grid:22:9: "
+    # the spec is named relative to the current directory, or by its file name when installed
+    assert re.match(
+        r"step 1 \(1 rule, 0 known\): row 3, column 3 is shaded; row 4, column 2 is "
+        r"shaded; row 4, column 4 is shaded; row 5, column 3 is shaded\n  by "
+        r"(puzzles/)?nurikabe\.grid:22:9: ",
+        first["text"],
     )
     assert first["svg"].count('class="decides"') == 4
     assert hints["text"].splitlines()[-3].startswith("solved in 9 steps")
