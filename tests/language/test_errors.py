@@ -292,3 +292,26 @@ def test_declared_parameter_as_option_still_works(tmp_path, capsys):
     path = write(tmp_path, "budget: 0\n~~~~~\n~.H.~\n~~~~~\n")
     code, out, _ = run_cli(["solve", HORSE, "--map", path, "--budget", "1", "--json"], capsys)
     assert code == 0 and json.loads(out)["params"] == {"budget": 1}
+
+
+def test_an_operator_left_at_the_end_of_a_line_is_the_error_there(tmp_path):
+    """``require count(wall) <= budget +`` reads on into the next statement and failed two lines
+    later, at the ``value`` of ``maximize value(pen)``; the error points at the ``+``."""
+    text = _horse_text().replace("require count(wall) <= budget\n", "require count(wall) <= budget +\n")
+    line = text.splitlines().index("require count(wall) <= budget +") + 1
+    path = write(tmp_path, text, "spec.grid")
+    with pytest.raises(GridSyntaxError) as e:
+        parse_spec(text, str(path))
+    rendered = located(e.value, path, line, len("require count(wall) <= budget +"))
+    assert f"line {line} ends with '+', so its expression runs on into the statement on line {line + 2}" in rendered
+    assert rendered.splitlines()[1].strip() == "require count(wall) <= budget +"
+
+
+def test_an_expression_continued_on_the_next_line_is_no_error():
+    """An operator at the end of a line that the next line finishes is a spec that reads."""
+    parse_spec("tile blank '.'\ndecide s: bool on all\nrequire count(s) >= 1 and\n    count(s) <= 3\n", "s.grid")
+
+
+def _horse_text() -> str:
+    with open(HORSE) as f:
+        return f.read()

@@ -49,6 +49,9 @@ def _examples() -> dict[str, list[str]]:
 
 
 def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
+    dangling = _dangling_operator(e, text, path)
+    if dangling is not None:
+        return dangling
     line, column = max(e.line, 1), max(e.column, 1)
     end = None
     message = _parser_message(e, text)
@@ -61,6 +64,39 @@ def _syntax_error(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError:
     elif isinstance(e, UnexpectedToken):
         end = column + max(len(str(e.token)), 1)
     return GridSyntaxError(message, Span(path, line, column, end), source=text)
+
+
+# A statement begins with one of these words; an operator ends a line only when the expression goes on.
+_STATEMENT_WORDS = frozenset({"puzzle", "tile", "param", "decide", "region", "require", "maximize", "maximise",
+                              "minimize", "minimise", "format", "clue", "let", "connectivity", "draw"})
+_OPERATOR_AT_END = re.compile(r"(\+|-|\*|/|==|!=|<=|>=|<|>|=|,|\(|\band|\bor|\bimplies|\bnot)\s*$")
+
+
+def _dangling_operator(e: UnexpectedInput, text: str, path: str) -> GridSyntaxError | None:
+    """The error of an expression left open at the end of a line (``require count(wall) <= budget +``):
+    the parser reads on into the next statement and fails there, lines later; the fault is the
+    operator, so the error points at it. None when the failing line does not begin a statement
+    or the line before it (blank lines and comments skipped) does not end with an operator."""
+    line = getattr(e, "line", None)
+    if not isinstance(e, (UnexpectedToken, UnexpectedCharacters)) or line is None or line < 2:
+        return None
+    lines = text.splitlines()
+    if line > len(lines) or (lines[line - 1].split() or [""])[0] not in _STATEMENT_WORDS:
+        return None
+    before = line - 1
+    while before >= 1 and not lines[before - 1].split("#", 1)[0].strip():
+        before -= 1
+    if before < 1:
+        return None
+    code = lines[before - 1].split("#", 1)[0].rstrip()
+    found = _OPERATOR_AT_END.search(code)
+    if found is None:
+        return None
+    op = found.group(1)
+    column = found.start(1) + 1
+    message = (f"line {before} ends with {op!r}, so its expression runs on into the statement on line {line}; "
+               f"finish the expression or remove the {op!r}")
+    return GridSyntaxError(message, Span(path, before, column, column + len(op)), source=text)
 
 
 def _parser_message(e: UnexpectedInput, text: str) -> str:
