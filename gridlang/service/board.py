@@ -30,11 +30,11 @@ from gridlang.core.grid import cell_names
 from gridlang.formats.maps import MapData, build_grid
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import evaluate
-from gridlang.ir.model import Clause, Model
+from gridlang.ir.model import Clause, GraphConnected, Model
 from gridlang.solving.pipeline import load_checked
 from gridlang.solving.spec import Spec
 
-__all__ = ["Board", "Judgement", "board", "fixed_entries", "judge"]
+__all__ = ["FILES", "Board", "Judgement", "board", "files_of", "fixed_entries", "judge"]
 
 
 @dataclass
@@ -67,6 +67,8 @@ class Board:
             board is then its map alone, with no decision. None when it reads.
         no_answer: the map reads, and ``problem`` is a rule of the spec that
             fails whatever the decisions: the puzzle has no answer.
+        files: the model files that can be written for another solver
+            (:func:`files_of`), empty while the puzzle does not read.
     """
 
     svg: str
@@ -82,6 +84,7 @@ class Board:
     url_error: str | None = None
     problem: str | None = None
     no_answer: bool = False
+    files: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: every attribute by its name."""
@@ -99,6 +102,7 @@ class Board:
             "url_error": self.url_error,
             "problem": self.problem,
             "no_answer": self.no_answer,
+            "files": self.files,
         }
 
 
@@ -165,6 +169,7 @@ def board(
         url_error,
         problem,
         no_answer,
+        [] if problem is not None else files_of(model),
     )
 
 
@@ -227,6 +232,19 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+FILES = ("lp", "mps", "wcnf", "asp")
+"""The model files ``gridlang export`` writes for another solver, as the page names them."""
+
+
+def files_of(model: Model) -> list[str]:
+    """The model files of :data:`FILES` that can be written for ``model``: all of them, but LP, MPS
+    and WCNF only when no rule is a connectivity through chosen edges (a loop or line is connected:
+    the MILP and MaxSAT backends lower it by lazy cuts alone, which a file cannot hold; ``gridlang
+    export`` refuses it in a sentence); clingo's program holds it."""
+    lazy_only = any(isinstance(c, GraphConnected) for c in model.constraints)
+    return [f for f in FILES if not (lazy_only and f != "asp")]
 
 
 def fixed_entries(model: Model) -> dict[str, dict[int, object]]:

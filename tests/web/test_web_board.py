@@ -436,6 +436,12 @@ def test_play_says_so_when_the_answer_is_lines_between_cells(page):
         "This genre's answer is drawn between cells (line); the board takes answers cell by cell only: "
         "Solve, Hint or the Python API give this one."
     )
+    # a loop's connectivity is no LP, MPS or WCNF file: only clingo's program is offered
+    for name in ("Download LP", "Download MPS", "Download WCNF"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_disabled()
+    expect(page.get_by_role("button", name="Download ASP (.lp)", exact=True)).to_be_enabled()
+    textbox(page, "Puzzle").fill("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g")
+    expect(page.get_by_role("button", name="Download LP", exact=True)).to_be_enabled(timeout=30_000)
 
 
 def test_a_genre_is_picked_by_typing_its_name(page):

@@ -270,3 +270,14 @@ def test_a_board_whose_rules_fail_whatever_the_decisions_reads_as_a_puzzle(clien
     assert board["problem"].startswith(
         "<map>:1:1: error: the map has no 'horse' tile ('H')"
     )
+
+
+def test_a_board_names_the_model_files_that_can_be_written(client):
+    """Masyu's loop is connected through chosen edges, which no LP, MPS or WCNF file holds (``gridlang
+    export`` refuses them); the page offers what the board names."""
+    masyu = client.post("/api/board", json={"puzzle": "https://puzz.link/p?masyu/6/6/1063000i3000"}).json()
+    assert masyu["files"] == ["asp"]
+    nurikabe = client.post("/api/board", json={"puzzle": NURIKABE}).json()
+    assert nurikabe["files"] == ["lp", "mps", "wcnf", "asp"]
+    unfinished = client.post("/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}).json()
+    assert unfinished["problem"] is not None and unfinished["files"] == []

@@ -158,6 +158,8 @@ function showBoard(d, note) {
   const why = d && d.problem ? d.problem.split("\n")[0] : "";
   bel.note.textContent = pageWords(why ? `${d.no_answer ? "No answer" : "Not a puzzle to solve yet"}: ${why}` : note);
   bel.board.innerHTML = d ? inlineSvg(d.svg) : "";
+  // a model file is offered only where it can be written (a loop's connectivity is no LP, MPS or WCNF)
+  for (const b of document.querySelectorAll("[data-export]")) b.disabled = !!d && !(d.files || []).includes(b.dataset.export);
   if (liveWanted) {  // the board of an edit is drawn: now its uniqueness
     liveWanted = false;
     if (d && !d.problem) liveSoon();
