@@ -85,10 +85,15 @@ class Clingo:
         if deadline.expired():
             return Round("unknown")
         last: dict[str, object] = {}
+        # each better model is an answer when no connectivity is left to the cut loop: its score is
+        # the search's progress (gridlang serve's best so far), as CP-SAT's and HiGHS's are
+        tell = self.model.objective is not None and not self.program.lazy
 
         def on_model(m) -> None:
             last["atoms"] = m.symbols(shown=True)
             last["cost"] = list(m.cost)
+            if tell and m.cost:
+                deadline.improved(self.score(int(m.cost[0])))
 
         t0 = time.perf_counter()
         handle = self.ctl.solve(on_model=on_model, async_=True)

@@ -221,3 +221,16 @@ def test_a_deadline_ahead_tells_the_same_listener_of_better_answers():
     with d.slice(1.0) as part:
         part.improved(8)
     assert heard == [7, 8]
+
+
+def test_clingo_tells_the_listener_of_each_better_answer():
+    """clingo's better models reach the command's listener as they are found (``gridlang serve``'s
+    "best so far" on the asp backend), ending at the optimum."""
+    heard = []
+    d = Deadline(60.0)
+    d.listener = heard.append
+    report = solve(HORSE, REPO / "tests" / "data" / "horse" / "daily-2026-01-07.txt", {"budget": "12"},
+                   backend="asp", options=SolveOptions(deadline=d))
+    assert report.result.status is Status.OPTIMAL and report.result.objective == 66
+    assert heard[-1] == 66 and heard == sorted(heard)
+    assert len(set(heard)) >= 2, heard  # the answers before the optimum too, not the round's last alone
