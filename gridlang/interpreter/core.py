@@ -177,7 +177,7 @@ class Interpreter(ClueMeanings, Expressions):
         self.violations.append(Violation(
             st.span, self.text(st),
             tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
-            (f"with {binding}: " if binding else "") + reason))
+            (f"with {binding}: " if binding else "") + reason, self.spec.name_of(st)))
 
     def text(self, st) -> str:
         key = id(st)

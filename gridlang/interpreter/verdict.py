@@ -24,21 +24,25 @@ class Violation:
             0-based, row 0 at the top.
         reason: one sentence saying what is wrong, with any ``for each``
             binding (``k = 3``).
+        name: the rule's name (``require "NAME": RULE``), or empty; the
+            rendering shows it before the rule.
     """
 
     span: Span | None
     rule_text: str
     cells: tuple[Cell, ...] = ()
     reason: str = ""
+    name: str = ""
 
     def render(self) -> str:
-        """``SPEC:LINE:COL: rule violated: RULE``, then the reason and the cells.
+        """``SPEC:LINE:COL: rule violated: RULE`` (``NAME (RULE)`` for a named rule), then the reason and the cells.
 
         Returns:
             Two lines: the located head and an indented detail line.
         """
         where = f"{self.span}: " if self.span is not None else ""
-        head = f"{where}rule violated: {self.rule_text}"
+        rule = f"{self.name} ({self.rule_text})" if self.name else self.rule_text
+        head = f"{where}rule violated: {rule}"
         detail = self.reason
         if self.cells:
             detail += ": " + cell_names(self.cells, _MAX_SHOWN)

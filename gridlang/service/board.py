@@ -418,6 +418,7 @@ def judge(
         {
             "line": v.span.line if v.span is not None else None,
             "rule": v.rule_text,
+            "name": v.name or None,
             "reason": v.reason,
             "cells": [list(c) for c in v.cells],
         }

@@ -64,6 +64,7 @@ class _ToAst(FormatMixin):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.names: list[tuple[tuple[int, int], str]] = []  # the rules' names, at their rules' spans
 
     def sp(self, x) -> Span:
         return _span(self.path, x)
@@ -292,7 +293,15 @@ class _ToAst(FormatMixin):
         return ast.Region(str(c[0]), c[1], c[2], self.sp(c[0]))
 
     def require_stmt(self, meta, c):
-        return c[0]
+        if len(c) == 1:
+            return c[0]
+        name, rule = c
+        text = " ".join(str(name)[1:-1].split())
+        if not text:
+            raise GridSyntaxError("a rule's name is empty: write a short sentence between the quotes, or "
+                                  "leave the name and its ':' out", self.sp(name))
+        self.names.append(((rule.span.line, rule.span.column), text))
+        return rule
 
     def rule_for(self, meta, c):
         *binders, body = c
