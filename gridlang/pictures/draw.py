@@ -199,16 +199,18 @@ _CORNER_INK = "#202020"
 
 def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
     """The clues on the corners of the cells: a white disc ringed in the ink, the number (or ``?``) inside."""
-    found = [(k, ch) for k, ch in enumerate(grid.corner_chars) if ch != "."]
+    tiles = grid.corner_tiles or ("",) * len(grid.corner_chars)
+    found = [(k, ch, style.corner_looks.get(tile)) for k, (ch, tile) in enumerate(zip(grid.corner_chars, tiles))
+             if ch != "." and style.corner_looks.get(tile) != "plain"]
     if not found:
         return
     radius = _CORNER_CLUE * cell
     ink = _CORNER_INK
     with canvas.group("corner-clues"):
-        for k, ch in found:
+        for k, ch, look in found:
             r, c = divmod(k, grid.cols + 1)
             x, y = pad + c * cell, pad + r * cell
-            if not glyphs.has_figures(ch):  # a mark: pzprjs's cross mark, a dot on the lattice
+            if look == "dot" or not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot on the lattice
                 canvas.ellipse(x, y, _CORNER_MARK * cell, _CORNER_MARK * cell, fill=ink, cls="corner-mark")
                 continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))

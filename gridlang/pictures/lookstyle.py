@@ -65,6 +65,7 @@ MARKS: dict[str, MarkStyle] = {
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),
+    "slants": MarkStyle("slants", INK, width=0.1),
 }
 """A decision look's style (``tint`` is made per decision)."""
 
@@ -101,5 +102,5 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
                  outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages",
-                 border_looks=dict(looks.borders))
+                 border_looks=dict(looks.borders), corner_looks=dict(looks.corners))
 

@@ -176,7 +176,12 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
         for v, cs in by_value.items():
             ms = _value_style(style, name, v, base)
             cls = f"{css(name)}-{css(v)}"
-            if ms.shape == "path":
+            if ms.shape == "slants":
+                if v in ("/", "\\"):  # from corner to corner of the cell (pzprjs's drawSlashes)
+                    ends = ((0, 1), (1, 0)) if v == "/" else ((0, 0), (1, 1))
+                    canvas.segments([(cells[i].at(*ends[0]), cells[i].at(*ends[1])) for i in cs], ms.colour,
+                                    max(1.0, (ms.width or 0.1) * cells[0].size), cls=f"slant {css(name)} {'forward' if v == '/' else 'backward'}")
+            elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":
                 for i in cs:
