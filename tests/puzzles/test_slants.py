@@ -53,6 +53,13 @@ def _judge(genre: str, name: str):
     # cell (1, 1) turned: the 4 loses it, and it closes a diamond round the corner (2, 2)
     ("gokigen", "pzprjs_4x4", 5, ["with v = the corner at row 2, column 2: the condition is false",
                                   "'slant' closes a cycle through 4 points: (2, 3), (1, 2), (2, 1), (3, 2)"]),
+    # the cut cell (1, 2) turned: the 2 on the corner (2, 2) loses it, and it closes a loop
+    ("wagiri", "pzprjs_4x4", 6, ["with v = the corner at row 3, column 3: the condition is false",
+                                 "with p = row 2, column 3: the condition is false"]),
+    # the ring cell (0, 1) turned: the 4 loses it, and both rings' loop opens
+    ("wagiri", "pzprjs_4x4", 1, ["with v = the corner at row 2, column 2: the condition is false",
+                                 "with p = row 1, column 2: the condition is false",
+                                 "with p = row 4, column 3: the condition is false"]),
 ])
 def test_the_verifier_rejects_a_turned_slant(genre, name, cell, words):
     judge, values = _judge(genre, name)
@@ -69,6 +76,16 @@ def test_the_url_reads_as_pzprjs_reads_it():
     out = _cli("import", "https://puzz.link/p?gokigen/4/4/iaegcgcj6a", "--spec", str(GOKIGEN))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("corners:\n")[1].split() == ["...0.", ".4...", "2...2", ".....", ".1.0."]
+
+
+def test_a_wagiri_url_reads_its_corners_then_its_cells():
+    """pzprjs's test URL (test/script/wagiri.js): decode4Cross, then decodeNumber10 over the cells (1 ring,
+    2 cut), as its pzprv3 file lists them (crosses `. 4 . . 1 / ...`, cells `. 1 . . / . . 2 . / ...`)."""
+    out = _cli("import", "https://puzz.link/p?wagiri/4/4/lebcacja1d2b1d1a", "--spec", str(PUZZLES / "wagiri.grid"))
+    assert out.returncode == 0, out.stderr
+    cells, corners = out.stdout.split("corners:\n")
+    assert cells.split()[-4:] == [".o..", "..x.", ".o..", "..o."]
+    assert corners.split() == [".....", ".4..1", "..2..", "0..2.", "....."]
 
 
 def test_text_and_pictures_draw_the_slants(tmp_path):
