@@ -110,6 +110,9 @@ def test_a_cycle_is_named_by_the_verifier():
     (("tile cell '.'\ntile clue number\ndecide slant: {'/', '\\\\'} on all\n"
       "require for each c in clue: degree(slant, c) == 1\n"), (4, 43),
      "degree(slant, ...) counts the slants touching a corner"),
+    ("tile cell '.'\ndecide slant: {'/', '\\'} on all\n", (2, 21), "a quoted backslash is written '\\\\'"),
+    ("tile cell '.'\ndecide slant: {'/', '\\\\'} on all\nrequire for each p in cell: slant[p] = '|'\n", (3, 40),
+     "'|' is not a value of 'slant' (its value names: /, \\)"),
 ])
 def test_misuse_is_a_located_error(spec, where, words):
     errors = spec_errors(spec)
