@@ -3,8 +3,9 @@
 ``NAME has no cycle`` (a rule of its own) says that the graph of a
 decision has no cycle, that it is a forest: for a decision on edges (``on
 edges``, ``on corner edges``) the graph of its chosen edges (an edge of an
-integer decision is chosen when its value is not 0), for a decision on
-cells whose values are slants (:mod:`gridlang.constructs.slants`) the
+integer decision is chosen when its value is not 0), for a Boolean
+decision on cells the graph of its true cells and their side neighbours
+among them, for a decision on cells whose values are slants (:mod:`gridlang.constructs.slants`) the
 graph on the corners of the cells whose edges are the slants (Gokigen's
 "no loop", pzprjs's ``checkSlashLoop``). ``p is on a cycle of slant`` (a
 condition) says that the slant in cell p lies on a cycle of that graph, so

@@ -1,7 +1,8 @@
 """The checker's types of acyclicity: ``has no cycle`` is a rule of its own, ``is on a cycle of`` a condition.
 
 ``line has no cycle`` names a decision on edges (``on edges``, ``on corner
-edges``) or a decision on cells whose values are slants; ``p is on a
+edges``), a Boolean decision on cells, or a decision on cells whose values
+are slants; ``p is on a
 cycle of slant`` names a decision whose values are slants and one cell.
 Anything else is a located error. Each function is given the checker
 (:mod:`gridlang.language.checker`) and reports through its
@@ -30,10 +31,11 @@ def no_cycle_type(checker, e: NoCycle) -> Type | None:
                       "aggregate; state it on its own line", e.span)
         return None
     decl = checker.sym.decisions.get(e.name.id)
-    if decl is not None and (decl.lattice is not None or is_slant_decision(decl)):
+    if decl is not None and (decl.lattice is not None or is_slant_decision(decl) or not decl.is_enum):
         return Type.BOOL
-    checker.error(f"'has no cycle' takes a decision on edges (on edges, on corner edges) or a decision whose "
-                  f"values are slants ('/', '\\'); {e.name.id!r} is {_what(checker, e.name)}", e.name.span)
+    checker.error(f"'has no cycle' takes a decision on edges (on edges, on corner edges), a Boolean decision on "
+                  f"cells, or a decision whose values are slants ('/', '\\'); {e.name.id!r} is "
+                  f"{_what(checker, e.name)}", e.name.span)
     return None
 
 

@@ -5,8 +5,9 @@ it offers as :mod:`gridlang.language.constructs` lists it) and imports
 nothing of it, nor of the lowering (:mod:`.lower`, which goes through the
 faces of the plane). Here the graph is built from the answer as it reads:
 the chosen edges of a decision on edges (its points cells or lattice
-corners, as the decisions on edges read them), or each cell's slant as an
-edge between the two corners it joins. A union-find over its edges finds
+corners, as the decisions on edges read them), the true cells of a
+Boolean decision joined to their side neighbours among them, or each
+cell's slant as an edge between the two corners it joins. A union-find over its edges finds
 the first that closes a cycle, and a breadth-first search the cycle it
 closes; an edge lies on a cycle when its ends are joined without it.
 """
@@ -37,6 +38,11 @@ def graph(interpreter, name: str) -> dict[Edge, int | None]:
             if pair is not None:
                 out[pair] = p
         return out
+    if name in interpreter.bools:  # a Boolean decision on cells: its cells and their side neighbours in it
+        cols, cells = interpreter.grid.cols, interpreter.bools[name]
+        points = sorted(divmod(p, cols) for p in cells)
+        return {((r, c), (r + dr, c + dc)): None for r, c in points for dr, dc in ((0, 1), (1, 0))
+                if c + dc < cols and (r + dr) * cols + c + dc in cells}
     return dict.fromkeys(sorted(interpreter.kept[DECISIONS].chosen[name]))
 
 
@@ -88,7 +94,7 @@ def _cells(interpreter, name: str, cycle: list[Point], edges: dict[Edge, int | N
     if name in interpreter.enums:
         loop = list(zip(cycle, cycle[1:] + cycle[:1]))
         return frozenset(c for (a, b) in loop for c in (edges.get((min(a, b), max(a, b))),) if c is not None)
-    if interpreter.sym.decisions[name].lattice == "edges":
+    if name in interpreter.bools or interpreter.sym.decisions[name].lattice == "edges":
         return frozenset(r * cols + c for r, c in cycle)
     return frozenset()
 

@@ -25,6 +25,12 @@ on corner edges
     the pieces are the cells and the outside; an edge of the lattice is a
     side of the cells on either side of it (or of one cell and the
     outside), open when it is not chosen.
+cells of a Boolean decision
+    the graph whose vertices are the decision's true cells, joined to
+    their side neighbours among them: the lines between cells, each
+    chosen when both its cells are (a Tseitin ``and`` per pair of
+    neighbours); a map that links cells (portals) is refused, as its
+    graph is no longer drawn without crossings.
 slants
     the pieces are the sides of the cells (the frame's sides are outside);
     within a cell, two sides that meet at a corner are in one piece unless
@@ -43,8 +49,8 @@ slants
     for slants, parallel gaps merged by a Tseitin ``or``), no other
     variable; and, redundant, the shortest cycles forbidden by one clause
     each: the four edges of a square (between cells: round an inner
-    corner; on corner edges: round a cell) and the diamond of four slants
-    round a corner.
+    corner; on corner edges: round a cell), a 2x2 block of true cells,
+    and the diamond of four slants round a corner.
 ``p is on a cycle of slant``
     p's slant lies on a cycle exactly when its two sides (the pieces of
     p's top side and of its bottom side: whichever slant p holds, it
@@ -115,7 +121,8 @@ def _gap(gaps: dict, a: int, b: int, lit: CellValue) -> None:
 
 
 def faces(compiler, name: str, kept: Kept) -> Faces:
-    """The face graph of the decision ``name``: on edges, on corner edges, or of slants."""
+    """The face graph of the decision ``name``: on edges, on corner edges, of slants, or of a Boolean
+    decision on cells (its cells joined to their side neighbours in it, drawn as lines between cells)."""
     kept = kept.faces
     if name in kept:
         return kept[name]
@@ -124,27 +131,51 @@ def faces(compiler, name: str, kept: Kept) -> Faces:
     sides: dict[int, tuple[int, int]] = {}
     if name in compiler.enum_lits:
         count = _slant_faces(compiler.enum_lits[name], rows, cols, gaps, sides)
-    else:
-        es = compiler.collected[DECISIONS].sets[name]
-        if es.lattice == "edges":
-            def corner(r, c):  # an inner corner's piece, else the outside
-                return 1 + (r - 1) * (cols - 1) + c - 1 if 0 < r < rows and 0 < c < cols else OUTSIDE
-            for (u, v), lit in es.lits.items():
-                r, c = divmod(u, cols)
-                ends = ((r, c + 1), (r + 1, c + 1)) if v == u + 1 else ((r + 1, c), (r + 1, c + 1))
-                _gap(gaps, corner(*ends[0]), corner(*ends[1]), neg(lit))
-            count = 1 + max(rows - 1, 0) * max(cols - 1, 0)
-        else:
-            def cell(r, c):  # a cell's piece, else the outside
-                return 1 + r * cols + c if 0 <= r < rows and 0 <= c < cols else OUTSIDE
-            width = cols + 1
-            for (u, v), lit in es.lits.items():
-                r, c = divmod(u, width)
-                pair = ((r - 1, c), (r, c)) if v == u + 1 else ((r, c - 1), (r, c))
-                _gap(gaps, cell(*pair[0]), cell(*pair[1]), neg(lit))
-            count = 1 + rows * cols
+    elif name in compiler.decision_lits or compiler.collected[DECISIONS].sets[name].lattice == "edges":
+        def corner(r, c):  # an inner corner's piece, else the outside
+            return 1 + (r - 1) * (cols - 1) + c - 1 if 0 < r < rows and 0 < c < cols else OUTSIDE
+        for (u, v), lit in _lines_between_cells(compiler, name).items():
+            r, c = divmod(u, cols)
+            ends = ((r, c + 1), (r + 1, c + 1)) if v == u + 1 else ((r + 1, c), (r + 1, c + 1))
+            _gap(gaps, corner(*ends[0]), corner(*ends[1]), neg(lit))
+        count = 1 + max(rows - 1, 0) * max(cols - 1, 0)
+    else:  # on corner edges
+        def cell(r, c):  # a cell's piece, else the outside
+            return 1 + r * cols + c if 0 <= r < rows and 0 <= c < cols else OUTSIDE
+        width = cols + 1
+        for (u, v), lit in compiler.collected[DECISIONS].sets[name].lits.items():
+            r, c = divmod(u, width)
+            pair = ((r - 1, c), (r, c)) if v == u + 1 else ((r, c - 1), (r, c))
+            _gap(gaps, cell(*pair[0]), cell(*pair[1]), neg(lit))
+        count = 1 + rows * cols
     kept[name] = Faces(count, gaps, sides)
     return kept[name]
+
+
+def _lines_between_cells(compiler, name: str) -> dict[tuple[int, int], CellValue]:
+    """The edges between side neighbours of a decision on edges, or of a Boolean decision on cells (the
+    edge between two cells in it: the ``and`` of theirs), each with its literal.
+
+    Raises:
+        SemanticError: a Boolean decision on a map that links cells (portals), whose graph is no longer
+            drawn without crossings.
+    """
+    if name not in compiler.decision_lits:
+        return compiler.collected[DECISIONS].sets[name].lits
+    if compiler.grid.links:
+        raise SemanticError(f"'{name} has no cycle' takes the cells' side neighbours, and this map links cells "
+                            f"(linked tiles), whose graph the rule does not cover", compiler.current.span,
+                            source=compiler.spec.source)
+    lits = compiler.decision_lits[name]
+    rows, cols = compiler.grid.rows, compiler.grid.cols
+    out = {}
+    for u in range(rows * cols):
+        r, c = divmod(u, cols)
+        for v in ((u + 1,) if c + 1 < cols else ()) + ((u + cols,) if r + 1 < rows else ()):
+            both = compiler.combine(True, [lits[u], lits[v]], None)
+            if both is not False:
+                out[(u, v)] = both
+    return out
 
 
 def _slant_faces(per_cell: list, rows: int, cols: int, gaps: dict, sides: dict) -> int:
@@ -191,6 +222,12 @@ def _shortest_cycles(compiler, name: str, span) -> None:
                 quad = [(per_cell[(r + dr) * cols + c + dc] or {}).get(s, False)
                         for dr, dc, s in ((0, 0, "/"), (0, 1, "\\"), (1, 0, "\\"), (1, 1, "/"))]
                 compiler.clause([neg(x) for x in quad], span)
+        return
+    if name in compiler.decision_lits:  # no 2x2 block of the cells
+        lits = compiler.decision_lits[name]
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                compiler.clause([neg(lits[(r + dr) * cols + c + dc]) for dr in (0, 1) for dc in (0, 1)], span)
         return
     es = compiler.collected[DECISIONS].sets[name]
     w = es.width
