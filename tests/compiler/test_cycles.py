@@ -42,8 +42,8 @@ CASES = {
                       "edges", 65),
     "shaded cells 2x3": ("tile cell '.'\ndecide shaded: bool on all\nrequire shaded has no cycle\n", "...\n...\n",
                          "cells", 57),
-    "shaded cells 3x3": ("tile cell '.'\ntile clue number\ndecide shaded: bool on all\nrequire shaded has no cycle\n"
-                         "require for each c in clue: count(shaded and neighbours(c)) == value(c)\n",
+    "shaded cells 3x3": (("tile cell '.'\ntile clue number\ndecide shaded: bool on all\nrequire shaded has no cycle\n"
+                          "require for each c in clue: count(shaded and neighbours(c)) == value(c)\n"),
                          "...\n.4.\n...\n", "cells", None),
     "slants 2x3": (SLANTS + "require slant has no cycle\n", "...\n...\n", "slants", 56),
     "slants 3x3": (SLANTS + "require slant has no cycle\n", "...\n...\n...\n", "slants", None),
