@@ -210,7 +210,7 @@ def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
         for k, ch, look in found:
             r, c = divmod(k, grid.cols + 1)
             x, y = pad + c * cell, pad + r * cell
-            if look == "dot" or not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot on the lattice
+            if look == "dot" or not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot
                 canvas.ellipse(x, y, _CORNER_MARK * cell, _CORNER_MARK * cell, fill=ink, cls="corner-mark")
                 continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))

@@ -179,8 +179,9 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
             if ms.shape == "slants":
                 if v in ("/", "\\"):  # from corner to corner of the cell (pzprjs's drawSlashes)
                     ends = ((0, 1), (1, 0)) if v == "/" else ((0, 0), (1, 1))
+                    kind = "forward" if v == "/" else "backward"
                     canvas.segments([(cells[i].at(*ends[0]), cells[i].at(*ends[1])) for i in cs], ms.colour,
-                                    max(1.0, (ms.width or 0.1) * cells[0].size), cls=f"slant {css(name)} {'forward' if v == '/' else 'backward'}")
+                                    max(1.0, (ms.width or 0.1) * cells[0].size), cls=f"slant {css(name)} {kind}")
             elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":
