@@ -121,3 +121,17 @@ def test_misdrawn_slants_and_corners_are_located(extra, where, words):
     errors = spec_errors("tile clue number on corners\ndecide kind: {a, b} on all\n" + extra)
     assert [(line, col) for line, col, _ in errors] == [where]
     assert words in errors[0][2]
+
+
+@pytest.mark.parametrize("genre, count", [("gokigen", 7), ("wagiri", 11)])
+def test_spec_is_short(genre, count):
+    """Its statements, less comments, the `draw` lines and the URL format's lines: its rules, as the gallery
+    counts them."""
+    from gridlang.language import ast
+
+    path = PUZZLES / f"{genre}.grid"
+    spec = parse_file(path)
+    formats = {n for f in spec.of(ast.Format) for n in range(f.span.line, max(i.span.line for i in f.items) + 1)}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert len([ln for k, ln in enumerate(lines, 1)
+                if k not in formats and ln.strip() and not ln.lstrip().startswith(("#", "draw "))]) == count
