@@ -53,7 +53,7 @@ from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
 from gridlang.language.looks import letter, of_model, symbol
-from gridlang.pictures import glyphs
+from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
 from gridlang.pictures.style import (
@@ -306,6 +306,8 @@ def _grid_lines(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, cel
         pairs = [((a[0] + shift if a[0] == b[0] else a[0], a[1] + shift if a[1] == b[1] else a[1]),
                   (b[0] + shift if a[0] == b[0] else b[0], b[1] + shift if a[1] == b[1] else b[1]))
                  for a, b in pairs]
+        if style.dashed_grid:  # pzprjs's dashed grid (Gokigen's)
+            pairs = strokes.dashes(pairs, 0.08 * cell, 0.08 * cell)
         with canvas.group("grid-lines"):
             canvas.segments(pairs, style.grid, width, cls="grid")
 

@@ -285,7 +285,7 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
         if not kinds[name][0] and mark_style(style, name, False).shape in ("areas", "blocks"):
             groups.append((f"areas {css(name)}", strokes.borders(grid.rows, grid.cols, values.get, pad, cell)))
     boxed = [i for i in range(grid.size) if i not in outside or cells[i].tile.solid]
-    if style.borders is not None and boxed and not style.corner_dots:  # around the cells with boxes
+    if style.borders is not None and boxed and not style.corner_dots and not style.dashed_grid:  # the chassis
         r0, r1 = boxed[0] // grid.cols, boxed[-1] // grid.cols
         c0, c1 = min(i % grid.cols for i in boxed), max(i % grid.cols for i in boxed)
         groups.append(("chassis", strokes.outline(r0, c0, r1, c1, pad, cell)))

@@ -103,6 +103,11 @@ def test_text_and_pictures_draw_the_slants(tmp_path):
     assert "M12,12 L44,44" in paths["backward"] and "M44,44 L76,12" in paths["forward"]
     group = text.split('class="corner-clues"')[1].split("</g>")[0]
     assert group.count('class="clue corner-clue"') == 6
+    # pzprjs's dashed grid, the frame's lines too (10 lines of 4 cells, a dash and a gap each 0.08 of a cell:
+    # 25 dashes a line), and no chassis
+    grid = re.search(r'<path class="grid" d="([^"]*)"', text).group(1)
+    assert grid.count("M") == 10 * 25
+    assert 'class="borders"' not in text
 
 
 def test_slants_are_the_default_look_of_a_slant_decision():
