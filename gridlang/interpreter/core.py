@@ -229,7 +229,8 @@ class Interpreter(ClueMeanings, Expressions):
         elif isinstance(st, ast.Compare):
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):
-                counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
+                counted = set().union(*(self.cells(e.operand) for e in _counted(st)  # not a clue's corner or border
+                                        if not (self.is_corners(e.operand) or self.is_borders(e.operand))))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
         elif isinstance(st, ast.IsConnected) and (lattice := self.lattice_of(st.cells)) is not None:

@@ -279,6 +279,10 @@ class _ToAst(FormatMixin):
     def dom_int(self, meta, c):
         return ast.IntLit(c[0], self.sp(meta))
 
+    def dom_char(self, meta, c):
+        """A quoted character as a value name (``'/'``, ``'\\\\'``: the slants)."""
+        return ast.Symbol(_char(c[0], self.path), self.sp(c[0]))
+
     def dom_range(self, meta, c):
         bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
         return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
@@ -552,3 +556,7 @@ class _ToAst(FormatMixin):
 
     def tile_value(self, meta, c):
         return ast.TileValue(self.sp(meta))
+
+    def char_value(self, meta, c):
+        """A quoted character on the right of ``=``: the value name it is (``slant[p] = '/'``)."""
+        return ast.Name(_char(c[0], self.path), self.sp(c[0]))
