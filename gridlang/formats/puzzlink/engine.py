@@ -31,7 +31,7 @@ from gridlang.core.nodes import field, node
 from gridlang.formats.puzzlink.text import borders_text, document, grid_text, rooms_text
 from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
-from gridlang.language.encodings.known import encodings
+from gridlang.language.encodings.known import encoding_for, mapping_for
 from gridlang.language.encodings.placement import NOT_MINE, Placement
 from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, Part, Unwritable
 from gridlang.language.encodings.url import PuzzLink, build_url, error
@@ -160,7 +160,7 @@ def _corners(rows: int, cols: int, place: str) -> list[tuple[int, int]]:
 
 
 def _mapping(item: ast.FormatItem) -> dict:
-    return {e.key: e.value for e in item.mapping}
+    return mapping_for(item)
 
 
 def _top_cells(room: list[int], cols: int) -> list[int]:
@@ -200,7 +200,7 @@ class Engine:
     def __init__(self, spec: ast.Spec, symbols, fmt: ast.Format):
         self.spec, self.sym, self.fmt = spec, symbols, fmt
         self.name = Path(spec.path).name  # how messages name the spec
-        self.encodings = encodings()
+        self.encodings = {id(item): encoding_for(item) for item in fmt.parts}
         self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding,
                                                corners=item.place in CORNER_PLACES,
                                                borders=item.place in BORDER_PLACES)
@@ -254,7 +254,7 @@ class Engine:
         body = Body(link)
         parts = self.fmt.parts
         for idx, item in enumerate(parts):
-            enc = self.encodings[item.encoding]
+            enc = self.encodings[id(item)]
             part = self._part(item, layout, cells)
             if item.place == "separator":
                 enc.decode(body, 0, part)
@@ -419,7 +419,7 @@ class Engine:
         roomless = frozenset(k for k in range(layout.cols * layout.rows)
                              if self.sym.chars.get(str(data.rows[layout.inner(k)[0]][layout.inner(k)[1]])) in roomless_tiles)
         for item in self.fmt.parts:
-            enc = self.encodings[item.encoding]
+            enc = self.encodings[id(item)]
             part = self._part(item, layout, cells, roomless)
             if part.ptype is not None:
                 value = raw.get(item.place) if item.encoding == "piece bank" else values.get(item.place)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from gridlang.language import ast
 from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, PLACES
 from gridlang.language.checker.symbols import BOUND
+from gridlang.language.encodings.body import UNKNOWN
+from gridlang.language.encodings.own import Table, problems
 
 KINDS = ("puzzlink",)
 """The format kinds gridlang reads."""
@@ -93,6 +95,12 @@ class _FormatCheck:
                        f"parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
+        if enc is not None and enc.keys == "table":
+            problem = problems(item.mapping)
+            if problem is not None:
+                self.error(str(problem), problem.span or item.encoding_span)
+                return
+            enc = Table(item.mapping)
         if enc is None:
             self.error(f"unknown encoding {item.encoding!r}; the encodings are {', '.join(self.encodings)} "
                        "(docs/language.md, 'puzz.link formats')", item.encoding_span)
@@ -132,6 +140,10 @@ class _FormatCheck:
             if enc.keys == "none":
                 self.error(f"{enc.name} takes no mapping", entry.span)
                 return False
+            if enc.keys != "table" and entry.key_kind in ("char", "chars", "prefix"):
+                self.error(f"characters are the keys of a genre's own encoding, {enc.name} reads its own: write "
+                           "'table' for a table of characters", entry.key_span)
+                return False
             if enc.keys == "values":
                 tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
                     self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
@@ -140,7 +152,25 @@ class _FormatCheck:
                 ok = self.size_entry(entry, param) and ok
             elif enc.keys == "preset":
                 ok = self.preset_entry(entry, param) and ok
+            elif enc.keys == "table" and entry.value_kind == "name":
+                ok = self.tile_entry(entry, item) and ok
         return ok
+
+    def tile_entry(self, entry: ast.FormatEntry, item: ast.FormatItem) -> bool:
+        """A table's character that stands for a tile: the tile is declared on the item's places."""
+        tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
+            self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
+        if entry.value in tiles and (tiles[entry.value].number or tiles[entry.value].clue is not None):
+            self.error(f"{entry.value!r} holds numbers, which a character alone does not give: send the character "
+                       "to '?' (a number not given) or to numbers (N..M)", entry.value_span)
+            return False
+        if entry.value in tiles:
+            return True
+        what = self.sym.kind_of(entry.value)
+        where = " on corners" if item.place in CORNER_PLACES else " on borders" if item.place in BORDER_PLACES else ""
+        self.error(f"{entry.value!r} is {'a ' + what if what else 'not a declared tile'}; a table sends a "
+                   f"character to a tile{where}", entry.value_span)
+        return False
 
     def value_entry(self, entry: ast.FormatEntry, enc, tiles: dict) -> bool:
         if entry.key_kind == "name" and entry.key not in ("empty", "number") + enc.names:
@@ -207,9 +237,10 @@ class _FormatCheck:
 
     def placeable(self, item: ast.FormatItem, enc) -> None:
         # imported on use, not at start-up
+        from gridlang.language.encodings.known import mapping_for
         from gridlang.language.encodings.placement import Placement
 
-        mapping = {e.key: e.value for e in item.mapping}
+        mapping = mapping_for(item)
         corners = item.place in CORNER_PLACES
         borders = item.place in BORDER_PLACES
         placement = Placement(mapping, self.sym, enc.name, corners=corners, borders=borders)
@@ -230,6 +261,9 @@ class _FormatCheck:
             self.error(f"{where} needs a tile, and {spec} has no tile '.'{on}: map "
                        "it, as in (empty = TILE)",
                        item.encoding_span)
+            return
+        if isinstance(enc, Table):
+            self.placeable_table(item, enc, placement)
             return
         if enc.structured:
             kind, word = ("arrow", "arrow number") if enc.name == "arrows" else ("numbers", "numbers")
@@ -252,6 +286,16 @@ class _FormatCheck:
             self.error(f"{enc.name} gives numbers, and {spec} has no tile for them: declare 'tile NAME number' "
                        "(or a tile of digits with 'value digit'), or map them, as in (number = TILE)",
                        item.encoding_span)
+
+    def placeable_table(self, item: ast.FormatItem, table: Table, placement) -> None:
+        """A table's numbers and ``?`` have a tile to go to."""
+        spec = self.checker.spec.path
+        if table.numbers and not placement.holds_numbers():
+            self.error(f"the table gives numbers, and {spec} has no tile for them: declare 'tile NAME number' (or "
+                       "a tile of digits with 'value digit')", item.encoding_span)
+        elif table.unknown and placement.token(UNKNOWN) is None:
+            self.error(f"the table gives '?' (a number not given), and {spec} has no tile for it: declare a tile "
+                       "'?' or a number tile", item.encoding_span)
 
     # flags -----------------------------------------------------------------
     def flag(self, flag: ast.FormatFlag, flags: dict) -> None:

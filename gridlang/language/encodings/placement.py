@@ -14,7 +14,7 @@ pair) are written as their own tokens.
 
 from __future__ import annotations
 
-from gridlang.language.encodings.body import UNKNOWN, Arrow, Pair, Value, read_arrow, read_list, read_pair, token
+from gridlang.language.encodings.body import UNKNOWN, Arrow, Named, Pair, Value, read_arrow, read_list, read_pair, token
 
 NOT_MINE = object()
 """What :meth:`Placement.value` answers for a token that this item does not write."""
@@ -72,6 +72,8 @@ class Placement:
         """The map token of a decoded value, or None when the spec has no tile for it."""
         if isinstance(value, (Arrow, Pair, tuple)):
             return token(value)
+        if isinstance(value, Named):
+            return self._char(self.by_value.get(value), "")
         if value is None:
             return self._char(self.empty, ".")
         if value == UNKNOWN:
@@ -135,6 +137,8 @@ class Placement:
             return UNKNOWN
         if name is None:
             return NOT_MINE
+        if Named(name) in self.by_value:
+            return Named(name)  # a tile a genre's own encoding gives by name
         if tok == "." and name == self.empty:
             return None
         if tok == "?" and name == self.unknown:
