@@ -9,7 +9,7 @@ spec has no tile for is found here, not only when a URL comes.
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, PLACES
+from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, DOT_PLACES, PLACES
 from gridlang.language.checker.symbols import BOUND
 from gridlang.language.encodings.body import UNKNOWN
 from gridlang.language.encodings.own import Table, problems
@@ -82,17 +82,24 @@ class _FormatCheck:
             self.error("the format fills the borders between cells, and the spec puts no tile on them: declare "
                        "one, as in 'tile white 'w' on borders'", item.place_span)
             return
-        if (place in CORNER_PLACES or place in BORDER_PLACES) and any(p.place.startswith("outside")
+        if place in DOT_PLACES and not (self.sym.corner_tiles and self.sym.border_tiles):
+            self.error("the format fills the dots of the lattice, which stand on cells, borders and corners, and "
+                       "the spec puts no tile on borders or on corners: declare them, as in 'tile dot_b 'o' on "
+                       "borders' and 'tile dot_c 'o' on corners'", item.place_span)
+            return
+        if (place in CORNER_PLACES or place in BORDER_PLACES or place in DOT_PLACES) and any(
+                p.place.startswith("outside")
                                                                        for p in self.fmt.parts):
-            what = "corners of the cells" if place in CORNER_PLACES else "borders between cells"
+            what = "corners of the cells" if place in CORNER_PLACES else "dots of the lattice" \
+                if place in DOT_PLACES else "borders between cells"
             self.error(f"a format fills the {what} or a frame of clues outside the grid, not both",
                        item.place_span)
             return
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
             self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, inner "
-                       f"corners, borders, outside top left, outside all, outside top left stacked, a separator, or a "
-                       f"parameter (parameters: {declared})", item.place_span)
+                       "corners, borders, dots, outside top left, outside all, outside top left stacked, a separator, "
+                       f"or a parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
         if enc is not None and enc.keys == "table":
@@ -128,15 +135,41 @@ class _FormatCheck:
             return
         if place in CELL_PLACES or place in CORNER_PLACES or place in BORDER_PLACES:
             self.placeable(item, enc)
+        if place in DOT_PLACES:
+            self.dots_placeable(item)
+
+    def _kind_of(self, tile) -> str:
+        """Which kind of place a tile stands on: cells, borders or corners."""
+        return "borders" if tile in self.sym.border_tiles else "corners" if tile in self.sym.corner_tiles else "cells"
+
+    def dots_placeable(self, item: ast.FormatItem) -> None:
+        """A dot on each kind of place has a tile to go to, and each kind an empty tile."""
+        # imported on use, not at start-up
+        from gridlang.language.encodings.placement import Placement
+
+        for kind in ("cells", "borders", "corners"):
+            own = {e.key: e.value for e in item.mapping if self._kind_of(e.value) == kind}
+            placement = Placement(own, self.sym, item.encoding, corners=kind == "corners", borders=kind == "borders")
+            on = "" if kind == "cells" else f" on {kind}"
+            if not own:
+                self.error(f"a dot may stand on {kind}, and the mapping sends none to a tile{on}: map it, as in "
+                           f"(1 = TILE) with a tile{on}", item.encoding_span)
+                return
+            if placement.token(None) is None:
+                self.error(f"a place without a dot needs a tile, and {self.checker.spec.path} has no tile '.'{on}",
+                           item.encoding_span)
+                return
 
     def mapping(self, item: ast.FormatItem, enc, param) -> bool:
         keys: set = set()
         ok = True
         for entry in item.mapping:
-            if entry.key in keys:
-                self.error(f"{entry.key!r} is mapped twice", entry.key_span)
+            key = (entry.key, self._kind_of(entry.value)) if item.place in DOT_PLACES else entry.key
+            if key in keys:
+                where = " on that kind of place" if item.place in DOT_PLACES else ""
+                self.error(f"{entry.key!r} is mapped twice{where}", entry.key_span)
                 ok = False
-            keys.add(entry.key)
+            keys.add(key)
             if enc.keys == "none":
                 self.error(f"{enc.name} takes no mapping", entry.span)
                 return False
@@ -147,6 +180,8 @@ class _FormatCheck:
             if enc.keys == "values":
                 tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
                     self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
+                if item.place in DOT_PLACES:
+                    tiles = {**self.sym.tiles, **self.sym.border_tiles, **self.sym.corner_tiles}
                 ok = self.value_entry(entry, enc, tiles) and ok
             elif enc.keys == "size":
                 ok = self.size_entry(entry, param) and ok

@@ -45,7 +45,7 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_NUMBER16 = 77776 + 0xFFFFF
 """The largest number ``number16`` writes (``$FFFFF``)."""
 
-_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners", "borders": "borders"}
+_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners", "borders": "borders", "dots": "places"}
 
 
 def objects(part: Part) -> str:
@@ -61,6 +61,8 @@ def grid_has(part: Part, count: int) -> str:
         return f"the grid has {count} rooms"
     if part.place == "corners":
         return f"a {part.cols}x{part.rows} grid has {count} corners"
+    if part.place == "dots":
+        return f"a {part.cols}x{part.rows} grid has {count} places for dots (cells, borders and corners inside it)"
     if part.place == "borders":
         return f"a {part.cols}x{part.rows} grid has {count} borders between its cells"
     return f"a {part.cols}x{part.rows} grid has {count} clues outside it"
