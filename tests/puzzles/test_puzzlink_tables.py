@@ -27,6 +27,7 @@ tile unknown '?'
 decide x: bool on all
 """
 
+DEC = "cells: table ('0'-'9' = 1..10, '-' 2 dec = 1..100, 'g'-'z' = skip 1..20)"
 TABLE = (
     "cells: table ('0'-'9' = 0..9, 'a'-'f' = 10..15, '-' 2 hex = 0..255, '.' = circle, '@' = unknown, "
     "'%' = unknown, 'g' = up_arrow, 'h' = down_arrow, 'i' = left_arrow, 'j' = right_arrow, "
@@ -73,6 +74,14 @@ def test_numbers_prefixes_and_runs(url, grid, back):
     assert body(encode(tree, parse_map(text, "m.txt", "t"))) == back
 
 
+def test_decimal_digits_after_a_prefix_give_the_range_s_first_number_plus_theirs():
+    """'-' 2 dec = 1..100: '-10' is 11, '-99' is 100; 5 is one digit, '4'; so pzprjs writes its numbers less one."""
+    tree = spec(DEC)
+    text = decode("https://puzz.link/p?t/3/1/-10-994", tree).text
+    assert text.splitlines()[1:] == [" 11 100   5"]
+    assert body(encode(tree, parse_map(text, "m.txt", "t"))) == "-10-994"
+
+
 @pytest.mark.parametrize(
     "url,column,words",
     [
@@ -101,7 +110,7 @@ def test_a_url_that_runs_short_or_long_or_holds_a_stranger_is_located(url, colum
         ("cells: table ('-' 2 hex = 0..255, '-' = circle, 'k' = skip 1..1)", 39, "ambiguous table: '-' is read by"),
         ("cells: table ('0'-'9' = 0..8, 'k' = skip 1..1)", 29, "'0'-'9' is 10 characters and 0..8 9 numbers"),
         ("cells: table ('-' 2 hex = 0..99, 'k' = skip 1..1)", 31, "2 hex digits write 256 numbers; 0..99 holds 100"),
-        ("cells: table ('-' 2 oct = 0..63, 'k' = skip 1..1)", 19, "the digits after a prefix are hex or base36"),
+        ("cells: table ('-' 2 oct = 0..63, 'k' = skip 1..1)", 19, "the digits after a prefix are dec, hex, base36"),
         ("cells: table ('k'-'z' = jump 1..16)", 29, "'jump' is not 'skip'"),
         ("cells: table ('k'-'z' = skip 0..15)", 29, "a skip runs over at least 1 empty place"),
         ("cells: table ('/' = circle, 'k' = skip 1..1)", 19, "'/' separates the parts of a URL"),

@@ -21,8 +21,8 @@ A spec states that loop's table as the mapping of the ``table`` encoding
                   'g' = arrow_up, 'h' = arrow_down, 'i' = arrow_left, 'j' = arrow_right, 'k'-'z' = skip 1..16)
 
 Keys: a character ``'c'``; a range ``'a'-'f'`` (in character code order);
-a character and the digits after it, ``'-' 2 hex`` (``hex`` or ``base36``
-digits). Values: a tile (the character stands for that tile), ``?`` (a
+a character and the digits after it, ``'-' 2 hex`` (``dec``, ``hex`` or
+``base36`` digits). Values: a tile (the character stands for that tile), ``?`` (a
 clue whose number is not given), a number ``N`` or the numbers ``N..M``
 (a range of characters gives them in order; the digits after a prefix give
 ``N`` plus the number they write, so their range holds ``base ** width``
@@ -42,8 +42,14 @@ from gridlang.language.encodings.table import Encoding, Unwritable
 NAME = "table"
 """The encoding's name in a spec."""
 
-BASES = {"hex": (16, "0123456789abcdef"), "base36": (36, "0123456789abcdefghijklmnopqrstuvwxyz")}
+BASES = {
+    "dec": (10, "0123456789"),
+    "hex": (16, "0123456789abcdef"),
+    "base36": (36, "0123456789abcdefghijklmnopqrstuvwxyz"),
+}
 """The digits a prefix may be followed by: their base and alphabet."""
+
+_DIGITS = {10: "decimal", 16: "hexadecimal", 36: "base-36"}
 
 MAX_WIDTH = 6
 """The most digits a prefix takes."""
@@ -127,7 +133,7 @@ class Table(Encoding):
             ch, width, base_name = key
             if base_name not in BASES:
                 raise TableError(
-                    f"the digits after a prefix are {' or '.join(BASES)}; {base_name!r} is neither", entry.key_span
+                    f"the digits after a prefix are {', '.join(BASES)}; {base_name!r} is none of them", entry.key_span
                 )
             if not 1 <= width <= MAX_WIDTH:
                 raise TableError(
@@ -244,8 +250,7 @@ class Table(Encoding):
                 digits = body.text[at + 1 : at + 1 + width].lower()
                 if len(digits) < width or any(d not in alphabet for d in digits):
                     raise body.error(
-                        f"{ch!r} is followed by {width} {'hexadecimal' if base == 16 else 'base-36'} "
-                        f"digits in {part.spec}'s table",
+                        f"{ch!r} is followed by {width} {_DIGITS[base]} digits in {part.spec}'s table",
                         at,
                     )
                 return lo + int(digits, base), 0, width
