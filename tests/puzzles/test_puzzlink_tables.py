@@ -74,6 +74,15 @@ def test_numbers_prefixes_and_runs(url, grid, back):
     assert body(encode(tree, parse_map(text, "m.txt", "t"))) == back
 
 
+def test_a_character_sent_to_a_number_tile_is_its_number_not_given():
+    """'.' = sized: the number tile's cell without its number, '?' in the map, '.' again in the URL."""
+    tiles = TILES.replace("tile unknown '?'\n", "")
+    tree = spec("cells: table ('0'-'9' = 0..9, '.' = sized, 'k'-'z' = skip 1..16)", tiles)
+    text = decode("https://puzz.link/p?t/3/1/.k7", tree).text
+    assert text.splitlines()[1:] == ["?.7"]
+    assert body(encode(tree, parse_map(text, "m.txt", "t"))) == ".k7"
+
+
 def test_decimal_digits_after_a_prefix_give_the_range_s_first_number_plus_theirs():
     """'-' 2 dec = 1..100: '-10' is 11, '-99' is 100; 5 is one digit, '4'; so pzprjs writes its numbers less one."""
     tree = spec(DEC)
@@ -117,7 +126,6 @@ def test_a_url_that_runs_short_or_long_or_holds_a_stranger_is_located(url, colum
         ("cells: table ('z'-'a' = skip 1..26)", 19, "the range 'z'-'a' is empty"),
         ("cells: table ('.' = circle, 'l'-'z' = skip 2..16)", 33, "none stands for one empty place"),
         ("cells: table ('.' = ring, 'k' = skip 1..1)", 25, "'ring' is not a declared tile; a table sends a character"),
-        ("cells: table ('.' = sized, 'k' = skip 1..1)", 25, "'sized' holds numbers"),
         ("cells: table (1 = circle, 'k' = skip 1..1)", 19, "a table's key is a character"),
         ("cells: number16 ('g' = circle)", 22, "characters are the keys of a genre's own encoding"),
     ],

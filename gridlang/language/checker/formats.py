@@ -195,9 +195,9 @@ class _FormatCheck:
         """A table's character that stands for a tile: the tile is declared on the item's places."""
         tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
             self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
-        if entry.value in tiles and (tiles[entry.value].number or tiles[entry.value].clue is not None):
-            self.error(f"{entry.value!r} holds numbers, which a character alone does not give: send the character "
-                       "to '?' (a number not given) or to numbers (N..M)", entry.value_span)
+        if entry.value in tiles and tiles[entry.value].clue is not None:
+            self.error(f"{entry.value!r} holds several numbers, which a character alone does not give: send the "
+                       "character to a tile of characters or of one number", entry.value_span)
             return False
         if entry.value in tiles:
             return True
