@@ -151,3 +151,19 @@ def test_a_value_the_table_cannot_write_is_located_in_the_map():
         encode(tree, parse_map("o  .\n. 12\n", "m.txt", "t"))
     assert "12 is a number the table does not write" in info.value.message
     assert (info.value.span.file, info.value.span.line, info.value.span.column) == ("m.txt", 2, 3)
+
+
+def test_a_table_fills_the_borders_in_pzprjs_s_order():
+    """On a 2x2 grid the borders are (0,0)|(0,1), (1,0)|(1,1), then (0,0)/(1,0), (0,1)/(1,1): 'kbka' skips the
+    first, puts black on the second, skips the third and puts white on the fourth; the layer draws them as
+    the grid stands (the border in row 1, the two under it, the border in row 2)."""
+    tiles = "tile blank '.'\ntile none '.' on borders\ntile white 'w' on borders\ntile black 'b' on borders\n"
+    tree = parse_spec(
+        f'puzzle "t"\n{tiles}decide x: bool on all\nformat puzzlink "t":\n'
+        "    borders: table ('a' = white, 'b' = black, 'k'-'z' = skip 1..16)\n",
+        "t.grid",
+    )
+    check(tree)
+    text = decode("https://puzz.link/p?t/2/2/kbka", tree).text
+    assert text.splitlines()[3:] == ["borders:", " .", ". w", " b"]
+    assert body(encode(tree, parse_map(text, "m.txt", "t"))) == "kbka"
