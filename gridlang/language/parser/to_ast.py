@@ -76,6 +76,14 @@ class _ToAst(FormatMixin):
             return build(self, meta, children)
         return super().__default__(data, children, meta)
 
+    def char(self, tok: Token) -> str:
+        """A character literal's character (``'a'``, ``'\\''``).
+
+        Raises:
+            GridSyntaxError: the literal holds more than one character.
+        """
+        return _char(tok, self.path)
+
     def integer(self, tok: Token) -> int:
         """An integer literal, within :data:`~gridlang.core.limits.MAX_INT`."""
         return check_int(str(tok), self.sp(tok), GridSyntaxError)
