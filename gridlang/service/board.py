@@ -57,8 +57,17 @@ class Board:
             order, ``[true]`` for a Boolean one; ``fixed`` the entries the
             puzzle itself settles, such as Sudoku's givens: a unit clause of
             the compiled model).
-        lattice: the names of the decisions made on edges or corners (a
-            page that enters answers cell by cell cannot enter these).
+        lattice: the names of the decisions made on edges or corners.
+        lines: each decision made on edges, in the spec's order: ``{"name",
+            "values", "boolean", "kind", "edges": [[[r1, c1], [r2, c2]], ...]}``
+            (``kind`` ``"edges"`` between the centres of side-neighbouring
+            cells, or ``"corners"`` along the cells' sides, the ends then
+            corners of the ``(rows + 1) x (cols + 1)`` lattice; the smaller
+            end first).
+        outside: the cells of the outside frame of clues (pzprjs's excells,
+            drawn with no box), as ``[row, col]``.
+        frame: the characters of the tiles drawn as the frame's empty cells
+            (``draw T as frame``), the first of each tile.
         url: the puzzle as a puzz.link URL, or None.
         url_error: why there is no URL (the spec declares no format, or the
             format cannot write this map), or None.
@@ -85,6 +94,9 @@ class Board:
     problem: str | None = None
     no_answer: bool = False
     files: list[str] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    outside: list[list[int]] = field(default_factory=list)
+    frame: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: every attribute by its name."""
@@ -103,6 +115,9 @@ class Board:
             "problem": self.problem,
             "no_answer": self.no_answer,
             "files": self.files,
+            "lines": self.lines,
+            "outside": self.outside,
+            "frame": self.frame,
         }
 
 
@@ -136,6 +151,7 @@ def board(
         BuildTimeout: the deadline passed while compiling.
     """
     # imported on use, not at start-up
+    from gridlang.language.looks import of_model
     from gridlang.pictures.draw import picture
 
     problem, no_answer = None, False
@@ -150,6 +166,12 @@ def board(
         )  # then the compiler found a rule that cannot hold
     canvas = picture(model, None, cell)
     grid = model.grid
+    looks = of_model(model)
+    frame = [
+        t.chars[0].first
+        for name, t in spec.symbols.tiles.items()
+        if looks.tiles.get(name) == "frame" and t.chars
+    ]
     url, url_error = (
         _url(spec, data, params)
         if problem is None
@@ -170,6 +192,9 @@ def board(
         problem,
         no_answer,
         [] if problem is not None else files_of(model),
+        _lines(model),
+        [list(grid.cell(i)) for i in sorted(looks.outside(grid))],
+        frame,
     )
 
 
@@ -232,6 +257,21 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def _lines(model: Model) -> list[dict[str, Any]]:
+    """The decisions made on edges, with their values and edges, as JSON."""
+    return [
+        {
+            "name": d.name,
+            "values": list(d.values),
+            "boolean": tuple(d.values) == (True,),
+            "kind": d.kind,
+            "edges": [[list(a), list(b)] for (a, b), _ in d.cells],
+        }
+        for d in model.decisions
+        if d.kind != "cells"
+    ]
 
 
 FILES = ("lp", "mps", "wcnf", "asp")

@@ -379,8 +379,10 @@ def spec_info(tree, symbols) -> dict:
 
     Returns:
         ``{"puzzle", "params": [{"name", "type", "default"}], "tiles": [{"name", "chars", "number"}],
-        "decisions": [...], "genres": [...]}``; ``chars`` are the tile's map characters (a
-        ``number`` tile has none: any whole number); ``genres`` the puzz.link names of the spec's
+        "border_tiles": [...], "corner_tiles": [...], "decisions": [...], "genres": [...]}``; ``chars``
+        are the tile's map characters (a ``number`` tile has none: any whole number);
+        ``border_tiles`` and ``corner_tiles`` the tiles ``on borders`` and ``on corners``, as ``tiles``
+        (in the map's ``borders:`` and ``corners:`` layers); ``genres`` the puzz.link names of the spec's
         ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
     chars: dict[str, list[str]] = {}
@@ -388,6 +390,13 @@ def spec_info(tree, symbols) -> dict:
         chars.setdefault(tile, []).append(char)
     tiles = [{"name": name, "chars": chars.get(name, []), "number": bool(t.number)}
              for name, t in symbols.tiles.items()]
+    placed = {}
+    for place, table, on in (("borders", symbols.border_chars, symbols.border_tiles),
+                             ("corners", symbols.corner_chars, symbols.corner_tiles)):
+        held: dict[str, list[str]] = {}
+        for char, tile in table.items():
+            held.setdefault(tile, []).append(char)
+        placed[place] = [{"name": name, "chars": held.get(name, []), "number": bool(t.number)} for name, t in on.items()]
     params = []
     for name, p in symbols.params.items():
         default = p.default
@@ -399,4 +408,5 @@ def spec_info(tree, symbols) -> dict:
 
     fmt = format_of(tree)
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
+            "border_tiles": placed["borders"], "corner_tiles": placed["corners"],
             "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

@@ -5,7 +5,6 @@ answer judged by the spec's rules, and the hint's steps each drawn and in words.
 from __future__ import annotations
 
 import re
-
 import warnings
 
 import pytest
@@ -275,9 +274,60 @@ def test_a_board_whose_rules_fail_whatever_the_decisions_reads_as_a_puzzle(clien
 def test_a_board_names_the_model_files_that_can_be_written(client):
     """Masyu's loop is connected through chosen edges, which no LP, MPS or WCNF file holds (``gridlang
     export`` refuses them); the page offers what the board names."""
-    masyu = client.post("/api/board", json={"puzzle": "https://puzz.link/p?masyu/6/6/1063000i3000"}).json()
+    masyu = client.post(
+        "/api/board", json={"puzzle": "https://puzz.link/p?masyu/6/6/1063000i3000"}
+    ).json()
     assert masyu["files"] == ["asp"]
     nurikabe = client.post("/api/board", json={"puzzle": NURIKABE}).json()
     assert nurikabe["files"] == ["lp", "mps", "wcnf", "asp"]
-    unfinished = client.post("/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}).json()
+    unfinished = client.post(
+        "/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}
+    ).json()
     assert unfinished["problem"] is not None and unfinished["files"] == []
+
+
+def test_the_board_lists_the_edges_of_a_line_and_the_outside_frame(client):
+    masyu = client.post(
+        "/api/board", json={"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    ).json()
+    assert masyu["decisions"] == [] and masyu["lattice"] == ["line"]
+    (line,) = masyu["lines"]
+    assert (line["name"], line["kind"], line["boolean"]) == ("line", "edges", True)
+    assert len(line["edges"]) == 12  # 3 x 2 across and 2 x 3 down, between cell centres
+    assert line["edges"][0] == [[0, 0], [0, 1]]
+    slither = client.post(
+        "/api/board", json={"bundled": "slitherlink", "puzzle": "3.\n..\n"}
+    ).json()
+    assert (
+        slither["lines"][0]["kind"] == "corners"
+        and len(slither["lines"][0]["edges"]) == 12
+    )
+    sky = client.post(
+        "/api/board",
+        json={
+            "bundled": "skyscrapers",
+            "puzzle": "https://puzz.link/p?skyscrapers/4/4/k13h4j3g",
+        },
+    ).json()
+    assert (sky["rows"], sky["cols"], sky["frame"]) == (6, 6, ["+"])
+    assert (
+        len(sky["outside"]) == 20
+        and [0, 0] in sky["outside"]
+        and [1, 1] not in sky["outside"]
+    )
+    assert masyu["outside"] == [] and masyu["frame"] == []
+
+
+def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
+    kropki = client.get("/api/specs/kropki").json()
+    assert kropki["border_tiles"] == [
+        {"name": "none", "chars": ["."], "number": False},
+        {"name": "white", "chars": ["w"], "number": False},
+        {"name": "black", "chars": ["b"], "number": False},
+    ]
+    assert kropki["corner_tiles"] == []
+    creek = client.get("/api/specs/creek").json()
+    assert creek["corner_tiles"] == [
+        {"name": "plain", "chars": ["."], "number": False},
+        {"name": "clue", "chars": [], "number": True},
+    ]

@@ -30,6 +30,7 @@ const BOARD_DELAY = 250;
 let board = null;            // the last /api/board answer
 let boardRequest = null;     // its AbortController
 let boardTimer = null;
+let boardPending = false;    // an edit waits for its board
 let liveRequest = null;
 let liveTimer = null;
 let liveWanted = false;      // an edit waits for its board, then for its live check
@@ -49,7 +50,10 @@ let pendingAnswer = null;    // an answer from a share link, set once its board 
 function isUrlText(text) { return /^\s*https?:\/\//i.test(text); }
 
 // The Puzzle box as a text map: the lines above the grid (headers, comments, `grid:`), the grid's
-// rows, and everything under the grid (a `rooms:` or `corners:` layer) kept as it is.
+// rows, and everything under the grid kept as it is, with its layers (`rooms:`, `corners:`,
+// `borders:`) read into rows of tokens.
+const LAYER = /^\s*(rooms|corners|borders)\s*:\s*$/;
+
 function parseMap(text) {
   if (isUrlText(text) || text.trim().startsWith("{")) return null;
   const lines = text.replace(/\s+$/, "").split("\n");
@@ -63,22 +67,25 @@ function parseMap(text) {
     i++;
   }
   const body = [];
-  while (i < lines.length && !/^\s*$/.test(lines[i]) && !/^\s*(rooms|corners)\s*:\s*$/.test(lines[i])) {
+  while (i < lines.length && !/^\s*$/.test(lines[i]) && !LAYER.test(lines[i])) {
     body.push(lines[i]);
     i++;
   }
   const tail = lines.slice(i);
   const spaced = body.some((l) => /\S\s+\S/.test(l.trim()));
   const rows = body.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim())));
-  return { header, rows, spaced, tail, rooms: roomLayer(tail) };
+  const layers = {};
+  tail.forEach((line, at) => {
+    const found = line.match(LAYER);
+    if (found) layers[found[1]] = layerAt(tail, at);
+  });
+  return { header, rows, spaced, tail, layers, rooms: layers.rooms || null };
 }
 
-// The `rooms:` layer among the lines under the grid: where its rows stand in `tail`, and its labels.
-function roomLayer(tail) {
-  const at = tail.findIndex((l) => /^\s*rooms\s*:\s*$/.test(l));
-  if (at < 0) return null;
+// A layer among the lines under the grid: where its rows stand in `tail`, and its tokens.
+function layerAt(tail, at) {
   let end = at + 1;
-  while (end < tail.length && !/^\s*$/.test(tail[end]) && !/^\s*(rooms|corners)\s*:\s*$/.test(tail[end])) end++;
+  while (end < tail.length && !/^\s*$/.test(tail[end]) && !LAYER.test(tail[end])) end++;
   const lines = tail.slice(at + 1, end);
   const spaced = lines.some((l) => /\S\s+\S/.test(l.trim()));
   return { start: at + 1, end, spaced, rows: lines.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim()))) };
@@ -89,13 +96,23 @@ function boardMap() {
   return parseMap(el.puzzle.value) || (board && board.map ? parseMap(board.map) : null);
 }
 
+// A layer's rows as text: the borders' rows between left and right neighbours indented by a space,
+// so that each token stands under its gap (docs/language.md, clues on borders).
+function layerLines(name, layer) {
+  const spaced = layer.spaced || layer.rows.some((r) => r.some((t) => t.length > 1));
+  return layer.rows.map((r, i) => {
+    if (!spaced) return r.join("");
+    return (name === "borders" && i % 2 === 0 ? " " : "") + r.join(" ");
+  });
+}
+
 function writeMap(map) {
   const spaced = map.spaced || map.rows.some((r) => r.some((c) => c.length > 1));
   const rows = map.rows.map((r) => r.join(spaced ? " " : ""));
   let tail = map.tail || [];
-  if (map.rooms) {
-    const labels = map.rooms.rows.map((r) => r.join(map.rooms.spaced ? " " : ""));
-    tail = [...tail.slice(0, map.rooms.start), ...labels, ...tail.slice(map.rooms.end)];
+  const layers = Object.entries(map.layers || {}).sort((a, b) => b[1].start - a[1].start);  // from the last
+  for (const [name, layer] of layers) {
+    tail = [...tail.slice(0, layer.start), ...layerLines(name, layer), ...tail.slice(layer.end)];
   }
   el.puzzle.value = [...map.header, ...rows, ...tail].join("\n") + "\n";
 }
@@ -122,11 +139,14 @@ function tileName(char) {
 // ------------------------------------------------------------ the board from the server
 
 function boardSoon() {
+  boardPending = true;
   clearTimeout(boardTimer);
   boardTimer = setTimeout(loadBoard, BOARD_DELAY);
 }
 
 async function loadBoard() {
+  boardPending = false;
+  clearTimeout(boardTimer);
   if (boardRequest) boardRequest.abort();
   const request = specRequest();
   if (!el.puzzle.value.trim() || (!request.bundled && !request.spec && !isUrlText(el.puzzle.value))) {
@@ -175,6 +195,7 @@ function showBoard(d, note) {
   showLayers();
   showHelp();
   renderButtons();
+  renderPlaces();
   drawOverlay();
   bel.exportUrl.disabled = false;
 }
@@ -206,6 +227,7 @@ function renderButtons() {
   const b = board;
   bel.frame.style.aspectRatio = `${b.width} / ${b.height}`;
   bel.frame.style.width = `${Math.round(Math.max(b.width, Math.min(b.width * 1.5, 320)))}px`;  // a small board's cells large enough to tap
+  updateDrag();
   const map = boardMap();
   const keep = bel.cells.children.length === b.rows * b.cols;  // the same cells: kept, and so is the focus
   if (!keep) bel.cells.innerHTML = "";
@@ -256,6 +278,7 @@ function cellLabel(map, r, c) {
 }
 
 function relabel() {
+  if (board) renderPlaces();
   const map = boardMap();
   for (const button of bel.cells.children) {
     button.setAttribute("aria-label", cellLabel(map, +button.dataset.r, +button.dataset.c));
@@ -350,7 +373,7 @@ function press(r, c) {
     editMap(r, c, (now) => nextLabel(map, now));
     return;
   }
-  const cycle = tileCycle();
+  const cycle = cellCycle(r, c);
   if (!cycle.length) return;
   editMap(r, c, (now) => {
     const at = cycle.findIndex((t) => t.char === now || t.name === tileName(now));
@@ -366,7 +389,7 @@ function typeKey(k, r, c) {
     return true;
   }
   const number = numberTile();
-  const cycle = tileCycle();
+  const cycle = cellCycle(r, c);
   if (/^[0-9]$/.test(k) && number) {
     typed = (typed + k).replace(/^0+(?=[0-9])/, "").slice(-3);
     const digits = typed;
@@ -393,16 +416,56 @@ function typeKey(k, r, c) {
   return false;
 }
 
-function newGrid() {
+// The tiles a click cycles a cell through: in the outside frame of clues (pzprjs's excells) its
+// empty frame and a number; inside, the spec's tiles but the frame's.
+function cellCycle(r, c) {
   const cycle = tileCycle();
+  if (!board || !board.outside.length) return cycle;
+  if (isOutside(r, c)) {
+    return [...board.frame.map((char) => ({ char, name: tileName(char) })), ...cycle.filter((t) => t.char === "1" && numberTile())];
+  }
+  return cycle.filter((t) => !board.frame.includes(t.char));
+}
+
+function isOutside(r, c) { return !!board && board.outside.some(([or, oc]) => or === r && oc === c); }
+
+// The sides of the board that stand in the outside frame: top, bottom, left, right (the whole row or column).
+function frameSides() {
+  if (!board || !board.outside.length || !board.frame.length) return null;
+  const all = (cells) => cells.every(([r, c]) => isOutside(r, c));
+  const row = (r) => Array.from({ length: board.cols }, (_, c) => [r, c]);
+  const col = (c) => Array.from({ length: board.rows }, (_, r) => [r, c]);
+  return { top: all(row(0)), bottom: all(row(board.rows - 1)), left: all(col(0)), right: all(col(board.cols - 1)) };
+}
+
+function newGrid() {
+  const cycle = tileCycle().filter((t) => !(board && board.frame.includes(t.char)));
   const rows = Math.min(100, Math.max(1, parseInt(bel.rows.value, 10) || 5));
   const cols = Math.min(100, Math.max(1, parseInt(bel.cols.value, 10) || 5));
   const fill = cycle.length ? cycle[0].char : ".";
   const old = boardMap();
   const header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
-  const grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
-  // a map with rooms gets a rooms: layer of one room, to divide by typing labels (Layer: rooms)
-  const tail = old && old.rooms ? ["rooms:", ...Array.from({ length: rows }, () => "a".repeat(cols))] : [];
+  let grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
+  const sides = frameSides();  // a genre with clues outside the grid: its frame around the new grid
+  if (sides) {
+    const f = board.frame[0];
+    grid = grid.map((row) => [...(sides.left ? [f] : []), ...row, ...(sides.right ? [f] : [])]);
+    const edge = Array(grid[0].length).fill(f);
+    grid = [...(sides.top ? [edge] : []), ...grid, ...(sides.bottom ? [edge.slice()] : [])];
+  }
+  // a map with rooms gets a rooms: layer of one room, to divide by dragging borders or typing labels;
+  // a genre with clues on borders or corners gets those layers, empty
+  const tail = [];
+  if (old && old.rooms) tail.push("rooms:", ...Array.from({ length: rows }, () => "a".repeat(cols)));
+  const none = (tiles) => (tiles.find((t) => t.chars.length) || { chars: ["."] }).chars[0];
+  if (info && info.border_tiles.length) {
+    const n = none(info.border_tiles);
+    tail.push("borders:", ...Array.from({ length: 2 * rows - 1 }, (_, i) => (i % 2 === 0 ? " " : "") + Array(i % 2 === 0 ? cols - 1 : cols).fill(n).join(" ")));
+  }
+  if (info && info.corner_tiles.length) {
+    const n = none(info.corner_tiles);
+    tail.push("corners:", ...Array.from({ length: rows + 1 }, () => n.repeat(cols + 1)));
+  }
   writeMap({ header, rows: grid, spaced: false, tail });
   selected = [0, 0];
   edited();
@@ -660,8 +723,10 @@ function drawOverlay() {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
   }
+  drawOpenWalls(svg);
   const b = cellBox(selected[0], selected[1]);
   shape("rect", { x: b.x + 1, y: b.y + 1, width: b.w - 2, height: b.h - 2, class: "selected" }, svg);
+  drawPlaceFocus(svg);
 }
 
 function text(svg, b, value, cls) {
@@ -678,7 +743,7 @@ function setMode(next) {
   bel.playRow.hidden = mode !== "play";
   bel.sizeRow.hidden = mode !== "set";
   bel.generateRow.hidden = mode !== "set";
-  if (board) showLayers();
+  if (board) { showLayers(); renderPlaces(); updateDrag(); }
   showHelp();
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
   if (mode === "play") { clearTimeout(liveTimer); if (liveRequest) liveRequest.abort(); bel.live.textContent = ""; }
@@ -687,8 +752,11 @@ function setMode(next) {
 }
 
 function showHelp() {
+  const map = board ? boardMap() : null;
   if (mode === "set") {
-    bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move.";
+    bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move."
+      + (map && map.rooms ? " Drag along the cells' sides to draw or erase a room's border." : "")
+      + (board && pel.places.children.length ? " The small buttons on borders and corners set their clues the same way." : "");
   } else if (board && !board.decisions.length && board.lattice.length) {
     bel.help.textContent = `This genre's answer is drawn between cells (${board.lattice.join(", ")}); the board `
       + "takes answers cell by cell only: Solve, Hint or the Python API give this one.";
@@ -697,7 +765,8 @@ function showHelp() {
   }
 }
 
-function exportUrl() {
+async function exportUrl() {
+  if (boardPending || boardRequest) await loadBoard();  // the URL of the puzzle as it is now, not before the last edit
   if (!board) { bel.urlOut.hidden = true; return; }
   bel.urlOut.hidden = false;
   bel.urlOut.value = board.url || "";
@@ -727,6 +796,7 @@ function boardInit() {
   bel.redo.addEventListener("click", redo);
   bel.check.addEventListener("click", check);
   bel.exportUrl.addEventListener("click", exportUrl);
-  bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); });
+  bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); showHelp(); });
   bel.layer.addEventListener("change", () => { typed = ""; relabel(); drawOverlay(); });
+  placesInit();
 }
