@@ -330,6 +330,37 @@ def _url(
         return None, getattr(e, "message", str(e))
 
 
+def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
+    """A player's edges of a decision on edges, as the interpreter reads them: ``{(end, end): value}``,
+    the smaller end first, a Boolean's undrawn edges left out and a number's as 0.
+
+    Raises:
+        ParamError: an edge the decision is not made on, or a value outside its domain.
+    """
+    boolean = tuple(d.values) == (True,)
+    edges = {edge for edge, _ in d.cells}
+    chosen: dict[tuple, object] = {}
+    for where, value in given.items():
+        a, b = (tuple(end) for end in where)
+        edge = (min(a, b), max(a, b))
+        if edge not in edges:
+            raise ParamError(f"{d.name!r} is not made between {list(a)} and {list(b)}")
+        if boolean and value in (True, 1):
+            chosen[edge] = True
+        elif boolean and value not in (False, 0):
+            raise ParamError(f"{d.name!r} is true or false, not {value!r}")
+        elif not boolean and value not in d.values:
+            raise ParamError(
+                f"{d.name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
+            )
+        elif not boolean:
+            chosen[edge] = value
+    if not boolean and 0 in d.values:
+        for edge in edges:
+            chosen.setdefault(edge, 0)
+    return chosen
+
+
 @dataclass
 class Judgement:
     """What the spec's rules say of an answer a person entered (:func:`judge`).
@@ -398,7 +429,10 @@ def judge(
         answer: decision name -> ``{(row, col): value}``; a Boolean decision
             needs only its true cells (a False is dropped), an enumeration a
             value on every cell it is made on but those the puzzle fixes
-            (:func:`fixed_entries`: a given is taken as it stands).
+            (:func:`fixed_entries`: a given is taken as it stands). A decision
+            on edges gives ``{((r1, c1), (r2, c2)): value}``, its two ends in
+            either order: its drawn edges (an edge not given is not drawn, or
+            0 for a number of bridges).
         params: parameter values as text.
         deadline: the caller's deadline, read while compiling.
 
@@ -407,7 +441,7 @@ def judge(
 
     Raises:
         GridlangError: a bad map or parameter, located.
-        ParamError: a decision the spec does not make on cells, a cell it is
+        ParamError: a decision the spec does not make, a cell or edge it is
             not made on, or a value outside its domain, in a sentence naming it.
     """
     model, _ = load_checked(spec.ast, spec.symbols, data, dict(params or {}), deadline)
@@ -415,19 +449,23 @@ def judge(
     decisions: dict[str, dict[int, object]] = {}
     empty: list[tuple[int, int]] = []
     made = {d.name: d for d in model.decisions if d.kind == "cells"}
+    lined = {d.name: d for d in model.decisions if d.kind != "cells"}
     fixed = fixed_entries(model)
     for name in answer:
-        if name not in made:
+        if name not in made and name not in lined:
             raise ParamError(
-                f"the spec makes no decision {name!r} on cells "
-                f"(it makes: {', '.join(made) or 'none'})"
+                f"the spec makes no decision {name!r} "
+                f"(it makes: {', '.join([*made, *lined]) or 'none'})"
             )
+    for name, d in lined.items():
+        decisions[name] = _edges(d, answer.get(name, {}))
     for name, d in made.items():
         boolean = tuple(d.values) == (True,)
         on = {index for index, _ in d.cells}
         given = answer.get(name, {})
         chosen: dict[int, object] = {}
-        for (r, c), value in given.items():
+        for where, value in given.items():
+            r, c = where
             if (
                 not (0 <= r < grid.rows and 0 <= c < grid.cols)
                 or grid.index(r, c) not in on

@@ -61,7 +61,7 @@ from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "board.js": "text/javascript; charset=utf-8", "places.js": "text/javascript; charset=utf-8",
-          "style.css": "text/css; charset=utf-8"}
+          "lines.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
 """The page's files, served by these names only."""
 
 TICK = 0.5

@@ -251,7 +251,8 @@ def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, 
 
 
 def read_answer(answer: object) -> dict[str, list]:
-    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``.
+    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``, an
+    edge's entry as ``[[[r1, c1], [r2, c2]], value]``.
 
     Raises:
         RequestError: 400, not of that shape (the values: true, false, a whole number or text).
@@ -265,7 +266,11 @@ def read_answer(answer: object) -> dict[str, list]:
             raise RequestError(400, shape)
         for pair in pairs:
             ok = isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list) and len(pair[0]) == 2
-            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair[0]) \
+            where = pair[0] if ok else []
+            if ok and all(isinstance(x, list) for x in where):  # an edge: its two ends
+                ok = all(len(x) == 2 for x in where)
+                where = [n for x in where for n in x] if ok else []
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in where) \
                     or not isinstance(pair[1], (bool, int, str)):
                 raise RequestError(400, f"decision {_short(name)}: {shape}")
         out[str(name)] = pairs

@@ -354,7 +354,8 @@ def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:
     Args:
         ctx: the worker's context.
         problem: the checked request.
-        answer: decision name -> ``[[[row, col], value], ...]``, as ``solve --json`` lists decisions.
+        answer: decision name -> ``[[[row, col], value], ...]``, as ``solve --json`` lists decisions
+            (``[[[r1, c1], [r2, c2]], value]`` for an edge).
 
     Returns:
         ``{"ok", "empty", "violations", "objective", "text"}``, the spec's
@@ -370,8 +371,16 @@ def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:
     deadline = ctx.deadline(problem.time_limit)
     loaded = load(problem)
     spec = Spec(loaded.spec_name, loaded.tree, loaded.symbols)
-    entries = {name: {(int(r), int(c)): value for (r, c), value in pairs} for name, pairs in answer.items()}
+    entries = {name: {_place(where): value for where, value in pairs} for name, pairs in answer.items()}
     return judge(spec, loaded.data, entries, problem.params, deadline).to_json()
+
+
+def _place(where) -> tuple:
+    """An answer's key as a tuple: a cell ``(row, col)`` or an edge ``((r1, c1), (r2, c2))``."""
+    if isinstance(where[0], list):
+        return tuple((int(r), int(c)) for r, c in where)
+    r, c = where
+    return int(r), int(c)
 
 
 def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:

@@ -4,6 +4,7 @@ answer judged by the spec's rules, and the hint's steps each drawn and in words.
 
 from __future__ import annotations
 
+import itertools
 import re
 import warnings
 
@@ -331,3 +332,26 @@ def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
         {"name": "plain", "chars": ["."], "number": False},
         {"name": "clue", "chars": [], "number": True},
     ]
+
+
+def test_a_line_drawn_by_a_player_is_judged_by_the_spec_s_rules(client):
+    around = [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0], [1, 0], [0, 0]]
+    edges = [[[a, b], True] for a, b in itertools.pairwise(around)]
+    request = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    right = client.post(
+        "/api/check", json={**request, "answer": {"line": edges}}
+    ).json()
+    assert right["ok"] and right["text"] == "right: every rule of the puzzle holds"
+    open_line = client.post(
+        "/api/check", json={**request, "answer": {"line": edges[:-1]}}
+    ).json()
+    assert not open_line["ok"]
+    assert [v["line"] for v in open_line["violations"]] == [
+        20,
+        21,
+    ]  # no loop, and no turn at the pearl
+    bad = client.post(
+        "/api/check", json={**request, "answer": {"line": [[[[0, 0], [1, 1]], True]]}}
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"] == "error: 'line' is not made between [0, 0] and [1, 1]"

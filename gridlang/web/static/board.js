@@ -172,7 +172,7 @@ async function loadBoard() {
 }
 
 function showBoard(d, note) {
-  const names = (x) => x.decisions.map((dec) => dec.name).join(",");
+  const names = (x) => [...x.decisions, ...(x.lines || [])].map((dec) => dec.name).join(",");
   const sameShape = board && d && board.rows === d.rows && board.cols === d.cols && names(board) === names(d);
   board = d;
   const why = d && d.problem ? d.problem.split("\n")[0] : "";
@@ -203,17 +203,18 @@ function showBoard(d, note) {
 function fillDecisions() {
   const kept = bel.decision.value;
   bel.decision.innerHTML = "";
-  for (const d of board.decisions) {
+  for (const d of [...board.decisions, ...board.lines]) {
     const option = document.createElement("option");
     option.value = d.name;
     option.textContent = d.name;
     bel.decision.append(option);
   }
-  if (board.decisions.some((d) => d.name === kept)) bel.decision.value = kept;
+  if ([...board.decisions, ...board.lines].some((d) => d.name === kept)) bel.decision.value = kept;
 }
 
 function decision() {
-  return board ? board.decisions.find((d) => d.name === bel.decision.value) || board.decisions[0] : null;
+  if (!board || lineDecision()) return null;  // a line's edges are entered by dragging (lines.js)
+  return board.decisions.find((d) => d.name === bel.decision.value) || board.decisions[0] || null;
 }
 
 // ------------------------------------------------------------ cells as buttons over the picture
@@ -266,6 +267,8 @@ function cellLabel(map, r, c) {
     return `${where}: room ${label === undefined ? "none" : label}`;
   }
   if (mode === "set") return `${where}: ${shown || "cell"}`;
+  const line = lineDecision();
+  if (line) return `${where}: ${shown ? shown + ", " : ""}${lineLabel(line, r, c)}`;
   const d = decision();
   const value = d ? entry(d, r, c) : undefined;
   const given = d ? fixedValue(d, r, c) : undefined;
@@ -301,6 +304,7 @@ function select(r, c, focus) {
 
 function key(e, r, c) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (lineKey(e, r, c)) { e.preventDefault(); return; }
   if (moves[e.key]) {
     const [dr, dc] = moves[e.key];
     select(Math.min(board.rows - 1, Math.max(0, r + dr)), Math.min(board.cols - 1, Math.max(0, c + dc)), true);
@@ -646,7 +650,8 @@ function redo() {
 function answerJson() {
   const out = {};
   for (const [name, values] of Object.entries(answer)) {
-    out[name] = Object.entries(values).map(([k, v]) => [k.split(",").map(Number), v]);
+    out[name] = Object.entries(values).map(([k, v]) => [
+      k.includes("|") ? k.split("|").map((p) => p.split(",").map(Number)) : k.split(",").map(Number), v]);
   }
   return out;
 }
@@ -724,6 +729,7 @@ function drawOverlay() {
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
   }
   drawOpenWalls(svg);
+  drawLines(svg);
   const b = cellBox(selected[0], selected[1]);
   shape("rect", { x: b.x + 1, y: b.y + 1, width: b.w - 2, height: b.h - 2, class: "selected" }, svg);
   drawPlaceFocus(svg);
@@ -757,9 +763,10 @@ function showHelp() {
     bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move."
       + (map && map.rooms ? " Drag along the cells' sides to draw or erase a room's border." : "")
       + (board && pel.places.children.length ? " The small buttons on borders and corners set their clues the same way." : "");
-  } else if (board && !board.decisions.length && board.lattice.length) {
-    bel.help.textContent = `This genre's answer is drawn between cells (${board.lattice.join(", ")}); the board `
-      + "takes answers cell by cell only: Solve, Hint or the Python API give this one.";
+  } else if (lineDecision()) {
+    const along = lineDecision().kind === "corners" ? "from corner to corner along the cells' sides" : "from cell to cell";
+    bel.help.textContent = `Drag ${along} to draw the ${lineDecision().name} (drag again to erase); `
+      + "Shift and an arrow key draw from the selected cell; Check judges the answer.";
   } else {
     bel.help.textContent = "Click a cell to mark it (again for a dot, again to clear), or type its value; Check judges the answer.";
   }
@@ -782,7 +789,7 @@ function restoreBoard(s) {
   const restored = {};
   for (const [name, entries] of Object.entries(s.a || {})) {
     restored[name] = {};
-    for (const [[r, c], v] of entries) restored[name][key2(r, c)] = v;
+    for (const [[r, c], v] of entries) restored[name][Array.isArray(r) ? edgeKey(r, c) : key2(r, c)] = v;
   }
   pendingAnswer = restored;
 }
@@ -799,4 +806,5 @@ function boardInit() {
   bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); showHelp(); });
   bel.layer.addEventListener("change", () => { typed = ""; relabel(); drawOverlay(); });
   placesInit();
+  linesInit();
 }

@@ -305,11 +305,13 @@ function roomsDraggable() {
 
 function dragStart(e) {
   dragMoved = false;
+  if (lineDragStart(e)) return;  // a line in Play (lines.js)
   if (!roomsDraggable()) return;
   dragging = { corner: cornerNear(...pointAt(e)), on: null };
 }
 
 function dragMove(e) {
+  if (lineDragMove(e)) return;
   if (!dragging || !board) return;
   const now = cornerNear(...pointAt(e));
   if (!now) return;
@@ -322,6 +324,7 @@ function dragMove(e) {
 }
 
 function dragEnd() {
+  lineDragEnd();
   dragging = null;
 }
 
@@ -341,16 +344,11 @@ function drawOpenWalls(svg) {
   }
 }
 
-// Whether a drag on the board draws: rooms while setting.
-function updateDrag() {
-  bel.frame.classList.toggle("drag", roomsDraggable());
-}
-
 function placesInit() {
   bel.frame.addEventListener("pointerdown", dragStart);
   bel.frame.addEventListener("pointermove", dragMove);
   window.addEventListener("pointerup", dragEnd);
   window.addEventListener("pointercancel", dragEnd);
-  // a drag that drew borders is no click on the cell where it ended
+  // a drag that drew borders or lines is no click on the cell where it ended
   bel.frame.addEventListener("click", (e) => { if (dragMoved) { e.stopPropagation(); e.preventDefault(); dragMoved = false; } }, true);
 }
