@@ -20,6 +20,7 @@ evaluated on a cell that has no value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -369,9 +370,15 @@ class Judgement:
         ok: every rule holds and no cell is left empty.
         empty: the cells ``(row, col)`` of an enumeration left without a value
             (the rules were not evaluated when there are any).
-        violations: each broken rule: ``{"line", "rule", "reason", "cells"}``
-            (``line`` of the spec, from 1; ``rule`` the statement's text;
-            ``reason`` one sentence; ``cells`` as ``[row, col]``).
+        violations: each broken rule: ``{"line", "rule", "reason", "cells",
+            "region", "borders", "corners", "lines"}`` (``line`` of the spec,
+            from 1; ``rule`` the statement's text; ``reason`` one sentence;
+            ``cells`` as ``[row, col]``; ``region`` the cells of the row,
+            column or room it failed in; ``borders`` and ``corners`` those
+            it failed at, as the interpreter's
+            :class:`~gridlang.interpreter.verdict.Violation` gives them;
+            ``lines`` the decisions on edges a rule located nowhere else
+            speaks of).
         objective: the objective's value on the answer, or None.
     """
 
@@ -492,13 +499,26 @@ def judge(
     if empty:
         return Judgement(False, sorted(empty))
     verdict = evaluate(spec.ast, spec.symbols, grid, model.params, decisions)
-    broken = [
-        {
-            "line": v.span.line if v.span is not None else None,
-            "rule": v.rule_text,
-            "reason": v.reason,
-            "cells": [list(c) for c in v.cells],
-        }
-        for v in verdict.violations
-    ]
+    broken = [_violation(v, list(lined)) for v in verdict.violations]
     return Judgement(verdict.ok, [], broken, verdict.objective)
+
+
+def _violation(v: Any, lined: list[str]) -> dict[str, Any]:
+    """A broken rule as JSON, with the places a board outlines: its cells, the row, column or room it
+    failed in, the borders and corners it binds, and, for a rule that names none of them, the
+    decisions on edges its text speaks of (``line is a loop``: the line as a whole breaks it)."""
+    located = v.cells or v.region or v.borders or v.corners
+    return {
+        "line": v.span.line if v.span is not None else None,
+        "rule": v.rule_text,
+        "reason": v.reason,
+        "cells": [list(c) for c in v.cells],
+        "region": [list(c) for c in v.region],
+        "borders": [[list(a), list(b)] for a, b in v.borders],
+        "corners": [list(c) for c in v.corners],
+        "lines": []
+        if located
+        else [
+            name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)
+        ],
+    }

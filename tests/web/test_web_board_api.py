@@ -355,3 +355,40 @@ def test_a_line_drawn_by_a_player_is_judged_by_the_spec_s_rules(client):
     )
     assert bad.status_code == 400
     assert bad.json()["error"] == "error: 'line' is not made between [0, 0] and [1, 1]"
+
+
+def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client):
+    kropki = {"bundled": "kropki", "puzzle": "https://puzz.link/p?kropki/4/4/aa7fioco"}
+    latin = [[[r, c], (r + c) % 4 + 1] for r in range(4) for c in range(4)]
+    judged = client.post(
+        "/api/check", json={**kropki, "answer": {"digit": latin}}
+    ).json()
+    white = [v for v in judged["violations"] if v["line"] == 36]
+    assert [v["borders"] for v in white] == [
+        [[[1, 2], [1, 3]]],
+        [[[3, 0], [3, 1]]],
+        [[[1, 2], [2, 2]]],
+    ]
+    assert len(judged["violations"]) == 17 and all(
+        len(v["borders"]) == 1 for v in judged["violations"]
+    )
+    stars = client.post(
+        "/api/check",
+        json={
+            "bundled": "starbattle",
+            "puzzle": STARBATTLE,
+            "answer": {"star": [[[0, 0], True]]},
+        },
+    ).json()
+    row = stars["violations"][0]
+    assert (row["line"], row["cells"]) == (19, [])
+    assert row["region"] == [[1, c] for c in range(6)]  # row 2 holds no star
+    masyu = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    loop = client.post(
+        "/api/check", json={**masyu, "answer": {"line": [[[[1, 1], [1, 2]], True]]}}
+    ).json()
+    assert [(v["line"], v["lines"]) for v in loop["violations"]][0] == (20, ["line"])
+    assert all(
+        v["lines"] == [] for v in loop["violations"][1:]
+    )  # the pearl's rule is located at its cell
+

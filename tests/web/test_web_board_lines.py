@@ -20,6 +20,8 @@ AROUND = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0)
 SLITHERLINK = "3.\n..\n"
 """A 3 in the top-left cell of a 2x2 grid: a loop around the top row is an answer."""
 TOP_ROW = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (0, 0)]
+STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
+KROPKI = "https://puzz.link/p?kropki/4/4/aa7fioco"
 LIVE = 30_000
 
 
@@ -103,6 +105,13 @@ def test_a_masyu_loop_is_dragged_through_the_cells_undone_and_checked(page):
         "line 21: for each c in black: turn(line, c) (with c = row 1, column 1"
         in verdict
     )
+    # the loop rule names no cell: the line that breaks it is drawn over in red, titled with the rule
+    broken = overlay.locator(".broken-line")
+    expect(broken).to_have_count(6)
+    assert broken.first.locator("title").text_content() == "line 20: line is a loop"
+    expect(overlay.locator(".broken")).to_have_count(
+        1
+    )  # the pearl's cell, where it does not turn
 
 
 def test_a_masyu_edge_is_drawn_by_shift_and_an_arrow_key(page):
@@ -132,3 +141,59 @@ def test_a_slitherlink_loop_is_dragged_along_the_cells_sides_and_checked(page):
         "row 2, column 1: blank, sides top"
     )
     assert check(page) == "right: every rule of the puzzle holds"
+
+
+def test_check_outlines_the_rows_columns_and_rooms_of_a_star_battle_that_miss_a_star(
+    page,
+):
+    play(page, "starbattle", STARBATTLE, 36)
+    cell(page, 1, 1).click()  # one star, in row 1, column 1 and its room
+    verdict = check(page)
+    assert verdict.startswith("not right: 15 rules are broken\n")
+    assert (
+        "line 19: for each row r: count(star and r) == stars (with r = row 2: 0 == 1 is false)"
+        in verdict
+    )
+    overlay = page.locator("#board svg.overlay")
+    rims = overlay.locator(".broken-region")
+    # rows 2 to 6 and columns 2 to 6, each outlined along its rim of 14 cell sides, and 5 rooms
+    titles = rims.locator("title").all_text_contents()
+    assert titles.count("line 19: for each row r: count(star and r) == stars") == 5 * 14
+    assert (
+        titles.count("line 20: for each column k: count(star and k) == stars") == 5 * 14
+    )
+    assert len({t for t in titles if t.startswith("line 21: ")}) == 1
+    # a new mark takes the outlines away
+    cell(page, 2, 4).click()
+    expect(rims).to_have_count(0)
+
+
+def test_check_draws_the_kropki_borders_whose_dots_are_broken(page):
+    play(page, "kropki", KROPKI, 16)
+    for r in range(4):
+        for c in range(4):
+            cell(page, r + 1, c + 1).focus()
+            page.keyboard.type(str((r + c) % 4 + 1))
+    expect(cell(page, 4, 4)).to_have_accessible_name("row 4, column 4: blank, 3")
+    verdict = check(page)
+    assert verdict.startswith("not right: 17 rules are broken\n")
+    broken = page.locator("#board svg.overlay .broken-line")
+    expect(broken).to_have_count(
+        17
+    )  # each broken dot's border, and each border that should have one
+    titles = broken.locator("title").all_text_contents()
+    assert sum(t.startswith("line 36: for each b in white") for t in titles) == 3
+
+
+def test_hashiwokakero_bridges_are_one_more_at_each_drag(page):
+    play(page, "hashiwokakero", "2.2\n", 3)
+    across = [point(page, 0.5, c + 0.5) for c in range(3)]
+    drag(page, across)
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, bridge left 1, right 1")
+    assert check(page).startswith("not right: 2 rules are broken\n")
+    drag(page, across)  # a second bridge
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, bridge left 2, right 2")
+    expect(page.locator("#board svg.overlay .line-mark")).to_have_count(4)
+    assert check(page) == "right: every rule of the puzzle holds"
+    drag(page, across)  # a third drag takes them away
+    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, no bridge")

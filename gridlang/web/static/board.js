@@ -595,6 +595,7 @@ function played() {
   bel.undo.disabled = !undoStack.length;
   bel.redo.disabled = !redoStack.length;
   broken = [];
+  brokenPlaces = [];
   relabel();
   drawOverlay();
   updateShare();
@@ -662,14 +663,17 @@ async function check() {
   const d = await r.json();
   if (!r.ok) { bel.verdict.textContent = (d.error || "").split("\n")[0]; return; }
   bel.verdict.textContent = d.text;
-  outlineOnBoard(d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells));
+  outlineOnBoard(d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells), d.empty.length ? [] : d.violations);
 }
 
 // ------------------------------------------------------------ the overlay of marks
 
 // Outline cells on the board: those of a broken rule, or of the rule instances Explain found.
-function outlineOnBoard(cells) {
+// A broken rule's places that are no cell of it (its row, column or room, its borders, corners or
+// line) are drawn from `violations` (lines.js).
+function outlineOnBoard(cells, violations) {
   broken = cells;
+  brokenPlaces = violations || [];
   brokenFor = el.puzzle.value;
   drawOverlay();
 }
@@ -724,6 +728,7 @@ function drawOverlay() {
       t.textContent = label;
     }));
   }
+  if (brokenFor === el.puzzle.value) drawBrokenPlaces(svg);
   for (const [r, c] of brokenFor === el.puzzle.value ? broken : []) {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);

@@ -148,3 +148,45 @@ function updateDrag() {
 function linesInit() {
   bel.decision.addEventListener("change", updateDrag);
 }
+
+// ------------------------------------------------------------ broken rules that name no cell
+
+let brokenPlaces = [];       // the violations Check found: their rows, columns, rooms, borders, corners, lines
+
+// The places of the broken rules: a row, column or room outlined along its rim, a border and a line
+// drawn over in red, a corner ringed; each shape titled with the rule's line and text.
+function drawBrokenPlaces(svg) {
+  const { pad, cell } = board;
+  for (const v of brokenPlaces) {
+    const title = `line ${v.line}: ${v.rule}`;
+    const titled = (node) => { shape("title", {}, node).textContent = title; };
+    const inside = new Set((v.region || []).map(([r, c]) => `${r},${c}`));
+    for (const [r, c] of v.region || []) {
+      const sides = [[-1, 0, 0, 0, 1, 0], [1, 0, 0, 1, 1, 1], [0, -1, 0, 0, 0, 1], [0, 1, 1, 0, 1, 1]];
+      for (const [dr, dc, x1, y1, x2, y2] of sides) {
+        if (inside.has(`${r + dr},${c + dc}`)) continue;
+        titled(shape("line", { x1: pad + (c + x1) * cell, y1: pad + (r + y1) * cell, x2: pad + (c + x2) * cell,
+                               y2: pad + (r + y2) * cell, class: "broken-region" }, svg));
+      }
+    }
+    for (const [[r1, c1], [r2, c2]] of v.borders || []) {
+      const line = r1 === r2
+        ? { x1: pad + c2 * cell, y1: pad + r1 * cell, x2: pad + c2 * cell, y2: pad + (r1 + 1) * cell }
+        : { x1: pad + c1 * cell, y1: pad + r2 * cell, x2: pad + (c1 + 1) * cell, y2: pad + r2 * cell };
+      titled(shape("line", { ...line, class: "broken-line" }, svg));
+    }
+    for (const [r, c] of v.corners || []) {
+      titled(shape("circle", { cx: pad + c * cell, cy: pad + r * cell, r: cell * 0.3, class: "broken-point" }, svg));
+    }
+    for (const name of v.lines || []) {
+      const d = (board.lines || []).find((x) => x.name === name);
+      if (!d) continue;
+      for (const key of Object.keys(answer[name] || {})) {
+        const [a, b] = key.split("|").map((p) => p.split(",").map(Number));
+        const [x1, y1] = endPoint(d, a);
+        const [x2, y2] = endPoint(d, b);
+        titled(shape("line", { x1, y1, x2, y2, class: "broken-line" }, svg));
+      }
+    }
+  }
+}
