@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from gridlang.core.errors import GridlangError, MultipleErrors, did_you_mean
 from gridlang.core.limits import MAX_MAP_BYTES, MAX_SPEC_BYTES
@@ -224,12 +225,21 @@ MAX_GENERATED_SIDE = 30
 """The most rows or columns the page's Generate makes."""
 
 
-def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int]:
-    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit"}``.
+SYMMETRIES = ("none", "rotational", "mirror")
+"""The symmetries of a generated puzzle's clue positions (``gridlang generate --symmetry``)."""
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+"""The levels a generated puzzle may be asked for (:data:`gridlang.service.making.LEVELS`)."""
+
+
+def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int, dict[str, Any]]:
+    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit", "symmetry",
+    "difficulty"}``.
 
     Returns:
-        ``(problem, rows, cols, seed)``: the problem holds the spec, the
-        parameters and the time limit (its puzzle is empty).
+        ``(problem, rows, cols, seed, options)``: the problem holds the spec, the
+        parameters and the time limit (its puzzle is empty); ``options`` the
+        ``symmetry`` (``none`` when not given) and ``difficulty`` (a level, or None).
 
     Raises:
         RequestError: 400, in a sentence naming the key.
@@ -243,11 +253,17 @@ def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, 
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RequestError(400, f'"{key}" must be a whole number from {low} to {high}, not {_short(value)}')
         size[key] = value
-    rest = {k: v for k, v in body.items() if k not in size}
+    options = {"symmetry": body.get("symmetry", "none"), "difficulty": body.get("difficulty")}
+    if options["symmetry"] not in SYMMETRIES:
+        raise RequestError(400, f'"symmetry" is one of {", ".join(SYMMETRIES)}, not {_short(options["symmetry"])}')
+    if options["difficulty"] not in (None, *DIFFICULTIES):
+        raise RequestError(400, f'"difficulty" is null or one of {", ".join(DIFFICULTIES)}, '
+                                f'not {_short(options["difficulty"])}')
+    rest = {k: v for k, v in body.items() if k not in size and k not in options}
     if rest.get("bundled") is None and rest.get("spec") is None:
         raise RequestError(400, 'give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)')
     problem = read_problem({**rest, "puzzle": "-"}, max_seconds, ("bundled", "spec", "params", "time_limit", "puzzle"))
-    return problem, size["rows"], size["cols"], size["seed"]
+    return problem, size["rows"], size["cols"], size["seed"], options
 
 
 def read_answer(answer: object) -> dict[str, list]:

@@ -400,27 +400,34 @@ def pid() -> int:
     return os.getpid()
 
 
-def generate(ctx, problem: Problem, rows: int, cols: int, seed: int) -> dict[str, Any]:
-    """Make a puzzle of the problem's spec (``gridlang generate``, :func:`gridlang.service.calls.generate`).
+def generate(ctx, problem: Problem, rows: int, cols: int, seed: int, symmetry: str = "none",
+             difficulty: str | None = None) -> dict[str, Any]:
+    """Make a puzzle of the problem's spec at a level (``gridlang generate``, graded by its hints:
+    :func:`gridlang.service.making.make`), each stage sent as progress (``stage``).
 
     Args:
-        ctx: the worker's context (its deadline: the request's time limit; the page's Cancel drops it).
+        ctx: the worker's context (its deadline: the request's time limit; the page's Stop keeps the best
+            map made, its Cancel drops the job).
         problem: the spec, the parameters and the time limit.
         rows, cols: the size, in cells.
         seed: the random seed (the same seed makes the same puzzle).
+        symmetry: ``none``, ``rotational`` or ``mirror``: the clue positions' symmetry.
+        difficulty: ``easy``, ``medium``, ``hard`` or ``expert``, or None for the first puzzle made.
 
     Returns:
-        ``{"map", "url", "seed", "clues", "seconds"}``.
+        :meth:`gridlang.service.making.Made.to_json`: ``{"map", "url", "seed", "clues", "seconds", "tries",
+        "level", "difficulty", "complete", "note"}``.
 
     Raises:
-        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out first, in a sentence.
+        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out before any
+            map, in a sentence.
     """
     # imported on use, not at start-up
-    from gridlang.service.calls import Spec
-    from gridlang.service.calls import generate as make
+    from gridlang.service.making import make
+    from gridlang.solving.spec import Spec
 
     deadline = ctx.deadline(problem.time_limit)
     tree, symbols, name = load_spec(problem)
-    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline=deadline)
-    return {"map": made.map, "url": made.url, "seed": made.seed, "clues": made.clues,
-            "seconds": round(made.seconds, 3)}
+    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline, symmetry, difficulty,
+                progress=lambda line: ctx.progress(stage=line))
+    return made.to_json()

@@ -392,3 +392,39 @@ def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client)
         v["lines"] == [] for v in loop["violations"][1:]
     )  # the pearl's rule is located at its cell
 
+
+def test_generate_takes_a_symmetry_and_a_difficulty_and_names_a_bad_one(client):
+    request = {
+        "bundled": "sudoku",
+        "rows": 4,
+        "cols": 4,
+        "seed": 3,
+        "params": {"box_rows": "2", "box_cols": "2"},
+    }
+    made = client.post(
+        "/api/generate", json={**request, "symmetry": "mirror", "difficulty": "easy"}
+    ).json()
+    assert made["map"] == "box_rows: 2\nbox_cols: 2\n.14.\n....\n.31.\n.23.\n"
+    assert (
+        made["level"],
+        made["difficulty"],
+        made["tries"],
+        made["complete"],
+        made["note"],
+    ) == (
+        "easy",
+        2.5,
+        1,
+        True,
+        None,
+    )
+    bad = client.post("/api/generate", json={**request, "symmetry": "diagonal"})
+    assert bad.status_code == 400
+    assert (
+        bad.json()["error"]
+        == "error: \"symmetry\" is one of none, rotational, mirror, not 'diagonal'"
+    )
+    bad = client.post("/api/generate", json={**request, "difficulty": "fiendish"})
+    assert bad.json()["error"] == (
+        "error: \"difficulty\" is null or one of easy, medium, hard, expert, not 'fiendish'"
+    )

@@ -18,6 +18,8 @@ const bel = {
   sizeRow: document.getElementById("size-row"), layer: document.getElementById("layer"),
   layerRow: document.getElementById("layer-row"), seed: document.getElementById("seed"),
   generate: document.getElementById("generate"), cancelGenerate: document.getElementById("cancel-generate"),
+  stopGenerate: document.getElementById("stop-generate"), symmetry: document.getElementById("symmetry"),
+  difficulty: document.getElementById("difficulty"),
   generating: document.getElementById("generating"), generateRow: document.getElementById("generate-row"),
 };
 
@@ -475,48 +477,6 @@ function newGrid() {
   edited();
 }
 
-// ------------------------------------------------------------ a new puzzle made by the server
-
-let generateRequest = null;
-
-async function generate() {
-  const rows = Math.min(30, Math.max(1, parseInt(bel.rows.value, 10) || 5));
-  const cols = Math.min(30, Math.max(1, parseInt(bel.cols.value, 10) || 5));
-  const seed = Math.max(0, parseInt(bel.seed.value, 10) || 0);
-  const body = { ...specRequest(), rows, cols, seed, params: paramValues() };
-  const seconds = parseFloat(el.timeLimit.value);
-  if (seconds > 0) body.time_limit = seconds;
-  const controller = new AbortController();
-  generateRequest = controller;
-  bel.generate.disabled = true;
-  bel.cancelGenerate.hidden = false;
-  const t0 = Date.now();
-  const tick = setInterval(() => {
-    bel.generating.textContent = `generating a ${rows}x${cols} puzzle: ${((Date.now() - t0) / 1000).toFixed(0)} s`;
-  }, 500);
-  bel.generating.textContent = `generating a ${rows}x${cols} puzzle`;
-  try {
-    const r = await fetch("/api/generate", { method: "POST", headers: { "Content-Type": "application/json" },
-                                             body: JSON.stringify(body), signal: controller.signal });
-    const d = await r.json();
-    if (!r.ok) { bel.generating.textContent = (d.error || "").split("\n")[0]; return; }
-    el.puzzle.value = d.map;
-    bel.generating.textContent = `made in ${d.seconds.toFixed(1)} s: ${d.clues} clues, seed ${d.seed}, unique`;
-    edited();
-  } catch (e) {
-    bel.generating.textContent = "cancelled";
-  } finally {
-    clearInterval(tick);
-    generateRequest = null;
-    bel.generate.disabled = false;
-    bel.cancelGenerate.hidden = true;
-  }
-}
-
-function cancelGenerate() {
-  if (generateRequest) generateRequest.abort();  // the server drops the job when its request goes
-}
-
 // ------------------------------------------------------------ live uniqueness while setting
 
 function liveSoon() {
@@ -804,6 +764,7 @@ function boardInit() {
   bel.newGrid.addEventListener("click", newGrid);
   bel.generate.addEventListener("click", generate);
   bel.cancelGenerate.addEventListener("click", cancelGenerate);
+  bel.stopGenerate.addEventListener("click", stopGenerate);
   bel.undo.addEventListener("click", undo);
   bel.redo.addEventListener("click", redo);
   bel.check.addEventListener("click", check);
