@@ -1,10 +1,15 @@
 """Answers drawn between cells in Play, in a real Chromium against a real server: Masyu's line
 between cell centres and Slitherlink's along the cells' sides, drawn by dragging and by keys, undone,
-and judged by Check, whose broken rules of a line are drawn on the board."""
+and judged by Check, whose broken rules of a line are drawn on the board.
+
+``GRIDLANG_SCREENSHOTS=docs pytest tests/web/test_web_board_lines.py`` rewrites the README's picture of a Masyu line checked
+(``docs/board-lines.png``)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +28,13 @@ TOP_ROW = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (0, 0)]
 STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
 KROPKI = "https://puzz.link/p?kropki/4/4/aa7fioco"
 LIVE = 30_000
+
+
+def snap(page, selector: str, name: str) -> None:
+    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
+    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
+    if folder:
+        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def textbox(page, name: str):
@@ -109,6 +121,7 @@ def test_a_masyu_loop_is_dragged_through_the_cells_undone_and_checked(page):
     broken = overlay.locator(".broken-line")
     expect(broken).to_have_count(6)
     assert broken.first.locator("title").text_content() == "line 20: line is a loop"
+    snap(page, "#board-section", "board-lines")
     expect(overlay.locator(".broken")).to_have_count(
         1
     )  # the pearl's cell, where it does not turn
@@ -189,10 +202,14 @@ def test_hashiwokakero_bridges_are_one_more_at_each_drag(page):
     play(page, "hashiwokakero", "2.2\n", 3)
     across = [point(page, 0.5, c + 0.5) for c in range(3)]
     drag(page, across)
-    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, bridge left 1, right 1")
+    expect(cell(page, 1, 2)).to_have_accessible_name(
+        "row 1, column 2: sea, bridge left 1, right 1"
+    )
     assert check(page).startswith("not right: 2 rules are broken\n")
     drag(page, across)  # a second bridge
-    expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, bridge left 2, right 2")
+    expect(cell(page, 1, 2)).to_have_accessible_name(
+        "row 1, column 2: sea, bridge left 2, right 2"
+    )
     expect(page.locator("#board svg.overlay .line-mark")).to_have_count(4)
     assert check(page) == "right: every rule of the puzzle holds"
     drag(page, across)  # a third drag takes them away

@@ -1,11 +1,16 @@
 """The board's places that are not cells, in a real Chromium against a real server: clues on borders
 (Kropki's dots, Minarism's inequalities and differences) and on corners (Creek's numbers) set by
 clicking and typing, clues outside the grid (Skyscrapers), and rooms drawn by dragging along the
-cells' sides, each round-tripping through the Puzzle box's map and Export URL."""
+cells' sides, each round-tripping through the Puzzle box's map and Export URL.
+
+``GRIDLANG_SCREENSHOTS=docs pytest tests/web/test_web_board_places.py`` rewrites the README's picture of a Kropki set on its borders
+(``docs/board-borders.png``)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +38,13 @@ SKYSCRAPERS = "https://puzz.link/p?skyscrapers/4/4/k13h4j3g"
 STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
 LIVE = 30_000
 """Milliseconds a board or a check may take after an edit (the machine may be busy)."""
+
+
+def snap(page, selector: str, name: str) -> None:
+    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
+    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
+    if folder:
+        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 def textbox(page, name: str):
@@ -114,6 +126,8 @@ def test_a_kropki_dot_is_cycled_by_a_click_on_its_border_and_the_url_follows(
     expect(board.locator("svg .border-circle")).to_have_count(
         8
     )  # and the new white one
+    expect(page.locator("#live")).not_to_have_text("checking", timeout=LIVE)
+    snap(page, "#board-section", "board-borders")
     url = exported(page)
     assert url != KROPKI
     assert imported(url, capsys)[-7:] == borders
@@ -244,3 +258,40 @@ def test_rooms_are_drawn_by_dragging_along_the_cells_sides(page):
             "button", name=re.compile(r"^row 4, column 4: cell$")
         )
     ).to_have_count(1)
+
+
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+
+
+def accessibility_violations(page) -> list[str]:
+    """What axe-core finds against WCAG 2 A and AA on the page as it stands: ``RULE: TARGETS`` each."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
+    return page.evaluate(
+        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations
+               .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)"""
+    )
+
+
+def test_the_borders_buttons_the_lines_and_generate_s_controls_pass_axe_at_both_widths(
+    page,
+):
+    open_url(page, "kropki", KROPKI, 16)
+    place(page, "border of row 1, columns 1 and 2").focus()
+    assert accessibility_violations(page) == []
+    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
+    textbox(page, "Puzzle").fill("*..\n...\n...\n")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(9, timeout=LIVE)
+    page.get_by_role("radio", name="Play").check()
+    cell(page, 1, 1).focus()
+    page.keyboard.press("Shift+ArrowRight")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#verdict")).to_contain_text("not right", timeout=LIVE)
+    assert accessibility_violations(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert accessibility_violations(page) == []
+    assert (
+        page.evaluate("document.documentElement.scrollWidth") == 390
+    )  # no horizontal scroll

@@ -195,9 +195,9 @@ function showBoard(d, note) {
   bel.board.firstElementChild && bel.board.firstElementChild.setAttribute("aria-hidden", "true");
   fillDecisions();
   showLayers();
-  showHelp();
   renderButtons();
   renderPlaces();
+  showHelp();  // after the places' buttons, which it speaks of
   drawOverlay();
   bel.exportUrl.disabled = false;
 }
@@ -688,13 +688,13 @@ function drawOverlay() {
       t.textContent = label;
     }));
   }
-  if (brokenFor === el.puzzle.value) drawBrokenPlaces(svg);
   for (const [r, c] of brokenFor === el.puzzle.value ? broken : []) {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
   }
   drawOpenWalls(svg);
   drawLines(svg);
+  if (brokenFor === el.puzzle.value) drawBrokenPlaces(svg);  // over the lines, which it may draw over
   const b = cellBox(selected[0], selected[1]);
   shape("rect", { x: b.x + 1, y: b.y + 1, width: b.w - 2, height: b.h - 2, class: "selected" }, svg);
   drawPlaceFocus(svg);

@@ -161,12 +161,15 @@ function drawBrokenPlaces(svg) {
     const title = `line ${v.line}: ${v.rule}`;
     const titled = (node) => { shape("title", {}, node).textContent = title; };
     const inside = new Set((v.region || []).map(([r, c]) => `${r},${c}`));
+    const inset = cell * 0.12;  // inside the rim, so that the rims of two regions side by side stay apart
     for (const [r, c] of v.region || []) {
-      const sides = [[-1, 0, 0, 0, 1, 0], [1, 0, 0, 1, 1, 1], [0, -1, 0, 0, 0, 1], [0, 1, 1, 0, 1, 1]];
-      for (const [dr, dc, x1, y1, x2, y2] of sides) {
+      // [the neighbour across the side, the side's ends in cells, the way inwards]
+      const sides = [[-1, 0, 0, 0, 1, 0, 0, 1], [1, 0, 0, 1, 1, 1, 0, -1], [0, -1, 0, 0, 0, 1, 1, 0], [0, 1, 1, 0, 1, 1, -1, 0]];
+      for (const [dr, dc, x1, y1, x2, y2, ix, iy] of sides) {
         if (inside.has(`${r + dr},${c + dc}`)) continue;
-        titled(shape("line", { x1: pad + (c + x1) * cell, y1: pad + (r + y1) * cell, x2: pad + (c + x2) * cell,
-                               y2: pad + (r + y2) * cell, class: "broken-region" }, svg));
+        titled(shape("line", { x1: pad + (c + x1) * cell + ix * inset, y1: pad + (r + y1) * cell + iy * inset,
+                               x2: pad + (c + x2) * cell + ix * inset, y2: pad + (r + y2) * cell + iy * inset,
+                               class: "broken-region" }, svg));
       }
     }
     for (const [[r1, c1], [r2, c2]] of v.borders || []) {
