@@ -403,7 +403,8 @@ def spec_info(tree, symbols) -> dict:
         "border_tiles": [...], "corner_tiles": [...], "decisions": [...], "genres": [...]}``; ``chars``
         are the tile's map characters (a ``number`` tile has none: any whole number);
         ``border_tiles`` and ``corner_tiles`` the tiles ``on borders`` and ``on corners``, as ``tiles``
-        (in the map's ``borders:`` and ``corners:`` layers); ``genres`` the puzz.link names of the spec's
+        (in the map's ``borders:`` and ``corners:`` layers); ``size_params`` the parameters the
+        format reads off the grid's size, each ``{"RxC": value}`` (Kropki's ``n``: ``{"4x4": 4, ...}``); ``genres`` the puzz.link names of the spec's
         ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
     chars: dict[str, list[str]] = {}
@@ -428,6 +429,9 @@ def spec_info(tree, symbols) -> dict:
     from gridlang.formats.puzzlink.index import format_of
 
     fmt = format_of(tree)
+    sizes = {item.place: {entry.key: entry.value for entry in item.mapping}
+             for item in (fmt.items if fmt is not None else ()) if getattr(item, "encoding", None) == "size"}
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
+            "size_params": sizes,
             "border_tiles": placed["borders"], "corner_tiles": placed["corners"],
             "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

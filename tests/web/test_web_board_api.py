@@ -327,6 +327,9 @@ def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
         {"name": "black", "chars": ["b"], "number": False},
     ]
     assert kropki["corner_tiles"] == []
+    assert (
+        kropki["size_params"]["n"]["4x4"] == 4 and len(kropki["size_params"]["n"]) == 15
+    )
     creek = client.get("/api/specs/creek").json()
     assert creek["corner_tiles"] == [
         {"name": "plain", "chars": ["."], "number": False},

@@ -193,13 +193,35 @@ def test_a_skyscrapers_clue_outside_the_grid_cycles_between_frame_and_number(pag
     expect(inside).to_have_accessible_name("row 2, column 2: clue 1")
     inside.click()
     expect(inside).to_have_accessible_name("row 2, column 2: blank")
-    # a new grid keeps the frame around it, on all four sides
+    # a new grid keeps the frame around it, on all four sides, and n follows its size
     page.get_by_role("spinbutton", name="Rows").fill("3")
     page.get_by_role("spinbutton", name="Columns").fill("3")
     page.get_by_role("button", name="New grid").click()
     expect(textbox(page, "Puzzle")).to_have_value(
-        "n: 4\n+++++\n+...+\n+...+\n+...+\n+++++\n"
+        "n: 3\n+++++\n+...+\n+...+\n+...+\n+++++\n"
     )
+    expect(page.locator("#live")).to_have_text(
+        re.compile("^more than one answer"), timeout=LIVE
+    )
+
+
+def test_a_new_kropki_grid_has_an_empty_borders_layer_and_its_n(page):
+    open_url(page, "kropki", KROPKI, 16)
+    page.get_by_role("spinbutton", name="Rows").fill("3")
+    page.get_by_role("spinbutton", name="Columns").fill("3")
+    page.get_by_role("button", name="New grid").click()
+    expect(textbox(page, "Puzzle")).to_have_value(
+        "n: 3\n...\n...\n...\nborders:\n . .\n. . .\n . .\n. . .\n . .\n"
+    )
+    expect(
+        page.get_by_role("group", name="Board borders and corners").get_by_role(
+            "button"
+        )
+    ).to_have_count(12)
+    place(page, "border of row 1, columns 1 and 2").click()  # none -> white
+    expect(textbox(page, "Puzzle")).to_have_value(re.compile(r"borders:\n w \.\n"))
+    # with no dot but one, 1 2 3 cannot stand in a row without two of them side by side and no dot between
+    expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
 
 
 def corner_point(page, r: int, c: int) -> tuple[float, float]:

@@ -450,7 +450,15 @@ function newGrid() {
   const cols = Math.min(100, Math.max(1, parseInt(bel.cols.value, 10) || 5));
   const fill = cycle.length ? cycle[0].char : ".";
   const old = boardMap();
-  const header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
+  let header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
+  // a parameter the spec's format reads off the size (Kropki's n) follows the new size
+  for (const [name, values] of Object.entries((info && info.size_params) || {})) {
+    const value = values[`${rows}x${cols}`];
+    if (value === undefined) continue;
+    const line = `${name}: ${value}`;
+    const at = header.findIndex((l) => new RegExp(`^\\s*${name}\\s*:`).test(l));
+    header = at >= 0 ? header.map((l, i) => (i === at ? line : l)) : [line, ...header];
+  }
   let grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
   const sides = frameSides();  // a genre with clues outside the grid: its frame around the new grid
   if (sides) {
