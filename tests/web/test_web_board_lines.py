@@ -1,12 +1,13 @@
 """Answers drawn between cells in Play, in a real Chromium against a real server: Masyu's line
 between cell centres and Slitherlink's along the cells' sides, drawn by dragging and by keys, undone,
-and judged by Check, whose broken rules of a line are drawn on the board.
+and judged by Check, whose broken rules of a line are drawn on the board; on a phone, by a finger.
 
 ``GRIDLANG_SCREENSHOTS=docs pytest tests/web/test_web_board_lines.py`` rewrites the README's picture of a Masyu line checked
 (``docs/board-lines.png``)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from pathlib import Path
@@ -214,3 +215,38 @@ def test_hashiwokakero_bridges_are_one_more_at_each_drag(page):
     assert check(page) == "right: every rule of the puzzle holds"
     drag(page, across)  # a third drag takes them away
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, no bridge")
+
+
+def test_on_a_phone_a_line_is_drawn_by_a_finger(browser, server):
+    """A touch drag (Chromium's touch events through its protocol, as a finger on a phone) draws the
+    line: the board keeps the touch for the drag instead of scrolling the page."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/")
+        expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+        play(page, "masyu", MASYU, 9)
+        page.locator("#board-frame").scroll_into_view_if_needed()
+        touch = context.new_cdp_session(page)
+        points = [point(page, r + 0.5, c + 0.5) for r, c in AROUND]
+        x, y = points[0]
+        touch.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]},
+        )
+        for a, b in itertools.pairwise(points):
+            for k in range(1, 5):  # a few moves between two cell centres
+                x = a[0] + (b[0] - a[0]) * k / 4
+                y = a[1] + (b[1] - a[1]) * k / 4
+                touch.send(
+                    "Input.dispatchTouchEvent",
+                    {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]},
+                )
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.locator("#board svg.overlay .line-mark")).to_have_count(8)
+        assert check(page) == "right: every rule of the puzzle holds"
+        assert page.evaluate("document.documentElement.scrollWidth") == 390
+    finally:
+        context.close()
