@@ -250,3 +250,21 @@ def test_on_a_phone_a_line_is_drawn_by_a_finger(browser, server):
         assert page.evaluate("document.documentElement.scrollWidth") == 390
     finally:
         context.close()
+
+
+def test_the_share_link_restores_a_line(page, browser, server):
+    play(page, "masyu", MASYU, 9)
+    drag(page, [point(page, r + 0.5, c + 0.5) for r, c in AROUND])
+    expect(page.locator("#board svg.overlay .line-mark")).to_have_count(8)
+    link = page.get_by_role("link", name="Share link").get_attribute("href")
+    other = browser.new_context().new_page()
+    try:
+        other.goto(server.url + link)
+        expect(other.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+        expect(cell(other, 1, 1)).to_have_accessible_name(
+            "row 1, column 1: black, line down, right", timeout=10_000
+        )
+        expect(other.locator("#board svg.overlay .line-mark")).to_have_count(8)
+        assert check(other) == "right: every rule of the puzzle holds"
+    finally:
+        other.context.close()
