@@ -268,3 +268,26 @@ def test_the_share_link_restores_a_line(page, browser, server):
         assert check(other) == "right: every rule of the puzzle holds"
     finally:
         other.context.close()
+
+
+def test_setting_a_masyu_draws_the_edges_the_live_check_finds_forced(page):
+    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
+    expect(textbox(page, "Spec")).to_have_value(
+        re.compile(r'puzzle "Masyu"'), timeout=10_000
+    )
+    textbox(page, "Puzzle").fill("...\n...\n...\n")
+    expect(
+        page.get_by_role("img", name="Board").locator("svg .tiles rect")
+    ).to_have_count(9, timeout=LIVE)
+    cell(page, 1, 1).click()  # blank -> white
+    # white -> black: two cells straight from it each way, then two ways back
+    cell(page, 1, 1).click()
+    expect(page.locator("#live")).to_have_text(
+        re.compile("^more than one answer"), timeout=LIVE
+    )
+    # forced: the pearl's two arms of two edges each, and the edge on from each arm's end
+    expect(page.locator("#board svg.overlay .forced-line")).to_have_count(6)
+    # a white pearl on the right side: the loop runs around the grid
+    cell(page, 2, 3).click()
+    expect(page.locator("#live")).to_have_text("unique", timeout=LIVE)
+    expect(page.locator("#board svg.overlay .forced-line")).to_have_count(8)

@@ -664,7 +664,7 @@ function drawOverlay() {
     for (const [name, entries] of Object.entries(live.forced)) {
       const dec = board.decisions.find((x) => x.name === name);
       for (const [[r, c], v] of entries) {
-        if (typeof r !== "number") continue;  // an edge's entry: not drawn on cells
+        if (typeof r !== "number") { drawForcedEdge(svg, name, r, c, v); continue; }  // an edge's (lines.js)
         const b = cellBox(r, c);
         if (dec && dec.boolean) {
           if (v === true || v === 1) shape("rect", { x: b.x, y: b.y, width: b.w, height: b.h, class: "forced" }, svg);

@@ -140,6 +140,16 @@ function drawLines(svg) {
   }
 }
 
+// An edge the live check found forced while setting: drawn grey when it is on the line (a number of
+// bridges when it is more than 0), nothing when it is forced off.
+function drawForcedEdge(svg, name, a, b, v) {
+  const d = (board.lines || []).find((x) => x.name === name);
+  if (!d || v === false || v === 0 || v === null || v === undefined) return;
+  const [x1, y1] = endPoint(d, a);
+  const [x2, y2] = endPoint(d, b);
+  shape("line", { x1, y1, x2, y2, class: "forced-line" }, svg);
+}
+
 // Whether a drag on the board draws: rooms while setting, lines while playing.
 function updateDrag() {
   bel.frame.classList.toggle("drag", !!lineDecision() || roomsDraggable());
