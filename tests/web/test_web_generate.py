@@ -77,6 +77,7 @@ def test_a_difficulty_not_made_in_time_gives_the_nearest_puzzle_and_says_so(page
     )
 
 
+@pytest.mark.slow  # about 20 s: a 12x12 Nurikabe is made until its clues are placed, then stopped
 def test_generate_shows_each_stage_and_stop_keeps_the_best_map_made(page):
     page.get_by_role("combobox", name="Bundled spec").select_option("nurikabe")
     expect(textbox(page, "Spec")).to_have_value(
