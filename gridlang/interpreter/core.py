@@ -174,10 +174,16 @@ class Interpreter(ClueMeanings, Expressions):
                             + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
                             + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()]
                             + [f"{k} = the border {self.border_name(b)}" for k, b in self.bordervars.items()])
+        cols = self.grid.cols
+        region = sorted({i for members, _ in self.setvars.values() for i in members})
         self.violations.append(Violation(
             st.span, self.text(st),
-            tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
-            (f"with {binding}: " if binding else "") + reason, self.spec.name_of(st)))
+            tuple(divmod(i, cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
+            (f"with {binding}: " if binding else "") + reason,
+            tuple(divmod(i, cols) for i in region),
+            tuple(self.border_cells(b) for b in self.bordervars.values()),
+            tuple(tuple(v) for v in self.cornervars.values()),
+            self.spec.name_of(st)))
 
     def text(self, st) -> str:
         key = id(st)

@@ -24,6 +24,12 @@ class Violation:
             0-based, row 0 at the top.
         reason: one sentence saying what is wrong, with any ``for each``
             binding (``k = 3``).
+        region: the cells of the sets a ``for each`` binds (the row, column
+            or room the rule failed in), as ``(row, col)``; empty when it binds none.
+        borders: the borders a ``for each`` binds, each its two cells
+            ``((r1, c1), (r2, c2))``, the left or upper one first.
+        corners: the corners a ``for each`` binds, as ``(row, col)`` of the
+            ``(rows + 1) x (cols + 1)`` lattice.
         name: the rule's name (``require "NAME": RULE``), or empty; the
             rendering shows it before the rule.
     """
@@ -32,6 +38,9 @@ class Violation:
     rule_text: str
     cells: tuple[Cell, ...] = ()
     reason: str = ""
+    region: tuple[Cell, ...] = ()
+    borders: tuple[tuple[Cell, Cell], ...] = ()
+    corners: tuple[Cell, ...] = ()
     name: str = ""
 
     def render(self) -> str:
