@@ -88,19 +88,15 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-UNPROVED = {
-    "clues": "not all its clues are placed, and its answer is not proved unique",
-    "unique": "its clues are placed but its answer is not proved unique",
-    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
-    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
-}
-"""What a map printed at a time limit lacks, by what remained to prove of it."""
 
 
 def _print_best(e, args, made: int) -> None:
     """The best map made when the time ran out, with a sentence saying what is not proved of it:
     on stdout, after the puzzles made (as ``# `` comment lines and the map, or a JSON line with
     ``"proved": false``)."""
+    # imported on use, not at start-up
+    from gridlang.why.generation import UNPROVED
+
     if e.best is None:
         return
     note = e.note or UNPROVED[e.proved]

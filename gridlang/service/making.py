@@ -22,20 +22,13 @@ from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.formats.maps import parse_map
 from gridlang.service.calls import generate, hints
 from gridlang.solving.spec import Spec
-from gridlang.why.generation import GenerateTimeUp
+from gridlang.why.generation import LEVEL_NAMES, UNPROVED, GenerateTimeUp
 
 __all__ = ["LEVELS", "UNPROVED", "Made", "make"]
 
-LEVELS = ("easy", "medium", "hard", "expert")
+LEVELS = LEVEL_NAMES
 """The levels a puzzle is graded at (:data:`gridlang.why.grade.LEVELS`), easiest first."""
 
-UNPROVED = {
-    "clues": "not all its clues are placed, and its answer is not proved unique",
-    "unique": "its clues are placed but its answer is not proved unique",
-    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
-    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
-}
-"""What a map given at a time limit lacks, by what remained to prove of it (as ``gridlang generate`` says)."""
 
 GRADE_SECONDS = 10.0
 """The most seconds the hints that grade one puzzle may take."""

@@ -89,13 +89,14 @@ from gridlang.why.generation.maps import (
     room_count,
     room_layer,
 )
-from gridlang.why.generation.records import Generated, GenerateError, GenerateTimeUp
+from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp
 from gridlang.why.generation.settle import Candidates, settle
 from gridlang.why.generation.terrain import terrain
 
 __all__ = [
     "LEVEL_NAMES",
     "MAX_VALUE",
+    "UNPROVED",
     "GenerateError",
     "GenerateTimeUp",
     "Generated",

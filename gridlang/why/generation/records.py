@@ -8,6 +8,16 @@ from typing import Any
 from gridlang.core.errors import GridlangError
 
 
+UNPROVED = {
+    "clues": "not all its clues are placed, and its answer is not proved unique",
+    "unique": "its clues are placed but its answer is not proved unique",
+    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
+    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
+}
+"""What a map given at a time limit lacks, by what remained to prove of it
+(:attr:`GenerateTimeUp.proved`), in the words every front end shows."""
+
+
 class GenerateError(GridlangError, ValueError):
     """The spec cannot be generated from (no clue tile), or the time ran out before a puzzle was made."""
 
