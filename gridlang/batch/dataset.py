@@ -56,6 +56,7 @@ class Genre:
         to_map: problem text -> gridlang text map.
         answer: solution text -> :data:`Answer`.
         decision: the decision of ``solve --json`` whose true values are the answer.
+        values: the answer is each cell's value, ``(r, c, value)`` (digits), not the cells turned on.
     """
 
     folder: str
@@ -64,6 +65,7 @@ class Genre:
     to_map: Callable[[str], str]
     answer: Callable[[str], Answer]
     decision: str
+    values: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,22 +189,40 @@ def akari_map(problem: str) -> str:
 
 
 def numbers_map(problem: str) -> str:
-    """Nurikabe, Hitori, Slitherlink: ``-`` (or ``.``) an empty cell, a number a clue (of any size)."""
-    return _tokens(_grids(problem)[0], {"-": ".", ".": "."}, numbers=True)
+    """Nurikabe, Hitori, Slitherlink, Kurodoko, Kurochute, Nurimisaki, Cave, Fillomino: ``-`` (or
+    ``.``) an empty cell, a number a clue (of any size), ``?`` a clue without its number (Nurimisaki)."""
+    return _tokens(_grids(problem)[0], {"-": ".", ".": ".", "?": "?"}, numbers=True)
 
 
 def heyawake_map(problem: str) -> str:
-    """Heyawake: the grid of numbers (a room's number in one of its cells), then its rooms."""
+    """Heyawake, Aqre, Usoone, Suguru: the grid of numbers (Heyawake's and Aqre's number of a room
+    in one of its cells), then its rooms."""
     clues, rooms = _grids(problem, 2)
     return _tokens(clues, {"-": "."}, numbers=True) + _rooms(rooms)
 
 
-def rooms_map(problem: str) -> str:
-    """LITS and Star Battle: an empty grid and its rooms (Star Battle's stars from the header)."""
+def sudoku_map(problem: str) -> str:
+    """Sudoku of N x N cells, N a square (9, 16): its boxes of sqrt(N) x sqrt(N) cells as parameters,
+    ``-`` an empty cell, a number a given."""
+    rows, cols = _header(problem)[:2]
+    box = round(rows**0.5)
+    if rows != cols or box * box != rows:
+        raise DatasetError(f"a Sudoku of {rows}x{cols} cells has no square boxes", None)
+    return f"box_rows: {box}\nbox_cols: {box}\n" + numbers_map(problem)
+
+
+def rooms_map(problem: str, grids: int = 1) -> str:
+    """LITS and Star Battle: an empty grid and its rooms (Star Battle's stars from the header); with
+    ``grids`` 2 (Norinori), the rooms are the second grid, under an empty one."""
     head = _header(problem)
-    (rooms,) = _grids(problem)
+    rooms = _grids(problem, grids)[-1]
     stars = f"stars: {head[2]}\n" if len(head) > 2 else ""
     return stars + "\n".join("." * len(row) for row in rooms) + "\n" + _rooms(rooms)
+
+
+def norinori_map(problem: str) -> str:
+    """Norinori: a grid of ``-`` (no clues), then its rooms."""
+    return rooms_map(problem, 2)
 
 
 def masyu_map(problem: str) -> str:
@@ -215,6 +235,28 @@ def masyu_map(problem: str) -> str:
 def shaded(solution: str) -> Answer:
     """The cells marked ``x`` (shaded cells, stars)."""
     return _cells(solution, lambda t: t == "x")
+
+
+def walls(solution: str) -> Answer:
+    """Cave: the shaded cells, those the solution leaves out of the cave (``-``; the cave is ``x``)."""
+    return _cells(solution, lambda t: t == "-")
+
+
+def digits(solution: str) -> Answer:
+    """Sudoku, Suguru, Fillomino: each cell and its number, ``(r, c, n)``.
+
+    Raises:
+        DatasetError: a cell without a number.
+    """
+    out = set()
+    for r, row in enumerate(_grids(solution)[0]):
+        for c, t in enumerate(row):
+            if not t.isdigit():
+                raise DatasetError(
+                    f"the token {t!r} at row {r + 1}, column {c + 1} is no number", None
+                )
+            out.add((r, c, int(t)))
+    return frozenset(out)
 
 
 def lights(solution: str) -> Answer:
@@ -265,14 +307,31 @@ def slitherlink_lines(solution: str) -> Answer:
 
 GENRES: dict[str, Genre] = {
     "akari": Genre("Akari", "akari.grid", "akari", akari_map, lights, "light"),
+    "aqre": Genre("Aqre", "aqre.grid", "aqre", heyawake_map, shaded, "shaded"),
+    "cave": Genre("Cave", "cave.grid", "cave", numbers_map, walls, "shaded"),
+    "fillomino": Genre(
+        "Fillomino", "fillomino.grid", "fillomino", numbers_map, digits, "digit", True
+    ),
     "heyawake": Genre(
         "Heyawake", "heyawake.grid", "heyawake", heyawake_map, shaded, "shaded"
     ),
     "hitori": Genre("Hitori", "hitori.grid", "hitori", numbers_map, shaded, "shaded"),
+    "kurochute": Genre(
+        "Kuroshuto", "kurochute.grid", "kuroshuto", numbers_map, shaded, "shaded"
+    ),
+    "kurodoko": Genre(
+        "Kuromasu", "kurodoko.grid", "kuromasu", numbers_map, shaded, "shaded"
+    ),
     "lits": Genre("LITS", "lits.grid", "lits", rooms_map, tetrominoes, "shaded"),
     "masyu": Genre("Masyu", "masyu.grid", "masyu", masyu_map, masyu_lines, "line"),
+    "norinori": Genre(
+        "Norinori", "norinori.grid", "norinori", norinori_map, shaded, "shaded"
+    ),
     "nurikabe": Genre(
         "Nurikabe", "nurikabe.grid", "nurikabe", numbers_map, shaded, "shaded"
+    ),
+    "nurimisaki": Genre(
+        "Nurimisaki", "nurimisaki.grid", "nurimisaki", numbers_map, shaded, "shaded"
     ),
     "slitherlink": Genre(
         "Slitherlink",
@@ -285,12 +344,22 @@ GENRES: dict[str, Genre] = {
     "starbattle": Genre(
         "Starbattle", "starbattle.grid", "starbattle", rooms_map, shaded, "star"
     ),
+    "sudoku": Genre(
+        "Sudoku", "sudoku.grid", "sudoku", sudoku_map, digits, "digit", True
+    ),
+    "suguru": Genre(
+        "Suguru", "suguru.grid", "suguru", heyawake_map, digits, "digit", True
+    ),
+    "usoone": Genre("Usoone", "usoone.grid", "usoone", heyawake_map, shaded, "shaded"),
 }
 """The genres gridlang ships that the dataset holds, by the bundled spec's stem."""
 
 
-def answer_of_report(report: dict[str, Any], decision: str) -> Answer | None:
-    """The answer in a ``solve --json`` report: the cells or edges whose ``decision`` is true.
+def answer_of_report(
+    report: dict[str, Any], decision: str, with_values: bool = False
+) -> Answer | None:
+    """The answer in a ``solve --json`` report: the cells or edges whose ``decision`` is true, or with
+    ``with_values`` each cell and its value, ``(r, c, value)``.
 
     Returns:
         The set, or None when the report has no decisions (no answer).
@@ -300,6 +369,9 @@ def answer_of_report(report: dict[str, Any], decision: str) -> Answer | None:
         return None
     out = set()
     for place, value in values:
+        if with_values:
+            out.add((place[0], place[1], value))
+            continue
         if not value:
             continue
         if isinstance(place[0], list):  # an edge: two cells or two corners

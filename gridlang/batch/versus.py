@@ -249,7 +249,7 @@ def _gridlang(
             status="ERROR", error=_last_line(stderr) or f"exit {code}, no report"
         )
         return row
-    got = answer_of_report(report, genre.decision)
+    got = answer_of_report(report, genre.decision, genre.values)
     seconds = report.get("seconds") or {}
     reason = (
         (report.get("stats") or {}).get("reason")

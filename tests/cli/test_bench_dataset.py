@@ -69,6 +69,10 @@ def test_each_converter_writes_the_map_its_spec_reads():
             "lits": "2 3\n1 1 2\n1 3 2",
             "starbattle": "2 3 1\n1 1 2\n1 3 2",
             "masyu": "2 3\nw - b\n1 - 2",
+            "norinori": "2 2\n- -\n- -\n1 2\n1 2",
+            "nurimisaki": "2 2\n? -\n- 3",
+            "sudoku": "4 4\n1 - - -\n- - 2 -\n- 3 - -\n- - - 4",
+            "suguru": "2 2\n1 -\n- -\n1 1\n2 2",
         }.items()
     }
     assert maps == {
@@ -80,7 +84,13 @@ def test_each_converter_writes_the_map_its_spec_reads():
         "lits": "...\n...\nrooms:\n1 1 2\n1 3 2\n",
         "starbattle": "stars: 1\n...\n...\nrooms:\n1 1 2\n1 3 2\n",
         "masyu": "o.*\no.*\n",
+        "norinori": "..\n..\nrooms:\n1 2\n1 2\n",
+        "nurimisaki": "? .\n. 3\n",
+        "sudoku": "box_rows: 2\nbox_cols: 2\n1 . . .\n. . 2 .\n. 3 . .\n. . . 4\n",
+        "suguru": "1 .\n. .\nrooms:\n1 1\n2 2\n",
     }
+    with pytest.raises(DatasetError, match="a Sudoku of 3x3 cells has no square boxes"):
+        GENRES["sudoku"].to_map("3 3\n- - -\n- - -\n- - -")
 
 
 def test_the_answer_readers_give_cells_and_edges():
@@ -110,6 +120,19 @@ def test_the_answer_readers_give_cells_and_edges():
     assert dataset.answer_of_report(report, "line") == {((0, 0), (0, 1))}
     assert dataset.answer_of_report(report, "light") == {(2, 3)}
     assert dataset.answer_of_report({}, "light") is None
+    # Cave: the shaded cells are those left out of the cave (x); numbers as each cell's value
+    assert dataset.walls("2 2\nx -\nx x") == {(0, 1)}
+    assert dataset.digits("2 2\n1 2\n2 1") == {
+        (0, 0, 1),
+        (0, 1, 2),
+        (1, 0, 2),
+        (1, 1, 1),
+    }
+    digit = {"decisions": {"digit": [[[0, 0], 1], [[0, 1], 2]]}}
+    assert dataset.answer_of_report(digit, "digit", with_values=True) == {
+        (0, 0, 1),
+        (0, 1, 2),
+    }
 
 
 @pytest.mark.parametrize(
@@ -300,8 +323,8 @@ def test_the_command_prints_the_tables_and_exits_4_on_a_wrong_answer(
             "error: --sample and --largest take a count of 0",
         ),
         (
-            ["bench", "dataset", "--dataset", ".", "--genres", "sudoku"],
-            "error: no converter for the genre 'sudoku'",
+            ["bench", "dataset", "--dataset", ".", "--genres", "kakuro"],
+            "error: no converter for the genre 'kakuro'",
         ),
     ],
 )
