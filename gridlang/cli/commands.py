@@ -432,9 +432,13 @@ def _bench_dataset(args) -> int:
     puzzles, notes = versus.draw(args.dataset, genres, [b.strip() for b in args.bands.split(",") if b.strip()],
                                  args.sample or None, args.largest, args.seed)
     peer = versus.peer_command(args.peer_python, shlex.split(args.peer_command) if args.peer_command else None)
-    rows = versus.run(puzzles, args.backend or ["auto"], args.time_limit, peer, progress=not args.quiet)
-    with open(args.out, "a", encoding="utf-8") as sink:
-        sink.writelines(json.dumps(r) + "\n" for r in rows)
+    with open(args.out, "a", encoding="utf-8") as sink:  # opened first: a bad path fails before any solve
+
+        def echo(row) -> None:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+        rows = versus.run(puzzles, args.backend or ["auto"], args.time_limit, peer, not args.quiet, echo)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -300,6 +300,14 @@ def test_the_command_prints_the_tables_and_exits_4_on_a_wrong_answer(
     )
     rows = json.loads(capsys.readouterr().out)
     assert code == 4
+    # the rows' file is opened before any solve: a folder there is a sentence at once
+    assert (
+        main(
+            ["bench", "dataset", "--dataset", str(tiny), "-o", str(tmp_path), "--quiet"]
+        )
+        == 1
+    )
+    assert capsys.readouterr().err == f"error: {tmp_path}: Is a directory\n"
     assert [(r["puzzle"], r["correct"]) for r in rows] == [
         ("nurikabe/1_3x3", True),
         ("nurikabe/2_3x3", False),
