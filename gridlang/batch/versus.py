@@ -449,6 +449,44 @@ def compile_at_size(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def largest_proved(rows: Sequence[dict[str, Any]]) -> str:
+    """Per genre and backend, the largest puzzle (by cells) whose answer was the published one and
+    proved unique within the limit, and the smallest that was not, with why (its status and error)."""
+    lines = _head(
+        (
+            "genre",
+            "backend",
+            "proved",
+            "largest proved",
+            "smallest not proved",
+            "why not",
+        )
+    )
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        if r["side"] == "gridlang":
+            groups.setdefault((r["genre"], r["backend"]), []).append(r)
+    for (genre, backend), group in sorted(groups.items()):
+        good = [r for r in group if r["correct"] and r["unique"] is True]
+        bad = [r for r in group if not (r["correct"] and r["unique"] is True)]
+        top = max(good, key=lambda r: r["cells"], default=None)
+        low = min(bad, key=lambda r: r["cells"], default=None)
+        why = (
+            "-"
+            if low is None
+            else f"{low['status']}: {low['error'] or 'unique ' + str(low['unique'])}"
+        )
+        lines.append(
+            f"| {genre} | {backend} | {len(good)} of {len(group)} | "
+            f"{'-' if top is None else _size(top)} | {'-' if low is None else _size(low)} | {why[:120]} |"
+        )
+    return "\n".join(lines)
+
+
+def _size(row: dict[str, Any]) -> str:
+    return f"{row['puzzle'].split('/', 1)[1]} ({row['cells']} cells)"
+
+
 def findings(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per puzzle that is work left: gridlang wrong, unreadable, not proved unique, or slower
     than the peer; and per puzzle the peer got wrong or did not answer. Empty when there is none."""

@@ -443,6 +443,8 @@ def _bench_dataset(args) -> int:
         print(json.dumps(rows, indent=1))
     else:
         print(versus.table(rows), "", versus.growth(rows), "", versus.compile_at_size(rows), sep="\n")
+        if len(args.backend or ()) > 1:
+            print("", versus.largest_proved(rows), sep="\n")
         for line in [*notes, *versus.findings(rows)]:
             print(line)
     ours = [r for r in rows if r["side"] == "gridlang"]

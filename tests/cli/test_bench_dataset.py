@@ -235,6 +235,40 @@ def test_both_sides_are_run_and_counted(tiny):
     ] == [["| akari", "1_3x3", "9", "1.00"], ["| nurikabe", "1_3x3", "9", "1.00"]]
 
 
+def test_the_largest_proved_per_backend_names_the_smallest_that_was_not():
+    def row(puzzle, cells, backend, correct, unique, status="SOLVED", error=None):
+        return {
+            "genre": "akari",
+            "puzzle": puzzle,
+            "cells": cells,
+            "side": "gridlang",
+            "backend": backend,
+            "correct": correct,
+            "unique": unique,
+            "status": status,
+            "error": error,
+        }
+
+    rows = [
+        row("akari/1_9x9", 81, "asp", True, True),
+        row("akari/2_50x50", 2500, "asp", True, True),
+        row("akari/1_9x9", 81, "milp", True, True),
+        row(
+            "akari/2_50x50",
+            2500,
+            "milp",
+            False,
+            None,
+            "UNKNOWN",
+            "the time limit ran out",
+        ),
+    ]
+    assert versus.largest_proved(rows).splitlines()[2:] == [
+        "| akari | asp | 2 of 2 | 2_50x50 (2500 cells) | - | - |",
+        "| akari | milp | 1 of 2 | 1_9x9 (81 cells) | 2_50x50 (2500 cells) | UNKNOWN: the time limit ran out |",
+    ]
+
+
 def test_a_peer_that_does_not_start_or_answer_is_a_row(tiny):
     puzzles, _ = versus.draw(tiny, ["akari"])
     missing = versus.run(puzzles, ["auto"], 20, ["/nonexistent/python"])
