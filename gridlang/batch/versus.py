@@ -242,9 +242,8 @@ def _gridlang(
             status="KILLED", error=f"still running {GRACE:.0f} s past the time limit"
         )
         return row
-    try:
-        report = json.loads(stdout)
-    except ValueError:
+    report = _report(stdout, stderr)
+    if report is None:
         row.update(
             status="ERROR", error=_last_line(stderr) or f"exit {code}, no report"
         )
@@ -268,6 +267,20 @@ def _gridlang(
     if got is not None and got != expected:
         row["error"] = "the answer differs from the published solution"
     return row
+
+
+def _report(stdout: str, stderr: str) -> dict[str, Any] | None:
+    """``solve --json``'s record: on stdout, or, for a time-out before any model or an error, the
+    record on the last line of stderr; None when there is neither."""
+    lines = [line for line in stderr.strip().splitlines() if line.strip()]
+    for text in (stdout, lines[-1] if lines else ""):
+        try:
+            report = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(report, dict):
+            return report
+    return None
 
 
 def _peer(
@@ -402,7 +415,7 @@ def growth(rows: Sequence[dict[str, Any]]) -> str:
     )
     lines = _head(head)
     for (genre, band), group in _groups(rows).items():
-        timed = [r for r in group if r["side"] == "gridlang" and r["seconds"]]
+        timed = [r for r in group if r["side"] == "gridlang" and _compiled(r)]
         if not timed:
             continue
         build = [_build(r) for r in timed]
@@ -414,6 +427,11 @@ def growth(rows: Sequence[dict[str, Any]]) -> str:
             f"{1000 * _build(big) / big['cells']:.3f} |"
         )
     return "\n".join(lines)
+
+
+def _compiled(row: dict[str, Any]) -> bool:
+    """Whether a row's phase seconds hold the model's building (not so for a time-out before it)."""
+    return bool(row["seconds"]) and "compile" in row["seconds"]
 
 
 def _build(row: dict[str, Any]) -> float:
@@ -432,19 +450,23 @@ def compile_at_size(rows: Sequence[dict[str, Any]]) -> str:
     ]
     by_genre: dict[str, dict[str, Any]] = {}
     for r in rows:
+        if r["side"] != "gridlang":
+            continue
+        best = by_genre.get(r["genre"])
         if (
-            r["side"] == "gridlang"
-            and r["seconds"]
-            and (
-                r["genre"] not in by_genre or r["cells"] > by_genre[r["genre"]]["cells"]
-            )
+            best is None
+            or r["cells"] > best["cells"]
+            or (r["cells"] == best["cells"] and _compiled(r) and not _compiled(best))
         ):
             by_genre[r["genre"]] = r
     for genre, r in sorted(by_genre.items()):
         target = max(1.0, 0.4e-3 * r["cells"])
+        if _compiled(r):
+            built, met = f"{_build(r):.2f}", "yes" if _build(r) <= target else "no"
+        else:
+            built, met = "-", f"no: {r['status']}: {r['error']}"
         lines.append(
-            f"| {genre} | {r['puzzle'].split('/', 1)[1]} | {r['cells']} | {_build(r):.2f} | {target:.2f} | "
-            f"{'yes' if _build(r) <= target else 'no'} |"
+            f"| {genre} | {r['puzzle'].split('/', 1)[1]} | {r['cells']} | {built} | {target:.2f} | {met} |"
         )
     return "\n".join(lines)
 

@@ -269,6 +269,50 @@ def test_the_largest_proved_per_backend_names_the_smallest_that_was_not():
     ]
 
 
+def test_a_puzzle_whose_model_was_not_built_misses_the_compile_target():
+    def row(key, cells, seconds, status="SOLVED", error=None):
+        return {
+            "genre": "akari",
+            "puzzle": f"akari/{key}",
+            "band": "beyond" if cells > 2500 else "50",
+            "cells": cells,
+            "side": "gridlang",
+            "backend": "auto",
+            "seconds": seconds,
+            "status": status,
+            "error": error,
+        }
+
+    rows = [
+        row("1_50x50", 2500, {"parse": 0.25, "compile": 0.5, "solve": 0.75}),
+        row(
+            "2_100x100",
+            10000,
+            {"total": 60.0},
+            "UNKNOWN",
+            "the time limit ran out while the model was compiled",
+        ),
+    ]
+    assert versus.compile_at_size(rows).splitlines()[2:] == [
+        "| akari | 2_100x100 | 10000 | - | 4.00 | no: UNKNOWN: the time limit ran out while the model was compiled |"
+    ]
+    assert versus.compile_at_size(rows[:1]).splitlines()[2:] == [
+        "| akari | 1_50x50 | 2500 | 0.75 | 1.00 | yes |"
+    ]
+    assert versus.growth(rows).splitlines()[2:] == [
+        "| akari | up to 50x50 | 1 | 2500 | 0.75 | 0.75 | 0.75 | 0.75 | 0.300 |"
+    ]
+
+
+def test_a_time_out_before_any_model_is_read_from_stderr():
+    record = {
+        "status": "UNKNOWN",
+        "stats": {"reason": "the time limit ran out while the model was compiled"},
+    }
+    assert versus._report("", "warning\n" + json.dumps(record) + "\n") == record
+    assert versus._report("", "error: no such file\n") is None
+
+
 def test_a_peer_that_does_not_start_or_answer_is_a_row(tiny):
     puzzles, _ = versus.draw(tiny, ["akari"])
     missing = versus.run(puzzles, ["auto"], 20, ["/nonexistent/python"])
