@@ -171,6 +171,7 @@ def _base(puzzle: Puzzle, side: str, backend: str | None) -> dict[str, Any]:
         "correct": False,
         "unique": None,
         "wall": None,
+        "cpu": None,
         "seconds": None,
         "error": None,
     }
@@ -178,8 +179,11 @@ def _base(puzzle: Puzzle, side: str, backend: str | None) -> dict[str, Any]:
 
 def _child(
     cmd: list[str], time_limit: float, cwd: Path
-) -> tuple[str, str, int | None, float]:
-    """Run ``cmd``; its output, exit code (None when killed at the limit plus :data:`GRACE`) and wall seconds."""
+) -> tuple[str, str, int | None, float, float | None]:
+    """Run ``cmd``; its output, exit code (None when killed at the limit plus :data:`GRACE`), wall
+    seconds, and CPU seconds (user and system, its threads included; None where the system does not
+    report a child's)."""
+    before = _children_cpu()
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(
@@ -190,13 +194,32 @@ def _child(
             cwd=cwd,
             timeout=time_limit + GRACE,
         )
-        return proc.stdout, proc.stderr, proc.returncode, time.perf_counter() - t0
+        out, err, code = proc.stdout, proc.stderr, proc.returncode
     except subprocess.TimeoutExpired as e:
 
         def text(b):
             return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
 
-        return text(e.stdout), text(e.stderr), None, time.perf_counter() - t0
+        out, err, code = text(e.stdout), text(e.stderr), None
+    wall = time.perf_counter() - t0
+    after = _children_cpu()
+    return (
+        out,
+        err,
+        code,
+        wall,
+        None if before is None or after is None else round(after - before, 4),
+    )
+
+
+def _children_cpu() -> float | None:
+    """User and system seconds of this process's waited-for children, or None off POSIX."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _last_line(text: str) -> str:
@@ -235,8 +258,8 @@ def _gridlang(
         "--time-limit",
         str(time_limit),
     ]
-    stdout, stderr, code, wall = _child(cmd, time_limit, tmp)
-    row["wall"] = round(wall, 4)
+    stdout, stderr, code, wall, cpu = _child(cmd, time_limit, tmp)
+    row.update(wall=round(wall, 4), cpu=cpu)
     if code is None:
         row.update(
             status="KILLED", error=f"still running {GRACE:.0f} s past the time limit"
@@ -299,14 +322,14 @@ def _peer(
         str(time_limit),
     ]
     try:
-        stdout, stderr, code, wall = _child(cmd, time_limit, tmp)
+        stdout, stderr, code, wall, cpu = _child(cmd, time_limit, tmp)
     except OSError as e:
         row.update(
             status="ERROR",
             error=f"the peer command {command[0]!r} did not start: {e.strerror}",
         )
         return row
-    row["wall"] = round(wall, 4)
+    row.update(wall=round(wall, 4), cpu=cpu)
     if code is None:
         row.update(
             status="KILLED", error=f"still running {GRACE:.0f} s past the time limit"
@@ -355,7 +378,8 @@ def _band_label(band: str) -> str:
 def table(rows: Sequence[dict[str, Any]]) -> str:
     """Per genre, size band and backend, a Markdown table: puzzles, gridlang's correct answers, those
     proved unique, its median and max wall seconds, the peer's correct answers, median and max, and
-    the ratio of the medians (gridlang / peer; below 1 gridlang is faster)."""
+    the ratio of the medians (gridlang / peer; below 1 gridlang is faster); then the median CPU
+    seconds of each side (user and system, threads included), which a busy machine inflates less."""
     head = (
         "genre",
         "band",
@@ -369,6 +393,8 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
         "peer median s",
         "peer max s",
         "ratio",
+        "cpu median s",
+        "peer cpu median s",
     )
     lines = _head(head)
     for (genre, band), group in _groups(rows).items():
@@ -393,9 +419,14 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
                 f"| {genre} | {_band_label(band)} | {backend} | {len(ours)} | "
                 f"{sum(r['correct'] for r in ours)} | {sum(r['unique'] is True for r in ours)} | {med} | {top} | "
                 f"{sum(r['correct'] for r in peer) if peer else '-'} | {pmed if peer else '-'} | "
-                f"{pmax if peer else '-'} | {ratio} |"
+                f"{pmax if peer else '-'} | {ratio} | {_cpu(ours)} | {_cpu(peer) if peer else '-'} |"
             )
     return "\n".join(lines)
+
+
+def _cpu(rows: Sequence[dict[str, Any]]) -> str:
+    values = [r["cpu"] for r in rows if r.get("cpu") is not None]
+    return f"{statistics.median(values):.2f}" if values else "-"
 
 
 def growth(rows: Sequence[dict[str, Any]]) -> str:

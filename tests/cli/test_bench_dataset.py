@@ -207,6 +207,7 @@ def test_both_sides_are_run_and_counted(tiny):
     assert rows[4]["error"] == "the answer differs from the published solution"
     assert rows[6]["error"] == "row 2 has 2 cells, where the header says 3"
     assert set(rows[0]["seconds"]) >= {"parse", "compile", "solve"}
+    assert rows[0]["cpu"] > 0 and rows[1]["cpu"] > 0  # each child's own CPU seconds
     table = versus.table(rows).splitlines()
     assert [line.split(" | ")[:5] + line.split(" | ")[8:9] for line in table[2:]] == [
         ["| akari", "up to 15x15", "auto", "1", "1", "1"],
