@@ -82,8 +82,15 @@ def measure(root: Path, genre: str, timeout: float, tmp: Path) -> dict:
         "exit": code,
         "note": ""
         if found
-        else (f"killed at {timeout:.0f} s" if code is None else out.strip()[-160:]),
+        else (f"killed at {timeout:.0f} s" if code is None else _sentence(out)),
     }
+
+
+def _sentence(out: str) -> str:
+    """The error's sentence of a refusal (its first line holding ``error:``), else the output's last line."""
+    lines = [line.strip() for line in out.strip().splitlines() if line.strip()] or [""]
+    said = next((line for line in lines if "error:" in line), lines[-1])
+    return said.split("error:", 1)[-1].strip()[:200]
 
 
 def main(argv: list[str] | None = None) -> int:
