@@ -378,7 +378,8 @@ def _band_label(band: str) -> str:
 def table(rows: Sequence[dict[str, Any]]) -> str:
     """Per genre, size band and backend, a Markdown table: puzzles, gridlang's correct answers, those
     proved unique, its median and max wall seconds, the peer's correct answers, median and max, and
-    the ratio of the medians (gridlang / peer; below 1 gridlang is faster); then the median CPU
+    the ratio of the medians over the puzzles both sides answered as published (gridlang / peer;
+    below 1 gridlang is faster; ``-`` when there is none); then the median CPU
     seconds of each side (user and system, threads included), which a busy machine inflates less."""
     head = (
         "genre",
@@ -410,9 +411,14 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
             ]
             walls = [r["wall"] for r in ours if r["wall"] is not None]
             med, top = _stats(walls)
+            both = {r["puzzle"] for r in peer if r["correct"]} & {
+                r["puzzle"] for r in ours if r["correct"]
+            }
+            ours_both = [r["wall"] for r in ours if r["puzzle"] in both]
+            peer_both = [r["wall"] for r in peer if r["puzzle"] in both]
             ratio = (
-                f"{statistics.median(walls) / statistics.median(pwalls):.2f}"
-                if walls and pwalls
+                f"{statistics.median(ours_both) / statistics.median(peer_both):.2f}"
+                if ours_both and peer_both
                 else "-"
             )
             lines.append(
@@ -422,6 +428,15 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
                 f"{pmax if peer else '-'} | {ratio} | {_cpu(ours)} | {_cpu(peer) if peer else '-'} |"
             )
     return "\n".join(lines)
+
+
+def _said(error: str | None) -> str | None:
+    """An error on one line of a table: the first line of a located error (``FILE:LINE:COL: error:
+    ...``), without its place, at most 200 characters."""
+    if not error:
+        return error
+    first = error.strip().splitlines()[0]
+    return first.split("error: ", 1)[-1][:200]
 
 
 def _cpu(rows: Sequence[dict[str, Any]]) -> str:
@@ -495,7 +510,7 @@ def compile_at_size(rows: Sequence[dict[str, Any]]) -> str:
         if _compiled(r):
             built, met = f"{_build(r):.2f}", "yes" if _build(r) <= target else "no"
         else:
-            built, met = "-", f"no: {r['status']}: {r['error']}"
+            built, met = "-", f"no: {r['status']}: {_said(r['error'])}"
         lines.append(
             f"| {genre} | {r['puzzle'].split('/', 1)[1]} | {r['cells']} | {built} | {target:.2f} | {met} |"
         )
@@ -527,7 +542,7 @@ def largest_proved(rows: Sequence[dict[str, Any]]) -> str:
         why = (
             "-"
             if low is None
-            else f"{low['status']}: {low['error'] or 'unique ' + str(low['unique'])}"
+            else f"{low['status']}: {_said(low['error']) or 'unique ' + str(low['unique'])}"
         )
         lines.append(
             f"| {genre} | {backend} | {len(good)} of {len(group)} | "
@@ -551,7 +566,7 @@ def findings(rows: Sequence[dict[str, Any]]) -> list[str]:
         where = f"{r['puzzle']} ({r['rows']}x{r['cols']}, {r['backend']})"
         if not r["correct"]:
             out.append(
-                f"gridlang not correct: {where}: {r['status']}: {r['error'] or 'not verified'}"
+                f"gridlang not correct: {where}: {r['status']}: {_said(r['error']) or 'not verified'}"
             )
         elif r["unique"] is not True:
             out.append(
@@ -570,6 +585,6 @@ def findings(rows: Sequence[dict[str, Any]]) -> list[str]:
     for r in peer.values():
         if not r["correct"]:
             out.append(
-                f"peer not correct: {r['puzzle']} ({r['rows']}x{r['cols']}): {r['status']}: {r['error']}"
+                f"peer not correct: {r['puzzle']} ({r['rows']}x{r['cols']}): {r['status']}: {_said(r['error'])}"
             )
     return out

@@ -213,6 +213,9 @@ def test_both_sides_are_run_and_counted(tiny):
         ["| akari", "up to 15x15", "auto", "1", "1", "1"],
         ["| nurikabe", "up to 15x15", "auto", "3", "1", "0"],
     ]
+    # the ratio is over the puzzles both sides answered as published: none for Nurikabe here
+    assert [line.split(" | ")[11] for line in table[2:]][1] == "-"
+    assert float(table[2].split(" | ")[11]) > 0
     named = versus.findings(rows)
     assert [
         line.split(":")[0] + ": " + line.split(": ")[1].split(" ")[0]
@@ -303,6 +306,16 @@ def test_a_puzzle_whose_model_was_not_built_misses_the_compile_target():
     assert versus.growth(rows).splitlines()[2:] == [
         "| akari | up to 50x50 | 1 | 2500 | 0.75 | 0.75 | 0.75 | 0.75 | 0.300 |"
     ]
+
+
+def test_a_located_error_is_one_line_in_a_table():
+    assert (
+        versus._said(
+            "f.grid:21:15: error: too many variables\n    decide digit\n    ^^^"
+        )
+        == "too many variables"
+    )
+    assert versus._said(None) is None
 
 
 def test_a_time_out_before_any_model_is_read_from_stderr():
