@@ -557,7 +557,8 @@ def _size(row: dict[str, Any]) -> str:
 
 def findings(rows: Sequence[dict[str, Any]]) -> list[str]:
     """One line per puzzle that is work left: gridlang wrong, unreadable, not proved unique, or slower
-    than the peer; and per puzzle the peer got wrong or did not answer. Empty when there is none."""
+    than the peer where the peer's answer was the published one; and per puzzle the peer got wrong
+    or did not answer. Empty when there is none."""
     out = []
     peer = {r["puzzle"]: r for r in rows if r["side"] == "peer"}
     for r in rows:
@@ -575,6 +576,7 @@ def findings(rows: Sequence[dict[str, Any]]) -> list[str]:
         p = peer.get(r["puzzle"])
         if (
             p is not None
+            and p["correct"]
             and r["wall"] is not None
             and p["wall"] is not None
             and r["wall"] > p["wall"]

@@ -218,6 +218,9 @@ def test_both_sides_are_run_and_counted(tiny):
     assert float(table[2].split(" | ")[11]) > 0
     named = versus.findings(rows)
     assert [
+        line for line in named if "slower" in line and "nurikabe" in line
+    ] == []  # the peer had no answer
+    assert [
         line.split(":")[0] + ": " + line.split(": ")[1].split(" ")[0]
         for line in named
         if "slower" not in line
