@@ -169,6 +169,20 @@ def _tokens(
 
 
 def _rooms(grid: list[list[str]]) -> str:
+    """The room layer of a grid of region numbers.
+
+    Raises:
+        DatasetError: a cell outside every room (the dataset's ``@`` or ``#``), which the bundled specs'
+            maps have no tile for.
+    """
+    for r, row in enumerate(grid):
+        for c, t in enumerate(row):
+            if t in ("@", "#"):
+                raise DatasetError(
+                    f"the cell at row {r + 1}, column {c + 1} is {t!r}, outside every room, which "
+                    "the bundled spec's map has no tile for",
+                    None,
+                )
     return "rooms:\n" + "\n".join(" ".join(row) for row in grid) + "\n"
 
 
@@ -251,7 +265,7 @@ def digits(solution: str) -> Answer:
     out = set()
     for r, row in enumerate(_grids(solution)[0]):
         for c, t in enumerate(row):
-            if not t.isdigit():
+            if t in ("@", "#"):
                 raise DatasetError(
                     f"the token {t!r} at row {r + 1}, column {c + 1} is no number", None
                 )

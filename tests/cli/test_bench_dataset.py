@@ -89,6 +89,10 @@ def test_each_converter_writes_the_map_its_spec_reads():
         "sudoku": "box_rows: 2\nbox_cols: 2\n1 . . .\n. . 2 .\n. 3 . .\n. . . 4\n",
         "suguru": "1 .\n. .\nrooms:\n1 1\n2 2\n",
     }
+    with pytest.raises(
+        DatasetError, match="the cell at row 1, column 2 is '@', outside every room"
+    ):
+        GENRES["lits"].to_map("2 2\n1 @\n1 1")
     with pytest.raises(DatasetError, match="a Sudoku of 3x3 cells has no square boxes"):
         GENRES["sudoku"].to_map("3 3\n- - -\n- - -\n- - -")
 
