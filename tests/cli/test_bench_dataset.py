@@ -8,7 +8,9 @@ line ``ROWS COLS``, then tokens, ``-`` an empty cell). The peer is
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -332,6 +334,32 @@ def test_a_time_out_before_any_model_is_read_from_stderr():
     }
     assert versus._report("", "warning\n" + json.dumps(record) + "\n") == record
     assert versus._report("", "error: no such file\n") is None
+
+
+def test_the_puzzlekit_peer_without_puzzlekit_says_so_in_its_line(tmp_path):
+    # gridlang's own environment has no puzzlekit: the script's line says why it has no answer
+    if importlib.util.find_spec("puzzlekit") is not None:
+        pytest.skip("puzzlekit is installed beside gridlang here")
+    (tmp_path / "p.txt").write_text(AKARI["problem"])
+    (tmp_path / "s.txt").write_text(AKARI["solution"])
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(versus.PEER_SCRIPT),
+            "akari",
+            str(tmp_path / "p.txt"),
+            str(tmp_path / "s.txt"),
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert json.loads(out) == {
+        "status": "ERROR",
+        "matches": None,
+        "error": "ModuleNotFoundError: No module named 'puzzlekit'",
+    }
 
 
 def test_a_peer_that_does_not_start_or_answer_is_a_row(tiny):
