@@ -8,14 +8,18 @@ piece; the empty set is connected), independently of the encodings under test.
 
 from __future__ import annotations
 
+import itertools
+
 from gridlang.core.errors import GridlangError, MultipleErrors
 from gridlang.core.grid import Grid
 from gridlang.formats.maps import build_grid, parse_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
+from gridlang.ir.backend import SolveOptions
 from gridlang.ir.model import Model, Var
 from gridlang.language.checker import check
 from gridlang.language.parser import parse_spec
+from gridlang.solving.pipeline import load_checked, solve_model
 
 
 def grid_of(rows: int, cols: int, links: tuple[tuple[int, int], ...] = ()) -> Grid:
@@ -83,6 +87,27 @@ def spec_judge(spec_text: str, map_text: str):
     data = parse_map(map_text, "m.txt")
     grid = build_grid(symbols, data)
     return spec, symbols, data, grid, Interpreter(spec, symbols, grid, resolve_params(symbols, data, {}))
+
+
+def judged_answers(judge: Interpreter, grid: Grid, decision: str, free=None) -> frozenset[tuple[bool, ...]]:
+    """Brute force: every Boolean ``decision`` over the cells ``free`` (default: every cell; the others false)
+    that the interpreter accepts, each a tuple of ``grid.size`` Booleans, row-major."""
+    free = range(grid.size) if free is None else free
+    found = set()
+    for combo in itertools.product((False, True), repeat=len(free)):
+        chosen = {i for i, v in zip(free, combo) if v}
+        if judge.evaluate({decision: dict.fromkeys(chosen, True)}).ok:
+            found.add(tuple(i in chosen for i in range(grid.size)))
+    return frozenset(found)
+
+
+def solved_answers(spec, symbols, data, grid: Grid, backend: str, decision: str, expected) -> set[tuple[bool, ...]]:
+    """Every answer the backend enumerates for a Boolean ``decision`` (asked for a few more than ``expected``
+    holds), in :func:`judged_answers`' shape; asserts the enumeration was complete or found nothing."""
+    model, _ = load_checked(spec, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
+    assert report.complete is True or not expected
+    return {tuple(i in s.decisions[decision] for i in range(grid.size)) for s in report.solutions}
 
 
 def spec_errors(spec_text: str) -> list[tuple[int, int, str]]:

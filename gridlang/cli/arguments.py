@@ -209,6 +209,10 @@ def _add_generate(sub) -> None:
     g.add_argument("--symmetry", choices=("none", "rotational", "mirror"), default="none",
                    help="where the clues stand: anywhere (none, the default), symmetric under a half turn "
                         "(rotational) or across the vertical axis (mirror)")
+    g.add_argument("--difficulty", choices=("easy", "medium", "hard", "expert"), metavar="LEVEL",
+                   help="keep only puzzles whose hint steps grade them at LEVEL (easy, medium, hard, expert; "
+                        "docs/why.md): seeds are tried one after another until one is, and at the time limit "
+                        "the closest made is printed")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     g.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter the spec declares, written in each map's header (box_rows=2)")

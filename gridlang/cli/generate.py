@@ -44,7 +44,7 @@ def _cmd_generate(args) -> int:
     # imported on use, not at start-up
     from gridlang.core.deadline import BuildTimeout, Deadline
     from gridlang.solving.spec import bundled, load_spec
-    from gridlang.why.generation import GenerateError, GenerateTimeUp, generate
+    from gridlang.why.generation import GenerateError, GenerateTimeUp, generate, generate_at
 
     rows, cols = args.size
     if rows * cols > MAX_CELLS:
@@ -57,14 +57,20 @@ def _cmd_generate(args) -> int:
     )
 
     workers = args.workers if args.workers is not None else min(args.count, core_count())
-    if args.count > 1 and workers > 1:
+    if args.count > 1 and workers > 1 and args.difficulty is None:
         return _on_pool(args, str(spec.path), params, deadline, workers)
     made = 0
     progress = None if args.quiet else _progress
+    seed = args.seed
     try:
         for k in range(args.count):
-            g = generate(spec, rows, cols, args.seed + k, params, args.backend, args.check_backend, deadline=deadline,
-                         symmetry=args.symmetry, progress=progress)
+            if args.difficulty is None:
+                g = generate(spec, rows, cols, args.seed + k, params, args.backend, args.check_backend,
+                             deadline=deadline, symmetry=args.symmetry, progress=progress)
+            else:  # one seed after another until a puzzle is graded at the level, then on from the next
+                g, seed = generate_at(generate, spec, args.difficulty, seed, deadline, args.backend, progress,
+                                      rows=rows, cols=cols, params=params, check_backend=args.check_backend,
+                                      symmetry=args.symmetry)
             made += 1
             _print(g, args.json, first=k == 0)
     except KeyboardInterrupt:
@@ -82,28 +88,25 @@ def _progress(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-UNPROVED = {
-    "clues": "not all its clues are placed, and its answer is not proved unique",
-    "unique": "its clues are placed but its answer is not proved unique",
-    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
-    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
-}
-"""What a map printed at a time limit lacks, by what remained to prove of it."""
 
 
 def _print_best(e, args, made: int) -> None:
     """The best map made when the time ran out, with a sentence saying what is not proved of it:
     on stdout, after the puzzles made (as ``# `` comment lines and the map, or a JSON line with
     ``"proved": false``)."""
+    # imported on use, not at start-up
+    from gridlang.why.generation import UNPROVED
+
     if e.best is None:
         return
+    note = e.note or UNPROVED[e.proved]
     if args.json:
         print(json.dumps({"map": e.best, "seed": args.seed + made, "complete": False, "missing": e.proved,
-                          "note": UNPROVED[e.proved]}), flush=True)
+                          "note": note}), flush=True)
         return
     if made:
         print()
-    print(f"# seed {args.seed + made}: the best map when the time ran out: {UNPROVED[e.proved]}")
+    print(f"# seed {args.seed + made}: the best map when the time ran out: {note}")
     print(e.best, end="", flush=True)
 
 
@@ -126,6 +129,8 @@ def _print(g, as_json: bool, first: bool) -> None:
     if not first:
         print()
     what = f"{g.clues} clues, unique" if g.objective is None else f"unique optimum {g.objective}"
+    if g.level is not None:
+        what += f", graded {g.level} (difficulty {g.difficulty:g})"
     print(f"# seed {g.seed}: {what} (checked by {g.checked_by}), {g.seconds:.2f} s")
     if g.url:
         print(f"# {g.url}")

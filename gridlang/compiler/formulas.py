@@ -225,6 +225,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 continue
             if not (isinstance(side, ast.At) and side.name.id in self.domain_values) or f.op != "==":
                 continue
+            if isinstance(other, ast.At) and self.cell_of(other.cell) is None:
+                continue  # D[q] off the grid is 0, no value asked for: the comparison is false there, not an error
             value = self.constant(other)
             if value is None or value in self.domain_sets[side.name.id]:
                 continue

@@ -214,19 +214,39 @@ def build_grid(symbols: Symbols, data: MapData, counts: bool = True) -> Grid:
                 border_tiles=border_tiles)
 
 
+# A place other than the cells: what its tiles stand on, the shape of its map layer, and the section of
+# docs/language.md that describes it.
+_LAYERS = {
+    "corners": ("the corners of the cells", "a row and a column more than the grid", "Clues on corners"),
+    "borders": ("the borders between cells", "2R - 1 rows", "Clues on borders"),
+}
+
+
+def _layer_to_read(place: str, spec_tiles: dict, data: MapData, errors: list) -> bool:
+    """Whether the map's layer of ``place`` (``corners`` or ``borders``) is to be read: the spec puts tiles
+    there and the map gives the layer. A layer the spec has no tile for, or tiles with no layer, is an
+    error appended to ``errors``, located at the layer or at the grid."""
+    where, shape, section = _LAYERS[place]
+    layer = getattr(data, place)
+    if not spec_tiles:
+        if layer is not None:
+            span = (data.corner_span(0, 0) if place == "corners" else
+                    data.border_span(0) if layer else data.span(0, 0))
+            errors.append(data.error(f"the map has a '{place}:' layer, and the spec puts no tile on {where} "
+                                     f"(tile NAME ... on {place})", span))
+        return False
+    if layer is None:
+        errors.append(data.error(f"the spec puts tiles on {where} ({', '.join(spec_tiles)}); the map gives no "
+                                 f"'{place}:' layer under its grid ({shape}: docs/language.md, '{section}')",
+                                 data.span(0, 0)))
+        return False
+    return True
+
+
 def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The corner layer's characters and tiles, row-major (empty for a spec without tiles on corners);
     each problem appended to ``errors``, located."""
-    if not symbols.corner_tiles:
-        if data.corners is not None:
-            errors.append(data.error("the map has a 'corners:' layer, and the spec puts no tile on the corners of "
-                                     "the cells (tile NAME ... on corners)", data.corner_span(0, 0)))
-        return (), ()
-    if data.corners is None:
-        names = ", ".join(symbols.corner_tiles)
-        errors.append(data.error(f"the spec puts tiles on the corners of the cells ({names}); the map gives no "
-                                 "'corners:' layer under its grid (a row and a column more than the grid: "
-                                 "docs/language.md, 'Clues on corners')", data.span(0, 0)))
+    if not _layer_to_read("corners", symbols.corner_tiles, data, errors):
         return (), ()
     chars: list[str] = []
     tiles: list[str] = []
@@ -248,22 +268,11 @@ def _corners(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, 
 def _borders(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The border layer's characters and tiles in pzprjs's order (empty for a spec without tiles on
     borders); each problem appended to ``errors``, located."""
-    if not symbols.border_tiles:
-        if data.borders is not None:
-            errors.append(data.error("the map has a 'borders:' layer, and the spec puts no tile on the borders "
-                                     "between cells (tile NAME ... on borders)", data.border_span(0)
-                                     if data.borders else data.span(0, 0)))
-        return (), ()
     rows, cols = len(data.rows), len(data.rows[0])
     if data.borders is None and rows * (cols - 1) + (rows - 1) * cols == 0:
         return (), ()  # one cell: no border between cells, so no layer to give
-    if data.borders is None:
-        names = ", ".join(symbols.border_tiles)
-        errors.append(data.error(f"the spec puts tiles on the borders between cells ({names}); the map gives no "
-                                 "'borders:' layer under its grid (2R - 1 rows: docs/language.md, 'Clues on "
-                                 "borders')", data.span(0, 0)))
+    if not _layer_to_read("borders", symbols.border_tiles, data, errors):
         return (), ()
-    cols = len(data.rows[0])
     across = len(data.rows) * (cols - 1)
     tiles: list[str] = []
     for k, ch in enumerate(data.borders):

@@ -174,10 +174,16 @@ class Interpreter(ClueMeanings, Expressions):
                             + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
                             + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()]
                             + [f"{k} = the border {self.border_name(b)}" for k, b in self.bordervars.items()])
+        cols = self.grid.cols
+        region = sorted({i for members, _ in self.setvars.values() for i in members})
         self.violations.append(Violation(
             st.span, self.text(st),
-            tuple(divmod(i, self.grid.cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
-            (f"with {binding}: " if binding else "") + reason))
+            tuple(divmod(i, cols) for i in (sorted(cells) if isinstance(cells, (set, frozenset)) else cells)),
+            (f"with {binding}: " if binding else "") + reason,
+            tuple(divmod(i, cols) for i in region),
+            tuple(self.border_cells(b) for b in self.bordervars.values()),
+            tuple(tuple(v) for v in self.cornervars.values()),
+            self.spec.name_of(st)))
 
     def text(self, st) -> str:
         key = id(st)
@@ -229,7 +235,8 @@ class Interpreter(ClueMeanings, Expressions):
         elif isinstance(st, ast.Compare):
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):
-                counted = set().union(*(self.cells(e.operand) for e in _counted(st)))
+                counted = set().union(*(self.cells(e.operand) for e in _counted(st)  # not a clue's corner or border
+                                        if not (self.is_corners(e.operand) or self.is_borders(e.operand))))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
         elif isinstance(st, ast.IsConnected) and (lattice := self.lattice_of(st.cells)) is not None:

@@ -24,21 +24,34 @@ class Violation:
             0-based, row 0 at the top.
         reason: one sentence saying what is wrong, with any ``for each``
             binding (``k = 3``).
+        region: the cells of the sets a ``for each`` binds (the row, column
+            or room the rule failed in), as ``(row, col)``; empty when it binds none.
+        borders: the borders a ``for each`` binds, each its two cells
+            ``((r1, c1), (r2, c2))``, the left or upper one first.
+        corners: the corners a ``for each`` binds, as ``(row, col)`` of the
+            ``(rows + 1) x (cols + 1)`` lattice.
+        name: the rule's name (``require "NAME": RULE``), or empty; the
+            rendering shows it before the rule.
     """
 
     span: Span | None
     rule_text: str
     cells: tuple[Cell, ...] = ()
     reason: str = ""
+    region: tuple[Cell, ...] = ()
+    borders: tuple[tuple[Cell, Cell], ...] = ()
+    corners: tuple[Cell, ...] = ()
+    name: str = ""
 
     def render(self) -> str:
-        """``SPEC:LINE:COL: rule violated: RULE``, then the reason and the cells.
+        """``SPEC:LINE:COL: rule violated: RULE`` (``NAME (RULE)`` for a named rule), then the reason and the cells.
 
         Returns:
             Two lines: the located head and an indented detail line.
         """
         where = f"{self.span}: " if self.span is not None else ""
-        head = f"{where}rule violated: {self.rule_text}"
+        rule = f"{self.name} ({self.rule_text})" if self.name else self.rule_text
+        head = f"{where}rule violated: {rule}"
         detail = self.reason
         if self.cells:
             detail += ": " + cell_names(self.cells, _MAX_SHOWN)

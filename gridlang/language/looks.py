@@ -19,9 +19,13 @@ Defaults, for a name that no ``draw`` statement names:
 * a decision by its standard name: ``shaded`` shade, ``star`` star,
   ``light`` bulb, ``tent`` tent, ``line`` line, ``bridge`` bridges,
   ``digit`` number; a decision on edges line; a decision whose values are
-  cells areas; any other ``default`` (a hashed mark for a Boolean
+  cells areas; a decision whose values include the slants ``'/'`` or
+  ``'\\'`` slants; any other ``default`` (a hashed mark for a Boolean
   decision, labels for an enumeration);
 * a region: ``default`` (shaded and outlined in hashed colours);
+* a tile on borders: ``number`` for a ``number`` tile, ``plain`` for
+  ``.``, else its character; a tile on corners: ``plain`` for ``.``, else
+  ``number`` (a number in a disc, a mark as a dot);
 * the room layer (``draw rooms as ...``): ``walls``, thick borders.
 """
 
@@ -83,6 +87,9 @@ VALUE_LOOKS: dict[str, str] = {
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
     "blocks": "each value as a digit, and thick borders between side neighbours of different values "
               "(the blocks of equal values, as pzprjs draws a Fillomino)",
+    "slants": "each slant as a diagonal across its cell, '/' from its bottom-left corner to its top-right one, "
+              "'\\' from its top-left to its bottom-right, in black as pzprjs draws Gokigen's; any other value "
+              "nothing (a decision whose values include '/' or '\\')",
     "hidden": "nothing",
 }
 """The looks of a decision on cells with integer or named values."""
@@ -121,6 +128,14 @@ BORDER_LOOKS: dict[str, str] = {
 }
 """The looks of a tile on borders (``tile NAME ... on borders``), drawn on the border between two cells."""
 
+CORNER_LOOKS: dict[str, str] = {
+    "number": "its number (or ?) in a white disc ringed in black on the corner, as pzprjs draws its crosses "
+              "(Creek, Gokigen); a token without a number as a small black dot (pzprjs's cross mark)",
+    "dot": "a small black dot on the corner (pzprjs's cross mark)",
+    "plain": "nothing",
+}
+"""The looks of a tile on corners (``tile NAME ... on corners``), drawn on the corner of the cells."""
+
 ROOM_LOOKS: dict[str, str] = {
     "walls": "thick borders between rooms (the default)",
     "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
@@ -128,8 +143,11 @@ ROOM_LOOKS: dict[str, str] = {
 """The looks of ``draw rooms as LOOK``: the map's room layer."""
 
 LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS, **BLOCK_LOOKS, **ROOM_LOOKS,
-         **BORDER_LOOKS}
+         **BORDER_LOOKS, **CORNER_LOOKS}
 """Every look's word."""
+
+SLANT_VALUES = ("/", "\\")
+"""The values the look ``slants`` draws as diagonals (:mod:`gridlang.constructs.slants` gives their geometry)."""
 
 ROOM_LAYER = "rooms"
 """The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
@@ -153,6 +171,7 @@ class Looks:
         rooms: the look of the map's room layer (``walls`` or ``cages``).
         borders: tile on borders -> look (a word of :data:`BORDER_LOOKS`, or
             ``default``: its map character on the border).
+        corners: tile on corners -> look (a word of :data:`CORNER_LOOKS`).
     """
 
     tiles: dict[str, str] = field(default_factory=dict)
@@ -163,6 +182,7 @@ class Looks:
     valued: frozenset[str] = frozenset()
     rooms: str = "walls"
     borders: dict[str, str] = field(default_factory=dict)
+    corners: dict[str, str] = field(default_factory=dict)
 
     def tile_look(self, grid: Grid, i: int) -> str:
         """The look of cell ``i``'s tile (``plain`` for an unknown tile)."""
@@ -210,6 +230,8 @@ def _decision_default(decide, cell_valued: bool) -> str:
             return look
     if decide.lattice is not None:
         return "line"
+    if decide.is_enum and any(getattr(part, "id", None) in SLANT_VALUES for part in decide.domain):
+        return "slants"
     if cell_valued:
         return "areas"
     return "default"
@@ -252,7 +274,9 @@ def resolve(symbols: Symbols, params: dict[str, object] | None = None) -> Looks:
     borders = {name: named.get(name) or ("plain" if _tile_default(tile) == "plain" else
                                          "number" if tile.number else "default")
                for name, tile in getattr(symbols, "border_tiles", {}).items()}
-    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms, borders)
+    corners = {name: named.get(name) or ("plain" if _tile_default(tile) == "plain" else "number")
+               for name, tile in getattr(symbols, "corner_tiles", {}).items()}
+    return Looks(tiles, decisions, regions, tuple(blocks), lattices, valued, rooms, borders, corners)
 
 
 def _int(expr, params: dict[str, object]) -> int | None:

@@ -53,7 +53,7 @@ from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
 from gridlang.language.looks import letter, of_model, symbol
-from gridlang.pictures import glyphs
+from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
 from gridlang.pictures.style import (
@@ -199,16 +199,18 @@ _CORNER_INK = "#202020"
 
 def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
     """The clues on the corners of the cells: a white disc ringed in the ink, the number (or ``?``) inside."""
-    found = [(k, ch) for k, ch in enumerate(grid.corner_chars) if ch != "."]
+    tiles = grid.corner_tiles or ("",) * len(grid.corner_chars)
+    found = [(k, ch, style.corner_looks.get(tile)) for k, (ch, tile) in enumerate(zip(grid.corner_chars, tiles))
+             if ch != "." and style.corner_looks.get(tile) != "plain"]
     if not found:
         return
     radius = _CORNER_CLUE * cell
     ink = _CORNER_INK
     with canvas.group("corner-clues"):
-        for k, ch in found:
+        for k, ch, look in found:
             r, c = divmod(k, grid.cols + 1)
             x, y = pad + c * cell, pad + r * cell
-            if not glyphs.has_figures(ch):  # a mark: pzprjs's cross mark, a dot on the lattice
+            if look == "dot" or not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot
                 canvas.ellipse(x, y, _CORNER_MARK * cell, _CORNER_MARK * cell, fill=ink, cls="corner-mark")
                 continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))
@@ -304,6 +306,8 @@ def _grid_lines(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, cel
         pairs = [((a[0] + shift if a[0] == b[0] else a[0], a[1] + shift if a[1] == b[1] else a[1]),
                   (b[0] + shift if a[0] == b[0] else b[0], b[1] + shift if a[1] == b[1] else b[1]))
                  for a, b in pairs]
+        if style.dashed_grid:  # pzprjs's dashed grid (Gokigen's)
+            pairs = strokes.dashes(pairs, 0.08 * cell, 0.08 * cell)
         with canvas.group("grid-lines"):
             canvas.segments(pairs, style.grid, width, cls="grid")
 

@@ -65,6 +65,7 @@ MARKS: dict[str, MarkStyle] = {
     "line": MarkStyle("line", ANSWER, width=0.1),
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),
+    "slants": MarkStyle("slants", INK, width=0.1),
 }
 """A decision look's style (``tint`` is made per decision)."""
 
@@ -98,8 +99,10 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
             regions[name] = RegionStyle(None, 0.3, None)
     corner_lines = any(looks.lattices.get(name) == "corners" and look == "line"
                        for name, look in looks.decisions.items())
+    dashed = any(look == "slants" for look in looks.decisions.values()) and not grid.rooms and not looks.blocks
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
                  outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages",
-                 border_looks=dict(looks.borders))
+                 border_looks=dict(looks.borders), corner_looks=dict(looks.corners),
+                 dashed_grid=dashed)
 

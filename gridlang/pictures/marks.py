@@ -176,7 +176,13 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
         for v, cs in by_value.items():
             ms = _value_style(style, name, v, base)
             cls = f"{css(name)}-{css(v)}"
-            if ms.shape == "path":
+            if ms.shape == "slants":
+                if v in ("/", "\\"):  # from corner to corner of the cell (pzprjs's drawSlashes)
+                    ends = ((0, 1), (1, 0)) if v == "/" else ((0, 0), (1, 1))
+                    kind = "forward" if v == "/" else "backward"
+                    canvas.segments([(cells[i].at(*ends[0]), cells[i].at(*ends[1])) for i in cs], ms.colour,
+                                    max(1.0, (ms.width or 0.1) * cells[0].size), cls=f"slant {css(name)} {kind}")
+            elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":
                 for i in cs:
@@ -279,7 +285,7 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
         if not kinds[name][0] and mark_style(style, name, False).shape in ("areas", "blocks"):
             groups.append((f"areas {css(name)}", strokes.borders(grid.rows, grid.cols, values.get, pad, cell)))
     boxed = [i for i in range(grid.size) if i not in outside or cells[i].tile.solid]
-    if style.borders is not None and boxed and not style.corner_dots:  # around the cells with boxes
+    if style.borders is not None and boxed and not style.corner_dots and not style.dashed_grid:  # the chassis
         r0, r1 = boxed[0] // grid.cols, boxed[-1] // grid.cols
         c0, c1 = min(i % grid.cols for i in boxed), max(i % grid.cols for i in boxed)
         groups.append(("chassis", strokes.outline(r0, c0, r1, c1, pad, cell)))

@@ -160,6 +160,10 @@ class Style:
         border_looks: tile on borders -> its look (:data:`gridlang.language.looks.BORDER_LOOKS`); a tile
             not in it is drawn by its token: a number in a small white circle, any other but ``.`` as
             its character.
+        dashed_grid: the grid lines are dashed, the outer ones too, and no chassis is drawn around the grid
+            (pzprjs's ``drawDashedGrid(false)`` of Gokigen and Wagiri, whose slants run to the frame).
+        corner_looks: tile on corners -> its look (:data:`gridlang.language.looks.CORNER_LOOKS`); a tile
+            not in it is drawn by its token: a number in a white disc, any other but ``.`` as a dot.
     """
 
     background: Colour | None = None
@@ -182,6 +186,8 @@ class Style:
     shade_ink: Colour | None = None
     cages: bool | None = None
     border_looks: dict[str, str] = field(default_factory=dict)
+    corner_looks: dict[str, str] = field(default_factory=dict)
+    dashed_grid: bool | None = None
 
     def over(self, base: Style) -> Style:
         """This style, with ``base`` filling in what it leaves out (dicts are merged)."""

@@ -129,6 +129,8 @@ def _value_text(look: str, v: object) -> str:
         return symbol(v)
     if isinstance(v, tuple):
         return ""
+    if look == "slants":
+        return v if v in ("/", "\\") else ""
     if look == "number":
         return figures(v)
     return str(v) if isinstance(v, int) else str(v)[:2]
@@ -154,8 +156,10 @@ def render(grid: Grid, solution: Solution, looks: Looks) -> str:
             return between_cells(grid.rows, grid.cols, text, values)
         if look == "line" and lattice == "corners":
             return on_corners(grid.rows, grid.cols, text, values)
-    if any(ch != "." for ch in grid.corner_chars):
-        return with_corners(grid.rows, grid.cols, text, grid.corner_chars)
+    tiles = grid.corner_tiles or ("",) * len(grid.corner_chars)
+    corners = tuple("." if looks.corners.get(t) == "plain" else ch for ch, t in zip(grid.corner_chars, tiles))
+    if any(ch != "." for ch in corners):
+        return with_corners(grid.rows, grid.cols, text, corners)
     if any(ch != "." for ch in grid.border_chars):
         return with_borders(grid.rows, grid.cols, text, grid.border_chars, _rooms(grid, solution, looks))
     return outlined(grid.rows, grid.cols, text, _rooms(grid, solution, looks))

@@ -20,6 +20,7 @@ evaluated on a cell that has no value.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,8 +58,17 @@ class Board:
             order, ``[true]`` for a Boolean one; ``fixed`` the entries the
             puzzle itself settles, such as Sudoku's givens: a unit clause of
             the compiled model).
-        lattice: the names of the decisions made on edges or corners (a
-            page that enters answers cell by cell cannot enter these).
+        lattice: the names of the decisions made on edges or corners.
+        lines: each decision made on edges, in the spec's order: ``{"name",
+            "values", "boolean", "kind", "edges": [[[r1, c1], [r2, c2]], ...]}``
+            (``kind`` ``"edges"`` between the centres of side-neighbouring
+            cells, or ``"corners"`` along the cells' sides, the ends then
+            corners of the ``(rows + 1) x (cols + 1)`` lattice; the smaller
+            end first).
+        outside: the cells of the outside frame of clues (pzprjs's excells,
+            drawn with no box), as ``[row, col]``.
+        frame: the characters of the tiles drawn as the frame's empty cells
+            (``draw T as frame``), the first of each tile.
         url: the puzzle as a puzz.link URL, or None.
         url_error: why there is no URL (the spec declares no format, or the
             format cannot write this map), or None.
@@ -85,6 +95,9 @@ class Board:
     problem: str | None = None
     no_answer: bool = False
     files: list[str] = field(default_factory=list)
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    outside: list[list[int]] = field(default_factory=list)
+    frame: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The board as JSON: every attribute by its name."""
@@ -103,6 +116,9 @@ class Board:
             "problem": self.problem,
             "no_answer": self.no_answer,
             "files": self.files,
+            "lines": self.lines,
+            "outside": self.outside,
+            "frame": self.frame,
         }
 
 
@@ -136,6 +152,7 @@ def board(
         BuildTimeout: the deadline passed while compiling.
     """
     # imported on use, not at start-up
+    from gridlang.language.looks import of_model
     from gridlang.pictures.draw import picture
 
     problem, no_answer = None, False
@@ -150,6 +167,12 @@ def board(
         )  # then the compiler found a rule that cannot hold
     canvas = picture(model, None, cell)
     grid = model.grid
+    looks = of_model(model)
+    frame = [
+        t.chars[0].first
+        for name, t in spec.symbols.tiles.items()
+        if looks.tiles.get(name) == "frame" and t.chars
+    ]
     url, url_error = (
         _url(spec, data, params)
         if problem is None
@@ -170,6 +193,9 @@ def board(
         problem,
         no_answer,
         [] if problem is not None else files_of(model),
+        _lines(model),
+        [list(grid.cell(i)) for i in sorted(looks.outside(grid))],
+        frame,
     )
 
 
@@ -234,6 +260,21 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
     return out
 
 
+def _lines(model: Model) -> list[dict[str, Any]]:
+    """The decisions made on edges, with their values and edges, as JSON."""
+    return [
+        {
+            "name": d.name,
+            "values": list(d.values),
+            "boolean": tuple(d.values) == (True,),
+            "kind": d.kind,
+            "edges": [[list(a), list(b)] for (a, b), _ in d.cells],
+        }
+        for d in model.decisions
+        if d.kind != "cells"
+    ]
+
+
 FILES = ("lp", "mps", "wcnf", "asp")
 """The model files ``gridlang export`` writes for another solver, as the page names them."""
 
@@ -290,6 +331,37 @@ def _url(
         return None, getattr(e, "message", str(e))
 
 
+def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
+    """A player's edges of a decision on edges, as the interpreter reads them: ``{(end, end): value}``,
+    the smaller end first, a Boolean's undrawn edges left out and a number's as 0.
+
+    Raises:
+        ParamError: an edge the decision is not made on, or a value outside its domain.
+    """
+    boolean = tuple(d.values) == (True,)
+    edges = {edge for edge, _ in d.cells}
+    chosen: dict[tuple, object] = {}
+    for where, value in given.items():
+        a, b = (tuple(end) for end in where)
+        edge = (min(a, b), max(a, b))
+        if edge not in edges:
+            raise ParamError(f"{d.name!r} is not made between {list(a)} and {list(b)}")
+        if boolean and value in (True, 1):
+            chosen[edge] = True
+        elif boolean and value not in (False, 0):
+            raise ParamError(f"{d.name!r} is true or false, not {value!r}")
+        elif not boolean and value not in d.values:
+            raise ParamError(
+                f"{d.name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
+            )
+        elif not boolean:
+            chosen[edge] = value
+    if not boolean and 0 in d.values:
+        for edge in edges:
+            chosen.setdefault(edge, 0)
+    return chosen
+
+
 @dataclass
 class Judgement:
     """What the spec's rules say of an answer a person entered (:func:`judge`).
@@ -298,9 +370,15 @@ class Judgement:
         ok: every rule holds and no cell is left empty.
         empty: the cells ``(row, col)`` of an enumeration left without a value
             (the rules were not evaluated when there are any).
-        violations: each broken rule: ``{"line", "rule", "reason", "cells"}``
-            (``line`` of the spec, from 1; ``rule`` the statement's text;
-            ``reason`` one sentence; ``cells`` as ``[row, col]``).
+        violations: each broken rule: ``{"line", "rule", "reason", "cells",
+            "region", "borders", "corners", "lines"}`` (``line`` of the spec,
+            from 1; ``rule`` the statement's text; ``reason`` one sentence;
+            ``cells`` as ``[row, col]``; ``region`` the cells of the row,
+            column or room it failed in; ``borders`` and ``corners`` those
+            it failed at, as the interpreter's
+            :class:`~gridlang.interpreter.verdict.Violation` gives them;
+            ``lines`` the decisions on edges a rule located nowhere else
+            speaks of).
         objective: the objective's value on the answer, or None.
     """
 
@@ -358,7 +436,10 @@ def judge(
         answer: decision name -> ``{(row, col): value}``; a Boolean decision
             needs only its true cells (a False is dropped), an enumeration a
             value on every cell it is made on but those the puzzle fixes
-            (:func:`fixed_entries`: a given is taken as it stands).
+            (:func:`fixed_entries`: a given is taken as it stands). A decision
+            on edges gives ``{((r1, c1), (r2, c2)): value}``, its two ends in
+            either order: its drawn edges (an edge not given is not drawn, or
+            0 for a number of bridges).
         params: parameter values as text.
         deadline: the caller's deadline, read while compiling.
 
@@ -367,7 +448,7 @@ def judge(
 
     Raises:
         GridlangError: a bad map or parameter, located.
-        ParamError: a decision the spec does not make on cells, a cell it is
+        ParamError: a decision the spec does not make, a cell or edge it is
             not made on, or a value outside its domain, in a sentence naming it.
     """
     model, _ = load_checked(spec.ast, spec.symbols, data, dict(params or {}), deadline)
@@ -375,19 +456,23 @@ def judge(
     decisions: dict[str, dict[int, object]] = {}
     empty: list[tuple[int, int]] = []
     made = {d.name: d for d in model.decisions if d.kind == "cells"}
+    lined = {d.name: d for d in model.decisions if d.kind != "cells"}
     fixed = fixed_entries(model)
     for name in answer:
-        if name not in made:
+        if name not in made and name not in lined:
             raise ParamError(
-                f"the spec makes no decision {name!r} on cells "
-                f"(it makes: {', '.join(made) or 'none'})"
+                f"the spec makes no decision {name!r} "
+                f"(it makes: {', '.join([*made, *lined]) or 'none'})"
             )
+    for name, d in lined.items():
+        decisions[name] = _edges(d, answer.get(name, {}))
     for name, d in made.items():
         boolean = tuple(d.values) == (True,)
         on = {index for index, _ in d.cells}
         given = answer.get(name, {})
         chosen: dict[int, object] = {}
-        for (r, c), value in given.items():
+        for where, value in given.items():
+            r, c = where
             if (
                 not (0 <= r < grid.rows and 0 <= c < grid.cols)
                 or grid.index(r, c) not in on
@@ -414,13 +499,27 @@ def judge(
     if empty:
         return Judgement(False, sorted(empty))
     verdict = evaluate(spec.ast, spec.symbols, grid, model.params, decisions)
-    broken = [
-        {
-            "line": v.span.line if v.span is not None else None,
-            "rule": v.rule_text,
-            "reason": v.reason,
-            "cells": [list(c) for c in v.cells],
-        }
-        for v in verdict.violations
-    ]
+    broken = [_violation(v, list(lined)) for v in verdict.violations]
     return Judgement(verdict.ok, [], broken, verdict.objective)
+
+
+def _violation(v: Any, lined: list[str]) -> dict[str, Any]:
+    """A broken rule as JSON, with the places a board outlines: its cells, the row, column or room it
+    failed in, the borders and corners it binds, and, for a rule that names none of them, the
+    decisions on edges its text speaks of (``line is a loop``: the line as a whole breaks it)."""
+    located = v.cells or v.region or v.borders or v.corners
+    return {
+        "line": v.span.line if v.span is not None else None,
+        "rule": v.rule_text,
+        "name": v.name or None,
+        "reason": v.reason,
+        "cells": [list(c) for c in v.cells],
+        "region": [list(c) for c in v.region],
+        "borders": [[list(a), list(b)] for a, b in v.borders],
+        "corners": [list(c) for c in v.corners],
+        "lines": []
+        if located
+        else [
+            name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)
+        ],
+    }

@@ -305,7 +305,7 @@ def hints(spec: Spec | str | Path | None = None, map: str | Path | MapData | Non
 def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0,
              params: Mapping[str, object] | None = None, backend: str = "cpsat", check_backend: str | None = None,
              time_limit: float | None = None, deadline: Deadline | None = None, symmetry: str = "none",
-             progress=None):
+             progress=None, difficulty: str | None = None):
     """Make a puzzle of a spec's genre: a unique answer, and no clue that could go.
 
     As ``gridlang generate SPEC --size RxC --seed N``; the method is in
@@ -326,24 +326,37 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
         symmetry: ``none``, ``rotational`` (clue positions symmetric under a
             half turn) or ``mirror`` (across the vertical axis).
         progress: a callable told one line per stage, or None.
+        difficulty: a level (``easy``, ``medium``, ``hard``, ``expert``): the puzzles of the
+            seeds ``seed``, ``seed + 1``, ... are graded by their hint steps until one is at
+            that level (:mod:`gridlang.why.generation.aim`); None: the first puzzle made.
 
     Returns:
         A :class:`~gridlang.why.generation.Generated`: ``map`` (the map's text),
         ``url`` (puzz.link, when the spec declares a format), ``seed``,
-        ``clues``, ``seconds``, ``checked_by``, ``to_json()``.
+        ``clues``, ``seconds``, ``checked_by``, ``difficulty`` and ``level`` (with
+        ``difficulty``), ``to_json()``.
 
     Raises:
         GenerateError: the spec has no clue tile, its blank map has no
-            answer, or the time ran out first.
+            answer, or an unknown level.
+        GenerateTimeUp: the time ran out first (a ``GenerateError``); its ``best``
+            is the best map so far.
         GridlangError: a bad parameter.
     """
     # imported on use, not at start-up
     from gridlang.why.generation import generate as make
+    from gridlang.why.generation import generate_at
 
     if isinstance(size, str):
         size = parse_size(size)
     rows, cols = size
-    return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline, symmetry, progress)
+    if difficulty is None:
+        return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline, symmetry, progress)
+    if not isinstance(spec, Spec):
+        spec = load_spec(spec) if "/" in str(spec) or str(spec).endswith(".grid") else bundled(str(spec))
+    made, _ = generate_at(make, spec, difficulty, seed, deadline or Deadline(time_limit), backend, progress,
+                          rows=rows, cols=cols, params=params, check_backend=check_backend, symmetry=symmetry)
+    return made
 
 
 def _request(spec, map, url, time_limit, params, settings, connectivity, workers, deadline, **asked) -> Request:

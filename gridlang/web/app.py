@@ -28,7 +28,9 @@ Routes:
 ``POST /api/tools/NAME``                   forced cells, an explanation, hints, where gridlang has them
 ``POST /api/board``                        the puzzle drawn before any solve, its geometry and puzz.link URL
 ``POST /api/check``                        a player's answer (``"answer"``) judged by the spec's rules
-``POST /api/generate``                     a new puzzle of the spec's genre (``"rows"``, ``"cols"``, ``"seed"``)
+``POST /api/generate``                     a new puzzle of the spec's genre (``"rows"``, ``"cols"``, ``"seed"``,
+                                           ``"symmetry"``, ``"difficulty"``)
+``POST /api/jobs/generate``                the same for the page, followed at ``/api/jobs/ID/events``
 =========================================  ==================================================
 
 Errors are JSON, ``{"error": TEXT, "errors": [...]}`` with the command
@@ -60,7 +62,9 @@ from gridlang.web.inputs import (
 from gridlang.web.pool import Job, Pool, QueueFull, TaskFailed, WorkerDied
 
 STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-          "board.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
+          "board.js": "text/javascript; charset=utf-8", "places.js": "text/javascript; charset=utf-8",
+          "lines.js": "text/javascript; charset=utf-8", "making.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8"}
 """The page's files, served by these names only."""
 
 TICK = 0.5
@@ -135,6 +139,7 @@ def create_app(settings: Settings | None = None, allowed_hosts: list[str] | None
         Route("/api/features", api.features, methods=["GET"]),
         Route("/api/solve", api.solve, methods=["POST"]),
         Route("/api/jobs", api.start_job, methods=["POST"]),
+        Route("/api/jobs/generate", api.start_generate, methods=["POST"]),
         Route("/api/jobs/{id}/events", api.events, methods=["GET"]),
         Route("/api/jobs/{id}/stop", api.stop_job, methods=["POST"]),
         Route("/api/jobs/{id}", api.drop_job, methods=["DELETE"]),
@@ -472,8 +477,19 @@ class _Api:
     @_guarded
     async def generate(self, request):
         """``POST /api/generate``: a puzzle made for the spec, ``{"map", "url", "seed", "clues", "seconds"}``."""
-        problem, rows, cols, seed = read_generate(await read_json(request), self.settings.time_limit)
-        return await self._run(request, tasks.generate, problem, rows, cols, seed)
+        problem, rows, cols, seed, options = read_generate(await read_json(request), self.settings.time_limit)
+        return await self._run(request, tasks.generate, problem, rows, cols, seed, options["symmetry"],
+                               options["difficulty"])
+
+    @_guarded
+    async def start_generate(self, request):
+        """``POST /api/jobs/generate``: a Generate for the page, its stages and result followed at
+        ``/api/jobs/ID/events`` (``progress`` events carry ``stage``, the last stage's line)."""
+        problem, rows, cols, seed, options = read_generate(await read_json(request), self.settings.time_limit)
+        job = self._submit(tasks.generate, (problem, rows, cols, seed, options["symmetry"], options["difficulty"]),
+                           problem.time_limit)
+        asyncio.get_running_loop().call_later(ORPHAN_AFTER, self._orphan, job)
+        return _json({"id": job.id, "events": f"/api/jobs/{job.id}/events"}, 202)
 
     async def _run(self, request, task, problem, *args):
         """A task's JSON answer, run in a worker under the request's time limit (499 when the client went)."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from gridlang.core.errors import GridlangError, MultipleErrors, did_you_mean
 from gridlang.core.limits import MAX_MAP_BYTES, MAX_SPEC_BYTES
@@ -224,12 +225,21 @@ MAX_GENERATED_SIDE = 30
 """The most rows or columns the page's Generate makes."""
 
 
-def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int]:
-    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit"}``.
+SYMMETRIES = ("none", "rotational", "mirror")
+"""The symmetries of a generated puzzle's clue positions (``gridlang generate --symmetry``)."""
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+"""The levels a generated puzzle may be asked for (:data:`gridlang.service.making.LEVELS`)."""
+
+
+def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, int, dict[str, Any]]:
+    """A Generate request: ``{"bundled"|"spec", "rows", "cols", "seed", "params", "time_limit", "symmetry",
+    "difficulty"}``.
 
     Returns:
-        ``(problem, rows, cols, seed)``: the problem holds the spec, the
-        parameters and the time limit (its puzzle is empty).
+        ``(problem, rows, cols, seed, options)``: the problem holds the spec, the
+        parameters and the time limit (its puzzle is empty); ``options`` the
+        ``symmetry`` (``none`` when not given) and ``difficulty`` (a level, or None).
 
     Raises:
         RequestError: 400, in a sentence naming the key.
@@ -243,15 +253,22 @@ def read_generate(body: object, max_seconds: float) -> tuple[Problem, int, int, 
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RequestError(400, f'"{key}" must be a whole number from {low} to {high}, not {_short(value)}')
         size[key] = value
-    rest = {k: v for k, v in body.items() if k not in size}
+    options = {"symmetry": body.get("symmetry", "none"), "difficulty": body.get("difficulty")}
+    if options["symmetry"] not in SYMMETRIES:
+        raise RequestError(400, f'"symmetry" is one of {", ".join(SYMMETRIES)}, not {_short(options["symmetry"])}')
+    if options["difficulty"] not in (None, *DIFFICULTIES):
+        raise RequestError(400, f'"difficulty" is null or one of {", ".join(DIFFICULTIES)}, '
+                                f'not {_short(options["difficulty"])}')
+    rest = {k: v for k, v in body.items() if k not in size and k not in options}
     if rest.get("bundled") is None and rest.get("spec") is None:
         raise RequestError(400, 'give the spec: "bundled" (a shipped spec\'s name) or "spec" (its text)')
     problem = read_problem({**rest, "puzzle": "-"}, max_seconds, ("bundled", "spec", "params", "time_limit", "puzzle"))
-    return problem, size["rows"], size["cols"], size["seed"]
+    return problem, size["rows"], size["cols"], size["seed"], options
 
 
 def read_answer(answer: object) -> dict[str, list]:
-    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``.
+    """A player's answer as ``solve --json`` lists decisions: ``{"shaded": [[[0, 1], true], ...]}``, an
+    edge's entry as ``[[[r1, c1], [r2, c2]], value]``.
 
     Raises:
         RequestError: 400, not of that shape (the values: true, false, a whole number or text).
@@ -265,7 +282,11 @@ def read_answer(answer: object) -> dict[str, list]:
             raise RequestError(400, shape)
         for pair in pairs:
             ok = isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list) and len(pair[0]) == 2
-            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair[0]) \
+            where = pair[0] if ok else []
+            if ok and all(isinstance(x, list) for x in where):  # an edge: its two ends
+                ok = all(len(x) == 2 for x in where)
+                where = [n for x in where for n in x] if ok else []
+            if not ok or not all(isinstance(x, int) and not isinstance(x, bool) for x in where) \
                     or not isinstance(pair[1], (bool, int, str)):
                 raise RequestError(400, f"decision {_short(name)}: {shape}")
         out[str(name)] = pairs
@@ -379,8 +400,11 @@ def spec_info(tree, symbols) -> dict:
 
     Returns:
         ``{"puzzle", "params": [{"name", "type", "default"}], "tiles": [{"name", "chars", "number"}],
-        "decisions": [...], "genres": [...]}``; ``chars`` are the tile's map characters (a
-        ``number`` tile has none: any whole number); ``genres`` the puzz.link names of the spec's
+        "border_tiles": [...], "corner_tiles": [...], "decisions": [...], "genres": [...]}``; ``chars``
+        are the tile's map characters (a ``number`` tile has none: any whole number);
+        ``border_tiles`` and ``corner_tiles`` the tiles ``on borders`` and ``on corners``, as ``tiles``
+        (in the map's ``borders:`` and ``corners:`` layers); ``size_params`` the parameters the
+        format reads off the grid's size, each ``{"RxC": value}`` (Kropki's ``n``: ``{"4x4": 4, ...}``); ``genres`` the puzz.link names of the spec's
         ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
     chars: dict[str, list[str]] = {}
@@ -388,6 +412,13 @@ def spec_info(tree, symbols) -> dict:
         chars.setdefault(tile, []).append(char)
     tiles = [{"name": name, "chars": chars.get(name, []), "number": bool(t.number)}
              for name, t in symbols.tiles.items()]
+    placed = {}
+    for place, table, on in (("borders", symbols.border_chars, symbols.border_tiles),
+                             ("corners", symbols.corner_chars, symbols.corner_tiles)):
+        held: dict[str, list[str]] = {}
+        for char, tile in table.items():
+            held.setdefault(tile, []).append(char)
+        placed[place] = [{"name": name, "chars": held.get(name, []), "number": bool(t.number)} for name, t in on.items()]
     params = []
     for name, p in symbols.params.items():
         default = p.default
@@ -398,5 +429,9 @@ def spec_info(tree, symbols) -> dict:
     from gridlang.formats.puzzlink.index import format_of
 
     fmt = format_of(tree)
+    sizes = {item.place: {entry.key: entry.value for entry in item.mapping}
+             for item in (fmt.items if fmt is not None else ()) if getattr(item, "encoding", None) == "size"}
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
+            "size_params": sizes,
+            "border_tiles": placed["borders"], "corner_tiles": placed["corners"],
             "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

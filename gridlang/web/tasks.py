@@ -354,7 +354,8 @@ def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:
     Args:
         ctx: the worker's context.
         problem: the checked request.
-        answer: decision name -> ``[[[row, col], value], ...]``, as ``solve --json`` lists decisions.
+        answer: decision name -> ``[[[row, col], value], ...]``, as ``solve --json`` lists decisions
+            (``[[[r1, c1], [r2, c2]], value]`` for an edge).
 
     Returns:
         ``{"ok", "empty", "violations", "objective", "text"}``, the spec's
@@ -370,8 +371,16 @@ def check(ctx, problem: Problem, answer: dict[str, Any]) -> dict[str, Any]:
     deadline = ctx.deadline(problem.time_limit)
     loaded = load(problem)
     spec = Spec(loaded.spec_name, loaded.tree, loaded.symbols)
-    entries = {name: {(int(r), int(c)): value for (r, c), value in pairs} for name, pairs in answer.items()}
+    entries = {name: {_place(where): value for where, value in pairs} for name, pairs in answer.items()}
     return judge(spec, loaded.data, entries, problem.params, deadline).to_json()
+
+
+def _place(where) -> tuple:
+    """An answer's key as a tuple: a cell ``(row, col)`` or an edge ``((r1, c1), (r2, c2))``."""
+    if isinstance(where[0], list):
+        return tuple((int(r), int(c)) for r, c in where)
+    r, c = where
+    return int(r), int(c)
 
 
 def describe(problem_spec: str | None, bundled: str | None) -> dict[str, Any]:
@@ -391,27 +400,34 @@ def pid() -> int:
     return os.getpid()
 
 
-def generate(ctx, problem: Problem, rows: int, cols: int, seed: int) -> dict[str, Any]:
-    """Make a puzzle of the problem's spec (``gridlang generate``, :func:`gridlang.service.calls.generate`).
+def generate(ctx, problem: Problem, rows: int, cols: int, seed: int, symmetry: str = "none",
+             difficulty: str | None = None) -> dict[str, Any]:
+    """Make a puzzle of the problem's spec at a level (``gridlang generate``, graded by its hints:
+    :func:`gridlang.service.making.make`), each stage sent as progress (``stage``).
 
     Args:
-        ctx: the worker's context (its deadline: the request's time limit; the page's Cancel drops it).
+        ctx: the worker's context (its deadline: the request's time limit; the page's Stop keeps the best
+            map made, its Cancel drops the job).
         problem: the spec, the parameters and the time limit.
         rows, cols: the size, in cells.
         seed: the random seed (the same seed makes the same puzzle).
+        symmetry: ``none``, ``rotational`` or ``mirror``: the clue positions' symmetry.
+        difficulty: ``easy``, ``medium``, ``hard`` or ``expert``, or None for the first puzzle made.
 
     Returns:
-        ``{"map", "url", "seed", "clues", "seconds"}``.
+        :meth:`gridlang.service.making.Made.to_json`: ``{"map", "url", "seed", "clues", "seconds", "tries",
+        "level", "difficulty", "complete", "note"}``.
 
     Raises:
-        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out first, in a sentence.
+        GridlangError: a bad spec or parameter; a spec with no clue tile, or the time ran out before any
+            map, in a sentence.
     """
     # imported on use, not at start-up
-    from gridlang.service.calls import Spec
-    from gridlang.service.calls import generate as make
+    from gridlang.service.making import make
+    from gridlang.solving.spec import Spec
 
     deadline = ctx.deadline(problem.time_limit)
     tree, symbols, name = load_spec(problem)
-    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline=deadline)
-    return {"map": made.map, "url": made.url, "seed": made.seed, "clues": made.clues,
-            "seconds": round(made.seconds, 3)}
+    made = make(Spec(name, tree, symbols), (rows, cols), seed, problem.params, deadline, symmetry, difficulty,
+                progress=lambda line: ctx.progress(stage=line))
+    return made.to_json()

@@ -181,6 +181,8 @@ class Instance:
             spec's first (the plain cell), as text (``clue 3 at row 2,
             column 4``).
         params: the parameters the statement reads, by name.
+        name: the rule's name (``require "NAME": RULE``), or empty; the text shows it in place
+            of the rule.
     """
 
     tag: Hashable
@@ -192,20 +194,23 @@ class Instance:
     binding: str = ""
     clues: tuple[str, ...] = ()
     params: dict[str, object] = field(default_factory=dict)
+    name: str = ""
 
     def __repr__(self) -> str:
         return f"<Instance {self.text()}>"
 
     def text(self) -> str:
-        """``SPEC:LINE:COL: RULE  [BINDING; PARAMS]``, the spec named as :func:`shown_path` names it."""
+        """``SPEC:LINE:COL: RULE  [BINDING; PARAMS]`` (the rule's name in place of RULE when it has one),
+        the spec named as :func:`shown_path` names it."""
         extra = [self.binding] if self.binding else []
         extra += [f"{k} = {v}" for k, v in self.params.items()]
         tail = f"  [{'; '.join(extra)}]" if extra else ""
-        return f"{shown_path(self.file)}:{self.line}:{self.col}: {self.rule}{tail}"
+        return f"{shown_path(self.file)}:{self.line}:{self.col}: {self.name or self.rule}{tail}"
 
     def to_json(self) -> dict:
-        """``{"file", "line", "col", "rule", "cells", "binding", "clues", "params"}`` (cells ``[r, c]`` from 0)."""
-        return {"file": self.file, "line": self.line, "col": self.col, "rule": self.rule,
+        """``{"file", "line", "col", "rule", "name", "cells", "binding", "clues", "params"}`` (cells ``[r, c]``
+        from 0; ``name`` null for a rule without one)."""
+        return {"file": self.file, "line": self.line, "col": self.col, "rule": self.rule, "name": self.name or None,
                 "cells": [list(c) for c in self.cells], "binding": self.binding, "clues": list(self.clues),
                 "params": dict(self.params)}
 
@@ -253,7 +258,7 @@ def describe(model: Model, tag: Hashable) -> Instance:
     params = {n: _param_text(model.params[n]) for n in names_in(st) if n in model.params}
     span = st.span
     return Instance(tag, span.file, span.line, span.column, statement_text(spec.source, span.line, span.column),
-                    tuple(grid.cell(c) for c in cells), "; ".join(parts), clues, params)
+                    tuple(grid.cell(c) for c in cells), "; ".join(parts), clues, params, spec.name_of(st))
 
 
 def _optimum_text(model: Model, score: object) -> str:

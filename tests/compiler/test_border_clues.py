@@ -9,21 +9,19 @@ write pzprjs's ``decodeCircle_kropki`` and ``decodeMinarism``.
 from __future__ import annotations
 
 import functools
-import itertools
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from tiny import spec_errors
+from tiny import judged_answers, solved_answers, spec_errors
 from tiny import spec_judge as _judge
 
 from gridlang.core.errors import GridlangError
 from gridlang.core.grid import Grid
 from gridlang.formats.layers import read_layered
 from gridlang.formats.maps import encode_map
-from gridlang.ir.backend import SolveOptions
-from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.solving.pipeline import load_checked
 
 # 3x3 cells: the borders inside each row (2), then under it (3), by turns
 LAYER = "borders:\n a b\nc d e\n f g\nh i j\n k l\n"
@@ -104,13 +102,8 @@ MAP = "...\n...\nborders:\n 1 .\n. > ?\n . 1\n"
 @functools.cache
 def brute_force() -> frozenset[tuple[bool, ...]]:
     """Every shading of the 2x3 map the interpreter accepts."""
-    _, _, _, grid, judge = _judge(SPEC, MAP)
-    found = set()
-    for combo in itertools.product((False, True), repeat=grid.size):
-        answer = {i: True for i, v in enumerate(combo) if v}
-        if judge.evaluate({"shaded": answer}).ok:
-            found.add(combo)
-    return frozenset(found)
+    *_, grid, judge = _judge(SPEC, MAP)
+    return judged_answers(judge, grid, "shaded")
 
 
 def test_the_interpreter_reads_the_borders_as_the_rules_say():
@@ -126,17 +119,7 @@ def test_lowering_matches_brute_force(backend):
     if backend == "auto":
         pytest.skip("auto runs one of the others")
     spec, symbols, data, grid, _ = _judge(SPEC, MAP)
-    model, _ = load_checked(spec, symbols, data, {})
-    expected = brute_force()
-    report = solve_model(
-        model, backend, SolveOptions(time_limit=120), count=len(expected) + 3
-    )
-    assert report.complete is True
-    got = {
-        tuple(i in s.decisions["shaded"] for i in range(grid.size))
-        for s in report.solutions
-    }
-    assert got == expected
+    assert solved_answers(spec, symbols, data, grid, backend, "shaded", brute_force()) == brute_force()
 
 
 @pytest.mark.parametrize(
@@ -485,18 +468,9 @@ def test_an_aggregate_runs_over_the_borders_of_a_tile(backend):
     if backend == "auto":
         pytest.skip("auto runs one of the others")
     spec, symbols, data, grid, judge = _judge(COUNTED, MAP)
-    found = set()
-    for combo in itertools.product((False, True), repeat=grid.size):
-        if judge.evaluate({"shaded": {i: True for i, v in enumerate(combo) if v}}).ok:
-            found.add(combo)
+    found = judged_answers(judge, grid, "shaded")
     assert found == {(False, True, c2, False, False, True) for c2 in (False, True)}
-    model, _ = load_checked(spec, symbols, data, {})
-    report = solve_model(model, backend, SolveOptions(time_limit=120), count=5)
-    assert report.complete is True
-    assert {
-        tuple(i in s.decisions["shaded"] for i in range(grid.size))
-        for s in report.solutions
-    } == found
+    assert solved_answers(spec, symbols, data, grid, backend, "shaded", found) == found
 
 
 def test_a_number_tile_on_borders_may_be_drawn_as_number():

@@ -11,13 +11,12 @@ assignment judged by the interpreter) on every backend.
 from __future__ import annotations
 
 import functools
-import itertools
 
 import pytest
+from tiny import judged_answers, solved_answers
 from tiny import spec_judge as _judge
 
-from gridlang.ir.backend import SolveOptions
-from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.solving.pipeline import load_checked
 
 HEAD = "tile blank '.'\ntile mark 'm'\ndecide s: bool on all\n"
 MAP = "mm.m\n.m.m\n....\n"  # the marks: one group of three cells, one of two
@@ -33,12 +32,8 @@ CASES = {
 
 @functools.cache
 def brute_force(name: str) -> frozenset[tuple[bool, ...]]:
-    spec, symbols, data, grid, judge = _judge(CASES[name], MAP)
-    found = set()
-    for combo in itertools.product((False, True), repeat=grid.size):
-        if judge.evaluate({"s": {i: True for i, v in enumerate(combo) if v}}).ok:
-            found.add(combo)
-    return frozenset(found)
+    *_, grid, judge = _judge(CASES[name], MAP)
+    return judged_answers(judge, grid, "s")
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -50,13 +45,8 @@ def test_the_cases_are_not_trivial(name):
 def test_lowering_matches_brute_force(name, backend):
     if backend == "auto":
         pytest.skip("auto runs one of the others")
-    spec, symbols, data, grid, judge = _judge(CASES[name], MAP)
-    model, _ = load_checked(spec, symbols, data, {})
-    expected = brute_force(name)
-    report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
-    assert report.complete is True
-    got = {tuple(i in s.decisions["s"] for i in range(grid.size)) for s in report.solutions}
-    assert got == expected
+    spec, symbols, data, grid, _ = _judge(CASES[name], MAP)
+    assert solved_answers(spec, symbols, data, grid, backend, "s", brute_force(name)) == brute_force(name)
 
 
 def test_a_fixed_component_is_no_variable_and_no_connectivity():

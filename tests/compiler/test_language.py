@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from tiny import judged_answers
 from tiny import spec_judge as _judge
 
 from gridlang.core.errors import MapError, MultipleErrors, ParamError, SemanticError
@@ -100,12 +101,7 @@ CASES = {
 
 def brute_force(spec_text: str, map_text: str) -> set[frozenset[int]]:
     *_, grid, judge = _judge(spec_text, map_text)
-    found = set()
-    for bits in itertools.product((False, True), repeat=grid.size):
-        cells = {i: True for i, b in enumerate(bits) if b}
-        if judge.evaluate({"x": cells}).ok:
-            found.add(frozenset(cells))
-    return found
+    return {frozenset(i for i, b in enumerate(bits) if b) for bits in judged_answers(judge, grid, "x")}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -66,13 +66,31 @@ def test_the_verifier_computes_div_itself(tmp_path):
     assert not verdict.ok and any("count(shaded) == count(all) div 2" in str(v) for v in verdict.violations)
 
 
-def test_a_side_that_depends_on_the_decisions_is_refused_at_it(tmp_path, capsys):
+COUNTED = """tile blank '.'
+decide shaded: bool on all
+require (count(shaded) - 7) div 3 == -2
+require count(shaded) mod 2 == 1
+"""
+
+
+@pytest.mark.parametrize("backend", ["asp", "cpsat", "maxsat", "milp"])
+def test_a_dividend_that_depends_on_the_decisions_counts_its_answers(tmp_path, backend):
+    # 1x5: (n - 7) div 3 == -2 for n from 1 to 3 (-6, -5, -4 round down to -2), n odd: C(5, 1) + C(5, 3) = 15,
+    # each answer once (the quotient's bits and the remainder are unique for each count)
+    spec, path = write(tmp_path, COUNTED, ".....\n")
+    answers = gridlang.solutions(spec, map=path, backend=backend, limit=30)
+    found = [frozenset(map(tuple, a.decisions["shaded"])) for a in answers]
+    assert answers.complete and len(found) == len(set(found)) == 15
+    assert sorted(len(cells) for cells in found) == [1] * 5 + [3] * 10
+
+
+def test_a_divisor_that_depends_on_the_decisions_is_refused_at_it(tmp_path, capsys):
     (tmp_path / "spec.grid").write_text("tile blank '.'\ndecide shaded: bool on all\n"
-                                        "require count(shaded) div 2 == 1\n", encoding="utf-8")
+                                        "require 5 div count(shaded) == 1\n", encoding="utf-8")
     assert main(["check", str(tmp_path / "spec.grid")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"{tmp_path / 'spec.grid'}:3:9: error: 'div' takes numbers known before solving; "
-                          "this depends on the decisions\n")
+    assert err.startswith(f"{tmp_path / 'spec.grid'}:3:15: error: 'div': its divisor is a number known before "
+                          "solving; this depends on the decisions\n")
 
 
 def test_a_divisor_below_one_is_an_error_at_the_expression(tmp_path):

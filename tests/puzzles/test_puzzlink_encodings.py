@@ -326,3 +326,16 @@ def test_a_value_the_encoding_cannot_write_is_located_in_the_map():
         encode(tree, parse_map("..\n.7\n", "m.txt", "t"))
     assert "7 is not a number from 0 to 4" in info.value.message
     assert (info.value.span.file, info.value.span.line, info.value.span.column) == ("m.txt", 2, 2)
+
+
+def test_every_encoding_and_place_is_in_the_language_s_tables():
+    """docs/language.md's tables of places and encodings list each one the format statement takes."""
+    from pathlib import Path
+
+    from gridlang.language.encodings.known import encodings
+    from gridlang.language.encodings.table import PLACES
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "language.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip() for line in doc.splitlines() if line.startswith("| `")}
+    assert sorted(n for n in encodings() if f"`{n}`" not in rows) == []
+    assert sorted(p for p in PLACES if f"`{p}`" not in rows) == []

@@ -425,7 +425,7 @@ def test_on_a_phone_the_board_fits_and_is_played_by_taps(browser, server):
         context.close()
 
 
-def test_play_says_so_when_the_answer_is_lines_between_cells(page):
+def test_play_says_how_a_line_between_cells_is_drawn(page):
     page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
     textbox(page, "Puzzle").fill("https://puzz.link/p?masyu/6/6/1063000i3000")
     expect(
@@ -433,8 +433,8 @@ def test_play_says_so_when_the_answer_is_lines_between_cells(page):
     ).to_have_count(36)
     page.get_by_role("radio", name="Play").check()
     expect(page.locator("#board-help")).to_have_text(
-        "This genre's answer is drawn between cells (line); the board takes answers cell by cell only: "
-        "Solve, Hint or the Python API give this one."
+        "Drag from cell to cell to draw the line (drag again to erase); Shift and an arrow key "
+        "draw from the selected cell; Check judges the answer."
     )
     # a loop's connectivity is no LP, MPS or WCNF file: only clingo's program is offered
     for name in ("Download LP", "Download MPS", "Download WCNF"):

@@ -4,8 +4,8 @@ answer judged by the spec's rules, and the hint's steps each drawn and in words.
 
 from __future__ import annotations
 
+import itertools
 import re
-
 import warnings
 
 import pytest
@@ -275,9 +275,159 @@ def test_a_board_whose_rules_fail_whatever_the_decisions_reads_as_a_puzzle(clien
 def test_a_board_names_the_model_files_that_can_be_written(client):
     """Masyu's loop is connected through chosen edges, which no LP, MPS or WCNF file holds (``gridlang
     export`` refuses them); the page offers what the board names."""
-    masyu = client.post("/api/board", json={"puzzle": "https://puzz.link/p?masyu/6/6/1063000i3000"}).json()
+    masyu = client.post(
+        "/api/board", json={"puzzle": "https://puzz.link/p?masyu/6/6/1063000i3000"}
+    ).json()
     assert masyu["files"] == ["asp"]
     nurikabe = client.post("/api/board", json={"puzzle": NURIKABE}).json()
     assert nurikabe["files"] == ["lp", "mps", "wcnf", "asp"]
-    unfinished = client.post("/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}).json()
+    unfinished = client.post(
+        "/api/board", json={"bundled": "horse", "puzzle": "~~~\n~~~\n"}
+    ).json()
     assert unfinished["problem"] is not None and unfinished["files"] == []
+
+
+def test_the_board_lists_the_edges_of_a_line_and_the_outside_frame(client):
+    masyu = client.post(
+        "/api/board", json={"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    ).json()
+    assert masyu["decisions"] == [] and masyu["lattice"] == ["line"]
+    (line,) = masyu["lines"]
+    assert (line["name"], line["kind"], line["boolean"]) == ("line", "edges", True)
+    assert len(line["edges"]) == 12  # 3 x 2 across and 2 x 3 down, between cell centres
+    assert line["edges"][0] == [[0, 0], [0, 1]]
+    slither = client.post(
+        "/api/board", json={"bundled": "slitherlink", "puzzle": "3.\n..\n"}
+    ).json()
+    assert (
+        slither["lines"][0]["kind"] == "corners"
+        and len(slither["lines"][0]["edges"]) == 12
+    )
+    sky = client.post(
+        "/api/board",
+        json={
+            "bundled": "skyscrapers",
+            "puzzle": "https://puzz.link/p?skyscrapers/4/4/k13h4j3g",
+        },
+    ).json()
+    assert (sky["rows"], sky["cols"], sky["frame"]) == (6, 6, ["+"])
+    assert (
+        len(sky["outside"]) == 20
+        and [0, 0] in sky["outside"]
+        and [1, 1] not in sky["outside"]
+    )
+    assert masyu["outside"] == [] and masyu["frame"] == []
+
+
+def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
+    kropki = client.get("/api/specs/kropki").json()
+    assert kropki["border_tiles"] == [
+        {"name": "none", "chars": ["."], "number": False},
+        {"name": "white", "chars": ["w"], "number": False},
+        {"name": "black", "chars": ["b"], "number": False},
+    ]
+    assert kropki["corner_tiles"] == []
+    assert (
+        kropki["size_params"]["n"]["4x4"] == 4 and len(kropki["size_params"]["n"]) == 15
+    )
+    creek = client.get("/api/specs/creek").json()
+    assert creek["corner_tiles"] == [
+        {"name": "plain", "chars": ["."], "number": False},
+        {"name": "clue", "chars": [], "number": True},
+    ]
+
+
+def test_a_line_drawn_by_a_player_is_judged_by_the_spec_s_rules(client):
+    around = [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0], [1, 0], [0, 0]]
+    edges = [[[a, b], True] for a, b in itertools.pairwise(around)]
+    request = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    right = client.post(
+        "/api/check", json={**request, "answer": {"line": edges}}
+    ).json()
+    assert right["ok"] and right["text"] == "right: every rule of the puzzle holds"
+    open_line = client.post(
+        "/api/check", json={**request, "answer": {"line": edges[:-1]}}
+    ).json()
+    assert not open_line["ok"]
+    assert [v["line"] for v in open_line["violations"]] == [
+        20,
+        21,
+    ]  # no loop, and no turn at the pearl
+    bad = client.post(
+        "/api/check", json={**request, "answer": {"line": [[[[0, 0], [1, 1]], True]]}}
+    )
+    assert bad.status_code == 400
+    assert bad.json()["error"] == "error: 'line' is not made between [0, 0] and [1, 1]"
+
+
+def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client):
+    kropki = {"bundled": "kropki", "puzzle": "https://puzz.link/p?kropki/4/4/aa7fioco"}
+    latin = [[[r, c], (r + c) % 4 + 1] for r in range(4) for c in range(4)]
+    judged = client.post(
+        "/api/check", json={**kropki, "answer": {"digit": latin}}
+    ).json()
+    white = [v for v in judged["violations"] if v["line"] == 36]
+    assert [v["borders"] for v in white] == [
+        [[[1, 2], [1, 3]]],
+        [[[3, 0], [3, 1]]],
+        [[[1, 2], [2, 2]]],
+    ]
+    assert len(judged["violations"]) == 17 and all(
+        len(v["borders"]) == 1 for v in judged["violations"]
+    )
+    stars = client.post(
+        "/api/check",
+        json={
+            "bundled": "starbattle",
+            "puzzle": STARBATTLE,
+            "answer": {"star": [[[0, 0], True]]},
+        },
+    ).json()
+    row = stars["violations"][0]
+    assert (row["line"], row["cells"]) == (19, [])
+    assert row["region"] == [[1, c] for c in range(6)]  # row 2 holds no star
+    masyu = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    loop = client.post(
+        "/api/check", json={**masyu, "answer": {"line": [[[[1, 1], [1, 2]], True]]}}
+    ).json()
+    assert [(v["line"], v["lines"]) for v in loop["violations"]][0] == (20, ["line"])
+    assert all(
+        v["lines"] == [] for v in loop["violations"][1:]
+    )  # the pearl's rule is located at its cell
+
+
+def test_generate_takes_a_symmetry_and_a_difficulty_and_names_a_bad_one(client):
+    request = {
+        "bundled": "sudoku",
+        "rows": 4,
+        "cols": 4,
+        "seed": 3,
+        "params": {"box_rows": "2", "box_cols": "2"},
+    }
+    made = client.post(
+        "/api/generate", json={**request, "symmetry": "mirror", "difficulty": "easy"}
+    ).json()
+    assert made["map"] == "box_rows: 2\nbox_cols: 2\n.14.\n....\n.31.\n.23.\n"
+    assert (
+        made["level"],
+        made["difficulty"],
+        made["tries"],
+        made["complete"],
+        made["note"],
+    ) == (
+        "easy",
+        2.5,
+        1,
+        True,
+        None,
+    )
+    bad = client.post("/api/generate", json={**request, "symmetry": "diagonal"})
+    assert bad.status_code == 400
+    assert (
+        bad.json()["error"]
+        == "error: \"symmetry\" is one of none, rotational, mirror, not 'diagonal'"
+    )
+    bad = client.post("/api/generate", json={**request, "difficulty": "fiendish"})
+    assert bad.json()["error"] == (
+        "error: \"difficulty\" is null or one of easy, medium, hard, expert, not 'fiendish'"
+    )

@@ -25,6 +25,7 @@ corner v``, ``v + d``) is the stages' own, as every binding is.
 
 from __future__ import annotations
 
+from gridlang.constructs import slants
 from gridlang.constructs.edges import check, evaluate, lower
 from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from gridlang.core.errors import GridSyntaxError
@@ -112,19 +113,25 @@ class EdgeAtConstruct(Construct):
 
 
 class DegreeConstruct(Construct):
-    """``degree(line, p)``: a number."""
+    """``degree(line, p)``: a number; ``degree(slant, v)`` for a decision whose values are slants, the
+    slants touching corner v (:mod:`gridlang.constructs.slants`)."""
 
     node = Degree
     rules = {"degree": lambda t, meta, c: Degree(_name(t, c[0]), c[1], t.sp(meta))}
 
     def type_of(self, checker, e: Degree):
+        if slants.is_slant_decision(checker.sym.decisions.get(e.name.id)):
+            return slants.degree_type(checker, e)
         return check.degree_type(checker, e)
 
-
     def linear(self, compiler, e: Degree, scale: int, coef: dict[int, int]) -> int:
+        if e.name.id in compiler.enum_lits:
+            return slants.degree_terms(compiler, e, scale, coef)
         return lower.degree_terms(compiler, e, scale, coef, _edges(compiler))
 
     def number(self, interpreter, e: Degree) -> int:
+        if e.name.id in interpreter.enums:
+            return slants.degree(interpreter, e)
         return evaluate.degree(interpreter, e, _lines(interpreter))
 
 

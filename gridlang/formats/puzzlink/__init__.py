@@ -6,12 +6,14 @@ A spec states its URL format (docs/language.md, "puzz.link formats")::
         rooms: borders
         room numbers: number16
 
-This package holds what every format shares and names no genre: the URL
-envelope (:mod:`.url`), the body read from the left (:mod:`.body`), pzprjs's
-shared encodings (:mod:`.numbers`, :mod:`.clues`, :mod:`.bits`,
-:mod:`.banks`, listed by :func:`.encoding.encodings`), the engine that runs
-a declaration both ways (:mod:`.engine`), and the index of the bundled
-specs by the genre names their formats declare (:mod:`.index`).
+This package holds what every format shares and names no genre: the engine
+that runs a declaration both ways (:mod:`.engine`), the dots of the doubled
+lattice spread into the map's layers (:mod:`.dots`), the text of a decoded
+map (:mod:`.text`), and the index of the bundled specs by the genre names
+their formats declare (:mod:`.index`). The URL envelope, the body read from
+the left, pzprjs's shared encodings and a spec's own table of characters
+are :mod:`gridlang.language.encodings`' (``url``, ``body``, ``numbers``,
+``clues``, ``bits``, ``banks``, ``own``, listed by ``known.encodings``).
 
 Which spec reads a URL: the one given (its format must name the URL's
 genre), else the bundled spec whose format names it. Every malformed URL

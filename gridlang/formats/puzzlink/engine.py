@@ -28,12 +28,13 @@ from pathlib import Path
 
 from gridlang.core.grid import border_cells, cell_name, flood_rooms
 from gridlang.core.nodes import field, node
+from gridlang.formats.puzzlink import dots
 from gridlang.formats.puzzlink.text import borders_text, document, grid_text, rooms_text
 from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
-from gridlang.language.encodings.known import encodings
+from gridlang.language.encodings.known import encoding_for, mapping_for
 from gridlang.language.encodings.placement import NOT_MINE, Placement
-from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, Part, Unwritable
+from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, DOT_PLACES, Part, Unwritable
 from gridlang.language.encodings.url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")
@@ -160,7 +161,7 @@ def _corners(rows: int, cols: int, place: str) -> list[tuple[int, int]]:
 
 
 def _mapping(item: ast.FormatItem) -> dict:
-    return {e.key: e.value for e in item.mapping}
+    return mapping_for(item)
 
 
 def _top_cells(room: list[int], cols: int) -> list[int]:
@@ -200,11 +201,14 @@ class Engine:
     def __init__(self, spec: ast.Spec, symbols, fmt: ast.Format):
         self.spec, self.sym, self.fmt = spec, symbols, fmt
         self.name = Path(spec.path).name  # how messages name the spec
-        self.encodings = encodings()
+        self.encodings = {id(item): encoding_for(item) for item in fmt.parts}
         self.placements = {id(item): Placement(_mapping(item), symbols, item.encoding,
                                                corners=item.place in CORNER_PLACES,
                                                borders=item.place in BORDER_PLACES)
                            for item in fmt.parts if item.place in CELL_PLACES + CORNER_PLACES + BORDER_PLACES}
+        tiles_of = {"cells": symbols.tiles, "borders": symbols.border_tiles, "corners": symbols.corner_tiles}.get
+        self.dot_kinds = {id(item): dots.placements(item.mapping, symbols, item.encoding, tiles_of)
+                          for item in fmt.parts if item.place in DOT_PLACES}
         self.default = Placement({}, symbols)
         self.frame = _frame(fmt)
 
@@ -254,7 +258,7 @@ class Engine:
         body = Body(link)
         parts = self.fmt.parts
         for idx, item in enumerate(parts):
-            enc = self.encodings[item.encoding]
+            enc = self.encodings[id(item)]
             part = self._part(item, layout, cells)
             if item.place == "separator":
                 enc.decode(body, 0, part)
@@ -279,6 +283,13 @@ class Engine:
             if item.place == "rooms":
                 rooms_read = (body.i, enc, part)  # read again when cells of a tile in no room turn up
                 room, _ = enc.decode(body, link.cells, part)
+                continue
+            if item.place in DOT_PLACES:
+                values, where = enc.decode(body, (2 * link.rows - 1) * (2 * link.cols - 1), part)
+                corner_tokens = corner_tokens or [[None] * (link.cols + 1) for _ in range(link.rows + 1)]
+                border_tokens = border_tokens or [None] * borders_count
+                dots.spread(values, where, link, layout, self.dot_kinds[id(item)],
+                            (tokens, border_tokens, corner_tokens), body, _describe)
                 continue
             if item.place == "cells":
                 values, where = enc.decode(body, link.cells, part)
@@ -419,7 +430,7 @@ class Engine:
         roomless = frozenset(k for k in range(layout.cols * layout.rows)
                              if self.sym.chars.get(str(data.rows[layout.inner(k)[0]][layout.inner(k)[1]])) in roomless_tiles)
         for item in self.fmt.parts:
-            enc = self.encodings[item.encoding]
+            enc = self.encodings[id(item)]
             part = self._part(item, layout, cells, roomless)
             if part.ptype is not None:
                 value = raw.get(item.place) if item.encoding == "piece bank" else values.get(item.place)
@@ -435,6 +446,11 @@ class Engine:
                 vals = self._corner_values(data, layout, item)
             elif item.place in BORDER_PLACES:
                 vals = self._border_values(data, layout, item)
+            elif item.place in DOT_PLACES:
+                others = {p.place for p in self.fmt.parts if p is not item}
+                strict = {"borders": None if others & set(BORDER_PLACES) else self._border_empty(),
+                          "corners": None if others & set(CORNER_PLACES) else self._corner_empty()}
+                vals = dots.gather(data, layout, self.dot_kinds[id(item)], claimed, strict)
             else:
                 vals = self._values(data, layout, item, claimed, room_cells)
                 if item.place == "cells":
@@ -451,6 +467,9 @@ class Engine:
                     p, q = (divmod(i, layout.cols) for i in border_cells(layout.rows, layout.cols, e.index))
                     raise data.error(f"{e} (the border between {cell_name(*p)} and {cell_name(*q)})",
                                      data.border_span(e.index)) from None
+                if item.place in DOT_PLACES:
+                    span, words = dots.where(data, layout, e.index)
+                    raise data.error(f"{e} ({words})", span) from None
                 r, c = where(e.index, item.place)
                 if item.place in CORNER_PLACES:
                     raise data.error(f"{e} (corner row {r + 1}, column {c + 1})", data.corner_span(r, c)) from None

@@ -108,15 +108,27 @@ Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsCon
 
 @node
 class Spec:
-    """A parsed spec: its statements in source order and where it came from."""
+    """A parsed spec: its statements in source order and where it came from.
+
+    ``names`` holds the rules' names (``require "NAME": RULE``), each as ``((line, column), name)``
+    at its rule's span; :meth:`name_of` reads it.
+    """
 
     statements: tuple[Stmt, ...]
     path: str
     source: str
+    names: tuple[tuple[tuple[int, int], str], ...] = ()
 
     def of(self, kind: type) -> list:
         """Statements of one node type, in source order."""
         return [s for s in self.statements if isinstance(s, kind)]
+
+    def name_of(self, statement) -> str:
+        """The name a ``require "NAME": RULE`` gives the statement, or ``""``."""
+        span = getattr(statement, "span", None)
+        if span is None or not self.names:
+            return ""
+        return dict(self.names).get((span.line, span.column), "")
 
     @property
     def puzzle(self) -> Puzzle | None:

@@ -14,10 +14,13 @@ class FormatEntry:
 
     Attributes:
         key: an ``int`` (a value), ``"?"``, a word (``empty``, ``number``, a
-            preset's letter) or a size (``"9x9"``).
-        key_kind: ``int``, ``unknown``, ``name`` or ``size``.
-        value: a name (a tile), an ``int``, or a text (a ``STRING``'s contents).
-        value_kind: ``name``, ``int`` or ``text``.
+            preset's letter), a size (``"9x9"``), or, in a ``table``, a
+            character (``"g"``), a range of them (``("k", "z")``) or a prefix
+            and its digits (``("-", 2, "hex")``).
+        key_kind: ``int``, ``unknown``, ``name``, ``size``, ``char``, ``chars`` or ``prefix``.
+        value: a name (a tile), an ``int``, a text (a ``STRING``'s contents),
+            ``"?"``, a range ``(N, M)``, or a named range ``("skip", N, M)``.
+        value_kind: ``name``, ``int``, ``text``, ``unknown``, ``range`` or ``named range``.
     """
 
     key: Union[int, str]

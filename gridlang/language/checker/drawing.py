@@ -17,12 +17,14 @@ from gridlang.language.checker.symbols import Type
 from gridlang.language.looks import (
     BLOCK_LOOKS,
     BORDER_LOOKS,
+    CORNER_LOOKS,
     EDGE_LOOKS,
     LOOKS,
     MARK_LOOKS,
     REGION_LOOKS,
     ROOM_LAYER,
     ROOM_LOOKS,
+    SLANT_VALUES,
     TILE_LOOKS,
     VALUE_LOOKS,
 )
@@ -41,12 +43,12 @@ def _what(table: dict[str, str]) -> str:
     return {id(TILE_LOOKS): "a tile", id(MARK_LOOKS): "a Boolean decision on cells",
             id(VALUE_LOOKS): "a decision on cells with values", id(EDGE_LOOKS): "a decision on edges",
             id(REGION_LOOKS): "a region", id(BLOCK_LOOKS): "blocks", id(ROOM_LOOKS): "the room layer",
-            id(BORDER_LOOKS): "a tile on borders"}[id(table)]
+            id(BORDER_LOOKS): "a tile on borders", id(CORNER_LOOKS): "a tile on corners"}[id(table)]
 
 
 def _fits(look: str) -> list[dict[str, str]]:
     return [t for t in (TILE_LOOKS, MARK_LOOKS, VALUE_LOOKS, EDGE_LOOKS, REGION_LOOKS, BLOCK_LOOKS, ROOM_LOOKS,
-                        BORDER_LOOKS) if look in t]
+                        BORDER_LOOKS, CORNER_LOOKS) if look in t]
 
 
 def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
@@ -82,13 +84,19 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
                           f"{_words(table)}", d.look_span)
             continue
         if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and \
-                table is not TILE_LOOKS and table is not BORDER_LOOKS:  # a decision's look
+                table not in (TILE_LOOKS, BORDER_LOOKS, CORNER_LOOKS):  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
             if names or (d.look == "bridges" and not decide.is_enum):
                 why = (f"has value names ({', '.join(names)}): draw it as tint" if names
                        else "is Boolean: draw it as line")
                 checker.error(f"{d.look!r} draws integer values; {d.name!r} {why}", d.look_span)
+                continue
+        if d.look == "slants" and table is VALUE_LOOKS:
+            decide = sym.decisions[d.name]
+            if not any(isinstance(p, ast.Symbol) and p.id in SLANT_VALUES for p in decide.domain):
+                checker.error(f"'slants' draws the values '/' and '\\' as diagonals; {d.name!r} has neither",
+                              d.look_span)
                 continue
         if d.name is not None and key in seen:
             prev = seen[key]
@@ -119,6 +127,8 @@ def _table(checker: _Checker, d: ast.Draw) -> dict[str, str] | None:
         return TILE_LOOKS
     if kind == "border tile":
         return BORDER_LOOKS
+    if kind == "corner tile":
+        return CORNER_LOOKS
     if kind == "region":
         return REGION_LOOKS
     if kind == "decision":

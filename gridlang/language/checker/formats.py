@@ -9,8 +9,10 @@ spec has no tile for is found here, not only when a URL comes.
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, PLACES
+from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, DOT_PLACES, PLACES
 from gridlang.language.checker.symbols import BOUND
+from gridlang.language.encodings.body import UNKNOWN
+from gridlang.language.encodings.own import Table, problems
 
 KINDS = ("puzzlink",)
 """The format kinds gridlang reads."""
@@ -80,19 +82,32 @@ class _FormatCheck:
             self.error("the format fills the borders between cells, and the spec puts no tile on them: declare "
                        "one, as in 'tile white 'w' on borders'", item.place_span)
             return
-        if (place in CORNER_PLACES or place in BORDER_PLACES) and any(p.place.startswith("outside")
+        if place in DOT_PLACES and not (self.sym.corner_tiles and self.sym.border_tiles):
+            self.error("the format fills the dots of the lattice, which stand on cells, borders and corners, and "
+                       "the spec puts no tile on borders or on corners: declare them, as in 'tile dot_b 'o' on "
+                       "borders' and 'tile dot_c 'o' on corners'", item.place_span)
+            return
+        if (place in CORNER_PLACES or place in BORDER_PLACES or place in DOT_PLACES) and any(
+                p.place.startswith("outside")
                                                                        for p in self.fmt.parts):
-            what = "corners of the cells" if place in CORNER_PLACES else "borders between cells"
+            what = "corners of the cells" if place in CORNER_PLACES else "dots of the lattice" \
+                if place in DOT_PLACES else "borders between cells"
             self.error(f"a format fills the {what} or a frame of clues outside the grid, not both",
                        item.place_span)
             return
         if place not in PLACES and param is None:
             declared = ", ".join(self.sym.params) or "none declared"
             self.error(f"unknown place {place!r}; a format item fills cells, rooms, room numbers, corners, inner "
-                       f"corners, borders, outside top left, outside all, outside top left stacked, a separator, or a "
-                       f"parameter (parameters: {declared})", item.place_span)
+                       "corners, borders, dots, outside top left, outside all, outside top left stacked, a separator, "
+                       f"or a parameter (parameters: {declared})", item.place_span)
             return
         enc = self.encodings.get(item.encoding)
+        if enc is not None and enc.keys == "table":
+            problem = problems(item.mapping)
+            if problem is not None:
+                self.error(str(problem), problem.span or item.encoding_span)
+                return
+            enc = Table(item.mapping)
         if enc is None:
             self.error(f"unknown encoding {item.encoding!r}; the encodings are {', '.join(self.encodings)} "
                        "(docs/language.md, 'puzz.link formats')", item.encoding_span)
@@ -120,27 +135,77 @@ class _FormatCheck:
             return
         if place in CELL_PLACES or place in CORNER_PLACES or place in BORDER_PLACES:
             self.placeable(item, enc)
+        if place in DOT_PLACES:
+            self.dots_placeable(item)
+
+    def _kind_of(self, tile) -> str:
+        """Which kind of place a tile stands on: cells, borders or corners."""
+        return "borders" if tile in self.sym.border_tiles else "corners" if tile in self.sym.corner_tiles else "cells"
+
+    def dots_placeable(self, item: ast.FormatItem) -> None:
+        """A dot on each kind of place has a tile to go to, and each kind an empty tile."""
+        # imported on use, not at start-up
+        from gridlang.language.encodings.placement import Placement
+
+        for kind in ("cells", "borders", "corners"):
+            own = {e.key: e.value for e in item.mapping if self._kind_of(e.value) == kind}
+            placement = Placement(own, self.sym, item.encoding, corners=kind == "corners", borders=kind == "borders")
+            on = "" if kind == "cells" else f" on {kind}"
+            if not own:
+                self.error(f"a dot may stand on {kind}, and the mapping sends none to a tile{on}: map it, as in "
+                           f"(1 = TILE) with a tile{on}", item.encoding_span)
+                return
+            if placement.token(None) is None:
+                self.error(f"a place without a dot needs a tile, and {self.checker.spec.path} has no tile '.'{on}",
+                           item.encoding_span)
+                return
 
     def mapping(self, item: ast.FormatItem, enc, param) -> bool:
         keys: set = set()
         ok = True
         for entry in item.mapping:
-            if entry.key in keys:
-                self.error(f"{entry.key!r} is mapped twice", entry.key_span)
+            key = (entry.key, self._kind_of(entry.value)) if item.place in DOT_PLACES else entry.key
+            if key in keys:
+                where = " on that kind of place" if item.place in DOT_PLACES else ""
+                self.error(f"{entry.key!r} is mapped twice{where}", entry.key_span)
                 ok = False
-            keys.add(entry.key)
+            keys.add(key)
             if enc.keys == "none":
                 self.error(f"{enc.name} takes no mapping", entry.span)
+                return False
+            if enc.keys != "table" and entry.key_kind in ("char", "chars", "prefix"):
+                self.error(f"characters are the keys of a genre's own encoding, {enc.name} reads its own: write "
+                           "'table' for a table of characters", entry.key_span)
                 return False
             if enc.keys == "values":
                 tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
                     self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
+                if item.place in DOT_PLACES:
+                    tiles = {**self.sym.tiles, **self.sym.border_tiles, **self.sym.corner_tiles}
                 ok = self.value_entry(entry, enc, tiles) and ok
             elif enc.keys == "size":
                 ok = self.size_entry(entry, param) and ok
             elif enc.keys == "preset":
                 ok = self.preset_entry(entry, param) and ok
+            elif enc.keys == "table" and entry.value_kind == "name":
+                ok = self.tile_entry(entry, item) and ok
         return ok
+
+    def tile_entry(self, entry: ast.FormatEntry, item: ast.FormatItem) -> bool:
+        """A table's character that stands for a tile: the tile is declared on the item's places."""
+        tiles = self.sym.corner_tiles if item.place in CORNER_PLACES else \
+            self.sym.border_tiles if item.place in BORDER_PLACES else self.sym.tiles
+        if entry.value in tiles and tiles[entry.value].clue is not None:
+            self.error(f"{entry.value!r} holds several numbers, which a character alone does not give: send the "
+                       "character to a tile of characters or of one number", entry.value_span)
+            return False
+        if entry.value in tiles:
+            return True
+        what = self.sym.kind_of(entry.value)
+        where = " on corners" if item.place in CORNER_PLACES else " on borders" if item.place in BORDER_PLACES else ""
+        self.error(f"{entry.value!r} is {'a ' + what if what else 'not a declared tile'}; a table sends a "
+                   f"character to a tile{where}", entry.value_span)
+        return False
 
     def value_entry(self, entry: ast.FormatEntry, enc, tiles: dict) -> bool:
         if entry.key_kind == "name" and entry.key not in ("empty", "number") + enc.names:
@@ -207,9 +272,10 @@ class _FormatCheck:
 
     def placeable(self, item: ast.FormatItem, enc) -> None:
         # imported on use, not at start-up
+        from gridlang.language.encodings.known import mapping_for
         from gridlang.language.encodings.placement import Placement
 
-        mapping = {e.key: e.value for e in item.mapping}
+        mapping = mapping_for(item)
         corners = item.place in CORNER_PLACES
         borders = item.place in BORDER_PLACES
         placement = Placement(mapping, self.sym, enc.name, corners=corners, borders=borders)
@@ -230,6 +296,9 @@ class _FormatCheck:
             self.error(f"{where} needs a tile, and {spec} has no tile '.'{on}: map "
                        "it, as in (empty = TILE)",
                        item.encoding_span)
+            return
+        if isinstance(enc, Table):
+            self.placeable_table(item, enc, placement)
             return
         if enc.structured:
             kind, word = ("arrow", "arrow number") if enc.name == "arrows" else ("numbers", "numbers")
@@ -252,6 +321,16 @@ class _FormatCheck:
             self.error(f"{enc.name} gives numbers, and {spec} has no tile for them: declare 'tile NAME number' "
                        "(or a tile of digits with 'value digit'), or map them, as in (number = TILE)",
                        item.encoding_span)
+
+    def placeable_table(self, item: ast.FormatItem, table: Table, placement) -> None:
+        """A table's numbers and ``?`` have a tile to go to."""
+        spec = self.checker.spec.path
+        if table.numbers and not placement.holds_numbers():
+            self.error(f"the table gives numbers, and {spec} has no tile for them: declare 'tile NAME number' (or "
+                       "a tile of digits with 'value digit')", item.encoding_span)
+        elif table.unknown and placement.token(UNKNOWN) is None:
+            self.error(f"the table gives '?' (a number not given), and {spec} has no tile for it: declare a tile "
+                       "'?' or a number tile", item.encoding_span)
 
     # flags -----------------------------------------------------------------
     def flag(self, flag: ast.FormatFlag, flags: dict) -> None:

@@ -21,6 +21,11 @@ Re-implemented from their description in pzprjs (robx/pzprjs, MIT licence):
     ``0``-``z`` skip that many corners, then a mark (value 1); ``.`` skips
     36; the last character counts the corners after the last mark (a
     mark past the end, which is not one), ``0`` when there are none.
+``dots`` (``decodeDot``)
+    the dots of the doubled lattice inside the grid (a cell's centre, a
+    border's middle, a corner inside the grid), row by row: ``0``-``f`` a
+    dot of value 1 (even) or 2 (odd), then half the digit's value (rounded
+    down) of places without one; ``g``-``z`` 1-20 places without one.
 ``borders`` (``decodeBorder``)
     base-32 digits of 5 bits each, most significant first: the
     ``(cols-1)*rows`` borders between side-by-side cells, row by row, then,
@@ -207,6 +212,49 @@ class CrossMarks(Blocks):
         return out + (_BASE36[after] if after or not out else "")
 
 
+class Dots(Encoding):
+    """pzprjs's ``decodeDot`` and ``encodeDot``: a dot of value 1 or 2 on the places of the doubled lattice
+    (pzprjs's ``dots`` of ``hasdots: 1``), each character a dot and the count of empty places after it (up to
+    7, so that the last may count past the end), or a run of empty places."""
+
+    name = "dots"
+    places = frozenset({"dots"})
+    values = (1, 2)
+
+    def decode(self, body, count, part):
+        def read(ch, at):
+            if ch in "0123456789abcdef":
+                value = int(ch, 16)
+                return value % 2 + 1, value >> 1, 0
+            if "g" <= ch <= "z":
+                return None, int(ch, 36) - 16, 0
+            raise body.error(f"unexpected {ch!r} in the dots (0-9, a-z)")
+
+        return scan(body, count, part, read, overshoot_ok=True)
+
+    def encode(self, values, part):
+        out, empty, s, n = [], 0, 0, len(values)
+        while s < n:
+            v, text = values[s], ""
+            if v is not None:
+                if v not in (1, 2):
+                    raise Unwritable(f"{v!r} is not a dot (1 or 2) or empty", s)
+                after = next((i for i in range(1, 8) if s + i < n and values[s + i] is not None), None)
+                text = format(2 * (after - 1) + v - 1 if after else 13 + v, "x")
+                s += after - 1 if after else 7
+            else:
+                empty += 1
+            if empty == 0:
+                out.append(text)
+            elif text or empty == 20:
+                out.append(_BASE36[empty + 15] + text)
+                empty = 0
+            s += 1
+        if empty:
+            out.append(_BASE36[empty + 15])
+        return "".join(out)
+
+
 class Borders(Encoding):
     name = "borders"
     places = frozenset({"rooms"})
@@ -263,4 +311,4 @@ class Slash(Encoding):
         return "/"
 
 
-ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), CrossMarks(), Borders(), Slash())
+ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), CrossMarks(), Dots(), Borders(), Slash())

@@ -8,7 +8,8 @@ the grid):
 * :data:`UNKNOWN`, ``"?"``: a clue whose number is not given (pzprjs's ``-2``);
 * :class:`Arrow`: a direction and a number (or ``?``);
 * a ``tuple`` of numbers (and ``?``): a list of numbers in one cell;
-* :class:`Pair`: two sums, down and across.
+* :class:`Pair`: two sums, down and across;
+* :class:`Named`: a tile of a genre's own encoding (a table's ``'g' = arrow_up``).
 
 Each structured value has a token in the text map (:func:`token`): ``^2``,
 ``1,3,3``, ``12,7`` (docs/language.md, "Structured clue cells").
@@ -45,7 +46,14 @@ class Pair:
     across: int
 
 
-Value = Union[None, int, str, Arrow, Pair, tuple]
+@node(slots=False)
+class Named:
+    """A value that stands for a tile of its own, as a genre's own encoding gives it (``'g' = arrow_up``)."""
+
+    tile: str
+
+
+Value = Union[None, int, str, Arrow, Pair, Named, tuple]
 
 
 def token(value: Value) -> str:

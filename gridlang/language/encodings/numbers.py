@@ -23,6 +23,10 @@ decoder of its genre files (docs/language.md's table names it).
     ``.`` a number not given (``?``); ``g`` the sign ``less`` (the first
     cell of the border, the left or upper one, holds the smaller number);
     ``h`` the sign ``greater``; ``i``-``z`` 1-18 objects without either.
+``position`` (``decodeOneNumber16`` twice)
+    one cell given by where it is: its column, then its row, counted from 1,
+    each one ``number16`` token (``3``, ``-1a``); the cell has value 1, the
+    others none.
 ``number36``
     one base-36 digit per object (``0``-``z``); ``-XX`` two; ``%`` or ``@``
     ``?``; ``.`` an object without a number.
@@ -41,7 +45,7 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 MAX_NUMBER16 = 77776 + 0xFFFFF
 """The largest number ``number16`` writes (``$FFFFF``)."""
 
-_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners", "borders": "borders"}
+_OBJECTS = {"cells": "cells", "room numbers": "rooms", "corners": "corners", "borders": "borders", "dots": "places"}
 
 
 def objects(part: Part) -> str:
@@ -57,6 +61,8 @@ def grid_has(part: Part, count: int) -> str:
         return f"the grid has {count} rooms"
     if part.place == "corners":
         return f"a {part.cols}x{part.rows} grid has {count} corners"
+    if part.place == "dots":
+        return f"a {part.cols}x{part.rows} grid has {count} places for dots (cells, borders and corners inside it)"
     if part.place == "borders":
         return f"a {part.cols}x{part.rows} grid has {count} borders between its cells"
     return f"a {part.cols}x{part.rows} grid has {count} clues outside it"
@@ -343,6 +349,44 @@ class Number36(Encoding):
         return "".join(out)
 
 
+class Position(Encoding):
+    """pzprjs's ``decodeOneNumber16`` read twice, the column and then the row of one cell (counted from 1):
+    a cell given by where it is, as pzprjs gives a start or a goal (``goalpos``, ``startpos``)."""
+
+    name = "position"
+    values = (1,)
+
+    def decode(self, body, count, part):
+        found = []
+        for what, most in (("column", part.cols), ("row", part.rows)):
+            at = body.i
+            value, length = read16(body, at) if at < len(body.text) else (None, 0)
+            if not length:
+                shown = repr(body.text[at]) if at < len(body.text) else "the end of the data"
+                raise body.error(f"a position is a column and a row, each a number (one number16 token); the "
+                                 f"{what} is {shown}", at)
+            if value == UNKNOWN or not 1 <= value <= most:
+                raise body.error(f"the position's {what} is {value}; a {part.cols}x{part.rows} grid's {what}s run "
+                                 f"from 1 to {most}", at)
+            body.i += length
+            found.append((value, at))
+        (col, at), (row, _) = found
+        out: list[Value] = [None] * count
+        out[(row - 1) * part.cols + col - 1] = 1
+        return out, [at] * count
+
+    def encode(self, values, part):
+        marked = [k for k, v in enumerate(values) if v is not None]
+        for k in marked:
+            if values[k] != 1:
+                raise Unwritable(f"{values[k]!r} is not the position's cell (value 1)", k)
+        if len(marked) != 1:
+            raise Unwritable(f"a position gives one cell, and the map has {len(marked)}",
+                             marked[1] if marked else 0)
+        row, col = divmod(marked[0], part.cols)
+        return write16(col + 1) + write16(row + 1)
+
+
 NUMBER16, NUMBER10 = Number16(), Number10()
 class Inequalities(Encoding):
     """pzprjs's decoder and encoder of numbers and inequality signs on borders (of its ``URL_PZPRV3`` URLs):
@@ -376,4 +420,4 @@ class Inequalities(Encoding):
         return write_runs(values, write, 18, 18)
 
 
-ENCODINGS = (NUMBER16, NUMBER10, Number10or16(), Number4(), Number36(), Inequalities())
+ENCODINGS = (NUMBER16, NUMBER10, Number10or16(), Number4(), Number36(), Inequalities(), Position())

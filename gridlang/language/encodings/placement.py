@@ -14,7 +14,7 @@ pair) are written as their own tokens.
 
 from __future__ import annotations
 
-from gridlang.language.encodings.body import UNKNOWN, Arrow, Pair, Value, read_arrow, read_list, read_pair, token
+from gridlang.language.encodings.body import UNKNOWN, Arrow, Named, Pair, Value, read_arrow, read_list, read_pair, token
 
 NOT_MINE = object()
 """What :meth:`Placement.value` answers for a token that this item does not write."""
@@ -72,6 +72,10 @@ class Placement:
         """The map token of a decoded value, or None when the spec has no tile for it."""
         if isinstance(value, (Arrow, Pair, tuple)):
             return token(value)
+        if isinstance(value, Named):
+            if self._holds_numbers(self.by_value.get(value)):
+                return "?"  # a clue tile named by a genre's own encoding: its number not given
+            return self._char(self.by_value.get(value), "")
         if value is None:
             return self._char(self.empty, ".")
         if value == UNKNOWN:
@@ -131,16 +135,22 @@ class Placement:
             if parsed is not None:
                 return parsed
         name = self.chars.get(tok)
+        if tok == "?" and name is None:
+            named = [k for k, t in self.by_value.items() if isinstance(k, Named) and self._holds_numbers(t)]
+            if named:
+                return named[0]
         if tok == "?" and name is None and self._holds_numbers(self.unknown):
             return UNKNOWN
         if name is None:
             return NOT_MINE
+        if Named(name) in self.by_value and not self._holds_numbers(name):
+            return Named(name)  # a tile a genre's own encoding gives by name
         if tok == "." and name == self.empty:
             return None
         if tok == "?" and name == self.unknown:
             return UNKNOWN
         explicit = [k for k, t in self.by_value.items() if t == name
-                    and not (k == UNKNOWN and tok != "?" and self._holds_numbers(name))]
+                    and not ((k == UNKNOWN or isinstance(k, Named)) and tok != "?" and self._holds_numbers(name))]
         if len(explicit) == 1:
             return explicit[0]
         numbered = self._number_of(name, tok)

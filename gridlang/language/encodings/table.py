@@ -30,6 +30,12 @@ a parameter's name
     ``rows x (cols - 1)`` between left and right neighbours row by row,
     then the ``(rows - 1) x cols`` between upper and lower ones (pzprjs's
     ``hasborder: 1``), into the ``borders:`` layer;
+``dots``
+    the places of the doubled lattice inside the grid, row by row (pzprjs's
+    dots of ``hasdots: 1``: ``(2 cols - 1) x (2 rows - 1)`` of them): a
+    cell's centre, the middle of a border between two cells, a corner
+    inside the grid; each value goes into its place's layer (the grid, the
+    ``borders:`` layer, the ``corners:`` layer);
 ``separator``
     no value: a ``/`` between two parts (``slash``), written always.
 """
@@ -43,7 +49,7 @@ CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outs
 """Places whose objects become map cells (numbers, marks, clues)."""
 
 PLACES = ("cells", "rooms", "room numbers", "outside top left", "outside all", "outside top left stacked",
-          "corners", "inner corners", "borders", "separator")
+          "corners", "inner corners", "borders", "dots", "separator")
 """Every place a format item may name besides a parameter."""
 
 CORNER_PLACES = ("corners", "inner corners")
@@ -51,6 +57,9 @@ CORNER_PLACES = ("corners", "inner corners")
 
 BORDER_PLACES = ("borders",)
 """Places whose objects stand on the borders between cells (the map's ``borders:`` layer)."""
+
+DOT_PLACES = ("dots",)
+"""Places whose objects stand on cells, borders and corners alike (the doubled lattice inside the grid)."""
 
 
 class Unwritable(ValueError):

@@ -70,8 +70,9 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
 
             raise_all(reserved)
         raise _syntax_error(e, text, path) from e
+    builder = _ToAst(path)
     try:
-        statements = _ToAst(path).transform(tree)
+        statements = builder.transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, GridlangError):
             err = e.orig_exc
@@ -92,7 +93,7 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
         raise
     if expanded is not statements:
         _check_nesting(expanded, text)  # the copies of lets nest too
-    return ast.Spec(tuple(expanded), path, text)
+    return ast.Spec(tuple(expanded), path, text, tuple(builder.names))
 
 
 def parse_file(path: str | Path) -> ast.Spec:

@@ -11,8 +11,8 @@ from gridlang.language import ast
 
 @v_args(meta=True)
 class FormatMixin(Transformer_NonRecursive):
-    """Transformer methods of the ``format_*`` rules; ``self.sp`` and ``self.integer`` come from
-    :class:`~gridlang.language.parser.to_ast._ToAst`, which derives from this class."""
+    """Transformer methods of the ``format_*`` rules; ``self.sp``, ``self.integer`` and ``self.char`` come
+    from :class:`~gridlang.language.parser.to_ast._ToAst`, which derives from this class."""
 
     def format_stmt(self, meta, c):
         kind, rest = c[0], c[1:]
@@ -76,6 +76,24 @@ class FormatMixin(Transformer_NonRecursive):
 
     def fkey_size(self, meta, c):
         return ("size", str(c[0]), self.sp(c[0]))
+
+    def fkey_char(self, meta, c):
+        return ("char", self.char(c[0]), self.sp(c[0]))
+
+    def fkey_chars(self, meta, c):
+        return ("chars", (self.char(c[0]), self.char(c[1])), self.sp(meta))
+
+    def fkey_prefix(self, meta, c):
+        return ("prefix", (self.char(c[0]), self.integer(c[1]), str(c[2])), self.sp(meta))
+
+    def fval_unknown(self, meta, c):
+        return ("unknown", "?", self.sp(meta))
+
+    def fval_range(self, meta, c):
+        return ("range", (c[0], c[1]), self.sp(meta))
+
+    def fval_skip(self, meta, c):
+        return ("named range", (str(c[0]), c[1], c[2]), self.sp(meta))
 
     def fval_name(self, meta, c):
         return ("name", str(c[0]), self.sp(c[0]))

@@ -110,6 +110,10 @@ def _parser_message(e: UnexpectedInput, text: str) -> str:
         base = f"unexpected character {ch!r}" if word is None else f"unexpected name {word.group(0)!r}"
         if ch.isalnum() and not ch.isascii():
             base += "; a name is made of ASCII letters, digits and '_' (a tile's map character may be any)"
+        if text.startswith("'\\'", e.pos_in_stream):
+            base += "; a quoted backslash is written '\\\\' (a slant: {'/', '\\\\'})"
+        elif ch == "'":
+            base += "; a quoted character is one character between quotes, such as '/' or '#'"
         if word is not None:
             base += _keyword_hint(word.group(0), e.allowed or (), _starts_line(text, e.pos_in_stream))
     elif isinstance(e, UnexpectedToken):

@@ -64,6 +64,7 @@ class _ToAst(FormatMixin):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.names: list[tuple[tuple[int, int], str]] = []  # the rules' names, at their rules' spans
 
     def sp(self, x) -> Span:
         return _span(self.path, x)
@@ -74,6 +75,14 @@ class _ToAst(FormatMixin):
         if build is not None:
             return build(self, meta, children)
         return super().__default__(data, children, meta)
+
+    def char(self, tok: Token) -> str:
+        """A character literal's character (``'a'``, ``'\\''``).
+
+        Raises:
+            GridSyntaxError: the literal holds more than one character.
+        """
+        return _char(tok, self.path)
 
     def integer(self, tok: Token) -> int:
         """An integer literal, within :data:`~gridlang.core.limits.MAX_INT`."""
@@ -278,6 +287,10 @@ class _ToAst(FormatMixin):
     def dom_int(self, meta, c):
         return ast.IntLit(c[0], self.sp(meta))
 
+    def dom_char(self, meta, c):
+        """A quoted character as a value name (``'/'``, ``'\\\\'``: the slants)."""
+        return ast.Symbol(_char(c[0], self.path), self.sp(c[0]))
+
     def dom_range(self, meta, c):
         bounds = [ast.IntLit(x, self.sp(meta)) if isinstance(x, int) and not isinstance(x, bool) else x for x in c]
         return ast.DomainRange(bounds[0], bounds[1], self.sp(meta))
@@ -292,7 +305,15 @@ class _ToAst(FormatMixin):
         return ast.Region(str(c[0]), c[1], c[2], self.sp(c[0]))
 
     def require_stmt(self, meta, c):
-        return c[0]
+        if len(c) == 1:
+            return c[0]
+        name, rule = c
+        text = " ".join(str(name)[1:-1].split())
+        if not text:
+            raise GridSyntaxError("a rule's name is empty: write a short sentence between the quotes, or "
+                                  "leave the name and its ':' out", self.sp(name))
+        self.names.append(((rule.span.line, rule.span.column), text))
+        return rule
 
     def rule_for(self, meta, c):
         *binders, body = c
@@ -543,3 +564,7 @@ class _ToAst(FormatMixin):
 
     def tile_value(self, meta, c):
         return ast.TileValue(self.sp(meta))
+
+    def char_value(self, meta, c):
+        """A quoted character on the right of ``=``: the value name it is (``slant[p] = '/'``)."""
+        return ast.Name(_char(c[0], self.path), self.sp(c[0]))

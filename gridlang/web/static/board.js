@@ -18,6 +18,8 @@ const bel = {
   sizeRow: document.getElementById("size-row"), layer: document.getElementById("layer"),
   layerRow: document.getElementById("layer-row"), seed: document.getElementById("seed"),
   generate: document.getElementById("generate"), cancelGenerate: document.getElementById("cancel-generate"),
+  stopGenerate: document.getElementById("stop-generate"), symmetry: document.getElementById("symmetry"),
+  difficulty: document.getElementById("difficulty"),
   generating: document.getElementById("generating"), generateRow: document.getElementById("generate-row"),
 };
 
@@ -30,6 +32,7 @@ const BOARD_DELAY = 250;
 let board = null;            // the last /api/board answer
 let boardRequest = null;     // its AbortController
 let boardTimer = null;
+let boardPending = false;    // an edit waits for its board
 let liveRequest = null;
 let liveTimer = null;
 let liveWanted = false;      // an edit waits for its board, then for its live check
@@ -49,7 +52,10 @@ let pendingAnswer = null;    // an answer from a share link, set once its board 
 function isUrlText(text) { return /^\s*https?:\/\//i.test(text); }
 
 // The Puzzle box as a text map: the lines above the grid (headers, comments, `grid:`), the grid's
-// rows, and everything under the grid (a `rooms:` or `corners:` layer) kept as it is.
+// rows, and everything under the grid kept as it is, with its layers (`rooms:`, `corners:`,
+// `borders:`) read into rows of tokens.
+const LAYER = /^\s*(rooms|corners|borders)\s*:\s*$/;
+
 function parseMap(text) {
   if (isUrlText(text) || text.trim().startsWith("{")) return null;
   const lines = text.replace(/\s+$/, "").split("\n");
@@ -63,22 +69,25 @@ function parseMap(text) {
     i++;
   }
   const body = [];
-  while (i < lines.length && !/^\s*$/.test(lines[i]) && !/^\s*(rooms|corners)\s*:\s*$/.test(lines[i])) {
+  while (i < lines.length && !/^\s*$/.test(lines[i]) && !LAYER.test(lines[i])) {
     body.push(lines[i]);
     i++;
   }
   const tail = lines.slice(i);
   const spaced = body.some((l) => /\S\s+\S/.test(l.trim()));
   const rows = body.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim())));
-  return { header, rows, spaced, tail, rooms: roomLayer(tail) };
+  const layers = {};
+  tail.forEach((line, at) => {
+    const found = line.match(LAYER);
+    if (found) layers[found[1]] = layerAt(tail, at);
+  });
+  return { header, rows, spaced, tail, layers, rooms: layers.rooms || null };
 }
 
-// The `rooms:` layer among the lines under the grid: where its rows stand in `tail`, and its labels.
-function roomLayer(tail) {
-  const at = tail.findIndex((l) => /^\s*rooms\s*:\s*$/.test(l));
-  if (at < 0) return null;
+// A layer among the lines under the grid: where its rows stand in `tail`, and its tokens.
+function layerAt(tail, at) {
   let end = at + 1;
-  while (end < tail.length && !/^\s*$/.test(tail[end]) && !/^\s*(rooms|corners)\s*:\s*$/.test(tail[end])) end++;
+  while (end < tail.length && !/^\s*$/.test(tail[end]) && !LAYER.test(tail[end])) end++;
   const lines = tail.slice(at + 1, end);
   const spaced = lines.some((l) => /\S\s+\S/.test(l.trim()));
   return { start: at + 1, end, spaced, rows: lines.map((l) => (spaced ? l.trim().split(/\s+/) : Array.from(l.trim()))) };
@@ -89,13 +98,23 @@ function boardMap() {
   return parseMap(el.puzzle.value) || (board && board.map ? parseMap(board.map) : null);
 }
 
+// A layer's rows as text: the borders' rows between left and right neighbours indented by a space,
+// so that each token stands under its gap (docs/language.md, clues on borders).
+function layerLines(name, layer) {
+  const spaced = layer.spaced || layer.rows.some((r) => r.some((t) => t.length > 1));
+  return layer.rows.map((r, i) => {
+    if (!spaced) return r.join("");
+    return (name === "borders" && i % 2 === 0 ? " " : "") + r.join(" ");
+  });
+}
+
 function writeMap(map) {
   const spaced = map.spaced || map.rows.some((r) => r.some((c) => c.length > 1));
   const rows = map.rows.map((r) => r.join(spaced ? " " : ""));
   let tail = map.tail || [];
-  if (map.rooms) {
-    const labels = map.rooms.rows.map((r) => r.join(map.rooms.spaced ? " " : ""));
-    tail = [...tail.slice(0, map.rooms.start), ...labels, ...tail.slice(map.rooms.end)];
+  const layers = Object.entries(map.layers || {}).sort((a, b) => b[1].start - a[1].start);  // from the last
+  for (const [name, layer] of layers) {
+    tail = [...tail.slice(0, layer.start), ...layerLines(name, layer), ...tail.slice(layer.end)];
   }
   el.puzzle.value = [...map.header, ...rows, ...tail].join("\n") + "\n";
 }
@@ -122,11 +141,14 @@ function tileName(char) {
 // ------------------------------------------------------------ the board from the server
 
 function boardSoon() {
+  boardPending = true;
   clearTimeout(boardTimer);
   boardTimer = setTimeout(loadBoard, BOARD_DELAY);
 }
 
 async function loadBoard() {
+  boardPending = false;
+  clearTimeout(boardTimer);
   if (boardRequest) boardRequest.abort();
   const request = specRequest();
   if (!el.puzzle.value.trim() || (!request.bundled && !request.spec && !isUrlText(el.puzzle.value))) {
@@ -152,7 +174,7 @@ async function loadBoard() {
 }
 
 function showBoard(d, note) {
-  const names = (x) => x.decisions.map((dec) => dec.name).join(",");
+  const names = (x) => [...x.decisions, ...(x.lines || [])].map((dec) => dec.name).join(",");
   const sameShape = board && d && board.rows === d.rows && board.cols === d.cols && names(board) === names(d);
   board = d;
   const why = d && d.problem ? d.problem.split("\n")[0] : "";
@@ -173,8 +195,9 @@ function showBoard(d, note) {
   bel.board.firstElementChild && bel.board.firstElementChild.setAttribute("aria-hidden", "true");
   fillDecisions();
   showLayers();
-  showHelp();
   renderButtons();
+  renderPlaces();
+  showHelp();  // after the places' buttons, which it speaks of
   drawOverlay();
   bel.exportUrl.disabled = false;
 }
@@ -182,17 +205,18 @@ function showBoard(d, note) {
 function fillDecisions() {
   const kept = bel.decision.value;
   bel.decision.innerHTML = "";
-  for (const d of board.decisions) {
+  for (const d of [...board.decisions, ...board.lines]) {
     const option = document.createElement("option");
     option.value = d.name;
     option.textContent = d.name;
     bel.decision.append(option);
   }
-  if (board.decisions.some((d) => d.name === kept)) bel.decision.value = kept;
+  if ([...board.decisions, ...board.lines].some((d) => d.name === kept)) bel.decision.value = kept;
 }
 
 function decision() {
-  return board ? board.decisions.find((d) => d.name === bel.decision.value) || board.decisions[0] : null;
+  if (!board || lineDecision()) return null;  // a line's edges are entered by dragging (lines.js)
+  return board.decisions.find((d) => d.name === bel.decision.value) || board.decisions[0] || null;
 }
 
 // ------------------------------------------------------------ cells as buttons over the picture
@@ -206,6 +230,7 @@ function renderButtons() {
   const b = board;
   bel.frame.style.aspectRatio = `${b.width} / ${b.height}`;
   bel.frame.style.width = `${Math.round(Math.max(b.width, Math.min(b.width * 1.5, 320)))}px`;  // a small board's cells large enough to tap
+  updateDrag();
   const map = boardMap();
   const keep = bel.cells.children.length === b.rows * b.cols;  // the same cells: kept, and so is the focus
   if (!keep) bel.cells.innerHTML = "";
@@ -244,6 +269,8 @@ function cellLabel(map, r, c) {
     return `${where}: room ${label === undefined ? "none" : label}`;
   }
   if (mode === "set") return `${where}: ${shown || "cell"}`;
+  const line = lineDecision();
+  if (line) return `${where}: ${shown ? shown + ", " : ""}${lineLabel(line, r, c)}`;
   const d = decision();
   const value = d ? entry(d, r, c) : undefined;
   const given = d ? fixedValue(d, r, c) : undefined;
@@ -256,6 +283,7 @@ function cellLabel(map, r, c) {
 }
 
 function relabel() {
+  if (board) renderPlaces();
   const map = boardMap();
   for (const button of bel.cells.children) {
     button.setAttribute("aria-label", cellLabel(map, +button.dataset.r, +button.dataset.c));
@@ -278,6 +306,7 @@ function select(r, c, focus) {
 
 function key(e, r, c) {
   const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (lineKey(e, r, c)) { e.preventDefault(); return; }
   if (moves[e.key]) {
     const [dr, dc] = moves[e.key];
     select(Math.min(board.rows - 1, Math.max(0, r + dr)), Math.min(board.cols - 1, Math.max(0, c + dc)), true);
@@ -350,7 +379,7 @@ function press(r, c) {
     editMap(r, c, (now) => nextLabel(map, now));
     return;
   }
-  const cycle = tileCycle();
+  const cycle = cellCycle(r, c);
   if (!cycle.length) return;
   editMap(r, c, (now) => {
     const at = cycle.findIndex((t) => t.char === now || t.name === tileName(now));
@@ -366,7 +395,7 @@ function typeKey(k, r, c) {
     return true;
   }
   const number = numberTile();
-  const cycle = tileCycle();
+  const cycle = cellCycle(r, c);
   if (/^[0-9]$/.test(k) && number) {
     typed = (typed + k).replace(/^0+(?=[0-9])/, "").slice(-3);
     const digits = typed;
@@ -393,61 +422,67 @@ function typeKey(k, r, c) {
   return false;
 }
 
-function newGrid() {
+// The tiles a click cycles a cell through: in the outside frame of clues (pzprjs's excells) its
+// empty frame and a number; inside, the spec's tiles but the frame's.
+function cellCycle(r, c) {
   const cycle = tileCycle();
+  if (!board || !board.outside.length) return cycle;
+  if (isOutside(r, c)) {
+    return [...board.frame.map((char) => ({ char, name: tileName(char) })), ...cycle.filter((t) => t.char === "1" && numberTile())];
+  }
+  return cycle.filter((t) => !board.frame.includes(t.char));
+}
+
+function isOutside(r, c) { return !!board && board.outside.some(([or, oc]) => or === r && oc === c); }
+
+// The sides of the board that stand in the outside frame: top, bottom, left, right (the whole row or column).
+function frameSides() {
+  if (!board || !board.outside.length || !board.frame.length) return null;
+  const all = (cells) => cells.every(([r, c]) => isOutside(r, c));
+  const row = (r) => Array.from({ length: board.cols }, (_, c) => [r, c]);
+  const col = (c) => Array.from({ length: board.rows }, (_, r) => [r, c]);
+  return { top: all(row(0)), bottom: all(row(board.rows - 1)), left: all(col(0)), right: all(col(board.cols - 1)) };
+}
+
+function newGrid() {
+  const cycle = tileCycle().filter((t) => !(board && board.frame.includes(t.char)));
   const rows = Math.min(100, Math.max(1, parseInt(bel.rows.value, 10) || 5));
   const cols = Math.min(100, Math.max(1, parseInt(bel.cols.value, 10) || 5));
   const fill = cycle.length ? cycle[0].char : ".";
   const old = boardMap();
-  const header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
-  const grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
-  // a map with rooms gets a rooms: layer of one room, to divide by typing labels (Layer: rooms)
-  const tail = old && old.rooms ? ["rooms:", ...Array.from({ length: rows }, () => "a".repeat(cols))] : [];
+  let header = old ? old.header.filter((l) => l.trim() && !/^\s*#/.test(l)) : [];
+  // a parameter the spec's format reads off the size (Kropki's n) follows the new size
+  for (const [name, values] of Object.entries((info && info.size_params) || {})) {
+    const value = values[`${rows}x${cols}`];
+    if (value === undefined) continue;
+    const line = `${name}: ${value}`;
+    const at = header.findIndex((l) => new RegExp(`^\\s*${name}\\s*:`).test(l));
+    header = at >= 0 ? header.map((l, i) => (i === at ? line : l)) : [line, ...header];
+  }
+  let grid = Array.from({ length: rows }, () => Array(cols).fill(fill));
+  const sides = frameSides();  // a genre with clues outside the grid: its frame around the new grid
+  if (sides) {
+    const f = board.frame[0];
+    grid = grid.map((row) => [...(sides.left ? [f] : []), ...row, ...(sides.right ? [f] : [])]);
+    const edge = Array(grid[0].length).fill(f);
+    grid = [...(sides.top ? [edge] : []), ...grid, ...(sides.bottom ? [edge.slice()] : [])];
+  }
+  // a map with rooms gets a rooms: layer of one room, to divide by dragging borders or typing labels;
+  // a genre with clues on borders or corners gets those layers, empty
+  const tail = [];
+  if (old && old.rooms) tail.push("rooms:", ...Array.from({ length: rows }, () => "a".repeat(cols)));
+  const none = (tiles) => (tiles.find((t) => t.chars.length) || { chars: ["."] }).chars[0];
+  if (info && info.border_tiles.length) {
+    const n = none(info.border_tiles);
+    tail.push("borders:", ...Array.from({ length: 2 * rows - 1 }, (_, i) => (i % 2 === 0 ? " " : "") + Array(i % 2 === 0 ? cols - 1 : cols).fill(n).join(" ")));
+  }
+  if (info && info.corner_tiles.length) {
+    const n = none(info.corner_tiles);
+    tail.push("corners:", ...Array.from({ length: rows + 1 }, () => n.repeat(cols + 1)));
+  }
   writeMap({ header, rows: grid, spaced: false, tail });
   selected = [0, 0];
   edited();
-}
-
-// ------------------------------------------------------------ a new puzzle made by the server
-
-let generateRequest = null;
-
-async function generate() {
-  const rows = Math.min(30, Math.max(1, parseInt(bel.rows.value, 10) || 5));
-  const cols = Math.min(30, Math.max(1, parseInt(bel.cols.value, 10) || 5));
-  const seed = Math.max(0, parseInt(bel.seed.value, 10) || 0);
-  const body = { ...specRequest(), rows, cols, seed, params: paramValues() };
-  const seconds = parseFloat(el.timeLimit.value);
-  if (seconds > 0) body.time_limit = seconds;
-  const controller = new AbortController();
-  generateRequest = controller;
-  bel.generate.disabled = true;
-  bel.cancelGenerate.hidden = false;
-  const t0 = Date.now();
-  const tick = setInterval(() => {
-    bel.generating.textContent = `generating a ${rows}x${cols} puzzle: ${((Date.now() - t0) / 1000).toFixed(0)} s`;
-  }, 500);
-  bel.generating.textContent = `generating a ${rows}x${cols} puzzle`;
-  try {
-    const r = await fetch("/api/generate", { method: "POST", headers: { "Content-Type": "application/json" },
-                                             body: JSON.stringify(body), signal: controller.signal });
-    const d = await r.json();
-    if (!r.ok) { bel.generating.textContent = (d.error || "").split("\n")[0]; return; }
-    el.puzzle.value = d.map;
-    bel.generating.textContent = `made in ${d.seconds.toFixed(1)} s: ${d.clues} clues, seed ${d.seed}, unique`;
-    edited();
-  } catch (e) {
-    bel.generating.textContent = "cancelled";
-  } finally {
-    clearInterval(tick);
-    generateRequest = null;
-    bel.generate.disabled = false;
-    bel.cancelGenerate.hidden = true;
-  }
-}
-
-function cancelGenerate() {
-  if (generateRequest) generateRequest.abort();  // the server drops the job when its request goes
 }
 
 // ------------------------------------------------------------ live uniqueness while setting
@@ -528,6 +563,7 @@ function played() {
   bel.undo.disabled = !undoStack.length;
   bel.redo.disabled = !redoStack.length;
   broken = [];
+  brokenPlaces = [];
   relabel();
   drawOverlay();
   updateShare();
@@ -583,7 +619,8 @@ function redo() {
 function answerJson() {
   const out = {};
   for (const [name, values] of Object.entries(answer)) {
-    out[name] = Object.entries(values).map(([k, v]) => [k.split(",").map(Number), v]);
+    out[name] = Object.entries(values).map(([k, v]) => [
+      k.includes("|") ? k.split("|").map((p) => p.split(",").map(Number)) : k.split(",").map(Number), v]);
   }
   return out;
 }
@@ -594,14 +631,17 @@ async function check() {
   const d = await r.json();
   if (!r.ok) { bel.verdict.textContent = (d.error || "").split("\n")[0]; return; }
   bel.verdict.textContent = d.text;
-  outlineOnBoard(d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells));
+  outlineOnBoard(d.empty.length ? d.empty : d.violations.flatMap((v) => v.cells), d.empty.length ? [] : d.violations);
 }
 
 // ------------------------------------------------------------ the overlay of marks
 
 // Outline cells on the board: those of a broken rule, or of the rule instances Explain found.
-function outlineOnBoard(cells) {
+// A broken rule's places that are no cell of it (its row, column or room, its borders, corners or
+// line) are drawn from `violations` (lines.js).
+function outlineOnBoard(cells, violations) {
   broken = cells;
+  brokenPlaces = violations || [];
   brokenFor = el.puzzle.value;
   drawOverlay();
 }
@@ -624,7 +664,7 @@ function drawOverlay() {
     for (const [name, entries] of Object.entries(live.forced)) {
       const dec = board.decisions.find((x) => x.name === name);
       for (const [[r, c], v] of entries) {
-        if (typeof r !== "number") continue;  // an edge's entry: not drawn on cells
+        if (typeof r !== "number") { drawForcedEdge(svg, name, r, c, v); continue; }  // an edge's (lines.js)
         const b = cellBox(r, c);
         if (dec && dec.boolean) {
           if (v === true || v === 1) shape("rect", { x: b.x, y: b.y, width: b.w, height: b.h, class: "forced" }, svg);
@@ -660,8 +700,12 @@ function drawOverlay() {
     const b = cellBox(r, c);
     shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
   }
+  drawOpenWalls(svg);
+  drawLines(svg);
+  if (brokenFor === el.puzzle.value) drawBrokenPlaces(svg);  // over the lines, which it may draw over
   const b = cellBox(selected[0], selected[1]);
   shape("rect", { x: b.x + 1, y: b.y + 1, width: b.w - 2, height: b.h - 2, class: "selected" }, svg);
+  drawPlaceFocus(svg);
 }
 
 function text(svg, b, value, cls) {
@@ -678,7 +722,7 @@ function setMode(next) {
   bel.playRow.hidden = mode !== "play";
   bel.sizeRow.hidden = mode !== "set";
   bel.generateRow.hidden = mode !== "set";
-  if (board) showLayers();
+  if (board) { showLayers(); renderPlaces(); updateDrag(); }
   showHelp();
   for (const radio of document.querySelectorAll("input[name=mode]")) radio.checked = radio.value === mode;
   if (mode === "play") { clearTimeout(liveTimer); if (liveRequest) liveRequest.abort(); bel.live.textContent = ""; }
@@ -687,17 +731,22 @@ function setMode(next) {
 }
 
 function showHelp() {
+  const map = board ? boardMap() : null;
   if (mode === "set") {
-    bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move.";
-  } else if (board && !board.decisions.length && board.lattice.length) {
-    bel.help.textContent = `This genre's answer is drawn between cells (${board.lattice.join(", ")}); the board `
-      + "takes answers cell by cell only: Solve, Hint or the Python API give this one.";
+    bel.help.textContent = "Click a cell to cycle it through the spec's tiles; type digits for a number, arrows to move."
+      + (map && map.rooms ? " Drag along the cells' sides to draw or erase a room's border." : "")
+      + (board && pel.places.children.length ? " The small buttons on borders and corners set their clues the same way." : "");
+  } else if (lineDecision()) {
+    const along = lineDecision().kind === "corners" ? "from corner to corner along the cells' sides" : "from cell to cell";
+    bel.help.textContent = `Drag ${along} to draw the ${lineDecision().name} (drag again to erase); `
+      + "Shift and an arrow key draw from the selected cell; Check judges the answer.";
   } else {
     bel.help.textContent = "Click a cell to mark it (again for a dot, again to clear), or type its value; Check judges the answer.";
   }
 }
 
-function exportUrl() {
+async function exportUrl() {
+  if (boardPending || boardRequest) await loadBoard();  // the URL of the puzzle as it is now, not before the last edit
   if (!board) { bel.urlOut.hidden = true; return; }
   bel.urlOut.hidden = false;
   bel.urlOut.value = board.url || "";
@@ -713,7 +762,7 @@ function restoreBoard(s) {
   const restored = {};
   for (const [name, entries] of Object.entries(s.a || {})) {
     restored[name] = {};
-    for (const [[r, c], v] of entries) restored[name][key2(r, c)] = v;
+    for (const [[r, c], v] of entries) restored[name][Array.isArray(r) ? edgeKey(r, c) : key2(r, c)] = v;
   }
   pendingAnswer = restored;
 }
@@ -723,10 +772,13 @@ function boardInit() {
   bel.newGrid.addEventListener("click", newGrid);
   bel.generate.addEventListener("click", generate);
   bel.cancelGenerate.addEventListener("click", cancelGenerate);
+  bel.stopGenerate.addEventListener("click", stopGenerate);
   bel.undo.addEventListener("click", undo);
   bel.redo.addEventListener("click", redo);
   bel.check.addEventListener("click", check);
   bel.exportUrl.addEventListener("click", exportUrl);
-  bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); });
+  bel.decision.addEventListener("change", () => { relabel(); drawOverlay(); showHelp(); });
   bel.layer.addEventListener("change", () => { typed = ""; relabel(); drawOverlay(); });
+  placesInit();
+  linesInit();
 }

@@ -76,6 +76,7 @@ from collections.abc import Callable, Mapping
 from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.core.errors import GridlangError
 from gridlang.language import ast
+from gridlang.why.generation.aim import LEVEL_NAMES, generate_at
 from gridlang.why.generation.dig import dig, dig_by_oracle
 from gridlang.why.generation.maker import Maker, reads_rooms
 from gridlang.why.generation.maps import (
@@ -88,17 +89,20 @@ from gridlang.why.generation.maps import (
     room_count,
     room_layer,
 )
-from gridlang.why.generation.records import Generated, GenerateError, GenerateTimeUp
+from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp
 from gridlang.why.generation.settle import Candidates, settle
 from gridlang.why.generation.terrain import terrain
 
 __all__ = [
+    "LEVEL_NAMES",
     "MAX_VALUE",
+    "UNPROVED",
     "GenerateError",
     "GenerateTimeUp",
     "Generated",
     "clue_tiles",
     "generate",
+    "generate_at",
     "map_text",
     "other_backend",
     "reads_rooms",

@@ -8,6 +8,16 @@ from typing import Any
 from gridlang.core.errors import GridlangError
 
 
+UNPROVED = {
+    "clues": "not all its clues are placed, and its answer is not proved unique",
+    "unique": "its clues are placed but its answer is not proved unique",
+    "minimal": "its answer is proved unique but it is not proved minimal (some clue may be redundant)",
+    "check": "its answer is proved unique and no clue is redundant, but the second backend has not checked it",
+}
+"""What a map given at a time limit lacks, by what remained to prove of it
+(:attr:`GenerateTimeUp.proved`), in the words every front end shows."""
+
+
 class GenerateError(GridlangError, ValueError):
     """The spec cannot be generated from (no clue tile), or the time ran out before a puzzle was made."""
 
@@ -20,11 +30,14 @@ class GenerateTimeUp(GenerateError):
         proved: what was proved of ``best``: ``"clues"``: not all its clues are placed yet;
             ``"unique"`` is not yet (its clues were placed, its
             uniqueness not proved), ``"minimal"`` its answer proved unique but clues not yet taken
-            away, ``"check"`` unique and dug but not checked by the second backend.
+            away, ``"check"`` unique and dug but not checked by the second backend, ``"level"`` a
+            finished puzzle graded at another level than the one asked.
+        note: a sentence saying what ``best`` lacks when the stage alone does not say it (its grade).
     """
 
     best: str | None = None
     proved: str | None = None
+    note: str | None = None
 
 
 @dataclass
@@ -44,6 +57,8 @@ class Generated:
             one gave a unique full map.
         objective: for a spec with an objective, the unique optimum's score
             (``clues`` is then 0); None otherwise.
+        difficulty, level: its grade (:mod:`gridlang.why.grade`) when it was made at a level
+            (:mod:`gridlang.why.generation.aim`); None otherwise.
     """
 
     map: str
@@ -55,13 +70,17 @@ class Generated:
     tries: int = 1
     grid: list[str] = field(default_factory=list, repr=False)
     objective: int | None = None
+    difficulty: float | None = None
+    level: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``{"map", "url", "seed", "clues", "seconds", "checked_by"}`` (and ``objective`` for a spec
-        with one), as ``generate --json`` prints."""
+        with one, ``difficulty`` and ``level`` for a puzzle made at a level), as ``generate --json`` prints."""
         out = {"map": self.map, "url": self.url, "seed": self.seed, "clues": self.clues,
                "seconds": round(self.seconds, 3), "checked_by": self.checked_by}
         if self.objective is not None:
             out["objective"] = self.objective
+        if self.level is not None:
+            out["difficulty"], out["level"] = self.difficulty, self.level
         return out
 
