@@ -298,9 +298,11 @@ def _add_bench(sub) -> None:
     # imported on use, not at start-up
     from gridlang.batch.bench import SETS
 
-    bn.add_argument("sets", nargs="+", metavar="SET", help="named sets: " + ", ".join(SETS))
-    bn.add_argument("--backend", "-b", nargs="+", default=["auto", "cpsat", "milp", "maxsat", "asp"],
-                    choices=_BackendNames(), metavar="BACKEND")
+    bn.add_argument("sets", nargs="+", metavar="SET",
+                    help="named sets: " + ", ".join(SETS) + "; or dataset (with --dataset), alone")
+    bn.add_argument("--backend", "-b", nargs="+", default=None, choices=_BackendNames(), metavar="BACKEND",
+                    help="backends, each in turn on a map (default: auto, cpsat, milp, maxsat, asp; "
+                         "for dataset, auto)")
     bn.add_argument("--out", "-o", default="bench.jsonl", help="JSON-lines rows, appended (default bench.jsonl)")
     bn.add_argument("--fresh", action="store_true", help="a new gridlang process per solve (start-up included)")
     bn.add_argument("--time-limit", "-t", type=_positive_seconds, default=120.0, metavar="SECONDS",
@@ -313,6 +315,24 @@ def _add_bench(sub) -> None:
     bn.add_argument("--set", action="append", type=_setting, default=[], metavar="BACKEND.SETTING=VALUE",
                     help="a backend setting (repeatable)")
     bn.add_argument("--quiet", action="store_true", help="print the summary only")
+    ds = bn.add_argument_group("the dataset set", "puzzlekit-dataset's puzzles of the shipped genres, each solved "
+                               "with --unique by gridlang, then by a peer, a fresh process each")
+    ds.add_argument("--dataset", metavar="PATH",
+                    help="a clone of puzzlekit-dataset, or a folder of GENRE/GENRE_dataset.json files")
+    ds.add_argument("--genres", metavar="LIST", help="comma-separated (default: every shipped genre it holds)")
+    ds.add_argument("--bands", default="15,30,50,beyond", metavar="LIST",
+                    help="size bands by the longer side: 15, 30, 50, beyond (default all)")
+    ds.add_argument("--sample", type=int, default=5, metavar="N",
+                    help="puzzles drawn a band and genre, with --seed (default 5; 0 for all)")
+    ds.add_argument("--seed", type=int, default=0, help="the draw's seed (default 0)")
+    ds.add_argument("--largest", type=int, default=1, metavar="N",
+                    help="also each genre's N largest puzzles (default 1)")
+    ds.add_argument("--peer-python", metavar="PATH",
+                    help="a Python that has puzzlekit: puzzlekit solves each puzzle too (never a gridlang dependency)")
+    ds.add_argument("--peer-command", metavar="CMD",
+                    help="another peer: a command given TYPE PROBLEM SOLUTION SECONDS that prints "
+                         '{"status": ..., "matches": true|false|null}')
+    ds.add_argument("--json", action="store_true", help="print the raw rows as JSON instead of the tables")
     bn.add_argument("--debug", action="store_true", help="show tracebacks")
     bn.set_defaults(run=commands._cmd_bench)
 

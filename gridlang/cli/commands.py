@@ -402,12 +402,53 @@ def _cmd_bench(args) -> int:
     # imported on use, not at start-up
     from gridlang.batch.bench import run, summary
 
+    if "dataset" in args.sets:
+        return _bench_dataset(args)
     echo = None if args.quiet else (lambda line: print(line, flush=True))
-    rows = run(args.sets, args.backend, args.out, root=args.root, fresh=args.fresh, time_limit=args.time_limit,
+    backends = args.backend or ["auto", "cpsat", "milp", "maxsat", "asp"]
+    rows = run(args.sets, backends, args.out, root=args.root, fresh=args.fresh, time_limit=args.time_limit,
                pattern=args.maps, settings=dict(args.set), echo=echo)
     for line in summary(rows, args.metric, args.baseline):
         print(line)
     return EXIT_OK if all(r["correct"] for r in rows) else EXIT_VERIFY_FAILED
+
+
+def _bench_dataset(args) -> int:
+    """``gridlang bench dataset``: the tables (or ``--json``'s rows); exit 0 when gridlang's every
+    answer is the published one and proved unique, else 4."""
+    # imported on use, not at start-up
+    import shlex
+
+    # imported on use, not at start-up
+    from gridlang.batch import versus
+
+    if args.sets != ["dataset"]:
+        raise ParamError("the set dataset runs alone: give it without other sets")
+    if not args.dataset:
+        raise ParamError("bench dataset needs --dataset PATH (a clone of puzzlekit-dataset)")
+    if args.sample < 0 or args.largest < 0:
+        raise ParamError("--sample and --largest take a count of 0 or more")
+    genres = None if not args.genres else [g.strip() for g in args.genres.split(",") if g.strip()]
+    puzzles, notes = versus.draw(args.dataset, genres, [b.strip() for b in args.bands.split(",") if b.strip()],
+                                 args.sample or None, args.largest, args.seed)
+    peer = versus.peer_command(args.peer_python, shlex.split(args.peer_command) if args.peer_command else None)
+    with open(args.out, "a", encoding="utf-8") as sink:  # opened first: a bad path fails before any solve
+
+        def echo(row) -> None:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+
+        rows = versus.run(puzzles, args.backend or ["auto"], args.time_limit, peer, not args.quiet, echo)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print(versus.table(rows), "", versus.growth(rows), "", versus.compile_at_size(rows), sep="\n")
+        if len(args.backend or ()) > 1:
+            print("", versus.largest_proved(rows), sep="\n")
+        for line in [*notes, *versus.findings(rows)]:
+            print(line)
+    ours = [r for r in rows if r["side"] == "gridlang"]
+    return EXIT_OK if all(r["correct"] and r["unique"] is True for r in ours) else EXIT_VERIFY_FAILED
 
 
 def _cmd_plot(args) -> int:
