@@ -18,6 +18,7 @@ puzzles by the same cost.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 
 from gridlang.core.deadline import Deadline
@@ -70,8 +71,8 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
         options: the rest of ``make``'s arguments (``rows``, ``cols``, ``params``, ``symmetry``...).
 
     Returns:
-        ``(puzzle, next seed)``: the puzzle, its ``difficulty`` and ``level`` set, and the seed after
-        the last one tried.
+        ``(puzzle, next seed)``: the puzzle, its ``difficulty`` and ``level`` set and its ``seconds``
+        those of every seed tried and graded, and the seed after the last one tried.
 
     Raises:
         GenerateError: ``level`` is not a level.
@@ -81,6 +82,7 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
     if level not in LEVEL_NAMES:
         raise GenerateError(f"unknown difficulty {level!r}: one of {', '.join(LEVEL_NAMES)}")
     closest: tuple[tuple[int, float], Generated, Grade] | None = None
+    start = time.perf_counter()
     while True:
         try:
             made = make(spec, seed=seed, deadline=deadline, backend=backend, progress=progress, **options)
@@ -94,6 +96,7 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
                 progress(f"seed {made.seed}: graded {found.level} (difficulty {found.difficulty:g}), "
                          f"{'as asked' if found.level == level else f'not {level}'}")
             if found.level == level:
+                made.seconds = time.perf_counter() - start
                 return made, seed
             distance = _distance(found, level)
             if closest is None or distance < closest[0]:

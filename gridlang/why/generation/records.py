@@ -51,7 +51,7 @@ class Generated:
         seed: the seed it was made from (the same seed, spec, size and
             parameters make the same map).
         clues: the number of clue cells.
-        seconds: the time it took.
+        seconds: the time it took (made at a level: every seed tried and graded).
         checked_by: the backend that proved it unique and each clue needed.
         tries: the answers (maps, for a spec with an objective) drawn before
             one gave a unique full map.
