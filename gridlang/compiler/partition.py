@@ -1,0 +1,162 @@
+"""Capped components that partition their set: every member of the set lies in one of them.
+
+Part of the compiler, run after the last statement while capping is on
+(:attr:`~gridlang.compiler.core._Compiler.cap_components`).
+
+Take the components of seeds ``p_1 .. p_m`` in one set S, each held by a rule
+to exactly ``k_i`` cells (``count(component of p_i in S) == k_i``, no guard:
+:meth:`~gridlang.compiler.cellsets.CellSetLowering.cap_component`). Two
+components of one set are equal or disjoint, so they are disjoint when no
+``p_j`` can lie in the component of ``p_i``: ``p_j`` is outside its reach, or a
+rule fixes its member literal false (a unit clause, or a row
+``sum of positive terms == 0`` or ``<= 0``, as ``count(clue and component of c
+in S) == 1`` becomes). When the model also holds an unconditional row
+``count(S) == k_1 + ... + k_m``, the disjoint components of ``k_i`` cells each
+fill S: every member of S is in one of them. The compiler then adds, for each
+cell ``v`` S may hold, the clause
+
+    ``not s(v) or m_1(v) or ... or m_j(v)``
+
+over the components that reach ``v`` (a unit clause ``not s(v)`` for a cell out
+of every seed's reach). It holds in every answer, so no answer changes; it
+lets a solver see that an unshaded cell no island reaches is shaded, and that
+a cell one island alone reaches joins it. Size: one clause per cell of S, its
+literals the member variables the components already have (linear in the
+cells times the seeds within reach). Nurikabe's islands are the case in point
+(Nikoli's rules: every unshaded cell belongs to exactly one numbered island);
+Nurikabe at 31x45 and 50x50 went from no answer in 60 s to one
+(docs/benchmarks.md, "Every published size").
+"""
+
+from __future__ import annotations
+
+from gridlang.core.errors import Span
+from gridlang.ir.literals import CellValue, neg
+from gridlang.ir.model import Clause, Cmp, Linear
+
+
+def _normal(pairs) -> tuple[dict[int, int], int]:
+    """``sum coef * [lit]`` as ``(variable -> coefficient, constant)`` (``[-v]`` is ``1 - x_v``)."""
+    coefs: dict[int, int] = {}
+    const = 0
+    for coef, lit in pairs:
+        if lit < 0:
+            const += coef
+            coef = -coef
+        coefs[abs(lit)] = coefs.get(abs(lit), 0) + coef
+    return {v: c for v, c in coefs.items() if c}, const
+
+
+def _counts_set(row: Linear, set_coefs: dict[int, int], total: int) -> bool:
+    """Whether ``row`` states ``sum of set_coefs' terms + constant == total``, up to its sign: the
+    row's variables and coefficients are the set's, or all negated, with the right side to match."""
+    if row.op is not Cmp.EQ or row.enforce or len(row.terms) != len(set_coefs):
+        return False
+    coefs, const = _normal(row.terms)
+    for sign in (1, -1):
+        if all(set_coefs.get(v) == sign * c for v, c in coefs.items()) and len(
+            coefs
+        ) == len(set_coefs):
+            return sign * (row.rhs - const) == total
+    return False
+
+
+def _false_literals(constraints) -> set[int]:
+    """The literals some rule fixes false: ``l`` of a unit clause ``(-l)``, and every literal of an
+    unconditional row of positive coefficients whose sum is at most 0."""
+    out: set[int] = set()
+    for con in constraints:
+        if isinstance(con, Clause) and len(con.lits) == 1:
+            out.add(-con.lits[0])
+        elif (
+            isinstance(con, Linear)
+            and not con.enforce
+            and con.op in (Cmp.EQ, Cmp.LE)
+            and con.rhs == 0
+            and all(coef > 0 for coef, _ in con.terms)
+        ):
+            out.update(lit for _, lit in con.terms)
+    return out
+
+
+def cover_clauses(
+    sets: dict[int, dict[int, CellValue]],
+    components: dict[tuple[int, int], dict[int, CellValue]],
+    exact: dict[tuple[int, int], int],
+    constraints: list,
+    span: Span | None = None,
+) -> list[Clause]:
+    """The clauses that say capped components fill their set (the module docstring).
+
+    Args:
+        sets: each set's key -> its members (cell -> True or the literal of the cell being in it).
+        components: ``(seed cell, set key)`` -> the component's members (cell -> True or literal);
+            an empty dict for a seed outside the set.
+        exact: ``(seed cell, set key)`` -> the cells a rule holds that component to, for the
+            components a rule states exactly.
+        constraints: the model's constraints so far (its rows and unit clauses are read).
+        span: where the clauses point (the count rule's line, when None the row's own).
+
+    Returns:
+        One clause per cell of each set whose components are shown to fill it; none for the others.
+    """
+    groups: dict[int, list[int]] = {}
+    for seed, key in exact:
+        if (seed, key) in components:
+            groups.setdefault(key, []).append(seed)
+    if not groups:
+        return []
+    false = _false_literals(constraints)
+    rows = [
+        con
+        for con in constraints
+        if isinstance(con, Linear) and con.op is Cmp.EQ and not con.enforce
+    ]
+    out: list[Clause] = []
+    for key, seeds in sorted(groups.items()):
+        inside = sets[key]
+        comps = [components[seed, key] for seed in seeds]
+        if not _disjoint(seeds, comps, false):
+            continue
+        known = sum(1 for v in inside.values() if v is True)
+        set_coefs, const = _normal((1, v) for v in inside.values() if v is not True)
+        total = sum(exact[seed, key] for seed in seeds) - known - const
+        row = next((r for r in rows if _counts_set(r, set_coefs, total)), None)
+        if row is None:
+            continue
+        where = span if span is not None else row.span
+        for cell in sorted(inside):
+            s = inside[cell]
+            lits = []
+            for comp in comps:
+                m = comp.get(cell, False)
+                if m is True:
+                    break
+                if m is not False and m not in false:
+                    lits.append(m)
+            else:
+                if s is not True or lits:
+                    out.append(
+                        Clause(
+                            tuple([neg(s)] if s is not True else []) + tuple(lits),
+                            where,
+                        )
+                    )
+                if len(lits) > 1:
+                    out.append(
+                        Linear(tuple((1, m) for m in lits), Cmp.LE, 1, (), where)
+                    )
+    return out
+
+
+def _disjoint(
+    seeds: list[int], comps: list[dict[int, CellValue]], false: set[int]
+) -> bool:
+    """Whether no seed can lie in another's component (so that the components are disjoint)."""
+    for i, comp in enumerate(comps):
+        for j, seed in enumerate(seeds):
+            if i != j:
+                m = comp.get(seed, False)
+                if m is True or (m is not False and m not in false):
+                    return False
+    return True
