@@ -183,7 +183,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
                 self.constraints.append(con)
         if self.cap_components:  # capped components that fill their set (gridlang.compiler.partition)
             exact = {key: k for key, k in self.component_exact.items() if k >= 0}
-            for con in cover_clauses(self.set_members, self.components, exact, self.constraints):
+            for con in cover_clauses(self.grid, self.set_members, self.components, exact, self.constraints):
                 self.constraints.append(con)
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}

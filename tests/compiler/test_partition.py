@@ -101,3 +101,20 @@ def test_a_count_of_the_complement_sizes_the_region():
         c for c in model.constraints if isinstance(c, Connected) and c.name == "s"
     ]
     assert region.size == 4
+
+
+def test_a_cell_beside_another_clue_is_out_of_reach():
+    """The 3 at row 1, column 1 reaches two steps, but row 1, column 2 touches the 1, which its
+    island may not hold (the rule that an island holds one clue fixes the 1's member literal false):
+    that cell's is fixed false too, and nothing else is."""
+    model = _model(HEAD + CAP + ONE_CLUE, "3.1\n...\n")
+    names = {i + 1: v for i, v in enumerate(model.variables)}
+    fixed = [
+        names[-c.lits[0]].rowcol
+        for c in model.constraints
+        if isinstance(c, Clause)
+        and len(c.lits) == 1
+        and c.lits[0] < 0
+        and names[-c.lits[0]].family == "component"
+    ]
+    assert sorted(fixed) == [(0, 1), (0, 2)]
