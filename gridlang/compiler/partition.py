@@ -132,21 +132,38 @@ def cover_clauses(
     for key, seeds in sorted(groups.items()):
         inside = sets[key]
         comps = [components[seed, key] for seed in seeds]
-        for seed, comp in zip(seeds, comps):
-            for m in _out_of_reach(grid, seed, comp, inside, exact[seed, key], false):
-                false.add(m)
-                out.append(Clause((-m,), span))
+        sizes = [exact[seed, key] for seed in seeds]
+        out += _narrow(grid, seeds, comps, sizes, inside, false, span)
         if not _disjoint(seeds, comps, false):
             continue
         known = sum(1 for v in inside.values() if v is True)
         set_coefs, const = _normal((1, v) for v in inside.values() if v is not True)
-        total = sum(exact[seed, key] for seed in seeds) - known - const
+        total = sum(sizes) - known - const
         row = next((r for r in rows if _counts_set(r, set_coefs, total)), None)
         if row is None:
             continue
         where = span if span is not None else row.span
+        for _ in range(
+            MAX_ROUNDS
+        ):  # a cell no component reaches is out of S, which bars it from them all
+            lone = [
+                cell
+                for cell, s in sorted(inside.items())
+                if s is not True and s not in false and not _reached(cell, comps, false)
+            ]
+            for cell in lone:
+                false.add(inside[cell])
+                out.append(Clause((neg(inside[cell]),), where))
+            narrowed = (
+                _narrow(grid, seeds, comps, sizes, inside, false, span) if lone else []
+            )
+            out += narrowed
+            if not narrowed:
+                break
         for cell in sorted(inside):
             s = inside[cell]
+            if s is not True and s in false:
+                continue
             lits = []
             for comp in comps:
                 m = comp.get(cell, False)
@@ -166,6 +183,38 @@ def cover_clauses(
                     out.append(
                         Linear(tuple((1, m) for m in lits), Cmp.LE, 1, (), where)
                     )
+    return out
+
+
+MAX_ROUNDS = 20
+"""At most this many rounds of cells found out of every reach and reaches narrowed again."""
+
+
+def _reached(cell: int, comps: list[dict[int, CellValue]], false: set[int]) -> bool:
+    """Whether some component may hold ``cell``."""
+    for comp in comps:
+        m = comp.get(cell, False)
+        if m is True or (m is not False and m not in false):
+            return True
+    return False
+
+
+def _narrow(
+    grid: Grid,
+    seeds: list[int],
+    comps: list[dict[int, CellValue]],
+    sizes: list[int],
+    inside: dict[int, CellValue],
+    false: set[int],
+    span: Span | None,
+) -> list[Clause]:
+    """Unit clauses fixing false every member literal out of its seed's reach (:func:`_out_of_reach`),
+    each added to ``false`` as it is found."""
+    out = []
+    for seed, comp, k in zip(seeds, comps, sizes):
+        for m in _out_of_reach(grid, seed, comp, inside, k, false):
+            false.add(m)
+            out.append(Clause((-m,), span))
     return out
 
 
@@ -192,10 +241,14 @@ def _out_of_reach(
 ) -> list[int]:
     """The member literals of a component of at most ``k`` cells that cannot be true: a cell that
     no walk of at most k - 1 steps from the seed reaches through cells that may be members. A cell
-    may not be when its literal is fixed false, or when it touches a cell surely in the set that may
+    may not be when its literal, or its literal of being in the set, is fixed false, or when it touches a cell surely in the set that may
     not be (the component would take that cell in too: a cell beside another clue of Nurikabe).
     Sound for any component, capped or not, of at most k cells; time linear in its candidates."""
-    blocked = {v for v, m in comp.items() if m is not True and m in false}
+    blocked = {
+        v
+        for v, m in comp.items()
+        if m is not True and (m in false or inside.get(v) in false)
+    }
     for v, m in comp.items():
         if v != seed and m is not True and v not in blocked:
             for w in grid.neighbours[v]:
