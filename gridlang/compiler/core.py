@@ -83,6 +83,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         self.component_sets: dict[tuple, tuple] = {}  # (S, bound names' values) -> (S's members, key)
         self.set_ids: dict[tuple, int] = {}  # the (cell, literal) pairs of a set S -> its key
         self.set_members: dict[int, dict[int, CellValue]] = {}  # a set's key -> its members
+        self.known_sets: dict[tuple, bool] = {}  # (S, bound names' values) -> whether value(S) is known
         self.component_exact: dict[tuple, int] = {}  # component key -> the cells a rule holds it to (-1: two)
         self.component_count = 0
         self.component_caps: dict[tuple, int] = {}  # component key -> most cells a rule allows it
