@@ -190,6 +190,12 @@ MAX_ROUNDS = 20
 """At most this many rounds of cells found out of every reach and reaches narrowed again."""
 
 
+def _fixed_false(value: CellValue, false: set[int]) -> bool:
+    """Whether a cell value is a literal some rule fixes false (a constant True is not: ``True in
+    false`` would read it as the literal 1)."""
+    return value is not True and value is not False and value in false
+
+
 def _reached(cell: int, comps: list[dict[int, CellValue]], false: set[int]) -> bool:
     """Whether some component may hold ``cell``."""
     for comp in comps:
@@ -247,13 +253,13 @@ def _out_of_reach(
     blocked = {
         v
         for v, m in comp.items()
-        if m is not True and (m in false or inside.get(v) in false)
+        if _fixed_false(m, false) or _fixed_false(inside.get(v, False), false)
     }
     for v, m in comp.items():
         if v != seed and m is not True and v not in blocked:
             for w in grid.neighbours[v]:
                 if inside.get(w) is True and (
-                    comp.get(w, False) is False or comp[w] in false
+                    comp.get(w, False) is False or _fixed_false(comp[w], false)
                 ):
                     blocked.add(v)
                     break
