@@ -166,7 +166,8 @@ GROUND_FACTOR = 2.5
 write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
 
 REACH_MAX_MEMBERS = 1000
-"""By default, regions of more members than this go to the cut loop, not to ``reach``."""
+"""By default, regions of more members than this go to the cut loop, not to ``reach``, unless rooted
+and of known size."""
 
 
 def _prices_decisions(model: Model) -> bool:
@@ -247,10 +248,14 @@ class AspBackend(Backend):
         """
         strategy = self.strategy(options, model)
         if self.requested(options, model) is None and strategy == "reach" and any(
-                isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS for con in model.constraints):
+                isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS
+                and not (con.roots and con.size is not None) for con in model.constraints):
             # Grounding reachability grows faster than the region (a 3,265-cell
             # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
-            # grounds); the cut loop grounds the rules alone.
+            # grounds); the cut loop grounds the rules alone. A rooted region of
+            # known size stays with reach: Nurikabe's wall of 1,700 cells at
+            # 50x50 grounds in seconds, and the cut loop left it unsolved where
+            # reach proves it unique in 57 s (docs/benchmarks.md).
             strategy = "cuts"
         arguments = self.arguments(options, model)
         self.load_library()

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from gridlang.compiler.diagnostics import show_set
+from gridlang.compiler.diagnostics import names_in, show_set
 from gridlang.compiler.tags import definition
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import cell_name
@@ -328,7 +328,11 @@ class CellSetLowering:
         if isinstance(e, ast.Component):
             p = self.cell_of(e.cell)
             comp = {} if p is None else self.component(p, e.within, e.span)
-            return {i: v for i, v in comp.items() if within is None or i in within}
+            if within is None:
+                return dict(comp)
+            if len(within) * 4 < len(comp):  # `q in (component of p in S)`: one cell looked up
+                return {i: comp[i] for i in sorted(within) if i in comp}
+            return {i: v for i, v in comp.items() if i in within}
         if isinstance(e, ast.Sight):
             p = self.cell_of(e.cell)
             if p is None:
@@ -461,16 +465,32 @@ class CellSetLowering:
         k = self.constant(other)
         if k is None:
             return
-        key = (p, tuple(sorted(self.members(component.within).items())))
+        key = (p, self.component_set(component.within)[1])
         if key not in self.components:
             most = k - 1 if op == "<" else k
             self.component_caps[key] = min(most, self.component_caps.get(key, most))
+            if op == "==":
+                self.component_exact[key] = k if self.component_exact.get(key, k) == k else -1
+
+    def component_set(self, within: ast.Expr) -> tuple[dict[int, CellValue], int]:
+        """``(members, key)`` of the set S of ``component of p in S``: its cells with their literals, and
+        a number that stands for those (cell, literal) pairs, the key its components are shared by. Evaluated once per S and
+        values of the ``for each`` variables it names, so that ``q in (component of p in S)`` over every
+        cell q and clue p costs a look-up each, not S's cells each."""
+        frame = (within, tuple((name, self.bound.get(name), self.env.get(name)) for name in names_in(within)))
+        found = self.component_sets.get(frame)
+        if found is None:
+            inside = self.members(within)
+            cells = tuple(sorted(inside.items()))  # hashed once here: a tuple does not keep its hash
+            found = self.component_sets[frame] = (inside, self.set_ids.setdefault(cells, len(self.set_ids)))
+            self.set_members.setdefault(found[1], inside)
+        return found
 
     @definition
     def component(self, p: int, within: ast.Expr, span: Span | None) -> dict[int, CellValue]:
         """The members of ``component of p in S``: see the module docstring."""
-        inside = self.members(within)
-        key = (p, tuple(sorted(inside.items())))
+        inside, s_key = self.component_set(within)
+        key = (p, s_key)
         if key in self.components:
             return self.components[key]
         root = inside.get(p, False)

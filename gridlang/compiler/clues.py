@@ -26,6 +26,7 @@ compiling, and a decision whose values are cells is an enumerated decision.
 
 from __future__ import annotations
 
+from gridlang.compiler.diagnostics import names_in
 from gridlang.core.clues import Clue, read_clue, why_no_value
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.language import ast
@@ -177,8 +178,14 @@ class ClueLowering:
         if isinstance(e, ast.Value) and self.is_borders(e.operand):
             return all(value is not None for _, value in self.border_values(self.border_set(e.operand)))
         if isinstance(e, ast.Value):
-            return all(self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
-                       for i, v in self.members(e.operand).items() if v is True)
+            # the same set under the same bindings is read once: `value(clue) is known` under a `for
+            # each cell` would read every clue for every cell
+            frame = (e.operand, tuple((n, self.bound.get(n), self.env.get(n)) for n in names_in(e.operand)))
+            if frame not in self.known_sets:
+                self.known_sets[frame] = all(
+                    self.sym.tiles[self.grid.tiles[i]].value_of(self.grid.chars[i]) is not None
+                    for i, v in self.members(e.operand).items() if v is True)
+            return self.known_sets[frame]
         if isinstance(e, ast.Part):
             i = self.cell_of(e.cell)
             return i is None or self.grid.tiles[i] == e.tile and read_clue(self.grid.chars[i]).entries[e.index] \

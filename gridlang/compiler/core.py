@@ -18,6 +18,7 @@ from gridlang.compiler.clues import ClueLowering
 from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
+from gridlang.compiler.partition import cover_clauses
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
@@ -79,6 +80,11 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         # Enumerated decisions: their values, in order.
         self.domain_values: dict[str, tuple] = {}
         self.components: dict[tuple, dict[int, CellValue]] = {}
+        self.component_sets: dict[tuple, tuple] = {}  # (S, bound names' values) -> (S's members, key)
+        self.set_ids: dict[tuple, int] = {}  # the (cell, literal) pairs of a set S -> its key
+        self.set_members: dict[int, dict[int, CellValue]] = {}  # a set's key -> its members
+        self.known_sets: dict[tuple, bool] = {}  # (S, bound names' values) -> whether value(S) is known
+        self.component_exact: dict[tuple, int] = {}  # component key -> the cells a rule holds it to (-1: two)
         self.component_count = 0
         self.component_caps: dict[tuple, int] = {}  # component key -> most cells a rule allows it
         self.cap_components = True  # off in a tagged compile (compile_tagged): every region whole
@@ -175,6 +181,10 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
             self.check_size()
         for construct, collected in self.collected.items():
             for con in construct.finish(self, collected):  # appended one by one, as every constraint is (tick)
+                self.constraints.append(con)
+        if self.cap_components:  # capped components that fill their set (gridlang.compiler.partition)
+            exact = {key: k for key, k in self.component_exact.items() if k >= 0}
+            for con in cover_clauses(self.grid, self.set_members, self.components, exact, self.constraints):
                 self.constraints.append(con)
         puzzle = self.spec.puzzle
         info = {"spec": self.spec.path, "map": self.map_path}

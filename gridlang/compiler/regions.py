@@ -239,21 +239,30 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...], deadline: 
     return tuple(out + extra)
 
 
-def _counts(constraints: tuple[Constraint, ...], forced: set[int]) -> dict[frozenset[int], list[Linear]]:
-    """The unconditional rows ``sum of literals == N`` (unit coefficients, positive literals, each
-    once), by their literals that no unit clause fixes: the rows :func:`_counted_size` looks up."""
-    out: dict[frozenset[int], list[Linear]] = {}
+def _counts(constraints: tuple[Constraint, ...], forced: set[int]) -> dict[frozenset[int], list[tuple[frozenset[int], int]]]:
+    """The unconditional rows that count literals, ``sum of x == N`` (each variable once, every
+    coefficient 1 once a negated literal ``-x`` is read as ``1 - x``, or every one -1, the row
+    multiplied by -1: ``count(not shaded) == N`` counts the shaded cells too), as ``(positive
+    literals, N)``, by their literals that no unit clause fixes: the rows :func:`_counted_size` looks up."""
+    out: dict[frozenset[int], list[tuple[frozenset[int], int]]] = {}
     for con in constraints:
-        if (isinstance(con, Linear) and con.op is Cmp.EQ and not con.enforce
-                and all(coef == 1 and lit > 0 for coef, lit in con.terms)):
-            lits = frozenset(lit for _, lit in con.terms)
-            if len(lits) == len(con.terms):
-                out.setdefault(frozenset(l for l in lits if l not in forced and -l not in forced), []).append(con)
+        if not isinstance(con, Linear) or con.op is not Cmp.EQ or con.enforce:
+            continue
+        coefs = {(coef if lit > 0 else -coef) for coef, lit in con.terms}
+        if len(coefs) != 1 or abs(next(iter(coefs))) != 1:
+            continue
+        sign = next(iter(coefs))
+        lits = frozenset(abs(lit) for _, lit in con.terms)
+        if len(lits) != len(con.terms):
+            continue
+        const = sum(coef for coef, lit in con.terms if lit < 0)  # sum coef * (1 - x) = const - sum coef * x
+        out.setdefault(frozenset(l for l in lits if l not in forced and -l not in forced), []).append(
+            (lits, sign * (con.rhs - const)))
     return out
 
 
-def _counted_size(counts: dict[frozenset[int], list[Linear]], members: tuple[tuple[int, int], ...],
-                  forced: set[int]) -> int | None:
+def _counted_size(counts: dict[frozenset[int], list[tuple[frozenset[int], int]]],
+                  members: tuple[tuple[int, int], ...], forced: set[int]) -> int | None:
     """The N of an unconditional ``sum of the members == N`` (from :func:`_counts`), if any.
 
     Members fixed true that the sum leaves out (a root the compiler folded
@@ -261,8 +270,9 @@ def _counted_size(counts: dict[frozenset[int], list[Linear]], members: tuple[tup
     """
     fixed = {lit for _, lit in members if lit in forced}
     want = {lit for _, lit in members} - fixed
-    for con in counts.get(frozenset(l for l in want if -l not in forced), ()):
-        lits = {lit for _, lit in con.terms}
+    if any(lit < 0 for lit in want):
+        return None
+    for lits, n in counts.get(frozenset(l for l in want if -l not in forced), ()):
         if {l for l in lits if -l not in forced} - fixed == want:
-            return con.rhs + len(fixed - lits)
+            return n + len(fixed - lits)
     return None
