@@ -45,10 +45,10 @@ def _check(spec, path):
     return hints
 
 
-DEAR = {"armyants": 376, "icewalk": 88, "lither": 22}
+DEAR = {"armyants": 376, "icewalk": 88, "lither": 22, "guidearrow": 109}
 """Small instances whose whole hint takes long, with the seconds one took in the default run (2026-12-02, on
-two cores): their answers hold numbering decisions (a path's positions, a line's depths) that the step search
-decides cell by cell. They run under ``-m slow`` with the larger instances."""
+two cores): their answers hold numbering decisions (a path's positions, a line's depths, Guide Arrow's
+distances to the goal) that the step search decides cell by cell. They run under ``-m slow`` with the larger instances."""
 
 
 def _small():
