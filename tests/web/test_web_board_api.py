@@ -187,7 +187,7 @@ def test_hint_steps_are_each_drawn_and_in_words(client):
     assert re.match(
         r"step 1 \(1 rule, 0 known\): row 3, column 3 is shaded; row 4, column 2 is "
         r"shaded; row 4, column 4 is shaded; row 5, column 3 is shaded\n  by "
-        r"(puzzles/)?nurikabe\.grid:22:9: ",
+        r"(puzzles/)?nurikabe\.grid:22:56: each island has as many cells as its number  ",
         first["text"],
     )
     assert first["svg"].count('class="decides"') == 4

@@ -84,8 +84,8 @@ def test_hint_text_names_each_step(capsys):
     assert code == 0
     assert out.startswith("step 1 (1 rule, 0 known): row 3, column 3 is shaded; row 4, column 2 is shaded; "
                           "row 4, column 4 is shaded; row 5, column 3 is shaded\n  by ")
-    assert ("nurikabe.grid:22:9: for each c in clue: value(c) is known implies "
-            "count(component of c in not shaded) == value(c)  [c = row 4, column 3 (clue 1)]") in out
+    assert ("nurikabe.grid:22:56: each island has as many cells as its number  "  # the rule's name
+            "[c = row 4, column 3 (clue 1)]") in out
     assert "\n. 5 # # #\n. # 2 . #\n. # # # #\n. # 1 # .\n# # # 3 .\n" in out  # as solve prints it
     assert "difficulty 1.75: easy (step 5, 1 rule and 3 known, is the hardest; " in out
     steps = re.findall(r"^step (\d+) ", out, flags=re.M)
@@ -280,12 +280,12 @@ def test_a_bundled_spec_is_named_by_its_file_name_and_one_here_by_its_relative_p
     monkeypatch.chdir(tmp_path)  # not the checkout: the spec is the bundled one, wherever installed
     assert main(["hint", "--url", url, "--steps", "1"]) == 0
     out = capsys.readouterr().out
-    assert "\n  by nurikabe.grid:22:9: for each c in clue: " in out
+    assert "\n  by nurikabe.grid:22:56: each island has as many cells as its number  [c = " in out
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "n.grid").write_text((REPO / "puzzles" / "nurikabe.grid").read_text(encoding="utf-8"),
                                                encoding="utf-8")
     assert main(["hint", str(tmp_path / "mine" / "n.grid"), "--url", url, "--steps", "1"]) == 0
-    assert "\n  by mine/n.grid:22:9: for each c in clue: " in capsys.readouterr().out
+    assert "\n  by mine/n.grid:22:56: each island has as many cells as its number  [c = " in capsys.readouterr().out
 
 
 def test_the_oracle_encodes_no_more_rows_once_the_time_is_out():
