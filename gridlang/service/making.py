@@ -1,15 +1,16 @@
 """A puzzle made for a front end at a difficulty: ``gridlang generate``'s puzzle, graded by its hints.
 
-:func:`make` runs :func:`gridlang.service.calls.generate` (an answer, every
+:func:`make` runs :func:`gridlang.why.generation.generate` (an answer, every
 clue it allows, clues taken away while the answer stays unique, checked by
-a second backend: :mod:`gridlang.why.generation`) and grades each puzzle it
-makes by its hint steps (:func:`gridlang.service.calls.hints`; the level of
-the hardest step, :mod:`gridlang.why.grade`, calibrated on human ratings of
-Sudokus). With a level asked for, it makes puzzles from the seed on, one
-seed after the other, until one has that level or the time runs out; then
-it gives the puzzle whose level came nearest. When the time runs out before
-any puzzle is made, it gives generate's best map so far, with a sentence
-saying what is not proved of it.
+a second backend) and grades the puzzle by its hint steps
+(:func:`gridlang.why.generation.aim.grade_of`; the level of the hardest step,
+:mod:`gridlang.why.grade`, calibrated on human ratings of Sudokus). With a
+level asked for, the seeds are tried one after the other as ``gridlang
+generate --difficulty`` tries them (:func:`gridlang.why.generation.generate_at`),
+until one has that level or the time runs out; then it gives the puzzle whose
+level came nearest. When the time runs out before any puzzle is made, it
+gives generate's best map so far, with a sentence saying what is not proved
+of it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gridlang.core.deadline import BuildTimeout, Deadline
-from gridlang.formats.maps import parse_map
-from gridlang.service.calls import generate, hints
 from gridlang.solving.spec import Spec
-from gridlang.why.generation import LEVEL_NAMES, UNPROVED, GenerateTimeUp
+from gridlang.why.generation import LEVEL_NAMES, UNPROVED, GenerateTimeUp, generate, generate_at
+from gridlang.why.generation.aim import grade_of
 
 __all__ = ["LEVELS", "UNPROVED", "Made", "make"]
 
@@ -117,87 +117,39 @@ def make(
             f"the difficulty is one of {', '.join(LEVELS)}, not {difficulty!r}"
         )
     tell = progress or (lambda line: None)
-    best: Made | None = None
-    tries = 0
-    while True:
-        try:
-            made = generate(
-                spec,
-                size,
-                seed + tries,
-                params,
-                deadline=deadline,
-                symmetry=symmetry,
-                progress=tell,
-            )
-        except (GenerateTimeUp, BuildTimeout) as e:
-            if best is not None:
-                break
-            if isinstance(e, GenerateTimeUp) and e.best is not None:
-                note = f"{deadline.cause()}: this is the best map made, and {UNPROVED[e.proved]}"
-                return Made(
-                    e.best,
-                    None,
-                    seed,
-                    0,
-                    deadline.elapsed(),
-                    1,
-                    complete=False,
-                    note=note,
-                )
-            raise
-        tries += 1
-        level, cost = _grade(spec, made.map, params, deadline, tell)
-        now = Made(
-            made.map,
-            made.url,
-            made.seed,
-            made.clues,
-            deadline.elapsed(),
-            tries,
-            level,
-            cost,
-        )
-        if difficulty is None or level == difficulty:
-            return now
-        if best is None or _distance(level, difficulty) < _distance(
-            best.level, difficulty
-        ):
-            best = now
-        tell(
-            f"seed {made.seed}: {level or 'not graded'}, not {difficulty}; the next seed"
-        )
-        if deadline.expired():
-            break
-    best.tries, best.seconds = tries, deadline.elapsed()
-    best.note = (
-        f"{deadline.cause()} before {'an' if difficulty[0] in 'aeiou' else 'a'} {difficulty} puzzle was made: "
-        f"this is the nearest of {tries} "
-        f"({best.level or 'not graded'})"
-    )
-    return best
+    rows, cols = size
+    options = {"rows": rows, "cols": cols, "params": params, "symmetry": symmetry}
+    try:
+        if difficulty is None:
+            made = generate(spec, seed=seed, deadline=deadline, progress=tell, **options)
+            found = _graded(spec, made, deadline, tell)
+            made.level, made.difficulty = (None, None) if found is None else (found.level, found.difficulty)
+            tries = 1
+        else:
+            made, after = generate_at(generate, spec, difficulty, seed, deadline, progress=tell,
+                                      grade_seconds=GRADE_SECONDS, **options)
+            tries = after - seed
+    except (GenerateTimeUp, BuildTimeout) as e:
+        closest = getattr(e, "closest", None)
+        if closest is not None:  # made at a level: the nearest graded, with how many were tried
+            return Made(closest.map, closest.url, closest.seed, closest.clues, deadline.elapsed(), e.tried,
+                        closest.level, closest.difficulty,
+                        note=f"{deadline.cause()} before {'an' if difficulty[0] in 'aeiou' else 'a'} "
+                             f"{difficulty} puzzle was made: this is the nearest of {e.tried} ({closest.level})")
+        if isinstance(e, GenerateTimeUp) and e.best is not None:
+            note = f"{deadline.cause()}: this is the best map made, and {UNPROVED[e.proved]}"
+            return Made(e.best, None, seed, 0, deadline.elapsed(), 1, complete=False, note=note)
+        raise
+    return Made(made.map, made.url, made.seed, made.clues, deadline.elapsed(), tries, made.level, made.difficulty)
 
 
-def _grade(
-    spec: Spec, text: str, params: Mapping[str, object] | None, deadline: Deadline, tell
-) -> tuple[str | None, float | None]:
-    """A made map's level and difficulty from its hints, or ``(None, None)`` when they do not reach its
-    answer in time."""
+def _graded(spec: Spec, made, deadline: Deadline, tell):
+    """The grade of a puzzle made (:func:`grade_of`, within :data:`GRADE_SECONDS`), told; None when its
+    hints do not reach its answer in time."""
     left = deadline.remaining()
     if left is not None and left < 0.5:
-        return None, None
-    with deadline.slice(GRADE_SECONDS) as part:
-        steps = hints(
-            spec, parse_map(text, "<generated>"), params=params, deadline=part
-        )
-    if steps is None or not steps.complete or steps.level is None:
-        return None, None
-    tell(f"graded: {steps.level} (difficulty {steps.difficulty:g})")
-    return steps.level, steps.difficulty
-
-
-def _distance(level: str | None, wanted: str) -> int:
-    """How many levels apart two levels are (an ungraded puzzle farthest)."""
-    if level is None:
-        return len(LEVELS)
-    return abs(LEVELS.index(level) - LEVELS.index(wanted))
+        return None
+    found = grade_of(spec, made, "cpsat", deadline, GRADE_SECONDS)
+    if found is not None:
+        tell(f"graded: {found.level} (difficulty {found.difficulty:g})")
+    return found

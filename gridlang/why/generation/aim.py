@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 
-from gridlang.core.deadline import Deadline
+from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.formats.maps import parse_map
 from gridlang.ir.backend import SolveOptions
 from gridlang.solving.pipeline import load_checked
@@ -33,13 +33,20 @@ LEVEL_NAMES = tuple(name for name, _ in LEVELS)
 """The levels a puzzle can be asked for, easiest first."""
 
 
-def grade_of(spec, made: Generated, backend: str, deadline: Deadline) -> Grade | None:
-    """The grade of a generated puzzle, from its hint steps on ``backend`` within ``deadline``;
-    None when the time ran out before its steps were complete (a partial sequence would grade it
-    too easy)."""
+def grade_of(spec, made: Generated, backend: str, deadline: Deadline, seconds: float | None = None
+             ) -> Grade | None:
+    """The grade of a generated puzzle, from its hint steps on ``backend`` within ``deadline`` (and
+    within ``seconds``, when given: a page grading as it makes); None when the time ran out before
+    its steps were complete (a partial sequence would grade it too easy)."""
+    if seconds is not None:
+        with deadline.slice(seconds) as part:
+            return grade_of(spec, made, backend, part)
     data = parse_map(made.map, "<generated>", spec.puzzle, spec=spec.ast)
-    model, seconds = load_checked(spec.ast, spec.symbols, data, {}, deadline)
-    _, hints = solve_hints(model, backend, SolveOptions(deadline=deadline), seconds)
+    try:
+        model, phases = load_checked(spec.ast, spec.symbols, data, {}, deadline)
+    except BuildTimeout:  # the time ran out while its model was built: not graded
+        return None
+    _, hints = solve_hints(model, backend, SolveOptions(deadline=deadline), phases)
     found = None if hints is None else grade(hints)
     return found if found is not None and found.complete else None
 
@@ -56,7 +63,7 @@ def _distance(found: Grade, level: str) -> tuple[int, float]:
 
 def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, deadline: Deadline,
                 backend: str = "cpsat", progress: Callable[[str], None] | None = None,
-                **options: Mapping) -> tuple[Generated, int]:
+                grade_seconds: float | None = None, **options: Mapping) -> tuple[Generated, int]:
     """A puzzle graded at ``level``, made by ``make`` from the seeds ``seed``, ``seed + 1``, ...
 
     Args:
@@ -68,6 +75,8 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
         deadline: shared by the generations and the gradings.
         backend: the backend that makes the puzzles and explains them.
         progress: told one line per puzzle graded.
+        grade_seconds: the most seconds one puzzle's grading may take (None: the deadline's); a
+            puzzle not graded in them is passed over.
         options: the rest of ``make``'s arguments (``rows``, ``cols``, ``params``, ``symmetry``...).
 
     Returns:
@@ -77,18 +86,20 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
     Raises:
         GenerateError: ``level`` is not a level.
         GenerateTimeUp: the time ran out first; ``best`` is the closest puzzle graded (unique, no
-            redundant clue, at another level), ``proved`` is ``"level"`` and ``note`` says its grade.
+            redundant clue, at another level), ``proved`` is ``"level"``, ``note`` says its grade,
+            ``closest`` is that :class:`Generated` (its grade set) and ``tried`` the seeds tried.
     """
     if level not in LEVEL_NAMES:
         raise GenerateError(f"unknown difficulty {level!r}: one of {', '.join(LEVEL_NAMES)}")
     closest: tuple[tuple[int, float], Generated, Grade] | None = None
     start = time.perf_counter()
+    first = seed
     while True:
         try:
             made = make(spec, seed=seed, deadline=deadline, backend=backend, progress=progress, **options)
-            found = grade_of(spec, made, backend, deadline)
+            found = grade_of(spec, made, backend, deadline, grade_seconds)
         except GenerateTimeUp as e:
-            raise _closest(e, closest, level) from None
+            raise _closest(e, closest, level, seed - first) from None
         seed += 1
         if found is not None:
             made.difficulty, made.level = found.difficulty, found.level
@@ -103,14 +114,15 @@ def generate_at(make: Callable[..., Generated], spec, level: str, seed: int, dea
                 closest = (distance, made, found)
         if deadline.expired():
             raise _closest(GenerateTimeUp(f"the time ran out before a puzzle graded {level} was made "
-                                          f"({deadline.cause()})"), closest, level)
+                                          f"({deadline.cause()})"), closest, level, seed - first)
 
 
-def _closest(e: GenerateTimeUp, closest, level: str) -> GenerateTimeUp:
-    """``e`` with the closest puzzle graded, when there is one (else as it was)."""
+def _closest(e: GenerateTimeUp, closest, level: str, tried: int) -> GenerateTimeUp:
+    """``e`` with the closest puzzle graded, when there is one (else as it was), and the seeds tried."""
+    e.tried = tried
     if closest is not None:
         _, made, found = closest
-        e.best, e.proved = made.map, "level"
+        e.best, e.proved, e.closest = made.map, "level", made
         e.note = (f"its answer is proved unique and no clue is redundant, but it is graded {found.level} "
                   f"(difficulty {found.difficulty:g}), not {level}: the closest made in time (seed {made.seed})")
     return e

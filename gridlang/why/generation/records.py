@@ -33,11 +33,15 @@ class GenerateTimeUp(GenerateError):
             away, ``"check"`` unique and dug but not checked by the second backend, ``"level"`` a
             finished puzzle graded at another level than the one asked.
         note: a sentence saying what ``best`` lacks when the stage alone does not say it (its grade).
+        closest: made at a level, the finished puzzle ``best`` is (a :class:`Generated`), or None.
+        tried: made at a level, the seeds tried before the time ran out (0 otherwise).
     """
 
     best: str | None = None
     proved: str | None = None
     note: str | None = None
+    closest: "Generated | None" = None
+    tried: int = 0
 
 
 @dataclass
