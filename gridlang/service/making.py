@@ -21,7 +21,13 @@ from typing import Any
 
 from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.solving.spec import Spec
-from gridlang.why.generation import LEVEL_NAMES, UNPROVED, GenerateTimeUp, generate, generate_at
+from gridlang.why.generation import (
+    LEVEL_NAMES,
+    UNPROVED,
+    GenerateTimeUp,
+    generate,
+    generate_at,
+)
 from gridlang.why.generation.aim import grade_of
 
 __all__ = ["LEVELS", "UNPROVED", "Made", "make"]
