@@ -18,13 +18,17 @@ with (
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from board_puzzles import (
+    MASYU,
+    NURIKABE,
+    STARBATTLE,
+    STARBATTLE_MAP,
+    SUDOKU,
+    SUDOKU_ANSWER,
+)
+
 import gridlang
 from gridlang.web.app import Settings, create_app
-
-NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
-STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
-SUDOKU = "box_rows: 2\nbox_cols: 2\n.1..\n...2\n3...\n..3.\n"
-SUDOKU_ANSWER = [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]
 
 
 @pytest.fixture(scope="module")
@@ -65,17 +69,7 @@ def test_a_url_board_gives_its_text_map_with_the_rooms_layer(client):
         "/api/board", json={"bundled": "horse", "puzzle": STARBATTLE}
     ).json()
     assert board["spec"] == "puzzles/starbattle.grid"
-    assert board["map"].splitlines()[1:] == [
-        "stars: 1",
-        *["......"] * 6,
-        "rooms:",
-        "aaabbb",
-        "abbbaa",
-        "accdda",
-        "bbccda",
-        "bdddda",
-        "baaaaa",
-    ]
+    assert board["map"].splitlines()[1:] == STARBATTLE_MAP
     assert board["url"] == STARBATTLE
 
 
@@ -386,14 +380,60 @@ def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client)
     row = stars["violations"][0]
     assert (row["line"], row["cells"]) == (19, [])
     assert row["region"] == [[1, c] for c in range(6)]  # row 2 holds no star
-    masyu = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
+    masyu = {"bundled": "masyu", "puzzle": MASYU}
     loop = client.post(
         "/api/check", json={**masyu, "answer": {"line": [[[[1, 1], [1, 2]], True]]}}
     ).json()
-    assert [(v["line"], v["lines"]) for v in loop["violations"]][0] == (20, ["line"])
-    assert all(
-        v["lines"] == [] for v in loop["violations"][1:]
-    )  # the pearl's rule is located at its cell
+    # the loop rule at the line's two dead ends; the pearl's rule at its cell
+    assert [(v["line"], v["cells"], v["lines"]) for v in loop["violations"]] == [
+        (20, [[1, 1], [1, 2]], []),
+        (21, [[0, 0]], []),
+    ]
+    assert (
+        loop["violations"][0]["reason"]
+        == "2 dead ends at row 2, column 2; row 2, column 3"
+    )
+
+
+def test_check_locates_a_broken_loop_at_its_dead_ends_and_branches_or_else_names_the_line(
+    client,
+):
+    # Slitherlink's line runs along the cells' sides: its dead end and its branch are corners
+    top = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (0, 0)]
+    spur = [[[list(a), list(b)], True] for a, b in itertools.pairwise(top)]
+    spur.append([[[1, 1], [2, 1]], True])
+    judged = client.post(
+        "/api/check",
+        json={"bundled": "slitherlink", "puzzle": "3.\n..\n", "answer": {"line": spur}},
+    ).json()
+    (loop,) = judged["violations"]
+    assert (loop["line"], loop["cells"], loop["corners"], loop["lines"]) == (
+        17,
+        [],
+        [[1, 1], [2, 1]],
+        [],
+    )
+    assert loop["reason"] == (
+        "a dead end at corner row 3, column 2 and a branch at corner row 2, column 2"
+    )
+    # two loops: no point breaks the rule, the line as a whole does
+    squares = [
+        [
+            [(r, c), (r, c + 1)],
+            [(r, c + 1), (r + 1, c + 1)],
+            [(r + 1, c), (r + 1, c + 1)],
+            [(r, c), (r + 1, c)],
+        ]
+        for r, c in ((0, 0), (2, 2))
+    ]
+    two = [[[list(a), list(b)], True] for square in squares for a, b in square]
+    judged = client.post(
+        "/api/check",
+        json={"bundled": "masyu", "puzzle": "....\n" * 4, "answer": {"line": two}},
+    ).json()
+    (loop,) = judged["violations"]
+    assert (loop["cells"], loop["corners"], loop["lines"]) == ([], [], ["line"])
+    assert loop["reason"] == "the chosen edges of 'line' form more than one loop"
 
 
 def test_generate_takes_a_symmetry_and_a_difficulty_and_names_a_bad_one(client):

@@ -696,9 +696,14 @@ function drawOverlay() {
       t.textContent = label;
     }));
   }
+  const outlined = new Set();
   for (const [r, c] of brokenFor === el.puzzle.value ? broken : []) {
+    if (outlined.has(key2(r, c))) continue;  // a cell of two broken rules is outlined once, titled with both
+    outlined.add(key2(r, c));
     const b = cellBox(r, c);
-    shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
+    const rect = shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
+    const rules = brokenPlaces.filter((v) => (v.cells || []).some(([vr, vc]) => vr === r && vc === c));
+    if (rules.length) shape("title", {}, rect).textContent = rules.map((v) => `line ${v.line}: ${v.name || v.rule}`).join("; ");
   }
   drawOpenWalls(svg);
   drawLines(svg);
