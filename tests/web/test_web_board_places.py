@@ -25,6 +25,7 @@ from board_helpers import (
     imported,
     new_grid,
     open_puzzle,
+    opened,
     page_width,
     place,
     play,
@@ -33,6 +34,7 @@ from board_helpers import (
     snap,
     textbox,
     tiles,
+    touch_drag,
 )
 from board_puzzles import KROPKI, MASYU, STARBATTLE
 from playwright.sync_api import expect
@@ -208,6 +210,65 @@ def test_rooms_are_drawn_by_dragging_along_the_cells_sides(page):
             "button", name=re.compile(r"^row 4, column 4: cell$")
         )
     ).to_have_count(1)
+
+
+def test_an_open_room_border_comes_back_by_undo_a_reload_and_the_share_link(
+    page, browser, server
+):
+    """A border that closes no room is no label of the rooms: layer; the page keeps it beside the map,
+    so that Undo, a reload and the share link give back the board as the setter drew it."""
+    open_puzzle(page, "starbattle", STARBATTLE, 36)
+    new_grid(page, 6, 6)
+    puzzle = textbox(page, "Puzzle")
+    one_room = re.compile(r"rooms:\n(aaaaaa\n){6}$")
+    open_walls = page.locator("#board svg.overlay .open-wall")
+    # the upper half of the side between columns 3 and 4: three sides drawn, one room still
+    drag(page, [point(page, r, 3) for r in range(4)])
+    expect(open_walls).to_have_count(3)
+    expect(puzzle).to_have_value(one_room)
+    # its lower half: two rooms
+    drag(page, [point(page, r, 3) for r in range(3, 7)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    expect(open_walls).to_have_count(0)
+    page.get_by_role("button", name="Undo").click()  # the drag, one step
+    expect(puzzle).to_have_value(one_room)
+    expect(open_walls).to_have_count(3)
+    page.get_by_role("button", name="Redo").click()
+    expect(open_walls).to_have_count(0)
+    cell(page, 1, 1).focus()
+    page.keyboard.press("Control+z")  # the keys undo while setting too
+    expect(open_walls).to_have_count(3)
+    page.reload()
+    expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+    expect(tiles(page)).to_have_count(36, timeout=LIVE)
+    expect(puzzle).to_have_value(one_room)
+    expect(open_walls).to_have_count(3)
+    link = page.get_by_role("link", name="Share link").get_attribute("href")
+    with opened(browser, server.url + link) as other:
+        expect(textbox(other, "Puzzle")).to_have_value(one_room)
+        expect(other.locator("#board svg.overlay .open-wall")).to_have_count(
+            3, timeout=LIVE
+        )
+    # the drawing goes on where it stood: the lower half closes the two rooms
+    drag(page, [point(page, r, 3) for r in range(3, 7)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    expect(open_walls).to_have_count(0)
+
+
+def test_rooms_are_drawn_by_a_finger_on_a_phone(phone):
+    open_puzzle(phone, "starbattle", STARBATTLE, 36)
+    new_grid(phone, 6, 6)
+    phone.locator("#board-frame").scroll_into_view_if_needed()
+    # down the side between columns 3 and 4, then across the left half at the middle
+    touch_drag(phone, [point(phone, r, 3) for r in range(7)])
+    puzzle = textbox(phone, "Puzzle")
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    touch_drag(phone, [point(phone, 3, c) for c in range(4)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){3}(cccbbb\n){3}$"))
+    assert rooms_layer(phone) == ["aaabbb"] * 3 + ["cccbbb"] * 3
+    # the finger drew: no cell it ended on was tapped, and the page did not scroll sideways
+    expect(cell(phone, 4, 4)).to_have_accessible_name("row 4, column 4: cell")
+    assert page_width(phone) == 390
 
 
 def test_the_borders_buttons_the_lines_and_generate_s_controls_pass_axe_at_both_widths(
