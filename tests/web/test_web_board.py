@@ -218,6 +218,24 @@ def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(pa
     )  # no solver answer shown
 
 
+def test_a_player_solves_a_sudoku_by_clicks_alone_and_check_says_right(page):
+    """No key pressed: each click on a cell gives it the next digit (1, 2, ... and empty again)."""
+    play(page, "sudoku", SUDOKU, 16)
+    for r, row in enumerate(SUDOKU_ANSWER):
+        for c, digit in enumerate(row):
+            if (r, c) in SUDOKU_GIVENS:
+                continue
+            for _ in range(digit):
+                cell(page, r + 1, c + 1).click()
+            expect(cell(page, r + 1, c + 1)).to_have_accessible_name(
+                f"row {r + 1}, column {c + 1}: blank, {digit}"
+            )
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#verdict")).to_have_text(
+        "right: every rule of the puzzle holds", timeout=LIVE
+    )
+
+
 def test_a_player_shades_a_nurikabe_with_undo_and_redo(page):
     play(page, "nurikabe", "2.\n..\n", 4)
     cell(page, 2, 2).click()
