@@ -49,6 +49,14 @@ NURIKABE_CLUES = {(0, 1): "5", (1, 2): "2", (3, 2): "1", (4, 3): "3"}
 SUDOKU_GIVENS = {(0, 1), (1, 3), (2, 0), (3, 2)}
 
 
+def set_a_two_on_a_2x2_nurikabe(page) -> None:
+    """An empty 2x2 Nurikabe, a 2 set in its top-left cell by a click and a key: two answers."""
+    choose_spec(page, "nurikabe")
+    new_grid(page, 2, 2)
+    cell(page, 1, 1).click()
+    page.keyboard.type("2")
+
+
 def test_the_board_is_drawn_before_any_solve_as_svg_draws_it(page):
     choose_spec(page, "nurikabe")
     textbox(page, "Puzzle").fill(NURIKABE)
@@ -106,10 +114,7 @@ def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_it
 
 
 def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
-    choose_spec(page, "nurikabe")
-    new_grid(page, 2, 2)
-    cell(page, 1, 1).click()
-    page.keyboard.type("2")
+    set_a_two_on_a_2x2_nurikabe(page)
     expect(page.locator("#live")).to_have_text(
         "more than one answer: 2 cells differ (outlined)", timeout=LIVE
     )
@@ -413,10 +418,7 @@ def test_a_url_of_another_genre_gets_its_board_and_becomes_a_map_to_edit(page):
 
 
 def test_the_board_set_played_and_solved_has_no_accessibility_violations(page):
-    choose_spec(page, "nurikabe")
-    new_grid(page, 2, 2)
-    cell(page, 1, 1).click()
-    page.keyboard.type("2")
+    set_a_two_on_a_2x2_nurikabe(page)
     expect(page.locator("#live")).to_have_text(
         re.compile("more than one answer"), timeout=LIVE
     )
