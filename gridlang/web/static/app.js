@@ -362,7 +362,11 @@ function decodeState(text) {
 // The share link, and the page's own address: a reload gives back the board as it stands.
 function updateShare() {
   el.share.href = `${location.pathname}#s=${encodeState(state())}`;
-  history.replaceState(null, "", el.share.href);
+  try {
+    history.replaceState(null, "", el.share.href);
+  } catch (e) {
+    // an address longer than the browser keeps: the Share link still holds the state
+  }
 }
 
 async function restore() {
