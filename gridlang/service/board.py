@@ -27,7 +27,7 @@ from typing import Any
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, MapError, MultipleErrors, ParamError
-from gridlang.core.grid import cell_names
+from gridlang.core.grid import cell_name, cell_names
 from gridlang.formats.maps import MapData, build_grid
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import evaluate
@@ -377,8 +377,10 @@ class Judgement:
             column or room it failed in; ``borders`` and ``corners`` those
             it failed at, as the interpreter's
             :class:`~gridlang.interpreter.verdict.Violation` gives them;
-            ``lines`` the decisions on edges a rule located nowhere else
-            speaks of).
+            for a loop rule, the dead ends and branches of its line as
+            ``cells`` (a line between cell centres) or ``corners`` (a line
+            along the cells' sides); ``lines`` the decisions on edges a rule
+            located nowhere else speaks of).
         objective: the objective's value on the answer, or None.
     """
 
@@ -499,16 +501,19 @@ def judge(
     if empty:
         return Judgement(False, sorted(empty))
     verdict = evaluate(spec.ast, spec.symbols, grid, model.params, decisions)
-    broken = [_violation(v, list(lined)) for v in verdict.violations]
+    drawn = {name: decisions[name] for name in lined}
+    broken = [_violation(v, lined, drawn) for v in verdict.violations]
     return Judgement(verdict.ok, [], broken, verdict.objective)
 
 
-def _violation(v: Any, lined: list[str]) -> dict[str, Any]:
+def _violation(
+    v: Any, lined: Mapping[str, Any], drawn: Mapping[str, Mapping[tuple, object]]
+) -> dict[str, Any]:
     """A broken rule as JSON, with the places a board outlines: its cells, the row, column or room it
-    failed in, the borders and corners it binds, and, for a rule that names none of them, the
-    decisions on edges its text speaks of (``line is a loop``: the line as a whole breaks it)."""
-    located = v.cells or v.region or v.borders or v.corners
-    return {
+    failed in, the borders and corners it binds; for a rule that names none of them, the dead ends and
+    branches of a line that is no loop (:func:`_loop_ends`), else the decisions on edges its text speaks
+    of (the line as a whole breaks it: two loops, or a line that is not connected)."""
+    out = {
         "line": v.span.line if v.span is not None else None,
         "rule": v.rule_text,
         "name": v.name or None,
@@ -517,9 +522,51 @@ def _violation(v: Any, lined: list[str]) -> dict[str, Any]:
         "region": [list(c) for c in v.region],
         "borders": [[list(a), list(b)] for a, b in v.borders],
         "corners": [list(c) for c in v.corners],
-        "lines": []
-        if located
-        else [
-            name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)
-        ],
+        "lines": [],
     }
+    if v.cells or v.region or v.borders or v.corners:
+        return out
+    spoken = [
+        name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)
+    ]
+    for name in spoken:
+        if not re.search(rf"\b{re.escape(name)}\s+is\s+a\s+loop\b", v.rule_text):
+            continue
+        ends, branches = _loop_ends(drawn.get(name, {}))
+        if not ends and not branches:
+            continue
+        places = "cells" if lined[name].kind == "edges" else "corners"
+        out[places] = [list(p) for p in sorted(ends + branches)]
+        what = "" if places == "cells" else "corner "
+        said = [
+            f"{one if len(found) == 1 else f'{len(found)} {many}'} at "
+            + "; ".join(what + cell_name(r, c) for r, c in found[:8])
+            + (f"; and {len(found) - 8} more" if len(found) > 8 else "")
+            for found, one, many in (
+                (ends, "a dead end", "dead ends"),
+                (branches, "a branch", "branches"),
+            )
+            if found
+        ]
+        out["reason"] = " and ".join(said)
+        return out
+    out["lines"] = spoken
+    return out
+
+
+def _loop_ends(
+    edges: Mapping[tuple, object],
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The points of a drawn line that break a loop: its dead ends (one edge meets there) and its
+    branches (three or four), each sorted; a point is a cell for a line between cell centres, a
+    corner of the cell lattice for a line along the cells' sides. A loop meets two edges at each
+    point it passes (the published rule of Masyu, Slitherlink and every loop genre)."""
+    degree: dict[tuple[int, int], int] = {}
+    for (a, b), value in edges.items():
+        if value in (False, 0, None):
+            continue
+        for point in (a, b):
+            degree[point] = degree.get(point, 0) + 1
+    ends = sorted(p for p, n in degree.items() if n == 1)
+    branches = sorted(p for p, n in degree.items() if n > 2)
+    return ends, branches

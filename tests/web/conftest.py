@@ -22,8 +22,16 @@ from dataclasses import dataclass
 
 import pytest
 
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 """How the browser is started: headless, and reaching nothing but the test's server."""
 
 START_SECONDS = 60
@@ -60,14 +68,20 @@ def start_server(*args: str) -> Server:
     The address is read from the line the command prints (``--port 0``
     lets the system pick a free port).
     """
-    process = subprocess.Popen([sys.executable, "-m", "gridlang", "serve", "--port", "0", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gridlang", "serve", "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     line = process.stdout.readline()
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     if match is None:
         process.kill()
-        raise AssertionError(f"gridlang serve printed {line!r}; stderr: {process.stderr.read()}")
+        raise AssertionError(
+            f"gridlang serve printed {line!r}; stderr: {process.stderr.read()}"
+        )
     server = Server(f"http://127.0.0.1:{match.group(1)}", process)
     until = time.monotonic() + START_SECONDS
     while True:
@@ -107,30 +121,63 @@ def browser():
     """The system's Chromium under Playwright, for the whole session."""
     executable = chromium()
     if executable is None:
-        pytest.skip("no Chromium: install the system's (apt-get install chromium) or name one in GRIDLANG_CHROMIUM")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is missing: pip install '.[test]'")
+        pytest.skip(
+            "no Chromium: install the system's (apt-get install chromium) or name one in GRIDLANG_CHROMIUM"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
+    )
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_ARGS
+        )
         yield launched
         launched.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    """A fresh page (its own profile: no cookies, no storage) on the server's start page, ready; the test
-    fails when the page raised an error or wrote one to its console."""
+def _ready(context, server):
+    """A page of ``context`` on the server's start page, ready, that records the errors it raises or
+    writes to its console (``page.errors``)."""
     from playwright.sync_api import expect
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
     # the console's errors but a response's status (a 400 for bad input is the page at work)
-    tab.on("console", lambda m: errors.append(m.text)
-           if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
     tab.goto(server.url + "/")
     expect(tab.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
     tab.errors = errors
+    return tab
+
+
+@pytest.fixture
+def page(browser, server):
+    """A fresh page (its own profile: no cookies, no storage) at 1280 x 900 on the server's start page,
+    ready; the test fails when the page raised an error or wrote one to its console."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, accept_downloads=True
+    )
+    tab = _ready(context, server)
     yield tab
     context.close()
-    assert not errors, f"the page raised: {errors}"
+    assert not tab.errors, f"the page raised: {tab.errors}"
+
+
+@pytest.fixture
+def phone(browser, server):
+    """The same on a phone: 390 x 844 pixels, touch, a mobile browser."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    tab = _ready(context, server)
+    yield tab
+    context.close()
+    assert not tab.errors, f"the page raised: {tab.errors}"

@@ -9,10 +9,8 @@ played and checked) and ``docs/board-hint.png`` (the hint stepper)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,66 +18,43 @@ pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
 )
 
+from board_helpers import (
+    LIVE,
+    accessibility_violations,
+    cell,
+    choose_spec,
+    new_grid,
+    open_puzzle,
+    opened,
+    page_width,
+    play,
+    snap,
+    textbox,
+    tiles,
+)
+from board_puzzles import (
+    NURIKABE,
+    STARBATTLE,
+    STARBATTLE_MAP,
+    STARBATTLE_ROOMS,
+    SUDOKU,
+    SUDOKU_ANSWER,
+)
 from playwright.sync_api import expect
 
 import gridlang
 from gridlang.cli import main
 
-NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
 NURIKABE_CLUES = {(0, 1): "5", (1, 2): "2", (3, 2): "1", (4, 3): "3"}
-STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
-SUDOKU = "box_rows: 2\nbox_cols: 2\n.1..\n...2\n3...\n..3.\n"
-SUDOKU_ANSWER = [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]
 SUDOKU_GIVENS = {(0, 1), (1, 3), (2, 0), (3, 2)}
-LIVE = 30_000
-"""Milliseconds the live check may take after an edit (about a second at rest; the machine may be busy)."""
 
 
-def textbox(page, name: str):
-    return page.get_by_role("textbox", name=name, exact=True)
-
-
-PUZZLES = {
-    "nurikabe": "Nurikabe",
-    "sudoku": "Sudoku",
-    "starbattle": "Star Battle",
-    "horse": "enclose.horse",
-}
-
-
-def choose_spec(page, name: str) -> None:
-    page.get_by_role("combobox", name="Bundled spec").select_option(name)
-    expect(textbox(page, "Spec")).to_have_value(
-        re.compile(rf'puzzle "{PUZZLES[name]}"'), timeout=10_000
-    )
-
-
-def cell(page, row: int, col: int):
-    """The button over the board's cell in row ``row``, column ``col`` (from 1)."""
-    return page.get_by_role("group", name="Board cells").get_by_role(
-        "button", name=re.compile(rf"^row {row}, column {col}: ")
-    )
-
-
-def snap(page, selector: str, name: str) -> None:
-    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
-    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
-    if folder:
-        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
-
-
-def board_tiles(page) -> int:
-    """The number of cells the board's picture draws."""
-    return page.get_by_role("img", name="Board").locator("svg .tiles rect").count()
-
-
-def new_grid(page, rows: int, cols: int) -> None:
-    page.get_by_role("spinbutton", name="Rows").fill(str(rows))
-    page.get_by_role("spinbutton", name="Columns").fill(str(cols))
-    page.get_by_role("button", name="New grid").click()
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(rows * cols)
+def set_a_two_on_a_2x2_nurikabe(page) -> None:
+    """An empty 2x2 Nurikabe, a 2 set in its top-left cell by a click and a key: two answers."""
+    choose_spec(page, "nurikabe")
+    new_grid(page, 2, 2)
+    cell(page, 1, 1).click()
+    page.keyboard.type("2")
 
 
 def test_the_board_is_drawn_before_any_solve_as_svg_draws_it(page):
@@ -139,10 +114,7 @@ def test_a_nurikabe_set_by_clicking_is_unique_after_its_last_clue_and_exports_it
 
 
 def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
-    choose_spec(page, "nurikabe")
-    new_grid(page, 2, 2)
-    cell(page, 1, 1).click()
-    page.keyboard.type("2")
+    set_a_two_on_a_2x2_nurikabe(page)
     expect(page.locator("#live")).to_have_text(
         "more than one answer: 2 cells differ (outlined)", timeout=LIVE
     )
@@ -156,11 +128,7 @@ def test_a_clue_that_leaves_two_answers_outlines_the_cells_that_differ(page):
 
 
 def test_export_url_says_why_a_spec_without_a_format_has_none(page):
-    choose_spec(page, "horse")
-    textbox(page, "Puzzle").fill("budget: 1\n~~~\n~H~\n~~~\n")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(9)
+    open_puzzle(page, "horse", "budget: 1\n~~~\n~H~\n~~~\n", 9)
     page.get_by_role("button", name="Export URL").click()
     expect(page.locator("#board-note")).to_have_text(
         "No puzz.link URL: this spec declares no puzz.link format"
@@ -191,28 +159,14 @@ def test_a_number_of_two_figures_is_typed_and_the_board_is_reached_by_keys(page)
 
 def test_editing_a_star_battle_keeps_its_rooms(page):
     """The rooms: layer under the grid is a layer, not cells: clicking a cell edits the grid above it."""
-    choose_spec(page, "starbattle")
-    textbox(page, "Puzzle").fill(STARBATTLE)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(36)
+    open_puzzle(page, "starbattle", STARBATTLE, 36)
     assert (
         page.get_by_role("group", name="Board cells").get_by_role("button").count()
         == 36
     )
     cell(page, 1, 1).click()
     text = textbox(page, "Puzzle").input_value()
-    assert text.splitlines()[1:] == [
-        "stars: 1",
-        *["......"] * 6,
-        "rooms:",
-        "aaabbb",
-        "abbbaa",
-        "accdda",
-        "bbccda",
-        "bdddda",
-        "baaaaa",
-    ]
+    assert text.splitlines()[1:] == STARBATTLE_MAP
     page.get_by_role("button", name="Solve", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("status SOLVED", timeout=LIVE)
 
@@ -220,17 +174,13 @@ def test_editing_a_star_battle_keeps_its_rooms(page):
 def test_a_star_battle_is_set_with_its_rooms_typed_on_the_board(page):
     """A new grid of a map with rooms keeps a rooms: layer; its labels are typed cell by cell (Layer:
     rooms), and the puzzle is unique once the rooms are those of pzprjs's test puzzle."""
-    choose_spec(page, "starbattle")
-    textbox(page, "Puzzle").fill(STARBATTLE)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(36)
+    open_puzzle(page, "starbattle", STARBATTLE, 36)
     new_grid(page, 6, 6)
     expect(textbox(page, "Puzzle")).to_have_value(
         "stars: 1\n" + "......\n" * 6 + "rooms:\n" + "aaaaaa\n" * 6
     )
     page.get_by_role("combobox", name="Layer").select_option("rooms")
-    rooms = ["aaabbb", "abbbaa", "accdda", "bbccda", "bdddda", "baaaaa"]
+    rooms = STARBATTLE_ROOMS
     for r, row in enumerate(rooms):
         for c, label in enumerate(row):
             if label != "a":
@@ -246,12 +196,7 @@ def test_a_star_battle_is_set_with_its_rooms_typed_on_the_board(page):
 
 
 def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(page):
-    choose_spec(page, "sudoku")
-    textbox(page, "Puzzle").fill(SUDOKU)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(16)
-    page.get_by_role("radio", name="Play").check()
+    play(page, "sudoku", SUDOKU, 16)
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: given 1")
     first = True
     for r, row in enumerate(SUDOKU_ANSWER):
@@ -278,13 +223,26 @@ def test_a_player_solves_a_sudoku_by_clicking_and_typing_and_check_says_right(pa
     )  # no solver answer shown
 
 
+def test_a_player_solves_a_sudoku_by_clicks_alone_and_check_says_right(page):
+    """No key pressed: each click on a cell gives it the next digit (1, 2, ... and empty again)."""
+    play(page, "sudoku", SUDOKU, 16)
+    for r, row in enumerate(SUDOKU_ANSWER):
+        for c, digit in enumerate(row):
+            if (r, c) in SUDOKU_GIVENS:
+                continue
+            for _ in range(digit):
+                cell(page, r + 1, c + 1).click()
+            expect(cell(page, r + 1, c + 1)).to_have_accessible_name(
+                f"row {r + 1}, column {c + 1}: blank, {digit}"
+            )
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#verdict")).to_have_text(
+        "right: every rule of the puzzle holds", timeout=LIVE
+    )
+
+
 def test_a_player_shades_a_nurikabe_with_undo_and_redo(page):
-    choose_spec(page, "nurikabe")
-    textbox(page, "Puzzle").fill("2.\n..\n")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(4)
-    page.get_by_role("radio", name="Play").check()
+    play(page, "nurikabe", "2.\n..\n", 4)
     cell(page, 2, 2).click()
     cell(page, 1, 2).click()
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
@@ -322,7 +280,9 @@ def test_the_hint_stepper_walks_a_nurikabe_to_its_end(page):
     expect(count).to_have_text("Step 1 of 9", timeout=LIVE)
     text = page.locator("#step-text")
     expect(text).to_contain_text("step 1 (1 rule, 0 known): row 3, column 3 is shaded")
-    expect(text).to_contain_text("puzzles/nurikabe.grid:22:56: each island has as many cells as its number")
+    expect(text).to_contain_text(
+        "puzzles/nurikabe.grid:22:56: each island has as many cells as its number"
+    )
     answer = page.get_by_role("img", name="Answer")
     assert answer.locator("svg rect.decides").count() == 4
     expect(page.get_by_role("button", name="Previous step")).to_be_disabled()
@@ -341,20 +301,12 @@ def test_the_hint_stepper_walks_a_nurikabe_to_its_end(page):
 def test_the_share_link_restores_the_puzzle_the_mode_and_the_answer(
     page, browser, server
 ):
-    choose_spec(page, "nurikabe")
-    textbox(page, "Puzzle").fill("2.\n..\n")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(4)
-    page.get_by_role("radio", name="Play").check()
+    play(page, "nurikabe", "2.\n..\n", 4)
     cell(page, 2, 2).click()
     cell(page, 1, 2).click()
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: blank, shaded")
     link = page.get_by_role("link", name="Share link").get_attribute("href")
-    other = browser.new_context().new_page()
-    try:
-        other.goto(server.url + link)
-        expect(other.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+    with opened(browser, server.url + link) as other:
         expect(other.get_by_role("radio", name="Play")).to_be_checked()
         expect(cell(other, 2, 2)).to_have_accessible_name(
             "row 2, column 2: blank, shaded", timeout=10_000
@@ -363,8 +315,6 @@ def test_the_share_link_restores_the_puzzle_the_mode_and_the_answer(
         expect(other.locator("#verdict")).to_have_text(
             "right: every rule of the puzzle holds", timeout=LIVE
         )
-    finally:
-        other.context.close()
 
 
 def test_explain_says_in_sentences_which_rules_cannot_hold_together(page):
@@ -391,47 +341,23 @@ def test_explain_says_in_sentences_which_rules_cannot_hold_together(page):
     )
 
 
-def test_on_a_phone_the_board_fits_and_is_played_by_taps(browser, server):
+def test_on_a_phone_the_board_fits_and_is_played_by_taps(phone):
     """At 390 x 844 pixels, with touch: the board and its controls within the screen, a cell tapped."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    try:
-        page.goto(server.url + "/")
-        expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
-        choose_spec(page, "nurikabe")
-        textbox(page, "Puzzle").fill(NURIKABE)
-        expect(
-            page.get_by_role("img", name="Board").locator("svg .tiles rect")
-        ).to_have_count(25)
-        page.get_by_role("radio", name="Play").check()
-        cell(page, 3, 3).tap()
-        expect(cell(page, 3, 3)).to_have_accessible_name(
-            "row 3, column 3: blank, shaded"
+    play(phone, "nurikabe", NURIKABE, 25)
+    cell(phone, 3, 3).tap()
+    expect(cell(phone, 3, 3)).to_have_accessible_name("row 3, column 3: blank, shaded")
+    assert page_width(phone) <= 390
+    for name in ("Check", "Undo", "Export URL"):
+        box = phone.get_by_role("button", name=name, exact=True).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, (
+            name
         )
-        width = (
-            "Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
-        )
-        assert page.evaluate(width) <= 390
-        for name in ("Check", "Undo", "Export URL"):
-            box = page.get_by_role("button", name=name, exact=True).bounding_box()
-            assert (
-                box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-            ), name
-        box = page.get_by_role("img", name="Board").bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
-    finally:
-        context.close()
+    box = phone.get_by_role("img", name="Board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
 def test_play_says_how_a_line_between_cells_is_drawn(page):
-    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
-    textbox(page, "Puzzle").fill("https://puzz.link/p?masyu/6/6/1063000i3000")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(36)
-    page.get_by_role("radio", name="Play").check()
+    play(page, "masyu", "https://puzz.link/p?masyu/6/6/1063000i3000", 36)
     expect(page.locator("#board-help")).to_have_text(
         "Drag from cell to cell to draw the line (drag again to erase); Shift and an arrow key "
         "draw from the selected cell; Check judges the answer."
@@ -439,9 +365,13 @@ def test_play_says_how_a_line_between_cells_is_drawn(page):
     # a loop's connectivity is no LP, MPS or WCNF file: only clingo's program is offered
     for name in ("Download LP", "Download MPS", "Download WCNF"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_disabled()
-    expect(page.get_by_role("button", name="Download ASP (.lp)", exact=True)).to_be_enabled()
-    textbox(page, "Puzzle").fill("https://puzz.link/p?nurikabe/5/5/g5k2o1k3g")
-    expect(page.get_by_role("button", name="Download LP", exact=True)).to_be_enabled(timeout=30_000)
+    expect(
+        page.get_by_role("button", name="Download ASP (.lp)", exact=True)
+    ).to_be_enabled()
+    textbox(page, "Puzzle").fill(NURIKABE)
+    expect(page.get_by_role("button", name="Download LP", exact=True)).to_be_enabled(
+        timeout=30_000
+    )
 
 
 def test_a_genre_is_picked_by_typing_its_name(page):
@@ -474,9 +404,7 @@ def test_a_url_of_another_genre_gets_its_board_and_becomes_a_map_to_edit(page):
         "horse", timeout=10_000
     )
     textbox(page, "Puzzle").fill(NURIKABE)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(25)
+    expect(tiles(page)).to_have_count(25)
     expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value("nurikabe")
     expect(textbox(page, "Spec")).to_have_value(
         re.compile(r'puzzle "Nurikabe"'), timeout=10_000
@@ -489,27 +417,8 @@ def test_a_url_of_another_genre_gets_its_board_and_becomes_a_map_to_edit(page):
     expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
 
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-"""axe-core 4.10.3 (Deque Systems, MPL-2.0, vendor/axe-core.LICENSE), the accessibility engine, as npm ships it."""
-
-
-def accessibility_violations(page) -> list[str]:
-    """What axe-core finds against WCAG 2 A and AA on the page as it stands: ``RULE: TARGETS`` each.
-    (axe is evaluated through the browser's protocol: the page's own scripts policy forbids others.)"""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
-    found = page.evaluate(
-        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations
-               .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)"""
-    )
-    return found
-
-
 def test_the_board_set_played_and_solved_has_no_accessibility_violations(page):
-    choose_spec(page, "nurikabe")
-    new_grid(page, 2, 2)
-    cell(page, 1, 1).click()
-    page.keyboard.type("2")
+    set_a_two_on_a_2x2_nurikabe(page)
     expect(page.locator("#live")).to_have_text(
         re.compile("more than one answer"), timeout=LIVE
     )
@@ -543,9 +452,7 @@ def test_generate_makes_a_puzzle_on_the_board_and_cancel_drops_one(page, server)
         f"{expected.clues} clues, seed 3, unique"
     )
     expect(page.locator("#live")).to_have_text("unique", timeout=LIVE)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(16)
+    expect(tiles(page)).to_have_count(16)
     # a Nurikabe of 12x12 takes longer than a click: Cancel drops it, and the puzzle stays
     choose_spec(page, "nurikabe")
     page.get_by_role("spinbutton", name="Rows").fill("12")
@@ -586,4 +493,4 @@ def test_a_clue_larger_than_the_board_says_no_answer(page):
     expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
     # the puzzle reads: a rule that fails whatever the decisions is an infeasible puzzle, not bad input
     expect(page.locator("#board-note")).to_have_text("")
-    expect(page.get_by_role("img", name="Board").locator("svg .tiles rect")).to_have_count(4)
+    expect(tiles(page)).to_have_count(4)

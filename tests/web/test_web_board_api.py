@@ -18,13 +18,18 @@ with (
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from board_puzzles import (
+    KROPKI,
+    MASYU,
+    NURIKABE,
+    STARBATTLE,
+    STARBATTLE_MAP,
+    SUDOKU,
+    SUDOKU_ANSWER,
+)
+
 import gridlang
 from gridlang.web.app import Settings, create_app
-
-NURIKABE = "https://puzz.link/p?nurikabe/5/5/g5k2o1k3g"
-STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
-SUDOKU = "box_rows: 2\nbox_cols: 2\n.1..\n...2\n3...\n..3.\n"
-SUDOKU_ANSWER = [[2, 1, 4, 3], [4, 3, 1, 2], [3, 4, 2, 1], [1, 2, 3, 4]]
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +39,13 @@ def client():
         raise_server_exceptions=True,
     ) as c:
         yield c
+
+
+def check(client, bundled: str, puzzle: str, answer: dict):
+    """``POST /api/check`` of an answer to the bundled spec's puzzle: the response."""
+    return client.post(
+        "/api/check", json={"bundled": bundled, "puzzle": puzzle, "answer": answer}
+    )
 
 
 def test_an_empty_board_is_drawn_with_its_geometry_and_url(client):
@@ -65,17 +77,7 @@ def test_a_url_board_gives_its_text_map_with_the_rooms_layer(client):
         "/api/board", json={"bundled": "horse", "puzzle": STARBATTLE}
     ).json()
     assert board["spec"] == "puzzles/starbattle.grid"
-    assert board["map"].splitlines()[1:] == [
-        "stars: 1",
-        *["......"] * 6,
-        "rooms:",
-        "aaabbb",
-        "abbbaa",
-        "accdda",
-        "bbccda",
-        "bdddda",
-        "baaaaa",
-    ]
+    assert board["map"].splitlines()[1:] == STARBATTLE_MAP
     assert board["url"] == STARBATTLE
 
 
@@ -110,25 +112,16 @@ def test_check_says_right_for_the_answer_without_its_givens(client):
         for c, v in enumerate(row)
         if (r, c) not in givens
     ]
-    judged = client.post(
-        "/api/check",
-        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits}},
-    )
+    judged = check(client, "sudoku", SUDOKU, {"digit": digits})
     assert judged.status_code == 200, judged.text
     assert judged.json()["ok"] is True
     assert judged.json()["text"] == "right: every rule of the puzzle holds"
     digits[0] = [[0, 0], 4]
-    judged = client.post(
-        "/api/check",
-        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits}},
-    ).json()
+    judged = check(client, "sudoku", SUDOKU, {"digit": digits}).json()
     assert judged["ok"] is False
     assert [v["line"] for v in judged["violations"]] == [23, 24, 25]
     assert judged["text"].splitlines()[0] == "not right: 3 rules are broken"
-    judged = client.post(
-        "/api/check",
-        json={"bundled": "sudoku", "puzzle": SUDOKU, "answer": {"digit": digits[1:]}},
-    ).json()
+    judged = check(client, "sudoku", SUDOKU, {"digit": digits[1:]}).json()
     assert (
         judged["empty"] == [[0, 0]]
         and judged["text"] == "1 cell is still empty: row 1, column 1"
@@ -136,14 +129,7 @@ def test_check_says_right_for_the_answer_without_its_givens(client):
 
 
 def test_check_names_the_broken_rule_in_words(client):
-    judged = client.post(
-        "/api/check",
-        json={
-            "bundled": "nurikabe",
-            "puzzle": "2.\n..\n",
-            "answer": {"shaded": [[[1, 1], True]]},
-        },
-    ).json()
+    judged = check(client, "nurikabe", "2.\n..\n", {"shaded": [[[1, 1], True]]}).json()
     assert judged["ok"] is False
     assert [(v["line"], v["cells"]) for v in judged["violations"]] == [
         (22, [[0, 0]]),
@@ -156,24 +142,10 @@ def test_check_names_the_broken_rule_in_words(client):
 
 
 def test_check_refuses_an_answer_of_another_shape_in_a_sentence(client):
-    response = client.post(
-        "/api/check",
-        json={
-            "bundled": "nurikabe",
-            "puzzle": "2.\n..\n",
-            "answer": {"shaded": [[0, 1]]},
-        },
-    )
+    response = check(client, "nurikabe", "2.\n..\n", {"shaded": [[0, 1]]})
     assert response.status_code == 400
     assert "[[row, column], value]" in response.json()["error"]
-    response = client.post(
-        "/api/check",
-        json={
-            "bundled": "nurikabe",
-            "puzzle": "2.\n..\n",
-            "answer": {"shaded": [[[0, 0], True]]},
-        },
-    )
+    response = check(client, "nurikabe", "2.\n..\n", {"shaded": [[[0, 0], True]]})
     assert response.status_code == 400
     assert response.json()["error"] == "error: 'shaded' is not made on row 1, column 1"
 
@@ -198,13 +170,11 @@ def test_hint_steps_are_each_drawn_and_in_words(client):
 def test_check_of_a_puzzle_with_an_objective_gives_its_score_not_a_verdict_of_best(
     client,
 ):
-    judged = client.post(
-        "/api/check",
-        json={
-            "bundled": "horse",
-            "puzzle": "budget: 1\n~~~~\n~H.~\n~.~~\n~~~~\n",
-            "answer": {"wall": [[[2, 1], True]]},
-        },
+    judged = check(
+        client,
+        "horse",
+        "budget: 1\n~~~~\n~H.~\n~.~~\n~~~~\n",
+        {"wall": [[[2, 1], True]]},
     ).json()
     assert judged["ok"] is True and judged["objective"] == 2
     assert (
@@ -340,32 +310,27 @@ def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
 def test_a_line_drawn_by_a_player_is_judged_by_the_spec_s_rules(client):
     around = [[0, 0], [0, 1], [0, 2], [1, 2], [2, 2], [2, 1], [2, 0], [1, 0], [0, 0]]
     edges = [[[a, b], True] for a, b in itertools.pairwise(around)]
-    request = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
-    right = client.post(
-        "/api/check", json={**request, "answer": {"line": edges}}
-    ).json()
+    right = check(client, "masyu", MASYU, {"line": edges}).json()
     assert right["ok"] and right["text"] == "right: every rule of the puzzle holds"
-    open_line = client.post(
-        "/api/check", json={**request, "answer": {"line": edges[:-1]}}
-    ).json()
+    open_line = check(client, "masyu", MASYU, {"line": edges[:-1]}).json()
     assert not open_line["ok"]
     assert [v["line"] for v in open_line["violations"]] == [
         20,
         21,
     ]  # no loop, and no turn at the pearl
-    bad = client.post(
-        "/api/check", json={**request, "answer": {"line": [[[[0, 0], [1, 1]], True]]}}
+    bad = check(
+        client,
+        "masyu",
+        MASYU,
+        {"line": [[[[0, 0], [1, 1]], True]]},
     )
     assert bad.status_code == 400
     assert bad.json()["error"] == "error: 'line' is not made between [0, 0] and [1, 1]"
 
 
 def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client):
-    kropki = {"bundled": "kropki", "puzzle": "https://puzz.link/p?kropki/4/4/aa7fioco"}
     latin = [[[r, c], (r + c) % 4 + 1] for r in range(4) for c in range(4)]
-    judged = client.post(
-        "/api/check", json={**kropki, "answer": {"digit": latin}}
-    ).json()
+    judged = check(client, "kropki", KROPKI, {"digit": latin}).json()
     white = [v for v in judged["violations"] if v["line"] == 36]
     assert [v["borders"] for v in white] == [
         [[[1, 2], [1, 3]]],
@@ -375,25 +340,55 @@ def test_check_gives_the_borders_corners_rows_and_lines_of_a_broken_rule(client)
     assert len(judged["violations"]) == 17 and all(
         len(v["borders"]) == 1 for v in judged["violations"]
     )
-    stars = client.post(
-        "/api/check",
-        json={
-            "bundled": "starbattle",
-            "puzzle": STARBATTLE,
-            "answer": {"star": [[[0, 0], True]]},
-        },
-    ).json()
+    stars = check(client, "starbattle", STARBATTLE, {"star": [[[0, 0], True]]}).json()
     row = stars["violations"][0]
     assert (row["line"], row["cells"]) == (19, [])
     assert row["region"] == [[1, c] for c in range(6)]  # row 2 holds no star
-    masyu = {"bundled": "masyu", "puzzle": "*..\n...\n...\n"}
-    loop = client.post(
-        "/api/check", json={**masyu, "answer": {"line": [[[[1, 1], [1, 2]], True]]}}
-    ).json()
-    assert [(v["line"], v["lines"]) for v in loop["violations"]][0] == (20, ["line"])
-    assert all(
-        v["lines"] == [] for v in loop["violations"][1:]
-    )  # the pearl's rule is located at its cell
+    loop = check(client, "masyu", MASYU, {"line": [[[[1, 1], [1, 2]], True]]}).json()
+    # the loop rule at the line's two dead ends; the pearl's rule at its cell
+    assert [(v["line"], v["cells"], v["lines"]) for v in loop["violations"]] == [
+        (20, [[1, 1], [1, 2]], []),
+        (21, [[0, 0]], []),
+    ]
+    assert (
+        loop["violations"][0]["reason"]
+        == "2 dead ends at row 2, column 2; row 2, column 3"
+    )
+
+
+def test_check_locates_a_broken_loop_at_its_dead_ends_and_branches_or_else_names_the_line(
+    client,
+):
+    # Slitherlink's line runs along the cells' sides: its dead end and its branch are corners
+    top = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (0, 0)]
+    spur = [[[list(a), list(b)], True] for a, b in itertools.pairwise(top)]
+    spur.append([[[1, 1], [2, 1]], True])
+    judged = check(client, "slitherlink", "3.\n..\n", {"line": spur}).json()
+    (loop,) = judged["violations"]
+    assert (loop["line"], loop["cells"], loop["corners"], loop["lines"]) == (
+        17,
+        [],
+        [[1, 1], [2, 1]],
+        [],
+    )
+    assert loop["reason"] == (
+        "a dead end at corner row 3, column 2 and a branch at corner row 2, column 2"
+    )
+    # two loops: no point breaks the rule, the line as a whole does
+    squares = [
+        [
+            [(r, c), (r, c + 1)],
+            [(r, c + 1), (r + 1, c + 1)],
+            [(r + 1, c), (r + 1, c + 1)],
+            [(r, c), (r + 1, c)],
+        ]
+        for r, c in ((0, 0), (2, 2))
+    ]
+    two = [[[list(a), list(b)], True] for square in squares for a, b in square]
+    judged = check(client, "masyu", "....\n" * 4, {"line": two}).json()
+    (loop,) = judged["violations"]
+    assert (loop["cells"], loop["corners"], loop["lines"]) == ([], [], ["line"])
+    assert loop["reason"] == "the chosen edges of 'line' form more than one loop"
 
 
 def test_generate_takes_a_symmetry_and_a_difficulty_and_names_a_bad_one(client):

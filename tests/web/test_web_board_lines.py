@@ -7,10 +7,7 @@ and judged by Check, whose broken rules of a line are drawn on the board; on a p
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,74 +15,27 @@ pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
 )
 
+from board_helpers import (
+    LIVE,
+    cell,
+    check,
+    drag,
+    open_puzzle,
+    opened,
+    page_width,
+    play,
+    point,
+    snap,
+    touch_drag,
+)
+from board_puzzles import KROPKI, MASYU, STARBATTLE
 from playwright.sync_api import expect
 
-MASYU = "*..\n...\n...\n"
-"""A black pearl in a corner: the loop runs around the 3x3 grid, two cells straight from it each way."""
 AROUND = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0)]
+"""The loop around MASYU's 3x3 grid, by its cells."""
 SLITHERLINK = "3.\n..\n"
 """A 3 in the top-left cell of a 2x2 grid: a loop around the top row is an answer."""
 TOP_ROW = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (0, 0)]
-STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
-KROPKI = "https://puzz.link/p?kropki/4/4/aa7fioco"
-LIVE = 30_000
-
-
-def snap(page, selector: str, name: str) -> None:
-    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
-    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
-    if folder:
-        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
-
-
-def textbox(page, name: str):
-    return page.get_by_role("textbox", name=name, exact=True)
-
-
-def cell(page, row: int, col: int):
-    return page.get_by_role("group", name="Board cells").get_by_role(
-        "button", name=re.compile(rf"^row {row}, column {col}: ")
-    )
-
-
-def play(page, spec: str, text: str, cells: int) -> None:
-    """The bundled spec, its puzzle typed as a map, and Play."""
-    page.get_by_role("combobox", name="Bundled spec").select_option(spec)
-    expect(textbox(page, "Spec")).to_have_value(
-        re.compile(r"puzzle \""), timeout=10_000
-    )
-    textbox(page, "Puzzle").fill(text)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(cells, timeout=LIVE)
-    page.get_by_role("radio", name="Play").check()
-
-
-def point(page, r: float, c: float) -> tuple[float, float]:
-    """Where point (r, c) of the picture's cell lattice is on the screen (a cell's centre at r + 0.5)."""
-    box = page.locator("#board-frame").bounding_box()
-    pad, side, width, height = page.evaluate(
-        "() => [board.pad, board.cell, board.width, board.height]"
-    )
-    return (
-        box["x"] + (pad + c * side) * box["width"] / width,
-        box["y"] + (pad + r * side) * box["height"] / height,
-    )
-
-
-def drag(page, points) -> None:
-    page.mouse.move(*points[0])
-    page.mouse.down()
-    for p in points[1:]:
-        page.mouse.move(*p, steps=4)
-    page.mouse.up()
-
-
-def check(page) -> str:
-    verdict = page.locator("#verdict")
-    page.get_by_role("button", name="Check").click()
-    expect(verdict).not_to_have_text(re.compile(r"^(checking)?$"), timeout=LIVE)
-    return verdict.inner_text()
 
 
 def test_a_masyu_loop_is_dragged_through_the_cells_undone_and_checked(page):
@@ -118,15 +68,62 @@ def test_a_masyu_loop_is_dragged_through_the_cells_undone_and_checked(page):
         "line 21: for each c in black: turn(line, c) (with c = row 1, column 1"
         in verdict
     )
-    # the loop rule names no cell: the line that breaks it is drawn over in red, titled with the rule
-    broken = overlay.locator(".broken-line")
-    expect(broken).to_have_count(6)
-    # titled by the rule's name (masyu.grid: require "the line is one loop": line is a loop)
-    assert broken.first.locator("title").text_content() == "line 20: the line is one loop"
+    assert (
+        "line 20: line is a loop (2 dead ends at row 1, column 1; row 1, column 3)"
+        in verdict
+    )
+    # the loop rule is outlined at the line's two dead ends, not along the whole line; the pearl's
+    # cell is one of them, and its outline is titled with both rules (by their names in masyu.grid)
+    expect(overlay.locator(".broken-line")).to_have_count(0)
+    broken = overlay.locator("rect.broken")
+    expect(broken).to_have_count(2)
+    assert broken.locator("title").all_text_contents() == [
+        "line 20: the line is one loop; line 21: the line turns on a black circle",
+        "line 20: the line is one loop",
+    ]
     snap(page, "#board-section", "board-lines")
-    expect(overlay.locator(".broken")).to_have_count(
-        1
-    )  # the pearl's cell, where it does not turn
+
+
+def test_check_outlines_the_branch_of_a_masyu_line_and_its_dead_end(page):
+    play(page, "masyu", MASYU, 9)
+    drag(page, [point(page, r + 0.5, c + 0.5) for r, c in AROUND])
+    # a spur from the right column's middle into the centre: a branch there, a dead end at its tip
+    drag(page, [point(page, 1.5, 2.5), point(page, 1.5, 1.5)])
+    overlay = page.locator("#board svg.overlay")
+    expect(overlay.locator(".line-mark")).to_have_count(9)
+    verdict = check(page)
+    assert verdict == (
+        "not right: 1 rule is broken\n"
+        "line 20: line is a loop (a dead end at row 2, column 2 and a branch at row 2, column 3)"
+    )
+    expect(overlay.locator("rect.broken")).to_have_count(2)
+    expect(overlay.locator(".broken-line")).to_have_count(0)
+    # two loops side by side have no dead end nor branch: the line as a whole is drawn over
+    play(page, "masyu", "....\n....\n....\n....\n", 16)
+    for r, c in ((0, 0), (2, 2)):
+        square = [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c), (r, c)]
+        drag(page, [point(page, y + 0.5, x + 0.5) for y, x in square])
+    assert check(page).endswith("form more than one loop)")
+    expect(overlay.locator(".broken-line")).to_have_count(8)
+    expect(overlay.locator("rect.broken")).to_have_count(0)
+
+
+def test_check_rings_the_corners_where_a_slitherlink_line_branches_and_ends(page):
+    play(page, "slitherlink", SLITHERLINK, 4)
+    drag(page, [point(page, r, c) for r, c in TOP_ROW])
+    drag(
+        page, [point(page, 1, 1), point(page, 2, 1)]
+    )  # a spur down the middle from the loop
+    verdict = check(page)
+    assert verdict.endswith(
+        "line is a loop (a dead end at corner row 3, column 2 and a branch at corner row 2, column 2)"
+    )
+    rings = page.locator("#board svg.overlay .broken-point")
+    expect(rings).to_have_count(2)
+    assert set(rings.locator("title").all_text_contents()) == {
+        "line 17: the line is one loop"
+    }
+    expect(page.locator("#board svg.overlay .broken-line")).to_have_count(0)
 
 
 def test_a_masyu_edge_is_drawn_by_shift_and_an_arrow_key(page):
@@ -173,7 +170,9 @@ def test_check_outlines_the_rows_columns_and_rooms_of_a_star_battle_that_miss_a_
     rims = overlay.locator(".broken-region")
     # rows 2 to 6 and columns 2 to 6, each outlined along its rim of 14 cell sides, and 5 rooms
     titles = rims.locator("title").all_text_contents()
-    assert titles.count("line 19: each row holds its stars") == 5 * 14  # the rules' names
+    assert (
+        titles.count("line 19: each row holds its stars") == 5 * 14
+    )  # the rules' names
     assert titles.count("line 20: each column holds its stars") == 5 * 14
     assert len({t for t in titles if t.startswith("line 21: ")}) == 1
     # a new mark takes the outlines away
@@ -216,39 +215,15 @@ def test_hashiwokakero_bridges_are_one_more_at_each_drag(page):
     expect(cell(page, 1, 2)).to_have_accessible_name("row 1, column 2: sea, no bridge")
 
 
-def test_on_a_phone_a_line_is_drawn_by_a_finger(browser, server):
+def test_on_a_phone_a_line_is_drawn_by_a_finger(phone):
     """A touch drag (Chromium's touch events through its protocol, as a finger on a phone) draws the
     line: the board keeps the touch for the drag instead of scrolling the page."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    try:
-        page = context.new_page()
-        page.goto(server.url + "/")
-        expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
-        play(page, "masyu", MASYU, 9)
-        page.locator("#board-frame").scroll_into_view_if_needed()
-        touch = context.new_cdp_session(page)
-        points = [point(page, r + 0.5, c + 0.5) for r, c in AROUND]
-        x, y = points[0]
-        touch.send(
-            "Input.dispatchTouchEvent",
-            {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]},
-        )
-        for a, b in itertools.pairwise(points):
-            for k in range(1, 5):  # a few moves between two cell centres
-                x = a[0] + (b[0] - a[0]) * k / 4
-                y = a[1] + (b[1] - a[1]) * k / 4
-                touch.send(
-                    "Input.dispatchTouchEvent",
-                    {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]},
-                )
-        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        expect(page.locator("#board svg.overlay .line-mark")).to_have_count(8)
-        assert check(page) == "right: every rule of the puzzle holds"
-        assert page.evaluate("document.documentElement.scrollWidth") == 390
-    finally:
-        context.close()
+    play(phone, "masyu", MASYU, 9)
+    phone.locator("#board-frame").scroll_into_view_if_needed()
+    touch_drag(phone, [point(phone, r + 0.5, c + 0.5) for r, c in AROUND])
+    expect(phone.locator("#board svg.overlay .line-mark")).to_have_count(8)
+    assert check(phone) == "right: every rule of the puzzle holds"
+    assert page_width(phone) == 390
 
 
 def test_the_share_link_restores_a_line(page, browser, server):
@@ -256,28 +231,16 @@ def test_the_share_link_restores_a_line(page, browser, server):
     drag(page, [point(page, r + 0.5, c + 0.5) for r, c in AROUND])
     expect(page.locator("#board svg.overlay .line-mark")).to_have_count(8)
     link = page.get_by_role("link", name="Share link").get_attribute("href")
-    other = browser.new_context().new_page()
-    try:
-        other.goto(server.url + link)
-        expect(other.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+    with opened(browser, server.url + link) as other:
         expect(cell(other, 1, 1)).to_have_accessible_name(
             "row 1, column 1: black, line down, right", timeout=10_000
         )
         expect(other.locator("#board svg.overlay .line-mark")).to_have_count(8)
         assert check(other) == "right: every rule of the puzzle holds"
-    finally:
-        other.context.close()
 
 
 def test_setting_a_masyu_draws_the_edges_the_live_check_finds_forced(page):
-    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
-    expect(textbox(page, "Spec")).to_have_value(
-        re.compile(r'puzzle "Masyu"'), timeout=10_000
-    )
-    textbox(page, "Puzzle").fill("...\n...\n...\n")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(9, timeout=LIVE)
+    open_puzzle(page, "masyu", "...\n...\n...\n", 9)
     cell(page, 1, 1).click()  # blank -> white
     # white -> black: two cells straight from it each way, then two ways back
     cell(page, 1, 1).click()

@@ -8,9 +8,7 @@ cells' sides, each round-tripping through the Puzzle box's map and Export URL.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +16,29 @@ pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
 )
 
+from board_helpers import (
+    LIVE,
+    accessibility_violations,
+    cell,
+    drag,
+    exported,
+    imported,
+    new_grid,
+    open_puzzle,
+    opened,
+    page_width,
+    place,
+    play,
+    point,
+    rooms_layer,
+    snap,
+    textbox,
+    tiles,
+    touch_drag,
+)
+from board_puzzles import KROPKI, MASYU, STARBATTLE
 from playwright.sync_api import expect
 
-from gridlang.cli import main
-
-KROPKI = "https://puzz.link/p?kropki/4/4/aa7fioco"
 KROPKI_BORDERS = [
     " w . w",
     "b . . b",
@@ -35,65 +51,12 @@ KROPKI_BORDERS = [
 MINARISM = "https://puzz.link/p?minarism/4/4/hhhq21pgi"
 CREEK = "https://puzz.link/p?creek/6/7/q2cgcj18cdm3c88cl"
 SKYSCRAPERS = "https://puzz.link/p?skyscrapers/4/4/k13h4j3g"
-STARBATTLE = "https://puzz.link/p?starbattle/6/6/1/4ilbhgdnmhou"
-LIVE = 30_000
-"""Milliseconds a board or a check may take after an edit (the machine may be busy)."""
-
-
-def snap(page, selector: str, name: str) -> None:
-    """With ``GRIDLANG_SCREENSHOTS`` set to a folder, a picture of the element there as ``NAME.png``."""
-    folder = os.environ.get("GRIDLANG_SCREENSHOTS")
-    if folder:
-        page.locator(selector).screenshot(path=str(Path(folder) / f"{name}.png"))
-
-
-def textbox(page, name: str):
-    return page.get_by_role("textbox", name=name, exact=True)
-
-
-def open_url(page, spec: str, url: str, tiles: int) -> None:
-    """The bundled spec chosen and the puzzle given as its URL, once its board is drawn."""
-    page.get_by_role("combobox", name="Bundled spec").select_option(spec)
-    expect(textbox(page, "Spec")).to_have_value(
-        re.compile(r"puzzle \""), timeout=10_000
-    )
-    textbox(page, "Puzzle").fill(url)
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(tiles, timeout=LIVE)
-
-
-def place(page, name: str):
-    """The button over a border or corner, by the start of its accessible name."""
-    return page.get_by_role("group", name="Board borders and corners").get_by_role(
-        "button", name=re.compile("^" + re.escape(name) + ": ")
-    )
-
-
-def cell(page, row: int, col: int):
-    return page.get_by_role("group", name="Board cells").get_by_role(
-        "button", name=re.compile(rf"^row {row}, column {col}: ")
-    )
-
-
-def imported(url: str, capsys) -> list[str]:
-    """The text map ``gridlang import`` reads from a URL, its comment line left out."""
-    capsys.readouterr()
-    assert main(["import", url]) == 0
-    return capsys.readouterr().out.splitlines()[1:]
-
-
-def exported(page) -> str:
-    page.get_by_role("button", name="Export URL").click()
-    out = page.get_by_role("textbox", name="puzz.link URL")
-    expect(out).to_have_value(re.compile(r"^https://puzz\.link/p\?"), timeout=LIVE)
-    return out.input_value()
 
 
 def test_a_kropki_dot_is_cycled_by_a_click_on_its_border_and_the_url_follows(
     page, capsys
 ):
-    open_url(page, "kropki", KROPKI, 16)
+    open_puzzle(page, "kropki", KROPKI, 16)
     board = page.get_by_role("img", name="Board")
     # the puzzle's 15 dots as the server draws them: 8 white, 7 black
     expect(board.locator("svg .border-circle")).to_have_count(8)
@@ -141,7 +104,7 @@ def test_a_kropki_dot_is_cycled_by_a_click_on_its_border_and_the_url_follows(
 def test_a_minarism_difference_is_typed_on_a_border_and_an_inequality_by_its_key(
     page, capsys
 ):
-    open_url(page, "minarism", MINARISM, 16)
+    open_puzzle(page, "minarism", MINARISM, 16)
     border = place(page, "border of row 1, columns 3 and 4")
     expect(border).to_have_accessible_name("border of row 1, columns 3 and 4: greater")
     border.focus()
@@ -163,7 +126,7 @@ def test_a_minarism_difference_is_typed_on_a_border_and_an_inequality_by_its_key
 
 
 def test_a_creek_number_is_set_on_a_corner_and_drawn_in_its_disc(page, capsys):
-    open_url(page, "creek", CREEK, 42)
+    open_puzzle(page, "creek", CREEK, 42)
     group = page.get_by_role("group", name="Board borders and corners").get_by_role(
         "button"
     )
@@ -181,7 +144,7 @@ def test_a_creek_number_is_set_on_a_corner_and_drawn_in_its_disc(page, capsys):
 
 
 def test_a_skyscrapers_clue_outside_the_grid_cycles_between_frame_and_number(page):
-    open_url(page, "skyscrapers", SKYSCRAPERS, 36)
+    open_puzzle(page, "skyscrapers", SKYSCRAPERS, 36)
     outside = cell(page, 1, 2)  # above column 1 of the 4x4 grid
     expect(outside).to_have_accessible_name("row 1, column 2: frame")
     outside.click()
@@ -194,9 +157,7 @@ def test_a_skyscrapers_clue_outside_the_grid_cycles_between_frame_and_number(pag
     inside.click()
     expect(inside).to_have_accessible_name("row 2, column 2: blank")
     # a new grid keeps the frame around it, on all four sides, and n follows its size
-    page.get_by_role("spinbutton", name="Rows").fill("3")
-    page.get_by_role("spinbutton", name="Columns").fill("3")
-    page.get_by_role("button", name="New grid").click()
+    new_grid(page, 3, 3, cells=25)
     expect(textbox(page, "Puzzle")).to_have_value(
         "n: 3\n+++++\n+...+\n+...+\n+...+\n+++++\n"
     )
@@ -206,10 +167,8 @@ def test_a_skyscrapers_clue_outside_the_grid_cycles_between_frame_and_number(pag
 
 
 def test_a_new_kropki_grid_has_an_empty_borders_layer_and_its_n(page):
-    open_url(page, "kropki", KROPKI, 16)
-    page.get_by_role("spinbutton", name="Rows").fill("3")
-    page.get_by_role("spinbutton", name="Columns").fill("3")
-    page.get_by_role("button", name="New grid").click()
+    open_puzzle(page, "kropki", KROPKI, 16)
+    new_grid(page, 3, 3)
     expect(textbox(page, "Puzzle")).to_have_value(
         "n: 3\n...\n...\n...\nborders:\n . .\n. . .\n . .\n. . .\n . .\n"
     )
@@ -224,53 +183,24 @@ def test_a_new_kropki_grid_has_an_empty_borders_layer_and_its_n(page):
     expect(page.locator("#live")).to_have_text("no answer", timeout=LIVE)
 
 
-def corner_point(page, r: int, c: int) -> tuple[float, float]:
-    """Where corner (r, c) of the cells' lattice is on the screen, in CSS pixels."""
-    box = page.locator("#board-frame").bounding_box()
-    g = page.evaluate("() => [board.pad, board.cell, board.width, board.height]")
-    pad, side, width, height = g
-    return (
-        box["x"] + (pad + c * side) * box["width"] / width,
-        box["y"] + (pad + r * side) * box["height"] / height,
-    )
-
-
-def drag(page, points: list[tuple[float, float]]) -> None:
-    """Press at the first point, move through the others, release."""
-    page.mouse.move(*points[0])
-    page.mouse.down()
-    for point in points[1:]:
-        page.mouse.move(*point, steps=4)
-    page.mouse.up()
-
-
-def rooms_layer(page) -> list[str]:
-    text = textbox(page, "Puzzle").input_value().splitlines()
-    return text[text.index("rooms:") + 1 :]
-
-
 def test_rooms_are_drawn_by_dragging_along_the_cells_sides(page):
-    open_url(page, "starbattle", STARBATTLE, 36)
-    page.get_by_role("spinbutton", name="Rows").fill("6")
-    page.get_by_role("spinbutton", name="Columns").fill("6")
-    page.get_by_role("button", name="New grid").click()
+    open_puzzle(page, "starbattle", STARBATTLE, 36)
+    new_grid(page, 6, 6)
     puzzle = textbox(page, "Puzzle")
     expect(puzzle).to_have_value(
         "stars: 1\n" + "......\n" * 6 + "rooms:\n" + "aaaaaa\n" * 6
     )
     # down the side between columns 3 and 4, from the top of the frame to its bottom: two rooms
-    drag(page, [corner_point(page, r, 3) for r in range(7)])
+    drag(page, [point(page, r, 3) for r in range(7)])
     expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(36)
+    expect(tiles(page)).to_have_count(36)
     # the drag began on a border: it erases, the upper half of it; the rooms join, the lower half stays drawn
-    drag(page, [corner_point(page, r, 3) for r in range(4)])
+    drag(page, [point(page, r, 3) for r in range(4)])
     expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaaaaa\n){6}$"))
     overlay = page.locator("#board svg.overlay")
     expect(overlay.locator(".open-wall")).to_have_count(3)
     # across the left half at the middle: the lower left block is a room of its own
-    drag(page, [corner_point(page, 3, c) for c in range(4)])
+    drag(page, [point(page, 3, c) for c in range(4)])
     expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaaaaa\n){3}(bbbaaa\n){3}$"))
     expect(overlay.locator(".open-wall")).to_have_count(0)
     assert rooms_layer(page) == ["aaaaaa"] * 3 + ["bbbaaa"] * 3
@@ -282,31 +212,72 @@ def test_rooms_are_drawn_by_dragging_along_the_cells_sides(page):
     ).to_have_count(1)
 
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+def test_an_open_room_border_comes_back_by_undo_a_reload_and_the_share_link(
+    page, browser, server
+):
+    """A border that closes no room is no label of the rooms: layer; the page keeps it beside the map,
+    so that Undo, a reload and the share link give back the board as the setter drew it."""
+    open_puzzle(page, "starbattle", STARBATTLE, 36)
+    new_grid(page, 6, 6)
+    puzzle = textbox(page, "Puzzle")
+    one_room = re.compile(r"rooms:\n(aaaaaa\n){6}$")
+    open_walls = page.locator("#board svg.overlay .open-wall")
+    # the upper half of the side between columns 3 and 4: three sides drawn, one room still
+    drag(page, [point(page, r, 3) for r in range(4)])
+    expect(open_walls).to_have_count(3)
+    expect(puzzle).to_have_value(one_room)
+    # its lower half: two rooms
+    drag(page, [point(page, r, 3) for r in range(3, 7)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    expect(open_walls).to_have_count(0)
+    page.get_by_role("button", name="Undo").click()  # the drag, one step
+    expect(puzzle).to_have_value(one_room)
+    expect(open_walls).to_have_count(3)
+    page.get_by_role("button", name="Redo").click()
+    expect(open_walls).to_have_count(0)
+    cell(page, 1, 1).focus()
+    page.keyboard.press("Control+z")  # the keys undo while setting too
+    expect(open_walls).to_have_count(3)
+    page.reload()
+    expect(page.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+    expect(tiles(page)).to_have_count(36, timeout=LIVE)
+    expect(puzzle).to_have_value(one_room)
+    expect(open_walls).to_have_count(3)
+    link = page.get_by_role("link", name="Share link").get_attribute("href")
+    with opened(browser, server.url + link) as other:
+        expect(textbox(other, "Puzzle")).to_have_value(one_room)
+        expect(other.locator("#board svg.overlay .open-wall")).to_have_count(
+            3, timeout=LIVE
+        )
+    # the drawing goes on where it stood: the lower half closes the two rooms
+    drag(page, [point(page, r, 3) for r in range(3, 7)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    expect(open_walls).to_have_count(0)
 
 
-def accessibility_violations(page) -> list[str]:
-    """What axe-core finds against WCAG 2 A and AA on the page as it stands: ``RULE: TARGETS`` each."""
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;true")
-    return page.evaluate(
-        """async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']})).violations
-               .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)"""
-    )
+def test_rooms_are_drawn_by_a_finger_on_a_phone(phone):
+    open_puzzle(phone, "starbattle", STARBATTLE, 36)
+    new_grid(phone, 6, 6)
+    phone.locator("#board-frame").scroll_into_view_if_needed()
+    # down the side between columns 3 and 4, then across the left half at the middle
+    touch_drag(phone, [point(phone, r, 3) for r in range(7)])
+    puzzle = textbox(phone, "Puzzle")
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))
+    touch_drag(phone, [point(phone, 3, c) for c in range(4)])
+    expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){3}(cccbbb\n){3}$"))
+    assert rooms_layer(phone) == ["aaabbb"] * 3 + ["cccbbb"] * 3
+    # the finger drew: no cell it ended on was tapped, and the page did not scroll sideways
+    expect(cell(phone, 4, 4)).to_have_accessible_name("row 4, column 4: cell")
+    assert page_width(phone) == 390
 
 
 def test_the_borders_buttons_the_lines_and_generate_s_controls_pass_axe_at_both_widths(
     page,
 ):
-    open_url(page, "kropki", KROPKI, 16)
+    open_puzzle(page, "kropki", KROPKI, 16)
     place(page, "border of row 1, columns 1 and 2").focus()
     assert accessibility_violations(page) == []
-    page.get_by_role("combobox", name="Bundled spec").select_option("masyu")
-    textbox(page, "Puzzle").fill("*..\n...\n...\n")
-    expect(
-        page.get_by_role("img", name="Board").locator("svg .tiles rect")
-    ).to_have_count(9, timeout=LIVE)
-    page.get_by_role("radio", name="Play").check()
+    play(page, "masyu", MASYU, 9)
     cell(page, 1, 1).focus()
     page.keyboard.press("Shift+ArrowRight")
     page.get_by_role("button", name="Check").click()
@@ -314,6 +285,4 @@ def test_the_borders_buttons_the_lines_and_generate_s_controls_pass_axe_at_both_
     assert accessibility_violations(page) == []
     page.set_viewport_size({"width": 390, "height": 844})
     assert accessibility_violations(page) == []
-    assert (
-        page.evaluate("document.documentElement.scrollWidth") == 390
-    )  # no horizontal scroll
+    assert page_width(page) == 390  # no horizontal scroll

@@ -359,8 +359,14 @@ function decodeState(text) {
   return JSON.parse(new TextDecoder().decode(bytes));
 }
 
+// The share link, and the page's own address: a reload gives back the board as it stands.
 function updateShare() {
   el.share.href = `${location.pathname}#s=${encodeState(state())}`;
+  try {
+    history.replaceState(null, "", el.share.href);
+  } catch (e) {
+    // an address longer than the browser keeps: the Share link still holds the state
+  }
 }
 
 async function restore() {
@@ -437,7 +443,7 @@ async function init() {
   el.spec.addEventListener("scroll", () => { el.gutter.scrollTop = el.spec.scrollTop; });
   el.bundled.addEventListener("change", () => { loadBundled(el.bundled.value, false).then(updateShare); });
   el.genre.addEventListener("change", pickGenre);
-  el.puzzle.addEventListener("input", () => { boardSoon(); updateShare(); });
+  el.puzzle.addEventListener("input", () => { setterTyped(); boardSoon(); updateShare(); });
   el.backend.addEventListener("change", updateShare);
   el.timeLimit.addEventListener("input", updateShare);
   el.screenshot.addEventListener("change", readScreenshot);

@@ -10,7 +10,7 @@ const bel = {
   frame: document.getElementById("board-frame"), board: document.getElementById("board"),
   cells: document.getElementById("board-cells"), note: document.getElementById("board-note"),
   live: document.getElementById("live"), help: document.getElementById("board-help"),
-  playRow: document.getElementById("play-row"), decision: document.getElementById("decision"),
+  playOnly: document.querySelectorAll("#play-row .play-only"), decision: document.getElementById("decision"),
   undo: document.getElementById("undo"), redo: document.getElementById("redo"), check: document.getElementById("check"),
   verdict: document.getElementById("verdict"), exportUrl: document.getElementById("export-url"),
   urlOut: document.getElementById("url-out"), rows: document.getElementById("rows"),
@@ -43,9 +43,11 @@ let mode = "set";
 let selected = [0, 0];
 let typed = "";              // the digits typed into the selected cell so far
 let answer = {};             // decision name -> {"r,c": value}
-let undoStack = [];
-let redoStack = [];
 let pendingAnswer = null;    // an answer from a share link, set once its board is drawn
+let undoStack = [];          // Play: the answers before this one, as JSON (Undo and Redo)
+let redoStack = [];
+let setUndo = [];            // setting: the puzzles before this one, {p: the Puzzle box's text, w: open borders}
+let setRedo = [];
 
 // ------------------------------------------------------------ the text map
 
@@ -314,8 +316,8 @@ function key(e, r, c) {
     return;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) {
-    if (mode === "play" && e.key.toLowerCase() === "z") { e.shiftKey ? redo() : undo(); e.preventDefault(); }
-    if (mode === "play" && e.key.toLowerCase() === "y") { redo(); e.preventDefault(); }
+    if (e.key.toLowerCase() === "z") { e.shiftKey ? redo() : undo(); e.preventDefault(); }
+    if (e.key.toLowerCase() === "y") { redo(); e.preventDefault(); }
     return;
   }
   if (e.key === "Enter" || e.key === " ") return;  // the button's click
@@ -329,7 +331,10 @@ function editMap(r, c, change) {
   if (!map && board && board.map && isUrlText(el.puzzle.value)) map = parseMap(board.map);  // a URL becomes its map
   const grid = layer() === "rooms" && map && map.rooms ? map.rooms.rows : map && map.rows;
   if (!grid || !grid[r] || grid[r][c] === undefined) return;
-  grid[r][c] = change(grid[r][c]);
+  const next = change(grid[r][c]);
+  if (next === grid[r][c] && !isUrlText(el.puzzle.value)) return;  // a URL still becomes its map
+  setterStep();
+  grid[r][c] = next;
   writeMap(map);
   edited();
 }
@@ -480,6 +485,7 @@ function newGrid() {
     const n = none(info.corner_tiles);
     tail.push("corners:", ...Array.from({ length: rows + 1 }, () => n.repeat(cols + 1)));
   }
+  setterStep();
   writeMap({ header, rows: grid, spaced: false, tail });
   selected = [0, 0];
   edited();
@@ -560,8 +566,7 @@ function setEntry(d, r, c, value) {
 }
 
 function played() {
-  bel.undo.disabled = !undoStack.length;
-  bel.redo.disabled = !redoStack.length;
+  showUndo();
   broken = [];
   brokenPlaces = [];
   relabel();
@@ -602,7 +607,42 @@ function playKey(k, r, c) {
   return false;
 }
 
+// ------------------------------------------------------------ Undo and Redo
+
+// In Play they step through the player's answer; while setting, through the puzzle set on the board:
+// the Puzzle box's text and the room borders drawn that close no room yet (which the map's rooms: layer,
+// a label a cell, cannot hold; places.js's openWalls and keepWalls). A click, a key or a drag on the
+// board is one step; typing in the Puzzle box is the box's own to undo, and starts the setter's steps
+// afresh.
+
+function setterState() { return { p: el.puzzle.value, w: openWalls() }; }
+
+// Before an edit of the puzzle on the board: the puzzle as it stands becomes a step of Undo.
+function setterStep() {
+  setUndo.push(setterState());
+  setRedo = [];
+  showUndo();
+}
+
+// The Puzzle box typed into: the board's steps of setting are of another text.
+function setterTyped() {
+  setUndo = [];
+  setRedo = [];
+  showUndo();
+}
+
+function setterBack(from, to) {
+  if (!from.length) return;
+  to.push(setterState());
+  const s = from.pop();
+  el.puzzle.value = s.p;
+  keepWalls(s.w);
+  edited();
+  showUndo();
+}
+
 function undo() {
+  if (mode === "set") { setterBack(setUndo, setRedo); return; }
   if (!undoStack.length) return;
   redoStack.push(JSON.stringify(answer));
   answer = JSON.parse(undoStack.pop());
@@ -610,10 +650,18 @@ function undo() {
 }
 
 function redo() {
+  if (mode === "set") { setterBack(setRedo, setUndo); return; }
   if (!redoStack.length) return;
   undoStack.push(JSON.stringify(answer));
   answer = JSON.parse(redoStack.pop());
   played();
+}
+
+// Undo and Redo enabled when the mode's history has a step that way.
+function showUndo() {
+  const [back, on] = mode === "set" ? [setUndo, setRedo] : [undoStack, redoStack];
+  bel.undo.disabled = !back.length;
+  bel.redo.disabled = !on.length;
 }
 
 function answerJson() {
@@ -696,9 +744,14 @@ function drawOverlay() {
       t.textContent = label;
     }));
   }
+  const outlined = new Set();
   for (const [r, c] of brokenFor === el.puzzle.value ? broken : []) {
+    if (outlined.has(key2(r, c))) continue;  // a cell of two broken rules is outlined once, titled with both
+    outlined.add(key2(r, c));
     const b = cellBox(r, c);
-    shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
+    const rect = shape("rect", { x: b.x + 2.5, y: b.y + 2.5, width: b.w - 5, height: b.h - 5, class: "broken" }, svg);
+    const rules = brokenPlaces.filter((v) => (v.cells || []).some(([vr, vc]) => vr === r && vc === c));
+    if (rules.length) shape("title", {}, rect).textContent = rules.map((v) => `line ${v.line}: ${v.name || v.rule}`).join("; ");
   }
   drawOpenWalls(svg);
   drawLines(svg);
@@ -719,7 +772,8 @@ function text(svg, b, value, cls) {
 function setMode(next) {
   mode = next;
   typed = "";
-  bel.playRow.hidden = mode !== "play";
+  for (const node of bel.playOnly) node.hidden = mode !== "play";
+  showUndo();
   bel.sizeRow.hidden = mode !== "set";
   bel.generateRow.hidden = mode !== "set";
   if (board) { showLayers(); renderPlaces(); updateDrag(); }
@@ -755,7 +809,7 @@ async function exportUrl() {
   if (board.url) bel.urlOut.select();
 }
 
-function boardState() { return { m: mode, a: answerJson() }; }
+function boardState() { return { m: mode, a: answerJson(), w: openWalls() }; }
 
 function restoreBoard(s) {
   setMode(s.m === "play" ? "play" : "set");
@@ -765,6 +819,8 @@ function restoreBoard(s) {
     for (const [[r, c], v] of entries) restored[name][Array.isArray(r) ? edgeKey(r, c) : key2(r, c)] = v;
   }
   pendingAnswer = restored;
+  setterTyped();  // a link opened: the steps of setting start afresh
+  keepWalls(s.w);  // the room borders drawn that close no room, which the map cannot hold
 }
 
 function boardInit() {

@@ -47,6 +47,7 @@ async function generate() {
 // A puzzle made: on the board, with what it is (its clues, seed, level) and what it is not (a note).
 function generated(d) {
   generating(false);
+  setterStep();
   el.puzzle.value = d.map;
   const level = d.level ? `, ${d.level} (difficulty ${d.difficulty})` : "";
   const made = d.complete

@@ -98,7 +98,10 @@ function editPlace(i, change) {
   if (!p) return;
   const now = placeToken(map, p);
   if (now === undefined) return;
-  map.layers[p.kind].rows[p.row][p.col] = change(now, p);
+  const next = change(now, p);
+  if (next === now && !isUrlText(el.puzzle.value)) return;  // a URL still becomes its map
+  setterStep();
+  map.layers[p.kind].rows[p.row][p.col] = next;
   writeMap(map);
   edited();
 }
@@ -186,7 +189,7 @@ function drawPlaceFocus(svg) {
 
 let roomWalls = null;        // the borders drawn, as a Set of "r,c|r,c" (cell pairs, the smaller first)
 let roomWallsFor = "";       // of this rooms: layer (its text): another layer's walls are read from its labels
-let dragging = null;         // {corner: [r, c], on: bool|null, moved: bool} while the pointer is down
+let dragging = null;         // {corner: [r, c], on: bool|null, pushed: bool} while the pointer is down
 let dragMoved = false;       // the last pointer sequence drew: its click is not a click
 
 function pairKey(a, b) {
@@ -282,6 +285,8 @@ function toggleWall(a, b) {
   const walls = new Set(wallsOf(map));
   const key = pairKey(side[0], side[1]);
   if (dragging.on === null) dragging.on = !walls.has(key);  // the first side says draw or erase
+  if (dragging.on === walls.has(key)) return;
+  if (!dragging.pushed) { setterStep(); dragging.pushed = true; }  // a drag is one step of Undo
   if (dragging.on) walls.add(key);
   else walls.delete(key);
   const rows = map.rooms.rows.length;
@@ -307,7 +312,7 @@ function dragStart(e) {
   dragMoved = false;
   if (lineDragStart(e)) return;  // a line in Play (lines.js)
   if (!roomsDraggable()) return;
-  dragging = { corner: cornerNear(...pointAt(e)), on: null };
+  dragging = { corner: cornerNear(...pointAt(e)), on: null, pushed: false };
 }
 
 function dragMove(e) {
@@ -328,15 +333,45 @@ function dragEnd() {
   dragging = null;
 }
 
-// The room borders drawn that part no two rooms yet (a room not closed), dashed on the overlay.
-function drawOpenWalls(svg) {
-  const map = mode === "set" ? boardMap() : null;
-  if (!map || !map.rooms || !roomWalls || roomWallsFor !== roomsText(map)) return;
+// The room borders drawn that part no two rooms yet (a room not closed), as "r,c|r,c" keys.
+function openWalls() {
+  const map = boardMap();
+  if (!map || !map.rooms || !roomWalls || roomWallsFor !== roomsText(map)) return [];
   const labels = map.rooms.rows;
-  for (const key of roomWalls) {
+  return [...roomWalls].filter((key) => {
     const [[r1, c1], [r2, c2]] = key.split("|").map((p) => p.split(",").map(Number));
-    if (labels[r1][c1] !== labels[r2][c2]) continue;
-    const { pad, cell } = board;
+    return labels[r1][c1] === labels[r2][c2];
+  });
+}
+
+// The borders of the Puzzle box's rooms, and these drawn that close no room (from a share link or a step
+// of Undo): keys of two side-neighbouring cells of one room, the rest left out.
+function keepWalls(open) {
+  roomWalls = null;
+  roomWallsFor = "";
+  const map = parseMap(el.puzzle.value);
+  if (!map || !map.rooms || !Array.isArray(open) || !open.length) return;
+  const labels = map.rooms.rows;
+  const walls = new Set(wallsOf(map));
+  for (const key of open) {
+    const found = typeof key === "string" && key.match(/^(\d+),(\d+)\|(\d+),(\d+)$/);
+    if (!found) continue;
+    const [r1, c1, r2, c2] = found.slice(1).map(Number);
+    const beside = Math.abs(r1 - r2) + Math.abs(c1 - c2) === 1;
+    if (beside && labels[r1] && labels[r2] && labels[r1][c1] !== undefined && labels[r1][c1] === labels[r2][c2]) {
+      walls.add(pairKey([r1, c1], [r2, c2]));
+    }
+  }
+  roomWalls = walls;
+  roomWallsFor = roomsText(map);
+}
+
+// The open borders dashed on the overlay while setting.
+function drawOpenWalls(svg) {
+  if (mode !== "set") return;
+  const { pad, cell } = board;
+  for (const key of openWalls()) {
+    const [[r1, c1], [r2, c2]] = key.split("|").map((p) => p.split(",").map(Number));
     const line = r1 === r2
       ? { x1: pad + c2 * cell, y1: pad + r1 * cell, x2: pad + c2 * cell, y2: pad + (r1 + 1) * cell }
       : { x1: pad + c1 * cell, y1: pad + r2 * cell, x2: pad + (c1 + 1) * cell, y2: pad + r2 * cell };
