@@ -22,6 +22,14 @@ the opposite corner not at all. A value that is no triangle (``'.'``, a
 blank) leaves its cell white; a cell the decision is not made on (a clue
 cell) counts as black, and so does the outside of the grid.
 
+``covers(tri, p, d)`` (a condition) says that the triangle in cell p
+covers p's side toward direction d (``up``, ``down``, ``left``, ``right``,
+a ``for each direction`` variable): the right angle's corner is where the
+two sides it covers meet, the corners it shades by half the other ends of
+those sides. False on a cell without a triangle, the decision or off the
+grid. Lowered as the ``or`` of the two values that cover that side (a
+Tseitin variable when both can), evaluated from the answer's value.
+
 ``NAME leaves rectangles`` (a rule of its own) says that the white area the
 decision leaves, cut into its pieces by the triangles and the black cells,
 is a set of rectangles, upright or turned by 45 degrees: Shakashaka's rule
@@ -69,6 +77,16 @@ PZPRJS_QANS = {"◣": 2, "◢": 3, "◥": 4, "◤": 5}
 
 
 @node
+class Covers:
+    """``covers(tri, p, d)``: the triangle in cell p covers p's side toward direction d (a condition)."""
+
+    name: ast.Name
+    cell: ast.Expr
+    direction: ast.Expr
+    span: Span | None = field(default=None, compare=False)
+
+
+@node
 class LeavesRectangles:
     """``tri leaves rectangles``: the white area the triangles (and the cells without the decision) leave
     is a set of rectangles, upright or turned by 45 degrees; a rule of its own."""
@@ -103,7 +121,34 @@ def _type(checker, e: LeavesRectangles) -> Type | None:
     return None
 
 
+def _covers_type(checker, e: Covers) -> Type | None:
+    ok = True
+    if not is_triangle_decision(checker.sym.decisions.get(e.name.id)):
+        checker.error(f"covers(...) takes a decision on cells whose values include the triangles "
+                      f"{', '.join(repr(t) for t in TRIANGLES)}; {e.name.id!r} has none", e.name.span)
+        ok = False
+    if not checker.is_direction(e.direction):
+        checker.error("the third argument of covers(...) is a direction: up, down, left, right, or a 'for each "
+                      "direction' variable", getattr(e.direction, "span", None) or e.span)
+        ok = False
+    return Type.BOOL if checker.cell(e.cell, "covers(...)") and ok else None
+
+
 # the compiler's reading -------------------------------------------------------------
+_SIDE_OF_STEP = {(-1, 0): "top", (0, 1): "right", (1, 0): "bottom", (0, -1): "left"}
+"""A direction's step and the side of a cell it goes through."""
+
+
+def _covers_lit(compiler, e: Covers):
+    p = compiler.cell_of(e.cell)
+    step = compiler.step_of(e.direction)
+    if p is None or step is None:
+        return False
+    lits = compiler.enum_lits[e.name.id][p] or {}
+    return compiler.combine(False, [lits.get(t, False) for t in _SHADING[_SIDE_OF_STEP[step]]], None)
+
+
+
 _SHADING = {"top": ("◥", "◤"), "right": ("◢", "◥"), "bottom": ("◣", "◢"), "left": ("◣", "◤")}
 """The triangles that shade the quarter of a cell next to each of its sides."""
 
@@ -149,6 +194,19 @@ def _lower(compiler, e: LeavesRectangles, guard: tuple[int, ...]) -> None:
 
 
 # the verifier's reading -------------------------------------------------------------
+_COVERED_STEPS = {"◣": ((0, -1), (1, 0)), "◢": ((1, 0), (0, 1)), "◥": ((-1, 0), (0, 1)), "◤": ((-1, 0), (0, -1))}
+"""The steps toward the two sides of its cell each triangle covers."""
+
+
+def _covers_holds(interpreter, e: Covers) -> bool:
+    p = interpreter.cell(e.cell)
+    step = interpreter.step(e.direction)
+    if p is None or step is None:
+        return False
+    return step in _COVERED_STEPS.get(interpreter.enums[e.name.id].get(p), ())
+
+
+
 _COVERS = {"◣": ("W", "S"), "◢": ("S", "E"), "◥": ("N", "E"), "◤": ("N", "W")}
 """The quarters of its cell (by compass point) each triangle covers."""
 
@@ -239,4 +297,28 @@ class LeavesRectanglesConstruct(Construct):
         return _violation(interpreter, e)
 
 
+class CoversConstruct(Construct):
+    """``covers(tri, p, d)``: a condition."""
+
+    node = Covers
+    rules: ClassVar[dict] = {
+        "covers": lambda t, meta, c: Covers(ast.Name(str(c[0]), t.sp(c[0])), c[1], c[2], t.sp(meta))}
+
+    def type_of(self, checker, e: Covers):
+        return _covers_type(checker, e)
+
+    def condition(self, symbols, e: Covers) -> bool:
+        return True
+
+    def children(self, e: Covers) -> tuple:
+        return ()
+
+    def lit(self, compiler, e: Covers):
+        return _covers_lit(compiler, e)
+
+    def holds(self, interpreter, e: Covers) -> bool:
+        return _covers_holds(interpreter, e)
+
+
 register(LeavesRectanglesConstruct())
+register(CoversConstruct())

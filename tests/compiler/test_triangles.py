@@ -37,10 +37,19 @@ CASES = {
 }
 
 
+COVERS = ("tile cell '.'\ntile black '#'\ndecide tri: {'.', '◣', '◢', '◥', '◤'} on cell\n"
+          "require for each p in cell, each direction d: covers(tri, p, d) implies covers(tri, p + d, -d)\n"
+          "require count(covers(tri, p, up) for p in cell) >= 1\n")
+CASES_COVERS = {
+    "covers 2x2": ("..\n..\n", 1),
+    "covers 2x2 with a black cell": ("grid:\n.#\n..\n", 0),
+}
+
+
 @functools.cache
 def brute_force(name: str) -> frozenset[frozenset]:
-    map_text, _ = CASES[name]
-    *_, grid, judge = _judge(TRI, map_text)
+    map_text, _ = CASES[name] if name in CASES else CASES_COVERS[name]
+    *_, grid, judge = _judge(TRI if name in CASES else COVERS, map_text)
     free = [i for i in range(grid.size) if grid.chars[i] == "."]
     return frozenset(frozenset(zip(free, v)) for v in itertools.product(VALUES, repeat=len(free))
                      if judge.evaluate({"tri": dict(zip(free, v))}).ok)
@@ -52,6 +61,24 @@ def test_rectangles_match_brute_force(name, backend):
     expected = brute_force(name)
     assert size is None or len(expected) == size
     spec, symbols, data, _, _ = _judge(TRI, map_text)
+    model, _ = load_checked(spec, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
+    assert {frozenset(s.decisions["tri"].items()) for s in report.solutions} == expected
+    if expected:
+        assert report.complete is True
+    else:
+        assert report.status == "INFEASIBLE"
+
+
+@pytest.mark.parametrize("name", sorted(CASES_COVERS))
+def test_covers_matches_brute_force(name, backend):
+    """``covers(tri, p, d)``: each side a triangle covers faces a triangle that covers the side across it
+    (none across the frame or a black cell), and some triangle covers its top side: on the 2x2 only
+    ``◢◣`` over ``◥◤``, each triangle covering its two inner sides; with a black cell, none."""
+    map_text, size = CASES_COVERS[name]
+    expected = brute_force(name)
+    assert size is None or len(expected) == size
+    spec, symbols, data, _, _ = _judge(COVERS, map_text)
     model, _ = load_checked(spec, symbols, data, {})
     report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
     assert {frozenset(s.decisions["tri"].items()) for s in report.solutions} == expected
@@ -76,6 +103,10 @@ def test_a_white_area_that_is_no_rectangle_is_named():
 
 
 @pytest.mark.parametrize("spec, where, words", [
+    ("tile cell '.'\ndecide kind: {a, b} on all\nrequire for each p in cell: covers(kind, p, up)\n", (3, 36),
+     "covers(...) takes a decision on cells whose values include the triangles '◣', '◢', '◥', '◤'; 'kind' has none"),
+    ("tile cell '.'\ndecide tri: {'.', '◣'} on all\nrequire for each p in cell: covers(tri, p, p)\n", (3, 44),
+     "the third argument of covers(...) is a direction"),
     ("tile cell '.'\ndecide kind: {a, b} on all\nrequire kind leaves rectangles\n", (3, 9),
      ("'leaves rectangles' takes a decision on cells whose values include the triangles '◣', '◢', '◥', '◤'; "
       "'kind' is a decision whose values are no triangles")),
