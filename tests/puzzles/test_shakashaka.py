@@ -99,3 +99,29 @@ def test_spec_is_short():
     lines = SHAKASHAKA.read_text(encoding="utf-8").splitlines()
     assert len([ln for k, ln in enumerate(lines, 1)
                 if k not in formats and ln.strip() and not ln.lstrip().startswith(("#", "draw "))]) == 7
+
+
+@pytest.mark.parametrize("url, where, words", [
+    ("https://puzz.link/p?shakashaka/6/6/cgbhd", "--url:1:41: error: ",
+     "the data ends after 12 cells; a 6x6 grid has 36"),
+    ("https://puzz.link/p?shakashaka/6/6/cgbhdhegdrbzzz", "--url:1:47: error: ",
+     "unexpected 'zzz' after the puzzle's data (a 6x6 grid is complete before it)"),
+])
+def test_a_url_that_runs_short_or_long_is_located(url, where, words):
+    out = _cli("solve", "--url", url, "--time-limit", "20")
+    assert out.returncode == 1
+    assert out.stderr.startswith(where + words)
+    assert "Traceback" not in out.stderr
+
+
+def test_an_answer_with_a_value_that_is_no_triangle_is_located(tmp_path):
+    """A slant where the spec's values are triangles: the answer file's place, exit 1."""
+    answer = json.loads((PUZZLES / "instances" / "shakashaka" / "pzprjs_6x6.answer.json").read_text(encoding="utf-8"))
+    answer["decisions"]["tri"][0][1] = "/"
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps(answer), encoding="utf-8")
+    out = _cli("verify", str(SHAKASHAKA), "--map", str(PUZZLES / "instances" / "shakashaka" / "pzprjs_6x6.txt"),
+               "--solution", str(path))
+    assert out.returncode == 1
+    assert out.stderr.startswith(f"{path}:1:33: error: '/' is not a value of 'tri' (., ◣, ◢, ◥, ◤)")
+    assert "Traceback" not in out.stderr
