@@ -228,13 +228,13 @@ def _corners(r: int, c: int, q: str) -> tuple[tuple[int, int], ...]:
 def _violation(interpreter, e: LeavesRectangles) -> tuple[str, frozenset[int]] | None:
     rows, cols = interpreter.grid.rows, interpreter.grid.cols
     values = interpreter.enums[e.name.id]
-    decided = interpreter.on.get(e.name.id) if hasattr(interpreter, "on") else None
+    decided = interpreter.on[e.name.id]
 
     def is_white(r: int, c: int, q: str) -> bool:
         p = r * cols + c
-        if not (0 <= r < rows and 0 <= c < cols) or p not in values or (decided is not None and p not in decided):
+        if not (0 <= r < rows and 0 <= c < cols) or p not in decided:
             return False
-        return q not in _COVERS.get(values[p], ())
+        return q not in _COVERS.get(values.get(p), ())
 
     seen: set[tuple[int, int, str]] = set()
     for r in range(rows):
