@@ -72,10 +72,6 @@ from gridlang.language.constructs import Construct, register
 TRIANGLES = ("◣", "◢", "◥", "◤")
 """The values that are triangles, in pzprjs's order (its ``qans`` 2 to 5)."""
 
-PZPRJS_QANS = {"◣": 2, "◢": 3, "◥": 4, "◤": 5}
-"""Each triangle's number in pzprjs's files (``qans``)."""
-
-
 @node
 class Covers:
     """``covers(tri, p, d)``: the triangle in cell p covers p's side toward direction d (a condition)."""
