@@ -20,7 +20,8 @@ Defaults, for a name that no ``draw`` statement names:
   ``light`` bulb, ``tent`` tent, ``line`` line, ``bridge`` bridges,
   ``digit`` number; a decision on edges line; a decision whose values are
   cells areas; a decision whose values include the slants ``'/'`` or
-  ``'\\'`` slants; any other ``default`` (a hashed mark for a Boolean
+  ``'\\'`` slants; one whose values include a triangle (``'◣'``,
+  ``'◢'``, ``'◥'``, ``'◤'``) triangles; any other ``default`` (a hashed mark for a Boolean
   decision, labels for an enumeration);
 * a region: ``default`` (shaded and outlined in hashed colours);
 * a tile on borders: ``number`` for a ``number`` tile, ``plain`` for
@@ -90,6 +91,9 @@ VALUE_LOOKS: dict[str, str] = {
     "slants": "each slant as a diagonal across its cell, '/' from its bottom-left corner to its top-right one, "
               "'\\' from its top-left to its bottom-right, in black as pzprjs draws Gokigen's; any other value "
               "nothing (a decision whose values include '/' or '\\')",
+    "triangles": "each triangle as the half of its cell it covers, shaded black, as pzprjs draws Shakashaka's: "
+                 "'◣' its right angle bottom-left, '◢' bottom-right, '◥' top-right, '◤' top-left; any other value "
+                 "nothing (a decision whose values include a triangle)",
     "hidden": "nothing",
 }
 """The looks of a decision on cells with integer or named values."""
@@ -148,6 +152,10 @@ LOOKS = {**TILE_LOOKS, **MARK_LOOKS, **VALUE_LOOKS, **EDGE_LOOKS, **REGION_LOOKS
 
 SLANT_VALUES = ("/", "\\")
 """The values the look ``slants`` draws as diagonals (:mod:`gridlang.constructs.slants` gives their geometry)."""
+
+TRIANGLE_VALUES = ("◣", "◢", "◥", "◤")
+"""The values the look ``triangles`` draws as half-cell triangles, named by their right angle's corner
+(:mod:`gridlang.constructs.triangles` gives their geometry)."""
 
 ROOM_LAYER = "rooms"
 """The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
@@ -232,6 +240,8 @@ def _decision_default(decide, cell_valued: bool) -> str:
         return "line"
     if decide.is_enum and any(getattr(part, "id", None) in SLANT_VALUES for part in decide.domain):
         return "slants"
+    if decide.is_enum and any(getattr(part, "id", None) in TRIANGLE_VALUES for part in decide.domain):
+        return "triangles"
     if cell_valued:
         return "areas"
     return "default"

@@ -66,6 +66,7 @@ MARKS: dict[str, MarkStyle] = {
     "bridges": MarkStyle("bridges", ANSWER, width=0.08),
     "walls": MarkStyle("walls", INK),
     "slants": MarkStyle("slants", INK, width=0.1),
+    "triangles": MarkStyle("triangles", INK),
 }
 """A decision look's style (``tint`` is made per decision)."""
 

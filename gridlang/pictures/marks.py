@@ -19,6 +19,10 @@ from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.style import Cell, MarkStyle, Style, hashed_colour, mark_style
 
+_TRIANGLE_CORNERS = {"◣": ((0, 0), (0, 1), (1, 1)), "◢": ((1, 0), (1, 1), (0, 1)),
+                     "◥": ((0, 0), (1, 0), (1, 1)), "◤": ((0, 0), (1, 0), (0, 1))}
+"""Each triangle's three corners in cell units (across, down): its right angle's corner and the two beside it."""
+
 
 def css(name: object) -> str:
     """A name made fit for an SVG class: every character but letters, digits, ``-`` and ``_`` as ``-``."""
@@ -182,6 +186,13 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                     kind = "forward" if v == "/" else "backward"
                     canvas.segments([(cells[i].at(*ends[0]), cells[i].at(*ends[1])) for i in cs], ms.colour,
                                     max(1.0, (ms.width or 0.1) * cells[0].size), cls=f"slant {css(name)} {kind}")
+            elif ms.shape == "triangles":
+                if v in _TRIANGLE_CORNERS:  # the half of the cell it covers (pzprjs's drawTriangle)
+                    kind = "triangle " + {"◣": "bottom-left", "◢": "bottom-right", "◥": "top-right",
+                                          "◤": "top-left"}[v]
+                    for i in cs:
+                        canvas.polygon([cells[i].at(*uv) for uv in _TRIANGLE_CORNERS[v]], fill=ms.colour,
+                                       cls=f"{kind} {css(name)}")
             elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":

@@ -44,7 +44,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gridlang.core.grid import Grid
-from gridlang.language.looks import Looks, figures, letter, of_model, symbol
+from gridlang.language.looks import (
+    TRIANGLE_VALUES,
+    Looks,
+    figures,
+    letter,
+    of_model,
+    symbol,
+)
 from gridlang.pictures.glyphs import has_figures
 from gridlang.plugins import find_plugin
 
@@ -131,6 +138,8 @@ def _value_text(look: str, v: object) -> str:
         return ""
     if look == "slants":
         return v if v in ("/", "\\") else ""
+    if look == "triangles":
+        return v if v in TRIANGLE_VALUES else ""
     if look == "number":
         return figures(v)
     return str(v) if isinstance(v, int) else str(v)[:2]

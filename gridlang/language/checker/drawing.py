@@ -26,6 +26,7 @@ from gridlang.language.looks import (
     ROOM_LOOKS,
     SLANT_VALUES,
     TILE_LOOKS,
+    TRIANGLE_VALUES,
     VALUE_LOOKS,
 )
 
@@ -97,6 +98,12 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             if not any(isinstance(p, ast.Symbol) and p.id in SLANT_VALUES for p in decide.domain):
                 checker.error(f"'slants' draws the values '/' and '\\' as diagonals; {d.name!r} has neither",
                               d.look_span)
+                continue
+        if d.look == "triangles" and table is VALUE_LOOKS:
+            decide = sym.decisions[d.name]
+            if not any(isinstance(p, ast.Symbol) and p.id in TRIANGLE_VALUES for p in decide.domain):
+                checker.error(f"'triangles' draws the values {', '.join(map(repr, TRIANGLE_VALUES))} as half-cell "
+                              f"triangles; {d.name!r} has none of them", d.look_span)
                 continue
         if d.name is not None and key in seen:
             prev = seen[key]

@@ -21,8 +21,8 @@ from gridlang.core.lazy_regex import LazyRegex
 DIRECTIONS = frozenset({"up", "down", "left", "right"})
 BUILT_IN_SETS = frozenset({"all", "border", "edges", "corners"})
 RESERVED = DIRECTIONS | BUILT_IN_SETS | frozenset({
-    "any", "cells", "column", "component", "corner", "count", "degree", "diagonal", "king", "neighbours", "not", "room",
-    "row", "runs", "sight", "straight", "sum", "turn", "value"})
+    "any", "cells", "column", "component", "corner", "count", "covers", "degree", "diagonal", "king", "neighbours",
+    "not", "room", "row", "runs", "sight", "straight", "sum", "turn", "value"})
 """The words that cannot name a tile, tag, parameter, decision, region or ``for each`` variable."""
 
 _DECLARATION = LazyRegex(r"^[ \t]*(tile|param|decide|region)[ \t]+([A-Za-z_][A-Za-z0-9_]*)\b", re.MULTILINE)
