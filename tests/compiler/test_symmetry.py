@@ -19,6 +19,8 @@ and its mirror (1, 2), which the corner's region holds) (0).
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 
 import pytest
 from tiny import judged_answers, solved_answers, spec_errors
@@ -119,3 +121,22 @@ def test_misuse_is_a_located_error(spec, where, words):
     errors = spec_errors(spec)
     assert [(line, col) for line, col, _ in errors] == [where]
     assert words in errors[0][2]
+
+
+@pytest.mark.parametrize("spec_text, map_text, where, words", [
+    (BASE + "require for each row r: shaded is symmetric about r\n", ".o.\n...\n", "s.grid:4:51: error: ",
+     "'is symmetric about' takes a point"),
+    (DIVIDES.replace("dot, bdot, cdot", "dot, rows"), "o\nborders:\ncorners:\n..\n..\n", "s.grid:8:60: error: ",
+     "'rows' is not declared"),
+    (DIVIDES, "o.o\nborders:\n. .\ncorners:\n....\n....\n", "m.txt:1:2: error: ",
+     "no point of the regions has this cell's mirror image"),
+])
+def test_the_command_line_locates_the_error(tmp_path, spec_text, map_text, where, words):
+    """A misused construct is one located sentence with a caret, exit 1, and no traceback."""
+    (tmp_path / "s.grid").write_text(spec_text, encoding="utf-8")
+    (tmp_path / "m.txt").write_text(map_text, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gridlang", "solve", "s.grid", "--map", "m.txt", "--time-limit", "10"],
+                          check=False, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1
+    assert where in done.stderr and words in done.stderr and "^" in done.stderr
+    assert "Traceback" not in done.stderr
