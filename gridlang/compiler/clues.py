@@ -27,7 +27,7 @@ compiling, and a decision whose values are cells is an enumerated decision.
 from __future__ import annotations
 
 from gridlang.compiler.diagnostics import names_in
-from gridlang.core.clues import Clue, read_clue, why_no_value
+from gridlang.core.clues import Clue, arrow_of, read_clue, why_no_value
 from gridlang.core.errors import MapError, SemanticError
 from gridlang.language import ast
 from gridlang.language.constructs import construct_of
@@ -144,14 +144,15 @@ class ClueLowering:
 
     def arrow_step(self, e: ast.DirectionOf) -> tuple[int, int] | None:
         """``direction(c)``'s step; None off the grid (no cell follows); an error without an arrow."""
-        found = self.clue_of(e, "direction(c)")
-        if found is None:
+        i = self.cell_of(e.cell)
+        if i is None:
             return None
-        i, clue = found
-        if clue.direction is None:
-            raise self.at_map_cell(i, f"direction(c) reads an arrow; {self.grid.chars[i]!r} has none (say what "
-                                      f"a clue without one means: 'direction(c) is known implies ...')", e.span)
-        return ast.Direction.STEPS[clue.direction]
+        direction = arrow_of(self.grid.chars[i])
+        if direction is None:
+            raise self.at_map_cell(i, f"direction(c) reads an arrow (an arrow number, ^2, or an arrow alone, ^ v < "
+                                      f">); {self.grid.chars[i]!r} has none (say what a cell without one means: "
+                                      f"'direction(c) is known implies ...')", e.span)
+        return ast.Direction.STEPS[direction]
 
     def geometry(self, e) -> int:
         """``distance(p, q)``, ``row index(p)``, ``column index(p)``: constants."""
@@ -195,7 +196,7 @@ class ClueLowering:
             clue = None if i is None else read_clue(self.grid.chars[i])
             if isinstance(e, ast.ValuesOf):
                 return i is None or clue is not None and clue.known
-            return i is None or clue is not None and clue.direction is not None
+            return i is None or arrow_of(self.grid.chars[i]) is not None
         if isinstance(e, (ast.Add, ast.Mul)):
             return self.known(e.left) and self.known(e.right)
         if isinstance(e, (ast.Neg, ast.SumOf, ast.Count)):

@@ -68,6 +68,16 @@ def read_clue(text: str) -> Clue | None:
     return None
 
 
+def arrow_of(text: str) -> str | None:
+    """The direction (``"up"``, ...) a cell's text points to: an arrow number's arrow (``^2``), or an
+    arrow written alone (``^``, ``v``, ``<``, ``>``: Sashigane's and Pencils' arrows); None for any
+    other text."""
+    if isinstance(text, str) and text in ARROWS:
+        return ARROWS[text]
+    clue = read_clue(text)
+    return None if clue is None else clue.direction
+
+
 def _entry(text: str) -> int | None:
     return None if text == "?" else int(text)
 

@@ -10,7 +10,7 @@ rectangle when it fills its bounding box.
 
 from __future__ import annotations
 
-from gridlang.core.clues import read_clue, why_no_value
+from gridlang.core.clues import arrow_of, read_clue, why_no_value
 from gridlang.core.errors import SemanticError
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
@@ -76,13 +76,14 @@ class ClueMeanings:
 
     def arrow(self, e: ast.DirectionOf) -> tuple[int, int] | None:
         """The step of ``direction(c)``; None off the grid; an error for a clue without an arrow."""
-        found = self.clue_at(e, "direction(c)")
-        if found is None:
+        i = self.cell(e.cell)
+        if i is None:
             return None
-        if found[1].direction is None:
-            raise SemanticError(f"direction(c): {_rc(self.grid, found[0])} ({self.grid.chars[found[0]]!r}) has no "
-                                f"arrow", e.span, source=self.spec.source)
-        return _STEPS[found[1].direction]
+        direction = arrow_of(self.grid.chars[i])
+        if direction is None:
+            raise SemanticError(f"direction(c): {_rc(self.grid, i)} ({self.grid.chars[i]!r}) has no arrow", e.span,
+                                source=self.spec.source)
+        return _STEPS[direction]
 
     def is_known(self, e) -> bool:
         """``N is known``: no ``?`` in what N reads from the map (an arrow present, for a direction)."""
@@ -107,7 +108,7 @@ class ClueMeanings:
                 return self.grid.tiles[i] == e.tile and clue.entries[e.index] is not None
             if isinstance(e, ast.ValuesOf):
                 return clue is not None and None not in clue.entries
-            return clue is not None and clue.direction is not None
+            return arrow_of(self.grid.chars[i]) is not None
         if isinstance(e, (ast.Add, ast.Mul)):
             return self.is_known(e.left) and self.is_known(e.right)
         if isinstance(e, (ast.Neg, ast.SumOf, ast.Count)):

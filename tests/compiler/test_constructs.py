@@ -59,6 +59,12 @@ CASES = {
                            "require for each c in clue: count(x and sight from c toward -direction(c) through all)"
                            " == value(c)\nrequire for each c in clue: not x[c + direction(c)]\n",
                            ". <1 . .\n. . . v1\n"),
+    "arrows alone": (("tile cell '.'\ntile arrow_cell '^' '>' 'v' '<'\ndecide x: bool on cell\n"
+                      "require for each c in arrow_cell: x[c + direction(c)] and not x[c - direction(c)]\n"),
+                     "> . <\n. ^ .\n"),
+    "an arrow off the grid": (("tile cell '.'\ntile arrow_cell '^' '>' 'v' '<'\ndecide x: bool on cell\n"
+                               "require for each c in arrow_cell: x[c + direction(c)] or count(x) == 1\n"),
+                              "^ . .\n. . .\n"),
     "distance": (HEAD + "require for each c in clue, each cell p: x[p] implies distance(c, p) == value(c)\n",
                  "...\n.1.\n...\n"),
     "row and column index": (HEAD + "require for each cell p: x[p] implies row index(p) + column index(p) == 4\n"
@@ -234,6 +240,9 @@ def _compile(spec_text: str, map_text: str):
     ("tile cell '.'\ntile s arrow number\ndecide x: bool on cell\n"
      "require for each c in s: count(x and sight from c toward direction(c) through all) == value(c)\n",
      ". >1 .\n2 . .\n", (2, 1), "'2' has none"),
+    (("tile cell '.'\ntile arrow_cell '^' 'v'\ntile circle 'o'\ndecide x: bool on cell\n"
+      "require for each c in not cell: x[c + direction(c)]\n"), ". ^\no .\n", (2, 1),
+     "direction(c) reads an arrow (an arrow number, ^2, or an arrow alone, ^ v < >); 'o' has none"),
     ("tile cell '.'\ntile block '+'\ntile s numbers down, across\ndecide x: bool on cell\n"
      "require for each p in not cell: down(p) == 0 or x[p + down]\n", "+ 1,0\n. .\n", (1, 1),
      "down(c) reads a part of a 's' cell; this is a 'block' cell"),
@@ -443,3 +452,12 @@ def test_copies_of_lets_are_counted_over_the_whole_spec():
     one = _errors(head + chain + "let a15 = a14 and a14\nlet a16 = a15 and a15\nrequire count(a16) >= 1\n")
     assert [e[:2] for e in one] == [(20, 9)]
     assert f"this statement and those before it grow past {MAX_EXPANSION:,} nodes (2 before it)" in one[0][2]
+
+
+def test_directions_as_a_decision_s_values_are_refused_at_the_first():
+    """A step's direction is read from the map; ``{up, right, down, left}`` as a decision's values is one error,
+    at the first, that says how to write it."""
+    errors = _errors("tile cell '.'\ndecide dir: {up, right, down, left} on all\n")
+    assert [(line, col) for line, col, _ in errors] == [(2, 14)]
+    assert "'up' is a direction in gridlang, so it cannot name a value" in errors[0][2]
+    assert "dir[p] = north implies ... p + up" in errors[0][2]
