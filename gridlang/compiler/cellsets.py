@@ -387,13 +387,18 @@ class CellSetLowering:
 
     def line_from(self, p: int, step: tuple[int, int]) -> list[int]:
         """The cells p + d, p + 2d, ... up to the edge of the grid."""
+        return list(self.line_range(p, step))
+
+    def line_range(self, p: int, step: tuple[int, int]) -> range:
+        """The cells p + d, p + 2d, ... up to the edge of the grid, as a range of indices (read lazily)."""
         (r, c), (dr, dc) = self.grid.cell(p), step
-        out = []
-        r, c = r + dr, c + dc
-        while 0 <= r < self.grid.rows and 0 <= c < self.grid.cols:
-            out.append(self.grid.index(r, c))
-            r, c = r + dr, c + dc
-        return out
+        if dr == dc == 0:
+            return range(0)
+        # the steps that stay on the grid, along each axis that moves, then the indices as one range
+        n = min(((self.grid.rows - 1 - r) // dr if dr > 0 else r // -dr) if dr else self.grid.size,
+                ((self.grid.cols - 1 - c) // dc if dc > 0 else c // -dc) if dc else self.grid.size)
+        stride = dr * self.grid.cols + dc
+        return range(p + stride, p + stride * (n + 1), stride) if n > 0 else range(0)
 
     @staticmethod
     def sparse(values: list[CellValue], within) -> dict[int, CellValue]:

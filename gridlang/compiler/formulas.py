@@ -114,6 +114,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
                                 None)
         if isinstance(f, ast.Compare):
+            seen = self.sight_test(f)
+            if seen is not None:
+                return seen
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
         if isinstance(f, ast.AllDifferent):
@@ -399,6 +402,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             b = neg(b) if f is not equivalence else b
             self.clause_under(guard, [neg(a), b], f)
             self.clause_under(guard, [a, neg(b)], f)
+            return
+        if isinstance(f, ast.Compare) and (seen := self.sight_test(f)) is not None:
+            self.clause_under(guard, [seen], f)
             return
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
