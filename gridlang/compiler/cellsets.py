@@ -334,15 +334,10 @@ class CellSetLowering:
                 return {i: comp[i] for i in sorted(within) if i in comp}
             return {i: v for i, v in comp.items() if i in within}
         if isinstance(e, ast.Sight):
-            p = self.cell_of(e.cell)
-            if p is None:
-                return {}
-            if self.is_direction(e.toward):
-                step = self.step_of(e.toward)
-                line = [] if step is None else self.line_from(p, step)
-            else:
-                q = self.cell_of(e.toward)
-                line = [] if q is None else self.line_beyond(p, q, e.span)
+            line = self.sight_line(e)
+            if within is not None:  # the chain up to the last cell asked for, not to the edge
+                last = max((k for k, i in enumerate(line) if i in within), default=-1)
+                line = line[: last + 1]
             inside = self.members(e.within, set(line))
             out, seen = {}, True
             for i in line:
@@ -375,6 +370,17 @@ class CellSetLowering:
         if len(within) * 4 < len(ordered):
             return {i: True for i in sorted(within) if i in cells}
         return {i: True for i in ordered if i in within}
+
+    def sight_line(self, e: ast.Sight) -> list[int]:
+        """The cells ``sight from p toward q`` looks along, in order, to the edge of the grid (before S stops it)."""
+        p = self.cell_of(e.cell)
+        if p is None:
+            return []
+        if self.is_direction(e.toward):
+            step = self.step_of(e.toward)
+            return [] if step is None else self.line_from(p, step)
+        q = self.cell_of(e.toward)
+        return [] if q is None else self.line_beyond(p, q, e.span)
 
     def line_beyond(self, p: int, q: int, span: Span | None) -> list[int]:
         """The cells q, q + d, q + 2d, ... to the edge, d the step from p to its side neighbour q."""

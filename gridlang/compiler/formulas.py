@@ -101,7 +101,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if isinstance(f, ast.IsKnown):
             return self.known(f.operand)
         if isinstance(f, (ast.Subset, ast.Avoids)):
-            a = self.members(f.left)
+            a = self.subset_left(f)
             b = self.members(f.right, set(a))
             parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
                                           else b.get(i, False)], i) for i, x in a.items()]
@@ -442,7 +442,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 self.constraints.append(Linear(terms, Cmp.EQ if exact else Cmp.LE, 1, guard, span))
             return
         if isinstance(f, (ast.Subset, ast.Avoids)):
-            a = self.members(f.left)
+            a = self.subset_left(f)
             b = self.members(f.right, set(a))
             for i, x in a.items():
                 y = b.get(i, False)

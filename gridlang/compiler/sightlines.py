@@ -146,6 +146,23 @@ class SightLowering:
             links[key, c] = acc
         return acc
 
+    def subset_left(self, f: ast.Subset | ast.Avoids) -> dict[int, CellValue]:
+        """The members of ``f.left`` that ``f`` (``A in B``, ``A avoids B``) must be stated on.
+
+        For ``(sight from p toward q through S) in B``, the line up to its first cell surely out of B:
+        the chain makes every later cell seen only if that one is, so their clauses follow from its
+        (Heyawake's "no unshaded run spans more than two rooms" looks into the next room and one
+        cell beyond, not to the edge of the grid). Otherwise every member.
+        """
+        if not (isinstance(f, ast.Subset) and isinstance(f.left, ast.Sight)):
+            return self.members(f.left)
+        line = self.sight_line(f.left)
+        within = self.members(f.right, set(line))
+        cut = next(
+            (k for k, i in enumerate(line) if within.get(i, False) is False), len(line)
+        )
+        return self.members(f.left, set(line[: cut + 1]))
+
     def _closed(self, nodes: tuple) -> bool:
         """Whether the expressions mention no bound variable (their members are the same under every binding)."""
         names = self.__dict__.setdefault("_sight_names", {})

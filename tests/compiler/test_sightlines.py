@@ -67,6 +67,27 @@ CASES = {
         "x",
         32,
     ),
+    # a line held inside a set: stated up to its first cell out of the set (the rest follows)
+    "a line in a set": (
+        (
+            "tile cell '.'\ndecide x: bool on all\nrequire for each cell p, each q in neighbours(p): "
+            "not x[p] and q in not room(p) implies (sight from p toward q through not x) in room(q)\n"
+            "require count(x) <= 3\n"
+        ),
+        "......\n......\nrooms:\naabbcc\naabccc\n",
+        "x",
+        102,
+    ),
+    # the same as a condition (inside an or)
+    "a line in a set as a condition": (
+        (
+            "tile cell '.'\ndecide x: bool on all\nrequire for each cell p: "
+            "(sight from p toward right through not x) in room(p) or x[p]\n"
+        ),
+        ".....\n.....\nrooms:\naabbc\nabbcc\n",
+        "x",
+        324,
+    ),
 }
 
 
