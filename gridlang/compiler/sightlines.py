@@ -67,29 +67,43 @@ class SightLowering:
         ):
             if not isinstance(side, ast.Count):
                 continue
-            sight = _sight_of(side.operand)
-            if sight is None:
+            shape = self._line_shape(side.operand)
+            if shape is None:
                 continue
             k = self.constant(other)
             if k is None or (f.op, k) not in _ANY[name]:
                 return None
-            return (
-                self._any_on_line(side.operand, sight)
-                if _ANY[name][f.op, k]
-                else neg(self._any_on_line(side.operand, sight))
-            )
+            seen = self._any_on_line(side.operand, shape)
+            return seen if _ANY[name][f.op, k] else neg(seen)
         return None
 
-    def _any_on_line(self, e: ast.Expr, sight: ast.Sight) -> CellValue:
+    def _line_shape(self, e: ast.Expr) -> tuple | None:
+        """``(sight, rest, chain key, names)`` of a set bounded by one sight line, else None; found once
+        per AST node (the node is kept with it, so its ``id`` stays its own), the key an integer
+        shared by every node of the same structure (the AST is hashed once, not per rule instance)."""
+        shapes = self.__dict__.setdefault("_sight_shapes", {})
+        entry = shapes.get(id(e))
+        if entry is None or entry[0] is not e:
+            sight = _sight_of(e)
+            shape = None
+            if sight is not None:
+                rest = (
+                    tuple(g for g in e.operands if g is not sight)
+                    if isinstance(e, ast.And)
+                    else ()
+                )
+                keys = self.__dict__.setdefault("_sight_keys", {})
+                key = keys.setdefault((rest, sight.within), len(keys))
+                shape = (sight, rest, key, tuple(set(names_in(rest + (sight.within,)))))
+            entry = shapes[id(e)] = (e, shape)
+        return entry[1]
+
+    def _any_on_line(self, e: ast.Expr, shape: tuple) -> CellValue:
+        sight, rest, key, names = shape
         p = self.cell_of(sight.cell)
         if p is None:
             return False
-        rest = (
-            tuple(g for g in e.operands if g is not sight)
-            if isinstance(e, ast.And)
-            else ()
-        )
-        if not self._closed(rest + (sight.within,)):
+        if any(n in self.bound or n in self.env for n in names):
             # a set that depends on the bindings: its members on this line, folded from the far end
             members = self.members(e)
             acc: CellValue = False
@@ -110,16 +124,13 @@ class SightLowering:
                     )  # the located error: q is not beside p
         if step is None:
             return False
-        return self._chain(rest, sight.within, step, p)
+        return self._chain(rest, sight.within, (key, step), p)
 
-    def _chain(
-        self, rest: tuple, within: ast.Expr, step: tuple[int, int], p: int
-    ) -> CellValue:
+    def _chain(self, rest: tuple, within: ast.Expr, key: tuple, p: int) -> CellValue:
         """``a(c)`` for the first cell c of the line from p: ``a(c) = S(c) and (X(c) or a(c + d))``,
         each link made once per (set, direction, cell) and looked up after."""
         links = self.__dict__.setdefault("_sight_links", {})
-        key = (rest, within, step)
-        line = self.line_range(p, step)
+        line = self.line_range(p, key[1])
         todo = []
         acc: CellValue = False
         for c in line:
@@ -162,13 +173,6 @@ class SightLowering:
             (k for k, i in enumerate(line) if within.get(i, False) is False), len(line)
         )
         return self.members(f.left, set(line[: cut + 1]))
-
-    def _closed(self, nodes: tuple) -> bool:
-        """Whether the expressions mention no bound variable (their members are the same under every binding)."""
-        names = self.__dict__.setdefault("_sight_names", {})
-        if nodes not in names:
-            names[nodes] = tuple(set(names_in(nodes)))
-        return not any(n in self.bound or n in self.env for n in names[nodes])
 
 
 def _sight_of(e: ast.Expr) -> ast.Sight | None:
