@@ -161,13 +161,28 @@ _LONG_NAMES = {"e": "enum-mode", "n": "models"}
 # solving
 
 
+def beyond_reach(con: Connected) -> bool:
+    """Whether a region goes to the cut loop by default rather than to the reach rules: more than
+    :data:`REACH_MAX_MEMBERS` members with a root (unless of known size), more than
+    :data:`REACH_MAX_UNROOTED` without one."""
+    if con.roots and con.size is not None:
+        return False
+    return len(con.members) > (REACH_MAX_MEMBERS if con.roots else REACH_MAX_UNROOTED)
+
+
 GROUND_FACTOR = 2.5
 """clingo grounds a program in about this many times the seconds it took to
 write it (2.5 to 4.5 on the near-empty 60x60 and 100x100 maps, under load)."""
 
 REACH_MAX_MEMBERS = 1000
-"""By default, regions of more members than this go to the cut loop, not to ``reach``, unless rooted
-and of known size."""
+"""By default, rooted regions of more members than this go to the cut loop, not to ``reach``, unless
+of known size."""
+
+REACH_MAX_UNROOTED = 2500
+"""By default, regions without a root (no cell surely in them) of more members than this go to the
+cut loop. Without a root each cut only parts two pieces of an answer, and the loop takes many rounds:
+LITS's shaded cells on the puzzlekit-dataset's 40x57, 33 rounds and 19,960 cuts, and one of its
+31x45s unsettled at 60 s, both proved by the reach rules (docs/benchmarks.md)."""
 
 
 def _prices_decisions(model: Model) -> bool:
@@ -248,14 +263,14 @@ class AspBackend(Backend):
         """
         strategy = self.strategy(options, model)
         if self.requested(options, model) is None and strategy == "reach" and any(
-                isinstance(con, Connected) and len(con.members) > REACH_MAX_MEMBERS
-                and not (con.roots and con.size is not None) for con in model.constraints):
+                isinstance(con, Connected) and beyond_reach(con) for con in model.constraints):
             # Grounding reachability grows faster than the region (a 3,265-cell
             # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
             # grounds); the cut loop grounds the rules alone. A rooted region of
             # known size stays with reach: Nurikabe's wall of 1,700 cells at
             # 50x50 grounds in seconds, and the cut loop left it unsolved where
-            # reach proves it unique in 57 s (docs/benchmarks.md).
+            # reach proves it unique in 57 s (docs/benchmarks.md). A region
+            # without a root stays with reach up to REACH_MAX_UNROOTED members.
             strategy = "cuts"
         arguments = self.arguments(options, model)
         self.load_library()

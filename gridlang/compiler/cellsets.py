@@ -334,15 +334,10 @@ class CellSetLowering:
                 return {i: comp[i] for i in sorted(within) if i in comp}
             return {i: v for i, v in comp.items() if i in within}
         if isinstance(e, ast.Sight):
-            p = self.cell_of(e.cell)
-            if p is None:
-                return {}
-            if self.is_direction(e.toward):
-                step = self.step_of(e.toward)
-                line = [] if step is None else self.line_from(p, step)
-            else:
-                q = self.cell_of(e.toward)
-                line = [] if q is None else self.line_beyond(p, q, e.span)
+            line = self.sight_line(e)
+            if within is not None:  # the chain up to the last cell asked for, not to the edge
+                last = max((k for k, i in enumerate(line) if i in within), default=-1)
+                line = line[: last + 1]
             inside = self.members(e.within, set(line))
             out, seen = {}, True
             for i in line:
@@ -376,6 +371,17 @@ class CellSetLowering:
             return {i: True for i in sorted(within) if i in cells}
         return {i: True for i in ordered if i in within}
 
+    def sight_line(self, e: ast.Sight) -> list[int]:
+        """The cells ``sight from p toward q`` looks along, in order, to the edge of the grid (before S stops it)."""
+        p = self.cell_of(e.cell)
+        if p is None:
+            return []
+        if self.is_direction(e.toward):
+            step = self.step_of(e.toward)
+            return [] if step is None else self.line_from(p, step)
+        q = self.cell_of(e.toward)
+        return [] if q is None else self.line_beyond(p, q, e.span)
+
     def line_beyond(self, p: int, q: int, span: Span | None) -> list[int]:
         """The cells q, q + d, q + 2d, ... to the edge, d the step from p to its side neighbour q."""
         (r, c), (r2, c2) = self.grid.cell(p), self.grid.cell(q)
@@ -387,13 +393,18 @@ class CellSetLowering:
 
     def line_from(self, p: int, step: tuple[int, int]) -> list[int]:
         """The cells p + d, p + 2d, ... up to the edge of the grid."""
+        return list(self.line_range(p, step))
+
+    def line_range(self, p: int, step: tuple[int, int]) -> range:
+        """The cells p + d, p + 2d, ... up to the edge of the grid, as a range of indices (read lazily)."""
         (r, c), (dr, dc) = self.grid.cell(p), step
-        out = []
-        r, c = r + dr, c + dc
-        while 0 <= r < self.grid.rows and 0 <= c < self.grid.cols:
-            out.append(self.grid.index(r, c))
-            r, c = r + dr, c + dc
-        return out
+        if dr == dc == 0:
+            return range(0)
+        # the steps that stay on the grid, along each axis that moves, then the indices as one range
+        n = min(((self.grid.rows - 1 - r) // dr if dr > 0 else r // -dr) if dr else self.grid.size,
+                ((self.grid.cols - 1 - c) // dc if dc > 0 else c // -dc) if dc else self.grid.size)
+        stride = dr * self.grid.cols + dc
+        return range(p + stride, p + stride * (n + 1), stride) if n > 0 else range(0)
 
     @staticmethod
     def sparse(values: list[CellValue], within) -> dict[int, CellValue]:

@@ -20,6 +20,7 @@ from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.partition import cover_clauses
 from gridlang.compiler.regions import RegionLowering, anchor_connected
+from gridlang.compiler.sightlines import SightLowering
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all, show_set
@@ -49,7 +50,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, Diagnostics):
+class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, SightLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
 
@@ -490,6 +491,9 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
         if self.construct_rule(st, ()):
             return
         self.cap_component(st)
+        if (seen := self.sight_test(st)) is not None and seen is not False:  # False: the error below
+            self.clause_under((), [seen], st)
+            return
         self.check_value_compare(st)
         lt, lc = self.linear(st.left)
         rt, rc = self.linear(st.right)

@@ -101,7 +101,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if isinstance(f, ast.IsKnown):
             return self.known(f.operand)
         if isinstance(f, (ast.Subset, ast.Avoids)):
-            a = self.members(f.left)
+            a = self.subset_left(f)
             b = self.members(f.right, set(a))
             parts = [self.combine(False, [neg(x), neg(b.get(i, False)) if isinstance(f, ast.Avoids)
                                           else b.get(i, False)], i) for i, x in a.items()]
@@ -114,6 +114,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
                                 None)
         if isinstance(f, ast.Compare):
+            seen = self.sight_test(f)
+            if seen is not None:
+                return seen
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
         if isinstance(f, ast.AllDifferent):
@@ -400,6 +403,9 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             self.clause_under(guard, [neg(a), b], f)
             self.clause_under(guard, [a, neg(b)], f)
             return
+        if isinstance(f, ast.Compare) and (seen := self.sight_test(f)) is not None:
+            self.clause_under(guard, [seen], f)
+            return
         if isinstance(f, ast.Compare):
             terms, rhs, op = self.comparison(f)
             if not terms or self.never(terms, op, rhs):
@@ -436,7 +442,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
                 self.constraints.append(Linear(terms, Cmp.EQ if exact else Cmp.LE, 1, guard, span))
             return
         if isinstance(f, (ast.Subset, ast.Avoids)):
-            a = self.members(f.left)
+            a = self.subset_left(f)
             b = self.members(f.right, set(a))
             for i, x in a.items():
                 y = b.get(i, False)

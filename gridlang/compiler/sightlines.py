@@ -1,0 +1,185 @@
+"""Counts along a line of sight tested against zero, lowered as one suffix chain per line.
+
+``count(X and sight from p toward q through S) == 0`` (or ``> 0``, ``>= 1``,
+``<= 0``, ``< 1``) asks whether any cell of X stands in p's line of sight.
+Lowered as a sum, every cell looks along its whole line: a line of L cells
+costs each of its cells a row (or an ``or``) of up to L literals, L squared
+in all, and Akari's "no light shines on another" and "every white cell is
+lit" are such tests from every white cell in each of four directions.
+
+Here the test is the literal ``a(c1)`` of a chain built from the far end of
+the line c1, c2, ..., ck: ``a(ck) = m(ck)``, ``a(ci) = m(ci) or a(ci+1)``,
+where ``m(c)`` is c's membership of the counted set (X's literal at c, and
+with S not known from the map also S's chain to c). Each ``or`` is a Tseitin
+definition hash-consed on its two literals (``combine``), so the lines from
+p and from p + d in the same direction share every link after the first:
+the lines of one segment of cells known to be in S (a row or column run
+between black cells) cost one auxiliary variable and three clauses per cell
+and direction, linear in the cells, where the sum cost L squared. The
+meaning is the same (a count of 0/1 members is positive exactly when their
+``or`` holds), and unit propagation is as strong: a true ``m(ci)`` makes
+every ``a`` before it true, a false ``a(ci)`` every member after it false.
+This is the segment formulation of Light Up used by SAT and CP models (one
+variable per cell and direction saying "a light lies this way"), found by
+the compiler from any spec that counts along a sight line.
+"""
+
+from __future__ import annotations
+
+from gridlang.compiler.diagnostics import names_in
+from gridlang.ir.literals import CellValue, neg
+from gridlang.language import ast
+
+# The comparisons of a count c with a known k that mean "c >= 1" (True) or "c <= 0" (False), by
+# the count's side: left (c OP k) or right (k OP c).
+_ANY = {
+    "left": {
+        (">", 0): True,
+        (">=", 1): True,
+        ("==", 0): False,
+        ("<=", 0): False,
+        ("<", 1): False,
+    },
+    "right": {
+        ("<", 0): True,
+        ("<=", 1): True,
+        ("==", 0): False,
+        (">=", 0): False,
+        (">", 1): False,
+    },
+}
+
+
+class SightLowering:
+    """The compiler's sight-line tests (``self`` is the compiler, :class:`gridlang.compiler.core._Compiler`)."""
+
+    def sight_test(self, f: ast.Compare) -> CellValue | None:
+        """The literal (or constant) of ``count(E) OP k`` when E lies on one line of sight and the
+        comparison asks only whether E has a member, else None (the caller lowers it as a sum).
+
+        E is ``sight from p toward q through S`` or an ``and`` with one such operand; k is known
+        before solving. The literal is the first link of the suffix chain of E's members along the
+        line (the module's docstring), shared with every line that ends the same way.
+        """
+        for side, other, name in (
+            (f.left, f.right, "left"),
+            (f.right, f.left, "right"),
+        ):
+            if not isinstance(side, ast.Count):
+                continue
+            shape = self._line_shape(side.operand)
+            if shape is None:
+                continue
+            k = self.constant(other)
+            if k is None or (f.op, k) not in _ANY[name]:
+                return None
+            seen = self._any_on_line(side.operand, shape)
+            return seen if _ANY[name][f.op, k] else neg(seen)
+        return None
+
+    def _line_shape(self, e: ast.Expr) -> tuple | None:
+        """``(sight, rest, chain key, names)`` of a set bounded by one sight line, else None; found once
+        per AST node (the node is kept with it, so its ``id`` stays its own), the key an integer
+        shared by every node of the same structure (the AST is hashed once, not per rule instance)."""
+        shapes = self.__dict__.setdefault("_sight_shapes", {})
+        entry = shapes.get(id(e))
+        if entry is None or entry[0] is not e:
+            sight = _sight_of(e)
+            shape = None
+            if sight is not None:
+                rest = (
+                    tuple(g for g in e.operands if g is not sight)
+                    if isinstance(e, ast.And)
+                    else ()
+                )
+                keys = self.__dict__.setdefault("_sight_keys", {})
+                key = keys.setdefault((rest, sight.within), len(keys))
+                shape = (sight, rest, key, tuple(set(names_in(rest + (sight.within,)))))
+            entry = shapes[id(e)] = (e, shape)
+        return entry[1]
+
+    def _any_on_line(self, e: ast.Expr, shape: tuple) -> CellValue:
+        sight, rest, key, names = shape
+        p = self.cell_of(sight.cell)
+        if p is None:
+            return False
+        if any(n in self.bound or n in self.env for n in names):
+            # a set that depends on the bindings: its members on this line, folded from the far end
+            members = self.members(e)
+            acc: CellValue = False
+            for i in sorted(members, key=lambda i: abs(i - p), reverse=True):
+                acc = self.combine(False, [members[i], acc], i)
+            return acc
+        if self.is_direction(sight.toward):
+            step = self.step_of(sight.toward)
+        else:
+            q = self.cell_of(sight.toward)
+            step = None
+            if q is not None:
+                (r, c), (r2, c2) = self.grid.cell(p), self.grid.cell(q)
+                step = (r2 - r, c2 - c)
+                if abs(step[0]) + abs(step[1]) != 1:
+                    self.line_beyond(
+                        p, q, sight.span
+                    )  # the located error: q is not beside p
+        if step is None:
+            return False
+        return self._chain(rest, sight.within, (key, step), p)
+
+    def _chain(self, rest: tuple, within: ast.Expr, key: tuple, p: int) -> CellValue:
+        """``a(c)`` for the first cell c of the line from p: ``a(c) = S(c) and (X(c) or a(c + d))``,
+        each link made once per (set, direction, cell) and looked up after."""
+        links = self.__dict__.setdefault("_sight_links", {})
+        line = self.line_range(p, key[1])
+        todo = []
+        acc: CellValue = False
+        for c in line:
+            if (key, c) in links:
+                acc = links[key, c]
+                break
+            inside = self.members(within, {c}).get(c, False)
+            todo.append((c, inside))
+            if inside is False:
+                break
+        for c, inside in reversed(todo):
+            here = (
+                self.combine(
+                    True, [self.members(g, {c}).get(c, False) for g in rest], c
+                )
+                if rest
+                else True
+            )
+            acc = (
+                self.combine(True, [inside, self.combine(False, [here, acc], c)], c)
+                if inside is not False
+                else False
+            )
+            links[key, c] = acc
+        return acc
+
+    def subset_left(self, f: ast.Subset | ast.Avoids) -> dict[int, CellValue]:
+        """The members of ``f.left`` that ``f`` (``A in B``, ``A avoids B``) must be stated on.
+
+        For ``(sight from p toward q through S) in B``, the line up to its first cell surely out of B:
+        the chain makes every later cell seen only if that one is, so their clauses follow from its
+        (Heyawake's "no unshaded run spans more than two rooms" looks into the next room and one
+        cell beyond, not to the edge of the grid). Otherwise every member.
+        """
+        if not (isinstance(f, ast.Subset) and isinstance(f.left, ast.Sight)):
+            return self.members(f.left)
+        line = self.sight_line(f.left)
+        within = self.members(f.right, set(line))
+        cut = next(
+            (k for k, i in enumerate(line) if within.get(i, False) is False), len(line)
+        )
+        return self.members(f.left, set(line[: cut + 1]))
+
+
+def _sight_of(e: ast.Expr) -> ast.Sight | None:
+    """The one line of sight that bounds the set ``e`` (``e`` itself, or one operand of an ``and``)."""
+    if isinstance(e, ast.Sight):
+        return e
+    if isinstance(e, ast.And):
+        sights = [g for g in e.operands if isinstance(g, ast.Sight)]
+        return sights[0] if len(sights) == 1 else None
+    return None

@@ -1,0 +1,52 @@
+"""The asp backend's default connectivity by the region's size and roots (``exporters/asp/backend.py``).
+
+A large region goes to the cut loop unless the reach rules suit it: a rooted region of known size
+stays with reach however large, a region without a root up to ``REACH_MAX_UNROOTED`` members, a
+rooted region of unknown size up to ``REACH_MAX_MEMBERS``. The rule is read on ``Connected`` nodes
+over the first n cells, and once on a solved model, whose statistics name the strategy used.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gridlang.exporters.asp.backend import (
+    REACH_MAX_MEMBERS,
+    REACH_MAX_UNROOTED,
+    AspBackend,
+    beyond_reach,
+)
+from tiny import cell_model, grid_of
+
+from gridlang.ir.backend import SolveOptions, Status
+from gridlang.ir.model import Clause, Connected
+
+
+def _region(n: int, roots: tuple[int, ...] = (), size: int | None = None) -> Connected:
+    return Connected(tuple((i, i + 1) for i in range(n)), roots, size)
+
+
+def test_the_limits():
+    assert (REACH_MAX_MEMBERS, REACH_MAX_UNROOTED) == (1000, 2500)
+
+
+@pytest.mark.parametrize(
+    "n,roots,size,expected",
+    [
+        (2500, (), None, False),  # no root: reach up to 2,500 members
+        (2501, (), None, True),
+        (1000, (0,), None, False),  # a root, size unknown: reach up to 1,000
+        (1001, (0,), None, True),
+        (5000, (0,), 5, False),  # a root and a known size: reach however large
+    ],
+)
+def test_beyond_reach(n, roots, size, expected):
+    assert beyond_reach(_region(n, roots, size)) is expected
+
+
+def test_a_large_region_without_a_root_is_solved_by_the_reach_rules():
+    grid = grid_of(30, 40)  # 1,200 cells: more than a rooted region may have
+    some = Clause(tuple(i + 1 for i in range(grid.size)))
+    model = cell_model(grid, [some, _region(grid.size)])
+    result = AspBackend().solve(model, SolveOptions(time_limit=60))
+    assert result.status is Status.OPTIMAL
+    assert result.stats["connectivity"] == "reach"
