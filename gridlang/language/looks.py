@@ -46,7 +46,8 @@ TILE_LOOKS: dict[str, str] = {
     "char": "its map character on a white cell",
     "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
                "a ? as it is",
-    "block": "a black cell, its number (if any) in white",
+    "block": "a black cell, its number (if any) in white; an arrow character (^ v < >) as a white arrow "
+             "(pzprjs's Makaro)",
     "circle": "a white circle, its number (if any) inside",
     "disc": "a black circle, its number (if any) inside in white",
     "cross": "a cross",
@@ -60,6 +61,12 @@ TILE_LOOKS: dict[str, str] = {
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
     "moon": "a black crescent moon (pzprjs's Moon or Sun)",
+    "arrow": "an arrow pointing as its map character says, ^ up, v down, < left, > right (pzprjs's arrows in "
+             "cells: Sashigane's, L-route's)",
+    "hollow_arrow": "a wide white arrow outlined in black, pointing as its map character says (^ v < >; pzprjs's "
+                    "Guide Arrow)",
+    "tip": "a pencil's tip pointing as its map character says (^ v < >): a triangle from the cell's side behind "
+           "it to its centre, the lead filled (pzprjs's Pencils)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
@@ -156,6 +163,13 @@ SLANT_VALUES = ("/", "\\")
 TRIANGLE_VALUES = ("◣", "◢", "◥", "◤")
 """The values the look ``triangles`` draws as half-cell triangles, named by their right angle's corner
 (:mod:`gridlang.constructs.triangles` gives their geometry)."""
+
+ARROW_CHARS = ("^", "v", "<", ">")
+"""The characters that name a direction in a cell's text: ``^`` up, ``v`` down, ``<`` left, ``>`` right (as in
+a clue's ``^2``)."""
+
+ARROW_LOOKS = ("arrow", "hollow_arrow", "tip")
+"""The tile looks that draw a direction read from the tile's map character, one of :data:`ARROW_CHARS`."""
 
 ROOM_LAYER = "rooms"
 """The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""

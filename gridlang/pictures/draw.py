@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import letter, of_model, symbol
+from gridlang.language.looks import ARROW_CHARS, letter, of_model, symbol
 from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
@@ -341,6 +341,10 @@ def _boundary(grid: Grid, cells: list[Cell], members: set[int]) -> list[tuple[tu
     return out
 
 
+_DIRECTIONS = {"^": "up", "v": "down", "<": "left", ">": "right"}
+"""The SVG class of an arrow's direction, by its character."""
+
+
 def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     name = c.tile.glyph
     painter = style.painters.get(name)
@@ -366,6 +370,15 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     elif name == "clue":
         if glyphs.has_figures(text):
             glyphs.clue(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
+        elif text in ARROW_CHARS:  # a lone arrow: white on a black cell (pzprjs's Makaro)
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"arrow {_DIRECTIONS[text]}")
+    elif name in ("arrow", "hollow_arrow"):
+        if text in ARROW_CHARS:
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, wide=name == "hollow_arrow",
+                              hollow=name == "hollow_arrow", cls=f"arrow {_DIRECTIONS[text]}")
+    elif name == "tip":
+        if text in ARROW_CHARS:
+            glyphs.pencil_tip(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"tip {_DIRECTIONS[text]}")
     elif name in ("circled", "filled"):
         glyphs.circle(canvas, c.x, c.y, c.size, c.tile.ink, name == "filled", cls=f"circle {name}")
         if glyphs.has_figures(text):

@@ -32,6 +32,13 @@ _ARROW = re.compile(r"([\^v<>])([0-9]+|\?)\Z")
 _LIST = re.compile(r"(?:[0-9]+|\?)(?:,(?:[0-9]+|\?))+\Z")
 _ARROWS = {"^": (0, -1), "v": (0, 1), "<": (-1, 0), ">": (1, 0)}
 
+
+# pzprjs's drawCellArrows (src/variety-common/Graphic.js), in cells: the length from the centre to the tip and
+# to the tail, the shaft's half-width, the head's base measured from the centre towards the tip, and the head's
+# half-width; the shaft at least 1 pixel wide and the head 5, as there.
+_THIN_ARROW = (0.4, 0.03, 0.16, 0.16)
+_WIDE_ARROW = (0.35, 0.12, 0.0, 0.35)
+
 # Where the entries of a list of 1 to 4 small numbers stand (fractions of a cell from its centre),
 # and their size: as pzprjs's Tapa clues.
 _LIST_PLACES = {
@@ -106,6 +113,71 @@ def _arrow(canvas: Canvas, cx: float, cy: float, dx: int, dy: int, length: float
     canvas.line([tail, base], ink, max(1.0, length * 0.12), cls=cls)
     canvas.polygon([tip, (base[0] + px * head * 0.6, base[1] + py * head * 0.6),
                     (base[0] - px * head * 0.6, base[1] - py * head * 0.6)], fill=ink, cls=cls)
+
+
+def cell_arrow(canvas: Canvas, x: float, y: float, s: float, mark: str, ink: Colour, wide: bool = False,
+               hollow: bool = False, cls: str | None = None) -> None:
+    """An arrow across a cell, as pzprjs draws arrows in cells (``drawCellArrows``): one closed polygon of
+    seven points, its tip 0.4 of the cell from the centre with a head 0.24 long and 0.32 wide on a shaft
+    0.06 wide (``wide``: 0.35 from the centre, a head 0.35 long and 0.7 wide on a shaft 0.24 wide).
+
+    Args:
+        canvas: where to draw.
+        x, y: the cell's top-left corner, pixels.
+        s: the cell's side, pixels.
+        mark: the direction, one of :data:`gridlang.language.looks.ARROW_CHARS`.
+        ink: the colour.
+        wide: the wide arrow (pzprjs's ``drawCellArrows(true)``, Guide Arrow's).
+        hollow: outlined in ``ink`` on white instead of filled (pzprjs's ``getCellArrowOutline``).
+        cls: the SVG class.
+
+    Raises:
+        KeyError: ``mark`` is not a direction.
+    """
+    dx, dy = _ARROWS[mark]
+    length, shaft, base, head = _WIDE_ARROW if wide else _THIN_ARROW
+    length, base = length * s, base * s
+    shaft, head = max(1.0, shaft * s), max(5.0, head * s)
+    cx, cy = x + s / 2, y + s / 2
+    ax, ay = -dy, dx  # across the arrow
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return cx + dx * along + ax * across, cy + dy * along + ay * across
+
+    points = [at(length, 0), at(base, -head), at(base, -shaft), at(-length, -shaft), at(-length, shaft),
+              at(base, shaft), at(base, head)]
+    if hollow:
+        canvas.polygon(points, fill="#ffffff", stroke=ink, width=max(1.0, s / 24), cls=cls)
+    else:
+        canvas.polygon(points, fill=ink, cls=cls)
+
+
+def pencil_tip(canvas: Canvas, x: float, y: float, s: float, mark: str, ink: Colour, cls: str | None = None) -> None:
+    """A pencil's tip pointing along ``mark``, as pzprjs draws Pencils' tips (its ``drawCellArrows``): a
+    triangle from the two corners of the cell's side behind the tip to the cell's centre, outlined, and the
+    lead, a filled triangle half its size at the centre.
+
+    Args:
+        canvas: where to draw.
+        x, y: the cell's top-left corner, pixels.
+        s: the cell's side, pixels.
+        mark: the direction the tip points, one of :data:`gridlang.language.looks.ARROW_CHARS`.
+        ink: the colour.
+        cls: the SVG class.
+
+    Raises:
+        KeyError: ``mark`` is not a direction.
+    """
+    dx, dy = _ARROWS[mark]
+    cx, cy = x + s / 2, y + s / 2
+    ax, ay = -dy, dx
+
+    def triangle(half: float) -> list[tuple[float, float]]:
+        return [(cx, cy), (cx - dx * half + ax * half, cy - dy * half + ay * half),
+                (cx - dx * half - ax * half, cy - dy * half - ay * half)]
+
+    canvas.polygon(triangle(0.5 * s), stroke=ink, width=max(1.0, s / 24), cls=cls)
+    canvas.polygon(triangle(0.25 * s), fill=ink, cls=cls)
 
 
 def split(canvas: Canvas, x: float, y: float, s: float, text: str, ink: Colour, cls: str | None = None) -> None:

@@ -42,6 +42,9 @@ TILES: dict[str, TileStyle] = {
     "corner": TileStyle(WHITE, "corner", INK),
     "tree": TileStyle(WHITE, "tree", TREE),
     "moon": TileStyle(WHITE, "moon", INK),
+    "arrow": TileStyle(WHITE, "arrow", INK),
+    "hollow_arrow": TileStyle(WHITE, "hollow_arrow", INK),
+    "tip": TileStyle(WHITE, "tip", INK),
 }
 """A tile look's style."""
 

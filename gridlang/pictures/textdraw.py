@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from gridlang.core.grid import Grid
 from gridlang.language.looks import (
+    ARROW_CHARS,
     TRIANGLE_VALUES,
     Looks,
     figures,
@@ -73,14 +74,14 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner", "tree"):
+    if look in ("number", "char", "default", "corner", "tree", "arrow", "hollow_arrow", "tip"):
         return text
     if look == "symbols":
         return symbol(text) or "."
     if look == "letters":
         return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
-        return text if has_figures(text) else "#"
+        return text if has_figures(text) or text in ARROW_CHARS else "#"
     if look in ("circle", "disc"):
         return text if has_figures(text) else "○" if look == "circle" else "●"
     if look == "cross":

@@ -85,3 +85,81 @@ def test_a_moon_is_a_crescent_inside_its_cell():
     height, width = max(ys) - min(ys), max(xs) - min(xs)
     assert abs(height - 0.8 * CELL) < 1 and 0.3 * height < width < 0.8 * height
     assert render(grid, Solution({}, {}), looks) == "☾ ○"
+
+
+def _points(e: ET.Element) -> list[tuple[float, float]]:
+    return [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+
+
+def _shapes(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in e.get("class", "").split()]
+
+
+def _arrow_row(look: str) -> tuple[Grid, Looks, ET.Element]:
+    # a 1x4 row of arrows up, down, left and right, drawn with 40-pixel cells inside a 10-pixel frame
+    grid = Grid(1, 4, ("^", "v", "<", ">"), ("up", "down", "left", "right"))
+    looks = Looks(tiles=dict.fromkeys(("up", "down", "left", "right"), look))
+    style = looks_style(grid, looks).over(default_style(grid))
+    return grid, looks, ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+
+
+def test_arrows_in_cells_as_pzprjs_draws_them():
+    # pzprjs's drawCellArrows: the tip 0.4 of a cell from the centre, the head's base 0.16 from it and 0.16
+    # to each side, a shaft 0.03 to each side (at least a pixel) running back 0.4 from the centre
+    grid, looks, root = _arrow_row("arrow")
+    arrows = _shapes(root, "arrow")
+    assert [e.get("class") for e in arrows] == ["arrow up", "arrow down", "arrow left", "arrow right"]
+    assert {e.get("fill") for e in arrows} == {"#000000"}
+    assert _points(arrows[0]) == [(30, 14), (23.6, 23.6), (28.8, 23.6), (28.8, 46), (31.2, 46), (31.2, 23.6),
+                                  (36.4, 23.6)]
+    tips = [_points(e)[0] for e in arrows]
+    assert tips == [(30, 14), (70, 46), (94, 30), (166, 30)]  # centres at x = 30, 70, 110, 150 and y = 30
+    assert render(grid, Solution({}, {}), looks) == "^ v < >"
+
+
+def test_a_hollow_arrow_is_wide_and_outlined():
+    # pzprjs's drawCellArrows(true) with an outline only (Guide Arrow): the tip 0.35 from the centre, the head
+    # from the centre on, 0.35 to each side, a shaft 0.12 to each side
+    grid, looks, root = _arrow_row("hollow_arrow")
+    arrows = _shapes(root, "arrow")
+    assert len(arrows) == 4 and {(e.get("fill"), e.get("stroke")) for e in arrows} == {("#ffffff", "#000000")}
+    assert _points(arrows[0]) == [(30, 16), (16, 30), (25.2, 30), (25.2, 44), (34.8, 44), (34.8, 30), (44, 30)]
+    assert render(grid, Solution({}, {}), looks) == "^ v < >"
+
+
+def test_an_arrow_on_a_black_cell_is_white():
+    # Makaro's arrows: a black cell, the arrow on it in white; the text keeps the arrow's character
+    grid = Grid(1, 2, (">", "#"), ("right", "black"))
+    looks = Looks(tiles={"right": "block", "black": "block"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    (arrow,) = _shapes(root, "arrow")
+    assert arrow.get("class") == "arrow right" and arrow.get("fill") == "#ffffff"
+    assert _points(arrow)[0] == (46, 30)
+    tiles = [e for e in root.iter() if "tile-right" in e.get("class", "").split()]
+    assert [e.get("fill") for e in tiles] == ["#000000"]
+    assert render(grid, Solution({}, {}), looks) == "> #"
+
+
+def test_a_pencil_tip_points_from_its_shaft():
+    # pzprjs's Pencils: a triangle from the two corners of the side behind the tip to the cell's centre,
+    # outlined, and the lead, half its size, filled
+    grid = Grid(1, 2, ("^", ">"), ("up", "right"))
+    looks = Looks(tiles={"up": "tip", "right": "tip"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    shapes = _shapes(root, "tip")
+    assert [e.get("class") for e in shapes] == ["tip up"] * 2 + ["tip right"] * 2
+    assert [_points(e) for e in shapes] == [[(30, 30), (50, 50), (10, 50)], [(30, 30), (40, 40), (20, 40)],
+                                            [(70, 30), (50, 50), (50, 10)], [(70, 30), (60, 40), (60, 20)]]
+    assert [(e.get("fill"), e.get("stroke")) for e in shapes[:2]] == [("none", "#000000"), ("#000000", None)]
+    assert render(grid, Solution({}, {}), looks) == "^ >"
+
+
+@pytest.mark.parametrize("tile,shown", [("tile mark 'x'", "'x'"), ("tile mark number", "numbers")])
+def test_an_arrow_look_draws_arrow_characters_only(tile, shown):
+    spec = f"tile blank '.'\n{tile}\ndraw mark as arrow\n"
+    with pytest.raises(GridlangError) as info:
+        check(parse_spec(spec, "t.grid"))
+    assert f"'arrow' draws the characters ^ v < > as directions; 'mark' has {shown}" in info.value.message
+    assert str(info.value).startswith("t.grid:3:14: error:")

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.looks import (
+    ARROW_CHARS,
+    ARROW_LOOKS,
     BLOCK_LOOKS,
     BORDER_LOOKS,
     CORNER_LOOKS,
@@ -104,6 +106,16 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             if not any(isinstance(p, ast.Symbol) and p.id in TRIANGLE_VALUES for p in decide.domain):
                 checker.error(f"'triangles' draws the values {', '.join(map(repr, TRIANGLE_VALUES))} as half-cell "
                               f"triangles; {d.name!r} has none of them", d.look_span)
+                continue
+        if d.look in ARROW_LOOKS and table is TILE_LOOKS:
+            drawn = [tile for name, tile in sym.tiles.items() if d.name == name or d.name in tile.tags]
+            chars = [repr(ch) for ch in sorted({ch for tile in drawn for spec in tile.chars for ch in spec.chars()}
+                                               - set(ARROW_CHARS))]
+            if any(tile.number or tile.clue is not None for tile in drawn):
+                chars.append("numbers")
+            if chars:
+                checker.error(f"{d.look!r} draws the characters ^ v < > as directions; {d.name!r} has "
+                              f"{', '.join(chars)}", d.look_span)
                 continue
         if d.name is not None and key in seen:
             prev = seen[key]
