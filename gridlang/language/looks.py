@@ -65,6 +65,7 @@ TILE_LOOKS: dict[str, str] = {
              "cells: Sashigane's, L-route's)",
     "hollow_arrow": "a wide white arrow outlined in black, pointing as its map character says (^ v < >; pzprjs's "
                     "Guide Arrow)",
+    "dot": "a small black dot, 0.16 of a cell in radius, as pzprjs draws its dots (No Three's)",
     "tip": "a pencil's tip pointing as its map character says (^ v < >): a triangle from the cell's side behind "
            "it to its centre, the lead filled (pzprjs's Pencils)",
 }
@@ -129,6 +130,7 @@ BORDER_LOOKS: dict[str, str] = {
     "circle": "a small white dot ringed in black on the border's midpoint (pzprjs's Kropki white dot)",
     "disc": "a small black dot on the border's midpoint (pzprjs's Kropki black dot)",
     "grey": "a small grey dot ringed in black on the border's midpoint (pzprjs's Voxas grey dot)",
+    "dot": "a black dot 0.16 of a cell in radius on the border's midpoint, as pzprjs draws its dots (No Three's)",
     "bar": "a thick line along the border, a line the puzzle gives (pzprjs's given borders)",
     "number": "its number in a small white circle on the border (pzprjs's Minarism); a ? as the circle "
               "alone",
@@ -142,7 +144,7 @@ BORDER_LOOKS: dict[str, str] = {
 CORNER_LOOKS: dict[str, str] = {
     "number": "its number (or ?) in a white disc ringed in black on the corner, as pzprjs draws its crosses "
               "(Creek, Gokigen); a token without a number as a small black dot (pzprjs's cross mark)",
-    "dot": "a small black dot on the corner (pzprjs's cross mark)",
+    "dot": "a black dot 0.16 of a cell in radius on the corner, as pzprjs draws its dots (No Three's)",
     "plain": "nothing",
 }
 """The looks of a tile on corners (``tile NAME ... on corners``), drawn on the corner of the cells."""

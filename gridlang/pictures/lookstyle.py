@@ -45,6 +45,7 @@ TILES: dict[str, TileStyle] = {
     "arrow": TileStyle(WHITE, "arrow", INK),
     "hollow_arrow": TileStyle(WHITE, "hollow_arrow", INK),
     "tip": TileStyle(WHITE, "tip", INK),
+    "dot": TileStyle(WHITE, "dot", INK),
 }
 """A tile look's style."""
 

@@ -163,3 +163,23 @@ def test_an_arrow_look_draws_arrow_characters_only(tile, shown):
         check(parse_spec(spec, "t.grid"))
     assert f"'arrow' draws the characters ^ v < > as directions; 'mark' has {shown}" in info.value.message
     assert str(info.value).startswith("t.grid:3:14: error:")
+
+
+def test_dots_on_a_cell_a_border_and_a_corner_as_pzprjs_draws_them():
+    # a 1x2 row: a dot on the first cell, one on the border between the cells, one on the top right corner;
+    # pzprjs's No Three draws each as a black dot 0.16 of a cell in radius
+    corners = (".", ".", "o", ".", ".", ".")
+    grid = Grid(1, 2, ("o", "."), ("dot", "blank"), corner_chars=corners,
+                corner_tiles=tuple("corner_dot" if ch == "o" else "none" for ch in corners),
+                border_chars=("o",), border_tiles=("border_dot",))
+    looks = Looks(tiles={"dot": "dot", "blank": "plain"}, borders={"border_dot": "dot"},
+                  corners={"corner_dot": "dot", "none": "plain"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    dots = {cls: [(float(e.get("cx")), float(e.get("cy")), float(e.get("rx")), e.get("fill"))
+                  for e in _shapes(root, cls)] for cls in ("dot", "border-dot", "corner-dot")}
+    pad = 14  # the frame grows to hold a clue on the frame's corners: 0.3 of a cell and 2 pixels
+    assert dots == {"dot": [(pad + 20, pad + 20, 6.4, "#000000")],
+                    "border-dot": [(pad + 40, pad + 20, 6.4, "#202020")],
+                    "corner-dot": [(pad + 80, pad, 6.4, "#202020")]}
+    assert render(grid, Solution({}, {}), looks) == "+ + o\n o .\n+ + +"  # the text keeps the map's characters
