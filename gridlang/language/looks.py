@@ -65,6 +65,8 @@ TILE_LOOKS: dict[str, str] = {
              "cells: Sashigane's, L-route's)",
     "hollow_arrow": "a wide white arrow outlined in black, pointing as its map character says (^ v < >; pzprjs's "
                     "Guide Arrow)",
+    "ring_kanji": "the kanji 輪 (a ring), as pzprjs writes Wagiri's ring marks, drawn in strokes",
+    "cut_kanji": "the kanji 切 (a cut), as pzprjs writes Wagiri's cut marks, drawn in strokes",
     "dot": "a small black dot, 0.16 of a cell in radius, as pzprjs draws its dots (No Three's)",
     "tip": "a pencil's tip pointing as its map character says (^ v < >): a triangle from the cell's side behind "
            "it to its centre, the lead filled (pzprjs's Pencils)",

@@ -349,6 +349,9 @@ def _boundary(grid: Grid, cells: list[Cell], members: set[int]) -> list[tuple[tu
     return out
 
 
+_KANJI = {"ring_kanji": "輪", "cut_kanji": "切"}
+"""The kanji of each kanji look."""
+
 _DIRECTIONS = {"^": "up", "v": "down", "<": "left", ">": "right"}
 """The SVG class of an arrow's direction, by its character."""
 
@@ -384,6 +387,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         if text in ARROW_CHARS:
             glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, wide=name == "hollow_arrow",
                               hollow=name == "hollow_arrow", cls=f"arrow {_DIRECTIONS[text]}")
+    elif name in _KANJI:
+        glyphs.kanji(canvas, c.x, c.y, c.size, _KANJI[name], c.tile.ink, cls=f"kanji {name}")
     elif name == "dot":
         canvas.ellipse(*c.at(0.5, 0.5), _DOT * c.size, _DOT * c.size, fill=c.tile.ink, cls="dot")
     elif name == "tip":

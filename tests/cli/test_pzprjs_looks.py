@@ -183,3 +183,21 @@ def test_dots_on_a_cell_a_border_and_a_corner_as_pzprjs_draws_them():
                     "border-dot": [(pad + 40, pad + 20, 6.4, "#202020")],
                     "corner-dot": [(pad + 80, pad, 6.4, "#202020")]}
     assert render(grid, Solution({}, {}), looks) == "+ + o\n o .\n+ + +"  # the text keeps the map's characters
+
+
+def test_ring_and_cut_marks_as_the_kanji_pzprjs_writes():
+    # Wagiri's marks: 輪 in 13 strokes, 切 in 4, in black, each inside the square 0.7 of its cell about its
+    # centre (28 pixels of 40: from 6 to 34 past the cell's corner)
+    grid = Grid(1, 2, ("o", "x"), ("ring", "cut"))
+    looks = Looks(tiles={"ring": "ring_kanji", "cut": "cut_kanji"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    for look, strokes, left in (("ring_kanji", 13, 10), ("cut_kanji", 4, 50)):
+        lines = _shapes(root, look)
+        assert len(lines) == strokes and {(e.get("stroke"), e.get("class")) for e in lines} == {("#000000",
+                                                                                                 f"kanji {look}")}
+        points = [p for e in lines for p in _points(e)]
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert left + 6 <= min(xs) and max(xs) <= left + 34 and 16 <= min(ys) and max(ys) <= 44
+    assert min(x for e in _shapes(root, "ring_kanji") for x, _ in _points(e)) == 16  # 輪's first stroke
+    assert render(grid, Solution({}, {}), looks) == "o x"
