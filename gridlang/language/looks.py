@@ -61,8 +61,9 @@ TILE_LOOKS: dict[str, str] = {
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
     "moon": "a black crescent moon (pzprjs's Moon or Sun)",
-    "arrow": "an arrow pointing as its map character says, ^ up, v down, < left, > right (pzprjs's arrows in "
-             "cells: Sashigane's, L-route's)",
+    "arrow": "an arrow pointing as its map character says, ^ up, v down, < left, > right, or as its number "
+             "says in pzprjs's order, 1 up, 2 down, 3 left, 4 right (pzprjs's arrows in cells: Sashigane's, "
+             "Roma's); another number as it is",
     "hollow_arrow": "a wide white arrow outlined in black, pointing as its map character says (^ v < >; pzprjs's "
                     "Guide Arrow)",
     "ring_kanji": "the kanji 輪 (a ring), as pzprjs writes Wagiri's ring marks, drawn in strokes",
@@ -94,6 +95,8 @@ VALUE_LOOKS: dict[str, str] = {
               "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "symbols": "each value as pzprjs's symbol: 1 a circle, 2 a triangle, 3 a square (0 nothing)",
+    "arrows": "each value 1 to 4 as an arrow in the answer's green, pzprjs's directions: 1 up, 2 down, 3 left, "
+              "4 right (not on cells that show a clue); any other value nothing",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
     "blocks": "each value as a digit, and thick borders between side neighbours of different values "
@@ -328,6 +331,20 @@ def of_model(model) -> Looks:
 
 SYMBOLS = {1: "○", 2: "△", 3: "□"}
 """The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``)."""
+
+
+def arrow_char(value: object) -> str:
+    """A direction as its character (:data:`ARROW_CHARS`): the character itself, or pzprjs's number of it,
+    1 up, 2 down, 3 left, 4 right (a decision's value 3 or a map's text ``"3"``); nothing for anything else."""
+    if value in ARROW_CHARS:
+        return str(value)
+    if isinstance(value, bool):
+        return ""
+    try:
+        k = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return ARROW_CHARS[k - 1] if 1 <= k <= 4 else ""
 
 
 def symbol(value: object) -> str:

@@ -52,10 +52,10 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import ARROW_CHARS, letter, of_model, symbol
+from gridlang.language.looks import ARROW_CHARS, arrow_char, letter, of_model, symbol
 from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
-from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
+from gridlang.pictures.marks import DIRECTIONS, area, borders, css, decision, decision_kinds, edges, tints
 from gridlang.pictures.style import (
     Cell,
     MarkStyle,
@@ -352,9 +352,6 @@ def _boundary(grid: Grid, cells: list[Cell], members: set[int]) -> list[tuple[tu
 _KANJI = {"ring_kanji": "輪", "cut_kanji": "切"}
 """The kanji of each kanji look."""
 
-_DIRECTIONS = {"^": "up", "v": "down", "<": "left", ">": "right"}
-"""The SVG class of an arrow's direction, by its character."""
-
 
 def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     name = c.tile.glyph
@@ -382,18 +379,21 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
         if glyphs.has_figures(text):
             glyphs.clue(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
         elif text in ARROW_CHARS:  # a lone arrow: white on a black cell (pzprjs's Makaro)
-            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"arrow {_DIRECTIONS[text]}")
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"arrow {DIRECTIONS[text]}")
     elif name in ("arrow", "hollow_arrow"):
-        if text in ARROW_CHARS:
-            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, wide=name == "hollow_arrow",
-                              hollow=name == "hollow_arrow", cls=f"arrow {_DIRECTIONS[text]}")
+        mark = arrow_char(text) if name == "arrow" else text if text in ARROW_CHARS else ""
+        if mark:
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, mark, c.tile.ink, wide=name == "hollow_arrow",
+                              hollow=name == "hollow_arrow", cls=f"arrow {DIRECTIONS[mark]}")
+        elif glyphs.is_clue(text):  # another number, or a ?
+            canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")
     elif name in _KANJI:
         glyphs.kanji(canvas, c.x, c.y, c.size, _KANJI[name], c.tile.ink, cls=f"kanji {name}")
     elif name == "dot":
         canvas.ellipse(*c.at(0.5, 0.5), _DOT * c.size, _DOT * c.size, fill=c.tile.ink, cls="dot")
     elif name == "tip":
         if text in ARROW_CHARS:
-            glyphs.pencil_tip(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"tip {_DIRECTIONS[text]}")
+            glyphs.pencil_tip(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"tip {DIRECTIONS[text]}")
     elif name in ("circled", "filled"):
         glyphs.circle(canvas, c.x, c.y, c.size, c.tile.ink, name == "filled", cls=f"circle {name}")
         if glyphs.has_figures(text):

@@ -66,6 +66,7 @@ MARKS: dict[str, MarkStyle] = {
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
     "symbols": MarkStyle("symbols", ANSWER),
+    "arrows": MarkStyle("arrows", ANSWER),
     "areas": MarkStyle("areas", INK),
     "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),

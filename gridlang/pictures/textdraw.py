@@ -48,6 +48,7 @@ from gridlang.language.looks import (
     ARROW_CHARS,
     TRIANGLE_VALUES,
     Looks,
+    arrow_char,
     figures,
     letter,
     of_model,
@@ -74,11 +75,13 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner", "tree", "arrow", "hollow_arrow", "tip", "dot", "ring_kanji",
+    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "ring_kanji",
                 "cut_kanji"):
         return text
     if look == "symbols":
         return symbol(text) or "."
+    if look == "arrow":
+        return arrow_char(text) or text
     if look == "letters":
         return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
@@ -136,6 +139,8 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if look == "symbols":
         return symbol(v)
+    if look == "arrows":
+        return arrow_char(v) if isinstance(v, int) else ""
     if isinstance(v, tuple):
         return ""
     if look == "slants":

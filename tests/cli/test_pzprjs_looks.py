@@ -156,13 +156,14 @@ def test_a_pencil_tip_points_from_its_shaft():
     assert render(grid, Solution({}, {}), looks) == "^ >"
 
 
-@pytest.mark.parametrize("tile,shown", [("tile mark 'x'", "'x'"), ("tile mark number", "numbers")])
-def test_an_arrow_look_draws_arrow_characters_only(tile, shown):
-    spec = f"tile blank '.'\n{tile}\ndraw mark as arrow\n"
+@pytest.mark.parametrize("tile,look,shown", [("tile mark 'x'", "arrow", "'x'"), ("tile mark number", "tip", "numbers"),
+                                             ("tile mark arrow number", "arrow", "clues")])
+def test_an_arrow_look_draws_arrow_characters_only(tile, look, shown):
+    spec = f"tile blank '.'\n{tile}\ndecide shaded: bool on all\ndraw mark as {look}\n"
     with pytest.raises(GridlangError) as info:
         check(parse_spec(spec, "t.grid"))
-    assert f"'arrow' draws the characters ^ v < > as directions; 'mark' has {shown}" in info.value.message
-    assert str(info.value).startswith("t.grid:3:14: error:")
+    assert f"{look!r} draws the characters ^ v < > as directions; 'mark' has {shown}" in info.value.message
+    assert str(info.value).startswith("t.grid:4:14: error:")
 
 
 def test_dots_on_a_cell_a_border_and_a_corner_as_pzprjs_draws_them():
@@ -201,3 +202,25 @@ def test_ring_and_cut_marks_as_the_kanji_pzprjs_writes():
         assert left + 6 <= min(xs) and max(xs) <= left + 34 and 16 <= min(ys) and max(ys) <= 44
     assert min(x for e in _shapes(root, "ring_kanji") for x, _ in _points(e)) == 16  # 輪's first stroke
     assert render(grid, Solution({}, {}), looks) == "o x"
+
+
+def test_arrows_given_as_numbers_and_answered_in_green():
+    # Roma's way: a given 2 (pzprjs's down) drawn as a black arrow, the answer's 4 (right) as a green one;
+    # the answer on the given's cell is not drawn over it, and a 0 draws nothing
+    grid = Grid(1, 3, ("2", ".", "."), ("given", "blank", "blank"))
+    looks = Looks(tiles={"given": "arrow", "blank": "plain"}, decisions={"arrow": "arrows"},
+                  valued=frozenset({"arrow"}))
+    solution = Solution({"arrow": {0: 2, 1: 4, 2: 0}}, {})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, solution, style, CELL).to_svg())
+    arrows = _shapes(root, "arrow")
+    assert [(e.get("class"), e.get("fill"), _points(e)[0]) for e in arrows] == [
+        ("arrow down", "#000000", (30, 46)), ("arrow right arrow-4", ANSWER, (86, 30))]
+    assert render(grid, solution, looks) == "v > ."
+
+
+def test_arrows_draw_integers_only():
+    spec = "tile blank '.'\ndecide kind: {a, b} on all\ndraw kind as arrows\n"
+    with pytest.raises(GridlangError) as info:
+        check(parse_spec(spec, "t.grid"))
+    assert "'arrows' draws integer values; 'kind' has value names (a, b)" in info.value.message

@@ -86,7 +86,7 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             checker.error(f"{subject} cannot be drawn as {d.look!r}{where}; {_kind(checker, d)} is drawn as "
                           f"{_words(table)}", d.look_span)
             continue
-        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and \
+        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges", "arrows") and \
                 table not in (TILE_LOOKS, BORDER_LOOKS, CORNER_LOOKS):  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
@@ -111,8 +111,10 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             drawn = [tile for name, tile in sym.tiles.items() if d.name == name or d.name in tile.tags]
             chars = [repr(ch) for ch in sorted({ch for tile in drawn for spec in tile.chars for ch in spec.chars()}
                                                - set(ARROW_CHARS))]
-            if any(tile.number or tile.clue is not None for tile in drawn):
+            if any(tile.number and d.look != "arrow" for tile in drawn):  # 'arrow' reads 1 to 4 as directions
                 chars.append("numbers")
+            if any(tile.clue is not None for tile in drawn):
+                chars.append("clues")
             if chars:
                 checker.error(f"{d.look!r} draws the characters ^ v < > as directions; {d.name!r} has "
                               f"{', '.join(chars)}", d.look_span)
