@@ -3,7 +3,9 @@
 Each cell shows one token, all tokens right-aligned to the widest:
 
 * a tile by its look: its text for ``number`` and ``char`` (``.`` for an
-  empty cell), ``#`` or its number for ``block``, ``○`` and ``●`` (or the
+  empty cell) and for ``arrow``, ``hollow_arrow``, ``tip``, ``dot`` and the
+  kanji looks (``arrow`` writes a number 1 to 4 as ``^ v < >``), ``#``, its
+  number or its arrow's character for ``block``, ``○`` and ``●`` (or the
   number inside) for ``circle`` and ``disc``, ``x`` for ``cross``, a blank
   for ``frame``, ``DOWN\\ACROSS`` for ``split`` (``12\\7``, a 0 left out), the number for
   ``corner`` (an answer's value on the cell replaces it),
@@ -11,7 +13,8 @@ Each cell shows one token, all tokens right-aligned to the widest:
 * over it, a decision on cells by its look: ``#`` for ``shade`` (``#2``
   when the cell shows a number), ``*`` star, ``o`` bulb, ``^`` tent, ``·``
   dot, ``x`` cross, ``○`` circle, ``●`` disc and a black stone, the value
-  for ``number``, ``A``, ``B``, ... for ``letters``, the value (or its
+  for ``number``, ``A``, ``B``, ... for ``letters``, ``^ v < >`` for
+  ``arrows`` (1 to 4), the value (or its
   first letters) for ``tint`` and ``default``; ``#`` for a Boolean decision
   by default.
 
