@@ -68,6 +68,7 @@ TILE_LOOKS: dict[str, str] = {
                     "Guide Arrow)",
     "ring_kanji": "the kanji 輪 (a ring), as pzprjs writes Wagiri's ring marks, drawn in strokes",
     "cut_kanji": "the kanji 切 (a cut), as pzprjs writes Wagiri's cut marks, drawn in strokes",
+    "star": "a black five-pointed star, as pzprjs draws Guide Arrow's goal",
     "dot": "a small black dot, 0.16 of a cell in radius, as pzprjs draws its dots (No Three's)",
     "tip": "a pencil's tip pointing as its map character says (^ v < >): a triangle from the cell's side behind "
            "it to its centre, the lead filled (pzprjs's Pencils)",

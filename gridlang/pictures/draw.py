@@ -389,6 +389,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
             canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")
     elif name in _KANJI:
         glyphs.kanji(canvas, c.x, c.y, c.size, _KANJI[name], c.tile.ink, cls=f"kanji {name}")
+    elif name == "star":
+        glyphs.star(canvas, c.x, c.y, c.size, c.tile.ink, cls="star")
     elif name == "dot":
         canvas.ellipse(*c.at(0.5, 0.5), _DOT * c.size, _DOT * c.size, fill=c.tile.ink, cls="dot")
     elif name == "tip":

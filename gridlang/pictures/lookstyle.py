@@ -46,6 +46,7 @@ TILES: dict[str, TileStyle] = {
     "hollow_arrow": TileStyle(WHITE, "hollow_arrow", INK),
     "tip": TileStyle(WHITE, "tip", INK),
     "dot": TileStyle(WHITE, "dot", INK),
+    "star": TileStyle(WHITE, "star", INK),
     "ring_kanji": TileStyle(WHITE, "ring_kanji", INK),
     "cut_kanji": TileStyle(WHITE, "cut_kanji", INK),
 }

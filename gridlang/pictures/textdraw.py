@@ -78,7 +78,7 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "ring_kanji",
+    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "star", "ring_kanji",
                 "cut_kanji"):
         return text
     if look == "symbols":

@@ -224,3 +224,17 @@ def test_arrows_draw_integers_only():
     with pytest.raises(GridlangError) as info:
         check(parse_spec(spec, "t.grid"))
     assert "'arrows' draws integer values; 'kind' has value names (a, b)" in info.value.message
+
+
+def test_a_goal_drawn_as_a_star():
+    # Guide Arrow's goal: a black star of ten points, its top point 0.4 of the cell above the centre (which
+    # stands 0.03 of the cell below the middle)
+    grid = Grid(1, 2, ("G", "."), ("goal", "blank"))
+    looks = Looks(tiles={"goal": "star", "blank": "plain"})
+    style = looks_style(grid, looks).over(default_style(grid))
+    root = ET.fromstring(draw(grid, Solution({}, {}), style, CELL).to_svg())
+    (star,) = _shapes(root, "star")
+    points = _points(star)
+    assert len(points) == 10 and star.get("fill") == "#000000"
+    assert points[0] == (30, 30 + 1.2 - 16)
+    assert render(grid, Solution({}, {}), looks) == "G ."
