@@ -46,7 +46,8 @@ TILE_LOOKS: dict[str, str] = {
     "char": "its map character on a white cell",
     "letters": "its number as a letter on a white cell: 1 A, 2 B, ..., 27 AA (pzprjs's letter clues); "
                "a ? as it is",
-    "block": "a black cell, its number (if any) in white",
+    "block": "a black cell, its number (if any) in white; an arrow character (^ v < >) as a white arrow "
+             "(pzprjs's Makaro)",
     "circle": "a white circle, its number (if any) inside",
     "disc": "a black circle, its number (if any) inside in white",
     "cross": "a cross",
@@ -60,6 +61,17 @@ TILE_LOOKS: dict[str, str] = {
               "Sudoku's cage sum)",
     "tree": "a tree: a green crown on a brown trunk (pzprjs's Tents)",
     "moon": "a black crescent moon (pzprjs's Moon or Sun)",
+    "arrow": "an arrow pointing as its map character says, ^ up, v down, < left, > right, or as its number "
+             "says in pzprjs's order, 1 up, 2 down, 3 left, 4 right (pzprjs's arrows in cells: Sashigane's, "
+             "Roma's); another number as it is",
+    "hollow_arrow": "a wide white arrow outlined in black, pointing as its map character says (^ v < >; pzprjs's "
+                    "Guide Arrow)",
+    "ring_kanji": "the kanji 輪 (a ring), as pzprjs writes Wagiri's ring marks, drawn in strokes",
+    "cut_kanji": "the kanji 切 (a cut), as pzprjs writes Wagiri's cut marks, drawn in strokes",
+    "star": "a black five-pointed star, as pzprjs draws Guide Arrow's goal",
+    "dot": "a small black dot, 0.16 of a cell in radius, as pzprjs draws its dots (No Three's)",
+    "tip": "a pencil's tip pointing as its map character says (^ v < >): a triangle from the cell's side behind "
+           "it to its centre, the lead filled (pzprjs's Pencils)",
 }
 """The looks of a tile (or of a tag: every tile that carries it)."""
 
@@ -84,6 +96,8 @@ VALUE_LOOKS: dict[str, str] = {
               "negative value, pzprjs's -1 for a cell left without a number, draws nothing",
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "symbols": "each value as pzprjs's symbol: 1 a circle, 2 a triangle, 3 a square (0 nothing)",
+    "arrows": "each value 1 to 4 as an arrow in the answer's green, pzprjs's directions: 1 up, 2 down, 3 left, "
+              "4 right (not on cells that show a clue); any other value nothing",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
     "blocks": "each value as a digit, and thick borders between side neighbours of different values "
@@ -122,6 +136,7 @@ BORDER_LOOKS: dict[str, str] = {
     "circle": "a small white dot ringed in black on the border's midpoint (pzprjs's Kropki white dot)",
     "disc": "a small black dot on the border's midpoint (pzprjs's Kropki black dot)",
     "grey": "a small grey dot ringed in black on the border's midpoint (pzprjs's Voxas grey dot)",
+    "dot": "a black dot 0.16 of a cell in radius on the border's midpoint, as pzprjs draws its dots (No Three's)",
     "bar": "a thick line along the border, a line the puzzle gives (pzprjs's given borders)",
     "number": "its number in a small white circle on the border (pzprjs's Minarism); a ? as the circle "
               "alone",
@@ -135,7 +150,7 @@ BORDER_LOOKS: dict[str, str] = {
 CORNER_LOOKS: dict[str, str] = {
     "number": "its number (or ?) in a white disc ringed in black on the corner, as pzprjs draws its crosses "
               "(Creek, Gokigen); a token without a number as a small black dot (pzprjs's cross mark)",
-    "dot": "a small black dot on the corner (pzprjs's cross mark)",
+    "dot": "a black dot 0.16 of a cell in radius on the corner, as pzprjs draws its dots (No Three's)",
     "plain": "nothing",
 }
 """The looks of a tile on corners (``tile NAME ... on corners``), drawn on the corner of the cells."""
@@ -156,6 +171,13 @@ SLANT_VALUES = ("/", "\\")
 TRIANGLE_VALUES = ("◣", "◢", "◥", "◤")
 """The values the look ``triangles`` draws as half-cell triangles, named by their right angle's corner
 (:mod:`gridlang.constructs.triangles` gives their geometry)."""
+
+ARROW_CHARS = ("^", "v", "<", ">")
+"""The characters that name a direction in a cell's text: ``^`` up, ``v`` down, ``<`` left, ``>`` right (as in
+a clue's ``^2``)."""
+
+ARROW_LOOKS = ("arrow", "hollow_arrow", "tip")
+"""The tile looks that draw a direction read from the tile's map character, one of :data:`ARROW_CHARS`."""
 
 ROOM_LAYER = "rooms"
 """The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""
@@ -310,6 +332,20 @@ def of_model(model) -> Looks:
 
 SYMBOLS = {1: "○", 2: "△", 3: "□"}
 """The look ``symbols``: pzprjs's symbols for the numbers 1 to 3 (its ``getNumberTextCore``)."""
+
+
+def arrow_char(value: object) -> str:
+    """A direction as its character (:data:`ARROW_CHARS`): the character itself, or pzprjs's number of it,
+    1 up, 2 down, 3 left, 4 right (a decision's value 3 or a map's text ``"3"``); nothing for anything else."""
+    if value in ARROW_CHARS:
+        return str(value)
+    if isinstance(value, bool):
+        return ""
+    try:
+        k = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return ARROW_CHARS[k - 1] if 1 <= k <= 4 else ""
 
 
 def symbol(value: object) -> str:

@@ -52,10 +52,10 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import letter, of_model, symbol
+from gridlang.language.looks import ARROW_CHARS, arrow_char, letter, of_model, symbol
 from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
-from gridlang.pictures.marks import area, borders, css, decision, decision_kinds, edges, tints
+from gridlang.pictures.marks import DIRECTIONS, area, borders, css, decision, decision_kinds, edges, tints
 from gridlang.pictures.style import (
     Cell,
     MarkStyle,
@@ -190,6 +190,9 @@ _CORNER_CLUE = 0.3
 """The radius of a clue's disc on a corner of the cells, in cells (pzprjs draws Creek's with 0.35 of half a
 cell's side and a smaller number; this one holds a number at the size a cell's clue has in a small cell)."""
 
+_DOT = 0.16
+"""The radius of a dot in a cell, on a border or on a corner, in cells (pzprjs's No Three, its ``getDotRadius``)."""
+
 _CORNER_MARK = 0.12
 """The radius of a mark on a corner (a token without a number: pzprjs's cross mark), in cells."""
 
@@ -210,7 +213,10 @@ def _corner_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
         for k, ch, look in found:
             r, c = divmod(k, grid.cols + 1)
             x, y = pad + c * cell, pad + r * cell
-            if look == "dot" or not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot
+            if look == "dot":  # pzprjs's dot (No Three's)
+                canvas.ellipse(x, y, _DOT * cell, _DOT * cell, fill=ink, cls="corner-dot")
+                continue
+            if not glyphs.has_figures(ch) and ch != "?":  # a mark: pzprjs's cross mark, a dot
                 canvas.ellipse(x, y, _CORNER_MARK * cell, _CORNER_MARK * cell, fill=ink, cls="corner-mark")
                 continue
             canvas.ellipse(x, y, radius, radius, fill="#ffffff", stroke=ink, width=max(1.0, 0.05 * cell))
@@ -244,7 +250,9 @@ def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
             look = style.border_looks.get(grid.border_tiles[k])
             if look is None:
                 look = "number" if glyphs.has_figures(ch) else "default"
-            if look in ("circle", "disc", "grey"):
+            if look == "dot":
+                canvas.ellipse(x, y, _DOT * cell, _DOT * cell, fill=ink, cls="border-dot")
+            elif look in ("circle", "disc", "grey"):
                 radius = _BORDER_DOT * cell * (1.125 if look == "disc" else 1)
                 fill = {"circle": "#ffffff", "disc": ink, "grey": "#cccccc"}[look]
                 canvas.ellipse(x, y, radius, radius, fill=fill, stroke=None if look == "disc" else ink,
@@ -341,6 +349,10 @@ def _boundary(grid: Grid, cells: list[Cell], members: set[int]) -> list[tuple[tu
     return out
 
 
+_KANJI = {"ring_kanji": "輪", "cut_kanji": "切"}
+"""The kanji of each kanji look."""
+
+
 def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     name = c.tile.glyph
     painter = style.painters.get(name)
@@ -366,6 +378,24 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     elif name == "clue":
         if glyphs.has_figures(text):
             glyphs.clue(canvas, c.x, c.y, c.size, text, c.tile.ink, cls="clue")
+        elif text in ARROW_CHARS:  # a lone arrow: white on a black cell (pzprjs's Makaro)
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"arrow {DIRECTIONS[text]}")
+    elif name in ("arrow", "hollow_arrow"):
+        mark = arrow_char(text) if name == "arrow" else text if text in ARROW_CHARS else ""
+        if mark:
+            glyphs.cell_arrow(canvas, c.x, c.y, c.size, mark, c.tile.ink, wide=name == "hollow_arrow",
+                              hollow=name == "hollow_arrow", cls=f"arrow {DIRECTIONS[mark]}")
+        elif glyphs.is_clue(text):  # another number, or a ?
+            canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")
+    elif name in _KANJI:
+        glyphs.kanji(canvas, c.x, c.y, c.size, _KANJI[name], c.tile.ink, cls=f"kanji {name}")
+    elif name == "star":
+        glyphs.star(canvas, c.x, c.y, c.size, c.tile.ink, cls="star")
+    elif name == "dot":
+        canvas.ellipse(*c.at(0.5, 0.5), _DOT * c.size, _DOT * c.size, fill=c.tile.ink, cls="dot")
+    elif name == "tip":
+        if text in ARROW_CHARS:
+            glyphs.pencil_tip(canvas, c.x, c.y, c.size, text, c.tile.ink, cls=f"tip {DIRECTIONS[text]}")
     elif name in ("circled", "filled"):
         glyphs.circle(canvas, c.x, c.y, c.size, c.tile.ink, name == "filled", cls=f"circle {name}")
         if glyphs.has_figures(text):

@@ -32,6 +32,13 @@ _ARROW = re.compile(r"([\^v<>])([0-9]+|\?)\Z")
 _LIST = re.compile(r"(?:[0-9]+|\?)(?:,(?:[0-9]+|\?))+\Z")
 _ARROWS = {"^": (0, -1), "v": (0, 1), "<": (-1, 0), ">": (1, 0)}
 
+
+# pzprjs's drawCellArrows (src/variety-common/Graphic.js), in cells: the length from the centre to the tip and
+# to the tail, the shaft's half-width, the head's base measured from the centre towards the tip, and the head's
+# half-width; the shaft at least 1 pixel wide and the head 5, as there.
+_THIN_ARROW = (0.4, 0.03, 0.16, 0.16)
+_WIDE_ARROW = (0.35, 0.12, 0.0, 0.35)
+
 # Where the entries of a list of 1 to 4 small numbers stand (fractions of a cell from its centre),
 # and their size: as pzprjs's Tapa clues.
 _LIST_PLACES = {
@@ -106,6 +113,109 @@ def _arrow(canvas: Canvas, cx: float, cy: float, dx: int, dy: int, length: float
     canvas.line([tail, base], ink, max(1.0, length * 0.12), cls=cls)
     canvas.polygon([tip, (base[0] + px * head * 0.6, base[1] + py * head * 0.6),
                     (base[0] - px * head * 0.6, base[1] - py * head * 0.6)], fill=ink, cls=cls)
+
+
+def cell_arrow(canvas: Canvas, x: float, y: float, s: float, mark: str, ink: Colour, wide: bool = False,
+               hollow: bool = False, cls: str | None = None) -> None:
+    """An arrow across a cell, as pzprjs draws arrows in cells (``drawCellArrows``): one closed polygon of
+    seven points, its tip 0.4 of the cell from the centre with a head 0.24 long and 0.32 wide on a shaft
+    0.06 wide (``wide``: 0.35 from the centre, a head 0.35 long and 0.7 wide on a shaft 0.24 wide).
+
+    Args:
+        canvas: where to draw.
+        x, y: the cell's top-left corner, pixels.
+        s: the cell's side, pixels.
+        mark: the direction, one of :data:`gridlang.language.looks.ARROW_CHARS`.
+        ink: the colour.
+        wide: the wide arrow (pzprjs's ``drawCellArrows(true)``, Guide Arrow's).
+        hollow: outlined in ``ink`` on white instead of filled (pzprjs's ``getCellArrowOutline``).
+        cls: the SVG class.
+
+    Raises:
+        KeyError: ``mark`` is not a direction.
+    """
+    dx, dy = _ARROWS[mark]
+    length, shaft, base, head = _WIDE_ARROW if wide else _THIN_ARROW
+    length, base = length * s, base * s
+    shaft, head = max(1.0, shaft * s), max(5.0, head * s)
+    cx, cy = x + s / 2, y + s / 2
+    ax, ay = -dy, dx  # across the arrow
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        return cx + dx * along + ax * across, cy + dy * along + ay * across
+
+    points = [at(length, 0), at(base, -head), at(base, -shaft), at(-length, -shaft), at(-length, shaft),
+              at(base, shaft), at(base, head)]
+    if hollow:
+        canvas.polygon(points, fill="#ffffff", stroke=ink, width=max(1.0, s / 24), cls=cls)
+    else:
+        canvas.polygon(points, fill=ink, cls=cls)
+
+
+def pencil_tip(canvas: Canvas, x: float, y: float, s: float, mark: str, ink: Colour, cls: str | None = None) -> None:
+    """A pencil's tip pointing along ``mark``, as pzprjs draws Pencils' tips (its ``drawCellArrows``): a
+    triangle from the two corners of the cell's side behind the tip to the cell's centre, outlined, and the
+    lead, a filled triangle half its size at the centre.
+
+    Args:
+        canvas: where to draw.
+        x, y: the cell's top-left corner, pixels.
+        s: the cell's side, pixels.
+        mark: the direction the tip points, one of :data:`gridlang.language.looks.ARROW_CHARS`.
+        ink: the colour.
+        cls: the SVG class.
+
+    Raises:
+        KeyError: ``mark`` is not a direction.
+    """
+    dx, dy = _ARROWS[mark]
+    cx, cy = x + s / 2, y + s / 2
+    ax, ay = -dy, dx
+
+    def triangle(half: float) -> list[tuple[float, float]]:
+        return [(cx, cy), (cx - dx * half + ax * half, cy - dy * half + ay * half),
+                (cx - dx * half - ax * half, cy - dy * half - ay * half)]
+
+    canvas.polygon(triangle(0.5 * s), stroke=ink, width=max(1.0, s / 24), cls=cls)
+    canvas.polygon(triangle(0.25 * s), fill=ink, cls=cls)
+
+
+_KANJI: dict[str, tuple[tuple[tuple[float, float], ...], ...]] = {
+    "輪": (((0.02, 0.12), (0.4, 0.12)), ((0.06, 0.28), (0.36, 0.28), (0.36, 0.6), (0.06, 0.6), (0.06, 0.28)),
+          ((0.06, 0.44), (0.36, 0.44)), ((0.0, 0.76), (0.42, 0.72)), ((0.21, 0.0), (0.21, 1.0)),
+          ((0.74, 0.0), (0.48, 0.3)), ((0.74, 0.0), (1.0, 0.3)), ((0.62, 0.34), (0.86, 0.34)),
+          ((0.56, 0.48), (0.56, 1.0)), ((0.56, 0.48), (0.94, 0.48), (0.94, 0.94), (0.88, 1.0)),
+          ((0.69, 0.48), (0.69, 0.95)), ((0.81, 0.48), (0.81, 0.95)), ((0.5, 0.72), (1.0, 0.72))),
+    "切": (((0.05, 0.42), (0.45, 0.32)), ((0.2, 0.08), (0.2, 0.78), (0.26, 0.86), (0.45, 0.84)),
+          ((0.52, 0.18), (0.92, 0.18), (0.9, 0.88), (0.8, 0.95)), ((0.72, 0.18), (0.7, 0.55), (0.5, 0.95))),
+}
+"""The kanji a cell may show, as strokes in a unit square (across, down): 輪 (a ring: 車 and 侖) and 切 (a
+cut: 七 and 刀), drawn as lines so that a picture needs no font with Japanese characters."""
+
+KANJI = tuple(_KANJI)
+"""The kanji :func:`kanji` draws."""
+
+
+def kanji(canvas: Canvas, x: float, y: float, s: float, char: str, ink: Colour, cls: str | None = None) -> None:
+    """A kanji of :data:`KANJI` in a cell, as strokes in a square 0.7 of the cell wide about its centre (pzprjs
+    writes Wagiri's 輪 and 切 as text 0.7 of a cell high, its ``fontsizeratio``), each stroke 0.06 of the cell
+    wide.
+
+    Args:
+        canvas: where to draw.
+        x, y: the cell's top-left corner, pixels.
+        s: the cell's side, pixels.
+        char: the kanji.
+        ink: the colour.
+        cls: the SVG class of the strokes.
+
+    Raises:
+        KeyError: ``char`` is not one of :data:`KANJI`.
+    """
+    side = 0.7 * s
+    left, top = x + (s - side) / 2, y + (s - side) / 2
+    for stroke in _KANJI[char]:
+        canvas.line([(left + u * side, top + v * side) for u, v in stroke], ink, max(1.0, 0.06 * s), cls=cls)
 
 
 def split(canvas: Canvas, x: float, y: float, s: float, text: str, ink: Colour, cls: str | None = None) -> None:

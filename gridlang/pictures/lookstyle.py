@@ -42,6 +42,13 @@ TILES: dict[str, TileStyle] = {
     "corner": TileStyle(WHITE, "corner", INK),
     "tree": TileStyle(WHITE, "tree", TREE),
     "moon": TileStyle(WHITE, "moon", INK),
+    "arrow": TileStyle(WHITE, "arrow", INK),
+    "hollow_arrow": TileStyle(WHITE, "hollow_arrow", INK),
+    "tip": TileStyle(WHITE, "tip", INK),
+    "dot": TileStyle(WHITE, "dot", INK),
+    "star": TileStyle(WHITE, "star", INK),
+    "ring_kanji": TileStyle(WHITE, "ring_kanji", INK),
+    "cut_kanji": TileStyle(WHITE, "cut_kanji", INK),
 }
 """A tile look's style."""
 
@@ -60,6 +67,7 @@ MARKS: dict[str, MarkStyle] = {
     "number": MarkStyle("number", ANSWER),
     "letters": MarkStyle("letters", ANSWER),
     "symbols": MarkStyle("symbols", ANSWER),
+    "arrows": MarkStyle("arrows", ANSWER),
     "areas": MarkStyle("areas", INK),
     "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),

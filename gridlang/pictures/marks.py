@@ -14,7 +14,7 @@ from __future__ import annotations
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import figures, letter, symbol
+from gridlang.language.looks import arrow_char, figures, letter, symbol
 from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.style import Cell, MarkStyle, Style, hashed_colour, mark_style
@@ -22,6 +22,10 @@ from gridlang.pictures.style import Cell, MarkStyle, Style, hashed_colour, mark_
 _TRIANGLE_CORNERS = {"◣": ((0, 0), (0, 1), (1, 1)), "◢": ((1, 0), (1, 1), (0, 1)),
                      "◥": ((0, 0), (1, 0), (1, 1)), "◤": ((0, 0), (1, 0), (0, 1))}
 """Each triangle's three corners in cell units (across, down): its right angle's corner and the two beside it."""
+
+
+DIRECTIONS = {"^": "up", "v": "down", "<": "left", ">": "right"}
+"""The SVG class of an arrow's direction, by its character."""
 
 
 def css(name: object) -> str:
@@ -39,6 +43,8 @@ def shows(c: Cell) -> bool:
         return glyphs.has_figures(text)
     if glyph == "symbols":
         return bool(symbol(text))
+    if glyph in ("arrow", "hollow_arrow"):
+        return glyphs.is_clue(text)
     return False
 
 
@@ -193,6 +199,12 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                     for i in cs:
                         canvas.polygon([cells[i].at(*uv) for uv in _TRIANGLE_CORNERS[v]], fill=ms.colour,
                                        cls=f"{kind} {css(name)}")
+            elif ms.shape == "arrows":
+                mark = arrow_char(v) if isinstance(v, int) else ""
+                for i in cs if mark else ():
+                    if not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
+                        glyphs.cell_arrow(canvas, cells[i].x, cells[i].y, cells[i].size, mark, ms.colour,
+                                          cls=f"arrow {DIRECTIONS[mark]} {cls}")
             elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":

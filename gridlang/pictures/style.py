@@ -63,11 +63,16 @@ class TileStyle:
         glyph: what is drawn on it: None; ``char`` (its map character);
             ``disc``, ``ring`` (a filled circle, a ring, no text); ``clue``
             (its number, list or arrow drawn the pzprjs way,
-            :func:`gridlang.pictures.glyphs.clue`; texts without a figure or ``?``
-            are left off); ``text`` (its text, ``.`` left off); ``circled``,
-            ``filled`` (a white circle or a disc with its number inside);
-            ``crossed``; ``split`` (Kakuro's sums); or the name of a painter
-            of the style.
+            :func:`gridlang.pictures.glyphs.clue`; a lone arrow character as
+            an arrow; other texts without a figure or ``?`` are left off);
+            ``text`` (its text, ``.`` left off); ``circled``, ``filled`` (a
+            white circle or a disc with its number inside); ``crossed``;
+            ``split`` (Kakuro's sums); ``arrow``, ``hollow_arrow``, ``tip``
+            (an arrow or a pencil's tip pointing as its text says,
+            :func:`gridlang.pictures.glyphs.cell_arrow`,
+            :func:`gridlang.pictures.glyphs.pencil_tip`); ``dot``;
+            ``ring_kanji``, ``cut_kanji`` (:func:`gridlang.pictures.glyphs.kanji`);
+            or the name of a painter of the style.
         ink: the glyph's colour.
         lines: grid lines are drawn along the cell's sides.
         solid: a black cell: it stops a lamp's light, and keeps its box in
@@ -94,7 +99,8 @@ class MarkStyle:
             style. The looks of :mod:`gridlang.language.looks` add ``shade`` (the
             whole cell), ``star``, ``bulb``, ``tent``, ``circle``, ``disc``,
             ``stones``, ``tint``; for values ``number`` (digits, left off
-            cells that show a clue), ``letters``, ``tints``, ``areas``
+            cells that show a clue), ``letters``, ``arrows`` (1 to 4 as
+            arrows up, down, left, right), ``tints``, ``areas``
             (thick borders between different values); for decisions on
             edges ``line``, ``bridges`` and ``walls``.
         colour: its colour.

@@ -3,7 +3,9 @@
 Each cell shows one token, all tokens right-aligned to the widest:
 
 * a tile by its look: its text for ``number`` and ``char`` (``.`` for an
-  empty cell), ``#`` or its number for ``block``, ``○`` and ``●`` (or the
+  empty cell) and for ``arrow``, ``hollow_arrow``, ``tip``, ``dot`` and the
+  kanji looks (``arrow`` writes a number 1 to 4 as ``^ v < >``), ``#``, its
+  number or its arrow's character for ``block``, ``○`` and ``●`` (or the
   number inside) for ``circle`` and ``disc``, ``x`` for ``cross``, a blank
   for ``frame``, ``DOWN\\ACROSS`` for ``split`` (``12\\7``, a 0 left out), the number for
   ``corner`` (an answer's value on the cell replaces it),
@@ -11,7 +13,8 @@ Each cell shows one token, all tokens right-aligned to the widest:
 * over it, a decision on cells by its look: ``#`` for ``shade`` (``#2``
   when the cell shows a number), ``*`` star, ``o`` bulb, ``^`` tent, ``·``
   dot, ``x`` cross, ``○`` circle, ``●`` disc and a black stone, the value
-  for ``number``, ``A``, ``B``, ... for ``letters``, the value (or its
+  for ``number``, ``A``, ``B``, ... for ``letters``, ``^ v < >`` for
+  ``arrows`` (1 to 4), the value (or its
   first letters) for ``tint`` and ``default``; ``#`` for a Boolean decision
   by default.
 
@@ -45,8 +48,10 @@ from typing import TYPE_CHECKING
 
 from gridlang.core.grid import Grid
 from gridlang.language.looks import (
+    ARROW_CHARS,
     TRIANGLE_VALUES,
     Looks,
+    arrow_char,
     figures,
     letter,
     of_model,
@@ -73,14 +78,17 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner", "tree"):
+    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "star", "ring_kanji",
+                "cut_kanji"):
         return text
     if look == "symbols":
         return symbol(text) or "."
+    if look == "arrow":
+        return arrow_char(text) or text
     if look == "letters":
         return (letter(int(text)) or text) if text.isdigit() else text
     if look == "block":
-        return text if has_figures(text) else "#"
+        return text if has_figures(text) or text in ARROW_CHARS else "#"
     if look in ("circle", "disc"):
         return text if has_figures(text) else "○" if look == "circle" else "●"
     if look == "cross":
@@ -134,6 +142,8 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if look == "symbols":
         return symbol(v)
+    if look == "arrows":
+        return arrow_char(v) if isinstance(v, int) else ""
     if isinstance(v, tuple):
         return ""
     if look == "slants":

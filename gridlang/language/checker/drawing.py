@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.looks import (
+    ARROW_CHARS,
+    ARROW_LOOKS,
     BLOCK_LOOKS,
     BORDER_LOOKS,
     CORNER_LOOKS,
@@ -84,7 +86,7 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             checker.error(f"{subject} cannot be drawn as {d.look!r}{where}; {_kind(checker, d)} is drawn as "
                           f"{_words(table)}", d.look_span)
             continue
-        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges") and \
+        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges", "arrows") and \
                 table not in (TILE_LOOKS, BORDER_LOOKS, CORNER_LOOKS):  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
@@ -104,6 +106,18 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             if not any(isinstance(p, ast.Symbol) and p.id in TRIANGLE_VALUES for p in decide.domain):
                 checker.error(f"'triangles' draws the values {', '.join(map(repr, TRIANGLE_VALUES))} as half-cell "
                               f"triangles; {d.name!r} has none of them", d.look_span)
+                continue
+        if d.look in ARROW_LOOKS and table is TILE_LOOKS:
+            drawn = [tile for name, tile in sym.tiles.items() if d.name == name or d.name in tile.tags]
+            chars = [repr(ch) for ch in sorted({ch for tile in drawn for spec in tile.chars for ch in spec.chars()}
+                                               - set(ARROW_CHARS))]
+            if any(tile.number and d.look != "arrow" for tile in drawn):  # 'arrow' reads 1 to 4 as directions
+                chars.append("numbers")
+            if any(tile.clue is not None for tile in drawn):
+                chars.append("clues")
+            if chars:
+                checker.error(f"{d.look!r} draws the characters ^ v < > as directions; {d.name!r} has "
+                              f"{', '.join(chars)}", d.look_span)
                 continue
         if d.name is not None and key in seen:
             prev = seen[key]
