@@ -19,6 +19,7 @@ from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.partition import cover_clauses
+from gridlang.compiler.reaching import reach_rule
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.tags import definition
 from gridlang.core.deadline import Deadline
@@ -357,6 +358,8 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
             self.is_path(st)
+        elif isinstance(st, ast.ForEach) and self.cap_components and reach_rule(self, st):
+            pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
             for kind, value in self.bindings(st.var, st.domain):
                 self.bind(st.var.id, kind, value)
