@@ -31,7 +31,7 @@ from gridlang.ir.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
-from gridlang.language.constructs import Construct, decision_of, rule_lowerings
+from gridlang.language.constructs import decision_of
 from gridlang.language.equivalence import is_condition
 
 
@@ -229,20 +229,13 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
 
     def decide_enum(self, st: ast.Decide) -> None:
         on = self.cells(st.on)
-        places = sum(v is True for v in on)
-        # A construct may know, from the rules and the map, values no answer gives at a cell (blocks
-        # as large as their value): the domain is then measured after they are left out.
-        pruning = [c for c in rule_lowerings() if type(c).cell_values is not Construct.cell_values]
-        values = self.domain_of(st, 1 if pruning else places)
-        kept = next((k for c in pruning if (k := c.cell_values(self, st)) is not None), None)
-        if kept is None and pruning:
-            values = self.domain_of(st, places)
+        values = self.domain_of(st, sum(v is True for v in on))
         per_cell: list[dict[object, int] | None] = [None] * self.grid.size
         cells = []
-        self.reserve(places * len(values) if kept is None else sum(map(len, kept.values())))
+        self.reserve(sum(v is True for v in on) * len(values))
         for i, v in enumerate(on):
             if v is True:
-                lits = self.one_hot(st.name, i, values if kept is None else kept.get(i, values), st.span)
+                lits = self.one_hot(st.name, i, values, st.span)
                 per_cell[i] = lits
                 cells.append((i, tuple(lits.items())))
         self.enum_lits[st.name] = per_cell

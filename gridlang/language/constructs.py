@@ -250,13 +250,6 @@ class Construct:
         """
         return False
 
-    def cell_values(self, compiler, st) -> dict[int, list] | None:
-        """The values each cell keeps of the enumerated decision ``st`` (an ``ast.Decide`` on cells),
-        known from the spec's rules and the map before any variable is made: cell -> values (a
-        value no answer gives there left out), or None to keep every value (the default).
-        Asked of the constructs of :func:`rule_lowerings` while the decision is made."""
-        return None
-
     def finish(self, compiler, collected) -> list:
         """The constraints of what :meth:`lower_rule` collected (``collected``), stated after the
         last statement."""

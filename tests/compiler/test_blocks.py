@@ -37,8 +37,6 @@ CASES = {
     "blocks of their own size": (FILL + "decide digit: 1..3 on all\n" + BLOCK, "...\n...\n", "digit", (1, 2, 3)),
     "blocks with givens": (FILL + "decide digit: 1..3 on all\n" + BLOCK + GIVEN, "3...\n....\n", "digit",
                            (1, 2, 3)),
-    "blocks walled in by givens": (FILL + "decide digit: 1..3 on all\n" + BLOCK + GIVEN, ".2.\n1..\n", "digit",
-                                   (1, 2, 3)),
     "block size against a constant": (FILL + "decide x: bool on all\n"
                                       "require for each cell p: count(component of p in (x = x[p])) <= 2\n",
                                       "...\n...\n", "x", (False, True)),
@@ -136,8 +134,7 @@ def test_one_node_per_decision_not_one_region_per_cell():
     spec, symbols, data, *_ = _judge(spec_text, map_text)
     model, _ = load_checked(spec, symbols, data, {})
     blocks = [c for c in model.constraints if isinstance(c, EqualBlocks)]
-    # the given 3 keeps its one value (gridlang/constructs/blocks/domains.py), the 7 others all three
-    assert len(blocks) == 1 and len(blocks[0].cells) == 8 and len(blocks[0].bounds) == 7 * 3 + 1
+    assert len(blocks) == 1 and len(blocks[0].cells) == 8 and len(blocks[0].bounds) == 8 * 3
     assert model.kinds() == {"Clause", "Linear", "EqualBlocks"}  # the givens' unit clauses, the one-hot rows
 
 
@@ -214,26 +211,3 @@ def test_blocks_are_one_construct_found_by_its_nodes():
     assert construct_of(same_value) in rule_lowerings()
     assert rule("runs") is not None and rule("same_value") is not None
     assert not hasattr(ast, "SameValue") and not hasattr(ast, "Runs")
-
-
-def test_values_no_block_can_hold_are_never_made():
-    """A cell keeps only the values whose blocks fit in its group of cells that may take them: on this
-    2x4 map with sizes 1..8, the corner walled in by two 2s keeps 1 and 2, the five other open cells
-    (one group of five) 1 to 5, and the givens their 2; 29 variables where the whole range made 64."""
-    spec_text = FILL + "decide digit: 1..(count(all)) on all\n" + BLOCK + GIVEN
-    spec, symbols, data, *_ = _judge(spec_text, ".2..\n2...\n")
-    model, _ = load_checked(spec, symbols, data, {})
-    kept = {cell: [v for v, _ in options] for cell, options in model.decisions[0].cells}
-    assert kept[0] == [1, 2] and kept[1] == kept[4] == [2]
-    assert all(kept[i] == [1, 2, 3, 4, 5] for i in (2, 3, 5, 6, 7))
-    assert len(model.variables) == 29
-
-
-def test_a_cell_two_rules_fix_to_different_values_keeps_them_all():
-    """The given 1 is also asked to be 2: neither value is taken for its own, the cell keeps all three,
-    and the rules make the puzzle infeasible."""
-    spec_text = FILL + "decide digit: 1..3 on all\n" + BLOCK + GIVEN + "require for each g in given: digit[g] == 2\n"
-    spec, symbols, data, *_ = _judge(spec_text, "1..\n...\n")
-    model, _ = load_checked(spec, symbols, data, {})
-    assert [v for v, _ in dict(model.decisions[0].cells)[0]] == [1, 2, 3]
-    assert solve_model(model, "maxsat", SolveOptions(time_limit=30)).status == "INFEASIBLE"

@@ -32,7 +32,7 @@ parse-tree builders and the hooks registered by node type
 
 from __future__ import annotations
 
-from gridlang.constructs.blocks import check, domains, evaluate, lower
+from gridlang.constructs.blocks import check, evaluate, lower
 from gridlang.constructs.blocks.nodes import RING, Runs, SameValue
 from gridlang.core.errors import GridSyntaxError
 from gridlang.language.constructs import Construct, register
@@ -76,9 +76,6 @@ class SameValueConstruct(Construct):
 
     def lower_rule(self, compiler, f, guard: tuple[int, ...]) -> bool:
         return lower.block_rule(compiler, f, guard, compiler.collected.setdefault(self, lower.BlockBounds()))
-
-    def cell_values(self, compiler, st) -> dict[int, list] | None:
-        return domains.block_values(compiler, st)
 
     def finish(self, compiler, collected: lower.BlockBounds) -> list:
         return lower.equal_blocks(compiler, collected)
