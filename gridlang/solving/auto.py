@@ -174,7 +174,7 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
        rounds. On the puzzlekit-dataset's Fillominos with ``--unique``
        (docs/benchmarks.md, "Fillomino, Cave and the largest Nurikabe") it
        proved the 7x7 and 10x10 in a fifth of clingo's solve time and the
-       13x13 in 21 s where clingo had no proof in 60 s; blocks of one size for
+       13x13 in 26 s where clingo had no proof in 60 s; blocks of one size for
        every label (Pentominous, Tetrominous, Heteromino) stay with clingo,
        which proves Pentominous' 5x5 in 1.1 s against MaxSAT's 8.4 s.
 
