@@ -53,6 +53,7 @@ class _Constraints(list):
 class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
+    files: bool = False  # a model for a file: no node that only a cut loop lowers (compile_spec)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
@@ -351,7 +352,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, D
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
             self.is_path(st)
-        elif isinstance(st, ast.ForEach) and self.cap_components and reach_rule(self, st):
+        elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and reach_rule(self, st):
             pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
             for kind, value in self.bindings(st.var, st.domain):

@@ -96,3 +96,24 @@ def test_one_node_not_a_component_per_cell(name):
         ) + 1 - sum(t == "wall" for t in grid.tiles)
     else:
         assert not graphs and len(components) == 2  # the two inner cells' components
+
+
+@pytest.mark.parametrize("fmt", ["cnf", "lp", "pbtxt", "asp"])
+def test_a_model_for_a_file_keeps_a_component_per_cell(fmt, tmp_path):
+    """Only the solvers' cut loops (and clingo) lower the outside vertex: a file gets the components."""
+    from gridlang.service.calls import export
+
+    spec_text, map_text, _ = CASES["joined to the border"]
+    (tmp_path / "s.grid").write_text(spec_text)
+    (tmp_path / "m.txt").write_text(map_text)
+    spec, symbols, data, *_ = _case("joined to the border")
+    model, _ = load_checked(spec, symbols, data, {}, files=True)
+    assert not any(isinstance(c, GraphConnected) for c in model.constraints)
+    # the six inner cells' components
+    assert sum(isinstance(c, Connected) for c in model.constraints) == 6
+    written = export(
+        tmp_path / "s.grid", tmp_path / "m.txt", fmt, tmp_path / f"m.{fmt}"
+    )
+    assert [p.rsplit(".", 1)[-1] for p in written][-1] == "json" and (
+        tmp_path / f"m.{fmt}"
+    ).stat().st_size > 0
