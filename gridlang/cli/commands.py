@@ -150,7 +150,7 @@ def _cmd_export(args) -> int:
     if fmt == "puzzlink":
         return _export_url(args)
     engine = _format_backend(fmt)
-    model, _ = load(args.spec, args.map, _params(args))
+    model, _ = load(args.spec, args.map, _params(args), files=True)
     written = engine.write(model, args.output, fmt, SolveOptions(connectivity=args.connectivity))
     for path in written:
         print(f"wrote {path}")

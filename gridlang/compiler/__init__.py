@@ -114,7 +114,8 @@ def compile_puzzle(spec_path: str | Path, map_path: str | Path, params: dict[str
 
 
 def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object],
-                 map_path: str = "", map_data: MapData | None = None, deadline: Deadline | None = None) -> Model:
+                 map_path: str = "", map_data: MapData | None = None, deadline: Deadline | None = None,
+                 files: bool = False) -> Model:
     """Compile a checked spec over a built grid.
 
     Args:
@@ -126,6 +127,8 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
         map_data: the map as read, used to locate errors in it (a rule
             that cannot hold at a map cell, a parameter from its header).
         deadline: the command's deadline, or None.
+        files: the model is to be written to a file: a rule is not stated as a node that only
+            the solvers' cut loops lower (the outside vertex of :mod:`.reaching`).
 
     Returns:
         The model.
@@ -144,6 +147,7 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
     """
     compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
     compiler.deadline = deadline
+    compiler.files = files
     return compiler.run()
 
 

@@ -19,6 +19,7 @@ from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.partition import cover_clauses
+from gridlang.compiler.reaching import reach_rule
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.sightlines import SightLowering
 from gridlang.compiler.tags import definition
@@ -53,6 +54,7 @@ class _Constraints(list):
 class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, SightLowering, Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
+    files: bool = False  # a model for a file: no node that only a cut loop lowers (compile_spec)
 
     def __init__(self, spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str, object], map_path: str,
                  map_data: MapData | None = None):
@@ -351,6 +353,8 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
             self.is_path(st)
+        elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and reach_rule(self, st):
+            pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
             for kind, value in self.bindings(st.var, st.domain):
                 self.bind(st.var.id, kind, value)

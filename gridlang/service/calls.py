@@ -395,7 +395,7 @@ def export(spec: Spec | str | Path, map: str | Path | MapData, format: str, path
     if backend is None:
         raise BackendError(f"unknown format {format!r}; choose one of {', '.join(FORMAT_BACKEND)}")
     model, _ = load_checked(spec.ast, spec.symbols, read(spec, map),
-                            {k: _param_text(v) for k, v in (params or {}).items()})
+                            {k: _param_text(v) for k, v in (params or {}).items()}, files=True)
     engine = get_backend(backend)
     return engine.write(model, str(path), format.lower(), SolveOptions(connectivity=connectivity))
 

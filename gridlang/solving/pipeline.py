@@ -104,7 +104,8 @@ SOLVED = "SOLVED"
 
 
 def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | None = None,
-         map_data: MapData | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
+         map_data: MapData | None = None, deadline: Deadline | None = None, files: bool = False
+         ) -> tuple[Model, dict]:
     """Parse, check and compile; return the model and the seconds per phase.
 
     ``map_data``, when given, is the map already read (off a picture, say);
@@ -114,14 +115,15 @@ def load(spec_path: str | Path, map_path: str | Path, params: dict[str, str] | N
     t0 = time.perf_counter()
     spec, symbols = parse_and_check_file(spec_path)
     data = map_data or read_map(map_path, spec.puzzle.name if spec.puzzle else None, spec=spec)
-    model, seconds = load_checked(spec, symbols, data, params, deadline)
+    model, seconds = load_checked(spec, symbols, data, params, deadline, files)
     seconds.pop("read")
     seconds["parse"] = time.perf_counter() - t0 - seconds["compile"]
     return model, seconds
 
 
 def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
-                 params: dict[str, str] | None = None, deadline: Deadline | None = None) -> tuple[Model, dict]:
+                 params: dict[str, str] | None = None, deadline: Deadline | None = None,
+                 files: bool = False) -> tuple[Model, dict]:
     """Compile a parsed and checked spec against a read map.
 
     Args:
@@ -130,6 +132,7 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         data: the map (:func:`gridlang.formats.maps.read_map` or ``parse_map``).
         params: command-line parameter values, as text.
         deadline: the command's deadline, read while compiling.
+        files: the model is to be written to a file (:func:`gridlang.compiler.compile_spec`).
 
     Returns:
         The model, and seconds: ``read`` (grid and parameters), ``compile``.
@@ -144,7 +147,8 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
     grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
-    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline)
+    model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline,
+                         files=files)
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
 
 

@@ -54,6 +54,19 @@ def test_the_rules_as_documented():
     assert plan(Features(True, 2, 100), (), 450) == ("cpsat",)  # --unique: no race
     assert plan(Features(False, 1, 100), (), 450) == ("asp",)
     assert plan(Features(True, 1, 441, warm=True), (), 450) == ("cpsat",)  # CP-SAT loaded: the race buys nothing
+    # Rule 1a: blocks as large as their label go to MaxSAT's cut loop, with or without --unique.
+    assert plan(Features(False, 1, sized_blocks=True)) == plan(Features(False, 2, sized_blocks=True)) == ("maxsat",)
+    assert plan(Features(True, 1, 441, sized_blocks=True), (), 450) == ("asp", "cpsat")  # an objective: as before
+
+
+@pytest.mark.parametrize("genre,chosen", [("fillomino", "maxsat"), ("pentominous", "asp")])
+def test_blocks_sized_by_their_label_go_to_maxsat(genre, chosen):
+    """Fillomino's blocks have as many cells as their number, Pentominous' five whatever the letter."""
+    spec = REPO / "puzzles" / f"{genre}.grid"
+    instance = next((REPO / "puzzles" / "instances" / genre).glob("pzprjs_*.txt"))
+    model, _ = load(spec, instance, {})
+    assert Features.of(model, SolveOptions()).sized_blocks is (chosen == "maxsat")
+    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == (chosen,)
 
 
 def test_the_rules_on_real_maps(monkeypatch):
