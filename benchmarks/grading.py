@@ -57,16 +57,18 @@ def sudoku_map(digits: str) -> str:
     )
 
 
-def measure(rerun: bool, time_limit: float) -> None:
-    """Hint every puzzle of the sample not yet in :data:`RESULTS` (every one with ``rerun``)."""
+def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> None:
+    """Hint every puzzle of the sample not yet in :data:`RESULTS` (every one with ``rerun``);
+    ``part`` ``(i, n)``: only the i-th of every n puzzles (from 1), for n processes side by side."""
     import gridlang
 
     done = set() if rerun else {json.loads(line)["hash"] for line in _lines()}
     if rerun and RESULTS.exists():
         RESULTS.unlink()
     spec = gridlang.bundled("sudoku")
-    for name, digest, digits, rating in sample():
-        if digest in done:
+    which, every = part
+    for k, (name, digest, digits, rating) in enumerate(sample()):
+        if digest in done or k % every != which - 1:
             continue
         t0 = time.perf_counter()
         hints = gridlang.hints(spec, map=sudoku_map(digits), time_limit=time_limit)
@@ -79,7 +81,9 @@ def measure(rerun: bool, time_limit: float) -> None:
             "complete": run.complete,
             "seconds": round(seconds, 3),
             "solver_calls": run.calls,
-            "steps": [[*s.cost, len(s.decides)] for s in run.steps],
+            "steps": [
+                [*s.cost, len(s.decides), s.search, s.cheapest] for s in run.steps
+            ],
         }
         with RESULTS.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
@@ -123,10 +127,10 @@ def difficulty(
 ) -> float:
     """The hardest step's cost ``rules + weight * known``, plus ``open_weight`` per cell still open
     at it and ``near`` per other step whose cost is within 2 of it (the candidates of the fit)."""
-    costs = [rules + weight * known for rules, known, _ in steps]
+    costs = [s[0] + weight * s[1] for s in steps]
     top = max(costs)
     k = costs.index(top)
-    still_open = 81 - sum(decided for _, _, decided in steps[:k])
+    still_open = 81 - sum(s[2] for s in steps[:k])
     return (
         top
         + open_weight * still_open
@@ -239,9 +243,15 @@ def main() -> None:
     parser.add_argument(
         "--time-limit", type=float, default=600.0, help="seconds per puzzle"
     )
+    parser.add_argument(
+        "--part",
+        default="1/1",
+        help="I/N: hint only the I-th of every N puzzles (N processes side by side)",
+    )
     args = parser.parse_args()
+    which, every = (int(x) for x in args.part.split("/"))
     if not args.report:
-        measure(args.rerun, args.time_limit)
+        measure(args.rerun, args.time_limit, (which, every))
     report()
 
 

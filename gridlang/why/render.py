@@ -63,7 +63,8 @@ def explanation_json(explanation: Explanation | None) -> list | None:
 
 def step_json(model: Model, step: Step) -> dict:
     """One step: ``decides``, ``rules``, ``cells`` (the known cells used), ``known`` (the known
-    entries used, the shape of ``decisions``) and ``cost``."""
+    entries used, the shape of ``decisions``), ``cost``, ``difficulty``, ``search``, ``minimal`` and
+    ``cheapest`` (no step of fewer rule instances exists; false: not proved; null: not searched)."""
     return {"decides": values_json(model, step.decides),
             "rules": [i.to_json() for i in step.instances],
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
@@ -71,7 +72,8 @@ def step_json(model: Model, step: Step) -> dict:
             "cost": list(step.cost),
             "difficulty": step_cost(step),
             "search": step.search,
-            "minimal": step.minimal}
+            "minimal": step.minimal,
+            "cheapest": step.cheapest}
 
 
 def hints_json(model: Model, hints: Hints) -> dict:
@@ -197,10 +199,12 @@ def explanation_text(explanation: Explanation | None) -> str:
 
 def step_text(model: Model, k: int, step: Step) -> str:
     """``step K (R rules, C known): DECIDES``, then its rules and known entries; a step whose
-    shrinking ran out of time or conflicts says so in the brackets."""
+    shrinking ran out of time or conflicts, or not proved to need the fewest rules, says so in the
+    brackets."""
     rules, cells = step.cost
     decides = "; ".join(entry_text(model, e, v) for e, v in step.decides)
     spare = "" if step.minimal else "; not shown minimal: some may be spare"
+    spare += "; fewer rules not ruled out" if step.cheapest is False else ""
     lines = [f"step {k} ({rules} rule{'s' if rules != 1 else ''}, {cells} known{spare}): {decides}"]
     for i, inst in enumerate(step.instances):
         lines.append(("  by " if i == 0 else "     ") + inst.text())

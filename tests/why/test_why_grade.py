@@ -78,7 +78,7 @@ def test_an_easy_sudoku_grades_easy_and_a_diabolical_one_expert_and_higher(capsy
         )
         assert hints.complete
         found[rating] = (hints.difficulty, hints.level, hints.hardest)
-    assert found == {1.2: (4.0, "easy", 32), 6.4: (21.25, "expert", 47)}
+    assert found == {1.2: (4.0, "easy", 32), 6.4: (18.25, "expert", 41)}
 
 
 def test_hint_json_gives_the_grade_and_each_step_its_cost(capsys):
