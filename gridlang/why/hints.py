@@ -57,7 +57,7 @@ searched, cheapest first:
 
 Every step is checked with full solver calls, connectivity included: the
 cells it decides follow from its instances and known cells alone
-(:func:`decided_by`).
+(:func:`~gridlang.why.deduce.decided_by`).
 
 Cost, measured in docs/why.md: a step is one propagation per instance (and
 per pair) plus, when those find nothing, one solver call per open cell and
@@ -68,10 +68,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Sequence
+from typing import Hashable
 
 from gridlang.core.deadline import Deadline
 from gridlang.ir.model import Assignment, Model
+from gridlang.why.deduce import decided_by, shrink
 from gridlang.why.instances import Entry, Instance, describe, entries
 from gridlang.why.mus import Core, minimal_core
 from gridlang.why.ocus import CheapestSearch
@@ -115,6 +116,11 @@ CHEAPEST_ROUNDS = 300
 """The hitting sets the search for the cheapest step (:mod:`gridlang.why.ocus`) may try per step
 (a count, so that a puzzle's steps do not depend on the machine's load; some 0.2 to 1 s on a 9x9
 Sudoku); past them, the step the greedy searches found is taken, marked not proved cheapest."""
+
+CHEAPEST_SECONDS = 5.0
+"""The time one step's search for the cheapest step may take besides: on a 9x9 Sudoku the rounds
+end it first (and the steps are the same at any load); on a genre whose solver calls take tenths
+of a second (Snake Eggs, large loops) this does, and a step's result may then depend on the load."""
 
 CHEAPEST_FROM = 3
 """The fewest instances of a greedy step for which a cheaper one is searched. A step of one
@@ -277,7 +283,7 @@ class _Search:
         if bound is not None and bound < CHEAPEST_FROM:
             return found, None
         targets = [self.target[e] for e in unknown if e not in self.open]
-        result = self.cheapest.search(facts, targets, bound, self.cheapest_rounds)
+        result = self.cheapest.search(facts, targets, bound, self.cheapest_rounds, CHEAPEST_SECONDS)
         if not result.groups:
             return found, result.proved
         core = minimal_core(self.oracle, result.groups, facts, [-result.target], SHRINK_CONFLICTS, SHRINK_SECONDS)
@@ -439,7 +445,7 @@ class _Search:
 
     def _finish(self, groups: list, facts: list[int], unknown: list[Entry], search: str, sure: int) -> Step | None:
         """The step of an explanation: every open cell it implies (at least ``sure``, the one it was found for)."""
-        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure])
+        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure], CONFLICTS)
         if not decided:
             return None
         of_lit = {self.target[e]: e for e in unknown}
@@ -461,39 +467,6 @@ class _Search:
         return step
 
 
-def shrink(items: Sequence, holds) -> list:
-    """A subset of ``items`` for which ``holds`` is still true and from which no single item can go.
-
-    Deletion by halving chunks: try to drop the first half, then each
-    quarter, and so on down to single items, keeping every drop after
-    which ``holds`` is still true. ``holds`` must be monotone (true on a
-    set, true on every superset), as unit propagation from more known
-    cells is; the last pass, one item at a time, then leaves a minimal set.
-    With ``k`` items needed among ``n`` it takes about ``2k log2(n/k) + k``
-    calls instead of one per item: a hint step's known cells are most of
-    the grid, and an instance needs a few of them.
-
-    Args:
-        items: the candidates (a hint's known cells, as literals).
-        holds: ``holds(subset) -> bool``; true on ``items`` itself.
-
-    Returns:
-        The kept items, in their order in ``items``.
-    """
-    keep = list(items)
-    chunk = len(keep) // 2
-    while chunk >= 1:
-        i = 0
-        while i < len(keep):
-            trial = keep[:i] + keep[i + chunk:]
-            if holds(trial):
-                keep = trial
-            else:
-                i += chunk
-        chunk //= 2
-    return keep
-
-
 def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
     """The cells of an entry: its cell; an edge's two cells; the one or two cells beside an edge
     of the lattice of corners."""
@@ -507,39 +480,6 @@ def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
     else:
         cells = [(min(r1, r2), c1 - 1), (min(r1, r2), c1)]
     return [r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols]
-
-
-def decided_by(oracle: Oracle, groups: Sequence[Hashable], facts: Sequence[int],
-               candidates: Sequence[int], sure: Sequence[int] = ()) -> list[int]:
-    """Which of ``candidates`` follow from the instances ``groups`` and the literals ``facts``.
-
-    The backbone of ``groups`` and ``facts`` restricted to the candidates,
-    by full solver calls: ask for an answer in which some candidate is
-    false; each answer rules out the candidates it falsifies; none left to
-    falsify (unsatisfiable) means the rest follow. One call per round,
-    rarely more than a few.
-
-    Args:
-        oracle, groups, facts, candidates: as above.
-        sure: candidates already known to follow, returned when a call runs
-            out of time or of its :data:`CONFLICTS` before the rest is settled.
-
-    Returns:
-        The candidates that follow, in their order (``sure`` when the
-        search was cut short).
-    """
-    left = list(candidates)
-    while left:
-        flag = oracle.new_var()
-        oracle.add_clause([-flag] + [-l for l in left])
-        r = oracle.check(groups, list(facts) + [flag], CONFLICTS)
-        oracle.add_clause([-flag])
-        if r.status == "unsat":
-            return left
-        if r.status != "sat":
-            return [l for l in candidates if l in set(sure)]
-        left = [l for l in left if r.assignment.holds(l)]
-    return []
 
 
 def _cells(tag: Hashable) -> frozenset[int]:

@@ -2,48 +2,50 @@
 
 A hint step explains one open cell's value by a set of rule instances and
 known cells that, with the value's negation, cannot hold. The step asked for
-is the *cheapest* such set over every open cell, by the step cost
+here is the one of *fewest rule instances* over every open cell, every
+known cell at hand (the instances are what a step's cost counts first,
+:mod:`gridlang.why.hints`; its known cells are cut down afterwards). That
+is an optimal constrained unsatisfiable subset (OCUS) of E. Gamba, B.
+Bogaerts and T. Guns, "Efficiently explaining CSPs with unsatisfiable subset
+optimization", IJCAI 2021, each instance of cost 1: the items are the
+instances and the negation of each open cell's value, the constraint that
+exactly one negation is taken. It is found by implicit hitting sets (the
+duality of minimal unsatisfiable and minimal correction subsets, R. Reiter,
+Artificial Intelligence 32, 1987; the loop of Gamba et al., Algorithm 1):
 
-    cost = RULE_UNITS x rule instances + KNOWN_UNITS x known cells
-
-(a rule instance weighs four known cells, the weight of the grade,
-:mod:`gridlang.why.grade`). That is an optimal constrained unsatisfiable
-subset (OCUS) of E. Gamba, B. Bogaerts and T. Guns, "Efficiently explaining
-CSPs with unsatisfiable subset optimization", IJCAI 2021: the items are the
-instances, the known cells and the negation of each open cell's value; the
-constraint is that exactly one negation is taken. It is found by implicit
-hitting sets (the duality of minimal unsatisfiable and minimal correction
-subsets, R. Reiter 1987; the loop of Gamba et al., Algorithm 1):
-
-1. a minimum-cost set ``S`` that hits every correction set found so far
-   and takes exactly one negation (a weighted MaxSAT problem, solved by
-   PySAT's RC2, A. Ignatiev, A. Morgado and J. Marques-Silva, JSAT 11,
-   2019, incrementally: each correction set is one more hard clause);
-2. one call of the :class:`~gridlang.why.oracle.Oracle` on ``S``:
-   unsatisfiable means ``S`` is the cheapest step (every cheaper set was
-   shown satisfiable), satisfiable gives an answer;
-3. the answer is grown to every item it satisfies (known cells and
-   negations read off it, instances by evaluating their constraints,
+1. a least set ``S`` that hits every correction set found so far and
+   takes exactly one negation (a weighted MaxSAT problem, solved by PySAT's
+   RC2, A. Ignatiev, A. Morgado and J. Marques-Silva, JSAT 11, 2019,
+   incrementally: each correction set is one more hard clause);
+2. one call of the :class:`~gridlang.why.oracle.Oracle` on ``S`` and the
+   known cells: unsatisfiable means ``S`` is the cheapest step (every
+   smaller set was shown satisfiable), satisfiable gives an answer;
+3. the answer is grown to every item it satisfies (negations read off it,
+   instances by evaluating their constraints,
    :func:`gridlang.ir.checks.broken_constraints`; the oracle prefers the
    explained answer's values, so the answer found is close to it and the
    grown set large); the items outside are a correction set: every
    unsatisfiable set takes one of them. Back to 1.
 
-The cost of the hitting set only grows: it is a lower bound of the
-cheapest step. The search is given the cost of a step already found (the
-greedy search of :mod:`gridlang.why.hints`): once the bound reaches it,
+The size of the hitting set only grows: it is a lower bound of the
+cheapest step. The search is given the size of a step already found (the
+greedy searches of :mod:`gridlang.why.hints`): once the bound reaches it,
 that step is proved cheapest without a set of its own. The answers of
-earlier steps stay valid (the known cells only grow), so their correction
+earlier steps that keep every known cell stay valid, so their correction
 sets are carried from step to step, re-read over the new items.
 
 Cost: one RC2 call and one oracle call per round, a few milliseconds on a
 9 x 9 Sudoku; proving that no step of fewer than 3 instances exists takes
 a few hundred rounds there, fewer than 4 about a thousand. The caller
-limits the rounds; past them the step is not proved cheapest.
+limits the rounds (and the seconds); past them the step is not proved
+cheapest. The step is also the cheapest by the grade's cost (instances,
+then a quarter per known cell) only as far as its known cells go: they are
+shrunk to a minimal set, not the smallest.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -52,20 +54,9 @@ from gridlang.ir.checks import broken_constraints
 from gridlang.ir.model import Assignment
 from gridlang.why.oracle import Oracle
 
-RULE_UNITS = 4
-"""The cost of one rule instance in a step, in the units of :data:`KNOWN_UNITS`."""
-
-KNOWN_UNITS = 1
-"""The cost of one known cell (entry) in a step."""
-
 KEPT = 400
 """The most answers carried from step to step (the latest kept): their correction sets start the
 next step's hitting sets."""
-
-
-def units(groups: int, known: int) -> int:
-    """A step's cost in units: :data:`RULE_UNITS` per rule instance, :data:`KNOWN_UNITS` per known cell."""
-    return RULE_UNITS * groups + KNOWN_UNITS * known
 
 
 @dataclass
@@ -77,7 +68,7 @@ class Cheapest:
         lits: its known cells (literals).
         target: the literal it explains (its negation was the item taken).
         proved: the set (or the bound given, when ``groups`` and ``lits`` are empty) is the cheapest.
-        bound: the lower bound reached, in units.
+        bound: the lower bound reached: no set of fewer instances implies an open cell.
         rounds: hitting sets tried.
     """
 
@@ -127,6 +118,7 @@ class CheapestSearch:
         targets: Sequence[int],
         bound: int | None,
         rounds: int,
+        seconds: float | None = None,
     ) -> Cheapest:
         """The fewest instances that, with the ``known`` literals, imply one of ``targets``.
 
@@ -138,6 +130,7 @@ class CheapestSearch:
             rounds: the most hitting sets tried (a count, not seconds, so that the
                 same puzzle gives the same steps on a busy machine); the oracle's
                 deadline stops it too.
+            seconds: the most time it may take (None: no limit but the deadline).
 
         Returns:
             The cheapest set (``proved``; its known cells are all of ``known``,
@@ -178,7 +171,10 @@ class CheapestSearch:
         of_g = {v: g for g, v in var_g.items()}
         of_t = {v: t for t, v in var_t.items()}
         with RC2(wcnf) as rc2:
+            until = None if seconds is None else time.perf_counter() + seconds
             while out.rounds < rounds and not self.oracle.deadline.expired():
+                if until is not None and time.perf_counter() >= until:
+                    break
                 model = rc2.compute()
                 if model is None:  # no set implies an open cell
                     return out
