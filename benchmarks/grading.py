@@ -1,8 +1,13 @@
 """The difficulty grade against human ratings: Sudokus of the Sudoku Exchange puzzle bank.
 
     python benchmarks/grading.py             # hint the puzzles not yet in the results file, then report
-    python benchmarks/grading.py --rerun     # hint every puzzle again (17 minutes on the shared machine), then report
+    python benchmarks/grading.py --rerun     # hint every puzzle again, then report
+    python benchmarks/grading.py --part 1/2 & python benchmarks/grading.py --part 2/2
+                                             # the puzzles not yet hinted, in two processes side by side
     python benchmarks/grading.py --report    # the report alone, from the results file
+
+A rerun took 17 minutes with the greedy steps and some 30 minutes in two
+parts side by side with the cheapest ones (the shared machine, loaded).
 
 The sample is ``benchmarks/data/sudoku-exchange/`` (its README gives the
 source, the licence and how it was drawn): 143 puzzles, each with the rating
@@ -19,13 +24,15 @@ halves (by the parity of the record's hash) and on the diabolical file
 alone. Then the choice of the formula: the weight of a known cell in a
 step's cost, and an added term for the open cells at the hardest step and
 for the number of steps near the hardest, fitted on the first half and
-checked on the second. Then the levels against the bank's files, and the
+checked on the second. Then the levels' bounds that best sort half A into
+the bank's files (checked on half B), the levels against the files, and the
 seconds of the hint runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -138,6 +145,38 @@ def difficulty(
     )
 
 
+def share(values: list[float], records: list[dict], part, bounds: list[float]) -> float:
+    """The mean over the bank's files of the share of ``part``'s puzzles of that file whose
+    difficulty falls in its level's band (the bands cut at ``bounds``, ascending)."""
+    shares = []
+    for k, name in enumerate(FILES):
+        members = [i for i in part if records[i]["file"] == name]
+        if not members:
+            continue
+        lo = bounds[k - 1] if k else float("-inf")
+        hi = bounds[k] if k < len(bounds) else float("inf")
+        shares.append(sum(1 for i in members if lo <= values[i] < hi) / len(members))
+    return statistics.fmean(shares)
+
+
+def best_bounds(
+    values: list[float], records: list[dict], part
+) -> tuple[list[float], float]:
+    """The three bounds (each a quarter step, between the difficulties seen) that sort ``part``
+    best into the bank's four files (:func:`share`; the lowest bounds among ties)."""
+    seen = sorted({values[i] for i in part})
+    cuts = sorted({round((a + b) / 2 * 4) / 4 for a, b in itertools.pairwise(seen)})
+    best: tuple[float, list[float]] = (-1.0, [])
+    for i, x in enumerate(cuts):
+        for j in range(i + 1, len(cuts)):
+            for k in range(j + 1, len(cuts)):
+                bounds = [x, cuts[j], cuts[k]]
+                value = share(values, records, part, bounds)
+                if value > best[0]:
+                    best = (value, bounds)
+    return best[1], best[0]
+
+
 def report() -> None:
     # imported on use, not at start-up
     from gridlang.why.grade import KNOWN_WEIGHT, LEVELS, level_of
@@ -207,6 +246,14 @@ def report() -> None:
             f"| {weight:g} | {open_weight:g} | {near:g} | {a:.3f} | {b:.3f} | {whole:.3f} |"
         )
 
+    values = measures["difficulty (the grade)"]
+    bounds, a_share = best_bounds(values, records, halves["half A"])
+    b_share = share(values, records, halves["half B"], bounds)
+    print(
+        f"\nthe levels' bounds that best sort half A into the files: {', '.join(f'{b:g}' for b in bounds)} "
+        f"(mean share of a file given its level: half A {a_share:.2f}, half B {b_share:.2f}); "
+        f"the grade's: {', '.join(f'{b:g}' for _, b in LEVELS[:-1])}"
+    )
     print(
         "\nlevels against the bank's files (rows: the file; columns: the level given)"
     )
