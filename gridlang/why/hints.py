@@ -118,9 +118,10 @@ CHEAPEST_ROUNDS = 300
 Sudoku); past them, the step the greedy searches found is taken, marked not proved cheapest."""
 
 CHEAPEST_SECONDS = 5.0
-"""The time one step's search for the cheapest step may take besides: on a 9x9 Sudoku the rounds
-end it first (and the steps are the same at any load); on a genre whose solver calls take tenths
-of a second (Snake Eggs, large loops) this does, and a step's result may then depend on the load."""
+"""The time one step's search for the cheapest step may take besides. On a 9x9 Sudoku the rounds
+end it first (and the steps are the same at any load); on a genre whose rounds are slow (a 10x10
+Akari: 15 steps cut at this time, 85 s for a hint of 2.8 s greedy) it ends the search, and the
+run's later steps are the greedy ones, not searched (a step's result then depends on the load)."""
 
 CHEAPEST_FROM = 3
 """The fewest instances of a greedy step for which a cheaper one is searched. A step of one
@@ -201,6 +202,7 @@ class _Search:
         self.oracle = Oracle(model, tags, deadline)
         self.cheapest = CheapestSearch(self.oracle, CONFLICTS) if cheapest_rounds else None
         self.cheapest_rounds = cheapest_rounds
+        self.cheapest_slow = False
         self.deadline = deadline
         self.entries = entries(model)
         self.target = {e: e.literal(e.value_in(answer)) for e in self.entries}
@@ -280,10 +282,11 @@ class _Search:
         bound = None if found is None else len(found[0])
         if bound is not None and bound <= 1:
             return found, True  # one instance: the least a step needs
-        if bound is not None and bound < CHEAPEST_FROM:
+        if bound is not None and bound < CHEAPEST_FROM or self.cheapest_slow:
             return found, None
         targets = [self.target[e] for e in unknown if e not in self.open]
         result = self.cheapest.search(facts, targets, bound, self.cheapest_rounds, CHEAPEST_SECONDS)
+        self.cheapest_slow = result.timed_out  # the rounds too slow here: greedy steps from now on
         if not result.groups:
             return found, result.proved
         core = minimal_core(self.oracle, result.groups, facts, [-result.target], SHRINK_CONFLICTS, SHRINK_SECONDS)

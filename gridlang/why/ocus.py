@@ -70,6 +70,7 @@ class Cheapest:
         proved: the set (or the bound given, when ``groups`` and ``lits`` are empty) is the cheapest.
         bound: the lower bound reached: no set of fewer instances implies an open cell.
         rounds: hitting sets tried.
+        timed_out: the seconds given ran out before the rounds.
     """
 
     groups: list[Hashable] = field(default_factory=list)
@@ -78,6 +79,7 @@ class Cheapest:
     proved: bool = False
     bound: int = 0
     rounds: int = 0
+    timed_out: bool = False
 
 
 class CheapestSearch:
@@ -174,6 +176,7 @@ class CheapestSearch:
             until = None if seconds is None else time.perf_counter() + seconds
             while out.rounds < rounds and not self.oracle.deadline.expired():
                 if until is not None and time.perf_counter() >= until:
+                    out.timed_out = True
                     break
                 model = rc2.compute()
                 if model is None:  # no set implies an open cell
