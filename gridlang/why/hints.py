@@ -67,8 +67,8 @@ a few dozen to shrink the best cores.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Hashable
 
 from gridlang.core.deadline import Deadline
 from gridlang.ir.model import Assignment, Model
@@ -368,7 +368,7 @@ class _Search:
         refutes the other value), are fewest."""
         best = None
         for groups, lit in found:
-            used = shrink(facts, lambda trial: self._forces(groups, trial, lit))
+            used = shrink(facts, lambda trial, groups=groups, lit=lit: self._forces(groups, trial, lit))
             if best is None or len(used) < len(best[1]):
                 best = (groups, used, lit)
         return best
