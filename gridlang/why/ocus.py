@@ -101,9 +101,8 @@ class CheapestSearch:
                 constraints.append(con)
         self.index = {id(con): k for k, con in enumerate(constraints)}
         self.every = replace(oracle.model, constraints=tuple(constraints))
-        self.exact = (
-            not oracle.switch
-        )  # no definition switched off: an instance is read off an answer
+        # no definition can be switched off: an instance's truth is read off an answer exactly
+        self.exact = not oracle.switch
         self.answers: list[tuple[frozenset, Assignment]] = []
 
     def holding(self, assignment: Assignment) -> frozenset:
