@@ -1,8 +1,13 @@
 """The difficulty grade against human ratings: Sudokus of the Sudoku Exchange puzzle bank.
 
     python benchmarks/grading.py             # hint the puzzles not yet in the results file, then report
-    python benchmarks/grading.py --rerun     # hint every puzzle again (17 minutes on the shared machine), then report
+    python benchmarks/grading.py --rerun     # hint every puzzle again, then report
+    python benchmarks/grading.py --part 1/2 & python benchmarks/grading.py --part 2/2
+                                             # the puzzles not yet hinted, in two processes side by side
     python benchmarks/grading.py --report    # the report alone, from the results file
+
+A rerun took 17 minutes with the greedy steps and some 30 minutes in two
+parts side by side with the cheapest ones (the shared machine, loaded).
 
 The sample is ``benchmarks/data/sudoku-exchange/`` (its README gives the
 source, the licence and how it was drawn): 143 puzzles, each with the rating
@@ -19,13 +24,15 @@ halves (by the parity of the record's hash) and on the diabolical file
 alone. Then the choice of the formula: the weight of a known cell in a
 step's cost, and an added term for the open cells at the hardest step and
 for the number of steps near the hardest, fitted on the first half and
-checked on the second. Then the levels against the bank's files, and the
+checked on the second. Then the levels' bounds that best sort half A into
+the bank's files (checked on half B), the levels against the files, and the
 seconds of the hint runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -57,16 +64,18 @@ def sudoku_map(digits: str) -> str:
     )
 
 
-def measure(rerun: bool, time_limit: float) -> None:
-    """Hint every puzzle of the sample not yet in :data:`RESULTS` (every one with ``rerun``)."""
+def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> None:
+    """Hint every puzzle of the sample not yet in :data:`RESULTS` (every one with ``rerun``);
+    ``part`` ``(i, n)``: only the i-th of every n puzzles (from 1), for n processes side by side."""
     import gridlang
 
     done = set() if rerun else {json.loads(line)["hash"] for line in _lines()}
     if rerun and RESULTS.exists():
         RESULTS.unlink()
     spec = gridlang.bundled("sudoku")
-    for name, digest, digits, rating in sample():
-        if digest in done:
+    which, every = part
+    for k, (name, digest, digits, rating) in enumerate(sample()):
+        if digest in done or k % every != which - 1:
             continue
         t0 = time.perf_counter()
         hints = gridlang.hints(spec, map=sudoku_map(digits), time_limit=time_limit)
@@ -79,7 +88,9 @@ def measure(rerun: bool, time_limit: float) -> None:
             "complete": run.complete,
             "seconds": round(seconds, 3),
             "solver_calls": run.calls,
-            "steps": [[*s.cost, len(s.decides)] for s in run.steps],
+            "steps": [
+                [*s.cost, len(s.decides), s.search, s.cheapest] for s in run.steps
+            ],
         }
         with RESULTS.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
@@ -123,15 +134,47 @@ def difficulty(
 ) -> float:
     """The hardest step's cost ``rules + weight * known``, plus ``open_weight`` per cell still open
     at it and ``near`` per other step whose cost is within 2 of it (the candidates of the fit)."""
-    costs = [rules + weight * known for rules, known, _ in steps]
+    costs = [s[0] + weight * s[1] for s in steps]
     top = max(costs)
     k = costs.index(top)
-    still_open = 81 - sum(decided for _, _, decided in steps[:k])
+    still_open = 81 - sum(s[2] for s in steps[:k])
     return (
         top
         + open_weight * still_open
         + near * (sum(1 for c in costs if c >= top - 2) - 1)
     )
+
+
+def share(values: list[float], records: list[dict], part, bounds: list[float]) -> float:
+    """The mean over the bank's files of the share of ``part``'s puzzles of that file whose
+    difficulty falls in its level's band (the bands cut at ``bounds``, ascending)."""
+    shares = []
+    for k, name in enumerate(FILES):
+        members = [i for i in part if records[i]["file"] == name]
+        if not members:
+            continue
+        lo = bounds[k - 1] if k else float("-inf")
+        hi = bounds[k] if k < len(bounds) else float("inf")
+        shares.append(sum(1 for i in members if lo <= values[i] < hi) / len(members))
+    return statistics.fmean(shares)
+
+
+def best_bounds(
+    values: list[float], records: list[dict], part
+) -> tuple[list[float], float]:
+    """The three bounds (each a quarter step, between the difficulties seen) that sort ``part``
+    best into the bank's four files (:func:`share`; the lowest bounds among ties)."""
+    seen = sorted({values[i] for i in part})
+    cuts = sorted({round((a + b) / 2 * 4) / 4 for a, b in itertools.pairwise(seen)})
+    best: tuple[float, list[float]] = (-1.0, [])
+    for i, x in enumerate(cuts):
+        for j in range(i + 1, len(cuts)):
+            for k in range(j + 1, len(cuts)):
+                bounds = [x, cuts[j], cuts[k]]
+                value = share(values, records, part, bounds)
+                if value > best[0]:
+                    best = (value, bounds)
+    return best[1], best[0]
 
 
 def report() -> None:
@@ -203,6 +246,14 @@ def report() -> None:
             f"| {weight:g} | {open_weight:g} | {near:g} | {a:.3f} | {b:.3f} | {whole:.3f} |"
         )
 
+    values = measures["difficulty (the grade)"]
+    bounds, a_share = best_bounds(values, records, halves["half A"])
+    b_share = share(values, records, halves["half B"], bounds)
+    print(
+        f"\nthe levels' bounds that best sort half A into the files: {', '.join(f'{b:g}' for b in bounds)} "
+        f"(mean share of a file given its level: half A {a_share:.2f}, half B {b_share:.2f}); "
+        f"the grade's: {', '.join(f'{b:g}' for _, b in LEVELS[:-1])}"
+    )
     print(
         "\nlevels against the bank's files (rows: the file; columns: the level given)"
     )
@@ -239,9 +290,15 @@ def main() -> None:
     parser.add_argument(
         "--time-limit", type=float, default=600.0, help="seconds per puzzle"
     )
+    parser.add_argument(
+        "--part",
+        default="1/1",
+        help="I/N: hint only the I-th of every N puzzles (N processes side by side)",
+    )
     args = parser.parse_args()
+    which, every = (int(x) for x in args.part.split("/"))
     if not args.report:
-        measure(args.rerun, args.time_limit)
+        measure(args.rerun, args.time_limit, (which, every))
     report()
 
 

@@ -187,8 +187,9 @@ def _add_hint(sub) -> None:
     _pictures(h)
     h.add_argument("--json", action="store_true", help="print one JSON object (its steps under 'steps')")
     h.add_argument("--steps", type=_positive_int, metavar="N", help="stop after N steps (default: all)")
-    h.add_argument("--step", type=_positive_int, default=1, metavar="K",
-                   help="the step --svg and --png draw (default 1)")
+    h.add_argument("--step", type=_step_choice, default=1, metavar="K",
+                   help="the step --svg and --png draw (default 1); 'all': every step, each to FILE "
+                        "numbered (steps.svg: steps-01.svg, ...; a folder: step-01.svg, ... in it)")
 
     h.set_defaults(run=why_commands._cmd_hint)
 
@@ -521,6 +522,11 @@ def _port(text: str) -> int:
 def _queue(text: str) -> int:
     """argparse type for ``serve --queue``: 0 to 10,000 waiting requests."""
     return _integer(text, 0, 10_000)
+
+
+def _step_choice(text: str) -> int | str:
+    """argparse type of ``hint --step``: a whole number of at least 1, or ``all``."""
+    return "all" if text.strip().lower() == "all" else _positive_int(text)
 
 
 def _positive_int(text: str) -> int:

@@ -9,12 +9,19 @@ text or JSON (and draws a hint's step).
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from gridlang.cli.options import _options, _params, missing_spec
 from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
 from gridlang.core.errors import ParamError
-from gridlang.service.exits import EXIT_INFEASIBLE, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK
+from gridlang.service.exits import (
+    EXIT_INFEASIBLE,
+    EXIT_INTERRUPTED,
+    EXIT_NO_SOLUTION,
+    EXIT_OK,
+)
 
 
 def why_json(outcome) -> dict:
@@ -67,7 +74,9 @@ def _cmd_hint(args) -> int:
     conflicts with cells left, and, with an objective, when the optimum was
     not proved, so no step was searched), 2 when the puzzle has no answer, 130 after
     Ctrl-C; open cells (several answers) still exit 0; 1 for a ``--step K``
-    beyond the steps.
+    beyond the steps, or an ``--svg``/``--png`` whose folder does not exist or
+    cannot be written (found before the run). ``--step all`` draws every step,
+    each to a numbered file (:func:`step_files`).
     """
     # imported on use, not at start-up
     from gridlang.core.deadline import Deadline, catch_interrupt
@@ -80,6 +89,7 @@ def _cmd_hint(args) -> int:
 
     if args.spec is None and not args.url:
         raise missing_spec()
+    _check_folders(args)  # before the run: a picture that cannot be written is bad input, found at once
     options = _options(args)
     options.deadline = Deadline(args.time_limit, start=args.started)
     with solver_output_to_stderr(args.json), catch_interrupt(options.deadline), \
@@ -91,8 +101,8 @@ def _cmd_hint(args) -> int:
     if args.url:
         args.spec, args.map = model.info["spec"], args.url
     draw = hints is not None and hints.reason is None and bool(args.svg or args.png)
-    if draw and args.step > len(hints.steps):
-        n = len(hints.steps)
+    n = len(hints.steps) if hints is not None else 0
+    if draw and args.step != "all" and args.step > n:
         raise ParamError(f"--step {args.step}: there {'is' if n == 1 else 'are'} {n} step{'' if n == 1 else 's'}")
     status = report.result.status
     if args.json:
@@ -107,7 +117,9 @@ def _cmd_hint(args) -> int:
         print(f"status {report.status}   {backend_text(report)}\nno answer to explain")
     else:
         print(render.hints_text(model, hints, answer_text, report.solution))
-    if draw:
+    if draw and args.step == "all":
+        _write_steps(args, model, hints)
+    elif draw:
         write_canvas(args, render.step_picture(model, hints, args.step, args.cell))
     if report.interrupted:
         print("interrupted: the steps above are those found before Ctrl-C", file=sys.stderr)
@@ -117,3 +129,47 @@ def _cmd_hint(args) -> int:
     if hints is None or hints.reason is not None or hints.unknown and (options.deadline.expired() or hints.gave_up):
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def step_files(path: str, n: int, suffix: str) -> list[Path]:
+    """The files ``--step all`` writes for ``n`` steps: in a folder ``path``, ``step-01.svg``,
+    ``step-02.svg``, ... (``suffix`` ``.svg`` or ``.png``); else ``path``'s name numbered
+    (``steps.svg``: ``steps-01.svg``, ...). Numbers have two figures at least, as many as ``n`` has."""
+    width = max(2, len(str(n)))
+    base = Path(path)
+    if base.is_dir():
+        return [base / f"step-{k:0{width}d}{suffix}" for k in range(1, n + 1)]
+    return [base.with_name(f"{base.stem}-{k:0{width}d}{base.suffix}") for k in range(1, n + 1)]
+
+
+def _check_folders(args) -> None:
+    """Refuse an ``--svg``/``--png`` whose folder does not exist or cannot be written, in a sentence.
+
+    Raises:
+        ParamError: naming the option, the file and the folder.
+    """
+    for flag, path in (("--svg", args.svg), ("--png", args.png)):
+        if not path:
+            continue
+        folder = Path(path) if args.step == "all" and Path(path).is_dir() else Path(path).parent
+        if not folder.is_dir():
+            raise ParamError(f"{flag} {path}: the folder {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise ParamError(f"{flag} {path}: the folder {folder} cannot be written")
+
+
+def _write_steps(args, model, hints) -> None:
+    """``--step all``: every step's picture to its numbered file (:func:`step_files`), each named on stderr."""
+    # imported on use, not at start-up
+    from gridlang.pictures.draw import write_picture
+    from gridlang.why import render
+
+    n = len(hints.steps)
+    for flag, suffix in ((args.svg, ".svg"), (args.png, ".png")):
+        if not flag:
+            continue
+        files = step_files(flag, n, suffix)
+        for k, file in enumerate(files, start=1):
+            write_picture(render.step_picture(model, hints, k, args.cell), file, suffix[1:])
+        print(f"wrote {n} step{'' if n == 1 else 's'}: {files[0]} to {files[-1]}" if files else
+              "no step to draw", file=sys.stderr)

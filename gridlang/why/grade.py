@@ -9,9 +9,11 @@ puzzles: an overview and evaluation", arXiv:1403.7373, 2014) rates a puzzle
 from the steps a model of human solving takes and the techniques they need,
 against human solving times.
 A hint sequence (:mod:`gridlang.why.hints`, the step-wise explanations of B.
-Bogaerts, E. Gamba and T. Guns, Artificial Intelligence 300, 2021) finds
-the cheapest step at every point, so its hardest step is the point where a
-player must think hardest. Each step costs
+Bogaerts, E. Gamba and T. Guns, Artificial Intelligence 300, 2021) takes
+at every point the step of fewest rule instances its search can find
+(proved cheapest by implicit hitting sets where the rounds allow,
+:mod:`gridlang.why.ocus`), so its hardest step is the point where a player
+must think hardest. Each step costs
 
     cost = rule instances + KNOWN_WEIGHT * known cells
 
@@ -22,13 +24,16 @@ Exchange puzzle bank with their Sukaku Explainer ratings
 (``benchmarks/data/sudoku-exchange/``, ``benchmarks/grading.py``; figures
 in docs/benchmarks.md), fitted on one half of the sample and checked on the
 other: the hardest step's count of rule instances carries the signal, the
-known cells break ties between steps of the same count (a weight of 0.1 or
-0.25 does as well as any), and sums over the steps, counts of steps near
-the hardest and the cells still open at it did worse or no better. The
-thresholds are those that best sort the sample into the bank's four files
-(easy below 1.5, medium below 2.5, hard below 5, diabolical from 5: the
-level ``expert``). The grade is calibrated on Sudoku alone; on other genres
-it ranks puzzles by the same cost.
+known cells break ties between steps of the same count, and sums over the
+steps, counts of steps near the hardest, the cells still open at it and
+soft maxima did worse or no better. The Spearman correlation with the
+rating is 0.878 on the whole sample (0.840 when the steps were the greedy
+ones): short of the 0.9 aimed at, as most hardest steps are not proved
+the cheapest. The thresholds are those that best sorted the sample's
+greedy steps into the bank's four files (easy below 1.5, medium below 2.5,
+hard below 5, diabolical from 5: the level ``expert``); 112 of the 143
+puzzles get their file's level. The grade is calibrated on Sudoku alone;
+on other genres it ranks puzzles by the same cost.
 """
 
 from __future__ import annotations

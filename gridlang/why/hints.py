@@ -45,14 +45,19 @@ searched, cheapest first:
    :data:`SHRINK_SECONDS`; a core whose shrinking ran out of them is kept,
    marked not minimal.
 
-So a step of one or two instances is the smallest there is whenever unit
-propagation sees it; beyond that the step is minimal (no instance or
-cell of it can go) and the smallest of the minimal sets found, not always
-the smallest of all (which is an optimisation problem of its own, the
-OUS of E. Gamba, B. Bogaerts and T. Guns, IJCAI 2021). Every step is
-checked with full solver calls, connectivity included: the cells it
-decides follow from its instances and known cells alone
-(:func:`decided_by`).
+6. **The cheapest, by implicit hitting sets.** A step of the searches
+   above is minimal (no instance or cell of it can go) but not always the
+   one of fewest instances. When it has :data:`CHEAPEST_FROM` instances or
+   more, the step of fewest instances over every open cell is searched
+   (:mod:`gridlang.why.ocus`, the OCUS of E. Gamba, B. Bogaerts and T.
+   Guns, IJCAI 2021), for at most :data:`CHEAPEST_ROUNDS` hitting sets: a
+   smaller one found replaces it (its known cells shrunk as in 5), the
+   bound reached proves it the cheapest, and the rounds run out leave it
+   marked not proved (:attr:`Step.cheapest`).
+
+Every step is checked with full solver calls, connectivity included: the
+cells it decides follow from its instances and known cells alone
+(:func:`~gridlang.why.deduce.decided_by`).
 
 Cost, measured in docs/why.md: a step is one propagation per instance (and
 per pair) plus, when those find nothing, one solver call per open cell and
@@ -62,13 +67,15 @@ a few dozen to shrink the best cores.
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Hashable, Sequence
 
 from gridlang.core.deadline import Deadline
 from gridlang.ir.model import Assignment, Model
+from gridlang.why.deduce import decided_by, shrink
 from gridlang.why.instances import Entry, Instance, describe, entries
 from gridlang.why.mus import Core, minimal_core
+from gridlang.why.ocus import CheapestSearch
 from gridlang.why.oracle import Oracle
 
 SHRINK = 2
@@ -105,6 +112,24 @@ instances, not minimal), the derived "three" in 32 steps in 45 s and the squirre
 TRIED = 8
 """In the searches by propagation, how many candidates have their known cells cut down."""
 
+CHEAPEST_ROUNDS = 300
+"""The hitting sets the search for the cheapest step (:mod:`gridlang.why.ocus`) may try per step
+(a count, so that a puzzle's steps do not depend on the machine's load; some 0.2 to 1 s on a 9x9
+Sudoku); past them, the step the greedy searches found is taken, marked not proved cheapest."""
+
+CHEAPEST_SECONDS = 5.0
+"""The time one step's search for the cheapest step may take besides. On a 9x9 Sudoku the rounds
+end it first (and the steps are the same at any load); on a genre whose rounds are slow (a 10x10
+Akari: 15 steps cut at this time, 85 s for a hint of 2.8 s greedy) it ends the search, and the
+run's later steps are the greedy ones, not searched (a step's result then depends on the load)."""
+
+CHEAPEST_FROM = 3
+"""The fewest instances of a greedy step for which a cheaper one is searched. A step of one
+instance is the cheapest there is; one of two was found after every single instance was tried
+by unit propagation and by failed literals, and proving that none does by full calls (a few
+dozen rounds a step, and most of a Sudoku's steps have two instances) more than doubled an easy
+Sudoku's hint time."""
+
 
 @dataclass
 class Step:
@@ -121,6 +146,9 @@ class Step:
             propagation: as unit propagation sees it). False for a core whose
             shrinking ran out of :data:`SHRINK_CONFLICTS` or
             :data:`SHRINK_SECONDS`: still enough, perhaps more than needed.
+        cheapest: proved the cheapest step by its cost (:mod:`gridlang.why.ocus`); False when
+            the search ran out of :data:`CHEAPEST_ROUNDS` first (the greedy step is kept); None
+            when it was not searched.
     """
 
     decides: list[tuple[Entry, object]]
@@ -129,6 +157,7 @@ class Step:
     instances: list[Instance] = field(default_factory=list)
     search: str = "propagation"
     minimal: bool = True
+    cheapest: bool | None = None
 
     @property
     def cost(self) -> tuple[int, int]:
@@ -167,9 +196,13 @@ class Hints:
 class _Search:
     """The state of one run: the oracle, the answer, what is known."""
 
-    def __init__(self, model: Model, tags, answer: Assignment, deadline: Deadline):
+    def __init__(self, model: Model, tags, answer: Assignment, deadline: Deadline,
+                 cheapest_rounds: int | None = None):
         self.model = model
         self.oracle = Oracle(model, tags, deadline)
+        self.cheapest = CheapestSearch(self.oracle, CONFLICTS) if cheapest_rounds else None
+        self.cheapest_rounds = cheapest_rounds
+        self.cheapest_slow = False
         self.deadline = deadline
         self.entries = entries(model)
         self.target = {e: e.literal(e.value_in(answer)) for e in self.entries}
@@ -220,13 +253,46 @@ class _Search:
                     lambda: self._probes(unknown, facts, 1),
                     lambda: self._pairs(wanted, facts, active),
                     lambda: self._probes(unknown, facts, 2))
+        found = None
         for search in searches:
-            found = search()
-            if found is not None:
-                return self._finish(found[0], found[1], unknown, "propagation", found[2])
+            hit = search()
+            if hit is not None:
+                found = (hit[0], hit[1], hit[2], "propagation", True)
+                break
             if self.deadline.expired():
                 return None
-        return self._by_cores(unknown, facts)
+        if found is None:
+            found = self._by_cores(unknown, facts)
+        cheapest = None
+        if self.cheapest is not None and not self.deadline.expired():
+            found, cheapest = self._cheapest(found, facts, unknown)
+        if found is None:
+            return None
+        groups, used, lit, search, minimal = found
+        step = self._finish(groups, used, self.unknown(), search, lit)
+        if step is not None:
+            step.minimal = minimal
+            step.cheapest = cheapest
+        return step
+
+    def _cheapest(self, found, facts: list[int], unknown: list[Entry]):
+        """The greedy step ``found`` (or None) against the step of fewest instances the OCUS search
+        (:mod:`gridlang.why.ocus`) finds within :data:`CHEAPEST_ROUNDS`, its known cells then cut
+        down to minimal ones: ``(the step to take, whether it has the fewest instances)``."""
+        bound = None if found is None else len(found[0])
+        if bound is not None and bound <= 1:
+            return found, True  # one instance: the least a step needs
+        if bound is not None and bound < CHEAPEST_FROM or self.cheapest_slow:
+            return found, None
+        targets = [self.target[e] for e in unknown if e not in self.open]
+        result = self.cheapest.search(facts, targets, bound, self.cheapest_rounds, CHEAPEST_SECONDS)
+        self.cheapest_slow = result.timed_out  # the rounds too slow here: greedy steps from now on
+        if not result.groups:
+            return found, result.proved
+        core = minimal_core(self.oracle, result.groups, facts, [-result.target], SHRINK_CONFLICTS, SHRINK_SECONDS)
+        if core is None:
+            return (result.groups, facts, result.target, "cheapest", False), True
+        return (core.groups, core.lits, result.target, "cheapest", core.minimal), True
 
     def _forces(self, groups: list, facts: list[int], lit: int) -> bool:
         """Whether unit propagation from ``groups``, ``facts`` and the negation of ``lit`` fails
@@ -302,13 +368,14 @@ class _Search:
         refutes the other value), are fewest."""
         best = None
         for groups, lit in found:
-            used = shrink(facts, lambda trial: self._forces(groups, trial, lit))
+            used = shrink(facts, lambda trial, groups=groups, lit=lit: self._forces(groups, trial, lit))
             if best is None or len(used) < len(best[1]):
                 best = (groups, used, lit)
         return best
 
-    def _by_cores(self, unknown: list[Entry], facts: list[int]) -> Step | None:
-        """The last search: a core per open cell (kept from earlier steps while nothing near it
+    def _by_cores(self, unknown: list[Entry], facts: list[int]) -> tuple | None:
+        """The last greedy search, as ``(instances, known literals, the literal explained, "core",
+        minimal)``: a core per open cell (kept from earlier steps while nothing near it
         changed; at most :data:`PROBED` new ones, the most constrained cells first), the
         :data:`SHRINK` smallest shrunk to minimal ones, the smallest of those taken. A call that
         spends :data:`CONFLICTS` conflicts is given up: its cell waits, or its item is kept."""
@@ -346,10 +413,7 @@ class _Search:
                 best = (cost, core, lit)
         if best is None:
             return None
-        step = self._finish(best[1].groups, best[1].lits, self.unknown(), "core", best[2])
-        if step is not None:
-            step.minimal = best[1].minimal
-        return step
+        return best[1].groups, best[1].lits, best[2], "core", best[1].minimal
 
     def _freedom(self, e: Entry) -> int:
         """How little is known around an entry: minus the known entries and clue cells beside its cells."""
@@ -384,7 +448,7 @@ class _Search:
 
     def _finish(self, groups: list, facts: list[int], unknown: list[Entry], search: str, sure: int) -> Step | None:
         """The step of an explanation: every open cell it implies (at least ``sure``, the one it was found for)."""
-        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure])
+        decided = decided_by(self.oracle, groups, facts, [self.target[e] for e in unknown], [sure], CONFLICTS)
         if not decided:
             return None
         of_lit = {self.target[e]: e for e in unknown}
@@ -406,39 +470,6 @@ class _Search:
         return step
 
 
-def shrink(items: Sequence, holds) -> list:
-    """A subset of ``items`` for which ``holds`` is still true and from which no single item can go.
-
-    Deletion by halving chunks: try to drop the first half, then each
-    quarter, and so on down to single items, keeping every drop after
-    which ``holds`` is still true. ``holds`` must be monotone (true on a
-    set, true on every superset), as unit propagation from more known
-    cells is; the last pass, one item at a time, then leaves a minimal set.
-    With ``k`` items needed among ``n`` it takes about ``2k log2(n/k) + k``
-    calls instead of one per item: a hint step's known cells are most of
-    the grid, and an instance needs a few of them.
-
-    Args:
-        items: the candidates (a hint's known cells, as literals).
-        holds: ``holds(subset) -> bool``; true on ``items`` itself.
-
-    Returns:
-        The kept items, in their order in ``items``.
-    """
-    keep = list(items)
-    chunk = len(keep) // 2
-    while chunk >= 1:
-        i = 0
-        while i < len(keep):
-            trial = keep[:i] + keep[i + chunk:]
-            if holds(trial):
-                keep = trial
-            else:
-                i += chunk
-        chunk //= 2
-    return keep
-
-
 def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
     """The cells of an entry: its cell; an edge's two cells; the one or two cells beside an edge
     of the lattice of corners."""
@@ -454,39 +485,6 @@ def _entry_cells(e: Entry, rows: int, cols: int) -> list[int]:
     return [r * cols + c for r, c in cells if 0 <= r < rows and 0 <= c < cols]
 
 
-def decided_by(oracle: Oracle, groups: Sequence[Hashable], facts: Sequence[int],
-               candidates: Sequence[int], sure: Sequence[int] = ()) -> list[int]:
-    """Which of ``candidates`` follow from the instances ``groups`` and the literals ``facts``.
-
-    The backbone of ``groups`` and ``facts`` restricted to the candidates,
-    by full solver calls: ask for an answer in which some candidate is
-    false; each answer rules out the candidates it falsifies; none left to
-    falsify (unsatisfiable) means the rest follow. One call per round,
-    rarely more than a few.
-
-    Args:
-        oracle, groups, facts, candidates: as above.
-        sure: candidates already known to follow, returned when a call runs
-            out of time or of its :data:`CONFLICTS` before the rest is settled.
-
-    Returns:
-        The candidates that follow, in their order (``sure`` when the
-        search was cut short).
-    """
-    left = list(candidates)
-    while left:
-        flag = oracle.new_var()
-        oracle.add_clause([-flag] + [-l for l in left])
-        r = oracle.check(groups, list(facts) + [flag], CONFLICTS)
-        oracle.add_clause([-flag])
-        if r.status == "unsat":
-            return left
-        if r.status != "sat":
-            return [l for l in candidates if l in set(sure)]
-        left = [l for l in left if r.assignment.holds(l)]
-    return []
-
-
 def _cells(tag: Hashable) -> frozenset[int]:
     """The cells an instance's binding names (empty for a rule over the whole grid)."""
     cells: set[int] = set()
@@ -499,7 +497,7 @@ def _cells(tag: Hashable) -> frozenset[int]:
 
 
 def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | None = None,
-                  max_steps: int | None = None) -> Hints:
+                  max_steps: int | None = None, cheapest_rounds: int | None = None) -> Hints:
     """Explain a puzzle's answer step by step (see the module docstring).
 
     Args:
@@ -509,13 +507,15 @@ def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | N
         deadline: the command's deadline; the run stops at it with the
             steps found so far.
         max_steps: stop after this many steps (None: until no entry is left).
+        cheapest_rounds: the hitting sets each step's search for the cheapest step may try
+            (:mod:`gridlang.why.ocus`); None: :data:`CHEAPEST_ROUNDS`; 0: the greedy steps alone.
 
     Returns:
         The steps, and the entries left open or unknown.
     """
     deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
-    run = _Search(model, tags, answer, deadline)
+    run = _Search(model, tags, answer, deadline, CHEAPEST_ROUNDS if cheapest_rounds is None else cheapest_rounds)
     steps: list[Step] = []
     while run.unknown() and (max_steps is None or len(steps) < max_steps):
         step = run.step()

@@ -267,6 +267,11 @@ def _optimum_text(model: Model, score: object) -> str:
     return f"the best score is {score}, so the answer scores {bound} {score}"
 
 
+def is_clue(model: Model, cell: int) -> bool:
+    """Whether the map's tile at ``cell`` (an index) is a clue: any tile but the spec's first (the plain cell)."""
+    return bool(_clue(model, cell))
+
+
 def _clue(model: Model, cell: int) -> str:
     """``clue 3``, ``given 1`` or ``black``: a cell's tile (with its number), or empty for the
     spec's first tile (the plain cell: ``blank``, ``cell``)."""

@@ -24,7 +24,7 @@ from gridlang.pictures.canvas import Canvas
 from gridlang.why.backbone import Forced
 from gridlang.why.grade import grade, levels_text, step_cost
 from gridlang.why.hints import Hints, Step
-from gridlang.why.instances import Entry, entry_text, where
+from gridlang.why.instances import Entry, entry_text, is_clue, where
 from gridlang.why.mus import Explanation
 
 OPEN = "?"
@@ -63,7 +63,8 @@ def explanation_json(explanation: Explanation | None) -> list | None:
 
 def step_json(model: Model, step: Step) -> dict:
     """One step: ``decides``, ``rules``, ``cells`` (the known cells used), ``known`` (the known
-    entries used, the shape of ``decisions``) and ``cost``."""
+    entries used, the shape of ``decisions``), ``cost``, ``difficulty``, ``search``, ``minimal`` and
+    ``cheapest`` (no step of fewer rule instances exists; false: not proved; null: not searched)."""
     return {"decides": values_json(model, step.decides),
             "rules": [i.to_json() for i in step.instances],
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
@@ -71,7 +72,8 @@ def step_json(model: Model, step: Step) -> dict:
             "cost": list(step.cost),
             "difficulty": step_cost(step),
             "search": step.search,
-            "minimal": step.minimal}
+            "minimal": step.minimal,
+            "cheapest": step.cheapest}
 
 
 def hints_json(model: Model, hints: Hints) -> dict:
@@ -197,10 +199,12 @@ def explanation_text(explanation: Explanation | None) -> str:
 
 def step_text(model: Model, k: int, step: Step) -> str:
     """``step K (R rules, C known): DECIDES``, then its rules and known entries; a step whose
-    shrinking ran out of time or conflicts says so in the brackets."""
+    shrinking ran out of time or conflicts, or not proved to need the fewest rules, says so in the
+    brackets."""
     rules, cells = step.cost
     decides = "; ".join(entry_text(model, e, v) for e, v in step.decides)
     spare = "" if step.minimal else "; not shown minimal: some may be spare"
+    spare += "; fewer rules not ruled out" if step.cheapest is False else ""
     lines = [f"step {k} ({rules} rule{'s' if rules != 1 else ''}, {cells} known{spare}): {decides}"]
     for i, inst in enumerate(step.instances):
         lines.append(("  by " if i == 0 else "     ") + inst.text())
@@ -256,7 +260,7 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
 
 # ---------------------------------------------------------------- pictures
 
-HIGHLIGHT = {"decides": "#f28e2b", "rule": "#1f77b4", "known": "#2ca02c", "open": "#7f7f7f"}
+HIGHLIGHT = {"decides": "#f28e2b", "rule": "#1f77b4", "clue": "#9467bd", "known": "#2ca02c", "open": "#7f7f7f"}
 """The colours of what a picture highlights."""
 
 
@@ -271,8 +275,11 @@ def forced_picture(model: Model, forced: Forced, cell: int = 32) -> Canvas:
 
 
 def step_picture(model: Model, hints: Hints, k: int, cell: int = 32) -> Canvas:
-    """Step ``k`` (from 1): the cells known before it drawn, what it uses outlined (its rules' cells
-    in blue, its known cells in green) and what it decides filled in orange."""
+    """Step ``k`` (from 1), drawn in the genre's look (:func:`gridlang.pictures.draw.picture`): the
+    cells known before it and those it decides drawn as the answer has them; what it uses outlined
+    (its rules' cells in blue, class ``uses rule``; the clues its rules name, ringed in purple,
+    class ``uses clue``; its known cells in green, class ``known``) and what it decides filled in
+    orange (class ``decides``): one mark per cell, each a ``rect`` or ``ellipse`` of that class."""
     # imported on use, not at start-up
     from gridlang.pictures.draw import picture
 
@@ -286,6 +293,13 @@ def step_picture(model: Model, hints: Hints, k: int, cell: int = 32) -> Canvas:
             x, y = pad + (i % cols) * cell, pad + (i // cols) * cell
             canvas.rect(x + 1.5, y + 1.5, cell - 3, cell - 3, stroke=HIGHLIGHT["rule"],
                         width=max(1.0, 0.08 * cell), cls="uses rule")
+    clue_cells = sorted({c for inst in step.instances for _name, kind, c in inst.tag[1]
+                         if kind == "cell" and is_clue(model, c)})
+    with canvas.group("why clue-cells"):
+        for i in clue_cells:
+            x, y = pad + (i % cols) * cell, pad + (i // cols) * cell
+            canvas.ellipse(x + cell / 2, y + cell / 2, 0.42 * cell, 0.42 * cell, stroke=HIGHLIGHT["clue"],
+                           width=max(1.0, 0.08 * cell), cls="uses clue")
     _over_cells(canvas, model, cell, [e for e, _ in step.known], "known", outline=True)
     _over_cells(canvas, model, cell, [e for e, _ in step.decides], "decides")
     return canvas
