@@ -86,6 +86,13 @@ def reach_rule(compiler, st: ast.ForEach) -> bool:
     return True
 
 
+def reaches(rule) -> bool:
+    """Whether a rule statement has the form :func:`reach_rule` may state as one node (``for each p
+    in X: S[p] implies count(T and component of p in S) > 0``); whether it does also depends on the
+    map (T fixed, every cell S may hold in X or T). A tagged compile lowers it binding by binding."""
+    return isinstance(rule, ast.ForEach) and _form(rule) is not None
+
+
 def _form(st: ast.ForEach):
     """``(S, T)`` of ``for each p in X: S[p] implies count(T and component of p in S) > 0`` (or
     ``>= 1``, the component first or second), else None."""

@@ -61,9 +61,10 @@ def test_declared_looks_and_defaults():
     ("draw shaded as line", 16, "'shaded' cannot be drawn as 'line' (a look of a decision on edges); a Boolean "
                                 "decision on cells is drawn as shade, blue, star, bulb, tent, dot, cross, circle, disc, "
                                 "stones, tint or hidden"),
-    ("draw clue as star", 14, "'clue' cannot be drawn as 'star' (a look of a Boolean decision on cells); "
+    ("draw clue as bulb", 14, "'clue' cannot be drawn as 'bulb' (a look of a Boolean decision on cells); "
                               "a tile is drawn as number, char, letters, block, circle, disc, cross, plain, frame, "
-                              "split, symbols, corner, tree or moon"),
+                              "split, symbols, corner, tree, moon, arrow, hollow_arrow, ring_kanji, cut_kanji, star, "
+                              "dot or tip"),
     ("draw rooms as shade", 15, "the room layer is drawn as walls or cages"),
     ("draw shaded as cages", 16, "'shaded' cannot be drawn as 'cages' (a look of the room layer)"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),

@@ -8,8 +8,9 @@ from horse_data import REPO
 from why_data import shipped_instances
 
 from gridlang.compiler import compile_tagged
-from gridlang.compiler.core import _Compiler
 from gridlang.compiler.cellsets import caps_component
+from gridlang.compiler.core import _Compiler
+from gridlang.compiler.reaching import reaches
 from gridlang.compiler.tags import TaggedConstraints
 from gridlang.solving.pipeline import load
 
@@ -17,8 +18,9 @@ from gridlang.solving.pipeline import load
 @pytest.mark.parametrize("spec, path", shipped_instances(6), ids=lambda p: p.stem)
 def test_tagging_compiles_the_same_model(spec, path):
     """Tags change nothing in the model. A tagged compile caps no component (a capping rule's instance
-    may be left out), so it is compared with a compile that caps none; where no rule caps one, that
-    is the model itself."""
+    may be left out) and states no reaching rule as one node (gridlang.compiler.reaching), so it is
+    compared with a compile that does neither; where no rule caps a component or reaches, that is the
+    model itself."""
     model, _ = load(spec, path)
     source, symbols = model.source
 
@@ -33,7 +35,7 @@ def test_tagging_compiles_the_same_model(spec, path):
     compiler, again = compiled(True)
     assert again.constraints == plain.constraints and again.variables == plain.variables
     assert len(compiler.constraints.tags) == len(compiler.constraints)
-    if not any(caps_component(st) for st in source.statements):
+    if not any(caps_component(st) or reaches(st) for st in source.statements):
         assert plain.constraints == model.constraints and plain.variables == model.variables
     tagged, tagging = compile_tagged(model)
     assert tagged.variables == plain.variables and len(tagging.tags) == len(tagged.constraints)
