@@ -297,3 +297,44 @@ def test_a_check_backend_that_finds_two_answers_shows_the_map_and_both():
     first, second = text.split("first answer:\n")[1].split("second answer:\n")
     assert first.startswith("digit:\n12") and second.startswith("digit:\n12") and first != second
     disagree(sudoku, ["1234", "3412", "2143", "4321"], "maxsat", 3)  # unique: nothing raised
+
+
+def test_a_6x6_nurikabe_from_seed_1_is_this_map_unique_and_minimal():
+    # the answer's clues placed a run per value tried, and the counterexample loop changing the answer
+    # where no clue could be added: the same seed makes the same map, unique on clingo, every clue needed
+    spec = gridlang.bundled("nurikabe")
+    made = gridlang.generate(spec, (6, 6), seed=1, time_limit=300)
+    assert made.map == "...3..\n.1....\n...2..\n....1.\n......\n.7...2\n"
+    assert made.url == "https://puzz.link/p?nurikabe/6/6/i3i1m2l1n7i2" and made.clues == 6
+    assert _unique(spec, made.map) is True
+    for r, c in _clue_cells(made.map, 6, 6):
+        assert _unique(spec, _blanked(made.map, r, c, 0)) is not True
+
+
+def test_a_clue_is_tried_only_where_the_answer_keeps_its_cells_and_values_only_while_they_can_differ():
+    import random
+
+    from gridlang.core.deadline import Deadline
+    from gridlang.why.generation.maker import Maker
+
+    spec = gridlang.bundled("nurikabe")
+    maker = Maker(spec, 2, 3, {}, "cpsat", "maxsat", random.Random(0), Deadline(60))
+    # the rules that read no number: the wall connected, no 2x2 block, one number per island
+    blind = [st.span.line for st in spec.ast.statements if id(st) in maker.value_blind and st.span.line > 15]
+    assert blind == [17, 18, 23]
+    # islands of one cell at the top left and the bottom right, the rest wall
+    answer = {"shaded": {0: False, 1: True, 2: True, 3: True, 4: True, 5: False}}
+    assert [maker.erases("clue", cell, answer) for cell in range(6)] == [False, True, True, True, True, False]
+    now = maker.broken(["...", "..."], answer)
+    grid, now = maker.first_fit(["...", "..."], 0, answer, now)
+    assert grid == ["1..", "..."] and now  # the other island still lacks its number
+    assert maker.first_fit(grid, 4, answer, now) is None  # a shaded cell: no number tried
+    grid, now = maker.first_fit(grid, 5, answer, now)
+    assert grid == ["1..", "..1"] and now == {}
+    # the island's second cell, beside its number: one value tried, the rule of one number per island
+    # broken by it whatever its value
+    two = {"shaded": {0: False, 1: False, 2: True, 3: True, 4: True, 5: True}}
+    runs = []
+    maker.broken = lambda grid, answer, run=maker.broken: runs.append(grid) or run(grid, answer)
+    assert maker.first_fit(["2..", "..."], 1, two, maker.broken(["2..", "..."], two)) is None
+    assert len(runs) == 2 and not maker.unfit
