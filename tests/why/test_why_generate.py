@@ -338,3 +338,24 @@ def test_a_clue_is_tried_only_where_the_answer_keeps_its_cells_and_values_only_w
     maker.broken = lambda grid, answer, run=maker.broken: runs.append(grid) or run(grid, answer)
     assert maker.first_fit(["2..", "..."], 1, two, maker.broken(["2..", "..."], two)) is None
     assert len(runs) == 2 and not maker.unfit
+
+
+def test_where_no_clue_can_be_added_the_answer_changes_by_a_cell_and_its_clues_follow():
+    import random
+
+    from gridlang.core.deadline import Deadline
+    from gridlang.why.generation.maker import Maker
+    from gridlang.why.generation.settle import _reshape, fits
+
+    maker = Maker(gridlang.bundled("nurikabe"), 4, 4, {}, "cpsat", "maxsat", random.Random(1), Deadline(60))
+    answer = maker.answer(["...."] * 4)
+    grid = maker.clue_all(answer, until_valid=True)
+    assert grid == ["....", "....", "..6.", "...."]  # one island of six: a second number cannot be added
+    other = maker.another(grid, answer, "cpsat")
+    assert sorted(p for p, v in other["shaded"].items() if v) == [1, 2, 3, 5, 7, 11, 12, 13, 14, 15]
+    after, changed, added = _reshape(maker, answer, other, grid)
+    # the cell below the top right corner is wall now, as in the second answer: the island splits into
+    # one cell, numbered 1, and four, its number rewritten
+    assert after == ["...1", "....", "...4", "...."] and added
+    assert sorted(p for p, v in changed["shaded"].items() if v) == [0, 1, 2, 4, 6, 7, 8, 12, 13, 14, 15]
+    assert fits(maker, after, changed) == {} and fits(maker, after, other) != {}
