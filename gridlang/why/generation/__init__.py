@@ -26,13 +26,19 @@ spec's own interpreter:
    broken more often than before. So ``A`` stays an answer of the full map
    as far as the clues written so far allow (Nurikabe: one clue per
    island, its size). Where the blank map's rules need clues (Nurikabe),
-   the visit stops as soon as ``A`` breaks no rule. With a symmetry, a clue
-   whose image is no clue is blanked.
+   the visit stops as soon as ``A`` breaks no rule, and gives ``A`` up as
+   soon as a cell refuses every value on rules that read the values (an
+   island larger than any number). A tile is not tried where it would
+   take a cell out of a Boolean decision that ``A`` has true, nor its
+   other values once one breaks a rule that reads no value
+   (:meth:`Maker.first_fit`). With a symmetry, a clue whose image is no
+   clue is blanked.
 3. **Unique, by counterexample** (:mod:`~gridlang.why.generation.settle`):
    the map is solved with ``A`` blocked; a second answer ``B`` gets a clue
    that ``A`` allows on a cell where the two differ, added or moved from
    the nearest clue, and the solver is asked again, until ``A`` is the only
-   answer. When no clue separates them, or after a number of rounds,
+   answer; when that adds no clue, ``A`` itself takes the second answer's
+   value on one cell and the clues around it follow. When no clue separates them, or after a number of rounds,
    another answer is drawn (step 1).
 4. **Dig.** The clues are taken away one at a time (or by orbits of the
    symmetry) in a random order; a removal that leaves the answer unique is
@@ -186,7 +192,11 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                 candidate = Candidates(maker, answer)
                 # every clue the answer allows; when the blank map's rules need clues (Nurikabe),
                 # only until the answer breaks none
-                full = symmetric(maker.clue_all(answer, until_valid=bool(candidate.base)), maker)
+                full = maker.clue_all(answer, until_valid=bool(candidate.base))
+                if full is None:
+                    say("no map of clues has that answer")
+                    continue
+                full = symmetric(full, maker)
                 maker.keep(full, "unique")
                 say(f"{sum(ch != maker.blank for row in full for ch in row)} clues placed")
                 settled = settle(maker, answer, full, backend, symmetry, say, candidate)

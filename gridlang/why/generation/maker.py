@@ -70,6 +70,9 @@ class Maker:
         self.clue_names = {name for name, _ in self.clues}
         self.rooms: list[str] | None = None  # the rooms: layer, when the spec reads rooms
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
+        self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
+        self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
+        self.unfit = False  # set by first_fit
         if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
             raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
                                 "tiles or draws rooms, not both yet")
@@ -258,38 +261,89 @@ class Maker:
         return replace(relaxed, objective=Objective(Sense.MAXIMIZE, tuple(terms)))
 
     # step 2 ------------------------------------------------------------------
-    def clue_all(self, answer, until_valid: bool = False) -> list[str]:
+    def clue_all(self, answer, until_valid: bool = False) -> list[str] | None:
         """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
-        often; with ``until_valid``, only until ``answer`` breaks no statement (the cells left are
-        blank: the counterexample loop adds what else is needed)."""
-        grid = [[self.blank] * self.cols for _ in range(self.rows)]
-
-        def broken(rows: list[list[str]]) -> dict[int, int]:
-            return self.broken(["".join(r) for r in rows], answer)
-
-        now = broken(grid)
-        cells = [(r, c) for r in range(self.rows) for c in range(self.cols)]
+        often (:meth:`first_fit`); with ``until_valid``, only until ``answer`` breaks no statement (the
+        cells left are blank: the counterexample loop adds what else is needed), and None as soon as
+        a cell refuses every value of every clue tile tried by rules that read the values (Nurikabe:
+        an island of more cells than any number says), since no map of clues then has ``answer``."""
+        grid = [self.blank * self.cols] * self.rows
+        now = self.broken(grid, answer)
+        cells = list(range(self.rows * self.cols))
         self.rng.shuffle(cells)
-        for r, c in cells:
+        for cell in cells:
             if self.deadline.expired():
                 if self.best is None:
-                    self.keep(["".join(r) for r in grid], "clues")
+                    self.keep(grid, "clues")
                 raise GenerateTimeUp(f"the time ran out while placing clues ({self.deadline.cause()})")
-            options = [ch for _, chars in self.clues for ch in chars]
-            self.rng.shuffle(options)
-            for ch in options:
-                grid[r][c] = ch
-                try:
-                    after = broken(grid)
-                except GridlangError:
-                    after = None
-                if after is not None and all(after.get(k, 0) <= now.get(k, 0) for k in after):
-                    now = after
-                    break
-                grid[r][c] = self.blank
+            found = self.first_fit(grid, cell, answer, now)
+            if found is not None:
+                grid, now = found
+            elif until_valid and self.unfit:
+                return None
             if until_valid and not now:
                 break
-        return ["".join(r) for r in grid]
+        return grid
+
+    def first_fit(self, grid: list[str], cell: int, answer, now: dict[int, int]
+                  ) -> tuple[list[str], dict[int, int]] | None:
+        """The map with the first clue (tiles and values in a random order) written at ``cell`` under
+        which ``answer`` breaks no statement more often than ``now`` (the counts of :meth:`broken` on
+        ``grid``), and those counts after; None when no clue fits there.
+
+        Two tests spare interpreter runs without changing what fits: a clue tile that takes ``cell``
+        out of a Boolean decision where ``answer`` has it true is not tried (the answer would lose
+        that value: Nurikabe's number on a shaded cell); and once one value of a tile breaks a
+        statement that reads no tile value more often (Nurikabe's one number per island), the tile's
+        other values are not tried, since that statement judges them all alike. One run per value
+        tried, where every value of every tile was tried on every cell.
+        """
+        options = [(name, ch) for name, chars in self.clues for ch in chars]
+        self.rng.shuffle(options)
+        refused: set[str] = set()
+        self.unfit = False  # whether some value was tried and every one failed on rules that read values
+        r, c = divmod(cell, self.cols)
+        for name, ch in options:
+            if name in refused or self.erases(name, cell, answer):
+                continue
+            trial = list(grid)
+            trial[r] = grid[r][:c] + ch + grid[r][c + 1:]
+            try:
+                after = self.broken(trial, answer)
+            except GridlangError:
+                continue
+            grew = [k for k in after if after[k] > now.get(k, 0)]
+            if not grew:
+                return trial, after
+            if any(k in self.value_blind for k in grew):
+                refused.add(name)
+            self.unfit = True
+        self.unfit = self.unfit and not refused
+        return None
+
+    def erases(self, tile: str, cell: int, answer) -> bool:
+        """Whether a clue of ``tile`` at ``cell`` takes the cell out of a Boolean decision that
+        ``answer`` has true there (the decision's cells are those of the blank map, less the cells
+        a map of that tile alone leaves it on)."""
+        if self._takes is None:
+            self._takes = {}
+            blank = self._on(self.blank)
+            for name, chars in self.clues:
+                alone = self._on(chars[0]) if chars else None
+                self._takes[name] = {} if blank is None or alone is None else \
+                    {d: cells - alone.get(d, cells) for d, cells in blank.items()}
+        decisions = self.spec.symbols.decisions
+        return any(cell in cells and answer.get(d, {}).get(cell) is True
+                   for d, cells in self._takes[tile].items() if d in decisions and not decisions[d].is_enum)
+
+    def _on(self, ch: str) -> dict[str, frozenset[int]] | None:
+        """The cells each decision is made on, on a map of ``ch`` alone (None when the spec refuses it)."""
+        try:
+            data = self.data([ch * self.cols] * self.rows)
+            return Interpreter(self.spec.ast, self.spec.symbols, build_grid(self.spec.symbols, data),
+                               resolve_params(self.spec.symbols, data, None)).on
+        except GridlangError:
+            return None
 
     def broken(self, grid: list[str], answer) -> dict[int, int]:
         """How often ``answer`` breaks each statement on this map (the spec's interpreter, counting)."""
@@ -352,6 +406,28 @@ def counting():
 def names(node, names: set[str]) -> bool:
     """Whether an AST node names one of ``names`` anywhere inside it."""
     return any_node(node, lambda n: isinstance(n, ast.Name) and n.id in names)
+
+
+def value_blind(statements) -> set[int]:
+    """The ids of the statements that read no tile value: neither ``value(...)`` nor a decision's
+    ``= value``, nor a region defined by one that does, nor a construct's node (which may read a
+    clue's value its own way). Such a statement judges every value of one clue tile alike."""
+    core = {ast.Value.__module__, ast.Decide.__module__}
+    reading: set[str] = set()
+
+    def reads(node) -> bool:
+        return any_node(node, lambda n: isinstance(n, (ast.Value, ast.TileValue))
+                        or isinstance(n, ast.Name) and n.id in reading
+                        or bool(field_names(n)) and not isinstance(n, type) and type(n).__module__ not in core)
+
+    out = set()
+    for st in statements:
+        if reads(st):
+            if isinstance(st, ast.Region):
+                reading.add(st.name)
+        else:
+            out.add(id(st))
+    return out
 
 
 def reads_rooms(node) -> bool:

@@ -18,6 +18,14 @@ statement more often than on the blank map (:meth:`~gridlang.why.generation.make
 Nurikabe's island size on an island's cells, Sudoku's digit, nothing on a Nurikabe shaded cell.
 With a symmetry (:mod:`gridlang.why.generation.maps`, :func:`~gridlang.why.generation.maps.orbit`)
 clues are added and moved by whole orbits.
+
+When a round adds no clue (Nurikabe: every island has its number, so a clue can only move, and a
+move trades one counterexample for the next), the answer itself changes
+(:func:`_reshape`, without a symmetry): ``A`` takes ``B``'s value of a Boolean decision on one
+cell where they differ, and the clues follow, a new one on that cell or those around it placed
+again, as long as the changed ``A`` breaks no rule. The wall growing or giving way by a cell
+splits, shrinks, grows or joins islands, and ``B`` stops being an answer where the numbers
+changed; the loop keeps the answer it has worked on instead of drawing another.
 """
 
 from __future__ import annotations
@@ -37,6 +45,13 @@ MOVES = 3
 STALL = 8
 """How many rounds in a row may only move clues (none added) before the answer is given up: moves that
 kill one counterexample and make another seldom end."""
+
+RESHAPES = 4
+"""How many cells where the answer and a counterexample differ a round may try changing the answer on,
+when no clue tells them apart as they are."""
+
+REACH = 4
+"""How far, in cells (rows plus columns), from the cell where the answer changed clues are placed again."""
 
 ROUND_SECONDS = 10.0
 """The most one round's solve may take before the answer is given up (a Nurikabe map with few clues can
@@ -61,15 +76,8 @@ class Candidates:
     def __call__(self, cell: int) -> str | None:
         """The cell's clue character, or None when no clue tile fits ``answer`` there."""
         if cell not in self.known:
-            maker = self.maker
-            self.known[cell] = None
-            options = [ch for _, chars in maker.clues for ch in chars]
-            maker.rng.shuffle(options)
-            for ch in options:
-                after = fits(maker, put(self.blank, maker.cols, {cell: ch}), self.answer)
-                if after is not None and all(after.get(k, 0) <= self.base.get(k, 0) for k in after):
-                    self.known[cell] = ch
-                    break
+            found = self.maker.first_fit(self.blank, cell, self.answer, self.base)
+            self.known[cell] = None if found is None else found[0][cell // self.maker.cols][cell % self.maker.cols]
         return self.known[cell]
 
 
@@ -139,9 +147,19 @@ def settle(maker: Maker, answer, grid: list[str], backend: str, symmetry: str = 
                 return grid, answer
             if stalled >= STALL:
                 return None
-            grid, added = _round(maker, answer, other, grid, candidate, symmetry, k, say)
-            if grid is None:
+            after, added = _round(maker, answer, other, grid, candidate, symmetry, k, say)
+            if not added and symmetry == "none":  # no clue added: the answer changes, if it can
+                changed = _reshape(maker, answer, other, grid)
+                if changed is not None:
+                    grid, answer, added = changed
+                    candidate, stalled = Candidates(maker, answer), 0 if added else stalled + 1
+                    if say is not None:
+                        say(f"round {k + 1}: the answer changed on a cell, "
+                            f"{'a clue added' if added else 'clues written anew'}")
+                    continue
+            if after is None:
                 return None
+            grid = after
             stalled = 0 if added else stalled + 1
     except Undecided:
         return None
@@ -155,14 +173,80 @@ def _round(maker: Maker, answer, other, grid: list[str], candidate: Candidates, 
     clues = [i for i in range(rows * cols) if grid[i // cols][i % cols] != maker.blank]
     if say is not None:
         say(f"round {k + 1}: {len(clues)} clues, a second answer found")
-    differ = sorted({cell for name in set(answer) | set(other)
-                     for key in set(answer.get(name, {})) | set(other.get(name, {}))
-                     if answer.get(name, {}).get(key) != other.get(name, {}).get(key)
-                     for cell in cells_of(key, rows, cols)})
+    differ = differing(maker, answer, other)
     maker.rng.shuffle(differ)
     after = _separate(maker, answer, grid, differ, clues, candidate, symmetry)
     added = after is not None and sum(ch != maker.blank for row in after for ch in row) > len(clues)
     return after, added
+
+
+def differing(maker: Maker, answer, other) -> list[int]:
+    """The cells where two answers differ (an edge's two cells, a corner's four), in order."""
+    return sorted({cell for name in set(answer) | set(other)
+                   for key in set(answer.get(name, {})) | set(other.get(name, {}))
+                   if answer.get(name, {}).get(key) != other.get(name, {}).get(key)
+                   for cell in cells_of(key, maker.rows, maker.cols)})
+
+
+def _reshape(maker: Maker, answer, other, grid: list[str]) -> tuple[list[str], dict, bool] | None:
+    """The map and a changed answer, when no clue is added that tells ``answer`` from ``other`` as it
+    is; and whether a clue was added.
+
+    ``answer`` takes ``other``'s value on one cell where they differ (a Boolean decision on cells:
+    Nurikabe's wall grows or gives way by a cell, which splits, shrinks, grows or joins islands),
+    and the map follows: first, on every such cell in a random order, with a clue written on that
+    cell (a new island of one cell where the wall gave way); else, on :data:`RESHAPES` of them,
+    unchanged, or with the :data:`MOVES` nearest clues blanked and clues placed again on the cells
+    within :data:`REACH` of it, nearest first, until the changed answer breaks no rule (an island
+    shrunk, grown, split in two or joined to another). The spec's interpreter must find the changed answer breaking no rule. ``other`` is
+    then no longer an answer where the clues changed, and the loop asks again.
+    """
+    rows, cols = maker.rows, maker.cols
+    decisions = maker.spec.symbols.decisions
+    bools = [d for d in answer if d in decisions and not decisions[d].is_enum and decisions[d].lattice is None]
+    clues = [i for i in range(rows * cols) if grid[i // cols][i % cols] != maker.blank]
+    cells = [p for p in differing(maker, answer, other)
+             if any(answer[d].get(p, False) != other.get(d, {}).get(p, False) for d in bools)]
+    maker.rng.shuffle(cells)
+
+    def changed_at(p: int):
+        changed = {d: dict(values) for d, values in answer.items()}
+        for d in bools:
+            changed[d][p] = other.get(d, {}).get(p, False)
+        return changed
+
+    for p in cells:  # a clue added where the answer changed
+        if maker.deadline.expired():
+            return None
+        if grid[p // cols][p % cols] != maker.blank:
+            continue
+        changed = changed_at(p)
+        base = fits(maker, grid, changed)
+        found = None if base is None else maker.first_fit(grid, p, changed, base)
+        if found is not None and not found[1]:
+            return found[0], changed, True
+    for p in cells[:RESHAPES]:  # the clues around the cell written anew
+        if maker.deadline.expired():
+            return None
+        changed = changed_at(p)
+        if fits(maker, grid, changed) == {}:
+            return grid, changed, False
+
+        def far(q: int, p: int = p) -> int:
+            return abs(q // cols - p // cols) + abs(q % cols - p % cols)
+
+        after = put(grid, cols, {q: maker.blank for q in sorted(clues, key=far)[:MOVES]})
+        now = fits(maker, after, changed)
+        for q in sorted((q for q in range(rows * cols) if far(q) <= REACH), key=far):
+            if now is None or not now:
+                break
+            if after[q // cols][q % cols] == maker.blank:
+                found = maker.first_fit(after, q, changed, now)
+                if found is not None:
+                    after, now = found
+        if now == {}:
+            return after, changed, sum(ch != maker.blank for row in after for ch in row) > len(clues)
+    return None
 
 
 def _separate(maker: Maker, answer, grid: list[str], differ: list[int], clues: list[int], candidate: Candidates,
