@@ -331,17 +331,32 @@ def _url(
         return None, getattr(e, "message", str(e))
 
 
+def _is_cell(where: object) -> bool:
+    """Whether an answer's place is a cell, ``(r, c)`` of two whole numbers."""
+    return (isinstance(where, (tuple, list)) and len(where) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in where))
+
+
+def _listed(where: object) -> str:
+    """An answer's place as the request wrote it (``[[0, 1], [0, 2]]``)."""
+    return str(where).replace("(", "[").replace(")", "]")
+
+
 def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
     """A player's edges of a decision on edges, as the interpreter reads them: ``{(end, end): value}``,
     the smaller end first, a Boolean's undrawn edges left out and a number's as 0.
 
     Raises:
-        ParamError: an edge the decision is not made on, or a value outside its domain.
+        ParamError: an entry that is not an edge, an edge the decision is not made on, or a value
+            outside its domain.
     """
     boolean = tuple(d.values) == (True,)
     edges = {edge for edge, _ in d.cells}
     chosen: dict[tuple, object] = {}
     for where, value in given.items():
+        if len(where) != 2 or not all(_is_cell(end) for end in where):
+            raise ParamError(f"{d.name!r} is made on edges: give an entry as [[r1, c1], [r2, c2]], "
+                             f"not {_listed(where)}")
         a, b = (tuple(end) for end in where)
         edge = (min(a, b), max(a, b))
         if edge not in edges:
@@ -474,6 +489,8 @@ def judge(
         given = answer.get(name, {})
         chosen: dict[int, object] = {}
         for where, value in given.items():
+            if not _is_cell(where):
+                raise ParamError(f"{name!r} is made on cells: give an entry as [r, c], not {_listed(where)}")
             r, c = where
             if (
                 not (0 <= r < grid.rows and 0 <= c < grid.cols)

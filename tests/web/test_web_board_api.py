@@ -150,6 +150,18 @@ def test_check_refuses_an_answer_of_another_shape_in_a_sentence(client):
     assert response.json()["error"] == "error: 'shaded' is not made on row 1, column 1"
 
 
+def test_check_refuses_an_edge_for_a_cell_decision_and_a_cell_for_an_edge_one(client):
+    # Both shapes pass the request's own check; the decision's kind decides which one it takes.
+    response = check(client, "nurikabe", "2.\n..\n", {"shaded": [[[[0, 0], [0, 1]], True]]})
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        "error: 'shaded' is made on cells: give an entry as [r, c], not [[0, 0], [0, 1]]")
+    response = check(client, "masyu", MASYU, {"line": [[[0, 1], True]]})
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        "error: 'line' is made on edges: give an entry as [[r1, c1], [r2, c2]], not [0, 1]")
+
+
 def test_hint_steps_are_each_drawn_and_in_words(client):
     hints = client.post("/api/tools/hint", json={"puzzle": NURIKABE}).json()
     expected = gridlang.hints(url=NURIKABE)
