@@ -100,13 +100,15 @@ def _print_best(e, args, made: int) -> None:
     if e.best is None:
         return
     note = e.note or UNPROVED[e.proved]
+    # the closest puzzle graded, else the map of the seed under way (seeds tried at a level before it)
+    seed = e.closest.seed if e.closest is not None else args.seed + made + e.tried
     if args.json:
-        print(json.dumps({"map": e.best, "seed": args.seed + made, "complete": False, "missing": e.proved,
+        print(json.dumps({"map": e.best, "seed": seed, "complete": False, "missing": e.proved,
                           "note": note}), flush=True)
         return
     if made:
         print()
-    print(f"# seed {args.seed + made}: the best map when the time ran out: {note}")
+    print(f"# seed {seed}: the best map when the time ran out: {note}")
     print(e.best, end="", flush=True)
 
 

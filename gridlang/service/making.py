@@ -144,7 +144,8 @@ def make(
                              f"{difficulty} puzzle was made: this is the nearest of {e.tried} ({closest.level})")
         if isinstance(e, GenerateTimeUp) and e.best is not None:
             note = f"{deadline.cause()}: this is the best map made, and {UNPROVED[e.proved]}"
-            return Made(e.best, None, seed, 0, deadline.elapsed(), 1, complete=False, note=note)
+            # the map of the seed under way, after the seeds tried at a level before it
+            return Made(e.best, None, seed + e.tried, 0, deadline.elapsed(), 1, complete=False, note=note)
         raise
     return Made(made.map, made.url, made.seed, made.clues, deadline.elapsed(), tries, made.level, made.difficulty)
 

@@ -4,11 +4,13 @@ is at the level asked; at the time limit, the closest one made, with its grade i
 from __future__ import annotations
 
 import json
+from argparse import Namespace
 
 import pytest
 
 import gridlang
 from gridlang.cli import main
+from gridlang.cli.generate import _print_best
 from gridlang.core.deadline import Deadline
 from gridlang.service.schemas import validator
 from gridlang.why.generation import GenerateError, GenerateTimeUp, Generated, generate_at
@@ -61,3 +63,15 @@ def test_an_unknown_level_is_refused_in_a_sentence(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["generate", "sudoku", "--size", "4x4", "--difficulty", "fiendish"])
     assert stop.value.code != 0 and "invalid choice: 'fiendish'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("closest,tried,seed", [(Generated("1.\n..\n", None, 7, 1, 0.5, "maxsat"), 3, 7),
+                                                (None, 3, 8)])
+def test_the_map_left_at_the_time_limit_names_the_seed_it_came_from(closest, tried, seed, capsys):
+    # From seed 5: the closest puzzle graded is its own seed's; with none, the map is the seed under way's.
+    e = GenerateTimeUp("time")
+    e.best, e.proved, e.note, e.closest, e.tried = "1.\n..\n", "level", "graded easy", closest, tried
+    _print_best(e, Namespace(seed=5, json=False), 0)
+    assert capsys.readouterr().out.splitlines()[0] == f"# seed {seed}: the best map when the time ran out: graded easy"
+    _print_best(e, Namespace(seed=5, json=True), 0)
+    assert json.loads(capsys.readouterr().out)["seed"] == seed
