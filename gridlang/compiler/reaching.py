@@ -33,7 +33,7 @@ explanations and hints), whose rule instances are one per binding.
 
 from __future__ import annotations
 
-from gridlang.core.nodes import field_names
+from gridlang.compiler.diagnostics import names_in
 from gridlang.ir.model import GraphConnected
 from gridlang.language import ast
 
@@ -48,7 +48,7 @@ def reach_rule(compiler, st: ast.ForEach) -> bool:
     if found is None:
         return False
     within, fixed = found
-    if _mentions(fixed, st.var.id):
+    if st.var.id in names_in(fixed):
         return False  # T changes with p
     target = compiler.members(fixed)
     if any(v is not True for v in target.values()):
@@ -126,14 +126,6 @@ def _form(st: ast.ForEach):
         ):
             return within, fixed
     return None
-
-
-def _mentions(e, var: str) -> bool:
-    if isinstance(e, ast.Name):
-        return e.id == var
-    if isinstance(e, tuple):
-        return any(_mentions(x, var) for x in e)
-    return any(_mentions(getattr(e, f), var) for f in field_names(e) if f != "span")
 
 
 def _is(e, var: str) -> bool:

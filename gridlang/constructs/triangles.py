@@ -63,14 +63,16 @@ from collections import deque
 from typing import ClassVar
 
 from gridlang.core.errors import GridSyntaxError, SemanticError, Span
+from gridlang.core.grid import cell_name
 from gridlang.core.nodes import field, node
 from gridlang.ir.literals import neg
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.constructs import Construct, register
+from gridlang.language.looks import TRIANGLE_VALUES
 
-TRIANGLES = ("◣", "◢", "◥", "◤")
-"""The values that are triangles, in pzprjs's order (its ``qans`` 2 to 5)."""
+TRIANGLES = TRIANGLE_VALUES
+"""The values that are triangles, in pzprjs's order (its ``qans`` 2 to 5): the look ``triangles``'s."""
 
 @node
 class Covers:
@@ -257,7 +259,7 @@ def _violation(interpreter, e: LeavesRectangles) -> tuple[str, frozenset[int]] |
                 if not (upright or turned):
                     cells = frozenset(cr * cols + cc for cr, cc, _ in piece)
                     first = min(cells)
-                    sentence = (f"the white area at row {first // cols + 1}, column {first % cols + 1} "
+                    sentence = (f"the white area at {cell_name(*divmod(first, cols))} "
                                 f"({len(cells)} cells in part or whole) is no rectangle, upright or turned by 45 "
                                 f"degrees")
                     return sentence, cells

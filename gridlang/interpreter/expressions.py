@@ -359,13 +359,8 @@ class Expressions:
 
     def border_cells(self, k: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """Border ``k``'s two cells ``(row, col)``, the left or upper one first (pzprjs's order of borders)."""
-        rows, cols = self.grid.rows, self.grid.cols
-        across = rows * (cols - 1)
-        if k < across:
-            r, c = divmod(k, cols - 1)
-            return (r, c), (r, c + 1)
-        r, c = divmod(k - across, cols)
-        return (r, c), (r + 1, c)
+        p, q = self.grid.border_cells(k)
+        return self.grid.cell(p), self.grid.cell(q)
 
     def border_name(self, k: int) -> str:
         """Border ``k`` as a person reads it: ``between row 1, column 2 and row 1, column 3``."""

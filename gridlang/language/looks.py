@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gridlang.core.clues import ARROWS
 from gridlang.core.nodes import field, node
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ TRIANGLE_VALUES = ("◣", "◢", "◥", "◤")
 """The values the look ``triangles`` draws as half-cell triangles, named by their right angle's corner
 (:mod:`gridlang.constructs.triangles` gives their geometry)."""
 
-ARROW_CHARS = ("^", "v", "<", ">")
+ARROW_CHARS = tuple(ARROWS)
 """The characters that name a direction in a cell's text: ``^`` up, ``v`` down, ``<`` left, ``>`` right (as in
 a clue's ``^2``)."""
 

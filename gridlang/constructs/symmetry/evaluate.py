@@ -22,11 +22,13 @@ from gridlang.constructs.symmetry.nodes import (
     mirror,
     point_name,
 )
+from gridlang.core.grid import cell_name
 from gridlang.language import ast
 
 
 def _rc(i: int, cols: int) -> str:
-    return f"row {i // cols + 1}, column {i % cols + 1}"
+    """Cell ``i`` of a grid ``cols`` wide as a person reads it (:func:`gridlang.core.grid.cell_name`)."""
+    return cell_name(*divmod(i, cols))
 
 
 def _missing(cells: frozenset[int], point: Point, rows: int, cols: int) -> tuple[str, frozenset[int]] | None:
