@@ -9,12 +9,7 @@ over the first n cells, and once on a solved model, whose statistics name the st
 from __future__ import annotations
 
 import pytest
-from gridlang.exporters.asp.backend import (
-    REACH_MAX_MEMBERS,
-    REACH_MAX_UNROOTED,
-    AspBackend,
-    beyond_reach,
-)
+from gridlang.exporters.asp.backend import AspBackend, beyond_reach
 from tiny import cell_model, grid_of
 
 from gridlang.ir.backend import SolveOptions, Status
@@ -23,10 +18,6 @@ from gridlang.ir.model import Clause, Connected
 
 def _region(n: int, roots: tuple[int, ...] = (), size: int | None = None) -> Connected:
     return Connected(tuple((i, i + 1) for i in range(n)), roots, size)
-
-
-def test_the_limits():
-    assert (REACH_MAX_MEMBERS, REACH_MAX_UNROOTED) == (1000, 2500)
 
 
 @pytest.mark.parametrize(

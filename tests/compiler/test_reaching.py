@@ -114,6 +114,5 @@ def test_a_model_for_a_file_keeps_a_component_per_cell(fmt, tmp_path):
     written = export(
         tmp_path / "s.grid", tmp_path / "m.txt", fmt, tmp_path / f"m.{fmt}"
     )
-    assert [p.rsplit(".", 1)[-1] for p in written][-1] == "json" and (
-        tmp_path / f"m.{fmt}"
-    ).stat().st_size > 0
+    assert written == [str(tmp_path / f"m.{fmt}"), str(tmp_path / f"m.{fmt}.vars.json")]
+    assert (tmp_path / f"m.{fmt}").stat().st_size > 0

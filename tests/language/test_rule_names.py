@@ -64,8 +64,8 @@ def test_hint_steps_show_the_name(tmp_path, capsys):
     first = steps[0]["rules"][0]
     assert (first["line"], first["name"], first["rule"]) == (
         6, "each island holds as many cells as its number", ISLANDS)
-    names = {r["name"] for s in steps for r in s["rules"]}
-    assert None in names  # the rules without a name
+    names = {(r["line"], r["name"]) for s in steps for r in s["rules"]}
+    assert names == {(6, "each island holds as many cells as its number"), (8, None)}  # line 8 has no name
     assert main(["hint", str(tmp_path / "n.grid"), "--map", str(tmp_path / "m.txt"), "--step", "1"]) == 0
     out = capsys.readouterr().out
     assert "n.grid:6:5: each island holds as many cells as its number  [c = row 1, column 1 (clue 2)]" in out
