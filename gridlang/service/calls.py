@@ -30,7 +30,7 @@ from gridlang.service.json_report import report_json
 from gridlang.service.result import SolveResult, result_of
 from gridlang.service.solve import Request, compile_request, read, run
 from gridlang.solving.pipeline import Report, finish, first_answer, load_checked, more_answers
-from gridlang.solving.spec import Spec, bundled, load_spec
+from gridlang.solving.spec import Spec, bundled, load_spec, spec_of
 
 
 def bundled_specs() -> tuple[str, ...]:
@@ -352,8 +352,7 @@ def generate(spec: Spec | str | Path, size: tuple[int, int] | str, seed: int = 0
     rows, cols = size
     if difficulty is None:
         return make(spec, rows, cols, seed, params, backend, check_backend, time_limit, deadline, symmetry, progress)
-    if not isinstance(spec, Spec):
-        spec = load_spec(spec) if "/" in str(spec) or str(spec).endswith(".grid") else bundled(str(spec))
+    spec = spec_of(spec)
     made, _ = generate_at(make, spec, difficulty, seed, deadline or Deadline(time_limit), backend, progress,
                           rows=rows, cols=cols, params=params, check_backend=check_backend, symmetry=symmetry)
     return made

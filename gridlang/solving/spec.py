@@ -57,6 +57,19 @@ def load_spec(path: str | Path) -> Spec:
     return Spec(str(path), tree, symbols)
 
 
+def spec_of(spec: "Spec | str | Path") -> Spec:
+    """A spec given as a :class:`Spec`, a path (it holds a ``/`` or ends in ``.grid``) or a bundled
+    spec's name (:func:`bundled`).
+
+    Raises:
+        GridlangError: as :func:`load_spec` or :func:`bundled`.
+    """
+    if isinstance(spec, Spec):
+        return spec
+    text = str(spec)
+    return load_spec(spec) if "/" in text or text.endswith(".grid") else bundled(text)
+
+
 def bundled(name: str) -> Spec:
     """A spec shipped with gridlang, parsed and checked, from any directory.
 

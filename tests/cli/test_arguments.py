@@ -15,6 +15,9 @@ from horse_data import REPO
 
 from gridlang.cli import main
 from gridlang.cli.arguments import COMMANDS, _build_parser
+from gridlang.web import inputs
+from gridlang.why.generation import LEVEL_NAMES
+from gridlang.why.generation.maps import SYMMETRIES
 
 HORSE = str(REPO / "puzzles" / "horse.grid")
 NURIKABE = str(REPO / "puzzles" / "nurikabe.grid")
@@ -156,3 +159,12 @@ def test_the_parser_built_for_one_subcommand_reads_it_as_the_whole_parser_does(c
     assert list(alone) == [command]
     assert [(a.option_strings, a.dest, a.default, a.required) for a in alone[command]._actions] == \
         [(a.option_strings, a.dest, a.default, a.required) for a in whole._actions]
+
+
+def test_the_front_ends_offer_the_generator_s_own_levels_and_symmetries():
+    # The command line and the page's request check name them without importing the generator
+    # (their start-up); they must stay the generator's.
+    generate = _build_parser("generate")._subparsers._group_actions[0].choices["generate"]
+    options = {a.dest: a for a in generate._actions}
+    assert tuple(options["difficulty"].choices) == LEVEL_NAMES == inputs.DIFFICULTIES
+    assert tuple(options["symmetry"].choices) == SYMMETRIES == inputs.SYMMETRIES

@@ -159,13 +159,12 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     """
     # imported on use, not at start-up
     from gridlang.formats.puzzlink import engine_of
-    from gridlang.solving.spec import Spec, bundled, load_spec
+    from gridlang.solving.spec import spec_of
 
     start = time.perf_counter()
     if symmetry not in SYMMETRIES:
         raise GenerateError(f"unknown symmetry {symmetry!r}: one of {', '.join(SYMMETRIES)}")
-    if not isinstance(spec, Spec):
-        spec = load_spec(spec) if "/" in str(spec) or str(spec).endswith(".grid") else bundled(str(spec))
+    spec = spec_of(spec)
     deadline = deadline or Deadline(time_limit)
     text_params = {k: str(v) for k, v in (params or {}).items()}
     maker = Maker(spec, rows, cols, text_params, backend, check_backend or other_backend(backend),
