@@ -165,8 +165,10 @@ class Interpreter(ClueMeanings, Expressions):
         return tuple(values)
 
     # violations -----------------------------------------------------------------
-    def fail(self, reason: str, cells=()) -> None:
-        """Record a violation of the current statement, naming the ``for each`` bindings in force."""
+    def fail(self, reason: str, cells=(), corners=()) -> None:
+        """Record a violation of the current statement, naming the ``for each`` bindings in force; its
+        ``cells`` (indices) and ``corners`` (``(row, col)`` of the lattice) beside the bound ones are
+        the places to show."""
         st = self.stmt
         binding = "; ".join([f"{k} = {v}" for k, v in self.env.items()]
                             + [f"{k} = {_rc(self.grid, i)}" for k, i in self.cellvars.items()]
@@ -182,7 +184,7 @@ class Interpreter(ClueMeanings, Expressions):
             (f"with {binding}: " if binding else "") + reason,
             tuple(divmod(i, cols) for i in region),
             tuple(self.border_cells(b) for b in self.bordervars.values()),
-            tuple(tuple(v) for v in self.cornervars.values()),
+            tuple(tuple(v) for v in self.cornervars.values()) + tuple(tuple(v) for v in corners),
             self.spec.name_of(st)))
 
     def text(self, st) -> str:

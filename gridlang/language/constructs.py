@@ -272,9 +272,10 @@ class Construct:
         """
         raise NotImplementedError
 
-    def rule_violation(self, interpreter, e) -> tuple[str, frozenset[int]] | None:
+    def rule_violation(self, interpreter, e) -> tuple | None:
         """None when the rule of its own ``e`` (``statement``) holds on the interpreter's answer; else
-        a sentence and the cells to show."""
+        a sentence and the cells to show (indices), and optionally the corners to show (``(row,
+        col)`` of the lattice)."""
         raise NotImplementedError
 
     def read(self, interpreter, st, given: dict) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, MapError, MultipleErrors, ParamError
-from gridlang.core.grid import cell_name, cell_names
+from gridlang.core.grid import cell_names
 from gridlang.formats.maps import MapData, build_grid
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import evaluate
@@ -342,6 +342,18 @@ def _listed(where: object) -> str:
     return str(where).replace("(", "[").replace(")", "]")
 
 
+def _truth(name: str, value: object) -> bool:
+    """A Boolean decision's entry as the player gave it: true or 1 (marked), false or 0 (not), on a
+    cell and on an edge alike.
+
+    Raises:
+        ParamError: any other value, naming the decision.
+    """
+    if value is True or value is False or (type(value) is int and value in (0, 1)):
+        return bool(value)
+    raise ParamError(f"{name!r} is true or false, not {value!r}")
+
+
 def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
     """A player's edges of a decision on edges, as the interpreter reads them: ``{(end, end): value}``,
     the smaller end first, a Boolean's undrawn edges left out and a number's as 0.
@@ -361,10 +373,8 @@ def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
         edge = (min(a, b), max(a, b))
         if edge not in edges:
             raise ParamError(f"{d.name!r} is not made between {list(a)} and {list(b)}")
-        if boolean and value in (True, 1):
+        if boolean and _truth(d.name, value):
             chosen[edge] = True
-        elif boolean and value not in (False, 0):
-            raise ParamError(f"{d.name!r} is true or false, not {value!r}")
         elif not boolean and value not in d.values:
             raise ParamError(
                 f"{d.name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
@@ -498,10 +508,8 @@ def judge(
             ):
                 raise ParamError(f"{name!r} is not made on row {r + 1}, column {c + 1}")
             if boolean:
-                if value is True:
+                if _truth(name, value):
                     chosen[grid.index(r, c)] = True
-                elif value is not False:
-                    raise ParamError(f"{name!r} is true or false, not {value!r}")
             elif value not in d.values:
                 raise ParamError(
                     f"{name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
@@ -518,18 +526,16 @@ def judge(
     if empty:
         return Judgement(False, sorted(empty))
     verdict = evaluate(spec.ast, spec.symbols, grid, model.params, decisions)
-    drawn = {name: decisions[name] for name in lined}
-    broken = [_violation(v, lined, drawn) for v in verdict.violations]
+    broken = [_violation(v, lined) for v in verdict.violations]
     return Judgement(verdict.ok, [], broken, verdict.objective)
 
 
-def _violation(
-    v: Any, lined: Mapping[str, Any], drawn: Mapping[str, Mapping[tuple, object]]
-) -> dict[str, Any]:
+def _violation(v: Any, lined: Mapping[str, Any]) -> dict[str, Any]:
     """A broken rule as JSON, with the places a board outlines: its cells, the row, column or room it
-    failed in, the borders and corners it binds; for a rule that names none of them, the dead ends and
-    branches of a line that is no loop (:func:`_loop_ends`), else the decisions on edges its text speaks
-    of (the line as a whole breaks it: two loops, or a line that is not connected)."""
+    failed in, the borders and corners it binds or names (a loop's dead ends and branches, as the
+    interpreter's ``line is a loop`` gives them); for a rule located by none of these, the decisions
+    on edges its text speaks of (the line as a whole breaks it: two loops, or a line that is not
+    connected)."""
     out = {
         "line": v.span.line if v.span is not None else None,
         "rule": v.rule_text,
@@ -541,49 +547,6 @@ def _violation(
         "corners": [list(c) for c in v.corners],
         "lines": [],
     }
-    if v.cells or v.region or v.borders or v.corners:
-        return out
-    spoken = [
-        name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)
-    ]
-    for name in spoken:
-        if not re.search(rf"\b{re.escape(name)}\s+is\s+a\s+loop\b", v.rule_text):
-            continue
-        ends, branches = _loop_ends(drawn.get(name, {}))
-        if not ends and not branches:
-            continue
-        places = "cells" if lined[name].kind == "edges" else "corners"
-        out[places] = [list(p) for p in sorted(ends + branches)]
-        what = "" if places == "cells" else "corner "
-        said = [
-            f"{one if len(found) == 1 else f'{len(found)} {many}'} at "
-            + "; ".join(what + cell_name(r, c) for r, c in found[:8])
-            + (f"; and {len(found) - 8} more" if len(found) > 8 else "")
-            for found, one, many in (
-                (ends, "a dead end", "dead ends"),
-                (branches, "a branch", "branches"),
-            )
-            if found
-        ]
-        out["reason"] = " and ".join(said)
-        return out
-    out["lines"] = spoken
+    if not (v.cells or v.region or v.borders or v.corners):
+        out["lines"] = [name for name in lined if re.search(rf"\b{re.escape(name)}\b", v.rule_text)]
     return out
-
-
-def _loop_ends(
-    edges: Mapping[tuple, object],
-) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """The points of a drawn line that break a loop: its dead ends (one edge meets there) and its
-    branches (three or four), each sorted; a point is a cell for a line between cell centres, a
-    corner of the cell lattice for a line along the cells' sides. A loop meets two edges at each
-    point it passes (the published rule of Masyu, Slitherlink and every loop genre)."""
-    degree: dict[tuple[int, int], int] = {}
-    for (a, b), value in edges.items():
-        if value in (False, 0, None):
-            continue
-        for point in (a, b):
-            degree[point] = degree.get(point, 0) + 1
-    ends = sorted(p for p, n in degree.items() if n == 1)
-    branches = sorted(p for p, n in degree.items() if n > 2)
-    return ends, branches

@@ -162,6 +162,24 @@ def test_check_refuses_an_edge_for_a_cell_decision_and_a_cell_for_an_edge_one(cl
         "error: 'line' is made on edges: give an entry as [[r1, c1], [r2, c2]], not [0, 1]")
 
 
+def test_a_cell_and_an_edge_take_one_and_zero_for_true_and_false_alike(client):
+    # 1 marks, 0 leaves unmarked, on a cell decision and on an edge decision; 2 is refused by both
+    as_true = check(client, "nurikabe", "2.\n..\n", {"shaded": [[[1, 1], True], [[1, 0], False]]})
+    as_one = check(client, "nurikabe", "2.\n..\n", {"shaded": [[[1, 1], 1], [[1, 0], 0]]})
+    assert as_true.status_code == as_one.status_code == 200
+    assert as_one.json()["ok"] is False and as_one.json() == as_true.json()
+    line = {"line": [[[[1, 1], [1, 2]], 1], [[[0, 0], [0, 1]], 0]]}
+    assert check(client, "masyu", MASYU, line).json()["violations"][0]["cells"] == [[1, 1], [1, 2]]
+    for decision, entry, name in (
+        ("shaded", [[1, 1], 2], "shaded"),
+        ("line", [[[1, 1], [1, 2]], 2], "line"),
+    ):
+        spec, data = ("nurikabe", "2.\n..\n") if decision == "shaded" else ("masyu", MASYU)
+        response = check(client, spec, data, {decision: [entry]})
+        assert response.status_code == 400
+        assert response.json()["error"] == f"error: {name!r} is true or false, not 2"
+
+
 def test_hint_steps_are_each_drawn_and_in_words(client):
     hints = client.post("/api/tools/hint", json={"puzzle": NURIKABE}).json()
     expected = gridlang.hints(url=NURIKABE)

@@ -169,7 +169,8 @@ class IsLoopConstruct(Construct):
         lower.is_loop(compiler, e, guard, _edges(compiler))
 
     def rule_violation(self, interpreter, e: IsLoop):
-        return evaluate.loop_violation(e, _lines(interpreter))
+        lattice = interpreter.lattice_of(e.name)
+        return evaluate.loop_violation(e, _lines(interpreter), lattice, interpreter.grid.cols)
 
 
 class AlongConstruct(Construct):

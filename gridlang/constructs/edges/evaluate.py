@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 
 from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
-from gridlang.core.grid import edge_adjacency, edge_pieces, lattice_edges
+from gridlang.core.grid import cell_name, edge_adjacency, edge_pieces, lattice_edges
 from gridlang.language import ast
 
 Point = tuple[int, int]
@@ -172,16 +172,44 @@ def connected_violation(st: ast.IsConnected, lines: Lines) -> tuple[str, frozens
     return None
 
 
-def loop_violation(f: IsLoop, lines: Lines) -> tuple[str, frozenset[int]] | None:
-    """``line is a loop``: one closed loop, every end of a chosen edge meeting exactly two of them."""
+def loop_violation(
+    f: IsLoop, lines: Lines, lattice: str, cols: int
+) -> tuple[str, frozenset[int], tuple[Point, ...]] | None:
+    """``line is a loop``: one closed loop, every end of a chosen edge meeting exactly two of them (the
+    published rule of Masyu, Slitherlink and every loop genre).
+
+    Args:
+        f: the rule.
+        lines: the answer's edges.
+        lattice: ``"edges"`` (a line between cell centres: its points are cells) or ``"corners"``
+            (along the cells' sides: its points are corners of the lattice).
+        cols: the grid's columns, to number a cell.
+
+    Returns:
+        None when the rule holds; else a sentence, the cells to show and the corners to show: a line
+        with dead ends (one chosen edge meets there) or branches (three or four) names those points
+        and shows them (as cells or as corners); a line of several loops shows none (it is broken as
+        a whole).
+    """
     chosen = lines.chosen[f.name.id]
     if not chosen:
-        return f"{f.name.id!r} has no chosen edge, so no loop", _NONE
+        return f"{f.name.id!r} has no chosen edge, so no loop", _NONE, ()
     adj = edge_adjacency(chosen)
-    odd = sorted(v for v, ws in adj.items() if len(ws) != 2)
-    if odd:
-        return (f"{len(odd)} point(s) meet 1, 3 or 4 chosen edges, not 2 (a dead end or a branch): "
-                + ", ".join(map(str, odd[:5])), _NONE)
+    ends = sorted(v for v, ws in adj.items() if len(ws) == 1)
+    branches = sorted(v for v, ws in adj.items() if len(ws) > 2)
+    if ends or branches:
+        what = "" if lattice == "edges" else "corner "
+        said = " and ".join(
+            f"{one if len(found) == 1 else f'{len(found)} {many}'} at "
+            + "; ".join(what + cell_name(r, c) for r, c in found[:SHOWN])
+            + (f"; and {len(found) - SHOWN} more" if len(found) > SHOWN else "")
+            for found, one, many in ((ends, "a dead end", "dead ends"), (branches, "a branch", "branches"))
+            if found
+        )
+        points = sorted(ends + branches)
+        if lattice == "edges":
+            return said, frozenset(r * cols + c for r, c in points), ()
+        return said, _NONE, tuple(points)
     if len(edge_pieces(adj)) > 1:
-        return f"the chosen edges of {f.name.id!r} form more than one loop", _NONE
+        return f"the chosen edges of {f.name.id!r} form more than one loop", _NONE, ()
     return None
