@@ -12,22 +12,18 @@ pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install '.[test]'"
 )
 
+from board_helpers import choose_spec, textbox
 from playwright.sync_api import expect
 
 import gridlang
 
-LIVE = 60_000
-
-
-def textbox(page, name: str):
-    return page.get_by_role("textbox", name=name, exact=True)
+MADE = 60_000
+"""Milliseconds a generation may take on the page (longer than a live check: it proves each
+candidate map unique)."""
 
 
 def sudoku(page) -> None:
-    page.get_by_role("combobox", name="Bundled spec").select_option("sudoku")
-    expect(textbox(page, "Spec")).to_have_value(
-        re.compile(r'puzzle "Sudoku"'), timeout=10_000
-    )
+    choose_spec(page, "sudoku")
     textbox(page, "box_rows").fill("2")
     textbox(page, "box_cols").fill("2")
     page.get_by_role("spinbutton", name="Rows").fill("4")
@@ -46,7 +42,7 @@ def test_generate_places_its_clues_with_the_symmetry_chosen_and_grades_the_puzzl
         {"box_rows": 2, "box_cols": 2},
         symmetry="rotational",
     )
-    expect(textbox(page, "Puzzle")).to_have_value(expected.map, timeout=LIVE)
+    expect(textbox(page, "Puzzle")).to_have_value(expected.map, timeout=MADE)
     assert expected.map.splitlines()[2:] == [
         ".1..",
         ".4..",
@@ -70,7 +66,7 @@ def test_a_difficulty_not_made_in_time_gives_the_nearest_puzzle_and_says_so(page
             r"^made in [0-9.]+ s: [0-9]+ clues, seed [0-9]+, unique, easy \(difficulty [0-9.]+\); the time limit "
             r"ran out before an expert puzzle was made: this is the nearest of [0-9]+ \(easy\)$"
         ),
-        timeout=LIVE,
+        timeout=MADE,
     )
     expect(textbox(page, "Puzzle")).to_have_value(
         re.compile(r"^box_rows: 2\nbox_cols: 2\n([.1-4]{4}\n){4}$")
@@ -92,14 +88,14 @@ def test_generate_shows_each_stage_and_stop_keeps_the_best_map_made(page):
         re.compile(
             r"^generating a 16x16 puzzle: [0-9]+ s, seed 0: [0-9]+ clues placed"
         ),
-        timeout=LIVE,
+        timeout=MADE,
     )
     page.get_by_role("button", name="Stop generating").click()
     expect(status).to_have_text(
         re.compile(
             r"^stopped after [0-9.]+ s; the search was stopped: this is the best map made, and "
         ),
-        timeout=LIVE,
+        timeout=MADE,
     )
     rows = textbox(page, "Puzzle").input_value().splitlines()
     assert len(rows) == 16 and all(len(r) == 16 for r in rows)
