@@ -30,10 +30,9 @@ from gridlang.service.exits import (
 
 def _cmd_solve(args) -> int:
     # imported on use, not at start-up
-    from gridlang.core.deadline import BuildTimeout, Deadline, catch_interrupt
+    from gridlang.core.deadline import Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
-    from gridlang.service.solve import Request, run
     from gridlang.service.text import report_text
 
     if args.spec is None and not args.url:
@@ -45,29 +44,13 @@ def _cmd_solve(args) -> int:
     # One deadline for the whole command; the first Ctrl-C stops the search
     # and the best answer so far is printed, the second one exits at once.
     options.deadline = Deadline(args.time_limit, start=args.started)
+    # The time-out's report is printed once standard output is the document's again (not inside the
+    # redirection, where a --json record went to standard error).
     with solver_output_to_stderr(args.json), catch_interrupt(options.deadline), \
             watch(options.deadline, options.memory_limit):
-        read = time.perf_counter()
-        try:
-            data = _image_map(args, options.deadline, options.memory_limit) if args.image else None
-        except BuildTimeout:
-            args.map = args.image
-            return _compile_timeout(args, options.deadline, "while the picture was read")
-        read = time.perf_counter() - read
-        if data is not None:
-            args.map = args.image
-        # What to compute, the URL-or-map choice and the seconds of each phase are the service's.
-        request = Request(spec=args.spec, map=None if args.url else data if data is not None else args.map,
-                          url=args.url or None, params=_params(args), backend=args.backend, options=options,
-                          count=args.count, unique=args.unique, forced=args.forced, explain=args.explain,
-                          pictures={fmt: path for fmt, path in (("svg", args.svg), ("png", args.png)) if path},
-                          cell=args.cell, startup=True, parse_seconds=read if data is not None else 0.0)
-        try:
-            outcome = run(request)
-        except BuildTimeout:
-            if args.url:
-                args.map = args.url
-            return _compile_timeout(args, options.deadline)
+        outcome, phase = _solve_outcome(args, options)
+    if outcome is None:
+        return _compile_timeout(args, options.deadline, phase)
     report = outcome.report
     if args.url:
         args.spec, args.map = report.model.info["spec"], args.url
@@ -86,6 +69,37 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _solve_outcome(args, options):
+    """The service's outcome of ``gridlang solve``'s request, or ``(None, phase)`` when the time or
+    memory limit ran out before there was a model (``phase`` says while what); ``args.map`` then names
+    what was read (the picture or the URL)."""
+    # imported on use, not at start-up
+    from gridlang.core.deadline import BuildTimeout
+    from gridlang.service.solve import Request, run
+
+    read = time.perf_counter()
+    try:
+        data = _image_map(args, options.deadline, options.memory_limit) if args.image else None
+    except BuildTimeout:
+        args.map = args.image
+        return None, "while the picture was read"
+    read = time.perf_counter() - read
+    if data is not None:
+        args.map = args.image
+    # What to compute, the URL-or-map choice and the seconds of each phase are the service's.
+    request = Request(spec=args.spec, map=None if args.url else data if data is not None else args.map,
+                      url=args.url or None, params=_params(args), backend=args.backend, options=options,
+                      count=args.count, unique=args.unique, forced=args.forced, explain=args.explain,
+                      pictures={fmt: path for fmt, path in (("svg", args.svg), ("png", args.png)) if path},
+                      cell=args.cell, startup=True, parse_seconds=read if data is not None else 0.0)
+    try:
+        return run(request), ""
+    except BuildTimeout:
+        if args.url:
+            args.map = args.url
+        return None, "while the model was compiled"
 
 
 def _pictures_written(outcome) -> None:

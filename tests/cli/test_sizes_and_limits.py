@@ -312,6 +312,13 @@ def test_fillomino_the_slow_way_keeps_the_time_limit(tmp_path):
     verified_or_unknown(run, *SEARCH_REASONS)
 
 
+def test_a_json_record_of_a_time_out_while_compiling_is_on_standard_output(tmp_path):
+    # 0.3 s is gone before the 500 connectivity constraints are built, at rest or under load
+    run = gridlang(["solve", FILLOMINO, "--map", BLANK_10, "--time-limit", 0.3, "--json"], tmp_path)
+    unknown_because(run, "the time limit ran out while the model was compiled")
+    assert run.err == ""
+
+
 def test_anchoring_500_components_takes_a_moment_and_reads_the_deadline():
     # The pass looked for each node's count among all the rows: 500 nodes x 278,000 rows took 20 s
     # after the rules were lowered, where the deadline was not read (the issue: 181.8 s under 60 s).
