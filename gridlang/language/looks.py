@@ -161,6 +161,7 @@ CORNER_LOOKS: dict[str, str] = {
 ROOM_LOOKS: dict[str, str] = {
     "walls": "thick borders between rooms (the default)",
     "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
+    "hidden": "nothing: what stands on the borders shows the rooms (Mejilink's tiles, between its dashed borders)",
 }
 """The looks of ``draw rooms as LOOK``: the map's room layer."""
 
