@@ -101,3 +101,16 @@ def test_a_walls_mapping_of_no_border_tile_or_no_wall_is_refused_at_the_entry(
     with pytest.raises(GridlangError) as info:
         check(_spec(SPEC.replace("(dotted = wall)", mapping)))
     assert words in str(info.value), str(info.value)
+
+
+def test_walls_before_the_borders_it_reads_is_refused_at_the_encoding():
+    spec = SPEC.replace(
+        "    borders: bits (1 = erased, empty = dotted)\n    rooms: walls (dotted = wall)\n",
+        "    rooms: walls (dotted = wall)\n    borders: bits (1 = erased, empty = dotted)\n",
+    )
+    with pytest.raises(GridlangError) as info:
+        check(_spec(spec))
+    assert str(info.value).startswith(
+        "s.grid:7:12: error: walls gives the rooms between the borders the format reads, so a 'borders' item "
+        "comes before it"
+    ), str(info.value)

@@ -124,6 +124,9 @@ class _FormatCheck:
             self.error(f"the format fills {place!r} twice (line {places[key].span.line} first)", item.place_span)
             return
         places[key] = item
+        if enc.name == "walls" and not any(e.place in BORDER_PLACES for e in earlier):
+            self.error("walls gives the rooms between the borders the format reads, so a 'borders' item comes "
+                       "before it", item.encoding_span)
         if place == "room numbers" and "rooms" not in places:
             self.error("room numbers go into rooms, so a 'rooms: borders' item comes before them", item.place_span)
         if enc.name == "sum pairs" and key == "outside":
