@@ -182,3 +182,17 @@ def test_map_errors_are_located(spec, map_text, where, words):
     with pytest.raises(GridlangError) as info:
         _judge(spec, map_text)
     assert str(info.value).startswith(f"{where}: error: {words}"), str(info.value)
+
+
+def test_a_broken_rule_names_a_frame_border_by_its_cell_and_the_place_beyond():
+    """The verifier's places of a broken rule: a frame border as its cell and the place off the grid beyond
+    it (what JSON lists), and in words as the frame beside the cell."""
+    *_, judge = _judge(SPEC, MAP)
+    verdict = judge.evaluate({"shaded": {}})
+    frame = [v for v in verdict.violations if v.borders and v.borders[0][1][0] < 0]
+    assert [v.borders for v in frame] == [(((0, 0), (-1, 0)),)]
+    assert "b = the border on the frame above row 1, column 1" in str(frame[0])
+    left = [
+        v.borders for v in verdict.violations if v.borders and v.borders[0][1][1] < 0
+    ]
+    assert left == [(((1, 0), (1, -1)),)]
