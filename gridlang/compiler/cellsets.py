@@ -206,7 +206,7 @@ class CellSetLowering:
         v = self.corner_of(e)
         return [] if v is None else [v]
 
-    # borders between two cells: bound by `for each b in T` (T a tile on borders) as their two cells
+    # borders: bound by `for each b in T` (T a tile on borders) as their index in the map's border layer
     def is_borders(self, e: ast.Expr) -> bool:
         """Whether ``e`` is a set of borders: a tile on borders, or one bound border."""
         if not isinstance(e, ast.Name):
@@ -215,11 +215,12 @@ class CellSetLowering:
             return self.bound[e.id][0] == "border"
         return e.id in self.sym.border_tiles
 
-    def border_set(self, e: ast.Expr) -> list[tuple[int, int]]:
-        """The borders of a set of borders, each as its two cells ``(p, q)``, ``p < q``, in pzprjs's order."""
+    def border_set(self, e: ast.Expr) -> list[int]:
+        """The borders of a set of borders, each by its index in the map's border layer (pzprjs's order, the
+        frame's after the others: :func:`gridlang.core.grid.frame_border`)."""
         if e.id in self.bound:
             return [self.bound[e.id][1]]
-        return [self.grid.border_cells(k) for k, name in enumerate(self.grid.border_tiles) if name == e.id]
+        return [k for k, name in enumerate(self.grid.border_tiles) if name == e.id]
 
     def all_corners(self) -> list[tuple[int, int]]:
         """Every corner of the lattice, row-major."""

@@ -79,12 +79,11 @@ class ClueLowering:
             total += value
         return total
 
-    def border_values(self, borders: list[tuple[int, int]]) -> list[tuple[int, int | None]]:
-        """Each border (as its two cells) by its index, with the value of what stands on it (None: no
-        single known number, a ``?``)."""
+    def border_values(self, borders: list[int]) -> list[tuple[int, int | None]]:
+        """Each border by its index, with the value of what stands on it (None: no single known number, a
+        ``?``)."""
         out = []
-        for p, q in borders:
-            k = self.grid.border_index(p, q)
+        for k in borders:
             out.append((k, self.sym.border_tiles[self.grid.border_tiles[k]].value_of(self.grid.border_chars[k])))
         return out
 
@@ -94,9 +93,7 @@ class ClueLowering:
         total = 0
         for k, value in self.border_values(self.border_set(e.operand)):
             if value is None:
-                p, q = self.grid.border_cells(k)
-                message = (f"on the border between {self.grid.cell_name(p)} and {self.grid.cell_name(q)}: "
-                           f"{why_no_value(self.grid.border_chars[k])}")
+                message = f"on {self.grid.border_name(k)}: {why_no_value(self.grid.border_chars[k])}"
                 if self.map_data is not None:
                     raise MapError(message, self.map_data.border_span(k), source=self.map_data.source)
                 raise SemanticError(message, e.span, source=self.spec.source)

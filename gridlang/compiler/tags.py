@@ -142,7 +142,7 @@ def binding_parts(grid, binding, annotate=None) -> list[str]:
         elif kind == "corner":
             text = f"the corner at {cell_name(*value)}"
         elif kind == "border":
-            text = f"the border between {grid.cell_name(value[0])} and {grid.cell_name(value[1])}"
+            text = grid.border_name(value)
         elif kind == "shape":
             text = f"a shape of {len(value)} cells"
         else:

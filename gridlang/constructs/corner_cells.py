@@ -57,7 +57,7 @@ class CellsAround(Construct):
     def members(self, compiler, e: CellsOf, within) -> dict:
         bound = compiler.bound.get(e.corner.id) if isinstance(e.corner, ast.Name) else None
         if bound is not None and bound[0] == "border":
-            cells = bound[1]  # the border's two cells
+            cells = compiler.grid.border_sides(bound[1])  # the border's two cells, or one on the frame
         else:
             v = compiler.corner_of(e.corner)
             cells = () if v is None else compiler.grid.corner_cells(*v)
@@ -66,13 +66,10 @@ class CellsAround(Construct):
     def cells(self, interpreter, e: CellsOf) -> frozenset[int]:
         if isinstance(e.corner, ast.Name) and e.corner.id in interpreter.bordervars:
             # a border: the two cells on either side, read from the border's index in pzprjs's order
-            k = interpreter.bordervars[e.corner.id]
-            across = interpreter.grid.rows * (interpreter.grid.cols - 1)
-            cols = interpreter.grid.cols
-            if k < across:
-                r, c = divmod(k, cols - 1)
-                return frozenset((r * cols + c, r * cols + c + 1))
-            return frozenset((k - across, k - across + cols))
+            # the places beside it, one of them off the grid for a border of the frame
+            rows, cols = interpreter.grid.rows, interpreter.grid.cols
+            return frozenset(r * cols + c for r, c in interpreter.border_cells(interpreter.bordervars[e.corner.id])
+                             if 0 <= r < rows and 0 <= c < cols)
         # the cells whose corners(p) hold v: v is the top-left, top-right, bottom-left or bottom-right corner
         v = interpreter.corner(e.corner)
         if v is None:

@@ -77,6 +77,58 @@ def border_cells(rows: int, cols: int, k: int) -> tuple[int, int]:
     return k - across, k - across + cols
 
 
+def frame_border(rows: int, cols: int, k: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Border ``k``'s cell in the grid and the place off the grid beyond it, each ``(row, col)``, when ``k``
+    is a border of the outer frame, else None. The frame's borders follow the ``R (C - 1) + (R - 1) C``
+    between cells in pzprjs's order (its ``hasborder: 2``): the ``C`` along the top, the ``C`` along the
+    bottom, each left to right, then the ``R`` down the left side and the ``R`` down the right, each top to
+    bottom. The place beyond is row -1 or R, or column -1 or C."""
+    f = k - (rows * (cols - 1) + (rows - 1) * cols)
+    if f < 0:
+        return None
+    if f < 2 * cols:
+        r, c = (0, f) if f < cols else (rows - 1, f - cols)
+        return (r, c), (r - 1 if f < cols else rows, c)
+    f -= 2 * cols
+    r, c = (f, 0) if f < rows else (f - rows, cols - 1)
+    return (r, c), (r, -1 if f < rows else cols)
+
+
+def border_places(rows: int, cols: int, k: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two places ``(row, col)`` on either side of border ``k`` (pzprjs's order, the frame's after
+    the others): two cells of the grid, the left or upper one first, or for a border of the frame its
+    cell and the place off the grid beyond it (:func:`frame_border`). Their sum, plus one, is the
+    border's middle on the doubled lattice."""
+    on_frame = frame_border(rows, cols, k)
+    if on_frame is not None:
+        return on_frame
+    p, q = border_cells(rows, cols, k)
+    return divmod(p, cols), divmod(q, cols)
+
+
+def border_ends(rows: int, cols: int, k: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two corners ``(row, col)`` of the lattice at the ends of border ``k`` (corner ``(r, c)`` the
+    top-left one of cell ``(r, c)``), the upper or left one first: the edge of a decision on corner edges
+    that runs along the border."""
+    (r1, c1), (r2, c2) = border_places(rows, cols, k)
+    if r1 == r2:  # side by side: the border runs down
+        c = max(c1, c2)
+        return (r1, c), (r1 + 1, c)
+    r = max(r1, r2)
+    return (r, c1), (r, c1 + 1)
+
+
+def border_name(rows: int, cols: int, k: int) -> str:
+    """Border ``k`` of a ``rows x cols`` grid as a person reads it: ``the border between row 1, column 2
+    and row 1, column 3``, or for the frame ``the frame above row 1, column 2`` (below, left of, right
+    of)."""
+    (r1, c1), (r2, c2) = border_places(rows, cols, k)
+    if frame_border(rows, cols, k) is None:
+        return f"the border between {cell_name(r1, c1)} and {cell_name(r2, c2)}"
+    side = "above" if r2 < 0 else "below" if r2 == rows else "left of" if c2 < 0 else "right of"
+    return f"the frame {side} {cell_name(r1, c1)}"
+
+
 def room_label(text: str) -> str | None:
     """The room label a map cell's text carries (None for a plain string)."""
     return getattr(text, "room", None)
@@ -107,8 +159,9 @@ class Grid:
             between two side-adjacent cells, in pzprjs's order: the
             ``rows x (cols - 1)`` borders between left and right neighbours
             row by row, then the ``(rows - 1) x cols`` borders between upper
-            and lower neighbours (:meth:`border_cells`); empty when the map
-            has no border layer.
+            and lower neighbours (:meth:`border_cells`), then, for a spec
+            whose borders include the frame, the frame's ``2 (R + C)``
+            (:func:`frame_border`); empty when the map has no border layer.
         border_tiles: the tile name of each border, as ``border_chars``.
     """
 
@@ -163,6 +216,23 @@ class Grid:
         """The two cells ``(p, q)``, ``p < q``, on either side of border ``k`` (pzprjs's ``sidecell``:
         the left or upper cell first); ``0 <= k < border_count``, in :attr:`border_chars`'s order."""
         return border_cells(self.rows, self.cols, k)
+
+    @property
+    def frame_borders(self) -> bool:
+        """True when the border layer holds the outer frame's ``2 (R + C)`` borders after the others."""
+        return len(self.border_chars) == self.border_count + 2 * (self.rows + self.cols)
+
+    def border_sides(self, k: int) -> tuple[int, ...]:
+        """The cells of the grid on either side of border ``k``: two, ascending, or one for a border of
+        the frame."""
+        on_frame = frame_border(self.rows, self.cols, k)
+        if on_frame is not None:
+            return (self.index(*on_frame[0]),)
+        return border_cells(self.rows, self.cols, k)
+
+    def border_name(self, k: int) -> str:
+        """Border ``k`` as a person reads it (:func:`border_name`)."""
+        return border_name(self.rows, self.cols, k)
 
     def border_index(self, p: int, q: int) -> int | None:
         """The index of the border between cells ``p`` and ``q`` (either order), or None when they are

@@ -254,27 +254,53 @@ def _same_shape(path: str, text: str, grid: list[Cells], layer: list[Cells], mor
 def _border_order(path: str, text: str, grid: list[Cells], layer: tuple[list[Cells], int]) -> Cells:
     """The border layer's tokens in pzprjs's order (the borders between left and right neighbours row
     by row, then those between upper and lower ones), after checking its shape: ``2R - 1`` rows,
-    ``C - 1`` and ``C`` tokens by turns (the rows of none left out).
+    ``C - 1`` and ``C`` tokens by turns (the rows of none left out). A layer of ``2R + 1`` rows holds the
+    outer frame too, drawn where it stands: the ``C`` borders along the top, then each grid row's
+    ``C + 1`` (its left frame, the ``C - 1`` between its cells, its right frame) and the ``C`` under it,
+    the last of them along the bottom; the frame's come after the others, top, bottom, left, right
+    (:func:`gridlang.core.grid.frame_border`).
 
     Raises:
         MapError: a row of another length, or too few or too many rows, at the row.
     """
     block, _ = layer
     rows, cols = len(grid), len(grid[0])
-    wanted = [(w, r, kind) for r in range(rows)
-              for w, kind in ((cols - 1, "inside"), (cols, "under")) if w and (kind == "inside" or r + 1 < rows)]
-    shape = (f"{len(wanted)} rows for a {rows}x{cols} grid: {cols - 1} borders between the cells of a row, then "
-             f"{cols} under it, by turns")
+    framed = len(block) == 2 * rows + 1
+    if framed:
+        wanted = [(cols, -1, "top")] + [(w, r, kind) for r in range(rows)
+                                         for w, kind in ((cols + 1, "inside"), (cols, "under"))]
+        shape = (f"{len(wanted)} rows for a {rows}x{cols} grid and its frame: {cols} borders along the top, "
+                 f"then by turns {cols + 1} beside and between the cells of a row and {cols} under it")
+    else:
+        wanted = [(w, r, kind) for r in range(rows)
+                  for w, kind in ((cols - 1, "inside"), (cols, "under")) if w and (kind == "inside" or r + 1 < rows)]
+        shape = (f"{len(wanted)} rows for a {rows}x{cols} grid: {cols - 1} borders between the cells of a row, "
+                 f"then {cols} under it, by turns (or {2 * rows + 1} rows with the frame)")
     if len(block) != len(wanted):
         span = block[len(wanted)][0][1] if len(block) > len(wanted) else block[-1][-1][1]
         raise MapError(f"the border layer has {len(block)} rows; it needs {shape}", span, source=text)
     across: Cells = []
     down: Cells = []
+    top: Cells = []
+    bottom: Cells = []
+    left: Cells = []
+    right: Cells = []
     for row, (width, r, kind) in zip(block, wanted):
         if len(row) != width:
-            where = f"between the cells of grid row {r + 1}" if kind == "inside" else f"under grid row {r + 1}"
+            where = {"inside": f"beside and between the cells of grid row {r + 1}" if framed else
+                     f"between the cells of grid row {r + 1}", "under": f"under grid row {r + 1}",
+                     "top": "along the top of the grid"}[kind]
             span = row[width][1] if len(row) > width else row[-1][1]
             raise MapError(f"this row of the border layer has {len(row)} borders; the borders {where} are "
                            f"{width} (the layer has {shape})", span, source=text)
-        (across if kind == "inside" else down).extend(row)
-    return across + down
+        if kind == "top":
+            top.extend(row)
+        elif kind == "inside" and framed:
+            left.append(row[0])
+            across.extend(row[1:-1])
+            right.append(row[-1])
+        elif kind == "under" and framed and r + 1 == rows:
+            bottom.extend(row)
+        else:
+            (across if kind == "inside" else down).extend(row)
+    return across + down + top + bottom + left + right

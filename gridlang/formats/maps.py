@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from gridlang.core.clues import misfit
 from gridlang.core.errors import GridlangError, MapError, Span, one_line_end, raise_all, read_source
-from gridlang.core.grid import Grid, room_label, rooms_of
+from gridlang.core.grid import Grid, border_name, frame_border, room_label, rooms_of
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.limits import MAX_MAP_BYTES
 from gridlang.formats.mapdata import COMMENT, STANDARD, MapData
@@ -269,25 +269,45 @@ def _borders(symbols: Symbols, data: MapData, errors: list) -> tuple[tuple[str, 
     """The border layer's characters and tiles in pzprjs's order (empty for a spec without tiles on
     borders); each problem appended to ``errors``, located."""
     rows, cols = len(data.rows), len(data.rows[0])
-    if data.borders is None and rows * (cols - 1) + (rows - 1) * cols == 0:
+    inner = rows * (cols - 1) + (rows - 1) * cols
+    if data.borders is None and inner == 0 and not symbols.frame_borders:
         return (), ()  # one cell: no border between cells, so no layer to give
     if not _layer_to_read("borders", symbols.border_tiles, data, errors):
         return (), ()
-    across = len(data.rows) * (cols - 1)
+    framed = len(data.borders) == inner + 2 * (rows + cols)
+    if framed != symbols.frame_borders:
+        errors.append(data.error(
+            f"the border layer gives the grid's frame, and the spec's tiles on borders stand between cells only "
+            f"({_legend(symbols, symbols.border_tiles)}): give the {2 * rows - 1} rows of the borders between "
+            f"cells, or declare the tiles 'on borders and frame'" if framed else
+            f"the spec's tiles on borders stand on the grid's frame too ('on borders and frame'); the border "
+            f"layer gives no frame: it needs {2 * rows + 1} rows, the frame's top first (docs/language.md, "
+            f"'Clues on borders')", data.border_span(inner if framed else 0)))
+        return (), ()
     tiles: list[str] = []
     for k, ch in enumerate(data.borders):
         name = symbols.border_chars.get(ch)
         if name is None:
             if len(errors) < 20:
-                r, c = divmod(k, cols - 1) if k < across else divmod(k - across, cols)
-                where = (f"between row {r + 1}, columns {c + 1} and {c + 2}" if k < across else
-                         f"between column {c + 1}, rows {r + 1} and {r + 2}")
-                errors.append(data.error(f"{ch!r} on the border {where} is not a tile on borders of this spec "
+                where = border_places_text(rows, cols, k)
+                errors.append(data.error(f"{ch!r} on {where} is not a tile on borders of this spec "
                                          f"(tiles on borders: {_legend(symbols, symbols.border_tiles)})",
                                          data.border_span(k)))
             name = "?"
         tiles.append(name)
     return tuple(data.borders), tuple(tiles)
+
+
+def border_places_text(rows: int, cols: int, k: int) -> str:
+    """Border ``k`` of a ``rows x cols`` map as an error message names it: ``the border between row 1,
+    columns 2 and 3``, ``the border between column 2, rows 1 and 2``, or ``the frame above row 1, column
+    2`` (below, left of, right of)."""
+    if frame_border(rows, cols, k) is not None:
+        return border_name(rows, cols, k)
+    across = rows * (cols - 1)
+    r, c = divmod(k, cols - 1) if k < across else divmod(k - across, cols)
+    return (f"the border between row {r + 1}, columns {c + 1} and {c + 2}" if k < across else
+            f"the border between column {c + 1}, rows {r + 1} and {r + 2}")
 
 
 def _check_comments(symbols: Symbols, data: MapData) -> None:

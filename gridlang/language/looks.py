@@ -139,6 +139,8 @@ BORDER_LOOKS: dict[str, str] = {
     "grey": "a small grey dot ringed in black on the border's midpoint (pzprjs's Voxas grey dot)",
     "dot": "a black dot 0.16 of a cell in radius on the border's midpoint, as pzprjs draws its dots (No Three's)",
     "bar": "a thick line along the border, a line the puzzle gives (pzprjs's given borders)",
+    "dashed": "a dashed line along the border, drawn with the grid under the answer (pzprjs's Mejilink's dotted "
+              "borders, on which its loop runs)",
     "number": "its number in a small white circle on the border (pzprjs's Minarism); a ? as the circle "
               "alone",
     "less": "an inequality sign whose point faces the border's first cell, the left or upper one: that "
@@ -159,6 +161,7 @@ CORNER_LOOKS: dict[str, str] = {
 ROOM_LOOKS: dict[str, str] = {
     "walls": "thick borders between rooms (the default)",
     "cages": "a dashed line just inside each room's outline (a Killer Sudoku's cages, inside thick box borders)",
+    "hidden": "nothing: what stands on the borders shows the rooms (Mejilink's tiles, between its dashed borders)",
 }
 """The looks of ``draw rooms as LOOK``: the map's room layer."""
 

@@ -49,7 +49,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gridlang.core.grid import Grid
+from gridlang.core.grid import Grid, border_ends, border_places
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
 from gridlang.language.looks import ARROW_CHARS, arrow_char, letter, of_model, symbol
@@ -142,6 +142,7 @@ def draw(grid: Grid, solution: Solution | None = None, style: Style | None = Non
         _corner_dots(canvas, grid, style, cell, pad)
     else:
         _grid_lines(canvas, grid, cells, style, cell, pad)
+    _border_lines(canvas, grid, style, cell, pad)
     regions = solution.regions if solution else {}
     if regions:
         with canvas.group("regions"):
@@ -234,18 +235,32 @@ _BORDER_SIGN = 0.22
 """Half the size of an inequality sign on a border, in cells (pzprjs's Minarism: 0.22)."""
 
 
+def _border_lines(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
+    """The borders whose tile's look is a line along them (``dashed``: pzprjs's Mejilink's dotted borders),
+    drawn with the grid, under the answer."""
+    pairs = []
+    for k, name in enumerate(grid.border_tiles):
+        if style.border_looks.get(name) == "dashed":
+            (r1, c1), (r2, c2) = border_ends(grid.rows, grid.cols, k)
+            pairs.append(((pad + c1 * cell, pad + r1 * cell), (pad + c2 * cell, pad + r2 * cell)))
+    if pairs:
+        with canvas.group("border-lines"):
+            dashes = [(a, b) for a, b in strokes.dashes(pairs, 0.1 * cell, 0.1 * cell)
+                      if abs(a[0] - b[0]) + abs(a[1] - b[1]) > 0.01 * cell]  # none of no length at an end
+            canvas.segments(dashes, _CORNER_INK, max(1.0, 0.03 * cell), cls="border-dashed")
+
+
 def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:
-    """The clues on the borders between cells, on each border's midpoint, drawn by their tile's look."""
+    """The clues on the borders, the frame's too, on each border's midpoint, drawn by their tile's look."""
     found = [(k, ch) for k, ch in enumerate(grid.border_chars)
-             if ch != "." and style.border_looks.get(grid.border_tiles[k]) != "plain"]
+             if ch != "." and style.border_looks.get(grid.border_tiles[k]) not in ("plain", "dashed")]
     if not found:
         return
     ink = _CORNER_INK
-    across = grid.rows * (grid.cols - 1)
     with canvas.group("border-clues"):
         for k, ch in found:
-            p, q = grid.border_cells(k)
-            (r1, c1), (r2, c2) = divmod(p, grid.cols), divmod(q, grid.cols)
+            (r1, c1), (r2, c2) = border_places(grid.rows, grid.cols, k)
+            across = r1 == r2  # side by side: the border runs down between them
             x, y = pad + (c1 + c2 + 1) * cell / 2, pad + (r1 + r2 + 1) * cell / 2
             look = style.border_looks.get(grid.border_tiles[k])
             if look is None:
@@ -259,12 +274,12 @@ def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
                                width=max(1.0, 0.03 * cell), cls=f"border-{look}")
             elif look == "bar":  # along the border: across the gap between the two cells' centres
                 half = cell / 2
-                ends = [(x, y - half), (x, y + half)] if k < across else [(x - half, y), (x + half, y)]
+                ends = [(x, y - half), (x, y + half)] if across else [(x - half, y), (x + half, y)]
                 canvas.line(ends, ink, max(2.0, 0.09 * cell), cls="border-bar")
             elif look in ("less", "greater"):
                 s = _BORDER_SIGN * cell
                 tip = -s if look == "less" else s  # the point faces the first cell (less) or the second
-                points = [(x - tip, y - s), (x + tip, y), (x - tip, y + s)] if k < across else \
+                points = [(x - tip, y - s), (x + tip, y), (x - tip, y + s)] if across else \
                     [(x - s, y - tip), (x, y + tip), (x + s, y - tip)]
                 canvas.rect(x - s * 1.2, y - s * 1.2, 2.4 * s, 2.4 * s, fill="#ffffff")
                 canvas.line(points, ink, max(1.0, 0.04 * cell), cls="border-sign")

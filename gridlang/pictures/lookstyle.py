@@ -112,6 +112,7 @@ def looks_style(grid: Grid, looks: Looks) -> Style:
     return Style(background=WHITE, frame=0.25, grid=INK if corner_lines else GRID, grid_width=0, tiles=tiles,
                  marks=marks, regions=regions, borders=INK, border_width=0.09, blocks=looks.blocks,
                  outside=looks.outside(grid), corner_dots=corner_lines, shade_ink=WHITE, cages=looks.rooms == "cages",
+                 hidden_rooms=looks.rooms == "hidden",
                  border_looks=dict(looks.borders), corner_looks=dict(looks.corners),
                  dashed_grid=dashed)
 

@@ -286,7 +286,7 @@ def borders(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, on_cell
              pad: int, cell: int) -> None:
     """Thick borders: between rooms, around blocks, between areas of a decision's equal values; the chassis."""
     groups = []
-    if style.borders is not None and grid.rooms and not style.cages:
+    if style.borders is not None and grid.rooms and not style.cages and not style.hidden_rooms:
         groups.append(("rooms", strokes.borders(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell)))
     if style.borders is not None and grid.rooms and style.cages:
         lines = strokes.cage_lines(grid.rows, grid.cols, lambda i: grid.rooms[i], pad, cell, 0.1 * cell)

@@ -163,6 +163,7 @@ class Style:
         corner_dots: the grid is drawn as dots at the corners of the cells.
         shade_ink: the colour of a glyph on a cell shaded by a decision.
         cages: the room layer is drawn as cages (a dashed line inside each room) instead of thick borders.
+        hidden_rooms: the room layer is not drawn (what stands on the borders shows the rooms).
         border_looks: tile on borders -> its look (:data:`gridlang.language.looks.BORDER_LOOKS`); a tile
             not in it is drawn by its token: a number in a small white circle, any other but ``.`` as
             its character.
@@ -191,6 +192,7 @@ class Style:
     corner_dots: bool | None = None
     shade_ink: Colour | None = None
     cages: bool | None = None
+    hidden_rooms: bool | None = None
     border_looks: dict[str, str] = field(default_factory=dict)
     corner_looks: dict[str, str] = field(default_factory=dict)
     dashed_grid: bool | None = None

@@ -403,7 +403,8 @@ def spec_info(tree, symbols) -> dict:
         "border_tiles": [...], "corner_tiles": [...], "decisions": [...], "genres": [...]}``; ``chars``
         are the tile's map characters (a ``number`` tile has none: any whole number);
         ``border_tiles`` and ``corner_tiles`` the tiles ``on borders`` and ``on corners``, as ``tiles``
-        (in the map's ``borders:`` and ``corners:`` layers); ``size_params`` the parameters the
+        (in the map's ``borders:`` and ``corners:`` layers); ``frame_borders`` whether the tiles on
+        borders stand on the grid's frame too (``on borders and frame``); ``size_params`` the parameters the
         format reads off the grid's size, each ``{"RxC": value}`` (Kropki's ``n``: ``{"4x4": 4, ...}``); ``genres`` the puzz.link names of the spec's
         ``format puzzlink`` (pzprjs's name first, then its aliases).
     """
@@ -434,4 +435,5 @@ def spec_info(tree, symbols) -> dict:
     return {"puzzle": tree.puzzle.name if tree.puzzle else None, "params": params, "tiles": tiles,
             "size_params": sizes,
             "border_tiles": placed["borders"], "corner_tiles": placed["corners"],
+            "frame_borders": symbols.frame_borders,
             "decisions": list(symbols.decisions), "genres": list(fmt.names) if fmt is not None else []}

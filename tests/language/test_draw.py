@@ -65,7 +65,7 @@ def test_declared_looks_and_defaults():
                               "a tile is drawn as number, char, letters, block, circle, disc, cross, plain, frame, "
                               "split, symbols, corner, tree, moon, arrow, hollow_arrow, ring_kanji, cut_kanji, star, "
                               "dot or tip"),
-    ("draw rooms as shade", 15, "the room layer is drawn as walls or cages"),
+    ("draw rooms as shade", 15, "the room layer is drawn as walls, cages or hidden"),
     ("draw shaded as cages", 16, "'shaded' cannot be drawn as 'cages' (a look of the room layer)"),
     ("draw edge as bridges", 14, "'bridges' draws integer values; 'edge' is Boolean: draw it as line"),
     ("draw kind as number", 14, "'number' draws integer values; 'kind' has value names (snake): draw it as tint"),

@@ -326,7 +326,8 @@ def test_the_spec_info_names_the_tiles_on_borders_and_corners(client):
         {"name": "white", "chars": ["w"], "number": False},
         {"name": "black", "chars": ["b"], "number": False},
     ]
-    assert kropki["corner_tiles"] == []
+    assert kropki["corner_tiles"] == [] and kropki["frame_borders"] is False
+    assert client.get("/api/specs/mejilink").json()["frame_borders"] is True
     assert (
         kropki["size_params"]["n"]["4x4"] == 4 and len(kropki["size_params"]["n"]) == 15
     )

@@ -253,3 +253,25 @@ def test_setting_a_masyu_draws_the_edges_the_live_check_finds_forced(page):
     cell(page, 2, 3).click()
     expect(page.locator("#live")).to_have_text("unique", timeout=LIVE)
     expect(page.locator("#board svg.overlay .forced-line")).to_have_count(8)
+
+
+def test_check_draws_a_broken_frame_border_on_the_frame(page):
+    """Mejilink with the frame's border above row 1, column 1 erased: a line drawn along it breaks the rule
+    that the loop runs on dotted borders, and Check draws that border where it stands, on the frame's top."""
+    play(page, "mejilink", "https://puzz.link/p?mejilink/4/4/g9rm5000", 16)
+    drag(page, [point(page, 0, 0), point(page, 0, 1)])
+    assert "(with b = the border on the frame above row 1, column 1: the condition is false)" in check(page)
+    broken = page.locator("#board svg.overlay .broken-line")
+    titles = broken.locator("title").all_text_contents()
+    on_dotted = [k for k, t in enumerate(titles) if t == "line 30: the loop runs on dotted borders"]
+    assert len(on_dotted) == 1
+    line = broken.nth(on_dotted[0])
+    top = line.get_attribute("y1")
+    assert top == line.get_attribute("y2")  # along the top, from the frame's first corner to its second
+    assert float(line.get_attribute("x2")) > float(line.get_attribute("x1"))
+    # the line's dead ends, ringed at the frame's corners (0, 0) and (0, 1): the border runs between them
+    ends = page.locator("#board svg.overlay .broken-point").all()
+    assert sorted((float(p.get_attribute("cx")), float(p.get_attribute("cy"))) for p in ends) == [
+        (float(line.get_attribute("x1")), float(top)),
+        (float(line.get_attribute("x2")), float(top)),
+    ]

@@ -286,3 +286,38 @@ def test_the_borders_buttons_the_lines_and_generate_s_controls_pass_axe_at_both_
     page.set_viewport_size({"width": 390, "height": 844})
     assert accessibility_violations(page) == []
     assert page_width(page) == 390  # no horizontal scroll
+
+
+MEJILINK = "https://puzz.link/p?mejilink/4/4/g9rm4"
+
+
+def test_a_mejilink_border_on_the_frame_is_a_button_and_its_click_reaches_the_url(page, capsys):
+    """Tiles on borders and frame: the 40 borders of a 4x4 grid, the frame's 16 among them, each a button; a
+    click on the frame's border above row 1, column 1 turns it from dotted to erased, and the URL written
+    back holds the frame's digits (pzprjs leaves them out only when none is set)."""
+    open_puzzle(page, "mejilink", MEJILINK, 16)
+    expect(
+        page.get_by_role("group", name="Board borders and corners").get_by_role("button")
+    ).to_have_count(40)
+    top = place(page, "frame above row 1, column 1")
+    expect(top).to_have_accessible_name("frame above row 1, column 1: dotted")
+    top.click()
+    expect(top).to_have_accessible_name("frame above row 1, column 1: erased")
+    expect(place(page, "frame right of row 4, column 4")).to_have_accessible_name(
+        "frame right of row 4, column 4: dotted"
+    )
+    expect(textbox(page, "Puzzle")).to_have_value(re.compile(r"borders:\n \. - - -\n- \. - - -\n"))
+    url = exported(page)
+    assert url == "https://puzz.link/p?mejilink/4/4/g9rm5000"
+    assert imported(url, capsys)[-9:][0] == " . - - -"
+
+
+def test_a_new_mejilink_grid_has_a_borders_layer_with_its_frame(page):
+    open_puzzle(page, "mejilink", MEJILINK, 16)
+    new_grid(page, 2, 3)
+    expect(textbox(page, "Puzzle")).to_have_value(
+        re.compile(r"\.\.\.\n\.\.\.\n(rooms:\naaa\naaa\n)?borders:\n - - -\n- - - -\n - - -\n- - - -\n - - -\n$")
+    )
+    expect(
+        page.get_by_role("group", name="Board borders and corners").get_by_role("button")
+    ).to_have_count(17)

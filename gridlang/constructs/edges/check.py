@@ -123,7 +123,10 @@ def along_type(checker, e: ComponentAlong) -> Type | None:
 
 
 def corners_type(checker, e: CornersOf) -> Type | None:
-    """``corners(p)``: ``CORNERS``, or None after reporting p that is not one cell."""
+    """``corners(p)``, ``corners(b)``: ``CORNERS``, or None after reporting p that is not one cell or one
+    border."""
+    if checker.is_border(e.cell):
+        return Type.CORNERS
     return Type.CORNERS if checker.cell(e.cell, "corners(...)") else None
 
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
 from gridlang.core.errors import MapError, SemanticError, show_set
-from gridlang.core.grid import lattice_edges
+from gridlang.core.grid import border_ends, lattice_edges
 from gridlang.core.nodes import node
 from gridlang.ir.literals import CellValue, add_literal, neg
 from gridlang.ir.model import Cmp, Decision, GraphConnected, Linear
@@ -157,7 +157,11 @@ def decide_edges(compiler, st: ast.Decide, edges: Edges) -> None:
 
 # points: cells and corners --------------------------------------------------------
 def corner_members(compiler, e: CornersOf) -> list[tuple[int, int]]:
-    """The corners of ``corners(p)``: top-left, top-right, bottom-left, bottom-right."""
+    """The corners of ``corners(p)``: top-left, top-right, bottom-left, bottom-right; of ``corners(b)``, the
+    two at the ends of border b, the upper or left one first."""
+    bound = compiler.bound.get(e.cell.id) if isinstance(e.cell, ast.Name) else None
+    if bound is not None and bound[0] == "border":
+        return list(border_ends(compiler.grid.rows, compiler.grid.cols, bound[1]))
     p = compiler.cell_of(e.cell)
     if p is None:
         return []

@@ -38,6 +38,7 @@ from gridlang.constructs.symmetry.nodes import (
     point_name,
 )
 from gridlang.core.errors import SemanticError
+from gridlang.core.grid import border_places
 from gridlang.ir.literals import neg
 from gridlang.ir.model import GraphConnected
 from gridlang.language import ast
@@ -47,7 +48,7 @@ def _point(compiler, e) -> Point | None:
     """The point ``e`` on the doubled lattice (None off the grid or the lattice)."""
     bound = compiler.bound.get(e.id) if isinstance(e, ast.Name) else None
     if bound is not None and bound[0] == "border":
-        (r1, c1), (r2, c2) = (compiler.grid.cell(i) for i in bound[1])
+        (r1, c1), (r2, c2) = border_places(compiler.grid.rows, compiler.grid.cols, bound[1])
         return r1 + r2 + 1, c1 + c2 + 1
     if compiler.is_corner(e):
         v = compiler.corner_of(e)
@@ -91,8 +92,8 @@ def points(compiler, names) -> list[Point]:
     out: list[Point] = []
     for name in names:
         if name.id in compiler.sym.border_tiles:
-            for a, b in compiler.border_set(name):
-                (r1, c1), (r2, c2) = compiler.grid.cell(a), compiler.grid.cell(b)
+            for k in compiler.border_set(name):
+                (r1, c1), (r2, c2) = border_places(compiler.grid.rows, compiler.grid.cols, k)
                 out.append((r1 + r2 + 1, c1 + c2 + 1))
         elif name.id in compiler.sym.corner_tiles:
             out.extend((2 * r, 2 * c) for r, c in compiler.corner_set(name))

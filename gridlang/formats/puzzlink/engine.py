@@ -26,10 +26,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gridlang.core.grid import border_cells, cell_name, flood_rooms
+from gridlang.core.grid import border_name, flood_rooms
 from gridlang.core.nodes import field, node
 from gridlang.formats.puzzlink import dots
 from gridlang.formats.puzzlink.text import borders_text, document, grid_text, rooms_text
+from gridlang.formats.puzzlink.walls import rooms_between
 from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
 from gridlang.language.encodings.known import encoding_for, mapping_for
@@ -148,6 +149,12 @@ class Decoded:
     params: dict[str, str] = field(default_factory=dict)
 
 
+def _border_count(rows: int, cols: int, frame: bool) -> int:
+    """How many borders a format's ``borders`` fill: those between cells, and the frame's ``2 (R + C)`` when
+    the spec's tiles on borders stand on the frame too."""
+    return rows * (cols - 1) + (rows - 1) * cols + (2 * (rows + cols) if frame else 0)
+
+
 def _frame(fmt: ast.Format) -> str | None:
     return next((p.place for p in fmt.parts if p.place.startswith("outside")), None)
 
@@ -251,8 +258,8 @@ class Engine:
         tokens: list[list[str | None]] = [[None] * layout.width for _ in range(layout.height)]
         corner_tokens: list[list[str | None]] | None = None  # (rows + 1) x (cols + 1), when the format fills corners
         border_tokens: list[str | None] | None = None  # one per border in pzprjs's order, when it fills borders
-        borders_count = link.rows * (link.cols - 1) + (link.rows - 1) * link.cols
-        rooms_read = None
+        borders_count = _border_count(link.rows, link.cols, self.sym.frame_borders)
+        rooms_read = walls = None
         cells: list[Value] = [None] * (link.cols * link.rows)
         room: list[int] | None = None
         body = Body(link)
@@ -262,6 +269,9 @@ class Engine:
             part = self._part(item, layout, cells)
             if item.place == "separator":
                 enc.decode(body, 0, part)
+                continue
+            if item.encoding == "walls":
+                walls = item  # rooms between the borders read, once they are read
                 continue
             if part.ptype is not None:
                 if item.encoding != "size" and body.at_end():
@@ -322,6 +332,10 @@ class Engine:
                     raise body.error(f"{_describe(value)} has no tile in {self.name} (its format sends it nowhere; "
                                      "see docs/language.md, 'puzz.link formats')", at)
         body.done()
+        if walls is not None:
+            empty = self._border_empty()
+            room = rooms_between(link.rows, link.cols, [tok or empty for tok in border_tokens or [None] * borders_count],
+                                 self.sym.border_chars, mapping_for(walls))
         roomless: frozenset[int] = frozenset()
         if room is not None and rooms_read is not None:
             room, roomless = self._without_roomless(link, layout, tokens, room, rooms_read)
@@ -439,6 +453,8 @@ class Engine:
                 vals = [value]
             elif item.place == "separator":
                 vals = []
+            elif item.encoding == "walls":
+                continue  # the rooms between the borders: no part of their own in the URL
             elif item.place == "rooms":
                 vals = room = self._rooms(data, layout)
                 room_cells = [[k for k, x in enumerate(room) if x == j] for j in range(max(room) + 1)]
@@ -464,8 +480,7 @@ class Engine:
                     span = data.params[item.place][1] if item.place in data.params else data.span(0, 0)
                     raise data.error(str(e), span) from None
                 if item.place in BORDER_PLACES:
-                    p, q = (divmod(i, layout.cols) for i in border_cells(layout.rows, layout.cols, e.index))
-                    raise data.error(f"{e} (the border between {cell_name(*p)} and {cell_name(*q)})",
+                    raise data.error(f"{e} ({border_name(layout.rows, layout.cols, e.index)})",
                                      data.border_span(e.index)) from None
                 if item.place in DOT_PLACES:
                     span, words = dots.where(data, layout, e.index)
@@ -514,11 +529,11 @@ class Engine:
 
     def _border_values(self, data, layout: Layout, item: ast.FormatItem) -> list[Value]:
         """The values on the map's borders, in pzprjs's order; an error at a border the item cannot write."""
-        count = layout.rows * (layout.cols - 1) + (layout.rows - 1) * layout.cols
+        count = _border_count(layout.rows, layout.cols, self.sym.frame_borders)
         if count == 0:
             return []
         if data.borders is None or len(data.borders) != count:
-            raise data.error("the format writes the borders between cells, and the map has no 'borders:' layer "
+            raise data.error("the format writes the borders, and the map has no 'borders:' layer "
                              f"of {count} borders under its grid", data.span(0, 0))
         placement = self.placements[id(item)]
         empty = self._border_empty()

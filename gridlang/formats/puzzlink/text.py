@@ -18,9 +18,21 @@ def grid_text(rows: int, cols: int, cells: list[str]) -> str:
 
 def borders_text(rows: int, cols: int, tokens: list[str]) -> str:
     """The ``borders:`` block (:mod:`gridlang.formats.layers`) of tokens in pzprjs's order: the ``cols - 1``
-    borders inside a row, indented by a space, then the ``cols`` under it, by turns."""
+    borders inside a row, indented by a space, then the ``cols`` under it, by turns. Tokens that hold the
+    frame's ``2 (rows + cols)`` borders too (after the others: top, bottom, left, right) are drawn with
+    the frame where it stands: the top's, then each row's left frame, inner borders and right frame, and
+    the ``cols`` under it (the last the bottom's), the rows along a cell's width indented by a space."""
     across = rows * (cols - 1)
+    inner = across + (rows - 1) * cols
     lines = ["borders:"]
+    if len(tokens) == inner + 2 * (rows + cols):
+        top, bottom = tokens[inner:inner + cols], tokens[inner + cols:inner + 2 * cols]
+        left, right = tokens[inner + 2 * cols:inner + 2 * cols + rows], tokens[inner + 2 * cols + rows:]
+        lines.append(" " + " ".join(top))
+        for r in range(rows):
+            lines.append(" ".join([left[r], *tokens[r * (cols - 1):(r + 1) * (cols - 1)], right[r]]))
+            lines.append(" " + " ".join(tokens[across + r * cols:across + (r + 1) * cols] if r + 1 < rows else bottom))
+        return "\n".join(lines)
     for r in range(rows):
         if cols > 1:
             lines.append(" " + " ".join(tokens[r * (cols - 1):(r + 1) * (cols - 1)]))

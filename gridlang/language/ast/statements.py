@@ -134,6 +134,8 @@ class Tile:
             borders; or ``"corners"`` for a tile ``on corners``: it
             stands on the corners of the cells (the map's ``corners:``
             layer, pzprjs's crosses), and its name is a set of corners.
+        frame: ``on borders and frame``: a tile on borders whose borders
+            include the grid's outer frame (pzprjs's ``hasborder: 2``).
     """
 
     name: str
@@ -150,6 +152,7 @@ class Tile:
     parts: tuple[str, ...] = ()
     place: str = "cells"
     no_room: bool = False
+    frame: bool = False
 
     def value_of(self, ch: str) -> int | None:
         """The value of a cell of this tile written as ``ch``; None for a number tile's cell that

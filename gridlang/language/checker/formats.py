@@ -124,6 +124,9 @@ class _FormatCheck:
             self.error(f"the format fills {place!r} twice (line {places[key].span.line} first)", item.place_span)
             return
         places[key] = item
+        if enc.name == "walls" and not any(e.place in BORDER_PLACES for e in earlier):
+            self.error("walls gives the rooms between the borders the format reads, so a 'borders' item comes "
+                       "before it", item.encoding_span)
         if place == "room numbers" and "rooms" not in places:
             self.error("room numbers go into rooms, so a 'rooms: borders' item comes before them", item.place_span)
         if enc.name == "sum pairs" and key == "outside":
@@ -187,9 +190,21 @@ class _FormatCheck:
                 ok = self.size_entry(entry, param) and ok
             elif enc.keys == "preset":
                 ok = self.preset_entry(entry, param) and ok
+            elif enc.keys == "walls":
+                ok = self.wall_entry(entry) and ok
             elif enc.keys == "table" and entry.value_kind == "name":
                 ok = self.tile_entry(entry, item) and ok
         return ok
+
+    def wall_entry(self, entry: ast.FormatEntry) -> bool:
+        """An entry of ``rooms: walls``: a tile on borders, sent to ``wall``."""
+        if entry.key_kind != "name" or entry.key not in self.sym.border_tiles:
+            self.error(f"walls maps a tile on borders to 'wall'; {entry.key!r} is no tile on borders", entry.key_span)
+            return False
+        if entry.value_kind != "name" or entry.value != "wall":
+            self.error(f"walls maps a tile on borders to 'wall', not to {entry.value!r}", entry.value_span)
+            return False
+        return True
 
     def tile_entry(self, entry: ast.FormatEntry, item: ast.FormatItem) -> bool:
         """A table's character that stands for a tile: the tile is declared on the item's places."""

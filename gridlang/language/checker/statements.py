@@ -114,6 +114,14 @@ class _Checker(ExpressionTypes):
                         "corners": (self.sym.corner_tiles, self.sym.corner_chars),
                         "borders": (self.sym.border_tiles, self.sym.border_chars)}[st.place]
         where = f" on {st.place}" if corners else ""
+        if st.place == "borders" and self.sym.border_tiles and st.frame != self.sym.frame_borders:
+            first = next(iter(self.sym.border_tiles))
+            on = {True: "'on borders and frame'", False: "'on borders'"}
+            self.error(f"the borders include the grid's frame for every tile on borders or for none: "
+                       f"{first!r} is {on[self.sym.frame_borders]}, {st.name!r} {on[st.frame]}",
+                       st.attr_spans.get("place", st.span))
+        elif st.place == "borders":
+            self.sym.frame_borders = st.frame
         tiles[st.name] = st
         if corners and (st.linked or st.tags):
             self.error(f"a tile on {st.place} takes no tags and is not linked (it is a set of {st.place}, not of "

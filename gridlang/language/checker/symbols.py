@@ -110,6 +110,9 @@ class Symbols:
         border_tiles: tile name -> Tile for the tiles ``on borders``, the
             borders between two side-adjacent cells (pzprjs's borders).
         border_chars: map character -> border tile name, as ``corner_chars``.
+        frame_borders: the borders include the grid's outer frame (the
+            spec's tiles are ``on borders and frame``, pzprjs's
+            ``hasborder: 2``): ``2 (R + C)`` borders more, after the others.
     """
 
     tiles: dict[str, ast.Tile] = field(default_factory=dict)
@@ -127,6 +130,7 @@ class Symbols:
     corner_chars: TileTable = field(default_factory=TileTable)
     border_tiles: dict[str, ast.Tile] = field(default_factory=dict)
     border_chars: TileTable = field(default_factory=TileTable)
+    frame_borders: bool = False
 
     def kind_of(self, name: str) -> str | None:
         """``tile``, ``corner tile``, ``border tile``, ``tag``, ``param``, ``decision``, ``region``, ``let``,

@@ -26,6 +26,13 @@ Re-implemented from their description in pzprjs (robx/pzprjs, MIT licence):
     border's middle, a corner inside the grid), row by row: ``0``-``f`` a
     dot of value 1 (even) or 2 (odd), then half the digit's value (rounded
     down) of places without one; ``g``-``z`` 1-20 places without one.
+``bits`` (``decodeOuterBorder``)
+    base-32 digits of 5 bits each over every border, the frame's included
+    (after the others); the frame's digits are left out when none of its
+    bits is set. Value 1 for a set bit.
+``walls``
+    no part of the URL: the rooms between the borders of the tiles its
+    mapping names walls.
 ``borders`` (``decodeBorder``)
     base-32 digits of 5 bits each, most significant first: the
     ``(cols-1)*rows`` borders between side-by-side cells, row by row, then,
@@ -295,6 +302,55 @@ class Borders(Encoding):
         return _pack(right) + _pack(below)
 
 
+class OuterBorders(Encoding):
+    """pzprjs's ``decodeOuterBorder``: base-32 digits of 5 borders each, most significant first, over every
+    border in pzprjs's order, the frame's after the others (its ``hasborder: 2``); a set bit is value 1.
+    pzprjs writes the frame's digits only when one of its borders is set, so the part is as long as the
+    borders between cells take, or as all of them take; any other length is an error at its end."""
+
+    name = "bits"
+    places = frozenset({"borders"})
+    values = (1,)
+
+    def decode(self, body, count, part):
+        inner = part.rows * (part.cols - 1) + (part.rows - 1) * part.cols
+        short, full = (inner + 4) // 5, (count + 4) // 5
+        start, n = body.i, 0
+        while n < full and start + n < len(body.text) and body.text[start + n] in _BASE32:
+            n += 1
+        if n not in (short, full):
+            at = start + n
+            if at < len(body.text) and body.text[at] != "/":
+                raise body.error(f"unexpected {body.text[at]!r} in the borders (base-32 digits 0-9, a-v)", at)
+            raise body.error(f"the borders of a {part.cols}x{part.rows} grid take {short} characters, or {full} "
+                             f"with its frame; the URL has {n}", at)
+        body.i += n
+        bits = _bits(body.text[start:start + n])[:count]
+        bits += [False] * (count - len(bits))
+        return [1 if b else None for b in bits], [start + min(k // 5, max(n - 1, 0)) for k in range(count)]
+
+    def encode(self, values, part):
+        bits = _ones(values, "set border")
+        inner = part.rows * (part.cols - 1) + (part.rows - 1) * part.cols
+        return _pack(bits if any(bits[inner:]) else bits[:inner])
+
+
+class Walls(Encoding):
+    """The rooms between the borders of the tiles its mapping names walls (``rooms: walls (dotted =
+    wall)``): no part of the URL, the rooms of the border layer that the format's ``borders`` item
+    reads (:mod:`gridlang.formats.puzzlink.walls`)."""
+
+    name = "walls"
+    places = frozenset({"rooms"})
+    keys = "walls"
+
+    def decode(self, body, count, part):
+        return [], []
+
+    def encode(self, values, part):
+        return ""
+
+
 class Slash(Encoding):
     """A ``/`` that pzprjs writes between two parts and skips when reading (its ``outbstr.substr(1)``)."""
 
@@ -311,4 +367,4 @@ class Slash(Encoding):
         return "/"
 
 
-ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), CrossMarks(), Dots(), Borders(), Slash())
+ENCODINGS = (Circles(), Marks(), Holes(), Blocks(), CrossMarks(), Dots(), Borders(), OuterBorders(), Walls(), Slash())

@@ -116,6 +116,8 @@ class _ToAst(FormatMixin):
             attr_spans.setdefault(kind, span)
         if kw.get("value") == "digit":
             kw["value"], kw["digit_value"] = 0, True
+        if kw.get("place") == "borders and frame":
+            kw["place"], kw["frame"] = "borders", True
         return ast.Tile(str(name), chars, span=self.sp(name), attr_spans=attr_spans, **kw)
 
     def tile_number(self, meta, c):
@@ -124,7 +126,8 @@ class _ToAst(FormatMixin):
             raise GridSyntaxError(f"tile {tile.name!r} is a number tile: each cell's value is its number",
                                   tile.attr_spans["value"])
         return ast.Tile(tile.name, (), linked=tile.linked, count=tile.count, tags=tile.tags, number=True,
-                        span=tile.span, attr_spans=tile.attr_spans, place=tile.place, no_room=tile.no_room)
+                        span=tile.span, attr_spans=tile.attr_spans, place=tile.place, no_room=tile.no_room,
+                        frame=tile.frame)
 
     def _clue_tile(self, meta, c, clue: str):
         parts = next((x for x in c[1:] if isinstance(x, _Parts)), _Parts(()))
@@ -214,6 +217,9 @@ class _ToAst(FormatMixin):
 
     def attr_on_borders(self, meta, c):
         return ("place", "borders", self.sp(meta))
+
+    def attr_on_frame_borders(self, meta, c):
+        return ("place", "borders and frame", self.sp(meta))
 
     def attr_tag(self, meta, c):
         return ("tag", str(c[0]), self.sp(c[0]))

@@ -479,7 +479,10 @@ function newGrid() {
   const none = (tiles) => (tiles.find((t) => t.chars.length) || { chars: ["."] }).chars[0];
   if (info && info.border_tiles.length) {
     const n = none(info.border_tiles);
-    tail.push("borders:", ...Array.from({ length: 2 * rows - 1 }, (_, i) => (i % 2 === 0 ? " " : "") + Array(i % 2 === 0 ? cols - 1 : cols).fill(n).join(" ")));
+    // with the frame (`on borders and frame`): the top's row, then by turns a row's C + 1 and the C under it
+    const frame = info.frame_borders ? 1 : 0;
+    tail.push("borders:", ...Array.from({ length: 2 * rows - 1 + 2 * frame }, (_, i) => (i % 2 === 0 ? " " : "")
+      + Array((i + frame) % 2 === 0 ? cols - 1 + 2 * frame : cols).fill(n).join(" ")));
   }
   if (info && info.corner_tiles.length) {
     const n = none(info.corner_tiles);

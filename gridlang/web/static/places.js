@@ -22,7 +22,28 @@ function placesOf(map) {
   const out = [];
   if (!board || !map || !info) return out;
   const { pad, cell, rows, cols } = board;
-  if (map.layers.borders && info.border_tiles.length) {
+  const framed = map.layers.borders && map.layers.borders.rows.length === 2 * rows + 1;
+  if (framed && info.border_tiles.length) {
+    // the frame's too (tiles `on borders and frame`): the top's row, then each row's left frame, the
+    // borders between its cells and its right frame, and the row under it, the last the bottom's
+    for (let c = 0; c < cols; c++) {
+      out.push({ kind: "borders", row: 0, col: c, x: pad + (c + 0.5) * cell, y: pad,
+                 label: `frame above row 1, column ${c + 1}` });
+    }
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c <= cols; c++) {
+        const label = c === 0 ? `frame left of row ${r + 1}, column 1`
+          : c === cols ? `frame right of row ${r + 1}, column ${cols}`
+            : `border of row ${r + 1}, columns ${c} and ${c + 1}`;
+        out.push({ kind: "borders", row: 2 * r + 1, col: c, x: pad + c * cell, y: pad + (r + 0.5) * cell, label });
+      }
+      for (let c = 0; c < cols; c++) {
+        const label = r + 1 === rows ? `frame below row ${rows}, column ${c + 1}`
+          : `border of column ${c + 1}, rows ${r + 1} and ${r + 2}`;
+        out.push({ kind: "borders", row: 2 * r + 2, col: c, x: pad + (c + 0.5) * cell, y: pad + (r + 1) * cell, label });
+      }
+    }
+  } else if (map.layers.borders && info.border_tiles.length) {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c + 1 < cols; c++) {
         out.push({ kind: "borders", row: 2 * r, col: c, x: pad + (c + 1) * cell, y: pad + (r + 0.5) * cell,
