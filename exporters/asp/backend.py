@@ -48,7 +48,7 @@ of 0.104 s and a p90 of 0.48 s with ``card``, against 0.144 and 0.63 s
 before; ``dynamic`` without one, where ``card`` made the Snake Eggs set
 slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
 ``lookahead`` (``--lookahead``, failed-literal detection; ``auto``: ``atom``
-for a model without an objective that holds a rooted region of known size,
+for a model without an objective whose regions are all rooted, one of known size,
 :func:`~gridlang.exporters.asp.rules.probes_regions`), ``options`` (any clingo option, one at a time:
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.core.errors.BackendError`.
@@ -103,7 +103,7 @@ class AspSettings(Settings):
             (``atom``, ``body``, ``hybrid``, ``no``): each open atom is tried
             true and false and propagated, and a side that fails fixes the
             other. ``auto`` (the default): ``atom`` for a model without an
-            objective that holds a rooted region of known size
+            objective whose regions are all rooted, one of known size
             (:func:`~gridlang.exporters.asp.rules.probes_regions`), ``no`` otherwise.
         options: any clingo command-line option, one at a time as
             ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).

@@ -384,7 +384,7 @@ def _header(model: Model, program: Program) -> list[str]:
         sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
         lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
     # The asp backend's own defaults (AspSettings.trans_ext and lookahead, auto): card with an objective,
-    # when small; failed literals for a rooted region of known size without one.
+    # when small; failed literals without one when every region is rooted and one has a known size.
     # The clingo wheel ships no clingo executable; its module is the clingo application.
     flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
     flag += "--lookahead=atom " if probes_regions(model) else ""

@@ -4,8 +4,8 @@ A large region goes to the cut loop unless the reach rules suit it: a rooted reg
 stays with reach however large, a region without a root up to ``REACH_MAX_UNROOTED`` members, a
 rooted region of unknown size up to ``REACH_MAX_MEMBERS``. The rule is read on ``Connected`` nodes
 over the first n cells, and once on a solved model, whose statistics name the strategy used.
-clingo's failed-literal detection is asked for by the same kind of node, a rooted region of known
-size, in a model without an objective.
+clingo's failed-literal detection is asked for in a model without an objective whose regions all
+have a root, one of them a known size.
 """
 
 from __future__ import annotations
@@ -64,6 +64,21 @@ def test_failed_literals_for_rooted_regions_of_known_size(
     model = cell_model(grid, [_region(grid.size, roots, size)], goal)
     args = AspBackend().arguments(SolveOptions(extra={"asp.lookahead": setting}), model)
     assert [a for a in args if a.startswith("--lookahead")] == expected
+
+
+def test_no_failed_literals_beside_a_region_without_a_root():
+    grid = grid_of(2, 3)
+    island = Connected(((0, 1), (1, 2)), (0,), 2)
+    free = Connected(((3, 4), (4, 5), (5, 6)), (), 2)
+    assert "--lookahead=atom" in AspBackend().arguments(
+        SolveOptions(), cell_model(grid, [island])
+    )
+    assert not any(
+        a.startswith("--lookahead")
+        for a in AspBackend().arguments(
+            SolveOptions(), cell_model(grid, [island, free])
+        )
+    )
 
 
 def test_a_raw_lookahead_option_wins():
