@@ -47,7 +47,9 @@ of some dailies as one native constraint and proved daily-2026-06-04 in
 of 0.104 s and a p90 of 0.48 s with ``card``, against 0.144 and 0.63 s
 before; ``dynamic`` without one, where ``card`` made the Snake Eggs set
 slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
-``options`` (any clingo option, one at a time:
+``lookahead`` (``--lookahead``, failed-literal detection; ``auto``: ``atom``
+for a model without an objective whose regions are all rooted, one of known size,
+:func:`~gridlang.exporters.asp.rules.probes_regions`), ``options`` (any clingo option, one at a time:
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
 clingo checks them all; one it refuses is a :class:`~gridlang.core.errors.BackendError`.
 
@@ -71,7 +73,7 @@ from gridlang.core.nodes import field, node
 from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.exporters.asp.control import Clingo, check_grounding_memory
 from gridlang.exporters.asp.program import Program, _header, _variable_map
-from gridlang.exporters.asp.rules import translates_cards
+from gridlang.exporters.asp.rules import probes_regions, translates_cards
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.ir.connectivity.driver import lazy_solve
 from gridlang.ir.model import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
@@ -97,6 +99,12 @@ class AspSettings(Settings):
             model with an objective whose rewriting stays small
             (:func:`~gridlang.exporters.asp.rules.translates_cards`), ``dynamic``
             otherwise.
+        lookahead: clingo's ``--lookahead``, failed-literal detection
+            (``atom``, ``body``, ``hybrid``, ``no``): each open atom is tried
+            true and false and propagated, and a side that fails fixes the
+            other. ``auto`` (the default): ``atom`` for a model without an
+            objective whose regions are all rooted, one of known size
+            (:func:`~gridlang.exporters.asp.rules.probes_regions`), ``no`` otherwise.
         options: any clingo command-line option, one at a time as
             ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
     """
@@ -105,6 +113,7 @@ class AspSettings(Settings):
     opt_strategy: str = "auto"
     threads: int = 0
     trans_ext: str = "auto"
+    lookahead: str = "auto"
     options: Mapping[str, object] = field(default_factory=frozen_mapping)
 
     def check(self, backend: str) -> None:
@@ -224,7 +233,7 @@ class AspBackend(Backend):
 
         Args:
             options: the solve options and their ``asp.`` settings.
-            model: the model, for the default thread count and ``trans_ext``
+            model: the model, for the default thread count, ``trans_ext`` and ``lookahead``
                 (see the module docstring).
 
         Raises:
@@ -233,7 +242,7 @@ class AspBackend(Backend):
         """
         settings = self.configure(options)
         s = {"opt_strategy": settings.opt_strategy, "threads": settings.threads, "trans_ext": settings.trans_ext,
-             "options": dict(settings.options)}
+             "lookahead": settings.lookahead, "options": dict(settings.options)}
         default = PRICED_THREADS if model is not None and _prices_decisions(model) else DEFAULT_THREADS
         threads = int(s["threads"]) or options.workers or default
         if threads < 1:
@@ -248,6 +257,12 @@ class AspBackend(Backend):
             if trans == "auto":
                 trans = "card" if translates_cards(model) else "dynamic"
             args.append(f"--trans-ext={trans}")
+        if "lookahead" not in s["options"]:
+            look = s["lookahead"]
+            if look == "auto":
+                look = "atom" if probes_regions(model) else "no"
+            if look != "no":
+                args.append(f"--lookahead={look}")
         for key, value in sorted(s["options"].items()):
             args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
         return args

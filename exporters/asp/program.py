@@ -77,6 +77,7 @@ from gridlang.exporters.asp.rules import (
     beyond_clingo,
     clause_rule,
     constraint_rules,
+    probes_regions,
     translates_cards,
 )
 from gridlang.ir.backend import run_lines
@@ -382,9 +383,11 @@ def _header(model: Model, program: Program) -> list[str]:
     else:
         sign = "-" if obj.sense is Sense.MAXIMIZE else "+"
         lines.append(f"% objective: {obj.sense.value}; score = {program.constant} {sign} Optimization")
-    # The asp backend's own default (AspSettings.trans_ext, auto): card with an objective, when small.
+    # The asp backend's own defaults (AspSettings.trans_ext and lookahead, auto): card with an objective,
+    # when small; failed literals without one when every region is rooted and one has a known size.
     # The clingo wheel ships no clingo executable; its module is the clingo application.
     flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
+    flag += "--lookahead=atom " if probes_regions(model) else ""
     lines += [f"% {line}" for line in run_lines("asp", f"python -m clingo {flag}FILE > ANSWER")]
     lines.append("% (a clingo executable from Potassco takes the same arguments)")
     lines.append("% variable map: FILE.vars.json")

@@ -9,7 +9,7 @@ from typing import Iterable
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
-from gridlang.ir.model import Clause, Cmp, Constraint, Linear, Model, Sense
+from gridlang.ir.model import Clause, Cmp, Connected, Constraint, Linear, Model, Sense
 
 REACH_RULES = """\
 #defined root/2. #defined free/1. #defined next/3. #defined edge/2.
@@ -297,3 +297,21 @@ def translates_cards(model: Model | None) -> bool:
     """Whether ``auto`` takes ``--trans-ext=card`` for ``model``: when it has an objective
     (see :mod:`gridlang.exporters.asp.backend`) and the translation stays within :data:`CARD_MAX_ATOMS`."""
     return model is None or model.objective is not None and card_translation(model) <= CARD_MAX_ATOMS
+
+
+def probes_regions(model: Model | None) -> bool:
+    """Whether ``auto`` turns on clingo's failed-literal detection (``--lookahead=atom``) for
+    ``model``: it has no objective, every :class:`~gridlang.ir.model.Connected` of it has a root,
+    and one has a known size (an island of a Nurikabe, capped by its number).
+
+    On such models the search stalled where a probe settles most cells: the puzzlekit-dataset's
+    Nurikabe 40x57 (1055, eight islands of 50), no answer in 120 s, is proved unique with no
+    decision and 1,638 conflicts, a 31x45 (680) with 1,383 conflicts where it took 207,330 (docs/benchmarks.md,
+    "Nurikabe 40x57 and 50x50 by failed literals"). Left out with an objective (the enclose.horse
+    maps were not measured with them) and beside a region without a root: Snake Eggs' eggs of 3 to
+    8 cells, none of whose cells is known, took a 10x10 from 0.6 s to 2.2 to 3.0 s with the probes.
+    """
+    if model is None or model.objective is not None:
+        return False
+    regions = [con for con in model.constraints if isinstance(con, Connected)]
+    return all(con.roots for con in regions) and any(con.size is not None for con in regions)

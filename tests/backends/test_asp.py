@@ -529,7 +529,7 @@ def test_stop_ends_the_search_at_once():
 
 
 @pytest.mark.parametrize("extra,words", [
-    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has opt_strategy, options, threads, trans_ext"),
+    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has lookahead, opt_strategy, options, threads, trans_ext"),
     ({"asp.threads": "two"}, "backend 'asp': setting 'threads' takes an integer, not 'two'"),
     ({"asp.threads": -1}, "backend 'asp' needs at least 1 thread, not -1"),
     ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast --trans-ext=card: "

@@ -94,6 +94,7 @@ SETTINGS: dict[str, dict[str, st.SearchStrategy]] = {
         "asp.opt_strategy": st.sampled_from(["auto", "bb", "usc", "bb,lin", "usc,oll"]),
         "asp.threads": st.sampled_from([0, 1, 2]),
         "asp.trans_ext": st.sampled_from(["auto", "card", "dynamic", "all", "no"]),
+        "asp.lookahead": st.sampled_from(["auto", "atom", "hybrid", "no"]),
         "asp.options.configuration": st.sampled_from(["auto", "crafty", "jumpy", "tweety", "trendy", "handy"]),
         "asp.options.solve-limit": st.sampled_from(["5", "100", "100000"]),
         "asp.options.opt-stop": st.sampled_from(["0", "50"]),
