@@ -12,12 +12,12 @@ from gridlang.core.errors import BackendError
 from gridlang.ir.model import Clause, Cmp, Connected, Constraint, Linear, Model, Sense
 
 REACH_RULES = """\
-#defined root/2. #defined free/1. #defined next/3. #defined edge/2.
+#defined root/2. #defined free/1. #defined next/3. #defined step/3.
 in(K,V) :- member(K,V,L), L > 0, x(L).
 in(K,V) :- member(K,V,L), L < 0, not x(-L).
 :- root(K,V), not in(K,V).
 reach(K,V) :- root(K,V).
-reach(K,V) :- reach(K,U), edge(U,V), in(K,V).
+reach(K,V) :- reach(K,U), step(K,U,V), in(K,V).
 before(K,W) :- next(K,V,W), in(K,V).
 before(K,W) :- next(K,V,W), before(K,V).
 reach(K,V) :- free(K), in(K,V), not before(K,V).
