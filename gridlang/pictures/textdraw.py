@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.language.looks import (
     ARROW_CHARS,
+    DIRECTION_NAMES,
     TRIANGLE_VALUES,
     Looks,
     arrow_char,
@@ -142,8 +143,8 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if look == "symbols":
         return symbol(v)
-    if look == "arrows":
-        return arrow_char(v) if isinstance(v, int) else ""
+    if look in ("arrows", "tips"):
+        return arrow_char(v) if isinstance(v, int) or v in DIRECTION_NAMES else ""
     if isinstance(v, tuple):
         return ""
     if look == "slants":

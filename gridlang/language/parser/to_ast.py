@@ -549,6 +549,8 @@ class _ToAst(FormatMixin):
         left, right = c
         if isinstance(right, ast.Neg) and isinstance(right.operand, ast.IntLit):  # kind = -1
             right = ast.IntLit(-right.operand.value, right.span)
+        if isinstance(right, ast.Direction) and isinstance(left, (ast.Name, ast.At)):  # dir[p] = up: a value name
+            right = ast.Name(right.name, right.span)
         plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
         if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: a construct's (gridlang.constructs)
             return construct_rule("same_value")(self, meta, [left, right])
