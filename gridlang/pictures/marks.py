@@ -204,7 +204,8 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                 draw = glyphs.cell_arrow if ms.shape == "arrows" else glyphs.pencil_tip
                 kind = "arrow" if ms.shape == "arrows" else "tip"
                 for i in cs if mark else ():
-                    if not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
+                    if not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines \
+                            and cells[i].tile.glyph != "tip":  # a tip the map gives is drawn as given
                         draw(canvas, cells[i].x, cells[i].y, cells[i].size, mark, ms.colour,
                              cls=f"{kind} {DIRECTIONS[mark]} {cls}")
             elif ms.shape == "path":
