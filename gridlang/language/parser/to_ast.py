@@ -269,6 +269,20 @@ class _ToAst(FormatMixin):
         lattice = "corners" if len(c) > 3 else "edges"
         return ast.Decide(str(c[0]), c[1], None, self.sp(c[0]), lattice)
 
+    def decide_on_corners(self, meta, c):
+        """``decide NAME: D on corners``: refused in a sentence at ``corners`` (a decision is made on cells, edges or
+        corner edges; one per corner of the cells, pzprjs's crosses, is not in the language).
+
+        Raises:
+            GridSyntaxError: always.
+        """
+        end = meta.end_column if meta.end_line == meta.line else None
+        span = Span(self.path, meta.end_line, (end or 8) - 7, end)
+        raise GridSyntaxError(f"a decision is made on cells (on all, a tile, a tag), on edges or on corner edges; "
+                              f"one per corner of the cells (pzprjs's crosses) is not in the language: decide "
+                              f"{c[0]}: ... on corner edges decides the lines between corners, and a tile on "
+                              f"corners gives clues there", span)
+
     def dom_bool(self, meta, c):
         return "bool"
 
