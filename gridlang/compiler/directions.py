@@ -48,6 +48,9 @@ from gridlang.language import ast
 DIRECTIONS = ("up", "down", "left", "right")
 """The values that are directions, in pzprjs's order (its 1 to 4)."""
 
+_BY_STEP = {step: name for name, step in ast.Direction.STEPS.items()}
+"""A direction's name by its step."""
+
 HIDDEN = "#"
 """What a hidden binding's name holds (no name of a spec can): the value of one ``dir[p]`` in a case."""
 
@@ -94,6 +97,8 @@ class DirectionLowering:
         holds (the module docstring); None when it holds none (the caller lowers it as it is)."""
         if not self.decided_directions:
             return None
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):
+            return self.direction_is(f)
         found = self.decided_step(f)
         if found is None:
             return None
@@ -104,6 +109,16 @@ class DirectionLowering:
             if case is not False
         ]
         return self.combine(False, parts, None)
+
+    def direction_is(self, f: ast.AtIs) -> CellValue:
+        """``dir[p] = direction(c)``: the literal of p's value that is the direction of c's arrow (false
+        off the grid, or where p may not take that value)."""
+        p = self.cell_of(f.cell)
+        step = self.step_of(f.value)
+        lits = self.enum_lits[f.name.id][p] if p is not None else None
+        if not lits or step is None:
+            return False
+        return lits.get(_BY_STEP[step], False)
 
     def direction_cases(self, hidden: str, at: ast.At) -> Iterator[CellValue]:
         """The literal of each value ``dir[p]`` can take (``at``), with the hidden name bound to its

@@ -173,6 +173,10 @@ class Expressions:
                 a, b = self.enums[name].get(p), self.enums[name].get(q)
                 return _same(a, b) if a is not None and b is not None else a is None and b is None
             return (p is not None and p in self.bools[name]) == (q is not None and q in self.bools[name])
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):  # dir[p] = direction(c)
+            p, step = self.cell(f.cell), self.step(f.value)
+            value = self.enums[f.name.id].get(p) if p is not None else None
+            return step is not None and value in ast.Direction.STEPS and ast.Direction.STEPS[value] == step
         if isinstance(f, ast.AtIs):
             p = self.cell(f.cell)
             if p is None or p not in self.enums[f.name.id]:

@@ -25,6 +25,9 @@ pass:
   (p itself when p - dir[p] is on the grid) on a 1x2 map: the left cell
   may point left only with the right one shaded and itself not, the
   right one right in the mirror case, both never: 4 + 1 + 1, 6.
+* "an arrow's direction": ``dir[c] = direction(c)`` for the arrows the map
+  gives (``>`` and ``<``) or none, the blank cells none or up: 2 x 2 x 2 x
+  2, 16.
 * "a line of sight": ``sight from p toward dir[p] through all`` holds one
   shaded cell, on a 1x3 map: summed over the 8 shadings, the choices of
   the three cells multiply to 1 + 4 + 4 + 4 + 4 + 12 + 4 + 3, 36.
@@ -87,6 +90,13 @@ CASES = {
         "require for each cell p: dir[p] != up and dir[p] != down\n",
         "..\n",
         6,
+    ),
+    "an arrow's direction": (
+        HEAD.replace("tile wall 'x'", "tile given '^' 'v' '<' '>'")
+        + "require for each c in given: dir[c] = direction(c) or dir[c] = none\n"
+        "require for each p in blank: dir[p] = none or dir[p] = up\n",
+        ".>\n<.\n",
+        16,
     ),
     "a line of sight": (
         HEAD

@@ -412,6 +412,12 @@ class ExpressionTypes(ConstructTypes):
             if decision.lattice is not None:
                 self.error(self.on_edges(decision), e.name.span)
                 return None
+            if isinstance(e.value, ast.DirectionOf):  # dir[p] = direction(c): a decided direction and an arrow
+                if not is_direction_decision(decision):
+                    self.error(f"'{e.name.id}[...] = direction(c)' compares a decision whose values include the "
+                               f"directions up, down, left, right; {e.name.id!r} has none", e.name.span)
+                    return None
+                return Type.BOOL if ok and self.is_direction(e.value) else None
             self._enum_value(decision, e.value)
             return Type.BOOL if ok else None
         if isinstance(e, (ast.Around, ast.LineOf)):

@@ -565,6 +565,8 @@ class _ToAst(FormatMixin):
             right = ast.IntLit(-right.operand.value, right.span)
         if isinstance(right, ast.Direction) and isinstance(left, (ast.Name, ast.At)):  # dir[p] = up: a value name
             right = ast.Name(right.name, right.span)
+        if isinstance(left, ast.At) and isinstance(right, ast.Call) and right.name.id == "direction":
+            return ast.AtIs(left.name, left.cell, right, self.sp(meta))  # dir[p] = direction(c): an arrow's value
         plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
         if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: a construct's (gridlang.constructs)
             return construct_rule("same_value")(self, meta, [left, right])
