@@ -44,6 +44,7 @@ from gridlang.core.errors import SemanticError
 from gridlang.core.nodes import field_names, replace
 from gridlang.ir.literals import CellValue
 from gridlang.language import ast
+from gridlang.language.equivalence import is_condition
 
 DIRECTIONS = ("up", "down", "left", "right")
 """The values that are directions, in pzprjs's order (its 1 to 4)."""
@@ -79,7 +80,7 @@ class DirectionLowering:
     def split_rule(self, f: ast.Expr, guard: tuple[int, ...]) -> bool:
         """State the rule ``f`` under ``guard`` once per value of the first decided direction it holds
         (the module docstring), and say whether it held one (else the caller states it as it is)."""
-        if not self.decided_directions:
+        if not self.decided_directions or self.splits_inside(f, rule=True):
             return False
         found = self.decided_step(f)
         if found is None:
@@ -99,6 +100,8 @@ class DirectionLowering:
             return None
         if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):
             return self.direction_is(f)
+        if self.splits_inside(f):
+            return None
         found = self.decided_step(f)
         if found is None:
             return None
@@ -109,6 +112,30 @@ class DirectionLowering:
             if case is not False
         ]
         return self.combine(False, parts, None)
+
+    def splits_inside(self, f: ast.Expr, rule: bool = False) -> bool:
+        """Whether ``f``'s parts are split one by one rather than ``f`` whole: ``f`` is the equivalence of
+        two conditions, or ``not``, ``and``, ``or``, ``implies`` inside another condition (``rule`` false),
+        or as a rule holding more than one decided direction, whose cases would multiply. So
+        ``line[p, q] == (q = p + dir[p] or p = q + dir[q])`` is two clauses over two literals, not a copy
+        per pair of values, while the rule ``tip(p) implies shaft[p - dir[p]]`` takes each value's
+        literal as one more enforcement literal, with no Tseitin variable."""
+        if (
+            isinstance(f, ast.Compare)
+            and f.op == "=="
+            and is_condition(f.left, self.sym)
+        ):
+            return True
+        if not isinstance(f, (ast.Not, ast.And, ast.Or, ast.Implies)):
+            return False
+        if not rule:
+            return True
+        found = self.__dict__.setdefault("_step_counts", {})
+        entry = found.get(id(f))
+        if entry is None or entry[0] is not f:
+            steps = _steps(f, self.decided_directions, frozenset(), False)
+            entry = found[id(f)] = (f, len(set(steps)) > 1)
+        return entry[1]
 
     def direction_is(self, f: ast.AtIs) -> CellValue:
         """``dir[p] = direction(c)``: the literal of p's value that is the direction of c's arrow (false
@@ -194,34 +221,35 @@ def _first(
 ) -> ast.At | None:
     """The first decided direction in ``x`` that can be read where ``x`` stands (see
     :meth:`DirectionLowering.decided_step`); ``where``: x stands where a direction does."""
+    return next(iter(_steps(x, names, shadow, where)), None)
+
+
+def _steps(
+    x, names: frozenset[str], shadow: frozenset[str], where: bool
+) -> list[ast.At]:
+    """Every decided direction in ``x`` that can be read where ``x`` stands, in order (see :func:`_first`)."""
     if isinstance(x, tuple):
-        for y in x:
-            found = _first(y, names, shadow, False)
-            if found is not None:
-                return found
-        return None
+        return [at for y in x for at in _steps(y, names, shadow, False)]
     fields = field_names(x)
     if not fields or isinstance(x, (ast.Name, ast.IntLit)):
-        return None
+        return []
     if where and isinstance(x, ast.At) and x.name.id in names:
-        inner = _first(x.cell, names, shadow, False)
-        if inner is not None:
+        inner = _steps(x.cell, names, shadow, False)
+        if inner:
             return inner
-        return None if shadow and shadow & _names(x.cell) else x
+        return [] if shadow and shadow & _names(x.cell) else [x]
     if isinstance(x, ast.Aggregate):
-        return _first(x.domain, names, shadow, False) or _first(
+        return _steps(x.domain, names, shadow, False) + _steps(
             x.body, names, shadow | {x.var.id}, False
         )
     if isinstance(x, (ast.ForEach, ast.ForPairs)):
-        return None
-    for name in fields:
-        if name != "span":
-            found = _first(
-                getattr(x, name), names, shadow, _is_direction_field(x, name)
-            )
-            if found is not None:
-                return found
-    return None
+        return []
+    return [
+        at
+        for name in fields
+        if name != "span"
+        for at in _steps(getattr(x, name), names, shadow, _is_direction_field(x, name))
+    ]
 
 
 def _names(x) -> frozenset[str]:
