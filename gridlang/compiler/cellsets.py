@@ -158,7 +158,8 @@ class CellSetLowering:
 
     def step_of(self, e: ast.Expr) -> tuple[int, int] | None:
         """The ``(rows, columns)`` step of a direction (a literal, a ``for each direction`` variable, an
-        arrow's ``direction(c)``, or ``-d``); None for the arrow of a cell off the grid."""
+        arrow's ``direction(c)``, a decided direction's case, or ``-d``); None for the arrow of a cell
+        off the grid, or a case with no direction."""
         if isinstance(e, ast.Direction):
             return e.step
         if isinstance(e, ast.DirectionOf):
@@ -166,6 +167,8 @@ class CellSetLowering:
         if isinstance(e, ast.Neg):
             step = self.step_of(e.operand)
             return None if step is None else (-step[0], -step[1])
+        if isinstance(e, ast.At):  # dir[p] where no condition holds it whole (gridlang.compiler.directions)
+            raise self.unsplit_step(e)
         return self.bound[e.id][1][1]
 
     # corners of the lattice: bound by `for each corner v`, stepped by `v + d`, made by a construct's set

@@ -35,6 +35,7 @@ Constructs
 from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering
+from gridlang.compiler.directions import HIDDEN, DirectionLowering
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError, show_set
@@ -47,7 +48,7 @@ from gridlang.language.equivalence import is_condition, is_number
 __all__ = ["CellValue", "FormulaLowering", "neg"]
 
 
-class FormulaLowering(CellSetLowering, PieceLowering):
+class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
     """The compiler's methods for conditions and the new cell-set constructs (a mixin)."""
 
     # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
@@ -62,6 +63,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
     # ----------------------------------------------------------- conditions
     def lit_of(self, f: ast.Expr) -> CellValue:
         """One literal (or constant) equivalent to the condition ``f`` under the current bindings."""
+        if (split := self.split_lit(f)) is not None:  # p + dir[p]: once per value of dir[p]
+            return split
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
             return False if p is None else self.members(f.name, {p}).get(p, False)
@@ -362,6 +365,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         """State the comparison ``f`` under ``guard`` through a construct, and say whether one took it: the
         construct that owns a side of it, or one that states its form its own way (else False: the
         compiler lowers it as any comparison)."""
+        if self.split_rule(f, guard):  # p + dir[p]: once per value of dir[p]
+            return True
         owned = comparison_of(f)
         if owned is not None:
             construct, own, other = owned
@@ -371,6 +376,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
 
     def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
         """State that ``f`` holds whenever every literal of ``guard`` does."""
+        if self.split_rule(f, guard):  # p + dir[p]: once per value of dir[p]
+            return
         span = self.current.span if self.current is not None else None
         if isinstance(f, ast.And):
             for g in f.operands:
@@ -476,7 +483,8 @@ class FormulaLowering(CellSetLowering, PieceLowering):
 
     def binding_text(self) -> str:
         """``p = row 3, column 4; r = row 2``: the ``for each`` bindings in force (cells counted from 1)."""
-        return "; ".join(binding_parts(self.grid, ((name, kind, value) for name, (kind, value) in self.bound.items())))
+        return "; ".join(binding_parts(self.grid, ((name, kind, value) for name, (kind, value) in self.bound.items()
+                                                   if HIDDEN not in name)))
 
 
 def _push_not(f: ast.Expr) -> ast.Expr | None:

@@ -112,7 +112,8 @@ class TaggedConstraints(list):
         if isinstance(st, ast.ForPairs):
             binding = tuple((n.id, "cell", c.env[n.id]) for n in (st.a, st.b) if n.id in c.env)
         else:
-            binding = tuple((name, kind, value) for name, (kind, value) in c.bound.items())
+            binding = tuple((name, kind, value) for name, (kind, value) in c.bound.items()
+                            if "#" not in name)  # not a decided direction's case (gridlang.compiler.directions)
         if isinstance(st, (ast.Avoids, ast.Subset)) and not binding:
             cell = _one_cell(c, con)
             if cell is not None:

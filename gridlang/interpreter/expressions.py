@@ -48,7 +48,7 @@ class Expressions:
             p = self.cell(e.cell)
             if p is None:
                 return frozenset()
-            if isinstance(e.toward, (ast.Direction, ast.DirectionOf, ast.Neg)) or \
+            if isinstance(e.toward, (ast.Direction, ast.DirectionOf, ast.Neg, ast.At)) or \
                     isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
                 q = None
                 step = self.step(e.toward)
@@ -173,6 +173,10 @@ class Expressions:
                 a, b = self.enums[name].get(p), self.enums[name].get(q)
                 return _same(a, b) if a is not None and b is not None else a is None and b is None
             return (p is not None and p in self.bools[name]) == (q is not None and q in self.bools[name])
+        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):  # dir[p] = direction(c)
+            p, step = self.cell(f.cell), self.step(f.value)
+            value = self.enums[f.name.id].get(p) if p is not None else None
+            return step is not None and value in ast.Direction.STEPS and ast.Direction.STEPS[value] == step
         if isinstance(f, ast.AtIs):
             p = self.cell(f.cell)
             if p is None or p not in self.enums[f.name.id]:
@@ -286,9 +290,15 @@ class Expressions:
 
     def step(self, e: ast.Expr) -> tuple[int, int] | None:
         """A direction's step: up (-1, 0), right (0, 1), down (1, 0), left (0, -1); ``direction(c)``
-        the arrow's (None off the grid), ``-d`` the other way."""
+        the arrow's (None off the grid), ``dir[p]`` the answer's direction at p (None at a cell whose
+        value is no direction, off the decision's cells or off the grid), ``-d`` the other way."""
         if isinstance(e, ast.DirectionOf):
             return self.arrow(e)
+        if isinstance(e, ast.At):  # a decided direction: the answer's value at the cell
+            p = self.cell(e.cell)
+            e = ast.Direction(self.enums[e.name.id].get(p)) if p is not None else None
+            if e is None or e.name not in ("up", "right", "down", "left"):
+                return None
         if isinstance(e, ast.Neg):
             step = self.step(e.operand)
             return None if step is None else (-step[0], -step[1])

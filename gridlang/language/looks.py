@@ -21,7 +21,8 @@ Defaults, for a name that no ``draw`` statement names:
   ``digit`` number; a decision on edges line; a decision whose values are
   cells areas; a decision whose values include the slants ``'/'`` or
   ``'\\'`` slants; one whose values include a triangle (``'◣'``,
-  ``'◢'``, ``'◥'``, ``'◤'``) triangles; any other ``default`` (a hashed mark for a Boolean
+  ``'◢'``, ``'◥'``, ``'◤'``) triangles; one whose values include a
+  direction (``up``, ...) arrows; any other ``default`` (a hashed mark for a Boolean
   decision, labels for an enumeration);
 * a region: ``default`` (shaded and outlined in hashed colours);
 * a tile on borders: ``number`` for a ``number`` tile, ``plain`` for
@@ -98,7 +99,10 @@ VALUE_LOOKS: dict[str, str] = {
     "letters": "each value as a letter: 1 A, 2 B, ... (0 nothing)",
     "symbols": "each value as pzprjs's symbol: 1 a circle, 2 a triangle, 3 a square (0 nothing)",
     "arrows": "each value 1 to 4 as an arrow in the answer's green, pzprjs's directions: 1 up, 2 down, 3 left, "
-              "4 right (not on cells that show a clue); any other value nothing",
+              "4 right, and each value up, down, left, right as that arrow (not on cells that show a clue); any "
+              "other value nothing",
+    "tips": "each value up, down, left, right (or 1 to 4, as for arrows) as a pencil's tip pointing that way, "
+            "in the answer's green, as pzprjs draws Pencils' tips; any other value nothing",
     "tint": "each value its own tint",
     "areas": "thick borders between side neighbours of different values (the pieces of a division)",
     "blocks": "each value as a digit, and thick borders between side neighbours of different values "
@@ -181,6 +185,9 @@ ARROW_CHARS = tuple(ARROWS)
 a clue's ``^2``)."""
 
 ARROW_LOOKS = ("arrow", "hollow_arrow", "tip")
+
+DIRECTION_NAMES = ("up", "down", "left", "right")
+"""The values of a decided direction the looks ``arrows`` and ``tips`` draw, in :data:`ARROW_CHARS`' order."""
 """The tile looks that draw a direction read from the tile's map character, one of :data:`ARROW_CHARS`."""
 
 ROOM_LAYER = "rooms"
@@ -268,6 +275,9 @@ def _decision_default(decide, cell_valued: bool) -> str:
         return "slants"
     if decide.is_enum and any(getattr(part, "id", None) in TRIANGLE_VALUES for part in decide.domain):
         return "triangles"
+    if decide.is_enum and decide.lattice is None and any(getattr(part, "id", None) in DIRECTION_NAMES
+                                                         for part in decide.domain):
+        return "arrows"
     if cell_valued:
         return "areas"
     return "default"
@@ -339,10 +349,13 @@ SYMBOLS = {1: "○", 2: "△", 3: "□"}
 
 
 def arrow_char(value: object) -> str:
-    """A direction as its character (:data:`ARROW_CHARS`): the character itself, or pzprjs's number of it,
-    1 up, 2 down, 3 left, 4 right (a decision's value 3 or a map's text ``"3"``); nothing for anything else."""
+    """A direction as its character (:data:`ARROW_CHARS`): the character itself, its name (``up``, a decided
+    direction's value), or pzprjs's number of it, 1 up, 2 down, 3 left, 4 right (a decision's value 3 or a
+    map's text ``"3"``); nothing for anything else."""
     if value in ARROW_CHARS:
         return str(value)
+    if value in DIRECTION_NAMES:
+        return ARROW_CHARS[DIRECTION_NAMES.index(value)]
     if isinstance(value, bool):
         return ""
     try:

@@ -68,6 +68,7 @@ MARKS: dict[str, MarkStyle] = {
     "letters": MarkStyle("letters", ANSWER),
     "symbols": MarkStyle("symbols", ANSWER),
     "arrows": MarkStyle("arrows", ANSWER),
+    "tips": MarkStyle("tips", ANSWER),
     "areas": MarkStyle("areas", INK),
     "blocks": MarkStyle("blocks", ANSWER),
     "line": MarkStyle("line", ANSWER, width=0.1),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
-from gridlang.language.looks import arrow_char, figures, letter, symbol
+from gridlang.language.looks import DIRECTION_NAMES, arrow_char, figures, letter, symbol
 from gridlang.pictures import glyphs, strokes
 from gridlang.pictures.canvas import Canvas
 from gridlang.pictures.style import Cell, MarkStyle, Style, hashed_colour, mark_style
@@ -199,12 +199,15 @@ def decision(canvas: Canvas, grid: Grid, cells: list[Cell], style: Style, name: 
                     for i in cs:
                         canvas.polygon([cells[i].at(*uv) for uv in _TRIANGLE_CORNERS[v]], fill=ms.colour,
                                        cls=f"{kind} {css(name)}")
-            elif ms.shape == "arrows":
-                mark = arrow_char(v) if isinstance(v, int) else ""
+            elif ms.shape in ("arrows", "tips"):
+                mark = arrow_char(v) if isinstance(v, int) or v in DIRECTION_NAMES else ""
+                draw = glyphs.cell_arrow if ms.shape == "arrows" else glyphs.pencil_tip
+                kind = "arrow" if ms.shape == "arrows" else "tip"
                 for i in cs if mark else ():
-                    if not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines:
-                        glyphs.cell_arrow(canvas, cells[i].x, cells[i].y, cells[i].size, mark, ms.colour,
-                                          cls=f"arrow {DIRECTIONS[mark]} {cls}")
+                    if not shows(cells[i]) and not cells[i].tile.solid and cells[i].tile.lines \
+                            and cells[i].tile.glyph != "tip":  # a tip the map gives is drawn as given
+                        draw(canvas, cells[i].x, cells[i].y, cells[i].size, mark, ms.colour,
+                             cls=f"{kind} {DIRECTIONS[mark]} {cls}")
             elif ms.shape == "path":
                 _path(canvas, grid, cells, set(cs), ms, f"path {cls}")
             elif ms.shape == "label":

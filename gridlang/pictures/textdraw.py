@@ -23,7 +23,9 @@ Then one of five layouts:
 * a decision on the edges between cells drawn as ``line`` or ``bridges``:
   box-drawing characters through the cells and in the gaps between them
   (``─ │ ┌ ┐ └ ┘``, a dead end ``╴ ╶ ╵ ╷``, ``·`` for a cell no line
-  visits; ``═ ║`` for an edge of value 2), ``2R - 1`` lines;
+  visits; ``═ ║`` for an edge of value 2), and the edges of a decision
+  drawn as ``walls`` as ``|`` and ``-`` where no line crosses, ``2R - 1``
+  lines;
 * a decision on corner edges drawn as ``line``: the lattice of corners
   (``·`` where no line meets) with the line along it and each cell's token
   between, ``2R + 1`` lines;
@@ -49,6 +51,7 @@ from typing import TYPE_CHECKING
 from gridlang.core.grid import Grid
 from gridlang.language.looks import (
     ARROW_CHARS,
+    DIRECTION_NAMES,
     TRIANGLE_VALUES,
     Looks,
     arrow_char,
@@ -142,8 +145,8 @@ def _value_text(look: str, v: object) -> str:
         return letter(v)
     if look == "symbols":
         return symbol(v)
-    if look == "arrows":
-        return arrow_char(v) if isinstance(v, int) else ""
+    if look in ("arrows", "tips"):
+        return arrow_char(v) if isinstance(v, int) or v in DIRECTION_NAMES else ""
     if isinstance(v, tuple):
         return ""
     if look == "slants":
@@ -172,7 +175,9 @@ def render(grid: Grid, solution: Solution, looks: Looks) -> str:
         values = {key: (1 if v is True else v) for key, v in solution.decisions.get(name, {}).items()
                   if v is True or type(v) is int and v > 0}
         if look in ("line", "bridges") and lattice == "edges":
-            return between_cells(grid.rows, grid.cols, text, values)
+            walls = {tuple(sorted(e)) for n, lat in looks.lattices.items() if lat == "edges"
+                     and looks.decisions.get(n) == "walls" for e, v in solution.decisions.get(n, {}).items() if v}
+            return between_cells(grid.rows, grid.cols, text, values, walls)
         if look == "line" and lattice == "corners":
             return on_corners(grid.rows, grid.cols, text, values)
     tiles = grid.corner_tiles or ("",) * len(grid.corner_chars)
@@ -326,18 +331,22 @@ def _sides(values: dict[Edge, int], r: int, c: int) -> tuple[int, int, int, int]
             values.get(((r, c - 1), p), 0))
 
 
-def between_cells(rows: int, cols: int, text: list[str], values: dict[Edge, int]) -> str:
+def between_cells(rows: int, cols: int, text: list[str], values: dict[Edge, int],
+                  walls: set[Edge] | frozenset[Edge] = frozenset()) -> str:
     """Lines between cells in box-drawing characters (see the module docstring).
 
     A cell is ``W`` characters wide (the widest token): a token right-aligned,
     the line's shape in the middle column of a cell without one, and the arms
     of the line filling the rest; ``W = 1`` gives ``2C - 1`` characters a
-    line.
+    line. An edge of a decision drawn as ``walls`` (the outline of the
+    pieces an answer makes) where no line crosses is ``|`` between two cells
+    side by side and ``-`` under a cell above another.
 
     Args:
         rows, cols: the grid's size.
         text: each cell's token; ``.`` (and a blank) is a cell without a clue.
         values: each chosen edge (smaller end first) -> its value, 1 or 2.
+        walls: the edges (smaller end first, cells as ``(row, col)``) drawn as walls.
     """
     values = {tuple(sorted(e)): v for e, v in values.items()}
     width = max((len(t) for t in text if t not in (".", " ")), default=1)
@@ -364,13 +373,16 @@ def between_cells(rows: int, cols: int, text: list[str], values: dict[Edge, int]
                 cell = token.rjust(width, "─" if left == 1 else "═" if left == 2 else " ")
             row += cell
             if c + 1 < cols:
-                row += arm(right, "─", "═")
+                row += "|" if not right and ((r, c), (r, c + 1)) in walls else arm(right, "─", "═")
         lines.append(row)
         if r + 1 < rows:
             gaps = []
             for c in range(cols):
                 down = _sides(values, r, c)[2]
-                gaps.append(" " * mid + arm(down, "│", "║") + " " * (width - mid - 1))
+                if not down and ((r, c), (r + 1, c)) in walls:
+                    gaps.append("-" * width)
+                else:
+                    gaps.append(" " * mid + arm(down, "│", "║") + " " * (width - mid - 1))
             lines.append(" ".join(gaps))
     return "\n".join(line.rstrip() for line in lines)
 

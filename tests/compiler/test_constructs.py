@@ -452,12 +452,3 @@ def test_copies_of_lets_are_counted_over_the_whole_spec():
     one = _errors(head + chain + "let a15 = a14 and a14\nlet a16 = a15 and a15\nrequire count(a16) >= 1\n")
     assert [e[:2] for e in one] == [(20, 9)]
     assert f"this statement and those before it grow past {MAX_EXPANSION:,} nodes (2 before it)" in one[0][2]
-
-
-def test_directions_as_a_decision_s_values_are_refused_at_the_first():
-    """A step's direction is read from the map; ``{up, right, down, left}`` as a decision's values is one error,
-    at the first, that says how to write it."""
-    errors = _errors("tile cell '.'\ndecide dir: {up, right, down, left} on all\n")
-    assert [(line, col) for line, col, _ in errors] == [(2, 14)]
-    assert "'up' is a direction in gridlang, so it cannot name a value" in errors[0][2]
-    assert "dir[p] = north implies ... p + up" in errors[0][2]

@@ -211,3 +211,12 @@ def test_generate_refuses_clues_on_corners_in_a_sentence():
     out = _cli("generate", str(CREEK), "--size", "4x4", "--seed", "1")
     assert out.returncode == 1
     assert out.stderr.startswith(f"error: {CREEK}: its clues stand on the corners of the cells"), out.stderr
+
+
+@pytest.mark.parametrize("domain", ["bool", "{a, b}"])
+def test_a_decision_on_the_corners_is_refused_at_corners(domain):
+    """Answers on the corners of the cells (pzprjs's crosses) are not in the language: one sentence, at the
+    word, not a syntax error at the next line."""
+    errors = spec_errors(f"tile blank '.'\ndecide mark: {domain} on corners\nrequire count(all) > 0\n")
+    assert [(line, col) for line, col, _ in errors] == [(2, 18 + len(domain))]
+    assert "one per corner of the cells (pzprjs's crosses) is not in the language" in errors[0][2]

@@ -14,12 +14,21 @@ from __future__ import annotations
 
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
+from gridlang.language.parser.reserved import DIRECTIONS
 
 CONSTRUCT_NODES = (ast.Part, ast.ValuesOf, ast.DirectionOf, ast.Distance, ast.IndexOf, ast.IsKnown, ast.Call)
 """The expression nodes typed here."""
 
 STRATEGIES = ("auto", "cuts", "flow", "tree", "reach")
 """The connectivity strategies some backend offers (``gridlang backends`` lists each one's)."""
+
+
+def is_direction_decision(decl) -> bool:
+    """Whether ``decl`` (an ``ast.Decide``, or None) is made on cells and has a direction (``up``,
+    ``down``, ``left``, ``right``) among its values: ``p + dir[p]`` steps by its value."""
+    if decl is None or decl.lattice is not None or not decl.is_enum:
+        return False
+    return any(isinstance(part, ast.Symbol) and part.id in DIRECTIONS for part in decl.domain)
 
 
 class ConstructTypes:
@@ -68,11 +77,16 @@ class ConstructTypes:
                    f"compare it with a cell variable ({decision.name} = c), not {shown!r}", _span(value))
 
     def is_direction_expr(self, e) -> bool:
-        """Whether ``e`` is ``direction(c)`` or ``-d`` of a direction (the forms a direction takes besides
-        ``up`` and a ``for each direction`` variable). ``direction(c)``'s cell is checked here, where
-        a cell or a sight asks whether its step is a direction (an error is reported once)."""
+        """Whether ``e`` is ``direction(c)``, a decided direction ``dir[p]`` (a decision whose values
+        include a direction) or ``-d`` of a direction (the forms a direction takes besides ``up`` and a
+        ``for each direction`` variable). The cell of ``direction(c)`` and of ``dir[p]`` is checked
+        here, where a cell or a sight asks whether its step is a direction (an error is reported once)."""
         if isinstance(e, ast.DirectionOf):
             self.type_of(e)
+            return True
+        if isinstance(e, ast.At) and is_direction_decision(self.sym.decisions.get(e.name.id)) \
+                and e.name.id not in self.env:
+            self.cell(e.cell, f"{e.name.id}[...]")
             return True
         return isinstance(e, ast.Neg) and self.is_direction(e.operand)
 

@@ -20,6 +20,7 @@ from gridlang.language.looks import (
     BLOCK_LOOKS,
     BORDER_LOOKS,
     CORNER_LOOKS,
+    DIRECTION_NAMES,
     EDGE_LOOKS,
     LOOKS,
     MARK_LOOKS,
@@ -86,10 +87,12 @@ def check_draws(checker: _Checker, draws: list[ast.Draw]) -> None:
             checker.error(f"{subject} cannot be drawn as {d.look!r}{where}; {_kind(checker, d)} is drawn as "
                           f"{_words(table)}", d.look_span)
             continue
-        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges", "arrows") and \
+        if d.name is not None and d.look in ("number", "letters", "symbols", "bridges", "arrows", "tips") and \
                 table not in (TILE_LOOKS, BORDER_LOOKS, CORNER_LOOKS):  # a decision's look
             decide = sym.decisions[d.name]
             names = [p.id for p in decide.domain if isinstance(p, ast.Symbol)] if decide.is_enum else []
+            if d.look in ("arrows", "tips") and any(n in DIRECTION_NAMES for n in names):
+                names = []  # a decided direction: its values up, down, left, right are drawn
             if names or (d.look == "bridges" and not decide.is_enum):
                 why = (f"has value names ({', '.join(names)}): draw it as tint" if names
                        else "is Boolean: draw it as line")

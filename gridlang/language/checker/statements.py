@@ -6,7 +6,7 @@ from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
 from gridlang.language import ast
 from gridlang.language.checker.symbols import BOUND, Symbols, Type
 from gridlang.language.checker.types import ExpressionTypes, _span
-from gridlang.language.parser.reserved import DIRECTIONS, reserved_message, reserved_use
+from gridlang.language.parser.reserved import reserved_message, reserved_use
 
 """A parameter bound's comparison, as a function of the value and the bound."""
 
@@ -215,12 +215,6 @@ class _Checker(ExpressionTypes):
                                        _span(bound))
                     continue
                 key = part.id if isinstance(part, ast.Symbol) else part.value
-                if isinstance(part, ast.Symbol) and part.id in DIRECTIONS and not seen & DIRECTIONS:
-                    self.error(f"{part.id!r} is a direction in gridlang, so it cannot name a value: a step's direction "
-                               f"is read from the map (up, direction(c), a 'for each direction' variable), never "
-                               f"from a decision (p + {st.name}[p] is not in the language); name the values "
-                               f"otherwise ({{north, east, south, west}}) and step by each: {st.name}[p] = north "
-                               f"implies ... p + up ...", part.span)
                 if key in seen:
                     self.error(f"{key!r} appears twice in the domain of {st.name!r}", part.span)
                 seen.add(key)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from gridlang.language import ast
-from gridlang.language.checker.constructs import CONSTRUCT_NODES, ConstructTypes
+from gridlang.language.checker.constructs import (
+    CONSTRUCT_NODES,
+    ConstructTypes,
+    is_direction_decision,
+)
 from gridlang.language.checker.symbols import Type
 from gridlang.language.constructs import comparison_of, construct_of
 
@@ -367,6 +371,11 @@ class ExpressionTypes(ConstructTypes):
                 return None
             if kind == "decision" and self.sym.decisions[name].is_enum:
                 decision = self.sym.decisions[name]
+                if is_direction_decision(decision):
+                    self.error(f"{name}[...] is a direction, neither a number nor a condition: step by it "
+                               f"(p + {name}[p], sight from p toward {name}[p] through S) or say which value "
+                               f"({name}[p] = up)", e.span)
+                    return None
                 if any(isinstance(p, ast.Symbol) for p in decision.domain):
                     self.error(f"{name!r} has value names; say which value, e.g. {name}[...] = VALUE", e.name.span)
                     return None
@@ -403,6 +412,12 @@ class ExpressionTypes(ConstructTypes):
             if decision.lattice is not None:
                 self.error(self.on_edges(decision), e.name.span)
                 return None
+            if isinstance(e.value, ast.DirectionOf):  # dir[p] = direction(c): a decided direction and an arrow
+                if not is_direction_decision(decision):
+                    self.error(f"'{e.name.id}[...] = direction(c)' compares a decision whose values include the "
+                               f"directions up, down, left, right; {e.name.id!r} has none", e.name.span)
+                    return None
+                return Type.BOOL if ok and self.is_direction(e.value) else None
             self._enum_value(decision, e.value)
             return Type.BOOL if ok else None
         if isinstance(e, (ast.Around, ast.LineOf)):

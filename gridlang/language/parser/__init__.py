@@ -74,6 +74,8 @@ def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
     try:
         statements = builder.transform(tree)
     except VisitError as e:
+        if isinstance(e.orig_exc, GridSyntaxError) and (reserved := reserved_declarations(text, path)):
+            raise_all(reserved)  # a use of a reserved name the tree refuses (on corners): where it is declared
         if isinstance(e.orig_exc, GridlangError):
             err = e.orig_exc
             err.source = text

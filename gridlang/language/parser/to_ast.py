@@ -275,6 +275,20 @@ class _ToAst(FormatMixin):
         lattice = "corners" if len(c) > 3 else "edges"
         return ast.Decide(str(c[0]), c[1], None, self.sp(c[0]), lattice)
 
+    def decide_on_corners(self, meta, c):
+        """``decide NAME: D on corners``: refused in a sentence at ``corners`` (a decision is made on cells, edges or
+        corner edges; one per corner of the cells, pzprjs's crosses, is not in the language).
+
+        Raises:
+            GridSyntaxError: always.
+        """
+        end = meta.end_column if meta.end_line == meta.line else None
+        span = Span(self.path, meta.end_line, (end or 8) - 7, end)
+        raise GridSyntaxError(f"a decision is made on cells (on all, a tile, a tag), on edges or on corner edges; "
+                              f"one per corner of the cells (pzprjs's crosses) is not in the language: decide "
+                              f"{c[0]}: ... on corner edges decides the lines between corners, and a tile on "
+                              f"corners gives clues there", span)
+
     def dom_bool(self, meta, c):
         return "bool"
 
@@ -555,6 +569,10 @@ class _ToAst(FormatMixin):
         left, right = c
         if isinstance(right, ast.Neg) and isinstance(right.operand, ast.IntLit):  # kind = -1
             right = ast.IntLit(-right.operand.value, right.span)
+        if isinstance(right, ast.Direction) and isinstance(left, (ast.Name, ast.At)):  # dir[p] = up: a value name
+            right = ast.Name(right.name, right.span)
+        if isinstance(left, ast.At) and isinstance(right, ast.Call) and right.name.id == "direction":
+            return ast.AtIs(left.name, left.cell, right, self.sp(meta))  # dir[p] = direction(c): an arrow's value
         plain = isinstance(right, (ast.Name, ast.IntLit, ast.TileValue))
         if isinstance(left, ast.Name) and isinstance(right, ast.At):  # D = D[p]: a construct's (gridlang.constructs)
             return construct_rule("same_value")(self, meta, [left, right])

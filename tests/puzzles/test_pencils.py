@@ -1,0 +1,61 @@
+"""Pencils (puzzles/pencils.grid) answered as pencils: its tips a decided direction drawn as pzprjs draws them.
+
+The published answer of pzprjs's test puzzle has three tips the answer
+places (two up, one right: two triangles each in the picture, the outline
+and the lead) besides the two the map gives; the text writes each tip's
+arrow and outlines the shafts with ``|`` and ``-`` where no line crosses.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+SPEC = PUZZLES / "pencils.grid"
+MAP = PUZZLES / "instances" / "pencils" / "pzprjs_5x5.txt"
+
+TEXT = """\
+┌───^ ╶─^
+│ - -   -
+╵|?|3|╷|1
+      │ -
+╷|·|·|└─^
+│ -     -
+└─v|3|╷|·
+- - - │
+· ·|>─┘|·"""
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "gridlang", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_answer_is_drawn_as_pencils(tmp_path):
+    svg = tmp_path / "p.svg"
+    out = _cli(
+        "solve", str(SPEC), "--map", str(MAP), "--svg", str(svg), "--time-limit", "60"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n\n")[0] == TEXT
+    tips = re.findall(r'class="tip (\w+) role-\w+"', svg.read_text())
+    assert sorted(tips) == ["right", "right", "up", "up", "up", "up"]
+
+
+def test_one_rule_steps_from_each_tip_to_its_shaft():
+    """The rules that went once per direction are one each: no rule names a direction."""
+    rules = [
+        line
+        for line in SPEC.read_text(encoding="utf-8").splitlines()
+        if line.startswith("require")
+    ]
+    assert len(rules) == 15
+    assert not [line for line in rules if re.search(r"\b(up|down|left|right)\b", line)]
