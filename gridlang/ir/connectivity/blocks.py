@@ -189,3 +189,110 @@ def seed_block_cuts(grid: Grid, con: EqualBlocks) -> list[list[int]]:
                          if w in lit and w != cell and label in lit[w])
     return out + [list(pair) for pair in sorted(pairs)]
 
+
+
+SPLIT_STEPS = 20_000
+"""The most steps :func:`block_splits` takes (a frontier cell taken or barred) before it gives up: about
+half a second in Python."""
+
+
+def block_splits(grid: Grid, block: list[int], least: int, steps: int = SPLIT_STEPS
+                 ) -> tuple[list[list[list[int]]], bool]:
+    """Every way to split ``block`` into two or more blocks of ``least`` cells or more, of different
+    sizes where they touch: the other answers a block of an open value stands for
+    (:mod:`gridlang.constructs.blocks.domains`).
+
+    None at once when the block has at most ``2 * least`` cells (two parts
+    of different sizes need one more); else a depth-first search: the part
+    holding the lowest cell not yet placed is each connected set of
+    ``least`` cells or more through it (each set once: a frontier cell is
+    taken, then barred), the cells left may hold no group of fewer than
+    ``least`` cells, and a part touching a placed part of its own size is
+    refused.
+
+    Args:
+        grid: the grid (its edges join the cells).
+        block: the block's cells, connected.
+        least: the fewest cells a part may have (the open value).
+        steps: the most steps to take.
+
+    Returns:
+        ``(splits, proved)``: each split a list of parts (each ascending,
+        by their lowest cell); ``proved`` False when the steps ran out
+        first (there may be more).
+    """
+    cells = set(block)
+    n = len(cells)
+    if n <= 2 * least:
+        return [], True
+    owner: dict[int, int] = {}
+    sizes: list[int] = []
+    budget = [steps]
+    out: list[list[list[int]]] = []
+
+    def groups_fit() -> bool:
+        left = cells - owner.keys()
+        seen: set[int] = set()
+        for s in left:
+            if s in seen:
+                continue
+            group, stack = 1, [s]
+            seen.add(s)
+            while stack:
+                for w in grid.neighbours[stack.pop()]:
+                    if w in left and w not in seen:
+                        seen.add(w)
+                        group += 1
+                        stack.append(w)
+            if group < least:
+                return False
+        return True
+
+    def parts_from(start: int, limit: int):
+        """Connected sets through ``start`` among the cells not placed, of at most ``limit`` cells."""
+        free = cells - owner.keys()
+
+        def grow(chosen: frozenset, ext: frozenset, barred: frozenset):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if not ext or len(chosen) == limit:
+                yield chosen
+                return
+            v = min(ext)
+            new = {w for w in grid.neighbours[v] if w in free and w not in chosen and w not in barred}
+            yield from grow(chosen | {v}, (ext - {v}) | new - {v}, barred)
+            yield from grow(chosen, ext - {v}, barred | {v})
+
+        first = {w for w in grid.neighbours[start] if w in free and w != start}
+        yield from grow(frozenset({start}), frozenset(first), frozenset())
+
+    def place() -> None:
+        left = n - len(owner)
+        if left == 0:
+            parts: dict[int, list[int]] = {}
+            for u, k in owner.items():
+                parts.setdefault(k, []).append(u)
+            out.append([sorted(p) for _, p in sorted(parts.items())])
+            return
+        start = min(cells - owner.keys())
+        for part in parts_from(start, left if sizes else n - least):
+            size = len(part)
+            if size < least or left - size and left - size < least:
+                continue
+            touching = {owner[w] for u in part for w in grid.neighbours[u] if w in owner}
+            if any(sizes[k] == size for k in touching):
+                continue
+            k = len(sizes)
+            sizes.append(size)
+            owner.update(dict.fromkeys(part, k))
+            if groups_fit():
+                place()
+            sizes.pop()
+            for u in part:
+                del owner[u]
+            if budget[0] < 0:
+                return
+
+    place()
+    return out, budget[0] >= 0
