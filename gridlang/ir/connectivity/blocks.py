@@ -34,11 +34,14 @@ bound ``(q, v, lo, hi)``:
 
 Both hold in every solution, so the loop is exact; each round adds one
 clause per broken block and no variable. The loop starts from the
-size-one cuts of every bound (:func:`seed_block_cuts`): a cell whose block
-needs 2 or more cells has a neighbour with its label (the rim of the
-one-cell block), and two neighbours cannot both take a label whose blocks
-hold at most one cell. Size: one clause per bound and one per edge and
-such label.
+cuts of every bound on blocks of one and two cells
+(:func:`seed_block_cuts`): a cell whose block needs 2 or more cells has a
+neighbour with its label (the rim of the one-cell block), two neighbours
+whose block needs 3 or more a third (the rim of the two), two neighbours
+cannot both take a label whose blocks hold at most one cell, nor a cell
+and two of its neighbours one whose blocks hold at most two. Size: one
+clause per bound, two per edge and label, six per cell and label at
+most.
 """
 
 from __future__ import annotations
@@ -175,20 +178,25 @@ def block_cuts(grid: Grid, con: EqualBlocks, assignment: Assignment) -> list[Lin
 
 def seed_block_cuts(grid: Grid, con: EqualBlocks) -> list[list[int]]:
     """Clauses every solution meets, known before solving (see the module docstring): a cell whose
-    block needs 2 or more cells has a neighbour with its label; two neighbours cannot both take a
-    label whose blocks have at most one cell."""
+    block needs 2 or more cells has a neighbour with its label, and two neighbours whose block needs 3
+    or more have a third beside them; two neighbours cannot both take a label whose blocks have at
+    most one cell, nor three cells in a row or an L one whose blocks have at most two."""
     lit = {cell: dict(opts) for cell, opts in con.cells}
     out: list[list[int]] = []
-    pairs: set[tuple[int, int]] = set()
+    pairs: set[tuple[int, ...]] = set()
     for cell, label, lo, hi in con.bounds:
         x = lit[cell][label]
+        near = [w for w in grid.neighbours[cell] if w in lit and w != cell and label in lit[w]]
         if lo >= 2:
-            out.append([-x] + [lit[w][label] for w in grid.neighbours[cell] if w in lit and label in lit[w]])
+            out.append([-x] + [lit[w][label] for w in near])
+        for w in near if lo >= 3 else ():
+            rim = {u for v in (cell, w) for u in grid.neighbours[v] if u in lit and u not in (cell, w)}
+            out.append([-x, -lit[w][label]] + [lit[u][label] for u in sorted(rim) if label in lit[u]])
         if hi is not None and hi <= 1:
-            pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in grid.neighbours[cell]
-                         if w in lit and w != cell and label in lit[w])
+            pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in near)
+        if hi == 2:
+            pairs.update(tuple(sorted((-lit[a][label], -x, -lit[b][label]))) for a in near for b in near if a < b)
     return out + [list(pair) for pair in sorted(pairs)]
-
 
 
 SPLIT_STEPS = 20_000
