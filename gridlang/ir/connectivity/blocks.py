@@ -184,14 +184,17 @@ def seed_block_cuts(grid: Grid, con: EqualBlocks) -> list[list[int]]:
     lit = {cell: dict(opts) for cell, opts in con.cells}
     out: list[list[int]] = []
     pairs: set[tuple[int, ...]] = set()
+    listed = {cell: [w for w in grid.neighbours[cell] if w in lit and w != cell] for cell in lit}
+    rims: dict[tuple[int, int], list[int]] = {}
     for cell, label, lo, hi in con.bounds:
         x = lit[cell][label]
-        near = [w for w in grid.neighbours[cell] if w in lit and w != cell and label in lit[w]]
+        near = [w for w in listed[cell] if label in lit[w]]
         if lo >= 2:
             out.append([-x] + [lit[w][label] for w in near])
         for w in near if lo >= 3 else ():
-            rim = {u for v in (cell, w) for u in grid.neighbours[v] if u in lit and u not in (cell, w)}
-            out.append([-x, -lit[w][label]] + [lit[u][label] for u in sorted(rim) if label in lit[u]])
+            if (cell, w) not in rims:
+                rims[cell, w] = sorted({u for v in (cell, w) for u in listed[v] if u not in (cell, w)})
+            out.append([-x, -lit[w][label]] + [lit[u][label] for u in rims[cell, w] if label in lit[u]])
         if hi is not None and hi <= 1:
             pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in near)
         if hi == 2:
