@@ -7,7 +7,7 @@ on)::
     require for each cell p: count(component of p in (D = D[p])) == D[p]
 
 and which every other rule reads only by comparing ``D[x]`` with a number
-known before solving (``D[g] == value(g)``, ``D[p] <= 3``), is made with
+known before solving (``D[g] == value(g)``, ``D[p] <= 3``, ``D[p] = 3``), is made with
 the values up to K, the largest such number, and one value m = K + 1
 standing for every value from m up (the *open value*,
 :attr:`gridlang.ir.model.Decision.open_value`). The block rule bounds a
@@ -27,9 +27,13 @@ and any values up to K assumed or excluded: what ``gridlang hint``,
 ``--forced`` and ``--explain`` ask. What the model does not tell apart are
 answers that differ only in how a group of open cells splits into blocks
 of m cells or more, of different sizes where they touch, so a group of
-fewer than 2m cells stands for one answer alone, and a larger one may
-stand for several: :func:`gridlang.ir.solution.settled` says so, and the
-enumeration (``--unique``, ``--count``) is then not called complete.
+at most 2m cells stands for one answer alone, and a larger one may stand
+for several: the enumeration (``--unique``, ``--count``,
+:func:`gridlang.solving.pipeline.more_answers`) writes out each split
+:func:`gridlang.ir.solution.split_answers` finds as an answer of its own,
+and is not called complete when a search ran out of steps; ``--forced``
+does not call a cell held at m forced at one size unless the answer is
+the only one (:mod:`gridlang.why.backbone`).
 
 What it costs: cells times (K + 1) one-hot variables, where the domain
 ``1..(count(all))`` made cells times cells (a 50x64 map: 51,200 against
