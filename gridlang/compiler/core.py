@@ -32,7 +32,7 @@ from gridlang.ir.literals import CellValue, neg, tautology, unit, unit_clause
 from gridlang.ir.model import Clause, Cmp, Decision, Linear, Model, Objective, Sense, Var
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
-from gridlang.language.constructs import decision_of
+from gridlang.language.constructs import decision_of, rule_lowerings
 from gridlang.language.equivalence import is_condition
 
 
@@ -231,17 +231,30 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
 
     def decide_enum(self, st: ast.Decide) -> None:
         on = self.cells(st.on)
-        values = self.domain_of(st, sum(v is True for v in on))
+        places = sum(v is True for v in on)
+        # A construct may let a decision's largest values stand as one (blocks as large as their
+        # value): the domain is then measured once they are.
+        try:
+            values, top, refused = self.domain_of(st, places), None, None
+        except SemanticError as e:
+            if not rule_lowerings():
+                raise
+            values, top, refused = self.domain_of(st, 1), None, e
+        opened = next((o for c in rule_lowerings() if (o := c.open_domain(self, st, values)) is not None), None)
+        if opened is not None:
+            values, top = opened
+        elif refused is not None:
+            raise refused
         per_cell: list[dict[object, int] | None] = [None] * self.grid.size
         cells = []
-        self.reserve(sum(v is True for v in on) * len(values))
+        self.reserve(places * len(values))
         for i, v in enumerate(on):
             if v is True:
                 lits = self.one_hot(st.name, i, values, st.span)
                 per_cell[i] = lits
                 cells.append((i, tuple(lits.items())))
         self.enum_lits[st.name] = per_cell
-        self.decisions.append(Decision(st.name, tuple(values), tuple(cells)))
+        self.decisions.append(Decision(st.name, tuple(values), tuple(cells), open_value=top))
 
     def reserve(self, count: int) -> None:
         """Refuse, before making them, ``count`` more variables than the model may hold."""

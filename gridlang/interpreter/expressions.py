@@ -12,7 +12,6 @@ from collections import deque
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import Grid, cell_name, room_label
 from gridlang.core.shapes import polyominoes
-from gridlang.interpreter.graph import components
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
 from gridlang.language.constructs import comparison_of, construct_of
@@ -77,7 +76,13 @@ class Expressions:
             within = self.cells(e.within)
             if p is None or p not in within:
                 return frozenset()
-            return frozenset(next(piece for piece in components(self.adj, within) if p in piece))
+            piece, queue = {p}, deque([p])  # p's piece alone: a rule at every cell reads one piece each
+            while queue:
+                for v in self.adj[queue.popleft()]:
+                    if v in within and v not in piece:
+                        piece.add(v)
+                        queue.append(v)
+            return frozenset(piece)
         if isinstance(e, ast.Name):
             kind = self.sym.kind_of(e.id)
             if kind in ("tile", "tag"):

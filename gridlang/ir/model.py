@@ -406,12 +406,27 @@ class Decision:
             corners), the smaller first.
         kind: ``"cells"``, ``"edges"`` (between side neighbours) or
             ``"corners"`` (edges of the lattice of cell corners).
+        open_value: None, or the last of ``values`` standing for itself and
+            every larger value of the spec's domain: a cell that takes it
+            is decoded as the number of cells of its block (the side-
+            connected cells around it that take it too), as the spec's rule
+            that every block has as many cells as its value says
+            (:mod:`gridlang.constructs.blocks.domains`).
     """
 
     name: str
     values: tuple[object, ...]
     cells: tuple[tuple[object, tuple[tuple[object, int], ...]], ...]
     kind: str = "cells"
+    open_value: object = None
+
+    def takes(self, value: object) -> bool:
+        """Whether a cell of the decision may hold ``value``: one of :attr:`values`, or a number from
+        :attr:`open_value` to the number of places it is made on (the most cells a block may have)."""
+        if value in self.values:
+            return True
+        return (self.open_value is not None and isinstance(value, int) and not isinstance(value, bool)
+                and self.open_value <= value <= len(self.cells))
 
 
 @node

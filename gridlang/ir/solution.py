@@ -7,8 +7,10 @@ the raw map, never the IR's constraints.
 
 from __future__ import annotations
 
+import itertools
+
 from gridlang.core.nodes import node
-from gridlang.ir.model import Assignment, Model
+from gridlang.ir.model import Assignment, Decision, Model
 
 
 @node(slots=False)
@@ -33,6 +35,9 @@ class Solution:
 def decode(model: Model, assignment: Assignment) -> Solution:
     """Read the spec's decisions and regions off a full assignment.
 
+    A decision's :attr:`~gridlang.ir.model.Decision.open_value` is read back
+    as the size of its block at each cell that takes it.
+
     Returns:
         The solution. An enumeration cell with no value true is left out
         (the verifier reports it).
@@ -45,9 +50,90 @@ def decode(model: Model, assignment: Assignment) -> Solution:
                 if assignment.holds(lit):
                     chosen[cell] = value
                     break
+        if d.open_value is not None:
+            for block in open_blocks(model, d, chosen):
+                chosen.update(dict.fromkeys(block, len(block)))
         decisions[d.name] = chosen
     regions = {name: frozenset(assignment.true_cells(members)) for name, members in model.regions.items()}
     return Solution(decisions, regions)
+
+
+def open_blocks(model: Model, decision: Decision, chosen: dict[int, object]) -> list[list[int]]:
+    """The blocks of the cells where ``decision`` takes its open value: each a list of cells, ascending,
+    joined through the grid's edges (4-neighbours and links).
+
+    Args:
+        model: the model (its grid).
+        decision: a decision on cells with an :attr:`~gridlang.ir.model.Decision.open_value`.
+        chosen: cell -> the value it takes, as the model's literals hold.
+    """
+    return _blocks(model, {cell: v for cell, v in chosen.items() if v == decision.open_value})
+
+
+def _blocks(model: Model, values: dict[int, object]) -> list[list[int]]:
+    """The groups of cells of ``values`` joined through grid edges between cells of equal values."""
+    out, seen = [], set()
+    for start in sorted(values):
+        if start in seen:
+            continue
+        block, stack = [start], [start]
+        seen.add(start)
+        while stack:
+            for w in model.grid.neighbours[stack.pop()]:
+                if w in values and w not in seen and values[w] == values[start]:
+                    seen.add(w)
+                    block.append(w)
+                    stack.append(w)
+        out.append(sorted(block))
+    return out
+
+
+SPLIT_ANSWERS = 1000
+"""The most answers :func:`split_answers` writes out for one answer of the model."""
+
+
+def split_answers(model: Model, solution: Solution) -> tuple[list[Solution], bool]:
+    """The other answers of the spec that the model's answer ``solution`` was read from stands for.
+
+    A block of a decision's open value m (:attr:`~gridlang.ir.model.Decision.open_value`) is read
+    back as one block of its own size; one of more than 2m cells may also split into blocks of m
+    cells or more, of different sizes where they touch, each split another answer of the spec that
+    the model does not tell apart (:mod:`gridlang.constructs.blocks.domains`). Each such block's
+    splits are searched (:func:`gridlang.ir.connectivity.blocks.block_splits`) and every choice of
+    them, a block kept whole or split, but one block split at least, is an answer.
+
+    Returns:
+        ``(answers, proved)``: ``solution`` with the splits written in (each part its size), at most
+        :data:`SPLIT_ANSWERS`; ``proved`` False when a search ran out of steps or answers were left
+        out (``solution`` may then stand for more).
+    """
+    # imported on use, not at start-up: only a model with an open value searches
+    from gridlang.ir.connectivity.blocks import block_splits
+
+    proved = True
+    choices: list[tuple[str, list[list[list[int]]]]] = []
+    for d in model.decisions:
+        if d.open_value is None:
+            continue
+        chosen = solution.decisions.get(d.name, {})
+        big = {cell: v for cell, v in chosen.items() if isinstance(v, int) and v > 2 * d.open_value}
+        for block in _blocks(model, big):
+            splits, done = block_splits(model.grid, block, d.open_value)
+            proved = proved and done
+            if splits:
+                choices.append((d.name, [[block]] + splits))
+    out: list[Solution] = []
+    for combo in itertools.product(*(options for _, options in choices)):
+        if all(len(parts) == 1 for parts in combo):
+            continue  # every block whole: ``solution`` itself
+        if len(out) == SPLIT_ANSWERS:
+            return out, False
+        decisions = {name: dict(values) for name, values in solution.decisions.items()}
+        for (name, _), parts in zip(choices, combo):
+            for part in parts:
+                decisions[name].update(dict.fromkeys(part, len(part)))
+        out.append(Solution(decisions, dict(solution.regions)))
+    return out, proved
 
 
 def projection(model: Model, assignment: Assignment) -> tuple[int, ...]:

@@ -250,6 +250,14 @@ class Construct:
         """
         return False
 
+    def open_domain(self, compiler, st, values: list) -> tuple[list, object] | None:
+        """The values to make of the enumerated decision ``st`` (an ``ast.Decide``, its domain
+        ``values``) when the construct's rules let its largest values stand as one, with that
+        value (the last of them, read back by :attr:`gridlang.ir.model.Decision.open_value`);
+        None to make every value (the default). Asked of the constructs of
+        :func:`rule_lowerings` while the decision is made, before any rule is stated."""
+        return None
+
     def finish(self, compiler, collected) -> list:
         """The constraints of what :meth:`lower_rule` collected (``collected``), stated after the
         last statement."""

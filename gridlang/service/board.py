@@ -251,7 +251,8 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
         out.append(
             {
                 "name": d.name,
-                "values": list(d.values),
+                "values": [v for v in d.values if v != d.open_value]
+                + ([] if d.open_value is None else list(range(d.open_value, len(d.cells) + 1))),
                 "boolean": boolean,
                 "cells": cells,
                 "fixed": settled,
@@ -510,10 +511,8 @@ def judge(
             if boolean:
                 if _truth(name, value):
                     chosen[grid.index(r, c)] = True
-            elif value not in d.values:
-                raise ParamError(
-                    f"{name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
-                )
+            elif not d.takes(value):
+                raise ParamError(f"{name!r} takes {_domain(d)}, not {value!r}")
             else:
                 chosen[grid.index(r, c)] = value
         if not boolean:
@@ -528,6 +527,14 @@ def judge(
     verdict = evaluate(spec.ast, spec.symbols, grid, model.params, decisions)
     broken = [_violation(v, lined) for v in verdict.violations]
     return Judgement(verdict.ok, [], broken, verdict.objective)
+
+
+def _domain(d: Any) -> str:
+    """A decision's values in words: ``1, 2, 3``, or ``1, 2, or a number from 3 to 36`` (an open value)."""
+    if d.open_value is None:
+        return ", ".join(map(str, d.values))
+    rest = f"a number from {d.open_value} to {len(d.cells)}"
+    return ", ".join([*(str(v) for v in d.values if v != d.open_value), f"or {rest}"]) if len(d.values) > 1 else rest
 
 
 def _violation(v: Any, lined: Mapping[str, Any]) -> dict[str, Any]:

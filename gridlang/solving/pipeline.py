@@ -25,7 +25,7 @@ from gridlang.interpreter import Interpreter
 from gridlang.ir.backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
 from gridlang.ir.checks import broken_constraints
 from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model
-from gridlang.ir.solution import Solution, blocking_clause, decode
+from gridlang.ir.solution import Solution, blocking_clause, decode, split_answers
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_and_check_file
@@ -234,6 +234,26 @@ def _by_statement(model: Model, broken: list[tuple[Constraint, str]], shown: int
 _INTERPRETER: list = []  # [(source, grid, Interpreter)] of the model verified last
 
 
+def _verify_split(model: Model, solution: Solution) -> Verdict | None:
+    """Check an answer read off another by splitting a block of an open value
+    (:func:`gridlang.ir.solution.split_answers`) against the spec's rules and the puzzle's: it has no
+    assignment of the model.
+
+    Raises:
+        VerificationError: it breaks a rule.
+    """
+    if model.source is not None:
+        judged = _interpreter(model).evaluate(solution.decisions)
+        if not judged.ok:
+            raise VerificationError("a block split into blocks of other sizes breaks the spec's own rules:\n"
+                                    + judged.render())
+    verdict = find_plugin(model.name).verify(model.grid, solution, dict(model.params), model.info.get("variant"))
+    if verdict is not None and not verdict.ok:
+        raise VerificationError(f"a block split into blocks of other sizes breaks the {model.name} rules: "
+                                + "; ".join(verdict.problems))
+    return verdict
+
+
 def _interpreter(model: Model) -> Interpreter:
     """The spec's interpreter on ``model``'s map and parameters, kept for the model verified last."""
     if _INTERPRETER and _INTERPRETER[0][0] is model.source and _INTERPRETER[0][1] is model.grid:
@@ -436,7 +456,16 @@ def more_answers(session: Session, report: Report) -> Iterator[tuple[Solution, V
         res = session.solve()
         report.seconds["solve"] += time.perf_counter() - t0
         if res.status is Status.INFEASIBLE:
-            report.complete = True
+            # A block the model reads as one may stand for several answers (blocks' open values).
+            complete = True
+            for found in list(report.solutions):
+                others, proved = split_answers(model, found)
+                complete = complete and proved
+                for other in others:
+                    verdict = _verify_split(model, other)
+                    report.solutions.append(other)
+                    yield other, verdict
+            report.complete = complete
             return
         if not res.status.has_solution:
             return

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from gridlang.ir.backend import Session, Status
 from gridlang.ir.model import Clause, Cmp, Linear
-from gridlang.ir.solution import Solution
+from gridlang.ir.solution import Solution, split_answers
 from gridlang.solving.pipeline import Report, verify
 from gridlang.why.instances import Entry, entries
 
@@ -57,6 +57,8 @@ class Forced:
             proved), or None.
         second: the first verified answer found that differs from the
             first answer, or None.
+        unsized: the entries of ``unknown`` held at their decision's open
+            value in every answer (a size from it up, not proved one size).
     """
 
     forced: list[tuple[Entry, object]] = field(default_factory=list)
@@ -67,6 +69,7 @@ class Forced:
     seconds: float = 0.0
     reason: str | None = None
     second: Solution | None = None
+    unsized: list[Entry] = field(default_factory=list)
 
 
 def forced_entries(report: Report, session: Session | None) -> Forced:
@@ -116,8 +119,18 @@ def forced_entries(report: Report, session: Session | None) -> Forced:
     else:
         out.complete = not left
     out.open = [e for e in ents if e in opened]
+    # An entry held at its decision's open value holds some size from it up, not one size
+    # (gridlang.constructs.blocks.domains): it is not called forced.
+    sized = {d.name: d.open_value for d in model.decisions if d.open_value is not None}
+    unsized = {e for e in left if e.decision in sized and value[e] == sized[e.decision]}
+    if out.complete and unsized and len(left) == len(ents) and split_answers(model, report.solution) == ([], True):
+        # every entry forced and no block splits: the only answer, each such cell its block's size
+        value.update({e: report.solution.decisions[e.decision][e.key] for e in unsized})
+        unsized = set()
     if out.complete:
-        out.forced = [(e, value[e]) for e in left]
+        out.forced = [(e, value[e]) for e in left if e not in unsized]
+        out.unknown = out.unsized = [e for e in left if e in unsized]
+        out.complete = not unsized
     else:
         out.unknown = left
     out.seconds = time.perf_counter() - t0

@@ -155,6 +155,10 @@ def forced_text(model: Model, forced: Forced, render=None) -> str:
         lines.append(f"forced: {len(forced.forced)} of the {len(every)} {_noun(every)} hold the same value in every "
                      f"{'optimal ' if model.objective is not None else ''}answer"
                      f"{'; the answer is unique' if not forced.open else ''}")
+    elif forced.unsized:
+        lines.append(f"forced: not settled; {len(forced.unsized)} {_noun(forced.unsized)} hold a size from "
+                     f"{min(d.open_value for d in model.decisions if d.open_value is not None)} up in every answer, "
+                     f"not proved one size (marked {OPEN})")
     else:
         lines.append(f"forced: not settled; the time ran out with {len(forced.unknown)} {_noun(forced.unknown)} "
                      f"neither proved forced nor seen to change (marked {OPEN})")

@@ -12,19 +12,23 @@ from __future__ import annotations
 
 import functools
 import itertools
+from pathlib import Path
 
 import pytest
+from tiny import grid_of
 from tiny import spec_errors as _errors
 from tiny import spec_judge as _judge
 
 from gridlang.formats.maps import parse_map
 from gridlang.ir.backend import SolveOptions, backend_names
+from gridlang.ir.connectivity.blocks import block_splits
 from gridlang.ir.model import EqualBlocks, Table
 from gridlang.language.checker import check
 from gridlang.language.parser import parse_spec
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why import explain
 
+PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 BACKENDS = tuple(b for b in backend_names() if b != "auto")
 
 FILL = "tile cell '.'\ntile given number\n"
@@ -51,6 +55,14 @@ CASES = {
     "blocks on some cells": (FILL + "tile wall '#'\ndecide digit: 1..3 on cell\n"
                              "require for each p in cell: count(component of p in (digit = digit[p])) == digit[p]\n",
                              ".#.\n...\n", "digit", (1, 2, 3)),
+    # the values above the largest given made as one (constructs/blocks/domains.py), read back as block sizes
+    "blocks opened above a given one": (FILL + "decide digit: 1..(count(all)) on all\n" + BLOCK + GIVEN, "1....\n",
+                                        "digit", (1, 2, 3, 4, 5)),
+    "blocks opened above a compared two": (FILL + "decide digit: 1..(count(all)) on all\n" + BLOCK + GIVEN
+                                           + "require for each cell p: digit[p] != 2\n", "1....\n", "digit",
+                                           (1, 2, 3, 4, 5)),
+    "blocks opened on a square": (FILL + "decide digit: 1..(count(all)) on all\n" + BLOCK + GIVEN, "1.\n..\n",
+                                  "digit", (1, 2, 3, 4)),
     "guarded block size": (FILL + "decide digit: 1..2 on all\n"
                            "require for each cell p: digit[p] = 2 implies "
                            "count(component of p in (digit = digit[p])) == 2\n", "...\n...\n", "digit", (1, 2)),
@@ -127,6 +139,9 @@ def test_cases_are_not_trivial():
     assert all(0 < n < 3 ** 9 for n in sizes.values()), sizes
     # 2x3 and 2x4 Fillominos of sizes 1..3, counted by a separate search: 16 and 3 (with a 3 in a corner)
     assert sizes["blocks of their own size"] == 16 and sizes["blocks with givens"] == 3, sizes
+    # 1 4 4 4 4 and 1 3 3 3 1; with no 2 the same; the 1 in a 2x2's corner and an L of 3
+    assert [sizes[f"blocks opened {case}"] for case in ("above a given one", "above a compared two", "on a square")] \
+        == [2, 2, 1], sizes
 
 
 def test_one_node_per_decision_not_one_region_per_cell():
@@ -211,3 +226,63 @@ def test_blocks_are_one_construct_found_by_its_nodes():
     assert construct_of(same_value) in rule_lowerings()
     assert rule("runs") is not None and rule("same_value") is not None
     assert not hasattr(ast, "SameValue") and not hasattr(ast, "Runs")
+
+
+# ------------------------------------------------- values above the largest number made as one
+
+
+def test_values_above_the_largest_compared_number_are_made_as_one():
+    """Fillomino's 1..(count(all)) keeps the values up to the largest number a rule compares the digits
+    with, and one value for every size above, bounded from below only; Fillomino's spec so."""
+    found = {}
+    for name in ("blocks opened above a given one", "blocks opened above a compared two"):
+        spec_text, map_text, *_ = CASES[name]
+        spec, symbols, data, *_ = _judge(spec_text, map_text)
+        model, _ = load_checked(spec, symbols, data, {})
+        (digit,), (blocks,) = model.decisions, [c for c in model.constraints if isinstance(c, EqualBlocks)]
+        found[name] = digit.values, digit.open_value, sorted({(v, lo, hi) for _, v, lo, hi in blocks.bounds})
+    assert found == {"blocks opened above a given one": ((1, 2), 2, [(1, 1, 1), (2, 2, None)]),
+                     "blocks opened above a compared two": ((1, 2, 3), 3, [(1, 1, 1), (2, 2, 2), (3, 3, None)])}
+    spec = parse_spec((PUZZLES / "fillomino.grid").read_text(), "fillomino.grid")
+    rows = "\n".join(" ".join("." * 40) for _ in range(40))
+    model, _ = load_checked(spec, check(spec), parse_map("7 " + rows[2:] + "\n", "m.txt", "Fillomino"), {})
+    assert model.decisions[0].values == tuple(range(1, 9)) and model.num_vars == 1600 * 8  # not 1600 * 1600
+
+
+def test_a_block_read_as_one_that_splits_stands_for_more_answers(backend):
+    """On ``1.....`` the model's answers are 1 O O O O O, 1 O O O O 1 and 1 O O 1 O O (O the open value 2,
+    from 2 up); the block of five splits into 3 and 2 or 2 and 3, two answers more: five in all."""
+    if backend == "auto":
+        pytest.skip("auto runs one of the others")
+    spec, symbols, data, _grid, judge = _judge(FILL + "decide digit: 1..(count(all)) on all\n" + BLOCK + GIVEN,
+                                               "1.....\n")
+    model, _ = load_checked(spec, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=60), count=10)
+    answers = {tuple(s.decisions["digit"][i] for i in range(6)) for s in report.solutions}
+    assert report.complete is True and answers == {(1, 5, 5, 5, 5, 5), (1, 4, 4, 4, 4, 1), (1, 3, 3, 3, 2, 2),
+                                                   (1, 2, 2, 3, 3, 3), (1, 2, 2, 1, 2, 2)}
+    assert all(judge.evaluate({"digit": s.decisions["digit"]}).ok for s in report.solutions)
+    assert solve_model(model, backend, SolveOptions(time_limit=60), unique=True).unique is False
+
+
+def test_a_split_search_out_of_steps_proves_nothing():
+    assert block_splits(grid_of(1, 5), [1, 2, 3, 4], 2) == ([], True)  # 2 and 2 would touch
+    assert block_splits(grid_of(6, 6), list(range(36)), 18) == ([], True)  # 18 and 18 would touch
+    assert block_splits(grid_of(1, 5), list(range(5)), 2) == ([[[0, 1, 2], [3, 4]], [[0, 1], [2, 3, 4]]], True)
+    assert block_splits(grid_of(1, 5), list(range(5)), 2, steps=1) == ([], False)
+
+
+def test_an_answer_entered_with_a_block_above_the_open_value_is_judged_by_the_rules():
+    """The page's and ``gridlang verify``'s check takes any size up to the cells for the open value's (4 here:
+    Fillomino's tri rule compares the digits with 3)."""
+    from gridlang.core.errors import ParamError
+    from gridlang.service.board import judge
+    from gridlang.solving.spec import load_spec
+
+    spec = load_spec(PUZZLES / "fillomino.grid")
+    data = parse_map("1 . . . . .\n", "m.txt", "Fillomino")
+    right = {"digit": {(0, 0): 1, **{(0, c): 5 for c in range(1, 6)}}}
+    wrong = {"digit": {(0, 0): 1, **{(0, c): 4 for c in range(1, 6)}}}
+    assert (judge(spec, data, right).ok, judge(spec, data, wrong).ok) == (True, False)
+    with pytest.raises(ParamError, match="'digit' takes 1, 2, 3, or a number from 4 to 6, not 7"):
+        judge(spec, data, {"digit": {(0, 1): 7}})

@@ -17,7 +17,10 @@ its Tseitin clauses where two literals meet). The rules ``count(component
 of p in (D = D[p])) OP N``, unguarded, add no variable while compiling:
 one :class:`~gridlang.ir.model.EqualBlocks` node per decision, a bound per
 cell and value, each backend lowering it its own way (reachability, lazy
-cuts or a flow); any other use of that component is an ordinary ``component
+cuts or a flow); when every block is as large as its value, the values
+above the largest number other rules compare the decision with are made
+as one value (:mod:`.domains`: cells times that number, not cells times
+cells); any other use of that component is an ordinary ``component
 of``, one region per cell. ``runs of S around c == L`` adds no variable:
 one :class:`~gridlang.ir.model.Table` of the ring's allowed rows (at most
 2^8 judged while compiling), or its forbidding clauses under a guard, or
@@ -32,7 +35,7 @@ parse-tree builders and the hooks registered by node type
 
 from __future__ import annotations
 
-from gridlang.constructs.blocks import check, evaluate, lower
+from gridlang.constructs.blocks import check, domains, evaluate, lower
 from gridlang.constructs.blocks.nodes import RING, Runs, SameValue
 from gridlang.core.errors import GridSyntaxError
 from gridlang.language.constructs import Construct, register
@@ -76,6 +79,12 @@ class SameValueConstruct(Construct):
 
     def lower_rule(self, compiler, f, guard: tuple[int, ...]) -> bool:
         return lower.block_rule(compiler, f, guard, compiler.collected.setdefault(self, lower.BlockBounds()))
+
+    def open_domain(self, compiler, st, values: list) -> tuple[list, object] | None:
+        opened = domains.open_domain(compiler, st, values)
+        if opened is not None:
+            compiler.collected.setdefault(self, lower.BlockBounds()).open[st.name] = opened[1]
+        return opened
 
     def finish(self, compiler, collected: lower.BlockBounds) -> list:
         return lower.equal_blocks(compiler, collected)

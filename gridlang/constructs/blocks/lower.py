@@ -11,7 +11,8 @@ negated.
     empty when D is not made at p.
 ``count(component of p in (D = D[p])) OP N`` as a rule (no guard)
     with N a number known before solving or a sum in ``D[p]`` alone
-    (``== D[p]``, ``<= 3``): not lowered cell by cell, but collected, for
+    (``== D[p]``, ``<= 3``; D's open value m, :mod:`.domains`, bounded by
+    ``(p, m, m, None)``): not lowered cell by cell, but collected, for
     each value v of D at p, into the bound ``(p, v, lo, hi)`` of one
     :class:`~gridlang.ir.model.EqualBlocks` node per decision, stated after the
     last statement: p's block, when D[p] = v, has between lo and hi cells.
@@ -49,11 +50,13 @@ class BlockBounds:
     Attributes:
         bounds: decision -> ``{(cell, value): (lo, hi)}``, ``hi`` None for no upper bound.
         spans: decision -> the span of the first such rule on it.
+        open: decision -> its open value (:mod:`.domains`), standing for every value from it up.
     """
 
     def __init__(self) -> None:
         self.bounds: dict[str, dict[tuple, tuple[int, int | None]]] = {}
         self.spans: dict = {}
+        self.open: dict[str, object] = {}
 
 
 # ------------------------------------------------------------------ D = D[p]
@@ -114,6 +117,8 @@ def block_rule(compiler, f: ast.Compare, guard: tuple[int, ...], collected: Bloc
     for value, lit in labels.items():
         n = const + sum(c for c, l in terms if own.get(abs(l)) == value and l > 0)
         lo, hi = {"==": (n, n), "<=": (1, n), "<": (1, n - 1), ">=": (n, None), ">": (n + 1, None)}[op]
+        if collected.open.get(name) == value:
+            lo, hi = n, None  # the open value: a block of any size from it up (.domains)
         old_lo, old_hi = bounds.get((p, value), (1, None))
         lo, hi = max(lo, old_lo, 1), hi if old_hi is None else old_hi if hi is None else min(hi, old_hi)
         bounds[(p, value)] = (lo, hi)

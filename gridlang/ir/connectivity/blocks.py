@@ -34,11 +34,14 @@ bound ``(q, v, lo, hi)``:
 
 Both hold in every solution, so the loop is exact; each round adds one
 clause per broken block and no variable. The loop starts from the
-size-one cuts of every bound (:func:`seed_block_cuts`): a cell whose block
-needs 2 or more cells has a neighbour with its label (the rim of the
-one-cell block), and two neighbours cannot both take a label whose blocks
-hold at most one cell. Size: one clause per bound and one per edge and
-such label.
+cuts of every bound on blocks of one and two cells
+(:func:`seed_block_cuts`): a cell whose block needs 2 or more cells has a
+neighbour with its label (the rim of the one-cell block), two neighbours
+whose block needs 3 or more a third (the rim of the two), two neighbours
+cannot both take a label whose blocks hold at most one cell, nor a cell
+and two of its neighbours one whose blocks hold at most two. Size: one
+clause per bound, two per edge and label, six per cell and label at
+most.
 """
 
 from __future__ import annotations
@@ -175,17 +178,132 @@ def block_cuts(grid: Grid, con: EqualBlocks, assignment: Assignment) -> list[Lin
 
 def seed_block_cuts(grid: Grid, con: EqualBlocks) -> list[list[int]]:
     """Clauses every solution meets, known before solving (see the module docstring): a cell whose
-    block needs 2 or more cells has a neighbour with its label; two neighbours cannot both take a
-    label whose blocks have at most one cell."""
+    block needs 2 or more cells has a neighbour with its label, and two neighbours whose block needs 3
+    or more have a third beside them; two neighbours cannot both take a label whose blocks have at
+    most one cell, nor three cells in a row or an L one whose blocks have at most two."""
     lit = {cell: dict(opts) for cell, opts in con.cells}
     out: list[list[int]] = []
-    pairs: set[tuple[int, int]] = set()
+    pairs: set[tuple[int, ...]] = set()
+    listed = {cell: [w for w in grid.neighbours[cell] if w in lit and w != cell] for cell in lit}
+    rims: dict[tuple[int, int], list[int]] = {}
     for cell, label, lo, hi in con.bounds:
         x = lit[cell][label]
+        near = [w for w in listed[cell] if label in lit[w]]
         if lo >= 2:
-            out.append([-x] + [lit[w][label] for w in grid.neighbours[cell] if w in lit and label in lit[w]])
+            out.append([-x] + [lit[w][label] for w in near])
+        for w in near if lo >= 3 else ():
+            if (cell, w) not in rims:
+                rims[cell, w] = sorted({u for v in (cell, w) for u in listed[v] if u not in (cell, w)})
+            out.append([-x, -lit[w][label]] + [lit[u][label] for u in rims[cell, w] if label in lit[u]])
         if hi is not None and hi <= 1:
-            pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in grid.neighbours[cell]
-                         if w in lit and w != cell and label in lit[w])
+            pairs.update(tuple(sorted((-x, -lit[w][label]))) for w in near)
+        if hi == 2:
+            pairs.update(tuple(sorted((-lit[a][label], -x, -lit[b][label]))) for a in near for b in near if a < b)
     return out + [list(pair) for pair in sorted(pairs)]
 
+
+SPLIT_STEPS = 20_000
+"""The most steps :func:`block_splits` takes (a frontier cell taken or barred) before it gives up: about
+half a second in Python."""
+
+
+def block_splits(grid: Grid, block: list[int], least: int, steps: int = SPLIT_STEPS
+                 ) -> tuple[list[list[list[int]]], bool]:
+    """Every way to split ``block`` into two or more blocks of ``least`` cells or more, of different
+    sizes where they touch: the other answers a block of an open value stands for
+    (:mod:`gridlang.constructs.blocks.domains`).
+
+    None at once when the block has at most ``2 * least`` cells (two parts
+    of different sizes need one more); else a depth-first search: the part
+    holding the lowest cell not yet placed is each connected set of
+    ``least`` cells or more through it (each set once: a frontier cell is
+    taken, then barred), the cells left may hold no group of fewer than
+    ``least`` cells, and a part touching a placed part of its own size is
+    refused.
+
+    Args:
+        grid: the grid (its edges join the cells).
+        block: the block's cells, connected.
+        least: the fewest cells a part may have (the open value).
+        steps: the most steps to take.
+
+    Returns:
+        ``(splits, proved)``: each split a list of parts (each ascending,
+        by their lowest cell); ``proved`` False when the steps ran out
+        first (there may be more).
+    """
+    cells = set(block)
+    n = len(cells)
+    if n <= 2 * least:
+        return [], True
+    owner: dict[int, int] = {}
+    sizes: list[int] = []
+    budget = [steps]
+    out: list[list[list[int]]] = []
+
+    def groups_fit() -> bool:
+        left = cells - owner.keys()
+        seen: set[int] = set()
+        for s in left:
+            if s in seen:
+                continue
+            group, stack = 1, [s]
+            seen.add(s)
+            while stack:
+                for w in grid.neighbours[stack.pop()]:
+                    if w in left and w not in seen:
+                        seen.add(w)
+                        group += 1
+                        stack.append(w)
+            if group < least:
+                return False
+        return True
+
+    def parts_from(start: int, limit: int):
+        """Connected sets through ``start`` among the cells not placed, of at most ``limit`` cells."""
+        free = cells - owner.keys()
+
+        def grow(chosen: frozenset, ext: frozenset, barred: frozenset):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            if not ext or len(chosen) == limit:
+                yield chosen
+                return
+            v = min(ext)
+            new = {w for w in grid.neighbours[v] if w in free and w not in chosen and w not in barred}
+            yield from grow(chosen | {v}, (ext - {v}) | new - {v}, barred)
+            yield from grow(chosen, ext - {v}, barred | {v})
+
+        first = {w for w in grid.neighbours[start] if w in free and w != start}
+        yield from grow(frozenset({start}), frozenset(first), frozenset())
+
+    def place() -> None:
+        left = n - len(owner)
+        if left == 0:
+            parts: dict[int, list[int]] = {}
+            for u, k in owner.items():
+                parts.setdefault(k, []).append(u)
+            out.append([sorted(p) for _, p in sorted(parts.items())])
+            return
+        start = min(cells - owner.keys())
+        for part in parts_from(start, left if sizes else n - least):
+            size = len(part)
+            if size < least or left - size and left - size < least:
+                continue
+            touching = {owner[w] for u in part for w in grid.neighbours[u] if w in owner}
+            if any(sizes[k] == size for k in touching):
+                continue
+            k = len(sizes)
+            sizes.append(size)
+            owner.update(dict.fromkeys(part, k))
+            if groups_fit():
+                place()
+            sizes.pop()
+            for u in part:
+                del owner[u]
+            if budget[0] < 0:
+                return
+
+    place()
+    return out, budget[0] >= 0

@@ -253,6 +253,8 @@ def repair(model: "Model", assignment: Assignment, lazy: list[Connected]) -> Ass
     Returns:
         The repaired assignment when it violates no IR constraint, else None.
     """
+    if not any(isinstance(con, Connected) for con in lazy):
+        return None  # a GraphConnected or EqualBlocks node is not repaired: the answer stays as it broke it
     values = list(assignment.values)
     for con in lazy:
         if not isinstance(con, Connected):

@@ -16,7 +16,7 @@ from gridlang.formats.params import resolve_params
 from gridlang.interpreter.core import Interpreter
 from gridlang.ir.backend import SolveOptions, Status, get_backend
 from gridlang.ir.model import Clause, Objective, Sense
-from gridlang.ir.solution import decode
+from gridlang.ir.solution import Solution, decode, split_answers
 from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
@@ -138,6 +138,9 @@ class Maker:
             block = []
             for d in model.decisions:
                 values = answer.get(d.name, {})
+                if d.open_value is not None:  # a block's size above the open value is that value's literal
+                    values = {c: d.open_value if isinstance(v, int) and v >= d.open_value else v
+                              for c, v in values.items()}
                 for cell, options in d.cells:
                     if len(options) >= 2:
                         block.extend(-lit for value, lit in options if values.get(cell) == value)
@@ -156,6 +159,13 @@ class Maker:
             if seconds is not None and not self.deadline.expired():
                 raise Undecided(f"no answer within {seconds:g} s")
             raise GenerateTimeUp(f"the time ran out while looking for a second answer ({self.deadline.cause()})")
+        if report.solution is None and answer is not None and report.result.status is Status.INFEASIBLE:
+            # the model's other answers are gone; a block of an open value may still split (blocks/domains.py)
+            others, proved = split_answers(model, Solution(answer, {}))
+            if others:
+                return others[0].decisions
+            if not proved:
+                raise Undecided("a block read as one could not be searched for its splits in time")
         return None if report.solution is None else report.solution.decisions
 
     # step 1 ------------------------------------------------------------------
