@@ -97,6 +97,11 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         # `S is a piece of F` stated as a rule: S's cells -> (shape, variable) per placement.
         self.pieces: dict[tuple, list[tuple[tuple, int]]] = {}
         self.piece_count = 0
+        self.piece_sets: dict[tuple, tuple] = {}  # binding_key of S -> (S's members, the key of pieces)
+        self.piece_lits: dict[tuple, tuple] = {}  # (S's key, shapes) -> (the pieces read, the literal)
+        self.lit_memo: dict[tuple, CellValue] = {}  # binding_key of a connective -> its literal (one statement)
+        self.pushed: dict[int, tuple] = {}  # id of a `not` node -> (the node, the negation moved in)
+        self.node_names: dict[int, tuple] = {}  # id of an AST node -> (the node, the names it mentions)
         # The statement being compiled (for locating its errors).
         self.current = None
         # What constructs keep while compiling, by construct: what they collected from the rules they
@@ -175,6 +180,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
             elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
                                  ast.ForEach, ast.ForPairs, ast.Holds)):
                 self.current = st
+                self.lit_memo.clear()
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 terms, const = self.linear(st.expr)

@@ -46,6 +46,8 @@ from gridlang.language.equivalence import is_condition, is_number
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
 
+_CONNECTIVES = frozenset((ast.And, ast.Or, ast.Implies))
+
 
 class FormulaLowering(CellSetLowering, PieceLowering):
     """The compiler's methods for conditions and the new cell-set constructs (a mixin)."""
@@ -61,7 +63,18 @@ class FormulaLowering(CellSetLowering, PieceLowering):
 
     # ----------------------------------------------------------- conditions
     def lit_of(self, f: ast.Expr) -> CellValue:
-        """One literal (or constant) equivalent to the condition ``f`` under the current bindings."""
+        """One literal (or constant) equivalent to the condition ``f`` under the current bindings.
+
+        A connective (``and``, ``or``, ``implies``) is evaluated once per node and values of the ``for
+        each`` names it mentions within a statement (:meth:`binding_key`): a guard that does not read
+        the innermost variable (LITS's ``shaded[p] and shaded[q] and q in not room(p)`` under ``each
+        shape s``) is looked up, not rebuilt, for each of its values."""
+        if type(f) in _CONNECTIVES:
+            key = self.binding_key(f)
+            found = self.lit_memo.get(key, self)
+            if found is self:
+                found = self.lit_memo[key] = self.connective_lit(f)
+            return found
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
             return False if p is None else self.members(f.name, {p}).get(p, False)
@@ -87,17 +100,6 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.cell_of(f.decision) == self.cell_of(f.value)
         if isinstance(f, ast.Not):
             return neg(self.lit_of(f.operand))
-        if isinstance(f, (ast.And, ast.Or)):  # a constant that decides it ends the evaluation
-            is_and, parts = isinstance(f, ast.And), []
-            for g in f.operands:
-                v = self.lit_of(g)
-                if v is (not is_and):
-                    return v
-                parts.append(v)
-            return self.combine(is_and, parts, None)
-        if isinstance(f, ast.Implies):
-            left = self.lit_of(f.left)
-            return True if left is False else self.combine(False, [neg(left), self.lit_of(f.right)], None)
         if isinstance(f, ast.IsKnown):
             return self.known(f.operand)
         if isinstance(f, (ast.Subset, ast.Avoids)):
@@ -128,6 +130,19 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if (construct := construct_of(f)) is not None:
             return construct.lit(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def connective_lit(self, f: ast.And | ast.Or | ast.Implies) -> CellValue:
+        """The literal of an ``and``, ``or`` or ``implies`` (a constant that decides it ends the evaluation)."""
+        if isinstance(f, ast.Implies):
+            left = self.lit_of(f.left)
+            return True if left is False else self.combine(False, [neg(left), self.lit_of(f.right)], None)
+        is_and, parts = isinstance(f, ast.And), []
+        for g in f.operands:
+            v = self.lit_of(g)
+            if v is (not is_and):
+                return v
+            parts.append(v)
+        return self.combine(is_and, parts, None)
 
     # --------------------------------------------------------------- shapes
 
@@ -386,7 +401,10 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             self.assert_formula(f.right, guard if a is True else _add(guard, a))
             return
         if isinstance(f, ast.Not):
-            pushed = _push_not(f.operand)
+            pushed = self.pushed.get(id(f), (None, None))
+            if pushed[0] is not f:  # once per node: the nodes made keep their identity for binding_key
+                pushed = self.pushed[id(f)] = (f, _push_not(f.operand))
+            pushed = pushed[1]
             if pushed is not None:
                 self.assert_formula(pushed, guard)
                 return
