@@ -306,8 +306,9 @@ class CellSetLowering:
             if p is None:
                 return {}
             g = self.grid
-            cells = {"side": g.neighbours[p], "diagonal": g.diagonal_neighbours(p), "king": g.king_neighbours(p)}
-            return keep(cells[e.kind])
+            if e.kind == "side":
+                return keep(g.neighbours[p])
+            return keep(g.diagonal_neighbours(p) if e.kind == "diagonal" else g.king_neighbours(p))
         if isinstance(e, ast.LineOf):
             p = self.cell_of(e.cell)
             if p is None:

@@ -101,6 +101,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         self.piece_lits: dict[tuple, tuple] = {}  # (S's key, shapes) -> (the pieces read, the literal)
         self.lit_memo: dict[tuple, CellValue] = {}  # binding_key of a connective -> its literal (one statement)
         self.pushed: dict[int, tuple] = {}  # id of a `not` node -> (the node, the negation moved in)
+        self.owned: dict = {}  # id of a node (or ("condition", id)) -> (the node, what is found once per node)
         self.node_names: dict[int, tuple] = {}  # id of an AST node -> (the node, the names it mentions)
         # The statement being compiled (for locating its errors).
         self.current = None
@@ -345,7 +346,9 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         return None if decision is None else decision.lattice
 
     def rule(self, st) -> None:
-        if isinstance(st, ast.Avoids):
+        if type(st) is ast.Holds:  # the body of most `for each` rules: once per rule instance
+            self.assert_formula(st.formula, ())
+        elif isinstance(st, ast.Avoids):
             self.avoids(st)
         elif isinstance(st, ast.Subset):
             self.subset(st)

@@ -75,9 +75,14 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             if found is self:
                 found = self.lit_memo[key] = self.connective_lit(f)
             return found
+        if type(f) is ast.Compare and (seen := self.sight_test(f)) is not None:
+            return seen  # the commonest condition of a rule instance first (a count along a line of sight)
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
-            return False if p is None else self.members(f.name, {p}).get(p, False)
+            if p is None:
+                return False
+            lits = self.decision_lits.get(f.name.id) if f.name.id not in self.bound else None
+            return lits[p] if lits is not None else self.members(f.name, {p}).get(p, False)
         if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
             return self.same_value(f)
         if isinstance(f, ast.AtIs):
@@ -116,9 +121,6 @@ class FormulaLowering(CellSetLowering, PieceLowering):
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
                                 None)
         if isinstance(f, ast.Compare):
-            seen = self.sight_test(f)
-            if seen is not None:
-                return seen
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
         if isinstance(f, ast.AllDifferent):
@@ -376,13 +378,23 @@ class FormulaLowering(CellSetLowering, PieceLowering):
     def construct_rule(self, f: ast.Compare, guard: tuple[int, ...]) -> bool:
         """State the comparison ``f`` under ``guard`` through a construct, and say whether one took it: the
         construct that owns a side of it, or one that states its form its own way (else False: the
-        compiler lowers it as any comparison)."""
-        owned = comparison_of(f)
+        compiler lowers it as any comparison). Which side a construct owns is found once per node."""
+        found = self.owned.get(id(f))
+        if found is None or found[0] is not f:
+            found = self.owned[id(f)] = (f, comparison_of(f))
+        owned = found[1]
         if owned is not None:
             construct, own, other = owned
             construct.assert_compare(self, f, own, other, guard)
             return True
         return any(construct.lower_rule(self, f, guard) for construct in rule_lowerings())
+
+    def is_equivalence(self, f: ast.Compare) -> bool:
+        """Whether ``f`` (an ``==``) compares two conditions, found once per node."""
+        found = self.owned.get(("condition", id(f.left)))
+        if found is None or found[0] is not f.left:
+            found = self.owned["condition", id(f.left)] = (f.left, is_condition(f.left, self.sym))
+        return found[1]
 
     def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
         """State that ``f`` holds whenever every literal of ``guard`` does."""
@@ -413,8 +425,7 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if isinstance(f, ast.Compare) and not guard:
             self.cap_component(f)
         equivalence = f.operand if isinstance(f, ast.Not) else f
-        if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,
-                                                                                             self.sym):
+        if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and self.is_equivalence(equivalence):
             # F == G: (not F or G) and (F or not G); F != G: (F or G) and (not F or not G)
             a, b = self.lit_of(equivalence.left), self.lit_of(equivalence.right)
             b = neg(b) if f is not equivalence else b
