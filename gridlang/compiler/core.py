@@ -11,6 +11,7 @@ package's docstring (:mod:`gridlang.compiler`).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from gridlang.compiler.cellsets import caps_component
@@ -365,10 +366,15 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and reach_rule(self, st):
             pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
-            for kind, value in self.bindings(st.var, st.domain):
-                self.bind(st.var.id, kind, value)
-                self.rule(st.body)
-                self.step()
+            values = iter(self.bindings(st.var, st.domain))
+            first = next(values, None)
+            guard = self.loop_guard(st)
+            if first is not None and not (guard is not None and self.lit_of(guard) is False):
+                # (`A implies B` with A false whatever the variable: no instance states anything)
+                for kind, value in itertools.chain((first,), values):
+                    self.bind(st.var.id, kind, value)
+                    self.rule(st.body)
+                    self.step()
             self.unbind(st.var.id)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)

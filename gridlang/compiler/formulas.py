@@ -35,6 +35,7 @@ Constructs
 from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering
+from gridlang.compiler.diagnostics import names_in
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError, show_set
@@ -132,6 +133,18 @@ class FormulaLowering(CellSetLowering, PieceLowering):
         if (construct := construct_of(f)) is not None:
             return construct.lit(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def loop_guard(self, st: ast.ForEach) -> ast.Expr | None:
+        """A of a ``for each`` whose body is ``require A implies B`` with A not naming the loop's
+        variable (found once per node), else None: evaluated once before the loop, not per value."""
+        found = self.owned.get(("guard", id(st)))
+        if found is None or found[0] is not st:
+            body = st.body.formula if isinstance(st.body, ast.Holds) else None
+            guard = body.left if isinstance(body, ast.Implies) else None
+            if guard is not None and st.var.id in names_in(guard):
+                guard = None
+            found = self.owned["guard", id(st)] = (st, guard)
+        return found[1]
 
     def connective_lit(self, f: ast.And | ast.Or | ast.Implies) -> CellValue:
         """The literal of an ``and``, ``or`` or ``implies`` (a constant that decides it ends the evaluation)."""
