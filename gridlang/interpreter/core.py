@@ -69,6 +69,7 @@ class Interpreter(ClueMeanings, Expressions):
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
+        self.forms: dict = {}  # a cell set, or ("shape", cells), -> its free shape
         self.owners: dict = {}  # id of a node (or (what, id)) -> (the node, what is found once per node)
         self.regions: dict[str, frozenset[int]] = {}
         self.violations: list[Violation] = []

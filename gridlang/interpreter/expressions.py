@@ -245,13 +245,13 @@ class Expressions:
             return self.rectangular(self.cells(f.cells), f.family)
         if isinstance(f, ast.IsPiece):
             cells = self.cells(f.cells)
-            return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}
+            return bool(cells) and self.form(cells) in {self.shape_form(s) for s in self.shapes(f.family)}
         if isinstance(f, ast.IsKnown):
             return self.is_known(f.operand)
         if isinstance(f, ast.ConsistsOf):
             cols = self.grid.cols
             parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
-            return sorted(self.form(p) for p in parts) == sorted(_form(s) for s in self.shapes(f.family))
+            return sorted(self.form(p) for p in parts) == sorted(self.shape_form(s) for s in self.shapes(f.family))
         construct = construct_of(f)
         if construct is not None:
             return construct.holds(self, f)
@@ -275,8 +275,20 @@ class Expressions:
         return out
 
     def form(self, cells) -> tuple:
-        """The free shape of a set of cells (see :func:`_form`)."""
-        return _form([divmod(i, self.grid.cols) for i in cells])
+        """The free shape of a set of cells (see :func:`_form`), found once per set."""
+        key = frozenset(cells)
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = _form([divmod(i, self.grid.cols) for i in key])
+        return found
+
+    def shape_form(self, shape) -> tuple:
+        """The free shape of a shape's (row, col) cells (see :func:`_form`), found once per shape."""
+        key = ("shape", tuple(shape))
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = _form(shape)
+        return found
 
     def each(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""
