@@ -310,8 +310,9 @@ class CellSetLowering:
             if p is None:
                 return {}
             g = self.grid
-            cells = {"side": g.neighbours[p], "diagonal": g.diagonal_neighbours(p), "king": g.king_neighbours(p)}
-            return keep(cells[e.kind])
+            if e.kind == "side":
+                return keep(g.neighbours[p])
+            return keep(g.diagonal_neighbours(p) if e.kind == "diagonal" else g.king_neighbours(p))
         if isinstance(e, ast.LineOf):
             p = self.cell_of(e.cell)
             if p is None:
@@ -486,6 +487,17 @@ class CellSetLowering:
             self.component_caps[key] = min(most, self.component_caps.get(key, most))
             if op == "==":
                 self.component_exact[key] = k if self.component_exact.get(key, k) == k else -1
+
+    def binding_key(self, e: ast.Expr) -> tuple:
+        """What a set or condition at the node ``e`` depends on besides the model built so far: the
+        node (by identity, kept alive in :attr:`node_names` so that its ``id`` stays its own) and the
+        values of the ``for each`` names it mentions. Its names are found once per node, so that a key
+        costs a look-up per name, not a walk of the node per rule instance."""
+        entry = self.node_names.get(id(e))
+        if entry is None or entry[0] is not e:
+            entry = self.node_names[id(e)] = (e, tuple(names_in(e)))
+        bound, env = self.bound, self.env
+        return (id(e), *[(bound.get(n), env.get(n)) for n in entry[1]])
 
     def component_set(self, within: ast.Expr) -> tuple[dict[int, CellValue], int]:
         """``(members, key)`` of the set S of ``component of p in S``: its cells with their literals, and

@@ -11,6 +11,7 @@ package's docstring (:mod:`gridlang.compiler`).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from gridlang.compiler.cellsets import caps_component
@@ -97,6 +98,12 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         # `S is a piece of F` stated as a rule: S's cells -> (shape, variable) per placement.
         self.pieces: dict[tuple, list[tuple[tuple, int]]] = {}
         self.piece_count = 0
+        self.piece_sets: dict[tuple, tuple] = {}  # binding_key of S -> (S's members, the key of pieces)
+        self.piece_lits: dict[tuple, tuple] = {}  # (S's key, shapes) -> (the pieces read, the literal)
+        self.lit_memo: dict[tuple, CellValue] = {}  # binding_key of a connective -> its literal (one statement)
+        self.pushed: dict[int, tuple] = {}  # id of a `not` node -> (the node, the negation moved in)
+        self.owned: dict = {}  # id of a node (or ("condition", id)) -> (the node, what is found once per node)
+        self.node_names: dict[int, tuple] = {}  # id of an AST node -> (the node, the names it mentions)
         # The statement being compiled (for locating its errors).
         self.current = None
         # What constructs keep while compiling, by construct: what they collected from the rules they
@@ -175,6 +182,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
             elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
                                  ast.ForEach, ast.ForPairs, ast.Holds)):
                 self.current = st
+                self.lit_memo.clear()
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 terms, const = self.linear(st.expr)
@@ -352,7 +360,9 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         return None if decision is None else decision.lattice
 
     def rule(self, st) -> None:
-        if isinstance(st, ast.Avoids):
+        if type(st) is ast.Holds:  # the body of most `for each` rules: once per rule instance
+            self.assert_formula(st.formula, ())
+        elif isinstance(st, ast.Avoids):
             self.avoids(st)
         elif isinstance(st, ast.Subset):
             self.subset(st)
@@ -369,10 +379,15 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and reach_rule(self, st):
             pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
-            for kind, value in self.bindings(st.var, st.domain):
-                self.bind(st.var.id, kind, value)
-                self.rule(st.body)
-                self.step()
+            values = iter(self.bindings(st.var, st.domain))
+            first = next(values, None)
+            guard = self.loop_guard(st)
+            if first is not None and not (guard is not None and self.lit_of(guard) is False):
+                # (`A implies B` with A false whatever the variable: no instance states anything)
+                for kind, value in itertools.chain((first,), values):
+                    self.bind(st.var.id, kind, value)
+                    self.rule(st.body)
+                    self.step()
             self.unbind(st.var.id)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)

@@ -35,6 +35,7 @@ Constructs
 from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering
+from gridlang.compiler.diagnostics import names_in
 from gridlang.compiler.directions import HIDDEN, DirectionLowering
 from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
@@ -46,6 +47,8 @@ from gridlang.language.constructs import comparison_of, construct_of, rule_lower
 from gridlang.language.equivalence import is_condition, is_number
 
 __all__ = ["CellValue", "FormulaLowering", "neg"]
+
+_CONNECTIVES = frozenset((ast.And, ast.Or, ast.Implies))
 
 
 class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
@@ -62,12 +65,28 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
 
     # ----------------------------------------------------------- conditions
     def lit_of(self, f: ast.Expr) -> CellValue:
-        """One literal (or constant) equivalent to the condition ``f`` under the current bindings."""
+        """One literal (or constant) equivalent to the condition ``f`` under the current bindings.
+
+        A connective (``and``, ``or``, ``implies``) is evaluated once per node and values of the ``for
+        each`` names it mentions within a statement (:meth:`binding_key`): a guard that does not read
+        the innermost variable (LITS's ``shaded[p] and shaded[q] and q in not room(p)`` under ``each
+        shape s``) is looked up, not rebuilt, for each of its values."""
         if (split := self.split_lit(f)) is not None:  # p + dir[p]: once per value of dir[p]
             return split
+        if type(f) in _CONNECTIVES:
+            key = self.binding_key(f)
+            found = self.lit_memo.get(key, self)
+            if found is self:
+                found = self.lit_memo[key] = self.connective_lit(f)
+            return found
+        if type(f) is ast.Compare and (seen := self.sight_test(f)) is not None:
+            return seen  # the commonest condition of a rule instance first (a count along a line of sight)
         if isinstance(f, ast.At):
             p = self.cell_of(f.cell)
-            return False if p is None else self.members(f.name, {p}).get(p, False)
+            if p is None:
+                return False
+            lits = self.decision_lits.get(f.name.id) if f.name.id not in self.bound else None
+            return lits[p] if lits is not None else self.members(f.name, {p}).get(p, False)
         if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
             return self.same_value(f)
         if isinstance(f, ast.AtIs):
@@ -90,17 +109,6 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
             return self.cell_of(f.decision) == self.cell_of(f.value)
         if isinstance(f, ast.Not):
             return neg(self.lit_of(f.operand))
-        if isinstance(f, (ast.And, ast.Or)):  # a constant that decides it ends the evaluation
-            is_and, parts = isinstance(f, ast.And), []
-            for g in f.operands:
-                v = self.lit_of(g)
-                if v is (not is_and):
-                    return v
-                parts.append(v)
-            return self.combine(is_and, parts, None)
-        if isinstance(f, ast.Implies):
-            left = self.lit_of(f.left)
-            return True if left is False else self.combine(False, [neg(left), self.lit_of(f.right)], None)
         if isinstance(f, ast.IsKnown):
             return self.known(f.operand)
         if isinstance(f, (ast.Subset, ast.Avoids)):
@@ -117,9 +125,6 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
             return self.combine(False, [self.combine(True, [a, b], None), self.combine(True, [neg(a), neg(b)], None)],
                                 None)
         if isinstance(f, ast.Compare):
-            seen = self.sight_test(f)
-            if seen is not None:
-                return seen
             terms, rhs, op = self.comparison(f)
             return self.reify(terms, op, rhs)
         if isinstance(f, ast.AllDifferent):
@@ -131,6 +136,31 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
         if (construct := construct_of(f)) is not None:
             return construct.lit(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+
+    def loop_guard(self, st: ast.ForEach) -> ast.Expr | None:
+        """A of a ``for each`` whose body is ``require A implies B`` with A not naming the loop's
+        variable (found once per node), else None: evaluated once before the loop, not per value."""
+        found = self.owned.get(("guard", id(st)))
+        if found is None or found[0] is not st:
+            body = st.body.formula if isinstance(st.body, ast.Holds) else None
+            guard = body.left if isinstance(body, ast.Implies) else None
+            if guard is not None and st.var.id in names_in(guard):
+                guard = None
+            found = self.owned["guard", id(st)] = (st, guard)
+        return found[1]
+
+    def connective_lit(self, f: ast.And | ast.Or | ast.Implies) -> CellValue:
+        """The literal of an ``and``, ``or`` or ``implies`` (a constant that decides it ends the evaluation)."""
+        if isinstance(f, ast.Implies):
+            left = self.lit_of(f.left)
+            return True if left is False else self.combine(False, [neg(left), self.lit_of(f.right)], None)
+        is_and, parts = isinstance(f, ast.And), []
+        for g in f.operands:
+            v = self.lit_of(g)
+            if v is (not is_and):
+                return v
+            parts.append(v)
+        return self.combine(is_and, parts, None)
 
     # --------------------------------------------------------------- shapes
 
@@ -364,15 +394,25 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
     def construct_rule(self, f: ast.Compare, guard: tuple[int, ...]) -> bool:
         """State the comparison ``f`` under ``guard`` through a construct, and say whether one took it: the
         construct that owns a side of it, or one that states its form its own way (else False: the
-        compiler lowers it as any comparison)."""
+        compiler lowers it as any comparison). Which side a construct owns is found once per node."""
         if self.split_rule(f, guard):  # p + dir[p]: once per value of dir[p]
             return True
-        owned = comparison_of(f)
+        found = self.owned.get(id(f))
+        if found is None or found[0] is not f:
+            found = self.owned[id(f)] = (f, comparison_of(f))
+        owned = found[1]
         if owned is not None:
             construct, own, other = owned
             construct.assert_compare(self, f, own, other, guard)
             return True
         return any(construct.lower_rule(self, f, guard) for construct in rule_lowerings())
+
+    def is_equivalence(self, f: ast.Compare) -> bool:
+        """Whether ``f`` (an ``==``) compares two conditions, found once per node."""
+        found = self.owned.get(("condition", id(f.left)))
+        if found is None or found[0] is not f.left:
+            found = self.owned["condition", id(f.left)] = (f.left, is_condition(f.left, self.sym))
+        return found[1]
 
     def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
         """State that ``f`` holds whenever every literal of ``guard`` does."""
@@ -393,7 +433,10 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
             self.assert_formula(f.right, guard if a is True else _add(guard, a))
             return
         if isinstance(f, ast.Not):
-            pushed = _push_not(f.operand)
+            pushed = self.pushed.get(id(f), (None, None))
+            if pushed[0] is not f:  # once per node: the nodes made keep their identity for binding_key
+                pushed = self.pushed[id(f)] = (f, _push_not(f.operand))
+            pushed = pushed[1]
             if pushed is not None:
                 self.assert_formula(pushed, guard)
                 return
@@ -402,8 +445,7 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
         if isinstance(f, ast.Compare) and not guard:
             self.cap_component(f)
         equivalence = f.operand if isinstance(f, ast.Not) else f
-        if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and is_condition(equivalence.left,
-                                                                                             self.sym):
+        if isinstance(equivalence, ast.Compare) and equivalence.op == "==" and self.is_equivalence(equivalence):
             # F == G: (not F or G) and (F or not G); F != G: (F or G) and (not F or not G)
             a, b = self.lit_of(equivalence.left), self.lit_of(equivalence.right)
             b = neg(b) if f is not equivalence else b

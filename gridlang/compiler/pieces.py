@@ -111,14 +111,29 @@ class PieceLowering:
             raise self.size_error(len(self.variables) + len(out), MAX_VARIABLES, "variables")
         return out
 
+    def piece_set(self, e: ast.Expr) -> tuple[dict[int, CellValue], tuple]:
+        """``(members, key)`` of the set S of ``S is a piece of F``: its cells with their literals, and the
+        sorted (cell, literal) pairs that :attr:`pieces` is keyed by. Evaluated once per node and values of
+        the ``for each`` names it mentions (:meth:`binding_key`): LITS's "same shapes do not touch" asks
+        for a room's piece of each of five shapes at every pair of cells, the same set each time."""
+        frame = self.binding_key(e)
+        found = self.piece_sets.get(frame)
+        if found is None:
+            cand = self.members(e)
+            found = self.piece_sets[frame] = (cand, tuple(sorted(cand.items())))
+        return found
+
     def piece_lit(self, f: ast.IsPiece) -> CellValue:
         """The literal of ``S is a piece of F`` (see the module docstring)."""
-        cand = self.members(f.cells)
-        wanted = set(self.family_shapes(f.family))
-        key = tuple(sorted(cand.items()))
+        cand, key = self.piece_set(f.cells)
+        wanted = frozenset(self.family_shapes(f.family))
         chosen = self.pieces.get(key)
-        if chosen is not None:
-            return self.combine(False, [y for shape, y in chosen if shape in wanted], None)
+        if chosen is not None:  # the or of the chosen placements' variables, once per set and shapes
+            found = self.piece_lits.get((key, wanted))
+            if found is None or found[0] is not chosen:
+                lit = self.combine(False, [y for shape, y in chosen if shape in wanted], None)
+                found = self.piece_lits[key, wanted] = (chosen, lit)
+            return found[1]
         shapes = list(dict.fromkeys(self.family_shapes(f.family)))
         sizes = {len(shape) for shape in shapes}
         # count(S) <= k, once per size: with the k cells of P in S, S == P.

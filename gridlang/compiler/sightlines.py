@@ -59,8 +59,26 @@ class SightLowering:
 
         E is ``sight from p toward q through S`` or an ``and`` with one such operand; k is known
         before solving. The literal is the first link of the suffix chain of E's members along the
-        line (the module's docstring), shared with every line that ends the same way.
+        line (the module's docstring), shared with every line that ends the same way. Which side is
+        the count, and k when it names no ``for each`` variable, are found once per node.
         """
+        plans = self.__dict__.setdefault("_sight_tests", {})
+        entry = plans.get(id(f))
+        if entry is None or entry[0] is not f:
+            entry = plans[id(f)] = (f, self._sight_plan(f))
+        if entry[1] is None:
+            return None
+        operand, shape, other, name, k = entry[1]
+        if k is None:
+            k = self.constant(other)
+        if k is None or (f.op, k) not in _ANY[name]:
+            return None
+        seen = self._any_on_line(operand, shape)
+        return seen if _ANY[name][f.op, k] else neg(seen)
+
+    def _sight_plan(self, f: ast.Compare) -> tuple | None:
+        """``(E, its line's shape, the other side, "left" or "right", k or None)`` of a count along one
+        sight line compared with the other side, else None; k is given when that side names nothing."""
         for side, other, name in (
             (f.left, f.right, "left"),
             (f.right, f.left, "right"),
@@ -70,11 +88,13 @@ class SightLowering:
             shape = self._line_shape(side.operand)
             if shape is None:
                 continue
-            k = self.constant(other)
-            if k is None or (f.op, k) not in _ANY[name]:
-                return None
-            seen = self._any_on_line(side.operand, shape)
-            return seen if _ANY[name][f.op, k] else neg(seen)
+            return (
+                side.operand,
+                shape,
+                other,
+                name,
+                None if names_in(other) else self.constant(other),
+            )
         return None
 
     def _line_shape(self, e: ast.Expr) -> tuple | None:
@@ -103,7 +123,8 @@ class SightLowering:
         p = self.cell_of(sight.cell)
         if p is None:
             return False
-        if any(n in self.bound or n in self.env for n in names):
+        bound, env = self.bound, self.env
+        if any(n in bound or n in env for n in names) if names else False:
             # a set that depends on the bindings: its members on this line, folded from the far end
             members = self.members(e)
             acc: CellValue = False
@@ -124,12 +145,38 @@ class SightLowering:
                     )  # the located error: q is not beside p
         if step is None:
             return False
-        return self._chain(rest, sight.within, (key, step), p)
+        starts = self.__dict__.setdefault(
+            "_sight_starts", {}
+        )  # (set, direction, p) -> its chain's first link
+        start = starts.get((key, step, p))
+        if start is None:
+            start = starts[key, step, p] = self._chain(
+                rest, sight.within, (key, step), p
+            )
+        return start
 
     def _chain(self, rest: tuple, within: ast.Expr, key: tuple, p: int) -> CellValue:
         """``a(c)`` for the first cell c of the line from p: ``a(c) = S(c) and (X(c) or a(c + d))``,
-        each link made once per (set, direction, cell) and looked up after."""
+        each link made once per (set, direction, cell) and looked up after. A set that is a name (a
+        tile, a decision, a region: nothing to make) is read whole once per chain key, not a cell at
+        a time."""
         links = self.__dict__.setdefault("_sight_links", {})
+        read = self.__dict__.setdefault("_sight_read", {})
+        sets = read.get(key[0])
+        if sets is None:
+            sets = read[key[0]] = [
+                self.members(g) if isinstance(g, (ast.Name, ast.AllCells)) else None
+                for g in (within, *rest)
+            ]
+
+        def at(k: int, g: ast.Expr, c: int) -> CellValue:
+            whole = sets[k]
+            return (
+                whole.get(c, False)
+                if whole is not None
+                else self.members(g, {c}).get(c, False)
+            )
+
         line = self.line_range(p, key[1])
         todo = []
         acc: CellValue = False
@@ -137,23 +184,25 @@ class SightLowering:
             if (key, c) in links:
                 acc = links[key, c]
                 break
-            inside = self.members(within, {c}).get(c, False)
+            inside = at(0, within, c)
             todo.append((c, inside))
             if inside is False:
                 break
         for c, inside in reversed(todo):
-            here = (
-                self.combine(
-                    True, [self.members(g, {c}).get(c, False) for g in rest], c
-                )
-                if rest
-                else True
-            )
-            acc = (
-                self.combine(True, [inside, self.combine(False, [here, acc], c)], c)
-                if inside is not False
-                else False
-            )
+            if inside is False:
+                acc = False
+            else:
+                if not rest:
+                    here = True
+                elif len(rest) == 1:
+                    here = at(1, rest[0], c)
+                else:
+                    here = self.combine(
+                        True, [at(k, g, c) for k, g in enumerate(rest, 1)], c
+                    )
+                acc = self.combine(False, [here, acc], c)
+                if inside is not True:
+                    acc = self.combine(True, [inside, acc], c)
             links[key, c] = acc
         return acc
 

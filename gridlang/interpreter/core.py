@@ -69,6 +69,8 @@ class Interpreter(ClueMeanings, Expressions):
         self.pair: dict[str, int] = {}
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
+        self.forms: dict = {}  # a cell set, or ("shape", cells), -> its free shape
+        self.owners: dict = {}  # id of a node (or (what, id)) -> (the node, what is found once per node)
         self.regions: dict[str, frozenset[int]] = {}
         self.violations: list[Violation] = []
         self.stmt: ast.Stmt | None = None
@@ -214,7 +216,10 @@ class Interpreter(ClueMeanings, Expressions):
         return None if decision is None else decision.lattice
 
     def rule(self, st) -> None:
-        if isinstance(st, ast.Avoids):
+        if type(st) is ast.Holds and not self.owns_rule(st.formula):  # most rule instances: one condition
+            if not self.holds(st.formula):
+                self.fail("the condition is false", sorted(self.cellvars.values()))
+        elif isinstance(st, ast.Avoids):
             left, right = self.cells(st.left), self.cells(st.right)
             both = left & right
             if both:
@@ -251,9 +256,10 @@ class Interpreter(ClueMeanings, Expressions):
             self.is_path(st)
         elif isinstance(st, ast.ForEach):
             var = st.var.id
+            tables = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
+                      "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}
             for kind, value in self.over(st.domain):
-                table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
-                         "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}[kind]
+                table = tables[kind]
                 table[var] = value
                 self.rule(st.body)
                 table.pop(var, None)

@@ -23,10 +23,8 @@ class Expressions:
 
     def cells(self, e: ast.Expr) -> frozenset[int]:
         """The cell set ``e`` denotes on this answer (cell indices)."""
-        if isinstance(e, ast.Name) and e.id in self.cellvars:
-            return frozenset((self.cellvars[e.id],))
-        if isinstance(e, ast.Name) and e.id in self.setvars:
-            return self.setvars[e.id][0]
+        if isinstance(e, ast.Name):
+            return self.named_cells(e)
         if isinstance(e, ast.Add):
             p = self.cell(e)
             return frozenset(() if p is None else (p,))
@@ -83,21 +81,6 @@ class Expressions:
                         piece.add(v)
                         queue.append(v)
             return frozenset(piece)
-        if isinstance(e, ast.Name):
-            kind = self.sym.kind_of(e.id)
-            if kind in ("tile", "tag"):
-                if e.id not in self.fixed:
-                    owners = {e.id} if kind == "tile" else set(self.sym.tags[e.id])
-                    self.fixed[e.id] = frozenset(i for i, t in enumerate(self.grid.tiles) if t in owners)
-                return self.fixed[e.id]
-            if kind == "decision":
-                return self.bools[e.id]
-            if kind == "region":
-                if e.id not in self.regions:
-                    raise SemanticError(f"region {e.id!r} is used before its definition", e.span,
-                                        source=self.spec.source)
-                return self.regions[e.id]
-            raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
         if isinstance(e, ast.Border):
             return self.border
         if isinstance(e, ast.AllCells):
@@ -122,6 +105,30 @@ class Expressions:
         if construct is not None:
             return construct.cells(self, e)
         raise SemanticError("expected a cell set", getattr(e, "span", None), source=self.spec.source)
+
+    def named_cells(self, e: ast.Name) -> frozenset[int]:
+        """The cells a name denotes: a ``for each`` cell or set, a tile or tag, a decision, a region."""
+        if e.id in self.cellvars:
+            return frozenset((self.cellvars[e.id],))
+        if e.id in self.setvars:
+            return self.setvars[e.id][0]
+        if e.id in self.fixed:
+            return self.fixed[e.id]
+        if e.id in self.bools:
+            return self.bools[e.id]
+        kind = self.sym.kind_of(e.id)
+        if kind in ("tile", "tag"):
+            owners = {e.id} if kind == "tile" else set(self.sym.tags[e.id])
+            self.fixed[e.id] = frozenset(i for i, t in enumerate(self.grid.tiles) if t in owners)
+            return self.fixed[e.id]
+        if kind == "decision":
+            return self.bools[e.id]
+        if kind == "region":
+            if e.id not in self.regions:
+                raise SemanticError(f"region {e.id!r} is used before its definition", e.span,
+                                    source=self.spec.source)
+            return self.regions[e.id]
+        raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
 
     def number(self, e: ast.Expr) -> int:
         """The integer ``e`` denotes on this answer."""
@@ -166,8 +173,31 @@ class Expressions:
             return construct.number(self, e)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
+    def owns_rule(self, f: ast.Expr) -> bool:
+        """Whether a construct states ``require f`` as a rule of its own (``line is a loop``)."""
+        construct = construct_of(f)
+        return construct is not None and construct.statement
+
+    def owner(self, f: ast.Compare):
+        """``comparison_of(f)``, found once per node (the node kept, so that its ``id`` stays its own)."""
+        found = self.owners.get(id(f))
+        if found is None or found[0] is not f:
+            found = self.owners[id(f)] = (f, comparison_of(f))
+        return found[1]
+
+    def of_numbers(self, f: ast.Compare) -> bool:
+        """Whether ``f`` compares two numbers (no construct owns it, and it is no equivalence of
+        conditions), found once per node."""
+        found = self.owners.get(("numbers", id(f)))
+        if found is None or found[0] is not f:
+            plain = self.owner(f) is None and not (f.op == "==" and is_condition(f.left, self.sym))
+            found = self.owners["numbers", id(f)] = (f, plain)
+        return found[1]
+
     def holds(self, f: ast.Expr) -> bool:
         """Whether the condition ``f`` holds on this answer under the current bindings."""
+        if type(f) is ast.Compare and self.of_numbers(f):
+            return _compare(self.number(f.left), f.op, self.number(f.right))  # the commonest, first
         if isinstance(f, ast.At):
             p = self.cell(f.cell)
             return p is not None and p in self.cells(f.name)
@@ -206,7 +236,7 @@ class Expressions:
             return self.cells(f.left) <= self.cells(f.right)
         if isinstance(f, ast.Avoids):
             return not (self.cells(f.left) & self.cells(f.right))
-        if isinstance(f, ast.Compare) and (owned := comparison_of(f)) is not None:
+        if isinstance(f, ast.Compare) and (owned := self.owner(f)) is not None:
             construct, own, other = owned
             return construct.compare_violation(self, f, own, other) is None
         if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):
@@ -224,13 +254,13 @@ class Expressions:
             return self.rectangular(self.cells(f.cells), f.family)
         if isinstance(f, ast.IsPiece):
             cells = self.cells(f.cells)
-            return bool(cells) and self.form(cells) in {_form(s) for s in self.shapes(f.family)}
+            return bool(cells) and self.form(cells) in {self.shape_form(s) for s in self.shapes(f.family)}
         if isinstance(f, ast.IsKnown):
             return self.is_known(f.operand)
         if isinstance(f, ast.ConsistsOf):
             cols = self.grid.cols
             parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
-            return sorted(self.form(p) for p in parts) == sorted(_form(s) for s in self.shapes(f.family))
+            return sorted(self.form(p) for p in parts) == sorted(self.shape_form(s) for s in self.shapes(f.family))
         construct = construct_of(f)
         if construct is not None:
             return construct.holds(self, f)
@@ -254,8 +284,20 @@ class Expressions:
         return out
 
     def form(self, cells) -> tuple:
-        """The free shape of a set of cells (see :func:`_form`)."""
-        return _form([divmod(i, self.grid.cols) for i in cells])
+        """The free shape of a set of cells (see :func:`_form`), found once per set."""
+        key = frozenset(cells)
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = _form([divmod(i, self.grid.cols) for i in key])
+        return found
+
+    def shape_form(self, shape) -> tuple:
+        """The free shape of a shape's (row, col) cells (see :func:`_form`), found once per shape."""
+        key = ("shape", tuple(shape))
+        found = self.forms.get(key)
+        if found is None:
+            found = self.forms[key] = _form(shape)
+        return found
 
     def each(self, agg: ast.Aggregate, fn) -> list:
         """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""

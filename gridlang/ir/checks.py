@@ -40,9 +40,10 @@ def broken_constraints(model: Model, assignment: Assignment) -> list[tuple[Const
         (None for an auxiliary definition).
     """
     out: list[tuple[Constraint, str]] = []
+    true = {k if v else -k for k, v in enumerate(assignment.values, 1)}  # the literals that hold
     for con in model.constraints:
         if isinstance(con, Clause):
-            if not any(assignment.holds(l) for l in con.lits):
+            if true.isdisjoint(con.lits):
                 out.append((con, "clause " + " | ".join(model.lit_name(l) for l in con.lits) + " is false"))
         elif isinstance(con, Linear):
             if con.enforce and not all(assignment.holds(l) for l in con.enforce):
