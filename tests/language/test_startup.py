@@ -147,11 +147,12 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
 
 
 
-OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "gridlang.service.text",
+OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "importlib.util", "gridlang.service.text",
                       "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks")
 """What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
-``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``)
-and the answer drawn as text with its looks and glyphs."""
+``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
+``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
+with its looks and glyphs."""
 
 
 def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):

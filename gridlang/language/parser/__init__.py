@@ -237,9 +237,6 @@ def _fingerprint() -> tuple:
     the nodes', the errors' and the limits' modules, and of Lark's package, found without importing
     it. A cached AST whose node classes have moved so fails the key; one that cannot be unpickled
     at all is parsed afresh too (:func:`_parse_cached`)."""
-    from importlib.util import find_spec
-
-
     here = os.path.dirname(os.path.realpath(__file__))
     language = os.path.dirname(here)
     core = os.path.join(os.path.dirname(language), "core")
@@ -249,9 +246,9 @@ def _fingerprint() -> tuple:
              *_sources(language)]
     for folder, _, names in sorted(os.walk(os.path.join(os.path.dirname(language), "constructs"))):
         files.extend(sorted(os.path.join(folder, n) for n in names if n.endswith(".py")))
-    lark = find_spec("lark")
-    if lark is not None and lark.origin:
-        files.append(lark.origin)  # the package's __init__.py, which holds its version
+    lark = _origin("lark")
+    if lark:
+        files.append(lark)  # the package's __init__.py, which holds its version
     stamps = []
     for f in files:
         try:
@@ -260,6 +257,21 @@ def _fingerprint() -> tuple:
         except OSError:
             stamps.append((f, None, None))
     return (sys.version, VERSION, tuple(stamps))
+
+
+def _origin(package: str) -> str | None:
+    """The file a top-level ``package`` would be imported from, found as the import system finds it
+    (each finder of ``sys.meta_path`` in turn) without importing it, or None. (``importlib.util``'s
+    ``find_spec`` does the same, but importing that module costs a solve more than this search.)"""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        try:
+            spec = find(package, None) if find is not None else None
+        except Exception:  # noqa: BLE001, S112 - a finder that fails is passed over: it cannot find the package
+            continue
+        if spec is not None:
+            return spec.origin
+    return None
 
 
 def _sources(folder: str) -> list[str]:
