@@ -64,7 +64,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from pathlib import Path
 from typing import ClassVar, Iterable, Mapping
 
 from gridlang.core.deadline import BuildTimeout, Deadline
@@ -366,7 +365,8 @@ class AspBackend(Backend):
                 printed), an answer line cut short, or an atom that is not
                 a term or names no variable, with the file, line and column.
         """
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
         found = _json_atoms(path, text) if text.lstrip().startswith("{") else _text_atoms(path, text)
         values = [False] * model.num_vars
         for token, no, col in found:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
-from pathlib import Path
 
 from gridlang.cli.options import _options, _params, missing_spec, settings_of
 from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
@@ -33,7 +33,6 @@ def _cmd_solve(args) -> int:
     from gridlang.core.deadline import Deadline, catch_interrupt
     from gridlang.core.memory import watch
     from gridlang.ir.backend import Status
-    from gridlang.service.text import report_text
 
     if args.spec is None and not args.url:
         raise missing_spec()
@@ -58,6 +57,9 @@ def _cmd_solve(args) -> int:
     if args.json:
         print(json.dumps(_report_json(report, args) | why_json(outcome)))
     else:
+        # imported on use: the answer drawn as text (and its looks) is not loaded for --json
+        from gridlang.service.text import report_text
+
         print(report_text(report, args.time_limit, args.count) + why_text(outcome))
     _pictures_written(outcome)
     if report.interrupted:
@@ -182,7 +184,8 @@ def _export_url(args) -> int:
     if args.output == "-":
         print(url)
         return EXIT_OK
-    Path(args.output).write_text(url + "\n", encoding="utf-8")
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(url + "\n")
     print(f"wrote {args.output}")
     return EXIT_OK
 
@@ -197,7 +200,7 @@ def _cmd_decode(args) -> int:
     from gridlang.pictures.textdraw import answer_text
     from gridlang.solving.pipeline import Report, load, verify
 
-    fmt = (args.format or Path(args.solution).suffix.lstrip(".")).lower()
+    fmt = (args.format or os.path.splitext(args.solution)[1].lstrip(".")).lower()
     engine = _format_backend(_SOLUTION_SUFFIX.get(fmt, fmt))
     reader = getattr(engine, "read_solution", None)
     if reader is None:
@@ -303,7 +306,8 @@ def _cmd_calibrate_image(args) -> int:
     data = plugin.calibrate_image(pairs)
     if data is None:
         raise ImageError(f"the plug-in of {args.spec} reads no pictures")
-    Path(args.output).write_text(calibration_text(data), encoding="utf-8")
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(calibration_text(data))
     print(f"wrote {args.output}: {len(data['classes'])} tiles learned from {len(pairs)} pictures")
     return EXIT_OK
 

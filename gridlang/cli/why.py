@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gridlang.cli.options import _options, _params, missing_spec
 from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
@@ -22,6 +22,9 @@ from gridlang.service.exits import (
     EXIT_NO_SOLUTION,
     EXIT_OK,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
 def why_json(outcome) -> dict:
@@ -135,6 +138,8 @@ def step_files(path: str, n: int, suffix: str) -> list[Path]:
     """The files ``--step all`` writes for ``n`` steps: in a folder ``path``, ``step-01.svg``,
     ``step-02.svg``, ... (``suffix`` ``.svg`` or ``.png``); else ``path``'s name numbered
     (``steps.svg``: ``steps-01.svg``, ...). Numbers have two figures at least, as many as ``n`` has."""
+    from pathlib import Path  # imported on use: a solve does not import pathlib
+
     width = max(2, len(str(n)))
     base = Path(path)
     if base.is_dir():
@@ -148,6 +153,8 @@ def _check_folders(args) -> None:
     Raises:
         ParamError: naming the option, the file and the folder.
     """
+    from pathlib import Path  # imported on use: a solve does not import pathlib
+
     for flag, path in (("--svg", args.svg), ("--png", args.png)):
         if not path:
             continue

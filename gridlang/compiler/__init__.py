@@ -75,7 +75,7 @@ errors located in the parameter's value, the spec or the map cell.
 from __future__ import annotations
 
 import gc
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gridlang.compiler.core import _Compiler
 from gridlang.compiler.regions import anchor_connected
@@ -88,6 +88,9 @@ from gridlang.ir.model import Model
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_and_check_file
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 __all__ = ["compile_puzzle", "compile_spec", "compile_tagged", "anchor_connected"]
 

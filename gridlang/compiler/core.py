@@ -12,7 +12,7 @@ package's docstring (:mod:`gridlang.compiler`).
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
+import os
 
 from gridlang.compiler.cellsets import caps_component
 from gridlang.compiler.clues import ClueLowering
@@ -217,7 +217,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         regions = {name: tuple((i, v) for i, v in enumerate(vals) if not isinstance(v, bool))
                    for name, vals in self.region_lits.items()}
         return Model(
-            name=puzzle.name if puzzle else Path(self.spec.path).stem,
+            name=puzzle.name if puzzle else os.path.splitext(os.path.basename(self.spec.path))[0],
             grid=self.grid,
             variables=tuple(self.variables),
             constraints=(anchor_connected(self.grid, tuple(self.constraints), self.deadline) if self.anchor

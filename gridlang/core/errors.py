@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gridlang.core.nodes import node
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
 @node
@@ -195,7 +198,8 @@ def _source_line(span: Span, source: str | None) -> str | None:
         if not os.path.isfile(span.file):  # a pipe's reader would wait for a writer; a device need not end
             return None
         try:
-            source = Path(span.file).read_text(encoding="utf-8")
+            with open(span.file, encoding="utf-8") as f:
+                source = f.read()
         except (OSError, UnicodeDecodeError):
             return None
     lines = one_line_end(source).split("\n")

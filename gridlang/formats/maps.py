@@ -40,7 +40,6 @@ line and column (for JSON, at the character inside the ``"map"`` string).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gridlang.core.clues import misfit
@@ -55,7 +54,7 @@ from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_file
 
 if TYPE_CHECKING:
-    pass
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 _PUZZLE_LINE = LazyRegex(r'^\s*puzzle\s+"([^"]*)"(?:\s+variant\s+"([^"]*)")?', re.MULTILINE)
 
@@ -377,6 +376,9 @@ def spec_for(spec: ast.Spec, rules: str) -> str | None:
     """
     if spec.puzzle is None:
         return None
+    # imported on use: a map of the spec's own rules never gets here, and a solve does not import pathlib
+    from pathlib import Path
+
     here = Path(spec.path).parent
     try:
         from importlib import resources

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import importlib
-import importlib.util
 import math
 from abc import ABC, abstractmethod
 from typing import ClassVar, Collection, Iterable, Mapping
@@ -253,6 +252,8 @@ class Backend(ABC):
     @classmethod
     def available(cls) -> bool:
         """True when the solver package can be imported."""
+        import importlib.util  # imported on use: only `gridlang backends` asks, and a solve does not load it
+
         return importlib.util.find_spec(cls.library) is not None
 
     @classmethod

@@ -34,7 +34,6 @@ only by a request that asks for them: a plain solve does not load them.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from gridlang.core.deadline import Deadline
@@ -46,6 +45,8 @@ from gridlang.solving.pipeline import Report, compile_url, load, load_checked, s
 from gridlang.solving.spec import Spec
 
 if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
+
     from gridlang.why.backbone import Forced
     from gridlang.why.hints import Hints
     from gridlang.why.mus import Explanation

@@ -11,8 +11,7 @@ other than the rules). Any failure raises
 from __future__ import annotations
 
 import time
-from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from gridlang.compiler import compile_spec
 from gridlang.core import memory
@@ -30,6 +29,9 @@ from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_and_check_file
 from gridlang.plugins import Verdict, find_plugin
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
 @node(frozen=False, slots=False)

@@ -6,12 +6,16 @@ and generation takes one (:mod:`gridlang.why.generation`); both load it here.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
 from gridlang.core.nodes import field, node
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_and_check_file
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
 @node(slots=False)
@@ -44,7 +48,7 @@ class Spec:
         return tuple(self.symbols.decisions)
 
     def __repr__(self) -> str:
-        return f"<Spec {self.puzzle or Path(self.path).stem!r} from {self.path}>"
+        return f"<Spec {self.puzzle or os.path.splitext(os.path.basename(self.path))[0]!r} from {self.path}>"
 
 
 def load_spec(path: str | Path) -> Spec:

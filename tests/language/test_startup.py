@@ -78,16 +78,16 @@ def test_an_unwritable_cache_directory_means_no_cache(tmp_path, monkeypatch):
 def test_a_cache_directory_others_may_write_is_not_used(tmp_path, monkeypatch):
     # Another user could plant a pickle there, and loading it would run their code.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache_dir() == tmp_path / "gridlang"
+    assert cache_dir() == str(tmp_path / "gridlang")
     (tmp_path / "gridlang").chmod(0o777)
     assert cache_dir() is None
     (tmp_path / "gridlang").chmod(0o700)
-    assert cache_dir() == tmp_path / "gridlang"
+    assert cache_dir() == str(tmp_path / "gridlang")
 
 
 def test_the_cache_follows_xdg_cache_home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert cache_dir() == tmp_path / "gridlang"
+    assert cache_dir() == str(tmp_path / "gridlang")
 
 
 def test_check_imports_no_solver_and_no_backend(tmp_path):
@@ -145,6 +145,37 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
     for name in absent:
         assert name not in modules, name
 
+
+
+OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "importlib.util", "gridlang.service.text",
+                      "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks")
+"""What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
+``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
+``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
+with its looks and glyphs."""
+
+
+def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):
+    daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-09-02.txt")
+    probe = (
+        "import io, json, sys, contextlib\n"
+        # An editable install's finder loads pathlib with the interpreter: count what the solve loads.
+        f"for name in {OFF_THE_SOLVE_PATH!r}:\n"
+        "    sys.modules.pop(name, None)\n"
+        "from gridlang.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        f"    code = main(['solve', {HORSE!r}, '--map', {daily!r}, '--budget', '17', '--time-limit', '30', "
+        "'--json'])\n"
+        "answer = json.loads(out.getvalue())\n"
+        "print(json.dumps([code, answer['verified_score'], answer['status'], sorted(sys.modules)]))\n"
+    )
+    cache, where = tmp_path / "cache", tmp_path / "run"  # apart: the cache's gridlang/ would shadow the package
+    where.mkdir()
+    run_probe(probe, cache, where)  # the spec is parsed and kept in the cache, as by a user's first solve
+    code, score, status, modules = run_probe(probe, cache, where)
+    assert (code, score, status) == (0, 22, "OPTIMAL")
+    assert [name for name in OFF_THE_SOLVE_PATH if name in modules] == []
 
 def _constructs_loaded_the_second_time(argv: list[str], tmp_path) -> tuple[int, list[str]]:
     """``gridlang ARGV`` run twice in fresh processes sharing one spec cache: the second run's exit code and
@@ -310,7 +341,7 @@ def test_a_corrupt_or_foreign_spec_cache_file_is_parsed_afresh(tmp_path, monkeyp
     spec.write_text("tile a '.'\n")
     parser._parse_cached.cache_clear()
     want = parser.parse_file(spec)
-    file = parser.spec_cache_file(str(spec), tmp_path / "gridlang")
+    file = Path(parser.spec_cache_file(str(spec), str(tmp_path / "gridlang")))
     for content in (b"not a pickle", pickle.dumps((("old", str(spec), "tile a '.'\n"), "junk"))):
         file.write_bytes(content)
         parser._parse_cached.cache_clear()
@@ -338,7 +369,7 @@ def test_a_cached_spec_whose_node_classes_moved_is_parsed_afresh(tmp_path, monke
     monkeypatch.setitem(sys.modules, gone.__name__, gone)
     stale = pickle.dumps(((parser._fingerprint(), str(spec), "tile a '.'\n"), Moved()))
     monkeypatch.delitem(sys.modules, gone.__name__)
-    parser.spec_cache_file(str(spec), tmp_path / "gridlang").write_bytes(stale)
+    Path(parser.spec_cache_file(str(spec), str(tmp_path / "gridlang"))).write_bytes(stale)
     parser._parse_cached.cache_clear()
     assert parser.parse_file(spec) == want
 
@@ -374,14 +405,15 @@ def test_the_spec_cache_keeps_the_most_recently_used_files(tmp_path, monkeypatch
     parser._parse_cached.cache_clear()
     for spec in specs[:3]:
         parser.parse_file(spec)
-    first = parser.spec_cache_file(str(specs[0]), tmp_path / "gridlang")
+    first = parser.spec_cache_file(str(specs[0]), str(tmp_path / "gridlang"))
     os.utime(first, ns=(1, 1))  # the oldest, until read again
     parser._parse_cached.cache_clear()
     parser.parse_file(specs[0])  # served from the file, which is now the most recent
     for spec in specs[3:]:
         parser.parse_file(spec)
     kept = {p.name for p in (tmp_path / "gridlang").glob("spec-*.ast-cache")}
-    assert kept == {parser.spec_cache_file(str(s), tmp_path / "gridlang").name for s in (specs[0], specs[3], specs[4])}
+    assert kept == {Path(parser.spec_cache_file(str(s), str(tmp_path / "gridlang"))).name
+                    for s in (specs[0], specs[3], specs[4])}
 
 
 def test_a_spec_that_cannot_be_kept_is_still_parsed(tmp_path, monkeypatch):

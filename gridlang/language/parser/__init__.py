@@ -22,7 +22,7 @@ import pickle
 import sys
 import threading
 import zlib
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gridlang import grammars
 from gridlang.core.errors import GridlangError, GridSyntaxError, Span, one_line_end, raise_all, read_source, too_long
@@ -32,6 +32,9 @@ from gridlang.core.version import VERSION
 from gridlang.language import ast
 from gridlang.language.checker import Symbols, check
 from gridlang.language.parser.grammar import _parser, cache_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
 def parse_spec(text: str, path: str = "<spec>") -> ast.Spec:
@@ -170,9 +173,9 @@ def _checked_cached(text: str, path: str) -> tuple[ast.Spec, Symbols]:
     return spec, symbols
 
 
-def _keep(file: Path, entry: tuple, directory: Path) -> None:
+def _keep(file: str, entry: tuple, directory: str) -> None:
     """Write ``entry`` (key, AST, symbols or None) to the spec cache's ``file``, atomically, then prune."""
-    temp = file.with_name(f"{file.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    temp = f"{file}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         with open(temp, "wb") as fp:
             pickle.dump(entry, fp, protocol=pickle.HIGHEST_PROTOCOL)
@@ -180,8 +183,8 @@ def _keep(file: Path, entry: tuple, directory: Path) -> None:
         _prune(directory)
     except Exception:  # noqa: BLE001 - a spec that cannot be kept is parsed again next time, nothing more
         try:
-            temp.unlink(missing_ok=True)
-        except OSError:
+            os.unlink(temp)
+        except OSError:  # never made, or gone
             pass
 
 
@@ -189,24 +192,28 @@ SPEC_CACHE_FILES = 256
 """The most spec files the cache keeps; beyond, the least recently used go."""
 
 
-def _prune(directory: Path) -> None:
+def _prune(directory: str) -> None:
     """Remove the least recently used spec cache files beyond :data:`SPEC_CACHE_FILES`."""
     files = []
-    for f in directory.glob("spec-*.ast-cache"):
+    for name in os.listdir(directory):
+        if not (name.startswith("spec-") and name.endswith(".ast-cache")):
+            continue
+        f = os.path.join(directory, name)
         try:
-            files.append((f.stat().st_mtime_ns, f))
+            files.append((os.stat(f).st_mtime_ns, f))
         except OSError:
             continue  # removed meanwhile by another process
     files.sort(reverse=True)
     for _, f in files[SPEC_CACHE_FILES:]:
         try:
-            f.unlink()
+            os.unlink(f)
         except OSError:
             pass
 
 
-def spec_cache_file(path: str, directory: Path) -> Path:
-    """The spec cache's file for the spec at ``path`` (as given: the AST's spans name it so).
+def spec_cache_file(path: str, directory: str) -> str:
+    """The spec cache's file for the spec at ``path`` (as given: the AST's spans name it so), in
+    the cache ``directory`` (:func:`~gridlang.language.parser.grammar.cache_dir`), as a path string.
 
     The file holds a pickle of ``(key, ast.Spec, Symbols or None)``: the
     symbols once the spec has passed the checks. The key is the spec's
@@ -221,7 +228,7 @@ def spec_cache_file(path: str, directory: Path) -> Path:
     """
     place = zlib.crc32(path.encode("utf-8", "surrogatepass"))
     made_by = zlib.crc32(repr(_fingerprint()).encode("utf-8", "surrogatepass"))
-    return directory / f"spec-{place:08x}-{made_by:08x}.ast-cache"
+    return os.path.join(directory, f"spec-{place:08x}-{made_by:08x}.ast-cache")
 
 
 @functools.lru_cache(maxsize=1)
@@ -232,27 +239,49 @@ def _fingerprint() -> tuple:
     the nodes', the errors' and the limits' modules, and of Lark's package, found without importing
     it. A cached AST whose node classes have moved so fails the key; one that cannot be unpickled
     at all is parsed afresh too (:func:`_parse_cached`)."""
-    from importlib.util import find_spec
-
-
-    here = Path(__file__).resolve().parent
-    language = here.parent
-    core = language.parent / "core"
-    files = [Path(grammars.__file__).resolve().parent / "gridlang.lark", core / "errors.py",
-             core / "nodes.py", core / "limits.py", *sorted(here.glob("*.py")), *sorted((language / "ast").glob("*.py")),
-             *sorted((language / "checker").glob("*.py")), *sorted(language.glob("*.py")),
-             *sorted((language.parent / "constructs").rglob("*.py"))]
-    lark = find_spec("lark")
-    if lark is not None and lark.origin:
-        files.append(Path(lark.origin))  # the package's __init__.py, which holds its version
+    here = os.path.dirname(os.path.realpath(__file__))
+    language = os.path.dirname(here)
+    core = os.path.join(os.path.dirname(language), "core")
+    files = [os.path.join(os.path.dirname(os.path.realpath(grammars.__file__)), "gridlang.lark"),
+             os.path.join(core, "errors.py"), os.path.join(core, "nodes.py"), os.path.join(core, "limits.py"),
+             *_sources(here), *_sources(os.path.join(language, "ast")), *_sources(os.path.join(language, "checker")),
+             *_sources(language)]
+    for folder, _, names in sorted(os.walk(os.path.join(os.path.dirname(language), "constructs"))):
+        files.extend(sorted(os.path.join(folder, n) for n in names if n.endswith(".py")))
+    lark = _origin("lark")
+    if lark:
+        files.append(lark)  # the package's __init__.py, which holds its version
     stamps = []
     for f in files:
         try:
-            st = f.stat()
-            stamps.append((str(f), st.st_size, st.st_mtime_ns))
+            st = os.stat(f)
+            stamps.append((f, st.st_size, st.st_mtime_ns))
         except OSError:
-            stamps.append((str(f), None, None))
+            stamps.append((f, None, None))
     return (sys.version, VERSION, tuple(stamps))
+
+
+def _origin(package: str) -> str | None:
+    """The file a top-level ``package`` would be imported from, found as the import system finds it
+    (each finder of ``sys.meta_path`` in turn) without importing it, or None. (``importlib.util``'s
+    ``find_spec`` does the same, but importing that module costs a solve more than this search.)"""
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        try:
+            spec = find(package, None) if find is not None else None
+        except Exception:  # noqa: BLE001, S112 - a finder that fails is passed over: it cannot find the package
+            continue
+        if spec is not None:
+            return spec.origin
+    return None
+
+
+def _sources(folder: str) -> list[str]:
+    """The ``.py`` files in ``folder`` (not below it), sorted; none when it cannot be listed."""
+    try:
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".py"))
+    except OSError:
+        return []
 
 
 def _check_nesting(statements: list, text: str) -> None:

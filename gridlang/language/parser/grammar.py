@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import functools
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from pathlib import Path  # annotations only: a solve does not import pathlib
+
     from lark import Lark
 
 _OPTIONS = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
@@ -29,19 +30,20 @@ def grammar_text() -> str:
     return resources.files("gridlang.grammars").joinpath("gridlang.lark").read_text(encoding="utf-8")
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     """Where the built parser and the parsed specs are kept: ``$XDG_CACHE_HOME/gridlang``,
-    else ``~/.cache/gridlang``; None (no cache) when neither can be made or written.
+    else ``~/.cache/gridlang``, as a path string (every solve asks, and a solve does not import
+    ``pathlib``); None (no cache) when neither can be made or written.
 
     Both caches are pickles, and unpickling runs code, so on a system with
     user ids a directory that another user owns, or that its group or
     anyone may write to, is not used either.
     """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    path = Path(base) / "gridlang"
+    path = os.path.join(base, "gridlang")
     try:
-        path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = path.stat()
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.stat(path)
     except OSError:
         return None
     if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
@@ -49,20 +51,22 @@ def cache_dir() -> Path | None:
     return path if os.access(path, os.W_OK) else None
 
 
-def cache_file(grammar: str, directory: Path) -> Path:
+def cache_file(grammar: str, directory: str | Path) -> Path:
     """The cache file of a grammar: named by the SHA-256 of the grammar, the
     build options and the Lark and Python versions, so that any change to
     one of them is built afresh rather than served from an old file."""
+    # imported on use: only a spec parsed afresh builds the parser
     import hashlib
     import sys
+    from pathlib import Path
 
     import lark
 
     key = "\0".join([grammar, repr(sorted(_OPTIONS.items())), lark.__version__, sys.version.split()[0]])
-    return directory / f"grammar-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark-cache"
+    return Path(directory) / f"grammar-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:24]}.lark-cache"
 
 
-def build_parser(grammar: str, directory: Path | None) -> Lark:
+def build_parser(grammar: str, directory: str | Path | None) -> Lark:
     """Build the LALR parser of ``grammar``, through Lark's cache in ``directory``.
 
     Lark stores the analysed grammar (a pickle) in the cache file and loads
