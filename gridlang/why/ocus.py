@@ -49,10 +49,9 @@ import time
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from gridlang.core.nodes import replace
-from gridlang.ir.checks import broken_constraints
 from gridlang.ir.model import Assignment
 from gridlang.why.oracle import Oracle
+from gridlang.why.truth import InstanceTruth
 
 KEPT = 400
 """The most answers carried from step to step (the latest kept): their correction sets start the
@@ -93,25 +92,14 @@ class CheapestSearch:
     def __init__(self, oracle: Oracle, conflicts: int):
         self.oracle = oracle
         self.conflicts = conflicts
-        self.tags = {}
-        constraints = []
-        for g in oracle.groups:
-            for con in oracle.members[g]:
-                self.tags[len(constraints)] = g
-                constraints.append(con)
-        self.index = {id(con): k for k, con in enumerate(constraints)}
-        self.every = replace(oracle.model, constraints=tuple(constraints))
+        self.truth = InstanceTruth(oracle.model, oracle.groups, oracle.members)
         # no definition can be switched off: an instance's truth is read off an answer exactly
         self.exact = not oracle.switch
         self.answers: list[tuple[frozenset, Assignment]] = []
 
     def holding(self, assignment: Assignment) -> frozenset:
         """The instances whose constraints ``assignment`` satisfies."""
-        broken = {
-            self.tags[self.index[id(con)]]
-            for con, _ in broken_constraints(self.every, assignment)
-        }
-        return frozenset(g for g in self.oracle.groups if g not in broken)
+        return self.truth.holding(assignment)
 
     def search(
         self,

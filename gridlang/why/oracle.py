@@ -60,6 +60,12 @@ assumptions, cores and unit propagation, and a conflict budget per call."""
 SLICE_CONFLICTS = 20_000
 """Conflicts per slice of one call; the deadline is read between slices."""
 
+DIRECT_CONFLICTS = 1_000
+"""The conflicts of a call's first slice, run in this thread; only a call that needs more goes on
+in slices under :func:`~gridlang.core.deadline.run_sat`, whose watcher thread (started per slice)
+cost 3 to 4 ms a call, most of a hint's time on a 9x9 Sudoku, whose calls settle in a few dozen
+conflicts. A Ctrl-C during it is seen when it returns (its signal handler runs then)."""
+
 
 @dataclass
 class Check:
@@ -315,8 +321,9 @@ class Oracle:
         return set(implied) if ok else None
 
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
-        """One solver call in slices of :data:`SLICE_CONFLICTS`; None when the deadline passed, or
-        after ``budget`` conflicts. A slice runs under :func:`~gridlang.core.deadline.run_sat`, which
+        """One solver call: a first slice of :data:`DIRECT_CONFLICTS` in this thread, then slices of
+        :data:`SLICE_CONFLICTS`; None when the deadline passed, or after ``budget`` conflicts. A
+        slice after the first runs under :func:`~gridlang.core.deadline.run_sat`, which
         interrupts it at the deadline: a slice of a 10x10 Snake Eggs can last 10 s, and a hint run
         read the clock only between slices ended 11 s past a limit of 600 s. A slice that does not
         stop when interrupted is left behind (:class:`~gridlang.core.deadline.SolverAbandoned`); its
@@ -326,6 +333,15 @@ class Oracle:
         spent = 0
         solver = self.solver
         try:
+            if not self.deadline.expired() and (budget is None or budget > 0):
+                self.calls += 1
+                size = DIRECT_CONFLICTS if budget is None else min(DIRECT_CONFLICTS, budget)
+                before = solver.accum_stats().get("conflicts", 0)
+                solver.conf_budget(size)
+                ok = solver.solve_limited(assumptions=assumptions)
+                if ok is not None:
+                    return ok
+                spent += max(solver.accum_stats().get("conflicts", 0) - before, 1)
             while not self.deadline.expired() and (budget is None or spent < budget):
                 self.calls += 1
                 size = SLICE_CONFLICTS if budget is None else min(SLICE_CONFLICTS, budget - spent)
