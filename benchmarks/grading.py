@@ -74,7 +74,7 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
     from gridlang.why import hints as steps
 
     # The steps of the rounds alone: the search for the cheapest step is not cut at its seconds
-    # (on a shared machine a step's 2,000 rounds can outlast them, and the run's later steps
+    # (on a shared machine a step's rounds can outlast them, and the run's later steps
     # would be the greedy ones), so that the grade is the one a run at rest gives.
     steps.CHEAPEST_SECONDS = float("inf")
     done = set() if rerun else {json.loads(line)["hash"] for line in _lines()}
