@@ -9,11 +9,10 @@ write pzprjs's ``decodeCircle_kropki`` and ``decodeMinarism``.
 from __future__ import annotations
 
 import functools
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import gridlang_process
 from tiny import judged_answers, solved_answers, spec_errors
 from tiny import spec_judge as _judge
 
@@ -207,20 +206,10 @@ DOTS = (
 )
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "gridlang", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def _import(tmp_path, spec_text: str, url: str) -> tuple[Path, str]:
     spec = tmp_path / "s.grid"
     spec.write_text(spec_text)
-    out = _cli("import", url, "--spec", str(spec))
+    out = gridlang_process("import", url, "--spec", str(spec))
     assert out.returncode == 0, out.stderr
     return spec, out.stdout
 
@@ -290,7 +279,7 @@ def test_a_url_whose_borders_run_long_or_short_is_refused_at_the_character(
 ):
     spec = tmp_path / "s.grid"
     spec.write_text(DOTS)
-    out = _cli("import", f"https://puzz.link/p?kropki/2/2/{body}", "--spec", str(spec))
+    out = gridlang_process("import", f"https://puzz.link/p?kropki/2/2/{body}", "--spec", str(spec))
     assert out.returncode == 1
     assert out.stderr.startswith(f"--url:1:{column}: error: {words}"), out.stderr
 
@@ -335,7 +324,7 @@ def test_the_picture_draws_each_dot_on_its_border(tmp_path):
     spec = tmp_path / "s.grid"
     spec.write_text(DOTS + "draw white as circle\ndraw black as disc\n")
     svg = tmp_path / "dots.svg"
-    out = _cli(
+    out = gridlang_process(
         "solve",
         str(spec),
         "--url",
@@ -354,7 +343,7 @@ def test_the_picture_draws_numbers_in_circles_and_signs_on_the_borders(tmp_path)
     spec = tmp_path / "s.grid"
     spec.write_text(SIGNS + "draw lt as less\ndraw gt as greater\n")
     svg = tmp_path / "signs.svg"
-    out = _cli(
+    out = gridlang_process(
         "solve",
         str(spec),
         "--url",
@@ -392,7 +381,7 @@ def test_a_tile_on_borders_is_drawn_with_a_look_of_borders():
 def test_generate_refuses_clues_on_borders_in_a_sentence(tmp_path):
     spec = tmp_path / "s.grid"
     spec.write_text(DOTS)
-    out = _cli("generate", str(spec), "--size", "4x4", "--seed", "1")
+    out = gridlang_process("generate", str(spec), "--size", "4x4", "--seed", "1")
     assert out.returncode == 1
     assert out.stderr.startswith(
         f"error: {spec}: its clues stand on the borders between cells (none, white, black)"
@@ -415,7 +404,7 @@ VOXAS = Path(__file__).resolve().parents[2] / "puzzles" / "voxas.grid"
 def test_voxas_flag_t_forbids_four_blocks_at_a_point():
     """pzprjs's voxas test URL is unique without the flag; its answer has four blocks meeting below row 2
     and right of column 1, so with the flag t (no such point) it has none."""
-    plain = _cli(
+    plain = gridlang_process(
         "solve",
         str(VOXAS),
         "--url",
@@ -426,7 +415,7 @@ def test_voxas_flag_t_forbids_four_blocks_at_a_point():
         plain.returncode == 0
         and "unique: the solution is the only one (proved)" in plain.stdout
     ), plain.stderr
-    flagged = _cli(
+    flagged = gridlang_process(
         "solve", str(VOXAS), "--url", "https://puzz.link/p?voxas/t/5/5/hdhbhchbk7dh8bi"
     )
     assert flagged.returncode == 2 and "INFEASIBLE" in flagged.stdout, (

@@ -11,11 +11,10 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import gridlang_process
 from tiny import spec_errors
 from tiny import spec_judge as _judge
 
@@ -128,13 +127,9 @@ def test_an_unknown_number_is_an_error_at_the_corner_in_the_map():
     assert str(info.value).startswith("m.txt:5:2: error: on corner row 2, column 2:"), str(info.value)
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gridlang", *args], capture_output=True, text=True, timeout=300)
-
-
 def test_a_creek_url_reads_as_pzprjs_reads_it_and_writes_back():
     """pzprjs's test URL (test/script/creek.js): its crosses, row by row, as the checker's board lists them."""
-    out = _cli("import", "https://puzz.link/p?creek/6/6/gagaich2cgb6769dt", "--spec", str(CREEK))
+    out = gridlang_process("import", "https://puzz.link/p?creek/6/6/gagaich2cgb6769dt", "--spec", str(CREEK))
     assert out.returncode == 0, out.stderr
     layer = out.stdout.split("corners:\n")[1].split("\n")[:7]
     assert layer == [".0...0.", "....2..", "..22...", "1..1.2.", "1.4.3..", ".......", "......."]
@@ -147,14 +142,14 @@ def test_a_creek_url_reads_as_pzprjs_reads_it_and_writes_back():
     ("0-", 32, "unexpected '-' in the numbers 0 to 4"),
 ])
 def test_a_url_whose_corners_run_long_or_short_is_refused_at_the_character(body, column, words):
-    out = _cli("solve", str(CREEK), "--url", f"https://puzz.link/p?creek/2/2/{body}")
+    out = gridlang_process("solve", str(CREEK), "--url", f"https://puzz.link/p?creek/2/2/{body}")
     assert out.returncode == 1
     assert out.stderr.startswith(f"--url:1:{column}: error: {words}"), out.stderr
 
 
 def test_the_picture_draws_each_clue_on_its_corner(tmp_path):
     svg = tmp_path / "creek.svg"
-    out = _cli("solve", str(CREEK), "--url", "https://puzz.link/p?creek/6/6/gagaich2cgb6769dt", "--svg", str(svg),
+    out = gridlang_process("solve", str(CREEK), "--url", "https://puzz.link/p?creek/6/6/gagaich2cgb6769dt", "--svg", str(svg),
                "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["verified"] is True
@@ -177,7 +172,7 @@ def test_cross_marks_on_the_inner_corners_read_and_write_as_pzprjs(tmp_path):
 
     spec = tmp_path / "marks.grid"
     spec.write_text(MARKS)
-    out = _cli("import", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--spec", str(spec))
+    out = gridlang_process("import", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--spec", str(spec))
     assert out.returncode == 0, out.stderr
     grid, layer = out.stdout.split("corners:\n")
     assert grid.strip().split("\n")[1:] == ["*...o", ".o*..", ".*o*.", "o.*o.", ".o..*"]
@@ -201,14 +196,14 @@ def test_a_mark_on_a_corner_is_drawn_as_a_dot_where_pzprjs_draws_its_cross_mark(
     spec = tmp_path / "marks.grid"
     spec.write_text(MARKS)
     svg = tmp_path / "marks.svg"
-    out = _cli("solve", str(spec), "--url", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--svg", str(svg))
+    out = gridlang_process("solve", str(spec), "--url", "https://puzz.link/p?kramman/5/5/32223i3f2fb99i", "--svg", str(svg))
     assert out.returncode == 0, out.stderr
     group = svg.read_text().split('class="corner-clues"')[1].split("</g>")[0]
     assert group.count('class="corner-mark"') == 4 and "corner-clue" not in group
 
 
 def test_generate_refuses_clues_on_corners_in_a_sentence():
-    out = _cli("generate", str(CREEK), "--size", "4x4", "--seed", "1")
+    out = gridlang_process("generate", str(CREEK), "--size", "4x4", "--seed", "1")
     assert out.returncode == 1
     assert out.stderr.startswith(f"error: {CREEK}: its clues stand on the corners of the cells"), out.stderr
 

@@ -37,10 +37,9 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 
 import pytest
+from processes import gridlang_process
 from tiny import spec_errors
 from tiny import spec_judge as _judge
 
@@ -195,16 +194,6 @@ def test_a_step_no_condition_holds_is_an_error_at_it(rule, column):
     assert "is a direction the answer decides" in e.value.message
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "gridlang", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.mark.parametrize(
     "look, text, svg",
     [
@@ -220,7 +209,7 @@ def test_a_decided_direction_is_drawn_as_arrows_or_tips(tmp_path, look, text, sv
         + look
     )
     (tmp_path / "m.txt").write_text("..\n")
-    out = _cli(
+    out = gridlang_process(
         "solve",
         str(spec),
         "--map",
@@ -236,7 +225,7 @@ def test_a_decided_direction_is_drawn_as_arrows_or_tips(tmp_path, look, text, sv
         [[0, 0], "right"],
         [[0, 1], "left"],
     ]
-    plain = _cli(
+    plain = gridlang_process(
         "solve", str(spec), "--map", str(tmp_path / "m.txt"), "--time-limit", "60"
     )
     assert plain.stdout.splitlines()[0] == text

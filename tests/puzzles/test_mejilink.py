@@ -9,11 +9,10 @@ for it, and the one it accepts breaks none; the picture draws the dotted borders
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import gridlang_process
 
 from gridlang.api import verify
 
@@ -113,19 +112,9 @@ def test_pzprjs_s_boards_break_the_rules_pzprjs_names(tmp_path, check, board, br
     assert {v.name for v in verdict.violations} == broken
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "gridlang", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_the_picture_draws_every_dotted_border_the_frame_s_too(tmp_path):
     svg = tmp_path / "m.svg"
-    out = _cli(
+    out = gridlang_process(
         "solve", str(SPEC), "--map", str(MAP), "--svg", str(svg), "--time-limit", "60"
     )
     assert out.returncode == 0, out.stderr

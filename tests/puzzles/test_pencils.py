@@ -9,9 +9,9 @@ arrow and outlines the shafts with ``|`` and ``-`` where no line crosses.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from processes import gridlang_process
 
 PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
 SPEC = PUZZLES / "pencils.grid"
@@ -29,19 +29,9 @@ TEXT = """\
 · ·|>─┘|·"""
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "gridlang", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_the_answer_is_drawn_as_pencils(tmp_path):
     svg = tmp_path / "p.svg"
-    out = _cli(
+    out = gridlang_process(
         "solve", str(SPEC), "--map", str(MAP), "--svg", str(svg), "--time-limit", "60"
     )
     assert out.returncode == 0, out.stderr

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import gridlang_process
 
 from gridlang.formats.maps import build_grid, read_map
 from gridlang.interpreter import Interpreter
@@ -28,11 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 SHAKASHAKA = PUZZLES / "shakashaka.grid"
 URL = "https://puzz.link/p?shakashaka/6/6/cgbhdhegdrb"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gridlang", *args], check=False, capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
 
 
 def _judge(name: str):
@@ -64,14 +58,14 @@ def test_the_verifier_rejects_a_changed_triangle(cell, value, words):
 def test_the_url_reads_as_pzprjs_reads_it():
     """pzprjs's test URL (test/script/shakashaka.js): decode4Cell, as its pzprv3 file lists the numbers
     (`2 . . . 1 . / . . . 3 . . / . . 4 . . . / 3 . . . . . / . . . . . . / . . . 1 . .`)."""
-    out = _cli("import", URL, "--spec", str(SHAKASHAKA))
+    out = gridlang_process("import", URL, "--spec", str(SHAKASHAKA))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("grid:\n")[1].split() == ["2...1.", "...3..", "..4...", "3.....", "......", "...1.."]
 
 
 def test_text_and_pictures_draw_the_triangles(tmp_path):
     svg = tmp_path / "s.svg"
-    out = _cli("solve", str(SHAKASHAKA), "--url", URL, "--svg", str(svg), "--time-limit", "60")
+    out = gridlang_process("solve", str(SHAKASHAKA), "--url", URL, "--svg", str(svg), "--time-limit", "60")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines()[:6] == ["2 ◤ ◥ . 1 .", "◤ . ◢ 3 ◤ ◥", "◣ ◢ 4 ◤ . ◢", "3 ◤ ◥ ◣ ◢ .",
                                            "◤ . ◢ . ◤ ◥", "◣ ◢ . 1 ◣ ◢"]
@@ -108,7 +102,7 @@ def test_spec_is_short():
      "unexpected 'zzz' after the puzzle's data (a 6x6 grid is complete before it)"),
 ])
 def test_a_url_that_runs_short_or_long_is_located(url, where, words):
-    out = _cli("solve", "--url", url, "--time-limit", "20")
+    out = gridlang_process("solve", "--url", url, "--time-limit", "20")
     assert out.returncode == 1
     assert out.stderr.startswith(where + words)
     assert "Traceback" not in out.stderr
@@ -120,7 +114,7 @@ def test_an_answer_with_a_value_that_is_no_triangle_is_located(tmp_path):
     answer["decisions"]["tri"][0][1] = "/"
     path = tmp_path / "a.json"
     path.write_text(json.dumps(answer), encoding="utf-8")
-    out = _cli("verify", str(SHAKASHAKA), "--map", str(PUZZLES / "instances" / "shakashaka" / "pzprjs_6x6.txt"),
+    out = gridlang_process("verify", str(SHAKASHAKA), "--map", str(PUZZLES / "instances" / "shakashaka" / "pzprjs_6x6.txt"),
                "--solution", str(path))
     assert out.returncode == 1
     assert out.stderr.startswith(f"{path}:1:33: error: '/' is not a value of 'tri' (., ◣, ◢, ◥, ◤)")

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from processes import gridlang_process
 from tiny import spec_errors
 
 from gridlang.formats.maps import build_grid, read_map
@@ -29,11 +28,6 @@ from gridlang.language.parser import parse_file, parse_spec
 ROOT = Path(__file__).resolve().parents[2]
 PUZZLES = ROOT / "puzzles"
 GOKIGEN = PUZZLES / "gokigen.grid"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "gridlang", *args], check=False, capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
 
 
 def _judge(genre: str, name: str):
@@ -73,7 +67,7 @@ def test_the_verifier_rejects_a_turned_slant(genre, name, cell, words):
 def test_the_url_reads_as_pzprjs_reads_it():
     """pzprjs's test URL (test/script/gokigen.js): decode4Cross over the (R + 1) x (C + 1) crosses, row by
     row, as its pzprv3 file lists them (`. . . 0 . / . 4 . . . / 2 . . . 2 / ...`)."""
-    out = _cli("import", "https://puzz.link/p?gokigen/4/4/iaegcgcj6a", "--spec", str(GOKIGEN))
+    out = gridlang_process("import", "https://puzz.link/p?gokigen/4/4/iaegcgcj6a", "--spec", str(GOKIGEN))
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("corners:\n")[1].split() == ["...0.", ".4...", "2...2", ".....", ".1.0."]
 
@@ -81,7 +75,7 @@ def test_the_url_reads_as_pzprjs_reads_it():
 def test_a_wagiri_url_reads_its_corners_then_its_cells():
     """pzprjs's test URL (test/script/wagiri.js): decode4Cross, then decodeNumber10 over the cells (1 ring,
     2 cut), as its pzprv3 file lists them (crosses `. 4 . . 1 / ...`, cells `. 1 . . / . . 2 . / ...`)."""
-    out = _cli("import", "https://puzz.link/p?wagiri/4/4/lebcacja1d2b1d1a", "--spec", str(PUZZLES / "wagiri.grid"))
+    out = gridlang_process("import", "https://puzz.link/p?wagiri/4/4/lebcacja1d2b1d1a", "--spec", str(PUZZLES / "wagiri.grid"))
     assert out.returncode == 0, out.stderr
     cells, corners = out.stdout.split("corners:\n")
     assert cells.split()[-4:] == [".o..", "..x.", ".o..", "..o."]
@@ -90,7 +84,7 @@ def test_a_wagiri_url_reads_its_corners_then_its_cells():
 
 def test_text_and_pictures_draw_the_slants(tmp_path):
     svg = tmp_path / "g.svg"
-    out = _cli("solve", str(GOKIGEN), "--url", "https://puzz.link/p?gokigen/4/4/iaegcgcj6a", "--svg", str(svg),
+    out = gridlang_process("solve", str(GOKIGEN), "--url", "https://puzz.link/p?gokigen/4/4/iaegcgcj6a", "--svg", str(svg),
                "--time-limit", "60")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
