@@ -291,6 +291,17 @@ def report() -> None:
     )
 
 
+def _part(text: str) -> tuple[int, int]:
+    """argparse type of ``--part``: ``I/N`` with ``1 <= I <= N``."""
+    try:
+        which, every = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not I/N (such as 1/2)") from None
+    if not 1 <= which <= every:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be from 1 to N")
+    return which, every
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rerun", action="store_true", help="hint every puzzle again")
@@ -302,11 +313,16 @@ def main() -> None:
     )
     parser.add_argument(
         "--part",
-        default="1/1",
+        default=(1, 1),
+        type=_part,
         help="I/N: hint only the I-th of every N puzzles (N processes side by side)",
     )
     args = parser.parse_args()
-    which, every = (int(x) for x in args.part.split("/"))
+    which, every = args.part
+    if args.rerun and every > 1:
+        # each part would delete the results file the others are writing to
+        parser.error(f"--rerun empties the results file, which every part writes to: remove {RESULTS} "
+                     "once, then run the parts without --rerun")
     if not args.report:
         measure(args.rerun, args.time_limit, (which, every))
     report()

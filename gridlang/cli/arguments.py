@@ -526,7 +526,12 @@ def _queue(text: str) -> int:
 
 def _step_choice(text: str) -> int | str:
     """argparse type of ``hint --step``: a whole number of at least 1, or ``all``."""
-    return "all" if text.strip().lower() == "all" else _positive_int(text)
+    if text.strip().lower() == "all":
+        return "all"
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError(f"{e}; give a step's number (1, 2, ...) or 'all'") from None
 
 
 def _positive_int(text: str) -> int:

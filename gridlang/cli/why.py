@@ -137,14 +137,14 @@ def _cmd_hint(args) -> int:
 def step_files(path: str, n: int, suffix: str) -> list[Path]:
     """The files ``--step all`` writes for ``n`` steps: in a folder ``path``, ``step-01.svg``,
     ``step-02.svg``, ... (``suffix`` ``.svg`` or ``.png``); else ``path``'s name numbered
-    (``steps.svg``: ``steps-01.svg``, ...). Numbers have two figures at least, as many as ``n`` has."""
+    (``steps.svg``: ``steps-01.svg``, ...; ``steps``: ``steps-01.svg``, the format's suffix added). Numbers have two figures at least, as many as ``n`` has."""
     from pathlib import Path  # imported on use: a solve does not import pathlib
 
     width = max(2, len(str(n)))
     base = Path(path)
     if base.is_dir():
         return [base / f"step-{k:0{width}d}{suffix}" for k in range(1, n + 1)]
-    return [base.with_name(f"{base.stem}-{k:0{width}d}{base.suffix}") for k in range(1, n + 1)]
+    return [base.with_name(f"{base.stem}-{k:0{width}d}{base.suffix or suffix}") for k in range(1, n + 1)]
 
 
 def _check_folders(args) -> None:
@@ -159,6 +159,8 @@ def _check_folders(args) -> None:
         if not path:
             continue
         folder = Path(path) if args.step == "all" and Path(path).is_dir() else Path(path).parent
+        if path.endswith(("/", os.sep)) and not Path(path).is_dir():  # a folder meant: 'out/'
+            folder = Path(path)
         if not folder.is_dir():
             raise ParamError(f"{flag} {path}: the folder {folder} does not exist")
         if not os.access(folder, os.W_OK):

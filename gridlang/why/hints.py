@@ -497,7 +497,7 @@ def _cells(tag: Hashable) -> frozenset[int]:
 
 
 def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | None = None,
-                  max_steps: int | None = None, cheapest_rounds: int | None = None) -> Hints:
+                  max_steps: int | None = None) -> Hints:
     """Explain a puzzle's answer step by step (see the module docstring).
 
     Args:
@@ -507,15 +507,13 @@ def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | N
         deadline: the command's deadline; the run stops at it with the
             steps found so far.
         max_steps: stop after this many steps (None: until no entry is left).
-        cheapest_rounds: the hitting sets each step's search for the cheapest step may try
-            (:mod:`gridlang.why.ocus`); None: :data:`CHEAPEST_ROUNDS`; 0: the greedy steps alone.
 
     Returns:
         The steps, and the entries left open or unknown.
     """
     deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
-    run = _Search(model, tags, answer, deadline, CHEAPEST_ROUNDS if cheapest_rounds is None else cheapest_rounds)
+    run = _Search(model, tags, answer, deadline, CHEAPEST_ROUNDS)
     steps: list[Step] = []
     while run.unknown() and (max_steps is None or len(steps) < max_steps):
         step = run.step()

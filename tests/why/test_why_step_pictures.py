@@ -85,6 +85,8 @@ def test_step_all_into_a_folder_numbers_step_files_in_it(tmp_path):
         "step-02.png",
     ]
     assert step_files(str(tmp_path / "a.svg"), 120, ".svg")[-1].name == "a-120.svg"
+    # a name without a suffix takes the format's, as a folder's files do
+    assert [p.name for p in step_files(str(tmp_path / "steps"), 2, ".png")] == ["steps-01.png", "steps-02.png"]
 
 
 def test_a_step_beyond_the_last_is_a_sentence_and_exit_1(tmp_path, capsys):
@@ -109,10 +111,19 @@ def test_a_picture_in_a_missing_folder_is_refused_before_the_run(tmp_path, capsy
         f"error: --svg {target}: the folder {target.parent} does not exist"
         in captured.err
     )
+    # a folder named with its last '/' for --step all: refused, not taken for a file's name beside it
+    folder = f"{tmp_path / 'steps'}/"
+    code = main(["hint", SPEC, "--map", MAP, "--step", "all", "--svg", folder])
+    assert code == 1 and f"error: --svg {folder}: the folder {tmp_path / 'steps'} does not exist" in (
+        capsys.readouterr().err
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_step_must_be_a_number_or_all(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["hint", SPEC, "--map", MAP, "--step", "some"])
     assert stop.value.code == 1
-    assert "argument --step: 'some' is not a whole number" in capsys.readouterr().err
+    assert "argument --step: 'some' is not a whole number; give a step's number (1, 2, ...) or 'all'" in (
+        capsys.readouterr().err
+    )
