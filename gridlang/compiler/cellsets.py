@@ -194,8 +194,10 @@ class CellSetLowering:
         base = self.corner_of(e.left)
         if base is None:
             return None
-        dr, dc = self.step_of(e.right)
-        r, c = base[0] + e.sign * dr, base[1] + e.sign * dc
+        step = self.step_of(e.right)
+        if step is None:  # a decided direction's case with no direction (or an arrow off the grid)
+            return None
+        r, c = base[0] + e.sign * step[0], base[1] + e.sign * step[1]
         return (r, c) if 0 <= r <= self.grid.rows and 0 <= c <= self.grid.cols else None
 
     def corner_set(self, e: ast.Expr) -> list[tuple[int, int]]:

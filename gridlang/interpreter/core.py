@@ -216,7 +216,11 @@ class Interpreter(ClueMeanings, Expressions):
         return None if decision is None else decision.lattice
 
     def rule(self, st) -> None:
-        if type(st) is ast.Holds and not self.owns_rule(st.formula):  # most rule instances: one condition
+        if isinstance(st, ast.Holds) and self.owns_rule(st.formula):
+            violation = construct_of(st.formula).rule_violation(self, st.formula)  # line is a loop
+            if violation is not None:
+                self.fail(*violation)
+        elif isinstance(st, ast.Holds):  # most rule instances: one condition, first
             if not self.holds(st.formula):
                 self.fail("the condition is false", sorted(self.cellvars.values()))
         elif isinstance(st, ast.Avoids):
@@ -265,13 +269,6 @@ class Interpreter(ClueMeanings, Expressions):
                 table.pop(var, None)
         elif isinstance(st, ast.ForPairs):
             self.for_pairs(st)
-        elif isinstance(st, ast.Holds) and (construct := construct_of(st.formula)) is not None and construct.statement:
-            violation = construct.rule_violation(self, st.formula)  # a rule of its own: line is a loop
-            if violation is not None:
-                self.fail(*violation)
-        elif isinstance(st, ast.Holds):
-            if not self.holds(st.formula):
-                self.fail("the condition is false", sorted(self.cellvars.values()))
         else:
             raise TypeError(f"unknown rule {st!r}")
 

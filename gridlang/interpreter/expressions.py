@@ -344,9 +344,7 @@ class Expressions(Places):
             return self.arrow(e)
         if isinstance(e, ast.At):  # a decided direction: the answer's value at the cell
             p = self.cell(e.cell)
-            e = ast.Direction(self.enums[e.name.id].get(p)) if p is not None else None
-            if e is None or e.name not in ("up", "right", "down", "left"):
-                return None
+            return None if p is None else ast.Direction.STEPS.get(self.enums[e.name.id].get(p))
         if isinstance(e, ast.Neg):
             step = self.step(e.operand)
             return None if step is None else (-step[0], -step[1])

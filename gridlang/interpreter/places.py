@@ -30,7 +30,10 @@ class Places:
         base = self.corner(e.left)
         if base is None:
             return None
-        dr, dc = self.step(e.right)
+        step = self.step(e.right)
+        if step is None:  # dir[p] where the answer's value is no direction: no corner
+            return None
+        dr, dc = step
         r, c = base[0] + e.sign * dr, base[1] + e.sign * dc
         return (r, c) if 0 <= r <= self.grid.rows and 0 <= c <= self.grid.cols else None
 

@@ -376,10 +376,8 @@ def _edges(d: Any, given: Mapping[Any, object]) -> dict[tuple, object]:
             raise ParamError(f"{d.name!r} is not made between {list(a)} and {list(b)}")
         if boolean and _truth(d.name, value):
             chosen[edge] = True
-        elif not boolean and value not in d.values:
-            raise ParamError(
-                f"{d.name!r} takes {', '.join(map(str, d.values))}, not {value!r}"
-            )
+        elif not boolean and (isinstance(value, bool) or not d.takes(value)):
+            raise ParamError(f"{d.name!r} takes {_domain(d)}, not {value!r}")
         elif not boolean:
             chosen[edge] = value
     if not boolean and 0 in d.values:

@@ -105,15 +105,16 @@ class Features:
 
 def _sized_blocks(model: Model) -> bool:
     """Whether an :class:`~gridlang.ir.model.EqualBlocks` node of ``model`` gives different labels different size bounds."""
-    for con in model.constraints:
-        if type(con) is EqualBlocks:
-            sizes: dict[object, tuple] = {}
-            for _, label, lo, hi in con.bounds:
-                if sizes.setdefault(label, (lo, hi)) != (lo, hi):
-                    return False  # one label, several bounds: not a size per label
-            if len(set(sizes.values())) > 1:
-                return True
-    return False
+    return any(type(con) is EqualBlocks and _size_per_label(con) for con in model.constraints)
+
+
+def _size_per_label(con: EqualBlocks) -> bool:
+    """Whether each label of ``con`` has one size bound and two labels differ (Fillomino's blocks)."""
+    sizes: dict[object, tuple] = {}
+    for _, label, lo, hi in con.bounds:
+        if sizes.setdefault(label, (lo, hi)) != (lo, hi):
+            return False  # one label, several bounds: not a size per label
+    return len(set(sizes.values())) > 1
 
 
 def cpsat_loaded() -> bool:

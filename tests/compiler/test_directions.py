@@ -230,3 +230,20 @@ def test_a_decided_direction_is_drawn_as_arrows_or_tips(tmp_path, look, text, sv
     )
     assert plain.stdout.splitlines()[0] == text
     assert svg in (tmp_path / "d.svg").read_text()
+
+
+def test_a_corner_stepped_by_a_decided_direction_is_no_corner_where_the_value_is_none(backend):
+    # One cell, its four sides as corner edges: with dir none, v + dir[p] is no corner and every one of
+    # the 16 sets of sides holds; with a direction, the two sides along it from the corners it leaves
+    # the cell by are barred, 4 sets each: 16 + 4 x 4. The verifier reads v + dir[p] where the value
+    # is none as no corner too (it raised a TypeError, as the compiler did).
+    spec = (
+        "tile blank '.'\ndecide dir: {none, up, down, left, right} on all\ndecide line: bool on corner edges\n"
+        "require for each p in all, each v in corners(p): not line[v, v + dir[p]]\n"
+    )
+    spec_ast, symbols, data, _grid, judge = _judge(spec, ".\n")
+    model, _ = load_checked(spec_ast, symbols, data, {})
+    report = solve_model(model, backend, SolveOptions(time_limit=120), count=40)
+    assert report.complete is True and len(report.solutions) == 32
+    assert sum(1 for s in report.solutions if s.decisions["dir"][0] == "none") == 16
+    assert all(judge.evaluate(s.decisions).ok for s in report.solutions)
