@@ -40,10 +40,12 @@ import functools
 import itertools
 from collections.abc import Iterator
 
+from gridlang.compiler.diagnostics import names_in
 from gridlang.core.errors import SemanticError
 from gridlang.core.nodes import field_names, replace
 from gridlang.ir.literals import CellValue
 from gridlang.language import ast
+from gridlang.language.checker.constructs import is_direction_decision
 from gridlang.language.equivalence import is_condition
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -66,16 +68,7 @@ class DirectionLowering:
     @functools.cached_property
     def decided_directions(self) -> frozenset[str]:
         """The decisions whose values include a direction (empty for most specs: nothing is split)."""
-        return frozenset(
-            name
-            for name, decl in self.sym.decisions.items()
-            if decl.lattice is None
-            and decl.is_enum
-            and any(
-                isinstance(part, ast.Symbol) and part.id in DIRECTIONS
-                for part in decl.domain
-            )
-        )
+        return frozenset(name for name, decl in self.sym.decisions.items() if is_direction_decision(decl))
 
     def split_rule(self, f: ast.Expr, guard: tuple[int, ...]) -> bool:
         """State the rule ``f`` under ``guard`` once per value of the first decided direction it holds
@@ -237,7 +230,7 @@ def _steps(
         inner = _steps(x.cell, names, shadow, False)
         if inner:
             return inner
-        return [] if shadow and shadow & _names(x.cell) else [x]
+        return [] if shadow and shadow & set(names_in(x.cell)) else [x]
     if isinstance(x, ast.Aggregate):
         return _steps(x.domain, names, shadow, False) + _steps(
             x.body, names, shadow | {x.var.id}, False
@@ -250,17 +243,6 @@ def _steps(
         if name != "span"
         for at in _steps(getattr(x, name), names, shadow, _is_direction_field(x, name))
     ]
-
-
-def _names(x) -> frozenset[str]:
-    """The names ``x`` mentions."""
-    if isinstance(x, ast.Name):
-        return frozenset((x.id,))
-    if isinstance(x, tuple):
-        return frozenset().union(*(_names(y) for y in x))
-    return frozenset().union(
-        *(_names(getattr(x, f)) for f in field_names(x) if f != "span")
-    )
 
 
 def _rewrite(x, at: ast.At, hidden: ast.Name):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 from typing import Callable, TypeVar
 
+from gridlang.compiler.directions import HIDDEN
 from gridlang.core.grid import cell_name
 from gridlang.core.limits import BUDGET_TICK
 from gridlang.language import ast
@@ -113,7 +114,7 @@ class TaggedConstraints(list):
             binding = tuple((n.id, "cell", c.env[n.id]) for n in (st.a, st.b) if n.id in c.env)
         else:
             binding = tuple((name, kind, value) for name, (kind, value) in c.bound.items()
-                            if "#" not in name)  # not a decided direction's case (gridlang.compiler.directions)
+                            if HIDDEN not in name)  # not a decided direction's case (gridlang.compiler.directions)
         if isinstance(st, (ast.Avoids, ast.Subset)) and not binding:
             cell = _one_cell(c, con)
             if cell is not None:

@@ -65,11 +65,8 @@ class CellsAround(Construct):
 
     def cells(self, interpreter, e: CellsOf) -> frozenset[int]:
         if isinstance(e.corner, ast.Name) and e.corner.id in interpreter.bordervars:
-            # a border: the two cells on either side, read from the border's index in pzprjs's order
-            # the places beside it, one of them off the grid for a border of the frame
-            rows, cols = interpreter.grid.rows, interpreter.grid.cols
-            return frozenset(r * cols + c for r, c in interpreter.border_cells(interpreter.bordervars[e.corner.id])
-                             if 0 <= r < rows and 0 <= c < cols)
+            # a border: the cells on either side (pzprjs's order of the borders), one for the frame's
+            return frozenset(interpreter.grid.border_sides(interpreter.bordervars[e.corner.id]))
         # the cells whose corners(p) hold v: v is the top-left, top-right, bottom-left or bottom-right corner
         v = interpreter.corner(e.corner)
         if v is None:

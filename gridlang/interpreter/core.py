@@ -177,7 +177,7 @@ class Interpreter(ClueMeanings, Expressions):
                             + [f"{k} = {label}" for k, (_, label) in self.setvars.items()]
                             + [f"{k} = {name}" for k, (name, _) in self.dirvars.items()]
                             + [f"{k} = the corner at {cell_name(*v)}" for k, v in self.cornervars.items()]
-                            + [f"{k} = the border {self.border_name(b)}" for k, b in self.bordervars.items()])
+                            + [f"{k} = {self.grid.border_name(b)}" for k, b in self.bordervars.items()])
         cols = self.grid.cols
         region = sorted({i for members, _ in self.setvars.values() for i in members})
         self.violations.append(Violation(

@@ -9,7 +9,7 @@ Part of :class:`~gridlang.interpreter.core.Interpreter` (a mixin of
 from __future__ import annotations
 
 from gridlang.core.errors import SemanticError
-from gridlang.core.grid import cell_name
+from gridlang.core.grid import border_places
 from gridlang.language import ast
 from gridlang.language.constructs import construct_of
 
@@ -77,41 +77,15 @@ class Places:
         ch = self.grid.border_chars[k]
         value = self.sym.border_tiles[self.grid.border_tiles[k]].value_of(ch)
         if value is None:
-            raise SemanticError(f"value(...) of the border {self.border_name(k)}: {ch!r} has no known number",
+            raise SemanticError(f"value(...) of {self.grid.border_name(k)}: {ch!r} has no known number",
                                 span, source=self.spec.source)
         return value
 
     def border_cells(self, k: int) -> tuple[tuple[int, int], tuple[int, int]]:
         """Border ``k``'s two places ``(row, col)`` in pzprjs's order of borders: two cells, the left or
-        upper one first, or on the frame (its ``2 (R + C)`` borders after the others: top, bottom, left,
-        right) its cell and the place beyond it off the grid (row -1 or R, column -1 or C)."""
-        rows, cols = self.grid.rows, self.grid.cols
-        across = rows * (cols - 1)
-        if k < across:
-            r, c = divmod(k, cols - 1)
-            return (r, c), (r, c + 1)
-        k -= across
-        if k < (rows - 1) * cols:
-            r, c = divmod(k, cols)
-            return (r, c), (r + 1, c)
-        k -= (rows - 1) * cols
-        if k < 2 * cols:  # along the top, then the bottom
-            r, beyond = (0, -1) if k < cols else (rows - 1, rows)
-            return (r, k % cols), (beyond, k % cols)
-        k -= 2 * cols
-        if k < 2 * rows:  # down the left side, then the right
-            c, beyond = (0, -1) if k < rows else (cols - 1, cols)
-            return (k % rows, c), (k % rows, beyond)
-        raise IndexError("no such border")
-
-    def border_name(self, k: int) -> str:
-        """Border ``k`` as a person reads it: ``between row 1, column 2 and row 1, column 3``, or on the
-        frame ``on the frame above row 1, column 2``."""
-        (r1, c1), (r2, c2) = self.border_cells(k)
-        if 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols:
-            return f"between {cell_name(r1, c1)} and {cell_name(r2, c2)}"
-        side = "above" if r2 < 0 else "below" if r2 == self.grid.rows else "left of" if c2 < 0 else "right of"
-        return f"on the frame {side} {cell_name(r1, c1)}"
+        upper one first, or on the frame its cell and the place beyond it off the grid
+        (:func:`gridlang.core.grid.border_places`)."""
+        return border_places(self.grid.rows, self.grid.cols, k)
 
     def corner_value(self, v: tuple[int, int], span) -> int:
         """The value of what stands on corner ``v`` of the map; an error when it has no known number."""

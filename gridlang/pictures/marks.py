@@ -11,6 +11,7 @@ the chassis around the grid.
 
 from __future__ import annotations
 
+from gridlang.core.clues import ARROWS
 from gridlang.core.grid import Grid
 from gridlang.core.nodes import replace
 from gridlang.ir.solution import Solution
@@ -24,7 +25,7 @@ _TRIANGLE_CORNERS = {"◣": ((0, 0), (0, 1), (1, 1)), "◢": ((1, 0), (1, 1), (0
 """Each triangle's three corners in cell units (across, down): its right angle's corner and the two beside it."""
 
 
-DIRECTIONS = {"^": "up", "v": "down", "<": "left", ">": "right"}
+DIRECTIONS = ARROWS
 """The SVG class of an arrow's direction, by its character."""
 
 

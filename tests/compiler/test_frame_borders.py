@@ -191,7 +191,7 @@ def test_a_broken_rule_names_a_frame_border_by_its_cell_and_the_place_beyond():
     verdict = judge.evaluate({"shaded": {}})
     frame = [v for v in verdict.violations if v.borders and v.borders[0][1][0] < 0]
     assert [v.borders for v in frame] == [(((0, 0), (-1, 0)),)]
-    assert "b = the border on the frame above row 1, column 1" in str(frame[0])
+    assert "b = the frame above row 1, column 1" in str(frame[0])
     left = [
         v.borders for v in verdict.violations if v.borders and v.borders[0][1][1] < 0
     ]

@@ -38,14 +38,3 @@ def test_the_answer_is_drawn_as_pencils(tmp_path):
     assert out.stdout.split("\n\n")[0] == TEXT
     tips = re.findall(r'class="tip (\w+) role-\w+"', svg.read_text())
     assert sorted(tips) == ["right", "right", "up", "up", "up", "up"]
-
-
-def test_one_rule_steps_from_each_tip_to_its_shaft():
-    """The rules that went once per direction are one each: no rule names a direction."""
-    rules = [
-        line
-        for line in SPEC.read_text(encoding="utf-8").splitlines()
-        if line.startswith("require")
-    ]
-    assert len(rules) == 15
-    assert not [line for line in rules if re.search(r"\b(up|down|left|right)\b", line)]

@@ -260,7 +260,7 @@ def test_check_draws_a_broken_frame_border_on_the_frame(page):
     that the loop runs on dotted borders, and Check draws that border where it stands, on the frame's top."""
     play(page, "mejilink", "https://puzz.link/p?mejilink/4/4/g9rm5000", 16)
     drag(page, [point(page, 0, 0), point(page, 0, 1)])
-    assert "(with b = the border on the frame above row 1, column 1: the condition is false)" in check(page)
+    assert "(with b = the frame above row 1, column 1: the condition is false)" in check(page)
     broken = page.locator("#board svg.overlay .broken-line")
     titles = broken.locator("title").all_text_contents()
     on_dotted = [k for k, t in enumerate(titles) if t == "line 30: the loop runs on dotted borders"]

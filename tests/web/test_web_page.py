@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is missing: pip install '.[test]'")
 
+from board_helpers import choose_spec, textbox  # noqa: E402
 from horse_data import REPO  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
@@ -25,10 +26,6 @@ DAILY = (REPO / "puzzles" / "maps" / "daily-2026-01-07.txt").read_text(encoding=
 SCREENS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "screens"
 SOLVED = 30_000
 """Milliseconds a solve may take in the page (they take about a second; the machine may be busy)."""
-
-
-def textbox(page, name: str):
-    return page.get_by_role("textbox", name=name, exact=True)
 
 
 def cells_of(page, figure: str, selector: str) -> set[tuple[int, int]]:
@@ -51,11 +48,6 @@ def cells_of(page, figure: str, selector: str) -> set[tuple[int, int]]:
         y = (y0 + h / 2 - fy) / scale
         found.add((int((y - pad) // cell), int((x - pad) // cell)))
     return found
-
-
-def choose_spec(page, name: str) -> None:
-    page.get_by_role("combobox", name="Bundled spec").select_option(name)
-    expect(textbox(page, "Spec")).to_have_value(re.compile(r"puzzle"), timeout=10_000)
 
 
 def solve_the_daily_with_budget_12(page):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 
 from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
-from gridlang.core.grid import cell_name, edge_adjacency, edge_pieces, lattice_edges
+from gridlang.core.grid import border_ends, cell_name, edge_adjacency, edge_pieces, lattice_edges
 from gridlang.language import ast
 
 Point = tuple[int, int]
@@ -91,10 +91,8 @@ def corner_points(interpreter, e: CornersOf) -> list[Point]:
     """``corners(p)``: the four corners of cell p, top-left first, row-major; ``corners(b)``: the two at
     the ends of border b, read off the places on either side of it."""
     if isinstance(e.cell, ast.Name) and e.cell.id in interpreter.bordervars:
-        (r1, c1), (r2, c2) = interpreter.border_cells(interpreter.bordervars[e.cell.id])
-        if r1 == r2:  # side by side: the border runs down the line between them
-            return [(r1, max(c1, c2)), (r1 + 1, max(c1, c2))]
-        return [(max(r1, r2), c1), (max(r1, r2), c1 + 1)]
+        grid = interpreter.grid
+        return list(border_ends(grid.rows, grid.cols, interpreter.bordervars[e.cell.id]))
     p = interpreter.cell(e.cell)
     if p is None:
         return []
