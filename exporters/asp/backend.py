@@ -72,7 +72,7 @@ from gridlang.core.nodes import field, node
 from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.exporters.asp.control import Clingo, check_grounding_memory
 from gridlang.exporters.asp.program import Program, _header, _variable_map
-from gridlang.exporters.asp.rules import probes_regions, translates_cards
+from gridlang.exporters.asp.rules import auto_flags
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.ir.connectivity.driver import lazy_solve
 from gridlang.ir.model import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
@@ -251,15 +251,12 @@ class AspBackend(Backend):
             args.append(f"--opt-strategy={s['opt_strategy']}")
         if threads > 1:
             args.append(f"--parallel-mode={threads}")
+        auto = auto_flags(model)
         if "trans-ext" not in s["options"]:
-            trans = s["trans_ext"]
-            if trans == "auto":
-                trans = "card" if translates_cards(model) else "dynamic"
+            trans = auto["trans-ext"] if s["trans_ext"] == "auto" else s["trans_ext"]
             args.append(f"--trans-ext={trans}")
         if "lookahead" not in s["options"]:
-            look = s["lookahead"]
-            if look == "auto":
-                look = "atom" if probes_regions(model) else "no"
+            look = auto["lookahead"] if s["lookahead"] == "auto" else s["lookahead"]
             if look != "no":
                 args.append(f"--lookahead={look}")
         for key, value in sorted(s["options"].items()):

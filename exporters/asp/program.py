@@ -79,11 +79,10 @@ from gridlang.exporters.asp.rules import (
     FILL_RULES,
     GRAPH_RULES,
     REACH_RULES,
+    auto_flags,
     beyond_clingo,
     clause_rule,
     constraint_rules,
-    probes_regions,
-    translates_cards,
 )
 from gridlang.ir.backend import run_lines
 from gridlang.ir.connectivity import cut_clause, seed_cuts
@@ -387,8 +386,8 @@ def _header(model: Model, program: Program) -> list[str]:
     # The asp backend's own defaults (AspSettings.trans_ext and lookahead, auto): card with an objective,
     # when small; failed literals without one when every region is rooted and one has a known size.
     # The clingo wheel ships no clingo executable; its module is the clingo application.
-    flag = "--trans-ext=card " if obj is not None and translates_cards(model) else ""
-    flag += "--lookahead=atom " if probes_regions(model) else ""
+    flag = "".join(f"--{key}={value} " for key, value in auto_flags(model).items()
+                   if value not in ("dynamic", "no"))  # clingo's own defaults left out
     lines += [f"% {line}" for line in run_lines("asp", f"python -m clingo {flag}FILE > ANSWER")]
     lines.append("% (a clingo executable from Potassco takes the same arguments)")
     lines.append("% variable map: FILE.vars.json")

@@ -299,6 +299,15 @@ def translates_cards(model: Model | None) -> bool:
     return model is None or model.objective is not None and card_translation(model) <= CARD_MAX_ATOMS
 
 
+def auto_flags(model: Model | None) -> dict[str, str]:
+    """The clingo options the asp backend's ``auto`` settings take for ``model``: ``{"trans-ext":
+    "card" or "dynamic", "lookahead": "atom" or "no"}`` (:func:`translates_cards`,
+    :func:`probes_regions`); the backend passes them, an exported program's run line names those
+    that are not clingo's defaults."""
+    return {"trans-ext": "card" if translates_cards(model) else "dynamic",
+            "lookahead": "atom" if probes_regions(model) else "no"}
+
+
 def probes_regions(model: Model | None) -> bool:
     """Whether ``auto`` turns on clingo's failed-literal detection (``--lookahead=atom``) for
     ``model``: it has no objective, every :class:`~gridlang.ir.model.Connected` of it has a root,

@@ -338,8 +338,10 @@ class EqualBlocks:
                     break
         return out
 
-    def blocks(self, grid: Grid, labels: Mapping[int, object]) -> list[list[int]]:
-        """The blocks of a labelling, each ascending, by their lowest cell."""
+    @staticmethod
+    def blocks(grid: Grid, labels: Mapping[int, object]) -> list[list[int]]:
+        """The blocks of a labelling (cells of equal labels joined through the grid's edges), each
+        ascending, by their lowest cell."""
         seen: set[int] = set()
         out: list[list[int]] = []
         for start in sorted(labels):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 from gridlang.core.nodes import node
-from gridlang.ir.model import Assignment, Decision, Model
+from gridlang.ir.model import Assignment, Decision, EqualBlocks, Model
 
 
 @node(slots=False)
@@ -67,25 +67,7 @@ def open_blocks(model: Model, decision: Decision, chosen: dict[int, object]) -> 
         decision: a decision on cells with an :attr:`~gridlang.ir.model.Decision.open_value`.
         chosen: cell -> the value it takes, as the model's literals hold.
     """
-    return _blocks(model, {cell: v for cell, v in chosen.items() if v == decision.open_value})
-
-
-def _blocks(model: Model, values: dict[int, object]) -> list[list[int]]:
-    """The groups of cells of ``values`` joined through grid edges between cells of equal values."""
-    out, seen = [], set()
-    for start in sorted(values):
-        if start in seen:
-            continue
-        block, stack = [start], [start]
-        seen.add(start)
-        while stack:
-            for w in model.grid.neighbours[stack.pop()]:
-                if w in values and w not in seen and values[w] == values[start]:
-                    seen.add(w)
-                    block.append(w)
-                    stack.append(w)
-        out.append(sorted(block))
-    return out
+    return EqualBlocks.blocks(model.grid, {cell: v for cell, v in chosen.items() if v == decision.open_value})
 
 
 SPLIT_ANSWERS = 1000
@@ -117,7 +99,7 @@ def split_answers(model: Model, solution: Solution) -> tuple[list[Solution], boo
             continue
         chosen = solution.decisions.get(d.name, {})
         big = {cell: v for cell, v in chosen.items() if isinstance(v, int) and v > 2 * d.open_value}
-        for block in _blocks(model, big):
+        for block in EqualBlocks.blocks(model.grid, big):
             splits, done = block_splits(model.grid, block, d.open_value)
             proved = proved and done
             if splits:

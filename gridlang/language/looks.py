@@ -185,10 +185,10 @@ ARROW_CHARS = tuple(ARROWS)
 a clue's ``^2``)."""
 
 ARROW_LOOKS = ("arrow", "hollow_arrow", "tip")
-
-DIRECTION_NAMES = ("up", "down", "left", "right")
-"""The values of a decided direction the looks ``arrows`` and ``tips`` draw, in :data:`ARROW_CHARS`' order."""
 """The tile looks that draw a direction read from the tile's map character, one of :data:`ARROW_CHARS`."""
+
+DIRECTION_NAMES = tuple(ARROWS.values())
+"""The values of a decided direction the looks ``arrows`` and ``tips`` draw, in :data:`ARROW_CHARS`' order."""
 
 ROOM_LAYER = "rooms"
 """The name ``draw`` gives the map's room layer (``draw rooms as cages``), unless a tile takes it."""

@@ -1,6 +1,7 @@
-"""The search for the cheapest step (:mod:`gridlang.why.ocus`) and what it reads off each answer
-(:mod:`gridlang.why.truth`): the instances an answer satisfies, and the step of fewest rule
-instances, found and proved, on small puzzles whose counts are known."""
+"""What the search for the cheapest step (:mod:`gridlang.why.ocus`) reads off each answer
+(:mod:`gridlang.why.truth`): the rule instances an answer satisfies, read off arrays, the same as
+the constraints it breaks say, on Nurikabe, Sudoku and Snake Eggs. (The steps the search finds are
+held by tests/why/test_why_grade.py and test_why_hints.py.)"""
 
 from __future__ import annotations
 
