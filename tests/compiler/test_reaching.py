@@ -14,8 +14,9 @@ import pytest
 from tiny import judged_answers, solved_answers
 from tiny import spec_judge as _judge
 
+from gridlang.ir.backend import SolveOptions, get_backend
 from gridlang.ir.model import Connected, GraphConnected
-from gridlang.solving.pipeline import load_checked
+from gridlang.solving.pipeline import load, load_checked
 
 HEAD = "tile blank '.'\ntile wall 'x'\ntile exit 'o'\ndecide shaded: bool on blank or exit\n"
 
@@ -101,7 +102,7 @@ def test_one_node_not_a_component_per_cell(name):
 @pytest.mark.parametrize("fmt", ["cnf", "lp", "pbtxt", "asp"])
 def test_a_model_for_a_file_keeps_a_component_per_cell(fmt, tmp_path):
     """Only the solvers' cut loops (and clingo) lower the outside vertex: a file gets the components."""
-    from gridlang.service.calls import export
+    from gridlang.service.calls import FORMAT_BACKEND, export
 
     spec_text, map_text, _ = CASES["joined to the border"]
     (tmp_path / "s.grid").write_text(spec_text)
@@ -115,4 +116,10 @@ def test_a_model_for_a_file_keeps_a_component_per_cell(fmt, tmp_path):
         tmp_path / "s.grid", tmp_path / "m.txt", fmt, tmp_path / f"m.{fmt}"
     )
     assert written == [str(tmp_path / f"m.{fmt}"), str(tmp_path / f"m.{fmt}.vars.json")]
-    assert (tmp_path / f"m.{fmt}").stat().st_size > 0
+    # the file is the model for a file (its six components) as its backend writes it
+    same, _ = load(tmp_path / "s.grid", tmp_path / "m.txt", files=True)
+    assert sum(isinstance(c, Connected) for c in same.constraints) == 6
+    get_backend(FORMAT_BACKEND[fmt]).write(same, str(tmp_path / f"files.{fmt}"), fmt, SolveOptions())
+    text = (tmp_path / f"m.{fmt}").read_text()
+    assert text == (tmp_path / f"files.{fmt}").read_text().replace(f"files.{fmt}", f"m.{fmt}")
+
