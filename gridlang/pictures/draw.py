@@ -245,9 +245,8 @@ def _border_lines(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int)
             pairs.append(((pad + c1 * cell, pad + r1 * cell), (pad + c2 * cell, pad + r2 * cell)))
     if pairs:
         with canvas.group("border-lines"):
-            dashes = [(a, b) for a, b in strokes.dashes(pairs, 0.1 * cell, 0.1 * cell)
-                      if abs(a[0] - b[0]) + abs(a[1] - b[1]) > 0.01 * cell]  # none of no length at an end
-            canvas.segments(dashes, _CORNER_INK, max(1.0, 0.03 * cell), cls="border-dashed")
+            canvas.segments(strokes.dashes(pairs, 0.1 * cell, 0.1 * cell), _CORNER_INK, max(1.0, 0.03 * cell),
+                            cls="border-dashed")
 
 
 def _border_clues(canvas: Canvas, grid: Grid, style: Style, cell: int, pad: int) -> None:

@@ -187,8 +187,16 @@ def cage_lines(rows: int, cols: int, label, pad: float, s: float, inset: float) 
 
 
 def dashes(segments: list[Segment], on: float, off: float) -> list[Segment]:
-    """Each segment cut into dashes ``on`` pixels long with gaps of ``off`` pixels, from its start."""
+    """Each segment cut into dashes ``on`` pixels long with gaps of ``off`` pixels, from its start.
+
+    A segment whose length is a whole number of dashes and gaps ends on a gap, but the sum of the
+    steps can fall short of it by a rounding error and leave a last dash of no length (a sliver of
+    about 1e-15 pixels, which an SVG viewer may paint as a dot under a round cap): a dash shorter
+    than a thousandth of ``on`` is not drawn, for every caller alike. A real short last dash
+    (a segment ending part-way through a dash) is kept.
+    """
     out: list[Segment] = []
+    least = 1e-3 * on
     for (x1, y1), (x2, y2) in segments:
         length = math.hypot(x2 - x1, y2 - y1)
         if length == 0:
@@ -197,6 +205,7 @@ def dashes(segments: list[Segment], on: float, off: float) -> list[Segment]:
         t = 0.0
         while t < length:
             u = min(t + on, length)
-            out.append(((x1 + ux * t, y1 + uy * t), (x1 + ux * u, y1 + uy * u)))
+            if u - t >= least:
+                out.append(((x1 + ux * t, y1 + uy * t), (x1 + ux * u, y1 + uy * u)))
             t = u + off
     return out

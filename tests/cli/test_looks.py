@@ -386,6 +386,15 @@ def test_cage_lines_meet_at_inner_corners():
     assert strokes.dashes([((0, 0), (10, 0))], 4, 2) == [((0, 0), (4, 0)), ((6, 0), (10, 0))]
 
 
+def test_dashes_leave_no_sliver_where_a_segment_ends_on_a_gap():
+    # 32 pixels in dashes and gaps of 3.2 (Mejilink's dotted border on a cell of 32) are five dashes: the
+    # steps add up to a hair under 32 and left a sixth dash of 3.6e-15 pixels; the cages' 16-pixel side
+    # in dashes of 1.92 and gaps of 1.28 likewise five. A real short last dash stays (12 to 13).
+    assert len(strokes.dashes([((0, 0), (32, 0))], 3.2, 3.2)) == 5
+    assert len(strokes.dashes([((0, 0), (0, 16))], 1.92, 1.28)) == 5
+    assert strokes.dashes([((0, 0), (13, 0))], 4, 2)[-1] == ((12, 0), (13, 0))
+
+
 def test_a_tree_tile_is_drawn_as_a_tree_beside_the_tents():
     # Tents' trees (`draw tree as tree`): a crown and a trunk per tree, its map character in the text.
     grid = Grid(1, 3, ("T", ".", "T"), ("tree", "blank", "tree"))
