@@ -363,10 +363,6 @@ def _boundary(grid: Grid, cells: list[Cell], members: set[int]) -> list[tuple[tu
     return out
 
 
-_KANJI = {"ring_kanji": "輪", "cut_kanji": "切"}
-"""The kanji of each kanji look."""
-
-
 def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
     name = c.tile.glyph
     painter = style.painters.get(name)
@@ -401,8 +397,8 @@ def _glyph(canvas: Canvas, c: Cell, style: Style) -> None:
                               hollow=name == "hollow_arrow", cls=f"arrow {DIRECTIONS[mark]}")
         elif glyphs.is_clue(text):  # another number, or a ?
             canvas.text(*c.at(0.5, 0.5), text, glyphs.number_size(text, c.size), c.tile.ink, cls="clue")
-    elif name in _KANJI:
-        glyphs.kanji(canvas, c.x, c.y, c.size, _KANJI[name], c.tile.ink, cls=f"kanji {name}")
+    elif name in glyphs.KANJI:
+        glyphs.kanji(canvas, c.x, c.y, c.size, name, c.tile.ink, cls=f"kanji {name}")
     elif name == "star":
         glyphs.star(canvas, c.x, c.y, c.size, c.tile.ink, cls="star")
     elif name == "dot":

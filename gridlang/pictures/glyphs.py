@@ -180,41 +180,42 @@ def pencil_tip(canvas: Canvas, x: float, y: float, s: float, mark: str, ink: Col
     canvas.polygon(triangle(0.25 * s), fill=ink, cls=cls)
 
 
-_KANJI: dict[str, tuple[tuple[tuple[float, float], ...], ...]] = {
-    "輪": (((0.02, 0.12), (0.4, 0.12)), ((0.06, 0.28), (0.36, 0.28), (0.36, 0.6), (0.06, 0.6), (0.06, 0.28)),
-          ((0.06, 0.44), (0.36, 0.44)), ((0.0, 0.76), (0.42, 0.72)), ((0.21, 0.0), (0.21, 1.0)),
-          ((0.74, 0.0), (0.48, 0.3)), ((0.74, 0.0), (1.0, 0.3)), ((0.62, 0.34), (0.86, 0.34)),
-          ((0.56, 0.48), (0.56, 1.0)), ((0.56, 0.48), (0.94, 0.48), (0.94, 0.94), (0.88, 1.0)),
-          ((0.69, 0.48), (0.69, 0.95)), ((0.81, 0.48), (0.81, 0.95)), ((0.5, 0.72), (1.0, 0.72))),
-    "切": (((0.05, 0.42), (0.45, 0.32)), ((0.2, 0.08), (0.2, 0.78), (0.26, 0.86), (0.45, 0.84)),
-          ((0.52, 0.18), (0.92, 0.18), (0.9, 0.88), (0.8, 0.95)), ((0.72, 0.18), (0.7, 0.55), (0.5, 0.95))),
+KANJI: dict[str, tuple[str, tuple[tuple[tuple[float, float], ...], ...]]] = {
+    "ring_kanji": ("輪", (
+        ((0.02, 0.12), (0.4, 0.12)), ((0.06, 0.28), (0.36, 0.28), (0.36, 0.6), (0.06, 0.6), (0.06, 0.28)),
+        ((0.06, 0.44), (0.36, 0.44)), ((0.0, 0.76), (0.42, 0.72)), ((0.21, 0.0), (0.21, 1.0)),
+        ((0.74, 0.0), (0.48, 0.3)), ((0.74, 0.0), (1.0, 0.3)), ((0.62, 0.34), (0.86, 0.34)),
+        ((0.56, 0.48), (0.56, 1.0)), ((0.56, 0.48), (0.94, 0.48), (0.94, 0.94), (0.88, 1.0)),
+        ((0.69, 0.48), (0.69, 0.95)), ((0.81, 0.48), (0.81, 0.95)), ((0.5, 0.72), (1.0, 0.72)))),
+    "cut_kanji": ("切", (
+        ((0.05, 0.42), (0.45, 0.32)), ((0.2, 0.08), (0.2, 0.78), (0.26, 0.86), (0.45, 0.84)),
+        ((0.52, 0.18), (0.92, 0.18), (0.9, 0.88), (0.8, 0.95)), ((0.72, 0.18), (0.7, 0.55), (0.5, 0.95)))),
 }
-"""The kanji a cell may show, as strokes in a unit square (across, down): 輪 (a ring: 車 and 侖) and 切 (a
-cut: 七 and 刀), drawn as lines so that a picture needs no font with Japanese characters."""
+"""The kanji looks, each look's name -> its kanji and the kanji's strokes in a unit square (across, down): 輪
+(a ring: 車 and 侖) and 切 (a cut: 七 and 刀), drawn as lines so that a picture needs no font with Japanese
+characters. The one table of them: the picture (:mod:`gridlang.pictures.draw`) and the text
+(:mod:`gridlang.pictures.textdraw`) read their looks here."""
 
-KANJI = tuple(_KANJI)
-"""The kanji :func:`kanji` draws."""
 
-
-def kanji(canvas: Canvas, x: float, y: float, s: float, char: str, ink: Colour, cls: str | None = None) -> None:
-    """A kanji of :data:`KANJI` in a cell, as strokes in a square 0.7 of the cell wide about its centre (pzprjs
-    writes Wagiri's 輪 and 切 as text 0.7 of a cell high, its ``fontsizeratio``), each stroke 0.06 of the cell
-    wide.
+def kanji(canvas: Canvas, x: float, y: float, s: float, look: str, ink: Colour, cls: str | None = None) -> None:
+    """The kanji of a look of :data:`KANJI` in a cell, as strokes in a square 0.7 of the cell wide about its
+    centre (pzprjs writes Wagiri's 輪 and 切 as text 0.7 of a cell high, its ``fontsizeratio``), each stroke
+    0.06 of the cell wide.
 
     Args:
         canvas: where to draw.
         x, y: the cell's top-left corner, pixels.
         s: the cell's side, pixels.
-        char: the kanji.
+        look: the look's name (``ring_kanji``, ``cut_kanji``).
         ink: the colour.
         cls: the SVG class of the strokes.
 
     Raises:
-        KeyError: ``char`` is not one of :data:`KANJI`.
+        KeyError: ``look`` is not one of :data:`KANJI`.
     """
     side = 0.7 * s
     left, top = x + (s - side) / 2, y + (s - side) / 2
-    for stroke in _KANJI[char]:
+    for stroke in KANJI[look][1]:
         canvas.line([(left + u * side, top + v * side) for u, v in stroke], ink, max(1.0, 0.06 * s), cls=cls)
 
 

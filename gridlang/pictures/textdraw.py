@@ -60,7 +60,7 @@ from gridlang.language.looks import (
     of_model,
     symbol,
 )
-from gridlang.pictures.glyphs import has_figures
+from gridlang.pictures.glyphs import KANJI, has_figures
 from gridlang.plugins import find_plugin
 
 if TYPE_CHECKING:
@@ -81,8 +81,7 @@ _MARKS = {"shade": "#", "star": "*", "bulb": "o", "tent": "^", "dot": "·", "cro
 
 def tile_text(look: str, text: str) -> str:
     """A cell's token from its tile's look and its map text."""
-    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "star", "ring_kanji",
-                "cut_kanji"):
+    if look in ("number", "char", "default", "corner", "tree", "hollow_arrow", "tip", "dot", "star") or look in KANJI:
         return text
     if look == "symbols":
         return symbol(text) or "."
