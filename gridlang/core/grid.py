@@ -77,6 +77,19 @@ def border_cells(rows: int, cols: int, k: int) -> tuple[int, int]:
     return k - across, k - across + cols
 
 
+def border_index(rows: int, cols: int, p: int, q: int) -> int | None:
+    """The index of the border between cells ``p`` and ``q`` (row-major, either order) of a ``rows x cols``
+    grid, in pzprjs's order of the borders (:func:`border_cells`, whose inverse it is), or None when the
+    two are not side neighbours."""
+    p, q = min(p, q), max(p, q)
+    if q == p + 1 and q % cols:
+        r, c = divmod(p, cols)
+        return r * (cols - 1) + c
+    if q == p + cols:
+        return rows * (cols - 1) + p
+    return None
+
+
 def frame_border(rows: int, cols: int, k: int) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """Border ``k``'s cell in the grid and the place off the grid beyond it, each ``(row, col)``, when ``k``
     is a border of the outer frame, else None. The frame's borders follow the ``R (C - 1) + (R - 1) C``
@@ -236,14 +249,8 @@ class Grid:
 
     def border_index(self, p: int, q: int) -> int | None:
         """The index of the border between cells ``p`` and ``q`` (either order), or None when they are
-        not side-adjacent."""
-        p, q = min(p, q), max(p, q)
-        if q == p + 1 and q % self.cols:
-            r, c = divmod(p, self.cols)
-            return r * (self.cols - 1) + c
-        if q == p + self.cols:
-            return self.rows * (self.cols - 1) + p
-        return None
+        not side-adjacent (:func:`border_index`)."""
+        return border_index(self.rows, self.cols, p, q)
 
     @property
     def has_rooms(self) -> bool:

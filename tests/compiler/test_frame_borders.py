@@ -16,7 +16,7 @@ from tiny import judged_answers, solved_answers, spec_errors
 from tiny import spec_judge as _judge
 
 from gridlang.core.errors import GridlangError
-from gridlang.core.grid import border_ends, border_places
+from gridlang.core.grid import border_cells, border_ends, border_index, border_places
 from gridlang.formats.layers import read_layered
 from gridlang.formats.puzzlink.text import borders_text
 from gridlang.ir.backend import SolveOptions
@@ -40,6 +40,16 @@ def test_the_framed_layer_reads_in_pzprjs_order():
 def test_the_framed_layer_is_written_back_as_read():
     tokens = list("eflmhijabcopqdkgn")
     assert borders_text(2, 3, tokens) + "\n" == FRAMED
+
+
+def test_the_border_between_two_cells_is_found_by_its_index():
+    # 2x3: borders 0-3 between left and right neighbours, 4-6 between upper and lower ones; the
+    # inverse of border_cells (the puzz.link walls and dots read their borders so), None for cells
+    # that are not side neighbours (the end of one row and the start of the next, a diagonal)
+    pairs = [border_cells(2, 3, k) for k in range(7)]
+    assert [border_index(2, 3, q, p) for p, q in pairs] == list(range(7))
+    others = [border_index(2, 3, p, q) for p, q in ((1, 4), (2, 3), (0, 4))]
+    assert others == [5, None, None]
 
 
 def test_a_frame_border_has_its_cell_and_the_place_beyond():

@@ -12,7 +12,7 @@ reach a dot as they reach any clue on a cell, a border or a corner.
 
 from __future__ import annotations
 
-from gridlang.core.grid import border_cells, cell_name
+from gridlang.core.grid import border_cells, border_index, cell_name
 from gridlang.language.encodings.placement import NOT_MINE, Placement
 
 KINDS = ("cells", "borders", "corners")
@@ -27,12 +27,13 @@ def lattice(rows: int, cols: int) -> list[tuple[str, object]]:
     for by in range(1, 2 * rows):
         for bx in range(1, 2 * cols):
             r, c = by // 2, bx // 2
+            p = r * cols + c
             if by % 2 and bx % 2:
-                out.append(("cells", r * cols + c))
-            elif by % 2:
-                out.append(("borders", r * (cols - 1) + c - 1))
-            elif bx % 2:
-                out.append(("borders", rows * (cols - 1) + (r - 1) * cols + c))
+                out.append(("cells", p))
+            elif by % 2:  # between (r, c - 1) and (r, c)
+                out.append(("borders", border_index(rows, cols, p - 1, p)))
+            elif bx % 2:  # between (r - 1, c) and (r, c)
+                out.append(("borders", border_index(rows, cols, p - cols, p)))
             else:
                 out.append(("corners", (r, c)))
     return out

@@ -10,7 +10,7 @@ the map is given comes from the border layer read by the format's
 
 from __future__ import annotations
 
-from gridlang.core.grid import flood_rooms
+from gridlang.core.grid import border_index, flood_rooms
 
 
 def rooms_between(
@@ -26,10 +26,8 @@ def rooms_between(
         mapping: the item's mapping, tile name -> ``"wall"``.
     """
     walls = {tile for tile, what in mapping.items() if what == "wall"}
-    across = rows * (cols - 1)
 
     def joined(u: int, v: int) -> bool:
-        k = (u // cols) * (cols - 1) + u % cols if v == u + 1 else across + u
-        return border_chars.get(tokens[k]) not in walls
+        return border_chars.get(tokens[border_index(rows, cols, u, v)]) not in walls
 
     return flood_rooms(rows, cols, joined)
