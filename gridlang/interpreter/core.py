@@ -8,14 +8,13 @@ by :class:`~gridlang.interpreter.expressions.Expressions`.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Mapping
 
 from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
-from gridlang.interpreter.graph import adjacency, components
+from gridlang.interpreter.graph import adjacency, components, reached
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
@@ -198,17 +197,7 @@ class Interpreter(ClueMeanings, Expressions):
 
     # statements --------------------------------------------------------------------
     def reach(self, st: ast.Region) -> frozenset[int]:
-        roots = self.cells(st.roots)
-        passable = self.cells(st.through)
-        members = set(roots)
-        queue = deque(sorted(roots))
-        while queue:
-            u = queue.popleft()
-            for v in self.adj[u]:
-                if v in passable and v not in members:
-                    members.add(v)
-                    queue.append(v)
-        return frozenset(members)
+        return frozenset(reached(self.adj, self.cells(st.roots), self.cells(st.through)))
 
     def lattice_of(self, e: ast.Expr) -> str | None:
         """``"edges"`` or ``"corners"`` when ``e`` names a decision on edges (``line is connected``), else None."""

@@ -12,6 +12,7 @@ from collections import deque
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import Grid, cell_name, room_label
 from gridlang.core.shapes import polyominoes
+from gridlang.interpreter.graph import reached
 from gridlang.interpreter.places import Places
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
@@ -75,13 +76,8 @@ class Expressions(Places):
             within = self.cells(e.within)
             if p is None or p not in within:
                 return frozenset()
-            piece, queue = {p}, deque([p])  # p's piece alone: a rule at every cell reads one piece each
-            while queue:
-                for v in self.adj[queue.popleft()]:
-                    if v in within and v not in piece:
-                        piece.add(v)
-                        queue.append(v)
-            return frozenset(piece)
+            # p's piece alone (not every piece of the set): a rule at every cell reads one piece each
+            return frozenset(reached(self.adj, (p,), within))
         if isinstance(e, ast.Border):
             return self.border
         if isinstance(e, ast.AllCells):

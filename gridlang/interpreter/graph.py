@@ -40,8 +40,31 @@ def adjacency(grid: Grid, symbols: Symbols) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(a)) for a in adj)
 
 
+def reached(adj: Sequence[Sequence[int]], starts, within: set[int] | frozenset[int]) -> set[int]:
+    """The cells of ``within`` reached from ``starts`` by steps between neighbours of ``adj`` inside
+    ``within`` (breadth first): the piece of each start, the starts themselves included.
+
+    Args:
+        adj: each cell's neighbours (:func:`adjacency`).
+        starts: the cells to start from; every one is taken as reached, in ``within`` or not (``reach
+            from R through P`` holds its roots whatever P says of them).
+        within: the cells a step may enter.
+
+    Returns:
+        The cells reached.
+    """
+    seen = set(starts)
+    queue = deque(sorted(seen))
+    while queue:
+        for v in adj[queue.popleft()]:
+            if v in within and v not in seen:
+                seen.add(v)
+                queue.append(v)
+    return seen
+
+
 def components(adj: Sequence[Sequence[int]], cells: set[int] | frozenset[int]) -> list[list[int]]:
-    """The connected pieces of the subgraph ``cells`` induces, largest first.
+    """The connected pieces of the subgraph ``cells`` induces, largest first (each by :func:`reached`).
 
     Returns:
         Each piece's cells ascending; ties in size keep the order of their
@@ -52,15 +75,8 @@ def components(adj: Sequence[Sequence[int]], cells: set[int] | frozenset[int]) -
     for start in sorted(cells):
         if start in seen:
             continue
-        seen.add(start)
-        piece, queue = [start], deque([start])
-        while queue:
-            u = queue.popleft()
-            for v in adj[u]:
-                if v in cells and v not in seen:
-                    seen.add(v)
-                    piece.append(v)
-                    queue.append(v)
+        piece = reached(adj, (start,), cells)
+        seen |= piece
         pieces.append(sorted(piece))
     pieces.sort(key=len, reverse=True)
     return pieces

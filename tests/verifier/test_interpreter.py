@@ -29,6 +29,7 @@ from gridlang.families import snake_eggs as snake_rules
 from gridlang.formats.maps import build_grid, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter, Violation, evaluate
+from gridlang.interpreter.graph import components, reached
 from gridlang.ir.backend import SolveOptions, Status
 from gridlang.ir.solution import Solution
 from gridlang.language.checker import check
@@ -478,6 +479,14 @@ def test_a_flood_fill_holds_its_roots_crosses_links_and_skips_sealed_pockets(tmp
     verdict = evaluate(*world, {"open": {grid.index(r, c): True for r, c in [(0, 3), (2, 1), (1, 2)]}})
     assert sorted(divmod(i, 4) for i in verdict.regions["r"]) == [(0, 0), (0, 1), (2, 0), (2, 1)]
     assert verdict.regions["nowhere"] == frozenset() and verdict.objective == 1
+
+
+def test_a_piece_is_walked_once_for_reach_component_of_and_components():
+    # a path 0-1-2-3: from 0 inside {1, 3} the walk holds its start (outside the set, as a flood fill's
+    # root) and 1, not 3 beyond the missing 2; the pieces of {0, 1, 3} are [0, 1] and [3], largest first
+    adj = ((1,), (0, 2), (1, 3), (2,))
+    assert reached(adj, (0,), {1, 3}) == {0, 1}
+    assert components(adj, {3, 0, 1}) == [[0, 1], [3]]
 
 
 ENUMS = """
