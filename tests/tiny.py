@@ -101,12 +101,20 @@ def judged_answers(judge: Interpreter, grid: Grid, decision: str, free=None) -> 
     return frozenset(found)
 
 
-def solved_answers(spec, symbols, data, grid: Grid, backend: str, decision: str, expected) -> set[tuple[bool, ...]]:
-    """Every answer the backend enumerates for a Boolean ``decision`` (asked for a few more than ``expected``
-    holds), in :func:`judged_answers`' shape; asserts the enumeration was complete or found nothing."""
+def solved_answers(spec, symbols, data, grid: Grid, backend: str, decision: str, expected) -> set:
+    """Every answer the backend enumerates for ``decision`` (asked for a few more than ``expected`` holds):
+    for a Boolean decision in :func:`judged_answers`' shape, a tuple of ``grid.size`` Booleans; for an
+    enumeration the frozenset of its ``(cell, value)`` entries. Asserts the enumeration was complete, or
+    the puzzle proved INFEASIBLE when ``expected`` is empty."""
     model, _ = load_checked(spec, symbols, data, {})
     report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
-    assert report.complete is True or not expected
+    if expected:
+        assert report.complete is True
+    else:
+        assert report.status == "INFEASIBLE"
+    (made,) = [d for d in model.decisions if d.name == decision]
+    if tuple(made.values) != (True,):
+        return {frozenset(s.decisions[decision].items()) for s in report.solutions}
     return {tuple(i in s.decisions[decision] for i in range(grid.size)) for s in report.solutions}
 
 

@@ -19,11 +19,8 @@ import functools
 import itertools
 
 import pytest
-from tiny import spec_errors
+from tiny import solved_answers, spec_errors
 from tiny import spec_judge as _judge
-
-from gridlang.ir.backend import SolveOptions
-from gridlang.solving.pipeline import load_checked, solve_model
 
 VALUES = (".", "◣", "◢", "◥", "◤")
 TRI = "tile cell '.'\ntile black '#'\ndecide tri: {'.', '◣', '◢', '◥', '◤'} on cell\nrequire tri leaves rectangles\n"
@@ -55,25 +52,13 @@ def brute_force(name: str) -> frozenset[frozenset]:
                      if judge.evaluate({"tri": dict(zip(free, v))}).ok)
 
 
-def _solved(spec_text: str, map_text: str, backend: str, expected) -> set:
-    """Every answer ``backend`` enumerates (a few more asked for than ``expected`` holds), as
-    :func:`brute_force` gives them; asserts the enumeration was complete, or INFEASIBLE when none is."""
-    spec, symbols, data, _, _ = _judge(spec_text, map_text)
-    model, _ = load_checked(spec, symbols, data, {})
-    report = solve_model(model, backend, SolveOptions(time_limit=120), count=len(expected) + 3)
-    if expected:
-        assert report.complete is True
-    else:
-        assert report.status == "INFEASIBLE"
-    return {frozenset(s.decisions["tri"].items()) for s in report.solutions}
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_rectangles_match_brute_force(name, backend):
     map_text, size = CASES[name]
     expected = brute_force(name)
     assert size is None or len(expected) == size
-    assert _solved(TRI, map_text, backend, expected) == expected
+    spec, symbols, data, grid, _ = _judge(TRI, map_text)
+    assert solved_answers(spec, symbols, data, grid, backend, "tri", expected) == expected
 
 
 @pytest.mark.parametrize("name", sorted(CASES_COVERS))
@@ -84,7 +69,8 @@ def test_covers_matches_brute_force(name, backend):
     map_text, size = CASES_COVERS[name]
     expected = brute_force(name)
     assert size is None or len(expected) == size
-    assert _solved(COVERS, map_text, backend, expected) == expected
+    spec, symbols, data, grid, _ = _judge(COVERS, map_text)
+    assert solved_answers(spec, symbols, data, grid, backend, "tri", expected) == expected
 
 
 def test_brute_force_counts():
