@@ -337,8 +337,14 @@ def test_a_clue_is_tried_only_where_the_answer_keeps_its_cells_and_values_only_w
     two = {"shaded": {0: False, 1: False, 2: True, 3: True, 4: True, 5: True}}
     runs = []
     maker.broken = lambda grid, answer, run=maker.broken: runs.append(grid) or run(grid, answer)
-    assert maker.first_fit(["2..", "..."], 1, two, maker.broken(["2..", "..."], two)) is None
-    assert len(runs) == 2 and not maker.unfit
+    assert maker.try_clues(["2..", "..."], 1, two, maker.broken(["2..", "..."], two)) == (None, False)
+    assert len(runs) == 2  # and the cell is not unfit: the tile was refused by that rule
+    # only 1s to place, on the first cell of an island of two: the 1 tried breaks the rule that reads
+    # the numbers (an island as large as its number) and no other value is left: the cell is unfit, so
+    # no map of these clues has the answer, and clue_all gives up on it
+    maker.clues = [("clue", ["1"])]
+    assert maker.try_clues(["...", "..."], 0, two, maker.broken(["...", "..."], two)) == (None, True)
+    assert maker.clue_all(two, until_valid=True) is None
 
 
 def test_where_no_clue_can_be_added_the_answer_changes_by_a_cell_and_its_clues_follow():

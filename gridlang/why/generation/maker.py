@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from gridlang.compiler import compile_tagged
 from gridlang.core.deadline import Deadline
@@ -49,6 +50,21 @@ FIELD_SECONDS = 20.0
 """The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
 
 
+class Fit(NamedTuple):
+    """What :meth:`Maker.try_clues` found at a cell.
+
+    Attributes:
+        found: the map with the first clue that fits written at the cell, and the counts of
+            :meth:`Maker.broken` on it; None when no clue fits there.
+        unfit: no clue fits, some value was tried, and every value tried failed on rules that read the
+            values (none was refused by a rule blind to them): the cell refuses every clue, so no map
+            of clues has the answer (Nurikabe: an island of more cells than any number says).
+    """
+
+    found: tuple[list[str], dict[int, int]] | None
+    unfit: bool
+
+
 class Undecided(Exception):
     """A solve given its own few seconds (:meth:`Maker.another`) ended without an answer or a proof."""
 
@@ -72,7 +88,6 @@ class Maker:
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
         self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
         self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
-        self.unfit = False  # set by first_fit
         if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
             raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
                                 "tiles or draws rooms, not both yet")
@@ -286,10 +301,10 @@ class Maker:
                 if self.best is None:
                     self.keep(grid, "clues")
                 raise GenerateTimeUp(f"the time ran out while placing clues ({self.deadline.cause()})")
-            found = self.first_fit(grid, cell, answer, now)
-            if found is not None:
-                grid, now = found
-            elif until_valid and self.unfit:
+            fit = self.try_clues(grid, cell, answer, now)
+            if fit.found is not None:
+                grid, now = fit.found
+            elif until_valid and fit.unfit:
                 return None
             if until_valid and not now:
                 break
@@ -299,7 +314,13 @@ class Maker:
                   ) -> tuple[list[str], dict[int, int]] | None:
         """The map with the first clue (tiles and values in a random order) written at ``cell`` under
         which ``answer`` breaks no statement more often than ``now`` (the counts of :meth:`broken` on
-        ``grid``), and those counts after; None when no clue fits there.
+        ``grid``), and those counts after; None when no clue fits there (:meth:`try_clues`'s ``found``)."""
+        return self.try_clues(grid, cell, answer, now).found
+
+    def try_clues(self, grid: list[str], cell: int, answer, now: dict[int, int]) -> Fit:
+        """The clues tried at ``cell`` in a random order of tiles and values, up to the first under which
+        ``answer`` breaks no statement more often than ``now`` (the counts of :meth:`broken` on
+        ``grid``): that map and its counts, or none, and whether the cell refuses every clue (:class:`Fit`).
 
         Two tests spare interpreter runs without changing what fits: a clue tile that takes ``cell``
         out of a Boolean decision where ``answer`` has it true is not tried (the answer would lose
@@ -311,7 +332,7 @@ class Maker:
         options = [(name, ch) for name, chars in self.clues for ch in chars]
         self.rng.shuffle(options)
         refused: set[str] = set()
-        self.unfit = False  # whether some value was tried and every one failed on rules that read values
+        tried = False
         r, c = divmod(cell, self.cols)
         for name, ch in options:
             if name in refused or self.erases(name, cell, answer):
@@ -324,12 +345,11 @@ class Maker:
                 continue
             grew = [k for k in after if after[k] > now.get(k, 0)]
             if not grew:
-                return trial, after
+                return Fit((trial, after), False)
             if any(k in self.value_blind for k in grew):
                 refused.add(name)
-            self.unfit = True
-        self.unfit = self.unfit and not refused
-        return None
+            tried = True
+        return Fit(None, tried and not refused)
 
     def erases(self, tile: str, cell: int, answer) -> bool:
         """Whether a clue of ``tile`` at ``cell`` takes the cell out of a Boolean decision that
