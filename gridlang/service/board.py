@@ -53,9 +53,14 @@ class Board:
         width: the picture's width, pixels.
         height: the picture's height, pixels.
         decisions: each decision made on cells, in the spec's order:
-            ``{"name", "values", "boolean", "cells": [[row, col], ...],
+            ``{"name", "values", "range", "boolean", "cells": [[row, col], ...],
             "fixed": [[[row, col], value], ...]}`` (``values`` in declaration
-            order, ``[true]`` for a Boolean one; ``fixed`` the entries the
+            order, ``[true]`` for a Boolean one; ``range`` ``[low, high]``
+            when every whole number from ``low`` to ``high`` is a value too,
+            else None: a decision with an open value, whose blocks' sizes
+            run up to the cells it is made on (Fillomino's ``1..(count(all))``
+            is ``values`` ``[1, 2, 3]`` and ``range`` ``[4, 2500]`` on a
+            50x50 board, not 2,500 values listed); ``fixed`` the entries the
             puzzle itself settles, such as Sudoku's givens: a unit clause of
             the compiled model).
         lattice: the names of the decisions made on edges or corners.
@@ -251,8 +256,8 @@ def _decisions(model: Model) -> list[dict[str, Any]]:
         out.append(
             {
                 "name": d.name,
-                "values": [v for v in d.values if v != d.open_value]
-                + ([] if d.open_value is None else list(range(d.open_value, len(d.cells) + 1))),
+                "values": [v for v in d.values if v != d.open_value],
+                "range": None if d.open_value is None else [d.open_value, len(d.cells)],
                 "boolean": boolean,
                 "cells": cells,
                 "fixed": settled,

@@ -230,6 +230,26 @@ def test_a_player_solves_a_sudoku_by_clicks_alone_and_check_says_right(page):
     assert check(page) == "right: every rule of the puzzle holds"
 
 
+def test_a_fillomino_s_sizes_past_its_listed_values_are_clicked_and_typed(page):
+    """A 2x6 Fillomino: 1 to 3 listed, the sizes 4 to 12 a range (its open value). Twelve clicks walk
+    the first cell through both to 12, a thirteenth empties it; "12" typed gives the rest 12 (the 1
+    typed first is a listed value, the 12 one of the range), and one block of 12 is right."""
+    play(page, "fillomino", ". . . . . .\n. . . . . .\n", 12)
+    for _ in range(12):
+        cell(page, 1, 1).click()
+    expect(cell(page, 1, 1)).to_have_accessible_name("row 1, column 1: blank, 12")
+    cell(page, 1, 1).click()
+    expect(cell(page, 1, 1)).to_have_accessible_name("row 1, column 1: blank, empty")
+    cell(page, 1, 1).click()
+    expect(cell(page, 1, 1)).to_have_accessible_name("row 1, column 1: blank, 1")
+    for r in range(2):
+        for c in range(6):
+            cell(page, r + 1, c + 1).click()
+            page.keyboard.type("12")
+    expect(cell(page, 2, 6)).to_have_accessible_name("row 2, column 6: blank, 12")
+    assert check(page) == "right: every rule of the puzzle holds"
+
+
 def test_a_player_shades_a_nurikabe_with_undo_and_redo(page):
     play(page, "nurikabe", "2.\n..\n", 4)
     cell(page, 2, 2).click()

@@ -72,6 +72,22 @@ def test_an_empty_board_is_drawn_with_its_geometry_and_url(client):
     )
 
 
+def test_an_open_value_s_sizes_come_as_a_range_not_one_by_one(client):
+    """Fillomino's ``1..(count(all))``: 1 to 3 listed, the sizes from its open value 4 up to the 2,500
+    cells of a 50x50 board as one range (they were 2,500 values listed); Nurikabe's Boolean has none."""
+    fillomino = client.post(
+        "/api/board", json={"bundled": "fillomino", "puzzle": ("." * 50 + "\n") * 50}
+    ).json()
+    (digit,) = fillomino["decisions"]
+    assert (digit["values"], digit["range"]) == ([1, 2, 3], [4, 2500])
+    assert len(digit["cells"]) == 2500
+    nurikabe = client.post(
+        "/api/board", json={"bundled": "nurikabe", "puzzle": NURIKABE}
+    ).json()
+    (shaded,) = nurikabe["decisions"]
+    assert (shaded["values"], shaded["range"]) == ([True], None)
+
+
 def test_a_url_board_gives_its_text_map_with_the_rooms_layer(client):
     board = client.post(
         "/api/board", json={"bundled": "horse", "puzzle": STARBATTLE}

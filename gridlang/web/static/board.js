@@ -585,8 +585,27 @@ function playPress(r, c) {
     setEntry(d, r, c, now === undefined ? true : now === true ? false : undefined);  // marked, dotted, empty
     return;
   }
+  setEntry(d, r, c, valueAfter(d, now));
+}
+
+// A decision's values run through its listed ones, then the whole numbers of its range, which the board
+// sends as [low, high] where a decision has an open value (a Fillomino's sizes from 4 up to its cells).
+function inRange(d, v) { return !!d.range && Number.isInteger(v) && v >= d.range[0] && v <= d.range[1]; }
+
+// The value after `now` on a cell clicked: the next listed value, the range's first after the last listed
+// one, the next number within the range; undefined (the cell emptied) after the last.
+function valueAfter(d, now) {
+  if (inRange(d, now) && !d.values.includes(now)) return now < d.range[1] ? now + 1 : undefined;
   const at = d.values.indexOf(now);
-  setEntry(d, r, c, at + 1 < d.values.length ? d.values[at + 1] : undefined);
+  if (at + 1 < d.values.length) return d.values[at + 1];
+  return d.range && at === d.values.length - 1 ? d.range[0] : undefined;
+}
+
+// The value typed as `text`: a listed value written so, or a number of the range.
+function valueTyped(d, text) {
+  const listed = d.values.find((v) => `${v}` === text);
+  if (listed !== undefined || !/^[0-9]+$/.test(text)) return listed;
+  return inRange(d, Number(text)) ? Number(text) : undefined;
 }
 
 function playKey(k, r, c) {
@@ -600,8 +619,8 @@ function playKey(k, r, c) {
   }
   if (/^[0-9]$/.test(k)) {
     typed = (typed + k).replace(/^0+(?=[0-9])/, "").slice(-3);
-    let value = d.values.find((v) => `${v}` === typed);
-    if (value === undefined) { typed = k; value = d.values.find((v) => `${v}` === k); }
+    let value = valueTyped(d, typed);
+    if (value === undefined) { typed = k; value = valueTyped(d, k); }
     if (value !== undefined) setEntry(d, r, c, value);
     return true;
   }
