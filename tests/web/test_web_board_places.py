@@ -227,6 +227,16 @@ def test_an_open_room_border_comes_back_by_undo_a_reload_and_the_share_link(
     drag(page, [point(page, r, 3) for r in range(4)])
     expect(open_walls).to_have_count(3)
     expect(puzzle).to_have_value(one_room)
+    # each dashed where it stands: down the side, three cells from the frame's left, one cell each
+    ends = sorted(
+        tuple(float(w.get_attribute(a)) for a in ("y1", "y2", "x1", "x2"))
+        for w in open_walls.all()
+    )
+    pad, side = ends[0][0], ends[0][1] - ends[0][0]
+    assert ends == [
+        (pad + k * side, pad + (k + 1) * side, pad + 3 * side, pad + 3 * side)
+        for k in range(3)
+    ]
     # its lower half: two rooms
     drag(page, [point(page, r, 3) for r in range(3, 7)])
     expect(puzzle).to_have_value(re.compile(r"rooms:\n(aaabbb\n){6}$"))

@@ -182,13 +182,8 @@ function drawBrokenPlaces(svg) {
                                class: "broken-region" }, svg));
       }
     }
-    for (const [[r1, c1], [r2, c2]] of v.borders || []) {
-      // the two places on either side: two cells, or on the frame a cell and the place off the grid beyond
-      const [c, r] = [Math.max(c1, c2), Math.max(r1, r2)];
-      const line = r1 === r2
-        ? { x1: pad + c * cell, y1: pad + r1 * cell, x2: pad + c * cell, y2: pad + (r1 + 1) * cell }
-        : { x1: pad + c1 * cell, y1: pad + r * cell, x2: pad + (c1 + 1) * cell, y2: pad + r * cell };
-      titled(shape("line", { ...line, class: "broken-line" }, svg));
+    for (const [a, b] of v.borders || []) {  // two cells, or on the frame a cell and the place beyond (places.js)
+      titled(shape("line", { ...borderLine(a, b), class: "broken-line" }, svg));
     }
     for (const [r, c] of v.corners || []) {
       titled(shape("circle", { cx: pad + c * cell, cy: pad + r * cell, r: cell * 0.3, class: "broken-point" }, svg));

@@ -213,6 +213,17 @@ let roomWallsFor = "";       // of this rooms: layer (its text): another layer's
 let dragging = null;         // {corner: [r, c], on: bool|null, pushed: bool} while the pointer is down
 let dragMoved = false;       // the last pointer sequence drew: its click is not a click
 
+// The segment of the picture along the border between two side-neighbouring places [r, c] (two cells,
+// or on the frame a cell and the place off the grid beyond it), in either order: the side of the lower
+// or right one that faces the other, as {x1, y1, x2, y2} in the picture's pixels.
+function borderLine([r1, c1], [r2, c2]) {
+  const { pad, cell } = board;
+  const [r, c] = [Math.max(r1, r2), Math.max(c1, c2)];
+  return r1 === r2
+    ? { x1: pad + c * cell, y1: pad + r * cell, x2: pad + c * cell, y2: pad + (r + 1) * cell }
+    : { x1: pad + c * cell, y1: pad + r * cell, x2: pad + (c + 1) * cell, y2: pad + r * cell };
+}
+
 function pairKey(a, b) {
   const [p, q] = a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? [a, b] : [b, a];
   return `${p[0]},${p[1]}|${q[0]},${q[1]}`;
@@ -390,13 +401,9 @@ function keepWalls(open) {
 // The open borders dashed on the overlay while setting.
 function drawOpenWalls(svg) {
   if (mode !== "set") return;
-  const { pad, cell } = board;
   for (const key of openWalls()) {
-    const [[r1, c1], [r2, c2]] = key.split("|").map((p) => p.split(",").map(Number));
-    const line = r1 === r2
-      ? { x1: pad + c2 * cell, y1: pad + r1 * cell, x2: pad + c2 * cell, y2: pad + (r1 + 1) * cell }
-      : { x1: pad + c1 * cell, y1: pad + r2 * cell, x2: pad + (c1 + 1) * cell, y2: pad + r2 * cell };
-    shape("line", { ...line, class: "open-wall" }, svg);
+    const [a, b] = key.split("|").map((p) => p.split(",").map(Number));
+    shape("line", { ...borderLine(a, b), class: "open-wall" }, svg);
   }
 }
 
