@@ -68,7 +68,8 @@ class RaceSession(Session):
     blocking clause), every later solve races too: the winner's backend
     solves here, on one session that keeps what it learnt, and the other
     joins in a child after ``after`` seconds, on the model with the same
-    constraints added, so both answer the same question; a child that wins
+    constraints added, so both answer the same question (the search here
+    never gives way: the child, niced, takes the spare cores); a child that wins
     makes its backend the one solving here from the next solve on. Without
     ``again``, every later solve (after :meth:`add`, for a blocking clause)
     runs in this process on the winner's backend, whose session is made
@@ -147,8 +148,9 @@ class RaceSession(Session):
             after = self.settings.first_race_after if RACES[0] == 0 else self.settings.race_after
         self.raced = True  # not counted in RACES: most of these races fork nothing
         names = (here, *(n for n in self.names if n != here))
-        name, result = race(self.model, self.options, names, after, after + self.settings.yield_after,
-                            here=self.winner)
+        # No giving way: the backend here keeps its priority, the child takes the spare cores (clingo
+        # answers nearly every such puzzle; on the Nurikabe 50x50 a child at clingo's priority cost it half).
+        name, result = race(self.model, self.options, names, after, here=self.winner)
         if name != here:
             self.winner_name, self.winner = name, None
             self.extra.extend(result.stats.get("learned_cuts", ()))

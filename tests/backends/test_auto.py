@@ -41,8 +41,8 @@ def test_the_rules_as_documented():
     horse = Features(objective=True, solutions=1)
     assert plan(horse) == plan(horse, ()) == ("cpsat",)
     assert plan(horse, ("asp", "milp")) == ("asp", "milp")
-    assert plan(Features(False, 1)) == ("asp", "cpsat")  # no objective: clingo, CP-SAT joining later
-    assert plan(Features(False, 2)) == ("asp", "cpsat")
+    assert plan(Features(False, 1)) == ("asp",)
+    assert plan(Features(False, 2)) == ("asp",)
     assert plan(Features(True, 2)) == ("cpsat",)
     assert plan(Features(True, 5), ("asp", "milp")) == ("cpsat",)  # no race for many answers
     # Rule 4: a small map races clingo and CP-SAT; a larger one, or none allowed, CP-SAT alone.
@@ -52,7 +52,9 @@ def test_the_rules_as_documented():
     assert plan(Features(True, 1, 441), (), 0) == ("cpsat",)
     assert plan(Features(True, 1, 441), ("maxsat", "milp"), 450) == ("maxsat", "milp")  # a named race wins
     assert plan(Features(True, 2, 100), (), 450) == ("cpsat",)  # --unique: no race
-    assert plan(Features(False, 1, 100), (), 450) == ("asp", "cpsat")
+    assert plan(Features(False, 1, 100), (), 450) == ("asp", "cpsat")  # no objective: CP-SAT joins later
+    assert plan(Features(False, 2, 450), (), 450) == ("asp", "cpsat")
+    assert plan(Features(False, 2, 451), (), 450) == ("asp",)  # a large map: clingo alone
     assert plan(Features(True, 1, 441, warm=True), (), 450) == ("cpsat",)  # CP-SAT loaded: the race buys nothing
     # Rule 1a: blocks as large as their label go to MaxSAT's cut loop, with or without --unique.
     assert plan(Features(False, 1, sized_blocks=True)) == plan(Features(False, 2, sized_blocks=True)) == ("maxsat",)
