@@ -150,9 +150,9 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
        instances it is as fast as MaxSAT. But on janko.at's Aqre 28 (one
        room of 98 cells with the clue 75, the puzzlekit-dataset's
        aqre/28_10x10) clingo proved nothing within 60 s where CP-SAT
-       proves it unique in 0.14 s of solve; raced, ``auto`` proves it in
-       3.1 to 3.4 s end to end under a load of 5 to 9 (the second's wait
-       included). Each solve of the shipped genres' instances takes clingo
+       proves it unique in 0.14 to 0.33 s of solve; raced, ``auto`` proves
+       it in 2.4 to 3.6 s end to end under a load of 7 to 10 (the second's
+       wait included; puzzlekit answers it in 0.74 s at a low load). Each solve of the shipped genres' instances takes clingo
        under 1 s (0.92 s the slowest, Penta Touch's 7x6, under a load of
        7), so none of them forks a child: the 254 instances with
        ``--unique``, two runs before and two after, alternated under a load
