@@ -148,8 +148,8 @@ class RaceSession(Session):
             after = self.settings.first_race_after if RACES[0] == 0 else self.settings.race_after
         self.raced = True  # not counted in RACES: most of these races fork nothing
         names = (here, *(n for n in self.names if n != here))
-        # No giving way: the backend here keeps its priority, the child takes the spare cores (clingo
-        # answers nearly every such puzzle; on the Nurikabe 50x50 a child at clingo's priority cost it half).
+        # No giving way: the backend here keeps its priority and the child takes the spare cores, since
+        # clingo answers nearly every such puzzle first.
         name, result = race(self.model, self.options, names, after, here=self.winner)
         if name != here:
             self.winner_name, self.winner = name, None
@@ -194,7 +194,6 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         return names[0], Result(Status.UNKNOWN, stats={"reason": f"{parent.cause()} before solving",
                                                        "chosen": names[0], "raced": ",".join(names)})
     local = Deadline(parent.seconds, start=parent.start)  # stopped by a child's proof, or by the parent
-    shared = model.with_constraints(tuple(here.extra)) if here is not None and here.extra else model
     answers: dict[str, Result | GridlangError] = {}
     children: list[_Child] = []
     lock = threading.Lock()
@@ -213,6 +212,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
             sys.stderr.flush()
             gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
             try:
+                shared = model.with_constraints(tuple(here.extra)) if here is not None and here.extra else model
                 for name in names[1:]:
                     child = _Child(name, shared, options)
                     children.append(child)
