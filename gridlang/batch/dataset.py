@@ -168,22 +168,30 @@ def _tokens(
     return "\n".join(out) + "\n"
 
 
-def _rooms(grid: list[list[str]]) -> str:
-    """The room layer of a grid of region numbers.
+HOLES = ("@", "#")
+"""The dataset's tokens for a cell outside every room (a hole in janko.at's irregular shapes)."""
+
+
+def _rooms(grid: list[list[str]], holes: bool = False) -> str:
+    """The room layer of a grid of region numbers; with ``holes``, a hole is ``.``, in no room.
 
     Raises:
-        DatasetError: a cell outside every room (the dataset's ``@`` or ``#``), which the bundled specs'
-            maps have no tile for.
+        DatasetError: without ``holes``, a cell outside every room (the dataset's ``@`` or ``#``),
+            which the bundled spec's map has no tile for.
     """
     for r, row in enumerate(grid):
         for c, t in enumerate(row):
-            if t in ("@", "#"):
+            if t in HOLES and not holes:
                 raise DatasetError(
                     f"the cell at row {r + 1}, column {c + 1} is {t!r}, outside every room, which "
                     "the bundled spec's map has no tile for",
                     None,
                 )
-    return "rooms:\n" + "\n".join(" ".join(row) for row in grid) + "\n"
+    return (
+        "rooms:\n"
+        + "\n".join(" ".join("." if t in HOLES else t for t in row) for row in grid)
+        + "\n"
+    )
 
 
 def _cells(text: str, on: Callable[[str], bool]) -> Answer:
@@ -225,13 +233,27 @@ def sudoku_map(problem: str) -> str:
     return f"box_rows: {box}\nbox_cols: {box}\n" + numbers_map(problem)
 
 
-def rooms_map(problem: str, grids: int = 1) -> str:
+def rooms_map(problem: str, grids: int = 1, holes: bool = False) -> str:
     """LITS and Star Battle: an empty grid and its rooms (Star Battle's stars from the header); with
-    ``grids`` 2 (Norinori), the rooms are the second grid, under an empty one."""
+    ``grids`` 2 (Norinori), the rooms are the second grid, under an empty one. With ``holes``, a cell
+    outside every room (``@``) is the spec's hole ``*``, in no room.
+
+    Raises:
+        DatasetError: without ``holes``, a cell outside every room.
+    """
     head = _header(problem)
     rooms = _grids(problem, grids)[-1]
+    layer = _rooms(rooms, holes)
     stars = f"stars: {head[2]}\n" if len(head) > 2 else ""
-    return stars + "\n".join("." * len(row) for row in rooms) + "\n" + _rooms(rooms)
+    grid = "\n".join("".join("*" if t in HOLES else "." for t in row) for row in rooms)
+    return stars + grid + "\n" + layer
+
+
+def holed_rooms_map(problem: str) -> str:
+    """LITS and Star Battle, whose specs have a hole tile: :func:`rooms_map` with its cells outside
+    every room (janko.at's irregular shapes, the dataset's ``@``) as holes, ``*`` in the grid and
+    ``.`` in the room layer, as pzprjs leaves its holes out of its rooms."""
+    return rooms_map(problem, holes=True)
 
 
 def norinori_map(problem: str) -> str:
@@ -336,7 +358,7 @@ GENRES: dict[str, Genre] = {
     "kurodoko": Genre(
         "Kuromasu", "kurodoko.grid", "kuromasu", numbers_map, shaded, "shaded"
     ),
-    "lits": Genre("LITS", "lits.grid", "lits", rooms_map, tetrominoes, "shaded"),
+    "lits": Genre("LITS", "lits.grid", "lits", holed_rooms_map, tetrominoes, "shaded"),
     "masyu": Genre("Masyu", "masyu.grid", "masyu", masyu_map, masyu_lines, "line"),
     "norinori": Genre(
         "Norinori", "norinori.grid", "norinori", norinori_map, shaded, "shaded"
@@ -356,7 +378,7 @@ GENRES: dict[str, Genre] = {
         "line",
     ),
     "starbattle": Genre(
-        "Starbattle", "starbattle.grid", "starbattle", rooms_map, shaded, "star"
+        "Starbattle", "starbattle.grid", "starbattle", holed_rooms_map, shaded, "star"
     ),
     "sudoku": Genre(
         "Sudoku", "sudoku.grid", "sudoku", sudoku_map, digits, "digit", True

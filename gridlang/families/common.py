@@ -59,7 +59,10 @@ def pieces(rows: int, cols: int, cells: Iterable[int]) -> list[list[int]]:
 
 
 def rooms(grid: Grid) -> list[list[int]]:
-    """The map's rooms (maximal side-connected groups of equal room labels), by first cell; [] without a layer."""
+    """The map's rooms (maximal side-connected groups of equal room labels), by first cell; [] without a layer.
+    A cell of a tile declared ``no room`` (a hole) is in none."""
+    if grid.rooms:
+        return grid.room_cells()  # the map's rooms with its holes left out (core.grid.rooms_of)
     labels = [getattr(ch, "room", None) for ch in grid.chars]
     if all(label is None for label in labels):
         return []
@@ -90,11 +93,11 @@ def verdict(name: str, problems: list[str], **details) -> Verdict:
 
 
 def room_index(grid: Grid) -> list[int] | None:
-    """Each cell's room number (rooms by first cell), or None without a room layer."""
+    """Each cell's room number (rooms by first cell), -1 for a cell in no room, or None without a room layer."""
     found = rooms(grid)
     if not found:
         return None
-    out = [0] * (grid.rows * grid.cols)
+    out = [-1] * (grid.rows * grid.cols)
     for k, cells in enumerate(found):
         for i in cells:
             out[i] = k

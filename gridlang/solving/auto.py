@@ -6,8 +6,9 @@ solutions the command asks for, the map's size) and applies the rules of :func:`
 measured on the enclose.horse and Snake Eggs sets (the figures are in docs/benchmarks.md,
 "The auto backend"). A plan is one backend, whose own
 :class:`~gridlang.ir.backend.Session` then does all the work, or a race of
-two: clingo and CP-SAT on a map of up to 450 cells with an objective, or
-the two that ``--set auto.race=A,B`` names.
+two: clingo and CP-SAT on a map of up to 450 cells (without an
+objective on every solve, CP-SAT joining after ``join_after``), or the two
+that ``--set auto.race=A,B`` names.
 
 A race (:class:`~gridlang.solving.race.RaceSession`) solves on the first backend in this
 process (its library imported in the start-up phase,
@@ -37,7 +38,9 @@ model building and cut separation are Python, which two threads would run
 one at a time, and a killed process leaves no solver thread behind.
 
 Later solves of the same session (the blocking clauses of ``--unique`` and
-``--count``) run in this process on the winner's backend. The answer is
+``--count``) run in this process on the winner's backend; on a puzzle
+without an objective each is raced again, the other backend joining in a
+child after ``join_after`` on the model with the same blocking clauses. The answer is
 verified here, in the parent, like any other backend's
 (:func:`gridlang.solving.pipeline.verify`). ``Result.stats`` gains ``chosen`` (the
 backend that answered) and, after a race, ``raced`` (both names).
@@ -133,9 +136,34 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
     The rules (figures: docs/benchmarks.md, "The auto backend"):
 
     1. No objective (Snake Eggs, the genres; alone or with ``--unique``
-       and ``--count``): ``asp``. On the 10x10 Snake Eggs with
-       ``--unique`` clingo took a median of 1.0 CPU s against MaxSAT's 3.0
-       and CP-SAT's 5.4; on the genres' instances it is as fast as MaxSAT.
+       and ``--count``): ``asp``; on a map of at most ``race_cells`` cells
+       (450), raced by ``cpsat`` (:data:`RACE`) on every solve, the answer
+       and each solve after a blocking clause: clingo solves here alone for
+       ``join_after`` seconds (1 s, :class:`AutoSettings`), then CP-SAT
+       joins in a child on the model with the same blocking clauses (the
+       same question, so uniqueness and counts are those of either backend
+       alone), the first proof winning; a child that wins makes CP-SAT the
+       backend here for the next solve. clingo never gives way
+       (``yield_after`` is rule 4's): the child, niced, takes the spare core.
+       On the 10x10 Snake Eggs with ``--unique`` clingo took a median of
+       1.0 CPU s against MaxSAT's 3.0 and CP-SAT's 5.4; on the genres'
+       instances it is as fast as MaxSAT. But on janko.at's Aqre 28 (one
+       room of 98 cells with the clue 75, the puzzlekit-dataset's
+       aqre/28_10x10) clingo proved nothing within 60 s where CP-SAT
+       proves it unique in 0.14 to 0.33 s of solve; raced, ``auto`` proves
+       it in 2.4 to 3.6 s end to end under a load of 7 to 10 (the second's
+       wait included; puzzlekit answers it in 0.74 s at a low load). Each solve of the shipped genres' instances takes clingo
+       under 1 s (0.92 s the slowest, Penta Touch's 7x6, under a load of
+       7), so none of them forks a child: the 254 instances with
+       ``--unique``, two runs before and two after, alternated under a load
+       of 7 to 14, took 14.4 and 21.3 s of solve before and 22.4 and 22.4 s
+       after, 21.3 against 22.4 at the same load. Larger maps stay with
+       clingo alone: on every puzzle of the dataset beyond 450 cells that
+       clingo takes over 1 s for (Heyawake 31x45, Nurikabe 40x57 and
+       50x50), CP-SAT proves nothing within 60 s, and a child there cost
+       clingo up to twice its wall time under a load of 8 (Nurikabe 40x57:
+       5.3 s alone, 10.1 s raced; docs/benchmarks.md, "No real puzzle of
+       the dataset left unproved").
     2. An objective and more than one solution asked for (``--unique``,
        ``--count``): ``cpsat``. On 12 dailies (the slowest for CP-SAT and
        clingo, and a few easy ones), a fresh process each, ``--unique``
@@ -185,7 +213,9 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
     if features.wide:
         return ("cpsat",)
     if not features.objective:
-        return ("maxsat",) if features.sized_blocks else ("asp",)
+        if features.sized_blocks:
+            return ("maxsat",)
+        return RACE if 0 < features.cells <= race_cells else ("asp",)
     if features.solutions != 1:
         return ("cpsat",)
     if race:
@@ -259,8 +289,8 @@ class AutoSettings(Settings):
             solving in this process (``asp,cpsat``); empty (the default):
             rule 4 decides by the map's size.
         race_cells: the largest map, in cells, that races :data:`RACE`
-            under rule 4 of :func:`plan` (0: none; CP-SAT alone on every
-            map). 450: every daily (at most 441 cells) and bonus map (at
+            under rules 1 and 4 of :func:`plan` (0: none; CP-SAT alone on every
+            map with an objective, clingo alone on every map without). 450: every daily (at most 441 cells) and bonus map (at
             most 324) races; the weeklies (529 to 625) and the 30x30 maps,
             where clingo rarely answers first, run CP-SAT alone.
         yield_after: seconds into a race after which the search here gives
@@ -276,6 +306,15 @@ class AutoSettings(Settings):
             and CP-SAT each need 3.5 s alone there); the sum went from 24.7
             to 22.9 s, the slowest map from 5.8 to 4.6 s.
 
+        join_after: seconds clingo solves a puzzle without an objective
+            (on a map of at most ``race_cells`` cells) alone before CP-SAT
+            joins in a child, on each solve (the
+            answer, and each one after a blocking clause of ``--unique`` or
+            ``--count``; rule 1 of :func:`plan`). 1.0: every solve of the
+            shipped genres' instances ends within it, so they fork nothing,
+            and a puzzle clingo finds hard (Aqre 28, nothing in 60 s) is
+            proved by CP-SAT a second later.
+
     A delay leaves the easy maps (solved within it) to one process: no
     fork, no child competing for memory and cache.
     """
@@ -285,6 +324,7 @@ class AutoSettings(Settings):
     race: str = ""
     race_cells: int = 450
     yield_after: float = 1.0
+    join_after: float = 1.0
 
     def check(self, backend: str) -> None:
         """Refuse a negative delay, and a race that is not two different backends.
@@ -294,7 +334,7 @@ class AutoSettings(Settings):
                 ``yield_after`` below 0 (or not a number); ``race`` neither
                 empty nor two names of :data:`SOLVERS`.
         """
-        for name in ("race_after", "first_race_after", "yield_after", "race_cells"):
+        for name in ("race_after", "first_race_after", "yield_after", "race_cells", "join_after"):
             if not getattr(self, name) >= 0:
                 what = "cells" if name == "race_cells" else "seconds"
                 raise BackendError(f"--set {backend}.{name}={getattr(self, name)}: give {what}, 0 or more")
@@ -315,8 +355,9 @@ class AutoBackend(Backend):
 
     name = "auto"
     library = "gridlang"
-    description = ("picks per model: asp without an objective; with one, asp raced by cpsat on maps of up to "
-                   "450 cells (auto.race_cells), cpsat alone on larger ones")
+    description = ("picks per model: asp raced by cpsat on maps of up to 450 cells (auto.race_cells; without an "
+                   "objective cpsat joins after 1 s, auto.join_after); on larger ones asp without an objective, "
+                   "cpsat with one")
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""
     formats = ()
@@ -391,9 +432,13 @@ class AutoBackend(Backend):
         """The chosen backend's session, or a :class:`~gridlang.solving.race.RaceSession` of two."""
         names = self.choose(model, options)
         if len(names) > 1 and not hasattr(os, "fork"):
-            names = names[-1:]  # no race without fork: the partner, which has no stall on the dailies
+            # no race without fork: with an objective the partner, which has no stall on the dailies
+            names = names[-1:] if model.objective is not None else names[:1]
         if len(names) == 1:
             return Labelled(get_backend(names[0]).session(model, options), names[0])
+        if model.objective is None:  # rule 1: every solve raced, the partner joining after join_after
+            return RaceSession(self, model, options, names, again=True,
+                               after=AutoSettings.read("auto", options.extra).join_after)
         return RaceSession(self, model, options, names)
 
     def solve(self, model: Model, options: SolveOptions, settings: Settings | None = None) -> Result:

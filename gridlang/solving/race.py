@@ -63,13 +63,31 @@ class RaceSession(Session):
     """Two backends on one model, the first in this process, the second in a
     forked child; the first proof wins.
 
-    The first :meth:`solve` races; every later one (after :meth:`add`, for
-    a blocking clause) runs in this process on the winner's backend, whose
-    session is made then, with the constraints added so far and the cuts
-    the winner learnt.
+    The first :meth:`solve` races. With ``again`` (a puzzle without an
+    objective, where ``--unique`` and ``--count`` solve again after each
+    blocking clause), every later solve races too: the winner's backend
+    solves here, on one session that keeps what it learnt, and the other
+    joins in a child after ``after`` seconds, on the model with the same
+    constraints added, so both answer the same question (the search here
+    never gives way: the child, niced, takes the spare cores); a child that wins
+    makes its backend the one solving here from the next solve on. Without
+    ``again``, every later solve (after :meth:`add`, for a blocking clause)
+    runs in this process on the winner's backend, whose session is made
+    then, with the constraints added so far and the cuts the winner learnt.
+
+    Args:
+        auto: the ``auto`` backend.
+        model: the compiled model.
+        options: the options of every solve.
+        names: the backends, the first solving here first.
+        again: race every solve, not only the first.
+        after: with ``again``, the seconds the backend here solves alone
+            before the child is forked (None: the first race's
+            ``first_race_after`` or ``race_after`` of :class:`~gridlang.solving.auto.AutoSettings`).
     """
 
-    def __init__(self, auto: Backend, model: Model, options: SolveOptions, names: Sequence[str]):
+    def __init__(self, auto: Backend, model: Model, options: SolveOptions, names: Sequence[str],
+                 again: bool = False, after: float | None = None):
         self.backend, self.model, self.options, self.settings = auto, model, options, auto.configure(options)
         self.names = tuple(names)
         # Settings checked before any solving: a race has none of its own NAME. keys
@@ -81,19 +99,25 @@ class RaceSession(Session):
         self.raced = False
         self.winner_name = self.names[0]
         self.winner: Session | None = None
+        self.again, self.after = again, after
 
     def add(self, constraints) -> None:
+        constraints = list(constraints)
+        if self.again:
+            self.extra.extend(constraints)  # kept for a session of another backend, should its child win
         if self.winner is not None:
             self.winner.add(constraints)
-        else:
+        elif not self.again:
             self.extra.extend(constraints)
 
     def solve(self) -> Result:
-        """Race (the first call), else solve on the winner's backend.
+        """Race (the first call; with ``again``, every call), else solve on the winner's backend.
 
         Raises:
             BackendError: both backends failed (the first one's error).
         """
+        if self.again:
+            return self._race_again()
         if not self.raced and not self.extra:
             self.raced = True
             after = self.settings.first_race_after if RACES[0] == 0 else self.settings.race_after
@@ -109,9 +133,32 @@ class RaceSession(Session):
             self.winner.add(self.extra)
         return self.winner.solve()
 
+    def _race_again(self) -> Result:
+        """One solve of the ``again`` mode: the winner's session here, the others in children."""
+        here = self.winner_name
+        if self.winner is None:
+            engine = get_backend(here)
+            if self.raced:
+                engine.load_library()  # a child's backend that won: imported here only now
+            self.winner = engine.session(self.model, self.options)
+            self.winner.add(self.extra)
+        if self.after is not None:
+            after = self.after
+        else:
+            after = self.settings.first_race_after if RACES[0] == 0 else self.settings.race_after
+        self.raced = True  # not counted in RACES: most of these races fork nothing
+        names = (here, *(n for n in self.names if n != here))
+        # No giving way: the backend here keeps its priority and the child takes the spare cores, since
+        # clingo answers nearly every such puzzle first.
+        name, result = race(self.model, self.options, names, after, here=self.winner)
+        if name != here:
+            self.winner_name, self.winner = name, None
+            self.extra.extend(result.stats.get("learned_cuts", ()))
+        return result
+
 
 def race(model: Model, options: SolveOptions, names: Sequence[str], after: float = 0.0,
-         yield_after: float = math.inf) -> tuple[str, Result]:
+         yield_after: float = math.inf, here: Session | None = None) -> tuple[str, Result]:
     """Solve ``model`` on ``names[0]`` in this process and on each other backend
     of ``names`` in a forked child; the first proof wins.
 
@@ -128,6 +175,11 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
             has its own niceness). Every Python thread keeps its priority,
             the calling thread included, so the process runs as before once
             the race's solver threads have ended.
+        here: the session of ``names[0]`` that solves in this process, with
+            the constraints added to it (blocking clauses), under this
+            race's deadline for this one solve; the children solve
+            ``model`` with the same constraints added. None: a new session
+            of ``names[0]`` on ``model``.
 
     Returns:
         The winner's name and its result, with ``stats["chosen"]`` and
@@ -160,8 +212,9 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
             sys.stderr.flush()
             gc.freeze()  # the children's collector leaves the parent's objects (and their pages) alone
             try:
+                shared = model.with_constraints(tuple(here.extra)) if here is not None and here.extra else model
                 for name in names[1:]:
-                    child = _Child(name, model, options)
+                    child = _Child(name, shared, options)
                     children.append(child)
                     child.watch(proved)
             finally:
@@ -198,7 +251,7 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
     try:
         with parent.on_stop(stop_all):
             try:
-                own = get_backend(names[0]).session(model, replace(options, deadline=local)).solve()
+                own = _solve_here(names[0], model, options, local, here)
             except GridlangError as e:
                 own = e
             with lock:
@@ -217,6 +270,18 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
         for child in list(children):
             child.kill()
     return _best(model, names, answers, parent.expired())
+
+
+def _solve_here(name: str, model: Model, options: SolveOptions, local: Deadline, here: Session | None) -> Result:
+    """One solve in this process under the race's deadline ``local``: on ``here``, else a new session of ``name``."""
+    if here is None:
+        return get_backend(name).session(model, replace(options, deadline=local)).solve()
+    kept = here.options
+    here.options = replace(kept, deadline=local)
+    try:
+        return here.solve()
+    finally:
+        here.options = kept
 
 
 class _Child:

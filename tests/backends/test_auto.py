@@ -52,21 +52,23 @@ def test_the_rules_as_documented():
     assert plan(Features(True, 1, 441), (), 0) == ("cpsat",)
     assert plan(Features(True, 1, 441), ("maxsat", "milp"), 450) == ("maxsat", "milp")  # a named race wins
     assert plan(Features(True, 2, 100), (), 450) == ("cpsat",)  # --unique: no race
-    assert plan(Features(False, 1, 100), (), 450) == ("asp",)
+    assert plan(Features(False, 1, 100), (), 450) == ("asp", "cpsat")  # no objective: CP-SAT joins later
+    assert plan(Features(False, 2, 450), (), 450) == ("asp", "cpsat")
+    assert plan(Features(False, 2, 451), (), 450) == ("asp",)  # a large map: clingo alone
     assert plan(Features(True, 1, 441, warm=True), (), 450) == ("cpsat",)  # CP-SAT loaded: the race buys nothing
     # Rule 1a: blocks as large as their label go to MaxSAT's cut loop, with or without --unique.
     assert plan(Features(False, 1, sized_blocks=True)) == plan(Features(False, 2, sized_blocks=True)) == ("maxsat",)
     assert plan(Features(True, 1, 441, sized_blocks=True), (), 450) == ("asp", "cpsat")  # an objective: as before
 
 
-@pytest.mark.parametrize("genre,chosen", [("fillomino", "maxsat"), ("pentominous", "asp")])
+@pytest.mark.parametrize("genre,chosen", [("fillomino", ("maxsat",)), ("pentominous", ("asp", "cpsat"))])
 def test_blocks_sized_by_their_label_go_to_maxsat(genre, chosen):
     """Fillomino's blocks have as many cells as their number, Pentominous' five whatever the letter."""
     spec = REPO / "puzzles" / f"{genre}.grid"
     instance = next((REPO / "puzzles" / "instances" / genre).glob("pzprjs_*.txt"))
     model, _ = load(spec, instance, {})
-    assert Features.of(model, SolveOptions()).sized_blocks is (chosen == "maxsat")
-    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == (chosen,)
+    assert Features.of(model, SolveOptions()).sized_blocks is (chosen == ("maxsat",))
+    assert AutoBackend.choose(model, SolveOptions(solutions=2)) == chosen
 
 
 def test_the_rules_on_real_maps(monkeypatch):
@@ -84,7 +86,7 @@ def test_the_rules_on_real_maps(monkeypatch):
     assert AutoBackend.choose(model, SolveOptions(solutions=2)) == ("cpsat",)
     eggs, _ = load(SNAKE, SNAKE_MAP)
     assert Features.of(eggs, opts) == Features(False, 1, eggs.grid.size)
-    assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp",)
+    assert AutoBackend.choose(eggs, SolveOptions(solutions=2)) == ("asp", "cpsat")
     spec = SPECS["standard"]
     from gridlang.language.checker import check
     from gridlang.language.parser import parse_file
@@ -459,3 +461,37 @@ def test_a_batch_worker_loads_cpsat_and_runs_it_alone():
 
     AutoBackend.load_library()
     assert cpsat_loaded() and AutoBackend.choose(daily("daily-2026-01-07.txt"), SolveOptions()) == ("cpsat",)
+
+
+def test_cpsat_joins_clingo_on_a_puzzle_without_an_objective_that_clingo_finds_hard(tmp_path):
+    # janko.at's Aqre 28 (tests/data/dataset): one room of 98 cells with the clue 75. clingo proved
+    # nothing within 60 s; CP-SAT, joining after auto.join_after (1 s), proves it unique.
+    from gridlang.batch.dataset import GENRES
+
+    record = json.loads((REPO / "tests" / "data" / "dataset" / "aqre_28_10x10.json").read_text())
+    kind = GENRES["aqre"]
+    path = tmp_path / "aqre.txt"
+    path.write_text(kind.to_map(record["problem"]))
+    model, _ = load(REPO / "puzzles" / kind.spec, path)
+    report = solve_model(model, "auto", SolveOptions(time_limit=60), unique=True)
+    assert (report.result.stats["chosen"], report.result.stats["raced"]) == ("cpsat", "asp,cpsat")
+    assert (report.result.status, len(report.solutions), report.complete) == (Status.OPTIMAL, 1, True)
+    found = {divmod(i, model.grid.cols) for i in report.solution.true_cells("shaded")}
+    assert len(found) == 75 and found == kind.answer(record["solution"])  # the clue: 75 shaded in the room
+
+
+def test_each_solve_of_a_count_is_raced_on_the_same_question(tmp_path):
+    # A 5x5 Star Battle of five row-rooms has 14 answers. With CP-SAT forked at once on every solve,
+    # either side may answer each one: the blocking clauses reach both, so the answers are clingo's own.
+    path = tmp_path / "rows.txt"
+    path.write_text("stars: 1\n" + ".....\n" * 5 + "rooms:\n" + "".join(c * 5 + "\n" for c in "abcde"))
+    model, _ = load(REPO / "puzzles" / "starbattle.grid", path)
+
+    def answers(backend, extra):
+        report = solve_model(model, backend, SolveOptions(time_limit=60, extra=extra), count=20)
+        return report.complete, {tuple(s.true_cells("star")) for s in report.solutions}, report.result.stats
+
+    alone = answers("asp", {})
+    raced = answers("auto", {"auto.join_after": 0})
+    assert (raced[0], len(raced[1])) == alone[:1] + (14,) and raced[1] == alone[1]
+    assert raced[2]["raced"] == "asp,cpsat"

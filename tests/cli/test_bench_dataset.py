@@ -91,10 +91,16 @@ def test_each_converter_writes_the_map_its_spec_reads():
         "sudoku": "box_rows: 2\nbox_cols: 2\n1 . . .\n. . 2 .\n. 3 . .\n. . . 4\n",
         "suguru": "1 .\n. .\nrooms:\n1 1\n2 2\n",
     }
+    # LITS and Star Battle read a cell outside every room as their spec's hole; Norinori has none
+    assert GENRES["lits"].to_map("2 2\n1 @\n1 1") == ".*\n..\nrooms:\n1 .\n1 1\n"
+    assert (
+        GENRES["starbattle"].to_map("2 3 1\n@ 1 2\n1 1 #")
+        == "stars: 1\n*..\n..*\nrooms:\n. 1 2\n1 1 .\n"
+    )
     with pytest.raises(
         DatasetError, match="the cell at row 1, column 2 is '@', outside every room"
     ):
-        GENRES["lits"].to_map("2 2\n1 @\n1 1")
+        GENRES["norinori"].to_map("2 2\n- -\n- -\n1 @\n1 1")
     with pytest.raises(DatasetError, match="a Sudoku of 3x3 cells has no square boxes"):
         GENRES["sudoku"].to_map("3 3\n- - -\n- - -\n- - -")
 

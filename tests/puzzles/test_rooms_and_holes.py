@@ -9,6 +9,7 @@ puzzle has one answer. The URL was written by gridlang from a map of four rooms 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from tiny import spec_judge
 
 from gridlang.ir.backend import SolveOptions
-from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.solving.pipeline import load, load_checked, solve_model
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "puzzles" / "doubleback.grid"
@@ -78,3 +79,28 @@ def test_room_of_a_cell_in_no_room_is_empty_for_the_compiler_and_the_verifier():
     report = solve_model(model, "cpsat", SolveOptions(time_limit=60), count=10)
     assert report.complete is True and len(report.solutions) == 4  # one shaded cell in each two-cell room
     assert all(judge.evaluate(s.decisions).ok for s in report.solutions)
+
+
+DATASET = ROOT / "tests" / "data" / "dataset"
+
+
+@pytest.mark.parametrize("backend", ["auto", "cpsat"])
+@pytest.mark.parametrize("genre, name, holes, answer", [
+    ("lits", "lits_47_12x12", 20, 56),  # 14 rooms, a tetromino each
+    ("starbattle", "starbattle_10_10x10", 24, 20),  # two stars a row
+])
+def test_janko_puzzles_with_holes_have_their_published_answer(genre, name, holes, answer, backend, tmp_path):
+    from gridlang.batch.dataset import GENRES
+
+    record = json.loads((DATASET / f"{name}.json").read_text())
+    kind = GENRES[genre]
+    path = tmp_path / f"{name}.txt"
+    path.write_text(kind.to_map(record["problem"]))
+    model, _ = load(ROOT / "puzzles" / kind.spec, path)
+    assert model.grid.tiles.count("hole") == holes
+    assert all(model.grid.rooms[i] == -1 for i, t in enumerate(model.grid.tiles) if t == "hole")
+    report = solve_model(model, backend, SolveOptions(time_limit=60), unique=True)
+    assert report.verdict.ok and (len(report.solutions), report.complete) == (1, True)
+    cols = model.grid.cols
+    found = {divmod(i, cols) for i in report.solution.true_cells(kind.decision)}
+    assert len(found) == answer and found == kind.answer(record["solution"])

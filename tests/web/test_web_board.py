@@ -159,7 +159,12 @@ def test_editing_a_star_battle_keeps_its_rooms(page):
         page.get_by_role("group", name="Board cells").get_by_role("button").count()
         == 36
     )
+    # the spec's next tile, a hole; the rooms: layer stays as it is
     cell(page, 1, 1).click()
+    expect(textbox(page, "Puzzle")).to_have_value(re.compile(r"\nstars: 1\n\*\.{5}\n"))
+    assert textbox(page, "Puzzle").input_value().splitlines()[3:] == STARBATTLE_MAP[2:]
+    cell(page, 1, 1).click()  # and back to a cell
+    expect(textbox(page, "Puzzle")).to_have_value(re.compile(r"\nstars: 1\n\.{6}\n"))
     text = textbox(page, "Puzzle").input_value()
     assert text.splitlines()[1:] == STARBATTLE_MAP
     page.get_by_role("button", name="Solve", exact=True).click()

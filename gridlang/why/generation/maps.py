@@ -16,7 +16,8 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
 
     The blank tile is the first tile whose characters include ``.`` (else
     the first tile with a character); every other tile with a character, or
-    with numbers, is a clue tile.
+    with numbers, is a clue tile, but for a hole (a tile declared ``no room``,
+    outside the puzzle's shape: a generated map has none).
 
     Raises:
         GenerateError: the spec has no blank tile, or a clue tile that holds an arrow and a number or a
@@ -30,7 +31,7 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
         raise GenerateError(f"{spec.path}: no blank tile (a tile written '.') to leave the cells without a clue in")
     clues = []
     for name, t in tiles.items():
-        if name == blank:
+        if name == blank or t.no_room:
             continue
         if t.clue is not None and not chars[name]:
             written = "an arrow and a number (^2)" if t.clue == "arrow" else "a list of numbers (1,3,3)"
