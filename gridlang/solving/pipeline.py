@@ -180,6 +180,12 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None,
         VerificationError: a constraint or rule is broken, or the claimed
             objective differs from the score the rules give.
     """
+    with memory.fewer_collections():  # the interpreter's records make no cycle either
+        return _verify(model, assignment, objective, answer)
+
+
+def _verify(model: Model, assignment: Assignment, objective: int | None, answer: str
+            ) -> tuple[Solution, Verdict | None]:
     broken = broken_constraints(model, assignment)
     if broken:
         raise VerificationError(f"{answer} breaks the compiled model:\n" + _by_statement(model, broken))
