@@ -138,9 +138,8 @@ class Clingo:
 
     def assignment(self, atoms) -> Assignment:
         values = [False] * self.model.num_vars
-        for sym in atoms:
-            if sym.name == "x" and len(sym.arguments) == 1:
-                values[sym.arguments[0].number - 1] = True
+        for sym in atoms:  # the program shows x/1 alone (Program's ``#show x/1.``)
+            values[sym.arguments[0].number - 1] = True
         return Assignment(tuple(values))
 
     def statistics(self) -> dict[str, object]:
