@@ -209,8 +209,8 @@ def watch(deadline: Deadline, limit: int | None) -> Iterator[None]:
 
 
 YOUNG_OBJECTS = 10_000
-"""The allocations between two collections of the youngest generation while a model is built or
-checked (:func:`fewer_collections`), where Python's default is 700."""
+"""The allocations between two collections of the youngest generation while a grid and a model are
+built, solved and checked (:func:`fewer_collections`), where Python's default is 700."""
 
 
 @contextlib.contextmanager
