@@ -152,7 +152,7 @@ class Program:
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
-            where = f"  % {con.span}" if con.span else ""
+            where = f"  % {con.span}" if con.span and not direct else ""  # a comment of the text alone
             if id(con) in filled or k in implied:
                 continue
             if isinstance(con, EqualBlocks):
