@@ -49,8 +49,15 @@ class Clingo:
         self.ground(program.text())
         # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.rules.add_direct).
         with self.ctl.backend() as backend:
-            self.atoms = program_atoms(backend, model.num_vars)
-            self.statements = program.rules + add_direct(backend, self.atoms, program.direct, deadline)
+            if program.nameless:  # one choice rule over atoms without names (Program.nameless)
+                self.atoms = [0] + [backend.add_atom() for _ in range(model.num_vars)]
+                if model.num_vars:
+                    backend.add_rule(self.atoms[1:], [], choice=True)
+                self.statements = program.rules + 1
+            else:
+                self.atoms = program_atoms(backend, model.num_vars)
+                self.statements = program.rules
+            self.statements += add_direct(backend, self.atoms, program.direct, deadline)
             if program.weights:
                 add_objective(backend, self.atoms, program.weights, model.objective.sense)
                 self.statements += 1
@@ -90,7 +97,11 @@ class Clingo:
         tell = self.model.objective is not None and not self.program.lazy
 
         def on_model(m) -> None:
-            last["atoms"] = m.symbols(shown=True)
+            if self.program.nameless:  # no objective: one model a search
+                is_true = m.is_true
+                last["values"] = [is_true(a) for a in self.atoms[1:]]
+            else:
+                last["atoms"] = m.symbols(shown=True)
             last["cost"] = list(m.cost)
             if tell and m.cost:
                 deadline.improved(self.score(int(m.cost[0])))
@@ -117,9 +128,12 @@ class Clingo:
         obj = self.model.objective
         lower = summary.get("lower", []) if obj is not None else []
         bound = self.score(int(lower[0])) if lower else None
-        if "atoms" not in last:
+        if "atoms" in last:
+            answer = self.assignment(last["atoms"])
+        elif "values" in last:
+            answer = Assignment(tuple(last["values"]))
+        else:
             return Round("infeasible") if outcome.unsatisfiable else Round("unknown", bound=bound)
-        answer = self.assignment(last["atoms"])
         if obj is None or not last["cost"]:
             return Round("optimal", answer)
         score = self.score(int(last["cost"][0]))
@@ -138,9 +152,8 @@ class Clingo:
 
     def assignment(self, atoms) -> Assignment:
         values = [False] * self.model.num_vars
-        for sym in atoms:
-            if sym.name == "x" and len(sym.arguments) == 1:
-                values[sym.arguments[0].number - 1] = True
+        for sym in atoms:  # the program shows x/1 alone (Program's ``#show x/1.``)
+            values[sym.arguments[0].number - 1] = True
         return Assignment(tuple(values))
 
     def statistics(self) -> dict[str, object]:

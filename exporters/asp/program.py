@@ -113,6 +113,9 @@ class Program:
             is ``constant - cost`` when maximising, ``constant + cost``
             when minimising).
         rules: the number of statements of the text, comments not counted.
+        nameless: with ``direct``, the variables are chosen and read by clingo's backend as atoms
+            without a name (``x(V)`` appears in no rule of the text: no connectivity, blocks or
+            objective), and the text holds no choice rule.
 
     Raises:
         BackendError: a constraint type the backend cannot lower, or a row
@@ -131,8 +134,10 @@ class Program:
         fills = _fills(model) if strategy == "reach" else []
         defined = {lit for con in fills for _, lit in con.members}
         lines = ["#show x/1.", "", "% variables: x(V) is IR variable V"]
+        choices = len(lines)  # where the choice rules go
+        ranges = _choice_ranges(model.num_vars, defined) if direct else []
         if direct:
-            lines += _choice_ranges(model.num_vars, defined)
+            lines += ranges
         else:
             lines += [f"{{ x({v}) }}.  % {var}" if v not in defined else f"% x({v}) is defined: {var}"
                       for v, var in enumerate(model.variables, 1)]
@@ -147,7 +152,7 @@ class Program:
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
-            where = f"  % {con.span}" if con.span else ""
+            where = f"  % {con.span}" if con.span and not direct else ""  # a comment of the text alone
             if id(con) in filled or k in implied:
                 continue
             if isinstance(con, EqualBlocks):
@@ -171,6 +176,11 @@ class Program:
                 lines += [rule + where for rule in constraint_rules(con)]
             else:
                 raise BackendError(f"backend 'asp' cannot lower constraint {type(con).__name__}")
+        # With nothing but clauses, rows and no objective, no rule of the text names a variable: the solver's
+        # atoms need no names (Clingo makes them nameless and reads an answer by their literals).
+        self.nameless = direct and model.objective is None and not (nodes or fills or graphs or blocks)
+        if self.nameless:
+            del lines[choices:choices + len(ranges)]
         if nodes or fills:
             lines += ["", *self._reach(nodes, fills)]
         if graphs:

@@ -204,13 +204,18 @@ def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Dead
         BackendError: a constraint other than a clause or a row.
         BuildTimeout: ``deadline`` passed.
     """
-    def lit(l: int) -> int:
-        return atoms[l] if l > 0 else -atoms[-l]
-
+    # the program literal of IR literal l is table[l], for l in -n..n, by Python's negative indexing:
+    # [0, atoms[1], ..., atoms[n], -atoms[n], ..., -atoms[1]] (one lookup a literal, no call)
+    table = list(atoms) + [-a for a in reversed(atoms[1:])]
+    rule, weight_rule, new_atom = backend.add_rule, backend.add_weight_rule, backend.add_atom
     rules = 0
     for k, con in enumerate(constraints):
         if deadline is not None and not k & 0xFFF:
             deadline.check()
+        if type(con) is Clause:  # the commonest: one integrity constraint, its body the clause negated
+            rule([], [table[-l] for l in con.lits])
+            rules += 1
+            continue
         if isinstance(con, Clause):
             parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
         elif isinstance(con, Linear):
@@ -218,13 +223,13 @@ def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Dead
         else:
             raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
         for body, agg in parts:
-            ground = [lit(l) for l in body]
+            ground = [table[l] for l in body]
             if agg is not None:
                 terms, op, bound = agg
-                holds = backend.add_atom()
-                backend.add_weight_rule([holds], bound + 1 if op == ">" else bound, [(lit(l), w) for w, l in terms])
+                holds = new_atom()
+                weight_rule([holds], bound + 1 if op == ">" else bound, [(table[l], w) for w, l in terms])
                 ground.append(holds if op == ">" else -holds)
-            backend.add_rule([], ground)
+            rule([], ground)
             rules += 1
     return rules
 

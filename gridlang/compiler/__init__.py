@@ -81,6 +81,7 @@ from gridlang.compiler.regions import anchor_connected
 from gridlang.compiler.tags import TaggedConstraints
 from gridlang.core.deadline import Deadline
 from gridlang.core.grid import Grid
+from gridlang.core.memory import fewer_collections
 from gridlang.formats.maps import MapData, build_grid, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.ir.model import Model
@@ -151,11 +152,10 @@ def compile_spec(spec: ast.Spec, symbols: Symbols, grid: Grid, params: dict[str,
     compiler = _Compiler(spec, symbols, grid, params, map_path, map_data)
     compiler.deadline = deadline
     compiler.files = files
-    # The cyclic collector stays on while the model is built: paused, the compile step took a quarter
-    # less (Akari 100x100), but garbage the compiler leaves in cycles then piled up between the memory
-    # watchdog's looks, and a compile stopped by --memory-limit 120M peaked at 138 to 161 MB where it
-    # peaks at 125 MB with the collector on.
-    return compiler.run()
+    # The cyclic collector stays on while the model is built, run less often (gridlang.core.memory):
+    # paused, garbage the compiler leaves in cycles piled up between the memory watchdog's looks.
+    with fewer_collections():
+        return compiler.run()
 
 
 def compile_tagged(model: Model) -> tuple[Model, TaggedConstraints]:

@@ -25,6 +25,11 @@ class Expressions(Places):
 
     def cells(self, e: ast.Expr) -> frozenset[int]:
         """The cell set ``e`` denotes on this answer (cell indices)."""
+        if isinstance(e, ast.And):  # the commonest set of a count (`light and sight from p ...`), first
+            out = self.cells(e.operands[0])
+            for p in e.operands[1:]:
+                out = out & self.cells(p)
+            return out
         if isinstance(e, ast.Name):
             return self.named_cells(e)
         if isinstance(e, ast.Add):
@@ -84,11 +89,6 @@ class Expressions(Places):
             return self.all
         if isinstance(e, ast.Not):
             return self.all - self.cells(e.operand)
-        if isinstance(e, ast.And):
-            out = self.cells(e.operands[0])
-            for p in e.operands[1:]:
-                out = out & self.cells(p)
-            return out
         if isinstance(e, ast.Or):
             return frozenset().union(*(self.cells(p) for p in e.operands))
         if isinstance(e, ast.Is):
@@ -195,6 +195,8 @@ class Expressions(Places):
         """Whether the condition ``f`` holds on this answer under the current bindings."""
         if type(f) is ast.Compare and self.of_numbers(f):
             return _compare(self.number(f.left), f.op, self.number(f.right))  # the commonest, first
+        if isinstance(f, ast.Implies):  # the body of many a `for each`, before the tests of other kinds
+            return not self.holds(f.left) or self.holds(f.right)
         if isinstance(f, ast.At):
             p = self.cell(f.cell)
             return p is not None and p in self.cells(f.name)
@@ -227,8 +229,6 @@ class Expressions(Places):
             return all(self.holds(g) for g in f.operands)
         if isinstance(f, ast.Or):
             return any(self.holds(g) for g in f.operands)
-        if isinstance(f, ast.Implies):
-            return not self.holds(f.left) or self.holds(f.right)
         if isinstance(f, ast.Subset):
             return self.cells(f.left) <= self.cells(f.right)
         if isinstance(f, ast.Avoids):

@@ -146,7 +146,8 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
     """
     t0 = time.perf_counter()
     check_variant(spec, data)
-    grid = build_grid(symbols, data)
+    with memory.fewer_collections():  # the grid's records, as the model's (compile_spec), make no cycle
+        grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
     model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline,
@@ -180,6 +181,12 @@ def verify(model: Model, assignment: Assignment, objective: int | None = None,
         VerificationError: a constraint or rule is broken, or the claimed
             objective differs from the score the rules give.
     """
+    with memory.fewer_collections():  # the interpreter's records make no cycle either
+        return _verify(model, assignment, objective, answer)
+
+
+def _verify(model: Model, assignment: Assignment, objective: int | None, answer: str
+            ) -> tuple[Solution, Verdict | None]:
     broken = broken_constraints(model, assignment)
     if broken:
         raise VerificationError(f"{answer} breaks the compiled model:\n" + _by_statement(model, broken))
@@ -321,15 +328,16 @@ def solve_model(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
     if options.deadline is None:
         options = replace(options, deadline=Deadline(options.time_limit))
     limit = 2 if unique else count
-    report, session = first_answer(model, backend, options, max(limit or 1, 1), seconds)
-    if limit is not None and limit > 1 and report.solution is not None:
-        for _ in more_answers(session, report):
-            if len(report.solutions) >= limit:
-                break
-        if len(report.solutions) > 1:
-            report.unique = False
-        elif report.complete:
-            report.unique = True
+    with memory.fewer_collections():  # a full collection here would walk the whole model, finding nothing
+        report, session = first_answer(model, backend, options, max(limit or 1, 1), seconds)
+        if limit is not None and limit > 1 and report.solution is not None:
+            for _ in more_answers(session, report):
+                if len(report.solutions) >= limit:
+                    break
+            if len(report.solutions) > 1:
+                report.unique = False
+            elif report.complete:
+                report.unique = True
     finish(report, options)
     return report
 

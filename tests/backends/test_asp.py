@@ -607,3 +607,17 @@ def test_weights_beyond_32_bits_are_refused_by_clingo_and_auto_takes_cpsat(tmp_p
     assert report.result.stats["chosen"] == "cpsat" and report.result.status is Status.OPTIMAL
     if answer is not None:
         assert report.result.objective == answer
+
+
+def test_a_program_of_clauses_and_rows_alone_has_nameless_atoms_and_the_brute_forces_count():
+    """Without connectivity, blocks or an objective no rule of the text names a variable: the atoms
+    are nameless under one choice rule, and the answers (read by their literals) are every solution."""
+    cons = [Clause((1, 2, -3)), Linear(((1, 1), (1, 2), (1, 3), (1, 4)), Cmp.LE, 2), Clause((-4, 5))]
+    model = cell_model(grid_of(1, 5), cons)
+    program = Program(model, "reach", direct=True)
+    assert program.nameless and program.text() == "#show x/1.\n\n% variables: x(V) is IR variable V\n\n% constraints\n"
+    want = {bits for bits in itertools.product((False, True), repeat=5) if not violations(model, Assignment(bits))}
+    assert len(want) == 15  # 9 of x1..x4 (at most two, not x3 alone), x5 free where x4 is false
+    assert enumerate_solutions(model, "reach") == want
+    assert not Program(small_pen_model(), "reach", direct=True).nameless  # connectivity and an objective
+    assert not Program(model, "reach").nameless  # a file names every variable

@@ -8,6 +8,7 @@ and exit code, the seconds the command accounts for, and why it stopped.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import time
@@ -340,3 +341,24 @@ def test_a_cardinality_encoding_too_long_for_the_time_left_is_not_begun():
     with Solver(name="cadical195", bootstrap_with=clauses) as sat:  # begun, and exact: 4 of 30, not 5
         assert sat.solve(assumptions=[1, 2, 3, 4, *range(-30, -4)]) is True
         assert sat.solve(assumptions=[1, 2, 3, 4, 5]) is False
+
+
+def test_fewer_collections_raises_the_youngest_threshold_and_restores_every_one():
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with memory.fewer_collections():
+            assert gc.get_threshold() == (10_000, 10, 10)
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(50_000, 5, 5)  # a higher threshold already set is kept
+        with memory.fewer_collections():
+            assert gc.get_threshold() == (50_000, 5, 5)
+        gc.set_threshold(0, 10, 10)  # a collector turned off stays off
+        with memory.fewer_collections():
+            assert gc.get_threshold() == (0, 10, 10)
+        gc.set_threshold(700, 10, 10)
+        with pytest.raises(ValueError), memory.fewer_collections():  # restored when the block raises
+            raise ValueError
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
