@@ -1,18 +1,20 @@
 """The cyclic garbage collector while a one-off command loads, and as usual once it builds a model.
 
 Python runs the youngest generation of its cyclic collector every 700 new
-container objects (``gc.get_threshold()``: 700, 10, 10), every tenth
-run the next generation too, and now and then every object. While a command loads its
-modules and reads its spec and map, nearly every object it makes lives as
-long as the process (modules, classes, functions, the spec's records), so
-those runs traverse them again and again and find no garbage: in a
-``gridlang solve --json`` of a daily, some 14 million of its 357 million
-instructions (callgrind, docs/benchmarks.md). The console script calls
+container objects (``gc.get_threshold()``: 700, 10, 10), every tenth run
+the next generation too, and now and then every object. While a command
+loads its modules and reads its spec and map, nearly every object it makes
+lives as long as the process (modules, classes, functions, the spec's
+records), so those runs traverse them again and again and find next to no
+garbage: in a
+``gridlang solve --json`` of a daily, 15.9 million of the 357 million
+instructions of its main thread, 6.5 million with these thresholds
+(callgrind, docs/benchmarks.md). The console script calls
 :func:`collect_rarely` first thing, which lets the youngest generation
 grow to :data:`LOADING_OBJECTS` first; the model's build calls
 :func:`collect_as_usual` (:func:`gridlang.solving.pipeline.load_checked`),
-which freezes what was loaded (``gc.freeze``: later runs pass over it, as
-they would have found it alive) and puts Python's own thresholds back, so
+which freezes what was loaded (``gc.freeze``: later runs pass over it,
+nearly all of it alive) and puts Python's own thresholds back, so
 that the compiler and the solvers run under them, as the memory limit's
 figures were measured (the collector paused outright while a model was
 built let garbage in cycles pile up past ``--memory-limit``:
