@@ -7,6 +7,10 @@ Ctrl-C ends the command with ``interrupted`` and exit code 130
 (:data:`~gridlang.service.exits.EXIT_INTERRUPTED`) until :func:`entry` hands
 over to :func:`gridlang.cli.main`, which meets a Ctrl-C with the command's
 deadline (the best answer so far, then 130).
+
+The cyclic garbage collector runs rarely until the command builds a model
+(:func:`gridlang.core.collector.collect_rarely`): what a command makes while
+it loads lives as long as the process.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ def _interrupted_while_loading(signum, frame) -> None:
 
 
 signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+from gridlang.core.collector import collect_rarely
+
+collect_rarely()
 
 from gridlang.cli import entry as _entry  # noqa: E402 - after the handler: this import is what it covers
 

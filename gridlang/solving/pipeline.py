@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from gridlang.compiler import compile_spec
 from gridlang.core import memory
+from gridlang.core.collector import collect_as_usual
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import VerificationError
 from gridlang.core.nodes import field, node, replace
@@ -150,6 +151,7 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
+    collect_as_usual()  # the model is built under Python's own collector thresholds (gridlang.core.collector)
     model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline,
                          files=files)
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import gc
 import math
 import os
-import pickle
 import signal
 import sys
 import threading
@@ -359,6 +358,8 @@ def _lower(tid: int) -> None:
 
 def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> None:  # pragma: no cover
     """Solve in a race child and write the pickled result (or error) to ``write_fd``; never returns."""
+    import pickle  # imported on use: a map solved before the race's fork never pickles
+
     code = 0
     try:
         parent = options.clock()
@@ -394,6 +395,8 @@ def _child(model: Model, options: SolveOptions, name: str, write_fd: int) -> Non
 
 def _pickle(result: Result) -> bytes:
     """``result`` pickled, without the stats that do not pickle."""
+    import pickle  # imported on use: a map solved before the race's fork never pickles
+
     try:
         return pickle.dumps(result)
     except Exception:  # noqa: BLE001 - a solver object left in the stats
@@ -404,6 +407,8 @@ def _pickle(result: Result) -> bytes:
 def _unpickle(data: bytes, name: str) -> Result | GridlangError:
     if not data:
         return BackendError(f"backend {name!r} stopped without an answer in the race")
+    import pickle  # imported on use: a map solved before the race's fork never pickles
+
     answer = pickle.loads(data)
     return BackendError(answer[1]) if isinstance(answer, tuple) else answer
 

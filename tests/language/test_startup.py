@@ -148,11 +148,12 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
 
 
 OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "importlib.util", "gridlang.service.text",
-                      "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks")
+                      "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks", "pickle")
 """What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
 ``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
 ``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
-with its looks and glyphs."""
+with its looks and glyphs, and ``pickle`` (the cache is read by the C unpickler, ``_pickle``, which
+``pickle.load`` is; the auto backend's race pickles only once it forks)."""
 
 
 def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):
@@ -426,7 +427,7 @@ def test_a_spec_that_cannot_be_kept_is_still_parsed(tmp_path, monkeypatch):
         raise RecursionError("too deep to pickle")
 
     parser._parser()  # Lark's own cache is written with pickle too: built first
-    monkeypatch.setattr(parser.pickle, "dump", refuse)
+    monkeypatch.setattr(pickle, "dump", refuse)
     assert parser.parse_file(spec).statements[0].name == "a"
     assert list((tmp_path / "gridlang").glob("spec-*")) == []  # no cache file, no temporary file left
 
@@ -490,3 +491,57 @@ def test_two_installs_used_in_turn_keep_a_cached_spec_each(tmp_path, monkeypatch
             assert parser.parse_file(spec).statements[0].name == "a"
     assert parses == [str(spec), str(spec)]  # once per install, not once per run
     assert len(list((tmp_path / "gridlang").glob("spec-*.ast-cache"))) == 2
+
+
+def test_the_console_collects_rarely_while_loading_and_as_usual_once_the_model_is_built(tmp_path):
+    # What a command loads lives as long as the process: the collector's youngest generation waits for
+    # 50,000 new objects until the compile, which freezes what was loaded and runs under Python's thresholds.
+    daily = str(REPO / "tests" / "data" / "horse" / "daily-2026-09-02.txt")
+    probe = (
+        "import gc, io, json, sys, contextlib\n"
+        "usual = gc.get_threshold()\n"
+        "sys.argv = ['gridlang', 'solve', " + repr(HORSE) + ", '--map', " + repr(daily) + ", '--budget', '17', "
+        "'--json']\n"
+        "from gridlang.console import entry\n"
+        "loading = gc.get_threshold()\n"
+        "import gridlang.solving.pipeline as pipeline\n"
+        "seen = []\n"
+        "compile_spec = pipeline.compile_spec\n"
+        "def watched(*args, **kwargs):\n"
+        "    seen.append((gc.get_threshold(), gc.get_freeze_count() > 0))\n"
+        "    return compile_spec(*args, **kwargs)\n"
+        "pipeline.compile_spec = watched\n"
+        "from gridlang.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    code = main(sys.argv[1:])\n"
+        "print(json.dumps([usual, loading, seen, code, json.loads(out.getvalue())['verified_score']]))\n"
+    )
+    usual, loading, seen, code, score = run_probe(probe, tmp_path, tmp_path)
+    assert usual == [700, 10, 10]
+    assert loading == [50_000, 10, 10]
+    assert seen == [[[700, 10, 10], True]]  # one compile, after the freeze, under Python's thresholds
+    assert (code, score) == (0, 22)
+
+
+def test_collect_as_usual_without_collect_rarely_changes_nothing(monkeypatch):
+    import gc
+
+    from gridlang.core import collector
+
+    # Importing gridlang.console (as _lazy_patterns does) calls collect_rarely in this process: start afresh.
+    monkeypatch.setattr(collector, "_usual", [])
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        frozen = gc.get_freeze_count()
+        collector.collect_as_usual()
+        assert (gc.get_threshold(), gc.get_freeze_count()) == ((700, 10, 10), frozen)
+        collector.collect_rarely()
+        collector.collect_rarely()  # twice: the usual thresholds are still the first call's
+        assert gc.get_threshold() == (50_000, 10, 10)
+        collector.collect_as_usual()
+        assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import os
-import pickle
 import sys
 import threading
 import zlib
@@ -32,6 +31,11 @@ from gridlang.core.version import VERSION
 from gridlang.language import ast
 from gridlang.language.checker import Symbols, check
 from gridlang.language.parser.grammar import _parser, cache_dir
+
+try:  # CPython's C unpickler, which pickle.load is, without pickle.py (87 KB of byte code): a cache hit reads with it alone
+    from _pickle import load as _load
+except ImportError:  # a Python without it
+    from pickle import load as _load
 
 if TYPE_CHECKING:
     from pathlib import Path  # annotations only: a solve does not import pathlib
@@ -147,7 +151,7 @@ def _parse_cached(text: str, path: str) -> tuple[ast.Spec, Symbols | None]:
     key = (_fingerprint(), path, text)
     try:
         with open(file, "rb") as fp:
-            stored = pickle.load(fp)
+            stored = _load(fp)
         if isinstance(stored, tuple) and len(stored) == 3 and stored[0] == key and isinstance(stored[1], ast.Spec):
             try:
                 os.utime(file)  # recently used: kept when the cache is pruned
@@ -175,6 +179,8 @@ def _checked_cached(text: str, path: str) -> tuple[ast.Spec, Symbols]:
 
 def _keep(file: str, entry: tuple, directory: str) -> None:
     """Write ``entry`` (key, AST, symbols or None) to the spec cache's ``file``, atomically, then prune."""
+    import pickle  # imported on use: a spec served from the cache is read by the C unpickler alone (_load)
+
     temp = f"{file}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
         with open(temp, "wb") as fp:
