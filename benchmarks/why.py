@@ -7,7 +7,7 @@
 
 ``tools`` runs ``gridlang.forced`` and ``gridlang.hints`` on every shipped
 genre instance (``puzzles/instances/``, the spec named by the folder) and
-``gridlang.explain`` on the three infeasible puzzles of ``tests/data/why``;
+``gridlang.explain`` on the six infeasible puzzles of ``tests/data/why``;
 it prints, per genre, the median and the largest seconds of each (a run
 stopped by the time limit is counted at its seconds and marked), and for
 ``forced`` how many instances took at most 2 s. ``--tools`` keeps some of
@@ -40,7 +40,9 @@ GENERATED = [  # genre, size, params
 """The configurations of ``generate`` (Sudoku at 9x9 for the large size: a 10x10 Sudoku's digit 10
 is no one-character clue)."""
 
-INFEASIBLE = [("sudoku", "sudoku_two_ones.txt"), ("heyawake", "heyawake_domino_two.txt"), ("horse", "horse_leak.txt")]
+INFEASIBLE = [("sudoku", "sudoku_two_ones.txt"), ("heyawake", "heyawake_domino_two.txt"), ("horse", "horse_leak.txt"),
+              ("sudoku", "sudoku_9x9_two_sevens.txt"), ("akari", "akari_10x10_three.txt"),
+              ("nurikabe", "nurikabe_10x9_eight.txt")]
 
 
 def _instances(genres: set[str] | None = None) -> list[tuple[str, Path]]:
@@ -157,7 +159,7 @@ def tools(time_limit: float, genres: set[str] | None = None, which: tuple[str, .
             if tool == "forced":
                 cells.append(str(sum(s <= 2.0 and ok for s, ok in runs)))
         runs = rows[genre].get("explain")
-        cells.append(f"{runs[0][0]:.2f} s" if runs else "-")
+        cells.append(", ".join(f"{s:.2f} s" for s, _ in runs) if runs else "-")
         print("| " + " | ".join(cells) + " |")
 
 
