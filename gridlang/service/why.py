@@ -10,19 +10,21 @@ to draw, ``picture()``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from gridlang.ir.model import Model
 from gridlang.service.result import SolveResult
 from gridlang.service.solve import PICTURE_FORMATS
 from gridlang.why import render
 from gridlang.why.backbone import Forced
-from gridlang.why.grade import grade, step_cost
-from gridlang.why.hints import Hints as Run
-from gridlang.why.hints import Step
 from gridlang.why.instances import Entry, Instance
 from gridlang.why.mus import Explanation
+
+if TYPE_CHECKING:  # the hints' modules (and NumPy) are imported by hints_of, not by forced and explain
+    from gridlang.why.hints import Hints as Run
+    from gridlang.why.hints import Step
 
 
 def _key(model: Model, key) -> Any:
@@ -223,6 +225,9 @@ class HintSteps:
 
 def hints_of(result: SolveResult, hints: Run) -> HintSteps:
     """The API's :class:`HintSteps` of a run of :func:`gridlang.why.hints.explain_steps`."""
+    # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
+    from gridlang.why.grade import grade, step_cost
+
     model = result.report.model
 
     def hint(step: Step) -> Hint:

@@ -25,6 +25,8 @@ docs/why.md states the methods, their cost and their sources.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gridlang.compiler import compile_tagged
 from gridlang.core.deadline import Deadline
 from gridlang.core.nodes import replace
@@ -32,9 +34,11 @@ from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status
 from gridlang.ir.model import Model
 from gridlang.solving.pipeline import Report, finish, first_answer
 from gridlang.why.backbone import Forced, forced_entries
-from gridlang.why.hints import Hints, Step, explain_steps
 from gridlang.why.instances import Entry, Instance, entries, with_optimum
 from gridlang.why.mus import Explanation, explain
+
+if TYPE_CHECKING:
+    from gridlang.why.hints import Hints
 
 __all__ = ["Entry", "Explanation", "Forced", "Hints", "Instance", "Step", "explain", "explain_steps",
            "forced_entries", "solve_forced", "solve_hints"]
@@ -43,6 +47,21 @@ __all__ = ["Entry", "Explanation", "Forced", "Hints", "Instance", "Step", "expla
 NOT_PROVED = "the optimum is not proved (the time limit, or a limit given to the solver, ran out first; the best " \
              "answer found scores {score}), and a hint explains the optimal answers"
 """The hints' ``reason`` when the objective's optimum was not proved (``{score}``: the best score found)."""
+
+
+def __getattr__(name: str):
+    """``Hints``, ``Step`` and ``explain_steps`` (:mod:`.hints`), imported when first asked for: the
+    hints' search (and NumPy, which it needs) stays off the path of ``--forced`` and ``--explain``.
+
+    Raises:
+        AttributeError: another name.
+    """
+    if name in ("Hints", "Step", "explain_steps"):
+        # imported on use, not at start-up
+        from gridlang.why import hints
+
+        return getattr(hints, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _options(options: SolveOptions | None) -> SolveOptions:
@@ -107,6 +126,9 @@ def solve_hints(model: Model, backend: str = DEFAULT_BACKEND, options: SolveOpti
         The report of the answer (the steps' time in ``seconds["hints"]``)
         and the steps, or None when there is no answer to explain.
     """
+    # imported on use, not at start-up
+    from gridlang.why.hints import Hints, explain_steps
+
     options = _options(options)
     report, _session = first_answer(model, backend, options, 1, seconds)
     hints = None

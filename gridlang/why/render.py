@@ -16,16 +16,18 @@ by the puzzle's renderer, the open edges listed below.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from gridlang.ir.model import Model
 from gridlang.ir.solution import Solution
 from gridlang.pictures.canvas import Canvas
 from gridlang.why.backbone import Forced
-from gridlang.why.grade import grade, levels_text, step_cost
-from gridlang.why.hints import Hints, Step
 from gridlang.why.instances import Entry, entry_text, is_clue, where
 from gridlang.why.mus import Explanation
+
+if TYPE_CHECKING:  # the hints' modules (and NumPy) are imported by what draws hints, not by --forced
+    from gridlang.why.hints import Hints, Step
 
 OPEN = "?"
 """The token of an open (or unknown) cell."""
@@ -65,6 +67,9 @@ def step_json(model: Model, step: Step) -> dict:
     """One step: ``decides``, ``rules``, ``cells`` (the known cells used), ``known`` (the known
     entries used, the shape of ``decisions``), ``cost``, ``difficulty``, ``search``, ``minimal`` and
     ``cheapest`` (no step of fewer rule instances exists; false: not proved; null: not searched)."""
+    # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
+    from gridlang.why.grade import step_cost
+
     return {"decides": values_json(model, step.decides),
             "rules": [i.to_json() for i in step.instances],
             "cells": sorted({tuple(where(model, e.key)) for e, _ in step.known if e.kind == "cells"}),
@@ -81,6 +86,9 @@ def hints_json(model: Model, hints: Hints) -> dict:
     null), ``gave_up`` (the search's calls could not settle the unknown entries), the grade
     (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``: :mod:`gridlang.why.grade`;
     null without a step) and the run's figures."""
+    # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
+    from gridlang.why.grade import grade
+
     steps = [step_json(model, s) for s in hints.steps]
     for s in steps:
         s["cells"] = [list(c) for c in s["cells"]]
@@ -230,6 +238,9 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
         answer: the answer explained: when the steps reach all of it, it is drawn by ``render``,
             as ``solve`` draws it; else the state reached is drawn with its open cells marked.
     """
+    # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
+    from gridlang.why.grade import grade, levels_text
+
     if hints.reason is not None:
         return f"hints: not computed: {hints.reason}"
     lines = [step_text(model, k, s) for k, s in enumerate(hints.steps, start=1)]

@@ -10,6 +10,7 @@ import time
 import pytest
 from horse_data import REPO
 
+import gridlang
 from gridlang.cli import main
 from gridlang.core.deadline import Deadline
 from gridlang.formats.maps import parse_map
@@ -137,3 +138,14 @@ def test_the_forced_picture_greys_the_open_cells(tmp_path, capsys):
     text = svg.read_text(encoding="utf-8")
     assert text.count('class="open"') == 4  # two grey squares, two question marks
     capsys.readouterr()
+
+
+def test_a_half_typed_akari_forces_exactly_the_cells_no_light_can_take():
+    """A map as a setter has it half typed has many answers: 38 solves on clingo, each opening the
+    entries its answer changes, until 13 cells are proved dark in every answer and 80 open."""
+    found = gridlang.forced(gridlang.bundled("akari"), map=REPO / "tests" / "data" / "why" / "akari_10x10_half.txt",
+                            time_limit=120)
+    assert found.complete and not found.unknown
+    assert found.forced == {"light": {cell: False for cell in [(0, 9), (1, 1), (1, 3), (1, 4), (1, 5), (2, 1), (2, 2),
+                                                               (2, 3), (2, 5), (2, 9), (4, 1), (4, 2), (4, 3)]}}
+    assert len(found.open) == 80
