@@ -1,53 +1,63 @@
-"""A puzzle's difficulty, read from its hint steps and calibrated on human ratings.
+"""A puzzle's difficulty, read from its hint steps and its reasoning depth, calibrated on human ratings.
 
 Setters grade a puzzle by its hardest deduction: Sudoku Explainer and
 HoDoKu rate a Sudoku by the hardest technique its solution needs (Sukaku
 Explainer, the grader of the Sudoku Exchange puzzle bank, is Sudoku
-Explainer's successor), and R. Pelanek ("Difficulty rating of Sudoku puzzles
-by a computational model", FLAIRS 2011; "Difficulty rating of Sudoku
+Explainer's successor: singles, then intersections, subsets and fish, then
+chains, then nested chains), and R. Pelanek ("Difficulty rating of Sudoku
+puzzles by a computational model", FLAIRS 2011; "Difficulty rating of Sudoku
 puzzles: an overview and evaluation", arXiv:1403.7373, 2014) rates a puzzle
-from the steps a model of human solving takes and the techniques they need,
-against human solving times.
-A hint sequence (:mod:`gridlang.why.hints`, the step-wise explanations of B.
-Bogaerts, E. Gamba and T. Guns, Artificial Intelligence 300, 2021) takes
-at every point the step of fewest rule instances its search can find
-(proved cheapest by implicit hitting sets where the rounds allow,
-:mod:`gridlang.why.ocus`), so its hardest step is the point where a player
-must think hardest. Each step costs
+from the steps a model of human solving takes and how hard each is to find,
+against human solving times. Two measures go into the grade:
 
-    cost = rule instances + KNOWN_WEIGHT * known cells
+* the size of the hardest step: a hint sequence (:mod:`gridlang.why.hints`,
+  the step-wise explanations of B. Bogaerts, E. Gamba and T. Guns, Artificial
+  Intelligence 300, 2021) takes at every point the step of fewest rule
+  instances its search can find, and a step costs
+  ``rule instances + KNOWN_WEIGHT * known cells`` (:func:`step_cost`);
+* how deep and how hidden the reasoning is (:mod:`gridlang.why.depth`: unit
+  propagation and failed literals over every rule instance, after I. Lynce
+  and J. Ouaknine, "Sudoku as a SAT problem", ISAIM 2006): the most values a
+  player probes per contradiction found (``probes``) and how far a
+  contradiction runs (``refutation``, the decision entries set before it).
 
-(:data:`KNOWN_WEIGHT`: a rule instance weighs four known cells), and the
-puzzle's ``difficulty`` is the largest step cost; its level is read off
-:data:`LEVELS`. Both were chosen by measurement on 143 Sudokus of the Sudoku
-Exchange puzzle bank with their Sukaku Explainer ratings
-(``benchmarks/data/sudoku-exchange/``, ``benchmarks/grading.py``; figures
-in docs/benchmarks.md), fitted on one half of the sample and checked on the
-other: the hardest step's count of rule instances carries the signal, the
-known cells break ties between steps of the same count, and sums over the
-steps, counts of steps near the hardest, the cells still open at it and
-soft maxima did worse or no better. The Spearman correlation with the
-rating is 0.878 on the whole sample (0.840 when the steps were the greedy
-ones): short of the 0.9 aimed at, as most hardest steps are not proved
-the cheapest. The thresholds are those that best sort half A's
-cheapest steps into the bank's four files (easy below 1.5, medium below 2.5,
-hard below 5, diabolical from 5: the level ``expert``), checked on half B
-(the mean share of a file given its own level: 0.81 on half A, 0.88 on
-half B; the bounds fitted to the greedy steps, 7, 9.75 and 14, gave 0.70
-on these); 126 of the 143 puzzles get their file's level. The grade is calibrated on Sudoku alone;
-on other genres it ranks puzzles by the same cost.
+The puzzle's ``difficulty`` is
+
+    hardest step's cost + PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation
+
+(the two last terms 0 when unit propagation alone reaches the answer), and
+its level is read off :data:`LEVELS`. The weights and bounds were chosen by
+measurement on 143 Sudokus of the Sudoku Exchange puzzle bank with their
+Sukaku Explainer ratings (``benchmarks/data/sudoku-exchange/``,
+``benchmarks/grading.py``; figures in docs/benchmarks.md), fitted on one
+half of the sample (half A) and checked on the other (half B). The hardest
+step's cost alone gives a Spearman correlation of 0.878 with the rating
+(0.912 on half A, 0.839 on half B); with the depth's two terms 0.905 (0.935
+and 0.871). One level of failed literals reaches the answer of every one of
+those Sudokus, so the depth itself (0 or 1) separates only the easiest from
+the rest; the probes and the refutations separate the diabolical ones. The
+grade is calibrated on Sudoku alone; on other genres it ranks puzzles by the
+same measures, its levels not calibrated there.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from gridlang.why.depth import Depth
 from gridlang.why.hints import Hints, Step
 
 KNOWN_WEIGHT = 0.25
 """What one known cell adds to a step's cost, in rule instances."""
 
-LEVELS = (("easy", 6.0), ("medium", 8.0), ("hard", 13.0), ("expert", float("inf")))
+PROBE_WEIGHT = 6.0
+"""What each doubling of the probes per failed literal (:attr:`Depth.probes`) adds to the difficulty."""
+
+REFUTATION_WEIGHT = 0.1
+"""What each decision entry of a refutation (:attr:`Depth.refutation`) adds to the difficulty."""
+
+LEVELS = (("easy", 6.0), ("medium", 16.25), ("hard", 23.0), ("expert", float("inf")))
 """``(level, bound)`` in order: a difficulty below ``bound`` (and at least the bound before) has
 that level."""
 
@@ -57,25 +67,35 @@ class Grade:
     """A puzzle's difficulty.
 
     Attributes:
-        difficulty: the cost of its hardest step (:func:`step_cost`); larger is harder.
+        difficulty: the hardest step's cost plus the depth's terms (:func:`difficulty_of`),
+            rounded to hundredths; larger is harder.
         level: ``easy``, ``medium``, ``hard`` or ``expert`` (:data:`LEVELS`).
         hardest: the hardest step's number, from 1.
-        complete: the steps reach the whole answer; when False (the time ran out, or cells
-            are open) the difficulty is that of the steps found, a lower bound.
+        complete: the steps reach the whole answer and the depth's walk was made; when False
+            (the time ran out, or cells are open) the difficulty is that of what was found, a
+            lower bound. (A walk stuck at depth 2 is made: its figures are those of its rounds.)
+        cost: the hardest step's cost (:func:`step_cost`).
+        depth: the walk of :func:`gridlang.why.depth.reasoning_depth`, or None when it was not
+            made (the time ran out first).
     """
 
     difficulty: float
     level: str
     hardest: int
     complete: bool
+    cost: float = 0.0
+    depth: Depth | None = None
 
     def to_json(self) -> dict:
-        """``difficulty``, ``level``, ``hardest_step`` and ``difficulty_complete``."""
+        """``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``, ``hardest_cost`` and
+        ``depth`` (:meth:`Depth.to_json`, or null)."""
         return {
             "difficulty": self.difficulty,
             "level": self.level,
             "hardest_step": self.hardest,
             "difficulty_complete": self.complete,
+            "hardest_cost": self.cost,
+            "depth": None if self.depth is None else self.depth.to_json(),
         }
 
 
@@ -85,16 +105,28 @@ def step_cost(step: Step) -> float:
     return rules + KNOWN_WEIGHT * known
 
 
+def depth_term(probes: float, refutation: float) -> float:
+    """What the reasoning depth adds: ``PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation``
+    (``probes`` below 1, as without a failed literal, counts as 1)."""
+    return PROBE_WEIGHT * math.log2(max(probes, 1.0)) + REFUTATION_WEIGHT * refutation
+
+
+def difficulty_of(cost: float, probes: float, refutation: float) -> float:
+    """The difficulty of a puzzle whose hardest step costs ``cost`` and whose depth's walk gave
+    ``probes`` and ``refutation`` (:class:`~gridlang.why.depth.Depth`), rounded to hundredths."""
+    return round(cost + depth_term(probes, refutation), 2)
+
+
 def level_of(difficulty: float) -> str:
     """The level of a difficulty (:data:`LEVELS`)."""
     return next(name for name, bound in LEVELS if difficulty < bound)
 
 
 def grade(hints: Hints) -> Grade | None:
-    """The difficulty of a puzzle from its hint steps (see the module docstring).
+    """The difficulty of a puzzle from its hint steps and its depth (see the module docstring).
 
     Args:
-        hints: the steps of :func:`gridlang.why.hints.explain_steps`.
+        hints: the steps of :func:`gridlang.why.hints.explain_steps` (and their ``depth``).
 
     Returns:
         The grade, or None when there is no step (no answer explained, or
@@ -104,7 +136,32 @@ def grade(hints: Hints) -> Grade | None:
         return None
     costs = [step_cost(s) for s in hints.steps]
     hardest = max(range(len(costs)), key=costs.__getitem__)
-    return Grade(costs[hardest], level_of(costs[hardest]), hardest + 1, hints.complete)
+    depth = hints.depth
+    value = difficulty_of(
+        costs[hardest],
+        depth.probes if depth else 0.0,
+        depth.refutation if depth else 0.0,
+    )
+    complete = hints.complete and depth is not None
+    return Grade(value, level_of(value), hardest + 1, complete, costs[hardest], depth)
+
+
+def depth_text(depth: Depth | None) -> str:
+    """The depth's figures in words: ``unit propagation alone reaches the answer``, ``failed literals:
+    1.6 probes each, a refutation sets 90 values`` (``..., then deeper look-ahead`` when a round found
+    none), or ``depth not measured``."""
+    if depth is None:
+        return "depth not measured"
+    if not depth.rounds:
+        return (
+            "unit propagation alone reaches the answer"
+            if depth.depth == 0
+            else "unit propagation and one level of failed literals do not reach the answer"
+        )
+    return (
+        f"failed literals: {depth.probes:.1f} probes each, a refutation sets {depth.refutation:g} values"
+        + (", then deeper look-ahead" if depth.depth == 2 else "")
+    )
 
 
 def levels_text() -> str:

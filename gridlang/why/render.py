@@ -22,7 +22,7 @@ from gridlang.ir.model import Model
 from gridlang.ir.solution import Solution
 from gridlang.pictures.canvas import Canvas
 from gridlang.why.backbone import Forced
-from gridlang.why.grade import grade, levels_text, step_cost
+from gridlang.why.grade import depth_text, grade, levels_text, step_cost
 from gridlang.why.hints import Hints, Step
 from gridlang.why.instances import Entry, entry_text, is_clue, where
 from gridlang.why.mus import Explanation
@@ -257,7 +257,7 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
         rules, known = hardest.cost
         lines.append(f"difficulty {graded.difficulty:g}{'' if graded.complete else ' at least'}: "
                      f"{graded.level} (step {graded.hardest}, {rules} rule{'s' if rules != 1 else ''} and "
-                     f"{known} known, is the hardest; {levels_text()})")
+                     f"{known} known, is the hardest; {depth_text(graded.depth)}; {levels_text()})")
     lines.append(f"hints: {hints.calls} solver calls, {hints.seconds:.2f} s")
     return "\n".join(lines)
 
