@@ -116,7 +116,7 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
 def add_depth() -> None:
     """Give every record of :data:`RESULTS` without ``depth`` the walk of
     :func:`gridlang.why.depth.reasoning_depth` (a hint run makes the same walk after its steps,
-    which do not depend on it: 0.02 to 0.2 s a puzzle)."""
+    which do not depend on it: 0.03 to 0.1 s a puzzle)."""
     import tempfile
 
     from gridlang.compiler import compile_tagged

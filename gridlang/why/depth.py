@@ -33,11 +33,11 @@ literals of the decision entries unit propagation set from the assumed
 value before its conflict (how far a contradiction runs; the solver
 propagates in first-in first-out order, so a short one is found in few).
 On the 143 rated Sudokus of ``benchmarks/data/sudoku-exchange`` one level
-of look-ahead reaches every answer (20 need none), so the depth itself does
+of look-ahead reaches every answer (16 need none), so the depth itself does
 not separate them; the two figures do (docs/benchmarks.md).
 
 Cost: one propagation per value still possible per round, a few
-microseconds to a millisecond each; 0.02 to 0.2 s on a 9x9 Sudoku.
+microseconds to a millisecond each; 0.03 to 0.1 s on a 9x9 Sudoku.
 """
 
 from __future__ import annotations

@@ -79,8 +79,8 @@ def step_json(model: Model, step: Step) -> dict:
 def hints_json(model: Model, hints: Hints) -> dict:
     """``steps``, ``complete``, ``open``, ``unknown``, ``reason`` (why no step was searched, or
     null), ``gave_up`` (the search's calls could not settle the unknown entries), the grade
-    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``: :mod:`gridlang.why.grade`;
-    null without a step) and the run's figures."""
+    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``, ``hardest_cost`` and
+    ``depth``: :mod:`gridlang.why.grade`; null without a step) and the run's figures."""
     steps = [step_json(model, s) for s in hints.steps]
     for s in steps:
         s["cells"] = [list(c) for c in s["cells"]]
@@ -88,7 +88,8 @@ def hints_json(model: Model, hints: Hints) -> dict:
     return {"steps": steps, "complete": hints.complete, "open": keys_json(model, hints.open),
             "unknown": keys_json(model, hints.unknown), "reason": hints.reason, "gave_up": hints.gave_up,
             **(graded.to_json() if graded is not None else
-               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False}),
+               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False,
+                "hardest_cost": None, "depth": None}),
             "hint_stats": {"steps": len(hints.steps), "solver_calls": hints.calls,
                            "seconds": round(hints.seconds, 4)}}
 

@@ -153,6 +153,39 @@ def test_hint_json_gives_the_grade_and_each_step_its_cost(capsys):
     assert record["hardest_cost"] == 2.5
 
 
+def test_a_nurikabe_s_walk_stops_where_propagation_sees_no_failed_literal(capsys):
+    # Unit propagation over Nurikabe's clauses sees its connectivity only through the cuts learned,
+    # none in a fresh oracle: no value fails at the first round, and the grade is the step's cost.
+    jsonschema = pytest.importorskip("jsonschema")
+    from gridlang.service.schemas import validator
+
+    code = main(
+        [
+            "hint",
+            str(REPO / "puzzles" / "nurikabe.grid"),
+            "--map",
+            str(REPO / "puzzles" / "instances" / "nurikabe" / "pzprjs_5x5.txt"),
+            "--json",
+        ]
+    )
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0
+    validator("hint").validate(record)
+    assert record["depth"] == {
+        "depth": 2,
+        "rounds": 0,
+        "probes": 0.0,
+        "refutation": 0.0,
+        "complete": False,
+    }
+    assert (record["difficulty"], record["hardest_cost"], record["level"]) == (
+        1.75,
+        1.75,
+        "easy",
+    )
+    del jsonschema
+
+
 def test_the_calibration_figures_of_the_docs_hold():
     grading = _grading()
     records = [
