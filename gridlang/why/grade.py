@@ -159,7 +159,8 @@ def depth_text(depth: Depth | None) -> str:
             else "unit propagation and one level of failed literals do not reach the answer"
         )
     return (
-        f"failed literals: {depth.probes:.1f} probes each, a refutation sets {depth.refutation:g} values"
+        f"failed literals: {depth.probes:.1f} probes each, a refutation sets {depth.refutation:g} "
+        f"value{'' if depth.refutation == 1 else 's'}"
         + (", then deeper look-ahead" if depth.depth == 2 else "")
     )
 
