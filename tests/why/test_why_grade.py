@@ -13,6 +13,7 @@ from horse_data import REPO
 import gridlang
 from gridlang.cli import main
 from gridlang.compiler import compile_tagged
+from gridlang.core.deadline import Deadline
 from gridlang.formats.maps import parse_map
 from gridlang.solving.pipeline import load
 from gridlang.why import hints as hint_search
@@ -96,6 +97,9 @@ def test_the_depth_s_walk_on_a_diabolical_sudoku_and_an_easy_one():
         )
         found[rating] = reasoning_depth(*compile_tagged(model))
     assert found[1.2] == Depth(0, 0, 0.0, 0.0, True)
+    # a deadline already passed: no round, not complete (the grade is then a lower bound)
+    stopped = reasoning_depth(*compile_tagged(model), Deadline(0.0))
+    assert (stopped.rounds, stopped.complete) == (0, False)
     assert (
         found[6.4].depth,
         found[6.4].rounds,
