@@ -5,7 +5,7 @@
     python benchmarks/grading.py --part 1/2 & python benchmarks/grading.py --part 2/2
                                              # the puzzles not yet hinted, in two processes side by side
     python benchmarks/grading.py --report    # the report alone, from the results file
-    python benchmarks/grading.py --add-depth # the depth's walk for records made without it, then report
+    python benchmarks/grading.py --add-depth # the depth's walk for every record again, then report
 
 A rerun took 17 minutes with the greedy steps and some 30 minutes in two
 parts side by side with the cheapest ones of 300 rounds a step (the shared
@@ -86,7 +86,9 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
     which, every = part
     # In the order of the records' hashes, not file by file: a run stopped early has hinted a
     # sample of every file, the diabolical ones included.
-    for k, (name, digest, digits, rating) in enumerate(sorted(sample(), key=lambda r: r[1])):
+    for k, (name, digest, digits, rating) in enumerate(
+        sorted(sample(), key=lambda r: r[1])
+    ):
         if digest in done or k % every != which - 1:
             continue
         t0 = time.perf_counter()
@@ -114,9 +116,9 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
 
 
 def add_depth() -> None:
-    """Give every record of :data:`RESULTS` without ``depth`` the walk of
-    :func:`gridlang.why.depth.reasoning_depth` (a hint run makes the same walk after its steps,
-    which do not depend on it: 0.03 to 0.1 s a puzzle)."""
+    """Give every record of :data:`RESULTS` the walk of :func:`gridlang.why.depth.reasoning_depth`
+    again, replacing the one it holds (a hint run makes the same walk after its steps, which do not
+    depend on it: 0.03 to 0.1 s a puzzle)."""
     import tempfile
 
     from gridlang.compiler import compile_tagged
@@ -127,11 +129,10 @@ def add_depth() -> None:
     records = [json.loads(line) for line in _lines()]
     with tempfile.TemporaryDirectory() as folder:
         for record in records:
-            if record.get("depth") is None:
-                path = Path(folder) / "map.txt"
-                path.write_text(sudoku_map(digits[record["hash"]]), encoding="utf-8")
-                model, _ = load(REPO / "puzzles" / "sudoku.grid", path)
-                record["depth"] = reasoning_depth(*compile_tagged(model)).to_json()
+            path = Path(folder) / "map.txt"
+            path.write_text(sudoku_map(digits[record["hash"]]), encoding="utf-8")
+            model, _ = load(REPO / "puzzles" / "sudoku.grid", path)
+            record["depth"] = reasoning_depth(*compile_tagged(model)).to_json()
     RESULTS.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
 
 
@@ -177,7 +178,10 @@ def difficulty(
     from gridlang.why import grade
 
     top = max(s[0] + weight * s[1] for s in record["steps"])
-    depth = record.get("depth") or {"probes": 0.0, "refutation": 0.0}
+    depth = record.get("depth")
+    # the grade counts the terms of a walk that reached the answer, none of one that stopped short
+    if not depth or not depth["complete"]:
+        depth = {"probes": 0.0, "refutation": 0.0}
     probe = grade.PROBE_WEIGHT if probe is None else probe
     refutation = grade.REFUTATION_WEIGHT if refutation is None else refutation
     return round(
@@ -326,7 +330,9 @@ def report() -> None:
     seconds = [r["seconds"] for r in records]
     print(
         f"hint seconds: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
-        f"complete {sum(1 for r in records if r['complete'])} of {len(records)}"
+        f"complete {sum(1 for r in records if r['complete'])} of {len(records)}; the depth's walk "
+        f"reaches the answer (so its terms count) on "
+        f"{sum(1 for r in records if (r.get('depth') or {}).get('complete'))}"
     )
 
 
@@ -350,7 +356,7 @@ def main() -> None:
     parser.add_argument(
         "--add-depth",
         action="store_true",
-        help="give the records without one the depth's walk (no hint run), then report",
+        help="give every record the depth's walk again (no hint run), then report",
     )
     parser.add_argument(
         "--time-limit", type=float, default=600.0, help="seconds per puzzle"
@@ -365,8 +371,10 @@ def main() -> None:
     which, every = args.part
     if args.rerun and every > 1:
         # each part would delete the results file the others are writing to
-        parser.error(f"--rerun empties the results file, which every part writes to: remove {RESULTS} "
-                     "once, then run the parts without --rerun")
+        parser.error(
+            f"--rerun empties the results file, which every part writes to: remove {RESULTS} "
+            "once, then run the parts without --rerun"
+        )
     if args.add_depth:
         add_depth()
     elif not args.report:

@@ -28,13 +28,22 @@ Of every round with failed literals it keeps two figures, and of the walk
 their largest: **probes**, the values probed per failed literal found (the
 probes a player who tries values in any order makes before one fails:
 the scarcer the contradictions, the harder the step is to find, as in
-Pelanek's model), and **refutation**, the median over the round's failed
+Pelanek's model), counting only values whose propagation sets another
+decision entry or fails (a value that sets nothing cannot fail, however
+long one looks from it, with these clauses: where a rule's clauses are
+learned lazily, connectivity's cuts in a fresh oracle, most values set
+nothing, and counting them measured the clauses' blind spot, not the
+puzzle; on a Sudoku every value sets another, so nothing changes there),
+and **refutation**, the median over the round's failed
 literals of the decision entries unit propagation set from the assumed
 value before its conflict (how far a contradiction runs; the solver
 propagates in first-in first-out order, so a short one is found in few).
 On the 143 rated Sudokus of ``benchmarks/data/sudoku-exchange`` one level
 of look-ahead reaches every answer (16 need none), so the depth itself does
-not separate them; the two figures do (docs/benchmarks.md).
+not separate them; the two figures do (docs/benchmarks.md). A walk that
+stops short of the answer (``complete`` False) describes a part of the
+reasoning only, the rest beyond what its clauses propagate: the grade does
+not count its figures (:func:`gridlang.why.grade.grade`).
 
 Cost: one propagation per value still possible per round, a few
 microseconds to a millisecond each; 0.03 to 0.1 s on a 9x9 Sudoku.
@@ -60,7 +69,8 @@ class Depth:
             literals were needed (and reached the answer), 2 when a round found none (the
             rest needs more than one level of look-ahead).
         rounds: the rounds with failed literals.
-        probes: the most values probed per failed literal found in one round (0 without a round).
+        probes: the most values probed per failed literal found in one round, a value probed
+            when its propagation fails or sets another decision entry (0 without a round).
         refutation: the largest median, over a round's failed literals, of the decision
             entries set by unit propagation before the conflict (0 without a round).
         complete: the walk ended with every entry decided (False: stuck at depth 2, or the
@@ -125,12 +135,17 @@ def _walk(oracle: Oracle, model: Model, deadline: Deadline) -> Depth:
             return Depth(1 if rounds else 0, rounds, probes, refutation, True)
         base = sum(1 for lit in implied if abs(lit) in decision)
         open_ = [lit for lit in values if lit not in implied and -lit not in implied]
-        failed, lengths = [], []
+        failed, lengths, fruitful = [], [], 0
         for lit in open_:
             ok, trail = oracle.trail(groups, known + [lit])
+            # The decision entries the value sets, itself included: a value that sets no other
+            # cannot fail however deep one looks from it with these clauses, so it is no probe.
+            sets = sum(1 for x in trail if abs(x) in decision) - base
             if not ok:
                 failed.append(lit)
-                lengths.append(sum(1 for x in trail if abs(x) in decision) - base)
+                lengths.append(sets)
+            if not ok or sets > 1:
+                fruitful += 1
             if deadline.expired():
                 break
         if not failed and not deadline.expired():
@@ -138,7 +153,7 @@ def _walk(oracle: Oracle, model: Model, deadline: Deadline) -> Depth:
         if not failed:
             break
         rounds += 1
-        probes = max(probes, len(open_) / len(failed))
+        probes = max(probes, fruitful / len(failed))
         refutation = max(refutation, float(statistics.median_high(lengths)))
         known += [-lit for lit in failed]
     return Depth(1 if rounds else 0, rounds, probes, refutation, False)

@@ -26,7 +26,15 @@ The puzzle's ``difficulty`` is
     hardest step's cost + PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation
 
 (the two last terms 0 when unit propagation alone reaches the answer), and
-its level is read off :data:`LEVELS`. The weights and bounds were chosen by
+its level is read off :data:`LEVELS`. The two terms count only when the
+walk reaches the whole answer (:attr:`Depth.complete`): a walk that stops
+short has met reasoning its clauses do not propagate (a deeper look-ahead,
+or a rule whose clauses are learned lazily, as connectivity's cuts are,
+absent from the fresh oracle it reads), and its figures then measure that
+blind spot more than the puzzle (a 10x10 LITS's walk stops at 13.5 probes
+per failed literal, a 10x10 Yajilin's at 153, and added 32 and 48 to every
+grade of theirs); the hint steps, whose solver calls see every rule, carry
+the grade there alone. The weights and bounds were chosen by
 measurement on 143 Sudokus of the Sudoku Exchange puzzle bank with their
 Sukaku Explainer ratings (``benchmarks/data/sudoku-exchange/``,
 ``benchmarks/grading.py``; figures in docs/benchmarks.md), fitted on one
@@ -37,7 +45,8 @@ and 0.871). One level of failed literals reaches the answer of every one of
 those Sudokus, so the depth itself (0 or 1) separates only the easiest from
 the rest; the probes and the refutations separate the diabolical ones. The
 grade is calibrated on Sudoku alone; on other genres it ranks puzzles by the
-same measures, its levels not calibrated there.
+same measures, its levels not calibrated there (docs/benchmarks.md gives the
+levels of the shipped instances up to 10x10).
 """
 
 from __future__ import annotations
@@ -73,10 +82,11 @@ class Grade:
         hardest: the hardest step's number, from 1.
         complete: the steps reach the whole answer and the depth's walk was made; when False
             (the time ran out, or cells are open) the difficulty is that of what was found, a
-            lower bound. (A walk stuck at depth 2 is made: its figures are those of its rounds.)
+            lower bound. (A walk stuck at depth 2 is made; it adds nothing to the difficulty.)
         cost: the hardest step's cost (:func:`step_cost`).
         depth: the walk of :func:`gridlang.why.depth.reasoning_depth`, or None when it was not
-            made (the time ran out first).
+            made (the time ran out first); its terms are in ``difficulty`` only when it is
+            complete.
     """
 
     difficulty: float
@@ -123,7 +133,8 @@ def level_of(difficulty: float) -> str:
 
 
 def grade(hints: Hints) -> Grade | None:
-    """The difficulty of a puzzle from its hint steps and its depth (see the module docstring).
+    """The difficulty of a puzzle from its hint steps and its depth (see the module docstring): the
+    depth's terms are counted when its walk reached the whole answer, not otherwise.
 
     Args:
         hints: the steps of :func:`gridlang.why.hints.explain_steps` (and their ``depth``).
@@ -137,10 +148,11 @@ def grade(hints: Hints) -> Grade | None:
     costs = [step_cost(s) for s in hints.steps]
     hardest = max(range(len(costs)), key=costs.__getitem__)
     depth = hints.depth
+    counted = depth is not None and depth.complete
     value = difficulty_of(
         costs[hardest],
-        depth.probes if depth else 0.0,
-        depth.refutation if depth else 0.0,
+        depth.probes if counted else 0.0,
+        depth.refutation if counted else 0.0,
     )
     complete = hints.complete and depth is not None
     return Grade(value, level_of(value), hardest + 1, complete, costs[hardest], depth)
@@ -148,20 +160,24 @@ def grade(hints: Hints) -> Grade | None:
 
 def depth_text(depth: Depth | None) -> str:
     """The depth's figures in words: ``unit propagation alone reaches the answer``, ``failed literals:
-    1.6 probes each, a refutation sets 90 values`` (``..., then deeper look-ahead`` when a round found
-    none), or ``depth not measured``."""
+    1.6 probes each, a refutation sets 90 values``, the same followed by ``, then none: the walk
+    stops short of the answer and adds nothing`` when a round found none (and ``unit propagation and
+    one level of failed literals do not reach the answer: the walk adds nothing`` when the first
+    did), or ``depth not measured``."""
     if depth is None:
         return "depth not measured"
+    short = "the walk stops short of the answer and adds nothing"
     if not depth.rounds:
         return (
             "unit propagation alone reaches the answer"
             if depth.depth == 0
-            else "unit propagation and one level of failed literals do not reach the answer"
+            else "unit propagation and one level of failed literals do not reach the answer: "
+            "the walk adds nothing"
         )
     return (
         f"failed literals: {depth.probes:.1f} probes each, a refutation sets {depth.refutation:g} "
         f"value{'' if depth.refutation == 1 else 's'}"
-        + (", then deeper look-ahead" if depth.depth == 2 else "")
+        + (f", then none: {short}" if depth.depth == 2 else "")
     )
 
 

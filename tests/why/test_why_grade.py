@@ -65,6 +65,15 @@ def test_the_difficulty_is_the_costliest_step_and_the_depth_s_terms_and_its_leve
         "hard",
         True,
     )
+    # a walk that stopped short of the answer (LITS 10x10's: 13.5 probes each, refutations of 8,
+    # then no failed literal) adds nothing: its figures count what its clauses do not see
+    stuck = _steps((1, 0), (3, 4))
+    stuck.depth = Depth(2, 3, 13.5, 8.0, False)
+    assert (grade(stuck).difficulty, grade(stuck).level, grade(stuck).cost) == (
+        4.0,
+        "easy",
+        4.0,
+    )
     assert difficulty_of(7.0, 1.5, 82.0) == 18.71  # 7 + 6 x 0.585 + 8.2
     assert difficulty_of(2.5, 0.0, 0.0) == 2.5
     assert [step_cost(s) for s in _steps((1, 0), (3, 4)).steps] == [1.0, 4.0]
@@ -188,6 +197,18 @@ def test_a_nurikabe_s_walk_stops_where_propagation_sees_no_failed_literal(capsys
         "easy",
     )
     del jsonschema
+
+
+def test_the_walk_probes_only_values_that_set_another():
+    # LITS 4x4 (pzprjs): two rounds of failed literals reach the answer. In the round where the
+    # contradictions are scarcest the values that set another are twice those that fail (2 probes
+    # each); counted over every open value, those that set nothing included, it was 2.67.
+    model, _ = load(
+        REPO / "puzzles" / "lits.grid",
+        REPO / "puzzles" / "instances" / "lits" / "pzprjs_4x4.txt",
+    )
+    walked = reasoning_depth(*compile_tagged(model))
+    assert walked == Depth(1, 2, 2.0, 6.0, True)
 
 
 def test_the_calibration_figures_of_the_docs_hold():
