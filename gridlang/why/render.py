@@ -258,7 +258,9 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
         rules, known = hardest.cost
         lines.append(f"difficulty {graded.difficulty:g}{'' if graded.complete else ' at least'}: "
                      f"{graded.level} (step {graded.hardest}, {rules} rule{'s' if rules != 1 else ''} and "
-                     f"{known} known, is the hardest; {depth_text(graded.depth)}; {levels_text()})")
+                     f"{known} known, is the hardest; {depth_text(graded.depth)}; {levels_text()})"
+                     + ("; graded from the best score on, which the steps take as proved: finding it is "
+                        "not graded" if model.objective is not None else ""))
     lines.append(f"hints: {hints.calls} solver calls, {hints.seconds:.2f} s")
     return "\n".join(lines)
 
