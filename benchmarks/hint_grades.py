@@ -112,6 +112,8 @@ def run(path: Path, genre: str, time_limit: float) -> dict:
         "complete": out["complete"],
         "difficulty": out["difficulty"],
         "level": out["level"],
+        "hardest_cost": out.get("hardest_cost"),
+        "depth": out.get("depth"),
         "reason": out["reason"],
     }
 
