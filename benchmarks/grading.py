@@ -170,11 +170,13 @@ def difficulty(
     weight: float,
     probe: float | None = None,
     refutation: float | None = None,
+    cap: float | None = -1.0,
 ) -> float:
     """A record's difficulty by the grade's formula (:func:`gridlang.why.grade.difficulty_of`) with
-    ``weight`` per known cell, ``probe`` per doubling of the probes per failed literal and
-    ``refutation`` per value a refutation sets (None: the grade's own weights; the candidates of
-    the fit)."""
+    ``weight`` per known cell, ``probe`` per doubling of the probes per failed literal,
+    ``refutation`` per value a refutation sets and the depth's terms at most ``cap`` times the
+    hardest step's cost (the grade's own weights and cap when not given; ``cap`` None: no cap; the
+    candidates of the fit)."""
     from gridlang.why import grade
 
     top = max(s[0] + weight * s[1] for s in record["steps"])
@@ -184,12 +186,9 @@ def difficulty(
         depth = {"probes": 0.0, "refutation": 0.0}
     probe = grade.PROBE_WEIGHT if probe is None else probe
     refutation = grade.REFUTATION_WEIGHT if refutation is None else refutation
-    return round(
-        top
-        + probe * math.log2(max(depth["probes"], 1.0))
-        + refutation * depth["refutation"],
-        2,
-    )
+    cap = grade.DEPTH_CAP if cap == -1.0 else cap
+    term = probe * math.log2(max(depth["probes"], 1.0)) + refutation * depth["refutation"]
+    return round(top + (term if cap is None else min(term, cap * top)), 2)
 
 
 def share(values: list[float], records: list[dict], part, bounds: list[float]) -> float:
@@ -280,7 +279,9 @@ def report() -> None:
     for weight in (0.0, 0.1, 0.25, 0.5):
         for probe in (0.0, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0):
             for refutation in (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5):
-                values = [difficulty(r, weight, probe, refutation) for r in records]
+                values = [
+                    difficulty(r, weight, probe, refutation, None) for r in records
+                ]
                 fits.append(
                     (
                         rho(values, halves["half A"]),
@@ -297,6 +298,27 @@ def report() -> None:
     )[:8]:
         print(
             f"| {weight:g} | {probe:g} | {refutation:g} | {a:.3f} | {b:.3f} | {whole:.3f} | {diabolical:.3f} |"
+        )
+    print(
+        "\nthe cap (on half A, with the grade's weights): the depth's terms at most this many times "
+        "the hardest step's cost"
+    )
+    print("| cap | half A | half B | all | diabolical only | capped |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for cap in (0.5, 0.75, 1.0, 1.5, 2.0, None):
+        values = [difficulty(r, KNOWN_WEIGHT, cap=cap) for r in records]
+        capped = sum(
+            1
+            for r, v in zip(records, values)
+            if v != difficulty(r, KNOWN_WEIGHT, cap=None)
+        )
+        print(
+            f"| {'none' if cap is None else f'{cap:g}'} | "
+            + " | ".join(
+                f"{rho(values, halves[part]):.3f}"
+                for part in ("half A", "half B", "all", "diabolical")
+            )
+            + f" | {capped} |"
         )
 
     values = measures["difficulty (the grade)"]

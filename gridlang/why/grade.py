@@ -66,7 +66,11 @@ PROBE_WEIGHT = 6.0
 REFUTATION_WEIGHT = 0.1
 """What each decision entry of a refutation (:attr:`Depth.refutation`) adds to the difficulty."""
 
-LEVELS = (("easy", 6.0), ("medium", 16.25), ("hard", 23.0), ("expert", float("inf")))
+DEPTH_CAP = 1.0
+"""The most the depth's two terms add, as a multiple of the hardest step's cost: how hidden a step
+is scales how hard it is, and cannot make a puzzle of small steps hard by itself."""
+
+LEVELS = (("easy", 6.0), ("medium", 15.75), ("hard", 22.5), ("expert", float("inf")))
 """``(level, bound)`` in order: a difficulty below ``bound`` (and at least the bound before) has
 that level."""
 
@@ -116,15 +120,16 @@ def step_cost(step: Step) -> float:
 
 
 def depth_term(probes: float, refutation: float) -> float:
-    """What the reasoning depth adds: ``PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation``
-    (``probes`` below 1, as without a failed literal, counts as 1)."""
+    """What the reasoning depth adds before its cap: ``PROBE_WEIGHT * log2(probes) +
+    REFUTATION_WEIGHT * refutation`` (``probes`` below 1, as without a failed literal, counts as 1)."""
     return PROBE_WEIGHT * math.log2(max(probes, 1.0)) + REFUTATION_WEIGHT * refutation
 
 
 def difficulty_of(cost: float, probes: float, refutation: float) -> float:
     """The difficulty of a puzzle whose hardest step costs ``cost`` and whose depth's walk gave
-    ``probes`` and ``refutation`` (:class:`~gridlang.why.depth.Depth`), rounded to hundredths."""
-    return round(cost + depth_term(probes, refutation), 2)
+    ``probes`` and ``refutation`` (:class:`~gridlang.why.depth.Depth`): ``cost`` plus
+    :func:`depth_term`, that at most :data:`DEPTH_CAP` times ``cost``, rounded to hundredths."""
+    return round(cost + min(depth_term(probes, refutation), DEPTH_CAP * cost), 2)
 
 
 def level_of(difficulty: float) -> str:
