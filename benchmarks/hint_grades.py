@@ -120,6 +120,25 @@ def run(path: Path, genre: str, time_limit: float) -> dict:
     }
 
 
+def regrade(record: dict) -> dict:
+    """The record with its ``difficulty`` and ``level`` worked out again by today's grade
+    (:func:`gridlang.why.grade.difficulty_of`) from its kept ``hardest_cost`` and ``depth``, so
+    that runs kept before a change of the grade's formula are read by the new one (a record without
+    them is returned as it is)."""
+    from gridlang.why.grade import difficulty_of, level_of
+
+    depth, cost = record.get("depth"), record.get("hardest_cost")
+    if depth is None or cost is None:
+        return record
+    counted = depth["complete"]
+    value = difficulty_of(
+        cost,
+        depth["probes"] if counted else 0.0,
+        depth["refutation"] if counted else 0.0,
+    )
+    return {**record, "difficulty": value, "level": level_of(value)}
+
+
 def walk_text(record: dict) -> str:
     """What the depth's walk of a run added to its difficulty: ``+7.04`` (it reached the answer),
     ``0, short`` (it stopped short, so adds nothing), ``0`` (propagation alone), or ``-`` (not made)."""
@@ -179,6 +198,7 @@ def main() -> None:
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     finished = []
+    done = {name: regrade(r) for name, r in done.items()}
     for name, r in sorted(done.items()):
         if "error" in r:
             print(
