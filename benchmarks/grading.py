@@ -187,7 +187,9 @@ def difficulty(
     probe = grade.PROBE_WEIGHT if probe is None else probe
     refutation = grade.REFUTATION_WEIGHT if refutation is None else refutation
     cap = grade.DEPTH_CAP if cap == -1.0 else cap
-    term = probe * math.log2(max(depth["probes"], 1.0)) + refutation * depth["refutation"]
+    term = (
+        probe * math.log2(max(depth["probes"], 1.0)) + refutation * depth["refutation"]
+    )
     return round(top + (term if cap is None else min(term, cap * top)), 2)
 
 
