@@ -23,10 +23,11 @@ against human solving times. Two measures go into the grade:
 
 The puzzle's ``difficulty`` is
 
-    hardest step's cost + PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation
+    cost + min(PROBE_WEIGHT * log2(probes) + REFUTATION_WEIGHT * refutation, DEPTH_CAP * cost)
 
-(the two last terms 0 when unit propagation alone reaches the answer), and
-its level is read off :data:`LEVELS`. The two terms count only when the
+where ``cost`` is the hardest step's (the depth's terms 0 when unit
+propagation alone reaches the answer), and its level is read off
+:data:`LEVELS`. The two terms count only when the
 walk reaches the whole answer (:attr:`Depth.complete`): a walk that stops
 short has met reasoning its clauses do not propagate (a deeper look-ahead,
 or a rule whose clauses are learned lazily, as connectivity's cuts are,
@@ -34,14 +35,17 @@ absent from the fresh oracle it reads), and its figures then measure that
 blind spot more than the puzzle (a 10x10 LITS's walk stops at 13.5 probes
 per failed literal, a 10x10 Yajilin's at 153, and added 32 and 48 to every
 grade of theirs); the hint steps, whose solver calls see every rule, carry
-the grade there alone. The weights and bounds were chosen by
+the grade there alone. The cap (:data:`DEPTH_CAP`) keeps a walk from making
+a puzzle of small steps hard: where every step is one rule instance, failed
+literals stand for what an instance decides that its clauses do not
+propagate (a 4x4 Chocona whose hardest step costs 2.5 graded 19.74). The weights and bounds were chosen by
 measurement on 143 Sudokus of the Sudoku Exchange puzzle bank with their
 Sukaku Explainer ratings (``benchmarks/data/sudoku-exchange/``,
 ``benchmarks/grading.py``; figures in docs/benchmarks.md), fitted on one
 half of the sample (half A) and checked on the other (half B). The hardest
 step's cost alone gives a Spearman correlation of 0.878 with the rating
 (0.912 on half A, 0.839 on half B); with the depth's two terms 0.905 (0.935
-and 0.871). One level of failed literals reaches the answer of every one of
+and 0.872), and capped 0.905 (0.938 and 0.868). One level of failed literals reaches the answer of every one of
 those Sudokus, so the depth itself (0 or 1) separates only the easiest from
 the rest; the probes and the refutations separate the diabolical ones. The
 grade is calibrated on Sudoku alone; on other genres it ranks puzzles by the
@@ -187,6 +191,6 @@ def depth_text(depth: Depth | None) -> str:
 
 
 def levels_text() -> str:
-    """``easy below 6, medium below 8, hard below 13, expert from 13``."""
+    """``easy below 6, medium below 15.75, hard below 22.5, expert from 22.5``."""
     parts = [f"{name} below {bound:g}" for name, bound in LEVELS[:-1]]
     return ", ".join(parts) + f", {LEVELS[-1][0]} from {LEVELS[-2][1]:g}"
