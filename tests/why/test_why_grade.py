@@ -215,6 +215,44 @@ def test_the_walk_probes_only_values_that_set_another():
     assert walked == Depth(1, 2, 2.0, 6.0, True)
 
 
+def test_the_hint_table_reads_kept_runs_by_today_s_grade():
+    # benchmarks/hint_grades.py's records of the Chocona 4x4 and the LITS 10x10, as kept by a run
+    # before the cap (19.74) and before the walk stopped short added nothing (7.25 + 32.7)
+    spec = importlib.util.spec_from_file_location(
+        "hint_grades", REPO / "benchmarks" / "hint_grades.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    chocona = {
+        "difficulty": 19.74,
+        "level": "hard",
+        "hardest_cost": 2.5,
+        "depth": {
+            "depth": 1,
+            "rounds": 3,
+            "probes": 7.0,
+            "refutation": 4.0,
+            "complete": True,
+        },
+    }
+    lits = {
+        "difficulty": 39.98,
+        "level": "expert",
+        "hardest_cost": 7.25,
+        "depth": {
+            "depth": 2,
+            "rounds": 3,
+            "probes": 40.0,
+            "refutation": 8.0,
+            "complete": False,
+        },
+    }
+    assert [
+        (r["difficulty"], r["level"], script.walk_text(r))
+        for r in map(script.regrade, (chocona, lits))
+    ] == [(5.0, "easy", "+2.5"), (7.25, "medium", "0, short")]
+
+
 def test_the_calibration_figures_of_the_docs_hold():
     grading = _grading()
     records = [
