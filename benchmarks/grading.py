@@ -5,6 +5,7 @@
     python benchmarks/grading.py --part 1/2 & python benchmarks/grading.py --part 2/2
                                              # the puzzles not yet hinted, in two processes side by side
     python benchmarks/grading.py --report    # the report alone, from the results file
+    python benchmarks/grading.py --add-depth # the depth's walk for every record again, then report
 
 A rerun took 17 minutes with the greedy steps and some 30 minutes in two
 parts side by side with the cheapest ones of 300 rounds a step (the shared
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import statistics
 import sys
 import time
@@ -84,7 +86,9 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
     which, every = part
     # In the order of the records' hashes, not file by file: a run stopped early has hinted a
     # sample of every file, the diabolical ones included.
-    for k, (name, digest, digits, rating) in enumerate(sorted(sample(), key=lambda r: r[1])):
+    for k, (name, digest, digits, rating) in enumerate(
+        sorted(sample(), key=lambda r: r[1])
+    ):
         if digest in done or k % every != which - 1:
             continue
         t0 = time.perf_counter()
@@ -101,6 +105,7 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
             "steps": [
                 [*s.cost, len(s.decides), s.search, s.cheapest] for s in run.steps
             ],
+            "depth": None if run.depth is None else run.depth.to_json(),
         }
         with RESULTS.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
@@ -108,6 +113,27 @@ def measure(rerun: bool, time_limit: float, part: tuple[int, int] = (1, 1)) -> N
             f"{digest} {name:10s} {rating:4.1f}  {len(run.steps)} steps  {seconds:.2f} s",
             file=sys.stderr,
         )
+
+
+def add_depth() -> None:
+    """Give every record of :data:`RESULTS` the walk of :func:`gridlang.why.depth.reasoning_depth`
+    again, replacing the one it holds (a hint run makes the same walk after its steps, which do not
+    depend on it: 0.03 to 0.1 s a puzzle)."""
+    import tempfile
+
+    from gridlang.compiler import compile_tagged
+    from gridlang.solving.pipeline import load
+    from gridlang.why.depth import reasoning_depth
+
+    digits = {digest: d for _, digest, d, _ in sample()}
+    records = [json.loads(line) for line in _lines()]
+    with tempfile.TemporaryDirectory() as folder:
+        for record in records:
+            path = Path(folder) / "map.txt"
+            path.write_text(sudoku_map(digits[record["hash"]]), encoding="utf-8")
+            model, _ = load(REPO / "puzzles" / "sudoku.grid", path)
+            record["depth"] = reasoning_depth(*compile_tagged(model)).to_json()
+    RESULTS.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
 
 
 def _lines() -> list[str]:
@@ -140,19 +166,31 @@ def spearman(x: list[float], y: list[float]) -> float:
 
 
 def difficulty(
-    steps: list[list[int]], weight: float, open_weight: float = 0.0, near: float = 0.0
+    record: dict,
+    weight: float,
+    probe: float | None = None,
+    refutation: float | None = None,
+    cap: float | None = -1.0,
 ) -> float:
-    """The hardest step's cost ``rules + weight * known``, plus ``open_weight`` per cell still open
-    at it and ``near`` per other step whose cost is within 2 of it (the candidates of the fit)."""
-    costs = [s[0] + weight * s[1] for s in steps]
-    top = max(costs)
-    k = costs.index(top)
-    still_open = 81 - sum(s[2] for s in steps[:k])
-    return (
-        top
-        + open_weight * still_open
-        + near * (sum(1 for c in costs if c >= top - 2) - 1)
+    """A record's difficulty by the grade's formula (:func:`gridlang.why.grade.difficulty_of`) with
+    ``weight`` per known cell, ``probe`` per doubling of the probes per failed literal,
+    ``refutation`` per value a refutation sets and the depth's terms at most ``cap`` times the
+    hardest step's cost (the grade's own weights and cap when not given; ``cap`` None: no cap; the
+    candidates of the fit)."""
+    from gridlang.why import grade
+
+    top = max(s[0] + weight * s[1] for s in record["steps"])
+    depth = record.get("depth")
+    # the grade counts the terms of a walk that reached the answer, none of one that stopped short
+    if not depth or not depth["complete"]:
+        depth = {"probes": 0.0, "refutation": 0.0}
+    probe = grade.PROBE_WEIGHT if probe is None else probe
+    refutation = grade.REFUTATION_WEIGHT if refutation is None else refutation
+    cap = grade.DEPTH_CAP if cap == -1.0 else cap
+    term = (
+        probe * math.log2(max(depth["probes"], 1.0)) + refutation * depth["refutation"]
     )
+    return round(top + (term if cap is None else min(term, cap * top)), 2)
 
 
 def share(values: list[float], records: list[dict], part, bounds: list[float]) -> float:
@@ -211,12 +249,16 @@ def report() -> None:
         f"halves A {len(halves['half A'])}, B {len(halves['half B'])}\n"
     )
     measures = {
-        "difficulty (the grade)": [
-            difficulty(r["steps"], KNOWN_WEIGHT) for r in records
+        "difficulty (the grade)": [difficulty(r, KNOWN_WEIGHT) for r in records],
+        "the hardest step's cost alone": [
+            difficulty(r, KNOWN_WEIGHT, 0.0, 0.0) for r in records
         ],
         "largest rule instances in a step": [
             max(s[0] for s in r["steps"]) for r in records
         ],
+        "probes per failed literal": [r["depth"]["probes"] for r in records],
+        "values a refutation sets": [r["depth"]["refutation"] for r in records],
+        "depth (0 or 1 here)": [r["depth"]["depth"] for r in records],
         "steps": [len(r["steps"]) for r in records],
         "total rule instances": [sum(s[0] for s in r["steps"]) for r in records],
     }
@@ -230,30 +272,55 @@ def report() -> None:
         )
 
     print(
-        "\nthe fit (on half A; checked on half B): weight of a known cell, per open cell, per step near the hardest"
+        "\nthe fit (on half A; checked on half B): weight of a known cell, per doubling of the probes, "
+        "per value of a refutation"
     )
-    print("| known | open | near | half A | half B | all |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| known | probes | refutation | half A | half B | all | diabolical only |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     fits = []
-    for weight in (0.0, 0.1, 0.25, 0.5, 1.0):
-        for open_weight in (0.0, 0.05, 0.1):
-            for near in (0.0, 0.25, 0.5):
+    for weight in (0.0, 0.1, 0.25, 0.5):
+        for probe in (0.0, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0):
+            for refutation in (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5):
                 values = [
-                    difficulty(r["steps"], weight, open_weight, near) for r in records
+                    difficulty(r, weight, probe, refutation, None) for r in records
                 ]
                 fits.append(
                     (
                         rho(values, halves["half A"]),
                         rho(values, halves["half B"]),
                         rho(values, halves["all"]),
+                        rho(values, halves["diabolical"]),
                         weight,
-                        open_weight,
-                        near,
+                        probe,
+                        refutation,
                     )
                 )
-    for a, b, whole, weight, open_weight, near in sorted(fits, reverse=True)[:8]:
+    for a, b, whole, diabolical, weight, probe, refutation in sorted(
+        fits, reverse=True
+    )[:8]:
         print(
-            f"| {weight:g} | {open_weight:g} | {near:g} | {a:.3f} | {b:.3f} | {whole:.3f} |"
+            f"| {weight:g} | {probe:g} | {refutation:g} | {a:.3f} | {b:.3f} | {whole:.3f} | {diabolical:.3f} |"
+        )
+    print(
+        "\nthe cap (on half A, with the grade's weights): the depth's terms at most this many times "
+        "the hardest step's cost"
+    )
+    print("| cap | half A | half B | all | diabolical only | capped |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for cap in (0.5, 0.75, 1.0, 1.5, 2.0, None):
+        values = [difficulty(r, KNOWN_WEIGHT, cap=cap) for r in records]
+        capped = sum(
+            1
+            for r, v in zip(records, values)
+            if v != difficulty(r, KNOWN_WEIGHT, cap=None)
+        )
+        print(
+            f"| {'none' if cap is None else f'{cap:g}'} | "
+            + " | ".join(
+                f"{rho(values, halves[part]):.3f}"
+                for part in ("half A", "half B", "all", "diabolical")
+            )
+            + f" | {capped} |"
         )
 
     values = measures["difficulty (the grade)"]
@@ -287,7 +354,9 @@ def report() -> None:
     seconds = [r["seconds"] for r in records]
     print(
         f"hint seconds: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}; "
-        f"complete {sum(1 for r in records if r['complete'])} of {len(records)}"
+        f"complete {sum(1 for r in records if r['complete'])} of {len(records)}; the depth's walk "
+        f"reaches the answer (so its terms count) on "
+        f"{sum(1 for r in records if (r.get('depth') or {}).get('complete'))}"
     )
 
 
@@ -309,6 +378,11 @@ def main() -> None:
         "--report", action="store_true", help="report from the results file only"
     )
     parser.add_argument(
+        "--add-depth",
+        action="store_true",
+        help="give every record the depth's walk again (no hint run), then report",
+    )
+    parser.add_argument(
         "--time-limit", type=float, default=600.0, help="seconds per puzzle"
     )
     parser.add_argument(
@@ -321,9 +395,13 @@ def main() -> None:
     which, every = args.part
     if args.rerun and every > 1:
         # each part would delete the results file the others are writing to
-        parser.error(f"--rerun empties the results file, which every part writes to: remove {RESULTS} "
-                     "once, then run the parts without --rerun")
-    if not args.report:
+        parser.error(
+            f"--rerun empties the results file, which every part writes to: remove {RESULTS} "
+            "once, then run the parts without --rerun"
+        )
+    if args.add_depth:
+        add_depth()
+    elif not args.report:
         measure(args.rerun, args.time_limit, (which, every))
     report()
 

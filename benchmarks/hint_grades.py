@@ -11,7 +11,9 @@ repeated), and the table printed at the end lists, per instance, the
 seconds, the solver calls of the step search, the steps, and the difficulty
 and level of :mod:`gridlang.why.grade`, or why there is none (stopped by the
 time limit: the difficulty of the steps found is then a lower bound).
-Seconds are wall-clock, the child's start-up included.
+Seconds are wall-clock, the child's start-up included. The table gives beside
+the difficulty the hardest step's cost and what the depth's walk added
+(:mod:`gridlang.why.depth`: counted only when the walk reaches the answer).
 """
 
 from __future__ import annotations
@@ -112,8 +114,41 @@ def run(path: Path, genre: str, time_limit: float) -> dict:
         "complete": out["complete"],
         "difficulty": out["difficulty"],
         "level": out["level"],
+        "hardest_cost": out.get("hardest_cost"),
+        "depth": out.get("depth"),
         "reason": out["reason"],
     }
+
+
+def regrade(record: dict) -> dict:
+    """The record with its ``difficulty`` and ``level`` worked out again by today's grade
+    (:func:`gridlang.why.grade.difficulty_of`) from its kept ``hardest_cost`` and ``depth``, so
+    that runs kept before a change of the grade's formula are read by the new one (a record without
+    them is returned as it is)."""
+    from gridlang.why.grade import difficulty_of, level_of
+
+    depth, cost = record.get("depth"), record.get("hardest_cost")
+    if depth is None or cost is None:
+        return record
+    counted = depth["complete"]
+    value = difficulty_of(
+        cost,
+        depth["probes"] if counted else 0.0,
+        depth["refutation"] if counted else 0.0,
+    )
+    return {**record, "difficulty": value, "level": level_of(value)}
+
+
+def walk_text(record: dict) -> str:
+    """What the depth's walk of a run added to its difficulty: ``+7.04`` (it reached the answer),
+    ``0, short`` (it stopped short, so adds nothing), ``0`` (propagation alone), or ``-`` (not made)."""
+    depth = record.get("depth")
+    if depth is None:
+        return "-"
+    if not depth["complete"]:
+        return "0, short"
+    added = round(record["difficulty"] - record["hardest_cost"], 2)
+    return f"+{added:g}" if added else "0"
 
 
 def main() -> None:
@@ -158,13 +193,16 @@ def main() -> None:
         with args.results.open("a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
         print(json.dumps(record), file=sys.stderr, flush=True)
-    print("| instance | size | seconds | solver calls | steps | difficulty | level |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print(
+        "| instance | size | seconds | solver calls | steps | hardest step | walk | difficulty | level |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     finished = []
+    done = {name: regrade(r) for name, r in done.items()}
     for name, r in sorted(done.items()):
         if "error" in r:
             print(
-                f"| {name} | {r['size']} | {r['seconds']:.2f} | - | - | - | {r['error']} |"
+                f"| {name} | {r['size']} | {r['seconds']:.2f} | - | - | - | - | - | {r['error']} |"
             )
             continue
         stopped = not r["complete"]
@@ -176,9 +214,10 @@ def main() -> None:
             else f"{r['difficulty']:g}" + (" at least" if stopped else "")
         )
         level = r["level"] or "-"
+        cost = r.get("hardest_cost")
         print(
             f"| {name} | {r['size']} | {r['seconds']:.2f}{' (stopped)' if stopped else ''} | {r['solver_calls']} | "
-            f"{r['steps']} | {difficulty} | {level} |"
+            f"{r['steps']} | {'-' if cost is None else f'{cost:g}'} | {walk_text(r)} | {difficulty} | {level} |"
         )
     if finished:
         seconds = [r["seconds"] for r in finished]
@@ -189,6 +228,8 @@ def main() -> None:
                 f"{level} {sum(1 for r in finished if r['level'] == level)}"
                 for level in ("easy", "medium", "hard", "expert")
             )
+            + f"; the walk reached the answer (its terms counted) on "
+            f"{sum(1 for r in finished if (r.get('depth') or {}).get('complete'))}"
         )
 
 

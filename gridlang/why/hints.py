@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 from gridlang.core.deadline import Deadline
 from gridlang.ir.model import Assignment, Model
 from gridlang.why.deduce import decided_by, shrink
+from gridlang.why.depth import Depth, reasoning_depth
 from gridlang.why.instances import Entry, Instance, describe, entries
 from gridlang.why.mus import Core, minimal_core
 from gridlang.why.ocus import CheapestSearch
@@ -181,6 +182,9 @@ class Hints:
         reason: why no step was searched (an optimum not proved), or None.
         gave_up: the search ended, neither stopped nor done, with ``unknown`` entries it could
             not settle.
+        depth: the walk of unit propagation and failed literals over the whole puzzle
+            (:func:`gridlang.why.depth.reasoning_depth`), which the grade reads; None when the
+            time ran out before it.
     """
 
     steps: list[Step]
@@ -191,6 +195,7 @@ class Hints:
     calls: int = 0
     reason: str | None = None
     gave_up: bool = False
+    depth: Depth | None = None
 
 
 class _Search:
@@ -509,7 +514,9 @@ def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | N
         max_steps: stop after this many steps (None: until no entry is left).
 
     Returns:
-        The steps, and the entries left open or unknown.
+        The steps, the entries left open or unknown, and the walk of unit propagation and failed
+        literals the grade reads (:func:`gridlang.why.depth.reasoning_depth`, 0.03 to 0.1 s on a
+        9x9 Sudoku).
     """
     deadline = deadline or Deadline(None)
     t0 = time.perf_counter()
@@ -520,11 +527,13 @@ def explain_steps(model: Model, tags, answer: Assignment, deadline: Deadline | N
         if step is None:
             break
         steps.append(step)
+    depth = None if deadline.expired() else reasoning_depth(model, tags, deadline)
     left = run.unknown()
     stopped = bool(left) and (deadline.expired() or max_steps is not None and len(steps) >= max_steps)
     # An entry is open only on the evidence of an answer (run.open); one left without a step when
     # nothing stopped the run is one whose every call ran out of its conflicts: unknown, not open.
     out = Hints(steps, not left and not run.open, sorted(run.open, key=run.entries.index), left,
-                time.perf_counter() - t0, run.oracle.calls, gave_up=bool(left) and not stopped)
+                time.perf_counter() - t0, run.oracle.calls, gave_up=bool(left) and not stopped,
+                depth=None if depth is None or deadline.expired() else depth)
     run.oracle.close()
     return out

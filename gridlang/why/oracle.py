@@ -320,6 +320,17 @@ class Oracle:
         ok, implied = self.solver.propagate(assumptions=assumptions)
         return set(implied) if ok else None
 
+    def trail(self, groups: Iterable[Hashable], lits: Iterable[int] = ()) -> tuple[bool, list[int]]:
+        """Unit propagation from ``groups`` and ``lits`` as :meth:`propagate`, with what it set:
+        ``(no conflict, the literals set in the order the solver set them)``; on a conflict, those
+        set before it. The instances are assumed first and the literals last, so that what
+        follows the last literal comes last. Nothing is set once the solver is abandoned."""
+        if self.abandoned:
+            return True, []
+        assumptions, _, _ = self._assumptions(groups, [])
+        ok, implied = self.solver.propagate(assumptions=assumptions + list(lits))
+        return bool(ok), list(implied)
+
     def _solve(self, assumptions: list[int], budget: int | None = None) -> bool | None:
         """One solver call: a first slice of :data:`DIRECT_CONFLICTS` in this thread, then slices of
         :data:`SLICE_CONFLICTS`; None when the deadline passed, or after ``budget`` conflicts. A

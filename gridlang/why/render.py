@@ -84,8 +84,8 @@ def step_json(model: Model, step: Step) -> dict:
 def hints_json(model: Model, hints: Hints) -> dict:
     """``steps``, ``complete``, ``open``, ``unknown``, ``reason`` (why no step was searched, or
     null), ``gave_up`` (the search's calls could not settle the unknown entries), the grade
-    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``: :mod:`gridlang.why.grade`;
-    null without a step) and the run's figures."""
+    (``difficulty``, ``level``, ``hardest_step``, ``difficulty_complete``, ``hardest_cost`` and
+    ``depth``: :mod:`gridlang.why.grade`; null without a step) and the run's figures."""
     # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
     from gridlang.why.grade import grade
 
@@ -96,7 +96,8 @@ def hints_json(model: Model, hints: Hints) -> dict:
     return {"steps": steps, "complete": hints.complete, "open": keys_json(model, hints.open),
             "unknown": keys_json(model, hints.unknown), "reason": hints.reason, "gave_up": hints.gave_up,
             **(graded.to_json() if graded is not None else
-               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False}),
+               {"difficulty": None, "level": None, "hardest_step": None, "difficulty_complete": False,
+                "hardest_cost": None, "depth": None}),
             "hint_stats": {"steps": len(hints.steps), "solver_calls": hints.calls,
                            "seconds": round(hints.seconds, 4)}}
 
@@ -239,7 +240,7 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
             as ``solve`` draws it; else the state reached is drawn with its open cells marked.
     """
     # imported on use, not at start-up (the grade needs the hints' modules, and NumPy)
-    from gridlang.why.grade import grade, levels_text
+    from gridlang.why.grade import depth_text, grade, levels_text
 
     if hints.reason is not None:
         return f"hints: not computed: {hints.reason}"
@@ -268,7 +269,9 @@ def hints_text(model: Model, hints: Hints, render=None, answer: Solution | None 
         rules, known = hardest.cost
         lines.append(f"difficulty {graded.difficulty:g}{'' if graded.complete else ' at least'}: "
                      f"{graded.level} (step {graded.hardest}, {rules} rule{'s' if rules != 1 else ''} and "
-                     f"{known} known, is the hardest; {levels_text()})")
+                     f"{known} known, is the hardest; {depth_text(graded.depth)}; {levels_text()})"
+                     + ("; graded from the best score on, which the steps take as proved: finding it is "
+                        "not graded" if model.objective is not None else ""))
     lines.append(f"hints: {hints.calls} solver calls, {hints.seconds:.2f} s")
     return "\n".join(lines)
 

@@ -51,9 +51,9 @@ def test_seeds_are_tried_until_the_level_and_the_closest_is_kept_at_the_time_lim
 
 
 def test_the_distance_orders_by_level_then_by_the_gap_to_the_band():
-    near_hard, far = Grade(7.75, "medium", 1, True), Grade(3.0, "easy", 1, True)
-    assert _distance(Grade(10.0, "hard", 1, True), "hard") == (0, 0.0)
-    assert _distance(near_hard, "hard") == (1, 0.25) < _distance(far, "hard") == (2, 5.0)
+    near_hard, far = Grade(15.5, "medium", 1, True), Grade(3.0, "easy", 1, True)
+    assert _distance(Grade(20.0, "hard", 1, True), "hard") == (0, 0.0)
+    assert _distance(near_hard, "hard") == (1, 0.25) < _distance(far, "hard") == (2, 12.75)
 
 
 def test_an_unknown_level_is_refused_in_a_sentence(capsys):

@@ -16,7 +16,10 @@ from gridlang.compiler import compile_tagged
 from gridlang.ir.backend import SolveOptions
 from gridlang.solving.pipeline import load
 from gridlang.why import solve_hints
+from gridlang.why.depth import Depth
+from gridlang.why.grade import grade, level_of
 from gridlang.why.instances import with_optimum
+from gridlang.why.render import hints_text
 
 SPEC = REPO / "puzzles" / "horse.grid"
 DAILY = REPO / "puzzles" / "maps" / "daily-2026-01-07.txt"
@@ -77,6 +80,18 @@ def test_the_first_step_of_the_daily_is_the_horse_s_one_way_out(daily, capsys):
     assert out.startswith("step 1 (1 rule, 0 known): row 9, column 7 is not wall\n  by ")
     assert out.splitlines()[1].endswith("horse.grid:27:1: maximize value(pen)  "
                                         "[the best score is 66, so the answer scores at least 66]")
+
+
+def test_the_daily_is_graded_by_its_hardest_step_from_the_optimum_on(daily):
+    # The walk of failed literals over the daily's clauses (its connectivity's cuts absent from a
+    # fresh oracle) finds one failed literal, then none: stopped short of the answer, it adds nothing
+    # (counted, and its probes over every open value, 208 each, it added 46.3: expert).
+    model, _, hints = daily
+    assert hints.depth == Depth(2, 1, 1.0, 1.0, False)
+    graded = grade(hints)
+    assert graded.difficulty == graded.cost and graded.level == level_of(graded.cost)
+    assert hints_text(model, hints).splitlines()[-2].endswith(
+        "; graded from the best score on, which the steps take as proved: finding it is not graded")
 
 
 def test_step_one_of_the_daily_is_drawn_and_a_step_beyond_is_a_located_error(tmp_path, capsys):
