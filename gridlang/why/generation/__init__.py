@@ -70,7 +70,12 @@ oracle, or one uniqueness proof (two solves), per clue, and step 5 one
 uniqueness proof per clue left. The figures are in docs/benchmarks.md.
 
 Number tiles take values from 0 up to :data:`MAX_VALUE` (one character in
-the map), and at most the number of cells.
+the map), and at most the number of cells. A clue of several characters (an
+arrow and a number, ``^2``; a list of numbers, ``1,1,3``) stands for its cell
+as one character while the map is made
+(:func:`~gridlang.why.generation.maps.token_char`), and the map is written
+with its cells separated by spaces, as the shipped Yajilin and Tapa
+instances are.
 """
 
 from __future__ import annotations
@@ -89,6 +94,7 @@ from gridlang.why.generation.maps import (
     MAX_VALUE,
     SYMMETRIES,
     answer_text,
+    cell_texts,
     clue_tiles,
     map_text,
     orbit,
@@ -275,7 +281,7 @@ def disagree(maker: Maker, grid: list[str], checker: str, seed: int) -> None:
     second = None if first is None else maker.another(grid, first, checker)
     if first is not None and second is None:
         return
-    shown = "".join(row + "\n" for row in grid)
+    shown = "".join(row + "\n" for row in cell_texts(grid))
     if first is None:
         raise GenerateError(f"{checker} finds no answer to the map made from seed {seed}, which {maker.backend} "
                             f"proved unique:\n{shown}")
