@@ -64,6 +64,13 @@ drawn again. A room layout has no clue to take away: such a puzzle is
 unique, checked by the second backend, and its rooms are as the joining
 left them.
 
+**Rooms and clue tiles.** A spec whose rules read both (Heyawake: a
+room's number counts its shaded cells) gets its rooms first, a random
+partition of the grid into rectangles
+(:func:`~gridlang.why.generation.maps.rectangle_rooms`), drawn anew with
+each answer; the answer is drawn on them (the rules that read rooms and no
+clue kept), and the clues follow as above.
+
 Cost: step 2 is one interpreter run per candidate (milliseconds); step 3
 one solve and a few interpreter runs per round; step 4 one call of the
 oracle, or one uniqueness proof (two solves), per clue, and step 5 one
@@ -98,6 +105,7 @@ from gridlang.why.generation.maps import (
     clue_tiles,
     map_text,
     orbit,
+    rectangle_rooms,
     room_count,
     room_layer,
 )
@@ -191,7 +199,9 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
         while True:
             tries += 1
             if maker.clues:
-                maker.rooms = None
+                # rules that read both clue tiles and rooms (Heyawake): rectangles first, then the clues
+                maker.rooms = room_layer(rectangle_rooms(rows, cols, maker.rng), rows, cols) \
+                    if maker.room_reading else None
                 answer = maker.answer(blank)
                 say(f"answer {tries} drawn")
                 candidate = Candidates(maker, answer)

@@ -85,12 +85,10 @@ class Maker:
         self.blank, self.clues = clue_tiles(spec)
         self.clue_names = {name for name, _ in self.clues}
         self.rooms: list[str] | None = None  # the rooms: layer, when the spec reads rooms
+        # rules that read both clue tiles and rooms (Heyawake): rooms drawn first (rectangles), clues after
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
         self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
         self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
-        if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
-            raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
-                                "tiles or draws rooms, not both yet")
         for place, where, tiles in (("corners", "the corners of the cells", spec.symbols.corner_tiles),
                                     ("borders", "the borders between cells", spec.symbols.border_tiles)):
             if tiles:

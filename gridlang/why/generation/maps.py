@@ -127,6 +127,44 @@ def room_layer(room: list[int], rows: int, cols: int) -> list[str]:
     return ["".join(letter[room[r * cols + c]] for c in range(cols)) for r in range(rows)]
 
 
+ROOM_AREA = (2, 9)
+"""The least and the most cells a rectangle of :func:`rectangle_rooms` may keep unsplit."""
+
+
+def rectangle_rooms(rows: int, cols: int, rng) -> list[int]:
+    """A random partition of the grid into rectangular rooms: the room number of each cell
+    (``row * cols + col``), rooms numbered from 0.
+
+    The grid is cut recursively (a guillotine partition): a rectangle larger than a bound drawn
+    for it between the two of :data:`ROOM_AREA` is cut across its longer side (either side when
+    square) at a random line, and the two parts cut in turn. Rooms are rectangles, as Heyawake's
+    published rules ask (Nikoli), and cover the grid.
+
+    Args:
+        rows, cols: the map's size in cells.
+        rng: a :class:`random.Random`.
+    """
+    room = [0] * (rows * cols)
+    todo = [(0, 0, rows, cols)]
+    count = 0
+    while todo:
+        r, c, h, w = todo.pop()
+        if h * w > rng.randint(*ROOM_AREA) and (h > 1 or w > 1):
+            across = h > w or (h == w and rng.random() < 0.5)
+            if across:
+                cut = rng.randint(1, h - 1)
+                todo += [(r, c, cut, w), (r + cut, c, h - cut, w)]
+            else:
+                cut = rng.randint(1, w - 1)
+                todo += [(r, c, h, cut), (r, c + cut, h, w - cut)]
+            continue
+        for i in range(r, r + h):
+            for j in range(c, c + w):
+                room[i * cols + j] = count
+        count += 1
+    return room
+
+
 def sides(i: int, rows: int, cols: int) -> list[int]:
     r, c = divmod(i, cols)
     return [a * cols + b for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < rows and 0 <= b < cols]
