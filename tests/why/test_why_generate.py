@@ -327,6 +327,17 @@ def test_a_6x6_tapa_from_seed_1_writes_its_number_lists_spaced_unique_and_minima
     assert made.map.splitlines()[3].split() == [".", ".", "1,1,2", ".", ".", "4"]
 
 
+def test_a_10x10_masyu_from_seed_1_is_drawn_on_a_long_loop_unique_and_minimal():
+    # the answer is a random loop of runs of two to four between turns, not the 2x2 loop the solver
+    # draws left to itself (four white pearls around it)
+    spec = gridlang.bundled("masyu")
+    made = _check("masyu", 10, 10, 1, {})
+    assert made.url == "https://puzz.link/p?mashu/10/10/000620i00020i00020ib000026600020i0" and made.clues == 14
+    assert made.map.count("*") == 13 and made.map.count("o") == 1
+    line = gridlang.solve(spec, map=made.map, backend=THIRD).decisions["line"]
+    assert len(line) == 46  # edges of the loop, as many as the cells it passes through
+
+
 def test_a_6x6_heyawake_from_seed_1_has_rectangular_rooms_and_its_numbers_unique_and_minimal():
     # rules that read both clue tiles and rooms: rectangles drawn first, then the numbers as for any clue
     made = _check("heyawake", 6, 6, 1, {})

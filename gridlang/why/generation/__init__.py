@@ -17,7 +17,10 @@ spec's own interpreter:
    that model comes from CP-SAT: for a Boolean decision on cells, the one
    that best follows a random smooth field (:meth:`Maker.field`: left to
    itself the solver shades as little as it can, and Nurikabe's islands
-   came out too big for any clue); else with a few random cells fixed
+   came out too big for any clue); for a Boolean decision on edges, a
+   random long loop (:mod:`~gridlang.why.generation.loops`: left to itself
+   the solver drew a 2x2 loop, and Masyu's map was four white pearls
+   around it), its edges fixed; else with a few random cells fixed
    (fewer when that has no answer).
 2. **Every clue the answer allows.** The cells are visited in a random
    order; at each, the clue tiles and their values are tried in a random

@@ -20,6 +20,7 @@ from gridlang.ir.model import Clause, Objective, Sense
 from gridlang.ir.solution import Solution, decode, split_answers
 from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
+from gridlang.why.generation.loops import random_loop
 from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
 from gridlang.why.generation.records import GenerateError, GenerateTimeUp
 
@@ -48,6 +49,16 @@ answer found by then is taken, the same whatever the machine's load."""
 
 FIELD_SECONDS = 20.0
 """The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
+
+
+LOOP_TRIES = 3
+"""How many random loops step 1 tries on a Boolean decision on edges before it draws the answer otherwise."""
+
+LOOP_DRAWS = 20
+"""How many random loops are drawn for one try, the longest kept (growth stops where no face lengthens it)."""
+
+LOOP_SECONDS = 10.0
+"""The most one of those tries may take."""
 
 
 class Fit(NamedTuple):
@@ -217,6 +228,9 @@ class Maker:
             raise GenerateError(f"{self.spec.path}: the decision {empty!r} takes its values from the clues, so a "
                                 "blank map gives it none to draw an answer from; generate cannot make this genre")
         engine = get_backend("cpsat")
+        looped = self.on_loop(relaxed, engine)
+        if looped is not None:
+            return looped
         field = self.field(relaxed)
         if field is not None:
             with self.deadline.slice(FIELD_SECONDS) as part:
@@ -245,6 +259,35 @@ class Maker:
                                     "even with the rules about clues left out")
             fixed //= 2
         raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
+
+    def on_loop(self, relaxed, engine):
+        """An answer of the relaxed model whose Boolean decision on edges is a random long loop
+        (:func:`~gridlang.why.generation.loops.random_loop`, the edges fixed), or None when the model
+        has no such decision or none of :data:`LOOP_TRIES` loops is an answer's (a rule that asks for
+        a path, or cells the loop must visit)."""
+        lines = [d for d in relaxed.decisions if d.kind in ("edges", "corners") and len(d.values) == 1
+                 and all(len(opts) == 1 for _, opts in d.cells)]
+        if not lines:
+            return None
+        extra = 1 if lines[0].kind == "corners" else 0
+        for _ in range(LOOP_TRIES):
+            # a line through the cells runs two to four edges between turns, so each turn may hold a clue
+            # that reads the runs beside it (Masyu's black pearl) and each cell beside a turn one that reads
+            # the turn (its white pearl): a staircase of turns admits neither, and a long straight run lets
+            # a second answer bulge out of it where no clue can stand; the longest of LOOP_DRAWS loops
+            loop = max((random_loop(self.rows + extra, self.cols + extra, self.rng, *((1, 0) if extra else (2, 4)))
+                        for _ in range(LOOP_DRAWS)), key=len)
+            fixed = tuple(Clause((lit if tuple(sorted(edge)) in loop else -lit,))
+                          for edge, ((_, lit),) in lines[0].cells)
+            trial = replace(relaxed, constraints=relaxed.constraints + fixed)
+            with self.deadline.slice(LOOP_SECONDS) as part:
+                result = engine.solve(trial, SolveOptions(deadline=part, workers=1, extra={
+                    "cpsat.random_seed": self.rng.randrange(1 << 20)}))
+            if result.status.has_solution:
+                return decode(relaxed, result.assignment).decisions
+            if self.deadline.expired():
+                raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
+        return None
 
     def field(self, relaxed):
         """The relaxed model with an objective that follows a random smooth field, when its decisions
