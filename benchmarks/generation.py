@@ -73,10 +73,8 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def survey(size: int, time_limit: float) -> str:
-    """Every bundled spec made once (seed 1) at ``size`` x ``size``: how many made a puzzle, ran out of
-    time or were refused, and the refusals grouped by their sentence (the spec's path left out), as
-    Markdown."""
+def survey(size: int, time_limit: float) -> list[dict]:
+    """Every bundled spec made once (seed 1) at ``size`` x ``size`` (:func:`run`), a record each."""
     # imported on use: the cases above run gridlang in processes of their own only
     from gridlang.api import bundled_specs
 
@@ -85,6 +83,12 @@ def survey(size: int, time_limit: float) -> str:
         record = run(name, size, "none", {}, 1, time_limit)
         print(json.dumps(record), file=sys.stderr, flush=True)
         records.append(record)
+    return records
+
+
+def survey_table(records: list[dict], time_limit: float) -> str:
+    """What :func:`survey` found, as Markdown: how many specs made a puzzle, ran out of time or were
+    refused, and the refusals grouped by their sentence (the spec's path left out)."""
     made = sum(r["exit"] == 0 for r in records)
     timeouts = sum(r["exit"] == 3 for r in records)
     refused: dict[str, list[str]] = {}
@@ -92,7 +96,8 @@ def survey(size: int, time_limit: float) -> str:
         if r["exit"] not in (0, 3):
             sentence = re.sub(r"^error: \S+\.grid: ", "error: ", r["error"] or f"exit {r['exit']}")
             refused.setdefault(sentence, []).append(r["genre"])
-    lines = [(f"{len(records)} specs at {size}x{size}, --time-limit {time_limit:g}: {made} made a puzzle, "
+    size = records[0]["size"] if records else "-"
+    lines = [(f"{len(records)} specs at {size}, --time-limit {time_limit:g}: {made} made a puzzle, "
               f"{timeouts} ran out of time, {len(records) - made - timeouts} refused or failed."), "",
              "| specs | sentence |", "| --- | --- |"]
     for sentence, names in sorted(refused.items(), key=lambda kv: -len(kv[1])):
@@ -109,7 +114,7 @@ def main() -> None:
                    help="make every bundled spec once at SIZE x SIZE and table what is refused")
     args = p.parse_args()
     if args.survey:
-        print(survey(args.survey, args.time_limit))
+        print(survey_table(survey(args.survey, args.time_limit), args.time_limit))
         return
     cases = CASES
     if args.cases:
