@@ -35,7 +35,12 @@ spec's own interpreter:
    take a cell out of a Boolean decision that ``A`` has true, nor its
    other values once one breaks a rule that reads no value
    (:meth:`Maker.first_fit`). With a symmetry, a clue whose image is no
-   clue is blanked.
+   clue is blanked. When no clue fits the answer anywhere (Yajilin: a clue
+   cell is neither shaded nor on the loop, and the blank map's loop passes
+   through every cell it does not shade), the answer is drawn again on a
+   map with a sixth of its cells, at random, clues of unknown value
+   (:meth:`Maker.holes`: ``?``, ``^?``), every rule kept, and those cells
+   get the clues that fit it.
 3. **Unique, by counterexample** (:mod:`~gridlang.why.generation.settle`):
    the map is solved with ``A`` blocked; a second answer ``B`` gets a clue
    that ``A`` allows on a cell where the two differ, added or moved from
@@ -211,6 +216,22 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                 # every clue the answer allows; when the blank map's rules need clues (Nurikabe),
                 # only until the answer breaks none
                 full = maker.clue_all(answer, until_valid=bool(candidate.base))
+                if full is not None and all(ch == maker.blank for row in full for ch in row):
+                    # no clue fits the answer anywhere: one drawn with cells left to clues, if the spec has
+                    # clues of unknown value and such a map has an answer
+                    holes = maker.holes()
+                    if holes is not None:
+                        try:
+                            answer = maker.answer(holes, every_rule=True)
+                        except GenerateTimeUp:
+                            raise
+                        except GenerateError:
+                            say("no answer leaves those cells to clues")
+                            continue
+                        candidate = Candidates(maker, answer)
+                        full = maker.clue_all(answer, start=holes)
+                        say(f"answer {tries} drawn again, {sum(ch != maker.blank for r in holes for ch in r)} "
+                            "cells left to clues")
                 if full is None:
                     say("no map of clues has that answer")
                     continue

@@ -21,7 +21,13 @@ from gridlang.ir.solution import Solution, decode, split_answers
 from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.loops import random_loop
-from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
+from gridlang.why.generation.maps import (
+    clue_tiles,
+    map_text,
+    room_layer,
+    sides,
+    token_char,
+)
 from gridlang.why.generation.records import GenerateError, GenerateTimeUp
 
 RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.Holds, ast.ForPairs)
@@ -50,6 +56,9 @@ answer found by then is taken, the same whatever the machine's load."""
 FIELD_SECONDS = 20.0
 """The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
 
+
+HOLES = 1 / 6
+"""The share of a map's cells :meth:`Maker.holes` leaves to clues of unknown value."""
 
 LOOP_TRIES = 3
 """How many random loops step 1 tries on a Boolean decision on edges before it draws the answer otherwise."""
@@ -193,9 +202,10 @@ class Maker:
         return None if report.solution is None else report.solution.decisions
 
     # step 1 ------------------------------------------------------------------
-    def answer(self, blank: list[str]):
+    def answer(self, blank: list[str], every_rule: bool = False):
         """A random answer (decision -> {cell: value}) of the blank map's rules that name no clue tile
-        (and, when the rooms are the clue, read no room)."""
+        (and, when the rooms are the clue, read no room); with ``every_rule``, of every rule of the
+        map given (one whose clues are unknown: :meth:`holes`)."""
 
         statements = self.spec.ast.statements
         try:
@@ -217,7 +227,7 @@ class Maker:
                                     f"no clue tile, so no answer can be drawn to place clues on "
                                     f"({again.message.splitlines()[0]})") from e
         tagged, tagging = compile_tagged(model)
-        naming = {k for k, st in enumerate(statements) if names(st, self.clue_names)}
+        naming = set() if every_rule else {k for k, st in enumerate(statements) if names(st, self.clue_names)}
         if not self.clues:
             naming |= {k for k, st in enumerate(statements) if reads_rooms(st)}
         keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
@@ -327,13 +337,37 @@ class Maker:
         return replace(relaxed, objective=Objective(Sense.MAXIMIZE, tuple(terms)))
 
     # step 2 ------------------------------------------------------------------
-    def clue_all(self, answer, until_valid: bool = False) -> list[str] | None:
+    def holes(self) -> list[str] | None:
+        """A map with :data:`HOLES` of its cells, drawn at random, clues of unknown value (``?``, ``^?``),
+        for an answer that leaves them to the clues (Yajilin: a clue cell is neither shaded nor on the
+        loop, which a blank map's answer passes through wherever it does not shade); None when no
+        clue tile takes an unknown value."""
+        unknown = self.unknown_clue()
+        if unknown is None:
+            return None
+        n = self.rows * self.cols
+        cells = set(self.rng.sample(range(n), max(1, round(n * HOLES))))
+        flat = [unknown if i in cells else self.blank for i in range(n)]
+        return ["".join(flat[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
+
+    def unknown_clue(self) -> str | None:
+        """The character of a clue of unknown value of the first clue tile that takes one, or None."""
+        tiles = self.spec.symbols.tiles
+        for name, _ in self.clues:
+            t = tiles[name]
+            if t.clue == "arrow":
+                return token_char("^?")
+            if t.clue is not None or t.number:
+                return "?"
+        return None
+
+    def clue_all(self, answer, until_valid: bool = False, start: list[str] | None = None) -> list[str] | None:
         """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
         often (:meth:`first_fit`); with ``until_valid``, only until ``answer`` breaks no statement (the
         cells left are blank: the counterexample loop adds what else is needed), and None as soon as
         a cell refuses every value of every clue tile tried by rules that read the values (Nurikabe:
         an island of more cells than any number says), since no map of clues then has ``answer``."""
-        grid = [self.blank * self.cols] * self.rows
+        grid = list(start) if start is not None else [self.blank * self.cols] * self.rows
         now = self.broken(grid, answer)
         cells = list(range(self.rows * self.cols))
         self.rng.shuffle(cells)
