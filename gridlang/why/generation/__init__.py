@@ -220,15 +220,18 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                     # no clue fits the answer anywhere: one drawn with cells left to clues, if the spec has
                     # clues of unknown value and such a map has an answer
                     holes = maker.holes()
+                    drawn = None
                     if holes is not None:
                         try:
-                            answer = maker.answer(holes, every_rule=True)
+                            drawn = maker.answer(holes, every_rule=True)
                         except GenerateTimeUp:
                             raise
-                        except GenerateError:
-                            say("no answer leaves those cells to clues")
-                            continue
-                        candidate = Candidates(maker, answer)
+                        except GridlangError:  # no answer, or a rule that reads an unknown clue unguarded
+                            if deadline.expired():
+                                raise
+                            say("no answer leaves those cells to clues: the answer is kept as it was")
+                    if drawn is not None:
+                        answer, candidate = drawn, Candidates(maker, drawn)
                         full = maker.clue_all(answer, start=holes)
                         say(f"answer {tries} drawn again, {sum(ch != maker.blank for r in holes for ch in r)} "
                             "cells left to clues")
