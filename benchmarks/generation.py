@@ -88,13 +88,14 @@ def survey(size: int, time_limit: float) -> list[dict]:
 
 def survey_table(records: list[dict], time_limit: float) -> str:
     """What :func:`survey` found, as Markdown: how many specs made a puzzle, ran out of time or were
-    refused, and the refusals grouped by their sentence (the spec's path left out)."""
+    refused, and the refusals grouped by their sentence (the spec's path left out, or written SPEC)."""
     made = sum(r["exit"] == 0 for r in records)
     timeouts = sum(r["exit"] == 3 for r in records)
     refused: dict[str, list[str]] = {}
     for r in records:
         if r["exit"] not in (0, 3):
             sentence = re.sub(r"^error: \S+\.grid: ", "error: ", r["error"] or f"exit {r['exit']}")
+            sentence = re.sub(r"/\S+/[\w-]+\.grid", "SPEC", sentence)
             refused.setdefault(sentence, []).append(r["genre"])
     size = records[0]["size"] if records else "-"
     lines = [(f"{len(records)} specs at {size}, --time-limit {time_limit:g}: {made} made a puzzle, "

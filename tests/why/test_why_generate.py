@@ -179,6 +179,19 @@ def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, c
     assert code == 1 and words in err and "Traceback" not in err and "bug" not in err
 
 
+def test_rooms_drawn_as_rectangles_with_no_answer_are_drawn_again_then_refused_in_a_sentence(capsys):
+    # Double Back at 5x5: the loop visits each room twice, and no partition into rectangles drawn has an
+    # answer; Ayeheya at 5x5 has one on the first rooms drawn
+    code = main(["generate", "doubleback", "--size", "5x5", "--seed", "1", "--time-limit", "120"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert err.endswith("doubleback.grid: none of 20 random partitions of a blank 5x5 map into rectangular rooms has "
+                        "an answer, even with the rules about clues left out; generate draws rooms as rectangles, "
+                        "and this genre's rooms may need other shapes\n")
+    made = _check("ayeheya", 5, 5, 1, {})
+    assert made.url == "https://puzz.link/p?ayeheya/5/5/0pi4v07o1i2g" and made.clues == 2
+
+
 def test_the_time_limit_running_out_is_a_sentence_and_exit_3(capsys):
     # 200 x 200 cannot be made in 2 s: the compilation stops at the deadline
     assert main(["generate", "nurikabe", "--size", "200x200", "-t", "2", "--quiet"]) == 3

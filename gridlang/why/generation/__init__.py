@@ -117,7 +117,7 @@ from gridlang.why.generation.maps import (
     room_count,
     room_layer,
 )
-from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp
+from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp, NoAnswer
 from gridlang.why.generation.settle import Candidates, settle
 from gridlang.why.generation.terrain import terrain
 
@@ -136,6 +136,11 @@ __all__ = [
     "reads_rooms",
     "room_layer",
 ]
+
+
+ROOM_DRAWS = 20
+"""How many partitions into rectangular rooms may have no answer before a spec whose rules read both clue
+tiles and rooms is refused."""
 
 
 def other_backend(backend: str) -> str:
@@ -202,7 +207,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     if not maker.clues and symmetry != "none":
         raise GenerateError(f"{spec.path}: its clue is the rooms, and --symmetry places clue tiles; "
                             "rooms are drawn without a symmetry")
-    tries = 0
+    tries = unanswered = 0
     try:
         while True:
             tries += 1
@@ -210,7 +215,19 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                 # rules that read both clue tiles and rooms (Heyawake): rectangles first, then the clues
                 maker.rooms = room_layer(rectangle_rooms(rows, cols, maker.rng), rows, cols) \
                     if maker.room_reading else None
-                answer = maker.answer(blank)
+                try:
+                    answer = maker.answer(blank)
+                except NoAnswer as e:
+                    if maker.rooms is None:
+                        raise
+                    unanswered += 1
+                    if unanswered >= ROOM_DRAWS:
+                        raise GenerateError(f"{spec.path}: none of {ROOM_DRAWS} random partitions of a blank "
+                                            f"{rows}x{cols} map into rectangular rooms has an answer, even with the "
+                                            "rules about clues left out; generate draws rooms as rectangles, and "
+                                            "this genre's rooms may need other shapes") from e
+                    say("no answer on these rooms: drawn again")
+                    continue
                 say(f"answer {tries} drawn")
                 candidate = Candidates(maker, answer)
                 # every clue the answer allows; when the blank map's rules need clues (Nurikabe),

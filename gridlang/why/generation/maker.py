@@ -28,7 +28,7 @@ from gridlang.why.generation.maps import (
     sides,
     token_char,
 )
-from gridlang.why.generation.records import GenerateError, GenerateTimeUp
+from gridlang.why.generation.records import GenerateError, GenerateTimeUp, NoAnswer
 
 RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.Holds, ast.ForPairs)
 """The statements that are rules (the rest declare tiles, parameters, decisions, regions)."""
@@ -266,8 +266,8 @@ class Maker:
             if result.status is Status.UNKNOWN:
                 break
             if fixed == 0:
-                raise GenerateError(f"a blank {self.rows}x{self.cols} map of {self.spec.path} has no answer, "
-                                    "even with the rules about clues left out")
+                raise NoAnswer(f"a blank {self.rows}x{self.cols} map of {self.spec.path} has no answer, "
+                               "even with the rules about clues left out")
             fixed //= 2
         raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
 
