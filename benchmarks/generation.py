@@ -3,6 +3,7 @@
     python benchmarks/generation.py                          # the default cases, seeds 1 to 5, 300 s each
     python benchmarks/generation.py --seeds 3 --time-limit 120
     python benchmarks/generation.py --cases nurikabe:10,sudoku:9:rotational
+    python benchmarks/generation.py --survey 5 --time-limit 5   # every bundled spec, seed 1: what is refused
 
 Each puzzle is made by ``gridlang generate`` in a process of its own (as a user runs it: start-up
 included), with ``--time-limit``; a run stopped by the limit is counted at its seconds and marked
@@ -30,11 +31,15 @@ CASES = [  # genre, size, symmetry, parameters
     ("sudoku", 9, "rotational", {}),
     ("slitherlink", 10, "none", {}),
     ("masyu", 10, "none", {}),
+    ("tapa", 6, "none", {}),
+    ("yajilin", 6, "none", {}),
+    ("heyawake", 6, "none", {}),
     ("nurikabe", 6, "none", {}),
     ("akari", 7, "none", {}),
     ("starbattle", 8, "none", {}),
 ]
-"""The default cases: the four of issue 50 and a few more."""
+"""The default cases: the four of issue 50, the clue kinds written in several characters (Tapa's number
+lists, Yajilin's arrows) and the rules that read both clue tiles and rooms (Heyawake), and a few more."""
 
 
 def run(genre: str, size: int, symmetry: str, params: dict, seed: int, time_limit: float) -> dict:
@@ -68,12 +73,50 @@ def table(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def survey(size: int, time_limit: float) -> list[dict]:
+    """Every bundled spec made once (seed 1) at ``size`` x ``size`` (:func:`run`), a record each."""
+    # imported on use: the cases above run gridlang in processes of their own only
+    from gridlang.api import bundled_specs
+
+    records = []
+    for name in bundled_specs():
+        record = run(name, size, "none", {}, 1, time_limit)
+        print(json.dumps(record), file=sys.stderr, flush=True)
+        records.append(record)
+    return records
+
+
+def survey_table(records: list[dict], time_limit: float) -> str:
+    """What :func:`survey` found, as Markdown: how many specs made a puzzle, ran out of time or were
+    refused, and the refusals grouped by their sentence (the spec's path left out, or written SPEC)."""
+    made = sum(r["exit"] == 0 for r in records)
+    timeouts = sum(r["exit"] == 3 for r in records)
+    refused: dict[str, list[str]] = {}
+    for r in records:
+        if r["exit"] not in (0, 3):
+            sentence = re.sub(r"^error: \S+\.grid: ", "error: ", r["error"] or f"exit {r['exit']}")
+            sentence = re.sub(r"/\S+/[\w-]+\.grid", "SPEC", sentence)
+            refused.setdefault(sentence, []).append(r["genre"])
+    size = records[0]["size"] if records else "-"
+    lines = [(f"{len(records)} specs at {size}, --time-limit {time_limit:g}: {made} made a puzzle, "
+              f"{timeouts} ran out of time, {len(records) - made - timeouts} refused or failed."), "",
+             "| specs | sentence |", "| --- | --- |"]
+    for sentence, names in sorted(refused.items(), key=lambda kv: -len(kv[1])):
+        lines.append(f"| {len(names)}: {', '.join(names)} | {sentence.replace('|', '/')} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seeds", type=int, default=5, help="seeds 1 to N per case (default 5)")
     p.add_argument("--time-limit", type=float, default=300.0, help="seconds per run (default 300)")
     p.add_argument("--cases", help="comma-separated GENRE:SIZE[:SYMMETRY] (default: the cases of CASES)")
+    p.add_argument("--survey", type=int, metavar="SIZE",
+                   help="make every bundled spec once at SIZE x SIZE and table what is refused")
     args = p.parse_args()
+    if args.survey:
+        print(survey_table(survey(args.survey, args.time_limit), args.time_limit))
+        return
     cases = CASES
     if args.cases:
         cases = []

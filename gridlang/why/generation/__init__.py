@@ -17,7 +17,10 @@ spec's own interpreter:
    that model comes from CP-SAT: for a Boolean decision on cells, the one
    that best follows a random smooth field (:meth:`Maker.field`: left to
    itself the solver shades as little as it can, and Nurikabe's islands
-   came out too big for any clue); else with a few random cells fixed
+   came out too big for any clue); for a Boolean decision on edges, a
+   random long loop (:mod:`~gridlang.why.generation.loops`: left to itself
+   the solver drew a 2x2 loop, and Masyu's map was four white pearls
+   around it), its edges fixed; else with a few random cells fixed
    (fewer when that has no answer).
 2. **Every clue the answer allows.** The cells are visited in a random
    order; at each, the clue tiles and their values are tried in a random
@@ -32,7 +35,12 @@ spec's own interpreter:
    take a cell out of a Boolean decision that ``A`` has true, nor its
    other values once one breaks a rule that reads no value
    (:meth:`Maker.first_fit`). With a symmetry, a clue whose image is no
-   clue is blanked.
+   clue is blanked. When no clue fits the answer anywhere (Yajilin: a clue
+   cell is neither shaded nor on the loop, and the blank map's loop passes
+   through every cell it does not shade), the answer is drawn again on a
+   map with a sixth of its cells, at random, clues of unknown value
+   (:meth:`Maker.holes`: ``?``, ``^?``), every rule kept, and those cells
+   get the clues that fit it.
 3. **Unique, by counterexample** (:mod:`~gridlang.why.generation.settle`):
    the map is solved with ``A`` blocked; a second answer ``B`` gets a clue
    that ``A`` allows on a cell where the two differ, added or moved from
@@ -64,13 +72,25 @@ drawn again. A room layout has no clue to take away: such a puzzle is
 unique, checked by the second backend, and its rooms are as the joining
 left them.
 
+**Rooms and clue tiles.** A spec whose rules read both (Heyawake: a
+room's number counts its shaded cells) gets its rooms first, a random
+partition of the grid into rectangles
+(:func:`~gridlang.why.generation.maps.rectangle_rooms`), drawn anew with
+each answer; the answer is drawn on them (the rules that read rooms and no
+clue kept), and the clues follow as above.
+
 Cost: step 2 is one interpreter run per candidate (milliseconds); step 3
 one solve and a few interpreter runs per round; step 4 one call of the
 oracle, or one uniqueness proof (two solves), per clue, and step 5 one
 uniqueness proof per clue left. The figures are in docs/benchmarks.md.
 
 Number tiles take values from 0 up to :data:`MAX_VALUE` (one character in
-the map), and at most the number of cells.
+the map), and at most the number of cells. A clue of several characters (an
+arrow and a number, ``^2``; a list of numbers, ``1,1,3``) stands for its cell
+as one character while the map is made
+(:func:`~gridlang.why.generation.maps.token_char`), and the map is written
+with its cells separated by spaces, as the shipped Yajilin and Tapa
+instances are.
 """
 
 from __future__ import annotations
@@ -89,13 +109,15 @@ from gridlang.why.generation.maps import (
     MAX_VALUE,
     SYMMETRIES,
     answer_text,
+    cell_texts,
     clue_tiles,
     map_text,
     orbit,
+    rectangle_rooms,
     room_count,
     room_layer,
 )
-from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp
+from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp, NoAnswer
 from gridlang.why.generation.settle import Candidates, settle
 from gridlang.why.generation.terrain import terrain
 
@@ -114,6 +136,11 @@ __all__ = [
     "reads_rooms",
     "room_layer",
 ]
+
+
+ROOM_DRAWS = 20
+"""How many partitions into rectangular rooms may have no answer before a spec whose rules read both clue
+tiles and rooms is refused."""
 
 
 def other_backend(backend: str) -> str:
@@ -180,18 +207,51 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     if not maker.clues and symmetry != "none":
         raise GenerateError(f"{spec.path}: its clue is the rooms, and --symmetry places clue tiles; "
                             "rooms are drawn without a symmetry")
-    tries = 0
+    tries = unanswered = 0
     try:
         while True:
             tries += 1
             if maker.clues:
-                maker.rooms = None
-                answer = maker.answer(blank)
+                # rules that read both clue tiles and rooms (Heyawake): rectangles first, then the clues
+                maker.rooms = room_layer(rectangle_rooms(rows, cols, maker.rng), rows, cols) \
+                    if maker.room_reading else None
+                try:
+                    answer = maker.answer(blank)
+                except NoAnswer as e:
+                    if maker.rooms is None:
+                        raise
+                    unanswered += 1
+                    if unanswered >= ROOM_DRAWS:
+                        raise GenerateError(f"{spec.path}: none of {ROOM_DRAWS} random partitions of a blank "
+                                            f"{rows}x{cols} map into rectangular rooms has an answer, even with the "
+                                            "rules about clues left out; generate draws rooms as rectangles, and "
+                                            "this genre's rooms may need other shapes") from e
+                    say("no answer on these rooms: drawn again")
+                    continue
                 say(f"answer {tries} drawn")
                 candidate = Candidates(maker, answer)
                 # every clue the answer allows; when the blank map's rules need clues (Nurikabe),
                 # only until the answer breaks none
                 full = maker.clue_all(answer, until_valid=bool(candidate.base))
+                if full is not None and all(ch == maker.blank for row in full for ch in row):
+                    # no clue fits the answer anywhere: one drawn with cells left to clues, if the spec has
+                    # clues of unknown value and such a map has an answer
+                    holes = maker.holes()
+                    drawn = None
+                    if holes is not None:
+                        try:
+                            drawn = maker.answer(holes, every_rule=True)
+                        except GenerateTimeUp:
+                            raise
+                        except GridlangError:  # no answer, or a rule that reads an unknown clue unguarded
+                            if deadline.expired():
+                                raise
+                            say("no answer leaves those cells to clues: the answer is kept as it was")
+                    if drawn is not None:
+                        answer, candidate = drawn, Candidates(maker, drawn)
+                        full = maker.clue_all(answer, start=holes)
+                        say(f"answer {tries} drawn again, {sum(ch != maker.blank for r in holes for ch in r)} "
+                            "cells left to clues")
                 if full is None:
                     say("no map of clues has that answer")
                     continue
@@ -275,7 +335,7 @@ def disagree(maker: Maker, grid: list[str], checker: str, seed: int) -> None:
     second = None if first is None else maker.another(grid, first, checker)
     if first is not None and second is None:
         return
-    shown = "".join(row + "\n" for row in grid)
+    shown = "".join(row + "\n" for row in cell_texts(grid))
     if first is None:
         raise GenerateError(f"{checker} finds no answer to the map made from seed {seed}, which {maker.backend} "
                             f"proved unique:\n{shown}")

@@ -20,8 +20,15 @@ from gridlang.ir.model import Clause, Objective, Sense
 from gridlang.ir.solution import Solution, decode, split_answers
 from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
-from gridlang.why.generation.maps import clue_tiles, map_text, room_layer, sides
-from gridlang.why.generation.records import GenerateError, GenerateTimeUp
+from gridlang.why.generation.loops import random_loop
+from gridlang.why.generation.maps import (
+    clue_tiles,
+    map_text,
+    room_layer,
+    sides,
+    token_char,
+)
+from gridlang.why.generation.records import GenerateError, GenerateTimeUp, NoAnswer
 
 RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.Holds, ast.ForPairs)
 """The statements that are rules (the rest declare tiles, parameters, decisions, regions)."""
@@ -48,6 +55,19 @@ answer found by then is taken, the same whatever the machine's load."""
 
 FIELD_SECONDS = 20.0
 """The wall-clock seconds after which step 1 stops following the field even so (a loaded machine)."""
+
+
+HOLES = 1 / 6
+"""The share of a map's cells :meth:`Maker.holes` leaves to clues of unknown value."""
+
+LOOP_TRIES = 3
+"""How many random loops step 1 tries on a Boolean decision on edges before it draws the answer otherwise."""
+
+LOOP_DRAWS = 20
+"""How many random loops are drawn for one try, the longest kept (growth stops where no face lengthens it)."""
+
+LOOP_SECONDS = 10.0
+"""The most one of those tries may take."""
 
 
 class Fit(NamedTuple):
@@ -85,12 +105,10 @@ class Maker:
         self.blank, self.clues = clue_tiles(spec)
         self.clue_names = {name for name, _ in self.clues}
         self.rooms: list[str] | None = None  # the rooms: layer, when the spec reads rooms
+        # rules that read both clue tiles and rooms (Heyawake): rooms drawn first (rectangles), clues after
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
         self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
         self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
-        if self.clues and self.room_reading and not any(isinstance(st, ast.Objective) for st in spec.ast.statements):
-            raise GenerateError(f"{spec.path}: its rules read both clue tiles and rooms; generate places clue "
-                                "tiles or draws rooms, not both yet")
         for place, where, tiles in (("corners", "the corners of the cells", spec.symbols.corner_tiles),
                                     ("borders", "the borders between cells", spec.symbols.border_tiles)):
             if tiles:
@@ -184,15 +202,17 @@ class Maker:
         return None if report.solution is None else report.solution.decisions
 
     # step 1 ------------------------------------------------------------------
-    def answer(self, blank: list[str]):
+    def answer(self, blank: list[str], every_rule: bool = False):
         """A random answer (decision -> {cell: value}) of the blank map's rules that name no clue tile
-        (and, when the rooms are the clue, read no room)."""
+        (and, when the rooms are the clue, read no room); with ``every_rule``, of every rule of the
+        map given (one whose clues are unknown: :meth:`holes`), and a map that does not compile raises
+        its error (a rule that reads an unknown clue's value unguarded: Shakashaka's)."""
 
         statements = self.spec.ast.statements
         try:
             model = self.model(blank)
         except GridlangError as e:
-            if self.deadline.expired():
+            if self.deadline.expired() or every_rule:
                 raise
             # a rule about clues that no blank map can meet, found while compiling: left out of the AST
             statements = tuple(st for k, st in enumerate(statements)
@@ -208,7 +228,7 @@ class Maker:
                                     f"no clue tile, so no answer can be drawn to place clues on "
                                     f"({again.message.splitlines()[0]})") from e
         tagged, tagging = compile_tagged(model)
-        naming = {k for k, st in enumerate(statements) if names(st, self.clue_names)}
+        naming = set() if every_rule else {k for k, st in enumerate(statements) if names(st, self.clue_names)}
         if not self.clues:
             naming |= {k for k, st in enumerate(statements) if reads_rooms(st)}
         keep = tuple(c for c, t in zip(tagged.constraints, tagging.tags) if t is None or t[0] not in naming)
@@ -219,6 +239,9 @@ class Maker:
             raise GenerateError(f"{self.spec.path}: the decision {empty!r} takes its values from the clues, so a "
                                 "blank map gives it none to draw an answer from; generate cannot make this genre")
         engine = get_backend("cpsat")
+        looped = self.on_loop(relaxed, engine)
+        if looped is not None:
+            return looped
         field = self.field(relaxed)
         if field is not None:
             with self.deadline.slice(FIELD_SECONDS) as part:
@@ -243,10 +266,39 @@ class Maker:
             if result.status is Status.UNKNOWN:
                 break
             if fixed == 0:
-                raise GenerateError(f"a blank {self.rows}x{self.cols} map of {self.spec.path} has no answer, "
-                                    "even with the rules about clues left out")
+                raise NoAnswer(f"a blank {self.rows}x{self.cols} map of {self.spec.path} has no answer, "
+                               "even with the rules about clues left out")
             fixed //= 2
         raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
+
+    def on_loop(self, relaxed, engine):
+        """An answer of the relaxed model whose Boolean decision on edges is a random long loop
+        (:func:`~gridlang.why.generation.loops.random_loop`, the edges fixed), or None when the model
+        has no such decision or none of :data:`LOOP_TRIES` loops is an answer's (a rule that asks for
+        a path, or cells the loop must visit)."""
+        lines = [d for d in relaxed.decisions if d.kind in ("edges", "corners") and len(d.values) == 1
+                 and all(len(opts) == 1 for _, opts in d.cells)]
+        if not lines:
+            return None
+        extra = 1 if lines[0].kind == "corners" else 0
+        for _ in range(LOOP_TRIES):
+            # a line through the cells runs two to four edges between turns, so each turn may hold a clue
+            # that reads the runs beside it (Masyu's black pearl) and each cell beside a turn one that reads
+            # the turn (its white pearl): a staircase of turns admits neither, and a long straight run lets
+            # a second answer bulge out of it where no clue can stand; the longest of LOOP_DRAWS loops
+            loop = max((random_loop(self.rows + extra, self.cols + extra, self.rng, *((1, 0) if extra else (2, 4)))
+                        for _ in range(LOOP_DRAWS)), key=len)
+            fixed = tuple(Clause((lit if tuple(sorted(edge)) in loop else -lit,))
+                          for edge, ((_, lit),) in lines[0].cells)
+            trial = replace(relaxed, constraints=relaxed.constraints + fixed)
+            with self.deadline.slice(LOOP_SECONDS) as part:
+                result = engine.solve(trial, SolveOptions(deadline=part, workers=1, extra={
+                    "cpsat.random_seed": self.rng.randrange(1 << 20)}))
+            if result.status.has_solution:
+                return decode(relaxed, result.assignment).decisions
+            if self.deadline.expired():
+                raise GenerateTimeUp(f"the time ran out while drawing an answer ({self.deadline.cause()})")
+        return None
 
     def field(self, relaxed):
         """The relaxed model with an objective that follows a random smooth field, when its decisions
@@ -286,13 +338,37 @@ class Maker:
         return replace(relaxed, objective=Objective(Sense.MAXIMIZE, tuple(terms)))
 
     # step 2 ------------------------------------------------------------------
-    def clue_all(self, answer, until_valid: bool = False) -> list[str] | None:
+    def holes(self) -> list[str] | None:
+        """A map with :data:`HOLES` of its cells, drawn at random, clues of unknown value (``?``, ``^?``),
+        for an answer that leaves them to the clues (Yajilin: a clue cell is neither shaded nor on the
+        loop, which a blank map's answer passes through wherever it does not shade); None when no
+        clue tile takes an unknown value."""
+        unknown = self.unknown_clue()
+        if unknown is None:
+            return None
+        n = self.rows * self.cols
+        cells = set(self.rng.sample(range(n), max(1, round(n * HOLES))))
+        flat = [unknown if i in cells else self.blank for i in range(n)]
+        return ["".join(flat[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
+
+    def unknown_clue(self) -> str | None:
+        """The character of a clue of unknown value of the first clue tile that takes one, or None."""
+        tiles = self.spec.symbols.tiles
+        for name, _ in self.clues:
+            t = tiles[name]
+            if t.clue == "arrow":
+                return token_char("^?")
+            if t.clue is not None or t.number:
+                return "?"
+        return None
+
+    def clue_all(self, answer, until_valid: bool = False, start: list[str] | None = None) -> list[str] | None:
         """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
         often (:meth:`first_fit`); with ``until_valid``, only until ``answer`` breaks no statement (the
         cells left are blank: the counterexample loop adds what else is needed), and None as soon as
         a cell refuses every value of every clue tile tried by rules that read the values (Nurikabe:
         an island of more cells than any number says), since no map of clues then has ``answer``."""
-        grid = [self.blank * self.cols] * self.rows
+        grid = list(start) if start is not None else [self.blank * self.cols] * self.rows
         now = self.broken(grid, answer)
         cells = list(range(self.rows * self.cols))
         self.rng.shuffle(cells)

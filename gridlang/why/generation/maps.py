@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 from gridlang.core.grid import flood_rooms
@@ -16,12 +17,17 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
 
     The blank tile is the first tile whose characters include ``.`` (else
     the first tile with a character); every other tile with a character, or
-    with numbers, is a clue tile, but for a hole (a tile declared ``no room``,
-    outside the puzzle's shape: a generated map has none).
+    with numbers, is a clue tile. A clue written in several characters
+    (docs/language.md, "Structured clue cells") stands for one cell as a
+    character of its own (:func:`token_char`), which :func:`map_text` writes
+    out: an ``arrow number`` tile's arrows and numbers (``^0`` to ``>9``), a
+    ``numbers`` tile's lists (:func:`number_lists`), or, for a tile of named
+    entries (Kakuro's ``down, across``), that many numbers each up to
+    :data:`MAX_VALUE`. A hole (a tile declared ``no room``, outside the
+    puzzle's shape) is no clue tile: a generated map has none.
 
     Raises:
-        GenerateError: the spec has no blank tile, or a clue tile that holds an arrow and a number or a
-            list of numbers (several characters a cell, which the maps made here cannot write).
+        GenerateError: the spec has no blank tile.
     """
     tiles = spec.symbols.tiles
     chars = {name: [ch for cs in t.chars for ch in span_chars(cs)] for name, t in tiles.items()}
@@ -33,16 +39,64 @@ def clue_tiles(spec) -> tuple[str, list[tuple[str, list[str]]]]:
     for name, t in tiles.items():
         if name == blank or t.no_room:
             continue
-        if t.clue is not None and not chars[name]:
-            written = "an arrow and a number (^2)" if t.clue == "arrow" else "a list of numbers (1,3,3)"
-            raise GenerateError(f"{spec.path}: its clue tile {name!r} holds {written}, written in more than one "
-                                "character, and generate writes maps of one character per cell, not yet the "
-                                "spaced maps such clues need")
-        if t.number:
+        if t.clue == "arrow" and not chars[name]:
+            clues.append((name, [token_char(f"{arrow}{v}") for arrow in ARROWS for v in range(MAX_VALUE + 1)]))
+        elif t.clue is not None and not chars[name]:
+            lists = [",".join(map(str, p)) for p in itertools.product(range(MAX_VALUE + 1), repeat=len(t.parts))] \
+                if t.parts else number_lists()
+            clues.append((name, [ch if len(ch) == 1 else token_char(ch) for ch in lists]))
+        elif t.number:
             clues.append((name, [str(v) for v in range(MAX_VALUE + 1)]))
         elif chars[name] and not t.linked:
             clues.append((name, chars[name][:MAX_VALUE + 1]))
     return ("." if "." in chars[blank] else chars[blank][0]), clues
+
+
+ARROWS = "^v<>"
+"""The arrows of an ``arrow number`` clue as a map writes them (up, down, left, right)."""
+
+LIST_LENGTH = 4
+"""The most numbers a generated number list holds (Tapa's clue: at most four runs around a cell)."""
+
+
+def number_lists() -> list[str]:
+    """The number lists a ``numbers`` tile is tried with: ``0`` to ``9`` alone, then lists of two to
+    :data:`LIST_LENGTH` numbers from 1 up, in non-decreasing order, whose total is at most
+    :data:`MAX_VALUE` less one (Tapa's runs around a cell: eight neighbours, a cell between runs),
+    as the map writes them (``1,1,3``): 54 lists."""
+    out = [str(v) for v in range(MAX_VALUE + 1)]
+    for n in range(2, LIST_LENGTH + 1):
+        out += [",".join(map(str, p)) for p in itertools.combinations_with_replacement(range(1, MAX_VALUE), n)
+                if sum(p) <= MAX_VALUE - 1]
+    return out
+
+
+TOKENS: dict[str, str] = {}
+"""The characters that stand for clue tokens of several characters (:func:`token_char`), and their tokens."""
+
+_CHARS: dict[str, str] = {}
+
+
+def token_char(token: str) -> str:
+    """The one character that stands for a clue ``token`` of several characters (``^2``, ``1,3,3``)
+    in a map being made, a character of Unicode's private use area (U+E000 on) that no spec
+    declares: the map is a list of strings of one character a cell while it is made, and
+    :func:`map_text` writes each such character as its token."""
+    ch = _CHARS.get(token)
+    if ch is None:
+        ch = _CHARS[token] = chr(0xE000 + len(_CHARS))
+        TOKENS[ch] = token
+    return ch
+
+
+def cell_texts(rows: list[str]) -> list[str]:
+    """The map's rows as its text writes them: one character a cell, or, when a cell stands for a
+    token of several characters (:func:`token_char`), every cell its token, right-aligned in
+    columns separated by a space (the map syntax of structured clue cells)."""
+    if not any(ch in TOKENS for row in rows for ch in row):
+        return list(rows)
+    width = max(len(TOKENS.get(ch, ch)) for row in rows for ch in row)
+    return [" ".join(TOKENS.get(ch, ch).rjust(width) for ch in row) for row in rows]
 
 
 def span_chars(cs) -> list[str]:
@@ -53,7 +107,7 @@ def span_chars(cs) -> list[str]:
 
 def map_text(rows: list[str], params: Mapping[str, str], rooms: list[str] | None = None) -> str:
     """A map's text: ``name: value`` header lines, the grid's rows, and the ``rooms:`` layer if any."""
-    text = "".join(f"{k}: {v}\n" for k, v in params.items()) + "".join(r + "\n" for r in rows)
+    text = "".join(f"{k}: {v}\n" for k, v in params.items()) + "".join(r + "\n" for r in cell_texts(rows))
     return text + ("rooms:\n" + "".join(r + "\n" for r in rooms) if rooms is not None else "")
 
 
@@ -72,6 +126,44 @@ def room_layer(room: list[int], rows: int, cols: int) -> list[str]:
                 for j in sides(k, rows, cols) if room[j] != r}
         letter[r] = next(ch for ch in ROOM_LABELS if ch not in near)
     return ["".join(letter[room[r * cols + c]] for c in range(cols)) for r in range(rows)]
+
+
+ROOM_AREA = (2, 9)
+"""The least and the most cells a rectangle of :func:`rectangle_rooms` may keep unsplit."""
+
+
+def rectangle_rooms(rows: int, cols: int, rng) -> list[int]:
+    """A random partition of the grid into rectangular rooms: the room number of each cell
+    (``row * cols + col``), rooms numbered from 0.
+
+    The grid is cut recursively (a guillotine partition): a rectangle larger than a bound drawn
+    for it between the two of :data:`ROOM_AREA` is cut across its longer side (either side when
+    square) at a random line, and the two parts cut in turn. Rooms are rectangles, as Heyawake's
+    published rules ask (Nikoli), and cover the grid.
+
+    Args:
+        rows, cols: the map's size in cells.
+        rng: a :class:`random.Random`.
+    """
+    room = [0] * (rows * cols)
+    todo = [(0, 0, rows, cols)]
+    count = 0
+    while todo:
+        r, c, h, w = todo.pop()
+        if h * w > rng.randint(*ROOM_AREA) and (h > 1 or w > 1):
+            across = h > w or (h == w and rng.random() < 0.5)
+            if across:
+                cut = rng.randint(1, h - 1)
+                todo += [(r, c, cut, w), (r + cut, c, h - cut, w)]
+            else:
+                cut = rng.randint(1, w - 1)
+                todo += [(r, c, h, cut), (r, c + cut, h, w - cut)]
+            continue
+        for i in range(r, r + h):
+            for j in range(c, c + w):
+                room[i * cols + j] = count
+        count += 1
+    return room
 
 
 def sides(i: int, rows: int, cols: int) -> list[int]:

@@ -7,7 +7,6 @@ from typing import Any
 
 from gridlang.core.errors import GridlangError
 
-
 UNPROVED = {
     "clues": "not all its clues are placed, and its answer is not proved unique",
     "unique": "its clues are placed but its answer is not proved unique",
@@ -20,6 +19,10 @@ UNPROVED = {
 
 class GenerateError(GridlangError, ValueError):
     """The spec cannot be generated from (no clue tile), or the time ran out before a puzzle was made."""
+
+
+class NoAnswer(GenerateError):
+    """The map an answer is drawn on has none, even with the rules about clues left out."""
 
 
 class GenerateTimeUp(GenerateError):
@@ -40,7 +43,7 @@ class GenerateTimeUp(GenerateError):
     best: str | None = None
     proved: str | None = None
     note: str | None = None
-    closest: "Generated | None" = None
+    closest: Generated | None = None
     tried: int = 0
 
 
