@@ -8,6 +8,7 @@ import random
 import pytest
 
 from gridlang.why.generation.loops import boundary, one_cycle, random_loop, runs
+from tests.processes import gridlang_process
 
 
 def test_a_region_of_two_faces_has_a_boundary_of_six_edges_one_cycle():
@@ -33,3 +34,12 @@ def test_a_loop_is_one_cycle_with_its_runs_between_turns_as_asked(seed, least, m
 def test_a_lattice_smaller_than_two_by_two_is_refused():
     with pytest.raises(ValueError, match="2x2 nodes at least, not 1x5"):
         random_loop(1, 5, random.Random(0))
+
+
+
+def test_a_one_row_masyu_is_refused_in_a_sentence_where_no_loop_fits():
+    done = gridlang_process("generate", "masyu", "--size", "1x6", "--seed", "1", "--time-limit", "30")
+    assert done.returncode == 1
+    line = done.stderr.strip()
+    assert line.startswith("error: a blank 1x6 map of ") and "Traceback" not in done.stderr
+    assert line.endswith("masyu.grid has no answer, even with the rules about clues left out")

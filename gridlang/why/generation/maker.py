@@ -281,6 +281,8 @@ class Maker:
         if not lines:
             return None
         extra = 1 if lines[0].kind == "corners" else 0
+        if min(self.rows, self.cols) + extra < 2:  # no loop fits: the answer is drawn as for any other spec
+            return None
         for _ in range(LOOP_TRIES):
             # a line through the cells runs two to four edges between turns, so each turn may hold a clue
             # that reads the runs beside it (Masyu's black pearl) and each cell beside a turn one that reads
