@@ -151,7 +151,8 @@ def load_checked(spec: ast.Spec, symbols: Symbols, data: MapData,
         grid = build_grid(symbols, data)
     values = resolve_params(symbols, data, params)
     t1 = time.perf_counter()
-    collect_as_usual()  # the model is built under Python's own collector thresholds (gridlang.core.collector)
+    collect_as_usual()  # what was loaded is frozen and Python's thresholds put back; the compile raises the
+    # youngest generation's itself while it runs (core.memory.fewer_collections)
     model = compile_spec(spec, symbols, grid, values, map_path=data.path, map_data=data, deadline=deadline,
                          files=files)
     return model, {"read": t1 - t0, "compile": time.perf_counter() - t1, "parse": 0.0}
