@@ -163,7 +163,7 @@ def test_check_outlines_the_rows_columns_and_rooms_of_a_star_battle_that_miss_a_
     verdict = check(page)
     assert verdict.startswith("not right: 15 rules are broken\n")
     assert (
-        "line 19: for each row r: count(star and r) == stars (with r = row 2: 0 == 1 is false)"
+        "line 22: for each row r: count(star and r) == stars (with r = row 2: 0 == 1 is false)"
         in verdict
     )
     overlay = page.locator("#board svg.overlay")
@@ -171,10 +171,10 @@ def test_check_outlines_the_rows_columns_and_rooms_of_a_star_battle_that_miss_a_
     # rows 2 to 6 and columns 2 to 6, each outlined along its rim of 14 cell sides, and 5 rooms
     titles = rims.locator("title").all_text_contents()
     assert (
-        titles.count("line 19: each row holds its stars") == 5 * 14
+        titles.count("line 22: each row holds its stars") == 5 * 14
     )  # the rules' names
-    assert titles.count("line 20: each column holds its stars") == 5 * 14
-    assert len({t for t in titles if t.startswith("line 21: ")}) == 1
+    assert titles.count("line 23: each column holds its stars") == 5 * 14
+    assert len({t for t in titles if t.startswith("line 24: ")}) == 1
     # a new mark takes the outlines away
     cell(page, 2, 4).click()
     expect(rims).to_have_count(0)

@@ -180,12 +180,12 @@ def test_genres_the_method_cannot_make_are_refused_in_a_sentence(genre, words, c
 
 
 def test_rooms_drawn_as_rectangles_with_no_answer_are_drawn_again_then_refused_in_a_sentence(capsys):
-    # Double Back at 5x5: the loop visits each room twice, and no partition into rectangles drawn has an
-    # answer; Ayeheya at 5x5 has one on the first rooms drawn
-    code = main(["generate", "doubleback", "--size", "5x5", "--seed", "1", "--time-limit", "120"])
+    # Detour at 5x5: no partition into rectangles drawn has an answer; Ayeheya at 5x5 has one on the
+    # first rooms drawn
+    code = main(["generate", "detour", "--size", "5x5", "--seed", "1", "--time-limit", "120"])
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
-    assert err.endswith("doubleback.grid: none of 20 random partitions of a blank 5x5 map into rectangular rooms has "
+    assert err.endswith("detour.grid: none of 20 random partitions of a blank 5x5 map into rectangular rooms has "
                         "an answer, even with the rules about clues left out; generate draws rooms as rectangles, "
                         "and this genre's rooms may need other shapes\n")
     made = _check("ayeheya", 5, 5, 1, {})
