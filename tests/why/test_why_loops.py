@@ -8,7 +8,7 @@ import random
 import pytest
 
 from gridlang.why.generation.loops import boundary, one_cycle, random_loop, runs
-from tests.processes import gridlang_process
+from processes import gridlang_process
 
 
 def test_a_region_of_two_faces_has_a_boundary_of_six_edges_one_cycle():
