@@ -59,17 +59,9 @@ def pieces(rows: int, cols: int, cells: Iterable[int]) -> list[list[int]]:
 
 
 def rooms(grid: Grid) -> list[list[int]]:
-    """The map's rooms (maximal side-connected groups of equal room labels), by first cell; [] without a layer.
-    A cell of a tile declared ``no room`` (a hole) is in none."""
-    if grid.rooms:
-        return grid.room_cells()  # the map's rooms with its holes left out (core.grid.rooms_of)
-    labels = [getattr(ch, "room", None) for ch in grid.chars]
-    if all(label is None for label in labels):
-        return []
-    out = []
-    for label in dict.fromkeys(labels):
-        out.extend(pieces(grid.rows, grid.cols, [i for i, x in enumerate(labels) if x == label]))
-    return sorted(out)
+    """The map's rooms, each its cells ascending, by first cell; [] without a room layer. A cell of
+    a tile declared ``no room`` (a hole) is in none (the grid's own rooms: :func:`gridlang.core.grid.rooms_of`)."""
+    return grid.room_cells() if grid.rooms else []
 
 
 def number(text: str) -> int | None:
@@ -93,15 +85,9 @@ def verdict(name: str, problems: list[str], **details) -> Verdict:
 
 
 def room_index(grid: Grid) -> list[int] | None:
-    """Each cell's room number (rooms by first cell), -1 for a cell in no room, or None without a room layer."""
-    found = rooms(grid)
-    if not found:
-        return None
-    out = [-1] * (grid.rows * grid.cols)
-    for k, cells in enumerate(found):
-        for i in cells:
-            out[i] = k
-    return out
+    """Each cell's room number (rooms by first cell, as :func:`rooms` lists them), -1 for a cell in no
+    room, or None without a room layer."""
+    return list(grid.rooms) if grid.rooms else None
 
 
 TETROMINOES = {"I": "####", "L": "###/#..", "O": "##/##", "S": ".##/##.", "T": "###/.#."}
