@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import statistics
 import sys
 import time
@@ -184,13 +183,14 @@ def difficulty(
     # the grade counts the terms of a walk that reached the answer, none of one that stopped short
     if not depth or not depth["complete"]:
         depth = {"probes": 0.0, "refutation": 0.0}
-    probe = grade.PROBE_WEIGHT if probe is None else probe
-    refutation = grade.REFUTATION_WEIGHT if refutation is None else refutation
-    cap = grade.DEPTH_CAP if cap == -1.0 else cap
-    term = (
-        probe * math.log2(max(depth["probes"], 1.0)) + refutation * depth["refutation"]
+    return grade.difficulty_of(
+        top,
+        depth["probes"],
+        depth["refutation"],
+        probe_weight=grade.PROBE_WEIGHT if probe is None else probe,
+        refutation_weight=grade.REFUTATION_WEIGHT if refutation is None else refutation,
+        cap=grade.DEPTH_CAP if cap == -1.0 else cap,
     )
-    return round(top + (term if cap is None else min(term, cap * top)), 2)
 
 
 def share(values: list[float], records: list[dict], part, bounds: list[float]) -> float:

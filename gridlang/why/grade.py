@@ -123,17 +123,23 @@ def step_cost(step: Step) -> float:
     return rules + KNOWN_WEIGHT * known
 
 
-def depth_term(probes: float, refutation: float) -> float:
-    """What the reasoning depth adds before its cap: ``PROBE_WEIGHT * log2(probes) +
-    REFUTATION_WEIGHT * refutation`` (``probes`` below 1, as without a failed literal, counts as 1)."""
-    return PROBE_WEIGHT * math.log2(max(probes, 1.0)) + REFUTATION_WEIGHT * refutation
+def depth_term(probes: float, refutation: float, probe_weight: float = PROBE_WEIGHT,
+               refutation_weight: float = REFUTATION_WEIGHT) -> float:
+    """What the reasoning depth adds before its cap: ``probe_weight * log2(probes) +
+    refutation_weight * refutation`` (``probes`` below 1, as without a failed literal, counts as 1;
+    the weights :data:`PROBE_WEIGHT` and :data:`REFUTATION_WEIGHT` unless given, as a fit of them does)."""
+    return probe_weight * math.log2(max(probes, 1.0)) + refutation_weight * refutation
 
 
-def difficulty_of(cost: float, probes: float, refutation: float) -> float:
+def difficulty_of(cost: float, probes: float, refutation: float, *, probe_weight: float = PROBE_WEIGHT,
+                  refutation_weight: float = REFUTATION_WEIGHT, cap: float | None = DEPTH_CAP) -> float:
     """The difficulty of a puzzle whose hardest step costs ``cost`` and whose depth's walk gave
     ``probes`` and ``refutation`` (:class:`~gridlang.why.depth.Depth`): ``cost`` plus
-    :func:`depth_term`, that at most :data:`DEPTH_CAP` times ``cost``, rounded to hundredths."""
-    return round(cost + min(depth_term(probes, refutation), DEPTH_CAP * cost), 2)
+    :func:`depth_term`, that at most ``cap`` (:data:`DEPTH_CAP`; None: no cap) times ``cost``,
+    rounded to hundredths. The keyword weights are the grade's own unless given (the calibration's
+    fit, ``benchmarks/grading.py``, tries others)."""
+    term = depth_term(probes, refutation, probe_weight, refutation_weight)
+    return round(cost + (term if cap is None else min(term, cap * cost)), 2)
 
 
 def level_of(difficulty: float) -> str:
