@@ -130,8 +130,6 @@ def tools(time_limit: float, genres: set[str] | None = None, which: tuple[str, .
                 found, done = None, False
                 _log({"genre": genre, "map": path.name, "tool": tool, "error": str(e)[:200]})
             seconds = time.perf_counter() - t
-            if max_side is not None and about and max(map(int, about["size"].split("x"))) > max_side:
-                continue
             rows.setdefault(genre, {}).setdefault(tool, []).append((seconds, done))
             _log({"genre": genre, "map": path.name, "tool": tool, "seconds": round(seconds, 3), "complete": done}
                  | about)
