@@ -4,8 +4,8 @@
 ``<= 0``, ``< 1``) asks whether any cell of X stands in p's line of sight.
 Lowered as a sum, every cell looks along its whole line: a line of L cells
 costs each of its cells a row (or an ``or``) of up to L literals, L squared
-in all, and Akari's "no light shines on another" and "every white cell is
-lit" are such tests from every white cell in each of four directions.
+in all, and Akari's "every white cell is lit" is such a test from every
+white cell in each of four directions ("no light shines on another" in two).
 
 Here the test is the literal ``a(c1)`` of a chain built from the far end of
 the line c1, c2, ..., ck: ``a(ck) = m(ck)``, ``a(ci) = m(ci) or a(ci+1)``,

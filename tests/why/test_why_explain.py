@@ -81,13 +81,16 @@ def test_a_shipped_sudoku_with_a_second_seven_in_a_column_is_explained_by_the_tw
     ]
 
 
-def test_a_shipped_akari_with_a_3_for_its_2_is_explained_by_three_clues_and_three_pairs_that_see_each_other():
+def test_a_shipped_akari_with_a_3_for_its_2_is_explained_by_three_clues_and_three_lights_that_would_see_another():
     model, _ = load(*_paths("akari"))
     found = explain(model)
     assert found.minimal
     assert [i.clues for i in found.instances[:3]] == [("clue 3 at row 1, column 3",), ("clue 3 at row 4, column 5",),
                                                       ("clue 2 at row 6, column 1",)]
-    assert [i.cells for i in found.instances[3:]] == [((0, 1), (1, 1)), ((0, 3), (1, 3)), ((4, 0), (4, 1))]
+    # "no light shines on another" looks right and down from each light: the lights at row 1, columns
+    # 2 and 4 (each would see the light below it) and at row 5, column 1 (the one right of it)
+    assert sorted(i.cells for i in found.instances[3:]) == [((0, 1),), ((0, 3),), ((4, 0),)]
+    assert {i.name for i in found.instances[3:]} == {"no light shines on another"}
 
 
 @pytest.mark.slow
