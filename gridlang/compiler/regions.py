@@ -200,6 +200,8 @@ def anchor_connected(grid: Grid, constraints: tuple[Constraint, ...], deadline: 
     Raises:
         BuildTimeout: ``deadline`` passed.
     """
+    if not any(isinstance(con, Connected) for con in constraints):
+        return constraints  # nothing to strengthen (Akari's 100,000 constraints are not copied)
     forced = {c.lits[0] for c in constraints if isinstance(c, Clause) and len(c.lits) == 1}
     counts = _counts(constraints, forced) if any(
         isinstance(con, Connected) and con.size is None for con in constraints) else {}
