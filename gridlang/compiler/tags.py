@@ -77,6 +77,23 @@ class TaggedConstraints(list):
         self.current: int | None = None
         self.index = {id(st): k for k, st in enumerate(compiler.spec.statements)}
         self.mask = BUDGET_TICK  # as often as the compiler's own list reads its budget
+        for name in dir(type(compiler)):  # the methods marked by definition(), wrapped on this compiler alone
+            method = getattr(type(compiler), name, None)
+            if getattr(method, DEFINES, False):
+                setattr(compiler, name, self._defining(method.__get__(compiler)))
+
+    def _defining(self, bound: Callable) -> Callable:
+        """``bound`` (a compiler's method marked by :func:`definition`) between :meth:`enter` and :meth:`leave`."""
+
+        @functools.wraps(bound)
+        def wrapper(*args, **kwargs):
+            self.enter()
+            try:
+                return bound(*args, **kwargs)
+            finally:
+                self.leave()
+
+        return wrapper
 
     def append(self, con) -> None:
         super().append(con)
@@ -159,21 +176,16 @@ def _one_cell(compiler, con) -> int | None:
     return cells.pop() if len(cells) == 1 else None
 
 
+DEFINES = "defines_variables"
+"""The attribute :func:`definition` sets on a method it marks."""
+
+
 def definition(method: F) -> F:
     """Mark a compiler method whose constraints define auxiliary variables (tagged None).
 
-    Without tagging (an ordinary compile) the method runs as it is.
+    The method is returned as it is, so an ordinary compile calls it at no cost; a compile that
+    tags (:class:`TaggedConstraints`) wraps each marked method on its own compiler between
+    :meth:`~TaggedConstraints.enter` and :meth:`~TaggedConstraints.leave`.
     """
-
-    @functools.wraps(method)
-    def wrapper(self, *args, **kwargs):
-        tags = self.constraints
-        if not isinstance(tags, TaggedConstraints):
-            return method(self, *args, **kwargs)
-        tags.enter()
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            tags.leave()
-
-    return wrapper  # type: ignore[return-value]
+    setattr(method, DEFINES, True)
+    return method
