@@ -57,7 +57,7 @@ class _Constraints(list):
         self.tick = tick
 
     def append(self, con) -> None:
-        super().append(con)
+        list.append(self, con)
         if not len(self) & BUDGET_TICK:
             self.tick()
 

@@ -114,7 +114,7 @@ class SightLowering:
                 )
                 keys = self.__dict__.setdefault("_sight_keys", {})
                 key = keys.setdefault((rest, sight.within), len(keys))
-                shape = (sight, rest, key, tuple(set(names_in(rest + (sight.within,)))))
+                shape = (sight, rest, key, frozenset(names_in(rest + (sight.within,))))
             entry = shapes[id(e)] = (e, shape)
         return entry[1]
 
@@ -123,15 +123,21 @@ class SightLowering:
         p = self.cell_of(sight.cell)
         if p is None:
             return False
-        bound, env = self.bound, self.env
-        if any(n in bound or n in env for n in names) if names else False:
+        if names and not (names.isdisjoint(self.bound) and names.isdisjoint(self.env)):
             # a set that depends on the bindings: its members on this line, folded from the far end
             members = self.members(e)
             acc: CellValue = False
             for i in sorted(members, key=lambda i: abs(i - p), reverse=True):
                 acc = self.combine(False, [members[i], acc], i)
             return acc
-        if self.is_direction(sight.toward):
+        toward = self.bound.get(sight.toward.id) if type(sight.toward) is ast.Name else None
+        if toward is not None and toward[0] == "cell":  # toward a bound cell (Akari's q): its step by index
+            step = _side_step(p, toward[1], self.grid.cols)
+            if step is None:
+                self.line_beyond(p, toward[1], sight.span)  # the located error: q is not beside p
+        elif _steps_from(sight):  # toward p + right, the cell from which it looks: that step (off the grid, no line)
+            step = sight.toward.right.step
+        elif self.is_direction(sight.toward):
             step = self.step_of(sight.toward)
         else:
             q = self.cell_of(sight.toward)
@@ -232,3 +238,21 @@ def _sight_of(e: ast.Expr) -> ast.Sight | None:
         sights = [g for g in e.operands if isinstance(g, ast.Sight)]
         return sights[0] if len(sights) == 1 else None
     return None
+
+
+def _side_step(p: int, q: int, cols: int) -> tuple[int, int] | None:
+    """The ``(rows, columns)`` step from cell p to cell q on a grid ``cols`` wide when q is p's side
+    neighbour, else None."""
+    d = q - p
+    if d == cols or d == -cols:
+        return (d // cols, 0)
+    if (d == 1 or d == -1) and p // cols == q // cols:
+        return (0, d)
+    return None
+
+
+def _steps_from(sight: ast.Sight) -> bool:
+    """Whether ``sight`` looks from a cell variable p toward ``p + d`` with d a direction literal."""
+    toward, cell = sight.toward, sight.cell
+    return (type(toward) is ast.Add and type(toward.right) is ast.Direction and type(toward.left) is ast.Name
+            and type(cell) is ast.Name and toward.left.id == cell.id)
