@@ -54,15 +54,30 @@ class Conditions:
     def of_numbers(self, f: ast.Compare) -> bool:
         """Whether ``f`` compares two numbers (no construct owns it, and it is no equivalence of
         conditions), found once per node."""
+        return self.numbers_fact(f)[1]
+
+    def numbers_fact(self, f: ast.Compare) -> tuple:
+        """``(f, of_numbers, S, left)``, found once per node: whether ``f`` compares two numbers, and when
+        it compares ``count(S)`` with the literal 0, S (else None) and whether the count is on the left."""
         found = self.numeric.get(id(f))
         if found is None or found[0] is not f:
             plain = self.owner(f) is None and not (f.op == "==" and is_condition(f.left, self.sym))
-            found = self.numeric[id(f)] = (f, plain)
-        return found[1]
+            counted, left = None, True
+            for count, zero, on_left in ((f.left, f.right, True), (f.right, f.left, False)):
+                if plain and type(count) is ast.Count and type(count.operand) is not ast.ValuesOf and \
+                        type(zero) is ast.IntLit and zero.value == 0:
+                    counted, left = count.operand, on_left
+                    break
+            found = self.numeric[id(f)] = (f, plain, counted, left)
+        return found
 
     # one method per kind of node, in _HOLDS -------------------------------------------------------
     def _compare_holds(self, f: ast.Compare) -> bool:
-        if self.of_numbers(f):
+        _, plain, counted, left = self.numbers_fact(f)
+        if counted is not None:  # count(S) OP 0: a count is never below 0, so whether S has a cell decides
+            some = 1 if self.nonempty(counted) else 0
+            return _COMPARE[f.op](some, 0) if left else _COMPARE[f.op](0, some)
+        if plain:
             return _COMPARE[f.op](self.number(f.left), self.number(f.right))
         owned = self.owner(f)
         if owned is not None:
@@ -112,7 +127,11 @@ class Conditions:
         return any(self.holds(g) for g in f.operands)
 
     def _subset_holds(self, f: ast.Subset) -> bool:
-        return self.cells(f.left) <= self.cells(f.right)
+        right = f.right
+        if type(right) is ast.Not and id(right) not in self.closed:  # `q in not room(p)`: no complement made
+            cells = self.cells(f.left)
+            return cells.isdisjoint(self.cells(right.operand)) and cells <= self.all
+        return self.cells(f.left) <= self.cells(right)
 
     def _avoids_holds(self, f: ast.Avoids) -> bool:
         return not (self.cells(f.left) & self.cells(f.right))
@@ -123,10 +142,21 @@ class Conditions:
         return len(values) == len({(type(v), v) for v in values})
 
     def _aggregate_holds(self, f: ast.Aggregate) -> bool:
+        """``all(F for q in S)``, ``any(F for q in S)``: F at each cell of S in turn, up to the first that
+        decides (false for ``all``, true for ``any``), as ``and`` and ``or`` of conditions stop."""
         if f.fn not in ("all", "any"):
             raise SemanticError("expected a condition", f.span, source=self.spec.source)
-        values = self.each(f, self.holds)
-        return all(values) if f.fn == "all" else any(values)
+        decides = f.fn == "any"
+        var, body = f.var.id, f.body
+        table, points = self.aggregate_domain(f)
+        found = not decides
+        for point in points:
+            table[var] = point
+            if bool(self.holds(body)) is decides:
+                found = decides
+                break
+        table.pop(var, None)
+        return found
 
     def _is_piece_holds(self, f: ast.IsPiece) -> bool:
         if f.family.kind in ("rectangles", "squares"):

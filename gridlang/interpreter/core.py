@@ -14,7 +14,7 @@ from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.conditions import _compare, _same
-from gridlang.interpreter.expressions import Expressions, _counted, _on_border, _rooms_of
+from gridlang.interpreter.expressions import Expressions, _counted, _on_border, _rooms_of, closed_sets
 from gridlang.interpreter.graph import adjacency, components, reached
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
@@ -75,6 +75,9 @@ class Interpreter(ClueMeanings, Expressions):
         self.numeric: dict = {}
         self.facts: dict = {}
         self.regions: dict[str, frozenset[int]] = {}
+        # The set nodes whose cells no binding changes (their ids), and their cells on this answer:
+        self.closed = closed_sets(spec.statements)
+        self.sets: dict[int, frozenset[int]] = {}
         self.violations: list[Violation] = []
         self.stmt: ast.Stmt | None = None
         # Fixed per map:
@@ -91,8 +94,9 @@ class Interpreter(ClueMeanings, Expressions):
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
         self.cornervars, self.bordervars = {}, {}
-        self.bools, self.enums, self.kept = {}, {}, {}
+        self.bools, self.enums, self.kept, self.sets = {}, {}, {}, {}
         self.check_decisions(decisions)
+        self.sets = {}  # after the decisions are read (a construct's reading may ask for cells)
         objective = None
         for st in self.spec.statements:
             self.stmt = st

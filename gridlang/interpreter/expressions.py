@@ -11,6 +11,7 @@ from collections import deque
 
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import Grid, cell_name, room_label
+from gridlang.core.nodes import field_names
 from gridlang.core.shapes import polyominoes
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.conditions import Conditions, _same
@@ -92,34 +93,68 @@ class Expressions(Conditions, Places):
         return self.room_sets(e.span).get(self.rooms(e.span)[p], frozenset())  # none: a cell in no room
 
     def _sight_cells(self, e: ast.Sight) -> frozenset[int]:
+        start = self.sight_start(e)
+        if start is None:
+            return frozenset()
+        r, c, dr, dc, within = start
+        rows, cols = self.grid.rows, self.grid.cols
+        seen = []
+        while 0 <= r < rows and 0 <= c < cols and r * cols + c in within:
+            seen.append(r * cols + c)
+            r, c = r + dr, c + dc
+        return frozenset(seen)
+
+    def sight_start(self, e: ast.Sight) -> tuple[int, int, int, int, frozenset[int]] | None:
+        """Where a sight starts: the row and column of the first cell it looks at (perhaps off the grid),
+        the step (rows, columns) and the cells it looks through; None when it sees nothing (its cell or
+        direction off the grid).
+
+        Raises:
+            SemanticError: ``toward`` a cell not beside the sight's.
+        """
         p = self.cell(e.cell)
         if p is None:
-            return frozenset()
-        rows, cols = self.grid.rows, self.grid.cols
+            return None
+        cols = self.grid.cols
         toward = e.toward
         if type(toward) in _STEPPED or type(toward) is ast.Name and toward.id in self.dirvars:
             q = None
             step = self.step(toward)
             if step is None:
-                return frozenset()
+                return None
             dr, dc = step
             r, c = divmod(p, cols)
             r2, c2 = r + dr, c + dc
         else:
             q = self.cell(toward)
             if q is None:
-                return frozenset()
+                return None
             (r, c), (r2, c2) = divmod(p, cols), divmod(q, cols)
             dr, dc = r2 - r, c2 - c
         if abs(dr) + abs(dc) != 1:
             raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
                                 f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
-        within = self.cells(e.within)
-        seen = []
-        while 0 <= r2 < rows and 0 <= c2 < cols and r2 * cols + c2 in within:
-            seen.append(r2 * cols + c2)
-            r2, c2 = r2 + dr, c2 + dc
-        return frozenset(seen)
+        return r2, c2, dr, dc, self.cells(e.within)
+
+    def nonempty(self, e: ast.Expr) -> bool:
+        """Whether the cell set ``e`` has a cell: ``S and sight from p ...`` walks the sight up to the first
+        cell of S (the commonest count compared with 0: seen from p), any other set is made whole."""
+        if type(e) is ast.And:
+            sights = [o for o in e.operands if type(o) is ast.Sight]
+            if sights:
+                others = [self.cells(o) for o in e.operands if o is not sights[0]]
+                start = self.sight_start(sights[0])
+                if start is None:
+                    return False
+                r, c, dr, dc, within = start
+                rows, cols = self.grid.rows, self.grid.cols
+                while 0 <= r < rows and 0 <= c < cols and r * cols + c in within:
+                    i = r * cols + c
+                    if all(i in cells for cells in others):
+                        return True
+                    r, c = r + dr, c + dc
+                return False
+        return bool(self.cells(e))
 
     def _component_cells(self, e: ast.Component) -> frozenset[int]:
         p = self.cell(e.cell)
@@ -249,16 +284,21 @@ class Expressions(Conditions, Places):
         """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""
         var = agg.var.id
         out = []
-        if self.is_borders(agg.domain):
-            table, points = self.bordervars, self.borders(agg.domain)
-        else:
-            table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
-            points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
+        table, points = self.aggregate_domain(agg)
         for point in points:
             table[var] = point
             out.append(fn(agg.body))
         table.pop(var, None)
         return out
+
+    def aggregate_domain(self, agg: ast.Aggregate) -> tuple[dict, list]:
+        """The table of bindings an aggregate's variable goes in (of cells, corners or borders) and the
+        places it is bound to, in order."""
+        if self.is_borders(agg.domain):
+            return self.bordervars, self.borders(agg.domain)
+        if self.is_corners(agg.domain):
+            return self.cornervars, self.corners(agg.domain)
+        return self.cellvars, sorted(self.cells(agg.domain))
 
     def cell(self, e: ast.Expr) -> int | None:
         """The cell a cell expression stands for: a ``for each`` cell variable, a pair's cell, or
@@ -432,11 +472,71 @@ def _on_border(grid: Grid, i: int) -> bool:
     return r in (0, grid.rows - 1) or c in (0, grid.cols - 1)
 
 
-_CELLS = {ast.And: Expressions._and_cells, ast.Name: Expressions.named_cells, ast.Add: Expressions._one_cell,
-          ast.Around: Expressions._around_cells, ast.LineOf: Expressions._line_cells,
-          ast.Sight: Expressions._sight_cells, ast.Component: Expressions._component_cells,
-          ast.Border: Expressions._border_cells, ast.AllCells: Expressions._all_cells,
-          ast.Not: Expressions._not_cells, ast.Or: Expressions._or_cells, ast.Is: Expressions._is_cells}
+def closed_sets(statements) -> frozenset[int]:
+    """The ids of the set nodes (``not S``, ``S and T``, ``S or T``, ``D = V``) of ``statements`` whose
+    cells are the same under every binding of one answer: no name inside is one a ``for each``, an
+    aggregate, a pair of neighbours or a let binds anywhere in the spec, and no construct's node is
+    inside (what a construct reads is its own). The nodes are the spec's, alive as long as it is."""
+    bound: set[str] = set()
+    nodes = []
+    stack = list(statements)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+            continue
+        names = field_names(x)
+        if not names or isinstance(x, Span):
+            continue
+        nodes.append(x)
+        if type(x) in (ast.ForEach, ast.Aggregate):
+            bound.add(x.var.id)
+        elif type(x) is ast.ForPairs:
+            bound.update((x.a.id, x.b.id))
+        elif type(x) is ast.Let:
+            bound.update(p.id for p in x.params)
+        stack.extend(getattr(x, name) for name in names if name not in ("span", "attr_spans"))
+    memo: dict[int, bool] = {}
+
+    def closed(x) -> bool:
+        if isinstance(x, (tuple, list)):
+            return all(closed(y) for y in x)
+        names = field_names(x)
+        if not names or isinstance(x, Span):
+            return True
+        if id(x) not in memo:
+            if type(x) is ast.Name:
+                memo[id(x)] = x.id not in bound
+            else:
+                memo[id(x)] = construct_of(x) is None and all(
+                    closed(getattr(x, name)) for name in names if name not in ("span", "attr_spans"))
+        return memo[id(x)]
+
+    return frozenset(id(x) for x in nodes if type(x) in (ast.Not, ast.And, ast.Or, ast.Is) and closed(x))
+
+
+def _once_per_answer(method):
+    """A set node's method whose value is kept for the rest of the answer (in ``sets``) when the node is
+    closed (:func:`closed_sets`): ``not shaded`` is made once, not at every cell that reads it."""
+
+    def cells(self, e) -> frozenset[int]:
+        key = id(e)
+        if key in self.closed:
+            found = self.sets.get(key)
+            if found is None:
+                found = self.sets[key] = method(self, e)
+            return found
+        return method(self, e)
+
+    return cells
+
+
+_CELLS = {ast.And: _once_per_answer(Expressions._and_cells), ast.Name: Expressions.named_cells,
+          ast.Add: Expressions._one_cell, ast.Around: Expressions._around_cells,
+          ast.LineOf: Expressions._line_cells, ast.Sight: Expressions._sight_cells,
+          ast.Component: Expressions._component_cells, ast.Border: Expressions._border_cells,
+          ast.AllCells: Expressions._all_cells, ast.Not: _once_per_answer(Expressions._not_cells),
+          ast.Or: _once_per_answer(Expressions._or_cells), ast.Is: _once_per_answer(Expressions._is_cells)}
 """A cell set's node type -> the method that evaluates it (a construct's nodes are not here)."""
 
 _NUMBERS = {ast.IntLit: Expressions._int_number, ast.At: Expressions._at_number,
