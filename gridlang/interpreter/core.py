@@ -14,7 +14,7 @@ from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.conditions import _compare, _same
-from gridlang.interpreter.expressions import Expressions, _counted, _on_border, _rooms_of, closed_sets
+from gridlang.interpreter.expressions import Expressions, _counted, _on_border, _rooms_of, closed_sets, free_of
 from gridlang.interpreter.graph import adjacency, components, reached
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
@@ -264,17 +264,42 @@ class Interpreter(ClueMeanings, Expressions):
 
     def _for_each_rule(self, st: ast.ForEach) -> None:
         var = st.var.id
-        tables = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
-                  "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}
         body = st.body
         handler = _RULES.get(type(body))
         if handler is None:
             raise TypeError(f"unknown rule {body!r}")
-        for kind, value in self.over(st.domain):
-            table = tables[kind]
+        kind, members = self.over(st.domain)
+        if not members:
+            return
+        for guard in self.guards(st):  # false: the condition is false at every member, each rule holds
+            if not self.holds(guard):
+                return
+        table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
+                 "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}[kind]
+        for value in members:
             table[var] = value
             handler(self, body)
+        if members:
             table.pop(var, None)
+
+    def guards(self, st: ast.ForEach) -> list:
+        """The conditions a ``for each``'s rule ``A1 and A2 ... implies B`` tests first at every member
+        whatever the member: the first conjuncts of its ``A`` that name no variable of this loop and hold no
+        construct's node, found once per node. At a member they are the first evaluated, and where one is
+        false, ``A`` is at every member, so that the rule holds throughout (``light[p] implies ...`` at
+        each q beside p)."""
+        found = self.facts.get(id(st))
+        if found is None or found[0] is not st:
+            guards = []
+            body = st.body
+            if type(body) is ast.Holds and type(body.formula) is ast.Implies and not self.owns_rule(body.formula):
+                left = body.formula.left
+                for conjunct in left.operands if type(left) is ast.And else (left,):
+                    if not free_of(conjunct, st.var.id):
+                        break
+                    guards.append(conjunct)
+            found = self.facts[id(st)] = (st, guards)
+        return found[1]
 
     def is_connected(self, st: ast.IsConnected) -> None:
         if (lattice := self.lattice_of(st.cells)) is not None:

@@ -148,9 +148,10 @@ class Expressions(Conditions, Places):
                     return False
                 r, c, dr, dc, within = start
                 rows, cols = self.grid.rows, self.grid.cols
+                other = others[0] if len(others) == 1 else None  # light and sight ...: one set to look up
                 while 0 <= r < rows and 0 <= c < cols and r * cols + c in within:
                     i = r * cols + c
-                    if all(i in cells for cells in others):
+                    if i in other if other is not None else all(i in cells for cells in others):
                         return True
                     r, c = r + dr, c + dc
                 return False
@@ -353,42 +354,44 @@ class Expressions(Conditions, Places):
             self.room_groups = {room: frozenset(cells) for room, cells in groups.items()}
         return self.room_groups
 
-    def over(self, domain) -> list[tuple[str, object]]:
-        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``corner``
-        (a ``(row, col)`` of the lattice), ``set``, ``shape`` or ``direction``."""
+    def over(self, domain) -> tuple[str, list]:
+        """A ``for each`` domain's members in order, all of one kind: ``(kind, members)``, kind ``int``,
+        ``cell``, ``corner`` (a ``(row, col)`` of the lattice), ``set`` (``(cells, its label)``), ``shape``,
+        ``direction`` (``(name, step)``) or ``border``."""
+        if type(domain) in _CELLS and type(domain) is not ast.Name and type(domain) is not ast.Add:
+            return "cell", sorted(self.cells(domain))  # the commonest (neighbours(p)): no corners or borders
         rows, cols = self.grid.rows, self.grid.cols
         if isinstance(domain, ast.Shapes):
-            return [("shape", s) for s in self.shapes(domain)]
+            return "shape", self.shapes(domain)
         if isinstance(domain, ast.Family):
             if domain.kind == "cells":
-                return [("cell", i) for i in range(self.n)]
+                return "cell", range(self.n)
             if domain.kind == "corners":
-                return [("corner", (r, c)) for r in range(rows + 1) for c in range(cols + 1)]
+                return "corner", [(r, c) for r in range(rows + 1) for c in range(cols + 1)]
             if domain.kind == "directions":
-                return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
-                        ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
+                return "direction", [("up", (-1, 0)), ("right", (0, 1)), ("down", (1, 0)), ("left", (0, -1))]
             if domain.kind == "rows":
-                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r + 1}")) for r in range(rows)]
+                return "set", [(frozenset(range(r * cols, (r + 1) * cols)), f"row {r + 1}") for r in range(rows)]
             if domain.kind == "columns":
-                return [("set", (frozenset(range(c, self.n, cols)), f"column {c + 1}")) for c in range(cols)]
+                return "set", [(frozenset(range(c, self.n, cols)), f"column {c + 1}") for c in range(cols)]
             if domain.kind == "rooms":
                 rooms = sorted(self.room_sets(domain.span).values(), key=min)
-                return [("set", (cells, f"the room at {_rc(self.grid, min(cells))}")) for cells in rooms]
+                return "set", [(cells, f"the room at {_rc(self.grid, min(cells))}") for cells in rooms]
             h, w = self.number(domain.height), self.number(domain.width)
             step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
             out = []
             for r in range(0, rows - h + 1, step_r):
                 for c in range(0, cols - w + 1, step_c):
                     cells = frozenset((r + dr) * cols + c + dc for dr in range(h) for dc in range(w))
-                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at {cell_name(r, c)}")))
-            return out
+                    out.append((cells, f"the {h}x{w} {domain.kind[:-1]} at {cell_name(r, c)}"))
+            return "set", out
         if isinstance(domain, ast.Name) and domain.id in self.params:
-            return [("int", v) for v in self.int_set(domain)]
+            return "int", list(self.int_set(domain))
         if self.is_corners(domain):
-            return [("corner", v) for v in self.corners(domain)]
+            return "corner", self.corners(domain)
         if self.is_borders(domain):
-            return [("border", k) for k in self.borders(domain)]
-        return [("cell", i) for i in sorted(self.cells(domain))]
+            return "border", self.borders(domain)
+        return "cell", sorted(self.cells(domain))
 
     def int_set(self, e: ast.Expr) -> tuple[int, ...]:
         if isinstance(e, ast.Name) and e.id in self.params:
@@ -513,6 +516,23 @@ def closed_sets(statements) -> frozenset[int]:
         return memo[id(x)]
 
     return frozenset(id(x) for x in nodes if type(x) in (ast.Not, ast.And, ast.Or, ast.Is) and closed(x))
+
+
+def free_of(e, name: str) -> bool:
+    """Whether the expression ``e`` names no ``name`` anywhere inside and holds no construct's node."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+            continue
+        names = field_names(x)
+        if not names or isinstance(x, Span):
+            continue
+        if type(x) is ast.Name and x.id == name or construct_of(x) is not None:
+            return False
+        stack.extend(getattr(x, field) for field in names if field not in ("span", "attr_spans"))
+    return True
 
 
 def _once_per_answer(method):
