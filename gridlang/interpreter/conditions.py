@@ -121,10 +121,16 @@ class Conditions:
         return not self.holds(f.operand)
 
     def _and_holds(self, f: ast.And) -> bool:
-        return all(self.holds(g) for g in f.operands)
+        for g in f.operands:
+            if not self.holds(g):
+                return False
+        return True
 
     def _or_holds(self, f: ast.Or) -> bool:
-        return any(self.holds(g) for g in f.operands)
+        for g in f.operands:
+            if self.holds(g):
+                return True
+        return False
 
     def _subset_holds(self, f: ast.Subset) -> bool:
         right = f.right

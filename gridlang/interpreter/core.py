@@ -1,8 +1,13 @@
 """The interpreter's driver: the answer's decisions, then each statement in turn.
 
 The meaning of every construct is stated in the package's docstring
-(:mod:`gridlang.interpreter`); sets, numbers and conditions are evaluated
-by :class:`~gridlang.interpreter.expressions.Expressions`.
+(:mod:`gridlang.interpreter`); sets and numbers are evaluated by
+:class:`~gridlang.interpreter.expressions.Expressions`, conditions by
+:class:`~gridlang.interpreter.conditions.Conditions`. Each rule, set, number
+and condition is evaluated by the method its node's type names in a
+dictionary (``_RULES`` here); what does not depend on the bindings is found
+once per node (``facts``, ``owners``, ``numeric``) or, for a set, once per
+answer (``sets``).
 """
 
 

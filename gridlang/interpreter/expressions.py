@@ -295,6 +295,8 @@ class Expressions(Conditions, Places):
     def aggregate_domain(self, agg: ast.Aggregate) -> tuple[dict, list]:
         """The table of bindings an aggregate's variable goes in (of cells, corners or borders) and the
         places it is bound to, in order."""
+        if type(agg.domain) in _CELLS and type(agg.domain) is not ast.Name and type(agg.domain) is not ast.Add:
+            return self.cellvars, sorted(self.cells(agg.domain))  # the commonest (neighbours(p)), as below
         if self.is_borders(agg.domain):
             return self.bordervars, self.borders(agg.domain)
         if self.is_corners(agg.domain):
@@ -304,11 +306,12 @@ class Expressions(Conditions, Places):
     def cell(self, e: ast.Expr) -> int | None:
         """The cell a cell expression stands for: a ``for each`` cell variable, a pair's cell, or
         ``p + d`` (one step from p in direction d; None off the grid)."""
-        if isinstance(e, ast.Name) and e.id in self.cellvars:
-            return self.cellvars[e.id]
-        if isinstance(e, ast.Name) and e.id in self.pair:
-            return self.pair[e.id]
-        if isinstance(e, ast.Add):
+        if type(e) is ast.Name:
+            if e.id in self.cellvars:
+                return self.cellvars[e.id]
+            if e.id in self.pair:
+                return self.pair[e.id]
+        elif type(e) is ast.Add:
             base = self.cell(e.left)
             if base is None:
                 return None
@@ -478,8 +481,9 @@ def _on_border(grid: Grid, i: int) -> bool:
 def closed_sets(statements) -> frozenset[int]:
     """The ids of the set nodes (``not S``, ``S and T``, ``S or T``, ``D = V``) of ``statements`` whose
     cells are the same under every binding of one answer: no name inside is one a ``for each``, an
-    aggregate, a pair of neighbours or a let binds anywhere in the spec, and no construct's node is
-    inside (what a construct reads is its own). The nodes are the spec's, alive as long as it is."""
+    aggregate, a pair of neighbours or a let binds anywhere in the spec, no construct's node is inside
+    and none is inside a construct's node (what a construct reads is its own). The nodes are the spec's,
+    alive as long as it is."""
     bound: set[str] = set()
     nodes = []
     stack = list(statements)
@@ -489,7 +493,7 @@ def closed_sets(statements) -> frozenset[int]:
             stack.extend(x)
             continue
         names = field_names(x)
-        if not names or isinstance(x, Span):
+        if not names or isinstance(x, Span) or construct_of(x) is not None:  # a construct's: its own
             continue
         nodes.append(x)
         if type(x) in (ast.ForEach, ast.Aggregate):
