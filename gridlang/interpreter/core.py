@@ -19,7 +19,7 @@ from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
 from gridlang.interpreter.conditions import _compare, _same
-from gridlang.interpreter.expressions import Expressions, _counted, _on_border, _rooms_of, closed_sets, free_of
+from gridlang.interpreter.expressions import Expressions, _counted, _rooms_of, closed_sets, free_of
 from gridlang.interpreter.graph import adjacency, components, reached
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
@@ -53,9 +53,14 @@ class Interpreter(ClueMeanings, Expressions):
         self.params = dict(params)
         self.adj = adjacency(grid, symbols)
         self.all = frozenset(range(self.n))
-        self.border = frozenset(i for i in range(self.n) if _on_border(grid, i))
-        self.tile_values = tuple(symbols.tiles[t].value_of(ch) if t in symbols.tiles else 0
-                                 for t, ch in zip(grid.tiles, grid.chars))
+        cols, n = grid.cols, self.n  # the first and last row and column:
+        self.border = frozenset((*range(cols), *range(n - cols, n), *range(0, n, cols), *range(cols - 1, n, cols))
+                                if n else ())
+        values: dict[tuple[str, str], int | None] = {}  # by tile and character: most cells share theirs
+        for key in zip(grid.tiles, grid.chars):
+            if key not in values:
+                values[key] = symbols.tiles[key[0]].value_of(key[1]) if key[0] in symbols.tiles else 0
+        self.tile_values = tuple(values[key] for key in zip(grid.tiles, grid.chars))
         self.texts: dict[int, str] = {}
         self.fixed: dict[str, frozenset[int]] = {}
         # Per answer (env: `for each` integers; cellvars, setvars: `for each`
@@ -284,8 +289,7 @@ class Interpreter(ClueMeanings, Expressions):
         for value in members:
             table[var] = value
             handler(self, body)
-        if members:
-            table.pop(var, None)
+        table.pop(var, None)
 
     def guards(self, st: ast.ForEach) -> list:
         """The conditions a ``for each``'s rule ``A1 and A2 ... implies B`` tests first at every member

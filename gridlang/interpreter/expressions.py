@@ -473,10 +473,6 @@ def _form(cells) -> tuple:
 
 
 
-def _on_border(grid: Grid, i: int) -> bool:
-    r, c = divmod(i, grid.cols)
-    return r in (0, grid.rows - 1) or c in (0, grid.cols - 1)
-
 
 def closed_sets(statements) -> frozenset[int]:
     """The ids of the set nodes (``not S``, ``S and T``, ``S or T``, ``D = V``) of ``statements`` whose

@@ -21,10 +21,14 @@ def adjacency(grid: Grid, symbols: Symbols) -> tuple[tuple[int, ...], ...]:
     """
     rows, cols = grid.rows, grid.cols
     adj: list[tuple[int, ...]] = []
-    for i in range(rows * cols):  # up, left, right, down: ascending
-        r, c = divmod(i, cols)
-        adj.append(tuple(v for v, inside in ((i - cols, r > 0), (i - 1, c > 0), (i + 1, c + 1 < cols),
-                                             (i + cols, r + 1 < rows)) if inside))
+    for r in range(rows):
+        for c in range(cols):  # up, left, right, down: ascending
+            i = r * cols + c
+            if 0 < r < rows - 1 and 0 < c < cols - 1:
+                adj.append((i - cols, i - 1, i + 1, i + cols))
+            else:
+                adj.append(tuple(v for v, inside in ((i - cols, r > 0), (i - 1, c > 0), (i + 1, c + 1 < cols),
+                                                     (i + cols, r + 1 < rows)) if inside))
     twins: dict[str, list[int]] = {}
     for i, (tile, ch) in enumerate(zip(grid.tiles, grid.chars)):
         decl = symbols.tiles.get(tile)
