@@ -1,8 +1,13 @@
 """The interpreter's driver: the answer's decisions, then each statement in turn.
 
 The meaning of every construct is stated in the package's docstring
-(:mod:`gridlang.interpreter`); sets, numbers and conditions are evaluated
-by :class:`~gridlang.interpreter.expressions.Expressions`.
+(:mod:`gridlang.interpreter`); sets and numbers are evaluated by
+:class:`~gridlang.interpreter.expressions.Expressions`, conditions by
+:class:`~gridlang.interpreter.conditions.Conditions`. Each rule, set, number
+and condition is evaluated by the method its node's type names in a
+dictionary (``_RULES`` here); what does not depend on the bindings is found
+once per node (``facts``, ``owners``, ``numeric``) or, for a set, once per
+answer (``sets``).
 """
 
 
@@ -13,13 +18,13 @@ from typing import Mapping
 from gridlang.core.errors import ParamError
 from gridlang.core.grid import Grid, cell_name
 from gridlang.interpreter.clues import ClueMeanings
-from gridlang.interpreter.expressions import Expressions, _compare, _counted, _on_border, _rooms_of, _same
+from gridlang.interpreter.conditions import _compare, _same
+from gridlang.interpreter.expressions import Expressions, _counted, _rooms_of, closed_sets, free_of
 from gridlang.interpreter.graph import adjacency, components, reached
 from gridlang.interpreter.verdict import _MAX_SHOWN, SpecVerdict, Violation, _rc, _s, _show, statement_text
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
-from gridlang.language.constructs import comparison_of, construct_of, decision_of
-from gridlang.language.equivalence import is_condition
+from gridlang.language.constructs import construct_of, decision_of
 
 Decisions = Mapping[str, Mapping[int, object]]
 """Decision name -> {cell index: value}: a Boolean decision lists its true
@@ -48,9 +53,14 @@ class Interpreter(ClueMeanings, Expressions):
         self.params = dict(params)
         self.adj = adjacency(grid, symbols)
         self.all = frozenset(range(self.n))
-        self.border = frozenset(i for i in range(self.n) if _on_border(grid, i))
-        self.tile_values = tuple(symbols.tiles[t].value_of(ch) if t in symbols.tiles else 0
-                                 for t, ch in zip(grid.tiles, grid.chars))
+        cols, n = grid.cols, self.n  # the first and last row and column:
+        self.border = frozenset((*range(cols), *range(n - cols, n), *range(0, n, cols), *range(cols - 1, n, cols))
+                                if n else ())
+        values: dict[tuple[str, str], int | None] = {}  # by tile and character: most cells share theirs
+        for key in zip(grid.tiles, grid.chars):
+            if key not in values:
+                values[key] = symbols.tiles[key[0]].value_of(key[1]) if key[0] in symbols.tiles else 0
+        self.tile_values = tuple(values[key] for key in zip(grid.tiles, grid.chars))
         self.texts: dict[int, str] = {}
         self.fixed: dict[str, frozenset[int]] = {}
         # Per answer (env: `for each` integers; cellvars, setvars: `for each`
@@ -69,8 +79,15 @@ class Interpreter(ClueMeanings, Expressions):
         self.bools: dict[str, frozenset[int]] = {}
         self.enums: dict[str, dict[int, object]] = {}
         self.forms: dict = {}  # a cell set, or ("shape", cells), -> its free shape
-        self.owners: dict = {}  # id of a node (or (what, id)) -> (the node, what is found once per node)
+        # id of a node -> (the node, what is found once per node): its construct's comparison, whether it
+        # compares numbers, whether a construct states it as a rule of its own
+        self.owners: dict = {}
+        self.numeric: dict = {}
+        self.facts: dict = {}
         self.regions: dict[str, frozenset[int]] = {}
+        # The set nodes whose cells no binding changes (their ids), and their cells on this answer:
+        self.closed = closed_sets(spec.statements)
+        self.sets: dict[int, frozenset[int]] = {}
         self.violations: list[Violation] = []
         self.stmt: ast.Stmt | None = None
         # Fixed per map:
@@ -87,15 +104,15 @@ class Interpreter(ClueMeanings, Expressions):
         self.env, self.pair, self.regions, self.violations = {}, {}, {}, []
         self.cellvars, self.setvars, self.shapevars, self.dirvars = {}, {}, {}, {}
         self.cornervars, self.bordervars = {}, {}
-        self.bools, self.enums, self.kept = {}, {}, {}
+        self.bools, self.enums, self.kept, self.sets = {}, {}, {}, {}
         self.check_decisions(decisions)
+        self.sets = {}  # after the decisions are read (a construct's reading may ask for cells)
         objective = None
         for st in self.spec.statements:
             self.stmt = st
             if isinstance(st, ast.Region):
                 self.regions[st.name] = self.reach(st)
-            elif isinstance(st, (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath,
-                                 ast.ForEach, ast.ForPairs, ast.Holds)):
+            elif type(st) in _RULES:
                 self.rule(st)
             elif isinstance(st, ast.Objective):
                 objective = self.number(st.expr)
@@ -205,63 +222,100 @@ class Interpreter(ClueMeanings, Expressions):
         return None if decision is None else decision.lattice
 
     def rule(self, st) -> None:
-        if isinstance(st, ast.Holds) and self.owns_rule(st.formula):
+        """Check the rule ``st`` under the current bindings, each violation recorded (:meth:`fail`); the
+        method its node's type names in ``_RULES`` does it.
+
+        Raises:
+            TypeError: ``st`` is no rule.
+        """
+        handler = _RULES.get(type(st))
+        if handler is None:
+            raise TypeError(f"unknown rule {st!r}")
+        handler(self, st)
+
+    def _holds_rule(self, st: ast.Holds) -> None:
+        if self.owns_rule(st.formula):
             violation = construct_of(st.formula).rule_violation(self, st.formula)  # line is a loop
             if violation is not None:
                 self.fail(*violation)
-        elif isinstance(st, ast.Holds):  # most rule instances: one condition, first
-            if not self.holds(st.formula):
-                self.fail("the condition is false", sorted(self.cellvars.values()))
-        elif isinstance(st, ast.Avoids):
-            left, right = self.cells(st.left), self.cells(st.right)
-            both = left & right
-            if both:
-                self.fail(f"{len(both)} cell{_s(both)} in both sets", both)
-        elif isinstance(st, ast.Subset):
-            left, right = self.cells(st.left), self.cells(st.right)
-            out = left - right
-            if out:
-                self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
-        elif isinstance(st, ast.Compare) and (owned := comparison_of(st)) is not None:
+        elif not self.holds(st.formula):  # most rule instances: one condition
+            self.fail("the condition is false", sorted(self.cellvars.values()))
+
+    def _avoids_rule(self, st: ast.Avoids) -> None:
+        left, right = self.cells(st.left), self.cells(st.right)
+        both = left & right
+        if both:
+            self.fail(f"{len(both)} cell{_s(both)} in both sets", both)
+
+    def _subset_rule(self, st: ast.Subset) -> None:
+        left, right = self.cells(st.left), self.cells(st.right)
+        out = left - right
+        if out:
+            self.fail(f"{len(out)} cell{_s(out)} of the first set not in the second", out)
+
+    def _compare_rule(self, st: ast.Compare) -> None:
+        if (owned := self.owner(st)) is not None:
             construct, own, other = owned
             violation = construct.compare_violation(self, st, own, other)
             if violation is not None:
                 self.fail(*violation)
-        elif isinstance(st, ast.Compare) and st.op == "==" and is_condition(st.left, self.sym):
+        elif not self.of_numbers(st):  # '==' of two conditions
             left, right = self.holds(st.left), self.holds(st.right)
             if left != right:
                 self.fail(f"the two sides of '=' differ: the left {'holds' if left else 'does not hold'}, "
                           f"the right {'holds' if right else 'does not hold'}")
-        elif isinstance(st, ast.Compare):
+        else:
             left, right = self.number(st.left), self.number(st.right)
             if not _compare(left, st.op, right):
                 counted = set().union(*(self.cells(e.operand) for e in _counted(st)  # not a clue's corner or border
                                         if not (self.is_corners(e.operand) or self.is_borders(e.operand))))
                 self.fail(f"{left} {st.op} {right} is false" + (" (the cells counted)" if counted else ""),
                           counted)
-        elif isinstance(st, ast.IsConnected) and (lattice := self.lattice_of(st.cells)) is not None:
+
+    def _for_each_rule(self, st: ast.ForEach) -> None:
+        var = st.var.id
+        body = st.body
+        handler = _RULES.get(type(body))
+        if handler is None:
+            raise TypeError(f"unknown rule {body!r}")
+        kind, members = self.over(st.domain)
+        if not members:
+            return
+        for guard in self.guards(st):  # false: the condition is false at every member, each rule holds
+            if not self.holds(guard):
+                return
+        table = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
+                 "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}[kind]
+        for value in members:
+            table[var] = value
+            handler(self, body)
+        table.pop(var, None)
+
+    def guards(self, st: ast.ForEach) -> list:
+        """The conditions a ``for each``'s rule ``A1 and A2 ... implies B`` tests first at every member
+        whatever the member: the first conjuncts of its ``A`` that name no variable of this loop and hold no
+        construct's node, found once per node. At a member they are the first evaluated, and where one is
+        false, ``A`` is at every member, so that the rule holds throughout (``light[p] implies ...`` at
+        each q beside p)."""
+        found = self.facts.get(id(st))
+        if found is None or found[0] is not st:
+            guards = []
+            body = st.body
+            if type(body) is ast.Holds and type(body.formula) is ast.Implies and not self.owns_rule(body.formula):
+                left = body.formula.left
+                for conjunct in left.operands if type(left) is ast.And else (left,):
+                    if not free_of(conjunct, st.var.id):
+                        break
+                    guards.append(conjunct)
+            found = self.facts[id(st)] = (st, guards)
+        return found[1]
+
+    def is_connected(self, st: ast.IsConnected) -> None:
+        if (lattice := self.lattice_of(st.cells)) is not None:
             violation = decision_of(lattice).connected_violation(self, st)  # line is connected
             if violation is not None:
                 self.fail(*violation)
-        elif isinstance(st, ast.IsConnected):
-            self.is_connected(st)
-        elif isinstance(st, ast.IsPath):
-            self.is_path(st)
-        elif isinstance(st, ast.ForEach):
-            var = st.var.id
-            tables = {"int": self.env, "cell": self.cellvars, "set": self.setvars, "shape": self.shapevars,
-                      "direction": self.dirvars, "corner": self.cornervars, "border": self.bordervars}
-            for kind, value in self.over(st.domain):
-                table = tables[kind]
-                table[var] = value
-                self.rule(st.body)
-                table.pop(var, None)
-        elif isinstance(st, ast.ForPairs):
-            self.for_pairs(st)
-        else:
-            raise TypeError(f"unknown rule {st!r}")
-
-    def is_connected(self, st: ast.IsConnected) -> None:
+            return
         cells = self.cells(st.cells)
         if st.size is not None:
             size = self.number(st.size)
@@ -361,3 +415,8 @@ class Interpreter(ClueMeanings, Expressions):
     # geometry ------------------------------------------------------------------------------------
 
 
+_RULES = {ast.Holds: Interpreter._holds_rule, ast.Avoids: Interpreter._avoids_rule,
+          ast.Subset: Interpreter._subset_rule, ast.Compare: Interpreter._compare_rule,
+          ast.IsConnected: Interpreter.is_connected, ast.IsPath: Interpreter.is_path,
+          ast.ForEach: Interpreter._for_each_rule, ast.ForPairs: Interpreter.for_pairs}
+"""A rule's node type -> the method that checks it."""

@@ -1,4 +1,4 @@
-"""Sets, numbers and conditions of a spec, evaluated on one answer.
+"""Sets and numbers of a spec, evaluated on one answer (its conditions: :mod:`gridlang.interpreter.conditions`).
 
 Part of :class:`~gridlang.interpreter.core.Interpreter` (a mixin): plain
 sets of cell indices, breadth-first search and integer arithmetic, with the
@@ -11,93 +11,31 @@ from collections import deque
 
 from gridlang.core.errors import SemanticError, Span
 from gridlang.core.grid import Grid, cell_name, room_label
+from gridlang.core.nodes import field_names
 from gridlang.core.shapes import polyominoes
+from gridlang.interpreter.clues import ClueMeanings
+from gridlang.interpreter.conditions import Conditions, _same
 from gridlang.interpreter.graph import reached
 from gridlang.interpreter.places import Places
 from gridlang.interpreter.verdict import _rc
 from gridlang.language import ast
-from gridlang.language.constructs import comparison_of, construct_of
-from gridlang.language.equivalence import is_condition, is_number
+from gridlang.language.constructs import construct_of
 
 
-class Expressions(Places):
-    """Cell sets, numbers, conditions and geometry (a mixin of the interpreter)."""
+class Expressions(Conditions, Places):
+    """Cell sets, numbers and geometry (a mixin of the interpreter; its conditions are
+    :class:`~gridlang.interpreter.conditions.Conditions`'). A set or number is evaluated by the method
+    its node's type names in ``_CELLS`` or ``_NUMBERS``: one dictionary look-up per node."""
 
     def cells(self, e: ast.Expr) -> frozenset[int]:
-        """The cell set ``e`` denotes on this answer (cell indices)."""
-        if isinstance(e, ast.And):  # the commonest set of a count (`light and sight from p ...`), first
-            out = self.cells(e.operands[0])
-            for p in e.operands[1:]:
-                out = out & self.cells(p)
-            return out
-        if isinstance(e, ast.Name):
-            return self.named_cells(e)
-        if isinstance(e, ast.Add):
-            p = self.cell(e)
-            return frozenset(() if p is None else (p,))
-        if isinstance(e, ast.Around):
-            p = self.cell(e.cell)
-            return frozenset() if p is None else self.around(e.kind, p)
-        if isinstance(e, ast.LineOf):
-            p = self.cell(e.cell)
-            if p is None:
-                return frozenset()
-            cols = self.grid.cols
-            if e.kind == "row":
-                return frozenset(range(p - p % cols, p - p % cols + cols))
-            if e.kind == "column":
-                return frozenset(range(p % cols, self.n, cols))
-            return self.room_sets(e.span).get(self.rooms(e.span)[p], frozenset())  # none: a cell in no room
-        if isinstance(e, ast.Sight):
-            p = self.cell(e.cell)
-            if p is None:
-                return frozenset()
-            if isinstance(e.toward, (ast.Direction, ast.DirectionOf, ast.Neg, ast.At)) or \
-                    isinstance(e.toward, ast.Name) and e.toward.id in self.dirvars:
-                q = None
-                step = self.step(e.toward)
-                if step is None:
-                    return frozenset()
-                dr, dc = step
-                r, c = divmod(p, self.grid.cols)
-                r2, c2 = r + dr, c + dc
-            else:
-                q = self.cell(e.toward)
-                if q is None:
-                    return frozenset()
-                (r, c), (r2, c2) = divmod(p, self.grid.cols), divmod(q, self.grid.cols)
-                dr, dc = r2 - r, c2 - c
-            if abs(dr) + abs(dc) != 1:
-                raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
-                                    f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
-            within = self.cells(e.within)
-            seen = []
-            while 0 <= r2 < self.grid.rows and 0 <= c2 < self.grid.cols and r2 * self.grid.cols + c2 in within:
-                seen.append(r2 * self.grid.cols + c2)
-                r2, c2 = r2 + dr, c2 + dc
-            return frozenset(seen)
-        if isinstance(e, ast.Component):
-            p = self.cell(e.cell)
-            within = self.cells(e.within)
-            if p is None or p not in within:
-                return frozenset()
-            # p's piece alone (not every piece of the set): a rule at every cell reads one piece each
-            return frozenset(reached(self.adj, (p,), within))
-        if isinstance(e, ast.Border):
-            return self.border
-        if isinstance(e, ast.AllCells):
-            return self.all
-        if isinstance(e, ast.Not):
-            return self.all - self.cells(e.operand)
-        if isinstance(e, ast.Or):
-            return frozenset().union(*(self.cells(p) for p in e.operands))
-        if isinstance(e, ast.Is):
-            name = e.decision.id
-            values = self.enums[name]
-            if isinstance(e.value, ast.TileValue):
-                return frozenset(i for i, v in values.items() if _same(v, self.tile_value(i, e.value.span)))
-            target = self.resolve(name, e.value, None)
-            return frozenset(i for i, v in values.items() if _same(v, target))
+        """The cell set ``e`` denotes on this answer (cell indices).
+
+        Raises:
+            SemanticError: ``e`` is no cell set, or names a region before its ``region`` statement.
+        """
+        handler = _CELLS.get(type(e))
+        if handler is not None:
+            return handler(self, e)
         construct = construct_of(e)
         if construct is not None:
             return construct.cells(self, e)
@@ -127,141 +65,188 @@ class Expressions(Places):
             return self.regions[e.id]
         raise SemanticError(f"{e.id!r} is not a cell set", e.span, source=self.spec.source)
 
+    # one method per kind of set node, in _CELLS ---------------------------------------------------
+    def _and_cells(self, e: ast.And) -> frozenset[int]:
+        operands = e.operands
+        out = self.cells(operands[0])
+        for p in operands[1:]:
+            out = out & self.cells(p)
+        return out
+
+    def _one_cell(self, e: ast.Add) -> frozenset[int]:
+        p = self.cell(e)
+        return frozenset(() if p is None else (p,))
+
+    def _around_cells(self, e: ast.Around) -> frozenset[int]:
+        p = self.cell(e.cell)
+        return frozenset() if p is None else self.around(e.kind, p)
+
+    def _line_cells(self, e: ast.LineOf) -> frozenset[int]:
+        p = self.cell(e.cell)
+        if p is None:
+            return frozenset()
+        cols = self.grid.cols
+        if e.kind == "row":
+            return frozenset(range(p - p % cols, p - p % cols + cols))
+        if e.kind == "column":
+            return frozenset(range(p % cols, self.n, cols))
+        return self.room_sets(e.span).get(self.rooms(e.span)[p], frozenset())  # none: a cell in no room
+
+    def _sight_cells(self, e: ast.Sight) -> frozenset[int]:
+        start = self.sight_start(e)
+        if start is None:
+            return frozenset()
+        r, c, dr, dc, within = start
+        rows, cols = self.grid.rows, self.grid.cols
+        seen = []
+        while 0 <= r < rows and 0 <= c < cols and r * cols + c in within:
+            seen.append(r * cols + c)
+            r, c = r + dr, c + dc
+        return frozenset(seen)
+
+    def sight_start(self, e: ast.Sight) -> tuple[int, int, int, int, frozenset[int]] | None:
+        """Where a sight starts: the row and column of the first cell it looks at (perhaps off the grid),
+        the step (rows, columns) and the cells it looks through; None when it sees nothing (its cell or
+        direction off the grid).
+
+        Raises:
+            SemanticError: ``toward`` a cell not beside the sight's.
+        """
+        p = self.cell(e.cell)
+        if p is None:
+            return None
+        cols = self.grid.cols
+        toward = e.toward
+        if type(toward) in _STEPPED or type(toward) is ast.Name and toward.id in self.dirvars:
+            q = None
+            step = self.step(toward)
+            if step is None:
+                return None
+            dr, dc = step
+            r, c = divmod(p, cols)
+            r2, c2 = r + dr, c + dc
+        else:
+            q = self.cell(toward)
+            if q is None:
+                return None
+            (r, c), (r2, c2) = divmod(p, cols), divmod(q, cols)
+            dr, dc = r2 - r, c2 - c
+        if abs(dr) + abs(dc) != 1:
+            raise SemanticError(f"'sight from p toward q' needs q beside p; {_rc(self.grid, q)} is not beside "
+                                f"{_rc(self.grid, p)}", e.span, source=self.spec.source)
+        return r2, c2, dr, dc, self.cells(e.within)
+
+    def nonempty(self, e: ast.Expr) -> bool:
+        """Whether the cell set ``e`` has a cell: ``S and sight from p ...`` walks the sight up to the first
+        cell of S (the commonest count compared with 0: seen from p), any other set is made whole."""
+        if type(e) is ast.And:
+            sights = [o for o in e.operands if type(o) is ast.Sight]
+            if sights:
+                others = [self.cells(o) for o in e.operands if o is not sights[0]]
+                start = self.sight_start(sights[0])
+                if start is None:
+                    return False
+                r, c, dr, dc, within = start
+                rows, cols = self.grid.rows, self.grid.cols
+                other = others[0] if len(others) == 1 else None  # light and sight ...: one set to look up
+                while 0 <= r < rows and 0 <= c < cols and r * cols + c in within:
+                    i = r * cols + c
+                    if i in other if other is not None else all(i in cells for cells in others):
+                        return True
+                    r, c = r + dr, c + dc
+                return False
+        return bool(self.cells(e))
+
+    def _component_cells(self, e: ast.Component) -> frozenset[int]:
+        p = self.cell(e.cell)
+        within = self.cells(e.within)
+        if p is None or p not in within:
+            return frozenset()
+        # p's piece alone (not every piece of the set): a rule at every cell reads one piece each
+        return frozenset(reached(self.adj, (p,), within))
+
+    def _border_cells(self, e: ast.Border) -> frozenset[int]:
+        return self.border
+
+    def _all_cells(self, e: ast.AllCells) -> frozenset[int]:
+        return self.all
+
+    def _not_cells(self, e: ast.Not) -> frozenset[int]:
+        return self.all - self.cells(e.operand)
+
+    def _or_cells(self, e: ast.Or) -> frozenset[int]:
+        return frozenset().union(*(self.cells(p) for p in e.operands))
+
+    def _is_cells(self, e: ast.Is) -> frozenset[int]:
+        name = e.decision.id
+        values = self.enums[name]
+        if type(e.value) is ast.TileValue:
+            return frozenset(i for i, v in values.items() if _same(v, self.tile_value(i, e.value.span)))
+        target = self.resolve(name, e.value, None)
+        return frozenset(i for i, v in values.items() if _same(v, target))
+
     def number(self, e: ast.Expr) -> int:
-        """The integer ``e`` denotes on this answer."""
-        if isinstance(e, ast.IntLit):
-            return e.value
-        if isinstance(e, ast.At):
-            if self.cell(e.cell) is None:
-                return 0
-            value = self.enums[e.name.id].get(self.cell(e.cell))
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise SemanticError(f"{e.name.id!r} has no number at {_rc(self.grid, self.cell(e.cell))}", e.span,
-                                    source=self.spec.source)
-            return value
-        if isinstance(e, ast.Aggregate):
-            values = self.each(e, self.holds if e.fn == "count" else self.number)
-            return sum(1 for v in values if v) if e.fn == "count" else sum(values)
-        if isinstance(e, ast.Name):
-            if e.id in self.env:
-                return int(self.env[e.id])
-            return int(self.params[e.id])
-        if isinstance(e, (ast.Part, ast.Distance, ast.IndexOf)) or isinstance(e, (ast.Count, ast.SumOf)) \
-                and isinstance(e.operand, ast.ValuesOf):
-            return self.clue_number(e)
-        if isinstance(e, ast.SumOf):
-            return sum(self.int_set(e.operand))
-        if isinstance(e, ast.Value) and self.is_corners(e.operand):
-            return sum(self.corner_value(v, e.span) for v in self.corners(e.operand))
-        if isinstance(e, ast.Value) and self.is_borders(e.operand):
-            return sum(self.border_value(k, e.span) for k in self.borders(e.operand))
-        if isinstance(e, ast.Count):
-            return len(self.cells(e.operand))
-        if isinstance(e, ast.Value):
-            return sum(self.tile_value(i, e.span) for i in self.cells(e.operand))
-        if isinstance(e, ast.Add):
-            return self.number(e.left) + e.sign * self.number(e.right)
-        if isinstance(e, ast.Mul):
-            return self.number(e.left) * self.number(e.right)
-        if isinstance(e, ast.Neg):
-            return -self.number(e.operand)
+        """The integer ``e`` denotes on this answer.
+
+        Raises:
+            SemanticError: ``e`` is no number, or reads a number the map or the answer does not hold.
+        """
+        handler = _NUMBERS.get(type(e))
+        if handler is not None:
+            return handler(self, e)
         construct = construct_of(e)
         if construct is not None:
             return construct.number(self, e)
         raise SemanticError("expected a number", getattr(e, "span", None), source=self.spec.source)
 
-    def owns_rule(self, f: ast.Expr) -> bool:
-        """Whether a construct states ``require f`` as a rule of its own (``line is a loop``)."""
-        construct = construct_of(f)
-        return construct is not None and construct.statement
+    # one method per kind of number node, in _NUMBERS ------------------------------------------------
+    def _int_number(self, e: ast.IntLit) -> int:
+        return e.value
 
-    def owner(self, f: ast.Compare):
-        """``comparison_of(f)``, found once per node (the node kept, so that its ``id`` stays its own)."""
-        found = self.owners.get(id(f))
-        if found is None or found[0] is not f:
-            found = self.owners[id(f)] = (f, comparison_of(f))
-        return found[1]
+    def _at_number(self, e: ast.At) -> int:
+        p = self.cell(e.cell)
+        if p is None:
+            return 0
+        value = self.enums[e.name.id].get(p)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise SemanticError(f"{e.name.id!r} has no number at {_rc(self.grid, p)}", e.span,
+                                source=self.spec.source)
+        return value
 
-    def of_numbers(self, f: ast.Compare) -> bool:
-        """Whether ``f`` compares two numbers (no construct owns it, and it is no equivalence of
-        conditions), found once per node."""
-        found = self.owners.get(("numbers", id(f)))
-        if found is None or found[0] is not f:
-            plain = self.owner(f) is None and not (f.op == "==" and is_condition(f.left, self.sym))
-            found = self.owners["numbers", id(f)] = (f, plain)
-        return found[1]
+    def _aggregate_number(self, e: ast.Aggregate) -> int:
+        values = self.each(e, self.holds if e.fn == "count" else self.number)
+        return sum(1 for v in values if v) if e.fn == "count" else sum(values)
 
-    def holds(self, f: ast.Expr) -> bool:
-        """Whether the condition ``f`` holds on this answer under the current bindings."""
-        if type(f) is ast.Compare and self.of_numbers(f):
-            return _compare(self.number(f.left), f.op, self.number(f.right))  # the commonest, first
-        if isinstance(f, ast.Implies):  # the body of many a `for each`, before the tests of other kinds
-            return not self.holds(f.left) or self.holds(f.right)
-        if isinstance(f, ast.At):
-            p = self.cell(f.cell)
-            return p is not None and p in self.cells(f.name)
-        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.At):
-            p, q = self.cell(f.cell), self.cell(f.value.cell)
-            name = f.name.id
-            if name in self.enums:
-                a, b = self.enums[name].get(p), self.enums[name].get(q)
-                return _same(a, b) if a is not None and b is not None else a is None and b is None
-            return (p is not None and p in self.bools[name]) == (q is not None and q in self.bools[name])
-        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):  # dir[p] = direction(c)
-            p, step = self.cell(f.cell), self.step(f.value)
-            value = self.enums[f.name.id].get(p) if p is not None else None
-            return step is not None and value in ast.Direction.STEPS and ast.Direction.STEPS[value] == step
-        if isinstance(f, ast.AtIs):
-            p = self.cell(f.cell)
-            if p is None or p not in self.enums[f.name.id]:
-                return False
-            return _same(self.enums[f.name.id][p], self.resolve(f.name.id, f.value, p))
-        if isinstance(f, ast.Is) and is_number(f.decision, self.sym,
-                                               isinstance(self.env.get(f.decision.id), int)):
-            return self.number(f.decision) == self.number(f.value)  # k = 3
-        if isinstance(f, ast.Is):
-            if self.is_corner(f.decision):
-                return self.corner(f.decision) == self.corner(f.value)
-            return self.cell(f.decision) == self.cell(f.value)
-        if isinstance(f, ast.Not):
-            return not self.holds(f.operand)
-        if isinstance(f, ast.And):
-            return all(self.holds(g) for g in f.operands)
-        if isinstance(f, ast.Or):
-            return any(self.holds(g) for g in f.operands)
-        if isinstance(f, ast.Subset):
-            return self.cells(f.left) <= self.cells(f.right)
-        if isinstance(f, ast.Avoids):
-            return not (self.cells(f.left) & self.cells(f.right))
-        if isinstance(f, ast.Compare) and (owned := self.owner(f)) is not None:
-            construct, own, other = owned
-            return construct.compare_violation(self, f, own, other) is None
-        if isinstance(f, ast.Compare) and f.op == "==" and is_condition(f.left, self.sym):
-            return self.holds(f.left) == self.holds(f.right)
-        if isinstance(f, ast.Compare):
-            return _compare(self.number(f.left), f.op, self.number(f.right))
-        if isinstance(f, ast.AllDifferent):
-            values = [self.enums[f.decision.id][i] for i in sorted(self.cells(f.cells))
-                      if i in self.enums[f.decision.id]]
-            return len(values) == len({(type(v), v) for v in values})
-        if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
-            values = self.each(f, self.holds)
-            return all(values) if f.fn == "all" else any(values)
-        if isinstance(f, ast.IsPiece) and f.family.kind in ("rectangles", "squares"):
-            return self.rectangular(self.cells(f.cells), f.family)
-        if isinstance(f, ast.IsPiece):
-            cells = self.cells(f.cells)
-            return bool(cells) and self.form(cells) in {self.shape_form(s) for s in self.shapes(f.family)}
-        if isinstance(f, ast.IsKnown):
-            return self.is_known(f.operand)
-        if isinstance(f, ast.ConsistsOf):
-            cols = self.grid.cols
-            parts = _side_pieces(self.cells(f.cells), self.grid.rows, cols)
-            return sorted(self.form(p) for p in parts) == sorted(self.shape_form(s) for s in self.shapes(f.family))
-        construct = construct_of(f)
-        if construct is not None:
-            return construct.holds(self, f)
-        raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
+    def _name_number(self, e: ast.Name) -> int:
+        if e.id in self.env:
+            return int(self.env[e.id])
+        return int(self.params[e.id])
+
+    def _count_number(self, e: ast.Count) -> int:
+        if type(e.operand) is ast.ValuesOf:
+            return self.clue_number(e)
+        return len(self.cells(e.operand))
+
+    def _sum_number(self, e: ast.SumOf) -> int:
+        if type(e.operand) is ast.ValuesOf:
+            return self.clue_number(e)
+        return sum(self.int_set(e.operand))
+
+    def _value_number(self, e: ast.Value) -> int:
+        if self.is_corners(e.operand):
+            return sum(self.corner_value(v, e.span) for v in self.corners(e.operand))
+        if self.is_borders(e.operand):
+            return sum(self.border_value(k, e.span) for k in self.borders(e.operand))
+        return sum(self.tile_value(i, e.span) for i in self.cells(e.operand))
+
+    def _add_number(self, e: ast.Add) -> int:
+        return self.number(e.left) + e.sign * self.number(e.right)
+
+    def _mul_number(self, e: ast.Mul) -> int:
+        return self.number(e.left) * self.number(e.right)
+
+    def _neg_number(self, e: ast.Neg) -> int:
+        return -self.number(e.operand)
 
     def shapes(self, fam: ast.Shapes) -> list:
         """The shapes of a family, one per entry, as cell offsets."""
@@ -300,25 +285,33 @@ class Expressions(Places):
         """``fn(body)`` at each cell (corner, border) of an aggregate's domain, its variable bound to it."""
         var = agg.var.id
         out = []
-        if self.is_borders(agg.domain):
-            table, points = self.bordervars, self.borders(agg.domain)
-        else:
-            table = self.cornervars if self.is_corners(agg.domain) else self.cellvars
-            points = self.corners(agg.domain) if table is self.cornervars else sorted(self.cells(agg.domain))
+        table, points = self.aggregate_domain(agg)
         for point in points:
             table[var] = point
             out.append(fn(agg.body))
         table.pop(var, None)
         return out
 
+    def aggregate_domain(self, agg: ast.Aggregate) -> tuple[dict, list]:
+        """The table of bindings an aggregate's variable goes in (of cells, corners or borders) and the
+        places it is bound to, in order."""
+        if type(agg.domain) in _CELLS and type(agg.domain) is not ast.Name and type(agg.domain) is not ast.Add:
+            return self.cellvars, sorted(self.cells(agg.domain))  # the commonest (neighbours(p)), as below
+        if self.is_borders(agg.domain):
+            return self.bordervars, self.borders(agg.domain)
+        if self.is_corners(agg.domain):
+            return self.cornervars, self.corners(agg.domain)
+        return self.cellvars, sorted(self.cells(agg.domain))
+
     def cell(self, e: ast.Expr) -> int | None:
         """The cell a cell expression stands for: a ``for each`` cell variable, a pair's cell, or
         ``p + d`` (one step from p in direction d; None off the grid)."""
-        if isinstance(e, ast.Name) and e.id in self.cellvars:
-            return self.cellvars[e.id]
-        if isinstance(e, ast.Name) and e.id in self.pair:
-            return self.pair[e.id]
-        if isinstance(e, ast.Add):
+        if type(e) is ast.Name:
+            if e.id in self.cellvars:
+                return self.cellvars[e.id]
+            if e.id in self.pair:
+                return self.pair[e.id]
+        elif type(e) is ast.Add:
             base = self.cell(e.left)
             if base is None:
                 return None
@@ -364,42 +357,44 @@ class Expressions(Places):
             self.room_groups = {room: frozenset(cells) for room, cells in groups.items()}
         return self.room_groups
 
-    def over(self, domain) -> list[tuple[str, object]]:
-        """A ``for each`` domain's members in order: ``(kind, value)``, kind ``int``, ``cell``, ``corner``
-        (a ``(row, col)`` of the lattice), ``set``, ``shape`` or ``direction``."""
+    def over(self, domain) -> tuple[str, list]:
+        """A ``for each`` domain's members in order, all of one kind: ``(kind, members)``, kind ``int``,
+        ``cell``, ``corner`` (a ``(row, col)`` of the lattice), ``set`` (``(cells, its label)``), ``shape``,
+        ``direction`` (``(name, step)``) or ``border``."""
+        if type(domain) in _CELLS and type(domain) is not ast.Name and type(domain) is not ast.Add:
+            return "cell", sorted(self.cells(domain))  # the commonest (neighbours(p)): no corners or borders
         rows, cols = self.grid.rows, self.grid.cols
         if isinstance(domain, ast.Shapes):
-            return [("shape", s) for s in self.shapes(domain)]
+            return "shape", self.shapes(domain)
         if isinstance(domain, ast.Family):
             if domain.kind == "cells":
-                return [("cell", i) for i in range(self.n)]
+                return "cell", range(self.n)
             if domain.kind == "corners":
-                return [("corner", (r, c)) for r in range(rows + 1) for c in range(cols + 1)]
+                return "corner", [(r, c) for r in range(rows + 1) for c in range(cols + 1)]
             if domain.kind == "directions":
-                return [("direction", ("up", (-1, 0))), ("direction", ("right", (0, 1))),
-                        ("direction", ("down", (1, 0))), ("direction", ("left", (0, -1)))]
+                return "direction", [("up", (-1, 0)), ("right", (0, 1)), ("down", (1, 0)), ("left", (0, -1))]
             if domain.kind == "rows":
-                return [("set", (frozenset(range(r * cols, (r + 1) * cols)), f"row {r + 1}")) for r in range(rows)]
+                return "set", [(frozenset(range(r * cols, (r + 1) * cols)), f"row {r + 1}") for r in range(rows)]
             if domain.kind == "columns":
-                return [("set", (frozenset(range(c, self.n, cols)), f"column {c + 1}")) for c in range(cols)]
+                return "set", [(frozenset(range(c, self.n, cols)), f"column {c + 1}") for c in range(cols)]
             if domain.kind == "rooms":
                 rooms = sorted(self.room_sets(domain.span).values(), key=min)
-                return [("set", (cells, f"the room at {_rc(self.grid, min(cells))}")) for cells in rooms]
+                return "set", [(cells, f"the room at {_rc(self.grid, min(cells))}") for cells in rooms]
             h, w = self.number(domain.height), self.number(domain.width)
             step_r, step_c = (1, 1) if domain.kind == "windows" else (h, w)
             out = []
             for r in range(0, rows - h + 1, step_r):
                 for c in range(0, cols - w + 1, step_c):
                     cells = frozenset((r + dr) * cols + c + dc for dr in range(h) for dc in range(w))
-                    out.append(("set", (cells, f"the {h}x{w} {domain.kind[:-1]} at {cell_name(r, c)}")))
-            return out
+                    out.append((cells, f"the {h}x{w} {domain.kind[:-1]} at {cell_name(r, c)}"))
+            return "set", out
         if isinstance(domain, ast.Name) and domain.id in self.params:
-            return [("int", v) for v in self.int_set(domain)]
+            return "int", list(self.int_set(domain))
         if self.is_corners(domain):
-            return [("corner", v) for v in self.corners(domain)]
+            return "corner", self.corners(domain)
         if self.is_borders(domain):
-            return [("border", k) for k in self.borders(domain)]
-        return [("cell", i) for i in sorted(self.cells(domain))]
+            return "border", self.borders(domain)
+        return "cell", sorted(self.cells(domain))
 
     def int_set(self, e: ast.Expr) -> tuple[int, ...]:
         if isinstance(e, ast.Name) and e.id in self.params:
@@ -423,14 +418,8 @@ def _counted(e) -> list:
     return []
 
 
-def _same(a: object, b: object) -> bool:
-    """Equal values of one kind: ``True`` is not the integer 1 here."""
-    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
-def _compare(left: int, op: str, right: int) -> bool:
-    return {"<=": left <= right, ">=": left >= right, "==": left == right,
-            "<": left < right, ">": left > right}[op]
 
 
 def _rooms_of(grid: Grid, roomless: frozenset[str] = frozenset()) -> tuple[int, ...] | None:
@@ -482,26 +471,101 @@ def _form(cells) -> tuple:
     return min(images)
 
 
-def _side_pieces(cells, rows: int, cols: int) -> list[list[int]]:
-    """The pieces of a cell set joined through shared sides (links do not join pieces)."""
-    left = set(cells)
-    out = []
-    while left:
-        start = min(left)
-        piece, queue = {start}, deque([start])
-        left.discard(start)
-        while queue:
-            u = queue.popleft()
-            r, c = divmod(u, cols)
-            for v, ok in ((u - cols, r > 0), (u + cols, r < rows - 1), (u - 1, c > 0), (u + 1, c < cols - 1)):
-                if ok and v in left:
-                    left.discard(v)
-                    piece.add(v)
-                    queue.append(v)
-        out.append(sorted(piece))
-    return out
 
 
-def _on_border(grid: Grid, i: int) -> bool:
-    r, c = divmod(i, grid.cols)
-    return r in (0, grid.rows - 1) or c in (0, grid.cols - 1)
+
+def closed_sets(statements) -> frozenset[int]:
+    """The ids of the set nodes (``not S``, ``S and T``, ``S or T``, ``D = V``) of ``statements`` whose
+    cells are the same under every binding of one answer: no name inside is one a ``for each``, an
+    aggregate, a pair of neighbours or a let binds anywhere in the spec, no construct's node is inside
+    and none is inside a construct's node (what a construct reads is its own). The nodes are the spec's,
+    alive as long as it is."""
+    bound: set[str] = set()
+    nodes = []
+    stack = list(statements)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+            continue
+        names = field_names(x)
+        if not names or isinstance(x, Span) or construct_of(x) is not None:  # a construct's: its own
+            continue
+        nodes.append(x)
+        if type(x) in (ast.ForEach, ast.Aggregate):
+            bound.add(x.var.id)
+        elif type(x) is ast.ForPairs:
+            bound.update((x.a.id, x.b.id))
+        elif type(x) is ast.Let:
+            bound.update(p.id for p in x.params)
+        stack.extend(getattr(x, name) for name in names if name not in ("span", "attr_spans"))
+    memo: dict[int, bool] = {}
+
+    def closed(x) -> bool:
+        if isinstance(x, (tuple, list)):
+            return all(closed(y) for y in x)
+        names = field_names(x)
+        if not names or isinstance(x, Span):
+            return True
+        if id(x) not in memo:
+            if type(x) is ast.Name:
+                memo[id(x)] = x.id not in bound
+            else:
+                memo[id(x)] = construct_of(x) is None and all(
+                    closed(getattr(x, name)) for name in names if name not in ("span", "attr_spans"))
+        return memo[id(x)]
+
+    return frozenset(id(x) for x in nodes if type(x) in (ast.Not, ast.And, ast.Or, ast.Is) and closed(x))
+
+
+def free_of(e, name: str) -> bool:
+    """Whether the expression ``e`` names no ``name`` anywhere inside and holds no construct's node."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+            continue
+        names = field_names(x)
+        if not names or isinstance(x, Span):
+            continue
+        if type(x) is ast.Name and x.id == name or construct_of(x) is not None:
+            return False
+        stack.extend(getattr(x, field) for field in names if field not in ("span", "attr_spans"))
+    return True
+
+
+def _once_per_answer(method):
+    """A set node's method whose value is kept for the rest of the answer (in ``sets``) when the node is
+    closed (:func:`closed_sets`): ``not shaded`` is made once, not at every cell that reads it."""
+
+    def cells(self, e) -> frozenset[int]:
+        key = id(e)
+        if key in self.closed:
+            found = self.sets.get(key)
+            if found is None:
+                found = self.sets[key] = method(self, e)
+            return found
+        return method(self, e)
+
+    return cells
+
+
+_CELLS = {ast.And: _once_per_answer(Expressions._and_cells), ast.Name: Expressions.named_cells,
+          ast.Add: Expressions._one_cell, ast.Around: Expressions._around_cells,
+          ast.LineOf: Expressions._line_cells, ast.Sight: Expressions._sight_cells,
+          ast.Component: Expressions._component_cells, ast.Border: Expressions._border_cells,
+          ast.AllCells: Expressions._all_cells, ast.Not: _once_per_answer(Expressions._not_cells),
+          ast.Or: _once_per_answer(Expressions._or_cells), ast.Is: _once_per_answer(Expressions._is_cells)}
+"""A cell set's node type -> the method that evaluates it (a construct's nodes are not here)."""
+
+_NUMBERS = {ast.IntLit: Expressions._int_number, ast.At: Expressions._at_number,
+            ast.Aggregate: Expressions._aggregate_number, ast.Name: Expressions._name_number,
+            ast.Part: ClueMeanings.clue_number, ast.Distance: ClueMeanings.clue_number,
+            ast.IndexOf: ClueMeanings.clue_number, ast.Count: Expressions._count_number,
+            ast.SumOf: Expressions._sum_number, ast.Value: Expressions._value_number,
+            ast.Add: Expressions._add_number, ast.Mul: Expressions._mul_number, ast.Neg: Expressions._neg_number}
+"""A number's node type -> the method that evaluates it (a construct's nodes are not here)."""
+
+_STEPPED = frozenset((ast.Direction, ast.DirectionOf, ast.Neg, ast.At))
+"""The nodes ``toward`` of a sight is a direction as (else a cell, or a ``for each direction`` variable)."""

@@ -20,15 +20,15 @@ def adjacency(grid: Grid, symbols: Symbols) -> tuple[tuple[int, ...], ...]:
         For each cell index, its neighbours' indices, ascending.
     """
     rows, cols = grid.rows, grid.cols
-    adj: list[set[int]] = [set() for _ in range(rows * cols)]
-    for i in range(rows * cols):
-        r, c = divmod(i, cols)
-        if r + 1 < rows:
-            adj[i].add(i + cols)
-            adj[i + cols].add(i)
-        if c + 1 < cols:
-            adj[i].add(i + 1)
-            adj[i + 1].add(i)
+    adj: list[tuple[int, ...]] = []
+    for r in range(rows):
+        for c in range(cols):  # up, left, right, down: ascending
+            i = r * cols + c
+            if 0 < r < rows - 1 and 0 < c < cols - 1:
+                adj.append((i - cols, i - 1, i + 1, i + cols))
+            else:
+                adj.append(tuple(v for v, inside in ((i - cols, r > 0), (i - 1, c > 0), (i + 1, c + 1 < cols),
+                                                     (i + cols, r + 1 < rows)) if inside))
     twins: dict[str, list[int]] = {}
     for i, (tile, ch) in enumerate(zip(grid.tiles, grid.chars)):
         decl = symbols.tiles.get(tile)
@@ -36,8 +36,8 @@ def adjacency(grid: Grid, symbols: Symbols) -> tuple[tuple[int, ...], ...]:
             twins.setdefault(ch, []).append(i)
     for cells in twins.values():
         for u in cells:
-            adj[u].update(v for v in cells if v != u)
-    return tuple(tuple(sorted(a)) for a in adj)
+            adj[u] = tuple(sorted(set(adj[u]).union(v for v in cells if v != u)))
+    return tuple(adj)
 
 
 def reached(adj: Sequence[Sequence[int]], starts, within: set[int] | frozenset[int]) -> set[int]:

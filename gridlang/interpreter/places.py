@@ -51,7 +51,11 @@ class Places:
     def is_corners(self, e: ast.Expr) -> bool:
         """Whether ``e`` is a set of corners (a construct's, ``corners(p)``, a tile on corners, or one corner)."""
         construct = construct_of(e)
-        return construct.corners if construct is not None else self.is_corner(e) or self.is_clue_corners(e)
+        if construct is not None:
+            return construct.corners
+        if type(e) is not ast.Name and type(e) is not ast.Add:  # the commonest: a set of cells
+            return False
+        return self.is_corner(e) or self.is_clue_corners(e)
 
     def is_clue_corners(self, e: ast.Expr) -> bool:
         """Whether ``e`` names a tile on corners, not shadowed by a bound variable."""
