@@ -83,6 +83,7 @@ from gridlang.exporters.asp.rules import (
     beyond_clingo,
     clause_rule,
     constraint_rules,
+    survey,
 )
 from gridlang.ir.backend import run_lines
 from gridlang.ir.connectivity import cut_clause, seed_cuts
@@ -313,7 +314,7 @@ def _choice_ranges(count: int, defined: set[int]) -> list[str]:
 
 def _fills(model: Model) -> list[Connected]:
     """The flood fills whose members the program can define exactly (see the module docstring)."""
-    fills = [con for con in model.constraints if type(con) is Connected and con.through is not None
+    fills = [con for con in survey(model).regions if type(con) is Connected and con.through is not None
              and con.roots and not con.path and all(lit > 0 for _, lit in con.members)]
     if not fills:
         return []
