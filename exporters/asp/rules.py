@@ -215,33 +215,38 @@ def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Dead
         BackendError: a constraint other than a clause or a row.
         BuildTimeout: ``deadline`` passed.
     """
-    # the program literal of IR literal l is table[l], for l in -n..n, by Python's negative indexing:
-    # [0, atoms[1], ..., atoms[n], -atoms[n], ..., -atoms[1]] (one lookup a literal, no call)
+    # The program literal of IR literal l is table[l], and that of its negation neg[l], for l in -n..n, by
+    # Python's negative indexing: table = [0, atoms[1], ..., atoms[n], -atoms[n], ..., -atoms[1]] and neg
+    # its negation. A clause's body is its literals negated: one C-level map over neg, no Python frame a literal.
     table = list(atoms) + [-a for a in reversed(atoms[1:])]
+    negated = [-a for a in table].__getitem__
     rule, weight_rule, new_atom = backend.add_rule, backend.add_weight_rule, backend.add_atom
+    head: tuple[int, ...] = ()
+    constraints = constraints if isinstance(constraints, (list, tuple)) else list(constraints)
     rules = 0
-    for k, con in enumerate(constraints):
-        if deadline is not None and not k & 0xFFF:
+    for start in range(0, len(constraints), 0x1000):
+        if deadline is not None:
             deadline.check()
-        if type(con) is Clause:  # the commonest: one integrity constraint, its body the clause negated
-            rule([], [table[-l] for l in con.lits])
-            rules += 1
-            continue
-        if isinstance(con, Clause):
-            parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
-        elif isinstance(con, Linear):
-            parts = linear_parts(con)
-        else:
-            raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
-        for body, agg in parts:
-            ground = [table[l] for l in body]
-            if agg is not None:
-                terms, op, bound = agg
-                holds = new_atom()
-                weight_rule([holds], bound + 1 if op == ">" else bound, [(table[l], w) for w, l in terms])
-                ground.append(holds if op == ">" else -holds)
-            rule([], ground)
-            rules += 1
+        for con in constraints[start:start + 0x1000]:
+            if type(con) is Clause:  # the commonest: one integrity constraint, its body the clause negated
+                rule(head, list(map(negated, con.lits)))
+                rules += 1
+                continue
+            if isinstance(con, Clause):
+                parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
+            elif isinstance(con, Linear):
+                parts = linear_parts(con)
+            else:
+                raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+            for body, agg in parts:
+                ground = [table[l] for l in body]
+                if agg is not None:
+                    terms, op, bound = agg
+                    holds = new_atom()
+                    weight_rule([holds], bound + 1 if op == ">" else bound, [(table[l], w) for w, l in terms])
+                    ground.append(holds if op == ">" else -holds)
+                rule(head, ground)
+                rules += 1
     return rules
 
 
@@ -250,7 +255,8 @@ def program_atoms(backend, count: int) -> list[int]:
     atoms the grounded text made are looked up, not made again."""
     import clingo
 
-    return [0] + [backend.add_atom(clingo.Function("x", [clingo.Number(v)])) for v in range(1, count + 1)]
+    add, function, number = backend.add_atom, clingo.Function, clingo.Number
+    return [0] + [add(function("x", (number(v),))) for v in range(1, count + 1)]
 
 
 def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
