@@ -64,7 +64,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import ClassVar, Iterable, Mapping
+from typing import ClassVar, Collection, Iterable, Mapping
 
 from gridlang.core.deadline import BuildTimeout, Deadline
 from gridlang.core.errors import BackendError, MapError, Span
@@ -72,7 +72,7 @@ from gridlang.core.nodes import field, node
 from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.exporters.asp.control import Clingo, check_grounding_memory
 from gridlang.exporters.asp.program import Program, _header, _variable_map
-from gridlang.exporters.asp.rules import auto_flags
+from gridlang.exporters.asp.rules import auto_flags, survey
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.ir.connectivity.driver import lazy_solve
 from gridlang.ir.model import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
@@ -202,7 +202,7 @@ def _prices_decisions(model: Model) -> bool:
     """
     if model.objective is None:
         return False
-    known = {abs(l) for con in model.constraints if isinstance(con, Connected) for _, l in con.members}
+    known = {abs(l) for con in survey(model).regions for _, l in con.members}
     known |= {abs(con.lits[0]) for con in model.constraints if isinstance(con, Clause) and len(con.lits) == 1}
     return any(abs(l) not in known for _, l in model.objective.terms)
 
@@ -226,6 +226,22 @@ class AspBackend(Backend):
     def __init__(self) -> None:
         self.notes: list[str] = []
         """Remarks of the last :meth:`write` (printed by the CLI)."""
+
+    def prepare(self, model: Model, native: Collection[type] | None = None,
+                passes: Mapping[str, Mapping[str, object]] | None = None) -> Model:
+        """As :meth:`gridlang.ir.backend.Backend.prepare`, which returns ``model`` itself when every node of
+        it is native and no connectivity node has a root outside its members: that case is read from the
+        model's :func:`~gridlang.exporters.asp.rules.survey`, with no pass over its clauses.
+
+        Raises:
+            BackendError: as :meth:`gridlang.ir.backend.Backend.prepare`.
+        """
+        found = survey(model)
+        if native is None and found.kinds <= self.native and not any(
+                con.roots and not {v for v, _ in con.members}.issuperset(con.roots)
+                for con in found.regions + found.graphs):
+            return model
+        return super().prepare(model, native, passes)
 
     def arguments(self, options: SolveOptions, model: Model | None = None) -> list[str]:
         """clingo's command-line arguments for ``options`` (settings checked by clingo when used).
@@ -274,7 +290,7 @@ class AspBackend(Backend):
         """
         strategy = self.strategy(options, model)
         if self.requested(options, model) is None and strategy == "reach" and any(
-                isinstance(con, Connected) and beyond_reach(con) for con in model.constraints):
+                beyond_reach(con) for con in survey(model).regions):
             # Grounding reachability grows faster than the region (a 3,265-cell
             # pen: 35 s and 0.9 GB, and clingo cannot be stopped while it
             # grounds); the cut loop grounds the rules alone. A rooted region of

@@ -50,7 +50,8 @@ class Clingo:
         # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.rules.add_direct).
         with self.ctl.backend() as backend:
             if program.nameless:  # one choice rule over atoms without names (Program.nameless)
-                self.atoms = [0] + [backend.add_atom() for _ in range(model.num_vars)]
+                add = backend.add_atom
+                self.atoms = [0] + [add() for _ in range(model.num_vars)]
                 if model.num_vars:
                     backend.add_rule(self.atoms[1:], [], choice=True)
                 self.statements = program.rules + 1

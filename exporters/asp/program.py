@@ -83,6 +83,7 @@ from gridlang.exporters.asp.rules import (
     beyond_clingo,
     clause_rule,
     constraint_rules,
+    survey,
 )
 from gridlang.ir.backend import run_lines
 from gridlang.ir.connectivity import cut_clause, seed_cuts
@@ -149,9 +150,14 @@ class Program:
         implied = _implied_by_fills(model, fills)
         if implied:
             lines.append(f"% {len(implied)} clauses the flood fills imply are left out")
+        keep = self.direct.append
         for k, con in enumerate(model.constraints):
             if deadline is not None and not k & 0xFFF:
                 deadline.check()
+            if direct and (type(con) is Clause or type(con) is Linear):  # the commonest, handed over as they are
+                if k not in implied:
+                    keep(con)
+                continue
             where = f"  % {con.span}" if con.span and not direct else ""  # a comment of the text alone
             if id(con) in filled or k in implied:
                 continue
@@ -300,20 +306,19 @@ def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
 def _choice_ranges(count: int, defined: set[int]) -> list[str]:
     """Choice rules for the variables 1..count not ``defined``, one per run of consecutive ones
     (``{ x(1..38814) }.``): a handful of statements for gringo, not one per variable."""
-    lines, start = [], None
-    for v in range(1, count + 2):
-        free = v <= count and v not in defined
-        if free and start is None:
-            start = v
-        elif not free and start is not None:
-            lines.append(f"{{ x({start}..{v - 1}) }}." if v - 1 > start else f"{{ x({start}) }}.")
-            start = None
+    lines, start = [], 1
+    for end in sorted(v for v in defined if 1 <= v <= count) + [count + 1]:  # the runs lie between them
+        if end - 1 > start:
+            lines.append(f"{{ x({start}..{end - 1}) }}.")
+        elif end - 1 == start:
+            lines.append(f"{{ x({start}) }}.")
+        start = end + 1
     return lines
 
 
 def _fills(model: Model) -> list[Connected]:
     """The flood fills whose members the program can define exactly (see the module docstring)."""
-    fills = [con for con in model.constraints if type(con) is Connected and con.through is not None
+    fills = [con for con in survey(model).regions if type(con) is Connected and con.through is not None
              and con.roots and not con.path and all(lit > 0 for _, lit in con.members)]
     if not fills:
         return []

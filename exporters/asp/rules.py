@@ -9,7 +9,18 @@ from typing import Iterable
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
-from gridlang.ir.model import Clause, Cmp, Connected, Constraint, Linear, Model, Sense
+from gridlang.ir.model import (
+    Clause,
+    Cmp,
+    Connected,
+    Constraint,
+    EqualBlocks,
+    GraphConnected,
+    Linear,
+    Model,
+    Objective,
+    Sense,
+)
 
 REACH_RULES = """\
 #defined root/2. #defined free/1. #defined next/3. #defined step/3.
@@ -204,33 +215,38 @@ def add_direct(backend, atoms, constraints: Iterable[Constraint], deadline: Dead
         BackendError: a constraint other than a clause or a row.
         BuildTimeout: ``deadline`` passed.
     """
-    # the program literal of IR literal l is table[l], for l in -n..n, by Python's negative indexing:
-    # [0, atoms[1], ..., atoms[n], -atoms[n], ..., -atoms[1]] (one lookup a literal, no call)
+    # The program literal of IR literal l is table[l], and that of its negation neg[l], for l in -n..n, by
+    # Python's negative indexing: table = [0, atoms[1], ..., atoms[n], -atoms[n], ..., -atoms[1]] and neg
+    # its negation. A clause's body is its literals negated: one C-level map over neg, no Python frame a literal.
     table = list(atoms) + [-a for a in reversed(atoms[1:])]
+    negated = [-a for a in table].__getitem__
     rule, weight_rule, new_atom = backend.add_rule, backend.add_weight_rule, backend.add_atom
+    head: tuple[int, ...] = ()
+    constraints = constraints if isinstance(constraints, (list, tuple)) else list(constraints)
     rules = 0
-    for k, con in enumerate(constraints):
-        if deadline is not None and not k & 0xFFF:
+    for start in range(0, len(constraints), 0x1000):
+        if deadline is not None:
             deadline.check()
-        if type(con) is Clause:  # the commonest: one integrity constraint, its body the clause negated
-            rule([], [table[-l] for l in con.lits])
-            rules += 1
-            continue
-        if isinstance(con, Clause):
-            parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
-        elif isinstance(con, Linear):
-            parts = linear_parts(con)
-        else:
-            raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
-        for body, agg in parts:
-            ground = [table[l] for l in body]
-            if agg is not None:
-                terms, op, bound = agg
-                holds = new_atom()
-                weight_rule([holds], bound + 1 if op == ">" else bound, [(table[l], w) for w, l in terms])
-                ground.append(holds if op == ">" else -holds)
-            rule([], ground)
-            rules += 1
+        for con in constraints[start:start + 0x1000]:
+            if type(con) is Clause:  # the commonest: one integrity constraint, its body the clause negated
+                rule(head, list(map(negated, con.lits)))
+                rules += 1
+                continue
+            if isinstance(con, Clause):
+                parts: list[tuple[list[int], Aggregate | None]] = [([-l for l in con.lits], None)]
+            elif isinstance(con, Linear):
+                parts = linear_parts(con)
+            else:
+                raise BackendError(f"backend 'asp' cannot add a {type(con).__name__} to a running session")
+            for body, agg in parts:
+                ground = [table[l] for l in body]
+                if agg is not None:
+                    terms, op, bound = agg
+                    holds = new_atom()
+                    weight_rule([holds], bound + 1 if op == ">" else bound, [(table[l], w) for w, l in terms])
+                    ground.append(holds if op == ">" else -holds)
+                rule(head, ground)
+                rules += 1
     return rules
 
 
@@ -239,7 +255,8 @@ def program_atoms(backend, count: int) -> list[int]:
     atoms the grounded text made are looked up, not made again."""
     import clingo
 
-    return [0] + [backend.add_atom(clingo.Function("x", [clingo.Number(v)])) for v in range(1, count + 1)]
+    add, function, number = backend.add_atom, clingo.Function, clingo.Number
+    return [0] + [add(function("x", (number(v),))) for v in range(1, count + 1)]
 
 
 def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
@@ -257,24 +274,82 @@ are 32-bit (``weight_t``); a wider one is refused in conversion, and a sum past
 it wraps (a cost of 3,000,000,000 read back as -1,294,967,296)."""
 
 
+class Survey:
+    """The constraints of one model that the asp backend and ``auto`` read before solving, sorted
+    out in one pass over the model (:func:`survey`), the clauses passed over.
+
+    Attributes:
+        wide: what of the model is beyond :data:`CLINGO_MAX`, in words (:func:`beyond_clingo`); None if nothing.
+        linear: the :class:`Linear` rows, in the model's order.
+        regions: the :class:`Connected` nodes, in the model's order.
+        graphs: the :class:`GraphConnected` nodes, in the model's order.
+        blocks: the :class:`EqualBlocks` nodes, in the model's order.
+        kinds: the types of the constraints, :class:`Clause` left out.
+    """
+
+    __slots__ = ("wide", "linear", "regions", "graphs", "blocks", "kinds")
+
+    def __init__(self, model: Model) -> None:
+        linear: list[Linear] = []
+        regions: list[Connected] = []
+        graphs: list[GraphConnected] = []
+        blocks: list[EqualBlocks] = []
+        kinds: set[type] = set()
+        for con in model.constraints:
+            kind = type(con)
+            if kind is Clause:  # the commonest, which none of them reads
+                continue
+            kinds.add(kind)
+            if isinstance(con, Linear):
+                linear.append(con)
+            elif isinstance(con, Connected):
+                regions.append(con)
+            elif isinstance(con, GraphConnected):
+                graphs.append(con)
+            elif isinstance(con, EqualBlocks):
+                blocks.append(con)
+        self.linear, self.regions, self.graphs, self.blocks, self.kinds = linear, regions, graphs, blocks, kinds
+        self.wide = _wide(model.objective, linear)
+
+
+_SURVEYED: list[tuple[Model, Survey]] = []
+"""The model surveyed last and its :class:`Survey`: one solve reads it from ``auto``'s plan,
+the backend's settings and the program (a model is immutable). The model is kept until the
+next one is surveyed, as :mod:`gridlang.solving.pipeline` keeps the last one verified."""
+
+
+def survey(model: Model) -> Survey:
+    """The :class:`Survey` of ``model``, made once for the model surveyed last."""
+    last = _SURVEYED[-1:]  # one read: another thread may survey meanwhile
+    if last and last[0][0] is model:
+        return last[0][1]
+    found = Survey(model)
+    _SURVEYED[:] = [(model, found)]
+    return found
+
+
 def beyond_clingo(model: Model) -> str | None:
     """What of ``model`` is beyond :data:`CLINGO_MAX`, in words; None if nothing.
 
     A row's or the objective's coefficients and constant are added up in
     magnitude (the measure of :data:`gridlang.core.limits.MAX_ROW_MAGNITUDE`),
-    which bounds every weight, bound and sum clingo makes of them.
+    which bounds every weight, bound and sum clingo makes of them. Read from
+    the model's :func:`survey`.
     """
-    objective = model.objective
+    return survey(model).wide
+
+
+def _wide(objective: Objective | None, rows: list[Linear]) -> str | None:
+    """:func:`beyond_clingo` of an objective and the rows, in order."""
     if objective is not None:
         total = sum(abs(c) for c, _ in objective.terms) + abs(objective.constant)
         if total > CLINGO_MAX:
             return f"the objective's coefficients and constant add up to {total:,}"
-    for con in model.constraints:
-        if isinstance(con, Linear):
-            total = sum(abs(c) for c, _ in con.terms) + abs(con.rhs)
-            if total > CLINGO_MAX:
-                where = f" ({con.span.file}:{con.span.line})" if con.span else ""
-                return f"a row's coefficients and constant add up to {total:,}{where}"
+    for con in rows:
+        total = sum(abs(c) for c, _ in con.terms) + abs(con.rhs)
+        if total > CLINGO_MAX:
+            where = f" ({con.span.file}:{con.span.line})" if con.span else ""
+            return f"a row's coefficients and constant add up to {total:,}{where}"
     return None
 
 
@@ -289,8 +364,8 @@ def card_translation(model: Model) -> int:
     """The auxiliary atoms clasp's ``--trans-ext=card`` makes of the model's cardinality rows,
     about ``n * k`` for a ``#count`` of n literals against a bound k (a sequential counter)."""
     total = 0
-    for con in model.constraints:
-        if isinstance(con, Linear) and len(con.terms) > 2:
+    for con in survey(model).linear:
+        if len(con.terms) > 2:
             for _, agg in linear_parts(con):
                 if agg is not None and all(w == 1 for w, _ in agg[0]):
                     n, bound = len(agg[0]), agg[2] + (1 if agg[1] == ">" else 0)
@@ -327,5 +402,5 @@ def probes_regions(model: Model | None) -> bool:
     """
     if model is None or model.objective is not None:
         return False
-    regions = [con for con in model.constraints if isinstance(con, Connected)]
+    regions = survey(model).regions
     return all(con.roots for con in regions) and any(con.size is not None for con in regions)

@@ -99,16 +99,20 @@ class Features:
     def of(cls, model: Model, options: SolveOptions) -> "Features":
         """The features of ``model`` solved with ``options``."""
         # imported on use, not at start-up
-        from gridlang.exporters.asp.rules import beyond_clingo
+        from gridlang.exporters.asp.rules import survey
 
+        # One pass over the model's constraints, made once however often a solve plans (the
+        # command's memory check, the library's import, the session).
+        found = survey(model)
         return cls(objective=model.objective is not None, solutions=max(options.solutions, 1),
                    cells=model.grid.size if model.grid is not None else 0, warm=cpsat_loaded(),
-                   wide=beyond_clingo(model) is not None, sized_blocks=_sized_blocks(model))
+                   wide=found.wide is not None, sized_blocks=_sized_blocks(found.blocks))
 
 
-def _sized_blocks(model: Model) -> bool:
-    """Whether an :class:`~gridlang.ir.model.EqualBlocks` node of ``model`` gives different labels different size bounds."""
-    return any(type(con) is EqualBlocks and _size_per_label(con) for con in model.constraints)
+def _sized_blocks(blocks: list[EqualBlocks]) -> bool:
+    """Whether one of the :class:`~gridlang.ir.model.EqualBlocks` nodes ``blocks`` (a model's, from
+    :func:`gridlang.exporters.asp.rules.survey`) gives different labels different size bounds."""
+    return any(type(con) is EqualBlocks and _size_per_label(con) for con in blocks)
 
 
 def _size_per_label(con: EqualBlocks) -> bool:
