@@ -143,7 +143,7 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
        and ``--count``): ``asp``; on a map of at most ``race_cells`` cells
        (450), raced by ``cpsat`` (:data:`RACE`) on every solve, the answer
        and each solve after a blocking clause: clingo solves here alone for
-       ``join_after`` seconds (1 s, :class:`AutoSettings`), then CP-SAT
+       ``join_after`` seconds (0.25 s, :class:`AutoSettings`), then CP-SAT
        joins in a child on the model with the same blocking clauses (the
        same question, so uniqueness and counts are those of either backend
        alone), the first proof winning; a child that wins makes CP-SAT the
@@ -155,13 +155,17 @@ def plan(features: Features, race: tuple[str, ...] | None = None, race_cells: in
        room of 98 cells with the clue 75, the puzzlekit-dataset's
        aqre/28_10x10) clingo proved nothing within 60 s where CP-SAT
        proves it unique in 0.14 to 0.33 s of solve; raced, ``auto`` proves
-       it in 2.4 to 3.6 s end to end under a load of 7 to 10 (the second's
-       wait included; puzzlekit answers it in 0.74 s at a low load). Each solve of the shipped genres' instances takes clingo
-       under 1 s (0.92 s the slowest, Penta Touch's 7x6, under a load of
-       7), so none of them forks a child: the 254 instances with
-       ``--unique``, two runs before and two after, alternated under a load
-       of 7 to 14, took 14.4 and 21.3 s of solve before and 22.4 and 22.4 s
-       after, 21.3 against 22.4 at the same load. Larger maps stay with
+       it in 0.52 to 0.56 s end to end at a low load with CP-SAT joining
+       after 0.25 s, where it took 1.32 to 1.42 s when CP-SAT joined after
+       1 s (puzzlekit: 1.2 to 17 s in the same hour). Each solve of the
+       shipped genres' instances takes clingo under 1 s (0.92 s the
+       slowest, Penta Touch's 7x6, under a load of 7), and a child that
+       joins the few above 0.25 s takes the spare core, niced: the 254
+       instances with ``--unique`` (``gridlang bench genres``, in one
+       process) took 18.2 and 19.6 s joining after 0.25 s against 19.5,
+       20.2 and 21.0 s after 1 s, alternated at a load of 1 to 2, clingo
+       answering every one either way; the 11 Snake Eggs a median of 0.14
+       against 0.12 and 0.16 s, the slowest 1.11 against 1.05 s. Larger maps stay with
        clingo alone: on every puzzle of the dataset beyond 450 cells that
        clingo takes over 1 s for (Heyawake 31x45, Nurikabe 40x57 and
        50x50), CP-SAT proves nothing within 60 s, and a child there cost
@@ -314,10 +318,12 @@ class AutoSettings(Settings):
             (on a map of at most ``race_cells`` cells) alone before CP-SAT
             joins in a child, on each solve (the
             answer, and each one after a blocking clause of ``--unique`` or
-            ``--count``; rule 1 of :func:`plan`). 1.0: every solve of the
-            shipped genres' instances ends within it, so they fork nothing,
-            and a puzzle clingo finds hard (Aqre 28, nothing in 60 s) is
-            proved by CP-SAT a second later.
+            ``--count``; rule 1 of :func:`plan`). 0.25: most solves of the
+            shipped genres' instances end within it and fork nothing, the
+            few that do not cost no measurable time (rule 1's figures), and a
+            puzzle clingo finds hard (Aqre 28, nothing in 60 s) is proved by
+            CP-SAT half a second after its start, where 1.0 took a second
+            more.
 
     A delay leaves the easy maps (solved within it) to one process: no
     fork, no child competing for memory and cache.
@@ -328,7 +334,7 @@ class AutoSettings(Settings):
     race: str = ""
     race_cells: int = 450
     yield_after: float = 1.0
-    join_after: float = 1.0
+    join_after: float = 0.25
 
     def check(self, backend: str) -> None:
         """Refuse a negative delay, and a race that is not two different backends.
@@ -360,7 +366,7 @@ class AutoBackend(Backend):
     name = "auto"
     library = "gridlang"
     description = ("picks per model: asp raced by cpsat on maps of up to 450 cells (auto.race_cells; without an "
-                   "objective cpsat joins after 1 s, auto.join_after); on larger ones asp without an objective, "
+                   "objective cpsat joins after 0.25 s, auto.join_after); on larger ones asp without an objective, "
                    "cpsat with one")
     connectivity = ("auto", "cuts", "flow", "tree", "reach")
     """Every concrete backend's strategies; one named keeps the backends that offer it."""

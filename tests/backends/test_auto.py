@@ -465,7 +465,7 @@ def test_a_batch_worker_loads_cpsat_and_runs_it_alone():
 
 def test_cpsat_joins_clingo_on_a_puzzle_without_an_objective_that_clingo_finds_hard(tmp_path):
     # janko.at's Aqre 28 (tests/data/dataset): one room of 98 cells with the clue 75. clingo proved
-    # nothing within 60 s; CP-SAT, joining after auto.join_after (1 s), proves it unique.
+    # nothing within 60 s; CP-SAT, joining after auto.join_after (0.25 s), proves it unique.
     from gridlang.batch.dataset import GENRES
 
     record = json.loads((REPO / "tests" / "data" / "dataset" / "aqre_28_10x10.json").read_text())

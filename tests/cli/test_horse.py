@@ -156,7 +156,7 @@ def test_check_and_backends(capsys):
     assert "connectivity: auto, cuts, flow (default auto); writes: lp, mps" in rows["milp"]
     assert "connectivity: cuts, tree (default cuts); writes: wcnf, cnf" in rows["maxsat"]
     assert "picks per model: asp raced by cpsat on maps of up to 450 cells (auto.race_cells; without an objective " \
-        "cpsat joins after 1 s, auto.join_after); on larger ones asp without an objective, cpsat with one" \
+        "cpsat joins after 0.25 s, auto.join_after); on larger ones asp without an objective, cpsat with one" \
         in rows["auto"]
     assert rows["auto"].endswith("connectivity: auto, cuts, flow, tree, reach (default auto); writes: none")
 
