@@ -151,12 +151,23 @@ def estimate(model, backend: str) -> int:
     return BASE_BYTES + BYTES_PER_ITEM.get(backend, 800) * items(model)
 
 
+_ITEMS: list = [None, 0, 0]
+"""The model :func:`items` counted last, its count and its constraints then: a solve asks twice (the memory estimate and
+the seconds kept back to check the answer), and Akari 100x100's 100,000 constraints take some 20 ms
+to count. It holds that one model until the next is counted."""
+
+
 def items(model) -> int:
-    """A model's size: its variables, constraints and their literals."""
+    """A model's size: its variables, constraints and their literals (a model is never changed once
+    built, so the last one's count is kept)."""
+    if _ITEMS[0] is model and _ITEMS[2] == len(model.constraints):
+        return _ITEMS[1]
     literals = 0
     for con in model.constraints:
         literals += len(getattr(con, "lits", None) or getattr(con, "terms", None) or getattr(con, "members", ()))
-    return model.num_vars + len(model.constraints) + literals
+    count = model.num_vars + len(model.constraints) + literals
+    _ITEMS[:] = [model, count, len(model.constraints)]
+    return count
 
 
 def check(model, backend: str, limit: int | None) -> None:
