@@ -25,6 +25,7 @@ from gridlang.compiler.reaching import reach_rule
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.sightlines import SightLowering
 from gridlang.compiler.tags import definition
+from gridlang.core import memory
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import GridlangError, SemanticError, Span, raise_all
 from gridlang.core.grid import Grid
@@ -139,7 +140,8 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         shape, every 256 bindings of ``for each``: :meth:`step`). A model
         smaller than that compiles whole, whatever the time left. The memory limit reaches the compiler
         through the deadline: :func:`gridlang.core.memory.watch` stops it with
-        the reason ``"memory limit"``.
+        the reason ``"memory limit"``, and each tick reads the resident size too
+        (:func:`gridlang.core.memory.look`).
 
         Raises:
             SemanticError: the model is past a size limit (located at the statement).
@@ -147,6 +149,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         """
         self.check_size()
         if self.deadline is not None:
+            memory.look()  # the memory limit read here too: a watch's thread can look late
             self.deadline.check()
 
     def step(self) -> None:
