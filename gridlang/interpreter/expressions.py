@@ -482,14 +482,8 @@ def closed_sets(statements) -> frozenset[int]:
     alive as long as it is."""
     bound: set[str] = set()
     nodes = []
-    stack = list(statements)
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-            continue
-        names = field_names(x)
-        if not names or isinstance(x, Span) or construct_of(x) is not None:  # a construct's: its own
+    for x in _nodes(statements):
+        if construct_of(x) is not None:  # a construct's: its own
             continue
         nodes.append(x)
         if type(x) in (ast.ForEach, ast.Aggregate):
@@ -498,7 +492,6 @@ def closed_sets(statements) -> frozenset[int]:
             bound.update((x.a.id, x.b.id))
         elif type(x) is ast.Let:
             bound.update(p.id for p in x.params)
-        stack.extend(getattr(x, name) for name in names if name not in ("span", "attr_spans"))
     memo: dict[int, bool] = {}
 
     def closed(x) -> bool:
@@ -520,7 +513,13 @@ def closed_sets(statements) -> frozenset[int]:
 
 def free_of(e, name: str) -> bool:
     """Whether the expression ``e`` names no ``name`` anywhere inside and holds no construct's node."""
-    stack = [e]
+    return not any(type(x) is ast.Name and x.id == name or construct_of(x) is not None for x in _nodes(e))
+
+
+def _nodes(root):
+    """Every AST node under ``root`` (tuples and lists flattened, spans left out), each before what
+    it holds; a construct's node is given but not entered (what a construct reads is its own)."""
+    stack = [root]
     while stack:
         x = stack.pop()
         if isinstance(x, (tuple, list)):
@@ -529,10 +528,9 @@ def free_of(e, name: str) -> bool:
         names = field_names(x)
         if not names or isinstance(x, Span):
             continue
-        if type(x) is ast.Name and x.id == name or construct_of(x) is not None:
-            return False
-        stack.extend(getattr(x, field) for field in names if field not in ("span", "attr_spans"))
-    return True
+        yield x
+        if construct_of(x) is None:
+            stack.extend(getattr(x, name) for name in names if name not in ("span", "attr_spans"))
 
 
 def _once_per_answer(method):
