@@ -66,23 +66,32 @@ import re
 import time
 from typing import ClassVar, Collection, Iterable, Mapping
 
-from gridlang.core.deadline import BuildTimeout, Deadline
-from gridlang.core.errors import BackendError, MapError, Span
-from gridlang.core.nodes import field, node
-from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.exporters.asp.control import Clingo, check_grounding_memory
 from gridlang.exporters.asp.program import Program, _header, _variable_map
 from gridlang.exporters.asp.rules import auto_flags, survey
+
+from gridlang.core.deadline import BuildTimeout, Deadline
+from gridlang.core.errors import BackendError, MapError, Span
+from gridlang.core.nodes import Record, field
+from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.ir.backend import Backend, Result, Session, SolveOptions, Status
 from gridlang.ir.connectivity.driver import lazy_solve
-from gridlang.ir.model import Assignment, Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model
+from gridlang.ir.model import (
+    Assignment,
+    Clause,
+    Connected,
+    Constraint,
+    EqualBlocks,
+    GraphConnected,
+    Linear,
+    Model,
+)
 
 DEFAULT_THREADS = 1
 PRICED_THREADS = 2
 
 
-@node(slots=False)
-class AspSettings(Settings):
+class AspSettings(Settings, Record, slots=False):
     """The asp backend's settings, ``asp.NAME`` in ``SolveOptions.extra``.
 
     Attributes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from gridlang.core.errors import BackendError, closest
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.core.settings import Settings, frozen_mapping
 
 OPTIMIZATION_SUBSOLVERS = ("max_lp", "core", "default_lp", "no_lp", "quick_restart", "reduced_costs")
@@ -19,8 +19,7 @@ SATISFACTION_WORKERS = 4
 """Workers of a model without an objective, by default (CP-SAT's own portfolio of that size)."""
 
 
-@node(slots=False)
-class CpSatSettings(Settings):
+class CpSatSettings(Settings, Record, slots=False):
     """The CP-SAT backend's settings: CP-SAT's own parameters.
 
     Every ``cpsat.NAME`` key of ``SolveOptions.extra`` is the CP-SAT
@@ -66,7 +65,9 @@ class CpSatSettings(Settings):
             raise BackendError(f"backend {backend!r}: setting 'window' takes true or false, not {self.window!r}")
         if not self.parameters:
             return
-        from ortools.sat import sat_parameters_pb2  # protobuf's, for its field descriptors
+        from ortools.sat import (
+            sat_parameters_pb2,  # protobuf's, for its field descriptors
+        )
 
         scratch = sat_parameters_pb2.SatParameters()
         fields = scratch.DESCRIPTOR.fields_by_name

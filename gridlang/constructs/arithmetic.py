@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 
 from gridlang.core.errors import SemanticError, Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.ir.literals import add_literal
 from gridlang.ir.model import Cmp, Linear
 from gridlang.language.checker.symbols import Type
@@ -40,8 +40,7 @@ from gridlang.language.constructs import Construct, register
 OPERATORS = ("div", "mod")
 
 
-@node
-class IntDiv:
+class IntDiv(Record):
     """``left div right`` (``op`` ``"div"``) or ``left mod right`` (``op`` ``"mod"``)."""
 
     left: object

@@ -24,14 +24,13 @@ while compiling. Off the lattice (``v + d`` past the frame) it is empty.
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
 from gridlang.language.constructs import Construct, register
 
 
-@node
-class CellsOf:
+class CellsOf(Record):
     """``cells(v)``: the up to four cells around the corner ``corner``, or the two cells of a border
     (``corner`` then names the border)."""
 

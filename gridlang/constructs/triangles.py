@@ -64,7 +64,7 @@ from typing import ClassVar
 
 from gridlang.core.errors import GridSyntaxError, SemanticError, Span
 from gridlang.core.grid import cell_name
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.ir.literals import neg
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
@@ -74,8 +74,7 @@ from gridlang.language.looks import TRIANGLE_VALUES
 TRIANGLES = TRIANGLE_VALUES
 """The values that are triangles, in pzprjs's order (its ``qans`` 2 to 5): the look ``triangles``'s."""
 
-@node
-class Covers:
+class Covers(Record):
     """``covers(tri, p, d)``: the triangle in cell p covers p's side toward direction d (a condition)."""
 
     name: ast.Name
@@ -84,8 +83,7 @@ class Covers:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class LeavesRectangles:
+class LeavesRectangles(Record):
     """``tri leaves rectangles``: the white area the triangles (and the cells without the decision) leave
     is a set of rectangles, upright or turned by 45 degrees; a rule of its own."""
 

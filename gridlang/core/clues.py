@@ -23,7 +23,7 @@ clue is each one's own business.
 from __future__ import annotations
 
 from gridlang.core.lazy_regex import LazyRegex
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 
 ARROWS = {"^": "up", "v": "down", "<": "left", ">": "right"}
 """An arrow's character -> the direction it points to."""
@@ -34,8 +34,7 @@ _NUMBERS = LazyRegex(_ENTRY + r"(?:," + _ENTRY + r")+\Z")
 _ARROW = LazyRegex(r"[\^v<>]" + _ENTRY + r"\Z")
 
 
-@node
-class Clue:
+class Clue(Record):
     """A clue token read.
 
     Attributes:

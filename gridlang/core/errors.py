@@ -19,14 +19,13 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 
 if TYPE_CHECKING:
     from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
-@node
-class Span:
+class Span(Record):
     """A location in a source file: 1-based line and column.
 
     Attributes:

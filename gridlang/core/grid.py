@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Callable, Hashable, Iterable, Iterator
 
 from gridlang.core.lazy_regex import LazyRegex
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 Cell = tuple[int, int]
 """A cell as ``(row, column)``, 0-based, row 0 at the top."""
@@ -147,8 +147,7 @@ def room_label(text: str) -> str | None:
     return getattr(text, "room", None)
 
 
-@node
-class Grid:
+class Grid(Record):
     """A rectangular map of tiles and its adjacency graph.
 
     Attributes:

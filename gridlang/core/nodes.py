@@ -1,7 +1,7 @@
 """Immutable records with slots, made without generated code: the AST's nodes and :class:`~gridlang.core.errors.Span`.
 
-``@node`` gives a class what ``@dataclass(frozen=True, slots=True)``
-gives it: fields from its annotations, in order, with defaults (a value,
+A subclass of :class:`Record` gets what ``@dataclass(frozen=True, slots=True)``
+gives a class: fields from its annotations, in order, with defaults (a value,
 or :func:`field` with ``default``, ``default_factory``, ``compare``,
 ``hash`` and ``repr``); ``__slots__``; an ``__init__`` taking the fields
 by position or by name; ``==`` and ``hash`` over the compared fields
@@ -9,7 +9,9 @@ by position or by name; ``==`` and ``hash`` over the compared fields
 ``repr`` ``Name(id='x', span=None)``; no assignment after ``__init__``
 (:class:`FrozenInstanceError`); pickling and copying; ``__match_args__``.
 The field names are the class's ``_fields``, as in Python's own
-:mod:`ast`; :func:`field_names` reads them off a node of either kind.
+:mod:`ast`; :func:`field_names` reads them off a record or a dataclass.
+The decorator ``@node`` makes the same record of a class written without
+the base.
 
 Why not ``dataclasses``: Python 3.11's ``dataclass`` writes each class's
 ``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__`` and
@@ -23,9 +25,14 @@ and ``hash``; a node's ``__init__`` binds its arguments in Python, so an
 instance takes about twice as long to make. That is the right trade for
 the AST, made once per spec (and unpickled from the spec cache after);
 a class whose instances are made by the thousand (the IR's constraints)
-writes its own ``__init__``, which ``@node`` keeps.
+writes its own ``__init__``, which is kept. The metaclass
+(:class:`RecordType`) does its work on the class's namespace before Python
+makes the class, so each record class is made once: the decorator, which
+sees a class already made and must make it again with its slots, cost
+the class-making twice: 22.1 against 18.7 million instructions (valgrind) for
+the AST's 69 classes.
 
-``@node(frozen=False)`` makes a mutable record (fields may be assigned;
+``class Row(Record, frozen=False)`` makes a mutable record (fields may be assigned;
 no ``hash``, as a mutable dataclass has none), and ``slots=False`` keeps
 the instance ``__dict__`` (for a class whose methods or users add
 attributes). A ``__post_init__`` is called after the generated
@@ -40,7 +47,7 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Callable
 
-__all__ = ["FrozenInstanceError", "field", "field_names", "field_types", "node", "replace"]
+__all__ = ["FrozenInstanceError", "Record", "field", "field_names", "field_types", "node", "replace"]
 
 
 class FrozenInstanceError(AttributeError):
@@ -89,7 +96,7 @@ def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = 
 
 
 def field_names(x: object) -> tuple[str, ...]:
-    """The field names of a node made by :func:`node` or by ``dataclasses`` (an instance or its
+    """The field names of a record (:class:`Record`) or a dataclass (an instance or its
     class), in order, without ``ClassVar`` attributes; () for anything else."""
     cls = x if isinstance(x, type) else type(x)
     names = getattr(cls, "_fields", None)
@@ -103,14 +110,14 @@ def field_names(x: object) -> tuple[str, ...]:
 
 
 def field_types(cls: type) -> dict[str, str]:
-    """The annotation of each field of a node class made by :func:`node`, as written (text, under
+    """The annotation of each field of a record class, as written (text, under
     ``from __future__ import annotations``), in order."""
     annotations = cls.__dict__.get("__annotations__", {})
     return {name: str(annotations[name]) for name in cls._fields}
 
 
 def replace(x: Any, **changes: Any) -> Any:
-    """A copy of the node ``x`` (made by :func:`node`) with the fields in ``changes`` given new values,
+    """A copy of the record ``x`` with the fields in ``changes`` given new values,
     as ``dataclasses.replace`` makes one; a dataclass instance is passed on to ``dataclasses.replace``.
 
     Raises:
@@ -127,30 +134,61 @@ def replace(x: Any, **changes: Any) -> Any:
     return type(x)(**{name: changes[name] if name in changes else getattr(x, name) for name in fields})
 
 
-def node(cls: type | None = None, /, *, frozen: bool = True, slots: bool = True) -> Any:
-    """Make ``cls`` a record with slots, immutable by default; see the module docstring.
+class RecordType(type):
+    """The metaclass of :class:`Record`: it reads a record class's fields and adds its methods
+    before Python makes the class, so the class is made once (``@node`` makes it twice)."""
 
-    Used as ``@node`` or ``@node(frozen=False, slots=False)``. Fields are
-    the class's own annotations after those of a base class made by
-    ``@node``. A class's own ``__repr__`` and ``__eq__`` (with its
-    ``__hash__``) are kept. A class that defines ``__init__`` keeps it: it takes the
-    fields by name, in order, with their defaults, and sets each one
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], *, frozen: bool = True,
+                slots: bool = True):
+        if bases:  # Record itself has none
+            _prepare(name, bases, namespace, frozen, slots)
+        return super().__new__(mcls, name, bases, namespace)
+
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **options: bool):
+        super().__init__(name, bases, namespace)
+
+
+class Record(metaclass=RecordType):
+    """The base of a record class: ``class Call(Record)``, or ``class Row(Record, frozen=False,
+    slots=False)`` for a mutable one with an instance ``__dict__``; see the module docstring.
+
+    Fields are the class's own annotations after those of a record base.
+    A class's own ``__repr__`` and ``__eq__`` (with its ``__hash__``) are
+    kept. A class that defines ``__init__`` keeps it: it takes the fields
+    by name, in order, with their defaults, and sets each one
     (``object.__setattr__`` where the record is frozen).
 
-    Args:
-        cls: the class (given when used as ``@node``).
-        frozen: no assignment to a field after ``__init__``; instances hash.
-        slots: fields in ``__slots__`` and no instance ``__dict__``.
-
-    Returns:
-        A new class of the same name, module, bases, docstring and methods
-        (or, with only keywords given, the decorator that makes one).
+    Class keywords:
+        frozen: no assignment to a field after ``__init__``; instances hash
+            (default True).
+        slots: fields in ``__slots__`` and no instance ``__dict__`` (default True).
 
     Raises:
-        TypeError: a field without a default after one with a default, a
-            mutable default (``list``, ``dict``, ``set``: use
-            ``default_factory``), or an ``__init__`` whose parameters are
-            not the fields.
+        TypeError: when the class is made: a field without a default after
+            one with a default, a mutable default (``list``, ``dict``,
+            ``set``: use ``default_factory``), or an ``__init__`` whose
+            parameters are not the fields.
+    """
+
+    __slots__ = ()
+
+
+def node(cls: type | None = None, /, *, frozen: bool = True, slots: bool = True) -> Any:
+    """Make ``cls`` a record, as :class:`Record` makes a subclass; ``@node`` or ``@node(frozen=False, slots=False)``.
+
+    The decorator makes the class again (Python has made it once before the
+    decorator sees it), so gridlang's own records subclass :class:`Record`,
+    which makes each once; ``@node`` serves a class that cannot.
+
+    Returns:
+        A new class of the same name, module, docstring and methods, with
+        :class:`Record` added to its bases (or, with only keywords given,
+        the decorator that makes one).
+
+    Raises:
+        TypeError: as :class:`Record`; ``frozen`` or ``slots`` other than a
+            subclass of a record was made with (it is a record already,
+            made by the base's metaclass with its class keywords).
     """
     if cls is None:
         return lambda c: _make(c, frozen, slots)
@@ -158,15 +196,28 @@ def node(cls: type | None = None, /, *, frozen: bool = True, slots: bool = True)
 
 
 def _make(cls: type, frozen: bool, slots: bool) -> type:
+    if "_options" in cls.__dict__:  # a subclass of a record: the metaclass has made it a record already
+        if cls.__dict__["_options"] != (frozen, slots):
+            raise TypeError(f"{cls.__name__}: a record's subclass is a record; give frozen= and slots= "
+                            "as class keywords, not to @node")
+        return cls
+    namespace = dict(cls.__dict__, __qualname__=cls.__qualname__)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    bases = cls.__bases__ if issubclass(cls, Record) else tuple(b for b in cls.__bases__ if b is not object) + (Record,)
+    return RecordType(cls.__name__, bases, namespace, frozen=frozen, slots=slots)
+
+
+def _prepare(name: str, bases: tuple[type, ...], namespace: dict[str, Any], frozen: bool, slots: bool) -> None:
+    """Turn a record class's namespace into the class's: fields out of the class attributes, slots, methods."""
     # Runs for every record class at import (some 110 on a solve's path), so it looks in class dicts only.
-    namespace = dict(cls.__dict__)
-    base = next((b for b in cls.__mro__[1:-1] if "_specs" in b.__dict__), None)  # the nearest record base
+    base = next((b for root in bases for b in root.__mro__ if "_specs" in b.__dict__), None)  # the nearest record base
     inherited: tuple[str, ...] = base.__dict__["_fields"] if base is not None else ()
     specs: dict[str, Field] = dict(base.__dict__["_specs"]) if base is not None else {}
-    for name, kind in namespace.get("__annotations__", {}).items():
+    for field_name, kind in namespace.get("__annotations__", {}).items():
         if _is_class_variable(kind):
             continue
-        value = namespace.pop(name, MISSING)
+        value = namespace.pop(field_name, MISSING)
         if isinstance(value, Field):
             spec = value
         elif value is MISSING:
@@ -174,31 +225,29 @@ def _make(cls: type, frozen: bool, slots: bool) -> type:
         else:
             spec = Field(default=value)
         if isinstance(spec.default, (list, dict, set)):
-            raise TypeError(f"{cls.__name__}.{name}: mutable default {type(spec.default).__name__}; "
+            raise TypeError(f"{name}.{field_name}: mutable default {type(spec.default).__name__}; "
                             "use default_factory")
-        specs.pop(name, None)
-        specs[name] = spec
+        specs.pop(field_name, None)
+        specs[field_name] = spec
     names: list[str] = []
     defaults: dict[str, Any] = {}
     factories: dict[str, Callable[[], Any]] = {}
     compared, hashed, shown = [], [], []
-    for name, spec in specs.items():
+    for field_name, spec in specs.items():
         if spec.default is not MISSING:
-            defaults[name] = spec.default
+            defaults[field_name] = spec.default
         elif spec.default_factory is not MISSING:
-            factories[name] = spec.default_factory
+            factories[field_name] = spec.default_factory
         elif defaults or factories:
-            raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with a default")
-        names.append(name)
+            raise TypeError(f"{name}: field {field_name!r} without a default follows one with a default")
+        names.append(field_name)
         if spec.compare:
-            compared.append(name)
+            compared.append(field_name)
         if spec.hash or (spec.hash is None and spec.compare):
-            hashed.append(name)
+            hashed.append(field_name)
         if spec.repr:
-            shown.append(name)
+            shown.append(field_name)
     fields = tuple(names)
-    namespace.pop("__dict__", None)
-    namespace.pop("__weakref__", None)
     if slots:
         namespace["__slots__"] = tuple(n for n in fields if n not in inherited)
     if "__init__" not in namespace:
@@ -206,9 +255,9 @@ def _make(cls: type, frozen: bool, slots: bool) -> type:
     else:  # written by hand (for speed): it must take the fields, in order
         code = namespace["__init__"].__code__
         if code.co_varnames[1:code.co_argcount] != fields:
-            raise TypeError(f"{cls.__name__}.__init__ takes {code.co_varnames[1:code.co_argcount]}, "
+            raise TypeError(f"{name}.__init__ takes {code.co_varnames[1:code.co_argcount]}, "
                             f"not its fields {fields}")
-    namespace.update(_fields=fields, _specs=specs, __match_args__=fields)
+    namespace.update(_fields=fields, _specs=specs, _options=(frozen, slots), __match_args__=fields)
     namespace.setdefault("__repr__", _repr(tuple(shown)))  # a class's own is kept, as by dataclasses
     if "__eq__" not in namespace:
         namespace.update(__eq__=_eq(_key(compared)), __hash__=_hash(_key(hashed)) if frozen else None)
@@ -216,9 +265,6 @@ def _make(cls: type, frozen: bool, slots: bool) -> type:
         namespace.update(__setattr__=_frozen_setattr, __delattr__=_frozen_delattr)
     if slots:
         namespace.update(__getstate__=_getstate(fields), __setstate__=_setstate(fields))
-    made = type(cls)(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
-    return made
 
 
 _REQUIRED = Field()

@@ -2,7 +2,7 @@
 
 A backend's settings come from ``SolveOptions.extra``, keyed
 ``"<backend>.<name>"`` (the command line's ``--set maxsat.algorithm=rc2``).
-Each backend declares them as a frozen record (``@node(slots=False)`` or a
+Each backend declares them as a frozen record (a :class:`~gridlang.core.nodes.Record` with ``slots=False``, or a
 frozen dataclass) subclassing :class:`Settings`; :meth:`Settings.read` builds one from the options before
 any solving starts, and refuses, in one sentence each:
 
@@ -36,7 +36,7 @@ S = TypeVar("S", bound="Settings")
 class Settings:
     """The settings of one backend; subclasses add the fields.
 
-    A subclass is a frozen record: ``@node(slots=False)`` of
+    A subclass is a frozen record: a ``Record`` with ``slots=False`` of
     :mod:`gridlang.core.nodes` (the bundled backends, so that a solve imports
     no ``dataclasses``) or ``@dataclass(frozen=True)``; a field whose type
     is another such class is a group of settings (``maxsat.lsu.solver``).

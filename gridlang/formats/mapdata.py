@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 from gridlang.core.errors import MapError, Span
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.limits import MAX_CELLS, MAX_COLS, MAX_ROWS
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 HEADER_LINE = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 """A header line above the grid, ``name: value`` (the name, then the value stripped); the layered maps' reader
@@ -30,8 +30,7 @@ VARIANT = "variant"
 STANDARD = "standard"
 """The rules of a spec whose ``puzzle`` statement names no variant."""
 
-@node(frozen=False, slots=False)
-class MapData:
+class MapData(Record, frozen=False, slots=False):
     """A map file's grid rows and header parameters, with their locations.
 
     Attributes:

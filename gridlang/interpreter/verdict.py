@@ -7,13 +7,12 @@ from typing import Sequence
 
 from gridlang.core.errors import Span
 from gridlang.core.grid import Cell, Grid, cell_names
-from gridlang.core.nodes import field, field_names, node
+from gridlang.core.nodes import Record, field, field_names
 
 _MAX_SHOWN = 12
 
 
-@node(slots=False)
-class Violation:
+class Violation(Record, slots=False):
     """One broken rule (or one malformed decision) of one answer.
 
     Attributes:
@@ -61,8 +60,7 @@ class Violation:
         return self.render()
 
 
-@node(slots=False)
-class SpecVerdict:
+class SpecVerdict(Record, slots=False):
     """What the spec's rules say of one answer.
 
     Attributes:

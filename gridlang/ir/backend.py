@@ -24,9 +24,17 @@ from typing import ClassVar, Collection, Iterable, Mapping
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
-from gridlang.core.nodes import field, node, replace
+from gridlang.core.nodes import Record, field, replace
 from gridlang.core.settings import Settings
-from gridlang.ir.model import Assignment, Clause, Connected, Constraint, GraphConnected, Model, Sense
+from gridlang.ir.model import (
+    Assignment,
+    Clause,
+    Connected,
+    Constraint,
+    GraphConnected,
+    Model,
+    Sense,
+)
 
 
 class Status(enum.Enum):
@@ -101,8 +109,7 @@ def proves_optimum(value: int, bound: float | None, sense: Sense) -> bool:
     return value >= rounded if sense is Sense.MAXIMIZE else value <= rounded
 
 
-@node(frozen=False)
-class SolveOptions:
+class SolveOptions(Record, frozen=False):
     """Options every backend understands.
 
     Attributes:
@@ -146,8 +153,7 @@ class SolveOptions:
         return self.deadline if self.deadline is not None else Deadline(self.time_limit)
 
 
-@node(frozen=False)
-class Result:
+class Result(Record, frozen=False):
     """A backend's answer.
 
     Attributes:

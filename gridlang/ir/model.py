@@ -34,7 +34,7 @@ from typing import Iterable, Mapping, Union
 
 from gridlang.core.errors import Span
 from gridlang.core.grid import Grid
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 _put = object.__setattr__
 """Sets a field of a frozen node in a hand-written ``__init__`` (the constraints are made by the
@@ -64,8 +64,7 @@ class Sense(enum.Enum):
     MINIMIZE = "minimize"
 
 
-@node
-class Var:
+class Var(Record):
     """A Boolean variable's structured name.
 
     Attributes:
@@ -107,8 +106,7 @@ class Var:
         return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in s)
 
 
-@node
-class Clause:
+class Clause(Record):
     """At least one of ``lits`` is true. An empty clause is unsatisfiable."""
 
     lits: tuple[int, ...]
@@ -119,8 +117,7 @@ class Clause:
         _put(self, "span", span)
 
 
-@node
-class Linear:
+class Linear(Record):
     """``sum(coef * lit) OP rhs``, enforced only when every ``enforce`` literal holds.
 
     Attributes:
@@ -146,8 +143,7 @@ class Linear:
         _put(self, "span", span)
 
 
-@node
-class Connected:
+class Connected(Record):
     """The cells whose member literal is true are connected (to their roots).
 
     The graph is the model's :class:`~gridlang.core.grid.Grid` (4-neighbours and
@@ -201,8 +197,7 @@ class Connected:
     through: tuple[tuple[int, int], ...] | None = None
 
 
-@node
-class GraphConnected:
+class GraphConnected(Record):
     """On an explicit graph, the active vertices joined by active edges are connected (to their roots).
 
     The graph is given here, not taken from the grid: its vertices are
@@ -270,8 +265,7 @@ class GraphConnected:
         return active, comps
 
 
-@node
-class Table:
+class Table(Record):
     """The literals take one of the allowed rows of truth values (a table constraint).
 
     Attributes:
@@ -298,8 +292,7 @@ class Table:
         return tuple(assignment.holds(l) for l in self.lits) in set(self.allowed)
 
 
-@node
-class EqualBlocks:
+class EqualBlocks(Record):
     """A labelling of cells whose blocks (side-connected groups of equal labels) have bounded sizes.
 
     Each listed cell takes exactly one of its labels (the model states the
@@ -380,8 +373,7 @@ class EqualBlocks:
 Constraint = Union[Clause, Linear, Connected, GraphConnected, Table, EqualBlocks]
 
 
-@node
-class Objective:
+class Objective(Record):
     """``sense`` of ``sum(coef * lit) + constant``."""
 
     sense: Sense
@@ -394,8 +386,7 @@ class Objective:
         return self.constant + sum(c for c, lit in self.terms if assignment.holds(lit))
 
 
-@node
-class Decision:
+class Decision(Record):
     """A spec-level decision, for decoding answers.
 
     Attributes:
@@ -431,8 +422,7 @@ class Decision:
                 and self.open_value <= value <= len(self.cells))
 
 
-@node
-class Model:
+class Model(Record):
     """A compiled puzzle: grid, variables, constraints, objective.
 
     Attributes:
@@ -505,8 +495,7 @@ class Model:
                 "value": var.value}
 
 
-@node
-class Assignment:
+class Assignment(Record):
     """A full truth assignment: ``values[v - 1]`` is variable ``v``'s value."""
 
     values: tuple[bool, ...]

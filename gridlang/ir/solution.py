@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import itertools
 
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 from gridlang.ir.model import Assignment, Decision, EqualBlocks, Model
 
 
-@node(slots=False)
-class Solution:
+class Solution(Record, slots=False):
     """One answer, by name.
 
     Attributes:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gridlang.core.clues import ARROWS
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 if TYPE_CHECKING:
     from gridlang.core.grid import Grid
@@ -198,8 +198,7 @@ STANDARD: dict[str, str] = {"shaded": "shade", "star": "star", "light": "bulb", 
 """A decision's look by its standard name, when the spec declares none."""
 
 
-@node(slots=False)
-class Looks:
+class Looks(Record, slots=False):
     """The look of every name of a spec, declared or by default.
 
     Attributes:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 if TYPE_CHECKING:
     from gridlang.core.grid import Grid
@@ -46,8 +46,7 @@ if TYPE_CHECKING:
     from gridlang.pictures.draw import Style
 
 
-@node(frozen=False, slots=False)
-class Verdict:
+class Verdict(Record, frozen=False, slots=False):
     """The outcome of a verification.
 
     Attributes:

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gridlang.core.nodes import field, node, replace
+from gridlang.core.nodes import Record, field, replace
 from gridlang.ir.solution import Solution
 from gridlang.plugins import Verdict
 from gridlang.service.solve import PICTURE_FORMATS
 from gridlang.solving.pipeline import Report
 
 
-@node(frozen=False, slots=False)
-class SolveResult:
+class SolveResult(Record, frozen=False, slots=False):
     """What one solve proved, decoded and verified.
 
     Attributes:

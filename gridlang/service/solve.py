@@ -37,11 +37,17 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from gridlang.core.deadline import Deadline
-from gridlang.core.nodes import field, node, replace
+from gridlang.core.nodes import Record, field, replace
 from gridlang.formats.maps import MapData, parse_map, read_map
 from gridlang.ir.backend import DEFAULT_BACKEND, SolveOptions, Status
 from gridlang.ir.model import Model
-from gridlang.solving.pipeline import Report, compile_url, load, load_checked, solve_model
+from gridlang.solving.pipeline import (
+    Report,
+    compile_url,
+    load,
+    load_checked,
+    solve_model,
+)
 from gridlang.solving.spec import Spec
 
 if TYPE_CHECKING:
@@ -55,8 +61,7 @@ PICTURE_FORMATS = ("svg", "png")
 """The formats a request's pictures are drawn in."""
 
 
-@node(frozen=False, slots=False)
-class Request:
+class Request(Record, frozen=False, slots=False):
     """A solve asked for by a front end: the puzzle, the limits, and what to compute.
 
     Attributes:
@@ -110,8 +115,7 @@ class Request:
     parse_seconds: float = 0.0
 
 
-@node
-class Picture:
+class Picture(Record):
     """A picture an :class:`Outcome` drew.
 
     Attributes:
@@ -126,8 +130,7 @@ class Picture:
     data: str | bytes | None = None
 
 
-@node(frozen=False, slots=False)
-class Outcome:
+class Outcome(Record, frozen=False, slots=False):
     """What :func:`run` computed for a :class:`Request`.
 
     Attributes:

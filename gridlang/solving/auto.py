@@ -58,17 +58,31 @@ import sys
 from typing import ClassVar, Sequence
 
 from gridlang.core.errors import BackendError
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 from gridlang.core.settings import Settings
-from gridlang.ir.backend import Backend, Result, Session, SolveOptions, backend_class, get_backend
-from gridlang.ir.model import Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
+from gridlang.ir.backend import (
+    Backend,
+    Result,
+    Session,
+    SolveOptions,
+    backend_class,
+    get_backend,
+)
+from gridlang.ir.model import (
+    Clause,
+    Connected,
+    EqualBlocks,
+    GraphConnected,
+    Linear,
+    Model,
+    Table,
+)
 from gridlang.solving.race import RACES, Labelled, RaceSession
 
 SOLVERS = ("cpsat", "milp", "maxsat", "asp")
 """The concrete backends ``auto`` chooses among."""
 
-@node(slots=False)
-class Features:
+class Features(Record, slots=False):
     """What the rules of :func:`plan` look at. Earlier rules also read the
     map's size and the kinds of region (docs/benchmarks.md, "The auto
     backend"); a new rule adds the feature it reads here.
@@ -265,8 +279,7 @@ def narrowed(names: Sequence[str], options: SolveOptions) -> tuple[str, ...]:
     return chosen or (pool[0],)
 
 
-@node(slots=False)
-class AutoSettings(Settings):
+class AutoSettings(Settings, Record, slots=False):
     """The auto backend's settings, ``auto.NAME`` in ``SolveOptions.extra``.
 
     Attributes:

@@ -18,13 +18,29 @@ from gridlang.core import memory
 from gridlang.core.collector import collect_as_usual
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import VerificationError
-from gridlang.core.nodes import field, node, replace
+from gridlang.core.nodes import Record, field, replace
 from gridlang.formats.maps import MapData, build_grid, check_variant, read_map
 from gridlang.formats.params import resolve_params
 from gridlang.interpreter import Interpreter
-from gridlang.ir.backend import DEFAULT_BACKEND, Result, Session, SolveOptions, Status, get_backend
+from gridlang.ir.backend import (
+    DEFAULT_BACKEND,
+    Result,
+    Session,
+    SolveOptions,
+    Status,
+    get_backend,
+)
 from gridlang.ir.checks import broken_constraints
-from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Constraint, GraphConnected, Linear, Model
+from gridlang.ir.model import (
+    Assignment,
+    Clause,
+    Cmp,
+    Connected,
+    Constraint,
+    GraphConnected,
+    Linear,
+    Model,
+)
 from gridlang.ir.solution import Solution, blocking_clause, decode, split_answers
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
@@ -35,8 +51,7 @@ if TYPE_CHECKING:
     from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
-@node(frozen=False, slots=False)
-class Report:
+class Report(Record, frozen=False, slots=False):
     """Everything a solve produced.
 
     Attributes:
@@ -507,7 +522,9 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
         GridlangError: a bad URL, spec, map or parameter, located.
         BuildTimeout: ``deadline`` passed while compiling.
     """
-    from gridlang.formats.puzzlink import load_url  # only for a URL: a map's solve never imports the puzz.link package
+    from gridlang.formats.puzzlink import (
+        load_url,  # only for a URL: a map's solve never imports the puzz.link package
+    )
 
     t0 = time.perf_counter()
     path, decoded, data = load_url(url, spec)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language import ast
 from gridlang.language.checker import Symbols
 from gridlang.language.parser import parse_and_check_file
@@ -18,8 +18,7 @@ if TYPE_CHECKING:
     from pathlib import Path  # annotations only: a solve does not import pathlib
 
 
-@node(slots=False)
-class Spec:
+class Spec(Record, slots=False):
     """A parsed and checked ``.grid`` spec.
 
     Attributes:

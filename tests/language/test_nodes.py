@@ -13,7 +13,14 @@ from typing import ClassVar
 import pytest
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import FrozenInstanceError, field, field_names, node
+from gridlang.core.nodes import (
+    FrozenInstanceError,
+    Record,
+    RecordType,
+    field,
+    field_names,
+    node,
+)
 from gridlang.language import ast
 from gridlang.language.parser import parse_spec
 
@@ -155,6 +162,49 @@ def test_subclasses_extend_the_fields_and_post_init_runs_after_init():
     assert (field_names(s), s.c, s) == (("a", "b", "c"), (1, 2), Sub(1, 2))
     assert repr(s).endswith(".Sub(a=1, b=2, c=(1, 2))")  # the qualified name, as dataclasses show it
     assert copy.deepcopy(s) == s and copy.copy(s).c == (1, 2)
+
+
+def test_a_record_subclass_is_what_the_decorator_makes_and_is_made_once():
+    made = []
+
+    class Counting(RecordType):
+        def __new__(mcls, *args, **kwargs):
+            made.append(args[0])
+            return super().__new__(mcls, *args, **kwargs)
+
+    class Base(metaclass=Counting):  # Record itself, counted
+        __slots__ = ()
+
+    class Point(Base):
+        x: int
+        y: int = 0
+        span: Span | None = field(default=None, compare=False)
+
+    class Row(Base, frozen=False, slots=False):
+        cells: tuple = ()
+
+    assert made == ["Base", "Point", "Row"]  # each class made once (the decorator makes a class twice)
+    p = Point(1, span=HERE)
+    assert (p, hash(p), repr(p).endswith("Point(x=1, y=0, span=Span(file='spec.grid', line=3, column=7, end_column=None))")) == (
+        Point(1), hash(Point(1)), True)
+    assert Point.__slots__ == ("x", "y", "span") and not hasattr(p, "__dict__")
+    assert copy.deepcopy(Point(2, 3)) == Point(2, 3) and Point.__match_args__ == ("x", "y", "span")
+    with pytest.raises(FrozenInstanceError):
+        p.x = 2
+    r = Row()
+    r.cells, r.note = (1,), "kept"  # mutable, with an instance __dict__
+    assert (r.cells, r.note, Row.__hash__) == ((1,), "kept", None)
+
+    class Sub(Point):  # a record's subclass is a record, its fields after the base's
+        z: int = 5
+
+    assert (field_names(Sub), Sub(1).z, made[-1]) == (("x", "y", "span", "z"), 5, "Sub")
+    assert node(Sub) is Sub  # already a record
+    with pytest.raises(TypeError, match="class keywords"):
+        node(Sub, frozen=False)
+    with pytest.raises(TypeError, match="mutable default list"):
+        class Wrong(Record):
+            xs: list = []
 
 
 def test_a_hand_written_init_is_kept_and_must_take_the_fields():

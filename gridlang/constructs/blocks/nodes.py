@@ -8,12 +8,11 @@ The one thing the lowering (:mod:`.lower`) and the evaluation
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr, Name
 
 
-@node
-class SameValue:
+class SameValue(Record):
     """``D = D[p]``: the cells on which D is made and takes the value D takes at cell p.
 
     Empty when D is not made at p (it has no value there).
@@ -28,8 +27,7 @@ class SameValue:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Runs:
+class Runs(Record):
     """``runs of S around c``: the lengths of the maximal runs of S-cells among the eight cells around c.
 
     The ring is taken in cyclic order (:data:`RING`); a cell off the grid is

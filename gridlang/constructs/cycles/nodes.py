@@ -8,12 +8,11 @@ states.
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr, Name
 
 
-@node
-class NoCycle:
+class NoCycle(Record):
     """``line has no cycle``: the graph of the decision's chosen edges (of its slants, for a decision
     whose values are slants) is a forest, a rule of its own."""
 
@@ -21,8 +20,7 @@ class NoCycle:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class OnCycle:
+class OnCycle(Record):
     """``p is on a cycle of slant``: the slant in cell p lies on a cycle of the slants' graph (a
     condition; false on a cell without a slant)."""
 

@@ -59,10 +59,17 @@ Corners
 
 from __future__ import annotations
 
-from gridlang.constructs.edges.nodes import Bend, ComponentAlong, CornersOf, Degree, EdgeAt, IsLoop
+from gridlang.constructs.edges.nodes import (
+    Bend,
+    ComponentAlong,
+    CornersOf,
+    Degree,
+    EdgeAt,
+    IsLoop,
+)
 from gridlang.core.errors import MapError, SemanticError, show_set
 from gridlang.core.grid import border_ends, lattice_edges
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 from gridlang.ir.literals import CellValue, add_literal, neg
 from gridlang.ir.model import Cmp, Decision, GraphConnected, Linear
 from gridlang.language import ast
@@ -74,8 +81,7 @@ _STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 """Up, right, down, left."""
 
 
-@node(frozen=False, slots=False)
-class EdgeSet:
+class EdgeSet(Record, frozen=False, slots=False):
     """The edges of one decision on edges.
 
     Attributes:

@@ -18,12 +18,11 @@ whether an edge is chosen, an integer edge is chosen when its value is not
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr, Name
 
 
-@node
-class EdgeAt:
+class EdgeAt(Record):
     """``line[p, q]``: the edge between the side neighbours p and q (two cells, or two corners on
     corner edges) is chosen, a condition; for an integer decision its value, a number. False (0)
     when they are not neighbours."""
@@ -34,8 +33,7 @@ class EdgeAt:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Degree:
+class Degree(Record):
     """``degree(line, p)``: the chosen edges at cell p (on corner edges: of the four framing p), or
     at corner v (on corner edges: the up to four meeting at v); for an integer decision the sum
     of their values."""
@@ -45,8 +43,7 @@ class Degree:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Bend:
+class Bend(Record):
     """``straight(line, p)`` or ``turn(line, p)``: p (a cell, or a corner on corner edges) has
     exactly two chosen edges, on opposite sides (``kind == "straight"``) or on two sides that meet
     at a corner (``"turn"``)."""
@@ -57,16 +54,14 @@ class Bend:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IsLoop:
+class IsLoop(Record):
     """``line is a loop``: the chosen edges form one single closed loop (at least one edge)."""
 
     name: Name
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class ComponentAlong:
+class ComponentAlong(Record):
     """``component of p along line``: the cells joined to p by chosen edges (p included)."""
 
     cell: Expr
@@ -74,8 +69,7 @@ class ComponentAlong:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class CornersOf:
+class CornersOf(Record):
     """``corners(p)``: the four corners of cell p, ``(r, c)``, ``(r, c + 1)``, ``(r + 1, c)`` and
     ``(r + 1, c + 1)`` for p = ``(r, c)``; a set of corners that ``for each`` and the aggregates
     run over."""

@@ -9,15 +9,14 @@ lattice (:func:`mirror`, :func:`cells_at`), which is the meaning itself
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 Point = tuple[int, int]
 """A point of the doubled lattice: cell ``(r, c)`` is ``(2r + 1, 2c + 1)``, the border between cells
 ``(r, c)`` and ``(r, c + 1)`` is ``(2r + 1, 2c + 2)``, corner ``(r, c)`` is ``(2r, 2c)``."""
 
 
-@node
-class Symmetric:
+class Symmetric(Record):
     """``S is symmetric about x``: the half-turn about the point x (a cell, a border, a corner) maps
     the cell set S onto itself."""
 
@@ -26,8 +25,7 @@ class Symmetric:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Divides:
+class Divides(Record):
     """``wall divides S into regions symmetric about T, ...``: the chosen edges of ``wall`` cut the cells
     of S into regions, each holding exactly one point of the tiles T (on cells, borders or corners)
     and symmetric about it."""

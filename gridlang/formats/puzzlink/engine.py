@@ -27,7 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gridlang.core.grid import border_name, flood_rooms
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.formats.puzzlink import dots
 from gridlang.formats.puzzlink.text import borders_text, document, grid_text, rooms_text
 from gridlang.formats.puzzlink.walls import rooms_between
@@ -35,7 +35,14 @@ from gridlang.language import ast
 from gridlang.language.encodings.body import UNKNOWN, Body, Value
 from gridlang.language.encodings.known import encoding_for, mapping_for
 from gridlang.language.encodings.placement import NOT_MINE, Placement
-from gridlang.language.encodings.table import BORDER_PLACES, CELL_PLACES, CORNER_PLACES, DOT_PLACES, Part, Unwritable
+from gridlang.language.encodings.table import (
+    BORDER_PLACES,
+    CELL_PLACES,
+    CORNER_PLACES,
+    DOT_PLACES,
+    Part,
+    Unwritable,
+)
 from gridlang.language.encodings.url import PuzzLink, build_url, error
 
 _BANKS = ("piece bank", "size bank")
@@ -43,8 +50,7 @@ STACKED = "outside top left stacked"
 """The frame of pzprjs's ``excellRows``/``excellCols`` of half the grid: several clues per line."""
 
 
-@node(frozen=False, slots=False)
-class Layout:
+class Layout(Record, frozen=False, slots=False):
     """The map of a URL's grid: the grid's cells inside a frame of clues.
 
     Attributes:
@@ -130,8 +136,7 @@ class Layout:
                                                                          else c == 0) and self.frame is not None
 
 
-@node(frozen=False, slots=False)
-class Decoded:
+class Decoded(Record, frozen=False, slots=False):
     """A URL read through a spec's format.
 
     Attributes:

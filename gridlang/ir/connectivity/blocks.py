@@ -49,13 +49,12 @@ from __future__ import annotations
 from collections import deque
 
 from gridlang.core.grid import Grid
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.ir.connectivity.separation import clause_cut
 from gridlang.ir.model import Assignment, EqualBlocks, Linear
 
 
-@node(frozen=False, slots=False)
-class BlockPlan:
+class BlockPlan(Record, frozen=False, slots=False):
     """What the encodings of one :class:`~gridlang.ir.model.EqualBlocks` node share (see the module docstring).
 
     Attributes:

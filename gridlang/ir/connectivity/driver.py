@@ -43,20 +43,27 @@ from typing import Callable, Protocol, Sequence
 from gridlang.core.deadline import Deadline, SolverAbandoned
 from gridlang.core.errors import BackendError
 from gridlang.core.grid import Grid
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.ir.backend import integral_bound, proves_optimum
 from gridlang.ir.checks import violations
 from gridlang.ir.connectivity.blocks import block_cuts
 from gridlang.ir.connectivity.graph import graph_cuts
 from gridlang.ir.connectivity.separation import repair, separator_cuts
-from gridlang.ir.model import Assignment, Connected, EqualBlocks, GraphConnected, Linear, Model, Sense
+from gridlang.ir.model import (
+    Assignment,
+    Connected,
+    EqualBlocks,
+    GraphConnected,
+    Linear,
+    Model,
+    Sense,
+)
 
 Separator = Callable[[Grid, Connected, Assignment], list[Linear]]
 """A separation routine: the cuts an answer violates for one node."""
 
 
-@node(frozen=False, slots=False)
-class Round:
+class Round(Record, frozen=False, slots=False):
     """One oracle answer.
 
     Attributes:
@@ -99,8 +106,7 @@ class Oracle(Protocol):
         """Hint the next solve: the last (disconnected) answer, the best solution so far."""
 
 
-@node(frozen=False, slots=False)
-class Outcome:
+class Outcome(Record, frozen=False, slots=False):
     """What the loop proved.
 
     Attributes:

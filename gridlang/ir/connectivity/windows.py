@@ -42,7 +42,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from gridlang.core.deadline import Deadline
-from gridlang.core.nodes import field, node, replace
+from gridlang.core.nodes import Record, field, replace
 from gridlang.ir.backend import Result, Status
 from gridlang.ir.model import Assignment, Clause, Connected, Model, Sense
 
@@ -69,8 +69,7 @@ WINDOW_SECONDS = 10.0
 """Each window's limit, in seconds, when the command has none (or a long one)."""
 
 
-@node(frozen=False, slots=False)
-class WindowStart:
+class WindowStart(Record, frozen=False, slots=False):
     """What :func:`window_start` found.
 
     Attributes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 from gridlang.language.ast.constructs import (
     Call,
     Connectivity,
@@ -106,8 +106,7 @@ Stmt = Union[Puzzle, Tile, Param, Decide, Region, Avoids, Subset, Compare, IsCon
              ForEach, ForPairs, Holds, Objective, Draw, Let, Connectivity, Format]
 
 
-@node
-class Spec:
+class Spec(Record):
     """A parsed spec: its statements in source order and where it came from.
 
     ``names`` holds the rules' names (``require "NAME": RULE``), each as ``((line, column), name)``

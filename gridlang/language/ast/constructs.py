@@ -12,12 +12,11 @@ cells", "Named expressions", "Cells as numbers").
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr, Name
 
 
-@node
-class Let:
+class Let(Record):
     """``let NAME = EXPR`` or ``let NAME(P, ...) = EXPR``: a named expression.
 
     Attributes:
@@ -34,8 +33,7 @@ class Let:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Call:
+class Call(Record):
     """``NAME(ARGS)`` before it is resolved: a let with parameters, or a part of a structured tile."""
 
     name: Name
@@ -43,8 +41,7 @@ class Call:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Part:
+class Part(Record):
     """``down(c)``: the part of a ``tile T numbers A, B, ...`` cell named ``name`` (an integer).
 
     Attributes:
@@ -61,24 +58,21 @@ class Part:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class ValuesOf:
+class ValuesOf(Record):
     """``values(c)``: the numbers a clue cell holds, in order (a list known from the map)."""
 
     cell: Expr
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class DirectionOf:
+class DirectionOf(Record):
     """``direction(c)``: the direction of an arrow clue's arrow (a direction, as ``up`` is)."""
 
     cell: Expr
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Distance:
+class Distance(Record):
     """``distance(p, q)``: the side steps between two cells, ``|dr| + |dc|`` (an integer)."""
 
     a: Expr
@@ -86,8 +80,7 @@ class Distance:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IndexOf:
+class IndexOf(Record):
     """``row index(p)`` or ``column index(p)``: the cell's row or column, counted from 1 at the top
     (left), as messages count them.
 
@@ -101,8 +94,7 @@ class IndexOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IsKnown:
+class IsKnown(Record):
     """``N is known``: the numbers, list or direction N reads from map cells hold no ``?``
     (a direction: the cell has an arrow). A condition known from the map."""
 
@@ -110,8 +102,7 @@ class IsKnown:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Connectivity:
+class Connectivity(Record):
     """``connectivity STRATEGY``: the connectivity encoding for the backends that offer it
     (``--connectivity`` overrides it)."""
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr
 
 
-@node
-class Draw:
+class Draw(Record):
     """``draw NAME as LOOK``, or ``draw H x W block as LOOK``.
 
     Attributes:

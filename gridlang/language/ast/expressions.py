@@ -5,82 +5,72 @@ from __future__ import annotations
 from typing import Union
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 # ----------------------------------------------------------------- expressions
 
-@node
-class Name:
+class Name(Record):
     """A reference to a tile, tag, parameter, decision or region."""
 
     id: str
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IntLit:
+class IntLit(Record):
     """An integer literal."""
 
     value: int
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Border:
+class Border(Record):
     """The cells in the first or last row or column."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class AllCells:
+class AllCells(Record):
     """Every cell of the map."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Not:
+class Not(Record):
     """Complement of a cell set."""
 
     operand: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class And:
+class And(Record):
     """Intersection of cell sets."""
 
     operands: tuple["Expr", ...]
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Or:
+class Or(Record):
     """Union of cell sets."""
 
     operands: tuple["Expr", ...]
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Count:
+class Count(Record):
     """``count(S)``: the number of cells in S."""
 
     operand: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Value:
+class Value(Record):
     """``value(S)``: the sum of the tile values of the cells in S."""
 
     operand: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Add:
+class Add(Record):
     """``left + right`` or ``left - right`` (``sign`` is +1 or -1)."""
 
     left: "Expr"
@@ -89,8 +79,7 @@ class Add:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Mul:
+class Mul(Record):
     """``left * right``; at most one side may depend on decisions."""
 
     left: "Expr"
@@ -98,31 +87,27 @@ class Mul:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Neg:
+class Neg(Record):
     """``-operand``."""
 
     operand: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class SumOf:
+class SumOf(Record):
     """``sum(P)``: the sum of the integers of a ``set of int`` parameter."""
 
     operand: "Expr"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class TileValue:
+class TileValue(Record):
     """``value`` on the right of ``D = value``: each cell's own tile value."""
 
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Is:
+class Is(Record):
     """``D = V``: the cells where the enumerated decision D takes the value V.
 
     ``value`` is a :class:`Name` (a value name of D's domain, a loop variable
@@ -139,8 +124,7 @@ class Is:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Implies:
+class Implies(Record):
     """``A implies B``: B holds wherever A does (conditions only)."""
 
     left: "Expr"
@@ -148,8 +132,7 @@ class Implies:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class At:
+class At(Record):
     """``S[p]``: cell p is in the cell set S; ``D[p]``: an integer decision's value at p.
 
     Attributes:
@@ -162,8 +145,7 @@ class At:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class AtIs:
+class AtIs(Record):
     """``D[p] = V``: the enumerated decision D takes the value V at cell p (``!=`` is ``Not``).
 
     ``D[p] = D[q]`` (``value`` an :class:`At` of the same decision): D takes
@@ -177,8 +159,7 @@ class AtIs:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Around:
+class Around(Record):
     """The neighbours of a cell: ``neighbours(p)``, ``diagonal neighbours(p)``, ``king neighbours(p)``.
 
     Attributes:
@@ -193,8 +174,7 @@ class Around:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class LineOf:
+class LineOf(Record):
     """``row(p)``, ``column(p)``, ``room(p)``: the row, column or room that holds cell p.
 
     Attributes:
@@ -207,8 +187,7 @@ class LineOf:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Component:
+class Component(Record):
     """``component of p in S``: the cells of S connected to p through S (empty when p is not in S)."""
 
     cell: "Expr"
@@ -216,8 +195,7 @@ class Component:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Aggregate:
+class Aggregate(Record):
     """``count(F for q in S)``, ``sum(N for q in S)``, ``all(F for q in S)``, ``any(F for q in S)``.
 
     Attributes:
@@ -237,8 +215,7 @@ class Aggregate:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class AllDifferent:
+class AllDifferent(Record):
     """``all different D in S``: no two cells of S take the same value of the enumerated decision D."""
 
     decision: Name
@@ -246,8 +223,7 @@ class AllDifferent:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Direction:
+class Direction(Record):
     """``up``, ``down``, ``left`` or ``right``: a step between side neighbours.
 
     ``p + d`` is the cell one step from the cell p in direction d (``p - d``
@@ -265,8 +241,7 @@ class Direction:
         return Direction.STEPS[self.name]
 
 
-@node
-class Sight:
+class Sight(Record):
     """``sight from p toward q through S``: the cells seen from p looking toward its side neighbour q.
 
     The cells q, q + d, q + 2d, ... (d the step from p to q) up to, not
@@ -280,8 +255,7 @@ class Sight:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Shapes:
+class Shapes(Record):
     """A family of polyominoes.
 
     Attributes:
@@ -298,8 +272,7 @@ class Shapes:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IsPiece:
+class IsPiece(Record):
     """``S is a piece of F``: S is exactly one polyomino of F, in any rotation or reflection."""
 
     cells: "Expr"
@@ -307,8 +280,7 @@ class IsPiece:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class ConsistsOf:
+class ConsistsOf(Record):
     """``S consists of F``: S is one piece of each entry of F, no two overlapping or sharing a side."""
 
     cells: "Expr"

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Union
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 
 
-@node
-class FormatEntry:
+class FormatEntry(Record):
     """``KEY = VALUE`` in a format item's mapping.
 
     Attributes:
@@ -32,8 +31,7 @@ class FormatEntry:
     value_span: Span | None = field(default=None, compare=False)
 
 
-@node
-class FormatItem:
+class FormatItem(Record):
     """``PLACE: ENCODING [(KEY = VALUE, ...)]``: a part of the URL's body and where its values go.
 
     Attributes:
@@ -51,8 +49,7 @@ class FormatItem:
     encoding_span: Span | None = field(default=None, compare=False)
 
 
-@node
-class FormatFlag:
+class FormatFlag(Record):
     """``flag "X": NAME = INT``: the URL's flag X sets parameter NAME to INT."""
 
     flag: str
@@ -63,8 +60,7 @@ class FormatFlag:
     param_span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Format:
+class Format(Record):
     """``format KIND "NAME" "ALIAS"...: ITEM...``: a URL format of the puzzle.
 
     Attributes:

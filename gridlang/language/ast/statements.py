@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Union
 
 from gridlang.core.errors import Span
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.ast.expressions import Expr, IntLit, Name
 
 # ------------------------------------------------- formulas over a pair of cells
 
-@node
-class CellRef:
+class CellRef(Record):
     """``S[a]``: the set or decision S at the cell bound to ``a``."""
 
     name: Name
@@ -19,16 +18,14 @@ class CellRef:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class PMember:
+class PMember(Record):
     """``S[a]``: cell ``a`` is in the cell set S (a tile, tag, Boolean decision or region)."""
 
     ref: CellRef
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class PEq:
+class PEq(Record):
     """``D[a] = V`` or ``D[a] = D[b]``: a decision's value at a cell.
 
     ``right`` is a :class:`CellRef` of the same decision (both cells take the
@@ -40,32 +37,28 @@ class PEq:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class PNot:
+class PNot(Record):
     """``not F``."""
 
     operand: "PFormula"
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class PAnd:
+class PAnd(Record):
     """``F and G and ...``."""
 
     operands: tuple["PFormula", ...]
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class POr:
+class POr(Record):
     """``F or G or ...``."""
 
     operands: tuple["PFormula", ...]
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class PImplies:
+class PImplies(Record):
     """``F implies G``."""
 
     left: "PFormula"
@@ -78,8 +71,7 @@ PFormula = Union[PMember, PEq, PNot, PAnd, POr, PImplies]
 
 # ------------------------------------------------------------------ statements
 
-@node
-class Puzzle:
+class Puzzle(Record):
     """``puzzle "NAME" [variant "VARIANT"]``: names the rules, and so the verifier."""
 
     name: str
@@ -87,8 +79,7 @@ class Puzzle:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class CharSpec:
+class CharSpec(Record):
     """A map character or an inclusive range of them (``'0'-'9'``)."""
 
     first: str
@@ -100,8 +91,7 @@ class CharSpec:
         return [chr(c) for c in range(ord(self.first), ord(self.last) + 1)]
 
 
-@node
-class Tile:
+class Tile(Record):
     """``tile NAME CHARS... [value N] [linked] [exactly N | at most N | at least N] [TAG...]``.
 
     ``tile NAME number ...`` declares the tile of every cell that holds a
@@ -167,8 +157,7 @@ class Tile:
         return self.value
 
 
-@node
-class Param:
+class Param(Record):
     """``param NAME: int|set of int|shapes [OP N]... [= DEFAULT]``.
 
     ``default`` is an int, a frozenset of ints, or for ``shapes`` the
@@ -183,16 +172,14 @@ class Param:
     default_span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Symbol:
+class Symbol(Record):
     """A value name in an enumerated domain (``snake`` in ``{snake} | sizes``)."""
 
     id: str
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class DomainRange:
+class DomainRange(Record):
     """``LOW..HIGH`` in a domain: the integers from LOW to HIGH, both included.
 
     Each bound is an integer literal, an ``int`` parameter, or a constant
@@ -204,8 +191,7 @@ class DomainRange:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class DomainValues:
+class DomainValues(Record):
     """``values of T`` in a domain: the distinct values of the cells of tile T on the map (a
     number tile's numbers), ascending."""
 
@@ -217,8 +203,7 @@ DomainPart = Union[Symbol, IntLit, Name, DomainRange, DomainValues]
 """A value name, an integer, a ``set of int`` parameter (a :class:`Name`), or a range."""
 
 
-@node
-class Decide:
+class Decide(Record):
     """``decide NAME: DOMAIN on CELLS``: one decision per cell of CELLS.
 
     Attributes:
@@ -247,8 +232,7 @@ class Decide:
         return self.domain != "bool"
 
 
-@node
-class Region:
+class Region(Record):
     """``region NAME = reach from ROOTS through PASSABLE``: the flood fill.
 
     The smallest set that holds every ROOTS cell and every PASSABLE cell
@@ -261,8 +245,7 @@ class Region:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Avoids:
+class Avoids(Record):
     """``require A avoids B``: no cell is in both."""
 
     left: Expr
@@ -270,8 +253,7 @@ class Avoids:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Subset:
+class Subset(Record):
     """``require A in B``: every cell of A is in B."""
 
     left: Expr
@@ -279,8 +261,7 @@ class Subset:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Compare:
+class Compare(Record):
     """``require LEFT OP RIGHT`` over linear sums."""
 
     left: Expr
@@ -289,8 +270,7 @@ class Compare:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Objective:
+class Objective(Record):
     """``maximize EXPR`` or ``minimize EXPR``."""
 
     sense: str
@@ -298,8 +278,7 @@ class Objective:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class IsConnected:
+class IsConnected(Record):
     """``require S is connected [with size N]``, ``require S is diagonally connected``.
 
     The cells of S induce a connected subgraph of the grid graph (the empty
@@ -313,8 +292,7 @@ class IsConnected:
     diagonal: bool = False
 
 
-@node
-class IsPath:
+class IsPath(Record):
     """``require S is a path between E``: S is one induced simple path whose ends are E.
 
     E is a fixed set of exactly two cells. Both are in S and have exactly one
@@ -327,8 +305,7 @@ class IsPath:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Family:
+class Family(Record):
     """A family of cell sets of the map that ``for each`` runs over.
 
     Attributes:
@@ -349,8 +326,7 @@ class Family:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class ForEach:
+class ForEach(Record):
     """``require for each x in D: RULE``: RULE once per member of D.
 
     D is a ``set of int`` parameter (x is an integer), a cell set known from
@@ -364,16 +340,14 @@ class ForEach:
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class Holds:
+class Holds(Record):
     """``require F``: the condition F holds (F built from relations with not, and, or, implies)."""
 
     formula: Expr
     span: Span | None = field(default=None, compare=False)
 
 
-@node
-class ForPairs:
+class ForPairs(Record):
     """``require for each neighbours a, b: F``: F holds for every ordered pair of neighbouring cells."""
 
     a: Name

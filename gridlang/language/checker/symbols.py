@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 import operator
 
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language import ast
 
 
@@ -82,8 +82,7 @@ class TileTable(dict):
         return self.get(ch) if ch.isascii() and ch.isdigit() else None
 
 
-@node(frozen=False, slots=False)
-class Symbols:
+class Symbols(Record, frozen=False, slots=False):
     """What a spec declares, by name.
 
     Attributes:

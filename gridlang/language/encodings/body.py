@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Union
 
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 from gridlang.language.encodings.url import PuzzLink, UrlError, error
 
 UNKNOWN = "?"
@@ -30,24 +30,21 @@ ARROWS = {1: "^", 2: "v", 3: "<", 4: ">"}
 """pzprjs's directions (``qdir``: 1 up, 2 down, 3 left, 4 right) as a token's arrow."""
 
 
-@node(slots=False)
-class Arrow:
+class Arrow(Record, slots=False):
     """A clue of a direction and a number: ``direction`` is ``^ v < >`` or ``""`` (none)."""
 
     direction: str
     number: Union[int, str]
 
 
-@node(slots=False)
-class Pair:
+class Pair(Record, slots=False):
     """Two sums in one cell: down, across; 0 stands for no sum."""
 
     down: int
     across: int
 
 
-@node(slots=False)
-class Named:
+class Named(Record, slots=False):
     """A value that stands for a tile of its own, as a genre's own encoding gives it (``'g' = arrow_up``)."""
 
     tile: str

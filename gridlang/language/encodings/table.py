@@ -42,7 +42,7 @@ a parameter's name
 
 from __future__ import annotations
 
-from gridlang.core.nodes import field, node
+from gridlang.core.nodes import Record, field
 from gridlang.language.encodings.body import Body, Value
 
 CELL_PLACES = ("cells", "room numbers", "outside top left", "outside all", "outside top left stacked")
@@ -74,8 +74,7 @@ class Unwritable(ValueError):
         self.index = index
 
 
-@node(frozen=False, slots=False)
-class Part:
+class Part(Record, frozen=False, slots=False):
     """What an encoding needs to know about the part it reads or writes.
 
     Attributes:

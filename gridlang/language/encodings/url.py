@@ -19,7 +19,7 @@ import re
 from urllib.parse import unquote
 
 from gridlang.core.errors import GridlangError, Span, one_line_end
-from gridlang.core.nodes import node
+from gridlang.core.nodes import Record
 
 SOURCE = "--url"
 MAX_SIZE = 200
@@ -32,8 +32,7 @@ class UrlError(GridlangError, ValueError):
     """A puzz.link URL that cannot be read (unknown genre, malformed body, wrong size)."""
 
 
-@node(slots=False)
-class Where:
+class Where(Record, slots=False):
     """Where a URL stands, for error carets: on the command line or in a file.
 
     Attributes:
@@ -49,8 +48,7 @@ class Where:
     source: str | None = None
 
 
-@node(frozen=False, slots=False)
-class PuzzLink:
+class PuzzLink(Record, frozen=False, slots=False):
     """A parsed puzz.link URL.
 
     Attributes:
