@@ -378,13 +378,15 @@ def test_a_tile_on_borders_is_drawn_with_a_look_of_borders():
     ), errors
 
 
-def test_generate_refuses_clues_on_borders_in_a_sentence(tmp_path):
+def test_generate_refuses_clues_on_borders_no_rule_reads_in_a_sentence(tmp_path):
+    # the dots of DOTS say nothing about the digits; tests/why/test_why_generate_sites.py makes Kropki's
     spec = tmp_path / "s.grid"
     spec.write_text(DOTS)
     out = gridlang_process("generate", str(spec), "--size", "4x4", "--seed", "1")
     assert out.returncode == 1
-    assert out.stderr.startswith(
-        f"error: {spec}: its clues stand on the borders between cells (none, white, black)"
+    assert out.stderr == (
+        f"error: {spec}: no rule reads its clues on the borders between cells, so no clue there can "
+        "make an answer unique\n"
     )
 
 

@@ -202,10 +202,14 @@ def test_a_mark_on_a_corner_is_drawn_as_a_dot_where_pzprjs_draws_its_cross_mark(
     assert group.count('class="corner-mark"') == 4 and "corner-clue" not in group
 
 
-def test_generate_refuses_clues_on_corners_in_a_sentence():
-    out = gridlang_process("generate", str(CREEK), "--size", "4x4", "--seed", "1")
-    assert out.returncode == 1
-    assert out.stderr.startswith(f"error: {CREEK}: its clues stand on the corners of the cells"), out.stderr
+def test_generate_places_clues_on_the_corners():
+    # tests/why/test_why_generate_sites.py proves such puzzles unique and every clue needed
+    out = gridlang_process("generate", str(CREEK), "--size", "4x4", "--seed", "1", "--quiet")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1].startswith("# https://puzz.link/p?creek/4/4/") and lines[2:6] == ["...."] * 4
+    assert lines[6] == "corners:" and [len(row) for row in lines[7:12]] == [5] * 5
+    assert any(ch.isdigit() for row in lines[7:12] for ch in row)
 
 
 @pytest.mark.parametrize("domain", ["bool", "{a, b}"])

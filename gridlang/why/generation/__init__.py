@@ -72,6 +72,12 @@ drawn again. A room layout has no clue to take away: such a puzzle is
 unique, checked by the second backend, and its rooms are as the joining
 left them.
 
+**Clues on corners and borders.** A spec whose clue tiles stand on the corners of the cells
+(Gokigen, Creek) or on the borders between two cells (Kropki, Minarism) gets its clues in that
+layer, by the same steps without the counterexample loop (every clue the answer allows is
+written, so a map that is not unique gets another answer) and without a symmetry
+(:mod:`~gridlang.why.generation.sites`).
+
 **Rooms and clue tiles.** A spec whose rules read both (Heyawake: a
 room's number counts its shaded cells) gets its rooms first, a random
 partition of the grid into rectangles
@@ -107,6 +113,7 @@ from gridlang.why.generation.dig import dig, dig_by_oracle
 from gridlang.why.generation.maker import Maker, reads_rooms
 from gridlang.why.generation.maps import (
     MAX_VALUE,
+    PLACES,
     SYMMETRIES,
     answer_text,
     cell_texts,
@@ -117,8 +124,15 @@ from gridlang.why.generation.maps import (
     room_count,
     room_layer,
 )
-from gridlang.why.generation.records import UNPROVED, Generated, GenerateError, GenerateTimeUp, NoAnswer
+from gridlang.why.generation.records import (
+    UNPROVED,
+    Generated,
+    GenerateError,
+    GenerateTimeUp,
+    NoAnswer,
+)
 from gridlang.why.generation.settle import Candidates, settle
+from gridlang.why.generation.sites import site_puzzle
 from gridlang.why.generation.terrain import terrain
 
 __all__ = [
@@ -204,11 +218,16 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     blank = [maker.blank * cols] * rows
     if any(isinstance(st, ast.Objective) for st in spec.ast.statements):
         return terrain(maker, seed, start)
+    if maker.sites is not None and symmetry != "none":
+        raise GenerateError(f"{spec.path}: its clues stand on {PLACES[maker.sites.place]}, and --symmetry places "
+                            "clue tiles in cells")
     if not maker.clues and symmetry != "none":
         raise GenerateError(f"{spec.path}: its clue is the rooms, and --symmetry places clue tiles; "
                             "rooms are drawn without a symmetry")
     tries = unanswered = 0
     try:
+        if maker.sites is not None:
+            return site_puzzle(maker, seed, start, say)
         while True:
             tries += 1
             if maker.clues:
@@ -301,8 +320,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     except (GenerateTimeUp, BuildTimeout) as e:
         up = e if isinstance(e, GenerateTimeUp) else GenerateTimeUp(f"the time ran out while compiling a map "
                                                                      f"({deadline.cause()})")
-        up.best, up.proved = (None, None) if maker.best is None else (map_text(maker.best, text_params, maker.rooms),
-                                                                      maker.proved)
+        up.best, up.proved = (None, None) if maker.best is None else (maker.text(maker.best), maker.proved)
         if up is e:
             raise
         raise up from e

@@ -4,6 +4,7 @@ exactly its rule instances, else by full solves."""
 from __future__ import annotations
 
 from gridlang.compiler import compile_tagged
+from gridlang.ir.model import Model
 from gridlang.why.generation.maker import Maker, names
 from gridlang.why.generation.maps import orbit
 from gridlang.why.generation.settle import put
@@ -21,26 +22,43 @@ def dig_by_oracle(maker: Maker, grid: list[str]) -> list[str] | None:
     where a full solve of the map is tenths of a second. Taking a constraint away only adds
     answers, so one pass leaves no clue that could go.
     """
+    cols = maker.cols
+    clue_cells = {r * cols + c for r in range(maker.rows) for c in range(cols) if grid[r][c] != maker.blank}
+    kept = dig_instances(maker, maker.model(grid), maker.model([maker.blank * cols] * maker.rows), "cell",
+                         clue_cells, lambda keys: orbits(maker, sorted(keys)))
+    if kept is None:
+        return None
+    return ["".join(ch if r * cols + c in kept or ch == maker.blank else maker.blank
+                    for c, ch in enumerate(row)) for r, row in enumerate(grid)]
 
-    full = maker.model(grid)
-    blank = maker.model([maker.blank * maker.cols] * maker.rows)
+
+def dig_instances(maker: Maker, full: Model, blank: Model, kind: str, clues: set, groups_of) -> set | None:
+    """The oracle's dig (:func:`dig_by_oracle`) over clues named by the binding of ``kind`` their rule
+    instances share (``"cell"``, ``"corner"``, ``"border"``): the clues kept, or None when the
+    method does not apply (a decision that differs between ``full`` and ``blank``, an instance of
+    a rule about clue tiles bound to no clue of ``clues`` or to several) or a call ran out of time.
+
+    Args:
+        full, blank: the map's model with its clues, and without any.
+        clues: the clues' places, as the bindings of ``kind`` hold them.
+        groups_of: the clues tried together, in order (a symmetry's orbits), from the set of them.
+    """
     if [(d.name, [k for k, _ in d.cells]) for d in full.decisions] != \
             [(d.name, [k for k, _ in d.cells]) for d in blank.decisions]:
         return None
-    clue_cells = {r * maker.cols + c for r in range(maker.rows) for c in range(maker.cols) if grid[r][c] != maker.blank}
     naming = {k for k, st in enumerate(maker.spec.ast.statements) if names(st, maker.clue_names)}
     tagged, tagging = compile_tagged(full)
-    of_cell: dict[int, list] = {}
+    of_clue: dict = {}
     oracle = Oracle(tagged, tagging, maker.deadline)
     rules = []
     for g in oracle.groups:
         if g[0] not in naming:
             rules.append(g)
             continue
-        cells = {value for _, kind, value in g[1] if kind == "cell"}
-        if len(cells) != 1 or not cells <= clue_cells:
+        places = {value for _, bound, value in g[1] if bound == kind}
+        if len(places) != 1 or not places <= clues:
             return None
-        of_cell.setdefault(cells.pop(), []).append(g)
+        of_clue.setdefault(places.pop(), []).append(g)
     first = oracle.check(oracle.groups)
     if first.status != "sat":
         return None
@@ -54,17 +72,15 @@ def dig_by_oracle(maker: Maker, grid: list[str]) -> list[str] | None:
                 block.extend(-lit for _, lit in lits if first.assignment.holds(lit))
     flag = oracle.new_var()
     oracle.add_clause([-flag] + block)
-    kept = set(of_cell)
-    order = orbits(maker, sorted(of_cell))
-    for group in order:
-        groups = rules + [g for c in sorted(kept - set(group)) for g in of_cell.get(c, [])]
+    kept = set(of_clue)
+    for group in groups_of(set(of_clue)):
+        groups = rules + [g for c in sorted(kept - set(group)) for g in of_clue.get(c, [])]
         r = oracle.check(groups, [flag])
         if r.status == "unsat":
             kept -= set(group)
         elif r.status != "sat":
             return None
-    return ["".join(ch if r * maker.cols + c in kept or ch == maker.blank else maker.blank
-                    for c, ch in enumerate(row)) for r, row in enumerate(grid)]
+    return kept
 
 
 def dig(maker: Maker, grid: list[str], backend: str) -> list[str]:

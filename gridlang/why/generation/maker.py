@@ -22,6 +22,8 @@ from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.loops import random_loop
 from gridlang.why.generation.maps import (
+    PLACES,
+    Sites,
     clue_tiles,
     map_text,
     room_layer,
@@ -109,15 +111,27 @@ class Maker:
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
         self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
         self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
-        for place, where, tiles in (("corners", "the corners of the cells", spec.symbols.corner_tiles),
-                                    ("borders", "the borders between cells", spec.symbols.border_tiles)):
-            if tiles:
-                raise GenerateError(f"{spec.path}: its clues stand on {where} ({', '.join(tiles)}), and generate "
-                                    f"places clue tiles in cells or draws rooms, not clues on {place} yet")
-        if not self.clues and not self.room_reading:
+        self.sites: Sites | None = None  # the clue layer, when the clues stand on corners or borders
+        self.layer: str | None = None  # that layer's block as the map being made holds it (Sites.text)
+        placed = [(place, tiles) for place, tiles in (("corners", spec.symbols.corner_tiles),
+                                                       ("borders", spec.symbols.border_tiles)) if tiles]
+        if placed:
+            if len(placed) > 1 or self.clues:
+                where = (["in the cells"] if self.clues else []) + [f"on {PLACES[p]}" for p, _ in placed]
+                raise GenerateError(f"{spec.path}: its clues stand {', '.join(where[:-1])} and {where[-1]}, and "
+                                    "generate places the clues of one place only")
+            if self.room_reading:
+                raise GenerateError(f"{spec.path}: its clues stand on {PLACES[placed[0][0]]} and its rules read "
+                                    "rooms, and generate draws rooms only for clues in cells")
+            self.sites = Sites(spec, *placed[0], rows, cols)
+            self.clue_names = set(placed[0][1])  # the rules about them are left out while an answer is drawn
+            if not any(isinstance(st, RULES) and names(st, self.clue_names) for st in spec.ast.statements):
+                raise GenerateError(f"{spec.path}: no rule reads its clues on {PLACES[placed[0][0]]}, so no clue "
+                                    "there can make an answer unique")
+        if not self.clues and not self.room_reading and self.sites is None:
             raise GenerateError(f"{spec.path}: no clue tile (a tile other than the blank {self.blank!r}) and no "
                                 "rule about rooms: generate places clue tiles, or draws rooms")
-        if any(spec.symbols.tiles[n].number for n in self.clue_names):
+        if any(spec.symbols.tiles[n].number for n, _ in self.clues):
             limit = rows * cols
             self.clues = [(n, [c for c in cs if not spec.symbols.tiles[n].number or int(c) <= limit])
                           for n, cs in self.clues]
@@ -128,8 +142,12 @@ class Maker:
         ``minimal``, ``check``: see :class:`~gridlang.why.generation.records.GenerateTimeUp`)."""
         self.best, self.proved = list(grid), missing
 
+    def text(self, grid: list[str]) -> str:
+        """The map's text: its header, ``grid``'s rows, the rooms and the clue layer being made, if any."""
+        return map_text(grid, self.params, self.rooms) + (self.layer + "\n" if self.layer is not None else "")
+
     def data(self, grid: list[str]):
-        return parse_map(map_text(grid, self.params, self.rooms), "<generated>", self.spec.puzzle, spec=self.spec.ast)
+        return parse_map(self.text(grid), "<generated>", self.spec.puzzle, spec=self.spec.ast)
 
     def model(self, grid: list[str]):
         model, _ = load_checked(self.spec.ast, self.spec.symbols, self.data(grid), self.params, self.deadline)

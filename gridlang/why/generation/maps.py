@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Mapping
 
 from gridlang.core.grid import flood_rooms
+from gridlang.formats.puzzlink.text import borders_text, grid_text
 from gridlang.why.generation.records import GenerateError
 
 MAX_VALUE = 9
@@ -109,6 +110,52 @@ def map_text(rows: list[str], params: Mapping[str, str], rooms: list[str] | None
     """A map's text: ``name: value`` header lines, the grid's rows, and the ``rooms:`` layer if any."""
     text = "".join(f"{k}: {v}\n" for k, v in params.items()) + "".join(r + "\n" for r in cell_texts(rows))
     return text + ("rooms:\n" + "".join(r + "\n" for r in rooms) if rooms is not None else "")
+
+
+PLACES = {"corners": "the corners of the cells", "borders": "the borders between cells"}
+"""The places a clue layer stands on, in the words of the sentences."""
+
+
+class Sites:
+    """The clue layer of a spec whose clue tiles stand on the corners of the cells or on the borders
+    between two cells.
+
+    Attributes:
+        place: ``"corners"`` or ``"borders"``.
+        blank: the character of the place's blank tile (the one written ``.``).
+        clues: each other tile of the place with the characters it is tried with (a number tile:
+            ``0`` to :data:`~gridlang.why.generation.maps.MAX_VALUE`), ``?`` left out.
+        count: how many places the layer has: ``(rows + 1) x (cols + 1)`` corners, or the
+            ``rows x (cols - 1) + (rows - 1) x cols`` borders between two cells, in pzprjs's order,
+            and the frame's ``2 (rows + cols)`` after them when a tile stands on the frame.
+
+    Raises:
+        GenerateError: the place has no tile written ``.`` to leave a place without a clue.
+    """
+
+    def __init__(self, spec, place: str, tiles: Mapping, rows: int, cols: int):
+        self.place, self.rows, self.cols = place, rows, cols
+        chars = {n: [ch for cs in t.chars for ch in span_chars(cs)] for n, t in tiles.items()}
+        blank = next((n for n in tiles if "." in chars[n]), None)
+        if blank is None:
+            raise GenerateError(f"{spec.path}: no tile written '.' on {PLACES[place]} to leave a place without a clue")
+        self.blank = "."
+        self.clues = []
+        for n, t in tiles.items():
+            values = [str(v) for v in range(MAX_VALUE + 1)] if t.number else [ch for ch in chars[n] if ch not in ".?"]
+            if n != blank and values:
+                self.clues.append((n, values))
+        if place == "corners":
+            self.count = (rows + 1) * (cols + 1)
+        else:  # the frame's borders after the others, where a tile stands on them (pzprjs's order)
+            self.count = rows * (cols - 1) + (rows - 1) * cols + \
+                (2 * (rows + cols) if any(t.frame for t in tiles.values()) else 0)
+
+    def text(self, tokens: list[str]) -> str:
+        """The layer's block as a map holds it (``corners:`` or ``borders:`` and its rows)."""
+        if self.place == "corners":
+            return "corners:\n" + grid_text(self.rows + 1, self.cols + 1, tokens)
+        return borders_text(self.rows, self.cols, tokens)
 
 
 ROOM_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
