@@ -1,5 +1,5 @@
 """``gridlang generate`` for genres whose clues stand on the corners of the cells or on the borders
-between two cells (Gokigen, Creek, Kropki, Minarism): each puzzle proved unique by clingo (the
+between two cells (Gokigen, Creek, Kropki, Minarism, and Sumiwake with its rooms): each puzzle proved unique by clingo (the
 generator digs on CP-SAT and checks on MaxSAT), each clue shown needed by clingo too (with it
 blanked the map has several answers, none, or only another one), and its puzz.link URL read back
 to the same puzzle."""
@@ -16,6 +16,7 @@ CASES = {  # genre: (rows, cols, seed, params, the clue layer)
     "creek": (4, 4, 1, {}, "corners"),
     "kropki": (4, 4, 1, {"n": 4}, "borders"),
     "minarism": (4, 4, 1, {"n": 4}, "borders"),
+    "sumiwake": (4, 4, 1, {}, "corners"),  # its rules read rooms too: rectangles drawn first
 }
 
 THIRD = "asp"
@@ -45,6 +46,7 @@ def test_a_puzzle_with_clues_on_corners_or_borders_is_unique_and_every_clue_is_n
     assert first.status == "SOLVED" and first.unique is True, made.map
     head, layer = _layer(made.map, place)
     assert len(layer) == (rows + 1 if place == "corners" else 2 * rows - 1)
+    assert ("rooms:" in made.map) == (genre == "sumiwake")
     assert [len(r) for r in layer] == ([cols + 1] * (rows + 1) if place == "corners"
                                        else [cols - 1 if k % 2 == 0 else cols for k in range(2 * rows - 1)])
     clues = [(i, j) for i, row in enumerate(layer) for j, t in enumerate(row) if t != "."]
@@ -68,7 +70,6 @@ def test_the_same_seed_makes_the_same_gokigen():
 @pytest.mark.parametrize("genre, args, words", [
     ("wagiri", [], "its clues stand in the cells and on the corners of the cells, and generate places the clues "
                    "of one place only"),
-    ("sumiwake", [], "its rules read rooms, and generate draws rooms only for clues in cells"),
     ("gokigen", ["--symmetry", "rotational"], "and --symmetry places clue tiles in cells"),
 ])
 def test_what_the_layer_method_cannot_make_is_refused_in_a_sentence(genre, args, words, capsys):

@@ -114,6 +114,7 @@ from gridlang.why.generation.maker import Maker, reads_rooms
 from gridlang.why.generation.maps import (
     MAX_VALUE,
     PLACES,
+    ROOM_DRAWS,
     SYMMETRIES,
     answer_text,
     cell_texts,
@@ -123,6 +124,7 @@ from gridlang.why.generation.maps import (
     rectangle_rooms,
     room_count,
     room_layer,
+    rooms_refused,
 )
 from gridlang.why.generation.records import (
     UNPROVED,
@@ -150,11 +152,6 @@ __all__ = [
     "reads_rooms",
     "room_layer",
 ]
-
-
-ROOM_DRAWS = 20
-"""How many partitions into rectangular rooms may have no answer before a spec whose rules read both clue
-tiles and rooms is refused."""
 
 
 def other_backend(backend: str) -> str:
@@ -241,10 +238,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
                         raise
                     unanswered += 1
                     if unanswered >= ROOM_DRAWS:
-                        raise GenerateError(f"{spec.path}: none of {ROOM_DRAWS} random partitions of a blank "
-                                            f"{rows}x{cols} map into rectangular rooms has an answer, even with the "
-                                            "rules about clues left out; generate draws rooms as rectangles, and "
-                                            "this genre's rooms may need other shapes") from e
+                        raise rooms_refused(spec, rows, cols) from e
                     say("no answer on these rooms: drawn again")
                     continue
                 say(f"answer {tries} drawn")

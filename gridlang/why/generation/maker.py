@@ -120,9 +120,6 @@ class Maker:
                 where = (["in the cells"] if self.clues else []) + [f"on {PLACES[p]}" for p, _ in placed]
                 raise GenerateError(f"{spec.path}: its clues stand {', '.join(where[:-1])} and {where[-1]}, and "
                                     "generate places the clues of one place only")
-            if self.room_reading:
-                raise GenerateError(f"{spec.path}: its clues stand on {PLACES[placed[0][0]]} and its rules read "
-                                    "rooms, and generate draws rooms only for clues in cells")
             self.sites = Sites(spec, *placed[0], rows, cols)
             self.clue_names = set(placed[0][1])  # the rules about them are left out while an answer is drawn
             if not any(isinstance(st, RULES) and names(st, self.clue_names) for st in spec.ast.statements):

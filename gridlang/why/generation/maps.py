@@ -179,6 +179,18 @@ ROOM_AREA = (2, 9)
 """The least and the most cells a rectangle of :func:`rectangle_rooms` may keep unsplit."""
 
 
+ROOM_DRAWS = 20
+"""How many partitions into rectangular rooms may have no answer before a spec whose rules read both clues
+and rooms is refused."""
+
+
+def rooms_refused(spec, rows: int, cols: int) -> GenerateError:
+    """The sentence that refuses a spec none of :data:`ROOM_DRAWS` partitions into rectangles had an answer on."""
+    return GenerateError(f"{spec.path}: none of {ROOM_DRAWS} random partitions of a blank {rows}x{cols} map into "
+                         "rectangular rooms has an answer, even with the rules about clues left out; generate draws "
+                         "rooms as rectangles, and this genre's rooms may need other shapes")
+
+
 def rectangle_rooms(rows: int, cols: int, rng) -> list[int]:
     """A random partition of the grid into rectangular rooms: the room number of each cell
     (``row * cols + col``), rooms numbered from 0.

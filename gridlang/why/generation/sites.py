@@ -15,7 +15,9 @@ The method is the cells' own (:mod:`gridlang.why.generation`), on the layer of t
    Kropki's border without a dot, is no clue taken away: such a place keeps its clue).
 5. **Checked by a second backend**: the map is unique there too, and no clue goes that it would let go.
 
-A symmetry of the clues is not offered here (``--symmetry`` places clue tiles in cells).
+Where the rules read rooms too (Sumiwake), a random partition into rectangles is drawn first with
+each answer, as for clues in cells. A symmetry of the clues is not offered here (``--symmetry``
+places clue tiles in cells).
 """
 
 from __future__ import annotations
@@ -24,8 +26,19 @@ import time
 
 from gridlang.why.generation.dig import dig_instances
 from gridlang.why.generation.maker import Maker
-from gridlang.why.generation.maps import PLACES
-from gridlang.why.generation.records import Generated, GenerateError, GenerateTimeUp
+from gridlang.why.generation.maps import (
+    PLACES,
+    ROOM_DRAWS,
+    rectangle_rooms,
+    room_layer,
+    rooms_refused,
+)
+from gridlang.why.generation.records import (
+    Generated,
+    GenerateError,
+    GenerateTimeUp,
+    NoAnswer,
+)
 
 DRAWS = 20
 """How many answers may each be not unique under every clue it allows before the genre is refused at
@@ -52,12 +65,25 @@ def site_puzzle(maker: Maker, seed: int, start: float, say) -> Generated:
 
     sites, deadline = maker.sites, maker.deadline
     blank = [maker.blank * maker.cols] * maker.rows
-    tries = 0
+    tries = unanswered = 0
     while True:
         tries += 1
         tokens = [sites.blank] * sites.count
         maker.layer = sites.text(tokens)
-        answer = maker.answer(blank)
+        # rules that read rooms too (Kazunori): a random partition into rectangles first, as for clues in cells
+        maker.rooms = room_layer(rectangle_rooms(maker.rows, maker.cols, maker.rng), maker.rows, maker.cols) \
+            if maker.room_reading else None
+        try:
+            answer = maker.answer(blank)
+        except NoAnswer as e:
+            if maker.rooms is None:
+                raise
+            unanswered += 1
+            if unanswered >= ROOM_DRAWS:
+                raise rooms_refused(maker.spec, maker.rows, maker.cols) from e
+            say("no answer on these rooms: drawn again")
+            tries -= 1
+            continue
         say(f"answer {tries} drawn")
         now = maker.broken(blank, answer)
         order = list(range(sites.count))
