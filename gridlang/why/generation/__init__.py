@@ -73,10 +73,10 @@ unique, checked by the second backend, and its rooms are as the joining
 left them.
 
 **Clues on corners and borders.** A spec whose clue tiles stand on the corners of the cells
-(Gokigen, Creek) or on the borders between two cells (Kropki, Minarism) gets its clues in that
-layer, by the same steps without the counterexample loop (every clue the answer allows is
-written, so a map that is not unique gets another answer) and without a symmetry
-(:mod:`~gridlang.why.generation.sites`).
+(Gokigen, Creek) or on the borders between two cells (Kropki, Minarism), and maybe in the cells
+too (Wagiri, No Three), gets its clues on every place they stand, by the same steps without the
+counterexample loop (every clue the answer allows is written, so a map that is not unique gets
+another answer) and without a symmetry (:mod:`~gridlang.why.generation.sites`).
 
 **Rooms and clue tiles.** A spec whose rules read both (Heyawake: a
 room's number counts its shaded cells) gets its rooms first, a random
@@ -113,7 +113,6 @@ from gridlang.why.generation.dig import dig, dig_by_oracle
 from gridlang.why.generation.maker import Maker, reads_rooms
 from gridlang.why.generation.maps import (
     MAX_VALUE,
-    PLACES,
     ROOM_DRAWS,
     SYMMETRIES,
     answer_text,
@@ -216,8 +215,8 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     if any(isinstance(st, ast.Objective) for st in spec.ast.statements):
         return terrain(maker, seed, start)
     if maker.sites is not None and symmetry != "none":
-        raise GenerateError(f"{spec.path}: its clues stand on {PLACES[maker.sites.place]}, and --symmetry places "
-                            "clue tiles in cells")
+        raise GenerateError(f"{spec.path}: its clues stand {maker.sites.where}, and --symmetry places clue tiles "
+                            "in cells alone")
     if not maker.clues and symmetry != "none":
         raise GenerateError(f"{spec.path}: its clue is the rooms, and --symmetry places clue tiles; "
                             "rooms are drawn without a symmetry")

@@ -24,23 +24,26 @@ def dig_by_oracle(maker: Maker, grid: list[str]) -> list[str] | None:
     """
     cols = maker.cols
     clue_cells = {r * cols + c for r in range(maker.rows) for c in range(cols) if grid[r][c] != maker.blank}
-    kept = dig_instances(maker, maker.model(grid), maker.model([maker.blank * cols] * maker.rows), "cell",
-                         clue_cells, lambda keys: orbits(maker, sorted(keys)))
+    kept = dig_instances(maker, maker.model(grid), maker.model([maker.blank * cols] * maker.rows),
+                         lambda kind, value: value if kind == "cell" else None, clue_cells,
+                         lambda keys: orbits(maker, sorted(keys)))
     if kept is None:
         return None
     return ["".join(ch if r * cols + c in kept or ch == maker.blank else maker.blank
                     for c, ch in enumerate(row)) for r, row in enumerate(grid)]
 
 
-def dig_instances(maker: Maker, full: Model, blank: Model, kind: str, clues: set, groups_of) -> set | None:
-    """The oracle's dig (:func:`dig_by_oracle`) over clues named by the binding of ``kind`` their rule
-    instances share (``"cell"``, ``"corner"``, ``"border"``): the clues kept, or None when the
-    method does not apply (a decision that differs between ``full`` and ``blank``, an instance of
-    a rule about clue tiles bound to no clue of ``clues`` or to several) or a call ran out of time.
+def dig_instances(maker: Maker, full: Model, blank: Model, place_of, clues: set, groups_of) -> set | None:
+    """The oracle's dig (:func:`dig_by_oracle`) over clues named by the place their rule instances
+    bind: the clues kept, or None when the method does not apply (a decision that differs between
+    ``full`` and ``blank``, an instance of a rule about clue tiles bound to no clue of ``clues`` or
+    to several) or a call ran out of time.
 
     Args:
         full, blank: the map's model with its clues, and without any.
-        clues: the clues' places, as the bindings of ``kind`` hold them.
+        place_of: ``(kind, value)`` of one binding of an instance (``("corner", (1, 3))``) -> the
+            place it names, or None for a binding that names no place clues stand on.
+        clues: the clues' places.
         groups_of: the clues tried together, in order (a symmetry's orbits), from the set of them.
     """
     if [(d.name, [k for k, _ in d.cells]) for d in full.decisions] != \
@@ -55,7 +58,7 @@ def dig_instances(maker: Maker, full: Model, blank: Model, kind: str, clues: set
         if g[0] not in naming:
             rules.append(g)
             continue
-        places = {value for _, bound, value in g[1] if bound == kind}
+        places = {place_of(bound, value) for _, bound, value in g[1]} - {None}
         if len(places) != 1 or not places <= clues:
             return None
         of_clue.setdefault(places.pop(), []).append(g)

@@ -22,7 +22,6 @@ from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.loops import random_loop
 from gridlang.why.generation.maps import (
-    PLACES,
     Sites,
     clue_tiles,
     map_text,
@@ -111,27 +110,24 @@ class Maker:
         self.room_reading = {k for k, st in enumerate(spec.ast.statements) if reads_rooms(st)}
         self.value_blind = value_blind(spec.ast.statements)  # ids of the statements that read no tile value
         self._takes: dict[str, dict[str, frozenset[int]]] | None = None  # cells a clue tile takes from decisions
-        self.sites: Sites | None = None  # the clue layer, when the clues stand on corners or borders
-        self.layer: str | None = None  # that layer's block as the map being made holds it (Sites.text)
+        self.sites: Sites | None = None  # the places, when some clues stand on corners or borders
+        self.layer: str | None = None  # their layers' blocks as the map being made holds them (Sites.text)
         placed = [(place, tiles) for place, tiles in (("corners", spec.symbols.corner_tiles),
                                                        ("borders", spec.symbols.border_tiles)) if tiles]
-        if placed:
-            if len(placed) > 1 or self.clues:
-                where = (["in the cells"] if self.clues else []) + [f"on {PLACES[p]}" for p, _ in placed]
-                raise GenerateError(f"{spec.path}: its clues stand {', '.join(where[:-1])} and {where[-1]}, and "
-                                    "generate places the clues of one place only")
-            self.sites = Sites(spec, *placed[0], rows, cols)
-            self.clue_names = set(placed[0][1])  # the rules about them are left out while an answer is drawn
-            if not any(isinstance(st, RULES) and names(st, self.clue_names) for st in spec.ast.statements):
-                raise GenerateError(f"{spec.path}: no rule reads its clues on {PLACES[placed[0][0]]}, so no clue "
-                                    "there can make an answer unique")
-        if not self.clues and not self.room_reading and self.sites is None:
+        if not self.clues and not self.room_reading and not placed:
             raise GenerateError(f"{spec.path}: no clue tile (a tile other than the blank {self.blank!r}) and no "
                                 "rule about rooms: generate places clue tiles, or draws rooms")
         if any(spec.symbols.tiles[n].number for n, _ in self.clues):
             limit = rows * cols
             self.clues = [(n, [c for c in cs if not spec.symbols.tiles[n].number or int(c) <= limit])
                           for n, cs in self.clues]
+        if placed:  # after the numbers' limit: the clues in the cells are tried with it too
+            self.sites = Sites(spec, placed, rows, cols, self.blank, self.clues)
+            # the rules about them are left out while an answer is drawn
+            self.clue_names |= {name for _, tiles in placed for name in tiles}
+            if not any(isinstance(st, RULES) and names(st, self.clue_names) for st in spec.ast.statements):
+                raise GenerateError(f"{spec.path}: no rule reads its clues {self.sites.where}, so no clue there can "
+                                    "make an answer unique")
 
     # maps -------------------------------------------------------------------
     def keep(self, grid: list[str], missing: str) -> None:

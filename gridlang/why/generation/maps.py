@@ -112,50 +112,79 @@ def map_text(rows: list[str], params: Mapping[str, str], rooms: list[str] | None
     return text + ("rooms:\n" + "".join(r + "\n" for r in rooms) if rooms is not None else "")
 
 
-PLACES = {"corners": "the corners of the cells", "borders": "the borders between cells"}
-"""The places a clue layer stands on, in the words of the sentences."""
+PLACES = {"cells": "in the cells", "corners": "on the corners of the cells", "borders": "on the borders between cells"}
+"""Where clues stand, in the words of the sentences."""
+
+KINDS = {"cells": "cell", "corners": "corner", "borders": "border"}
+"""The kind of binding a rule instance has for a place of each layer (``('v', 'corner', (1, 3))``)."""
 
 
 class Sites:
-    """The clue layer of a spec whose clue tiles stand on the corners of the cells or on the borders
-    between two cells.
+    """The places a spec's clues stand on when some stand on the corners of the cells or on the
+    borders between two cells: those layers, and the cells when clue tiles stand there too.
 
     Attributes:
-        place: ``"corners"`` or ``"borders"``.
-        blank: the character of the place's blank tile (the one written ``.``).
-        clues: each other tile of the place with the characters it is tried with (a number tile:
-            ``0`` to :data:`~gridlang.why.generation.maps.MAX_VALUE`), ``?`` left out.
-        count: how many places the layer has: ``(rows + 1) x (cols + 1)`` corners, or the
-            ``rows x (cols - 1) + (rows - 1) x cols`` borders between two cells, in pzprjs's order,
-            and the frame's ``2 (rows + cols)`` after them when a tile stands on the frame.
+        layers: ``(place, blank, clues, count)`` per layer: ``"cells"``, ``"corners"`` or
+            ``"borders"``; the character of its blank tile (the one written ``.``); each other tile
+            with the characters it is tried with (a number tile on corners or borders: ``0`` to
+            :data:`MAX_VALUE`; ``?`` left out); how many places it has: ``rows x cols`` cells,
+            ``(rows + 1) x (cols + 1)`` corners, or the ``rows x (cols - 1) + (rows - 1) x cols``
+            borders between two cells in pzprjs's order, and the frame's ``2 (rows + cols)`` after
+            them when a tile stands on the frame.
+        where: the places in words (``"in the cells and on the corners of the cells"``).
 
     Raises:
-        GenerateError: the place has no tile written ``.`` to leave a place without a clue.
+        GenerateError: a place has no tile written ``.`` to leave it without a clue.
     """
 
-    def __init__(self, spec, place: str, tiles: Mapping, rows: int, cols: int):
-        self.place, self.rows, self.cols = place, rows, cols
-        chars = {n: [ch for cs in t.chars for ch in span_chars(cs)] for n, t in tiles.items()}
-        blank = next((n for n in tiles if "." in chars[n]), None)
-        if blank is None:
-            raise GenerateError(f"{spec.path}: no tile written '.' on {PLACES[place]} to leave a place without a clue")
-        self.blank = "."
-        self.clues = []
-        for n, t in tiles.items():
-            values = [str(v) for v in range(MAX_VALUE + 1)] if t.number else [ch for ch in chars[n] if ch not in ".?"]
-            if n != blank and values:
-                self.clues.append((n, values))
-        if place == "corners":
-            self.count = (rows + 1) * (cols + 1)
-        else:  # the frame's borders after the others, where a tile stands on them (pzprjs's order)
-            self.count = rows * (cols - 1) + (rows - 1) * cols + \
-                (2 * (rows + cols) if any(t.frame for t in tiles.values()) else 0)
+    def __init__(self, spec, placed: list[tuple[str, Mapping]], rows: int, cols: int, blank: str,
+                 cell_clues: list[tuple[str, list[str]]]):
+        self.rows, self.cols = rows, cols
+        self.layers: list[tuple[str, str, list[tuple[str, list[str]]], int]] = []
+        if cell_clues:
+            self.layers.append(("cells", blank, cell_clues, rows * cols))
+        for place, tiles in placed:
+            chars = {n: [ch for cs in t.chars for ch in span_chars(cs)] for n, t in tiles.items()}
+            empty = next((n for n in tiles if "." in chars[n]), None)
+            if empty is None:
+                raise GenerateError(f"{spec.path}: no tile written '.' {PLACES[place]} to leave a place without "
+                                    "a clue")
+            clues = [(n, [str(v) for v in range(MAX_VALUE + 1)] if t.number else
+                      [ch for ch in chars[n] if ch not in ".?"]) for n, t in tiles.items() if n != empty]
+            if place == "corners":
+                count = (rows + 1) * (cols + 1)
+            else:  # the frame's borders after the others, where a tile stands on them (pzprjs's order)
+                count = rows * (cols - 1) + (rows - 1) * cols + \
+                    (2 * (rows + cols) if any(t.frame for t in tiles.values()) else 0)
+            self.layers.append((place, ".", [(n, v) for n, v in clues if v], count))
+        words = [PLACES[layer[0]] for layer in self.layers]
+        self.where = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
-    def text(self, tokens: list[str]) -> str:
-        """The layer's block as a map holds it (``corners:`` or ``borders:`` and its rows)."""
-        if self.place == "corners":
-            return "corners:\n" + grid_text(self.rows + 1, self.cols + 1, tokens)
-        return borders_text(self.rows, self.cols, tokens)
+    def blank(self) -> list[list[str]]:
+        """Every place of every layer blank: the tokens, a list per layer."""
+        return [[blank] * count for _, blank, _, count in self.layers]
+
+    def clue_count(self, tokens: list[list[str]]) -> int:
+        """How many places hold a clue."""
+        return sum(t != layer[1] for layer, row in zip(self.layers, tokens) for t in row)
+
+    def grid(self, tokens: list[list[str]], blank: str) -> list[str]:
+        """The cells' rows (all ``blank`` when no clue stands in the cells)."""
+        cells = next((row for layer, row in zip(self.layers, tokens) if layer[0] == "cells"),
+                     [blank] * (self.rows * self.cols))
+        return ["".join(cells[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)]
+
+    def text(self, tokens: list[list[str]]) -> str | None:
+        """The layers' blocks under the grid as a map holds them (``corners:``, ``borders:``), or None."""
+        blocks = [("corners:\n" + grid_text(self.rows + 1, self.cols + 1, row)) if layer[0] == "corners"
+                  else borders_text(self.rows, self.cols, row)
+                  for layer, row in zip(self.layers, tokens) if layer[0] != "cells"]
+        return "\n".join(blocks) if blocks else None
+
+    def key(self, layer: int, k: int) -> tuple:
+        """A place as the rule instances bind it: ``(kind, value)``, a corner's value its (row, column)."""
+        place = self.layers[layer][0]
+        return KINDS[place], divmod(k, self.cols + 1) if place == "corners" else k
 
 
 ROOM_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
