@@ -6,7 +6,6 @@ import itertools
 from collections.abc import Mapping
 
 from gridlang.core.grid import flood_rooms
-from gridlang.formats.puzzlink.text import borders_text, grid_text
 from gridlang.why.generation.records import GenerateError
 
 MAX_VALUE = 9
@@ -176,6 +175,9 @@ class Sites:
 
     def text(self, tokens: list[list[str]]) -> str | None:
         """The layers' blocks under the grid as a map holds them (``corners:``, ``borders:``), or None."""
+        # imported on use, not at start-up (the puzz.link engine's package)
+        from gridlang.formats.puzzlink.text import borders_text, grid_text
+
         blocks = [("corners:\n" + grid_text(self.rows + 1, self.cols + 1, row)) if layer[0] == "corners"
                   else borders_text(self.rows, self.cols, row)
                   for layer, row in zip(self.layers, tokens) if layer[0] != "cells"]
