@@ -109,3 +109,17 @@ def test_clues_that_never_make_the_answer_unique_are_refused_after_twenty_answer
     assert code == 1 and err == (f"error: {spec}: none of 20 answers drawn is unique under every clue it allows on "
                                  "the corners of the cells, so no map of such clues has one answer at 3x3; try "
                                  "another size\n")
+
+
+def test_at_the_time_limit_the_best_map_is_the_one_proved_unique_not_the_one_being_dug(capsys):
+    # Creek 10x10: CP-SAT does not prove the dug map unique in time, so the limit passes in the dig,
+    # and the map printed is the full one its clues were placed on, proved unique (not the trial)
+    code = main(["generate", "creek", "--size", "10x10", "--seed", "1", "--time-limit", "20"])
+    out, err = capsys.readouterr()
+    placed = int(err.split(" clues placed")[0].rsplit(" ", 1)[1])
+    assert code == 3 and "its answer is proved unique but it is not proved minimal" in out
+    text = out.split("\n", 1)[1]
+    corners = text.split("corners:\n")[1].split()
+    assert sum(ch.isdigit() for row in corners for ch in row) == placed > 0
+    r = gridlang.solve(gridlang.bundled("creek"), map=text, backend=THIRD, unique=True, time_limit=120)
+    assert r.status == "SOLVED" and r.unique is True

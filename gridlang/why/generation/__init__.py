@@ -313,7 +313,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     except (GenerateTimeUp, BuildTimeout) as e:
         up = e if isinstance(e, GenerateTimeUp) else GenerateTimeUp(f"the time ran out while compiling a map "
                                                                      f"({deadline.cause()})")
-        up.best, up.proved = (None, None) if maker.best is None else (maker.text(maker.best), maker.proved)
+        up.best, up.proved = (None, None) if maker.best is None else (maker.best_text(), maker.proved)
         if up is e:
             raise
         raise up from e

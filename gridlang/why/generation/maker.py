@@ -99,6 +99,7 @@ class Maker:
         self.symmetry = symmetry
         self.where: set[int] = set()  # the cells named by the violations of the last broken()
         self.best: list[str] | None = None  # the best map so far, and what is not yet proved of it
+        self.best_layer: str | None = None
         self.proved: str | None = None
         self.params = dict(params)
         self.backend, self.check_backend = backend, check_backend
@@ -134,10 +135,17 @@ class Maker:
         """Keep ``grid`` as the best map so far, with what remains to prove of it (``unique``,
         ``minimal``, ``check``: see :class:`~gridlang.why.generation.records.GenerateTimeUp`)."""
         self.best, self.proved = list(grid), missing
+        self.best_layer = self.layer  # the clue layers with it: the one being tried may be a clue short
 
-    def text(self, grid: list[str]) -> str:
-        """The map's text: its header, ``grid``'s rows, the rooms and the clue layer being made, if any."""
-        return map_text(grid, self.params, self.rooms) + (self.layer + "\n" if self.layer is not None else "")
+    def text(self, grid: list[str], layer: str | None = None) -> str:
+        """The map's text: its header, ``grid``'s rows, the rooms, and the clue layers ``layer`` (default
+        those being made), if any."""
+        layer = self.layer if layer is None else layer
+        return map_text(grid, self.params, self.rooms) + (layer + "\n" if layer is not None else "")
+
+    def best_text(self) -> str | None:
+        """The best map so far (:meth:`keep`) as a map holds it, or None."""
+        return None if self.best is None else self.text(self.best, self.best_layer)
 
     def data(self, grid: list[str]):
         return parse_map(self.text(grid), "<generated>", self.spec.puzzle, spec=self.spec.ast)
