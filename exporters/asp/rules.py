@@ -9,6 +9,7 @@ from typing import Iterable
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
+from gridlang.core.memory import kept_for_last
 from gridlang.ir.model import (
     Clause,
     Cmp,
@@ -312,20 +313,11 @@ class Survey:
         self.wide = _wide(model.objective, linear)
 
 
-_SURVEYED: list[tuple[Model, Survey]] = []
-"""The model surveyed last and its :class:`Survey`: one solve reads it from ``auto``'s plan,
-the backend's settings and the program (a model is immutable). The model is kept until the
-next one is surveyed, as :mod:`gridlang.solving.pipeline` keeps the last one verified."""
-
-
+@kept_for_last
 def survey(model: Model) -> Survey:
-    """The :class:`Survey` of ``model``, made once for the model surveyed last."""
-    last = _SURVEYED[-1:]  # one read: another thread may survey meanwhile
-    if last and last[0][0] is model:
-        return last[0][1]
-    found = Survey(model)
-    _SURVEYED[:] = [(model, found)]
-    return found
+    """The :class:`Survey` of ``model``, made once for the model surveyed last: one solve reads it from
+    ``auto``'s plan, the backend's settings and the program."""
+    return Survey(model)
 
 
 def beyond_clingo(model: Model) -> str | None:

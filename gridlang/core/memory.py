@@ -28,15 +28,19 @@ threads far beyond what they use.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import re
 import threading
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
 from gridlang.core.lazy_regex import LazyRegex
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 WATCH_SECONDS = 0.1
 """How often :func:`watch` reads the process's resident size."""
@@ -151,23 +155,34 @@ def estimate(model, backend: str) -> int:
     return BASE_BYTES + BYTES_PER_ITEM.get(backend, 800) * items(model)
 
 
-_ITEMS: list = [None, 0, 0]
-"""The model :func:`items` counted last, its count and its constraints then: a solve asks twice (the memory estimate and
-the seconds kept back to check the answer), and Akari 100x100's 100,000 constraints take some 20 ms
-to count. It holds that one model until the next is counted."""
+def kept_for_last(fn: Callable[[T], R]) -> Callable[[T], R]:
+    """``fn(x)`` made once for the ``x`` it was called with last (by identity) and kept until it is called
+    with another: what one solve asks of its model several times (its size, its survey), without
+    keeping every model seen alive. For a value that ``x`` alone decides (a model is never changed once
+    built)."""
+    last: list[tuple[T, R]] = []
+
+    @functools.wraps(fn)
+    def kept(x: T) -> R:
+        seen = last[:1]  # one read: another thread may call meanwhile
+        if seen and seen[0][0] is x:
+            return seen[0][1]
+        value = fn(x)
+        last[:] = [(x, value)]
+        return value
+
+    return kept
 
 
+@kept_for_last
 def items(model) -> int:
-    """A model's size: its variables, constraints and their literals (a model is never changed once
-    built, so the last one's count is kept)."""
-    if _ITEMS[0] is model and _ITEMS[2] == len(model.constraints):
-        return _ITEMS[1]
+    """A model's size: its variables, constraints and their literals (kept for the model counted last: a
+    solve asks twice, for the memory estimate and the seconds kept back to check the answer, and Akari
+    100x100's 100,000 constraints take some 20 ms to count)."""
     literals = 0
     for con in model.constraints:
         literals += len(getattr(con, "lits", None) or getattr(con, "terms", None) or getattr(con, "members", ()))
-    count = model.num_vars + len(model.constraints) + literals
-    _ITEMS[:] = [model, count, len(model.constraints)]
-    return count
+    return model.num_vars + len(model.constraints) + literals
 
 
 def check(model, backend: str, limit: int | None) -> None:

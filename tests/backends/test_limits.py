@@ -362,3 +362,17 @@ def test_fewer_collections_raises_the_youngest_threshold_and_restores_every_one(
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+def test_a_value_kept_for_the_last_object_is_made_once_per_object_by_identity():
+    calls = []
+
+    @memory.kept_for_last
+    def size(x):
+        calls.append(x)
+        return len(x)
+
+    a, b = [1, 2], [1, 2, 3]
+    assert [size(a), size(a), size(b), size(b), size(a)] == [2, 2, 3, 3, 2]
+    assert [c is a for c in calls] == [True, False, True]  # a, then b, then a again: made three times
+    assert size([1, 2]) == 2 and len(calls) == 4  # an equal list that is not a: made again
