@@ -399,10 +399,10 @@ def test_a_clue_is_tried_only_where_the_answer_keeps_its_cells_and_values_only_w
     answer = {"shaded": {0: False, 1: True, 2: True, 3: True, 4: True, 5: False}}
     assert [maker.erases("clue", cell, answer) for cell in range(6)] == [False, True, True, True, True, False]
     now = maker.broken(["...", "..."], answer)
-    grid, now = maker.first_fit(["...", "..."], 0, answer, now)
+    grid, now = maker.try_clues(["...", "..."], 0, answer, now).found
     assert grid == ["1..", "..."] and now  # the other island still lacks its number
-    assert maker.first_fit(grid, 4, answer, now) is None  # a shaded cell: no number tried
-    grid, now = maker.first_fit(grid, 5, answer, now)
+    assert maker.try_clues(grid, 4, answer, now).found is None  # a shaded cell: no number tried
+    grid, now = maker.try_clues(grid, 5, answer, now).found
     assert grid == ["1..", "..1"] and now == {}
     # the island's second cell, beside its number: one value tried, the rule of one number per island
     # broken by it whatever its value

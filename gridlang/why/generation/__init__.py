@@ -34,7 +34,7 @@ spec's own interpreter:
    island larger than any number). A tile is not tried where it would
    take a cell out of a Boolean decision that ``A`` has true, nor its
    other values once one breaks a rule that reads no value
-   (:meth:`Maker.first_fit`). With a symmetry, a clue whose image is no
+   (:meth:`Maker.try_clues`). With a symmetry, a clue whose image is no
    clue is blanked. When no clue fits the answer anywhere (Yajilin: a clue
    cell is neither shaded nor on the loop, and the blank map's loop passes
    through every cell it does not shade), the answer is drawn again on a
@@ -113,24 +113,20 @@ from gridlang.why.generation.dig import dig, dig_by_oracle
 from gridlang.why.generation.maker import Maker, reads_rooms
 from gridlang.why.generation.maps import (
     MAX_VALUE,
-    ROOM_DRAWS,
     SYMMETRIES,
     answer_text,
     cell_texts,
     clue_tiles,
     map_text,
     orbit,
-    rectangle_rooms,
     room_count,
     room_layer,
-    rooms_refused,
 )
 from gridlang.why.generation.records import (
     UNPROVED,
     Generated,
     GenerateError,
     GenerateTimeUp,
-    NoAnswer,
 )
 from gridlang.why.generation.settle import Candidates, settle
 from gridlang.why.generation.sites import site_puzzle
@@ -220,7 +216,7 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
     if not maker.clues and symmetry != "none":
         raise GenerateError(f"{spec.path}: its clue is the rooms, and --symmetry places clue tiles; "
                             "rooms are drawn without a symmetry")
-    tries = unanswered = 0
+    tries = 0
     try:
         if maker.sites is not None:
             return site_puzzle(maker, seed, start, say)
@@ -228,16 +224,8 @@ def generate(spec, rows: int, cols: int, seed: int = 0, params: Mapping[str, obj
             tries += 1
             if maker.clues:
                 # rules that read both clue tiles and rooms (Heyawake): rectangles first, then the clues
-                maker.rooms = room_layer(rectangle_rooms(rows, cols, maker.rng), rows, cols) \
-                    if maker.room_reading else None
-                try:
-                    answer = maker.answer(blank)
-                except NoAnswer as e:
-                    if maker.rooms is None:
-                        raise
-                    unanswered += 1
-                    if unanswered >= ROOM_DRAWS:
-                        raise rooms_refused(spec, rows, cols) from e
+                answer = maker.answer_on_new_rooms(blank)
+                if answer is None:
                     say("no answer on these rooms: drawn again")
                     continue
                 say(f"answer {tries} drawn")

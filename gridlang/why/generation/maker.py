@@ -22,10 +22,13 @@ from gridlang.language import ast
 from gridlang.solving.pipeline import load_checked, solve_model
 from gridlang.why.generation.loops import random_loop
 from gridlang.why.generation.maps import (
+    ROOM_DRAWS,
     Sites,
     clue_tiles,
     map_text,
+    rectangle_rooms,
     room_layer,
+    rooms_refused,
     sides,
     token_char,
 )
@@ -101,6 +104,7 @@ class Maker:
         self.best: list[str] | None = None  # the best map so far, and what is not yet proved of it
         self.best_layer: str | None = None
         self.proved: str | None = None
+        self.unanswered = 0  # rooms drawn on which the rules had no answer (answer_on_new_rooms)
         self.params = dict(params)
         self.backend, self.check_backend = backend, check_backend
         self.rng, self.deadline = rng, deadline
@@ -385,7 +389,7 @@ class Maker:
 
     def clue_all(self, answer, until_valid: bool = False, start: list[str] | None = None) -> list[str] | None:
         """Every cell given the first clue (random order) under which ``answer`` breaks no statement more
-        often (:meth:`first_fit`); with ``until_valid``, only until ``answer`` breaks no statement (the
+        often (:meth:`try_clues`); with ``until_valid``, only until ``answer`` breaks no statement (the
         cells left are blank: the counterexample loop adds what else is needed), and None as soon as
         a cell refuses every value of every clue tile tried by rules that read the values (Nurikabe:
         an island of more cells than any number says), since no map of clues then has ``answer``."""
@@ -407,13 +411,6 @@ class Maker:
                 break
         return grid
 
-    def first_fit(self, grid: list[str], cell: int, answer, now: dict[int, int]
-                  ) -> tuple[list[str], dict[int, int]] | None:
-        """The map with the first clue (tiles and values in a random order) written at ``cell`` under
-        which ``answer`` breaks no statement more often than ``now`` (the counts of :meth:`broken` on
-        ``grid``), and those counts after; None when no clue fits there (:meth:`try_clues`'s ``found``)."""
-        return self.try_clues(grid, cell, answer, now).found
-
     def try_clues(self, grid: list[str], cell: int, answer, now: dict[int, int]) -> Fit:
         """The clues tried at ``cell`` in a random order of tiles and values, up to the first under which
         ``answer`` breaks no statement more often than ``now`` (the counts of :meth:`broken` on
@@ -426,16 +423,24 @@ class Maker:
         other values are not tried, since that statement judges them all alike. One run per value
         tried, where every value of every tile was tried on every cell.
         """
-        options = [(name, ch) for name, chars in self.clues for ch in chars]
+        r, c = divmod(cell, self.cols)
+        return self.fit(self.clues, lambda ch: grid[:r] + [grid[r][:c] + ch + grid[r][c + 1:]] + grid[r + 1:],
+                        answer, now, lambda name: self.erases(name, cell, answer))
+
+    def fit(self, clues, write, answer, now: dict[int, int], erases=None) -> Fit:
+        """The clues ``[(tile, characters)]`` tried in a random order of tiles and values, each written by
+        ``write(character)`` (the map's rows to judge), up to the first under which ``answer`` breaks no
+        statement more often than ``now``; a tile that ``erases(tile)`` is skipped, and a tile's other
+        values once one breaks a statement blind to values (:meth:`try_clues`). A map the interpreter
+        refuses is no fit."""
+        options = [(name, ch) for name, chars in clues for ch in chars]
         self.rng.shuffle(options)
         refused: set[str] = set()
         tried = False
-        r, c = divmod(cell, self.cols)
         for name, ch in options:
-            if name in refused or self.erases(name, cell, answer):
+            if name in refused or (erases is not None and erases(name)):
                 continue
-            trial = list(grid)
-            trial[r] = grid[r][:c] + ch + grid[r][c + 1:]
+            trial = write(ch)
             try:
                 after = self.broken(trial, answer)
             except GridlangError:
@@ -447,6 +452,22 @@ class Maker:
                 refused.add(name)
             tried = True
         return Fit(None, tried and not refused)
+
+    def answer_on_new_rooms(self, blank: list[str]):
+        """:meth:`answer`, on rooms drawn anew when the rules read rooms besides clues (Heyawake: a random
+        partition into rectangles); None when those rooms have no answer (draw again). Raises
+        :class:`GenerateError` once :data:`~gridlang.why.generation.maps.ROOM_DRAWS` partitions had none."""
+        self.rooms = room_layer(rectangle_rooms(self.rows, self.cols, self.rng), self.rows, self.cols) \
+            if self.room_reading else None
+        try:
+            return self.answer(blank)
+        except NoAnswer as e:
+            if self.rooms is None:
+                raise
+            self.unanswered += 1
+            if self.unanswered >= ROOM_DRAWS:
+                raise rooms_refused(self.spec, self.rows, self.cols) from e
+            return None
 
     def erases(self, tile: str, cell: int, answer) -> bool:
         """Whether a clue of ``tile`` at ``cell`` takes the cell out of a Boolean decision that

@@ -76,7 +76,7 @@ class Candidates:
     def __call__(self, cell: int) -> str | None:
         """The cell's clue character, or None when no clue tile fits ``answer`` there."""
         if cell not in self.known:
-            found = self.maker.first_fit(self.blank, cell, self.answer, self.base)
+            found = self.maker.try_clues(self.blank, cell, self.answer, self.base).found
             self.known[cell] = None if found is None else found[0][cell // self.maker.cols][cell % self.maker.cols]
         return self.known[cell]
 
@@ -222,7 +222,7 @@ def _reshape(maker: Maker, answer, other, grid: list[str]) -> tuple[list[str], d
             continue
         changed = changed_at(p)
         base = fits(maker, grid, changed)
-        found = None if base is None else maker.first_fit(grid, p, changed, base)
+        found = None if base is None else maker.try_clues(grid, p, changed, base).found
         if found is not None and not found[1]:
             return found[0], changed, True
     for p in cells[:RESHAPES]:  # the clues around the cell written anew
@@ -241,7 +241,7 @@ def _reshape(maker: Maker, answer, other, grid: list[str]) -> tuple[list[str], d
             if now is None or not now:
                 break
             if after[q // cols][q % cols] == maker.blank:
-                found = maker.first_fit(after, q, changed, now)
+                found = maker.try_clues(after, q, changed, now).found
                 if found is not None:
                     after, now = found
         if now == {}:

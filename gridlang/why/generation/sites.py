@@ -34,16 +34,11 @@ from gridlang.why.generation.dig import dig_instances
 from gridlang.why.generation.maker import Maker
 from gridlang.why.generation.maps import (
     KINDS,
-    ROOM_DRAWS,
-    rectangle_rooms,
-    room_layer,
-    rooms_refused,
 )
 from gridlang.why.generation.records import (
     Generated,
     GenerateError,
     GenerateTimeUp,
-    NoAnswer,
 )
 
 DRAWS = 20
@@ -73,22 +68,13 @@ def site_puzzle(maker: Maker, seed: int, start: float, say) -> Generated:
     sites, deadline = maker.sites, maker.deadline
     blank = [maker.blank * maker.cols] * maker.rows
     writable = _writable(maker)
-    tries = unanswered = 0
+    tries = 0
     while True:
         tries += 1
         tokens = sites.blank()
         _show(maker, tokens)
-        # rules that read rooms too (Sumiwake): a random partition into rectangles first, as for clues in cells
-        maker.rooms = room_layer(rectangle_rooms(maker.rows, maker.cols, maker.rng), maker.rows, maker.cols) \
-            if maker.room_reading else None
-        try:
-            answer = maker.answer(blank)
-        except NoAnswer as e:
-            if maker.rooms is None:
-                raise
-            unanswered += 1
-            if unanswered >= ROOM_DRAWS:
-                raise rooms_refused(maker.spec, maker.rows, maker.cols) from e
+        answer = maker.answer_on_new_rooms(blank)  # rules that read rooms too (Sumiwake): rectangles first
+        if answer is None:
             say("no answer on these rooms: drawn again")
             tries -= 1
             continue
@@ -196,13 +182,14 @@ def _fit(maker: Maker, tokens: list[list[str]], li: int, k: int, answer, now: di
         tokens[li][k] = grid[k // maker.cols][k % maker.cols]
         _show(maker, tokens)
         return counts
-    options = [(name, ch) for name, chars in clues for ch in chars]
-    maker.rng.shuffle(options)
-    for _, ch in options:
+
+    def write(ch: str) -> list[str]:
         tokens[li][k] = ch
-        counts = maker.broken(_show(maker, tokens), answer)
-        if all(n <= now.get(s, 0) for s, n in counts.items()):
-            return counts
+        return _show(maker, tokens)
+
+    found = maker.fit(clues, write, answer, now).found
+    if found is not None:
+        return found[1]
     tokens[li][k] = empty
     _show(maker, tokens)
     return now
