@@ -522,9 +522,8 @@ def compile_url(url: str, spec: str | Path | None = None, params: dict[str, str]
         GridlangError: a bad URL, spec, map or parameter, located.
         BuildTimeout: ``deadline`` passed while compiling.
     """
-    from gridlang.formats.puzzlink import (
-        load_url,  # only for a URL: a map's solve never imports the puzz.link package
-    )
+    # only for a URL: a map's solve never imports the puzz.link package
+    from gridlang.formats.puzzlink import load_url
 
     t0 = time.perf_counter()
     path, decoded, data = load_url(url, spec)

@@ -82,8 +82,8 @@ def test_the_same_seed_makes_the_same_gokigen():
 
 
 @pytest.mark.parametrize("genre, args, words", [
-    ("kazunori", [], "none of 20 answers drawn is unique under every clue it allows on the borders between "
-                     "cells, so no map of such clues has one answer at 4x4; try another size"),
+    ("kazunori", [], "none of 20 answers drawn is unique even with every clue it allows on the borders "
+                     "between cells, so generate gives up at 4x4; try another size or seed"),
     ("gokigen", ["--symmetry", "rotational"], "and --symmetry places clue tiles in cells alone"),
 ])
 def test_what_the_layer_method_cannot_make_is_refused_in_a_sentence(genre, args, words, capsys):
@@ -106,9 +106,9 @@ def test_clues_that_never_make_the_answer_unique_are_refused_after_twenty_answer
     spec.write_text(WEAK)
     code = main(["generate", str(spec), "--size", "3x3", "--seed", "1", "--time-limit", "120", "--quiet"])
     err = capsys.readouterr().err
-    assert code == 1 and err == (f"error: {spec}: none of 20 answers drawn is unique under every clue it allows on "
-                                 "the corners of the cells, so no map of such clues has one answer at 3x3; try "
-                                 "another size\n")
+    assert code == 1 and err == (f"error: {spec}: none of 20 answers drawn is unique even with every clue it allows "
+                                 "on the corners of the cells, so generate gives up at 3x3; try another size or "
+                                 "seed\n")
 
 
 def test_at_the_time_limit_the_best_map_is_the_one_proved_unique_not_the_one_being_dug(capsys):

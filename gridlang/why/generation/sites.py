@@ -95,9 +95,9 @@ def site_puzzle(maker: Maker, seed: int, start: float, say) -> Generated:
         if deadline.expired():
             raise GenerateTimeUp(f"the time ran out before a full map was unique ({deadline.cause()})")
         if tries >= DRAWS:
-            raise GenerateError(f"{maker.spec.path}: none of {DRAWS} answers drawn is unique under every clue it "
-                                f"allows {sites.where}, so no map of such clues has one answer at "
-                                f"{maker.rows}x{maker.cols}; try another size")
+            raise GenerateError(f"{maker.spec.path}: none of {DRAWS} answers drawn is unique even with every clue "
+                                f"it allows {sites.where}, so generate gives up at {maker.rows}x{maker.cols}; try "
+                                "another size or seed")
         say("not unique with every clue the answer allows: another answer")
     if not sites.clue_count(tokens):
         raise GenerateError(f"{maker.spec.path}: a blank {maker.rows}x{maker.cols} map has one answer only, so the "
