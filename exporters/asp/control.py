@@ -8,10 +8,17 @@ from __future__ import annotations
 import sys
 import time
 
-from gridlang.core.deadline import ABANDON_AFTER, BuildTimeout, Deadline, SolverAbandoned
-from gridlang.core.errors import BackendError
 from gridlang.exporters.asp.program import Program
 from gridlang.exporters.asp.rules import add_direct, add_objective, program_atoms
+
+from gridlang.core.deadline import (
+    ABANDON_AFTER,
+    BuildTimeout,
+    Deadline,
+    SolverAbandoned,
+)
+from gridlang.core.errors import BackendError
+from gridlang.core.memory import human, resident
 from gridlang.ir.connectivity.driver import Round
 from gridlang.ir.model import Assignment, Linear, Model, Sense
 
@@ -176,9 +183,6 @@ def check_grounding_memory(program: Program, limit: int | None, deadline: Deadli
     ``limit`` bytes is not grounded: ``deadline`` is stopped for the memory
     limit, as the watchdog would, and :class:`BuildTimeout` says why.
     """
-    # imported on use, not at start-up
-    from gridlang.core.memory import human, resident
-
     size = resident() if limit is not None else None
     if size is None:
         return
