@@ -268,3 +268,18 @@ def test_a_url_of_another_genre_is_solved_with_its_genre_spec(page):
     assert cells_of(page, "Answer", ".mark.shaded") == set(gridlang.solve(url=NURIKABE).decisions["shaded"])
     expect(page.get_by_role("combobox", name="Bundled spec")).to_have_value("nurikabe")
     expect(textbox(page, "Spec")).to_have_value(re.compile(r'puzzle "Nurikabe"'), timeout=10_000)
+
+
+def test_a_genre_chosen_while_the_start_pages_spec_loads_keeps_its_own_spec(browser, server):
+    # the start page's spec (horse) answering after a genre was chosen overwrote the chosen one's text,
+    # so the page showed the horse's rules beside a Gokigen generated from its name
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    tab = context.new_page()
+    tab.route("**/api/specs/horse", lambda route: (tab.wait_for_timeout(1500), route.continue_()))
+    tab.goto(server.url + "/")
+    tab.get_by_role("combobox", name="Bundled spec").select_option("gokigen")
+    expect(tab.locator("body[data-ready=true]")).to_have_count(1, timeout=30_000)
+    tab.wait_for_timeout(2500)  # past the horse's delayed answer
+    spec = tab.evaluate("() => document.querySelector('textarea').value")
+    context.close()
+    assert spec.startswith('# Gokigen Naname (pzprjs "gokigen")'), spec[:60]

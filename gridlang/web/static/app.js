@@ -87,11 +87,15 @@ function placeCaret(line, column) {
   el.spec.setSelectionRange(at, at);
 }
 
+let bundledLoads = 0;      // loadBundled's calls so far: the answer of one overtaken by a later call is dropped
 async function loadBundled(name, keepText) {
   if (!name) return;
+  const ticket = ++bundledLoads;
   const r = await fetch(`/api/specs/${encodeURIComponent(name)}`);
+  if (ticket !== bundledLoads) return;  // the start page's spec, answering after a genre chosen since
   if (!r.ok) { showError(await r.json()); return; }
   const spec = await r.json();
+  if (ticket !== bundledLoads) return;
   bundledText = spec.text;
   if (!keepText) el.spec.value = spec.text;
   clearError();
