@@ -37,7 +37,9 @@ Engines:
   on the 233 standard maps at rest two processes of one CP-SAT worker
   each took 17.7 s where one process of two CP-SAT workers (a solve's
   default) took 36.7 s (docs/benchmarks.md, "Batches: a process per
-  core"). clingo keeps its own choice: its two-thread portfolio on a
+  core"). clingo keeps its own choice, less what a backend's
+  ``batch_settings`` take back (clingo's split search, which spends a
+  second core on one map): its two-thread portfolio on a
   priced objective (costly walls) finished the 39 costlywalls maps in
   106 s on two processes, against 148 s on one thread each. A worker
   that dies (the kernel's out-of-memory killer) costs only its own map,
@@ -243,7 +245,9 @@ def run_batch(spec: str | Path, maps: Sequence[str | Path], out: str | Path, bac
     from gridlang.solving.spec import load_spec
 
     parsed = load_spec(spec)  # a bad spec stops the batch before it starts
-    shares_cores = get_backend(backend).shares_cores
+    engine = get_backend(backend)
+    shares_cores = engine.shares_cores
+    settings = {**{f"{backend}.{k}": v for k, v in engine.batch_settings.items()}, **(settings or {})}
     files = expand(maps)
     out = Path(out)
     _refuse_inputs(out, spec, files)

@@ -249,6 +249,11 @@ class Backend(ABC):
     the machine: a batch then gives each of its worker processes ``cores // workers`` of them
     (:mod:`gridlang.batch.run`). False for a solver whose thread count picks its search (clingo's
     portfolio) or that has one thread (MaxSAT)."""
+    batch_settings: ClassVar[Mapping[str, object]] = {}
+    """Settings (``NAME: value``, without the backend's prefix) a batch's worker processes solve with
+    unless the batch is given them: the machine's cores are shared, one process each
+    (:mod:`gridlang.batch.run`), so a backend whose default spends a second core on one solve
+    (clingo's split search) keeps to what pays when every core is busy."""
     native: ClassVar[frozenset[type]]
     """The IR node types the backend lowers itself (``Clause``, ``Linear``,
     ``Connected``); :meth:`prepare` decomposes the others."""

@@ -348,7 +348,10 @@ def test_variants_reach_their_optimum(name, spec, want):
     report = solve_horse(SPECS[spec], MAPS / name, None)
     assert report.result.status is Status.OPTIMAL and report.verdict.ok
     assert report.score == want
-    assert report.result.stats["threads"] == (2 if spec == "costlywalls" else 1)
+    # Two threads on an objective: a portfolio where it prices walls, the search space split where it does not.
+    assert report.result.stats["threads"] == 2
+    assert AspBackend().arguments(SolveOptions(), report.model)[:2] == (
+        ["--opt-mode=opt", "--parallel-mode=2" if spec == "costlywalls" else "--parallel-mode=2,split"])
 
 
 SNAKES = ["igornadj_test_2x8", "igornadj_test_5x5", "pzprjs_test_5x5", "jandhyala_ch32_6x6", "math3205_stub_6x6",
@@ -529,14 +532,18 @@ def test_stop_ends_the_search_at_once():
 
 
 @pytest.mark.parametrize("extra,words", [
-    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has lookahead, opt_strategy, options, threads, trans_ext"),
+    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has lookahead, opt_strategy, options, parallel, "
+                         "threads, trans_ext"),
     ({"asp.threads": "two"}, "backend 'asp': setting 'threads' takes an integer, not 'two'"),
     ({"asp.threads": -1}, "backend 'asp' needs at least 1 thread, not -1"),
-    ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast --trans-ext=card: "
+    ({"asp.parallel": "halves"}, "backend 'asp': setting 'parallel' is auto, compete or split, not 'halves'"),
+    ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast "
+                                   "--parallel-mode=2,split --trans-ext=card: "
                                    "'fast' invalid value for: 'opt-strategy'"),
-    ({"asp.trans_ext": "most"}, "clingo refuses the options --opt-mode=opt --trans-ext=most: "
-                                "'most' invalid value for: 'trans-ext'"),
-    ({"asp.options.no-such-option": 3}, "clingo refuses the options --opt-mode=opt --trans-ext=card --no-such-option=3: "
+    ({"asp.trans_ext": "most"}, "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
+                                "--trans-ext=most: 'most' invalid value for: 'trans-ext'"),
+    ({"asp.options.no-such-option": 3}, "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
+                                        "--trans-ext=card --no-such-option=3: "
                                         "unknown option: 'no-such-option'"),
 ])
 def test_bad_settings_are_one_sentence_errors(extra, words):
@@ -565,6 +572,19 @@ def test_settings_reach_clingo():
     assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(extra={"asp.trans_ext": "dynamic"}))
     raw = backend.arguments(SolveOptions(extra={"asp.trans_ext": "all", "asp.options.trans-ext": "weight"}))
     assert [a for a in raw if a.startswith("--trans-ext")] == ["--trans-ext=weight"]
+    # Threads: two split on an objective that prices no decision, one without an objective; both settable.
+    assert "--parallel-mode=2,split" in backend.arguments(SolveOptions(), model)
+    assert not any(a.startswith("--parallel-mode") for a in backend.arguments(SolveOptions(), plain))
+    # A portfolio (a batch's workers search so) has one thread unless the objective prices walls.
+    compete = backend.arguments(SolveOptions(extra={"asp.parallel": "compete"}), model)
+    assert not any(a.startswith("--parallel-mode") for a in compete)
+    assert "--parallel-mode=2" in backend.arguments(SolveOptions(extra={"asp.parallel": "compete",
+                                                                        "asp.threads": 2}), model)
+    assert AspBackend.batch_settings == {"parallel": "compete"}
+    assert "--parallel-mode=3,split" in backend.arguments(SolveOptions(extra={"asp.threads": 3,
+                                                                              "asp.parallel": "split"}), plain)
+    raw = backend.arguments(SolveOptions(extra={"asp.options.parallel-mode": "4,compete"}), model)
+    assert [a for a in raw if a.startswith("--parallel-mode")] == ["--parallel-mode=4,compete"]
 
 
 def test_a_translated_wall_budget_proves_what_a_native_one_stalls_on():
