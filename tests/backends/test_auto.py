@@ -389,6 +389,9 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
     def nice(tid: int) -> int:
         return os.getpriority(os.PRIO_PROCESS, tid)
 
+    def idle(tid: int) -> bool:
+        return os.sched_getscheduler(tid) == os.SCHED_IDLE
+
     def solve(name):
         time.sleep(3.0)
         return Result(Status.UNKNOWN)
@@ -418,18 +421,24 @@ def test_a_race_gives_way_to_its_child_after_yield_after(monkeypatch, yield_afte
                 break
             time.sleep(0.1)
         seen.update(solver={nice(t) for t in solver}, started=nice(started.native_id),
-                    caller=nice(threading.main_thread().native_id), other={nice(t) for t in other})
+                    caller=nice(threading.main_thread().native_id), other={nice(t) for t in other},
+                    idle=(sum(idle(t) for t in solver), len(solver)))
         pool.set()
 
     base = nice(threading.get_native_id())
     lowered = min(19, base + CHILD_NICE) if yield_after < 1 else base
     watcher = threading.Thread(target=watch)
     watcher.start()
-    name, result = race(model, SolveOptions(time_limit=2.5), ("asp", "child"), yield_after=yield_after)
+    name, result = race(model, SolveOptions(time_limit=2.5), ("asp", "child"), after=0.1, yield_after=yield_after)
     watcher.join()
     earlier.join()
     assert (name, result.status) == ("asp", Status.FEASIBLE)
+    idle_threads, solver_threads = seen.pop("idle")
     assert seen == {"solver": {lowered}, "started": base, "caller": base, "other": {base}}
+    # clingo splits the search of a horse map between two threads: from the fork on, one keeps its
+    # share and the others run only on an idle core, unless the search here never gives way.
+    assert solver_threads >= 2
+    assert idle_threads == (solver_threads - 1 if yield_after < 1 else 0)
     for bad in (-1, float("nan")):
         with pytest.raises(BackendError, match="auto.yield_after="):
             get_backend("auto").configure(SolveOptions(extra={"auto.yield_after": bad}))
