@@ -142,15 +142,20 @@ class AspSettings(Settings, Record, slots=False):
     options: Mapping[str, object] = field(default_factory=frozen_mapping)
 
     def check(self, backend: str) -> None:
-        """Refuse the clingo options that change what its answers mean (:data:`REFUSED_OPTIONS`).
+        """Refuse a ``parallel`` that is no way of sharing the search, and the clingo options that change
+        what its answers mean (:data:`REFUSED_OPTIONS`).
 
         clingo takes any unambiguous beginning of an option's name for the
         option (``--enum`` for ``--enum-mode``), so a name that begins one of
         :data:`REFUSED_OPTIONS` is refused as that option would be.
 
         Raises:
-            BackendError: the first such option, with the reason.
+            BackendError: ``parallel`` other than ``auto``, ``compete`` or ``split``; the first
+                refused option, with the reason.
         """
+        if self.parallel not in ("auto", "compete", "split"):
+            raise BackendError(f"backend {backend!r}: setting 'parallel' takes auto, compete or split, "
+                               f"not {self.parallel!r}")
         for key, value in self.options.items():
             given = str(key).lstrip("-")
             name = _LONG_NAMES.get(given, given)
@@ -251,7 +256,7 @@ class AspBackend(Backend):
     settings_class = AspSettings
     # A batch of one process per core: two processes of two split threads on two cores took the
     # 214 dailies from 33.3 to 44.4 s (a split search spends more CPU seconds than one thread does).
-    batch_settings = {"parallel": "compete"}
+    batch_settings = frozen_mapping({"parallel": "compete"})
 
     def __init__(self) -> None:
         self.notes: list[str] = []
@@ -288,9 +293,7 @@ class AspBackend(Backend):
         settings = self.configure(options)
         s = {"opt_strategy": settings.opt_strategy, "threads": settings.threads, "trans_ext": settings.trans_ext,
              "lookahead": settings.lookahead, "options": dict(settings.options)}
-        parallel = str(settings.parallel)
-        if parallel not in ("auto", "compete", "split"):
-            raise BackendError(f"backend 'asp': setting 'parallel' is auto, compete or split, not {parallel!r}")
+        parallel = settings.parallel
         optimizing = model is not None and model.objective is not None
         priced = optimizing and _prices_decisions(model)
         if parallel == "auto":

@@ -25,7 +25,7 @@ from typing import ClassVar, Collection, Iterable, Mapping
 from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError
 from gridlang.core.nodes import Record, field, replace
-from gridlang.core.settings import Settings
+from gridlang.core.settings import Settings, frozen_mapping
 from gridlang.ir.model import (
     Assignment,
     Clause,
@@ -249,7 +249,7 @@ class Backend(ABC):
     the machine: a batch then gives each of its worker processes ``cores // workers`` of them
     (:mod:`gridlang.batch.run`). False for a solver whose thread count picks its search (clingo's
     portfolio) or that has one thread (MaxSAT)."""
-    batch_settings: ClassVar[Mapping[str, object]] = {}
+    batch_settings: ClassVar[Mapping[str, object]] = frozen_mapping()
     """Settings (``NAME: value``, without the backend's prefix) a batch's worker processes solve with
     unless the batch is given them: the machine's cores are shared, one process each
     (:mod:`gridlang.batch.run`), so a backend whose default spends a second core on one solve

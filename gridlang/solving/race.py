@@ -228,18 +228,14 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
                 # child has one before the search here gives way. On the eleven slowest dailies (a
                 # race CP-SAT wins) the median was 1.34 s with both threads at their priority, 1.28 s
                 # with the others niced as the child is, 0.83 s so, and 0.89 s with clingo on one thread.
-                solvers = sorted(_threads() - before - {t.native_id for t in threading.enumerate()})
-                for tid in solvers[1:]:
+                for tid in sorted(_solver_threads(before))[1:]:
                     _idle(tid)
 
     def give_way() -> None:
         with lock:
             if finished[0] or not children:
                 return
-            # Only the solver's own threads: a Python thread started meanwhile (a
-            # pool's, in a process that runs other work) outlives the race.
-            python = {t.native_id for t in threading.enumerate()}
-            for tid in _threads() - before - python:
+            for tid in _solver_threads(before):
                 _lower(tid)
 
     def stop_all() -> None:
@@ -358,6 +354,13 @@ def _threads() -> set[int]:
         return {int(t) for t in os.listdir("/proc/self/task")}
     except OSError:
         return set()
+
+
+def _solver_threads(before: set[int]) -> set[int]:
+    """The threads started since ``before`` that Python does not run: a solver's own (clingo's search,
+    CP-SAT's workers). A Python thread started meanwhile (a pool's, in a process that runs other work)
+    outlives the race, and is left out."""
+    return _threads() - before - {t.native_id for t in threading.enumerate()}
 
 
 def _lower(tid: int) -> None:

@@ -536,7 +536,7 @@ def test_stop_ends_the_search_at_once():
                          "threads, trans_ext"),
     ({"asp.threads": "two"}, "backend 'asp': setting 'threads' takes an integer, not 'two'"),
     ({"asp.threads": -1}, "backend 'asp' needs at least 1 thread, not -1"),
-    ({"asp.parallel": "halves"}, "backend 'asp': setting 'parallel' is auto, compete or split, not 'halves'"),
+    ({"asp.parallel": "halves"}, "backend 'asp': setting 'parallel' takes auto, compete or split, not 'halves'"),
     ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast "
                                    "--parallel-mode=2,split --trans-ext=card: "
                                    "'fast' invalid value for: 'opt-strategy'"),

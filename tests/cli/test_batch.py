@@ -78,6 +78,17 @@ def test_the_cores_are_shared_among_the_workers(tmp_path, workers):
     assert len({r["pid"] for r in records}) <= processes
 
 
+@pytest.mark.parametrize("settings,threads", [(None, 1), ({"asp.parallel": "split"}, 2)], ids=["default", "given"])
+def test_clingo_keeps_to_one_thread_a_map_in_a_batch_unless_told(tmp_path, settings, threads):
+    # A one-off solve of a daily splits clingo's search between two threads; a batch's workers, one
+    # per core, solve with the backend's batch_settings (one thread), unless the batch is given others.
+    out = tmp_path / "r.jsonl"
+    run_batch(SPEC, DAILIES[:2], out, backend="asp", workers=1, settings=settings)
+    records = lines(out)
+    check_optimal(records, DAILIES[:2])
+    assert [r["stats"]["threads"] for r in records] == [threads] * 2
+
+
 @pytest.mark.parametrize("backend,shared", [("cpsat", True), ("auto", True), ("milp", True), ("asp", False),
                                             ("maxsat", False)])
 def test_only_solvers_whose_threads_are_a_share_get_one(tmp_path, monkeypatch, backend, shared):
