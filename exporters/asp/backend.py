@@ -6,7 +6,7 @@ The logic program (IR -> gringo's input language) is built by
 Connectivity, strategy ``reach`` (the default): the reachability rules of
 the program. Strategy ``cuts``: the lazy separator-cut loop of
 :mod:`gridlang.ir.connectivity.driver`, clingo as the oracle, seeded with the
-cut-vertex cuts of :func:`gridlang.ir.connectivity.seed_cuts`; each round's
+cut-vertex cuts of :func:`gridlang.ir.connectivity.separation.seed_cuts`; each round's
 cuts are grounded into a new part of the same ``clingo.Control``
 (multi-shot solving: what clasp learnt stays).
 

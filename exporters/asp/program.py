@@ -86,8 +86,6 @@ from gridlang.exporters.asp.rules import (
     survey,
 )
 from gridlang.ir.backend import run_lines
-from gridlang.ir.connectivity import cut_clause, seed_cuts
-from gridlang.ir.connectivity.blocks import BlockPlan
 from gridlang.ir.model import Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
 
 
@@ -171,6 +169,9 @@ class Program:
                     lit_of = dict(con.members)
                     clauses = [Clause((lit_of[r],) if r in lit_of else ()) for r in con.roots]
                     if isinstance(con, Connected):  # cut-vertex seeds are known for cell regions only
+                        # imported on use, not at start-up: the reachability rules (a horse map) make no cut
+                        from gridlang.ir.connectivity.separation import cut_clause, seed_cuts
+
                         clauses += [Clause(tuple(cut_clause(c))) for c in seed_cuts(model.grid, con)]
                     if direct:
                         self.direct += clauses
@@ -286,6 +287,9 @@ def _block_facts(model: Model, k: int, con: EqualBlocks) -> list[str]:
     given by their codes (:meth:`BlockPlan.code`); a label without an upper
     bound gets the number of listed cells, which no block exceeds.
     """
+    # imported on use, not at start-up: a model without blocks of equal values plans none
+    from gridlang.ir.connectivity.blocks import BlockPlan
+
     plan = BlockPlan.of(model.grid, con)
     listed = set(plan.cells)
     n = len(plan.cells)

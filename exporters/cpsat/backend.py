@@ -22,11 +22,11 @@ Lowering:
   ``cuts``
       the lazy separator-cut loop (logic-based Benders): solve without
       connectivity, add ``x_s <= sum of x over the rim of C`` for every cell s
-      of every stray component C (:func:`gridlang.ir.connectivity.separator_cuts`),
+      of every stray component C (:func:`gridlang.ir.connectivity.separation.separator_cuts`),
       solve again with the last answer as a hint, until no component is stray.
       For a rooted node the rim is cut down to its root side, and the loop
       starts from the one-cell separator cuts of
-      :func:`gridlang.ir.connectivity.seed_cuts` (``x_w <= x_a`` when cut
+      :func:`gridlang.ir.connectivity.separation.seed_cuts` (``x_w <= x_a`` when cut
       vertex ``a`` separates cell ``w`` from the roots). On the 12 slowest
       dailies these seeds took CP-SAT's sum from 15.3 to 13.1 s and its
       slowest map (daily-2026-01-05) from 3.63 to 2.56 s; the two-cell
@@ -121,7 +121,7 @@ from gridlang.exporters.cpsat.settings import (
     conflict_limit_workers,
 )
 from gridlang.ir.backend import Backend, Result, SolveOptions, Status, run_lines
-from gridlang.ir.connectivity import seed_cuts
+from gridlang.ir.connectivity.separation import seed_cuts
 from gridlang.ir.connectivity.driver import lazy_solve
 from gridlang.ir.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.ir.model import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
@@ -228,7 +228,7 @@ class CpSatBackend(Backend):
         ``connectivity`` statement) asks for ``tree``. A request for ``cuts`` or ``auto`` (whose cut loop cannot
         live in a file) gets ``flow`` and a note in :attr:`notes`. Rooted
         regions get the one-cell separator cuts gridlang's own solve starts
-        from (:func:`gridlang.ir.connectivity.seed_cuts`), valid for every
+        from (:func:`gridlang.ir.connectivity.separation.seed_cuts`), valid for every
         answer. The header comments name the puzzle, its provenance and
         parameters, the encoding, and how to solve the file with the
         parameters gridlang solves with (CP-SAT's portfolio on fewer than 8

@@ -16,7 +16,7 @@ from gridlang.exporters.cpsat.settings import (
     set_parameter,
 )
 from gridlang.ir.backend import SolveOptions
-from gridlang.ir.connectivity import flow_arcs
+from gridlang.ir.connectivity.encodings import flow_arcs
 from gridlang.ir.connectivity.blocks import BlockPlan
 from gridlang.ir.connectivity.driver import Round
 from gridlang.ir.model import (

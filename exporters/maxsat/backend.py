@@ -29,7 +29,7 @@ the next call: RC2's cores, and the SAT solvers' learnt clauses, stay valid
 when hard clauses are added, so each round resumes where the last one
 stopped. Rooted regions also get the root-side cuts each round, and the
 loop starts from the one-cell separator cuts of
-:func:`gridlang.ir.connectivity.seed_cuts` (``[-x_w, x_a]`` when cut vertex
+:func:`gridlang.ir.connectivity.separation.seed_cuts` (``[-x_w, x_a]`` when cut vertex
 ``a`` separates ``w`` from the roots; ``[-x_w]`` when nothing joins them).
 
 ``tree`` (no loop, complete, used for file export): every connectivity
@@ -92,7 +92,7 @@ from gridlang.exporters.maxsat.form import Lowered, lower
 from gridlang.exporters.maxsat.search import ForkedRc2, Lsu, Oracle, Rc2, Sat
 from gridlang.exporters.maxsat.settings import MaxSatSettings
 from gridlang.ir.backend import Backend, Result, SolveOptions, Status, run_lines
-from gridlang.ir.connectivity import root_side_cuts, separator_cuts
+from gridlang.ir.connectivity.separation import root_side_cuts, separator_cuts
 from gridlang.ir.connectivity.driver import LoggedOracle, lazy_solve
 from gridlang.ir.connectivity.windows import WindowStart, solve_with_window_start
 from gridlang.ir.model import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Model, Sense

@@ -4,7 +4,7 @@ Used by the maxsat backend (``exporters/maxsat/backend.py``): its clauses and
 connectivity nodes become DIMACS clauses; the objective becomes soft unit
 clauses (:func:`gridlang.ir.transforms.soft_objective`); each connectivity node
 is left to the lazy cut loop, seeded with the separator cuts of its cut
-vertices (:func:`gridlang.ir.connectivity.seed_cuts`).
+vertices (:func:`gridlang.ir.connectivity.separation.seed_cuts`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from gridlang.core.deadline import Deadline
-from gridlang.ir.connectivity import cut_clause, seed_cuts
+from gridlang.ir.connectivity.separation import cut_clause, seed_cuts
 from gridlang.ir.connectivity.blocks import seed_block_cuts
 from gridlang.ir.model import Clause, Connected, EqualBlocks, Model, Sense
 from gridlang.ir.transforms import soft_objective
@@ -51,7 +51,7 @@ def lower(model: Model, seed: bool = True, seed_pairs: bool = False, deadline: D
             with ``tree`` connectivity its connectivity nodes too, decomposed
             by :meth:`~gridlang.ir.backend.Backend.prepare`).
         seed: start the cut loop of each connectivity node from the
-            one-cell separator cuts of :func:`gridlang.ir.connectivity.seed_cuts`;
+            one-cell separator cuts of :func:`gridlang.ir.connectivity.separation.seed_cuts`;
             ``seed_pairs`` adds its two-cell separators.
         deadline: read every 65,536 constraints and between the phases.
 

@@ -12,7 +12,7 @@ from gridlang.core.forked import ForkedSolver
 from gridlang.exporters.maxsat.cardinality import CostBound
 from gridlang.exporters.maxsat.form import Lowered
 from gridlang.exporters.maxsat.settings import SMALL_CELLS, MaxSatSettings
-from gridlang.ir.connectivity import cut_clause
+from gridlang.ir.connectivity.separation import cut_clause
 from gridlang.ir.connectivity.driver import Round
 from gridlang.ir.model import Assignment, Linear, Model, Sense
 

@@ -145,7 +145,7 @@ class CutSettings(Settings):
     Attributes:
         root_side: add the root-side cuts each round.
         seed, seed_pairs: seed the loop with the one-cell, and the two-cell,
-            separator cuts of :func:`gridlang.ir.connectivity.seed_cuts`.
+            separator cuts of :func:`gridlang.ir.connectivity.separation.seed_cuts`.
     """
 
     root_side: bool = True

@@ -26,7 +26,7 @@ Fischetti et al. 2017): the separator cuts of each answer, and of the other
 improving answers HiGHS saved in the round, are rows added to the
 persistent HiGHS model (nothing is rebuilt); the best repaired answer warm
 starts the next round. Rooted regions start with the one-cell separator
-cuts of :func:`gridlang.ir.connectivity.seed_cuts`. A :class:`MilpSession`
+cuts of :func:`gridlang.ir.connectivity.separation.seed_cuts`. A :class:`MilpSession`
 (uniqueness and counting runs) builds and loads the model once, and keeps
 the cuts (``stats["learned_cuts"]``) and each blocking clause as rows.
 
@@ -100,7 +100,7 @@ class MilpSettings(Settings):
         pool_cuts: also separate the other improving solutions HiGHS found
             in a round.
         seed_cuts: 0, 1 or 2: add no separator cuts, the one-cell ones, or
-            the one- and two-cell ones of :func:`gridlang.ir.connectivity.seed_cuts`
+            the one- and two-cell ones of :func:`gridlang.ir.connectivity.separation.seed_cuts`
             to the regions left to the cut loop, before the first solve.
         highs_options: HiGHS options, applied last; one at a time as
             ``milp.highs_options.NAME`` (``--set milp.highs_options.presolve=off``).

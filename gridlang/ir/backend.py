@@ -241,7 +241,7 @@ class Backend(ABC):
     """Modules the backend needs to solve, imported by :meth:`load_library`."""
     seeds_cuts: ClassVar[bool] = False
     """True when solving a rooted ``Connected`` computes the separator cuts
-    of :func:`gridlang.ir.connectivity.seed_cuts`, which import rustworkx (about
+    of :func:`gridlang.ir.connectivity.separation.seed_cuts`, which import rustworkx (about
     0.02 s): :meth:`load_library` imports it then, so that it counts as
     start-up and not as solving."""
     shares_cores: ClassVar[bool] = False

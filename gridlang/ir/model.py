@@ -219,7 +219,7 @@ class GraphConnected(Record):
 
     The lazy cut of a stray component ``S`` (an active vertex ``u`` in it,
     an active ``v`` outside, no counted edge between): ``~u | ~v | OR(edge
-    literals crossing S)``, :func:`gridlang.ir.connectivity.graph_cuts`.
+    literals crossing S)``, :func:`gridlang.ir.connectivity.graph.graph_cuts`.
 
     Attributes:
         members: ``(vertex, lit)`` pairs, ascending by vertex.

@@ -15,8 +15,8 @@ induction by incremental SAT solving", ENTCS 89(4), 2003):
 * connectivity is left to lazy cuts, as on the maxsat backend: a call's
   answer is checked against the connectivity nodes of the instances it
   assumed, and the separator cuts it breaks
-  (:func:`~gridlang.ir.connectivity.separator_cuts`,
-  :func:`~gridlang.ir.connectivity.graph_cuts`) are added, each guarded by its
+  (:func:`~gridlang.ir.connectivity.separation.separator_cuts`,
+  :func:`~gridlang.ir.connectivity.graph.graph_cuts`) are added, each guarded by its
   instance's selector, until an answer is connected or the call is
   unsatisfiable. A cut holds in every answer of its node, so it is kept for
   every later call: the oracle is exact whatever it has learned. Blocks of
@@ -49,7 +49,8 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable
 
 from gridlang.core.deadline import Deadline, SolverAbandoned, quiet_pysat_sigint, run_sat
-from gridlang.ir.connectivity import cut_clause, graph_cuts, seed_cuts, separator_cuts
+from gridlang.ir.connectivity.graph import graph_cuts
+from gridlang.ir.connectivity.separation import cut_clause, seed_cuts, separator_cuts
 from gridlang.ir.connectivity.blocks import block_cuts, seed_block_cuts
 from gridlang.ir.model import Assignment, Clause, Connected, EqualBlocks, GraphConnected, Linear, Model, Table
 

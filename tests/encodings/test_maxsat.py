@@ -142,7 +142,7 @@ HOLES = {3, 6, 11, 13, 14, 16, 17, 19}
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_articulation_cuts_are_valid_and_exact(strategy):
-    from gridlang.ir.connectivity import cut_clause, seed_cuts
+    from gridlang.ir.connectivity.separation import cut_clause, seed_cuts
 
     grid = make_grid(*HOLES_GRID)
     members = {i for i in range(grid.size) if i not in HOLES}
@@ -163,7 +163,7 @@ def test_articulation_cuts_are_valid_and_exact(strategy):
 def test_articulation_cuts_valid_on_random_hole_patterns():
     import random
 
-    from gridlang.ir.connectivity import cut_clause, seed_cuts
+    from gridlang.ir.connectivity.separation import cut_clause, seed_cuts
 
     rng = random.Random(7)
     grid = make_grid(3, 4, ((0, 11),))

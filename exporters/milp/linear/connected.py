@@ -11,7 +11,7 @@ candidate graph (or, without roots, that sit in a candidate component
 smaller than a known size) are fixed out: their separator has an empty
 rim (:func:`lower_roots`). A node left to the lazy cut loop gets only
 those rows and, with seeding, the one-cell (or also two-cell) separator
-cuts of :func:`gridlang.ir.connectivity.seed_cuts` (:func:`lower_seeds`).
+cuts of :func:`gridlang.ir.connectivity.separation.seed_cuts` (:func:`lower_seeds`).
 
 * ``flow``: single-commodity flow (Gavish-Graves style; see
   :mod:`gridlang.ir.connectivity`). Per candidate arc ``(u, v)`` one
@@ -67,7 +67,8 @@ from __future__ import annotations
 
 from gridlang.core.errors import BackendError
 from gridlang.exporters.milp.linear.form import Column, LinearForm, add_row
-from gridlang.ir.connectivity import components, cut_clause, flow_arcs, seed_cuts
+from gridlang.ir.connectivity.encodings import flow_arcs
+from gridlang.ir.connectivity.separation import components, cut_clause, seed_cuts
 from gridlang.ir.model import Connected, affine
 
 

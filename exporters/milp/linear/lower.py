@@ -74,7 +74,7 @@ def lower_rows(model: Model, strategy: str, seed: int = 0, for_file: bool = Fals
     ``for_file`` gives flow to every node the strategy would leave to the
     cut loop (a file has no loop), so ``auto`` keeps its positions and
     depth layers. ``seed`` 1 adds the one-cell separator cuts of
-    :func:`gridlang.ir.connectivity.seed_cuts` to every rooted
+    :func:`gridlang.ir.connectivity.separation.seed_cuts` to every rooted
     region up front, 2 the two-cell ones too.
 
     Raises:

@@ -49,21 +49,9 @@ The family, all pure Python and free of solver imports:
   genres);
 * :mod:`.encodings`: the arcs of the flow encodings and the choice of
   encoding per node, shared by the backends' native lowerings.
+
+Each name is imported from its own module (``from
+gridlang.ir.connectivity.separation import seed_cuts``); the package itself
+imports none of them, so that a backend's loop (:mod:`.driver`) on a model
+with no lazy node loads no cut routine.
 """
-
-from __future__ import annotations
-
-from gridlang.ir.connectivity.encodings import flow_arcs
-from gridlang.ir.connectivity.graph import graph_cuts
-from gridlang.ir.connectivity.separation import (
-    clause_cut,
-    components,
-    cut_clause,
-    repair,
-    root_side_cuts,
-    seed_cuts,
-    separator_cuts,
-)
-
-__all__ = ["clause_cut", "components", "cut_clause", "flow_arcs", "graph_cuts", "repair", "root_side_cuts", "seed_cuts",
-           "separator_cuts"]

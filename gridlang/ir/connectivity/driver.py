@@ -46,9 +46,6 @@ from gridlang.core.grid import Grid
 from gridlang.core.nodes import Record, field
 from gridlang.ir.backend import integral_bound, proves_optimum
 from gridlang.ir.checks import violations
-from gridlang.ir.connectivity.blocks import block_cuts
-from gridlang.ir.connectivity.graph import graph_cuts
-from gridlang.ir.connectivity.separation import repair, separator_cuts
 from gridlang.ir.model import (
     Assignment,
     Connected,
@@ -129,7 +126,7 @@ class Outcome(Record, frozen=False, slots=False):
 
 
 def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline: Deadline,
-               separators: Sequence[Separator] = (separator_cuts,), start: Assignment | None = None) -> Outcome:
+               separators: Sequence[Separator] | None = None, start: Assignment | None = None) -> Outcome:
     """Run the lazy-cut loop (see the module docstring) until proof or deadline.
 
     Args:
@@ -140,7 +137,9 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             one solve).
         deadline: the command's deadline.
         separators: separation routines applied to every node of ``lazy``
-            for every answer; duplicate cuts are dropped.
+            for every answer; duplicate cuts are dropped. None: the vertex-separator cuts of
+            :func:`~gridlang.ir.connectivity.separation.separator_cuts` (the cut routines are
+            imported when ``lazy`` holds a node, so a model without one loads none of them).
         start: a solution known before the loop (a window start,
             :mod:`gridlang.ir.connectivity.windows`): the first incumbent, so
             the first call is already asked to beat it.
@@ -158,6 +157,9 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             return b is None
         return a > b if sense is Sense.MAXIMIZE else a < b
 
+    # A model with no lazy node (a region clingo states by reachability) has no cut to make: it loads no cut routine, and
+    # with no cut the loop never repairs an answer.
+    routines, repair = _cut_routines(separators) if lazy else (None, None)
     best: Assignment | None = None
     best_value: int | None = None
     bound: float | None = None
@@ -200,7 +202,7 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
         if r.assignment is None:
             break
         answers = [r.assignment, *r.others]
-        cuts = _separate(model.grid, lazy, r.assignment, separators, known, strict=True)
+        cuts = _separate(model.grid, lazy, r.assignment, routines, known, strict=True)
         if not cuts:
             consider(r.assignment)
             if r.status == "optimal" or sense is None:
@@ -210,7 +212,7 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
                 break
             continue
         for other in r.others:
-            cuts.extend(_separate(model.grid, lazy, other, separators, known))
+            cuts.extend(_separate(model.grid, lazy, other, routines, known))
         for a in answers:
             fixed = repair(model, a, list(lazy))
             if fixed is not None:
@@ -250,9 +252,34 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
     return Outcome(status, best, best_value, bound if status != "infeasible" else None, stats)
 
 
-def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separators: Sequence[Separator],
-              known: set[tuple], strict: bool = False) -> list[Linear]:
-    """The new cuts ``answer`` violates (``known`` holds the keys of cuts already found).
+def _cut_routines(separators: Sequence[Separator] | None):
+    """``(routines, repair)``: the separation routines of a lazy node by its kind (``routines(node)``:
+    :func:`~gridlang.ir.connectivity.graph.graph_cuts` for a ``GraphConnected``,
+    :func:`~gridlang.ir.connectivity.blocks.block_cuts` for ``EqualBlocks``, ``separators`` or the
+    vertex-separator cuts for a ``Connected``) and :func:`~gridlang.ir.connectivity.separation.repair`."""
+    # imported on use, not at start-up: only a model with a lazy node makes cuts
+    from gridlang.ir.connectivity.blocks import block_cuts
+    from gridlang.ir.connectivity.graph import graph_cuts
+    from gridlang.ir.connectivity.separation import repair, separator_cuts
+
+    own = tuple(separators) if separators is not None else (separator_cuts,)
+    edges = ((lambda _g, c, a: graph_cuts(c, a)),)
+    blocks = (block_cuts,)
+
+    def routines(con) -> Sequence[Separator]:
+        if isinstance(con, GraphConnected):
+            return edges
+        return blocks if isinstance(con, EqualBlocks) else own
+
+    return routines, repair
+
+
+def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment,
+              routines: Callable[[Connected], Sequence[Separator]] | None, known: set[tuple],
+              strict: bool = False) -> list[Linear]:
+    """The new cuts ``answer`` violates (``known`` holds the keys of cuts already found); ``routines``
+    gives each node of ``lazy`` its separation routines (:func:`_cut_routines`; None when ``lazy`` is
+    empty).
 
     Raises:
         BackendError: with ``strict`` (the oracle's own answer, not a pool
@@ -262,13 +289,7 @@ def _separate(grid: Grid, lazy: Sequence[Connected], answer: Assignment, separat
     out: list[Linear] = []
     violated = False
     for con in lazy:
-        if isinstance(con, GraphConnected):
-            routines = ((lambda _g, c, a: graph_cuts(c, a)),)
-        elif isinstance(con, EqualBlocks):
-            routines = (block_cuts,)
-        else:
-            routines = separators
-        for separate in routines:
+        for separate in routines(con):
             for cut in separate(grid, con, answer):
                 violated = True
                 key = (cut.terms, cut.rhs)
