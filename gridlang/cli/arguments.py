@@ -9,7 +9,6 @@ import re
 import sys
 
 from gridlang.cli import commands
-from gridlang.cli import why as why_commands
 from gridlang.core.errors import did_you_mean
 from gridlang.core.limits import shorten
 from gridlang.service.exits import EXIT_BAD_INPUT, EXIT_CODES
@@ -190,6 +189,8 @@ def _add_hint(sub) -> None:
     h.add_argument("--step", type=_step_choice, default=1, metavar="K",
                    help="the step --svg and --png draw (default 1); 'all': every step, each to FILE "
                         "numbered (steps.svg: steps-01.svg, ...; a folder: step-01.svg, ... in it)")
+    # imported on use, not at start-up: a solve builds the hint's parser only for `gridlang --help`
+    from gridlang.cli import why as why_commands
 
     h.set_defaults(run=why_commands._cmd_hint)
 

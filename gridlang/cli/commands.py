@@ -14,7 +14,6 @@ import time
 
 from gridlang.cli.options import _options, _params, missing_spec, settings_of
 from gridlang.cli.outputs import solver_output_to_stderr, write_canvas
-from gridlang.cli.why import why_json, why_text
 from gridlang.core.errors import BackendError, ImageError, MapError, ParamError, load_json, read_source
 from gridlang.core.limits import MAX_ANSWER_BYTES, shorten
 from gridlang.plugins import Plugin, all_plugins, find_plugin
@@ -54,6 +53,7 @@ def _cmd_solve(args) -> int:
     if args.url:
         args.spec, args.map = report.model.info["spec"], args.url
     status = report.result.status
+    why_json, why_text = _why_parts(outcome)
     if args.json:
         print(json.dumps(_report_json(report, args) | why_json(outcome)))
     else:
@@ -71,6 +71,17 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
+
+
+def _why_parts(outcome):
+    """``(why_json, why_text)`` of :mod:`gridlang.cli.why` for a solve that asked for ``--forced`` or
+    ``--explain``; for a plain solve, two functions that add nothing."""
+    if not (outcome.request.forced or outcome.request.explain):
+        return (lambda _outcome: {}), (lambda _outcome: "")
+    # imported on use, not at start-up: a plain solve prints no why part
+    from gridlang.cli.why import why_json, why_text
+
+    return why_json, why_text
 
 
 def _solve_outcome(args, options):
