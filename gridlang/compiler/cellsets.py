@@ -72,7 +72,10 @@ class CellSetLowering:
         """What a ``for each`` variable takes, in order: ``(kind, value)`` pairs (windows and
         blocks made one at a time, as they are bound)."""
         if isinstance(domain, ast.Shapes):
-            return [("shape", shape) for shape in self.family_shapes(domain)]
+            # imported on use, not at start-up: a spec without shapes loads no placements
+            from gridlang.compiler.pieces import family_shapes
+
+            return [("shape", shape) for shape in family_shapes(self, domain)]
         if isinstance(domain, ast.Family):
             kind = {"cells": "cell", "directions": "direction", "corners": "corner"}.get(domain.kind, "set")
             return ((kind, v) for v in self.family(domain))

@@ -21,7 +21,6 @@ from gridlang.compiler.diagnostics import Diagnostics
 from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.partition import cover_clauses
-from gridlang.compiler.reaching import reach_rule
 from gridlang.compiler.regions import RegionLowering, anchor_connected
 from gridlang.compiler.sightlines import SightLowering
 from gridlang.compiler.tags import definition
@@ -256,7 +255,7 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
             self.is_connected(st)
         elif isinstance(st, ast.IsPath):
             self.is_path(st)
-        elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and reach_rule(self, st):
+        elif isinstance(st, ast.ForEach) and self.cap_components and not self.files and _reach_rule(self, st):
             pass  # every S-cell joined to T through S: one node (gridlang.compiler.reaching)
         elif isinstance(st, ast.ForEach):
             values = iter(self.bindings(st.var, st.domain))
@@ -485,6 +484,15 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
             self.constraints.append(Clause((-y,) + tuple(lits)))
         self.aux_cache[key] = y
         return y
+
+
+def _reach_rule(compiler: _Compiler, st: ast.ForEach) -> bool:
+    """:func:`gridlang.compiler.reaching.reach_rule`: the ``for each`` stated as one node when it is a
+    reaching rule."""
+    # imported on use, not at start-up: a spec without `for each` never asks
+    from gridlang.compiler.reaching import reach_rule
+
+    return reach_rule(compiler, st)
 
 
 def _rule_order(statements) -> list:

@@ -37,7 +37,6 @@ from __future__ import annotations
 from gridlang.compiler.cellsets import CellSetLowering
 from gridlang.compiler.diagnostics import names_in
 from gridlang.compiler.directions import HIDDEN, DirectionLowering
-from gridlang.compiler.pieces import PieceLowering
 from gridlang.compiler.tags import binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError, show_set
 from gridlang.ir.literals import CellValue, neg
@@ -51,7 +50,7 @@ __all__ = ["CellValue", "FormulaLowering", "neg"]
 _CONNECTIVES = frozenset((ast.And, ast.Or, ast.Implies))
 
 
-class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
+class FormulaLowering(CellSetLowering, DirectionLowering):
     """The compiler's methods for conditions and the new cell-set constructs (a mixin)."""
 
     # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
@@ -132,7 +131,10 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
         if isinstance(f, ast.Aggregate) and f.fn in ("all", "any"):
             return self.combine(f.fn == "all", self.over(f, self.lit_of), None)
         if isinstance(f, ast.IsPiece):
-            return self.piece_lit(f)
+            # imported on use, not at start-up: a spec without shapes loads no placements
+            from gridlang.compiler.pieces import piece_lit
+
+            return piece_lit(self, f)
         if (construct := construct_of(f)) is not None:
             return construct.lit(self, f)
         raise SemanticError("expected a condition", getattr(f, "span", None), source=self.spec.source)
@@ -475,13 +477,19 @@ class FormulaLowering(CellSetLowering, PieceLowering, DirectionLowering):
             self.assert_same(f.operand, guard, False)
             return
         if isinstance(f, ast.IsPiece):
-            self.assert_piece(f, guard)
+            # imported on use, not at start-up: a spec without shapes loads no placements
+            from gridlang.compiler.pieces import assert_piece
+
+            assert_piece(self, f, guard)
             return
         if (construct := construct_of(f)) is not None and construct.statement:
             construct.assert_rule(self, f, guard)  # a rule of its own (line is a loop)
             return
         if isinstance(f, ast.ConsistsOf):
-            self.assert_consists(f)
+            # imported on use, not at start-up: a spec without shapes loads no placements
+            from gridlang.compiler.pieces import assert_consists
+
+            assert_consists(self, f)
             return
         if isinstance(f, ast.AllDifferent):
             cells = [i for i, v in self.members(f.cells).items() if v is True]

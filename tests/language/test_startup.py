@@ -148,12 +148,18 @@ def test_a_solve_imports_only_what_its_backend_uses(tmp_path, backend, loaded, a
 
 
 OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "importlib.util", "gridlang.service.text",
-                      "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks", "pickle")
+                      "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks", "pickle",
+                      "gridlang.ir.connectivity.separation", "gridlang.ir.connectivity.graph",
+                      "gridlang.ir.connectivity.encodings", "gridlang.ir.connectivity.blocks", "gridlang.cli.why",
+                      "gridlang.compiler.pieces", "gridlang.compiler.reaching")
 """What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
 ``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
 ``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
 with its looks and glyphs, and ``pickle`` (the cache is read by the C unpickler, ``_pickle``, which
-``pickle.load`` is; the auto backend's race pickles only once it forks)."""
+``pickle.load`` is; the auto backend's race pickles only once it forks); the cut routines of the
+connectivity loop (clingo states a horse map's region by reachability, and the loop has no lazy node to
+cut), the command line's why-parts (``--forced``, ``--explain``, ``hint``), the placements of shapes
+and the reaching rules of ``for each`` (a spec that has neither)."""
 
 
 def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):
