@@ -22,6 +22,7 @@ Usage::
     python benchmarks/clingo_peer.py --compare --maps 'daily-2026-01-0*' --backend cpsat
     python benchmarks/clingo_peer.py --compare --fresh       # both as a user runs them: a new process each
     python benchmarks/clingo_peer.py --compare --fresh --variant 'race=--set auto.race=asp,cpsat'
+    python benchmarks/clingo_peer.py --compare --fresh --variant 'before=@/path/to/venv/bin/gridlang'
     python benchmarks/clingo_peer.py MAP BUDGET              # the script alone on one map: its answer as JSON
     python benchmarks/clingo_peer.py --batch 2 --maps '*'    # the 233 standard maps on a pool of 2 processes
 
@@ -171,12 +172,18 @@ def _environment() -> dict[str, str]:
 
 def _gridlang_command(path, budget: int, time_limit: float, backend: str, extra: tuple[str, ...] = ()) -> list[str]:
     """``gridlang solve --json`` as a user types it: the console script beside this Python, else ``-m gridlang``;
-    ``extra`` (a variant's arguments, ``--set auto.race=asp,cpsat``) at the end."""
+    ``extra`` (a variant's arguments, ``--set auto.race=asp,cpsat``) at the end. A first word of ``extra``
+    that starts with ``@`` names another install's console script (``@/tmp/before/bin/gridlang``), run
+    instead, so that two builds are timed side by side."""
     from pathlib import Path
 
     from milp_reference import SPEC
 
     script = Path(sys.executable).with_name("gridlang")
+    if extra and extra[0].startswith("@"):
+        script, extra = Path(extra[0][1:]), extra[1:]
+        if not script.is_file():
+            raise SystemExit(f"clingo_peer: no console script at {script}")
     head = [str(script)] if script.is_file() else [sys.executable, "-m", "gridlang"]
     return head + ["solve", str(SPEC), "--map", str(path), "--budget", str(budget), "--backend", backend,
                    "--time-limit", str(time_limit), "--json", *extra]
@@ -314,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, metavar="N", help="the peer alone on a pool of N processes, as gridlang batch")
     p.add_argument("--variant", action="append", default=[], metavar="NAME=ARGS",
                    help="with --compare --fresh: one more gridlang run per map, NAME, with the extra arguments "
-                        "ARGS (--variant 'race=--set auto.race=asp,cpsat'); repeatable")
+                        "ARGS (--variant 'race=--set auto.race=asp,cpsat'); a first word @PATH runs the console "
+                        "script PATH of another install (--variant 'before=@/tmp/venv/bin/gridlang'); repeatable")
     args = p.parse_args(argv)
     variants = {"gridlang": ()}
     for v in args.variant:
