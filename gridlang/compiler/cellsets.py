@@ -171,7 +171,10 @@ class CellSetLowering:
             step = self.step_of(e.operand)
             return None if step is None else (-step[0], -step[1])
         if isinstance(e, ast.At):  # dir[p] where no condition holds it whole (gridlang.compiler.directions)
-            raise self.unsplit_step(e)
+            # imported on use, not at start-up: only a spec with a decided direction gets here
+            from gridlang.compiler.directions import unsplit_step
+
+            raise unsplit_step(self, e)
         return self.bound[e.id][1][1]
 
     # corners of the lattice: bound by `for each corner v`, stepped by `v + d`, made by a construct's set

@@ -22,7 +22,6 @@ from gridlang.compiler.formulas import FormulaLowering
 from gridlang.compiler.numbers import NumberLowering
 from gridlang.compiler.partition import cover_clauses
 from gridlang.compiler.regions import RegionLowering, anchor_connected
-from gridlang.compiler.sightlines import SightLowering
 from gridlang.compiler.tags import definition
 from gridlang.core import memory
 from gridlang.core.deadline import Deadline
@@ -62,7 +61,7 @@ class _Constraints(list):
             self.tick()
 
 
-class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, SightLowering, DecisionLowering,
+class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, DecisionLowering,
                 Diagnostics):
     deadline: Deadline | None = None  # read by tick(): past it, BuildTimeout
     anchor: bool = True  # run anchor_connected (off for the rule instances of gridlang.why)
@@ -78,6 +77,9 @@ class _Compiler(RegionLowering, FormulaLowering, ClueLowering, NumberLowering, S
         self.true_var: int | None = None
         self.spec = spec
         self.sym = symbols
+        # The decisions on cells with a direction among their values: a step by one (p + dir[p]) is stated
+        # value by value (gridlang.compiler.directions); empty for most specs, which never load it.
+        self.decided_directions = frozenset(name for name, d in symbols.decisions.items() if d.has_directions)
         self.grid = grid
         self.params = params
         self.map_path = map_path

@@ -1,6 +1,8 @@
 """Decided directions: ``p + dir[p]``, a step by the direction an answer gives a cell, stated value by value.
 
-Part of the compiler (a mixin of :class:`~gridlang.compiler.formulas.FormulaLowering`).
+Part of the compiler: functions handed the compiler (:class:`~gridlang.compiler.core._Compiler`), imported
+when a spec has a decided direction (``_Compiler.decided_directions``), so that a spec without one
+loads neither this module nor the checker's typing of constructs.
 
 A decision on cells whose values include the directions ``up``, ``down``,
 ``left`` and ``right`` (``decide dir: {none, up, down, left, right} on
@@ -36,16 +38,15 @@ answer's value at the cell and steps by it; it shares none of this.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterator
 
 from gridlang.compiler.diagnostics import names_in
+from gridlang.compiler.tags import HIDDEN
 from gridlang.core.errors import SemanticError
 from gridlang.core.nodes import field_names, replace
 from gridlang.ir.literals import CellValue
 from gridlang.language import ast
-from gridlang.language.checker.constructs import is_direction_decision
 from gridlang.language.equivalence import is_condition
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -54,146 +55,140 @@ DIRECTIONS = ("up", "down", "left", "right")
 _BY_STEP = {step: name for name, step in ast.Direction.STEPS.items()}
 """A direction's name by its step."""
 
-HIDDEN = "#"
-"""What a hidden binding's name holds (no name of a spec can): the value of one ``dir[p]`` in a case."""
 
 _NUMBERING = itertools.count(1)
 
 
-class DirectionLowering:
-    """The compiler's statement of conditions that step by a decided direction (a mixin)."""
+def split_rule(compiler, f: ast.Expr, guard: tuple[int, ...]) -> bool:
+    """State the rule ``f`` under ``guard`` once per value of the first decided direction it holds
+    (the module docstring), and say whether it held one (else the caller states it as it is)."""
+    if not compiler.decided_directions or splits_inside(compiler, f, rule=True):
+        return False
+    found = decided_step(compiler, f)
+    if found is None:
+        return False
+    g, hidden, at = found
+    for case in direction_cases(compiler, hidden, at):
+        if case is True:
+            compiler.assert_formula(g, guard)
+        elif case is not False:
+            compiler.assert_formula(g, guard if case in guard else guard + (case,))
+    return True
 
-    bound: dict
 
-    @functools.cached_property
-    def decided_directions(self) -> frozenset[str]:
-        """The decisions whose values include a direction (empty for most specs: nothing is split)."""
-        return frozenset(name for name, decl in self.sym.decisions.items() if is_direction_decision(decl))
+def split_lit(compiler, f: ast.Expr) -> CellValue | None:
+    """One literal equal to the condition ``f`` through the values of the first decided direction it
+    holds (the module docstring); None when it holds none (the caller lowers it as it is)."""
+    if not compiler.decided_directions:
+        return None
+    if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):
+        return direction_is(compiler, f)
+    if splits_inside(compiler, f):
+        return None
+    found = decided_step(compiler, f)
+    if found is None:
+        return None
+    g, hidden, at = found
+    parts = [
+        compiler.combine(True, [case, compiler.lit_of(g)], None)
+        for case in direction_cases(compiler, hidden, at)
+        if case is not False
+    ]
+    return compiler.combine(False, parts, None)
 
-    def split_rule(self, f: ast.Expr, guard: tuple[int, ...]) -> bool:
-        """State the rule ``f`` under ``guard`` once per value of the first decided direction it holds
-        (the module docstring), and say whether it held one (else the caller states it as it is)."""
-        if not self.decided_directions or self.splits_inside(f, rule=True):
-            return False
-        found = self.decided_step(f)
-        if found is None:
-            return False
-        g, hidden, at = found
-        for case in self.direction_cases(hidden, at):
-            if case is True:
-                self.assert_formula(g, guard)
-            elif case is not False:
-                self.assert_formula(g, guard if case in guard else guard + (case,))
+
+def splits_inside(compiler, f: ast.Expr, rule: bool = False) -> bool:
+    """Whether ``f``'s parts are split one by one rather than ``f`` whole: ``f`` is the equivalence of
+    two conditions, or ``not``, ``and``, ``or``, ``implies`` inside another condition (``rule`` false),
+    or as a rule holding more than one decided direction, whose cases would multiply. So
+    ``line[p, q] == (q = p + dir[p] or p = q + dir[q])`` is two clauses over two literals, not a copy
+    per pair of values, while the rule ``tip(p) implies shaft[p - dir[p]]`` takes each value's
+    literal as one more enforcement literal, with no Tseitin variable."""
+    if (
+        isinstance(f, ast.Compare)
+        and f.op == "=="
+        and is_condition(f.left, compiler.sym)
+    ):
         return True
+    if not isinstance(f, (ast.Not, ast.And, ast.Or, ast.Implies)):
+        return False
+    if not rule:
+        return True
+    found = compiler.__dict__.setdefault("_step_counts", {})
+    entry = found.get(id(f))
+    if entry is None or entry[0] is not f:
+        steps = _steps(f, compiler.decided_directions, frozenset(), False)
+        entry = found[id(f)] = (f, len(set(steps)) > 1)
+    return entry[1]
 
-    def split_lit(self, f: ast.Expr) -> CellValue | None:
-        """One literal equal to the condition ``f`` through the values of the first decided direction it
-        holds (the module docstring); None when it holds none (the caller lowers it as it is)."""
-        if not self.decided_directions:
-            return None
-        if isinstance(f, ast.AtIs) and isinstance(f.value, ast.DirectionOf):
-            return self.direction_is(f)
-        if self.splits_inside(f):
-            return None
-        found = self.decided_step(f)
-        if found is None:
-            return None
-        g, hidden, at = found
-        parts = [
-            self.combine(True, [case, self.lit_of(g)], None)
-            for case in self.direction_cases(hidden, at)
-            if case is not False
-        ]
-        return self.combine(False, parts, None)
 
-    def splits_inside(self, f: ast.Expr, rule: bool = False) -> bool:
-        """Whether ``f``'s parts are split one by one rather than ``f`` whole: ``f`` is the equivalence of
-        two conditions, or ``not``, ``and``, ``or``, ``implies`` inside another condition (``rule`` false),
-        or as a rule holding more than one decided direction, whose cases would multiply. So
-        ``line[p, q] == (q = p + dir[p] or p = q + dir[q])`` is two clauses over two literals, not a copy
-        per pair of values, while the rule ``tip(p) implies shaft[p - dir[p]]`` takes each value's
-        literal as one more enforcement literal, with no Tseitin variable."""
-        if (
-            isinstance(f, ast.Compare)
-            and f.op == "=="
-            and is_condition(f.left, self.sym)
-        ):
-            return True
-        if not isinstance(f, (ast.Not, ast.And, ast.Or, ast.Implies)):
-            return False
-        if not rule:
-            return True
-        found = self.__dict__.setdefault("_step_counts", {})
-        entry = found.get(id(f))
-        if entry is None or entry[0] is not f:
-            steps = _steps(f, self.decided_directions, frozenset(), False)
-            entry = found[id(f)] = (f, len(set(steps)) > 1)
-        return entry[1]
+def direction_is(compiler, f: ast.AtIs) -> CellValue:
+    """``dir[p] = direction(c)``: the literal of p's value that is the direction of c's arrow (false
+    off the grid, or where p may not take that value)."""
+    p = compiler.cell_of(f.cell)
+    step = compiler.step_of(f.value)
+    lits = compiler.enum_lits[f.name.id][p] if p is not None else None
+    if not lits or step is None:
+        return False
+    return lits.get(_BY_STEP[step], False)
 
-    def direction_is(self, f: ast.AtIs) -> CellValue:
-        """``dir[p] = direction(c)``: the literal of p's value that is the direction of c's arrow (false
-        off the grid, or where p may not take that value)."""
-        p = self.cell_of(f.cell)
-        step = self.step_of(f.value)
-        lits = self.enum_lits[f.name.id][p] if p is not None else None
-        if not lits or step is None:
-            return False
-        return lits.get(_BY_STEP[step], False)
 
-    def direction_cases(self, hidden: str, at: ast.At) -> Iterator[CellValue]:
-        """The literal of each value ``dir[p]`` can take (``at``), with the hidden name bound to its
-        direction (or to none) while the caller states its case; the binding is undone after the last."""
-        p = self.cell_of(at.cell)
-        lits = self.enum_lits[at.name.id][p] if p is not None else None
-        saved = self.bound.get(hidden)
-        try:
-            if not lits:  # no value here: no direction
-                self.bound[hidden] = ("direction", (f"{at.name.id}[...] none", None))
-                yield True
-                return
-            for d in DIRECTIONS:
-                if d in lits:
-                    self.bound[hidden] = ("direction", (d, ast.Direction.STEPS[d]))
-                    yield lits[d]
-            others = [lit for v, lit in lits.items() if v not in DIRECTIONS]
-            if others:
-                self.bound[hidden] = ("direction", (f"{at.name.id}[...] none", None))
-                yield others[0] if len(others) == 1 else self.combine(False, others, p)
-        finally:
-            if saved is None:
-                self.bound.pop(hidden, None)
-            else:
-                self.bound[hidden] = saved
+def direction_cases(compiler, hidden: str, at: ast.At) -> Iterator[CellValue]:
+    """The literal of each value ``dir[p]`` can take (``at``), with the hidden name bound to its
+    direction (or to none) while the caller states its case; the binding is undone after the last."""
+    p = compiler.cell_of(at.cell)
+    lits = compiler.enum_lits[at.name.id][p] if p is not None else None
+    saved = compiler.bound.get(hidden)
+    try:
+        if not lits:  # no value here: no direction
+            compiler.bound[hidden] = ("direction", (f"{at.name.id}[...] none", None))
+            yield True
+            return
+        for d in DIRECTIONS:
+            if d in lits:
+                compiler.bound[hidden] = ("direction", (d, ast.Direction.STEPS[d]))
+                yield lits[d]
+        others = [lit for v, lit in lits.items() if v not in DIRECTIONS]
+        if others:
+            compiler.bound[hidden] = ("direction", (f"{at.name.id}[...] none", None))
+            yield others[0] if len(others) == 1 else compiler.combine(False, others, p)
+    finally:
+        if saved is None:
+            compiler.bound.pop(hidden, None)
+        else:
+            compiler.bound[hidden] = saved
 
-    def decided_step(self, f: ast.Expr) -> tuple[ast.Expr, str, ast.At] | None:
-        """``(f with the decided direction read through a hidden name, that name, the decided
-        direction)`` for the first decided direction of ``f`` whose cell is bound where f stands (not
-        by an aggregate inside f, and holding no other decided direction); None when f has none.
-        Found once per node (kept with it, so that its ``id`` stays its own)."""
-        found = self.__dict__.setdefault("_decided_steps", {})
-        entry = found.get(id(f))
-        if entry is None or entry[0] is not f:
-            at = _first(f, self.decided_directions, frozenset(), False)
-            result = None
-            if at is not None:
-                text = at.cell.id if isinstance(at.cell, ast.Name) else "..."
-                hidden = f"{at.name.id}[{text}]{HIDDEN}{next(_NUMBERING)}"
-                result = (_rewrite(f, at, ast.Name(hidden, at.span)), hidden, at)
-            entry = found[id(f)] = (f, result)
-        return entry[1]
 
-    def unsplit_step(self, e: ast.At) -> SemanticError:
-        """The error for a decided direction met where no condition holds it whole."""
-        name = e.name.id
-        return SemanticError(
-            f"{name}[...] is a direction the answer decides: a step by it is stated once per value for the "
-            f"condition around it, and here no condition holds it whole (it stands in a 'for each' domain, a "
-            f"number such as sum(...) over cells, or 'A in B' stated for a whole set); put it inside a "
-            f"condition at one cell: S[p + {name}[p]], (p + {name}[p]) in S under 'implies', "
-            f"count(S[q + {name}[q]] for q in T)",
-            e.span,
-            source=self.spec.source,
-        )
+def decided_step(compiler, f: ast.Expr) -> tuple[ast.Expr, str, ast.At] | None:
+    """``(f with the decided direction read through a hidden name, that name, the decided
+    direction)`` for the first decided direction of ``f`` whose cell is bound where f stands (not
+    by an aggregate inside f, and holding no other decided direction); None when f has none.
+    Found once per node (kept with it, so that its ``id`` stays its own)."""
+    found = compiler.__dict__.setdefault("_decided_steps", {})
+    entry = found.get(id(f))
+    if entry is None or entry[0] is not f:
+        at = _first(f, compiler.decided_directions, frozenset(), False)
+        result = None
+        if at is not None:
+            text = at.cell.id if isinstance(at.cell, ast.Name) else "..."
+            hidden = f"{at.name.id}[{text}]{HIDDEN}{next(_NUMBERING)}"
+            result = (_rewrite(f, at, ast.Name(hidden, at.span)), hidden, at)
+        entry = found[id(f)] = (f, result)
+    return entry[1]
+
+
+def unsplit_step(compiler, e: ast.At) -> SemanticError:
+    """The error for a decided direction met where no condition holds it whole."""
+    name = e.name.id
+    return SemanticError(
+        f"{name}[...] is a direction the answer decides: a step by it is stated once per value for the "
+        f"condition around it, and here no condition holds it whole (it stands in a 'for each' domain, a "
+        f"number such as sum(...) over cells, or 'A in B' stated for a whole set); put it inside a "
+        f"condition at one cell: S[p + {name}[p]], (p + {name}[p]) in S under 'implies', "
+        f"count(S[q + {name}[q]] for q in T)",
+        e.span,
+        source=compiler.spec.source,
+    )
 
 
 def _is_direction_field(node, name: str) -> bool:
@@ -213,7 +208,7 @@ def _first(
     x, names: frozenset[str], shadow: frozenset[str], where: bool
 ) -> ast.At | None:
     """The first decided direction in ``x`` that can be read where ``x`` stands (see
-    :meth:`DirectionLowering.decided_step`); ``where``: x stands where a direction does."""
+    :func:`decided_step`); ``where``: x stands where a direction does."""
     return next(iter(_steps(x, names, shadow, where)), None)
 
 

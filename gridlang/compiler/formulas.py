@@ -36,8 +36,7 @@ from __future__ import annotations
 
 from gridlang.compiler.cellsets import CellSetLowering
 from gridlang.compiler.diagnostics import names_in
-from gridlang.compiler.directions import HIDDEN, DirectionLowering
-from gridlang.compiler.tags import binding_parts, definition
+from gridlang.compiler.tags import HIDDEN, binding_parts, definition
 from gridlang.core.errors import MapError, SemanticError, show_set
 from gridlang.ir.literals import CellValue, neg
 from gridlang.ir.model import Cmp, Linear
@@ -50,11 +49,35 @@ __all__ = ["CellValue", "FormulaLowering", "neg"]
 _CONNECTIVES = frozenset((ast.And, ast.Or, ast.Implies))
 
 
-class FormulaLowering(CellSetLowering, DirectionLowering):
+class FormulaLowering(CellSetLowering):
     """The compiler's methods for conditions and the new cell-set constructs (a mixin)."""
 
     # bound variables: name -> ("int", value) | ("cell", index) | ("set", (frozenset, label))
     bound: dict
+
+    # ---------------------------------------------------------- lines of sight
+    def sight_test(self, f: ast.Compare) -> CellValue | None:
+        """The literal of ``count(E) OP k`` along one line of sight
+        (:func:`gridlang.compiler.sightlines.sight_test`), or None: the caller lowers it as a sum. A
+        comparison that counts no set holding a line of sight is None at once."""
+        if not any(type(side) is ast.Count and type(side.operand) in (ast.Sight, ast.And)
+                   for side in (f.left, f.right)):
+            return None
+        # imported on use, not at start-up: a spec that counts along no line of sight never asks
+        from gridlang.compiler import sightlines
+
+        return sightlines.sight_test(self, f)
+
+    def subset_left(self, f: ast.Subset | ast.Avoids) -> dict[int, CellValue]:
+        """The members of ``f.left`` that ``f`` (``A in B``, ``A avoids B``) must be stated on: every member,
+        or for ``(sight from p toward q through S) in B`` the line up to its first cell surely out of B
+        (:func:`gridlang.compiler.sightlines.subset_left`)."""
+        if not (isinstance(f, ast.Subset) and isinstance(f.left, ast.Sight)):
+            return self.members(f.left)
+        # imported on use, not at start-up: a spec that states no line of sight in a set never asks
+        from gridlang.compiler import sightlines
+
+        return sightlines.subset_left(self, f)
 
     # ------------------------------------------------------------- bindings
 
@@ -70,7 +93,7 @@ class FormulaLowering(CellSetLowering, DirectionLowering):
         each`` names it mentions within a statement (:meth:`binding_key`): a guard that does not read
         the innermost variable (LITS's ``shaded[p] and shaded[q] and q in not room(p)`` under ``each
         shape s``) is looked up, not rebuilt, for each of its values."""
-        if (split := self.split_lit(f)) is not None:  # p + dir[p]: once per value of dir[p]
+        if self.decided_directions and (split := _directions().split_lit(self, f)) is not None:  # p + dir[p]
             return split
         if type(f) in _CONNECTIVES:
             key = self.binding_key(f)
@@ -397,7 +420,7 @@ class FormulaLowering(CellSetLowering, DirectionLowering):
         """State the comparison ``f`` under ``guard`` through a construct, and say whether one took it: the
         construct that owns a side of it, or one that states its form its own way (else False: the
         compiler lowers it as any comparison). Which side a construct owns is found once per node."""
-        if self.split_rule(f, guard):  # p + dir[p]: once per value of dir[p]
+        if self.decided_directions and _directions().split_rule(self, f, guard):  # p + dir[p]: once per value
             return True
         found = self.owned.get(id(f))
         if found is None or found[0] is not f:
@@ -418,7 +441,7 @@ class FormulaLowering(CellSetLowering, DirectionLowering):
 
     def assert_formula(self, f: ast.Expr, guard: tuple[int, ...]) -> None:
         """State that ``f`` holds whenever every literal of ``guard`` does."""
-        if self.split_rule(f, guard):  # p + dir[p]: once per value of dir[p]
+        if self.decided_directions and _directions().split_rule(self, f, guard):  # p + dir[p]: once per value
             return
         span = self.current.span if self.current is not None else None
         if isinstance(f, ast.And):
@@ -535,6 +558,14 @@ class FormulaLowering(CellSetLowering, DirectionLowering):
         """``p = row 3, column 4; r = row 2``: the ``for each`` bindings in force (cells counted from 1)."""
         return "; ".join(binding_parts(self.grid, ((name, kind, value) for name, (kind, value) in self.bound.items()
                                                    if HIDDEN not in name)))
+
+
+def _directions():
+    """:mod:`gridlang.compiler.directions`, for a spec with a decided direction (``p + dir[p]``)."""
+    # imported on use, not at start-up: a spec without a decided direction never asks
+    from gridlang.compiler import directions
+
+    return directions
 
 
 def _push_not(f: ast.Expr) -> ast.Expr | None:

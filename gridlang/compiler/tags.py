@@ -38,7 +38,6 @@ from __future__ import annotations
 import functools
 from typing import Callable, TypeVar
 
-from gridlang.compiler.directions import HIDDEN
 from gridlang.core.grid import cell_name
 from gridlang.core.limits import BUDGET_TICK
 from gridlang.language import ast
@@ -50,6 +49,10 @@ Tag = tuple[int, tuple]
 
 _RULES = (ast.Avoids, ast.Subset, ast.Compare, ast.IsConnected, ast.IsPath, ast.ForEach, ast.ForPairs, ast.Holds)
 
+
+HIDDEN = "#"
+"""What a hidden binding's name holds (no name of a spec can): the value of one ``dir[p]`` in a case of a
+decided direction (:mod:`gridlang.compiler.directions`); a binding so named is not shown in a tag."""
 
 class TaggedConstraints(list):
     """The compiler's constraint list, recording the instance of each constraint appended.

@@ -151,15 +151,19 @@ OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "import
                       "gridlang.pictures.textdraw", "gridlang.pictures.glyphs", "gridlang.language.looks", "pickle",
                       "gridlang.ir.connectivity.separation", "gridlang.ir.connectivity.graph",
                       "gridlang.ir.connectivity.encodings", "gridlang.ir.connectivity.blocks", "gridlang.cli.why",
-                      "gridlang.compiler.pieces", "gridlang.compiler.reaching")
+                      "gridlang.compiler.pieces", "gridlang.compiler.reaching", "gridlang.compiler.directions",
+                      "gridlang.compiler.sightlines", "gridlang.language.checker.constructs",
+                      "gridlang.language.parser.reserved")
 """What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
 ``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
 ``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
 with its looks and glyphs, and ``pickle`` (the cache is read by the C unpickler, ``_pickle``, which
 ``pickle.load`` is; the auto backend's race pickles only once it forks); the cut routines of the
 connectivity loop (clingo states a horse map's region by reachability, and the loop has no lazy node to
-cut), the command line's why-parts (``--forced``, ``--explain``, ``hint``), the placements of shapes
-and the reaching rules of ``for each`` (a spec that has neither)."""
+cut), the command line's why-parts (``--forced``, ``--explain``, ``hint``), and what a spec without
+shapes, ``for each``, decided directions or lines of sight never asks for: the placements of shapes,
+the reaching rules, the steps by a decided direction (with the checker's typing of constructs and its
+reserved words), the chains along a line of sight."""
 
 
 def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):

@@ -6,7 +6,7 @@ from typing import Union
 
 from gridlang.core.errors import Span
 from gridlang.core.nodes import Record, field
-from gridlang.language.ast.expressions import Expr, IntLit, Name
+from gridlang.language.ast.expressions import Direction, Expr, IntLit, Name
 
 # ------------------------------------------------- formulas over a pair of cells
 
@@ -230,6 +230,13 @@ class Decide(Record):
     def is_enum(self) -> bool:
         """True for an enumerated decision, False for ``bool``."""
         return self.domain != "bool"
+
+    @property
+    def has_directions(self) -> bool:
+        """True for a decision made on cells with a direction (``up``, ``down``, ``left``, ``right``) among
+        its values: ``p + dir[p]`` steps by its value."""
+        return self.lattice is None and self.is_enum and any(
+            isinstance(part, Symbol) and part.id in Direction.STEPS for part in self.domain)
 
 
 class Region(Record):

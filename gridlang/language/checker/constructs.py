@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from gridlang.language import ast
 from gridlang.language.checker.symbols import Type
-from gridlang.language.parser.reserved import DIRECTIONS
 
 CONSTRUCT_NODES = (ast.Part, ast.ValuesOf, ast.DirectionOf, ast.Distance, ast.IndexOf, ast.IsKnown, ast.Call)
 """The expression nodes typed here."""
@@ -26,9 +25,7 @@ STRATEGIES = ("auto", "cuts", "flow", "tree", "reach")
 def is_direction_decision(decl) -> bool:
     """Whether ``decl`` (an ``ast.Decide``, or None) is made on cells and has a direction (``up``,
     ``down``, ``left``, ``right``) among its values: ``p + dir[p]`` steps by its value."""
-    if decl is None or decl.lattice is not None or not decl.is_enum:
-        return False
-    return any(isinstance(part, ast.Symbol) and part.id in DIRECTIONS for part in decl.domain)
+    return decl is not None and decl.has_directions
 
 
 class ConstructTypes:
