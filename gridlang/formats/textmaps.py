@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Mapping
 from gridlang.core.errors import MapError, Span, load_json, one_line_end
 from gridlang.core.lazy_regex import LazyRegex
 from gridlang.core.limits import MAX_RECORD_KEYS
-from gridlang.formats.layers import read_layered
 from gridlang.formats.mapdata import (
     COMMENT,
     GRID_MARKER,
@@ -34,6 +33,14 @@ if TYPE_CHECKING:
 _VARIANT_NAME = LazyRegex(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
+def _may_be_layered(text: str) -> bool:
+    """Whether ``text`` may be a layered map (:func:`gridlang.formats.layers.is_layered` decides): a
+    line holding white space between two things, or the name of a layer. A plain map holds neither,
+    and is read without the layered reader."""
+    return any(name in text for name in ("rooms", "corners", "borders")) or any(
+        len(line.split()) > 1 for line in one_line_end(text).split("\n"))
+
+
 def read_text_map(text: str, path: str, puzzle: str | None = None) -> MapData:
     """Read a map's text that holds no URL: the puzzle's plug-in first (every plug-in when
     ``puzzle`` is None), then a layered map, then a JSON level record or a text map.
@@ -46,7 +53,10 @@ def read_text_map(text: str, path: str, puzzle: str | None = None) -> MapData:
         data = plugin.read_map(path, text)
         if data is not None:
             break
-    if data is None:
+    if data is None and _may_be_layered(text):
+        # imported on use, not at start-up: a plain map (a daily's rows of tiles) is no layered map
+        from gridlang.formats.layers import read_layered
+
         data = read_layered(path, text)
     if data is None:
         data = _read_json(path, text) if text.lstrip().startswith("{") else _read_text(path, text)

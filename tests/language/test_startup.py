@@ -153,7 +153,7 @@ OFF_THE_SOLVE_PATH = ("pathlib", "urllib.parse", "ipaddress", "fnmatch", "import
                       "gridlang.ir.connectivity.encodings", "gridlang.ir.connectivity.blocks", "gridlang.cli.why",
                       "gridlang.compiler.pieces", "gridlang.compiler.reaching", "gridlang.compiler.directions",
                       "gridlang.compiler.sightlines", "gridlang.language.checker.constructs",
-                      "gridlang.language.parser.reserved")
+                      "gridlang.language.parser.reserved", "gridlang.formats.layers")
 """What a ``solve --json`` of a map with a cached spec does without: ``pathlib`` (with ``urllib.parse``,
 ``ipaddress`` and ``fnmatch``, some 18 million instructions; the spec cache is read through ``os.path``),
 ``importlib.util`` (the cache's key finds Lark through ``sys.meta_path``) and the answer drawn as text
@@ -163,7 +163,7 @@ connectivity loop (clingo states a horse map's region by reachability, and the l
 cut), the command line's why-parts (``--forced``, ``--explain``, ``hint``), and what a spec without
 shapes, ``for each``, decided directions or lines of sight never asks for: the placements of shapes,
 the reaching rules, the steps by a decided direction (with the checker's typing of constructs and its
-reserved words), the chains along a line of sight."""
+reserved words), the chains along a line of sight; and the layered maps' reader, for a plain map."""
 
 
 def test_a_json_solve_of_a_horse_map_imports_nothing_it_took_off_its_path(tmp_path):
