@@ -157,19 +157,17 @@ class AspSettings(Settings, Record, slots=False):
             raise BackendError(f"backend {backend!r}: setting 'parallel' takes auto, compete or split, "
                                f"not {self.parallel!r}")
         for key, value in self.options.items():
-            given = str(key).lstrip("-")
-            name = _LONG_NAMES.get(given, given)
-            if name in REFUSED_OPTIONS:
-                names = [name]
-            else:  # what clingo would take it for; a one-letter name is a short option, never a beginning
-                names = [n for n in REFUSED_OPTIONS if n.startswith(name)] if len(name) > 1 else []
-            for full in names:
+            name = _option_name(key)
+            for full in _taken_for(name, REFUSED_OPTIONS):
                 allowed, why = REFUSED_OPTIONS[full]
                 if str(value).lower() not in allowed:
                     read = f" (clingo takes '--{name}' for it)" if full != name else ""
                     shown = f"--{full}" if value is True else f"--{full}={value}"
                     raise BackendError(f"clingo option '{shown}'{read} is refused: {why}")
 
+
+_OWN_OPTIONS = ("parallel-mode", "trans-ext", "lookahead")
+"""The clingo options gridlang sets from its settings, unless the user's ``asp.options`` give them."""
 
 REFUSED_OPTIONS: dict[str, tuple[frozenset[str], str]] = {
     "enum-mode": (frozenset({"auto", "bt", "record"}),
@@ -194,6 +192,23 @@ and the answer is FEASIBLE with its bound."""
 
 _LONG_NAMES = {"e": "enum-mode", "n": "models"}
 """clingo's one-letter options that :data:`REFUSED_OPTIONS` names in full."""
+
+
+def _option_name(key: object) -> str:
+    """A clingo option's name as ``asp.options.NAME`` gives it, without dashes, a one-letter alias of
+    :data:`_LONG_NAMES` written in full."""
+    given = str(key).lstrip("-")
+    return _LONG_NAMES.get(given, given)
+
+
+def _taken_for(name: str, full_names: Iterable[str]) -> list[str]:
+    """The options of ``full_names`` clingo takes the option ``name`` for: the one so named, else each
+    that ``name`` begins (clingo takes any unambiguous beginning of a name for it; a one-letter name is
+    a short option, never a beginning)."""
+    full_names = list(full_names)
+    if name in full_names:
+        return [name]
+    return [n for n in full_names if n.startswith(name)] if len(name) > 1 else []
 
 
 # --------------------------------------------------------------------------
@@ -305,18 +320,20 @@ class AspBackend(Backend):
         args = ["--opt-mode=opt"]
         if s["opt_strategy"] != "auto":
             args.append(f"--opt-strategy={s['opt_strategy']}")
-        if threads > 1 and "parallel-mode" not in s["options"]:
+        # An option given raw wins over gridlang's own, by whatever name clingo takes for it (--parallel=4).
+        given = {full for key in s["options"] for full in _taken_for(_option_name(key), _OWN_OPTIONS)}
+        if threads > 1 and "parallel-mode" not in given:
             args.append(f"--parallel-mode={threads}" + (",split" if parallel == "split" else ""))
         auto = auto_flags(model)
-        if "trans-ext" not in s["options"]:
+        if "trans-ext" not in given:
             trans = auto["trans-ext"] if s["trans_ext"] == "auto" else s["trans_ext"]
             args.append(f"--trans-ext={trans}")
-        if "lookahead" not in s["options"]:
+        if "lookahead" not in given:
             look = auto["lookahead"] if s["lookahead"] == "auto" else s["lookahead"]
             if look != "no":
                 args.append(f"--lookahead={look}")
-        for key, value in sorted(s["options"].items()):
-            args.append(f"--{key}" if value is True else f"--{key}={'no' if value is False else value}")
+        for name, value in sorted((str(key).lstrip("-"), value) for key, value in s["options"].items()):
+            args.append(f"--{name}" if value is True else f"--{name}={'no' if value is False else value}")
         return args
 
     def _control(self, model: Model, options: SolveOptions, deadline: Deadline | None = None) -> tuple[Clingo, str]:

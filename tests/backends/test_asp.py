@@ -585,6 +585,14 @@ def test_settings_reach_clingo():
                                                                               "asp.parallel": "split"}), plain)
     raw = backend.arguments(SolveOptions(extra={"asp.options.parallel-mode": "4,compete"}), model)
     assert [a for a in raw if a.startswith("--parallel-mode")] == ["--parallel-mode=4,compete"]
+    # clingo takes a beginning of a name for the option (--parallel for --parallel-mode), and a name
+    # may be given with its dashes: gridlang's own then steps aside rather than clingo seeing it twice.
+    raw = backend.arguments(SolveOptions(extra={"asp.options.parallel": 3, "asp.options.--trans-ext": "weight",
+                                                "asp.options.look": "atom"}), model)
+    assert [a for a in raw if a.startswith(("--parallel", "--trans", "--look"))] == [
+        "--look=atom", "--parallel=3", "--trans-ext=weight"]
+    result = backend.solve(small_pen_model(), SolveOptions(extra={"asp.options.parallel": 3}))
+    assert (result.status, result.objective, result.stats["threads"]) == (Status.OPTIMAL, -2, 3)
 
 
 def test_a_translated_wall_budget_proves_what_a_native_one_stalls_on():
