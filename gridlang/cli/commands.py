@@ -53,14 +53,17 @@ def _cmd_solve(args) -> int:
     if args.url:
         args.spec, args.map = report.model.info["spec"], args.url
     status = report.result.status
-    why_json, why_text = _why_parts(outcome)
+    why = outcome.request.forced or outcome.request.explain
+    if why:
+        # imported on use, not at start-up: a plain solve prints no why part
+        from gridlang.cli.why import why_json, why_text
     if args.json:
-        print(json.dumps(_report_json(report, args) | why_json(outcome)))
+        print(json.dumps(_report_json(report, args) | (why_json(outcome) if why else {})))
     else:
         # imported on use: the answer drawn as text (and its looks) is not loaded for --json
         from gridlang.service.text import report_text
 
-        print(report_text(report, args.time_limit, args.count) + why_text(outcome))
+        print(report_text(report, args.time_limit, args.count) + (why_text(outcome) if why else ""))
     _pictures_written(outcome)
     if report.interrupted:
         print("interrupted: the answer above is the best found before Ctrl-C" if report.solution is not None
@@ -71,17 +74,6 @@ def _cmd_solve(args) -> int:
     if not status.has_solution:
         return EXIT_NO_SOLUTION
     return EXIT_OK
-
-
-def _why_parts(outcome):
-    """``(why_json, why_text)`` of :mod:`gridlang.cli.why` for a solve that asked for ``--forced`` or
-    ``--explain``; for a plain solve, two functions that add nothing."""
-    if not (outcome.request.forced or outcome.request.explain):
-        return (lambda _outcome: {}), (lambda _outcome: "")
-    # imported on use, not at start-up: a plain solve prints no why part
-    from gridlang.cli.why import why_json, why_text
-
-    return why_json, why_text
 
 
 def _solve_outcome(args, options):

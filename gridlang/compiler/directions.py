@@ -55,7 +55,6 @@ DIRECTIONS = ("up", "down", "left", "right")
 _BY_STEP = {step: name for name, step in ast.Direction.STEPS.items()}
 """A direction's name by its step."""
 
-
 _NUMBERING = itertools.count(1)
 
 
