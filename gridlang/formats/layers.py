@@ -61,9 +61,18 @@ import re
 from gridlang.core.errors import MapError, Span, one_line_end
 from gridlang.core.grid import Token
 from gridlang.core.lazy_regex import LazyRegex
-from gridlang.formats.mapdata import COMMENT, HEADER_LINE, MapData, grid_start, header_lines, is_comment, size_problem
+from gridlang.formats.mapdata import (
+    COMMENT,
+    HEADER_LINE,
+    LAYERS,
+    MapData,
+    grid_start,
+    header_lines,
+    is_comment,
+    size_problem,
+)
 
-_LAYER = LazyRegex(r"^\s*(rooms|corners|borders)\s*:\s*$")
+_LAYER = LazyRegex(r"^\s*(" + "|".join(LAYERS) + r")\s*:\s*$")
 """A line that opens a layer under the grid: ``rooms:``, ``corners:`` or ``borders:``."""
 
 Cells = list[tuple[str, Span]]

@@ -21,6 +21,9 @@ HEADER_LINE = LazyRegex(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 (:mod:`gridlang.formats.layers`) reads its headers with it too."""
 GRID_MARKER = LazyRegex(r"^\s*grid\s*:\s*$")
 """A line ``grid:``: the grid starts on the next line, whatever that line's first character."""
+LAYERS = ("rooms", "corners", "borders")
+"""The layers a map may hold under its grid, each opened by a line ``NAME:`` (:mod:`gridlang.formats.layers`)."""
+
 COMMENT = "#"
 """What a comment line above the grid starts with (after any spaces)."""
 

@@ -17,6 +17,7 @@ from gridlang.formats.mapdata import (
     COMMENT,
     GRID_MARKER,
     HEADER_LINE,
+    LAYERS,
     STANDARD,
     VARIANT,
     MapData,
@@ -37,7 +38,7 @@ def _may_be_layered(text: str) -> bool:
     """Whether ``text`` may be a layered map (:func:`gridlang.formats.layers.is_layered` decides): a
     line holding white space between two things, or the name of a layer. A plain map holds neither,
     and is read without the layered reader."""
-    return any(name in text for name in ("rooms", "corners", "borders")) or any(
+    return any(name in text for name in LAYERS) or any(
         len(line.split()) > 1 for line in one_line_end(text).split("\n"))
 
 

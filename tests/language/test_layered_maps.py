@@ -32,4 +32,4 @@ def test_a_daily_is_no_layered_map_and_is_read_without_the_reader():
     text = (REPO / "tests" / "data" / "horse" / "daily-2026-09-02.txt").read_text()
     assert not _may_be_layered(text)
     data = read_text_map(text, "daily-2026-09-02.txt")
-    assert [str(row) if isinstance(row, str) else "".join(map(str, row)) for row in data.rows] == text.splitlines()
+    assert data.rows == text.splitlines()

@@ -27,11 +27,9 @@ REQUESTS = 40
 """Dailies sent at once (``-m slow``)."""
 
 FEW = 8
-"""Dailies sent by default: more than the 2 workers and the queue of 4 hold, so some are refused."""
-
-WORKERS = 2
-"""The test server's workers (``tests/web/conftest.py``): the first this many requests go first, and the
-rest once the server runs them all, so that the rest find every worker busy whatever the machine's speed."""
+"""Dailies sent by default: more than the 2 workers and the queue of 4 hold, so some are refused. As many
+as the server has workers go first, and the rest once the server runs them all, so that the rest find
+every worker busy whatever the machine's speed."""
 
 SLOW = ("daily-2026-01-05.txt", "daily-2026-01-13.txt")
 """Two dailies CP-SAT takes about half a second each on at rest: the first requests of the default run.
@@ -51,7 +49,7 @@ def dailies(count: int) -> list[dict]:
     return every[:count]
 
 
-async def load(url: str, entries: list[dict]) -> tuple[list, list[float]]:
+async def load(url: str, entries: list[dict], workers: int) -> tuple[list, list[float]]:
     page_seconds: list[float] = []
     done = asyncio.Event()
     limits = httpx.Limits(max_connections=len(entries) + 4, max_keepalive_connections=len(entries) + 4)
@@ -80,15 +78,16 @@ async def load(url: str, entries: list[dict]) -> tuple[list, list[float]]:
 
         async def all_busy() -> None:
             for _ in range(3000):  # 30 s at most
-                if (await client.get("/api/health")).json()["running"] >= WORKERS:
+                if (await client.get("/api/health")).json()["running"] >= workers:
                     return
                 await asyncio.sleep(0.01)
+            raise AssertionError(f"the server never ran {workers} requests at once within 30 s")
 
         watcher = asyncio.ensure_future(browse())
         try:
-            first = [asyncio.ensure_future(solve(e)) for e in entries[:WORKERS]]
+            first = [asyncio.ensure_future(solve(e)) for e in entries[:workers]]
             await all_busy()
-            results = await asyncio.gather(*first, *(solve(e) for e in entries[WORKERS:]))
+            results = await asyncio.gather(*first, *(solve(e) for e in entries[workers:]))
         finally:
             done.set()
             await watcher
@@ -101,7 +100,7 @@ def test_dailies_at_once_are_all_answered_and_verified(server, count):
     assert len(entries) == count
     before = server.get("/api/health")
     with concurrent.futures.ThreadPoolExecutor(1) as thread:  # the main thread may hold Playwright's loop
-        results, page_seconds = thread.submit(asyncio.run, load(server.url, entries)).result()
+        results, page_seconds = thread.submit(asyncio.run, load(server.url, entries, before["workers"])).result()
     spec = gridlang.bundled("horse")
     assert sorted(e["file"] for e, *_ in results) == sorted(e["file"] for e in entries)  # none lost
     for entry, response, _, _ in results:
@@ -120,8 +119,9 @@ def test_dailies_at_once_are_all_answered_and_verified(server, count):
     assert after["served"] - before["served"] == count
     assert after["refused"] - before["refused"] == refusals
     assert page_seconds and max(page_seconds) < PAGE_SECONDS
-    # The rest arrive with every worker busy: what the queue of 4 cannot hold is refused at least once.
-    assert refusals >= count - WORKERS - 4 > 0
+    # The rest arrive with every worker busy: what the queue cannot hold is refused at least once.
+    assert (before["workers"], before["queue"]) == (2, 4)  # the server of tests/web/conftest.py
+    assert refusals >= count - before["workers"] - before["queue"] > 0
     print(f"\n{count} requests at once, 2 workers, a queue of 4: median {statistics.median(seconds):.2f} s, "
           f"max {max(seconds):.2f} s from first try to answer; {refusals} refusals (503) across "
           f"{sum(1 for *_, r in results if r)} requests, each answered on a retry; the page answered "

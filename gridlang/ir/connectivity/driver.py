@@ -157,8 +157,8 @@ def lazy_solve(model: Model, oracle: Oracle, lazy: Sequence[Connected], deadline
             return b is None
         return a > b if sense is Sense.MAXIMIZE else a < b
 
-    # A model with no lazy node (a region clingo states by reachability) has no cut to make: it loads no cut routine, and
-    # with no cut the loop never repairs an answer.
+    # A model with no lazy node (a region clingo states by reachability) has no cut to make: it loads
+    # no cut routine, and with no cut the loop never repairs an answer.
     routines, repair = _cut_routines(separators) if lazy else (None, None)
     best: Assignment | None = None
     best_value: int | None = None
