@@ -130,7 +130,10 @@ class AspSettings(Settings, Record, slots=False):
             objective whose regions are all rooted, one of known size
             (:func:`~gridlang.exporters.asp.rules.probes_regions`), ``no`` otherwise.
         options: any clingo command-line option, one at a time as
-            ``asp.options.NAME`` (``--set asp.options.configuration=crafty``).
+            ``asp.options.NAME`` (``--set asp.options.configuration=crafty``); one
+            gridlang sets itself (``--parallel-mode``, ``--trans-ext``, ``--lookahead``)
+            given here, by its name or a beginning of it clingo takes for it
+            (``parallel=4``), replaces gridlang's.
     """
 
     bare: ClassVar[bool] = True
