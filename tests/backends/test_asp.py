@@ -33,7 +33,7 @@ from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError, MapError
 from gridlang.exporters.asp.backend import AspBackend
 from gridlang.exporters.asp.program import Program, _fills, _header, _implied_by_fills
-from gridlang.exporters.asp.rules import linear_rules
+from gridlang.exporters.asp.rules import linear_rules, prices_decisions
 from gridlang.ir.backend import SolveOptions, Status
 from gridlang.ir.checks import violations
 from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense
@@ -532,18 +532,20 @@ def test_stop_ends_the_search_at_once():
 
 
 @pytest.mark.parametrize("extra,words", [
-    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has lookahead, opt_strategy, options, parallel, "
-                         "threads, trans_ext"),
+    ({"asp.bogus": 1}, "backend 'asp' has no setting 'bogus'; it has lookahead, opt_heuristic, opt_strategy, options, "
+                         "parallel, threads, trans_ext"),
     ({"asp.threads": "two"}, "backend 'asp': setting 'threads' takes an integer, not 'two'"),
     ({"asp.threads": -1}, "backend 'asp' needs at least 1 thread, not -1"),
     ({"asp.parallel": "halves"}, "backend 'asp': setting 'parallel' takes auto, compete or split, not 'halves'"),
     ({"asp.opt_strategy": "fast"}, "clingo refuses the options --opt-mode=opt --opt-strategy=fast "
-                                   "--parallel-mode=2,split --trans-ext=card: "
+                                   "--parallel-mode=2,split --trans-ext=card --opt-heuristic=sign: "
                                    "'fast' invalid value for: 'opt-strategy'"),
     ({"asp.trans_ext": "most"}, "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
-                                "--trans-ext=most: 'most' invalid value for: 'trans-ext'"),
+                                "--trans-ext=most --opt-heuristic=sign: 'most' invalid value for: 'trans-ext'"),
+    ({"asp.opt_heuristic": "cost"}, "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
+                                    "--trans-ext=card --opt-heuristic=cost: 'cost' invalid value for: 'opt-heuristic'"),
     ({"asp.options.no-such-option": 3}, "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
-                                        "--trans-ext=card --no-such-option=3: "
+                                        "--trans-ext=card --opt-heuristic=sign --no-such-option=3: "
                                         "unknown option: 'no-such-option'"),
 ])
 def test_bad_settings_are_one_sentence_errors(extra, words):
@@ -567,7 +569,8 @@ def test_settings_reach_clingo():
     assert "--trans-ext=card" in backend.arguments(SolveOptions(), model)
     assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(), plain)
     # The exported program's header tells the clingo command the same.
-    assert "% run: python -m clingo --trans-ext=card FILE > ANSWER" in _header(model, Program(model, "reach"))
+    assert "% run: python -m clingo --trans-ext=card --opt-heuristic=sign FILE > ANSWER" in _header(
+        model, Program(model, "reach"))
     assert "% run: python -m clingo FILE > ANSWER" in _header(plain, Program(plain, "reach"))
     assert "--trans-ext=dynamic" in backend.arguments(SolveOptions(extra={"asp.trans_ext": "dynamic"}))
     raw = backend.arguments(SolveOptions(extra={"asp.trans_ext": "all", "asp.options.trans-ext": "weight"}))
@@ -591,6 +594,22 @@ def test_settings_reach_clingo():
                                                 "asp.options.look": "atom"}), model)
     assert [a for a in raw if a.startswith(("--parallel", "--trans", "--look"))] == [
         "--look=atom", "--parallel=3", "--trans-ext=weight"]
+    # The objective steers the decisions' signs where it prices no decision (the pen's value alone);
+    # not without an objective, nor where it prices walls; a setting or the raw option replaces it.
+    assert "--opt-heuristic=sign" in backend.arguments(SolveOptions(), model)
+    assert not any(a.startswith("--opt-heuristic") for a in backend.arguments(SolveOptions(), plain))
+    pen, budget = model.constraints  # the pen without the corner cell 8, whose variable 9 the objective prices
+    priced = Model(model.name, model.grid, model.variables,
+                   [Connected(pen.members[:8], pen.roots, pen.size, pen.name), budget], model.objective,
+                   model.decisions)
+    assert prices_decisions(priced) and not prices_decisions(model)
+    assert not any(a.startswith("--opt-heuristic") for a in backend.arguments(SolveOptions(), priced))
+    assert "--opt-heuristic=sign,model" in backend.arguments(SolveOptions(extra={"asp.opt_heuristic": "sign,model"}),
+                                                              model)
+    assert not any(a.startswith("--opt-heuristic")
+                   for a in backend.arguments(SolveOptions(extra={"asp.opt_heuristic": "no"}), model))
+    raw = backend.arguments(SolveOptions(extra={"asp.options.opt-heur": "model"}), model)
+    assert [a for a in raw if a.startswith("--opt-heur")] == ["--opt-heur=model"]
     result = backend.solve(small_pen_model(), SolveOptions(extra={"asp.options.parallel": 3}))
     assert (result.status, result.objective, result.stats["threads"]) == (Status.OPTIMAL, -2, 3)
 

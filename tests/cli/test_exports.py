@@ -81,7 +81,7 @@ def test_the_asp_header_names_the_module_not_a_clingo_executable(tmp_path):
     map_path.write_text(SMALL)
     out = tmp_path / "m.lp"
     assert main(["export", str(SPECS["standard"]), "--map", str(map_path), "--format", "asp", "-o", str(out)]) == 0
-    assert header(out, "asp")["run"] == "python -m clingo --trans-ext=card FILE > ANSWER"
+    assert header(out, "asp")["run"] == "python -m clingo --trans-ext=card --opt-heuristic=sign FILE > ANSWER"
 
 
 def test_every_export_has_a_sidecar(tmp_path):

@@ -184,7 +184,8 @@ def test_malformed_and_unknown_parameters(tmp_path):
     ("maxsat.rc2.solver=zz", "maxsat", "PySAT has no SAT solver 'zz'"),
     ("asp.threads=many", "asp", "backend 'asp': setting 'threads' takes an integer, not 'many'"),
     ("asp.options.heuristc=Vsids", "asp", "clingo refuses the options --opt-mode=opt --parallel-mode=2,split "
-                                          "--trans-ext=card --heuristc=Vsids: unknown option: 'heuristc'"),
+                                          "--trans-ext=card --opt-heuristic=sign --heuristc=Vsids: "
+                                          "unknown option: 'heuristc'"),
     ("asp.opt_strategy=usc,nope", "asp", "'usc,nope' invalid value for: 'opt-strategy'"),
 ])
 def test_bad_backend_settings_are_usage_errors(tmp_path, capsys, setting, backend, words):
