@@ -514,8 +514,8 @@ def test_time_limit_is_honoured():
     result = AspBackend().solve(model, SolveOptions(time_limit=0.5))
     assert time.perf_counter() - start < busy(0.5 + 0.4)  # the whole search takes about 4 s
     assert result.status in (Status.FEASIBLE, Status.UNKNOWN)
-    if result.status is Status.FEASIBLE:
-        assert result.objective < 95 <= result.bound
+    if result.status is Status.FEASIBLE:  # the best so far (the optimum 95 itself, at times), not proved
+        assert result.objective <= 95 <= result.bound
         assert violations(model, result.assignment) == []
     assert AspBackend().solve(model, SolveOptions(time_limit=0.0)).status is Status.UNKNOWN
 
