@@ -61,7 +61,7 @@ slower, median 0.64 to 0.85 s and maximum 3.0 to 9.0 s),
 for a model without an objective whose regions are all rooted, one of known size,
 :func:`~gridlang.exporters.asp.rules.probes_regions`), ``opt_heuristic``
 (``--opt-heuristic``; ``auto``: ``sign`` for an objective that prices no
-decision, :func:`~gridlang.exporters.asp.rules.steers_by_sign`: on the 214
+decision and values one region, :func:`~gridlang.exporters.asp.rules.steers_by_sign`: on the 214
 dailies, warm, the split search's median went from 0.043 to 0.040 s and one
 thread's from 0.067 to 0.062 s), ``options`` (any clingo option, one at a time:
 ``--set asp.options.configuration=crafty``; ``true`` gives the bare flag).
@@ -133,6 +133,12 @@ class AspSettings(Settings, Record, slots=False):
             other. ``auto`` (the default): ``atom`` for a model without an
             objective whose regions are all rooted, one of known size
             (:func:`~gridlang.exporters.asp.rules.probes_regions`), ``no`` otherwise.
+        opt_heuristic: clingo's ``--opt-heuristic``, how the objective steers the
+            search's decisions (``sign``: each decision first takes the sign that does not
+            raise the cost; ``model``; ``sign,model``), or ``no``. ``auto`` (the default):
+            ``sign`` for an objective that prices no decision and values one region (a
+            standard map's pen, :func:`~gridlang.exporters.asp.rules.steers_by_sign`), ``no``
+            otherwise.
         options: any clingo command-line option, one at a time as
             ``asp.options.NAME`` (``--set asp.options.configuration=crafty``); one
             gridlang sets itself (``--parallel-mode``, ``--trans-ext``, ``--lookahead``, ``--opt-heuristic``)

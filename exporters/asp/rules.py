@@ -397,20 +397,26 @@ def prices_decisions(model: Model | None) -> bool:
 
 
 def steers_by_sign(model: Model | None) -> bool:
-    """Whether ``auto`` takes ``--opt-heuristic=sign`` for ``model``: it has an objective that
-    prices no decision (:func:`prices_decisions`), the value of its regions alone.
+    """Whether ``auto`` takes ``--opt-heuristic=sign`` for ``model``: its objective prices no
+    decision (:func:`prices_decisions`) and values the members of one region, as a standard map's
+    pen.
 
     Each decision then first takes the sign that does not raise the cost, so the search meets
     large pens first. Warm, from the exported program to the proved optimum, least of two runs
     (docs/benchmarks.md): the 214 dailies on the split search, median 0.0432 to 0.0400 s, faster
     on 157 of them; on one thread, median 0.0673 to 0.0619 s, total 57.5 to 54.4 s; lovebirds
-    median 0.057 to 0.050 s. Left out where the objective prices walls, whose portfolio search
-    (``compete``) moved more from run to run than with the option: the 39 costly walls on clingo
-    alone, least of two runs, median 0.298 against 0.285 s, total 66.7 against 62.3 s, while one
-    run to the next moved the median from 0.29 to 0.69 s; ``auto`` races CP-SAT there, not
-    measured with it.
+    median 0.057 to 0.050 s. Left out where the objective values two regions that must avoid
+    each other (lovers' quarrel: each grows at the other's cost; a new process per map, least of
+    three, 7 of the 8 maps slower with it, total 1.49 to 1.62 s) and where it prices walls, whose
+    portfolio search (``compete``) moved more from run to run than with the option: the 39 costly
+    walls on clingo alone, least of two runs, median 0.298 against 0.285 s, total 66.7 against
+    62.3 s, while one run to the next moved the median from 0.29 to 0.69 s; ``auto`` races
+    CP-SAT there, not measured with it.
     """
-    return model is not None and model.objective is not None and not prices_decisions(model)
+    if model is None or model.objective is None or prices_decisions(model):
+        return False
+    valued = {abs(l) for _, l in model.objective.terms}
+    return sum(1 for con in survey(model).regions if any(abs(l) in valued for _, l in con.members)) == 1
 
 
 def probes_regions(model: Model | None) -> bool:

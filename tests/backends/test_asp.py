@@ -33,7 +33,7 @@ from gridlang.core.deadline import Deadline
 from gridlang.core.errors import BackendError, MapError
 from gridlang.exporters.asp.backend import AspBackend
 from gridlang.exporters.asp.program import Program, _fills, _header, _implied_by_fills
-from gridlang.exporters.asp.rules import linear_rules, prices_decisions
+from gridlang.exporters.asp.rules import linear_rules, prices_decisions, steers_by_sign
 from gridlang.ir.backend import SolveOptions, Status
 from gridlang.ir.checks import violations
 from gridlang.ir.model import Assignment, Clause, Cmp, Connected, Decision, Linear, Model, Objective, Sense
@@ -604,6 +604,11 @@ def test_settings_reach_clingo():
                    model.decisions)
     assert prices_decisions(priced) and not prices_decisions(model)
     assert not any(a.startswith("--opt-heuristic") for a in backend.arguments(SolveOptions(), priced))
+    # Nor where the objective values two regions (lovers' quarrel's two pens, each at the other's cost).
+    quarrel = compile_puzzle(SPECS["loversquarrel"], HORSE_DATA / "bonus-2026-08-09-loversquarrel.txt",
+                             {"budget": "10"})
+    lovebirds = compile_puzzle(SPECS["lovebirds"], HORSE_DATA / "bonus-2026-05-26-lovebirds.txt", {"budget": "10"})
+    assert not steers_by_sign(quarrel) and not prices_decisions(quarrel) and steers_by_sign(lovebirds)
     assert "--opt-heuristic=sign,model" in backend.arguments(SolveOptions(extra={"asp.opt_heuristic": "sign,model"}),
                                                               model)
     assert not any(a.startswith("--opt-heuristic")
