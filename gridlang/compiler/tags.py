@@ -54,6 +54,7 @@ HIDDEN = "#"
 """What a hidden binding's name holds (no name of a spec can): the value of one ``dir[p]`` in a case of a
 decided direction (:mod:`gridlang.compiler.directions`); a binding so named is not shown in a tag."""
 
+
 class TaggedConstraints(list):
     """The compiler's constraint list, recording the instance of each constraint appended.
 
