@@ -9,7 +9,12 @@ import sys
 import time
 
 from gridlang.exporters.asp.program import Program
-from gridlang.exporters.asp.rules import add_direct, add_objective, program_atoms
+from gridlang.exporters.asp.rules import (
+    add_direct,
+    add_fills,
+    add_objective,
+    program_atoms,
+)
 
 from gridlang.core.deadline import (
     ABANDON_AFTER,
@@ -66,6 +71,8 @@ class Clingo:
                 self.atoms = program_atoms(backend, model.num_vars)
                 self.statements = program.rules
             self.statements += add_direct(backend, self.atoms, program.direct, deadline)
+            if program.fills:
+                self.statements += add_fills(backend, self.atoms, program.fills, model.grid.neighbours)
             if program.weights:
                 add_objective(backend, self.atoms, program.weights, model.objective.sense)
                 self.statements += 1

@@ -97,8 +97,10 @@ class Program:
         strategy: ``reach`` (connectivity by recursive rules) or ``cuts``
             (left to the cut loop: :attr:`lazy`).
         deadline: read every 4,096 constraints (None: no limit).
-        direct: leave the clauses, the rows and the objective out of the
-            text, for :func:`~gridlang.exporters.asp.rules.add_direct` and
+        direct: leave the clauses, the rows, the flood fills and the
+            objective out of the text, for
+            :func:`~gridlang.exporters.asp.rules.add_direct`,
+            :func:`~gridlang.exporters.asp.rules.add_fills` and
             :func:`~gridlang.exporters.asp.rules.add_objective` to hand
             to clingo as ground rules (the solver's way; a file keeps
             them all as text), and choose the variables by ranges.
@@ -108,6 +110,8 @@ class Program:
         lazy: the connectivity nodes left to the cut loop.
         direct: with ``direct``, the clauses and rows left out of the text.
         weights: with ``direct``, the objective's ``(weight, V)`` terms.
+        fills: with ``direct``, the flood fills left out of the text, for
+            :func:`~gridlang.exporters.asp.rules.add_fills` to hand to clingo as ground rules.
         constant: the objective's constant after normalisation (the score
             is ``constant - cost`` when maximising, ``constant + cost``
             when minimising).
@@ -188,8 +192,10 @@ class Program:
         self.nameless = direct and model.objective is None and not (nodes or fills or graphs or blocks)
         if self.nameless:
             del lines[choices:choices + len(ranges)]
-        if nodes or fills:
-            lines += ["", *self._reach(nodes, fills)]
+        # The solver's way takes a flood fill's rules as ground rules too (rules.add_fills): no text to ground.
+        self.fills: list[Connected] = fills if direct else []
+        if nodes or (fills and not direct):
+            lines += ["", *self._reach(nodes, [] if direct else fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
         if blocks:

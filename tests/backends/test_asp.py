@@ -169,6 +169,27 @@ def test_flood_fill_is_defined_and_exact(tmp_path):
     assert len(filled) == brute_walls(TINY_PEN, 6) == 153
 
 
+def test_fills_handed_over_as_ground_rules_have_the_stable_models_of_the_text(tmp_path):
+    # The solver's program leaves the fill out of its text (rules.add_fills gives clingo its ground
+    # rules); the exported text, grounded by gringo, must have the same stable models over x/1.
+    import clingo
+
+    path = tmp_path / "tiny.txt"
+    path.write_text(TINY_PEN)
+    model = compile_puzzle(SPECS["standard"], path, {"budget": "6"})
+    model = Model(model.name, model.grid, model.variables, model.constraints, None, model.decisions)
+    direct = Program(model, "reach", direct=True)
+    assert len(direct.fills) == 1 and "fmember" not in direct.text() and "fill(" not in direct.text()
+    assert Program(model, "reach").fills == []  # a file keeps its fills as text
+    ctl = clingo.Control(["0"])
+    ctl.add("base", [], Program(model, "reach").text())
+    ctl.ground([("base", [])])
+    grounded: set[tuple[bool, ...]] = set()
+    ctl.solve(on_model=lambda m: grounded.add(tuple(
+        m.contains(clingo.Function("x", [clingo.Number(v)])) for v in range(1, model.num_vars + 1))))
+    assert len(grounded) == 153 and enumerate_solutions(model, "reach") == grounded
+
+
 def test_fills_feeding_each_other_are_not_defined():
     # Region 0 is passable where region 1 holds and the other way round: a
     # positive loop, whose least fixpoint would lose solutions the IR has.
