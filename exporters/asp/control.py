@@ -61,15 +61,16 @@ class Clingo:
         self.ground(program.text())
         # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.rules.add_direct).
         with self.ctl.backend() as backend:
-            if program.nameless:  # one choice rule over atoms without names (Program.nameless)
+            if program.nameless:  # atoms without names (Program.nameless)
                 add = backend.add_atom
                 self.atoms = [0] + [add() for _ in range(model.num_vars)]
-                if model.num_vars:
-                    backend.add_rule(self.atoms[1:], [], choice=True)
-                self.statements = program.rules + 1
             else:
                 self.atoms = program_atoms(backend, model.num_vars)
-                self.statements = program.rules
+            self.statements = program.rules
+            if program.choices:  # one choice rule, where the text has none (Program.choices)
+                atoms = self.atoms
+                backend.add_rule([atoms[v] for v in program.choices], [], choice=True)
+                self.statements += 1
             self.statements += add_direct(backend, self.atoms, program.direct, deadline)
             if program.fills:
                 self.statements += add_fills(backend, self.atoms, program.fills, model.grid.neighbours)

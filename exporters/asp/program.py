@@ -103,7 +103,8 @@ class Program:
             :func:`~gridlang.exporters.asp.rules.add_fills` and
             :func:`~gridlang.exporters.asp.rules.add_objective` to hand
             to clingo as ground rules (the solver's way; a file keeps
-            them all as text), and choose the variables by ranges.
+            them all as text), and choose the variables by ranges where a rule of
+            the text names them, else by one choice rule of the backend (:attr:`choices`).
 
     Attributes:
         lines: the program, one statement (or comment) a line.
@@ -119,6 +120,8 @@ class Program:
         nameless: with ``direct``, the variables are chosen and read by clingo's backend as atoms
             without a name (``x(V)`` appears in no rule of the text: no connectivity, blocks or
             objective), and the text holds no choice rule.
+        choices: with ``direct``, the variables clingo's backend chooses (one choice rule), when no
+            rule of the text names one; else empty, and the text chooses them by ranges.
 
     Raises:
         BackendError: a constraint type the backend cannot lower, or a row
@@ -190,8 +193,12 @@ class Program:
         # With nothing but clauses, rows and no objective, no rule of the text names a variable: the solver's
         # atoms need no names (Clingo makes them nameless and reads an answer by their literals).
         self.nameless = direct and model.objective is None and not (nodes or fills or graphs or blocks)
-        if self.nameless:
+        # Where no rule of the text names a variable, clingo's backend chooses them (one choice rule over
+        # their atoms) and gringo grounds no ranges.
+        self.choices: list[int] = []
+        if direct and not (nodes or graphs or blocks):
             del lines[choices:choices + len(ranges)]
+            self.choices = [v for v in range(1, model.num_vars + 1) if v not in defined]
         # The solver's way takes a flood fill's rules as ground rules too (rules.add_fills): no text to ground.
         self.fills: list[Connected] = fills if direct else []
         if nodes or (fills and not direct):

@@ -300,8 +300,11 @@ def program_atoms(backend, count: int) -> list[int]:
     atoms the grounded text made are looked up, not made again."""
     import clingo
 
-    add, function, number = backend.add_atom, clingo.Function, clingo.Number
-    return [0] + [add(function("x", (number(v),))) for v in range(1, count + 1)]
+    if count < 1:
+        return [0]
+    # One term parsed in C makes every symbol (about 1 us each, where clingo.Function and Number took 4.5).
+    symbols = clingo.parse_term("f(" + ",".join([f"x({v})" for v in range(1, count + 1)]) + ")").arguments
+    return [0, *map(backend.add_atom, symbols)]
 
 
 def add_objective(backend, atoms, terms: list[tuple[int, int]], sense: Sense) -> None:
