@@ -385,7 +385,11 @@ class AspBackend(Backend):
             BackendError: clingo is missing or refuses an option, or a
                 construct cannot be lowered.
         """
-        return self.session(model, options).solve()
+        session = self.session(model, options)
+        try:
+            return session.solve()
+        finally:
+            session.release()
 
     def session(self, model: Model, options: SolveOptions) -> Session:
         """A session that keeps one ``clingo.Control`` and grounds what is added into it."""
@@ -542,5 +546,11 @@ class AspSession(Session):
             result.stats.update(oracle.statistics())
         result.seconds = time.perf_counter() - start
         return result
+
+    def release(self) -> None:
+        """Let clingo's Control go (:meth:`Clingo.release`); a later :meth:`solve` starts afresh."""
+        if self.oracle is not None:
+            self.oracle.release()
+            self.oracle = None
 
 

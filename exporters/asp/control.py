@@ -6,6 +6,7 @@ that leaves a program unground when it clearly would not fit in the memory limit
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 from gridlang.exporters.asp.program import Program
@@ -77,6 +78,18 @@ class Clingo:
             if program.weights:
                 add_objective(backend, self.atoms, program.weights, model.objective.sense)
                 self.statements += 1
+
+    def release(self) -> None:
+        """Free clingo's Control on a thread of its own, and drop it here.
+
+        clingo frees a Control (its solvers, their threads, the program) in
+        C++ with Python's lock released, some 1.5 ms after a daily's search:
+        that no longer delays the answer, which the caller verifies and
+        prints meanwhile. This object is of no use afterwards.
+        """
+        held = [self.ctl]
+        del self.ctl
+        threading.Thread(target=held.clear, name="clingo-free", daemon=True).start()
 
     def _logger(self, code, message: str) -> None:
         self.messages.append(message.strip())

@@ -222,6 +222,11 @@ class Session:
         self.extra.extend(result.stats.get("learned_cuts", ()))
         return result
 
+    def release(self) -> None:
+        """Let go of what the solver holds between solves (nothing here; the asp backend frees its
+        clingo Control on a thread of its own); a later :meth:`solve` starts afresh. A caller that
+        solves once calls it when done, so that the answer does not wait for the solver's teardown."""
+
 
 class Backend(ABC):
     """One solver library.

@@ -345,6 +345,29 @@ def test_daily_2026_01_07_scores_66():
     assert len(report.solution.decisions["wall"]) == 12
 
 
+
+def test_a_one_off_solve_frees_clingo_on_a_thread_of_its_own(monkeypatch):
+    # The Control is freed (its solvers' threads joined, some 1.5 ms) on the "clingo-free" thread,
+    # not on the caller's, and not left to the cyclic collector (its logger and model callback
+    # hold the object that holds it); a session released once solves again afresh.
+    import clingo
+
+    freed: list[str] = []
+    free = clingo.Control.__del__
+    monkeypatch.setattr(clingo.Control, "__del__",
+                        lambda ctl: (freed.append(threading.current_thread().name), free(ctl)))
+    model = compile_puzzle(SPECS["standard"], MAPS / "daily-2026-01-07.txt", None)
+    assert AspBackend().solve(model, SolveOptions()).objective == 66
+    session = AspBackend().session(model, SolveOptions())
+    assert session.solve().objective == 66
+    session.release()
+    assert session.solve().objective == 66
+    session.release()
+    deadline = time.monotonic() + 10
+    while len(freed) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert freed == ["clingo-free"] * 3
+
 # Portals (01-10), bees (01-21), a golden apple (06-11), a 9x9 map (03-01).
 DAILIES = ["daily-2025-12-30.txt", "daily-2026-01-02.txt", "daily-2026-01-10.txt", "daily-2026-01-21.txt",
            "daily-2026-03-01.txt", "daily-2026-06-11.txt"]

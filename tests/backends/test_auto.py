@@ -353,6 +353,9 @@ def stub_backends(monkeypatch, solve, keep=()) -> None:
         def solve(self):
             return solve(self.name)
 
+        def release(self):
+            pass
+
     monkeypatch.setattr(racing, "get_backend", lambda name: real(name) if name in keep else Stub(name))
 
 
