@@ -84,6 +84,7 @@ from gridlang.exporters.asp.rules import (
     clause_rule,
     constraint_rules,
     survey,
+    translates_cards,
 )
 from gridlang.ir.backend import run_lines
 from gridlang.ir.model import Clause, Connected, Constraint, EqualBlocks, GraphConnected, Linear, Model, Sense
@@ -112,7 +113,9 @@ class Program:
         direct: with ``direct``, the clauses and rows left out of the text.
         weights: with ``direct``, the objective's ``(weight, V)`` terms.
         fills: with ``direct``, the flood fills left out of the text, for
-            :func:`~gridlang.exporters.asp.rules.add_fills` to hand to clingo as ground rules.
+            :func:`~gridlang.exporters.asp.rules.add_fills` to hand to clingo as ground rules;
+            only where clasp translates cardinality rows
+            (:func:`~gridlang.exporters.asp.rules.translates_cards`), else they stay text.
         constant: the objective's constant after normalisation (the score
             is ``constant - cost`` when maximising, ``constant + cost``
             when minimising).
@@ -193,16 +196,20 @@ class Program:
         # With nothing but clauses, rows and no objective, no rule of the text names a variable: the solver's
         # atoms need no names (Clingo makes them nameless and reads an answer by their literals).
         self.nameless = direct and model.objective is None and not (nodes or fills or graphs or blocks)
+        # The solver's way takes a flood fill's rules as ground rules too (rules.add_fills): no text to ground,
+        # where clasp translates the cardinality rows (an objective's; rules.translates_cards). Without,
+        # clasp's choice to translate them (--trans-ext=dynamic) follows the program's size, which gringo's
+        # facts of the fill's text raise: a hint's step on daily-2026-01-07 was proved in 0.27 s with them,
+        # and in none of 120 s without them.
+        self.fills: list[Connected] = fills if direct and translates_cards(model) else []
         # Where no rule of the text names a variable, clingo's backend chooses them (one choice rule over
         # their atoms) and gringo grounds no ranges.
         self.choices: list[int] = []
-        if direct and not (nodes or graphs or blocks):
+        if direct and not (nodes or graphs or blocks) and len(self.fills) == len(fills):
             del lines[choices:choices + len(ranges)]
             self.choices = [v for v in range(1, model.num_vars + 1) if v not in defined]
-        # The solver's way takes a flood fill's rules as ground rules too (rules.add_fills): no text to ground.
-        self.fills: list[Connected] = fills if direct else []
-        if nodes or (fills and not direct):
-            lines += ["", *self._reach(nodes, [] if direct else fills)]
+        if nodes or (fills and not self.fills):
+            lines += ["", *self._reach(nodes, [] if self.fills else fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
         if blocks:
