@@ -60,7 +60,7 @@ class Clingo:
         self.stats: dict | None = None
         """clingo's statistics after the last search."""
         self.ground(program.text())
-        # The clauses, rows and objective go to clingo as ground rules (gridlang.exporters.asp.rules.add_direct).
+        # The clauses, rows, objective and fills go to clingo as ground rules (rules.add_direct, add_fills).
         with self.ctl.backend() as backend:
             if program.nameless:  # atoms without names (Program.nameless)
                 add = backend.add_atom
