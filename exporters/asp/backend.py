@@ -385,11 +385,8 @@ class AspBackend(Backend):
             BackendError: clingo is missing or refuses an option, or a
                 construct cannot be lowered.
         """
-        session = self.session(model, options)
-        try:
+        with self.session(model, options) as session:
             return session.solve()
-        finally:
-            session.release()
 
     def session(self, model: Model, options: SolveOptions) -> Session:
         """A session that keeps one ``clingo.Control`` and grounds what is added into it."""

@@ -89,7 +89,10 @@ class Clingo:
         """
         held = [self.ctl]
         del self.ctl
-        threading.Thread(target=held.clear, name="clingo-free", daemon=True).start()
+        try:
+            threading.Thread(target=held.clear, name="clingo-free", daemon=True).start()
+        except RuntimeError:  # no thread to be had (the process's limit): freed here, as before
+            held.clear()
 
     def _logger(self, code, message: str) -> None:
         self.messages.append(message.strip())

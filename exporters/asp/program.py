@@ -83,6 +83,7 @@ from gridlang.exporters.asp.rules import (
     beyond_clingo,
     clause_rule,
     constraint_rules,
+    region_arcs,
     survey,
     translates_cards,
 )
@@ -204,12 +205,13 @@ class Program:
         self.fills: list[Connected] = fills if direct and translates_cards(model) else []
         # Where no rule of the text names a variable, clingo's backend chooses them (one choice rule over
         # their atoms) and gringo grounds no ranges.
+        text_fills = [] if self.fills else fills
         self.choices: list[int] = []
-        if direct and not (nodes or graphs or blocks) and len(self.fills) == len(fills):
+        if direct and not (nodes or text_fills or graphs or blocks):
             del lines[choices:choices + len(ranges)]
             self.choices = [v for v in range(1, model.num_vars + 1) if v not in defined]
-        if nodes or (fills and not self.fills):
-            lines += ["", *self._reach(nodes, [] if self.fills else fills)]
+        if nodes or text_fills:
+            lines += ["", *self._reach(nodes, text_fills)]
         if graphs:
             lines += ["", *self._graph_reach(graphs)]
         if blocks:
@@ -239,7 +241,7 @@ class Program:
             own = set(cells)
             lines += [f"fopen_if({k},{c},{l})." if l > 0 else f"fshut_if({k},{c},{-l})."
                       for c, l in con.through if c in own]
-            lines += [f"fstep({k},{u},{v})." for u in cells for v in grid.neighbours[u] if v in own and v != u]
+            lines += [f"fstep({k},{u},{v})." for u, v in region_arcs(con, grid.neighbours)]
         if nodes:
             lines.append(REACH_RULES)
         for k, con in enumerate(nodes):
@@ -249,7 +251,7 @@ class Program:
             lines += [f"member({k},{c},{l})." for c, l in con.members]
             lines += [f"root({k},{r})." for r in con.roots]
             own = set(cells)
-            lines += [f"step({k},{u},{v})." for u in cells for v in grid.neighbours[u] if v in own and v != u]
+            lines += [f"step({k},{u},{v})." for u, v in region_arcs(con, grid.neighbours)]
             if not con.roots:
                 lines.append(f"free({k}).")
                 ordered = sorted(cells)

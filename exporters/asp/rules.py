@@ -259,7 +259,7 @@ def add_fills(backend, atoms, fills: Iterable[Connected], neighbours) -> int:
     ``fill`` alone, which clasp's preprocessing merges): a root's is a fact, and an arc ``u -> v``
     between two members is ``x(v) :- x(u), not shut(v)``, ``shut(v)`` a fresh atom where ``v``
     has gates (``shut(v) :- not x(g)`` for a gate ``g``, ``shut(v) :- x(g)`` for ``-g``).
-    Arcs are taken in the order of the text's ``fstep`` facts.
+    Arcs are :func:`region_arcs`, as the text's ``fstep`` facts.
 
     Args:
         backend: an open ``clingo.Backend``.
@@ -286,13 +286,18 @@ def add_fills(backend, atoms, fills: Iterable[Connected], neighbours) -> int:
             if root in member:  # a root outside the members has no arc: it reaches nothing
                 rule([member[root]], [])
                 rules += 1
-        for u, at_u in member.items():
-            for v in neighbours[u]:
-                at_v = member.get(v)
-                if at_v is not None and v != u:
-                    rule([at_v], [at_u, -shut[v]] if v in shut else [at_u])
-                    rules += 1
+        for u, v in region_arcs(con, neighbours):
+            rule([member[v]], [member[u], -shut[v]] if v in shut else [member[u]])
+            rules += 1
     return rules
+
+
+def region_arcs(con: Connected, neighbours) -> list[tuple[int, int]]:
+    """A region's own arcs ``(u, v)``: both cells members, ``v`` a neighbour of ``u`` (``Grid.neighbours``:
+    sides and links), in the members' order; the text's ``step`` and ``fstep`` facts and :func:`add_fills`'s
+    rules alike."""
+    own = {cell for cell, _ in con.members}
+    return [(u, v) for u, _ in con.members for v in neighbours[u] if v in own and v != u]
 
 
 def program_atoms(backend, count: int) -> list[int]:

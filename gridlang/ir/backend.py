@@ -225,7 +225,14 @@ class Session:
     def release(self) -> None:
         """Let go of what the solver holds between solves (nothing here; the asp backend frees its
         clingo Control on a thread of its own); a later :meth:`solve` starts afresh. A caller that
-        solves once calls it when done, so that the answer does not wait for the solver's teardown."""
+        solves once releases the session when done (``with backend.session(...) as s``), so that the
+        answer does not wait for the solver's teardown."""
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
 
 
 class Backend(ABC):

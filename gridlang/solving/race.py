@@ -283,11 +283,8 @@ def race(model: Model, options: SolveOptions, names: Sequence[str], after: float
 def _solve_here(name: str, model: Model, options: SolveOptions, local: Deadline, here: Session | None) -> Result:
     """One solve in this process under the race's deadline ``local``: on ``here``, else a new session of ``name``."""
     if here is None:
-        session = get_backend(name).session(model, replace(options, deadline=local))
-        try:
+        with get_backend(name).session(model, replace(options, deadline=local)) as session:
             return session.solve()
-        finally:
-            session.release()
     kept = here.options
     here.options = replace(kept, deadline=local)
     try:

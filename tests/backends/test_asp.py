@@ -393,6 +393,28 @@ def test_a_one_off_solve_frees_clingo_on_a_thread_of_its_own(monkeypatch):
         time.sleep(0.01)
     assert freed == ["clingo-free"] * 3
 
+
+def test_a_session_whose_free_thread_cannot_start_frees_clingo_where_it_is(monkeypatch):
+    # With no thread to be had (the process's limit), the answer still comes, and the Control is freed
+    # on the caller's thread, as before the release.
+    import clingo
+
+    freed: list[str] = []
+    free = clingo.Control.__del__
+
+    def refuse(thread):
+        raise RuntimeError("can't start new thread")
+
+    model = compile_puzzle(SPECS["standard"], MAPS / "daily-2026-01-07.txt", None)
+    session = AspBackend().session(model, SolveOptions())
+    assert session.solve().objective == 66
+    target = id(session.oracle.ctl)  # its id alone: a reference would keep it alive
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    monkeypatch.setattr(clingo.Control, "__del__", lambda ctl: (
+        freed.append(threading.current_thread().name) if id(ctl) == target else None, free(ctl)))
+    session.release()
+    assert freed == ["MainThread"] and session.oracle is None
+
 # Portals (01-10), bees (01-21), a golden apple (06-11), a 9x9 map (03-01).
 DAILIES = ["daily-2025-12-30.txt", "daily-2026-01-02.txt", "daily-2026-01-10.txt", "daily-2026-01-21.txt",
            "daily-2026-03-01.txt", "daily-2026-06-11.txt"]

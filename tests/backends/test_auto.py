@@ -353,7 +353,10 @@ def stub_backends(monkeypatch, solve, keep=()) -> None:
         def solve(self):
             return solve(self.name)
 
-        def release(self):
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
             pass
 
     monkeypatch.setattr(racing, "get_backend", lambda name: real(name) if name in keep else Stub(name))
